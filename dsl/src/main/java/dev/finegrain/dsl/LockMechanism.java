@@ -1,0 +1,46 @@
+package dev.finegrain.dsl;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The lock mechanisms a backend may implement a channel with. Each names a seed mechanism; backends state which
+ * ones they support. The reference backend models sync points abstractly and uses none of them.
+ */
+public enum LockMechanism {
+    /** Fermi shared-memory lock bits, LDSLK/STSUL (seed 001 Listing 4). */
+    TINY_LOCK("tiny-lock"),
+    /** A CAS mutex word per lock (seed 001 Listings 2, 14). */
+    ATOMIC_SPIN_LOCK("atomic-spin-lock"),
+    /** One atomic spin-lock shared by a warp (seed 001 Table 1, "shrd lock"). */
+    SHARED_SPIN_LOCK("shared-spin-lock"),
+    /** Named warp barriers, bar.sync/bar.arrive (seed 001 Listing 12). */
+    NAMED_BARRIER("named-barrier"),
+    /** A warp-shared lock bit with a warp vote (seed 001 Listing 9). */
+    WARP_VOTE("warp-vote"),
+    /** A ready flag written with release and read with acquire ordering. */
+    ACQUIRE_RELEASE_FLAG("acquire-release"),
+    /** Hopper's transaction barrier in shared memory. */
+    MBARRIER("mbarrier"),
+    /** Spin briefly, then block (seed 003's lock-box). */
+    BLOCKING("blocking");
+
+    private final String cliName;
+
+    LockMechanism(String cliName) {
+        this.cliName = cliName;
+    }
+
+    public String cliName() {
+        return cliName;
+    }
+
+    public static Optional<LockMechanism> fromCliName(String name) {
+        return Arrays.stream(values()).filter(m -> m.cliName.equals(name)).findFirst();
+    }
+
+    @Override
+    public String toString() {
+        return cliName;
+    }
+}
