@@ -1,0 +1,112 @@
+package dev.finegrain.compiler.backend.reference;
+
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.plan.Domain;
+import dev.finegrain.dsl.Type;
+
+/**
+ * One field's values over the domain padded by its halo, row-major, in the array of its type (bool as int).
+ * State fields also track which interior points have been produced, so a read before the producer fired is
+ * caught rather than silently reading a stale zero.
+ */
+final class FieldStorage {
+
+    final IrField field;
+    final int[] ints;
+    final long[] longs;
+    final double[] doubles;
+    private final boolean[] produced;
+    private final int[] low;
+    private final int[] extents;
+
+    /** Storage backed by the caller's padded input array, shared, never written. */
+    static FieldStorage ofInput(IrField field, int[] sizes, Object array) {
+        return new FieldStorage(field, sizes, array);
+    }
+
+    static FieldStorage ofState(IrField field, int[] sizes) {
+        return new FieldStorage(field, sizes, null);
+    }
+
+    private FieldStorage(IrField field, int[] sizes, Object input) {
+        this.field = field;
+        this.low = field.haloLow().clone();
+        this.extents = new int[sizes.length];
+        for (int d = 0; d < sizes.length; d++) {
+            extents[d] = sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
+        }
+        int length = new Domain(extents).points();
+        Type type = field.type();
+        if (input != null) {
+            ints = type == Type.INT ? (int[]) input : null;
+            longs = type == Type.LONG ? (long[]) input : null;
+            doubles = type == Type.DOUBLE ? (double[]) input : null;
+            produced = null;
+        } else {
+            ints = type == Type.INT || type == Type.BOOL ? new int[length] : null;
+            longs = type == Type.LONG ? new long[length] : null;
+            doubles = type == Type.DOUBLE ? new double[length] : null;
+            produced = new boolean[length];
+        }
+    }
+
+    /** The storage index of {@code point + offset}; the point may lie in the halo. */
+    int index(int[] point, int[] offset) {
+        int index = 0;
+        for (int d = 0; d < extents.length; d++) {
+            index = index * extents[d] + point[d] + offset[d] + low[d];
+        }
+        return index;
+    }
+
+    int paddedPoints() {
+        return new Domain(extents).points();
+    }
+
+    /** The padded coordinates of storage index {@code index}, shifted back to domain coordinates. */
+    void domainCoordinates(int index, int[] point) {
+        new Domain(extents).coordinates(index, point);
+        for (int d = 0; d < point.length; d++) {
+            point[d] -= low[d];
+        }
+    }
+
+    boolean isProduced(int index) {
+        return produced == null || produced[index];
+    }
+
+    void markProduced(int index) {
+        produced[index] = true;
+    }
+
+    long integral(int index) {
+        return ints != null ? ints[index] : longs[index];
+    }
+
+    void setIntegral(int index, long value) {
+        if (ints != null) {
+            ints[index] = (int) value;
+        } else {
+            longs[index] = value;
+        }
+    }
+
+    /** A copy of the interior, row-major over the domain. */
+    Object interior(int[] sizes) {
+        Domain domain = new Domain(sizes);
+        int[] point = new int[sizes.length];
+        int[] zero = new int[sizes.length];
+        Object out = ints != null ? new int[domain.points()] : longs != null ? new long[domain.points()] : new double[domain.points()];
+        for (int p = 0; p < domain.points(); p++) {
+            domain.coordinates(p, point);
+            int from = index(point, zero);
+            switch (out) {
+                case int[] o -> o[p] = ints[from];
+                case long[] o -> o[p] = longs[from];
+                case double[] o -> o[p] = doubles[from];
+                default -> throw new IllegalStateException();
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,304 @@
+package dev.finegrain.compiler.backend.reference;
+
+import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.IrPrinter;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.dsl.Type;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The reference semantics: fires one actor instance at a time by walking its typed expression tree with Java's
+ * arithmetic (int and long wrap, shifts mask their count, integer division by zero fails). Ints, longs and bools
+ * travel as long, doubles as double. Every backend must match what this computes, bit for bit.
+ */
+final class Interpreter {
+
+    private final KernelGraph graph;
+    private final int[] sizes;
+    private final FieldStorage[] storage;
+    private final long[] integralParams;
+    private final double[] realParams;
+    private final long[] integralSlots;
+    private final double[] realSlots;
+    private final int[] point;
+    private final int[] zero;
+    private int firingActor;
+
+    Interpreter(KernelGraph graph, Invocation invocation) {
+        this.graph = graph;
+        this.sizes = invocation.sizes();
+        this.point = new int[sizes.length];
+        this.zero = new int[sizes.length];
+        int params = graph.kernel().params().size();
+        this.integralParams = new long[params];
+        this.realParams = new double[params];
+        for (int p = 0; p < params; p++) {
+            ParamSpec spec = graph.kernel().params().get(p);
+            Object value = invocation.param(spec.name());
+            switch (value) {
+                case Double d -> realParams[p] = d;
+                case Boolean b -> integralParams[p] = b ? 1 : 0;
+                case Number n -> integralParams[p] = n.longValue();
+                default -> throw new IllegalStateException("validated param " + spec.name() + " is " + value);
+            }
+        }
+        int slots = graph.actors().stream().mapToInt(IrActor::slots).max().orElse(0);
+        this.integralSlots = new long[slots];
+        this.realSlots = new double[slots];
+        this.storage = new FieldStorage[graph.fields().size()];
+        for (IrField field : graph.fields()) {
+            if (field.isInput()) {
+                storage[field.id()] = FieldStorage.ofInput(field, sizes, invocation.input(field.name()));
+            }
+        }
+        for (IrField field : graph.fields()) {
+            if (field.isState()) {
+                storage[field.id()] = FieldStorage.ofState(field, sizes);
+                fillHalo(storage[field.id()]);
+            }
+        }
+    }
+
+    /** Sets every halo cell of a state field from its boundary before any actor fires. */
+    private void fillHalo(FieldStorage state) {
+        IrField field = state.field;
+        for (int index = 0; index < state.paddedPoints(); index++) {
+            state.domainCoordinates(index, point);
+            if (insideDomain(point)) {
+                continue;
+            }
+            if (field.boundary() != null) {
+                if (field.type() == Type.DOUBLE) {
+                    state.doubles[index] = real(field.boundary());
+                } else {
+                    state.setIntegral(index, integral(field.boundary()));
+                }
+            } else if (field.boundaryInput() != IrField.NO_INPUT) {
+                FieldStorage input = storage[field.boundaryInput()];
+                int from = input.index(point, zero);
+                if (field.type() == Type.DOUBLE) {
+                    state.doubles[index] = input.doubles[from];
+                } else {
+                    state.setIntegral(index, input.integral(from));
+                }
+            }
+            state.markProduced(index);
+        }
+    }
+
+    private boolean insideDomain(int[] at) {
+        for (int d = 0; d < sizes.length; d++) {
+            if (at[d] < 0 || at[d] >= sizes[d]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Fires {@code actor} at the point with coordinates {@code at}. */
+    void fire(int actor, int[] at) {
+        System.arraycopy(at, 0, point, 0, point.length);
+        firingActor = actor;
+        IrActor spec = graph.actor(actor);
+        FieldStorage target = storage[spec.writes()];
+        int index = target.index(point, zero);
+        if (target.field.type() == Type.DOUBLE) {
+            target.doubles[index] = real(spec.body());
+        } else {
+            target.setIntegral(index, integral(spec.body()));
+        }
+        target.markProduced(index);
+    }
+
+    KernelOutputs outputs() {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (FieldStorage field : storage) {
+            if (field.field.isState()) {
+                fields.put(field.field.name(), field.interior(sizes));
+            }
+        }
+        return new KernelOutputs(fields);
+    }
+
+    private int loadIndex(IrExpr.Load load) {
+        FieldStorage field = storage[load.field()];
+        int index = field.index(point, load.offset());
+        if (!field.isProduced(index)) {
+            int[] source = point.clone();
+            for (int d = 0; d < source.length; d++) {
+                source[d] += load.offset()[d];
+            }
+            throw new ReadBeforeProducedException("actor " + graph.actor(firingActor).name() + " at " + Arrays.toString(point)
+                    + " read " + IrPrinter.load(graph, load.field(), load.offset()) + " = " + field.field.name()
+                    + Arrays.toString(source) + " before it was produced");
+        }
+        return index;
+    }
+
+    /** Evaluates an int, long or bool expression. */
+    private long integral(IrExpr expr) {
+        return switch (expr) {
+            case IrExpr.Const c -> c.integral();
+            case IrExpr.IndexVar v -> point[v.dimension()];
+            case IrExpr.SizeVar v -> sizes[v.dimension()];
+            case IrExpr.ParamVar p -> integralParams[p.param()];
+            case IrExpr.Load load -> storage[load.field()].integral(loadIndex(load));
+            case IrExpr.Accumulator a -> integralSlots[a.slot()];
+            case IrExpr.Unary u -> unary(u);
+            case IrExpr.Binary b -> binary(b);
+            case IrExpr.Select s -> integral(s.condition()) != 0 ? integral(s.whenTrue()) : integral(s.whenFalse());
+            case IrExpr.Cast c -> c.operand().type() == Type.DOUBLE
+                    ? (c.type() == Type.INT ? (long) (int) real(c.operand()) : (long) real(c.operand()))
+                    : (c.type() == Type.INT ? (long) (int) integral(c.operand()) : integral(c.operand()));
+            case IrExpr.Iterate it -> {
+                int count = (int) integral(it.count());
+                long acc = integral(it.init());
+                for (int k = 0; k < count; k++) {
+                    integralSlots[it.slot()] = acc;
+                    acc = integral(it.body());
+                }
+                yield acc;
+            }
+        };
+    }
+
+    /** Evaluates a double expression. */
+    private double real(IrExpr expr) {
+        return switch (expr) {
+            case IrExpr.Const c -> c.real();
+            case IrExpr.ParamVar p -> realParams[p.param()];
+            case IrExpr.Load load -> storage[load.field()].doubles[loadIndex(load)];
+            case IrExpr.Accumulator a -> realSlots[a.slot()];
+            case IrExpr.Unary u -> u.operator() == dev.finegrain.dsl.UnaryOperator.NEG ? -real(u.operand()) : Math.abs(real(u.operand()));
+            case IrExpr.Binary b -> {
+                double left = real(b.left());
+                double right = real(b.right());
+                yield switch (b.operator()) {
+                    case ADD -> left + right;
+                    case SUB -> left - right;
+                    case MUL -> left * right;
+                    case DIV -> left / right;
+                    case MIN -> Math.min(left, right);
+                    case MAX -> Math.max(left, right);
+                    default -> throw new IllegalStateException("verified IR has double " + b.operator());
+                };
+            }
+            case IrExpr.Select s -> integral(s.condition()) != 0 ? real(s.whenTrue()) : real(s.whenFalse());
+            case IrExpr.Cast c -> c.operand().type() == Type.DOUBLE ? real(c.operand())
+                    : c.operand().type() == Type.INT ? (double) (int) integral(c.operand()) : (double) integral(c.operand());
+            case IrExpr.Iterate it -> {
+                int count = (int) integral(it.count());
+                double acc = real(it.init());
+                for (int k = 0; k < count; k++) {
+                    realSlots[it.slot()] = acc;
+                    acc = real(it.body());
+                }
+                yield acc;
+            }
+            case IrExpr.IndexVar v -> throw new IllegalStateException("index is not a double");
+            case IrExpr.SizeVar v -> throw new IllegalStateException("size is not a double");
+        };
+    }
+
+    private long unary(IrExpr.Unary u) {
+        long value = integral(u.operand());
+        return switch (u.type()) {
+            case INT -> switch (u.operator()) {
+                case NEG -> -(int) value;
+                case ABS -> Math.abs((int) value);
+                case NOT -> ~(int) value;
+            };
+            case LONG -> switch (u.operator()) {
+                case NEG -> -value;
+                case ABS -> Math.abs(value);
+                case NOT -> ~value;
+            };
+            case BOOL -> value ^ 1;
+            case DOUBLE -> throw new IllegalStateException("double unary evaluated as integral");
+        };
+    }
+
+    private long binary(IrExpr.Binary b) {
+        Type operands = b.left().type();
+        if (operands == Type.DOUBLE) {
+            double left = real(b.left());
+            double right = real(b.right());
+            return switch (b.operator()) {
+                case LT -> left < right ? 1 : 0;
+                case LE -> left <= right ? 1 : 0;
+                case GT -> left > right ? 1 : 0;
+                case GE -> left >= right ? 1 : 0;
+                case EQ -> left == right ? 1 : 0;
+                case NE -> left != right ? 1 : 0;
+                default -> throw new IllegalStateException("double " + b.operator() + " evaluated as integral");
+            };
+        }
+        long left = integral(b.left());
+        long right = integral(b.right());
+        return switch (b.operator()) {
+            case LT -> left < right ? 1 : 0;
+            case LE -> left <= right ? 1 : 0;
+            case GT -> left > right ? 1 : 0;
+            case GE -> left >= right ? 1 : 0;
+            case EQ -> left == right ? 1 : 0;
+            case NE -> left != right ? 1 : 0;
+            case AND -> left & right;
+            case OR -> left | right;
+            case XOR -> left ^ right;
+            default -> operands == Type.INT ? intArithmetic(b, (int) left, (int) right) : longArithmetic(b, left, right);
+        };
+    }
+
+    private long intArithmetic(IrExpr.Binary b, int left, int right) {
+        return switch (b.operator()) {
+            case ADD -> left + right;
+            case SUB -> left - right;
+            case MUL -> left * right;
+            case DIV -> left / nonZero(right);
+            case REM -> left % nonZero(right);
+            case MIN -> Math.min(left, right);
+            case MAX -> Math.max(left, right);
+            case SHL -> left << right;
+            case SHR -> left >> right;
+            case USHR -> left >>> right;
+            default -> throw new IllegalStateException("int " + b.operator());
+        };
+    }
+
+    private long longArithmetic(IrExpr.Binary b, long left, long right) {
+        return switch (b.operator()) {
+            case ADD -> left + right;
+            case SUB -> left - right;
+            case MUL -> left * right;
+            case DIV -> left / nonZero(right);
+            case REM -> left % nonZero(right);
+            case MIN -> Math.min(left, right);
+            case MAX -> Math.max(left, right);
+            case SHL -> left << right;
+            case SHR -> left >> right;
+            case USHR -> left >>> right;
+            default -> throw new IllegalStateException("long " + b.operator());
+        };
+    }
+
+    private long nonZero(long divisor) {
+        if (divisor == 0) {
+            throw new KernelExecutionException("kernel '" + graph.name() + "', actor '" + graph.actor(firingActor).name()
+                    + "' at " + Arrays.toString(point) + ": integer division by zero; guard the divisor with select(...)");
+        }
+        return divisor;
+    }
+
+    private int nonZero(int divisor) {
+        return (int) nonZero((long) divisor);
+    }
+}

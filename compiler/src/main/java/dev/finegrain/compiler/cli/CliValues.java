@@ -1,0 +1,94 @@
+package dev.finegrain.compiler.cli;
+
+import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.compare.Backends;
+import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.UsageException;
+import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Turns command-line words into kernels, sizes, schedules, backends and mechanisms, or one clear usage error. */
+final class CliValues {
+
+    private CliValues() {}
+
+    static LibraryKernel kernel(KernelCatalog catalog, String name) {
+        return catalog.find(name).orElseThrow(() -> new UsageException("unknown kernel '" + name + "'; known kernels: "
+                + String.join(", ", catalog.names()) + " (see ./finegrain list)"));
+    }
+
+    /**
+     * One size: {@code N} (every dimension N), {@code NxM[xK]}, or {@code N,M[,K]}; one extent per dimension of a
+     * kernel of the given rank.
+     */
+    static int[] size(String text, int rank, String kernel) {
+        String[] parts = text.split("[x,]", -1);
+        int[] extents = new int[parts.length];
+        for (int d = 0; d < parts.length; d++) {
+            try {
+                extents[d] = Integer.parseInt(parts[d].trim());
+            } catch (NumberFormatException notANumber) {
+                throw new UsageException("size '" + text + "' is not a size; write N, or one extent per dimension as NxM");
+            }
+            if (extents[d] < 1) {
+                throw new UsageException("size '" + text + "' has an extent below 1; sizes are positive");
+            }
+        }
+        if (extents.length == 1 && rank > 1) {
+            int[] square = new int[rank];
+            Arrays.fill(square, extents[0]);
+            return square;
+        }
+        if (extents.length != rank) {
+            throw new UsageException("size '" + text + "' has " + extents.length + " extents but kernel '" + kernel
+                    + "' has " + rank + " dimensions; give N or " + rank + " extents joined by 'x'");
+        }
+        return extents;
+    }
+
+    /** A comma-separated list of sizes, each {@code N} or {@code NxM}. */
+    static List<int[]> sizes(String text, int rank, String kernel) {
+        List<int[]> sizes = new ArrayList<>();
+        for (String part : text.split(",")) {
+            sizes.add(size(part.trim(), rank, kernel));
+        }
+        return sizes;
+    }
+
+    static Schedule schedule(String text) {
+        return Schedule.parse(text.trim()).orElseThrow(() -> new UsageException("unknown schedule '" + text
+                + "'; use wavefront, lock-dataflow, data-parallel or data-parallel:B (tile B, or BxB)"));
+    }
+
+    static List<Schedule> schedules(String text) {
+        return Arrays.stream(text.split(",")).map(CliValues::schedule).toList();
+    }
+
+    static Backend backend(String text) {
+        return Backends.byName(text.trim()).orElseThrow(() -> new UsageException("unknown backend '" + text
+                + "'; available backends: " + String.join(", ", Backends.names())));
+    }
+
+    static List<Backend> backends(String text) {
+        return Arrays.stream(text.split(",")).map(CliValues::backend).toList();
+    }
+
+    static LockMechanism mechanism(String text) {
+        return LockMechanism.fromCliName(text.trim()).orElseThrow(() -> new UsageException("unknown mechanism '" + text
+                + "'; mechanisms: " + Arrays.stream(LockMechanism.values()).map(LockMechanism::cliName).collect(Collectors.joining(", "))));
+    }
+
+    static List<LockMechanism> mechanisms(String text) {
+        return Arrays.stream(text.split(",")).map(CliValues::mechanism).toList();
+    }
+
+    static List<Schedule> allSchedules() {
+        return List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.DataParallel(List.of(16)));
+    }
+}

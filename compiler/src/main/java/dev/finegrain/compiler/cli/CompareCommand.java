@@ -1,0 +1,68 @@
+package dev.finegrain.compiler.cli;
+
+import dev.finegrain.compiler.compare.Backends;
+import dev.finegrain.compiler.compare.ComparisonRunner;
+import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.ResultFormat;
+import dev.finegrain.compiler.compare.ResultRow;
+import dev.finegrain.compiler.compare.UsageException;
+import dev.finegrain.dsl.LibraryKernel;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+@Command(name = "compare", description = "Run every combination, verify each against the oracle, print one row per combination.")
+final class CompareCommand extends CatalogCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "KERNEL", description = "a kernel from 'finegrain list'")
+    String kernelName;
+
+    @Option(names = "--sizes", paramLabel = "N,...", description = "sizes, each N or NxM (default: the kernel's)")
+    String sizes;
+
+    @Option(names = "--schedules", paramLabel = "S,...", description = "default: wavefront,lock-dataflow,data-parallel")
+    String schedules;
+
+    @Option(names = "--backends", paramLabel = "B,...", description = "default: every available backend")
+    String backends;
+
+    @Option(names = "--mechanisms", paramLabel = "M,...", description = "default: every mechanism each backend implements")
+    String mechanisms;
+
+    @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input and interleaving seed (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table, json or csv (default: ${DEFAULT-VALUE})")
+    String format;
+
+    CompareCommand(KernelCatalog catalog) {
+        super(catalog);
+    }
+
+    @Override
+    public Integer call() {
+        LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
+        ResultFormat resultFormat = format(format);
+        int rank = kernel.kernel().rank();
+        List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(kernel,
+                sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, rank, kernelName),
+                schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules),
+                backends == null ? Backends.available() : CliValues.backends(backends),
+                mechanisms == null ? List.of() : CliValues.mechanisms(mechanisms),
+                seed, err()));
+        out().print(resultFormat.render(rows));
+        return rows.stream().allMatch(ResultRow::verified) ? 0 : FinegrainCli.EXIT_NOT_VERIFIED;
+    }
+
+    static ResultFormat format(String name) {
+        try {
+            return ResultFormat.valueOf(name.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException unknown) {
+            throw new UsageException("unknown format '" + name + "'; use table, json or csv");
+        }
+    }
+}

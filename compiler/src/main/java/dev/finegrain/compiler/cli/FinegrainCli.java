@@ -1,0 +1,76 @@
+package dev.finegrain.compiler.cli;
+
+import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.UsageException;
+import dev.finegrain.dsl.KernelDefinitionException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/**
+ * {@code finegrain}: list the kernels on the class path, show their IR and plans, run one combination, or compare
+ * many. User mistakes end with one line on stderr and exit code 2; unverified results with exit code 1.
+ */
+@Command(name = "finegrain", mixinStandardHelpOptions = true, version = "finegrain 0.1.0",
+        description = "Compile fine-grained dataflow kernels and compare their schedules.",
+        subcommands = {ListCommand.class, ShowCommand.class, RunCommand.class, CompareCommand.class})
+public final class FinegrainCli {
+
+    public static final int EXIT_NOT_VERIFIED = 1;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_INTERNAL = 70;
+
+    private final KernelCatalog catalog;
+
+    public FinegrainCli(KernelCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    KernelCatalog catalog() {
+        return catalog;
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(KernelCatalog.load(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs the command line with the given catalog and streams; returns the exit code. */
+    public static int execute(KernelCatalog catalog, PrintWriter out, PrintWriter err, String... args) {
+        CommandLine commandLine = new CommandLine(new FinegrainCli(catalog), new Factory(catalog));
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler((problem, arguments) -> {
+            err.println("finegrain: " + problem.getMessage() + " (see 'finegrain "
+                    + String.join(" ", problem.getCommandLine().getCommandSpec().qualifiedName().replaceFirst("^finegrain ?", ""))
+                    + " --help')");
+            return EXIT_USAGE;
+        });
+        commandLine.setExecutionExceptionHandler((problem, line, result) -> {
+            if (problem instanceof UsageException || problem instanceof KernelDefinitionException
+                    || problem instanceof KernelExecutionException) {
+                err.println("finegrain: " + problem.getMessage());
+                return EXIT_USAGE;
+            }
+            err.println("finegrain: internal error, please report it with this trace:");
+            problem.printStackTrace(err);
+            return EXIT_INTERNAL;
+        });
+        int exit = commandLine.execute(args);
+        out.flush();
+        err.flush();
+        return exit;
+    }
+
+    /** Gives every subcommand the catalog. */
+    private record Factory(KernelCatalog catalog) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            if (CatalogCommand.class.isAssignableFrom(type)) {
+                return type.getDeclaredConstructor(KernelCatalog.class).newInstance(catalog);
+            }
+            return CommandLine.defaultFactory().create(type);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.finegrain.compiler.cli;
+
+import dev.finegrain.compiler.compare.ComparisonRunner;
+import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.ResultFormat;
+import dev.finegrain.compiler.compare.ResultRow;
+import dev.finegrain.dsl.LibraryKernel;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "run", description = "Run one combination and verify it against the oracle.")
+final class RunCommand extends CatalogCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "KERNEL", description = "a kernel from 'finegrain list'")
+    String kernelName;
+
+    @Option(names = "--size", required = true, paramLabel = "N[,M]", description = "the domain size: N, or one extent per dimension")
+    String size;
+
+    @Option(names = "--schedule", defaultValue = "lock-dataflow", paramLabel = "S",
+            description = "wavefront, lock-dataflow, data-parallel[:B] (default: ${DEFAULT-VALUE})")
+    String schedule;
+
+    @Option(names = "--backend", defaultValue = "reference", paramLabel = "B", description = "default: ${DEFAULT-VALUE}")
+    String backend;
+
+    @Option(names = "--mechanism", paramLabel = "M", description = "lock mechanism, for backends that implement them")
+    String mechanism;
+
+    @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input and interleaving seed (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table, json or csv")
+    String format;
+
+    RunCommand(KernelCatalog catalog) {
+        super(catalog);
+    }
+
+    @Override
+    public Integer call() {
+        LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
+        ResultFormat resultFormat = CompareCommand.format(format);
+        List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(kernel,
+                List.of(CliValues.size(size, kernel.kernel().rank(), kernelName)),
+                List.of(CliValues.schedule(schedule)), List.of(CliValues.backend(backend)),
+                mechanism == null ? List.of() : List.of(CliValues.mechanism(mechanism)), seed, null));
+        out().print(resultFormat.render(rows));
+        return rows.stream().allMatch(ResultRow::verified) ? 0 : FinegrainCli.EXIT_NOT_VERIFIED;
+    }
+}

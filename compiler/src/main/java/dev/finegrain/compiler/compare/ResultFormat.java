@@ -1,0 +1,135 @@
+package dev.finegrain.compiler.compare;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Renders result rows as an aligned table, a JSON array of objects, or CSV with a header line. */
+public enum ResultFormat {
+    TABLE,
+    JSON,
+    CSV;
+
+    private static final List<String> COLUMNS = List.of("kernel", "size", "schedule", "backend", "mechanism",
+            "granularity", "channels", "verified", "metric", "value", "unit");
+
+    public String render(List<ResultRow> rows) {
+        return switch (this) {
+            case TABLE -> table(rows);
+            case JSON -> json(rows);
+            case CSV -> csv(rows);
+        };
+    }
+
+    private static List<String> cells(ResultRow row) {
+        return List.of(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
+                row.channels(), Boolean.toString(row.verified()), row.metric(), number(row.value()), row.unit());
+    }
+
+    private static String number(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value)
+                : String.format(Locale.ROOT, "%.4g", value);
+    }
+
+    private static String table(List<ResultRow> rows) {
+        List<List<String>> lines = new ArrayList<>();
+        lines.add(COLUMNS);
+        rows.forEach(row -> lines.add(cells(row)));
+        int[] widths = new int[COLUMNS.size()];
+        for (List<String> line : lines) {
+            for (int c = 0; c < line.size(); c++) {
+                widths[c] = Math.max(widths[c], line.get(c).length());
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (List<String> line : lines) {
+            StringBuilder text = new StringBuilder();
+            for (int c = 0; c < line.size(); c++) {
+                boolean numeric = COLUMNS.get(c).equals("value");
+                String cell = line.get(c);
+                String padded = numeric ? " ".repeat(widths[c] - cell.length()) + cell : cell + " ".repeat(widths[c] - cell.length());
+                text.append(c == 0 ? "" : "  ").append(padded);
+            }
+            out.append(text.toString().stripTrailing()).append('\n');
+        }
+        for (ResultRow row : rows) {
+            if (!row.verified()) {
+                out.append("NOT VERIFIED: ").append(row.kernel()).append(' ').append(row.size()).append(' ')
+                        .append(row.schedule()).append(' ').append(row.backend()).append(": ").append(row.problem()).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String json(List<ResultRow> rows) {
+        StringBuilder out = new StringBuilder("[\n");
+        for (int r = 0; r < rows.size(); r++) {
+            ResultRow row = rows.get(r);
+            Map<String, Object> fields = new java.util.LinkedHashMap<>();
+            List<String> cells = cells(row);
+            for (int c = 0; c < COLUMNS.size(); c++) {
+                fields.put(COLUMNS.get(c), cells.get(c));
+            }
+            fields.put("verified", row.verified());
+            fields.put("value", row.value());
+            fields.put("seed", row.seed());
+            if (!row.verified()) {
+                fields.put("problem", row.problem());
+            }
+            new TreeMap<>(row.details()).forEach(fields::put);
+            out.append("  {");
+            int f = 0;
+            for (Map.Entry<String, Object> field : fields.entrySet()) {
+                out.append(f++ == 0 ? "" : ", ").append(quote(field.getKey())).append(": ").append(jsonValue(field.getValue()));
+            }
+            out.append(r == rows.size() - 1 ? "}\n" : "},\n");
+        }
+        return out.append("]\n").toString();
+    }
+
+    private static String jsonValue(Object value) {
+        return switch (value) {
+            case Boolean b -> b.toString();
+            case Double d -> d.isNaN() || d.isInfinite() ? "null" : number(d);
+            case Number n -> n.toString();
+            default -> quote(value.toString());
+        };
+    }
+
+    private static String quote(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static String csv(List<ResultRow> rows) {
+        StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append(",seed,problem\n");
+        for (ResultRow row : rows) {
+            List<String> cells = new ArrayList<>(cells(row));
+            cells.add(Long.toString(row.seed()));
+            cells.add(row.problem());
+            out.append(String.join(",", cells.stream().map(ResultFormat::csvCell).toList())).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String csvCell(String cell) {
+        return cell.contains(",") || cell.contains("\"") || cell.contains("\n") ? "\"" + cell.replace("\"", "\"\"") + "\"" : cell;
+    }
+}

@@ -1,0 +1,47 @@
+package dev.finegrain.compiler.ir;
+
+import dev.finegrain.dsl.BinaryOperator;
+import dev.finegrain.dsl.Type;
+import dev.finegrain.dsl.UnaryOperator;
+
+/**
+ * A typed, resolved expression: names became indices into the graph's dimensions, params and fields, and every
+ * node carries its type. Backends translate these nodes one for one.
+ */
+public sealed interface IrExpr {
+
+    Type type();
+
+    /** A literal: integral kinds (int, long, bool as 0/1) in {@code integral}, doubles in {@code real}. */
+    record Const(Type type, long integral, double real) implements IrExpr {}
+
+    /** The index variable of dimension {@code dimension}. */
+    record IndexVar(int dimension) implements IrExpr {
+        @Override
+        public Type type() { return Type.INT; }
+    }
+
+    /** The run-time extent of dimension {@code dimension}. */
+    record SizeVar(int dimension) implements IrExpr {
+        @Override
+        public Type type() { return Type.INT; }
+    }
+
+    record ParamVar(int param, Type type) implements IrExpr {}
+
+    /** The value of field {@code field} at the current point plus {@code offset}. */
+    record Load(int field, int[] offset, Type type) implements IrExpr {}
+
+    record Unary(UnaryOperator operator, IrExpr operand, Type type) implements IrExpr {}
+
+    record Binary(BinaryOperator operator, IrExpr left, IrExpr right, Type type) implements IrExpr {}
+
+    record Select(IrExpr condition, IrExpr whenTrue, IrExpr whenFalse, Type type) implements IrExpr {}
+
+    record Cast(IrExpr operand, Type type) implements IrExpr {}
+
+    /** {@code slot = init; repeat count times: slot = body}; slots are numbered per actor from 0. */
+    record Iterate(IrExpr count, IrExpr init, int slot, IrExpr body, Type type) implements IrExpr {}
+
+    record Accumulator(int slot, Type type) implements IrExpr {}
+}

@@ -1,0 +1,38 @@
+package dev.finegrain.compiler.pass;
+
+import dev.finegrain.compiler.ir.IrExpr;
+
+import java.util.function.Consumer;
+
+/** Visits every field load of an expression tree, left to right. */
+final class Loads {
+
+    private Loads() {}
+
+    static void forEach(IrExpr expr, Consumer<IrExpr.Load> visitor) {
+        switch (expr) {
+            case IrExpr.Load load -> visitor.accept(load);
+            case IrExpr.Unary u -> forEach(u.operand(), visitor);
+            case IrExpr.Binary b -> {
+                forEach(b.left(), visitor);
+                forEach(b.right(), visitor);
+            }
+            case IrExpr.Select s -> {
+                forEach(s.condition(), visitor);
+                forEach(s.whenTrue(), visitor);
+                forEach(s.whenFalse(), visitor);
+            }
+            case IrExpr.Cast c -> forEach(c.operand(), visitor);
+            case IrExpr.Iterate it -> {
+                forEach(it.count(), visitor);
+                forEach(it.init(), visitor);
+                forEach(it.body(), visitor);
+            }
+            case IrExpr.Const c -> { }
+            case IrExpr.IndexVar v -> { }
+            case IrExpr.SizeVar v -> { }
+            case IrExpr.ParamVar p -> { }
+            case IrExpr.Accumulator a -> { }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.finegrain.compiler.plan;
+
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.Diagnostics;
+import dev.finegrain.dsl.Schedule;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * Rodinia's data-parallel structure: the domain is cut into tiles of {@code tile} extents; a tile runs its points
+ * in lexicographic order on one worker; the tiles of one block-diagonal (equal sum of tile coordinates) run in
+ * any order; the only sync is a barrier between consecutive block-diagonals. Needs a legal tiling (no negative
+ * dependence component) and extents that divide the sizes.
+ */
+public record DataParallelPlan(KernelGraph graph, int[] tile) implements ExecutionPlan {
+
+    @Override
+    public Schedule schedule() {
+        return new Schedule.DataParallel(Arrays.stream(tile).boxed().toList());
+    }
+
+    @Override
+    public String describe() {
+        return "data-parallel with " + Arrays.stream(tile).mapToObj(String::valueOf).collect(Collectors.joining("x"))
+                + " tiles: a tile runs its points in lexicographic order; the tiles of one block-diagonal in any order\n"
+                + "  sync: a barrier between consecutive block-diagonals\n";
+    }
+
+    @Override
+    public TaskGraph materialize(int[] sizes) {
+        for (int d = 0; d < sizes.length; d++) {
+            if (sizes[d] % tile[d] != 0) {
+                throw Diagnostics.tileDoesNotDivide(graph.name(), tile[d], graph.kernel().domain().get(d).size(), sizes[d],
+                        graph.kernel().site());
+            }
+        }
+        Domain domain = new Domain(sizes);
+        int[] tilesPerDimension = new int[sizes.length];
+        for (int d = 0; d < sizes.length; d++) {
+            tilesPerDimension[d] = sizes[d] / tile[d];
+        }
+        Domain tiles = new Domain(tilesPerDimension);
+        Domain inside = new Domain(tile);
+        int diagonals = Arrays.stream(tilesPerDimension).map(n -> n - 1).sum() + 1;
+        TaskGraphBuilder tasks = new TaskGraphBuilder(tiles.points(), domain.points() * graph.actors().size(), graph.actorOrder());
+        int[] tileCoordinates = new int[sizes.length];
+        int[] offset = new int[sizes.length];
+        int[] point = new int[sizes.length];
+        for (int diagonal = 0; diagonal < diagonals; diagonal++) {
+            for (int t = 0; t < tiles.points(); t++) {
+                tiles.coordinates(t, tileCoordinates);
+                if (Arrays.stream(tileCoordinates).sum() != diagonal) {
+                    continue;
+                }
+                int[] points = new int[inside.points()];
+                for (int q = 0; q < inside.points(); q++) {
+                    inside.coordinates(q, offset);
+                    for (int d = 0; d < sizes.length; d++) {
+                        point[d] = tileCoordinates[d] * tile[d] + offset[d];
+                    }
+                    points[q] = domain.linear(point);
+                }
+                tasks.addPointsTask(diagonal, points);
+            }
+        }
+        return tasks.build();
+    }
+}

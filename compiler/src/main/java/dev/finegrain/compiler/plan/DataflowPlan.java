@@ -1,0 +1,75 @@
+package dev.finegrain.compiler.plan;
+
+import dev.finegrain.compiler.ir.IrChannel;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.Schedule;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Lock-based dataflow: every actor instance is a task that fires once each channel in {@code waits} has its
+ * producer's token (the producer instance at p - vector, when that point is in the domain). No barriers.
+ */
+public record DataflowPlan(KernelGraph graph, List<IrChannel> waits) implements ExecutionPlan {
+
+    public DataflowPlan {
+        waits = List.copyOf(waits);
+    }
+
+    @Override
+    public Schedule schedule() {
+        return new Schedule.LockDataflow();
+    }
+
+    @Override
+    public String describe() {
+        StringBuilder text = new StringBuilder("lock-dataflow: every actor instance fires once its channels hold tokens\n");
+        for (IrChannel channel : waits) {
+            text.append("  sync: ").append(graph.actor(channel.consumer()).name()).append(" waits for ")
+                    .append(graph.actor(channel.producer()).name()).append(' ').append(DependenceMath.format(channel.vector()))
+                    .append(" via ").append(channel.via()).append(", ").append(channel.policy()).append(" channel\n");
+        }
+        for (IrChannel channel : graph.channels()) {
+            if (channel.isImplied()) {
+                text.append("  no sync: ").append(channel.via()).append(" is implied by other channels\n");
+            }
+        }
+        return text.toString();
+    }
+
+    @Override
+    public TaskGraph materialize(int[] sizes) {
+        Domain domain = new Domain(sizes);
+        List<Integer> order = graph.actorOrder();
+        int actors = order.size();
+        int[] slotOfActor = new int[actors];
+        for (int slot = 0; slot < actors; slot++) {
+            slotOfActor[order.get(slot)] = slot;
+        }
+        TaskGraphBuilder tasks = new TaskGraphBuilder(domain.points() * actors, domain.points() * actors, order);
+        int[] point = new int[domain.rank()];
+        int[] source = new int[domain.rank()];
+        List<Integer> waitsFor = new ArrayList<>();
+        for (int p = 0; p < domain.points(); p++) {
+            domain.coordinates(p, point);
+            for (int actor : order) {
+                waitsFor.clear();
+                for (IrChannel channel : waits) {
+                    if (channel.consumer() != actor) {
+                        continue;
+                    }
+                    for (int d = 0; d < point.length; d++) {
+                        source[d] = point[d] - channel.vector()[d];
+                    }
+                    if (domain.contains(source)) {
+                        waitsFor.add(domain.linear(source) * actors + slotOfActor[channel.producer()]);
+                    }
+                }
+                tasks.addFiringTask(actor, p, waitsFor.stream().mapToInt(Integer::intValue).toArray());
+            }
+        }
+        return tasks.build();
+    }
+}

@@ -1,0 +1,53 @@
+package dev.finegrain.compiler.plan;
+
+import java.util.List;
+
+/** Appends tasks in execution order; each task fires the given actors at each of its points. */
+final class TaskGraphBuilder {
+
+    private final List<Integer> actorOrder;
+    private final int[] phase;
+    private final int[][] predecessors;
+    private final int[] firingOffsets;
+    private final int[] firingActors;
+    private final int[] firingPoints;
+    private int tasks;
+    private int firings;
+
+    TaskGraphBuilder(int taskCount, int firingCount, List<Integer> actorOrder) {
+        this.actorOrder = actorOrder;
+        this.phase = new int[taskCount];
+        this.predecessors = new int[taskCount][];
+        this.firingOffsets = new int[taskCount + 1];
+        this.firingActors = new int[firingCount];
+        this.firingPoints = new int[firingCount];
+    }
+
+    /** A task firing every actor, in actor order, at each point. */
+    void addPointsTask(int taskPhase, int[] points) {
+        for (int point : points) {
+            for (int actor : actorOrder) {
+                firingActors[firings] = actor;
+                firingPoints[firings++] = point;
+            }
+        }
+        close(taskPhase, new int[0]);
+    }
+
+    /** A task firing one actor at one point after its predecessors. */
+    void addFiringTask(int actor, int point, int[] waitsFor) {
+        firingActors[firings] = actor;
+        firingPoints[firings++] = point;
+        close(0, waitsFor);
+    }
+
+    private void close(int taskPhase, int[] waitsFor) {
+        phase[tasks] = taskPhase;
+        predecessors[tasks] = waitsFor;
+        firingOffsets[++tasks] = firings;
+    }
+
+    TaskGraph build() {
+        return new TaskGraph(phase, predecessors, firingOffsets, firingActors, firingPoints);
+    }
+}
