@@ -62,7 +62,7 @@ public final class ComparisonRunner {
                     for (Optional<LockMechanism> mechanism : backend.getValue()) {
                         if (request.progress() != null && total > 1) {
                             request.progress().printf("[%d/%d] %s %s %s %s%n", rows.size() + 1, total, kernel.name(),
-                                    sizeText(sizes), plan.getKey().cliName(), backend.getKey().name());
+                                    sizeText(sizes), plan.getValue().schedule().cliName(), backend.getKey().name());
                             request.progress().flush();
                         }
                         Variant variant = new Variant(graph, plan.getValue(), mechanism);
