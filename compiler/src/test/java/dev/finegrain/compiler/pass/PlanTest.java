@@ -1,0 +1,71 @@
+package dev.finegrain.compiler.pass;
+
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.compiler.plan.TaskGraph;
+import dev.finegrain.dsl.KernelDefinitionException;
+import org.junit.jupiter.api.Test;
+
+import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What each schedule's plan orders and synchronises, counted on NW. */
+class PlanTest {
+
+    private final KernelGraph nw = Pipeline.compile(GoldenKernels.needlemanWunsch());
+
+    @Test
+    void wavefrontRunsOneStepPerAntiDiagonal() {
+        TaskGraph tasks = SchedulePlanner.plan(nw, wavefront()).materialize(new int[] {4, 6});
+        assertEquals(24, tasks.tasks());
+        assertEquals(9, tasks.phases());
+        assertEquals(9, tasks.criticalPath());
+        assertEquals(8, tasks.syncPoints(), "one barrier between consecutive steps");
+    }
+
+    @Test
+    void dataflowWaitsOnNorthAndWestOnly() {
+        TaskGraph tasks = SchedulePlanner.plan(nw, lockDataflow()).materialize(new int[] {4, 6});
+        assertEquals(24, tasks.tasks());
+        assertEquals(1, tasks.phases());
+        assertEquals(9, tasks.criticalPath());
+        assertEquals(3 * 6 + 4 * 5, tasks.syncPoints(), "a north wait below row 0 and a west wait right of column 0");
+    }
+
+    @Test
+    void dataParallelRunsTilesAlongBlockDiagonals() {
+        TaskGraph tasks = SchedulePlanner.plan(nw, dataParallel(2, 3)).materialize(new int[] {4, 6});
+        assertEquals(4, tasks.tasks());
+        assertEquals(3, tasks.phases());
+        assertEquals(3 * 6, tasks.criticalPath(), "three block-diagonals of one 2x3 tile each");
+    }
+
+    @Test
+    void dataParallelRejectsATileThatDoesNotDivideTheSize() {
+        KernelDefinitionException error = assertThrows(KernelDefinitionException.class,
+                () -> SchedulePlanner.plan(nw, dataParallel(16)).materialize(new int[] {40, 32}));
+        assertTrue(error.getMessage().startsWith("kernel 'nw': dataParallel tile extent 16 does not divide rows = 40; "
+                + "choose a size that is a multiple of 16 or a tile extent that divides 40 (at GoldenKernels.java:"), error.getMessage());
+    }
+
+    @Test
+    void dataParallelRejectsATileOfTheWrongRank() {
+        KernelDefinitionException error = assertThrows(KernelDefinitionException.class,
+                () -> SchedulePlanner.plan(nw, dataParallel(4, 4, 4)));
+        assertTrue(error.getMessage().startsWith("kernel 'nw': dataParallel tile [4, 4, 4] has 3 extents but the domain has 2 dimensions;"),
+                error.getMessage());
+    }
+
+    @Test
+    void dataParallelRejectsAKernelWhoseDependencesTilesCannotRespect() {
+        KernelGraph skewed = Pipeline.compile(GoldenKernels.skewed3d());
+        KernelDefinitionException error = assertThrows(KernelDefinitionException.class,
+                () -> SchedulePlanner.plan(skewed, dataParallel(2)));
+        assertTrue(error.getMessage().startsWith("kernel 'skewed-3d': dataParallel tiles cannot respect dependence (1,-1,0) "
+                + "(rectangular tiles need every component >= 0); use wavefront() or lockDataflow() for this kernel (at "), error.getMessage());
+    }
+}
