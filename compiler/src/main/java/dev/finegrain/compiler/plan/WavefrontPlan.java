@@ -5,10 +5,12 @@ import dev.finegrain.dsl.DependenceMath;
 import dev.finegrain.dsl.Schedule;
 
 /**
- * Hyperplane steps: step t holds every point p with h.p = t (shifted to start at 0); the points of one step run
- * in any order, all actors of a point together; the only sync is a barrier between consecutive steps.
+ * Hyperplane steps: step t holds every point p with floor(h.p / stride) = t (shifted to start at 0), where the
+ * stride is the smallest h.d over the channels, so a dependence always crosses at least one step: the chain's
+ * distance-32 dependence gives steps of 32 points, not 1. The points of one step run in any order, all actors
+ * of a point together; the only sync is a barrier between consecutive steps.
  */
-public record WavefrontPlan(KernelGraph graph, int[] hyperplane) implements ExecutionPlan {
+public record WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride) implements ExecutionPlan {
 
     @Override
     public Schedule schedule() {
@@ -17,8 +19,10 @@ public record WavefrontPlan(KernelGraph graph, int[] hyperplane) implements Exec
 
     @Override
     public String describe() {
+        String step = stride == 1 ? DependenceMath.format(hyperplane) + ".p"
+                : "floor(" + DependenceMath.format(hyperplane) + ".p / " + stride + ")";
         return "wavefront over hyperplane " + DependenceMath.format(hyperplane) + ": step t runs every point p with "
-                + DependenceMath.format(hyperplane) + ".p = t, in any order\n  sync: a barrier between consecutive steps\n";
+                + step + " = t, in any order\n  sync: a barrier between consecutive steps\n";
     }
 
     @Override
@@ -30,7 +34,7 @@ public record WavefrontPlan(KernelGraph graph, int[] hyperplane) implements Exec
         int highest = Integer.MIN_VALUE;
         for (int p = 0; p < domain.points(); p++) {
             domain.coordinates(p, point);
-            step[p] = DependenceMath.dot(hyperplane, point);
+            step[p] = Math.floorDiv(DependenceMath.dot(hyperplane, point), stride);
             lowest = Math.min(lowest, step[p]);
             highest = Math.max(highest, step[p]);
         }
