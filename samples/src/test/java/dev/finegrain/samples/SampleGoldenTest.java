@@ -101,8 +101,8 @@ class SampleGoldenTest {
         for (LibraryKernel sample : new SampleLibrary().kernels()) {
             int[] size = sample.kernel().rank() == 1 ? new int[] {96} : new int[] {32, 48};
             for (long seed : new long[] {1, 2}) {
-                List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(sample, List.of(size), schedules,
-                        List.of(new ReferenceBackend()), List.of(), seed, null));
+                List<ResultRow> rows = ComparisonRunner.run(ComparisonRunner.Request.once(sample, List.of(size), schedules,
+                        List.of(new ReferenceBackend()), seed));
                 assertEquals(schedules.size(), rows.size());
                 for (ResultRow row : rows) {
                     assertTrue(row.verified(), row.kernel() + " " + row.schedule() + ": " + row.problem());

@@ -1,9 +1,12 @@
 package dev.finegrain.compiler.backend;
 
+import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs a compiled variant on some machine, real or modelled, and reports one metric. Backends translate the plan;
@@ -14,8 +17,17 @@ public interface Backend {
     /** The name used on the command line, e.g. {@code reference}. */
     String name();
 
-    /** The lock mechanisms it implements channels with; empty when it models sync points abstractly. */
-    List<LockMechanism> mechanisms();
+    /** True when it models sync points abstractly and so takes no lock mechanism at all. */
+    boolean modelsSyncAbstractly();
 
-    BackendRun run(Variant variant, Invocation invocation, long seed);
+    /**
+     * The lock mechanisms it can implement this kernel's channels with under this schedule, in sweep order;
+     * empty when the schedule synchronises with barriers only (or the backend models sync abstractly).
+     */
+    List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule);
+
+    /** Why it cannot use {@code mechanism} for this kernel and schedule, when it cannot. */
+    Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism);
+
+    BackendRun run(Variant variant, Invocation invocation, RunSettings settings);
 }

@@ -18,6 +18,48 @@ public record KernelOutputs(Map<String, Object> fields) {
         fields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fields));
     }
 
+    /**
+     * The interiors of the state fields of padded storage laid out as {@link
+     * dev.finegrain.compiler.backend.reference.PaddedFields} lays it out; an int field held in long words (a value
+     * beside its ready bit) yields the words' low 32 bits.
+     */
+    public static KernelOutputs fromPadded(KernelGraph graph, int[] sizes, Object[] arrays) {
+        Domain domain = new Domain(sizes);
+        Map<String, Object> fields = new LinkedHashMap<>();
+        int[] point = new int[sizes.length];
+        for (IrField field : graph.fields()) {
+            if (!field.isState()) {
+                continue;
+            }
+            int[] extents = new int[sizes.length];
+            for (int d = 0; d < sizes.length; d++) {
+                extents[d] = sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
+            }
+            Object padded = arrays[field.id()];
+            boolean packedInts = padded instanceof long[] && field.type() != dev.finegrain.dsl.Type.LONG;
+            Object out = switch (padded) {
+                case double[] d -> new double[domain.points()];
+                case long[] l -> packedInts ? new int[domain.points()] : new long[domain.points()];
+                default -> new int[domain.points()];
+            };
+            for (int p = 0; p < domain.points(); p++) {
+                domain.coordinates(p, point);
+                int index = 0;
+                for (int d = 0; d < sizes.length; d++) {
+                    index = index * extents[d] + point[d] + field.haloLow()[d];
+                }
+                switch (out) {
+                    case double[] o -> o[p] = ((double[]) padded)[index];
+                    case long[] o -> o[p] = ((long[]) padded)[index];
+                    case int[] o -> o[p] = packedInts ? (int) ((long[]) padded)[index] : ((int[]) padded)[index];
+                    default -> throw new IllegalStateException();
+                }
+            }
+            fields.put(field.name(), out);
+        }
+        return new KernelOutputs(fields);
+    }
+
     public Object field(String name) {
         return fields.get(name);
     }

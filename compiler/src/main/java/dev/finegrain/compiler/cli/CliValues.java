@@ -88,6 +88,16 @@ final class CliValues {
         return Arrays.stream(text.split(",")).map(CliValues::mechanism).toList();
     }
 
+    static int threads(Integer requested) {
+        if (requested == null) {
+            return dev.finegrain.compiler.backend.RunSettings.defaultThreads();
+        }
+        if (requested < 1 || requested > 1024) {
+            throw new UsageException("--threads " + requested + " is out of range; use 1 to 1024");
+        }
+        return requested;
+    }
+
     static List<Schedule> allSchedules() {
         return List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.DataParallel(List.of(16)));
     }

@@ -36,6 +36,12 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input and interleaving seed (default: ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--threads", paramLabel = "N", description = "worker threads for the jvm backend (default: available processors)")
+    Integer threads;
+
+    @Option(names = "--quick", description = "run each combination once: no warm-up, no repeated timing")
+    boolean quick;
+
     @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table, json or csv (default: ${DEFAULT-VALUE})")
     String format;
 
@@ -53,7 +59,7 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules),
                 backends == null ? Backends.available() : CliValues.backends(backends),
                 mechanisms == null ? List.of() : CliValues.mechanisms(mechanisms),
-                seed, err()));
+                seed, CliValues.threads(threads), !quick, err()));
         out().print(resultFormat.render(rows));
         return rows.stream().allMatch(ResultRow::verified) ? 0 : FinegrainCli.EXIT_NOT_VERIFIED;
     }

@@ -34,6 +34,12 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input and interleaving seed (default: ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--threads", paramLabel = "N", description = "worker threads for the jvm backend (default: available processors)")
+    Integer threads;
+
+    @Option(names = "--quick", description = "run each combination once: no warm-up, no repeated timing")
+    boolean quick;
+
     @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table, json or csv")
     String format;
 
@@ -48,7 +54,7 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
         List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(kernel,
                 List.of(CliValues.size(size, kernel.kernel().rank(), kernelName)),
                 List.of(CliValues.schedule(schedule)), List.of(CliValues.backend(backend)),
-                mechanism == null ? List.of() : List.of(CliValues.mechanism(mechanism)), seed, null));
+                mechanism == null ? List.of() : List.of(CliValues.mechanism(mechanism)), seed, CliValues.threads(threads), !quick, null));
         out().print(resultFormat.render(rows));
         return rows.stream().allMatch(ResultRow::verified) ? 0 : FinegrainCli.EXIT_NOT_VERIFIED;
     }

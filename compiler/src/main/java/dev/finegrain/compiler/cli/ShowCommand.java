@@ -1,6 +1,14 @@
 package dev.finegrain.compiler.cli;
 
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
+import dev.finegrain.compiler.backend.jvm.JvmCodegen;
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
 import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.UsageException;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import java.util.Optional;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
@@ -30,6 +38,12 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--schedule", paramLabel = "S", description = "also print the plan of schedule S")
     String schedule;
 
+    @Option(names = "--java", description = "print the Java source of the jvm backend's class for --schedule (and --mechanism)")
+    boolean java;
+
+    @Option(names = "--mechanism", paramLabel = "M", description = "the lock mechanism for --java with lock-dataflow (default: acquire-release)")
+    String mechanism;
+
     ShowCommand(KernelCatalog catalog) {
         super(catalog);
     }
@@ -37,6 +51,9 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
+        if (java) {
+            return showJava(kernel);
+        }
         KernelGraph graph;
         if (passes) {
             ByteArrayOutputStream trace = new ByteArrayOutputStream();
@@ -49,6 +66,27 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         if (schedule != null) {
             out().print("plan: " + SchedulePlanner.plan(graph, CliValues.schedule(schedule)).describe());
         }
+        return 0;
+    }
+
+    private int showJava(LibraryKernel kernel) {
+        if (schedule == null) {
+            throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
+        }
+        KernelGraph graph = Pipeline.compile(kernel.kernel());
+        Schedule parsed = CliValues.schedule(schedule);
+        Optional<LockMechanism> lock = Optional.empty();
+        if (parsed instanceof Schedule.LockDataflow) {
+            LockMechanism chosen = mechanism == null ? LockMechanism.ACQUIRE_RELEASE_FLAG : CliValues.mechanism(mechanism);
+            new JvmBackend().unsupported(graph, parsed, chosen).ifPresent(reason -> {
+                throw new UsageException("the jvm backend cannot use mechanism '" + chosen + "' here: " + reason);
+            });
+            lock = Optional.of(chosen);
+        } else if (mechanism != null) {
+            throw new UsageException(parsed.cliName() + " synchronises with barriers only; drop --mechanism");
+        }
+        JClass generated = JvmCodegen.generate(SchedulePlanner.plan(graph, parsed), lock, "dev.finegrain.generated");
+        out().print(JavaSourceEmitter.emit(generated).toString());
         return 0;
     }
 }

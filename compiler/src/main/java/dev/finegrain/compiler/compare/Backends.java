@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.reference.ReferenceBackend;
 
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.Optional;
 /** The backends this build offers, by command-line name. */
 public final class Backends {
 
-    private static final List<Backend> AVAILABLE = List.of(new ReferenceBackend());
+    private static final List<Backend> AVAILABLE = List.of(new ReferenceBackend(), new JvmBackend());
 
     private Backends() {}
 

@@ -3,6 +3,7 @@ package dev.finegrain.compiler.compare;
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
 import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -12,6 +13,7 @@ import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 
@@ -33,10 +35,18 @@ public final class ComparisonRunner {
 
     /**
      * @param mechanisms requested lock mechanisms; empty means every mechanism each backend implements
+     * @param threads    worker threads for backends that run on threads
+     * @param measure    warm up and report the median of several timed runs, rather than run once
      * @param progress   where to report progress of long sweeps, or null
      */
     public record Request(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends,
-                          List<LockMechanism> mechanisms, long seed, PrintWriter progress) {}
+                          List<LockMechanism> mechanisms, long seed, int threads, boolean measure, PrintWriter progress) {
+
+        /** One run per combination on every available processor: what tests and quick checks want. */
+        public static Request once(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends, long seed) {
+            return new Request(kernel, sizes, schedules, backends, List.of(), seed, RunSettings.defaultThreads(), false, null);
+        }
+    }
 
     private ComparisonRunner() {}
 
@@ -47,26 +57,34 @@ public final class ComparisonRunner {
         for (Schedule schedule : request.schedules()) {
             plans.put(schedule, SchedulePlanner.plan(graph, schedule));
         }
-        Map<Backend, List<Optional<LockMechanism>>> mechanisms = new LinkedHashMap<>();
-        for (Backend backend : request.backends()) {
-            mechanisms.put(backend, mechanismsFor(backend, request.mechanisms()));
+        Map<Schedule, Map<Backend, List<Optional<LockMechanism>>>> combinations = new LinkedHashMap<>();
+        int total = 0;
+        for (Schedule schedule : plans.keySet()) {
+            Map<Backend, List<Optional<LockMechanism>>> byBackend = new LinkedHashMap<>();
+            for (Backend backend : request.backends()) {
+                List<Optional<LockMechanism>> mechanisms = mechanismsFor(backend, graph, schedule, request.mechanisms());
+                byBackend.put(backend, mechanisms);
+                total += mechanisms.size() * request.sizes().size();
+            }
+            combinations.put(schedule, byBackend);
         }
-        int total = request.sizes().size() * plans.size()
-                * mechanisms.values().stream().mapToInt(List::size).sum();
+        RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
+                RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
         List<ResultRow> rows = new ArrayList<>();
         for (int[] sizes : request.sizes()) {
             Invocation invocation = request.kernel().inputs().generate(kernel, sizes, request.seed());
             KernelOutputs oracle = SequentialOracle.run(graph, invocation);
             for (Map.Entry<Schedule, ExecutionPlan> plan : plans.entrySet()) {
-                for (Map.Entry<Backend, List<Optional<LockMechanism>>> backend : mechanisms.entrySet()) {
+                for (Map.Entry<Backend, List<Optional<LockMechanism>>> backend : combinations.get(plan.getKey()).entrySet()) {
                     for (Optional<LockMechanism> mechanism : backend.getValue()) {
                         if (request.progress() != null && total > 1) {
-                            request.progress().printf("[%d/%d] %s %s %s %s%n", rows.size() + 1, total, kernel.name(),
-                                    sizeText(sizes), plan.getValue().schedule().cliName(), backend.getKey().name());
+                            request.progress().printf("[%d/%d] %s %s %s %s %s%n", rows.size() + 1, total, kernel.name(),
+                                    sizeText(sizes), plan.getValue().schedule().cliName(), backend.getKey().name(),
+                                    mechanism.map(LockMechanism::cliName).orElse(""));
                             request.progress().flush();
                         }
                         Variant variant = new Variant(graph, plan.getValue(), mechanism);
-                        BackendRun run = backend.getKey().run(variant, invocation, request.seed());
+                        BackendRun run = backend.getKey().run(variant, invocation, settings);
                         rows.add(row(variant, backend.getKey(), sizes, run, oracle, request.seed()));
                     }
                 }
@@ -75,22 +93,29 @@ public final class ComparisonRunner {
         return rows;
     }
 
-    private static List<Optional<LockMechanism>> mechanismsFor(Backend backend, List<LockMechanism> requested) {
-        if (backend.mechanisms().isEmpty()) {
-            if (!requested.isEmpty()) {
-                throw new UsageException("backend '" + backend.name() + "' models sync points abstractly and takes no lock "
-                        + "mechanism; drop --mechanisms or choose a backend that implements " + requested.getFirst());
-            }
+    /**
+     * The mechanisms to run a backend with under a schedule: the requested ones (each must be supported), or all
+     * it supports; a single empty entry for schedules that use barriers only and for abstract backends.
+     */
+    private static List<Optional<LockMechanism>> mechanismsFor(Backend backend, KernelGraph graph, Schedule schedule,
+                                                               List<LockMechanism> requested) {
+        if (backend.modelsSyncAbstractly() && !requested.isEmpty()) {
+            throw new UsageException("backend '" + backend.name() + "' models sync points abstractly and takes no lock "
+                    + "mechanism; drop --mechanisms or choose a backend that implements " + requested.getFirst());
+        }
+        List<LockMechanism> available = backend.mechanisms(graph, schedule);
+        if (available.isEmpty()) {
             return List.of(Optional.empty());
         }
         if (requested.isEmpty()) {
-            return backend.mechanisms().stream().map(Optional::of).toList();
+            return available.stream().map(Optional::of).toList();
         }
         for (LockMechanism mechanism : requested) {
-            if (!backend.mechanisms().contains(mechanism)) {
-                throw new UsageException("backend '" + backend.name() + "' does not implement mechanism '" + mechanism
-                        + "'; it implements " + backend.mechanisms().stream().map(LockMechanism::cliName)
-                        .collect(Collectors.joining(", ")));
+            Optional<String> reason = backend.unsupported(graph, schedule, mechanism);
+            if (reason.isPresent()) {
+                throw new UsageException("backend '" + backend.name() + "' cannot run " + schedule.cliName() + " of kernel '"
+                        + graph.name() + "' with mechanism '" + mechanism + "': " + reason.get() + "; it can use "
+                        + available.stream().map(LockMechanism::cliName).collect(Collectors.joining(", ")));
             }
         }
         return requested.stream().map(Optional::of).toList();
@@ -100,7 +125,9 @@ public final class ComparisonRunner {
         Kernel kernel = variant.graph().kernel();
         Optional<String> problem = run.failure().or(() -> oracle.firstDifference(variant.graph(), sizes, run.outputs()));
         return new ResultRow(kernel.name(), sizeText(sizes), variant.plan().schedule().cliName(), backend.name(),
-                variant.mechanism().map(LockMechanism::cliName).orElse("-"), kernel.granularity().cliName(),
+                variant.mechanism().map(LockMechanism::cliName).orElse("-"),
+                variant.mechanism().orElse(null) == LockMechanism.SHARED_SPIN_LOCK ? LockGranularity.WARP_SHARED.cliName()
+                        : kernel.granularity().cliName(),
                 kernel.channelPolicy().cliName(), problem.isEmpty(), run.metric(), run.value(), run.unit(), seed,
                 problem.orElse(""), run.details());
     }

@@ -27,14 +27,19 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
                 + "  sync: a barrier between consecutive block-diagonals\n";
     }
 
-    @Override
-    public TaskGraph materialize(int[] sizes) {
+    /** Rejects sizes the tile extents do not divide. */
+    public void checkSizes(int[] sizes) {
         for (int d = 0; d < sizes.length; d++) {
             if (sizes[d] % tile[d] != 0) {
                 throw Diagnostics.tileDoesNotDivide(graph.name(), tile[d], graph.kernel().domain().get(d).size(), sizes[d],
                         graph.kernel().site());
             }
         }
+    }
+
+    @Override
+    public TaskGraph materialize(int[] sizes) {
+        checkSizes(sizes);
         Domain domain = new Domain(sizes);
         int[] tilesPerDimension = new int[sizes.length];
         for (int d = 0; d < sizes.length; d++) {

@@ -119,6 +119,16 @@ final class Interpreter {
         target.markProduced(index);
     }
 
+    /** Each field's padded storage array, in field order. */
+    Object[] paddedArrays() {
+        Object[] arrays = new Object[storage.length];
+        for (int f = 0; f < storage.length; f++) {
+            FieldStorage field = storage[f];
+            arrays[f] = field.ints != null ? field.ints : field.longs != null ? field.longs : field.doubles;
+        }
+        return arrays;
+    }
+
     KernelOutputs outputs() {
         Map<String, Object> fields = new LinkedHashMap<>();
         for (FieldStorage field : storage) {

@@ -2,6 +2,9 @@ package dev.finegrain.compiler.backend.reference;
 
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.Schedule;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.plan.TaskGraph;
 import dev.finegrain.dsl.Invocation;
@@ -9,6 +12,7 @@ import dev.finegrain.dsl.LockMechanism;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -24,12 +28,23 @@ public final class ReferenceBackend implements Backend {
     }
 
     @Override
-    public List<LockMechanism> mechanisms() {
+    public boolean modelsSyncAbstractly() {
+        return true;
+    }
+
+    @Override
+    public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
         return List.of();
     }
 
     @Override
-    public BackendRun run(Variant variant, Invocation invocation, long seed) {
+    public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
+        return Optional.of("the reference backend models sync points abstractly");
+    }
+
+    @Override
+    public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
+        long seed = settings.seed();
         long started = System.nanoTime();
         TaskGraph tasks = variant.plan().materialize(invocation.sizes());
         ScheduleChecker.Result result = ScheduleChecker.run(variant.graph(), tasks, invocation, new Random(seed));

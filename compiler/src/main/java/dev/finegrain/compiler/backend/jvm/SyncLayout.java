@@ -1,0 +1,69 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.ir.IrChannel;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.LockMechanism;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the sync words of a dataflow variant live. SHARED channels use one word array per producer actor (one
+ * token per producer instance, consumers take and restore it); PRIVATE channels one per channel (one token per
+ * edge). PER_THREAD granularity has a word per actor instance, WARP_SHARED one per group of {@code group}
+ * consecutive instances along the last dimension. The tiny-lock analogue keeps the ready bit in the data word
+ * itself, so it has no word arrays at all.
+ *
+ * @param arrayOfChannel for each channel the plan waits on, the index of its word array, or -1 when it needs none
+ */
+public record SyncLayout(LockMechanism mechanism, int group, boolean packed, List<Integer> arrayOfChannel, int arrays) {
+
+    public static final int NONE = -1;
+
+    public SyncLayout {
+        arrayOfChannel = List.copyOf(arrayOfChannel);
+    }
+
+    public static SyncLayout of(KernelGraph graph, List<IrChannel> waits, LockMechanism mechanism) {
+        boolean packed = mechanism == LockMechanism.TINY_LOCK;
+        boolean grouped = graph.kernel().granularity() == LockGranularity.WARP_SHARED || mechanism == LockMechanism.SHARED_SPIN_LOCK;
+        int group = grouped ? graph.kernel().groupSize() : 1;
+        List<Integer> arrayOfChannel = new ArrayList<>();
+        List<String> arrays = new ArrayList<>();
+        for (int c = 0; c < waits.size(); c++) {
+            IrChannel channel = waits.get(c);
+            if (packed || dev.finegrain.dsl.DependenceMath.isZero(channel.vector())) {
+                arrayOfChannel.add(NONE);
+                continue;
+            }
+            String key = channel.policy() == ChannelPolicy.SHARED ? "producer " + channel.producer() : "channel " + c;
+            if (!arrays.contains(key)) {
+                arrays.add(key);
+            }
+            arrayOfChannel.add(arrays.indexOf(key));
+        }
+        return new SyncLayout(mechanism, group, packed, arrayOfChannel, arrays.size());
+    }
+
+    /** Why this backend cannot implement the mechanism for the graph, if it cannot. */
+    public static Optional<String> unsupported(KernelGraph graph, LockMechanism mechanism) {
+        return switch (mechanism) {
+            case TINY_LOCK -> graph.fields().stream().filter(f -> f.isState() && f.type() != dev.finegrain.dsl.Type.INT).findFirst()
+                    .map(f -> "tiny-lock packs the ready bit beside a 32-bit int value, and state field '" + f.name() + "' is " + f.type())
+                    .or(() -> graph.kernel().granularity() == LockGranularity.WARP_SHARED
+                            ? Optional.of("tiny-lock keeps one ready bit per data word, so it is per-thread only") : Optional.empty())
+                    .or(() -> graph.channels().stream().anyMatch(c -> c.policy() == ChannelPolicy.PRIVATE)
+                            ? Optional.of("tiny-lock keeps the token in the data word, so its channels are shared") : Optional.empty());
+            case ACQUIRE_RELEASE_FLAG, ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK, BLOCKING -> Optional.empty();
+            case NAMED_BARRIER, WARP_VOTE, MBARRIER -> Optional.of(mechanism + " is a GPU warp mechanism with no JVM analogue");
+        };
+    }
+
+    /** Spin-lock tokens start held by their producer and must be restored by consumers of a shared channel. */
+    public boolean spinLock() {
+        return mechanism == LockMechanism.ATOMIC_SPIN_LOCK || mechanism == LockMechanism.SHARED_SPIN_LOCK;
+    }
+}

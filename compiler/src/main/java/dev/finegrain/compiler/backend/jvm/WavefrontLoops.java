@@ -1,0 +1,121 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
+import dev.finegrain.compiler.backend.jvm.code.JStmt;
+import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.plan.WavefrontPlan;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+
+/**
+ * Hyperplane steps on threads: for each step t, the points with floor(h.p / g) = t are found by looping over
+ * every dimension but one ("solve", the last with a non-zero coefficient) and solving for the range of that one;
+ * the outermost loop is dealt to workers in turn (rank 1: the range is cut into one chunk per worker); a
+ * sense-reversing barrier separates steps.
+ */
+final class WavefrontLoops {
+
+    private WavefrontLoops() {}
+
+    static JClass lower(String className, WavefrontPlan plan) {
+        LoweringContext cx = new LoweringContext(plan.graph(), null);
+        JExpr.Local barrier = cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);
+        int[] h = plan.hyperplane();
+        int rank = cx.rank;
+        int solve = rank - 1;
+        while (h[solve] == 0) {
+            solve--;
+        }
+        List<JStmt> out = new ArrayList<>();
+        JExpr low = constant(0);
+        JExpr high = constant(0);
+        for (int d = 0; d < rank; d++) {
+            JExpr extreme = mul(constant(h[d]), sub(cx.size[d], constant(1)));
+            if (h[d] > 0) {
+                high = add(high, extreme);
+            } else if (h[d] < 0) {
+                low = add(low, extreme);
+            }
+        }
+        JExpr.Local lowest = cx.local("lowestDot", JType.INT);
+        JExpr.Local highest = cx.local("highestDot", JType.INT);
+        JExpr.Local width = cx.local("stepWidth", JType.INT);
+        out.add(new JStmt.Assign(lowest, low));
+        out.add(new JStmt.Assign(highest, high));
+        boolean independent = plan.stride() == Integer.MAX_VALUE;
+        out.add(new JStmt.Comment(independent ? "no dependences: one step holds every point"
+                : "steps are " + plan.stride() + " wide: the smallest h.d over the channels"));
+        out.add(new JStmt.Assign(width, independent ? add(sub(highest, lowest), constant(1)) : constant(plan.stride())));
+        JExpr.Local step = cx.local("step", JType.INT);
+        JExpr.Local firstStep = cx.local("firstStep", JType.INT);
+        JExpr.Local lastStep = cx.local("lastStep", JType.INT);
+        out.add(new JStmt.Assign(firstStep, math("floorDiv", JType.INT, lowest, width)));
+        out.add(new JStmt.Assign(lastStep, math("floorDiv", JType.INT, highest, width)));
+
+        List<JStmt> point = new ArrayList<>(cx.rowBases());
+        for (int actor : cx.graph.actorOrder()) {
+            cx.fire(cx.graph.actor(actor), point);
+        }
+        JExpr.Local from = cx.local("from", JType.INT);
+        JExpr.Local to = cx.local("to", JType.INT);
+        JExpr.Local rest = cx.local("rest", JType.INT);
+        List<JStmt> solveRange = new ArrayList<>();
+        JExpr restSum = constant(0);
+        for (int d = 0; d < rank; d++) {
+            if (d != solve && h[d] != 0) {
+                restSum = add(restSum, mul(constant(h[d]), cx.coordinate[d]));
+            }
+        }
+        solveRange.add(new JStmt.Assign(rest, restSum));
+        JExpr smallest = sub(mul(step, width), rest);
+        JExpr largest = sub(add(mul(step, width), sub(width, constant(1))), rest);
+        JExpr coefficient = constant(h[solve]);
+        JExpr lowerBound = h[solve] > 0 ? math("ceilDiv", JType.INT, smallest, coefficient) : math("ceilDiv", JType.INT, largest, coefficient);
+        JExpr upperBound = h[solve] > 0 ? math("floorDiv", JType.INT, largest, coefficient) : math("floorDiv", JType.INT, smallest, coefficient);
+        solveRange.add(new JStmt.Assign(from, math("max", JType.INT, lowerBound, constant(0))));
+        solveRange.add(new JStmt.Assign(to, math("min", JType.INT, add(upperBound, constant(1)), cx.size[solve])));
+        List<JStmt> inner;
+        if (rank == 1) {
+            JExpr.Local chunk = cx.local("chunk", JType.INT);
+            inner = new ArrayList<>(solveRange);
+            inner.add(new JStmt.Comment("one chunk of the step's range per worker"));
+            inner.add(new JStmt.Assign(chunk, math("ceilDiv", JType.INT, sub(to, from), cx.workers)));
+            inner.add(new JStmt.Assign(from, add(from, mul(cx.worker, chunk))));
+            inner.add(new JStmt.Assign(to, math("min", JType.INT, to, add(from, chunk))));
+            inner.add(new JStmt.Loop(cx.coordinate[0], from, to, constant(1), point));
+        } else {
+            inner = new ArrayList<>(solveRange);
+            inner.add(new JStmt.Loop(cx.coordinate[solve], from, to, constant(1), point));
+            boolean dealt = false;
+            for (int d = rank - 1; d >= 0; d--) {
+                if (d == solve) {
+                    continue;
+                }
+                boolean outermost = d == (solve == 0 ? 1 : 0);
+                inner = List.of(new JStmt.Loop(cx.coordinate[d], outermost ? cx.worker : constant(0), cx.size[d],
+                        outermost ? cx.workers : constant(1), inner));
+                dealt |= outermost;
+            }
+            if (!dealt) {
+                throw new IllegalStateException("no outer dimension to deal to workers");
+            }
+        }
+        List<JStmt> perStep = new ArrayList<>(inner);
+        perStep.add(new JStmt.Evaluate(new JExpr.InvokeVirtual(barrier, "await", List.of(JType.INT, LoweringContext.WATCHDOG),
+                JType.VOID, List.of(cx.worker, cx.watchdog))));
+        out.add(new JStmt.Loop(step, firstStep, add(lastStep, constant(1)), constant(1), perStep));
+        List<JStmt> run = new ArrayList<>(cx.prologue);
+        run.addAll(out);
+        return new JClass(className, List.of(LoweringContext.RUNTIME + "TeamTask"),
+                "Wavefront of kernel " + plan.graph().name() + " over hyperplane " + dev.finegrain.dsl.DependenceMath.format(h)
+                        + "; generated by Finegrain.\n", cx.bindings, cx.locals, run);
+    }
+}

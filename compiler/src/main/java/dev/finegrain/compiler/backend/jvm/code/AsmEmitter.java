@@ -1,0 +1,339 @@
+package dev.finegrain.compiler.backend.jvm.code;
+
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+import java.util.List;
+
+/** Translates a {@link JClass} to JVM bytecode, one instruction sequence per loop-IR node; no optimisation here. */
+public final class AsmEmitter implements Opcodes {
+
+    static final String FRAME_DESCRIPTOR = "([Ljava/lang/Object;[J[D[I[Ljava/lang/Object;Ldev/finegrain/runtime/jvm/Watchdog;)V";
+
+    private final JClass generated;
+    private MethodVisitor method;
+
+    private AsmEmitter(JClass generated) {
+        this.generated = generated;
+    }
+
+    public static byte[] emit(JClass generated) {
+        return new AsmEmitter(generated).emitClass();
+    }
+
+    private byte[] emitClass() {
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
+            @Override
+            protected String getCommonSuperClass(String first, String second) {
+                return "java/lang/Object";
+            }
+        };
+        writer.visit(V21, ACC_PUBLIC | ACC_FINAL | ACC_SUPER, generated.internalName(), null, "java/lang/Object",
+                generated.interfaces().toArray(String[]::new));
+        for (JClass.FieldBinding field : generated.fields()) {
+            writer.visitField(ACC_PRIVATE | ACC_FINAL, field.name(), field.type().descriptor(), null, null).visitEnd();
+        }
+        emitConstructor(writer);
+        method = writer.visitMethod(ACC_PUBLIC, "run", "(II)V", null, null);
+        method.visitCode();
+        statements(generated.run());
+        method.visitInsn(RETURN);
+        method.visitMaxs(0, 0);
+        method.visitEnd();
+        writer.visitEnd();
+        return writer.toByteArray();
+    }
+
+    private void emitConstructor(ClassWriter writer) {
+        MethodVisitor init = writer.visitMethod(ACC_PUBLIC, "<init>", FRAME_DESCRIPTOR, null, null);
+        init.visitCode();
+        init.visitVarInsn(ALOAD, 0);
+        init.visitMethodInsn(INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        for (JClass.FieldBinding field : generated.fields()) {
+            init.visitVarInsn(ALOAD, 0);
+            int slot = field.source().ordinal() + 1;
+            init.visitVarInsn(ALOAD, slot);
+            if (field.source() != JClass.Source.WATCHDOG) {
+                pushInt(init, field.index());
+                switch (field.source()) {
+                    case ARRAYS, SYNC -> {
+                        init.visitInsn(AALOAD);
+                        init.visitTypeInsn(CHECKCAST, field.type().internalName());
+                    }
+                    case INTEGRAL_PARAMS -> {
+                        init.visitInsn(LALOAD);
+                        if (field.type().kind() != JType.Kind.LONG) {
+                            init.visitInsn(L2I);
+                        }
+                    }
+                    case REAL_PARAMS -> init.visitInsn(DALOAD);
+                    case SIZES -> init.visitInsn(IALOAD);
+                    case WATCHDOG -> throw new IllegalStateException();
+                }
+            }
+            init.visitFieldInsn(PUTFIELD, generated.internalName(), field.name(), field.type().descriptor());
+        }
+        init.visitInsn(RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+    }
+
+    // ---- statements ----------------------------------------------------------------------------------------
+
+    private void statements(List<JStmt> statements) {
+        statements.forEach(this::statement);
+    }
+
+    private void statement(JStmt statement) {
+        switch (statement) {
+            case JStmt.Assign assign -> {
+                expression(assign.value());
+                method.visitVarInsn(opcode(assign.local().type(), ISTORE, LSTORE, DSTORE, ASTORE), assign.local().slot());
+            }
+            case JStmt.Store store -> {
+                expression(store.array());
+                expression(store.index());
+                expression(store.value());
+                method.visitInsn(opcode(store.value().type(), IASTORE, LASTORE, DASTORE, AASTORE));
+            }
+            case JStmt.Loop loop -> {
+                Label test = new Label();
+                Label end = new Label();
+                expression(loop.from());
+                method.visitVarInsn(ISTORE, loop.variable().slot());
+                method.visitLabel(test);
+                method.visitVarInsn(ILOAD, loop.variable().slot());
+                expression(loop.to());
+                method.visitJumpInsn(IF_ICMPGE, end);
+                statements(loop.body());
+                if (loop.step() instanceof JExpr.Const step) {
+                    method.visitIincInsn(loop.variable().slot(), (int) step.integral());
+                } else {
+                    method.visitVarInsn(ILOAD, loop.variable().slot());
+                    expression(loop.step());
+                    method.visitInsn(IADD);
+                    method.visitVarInsn(ISTORE, loop.variable().slot());
+                }
+                method.visitJumpInsn(GOTO, test);
+                method.visitLabel(end);
+            }
+            case JStmt.If branch -> {
+                Label otherwise = new Label();
+                Label end = new Label();
+                jumpIfFalse(branch.condition(), otherwise);
+                statements(branch.then());
+                method.visitJumpInsn(GOTO, end);
+                method.visitLabel(otherwise);
+                statements(branch.otherwise());
+                method.visitLabel(end);
+            }
+            case JStmt.Evaluate evaluate -> {
+                expression(evaluate.call());
+                JType type = evaluate.call().type();
+                if (type.kind() != JType.Kind.VOID) {
+                    method.visitInsn(type.isWide() ? POP2 : POP);
+                }
+            }
+            case JStmt.Comment comment -> { }
+        }
+    }
+
+    // ---- expressions ---------------------------------------------------------------------------------------
+
+    private void expression(JExpr expr) {
+        switch (expr) {
+            case JExpr.Const c -> constant(c);
+            case JExpr.Local local -> method.visitVarInsn(opcode(local.type(), ILOAD, LLOAD, DLOAD, ALOAD), local.slot());
+            case JExpr.Field field -> {
+                method.visitVarInsn(ALOAD, 0);
+                method.visitFieldInsn(GETFIELD, generated.internalName(), field.name(), field.type().descriptor());
+            }
+            case JExpr.ArrayLoad load -> {
+                expression(load.array());
+                expression(load.index());
+                method.visitInsn(opcode(load.type(), IALOAD, LALOAD, DALOAD, AALOAD));
+            }
+            case JExpr.ArrayLength length -> {
+                expression(length.array());
+                method.visitInsn(ARRAYLENGTH);
+            }
+            case JExpr.Binary binary when binary.op().isComparison() -> booleanValue(binary);
+            case JExpr.Binary binary -> {
+                expression(binary.left());
+                expression(binary.right());
+                method.visitInsn(arithmetic(binary.op(), binary.left().type()));
+            }
+            case JExpr.Negate negate -> {
+                expression(negate.operand());
+                method.visitInsn(opcode(negate.type(), INEG, LNEG, DNEG, -1));
+            }
+            case JExpr.Not not -> booleanValue(not);
+            case JExpr.Conditional conditional -> {
+                Label otherwise = new Label();
+                Label end = new Label();
+                jumpIfFalse(conditional.condition(), otherwise);
+                expression(conditional.whenTrue());
+                method.visitJumpInsn(GOTO, end);
+                method.visitLabel(otherwise);
+                expression(conditional.whenFalse());
+                method.visitLabel(end);
+            }
+            case JExpr.Convert convert -> {
+                expression(convert.operand());
+                convert(convert.operand().type(), convert.type());
+            }
+            case JExpr.InvokeStatic call -> {
+                call.arguments().forEach(this::expression);
+                method.visitMethodInsn(INVOKESTATIC, call.owner(), call.name(), call.descriptor(), false);
+            }
+            case JExpr.InvokeVirtual call -> {
+                expression(call.target());
+                call.arguments().forEach(this::expression);
+                method.visitMethodInsn(INVOKEVIRTUAL, call.target().type().internalName(), call.name(), call.descriptor(), false);
+            }
+        }
+    }
+
+    /** Pushes 1 or 0 for a boolean expression. */
+    private void booleanValue(JExpr condition) {
+        Label isFalse = new Label();
+        Label end = new Label();
+        jumpIfFalse(condition, isFalse);
+        method.visitInsn(ICONST_1);
+        method.visitJumpInsn(GOTO, end);
+        method.visitLabel(isFalse);
+        method.visitInsn(ICONST_0);
+        method.visitLabel(end);
+    }
+
+    /** Jumps to {@code target} when the boolean expression is false, with Java's semantics for NaN. */
+    private void jumpIfFalse(JExpr condition, Label target) {
+        if (condition instanceof JExpr.Not not) {
+            Label skip = new Label();
+            jumpIfFalse(not.operand(), skip);
+            method.visitJumpInsn(GOTO, target);
+            method.visitLabel(skip);
+            return;
+        }
+        if (!(condition instanceof JExpr.Binary binary) || !binary.op().isComparison()) {
+            expression(condition);
+            method.visitJumpInsn(IFEQ, target);
+            return;
+        }
+        expression(binary.left());
+        expression(binary.right());
+        JType.Kind kind = binary.left().type().kind();
+        if (kind == JType.Kind.INT || kind == JType.Kind.BOOLEAN) {
+            method.visitJumpInsn(switch (binary.op()) {
+                case LT -> IF_ICMPGE;
+                case LE -> IF_ICMPGT;
+                case GT -> IF_ICMPLE;
+                case GE -> IF_ICMPLT;
+                case EQ -> IF_ICMPNE;
+                case NE -> IF_ICMPEQ;
+                default -> throw new IllegalStateException(binary.op().name());
+            }, target);
+            return;
+        }
+        if (kind == JType.Kind.LONG) {
+            method.visitInsn(LCMP);
+        } else {
+            boolean lessFamily = binary.op() == JExpr.Binary.Op.LT || binary.op() == JExpr.Binary.Op.LE;
+            method.visitInsn(lessFamily ? DCMPG : DCMPL);
+        }
+        method.visitJumpInsn(switch (binary.op()) {
+            case LT -> IFGE;
+            case LE -> IFGT;
+            case GT -> IFLE;
+            case GE -> IFLT;
+            case EQ -> IFNE;
+            case NE -> IFEQ;
+            default -> throw new IllegalStateException(binary.op().name());
+        }, target);
+    }
+
+    private static int arithmetic(JExpr.Binary.Op op, JType type) {
+        int offset = switch (type.kind()) {
+            case INT, BOOLEAN -> 0;
+            case LONG -> 1;
+            case DOUBLE -> 3;
+            default -> throw new IllegalStateException("arithmetic on " + type);
+        };
+        return switch (op) {
+            case ADD -> IADD + offset;
+            case SUB -> ISUB + offset;
+            case MUL -> IMUL + offset;
+            case DIV -> IDIV + offset;
+            case REM -> IREM + offset;
+            case AND -> offset == 0 ? IAND : LAND;
+            case OR -> offset == 0 ? IOR : LOR;
+            case XOR -> offset == 0 ? IXOR : LXOR;
+            case SHL -> offset == 0 ? ISHL : LSHL;
+            case SHR -> offset == 0 ? ISHR : LSHR;
+            case USHR -> offset == 0 ? IUSHR : LUSHR;
+            default -> throw new IllegalStateException(op.name());
+        };
+    }
+
+    private void convert(JType from, JType to) {
+        JType.Kind source = from.kind() == JType.Kind.BOOLEAN ? JType.Kind.INT : from.kind();
+        JType.Kind target = to.kind() == JType.Kind.BOOLEAN ? JType.Kind.INT : to.kind();
+        if (source == target) {
+            return;
+        }
+        method.visitInsn(switch (source.name() + "->" + target.name()) {
+            case "INT->LONG" -> I2L;
+            case "INT->DOUBLE" -> I2D;
+            case "LONG->INT" -> L2I;
+            case "LONG->DOUBLE" -> L2D;
+            case "DOUBLE->INT" -> D2I;
+            case "DOUBLE->LONG" -> D2L;
+            default -> throw new IllegalStateException("no conversion " + from + " -> " + to);
+        });
+    }
+
+    private void constant(JExpr.Const c) {
+        switch (c.type().kind()) {
+            case INT, BOOLEAN -> pushInt(method, (int) c.integral());
+            case LONG -> {
+                if (c.integral() == 0 || c.integral() == 1) {
+                    method.visitInsn(LCONST_0 + (int) c.integral());
+                } else {
+                    method.visitLdcInsn(c.integral());
+                }
+            }
+            case DOUBLE -> {
+                if (Double.doubleToRawLongBits(c.real()) == 0L || c.real() == 1.0) {
+                    method.visitInsn(c.real() == 1.0 ? DCONST_1 : DCONST_0);
+                } else {
+                    method.visitLdcInsn(c.real());
+                }
+            }
+            default -> throw new IllegalStateException("constant of " + c.type());
+        }
+    }
+
+    private static void pushInt(MethodVisitor visitor, int value) {
+        if (value >= -1 && value <= 5) {
+            visitor.visitInsn(ICONST_0 + value);
+        } else if (value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE) {
+            visitor.visitIntInsn(BIPUSH, value);
+        } else if (value >= Short.MIN_VALUE && value <= Short.MAX_VALUE) {
+            visitor.visitIntInsn(SIPUSH, value);
+        } else {
+            visitor.visitLdcInsn(value);
+        }
+    }
+
+    private static int opcode(JType type, int forInt, int forLong, int forDouble, int forReference) {
+        return switch (type.kind()) {
+            case INT, BOOLEAN -> forInt;
+            case LONG -> forLong;
+            case DOUBLE -> forDouble;
+            case REFERENCE -> forReference;
+            case VOID -> throw new IllegalStateException("void value");
+        };
+    }
+}

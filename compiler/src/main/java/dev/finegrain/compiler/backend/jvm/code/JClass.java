@@ -1,0 +1,41 @@
+package dev.finegrain.compiler.backend.jvm.code;
+
+import java.util.List;
+
+/**
+ * A generated kernel class: final fields bound from a frame by the constructor, and one {@code run(int worker,
+ * int workers)} method. The constructor's signature is fixed:
+ * {@code (Object[] arrays, long[] integralParams, double[] realParams, int[] sizes, Object[] sync, Watchdog)}.
+ *
+ * @param name       binary name with dots, e.g. {@code dev.finegrain.generated.Nw_LockDataflow}
+ * @param interfaces internal names of implemented interfaces
+ * @param locals     the run method's local table; slots 0..2 are this, worker, workers
+ */
+public record JClass(String name, List<String> interfaces, String javadoc, List<FieldBinding> fields,
+                     List<JExpr.Local> locals, List<JStmt> run) {
+
+    public JClass {
+        interfaces = List.copyOf(interfaces);
+        fields = List.copyOf(fields);
+        locals = List.copyOf(locals);
+        run = List.copyOf(run);
+    }
+
+    /** Where the constructor takes a field's value from. */
+    public enum Source { ARRAYS, INTEGRAL_PARAMS, REAL_PARAMS, SIZES, SYNC, WATCHDOG }
+
+    /** A final field bound in the constructor from element {@code index} of {@code source}, cast or converted to its type. */
+    public record FieldBinding(String name, JType type, Source source, int index) {}
+
+    public String internalName() {
+        return name.replace('.', '/');
+    }
+
+    public String simpleName() {
+        return name.substring(name.lastIndexOf('.') + 1);
+    }
+
+    public String packageName() {
+        return name.substring(0, name.lastIndexOf('.'));
+    }
+}

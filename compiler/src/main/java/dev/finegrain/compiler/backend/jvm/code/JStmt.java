@@ -1,0 +1,31 @@
+package dev.finegrain.compiler.backend.jvm.code;
+
+import java.util.List;
+
+/** A statement of the loop IR. */
+public sealed interface JStmt {
+
+    record Assign(JExpr.Local local, JExpr value) implements JStmt {}
+
+    record Store(JExpr array, JExpr index, JExpr value) implements JStmt {}
+
+    /** {@code for (variable = from; variable < to; variable += step) body}, on ints; {@code to} is read every iteration. */
+    record Loop(JExpr.Local variable, JExpr from, JExpr to, JExpr step, List<JStmt> body) implements JStmt {
+        public Loop {
+            body = List.copyOf(body);
+        }
+    }
+
+    record If(JExpr condition, List<JStmt> then, List<JStmt> otherwise) implements JStmt {
+        public If {
+            then = List.copyOf(then);
+            otherwise = List.copyOf(otherwise);
+        }
+    }
+
+    /** Evaluates a call for its effect; a value it returns is dropped. */
+    record Evaluate(JExpr call) implements JStmt {}
+
+    /** A comment carried into the Java source (and dropped from bytecode): why the next statements exist. */
+    record Comment(String text) implements JStmt {}
+}
