@@ -33,6 +33,8 @@ final class DataflowLoops {
     private final List<IrChannel> waits;
     private final int blockSize;
     private JExpr.Local groupsPerRow;
+    /** Row-invariant parts of await conditions (rank >= 2), computed once per row. */
+    private final List<JStmt> perRow = new ArrayList<>();
 
     private DataflowLoops(LoweringContext cx, List<IrChannel> waits) {
         this.cx = cx;
@@ -57,7 +59,6 @@ final class DataflowLoops {
             groupsPerRow = cx.local("groupsPerRow", JType.INT);
             out.add(new JStmt.Assign(groupsPerRow, LoweringContext.math("ceilDiv", JType.INT, cx.size[last], constant(cx.sync.group()))));
         }
-        List<JStmt> row = new ArrayList<>(cx.rowBases());
         List<JStmt> point = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
             IrActor spec = cx.graph.actor(actor);
@@ -69,6 +70,8 @@ final class DataflowLoops {
             cx.fire(spec, point);
             point.addAll(publish(spec));
         }
+        List<JStmt> row = new ArrayList<>(cx.rowBases());
+        row.addAll(perRow);
         if (cx.rank == 1) {
             JExpr.Local units = cx.local("blocks", JType.INT);
             JExpr.Local block = cx.local("block", JType.INT);
@@ -97,17 +100,27 @@ final class DataflowLoops {
         IrChannel channel = waits.get(channelIndex);
         int[] d = channel.vector();
         JExpr condition = null;
-        for (int k = 0; k < cx.rank; k++) {
+        for (int k = cx.rank == 1 ? 0 : 1; k < cx.rank; k++) {
             if (d[k] > 0) {
                 condition = and(condition, compare(Op.GE, cx.coordinate[k], constant(d[k])));
             } else if (d[k] < 0) {
                 condition = and(condition, compare(Op.LT, sub(cx.coordinate[k], constant(d[k])), cx.size[k]));
             }
         }
-        JExpr producerUnit = cx.rank == 1
-                ? new JExpr.Binary(Op.DIV, sub(cx.coordinate[0], constant(d[0])), constant(blockSize))
-                : sub(cx.coordinate[0], constant(d[0]));
-        JExpr otherWorker = compare(Op.NE, new JExpr.Binary(Op.REM, producerUnit, cx.workers), cx.worker);
+        JExpr remote;
+        if (cx.rank == 1) {
+            JExpr producerBlock = new JExpr.Binary(Op.DIV, sub(cx.coordinate[0], constant(d[0])), constant(blockSize));
+            remote = compare(Op.NE, new JExpr.Binary(Op.REM, producerBlock, cx.workers), cx.worker);
+        } else {
+            JExpr.Local flag = cx.local("remote" + channelIndex, JType.BOOLEAN);
+            JExpr producerRow = sub(cx.coordinate[0], constant(d[0]));
+            JExpr rowExists = d[0] > 0 ? compare(Op.GE, cx.coordinate[0], constant(d[0])) : compare(Op.LT, producerRow, cx.size[0]);
+            perRow.add(new JStmt.Comment("does row i-" + d[0] + " exist and run on another worker?"));
+            perRow.add(new JStmt.Assign(flag, new JExpr.Binary(Op.AND, rowExists,
+                    compare(Op.NE, new JExpr.Binary(Op.REM, producerRow, cx.workers), cx.worker))));
+            remote = flag;
+        }
+        JExpr otherWorker = remote;
         JExpr consumer = cx.linearPoint();
         JExpr producer = cx.linearPointBefore(d);
         JExpr channelId = constant(channelIndex);

@@ -1,0 +1,67 @@
+package dev.finegrain.compiler.api;
+
+import com.palantir.javapoet.JavaFile;
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
+import dev.finegrain.compiler.backend.jvm.JvmCodegen;
+import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Ahead-of-time compilation for build tools: each kernel x schedule (x mechanism) becomes one class file, whose
+ * class implements {@code dev.finegrain.runtime.jvm.TeamTask}, plus its Java source. A user's bad kernel throws
+ * {@link dev.finegrain.dsl.KernelDefinitionException}; an I/O failure throws {@link IOException}.
+ */
+public final class KernelCompiler {
+
+    /** One generated class: its binary name and the files written for it. */
+    public record Generated(String className, Path classFile, Path sourceFile) {}
+
+    private KernelCompiler() {}
+
+    public static List<Generated> compile(CompileRequest request) throws IOException {
+        JvmBackend backend = new JvmBackend();
+        List<Generated> generated = new ArrayList<>();
+        for (Kernel kernel : request.kernels()) {
+            KernelGraph graph = Pipeline.compile(kernel);
+            for (Schedule schedule : request.schedules()) {
+                ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+                List<Optional<LockMechanism>> mechanisms = new ArrayList<>();
+                List<LockMechanism> supported = backend.mechanisms(graph, schedule);
+                if (supported.isEmpty()) {
+                    mechanisms.add(Optional.empty());
+                } else {
+                    (request.mechanisms().isEmpty() ? supported : request.mechanisms().stream().filter(supported::contains).toList())
+                            .forEach(m -> mechanisms.add(Optional.of(m)));
+                }
+                for (Optional<LockMechanism> mechanism : mechanisms) {
+                    generated.add(write(JvmCodegen.generate(plan, mechanism, request.packageName()), request));
+                }
+            }
+        }
+        return generated;
+    }
+
+    private static Generated write(JClass generated, CompileRequest request) throws IOException {
+        Path classFile = request.classesDirectory().resolve(generated.internalName() + ".class");
+        Files.createDirectories(classFile.getParent());
+        Files.write(classFile, AsmEmitter.emit(generated));
+        JavaFile source = JavaSourceEmitter.emit(generated);
+        Path sourceFile = source.writeToPath(request.sourcesDirectory());
+        return new Generated(generated.name(), classFile, sourceFile);
+    }
+}
