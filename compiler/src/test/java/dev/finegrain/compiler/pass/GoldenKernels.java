@@ -20,12 +20,12 @@ import static dev.finegrain.dsl.Finegrain.param;
 import static dev.finegrain.dsl.Finegrain.select;
 
 /** Kernels whose printed IR after each pass is kept as a golden file, one per idea the passes handle. */
-final class GoldenKernels {
+public final class GoldenKernels {
 
     private GoldenKernels() {}
 
     /** Three reads, one of them implied. */
-    static Kernel needlemanWunsch() {
+    public static Kernel needlemanWunsch() {
         return kernel("nw")
                 .domain(dim("i", "rows"), dim("j", "cols"))
                 .param("penalty", INT)
@@ -42,7 +42,7 @@ final class GoldenKernels {
      * Two actors per point: 'mix' needs 'carry' at the same point (a zero-distance channel, so carry must fire
      * first although declared second), an explicit private channel, and a read of distance 2 implied by two of 1.
      */
-    static Kernel twoActors() {
+    public static Kernel twoActors() {
         return kernel("two-actors")
                 .domain(dim("i", "n"))
                 .param("scale", LONG)
@@ -57,7 +57,7 @@ final class GoldenKernels {
     }
 
     /** A 3D stencil in doubles with a boundary from a padded input, whose skewed read makes tiling illegal. */
-    static Kernel skewed3d() {
+    public static Kernel skewed3d() {
         return kernel("skewed-3d")
                 .domain(dim("x", "nx"), dim("y", "ny"), dim("z", "nz"))
                 .input("field", DOUBLE, 1)
@@ -67,7 +67,7 @@ final class GoldenKernels {
                 .build();
     }
 
-    static Map<String, Kernel> all() {
+    public static Map<String, Kernel> all() {
         return Map.of("nw", needlemanWunsch(), "two-actors", twoActors(), "skewed-3d", skewed3d());
     }
 }

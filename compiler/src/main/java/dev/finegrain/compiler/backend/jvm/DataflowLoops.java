@@ -144,8 +144,10 @@ final class DataflowLoops {
                 case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> {
                     waits.add(new JStmt.Evaluate(runtime("SpinLockTokens", "take", JType.VOID,
                             prepend(JType.INT_ARRAY, waitParameters), tokens, word, cx.watchdog, channelId, consumer, producer)));
-                    if (channel.policy() == ChannelPolicy.SHARED) {
-                        waits.add(new JStmt.Comment("a shared token goes back for the producer's other consumers"));
+                    if (channel.policy() == ChannelPolicy.SHARED || cx.sync.group() > 1) {
+                        waits.add(new JStmt.Comment(channel.policy() == ChannelPolicy.SHARED
+                                ? "a shared token goes back for the producer's other consumers"
+                                : "a group's token goes back for the other instances that consume the same group"));
                         waits.add(new JStmt.Evaluate(runtime("SpinLockTokens", "restore", JType.VOID,
                                 List.of(JType.INT_ARRAY, JType.INT), tokens, word)));
                     }

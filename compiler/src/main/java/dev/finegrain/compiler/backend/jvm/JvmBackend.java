@@ -90,7 +90,20 @@ public final class JvmBackend implements Backend {
         if (plan instanceof DataParallelPlan dataParallel) {
             dataParallel.checkSizes(invocation.sizes());
         }
-        MethodHandle constructor = constructor(plan, variant.mechanism());
+        return runWith(constructor(plan, variant.mechanism()), variant, invocation, settings);
+    }
+
+    /** Runs a kernel class with the generated constructor signature; the tests use it for classes compiled from source. */
+    BackendRun runWith(Class<?> kernelClass, Variant variant, Invocation invocation, RunSettings settings) {
+        try {
+            return runWith(MethodHandles.lookup().findConstructor(kernelClass, MethodType.methodType(void.class, Object[].class,
+                    long[].class, double[].class, int[].class, Object[].class, Watchdog.class)), variant, invocation, settings);
+        } catch (ReflectiveOperationException failure) {
+            throw new IllegalArgumentException(kernelClass + " has no kernel constructor", failure);
+        }
+    }
+
+    private BackendRun runWith(MethodHandle constructor, Variant variant, Invocation invocation, RunSettings settings) {
         WorkerTeam team = teams.computeIfAbsent(settings.threads(), WorkerTeam::new);
         Object[][] lastArrays = new Object[1][];
         Runnable once = () -> {

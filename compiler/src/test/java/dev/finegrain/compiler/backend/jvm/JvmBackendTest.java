@@ -1,0 +1,254 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.ir.IrChannel;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import dev.finegrain.runtime.jvm.StallException;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.util.CheckClassAdapter;
+
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.ToolProvider;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+class JvmBackendTest {
+
+    private final JvmBackend backend = new JvmBackend();
+
+    /** Every variant of a kernel: schedules x the mechanisms the backend supports for each. */
+    private List<Variant> variants(Kernel kernel) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), lockDataflow()));
+        if (graph.tiling().legal()) {
+            schedules.add(dataParallel(2));
+        }
+        List<Variant> variants = new ArrayList<>();
+        for (Schedule schedule : schedules) {
+            ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+            List<LockMechanism> mechanisms = backend.mechanisms(graph, schedule);
+            if (mechanisms.isEmpty()) {
+                variants.add(new Variant(graph, plan, Optional.empty()));
+            }
+            mechanisms.forEach(m -> variants.add(new Variant(graph, plan, Optional.of(m))));
+        }
+        return variants;
+    }
+
+    private static Invocation inputs(Kernel kernel, int[] sizes, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        Invocation.Builder builder = kernel.invocation().sizes(sizes);
+        kernel.params().forEach(p -> builder.param(p.name(), switch (p.type()) {
+            case INT -> random.nextInt(1, 5);
+            case LONG -> random.nextLong(1, 5);
+            case DOUBLE -> random.nextDouble();
+            case BOOL -> random.nextBoolean();
+        }));
+        kernel.fields().stream().filter(f -> f.isInput()).forEach(f -> {
+            int length = Invocation.paddedLength(sizes, f.halo());
+            builder.input(f.name(), switch (f.type()) {
+                case INT, BOOL -> random.ints(length, -50, 50).toArray();
+                case LONG -> random.longs(length, -50, 50).toArray();
+                case DOUBLE -> random.doubles(length).toArray();
+            });
+        });
+        return builder.build();
+    }
+
+    private static int[] sizesFor(Kernel kernel) {
+        return switch (kernel.rank()) {
+            case 1 -> new int[] {70};
+            case 2 -> new int[] {12, 10};
+            default -> new int[] {4, 6, 4};
+        };
+    }
+
+    @Test
+    void everyGeneratedClassPassesTheBytecodeChecker() {
+        for (Kernel kernel : GoldenKernels.all().values()) {
+            for (Variant variant : variants(kernel)) {
+                JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), "dev.finegrain.generated");
+                StringWriter problems = new StringWriter();
+                CheckClassAdapter.verify(new ClassReader(AsmEmitter.emit(generated)), getClass().getClassLoader(), false,
+                        new PrintWriter(problems));
+                assertEquals("", problems.toString(), generated.name());
+            }
+        }
+    }
+
+    @Test
+    void everyVariantMatchesTheOracleOnOneTwoAndThreeThreads() {
+        for (Kernel kernel : GoldenKernels.all().values()) {
+            int[] sizes = sizesFor(kernel);
+            Invocation invocation = inputs(kernel, sizes, 7);
+            KernelOutputs oracle = SequentialOracle.run(Pipeline.compile(kernel), invocation);
+            for (Variant variant : variants(kernel)) {
+                for (int threads = 1; threads <= 3; threads++) {
+                    String name = kernel.name() + " " + variant.plan().schedule().cliName() + " " + variant.mechanism() + " threads " + threads;
+                    int workers = threads;
+                    BackendRun run = org.junit.jupiter.api.Assertions.assertDoesNotThrow(
+                            () -> backend.run(variant, invocation, new RunSettings(1, workers, false, 2_000_000_000L)), name);
+                    assertEquals(Optional.empty(), oracle.firstDifference(variant.graph(), sizes, run.outputs()),
+                            kernel.name() + " " + variant.plan().schedule().cliName() + " " + variant.mechanism() + " threads " + threads);
+                }
+            }
+        }
+    }
+
+    @Test
+    void warpSharedAndPrivateChannelsMatchTheOracle() {
+        Kernel base = GoldenKernels.needlemanWunsch();
+        for (Kernel kernel : List.of(base.toBuilder().warpShared(4).build(),
+                base.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build(),
+                base.toBuilder().warpShared(3).channelPolicy(ChannelPolicy.PRIVATE).build())) {
+            Invocation invocation = inputs(kernel, new int[] {14, 12}, 3);
+            KernelOutputs oracle = SequentialOracle.run(Pipeline.compile(kernel), invocation);
+            for (Variant variant : variants(kernel)) {
+                BackendRun run = backend.run(variant, invocation, RunSettings.once(1, 2));
+                assertEquals(Optional.empty(), oracle.firstDifference(variant.graph(), invocation.sizes(), run.outputs()),
+                        kernel.granularity() + " " + kernel.channelPolicy() + " " + variant.mechanism());
+            }
+        }
+    }
+
+    @Test
+    void javaSourceCompilesAndComputesWhatTheBytecodeComputes() throws Exception {
+        Kernel kernel = GoldenKernels.needlemanWunsch();
+        Invocation invocation = inputs(kernel, new int[] {10, 14}, 5);
+        for (Variant variant : variants(kernel)) {
+            JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), "dev.finegrain.generated.source");
+            Class<?> compiled = compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
+            BackendRun fromSource = backend.runWith(compiled, variant, invocation, RunSettings.once(1, 2));
+            BackendRun fromBytecode = backend.run(variant, invocation, RunSettings.once(1, 2));
+            assertEquals(Optional.empty(), fromBytecode.outputs().firstDifference(variant.graph(), invocation.sizes(), fromSource.outputs()),
+                    generated.name());
+        }
+    }
+
+    @Test
+    void aBrokenPlanStallsAndTheWatchdogNamesTheWaitingInstances() {
+        Kernel kernel = GoldenKernels.needlemanWunsch();
+        KernelGraph graph = Pipeline.compile(kernel);
+        IrChannel north = graph.syncChannels().stream().filter(c -> c.vector()[0] == 1).findFirst().orElseThrow();
+        IrChannel fromBelow = new IrChannel(north.producer(), north.consumer(), new int[] {-1, 0}, "score[i+1, j]",
+                ChannelPolicy.SHARED, List.of());
+        DataflowPlan broken = new DataflowPlan(graph, List.of(north, fromBelow));
+        Invocation invocation = inputs(kernel, new int[] {8, 8}, 1);
+        long started = System.nanoTime();
+        StallException stall = assertThrows(StallException.class, () -> backend.run(
+                new Variant(graph, broken, Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG)), invocation,
+                new RunSettings(1, 2, false, 300_000_000L)));
+        assertTrue(System.nanoTime() - started < 5_000_000_000L, "the stall is reported within seconds");
+        assertTrue(stall.waits().stream().anyMatch(w -> w.startsWith("cell[") && w.contains(" waits on channel score[i+1, j] for cell[")),
+                String.join("\n", stall.waits()));
+    }
+
+    @Test
+    void mechanismsThatCannotHoldTheFieldsAreRefusedWithAReason() {
+        Kernel doubles = kernel("doubles").domain(dim("i", "n")).state("x", dev.finegrain.dsl.Finegrain.DOUBLE,
+                boundary(constant(0.0))).actor("a", "x", c -> c.read("x", -1).plus(1.0)).build();
+        KernelGraph graph = Pipeline.compile(doubles);
+        assertEquals(Optional.of("tiny-lock packs the ready bit beside a 32-bit int value, and state field 'x' is double"),
+                backend.unsupported(graph, lockDataflow(), LockMechanism.TINY_LOCK));
+        assertTrue(!backend.mechanisms(graph, lockDataflow()).contains(LockMechanism.TINY_LOCK));
+        assertEquals(List.of(), backend.mechanisms(graph, wavefront()), "barrier schedules take no lock mechanism");
+    }
+
+    @Test
+    void aChainOfBlocksPipelinesAcrossWorkers() {
+        Kernel chain = kernel("chain").domain(dim("i", "n")).state("a", INT, boundary(constant(1)))
+                .actor("link", "a", c -> max(c.read("a", -32), c.read("a", -1)).plus(c.index("i"))).build();
+        Invocation invocation = chain.invocation().sizes(1000).build();
+        KernelOutputs oracle = SequentialOracle.run(Pipeline.compile(chain), invocation);
+        for (Variant variant : variants(chain)) {
+            BackendRun run = backend.run(variant, invocation, RunSettings.once(1, 2));
+            assertEquals(Optional.empty(), oracle.firstDifference(variant.graph(), invocation.sizes(), run.outputs()),
+                    variant.plan().schedule().cliName() + " " + variant.mechanism());
+        }
+    }
+
+    /** Compiles one source file in memory with javax.tools against the test class path. */
+    private static Class<?> compile(String className, String source) throws ClassNotFoundException {
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        Map<String, ByteArrayOutputStream> classes = new HashMap<>();
+        var standard = compiler.getStandardFileManager(null, null, null);
+        var files = new javax.tools.ForwardingJavaFileManager<>(standard) {
+            @Override
+            public JavaFileObject getJavaFileForOutput(Location location, String name, JavaFileObject.Kind kind, javax.tools.FileObject sibling) {
+                return new SimpleJavaFileObject(URI.create("mem:///" + name.replace('.', '/') + kind.extension), kind) {
+                    @Override
+                    public OutputStream openOutputStream() {
+                        return classes.computeIfAbsent(name, k -> new ByteArrayOutputStream());
+                    }
+                };
+            }
+        };
+        JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///" + className.replace('.', '/') + ".java"), JavaFileObject.Kind.SOURCE) {
+            @Override
+            public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+                return source;
+            }
+        };
+        StringWriter diagnostics = new StringWriter();
+        boolean ok = compiler.getTask(diagnostics, files, null, List.of("-classpath", System.getProperty("java.class.path")), null,
+                List.of(file)).call();
+        if (!ok) {
+            fail("generated source does not compile:\n" + diagnostics + "\n" + source);
+        }
+        ClassLoader loader = new ClassLoader(JvmBackendTest.class.getClassLoader()) {
+            @Override
+            protected Class<?> findClass(String name) throws ClassNotFoundException {
+                ByteArrayOutputStream bytes = classes.get(name);
+                if (bytes == null) {
+                    throw new ClassNotFoundException(name);
+                }
+                byte[] code = bytes.toByteArray();
+                return defineClass(name, code, 0, code.length);
+            }
+        };
+        return loader.loadClass(className);
+    }
+}
