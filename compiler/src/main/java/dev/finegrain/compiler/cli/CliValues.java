@@ -16,6 +16,9 @@ import java.util.stream.Collectors;
 /** Turns command-line words into kernels, sizes, schedules, backends and mechanisms, or one clear usage error. */
 final class CliValues {
 
+    /** Padded arrays must stay int-indexable; halos add a little, so leave room. */
+    private static final long MAX_POINTS = Integer.MAX_VALUE / 2;
+
     private CliValues() {}
 
     static LibraryKernel kernel(KernelCatalog catalog, String name) {
@@ -43,11 +46,16 @@ final class CliValues {
         if (extents.length == 1 && rank > 1) {
             int[] square = new int[rank];
             Arrays.fill(square, extents[0]);
-            return square;
+            extents = square;
         }
         if (extents.length != rank) {
             throw new UsageException("size '" + text + "' has " + extents.length + " extents but kernel '" + kernel
                     + "' has " + rank + " dimensions; give N or " + rank + " extents joined by 'x'");
+        }
+        long points = Arrays.stream(extents).asLongStream().reduce(1, (a, b) -> a * b);
+        if (points > MAX_POINTS) {
+            throw new UsageException("size '" + text + "' has " + points + " points; a run holds at most " + MAX_POINTS
+                    + " (arrays are int-indexed), so choose smaller extents");
         }
         return extents;
     }

@@ -42,9 +42,8 @@ public final class FinegrainCli {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((problem, arguments) -> {
-            err.println("finegrain: " + problem.getMessage() + " (see 'finegrain "
-                    + String.join(" ", problem.getCommandLine().getCommandSpec().qualifiedName().replaceFirst("^finegrain ?", ""))
-                    + " --help')");
+            err.println("finegrain: " + problem.getMessage() + " (see '"
+                    + problem.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
             return EXIT_USAGE;
         });
         commandLine.setExecutionExceptionHandler((problem, line, result) -> {

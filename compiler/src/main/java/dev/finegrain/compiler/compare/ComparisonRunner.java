@@ -8,6 +8,7 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
@@ -68,6 +69,13 @@ public final class ComparisonRunner {
             }
             combinations.put(schedule, byBackend);
         }
+        for (int[] sizes : request.sizes()) {
+            for (ExecutionPlan plan : plans.values()) {
+                if (plan instanceof DataParallelPlan dataParallel) {
+                    dataParallel.checkSizes(sizes);
+                }
+            }
+        }
         RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
                 RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
         List<ResultRow> rows = new ArrayList<>();
@@ -101,7 +109,7 @@ public final class ComparisonRunner {
                                                                List<LockMechanism> requested) {
         if (backend.modelsSyncAbstractly() && !requested.isEmpty()) {
             throw new UsageException("backend '" + backend.name() + "' models sync points abstractly and takes no lock "
-                    + "mechanism; drop --mechanisms or choose a backend that implements " + requested.getFirst());
+                    + "mechanism; drop the mechanism option or choose a backend that implements " + requested.getFirst());
         }
         List<LockMechanism> available = backend.mechanisms(graph, schedule);
         if (available.isEmpty()) {

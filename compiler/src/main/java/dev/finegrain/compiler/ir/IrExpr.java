@@ -12,6 +12,23 @@ public sealed interface IrExpr {
 
     Type type();
 
+    /** How many accumulator slots evaluating this tree needs: one more than the highest fold slot in it. */
+    static int slotsNeeded(IrExpr expr) {
+        return switch (expr) {
+            case Iterate it -> Math.max(it.slot() + 1, Math.max(slotsNeeded(it.count()), Math.max(slotsNeeded(it.init()), slotsNeeded(it.body()))));
+            case Unary u -> slotsNeeded(u.operand());
+            case Binary b -> Math.max(slotsNeeded(b.left()), slotsNeeded(b.right()));
+            case Select s -> Math.max(slotsNeeded(s.condition()), Math.max(slotsNeeded(s.whenTrue()), slotsNeeded(s.whenFalse())));
+            case Cast c -> slotsNeeded(c.operand());
+            case Const c -> 0;
+            case IndexVar v -> 0;
+            case SizeVar v -> 0;
+            case ParamVar p -> 0;
+            case Load l -> 0;
+            case Accumulator a -> a.slot() + 1;
+        };
+    }
+
     /** A literal: integral kinds (int, long, bool as 0/1) in {@code integral}, doubles in {@code real}. */
     record Const(Type type, long integral, double real) implements IrExpr {}
 

@@ -37,7 +37,7 @@ public final class IrVerifier {
             check(field.haloLow().length == rank && field.haloHigh().length == rank, "field " + field.name() + " halo rank");
             if (field.boundary() != null) {
                 check(field.boundary().type() == field.type(), "boundary of " + field.name() + " has type " + field.boundary().type());
-                checkExpression(field.boundary(), 0, "boundary of " + field.name());
+                checkExpression(field.boundary(), IrExpr.slotsNeeded(field.boundary()), "boundary of " + field.name());
             }
         }
         for (int a = 0; a < graph.actors().size(); a++) {

@@ -37,7 +37,7 @@ public final class LowerSpecToGraph {
         for (ActorSpec spec : kernel.actors()) {
             Resolver resolver = new Resolver(kernel);
             IrExpr body = resolver.resolve(spec.body());
-            actors.add(new IrActor(actors.size(), spec.name(), indexOfField(kernel, spec.writes()), body, resolver.slots.size()));
+            actors.add(new IrActor(actors.size(), spec.name(), indexOfField(kernel, spec.writes()), body, resolver.slots));
         }
         for (FieldSpec spec : kernel.fields()) {
             IrField field = fields.get(indexOfField(kernel, spec.name()));
@@ -82,10 +82,15 @@ public final class LowerSpecToGraph {
         throw new IllegalStateException("validated kernel names unknown field " + name);
     }
 
-    /** Resolves one tree's names; accumulators get slots numbered in order of appearance. */
+    /**
+     * Resolves one tree's names. Every fold gets its own slot, numbered in order of appearance, even when the same
+     * fold node appears twice in the tree (a shared subtree); {@code inScope} maps a DSL accumulator to the slot of
+     * the fold whose body is being resolved.
+     */
     private static final class Resolver {
         private final Kernel kernel;
-        private final Map<Integer, IrExpr.Accumulator> slots = new HashMap<>();
+        private final Map<Integer, IrExpr.Accumulator> inScope = new HashMap<>();
+        private int slots;
 
         Resolver(Kernel kernel) {
             this.kernel = kernel;
@@ -122,12 +127,17 @@ public final class LowerSpecToGraph {
                 case Expr.Iterate iterate -> {
                     IrExpr count = resolve(iterate.count());
                     IrExpr init = resolve(iterate.init());
-                    IrExpr.Accumulator accumulator = new IrExpr.Accumulator(slots.size(), init.type());
-                    slots.put(iterate.accumulator().id(), accumulator);
+                    IrExpr.Accumulator accumulator = new IrExpr.Accumulator(slots++, init.type());
+                    IrExpr.Accumulator outer = inScope.put(iterate.accumulator().id(), accumulator);
                     IrExpr body = resolve(iterate.body());
+                    if (outer == null) {
+                        inScope.remove(iterate.accumulator().id());
+                    } else {
+                        inScope.put(iterate.accumulator().id(), outer);
+                    }
                     yield new IrExpr.Iterate(count, init, accumulator.slot(), body, init.type());
                 }
-                case Expr.Accumulator accumulator -> slots.get(accumulator.id());
+                case Expr.Accumulator accumulator -> inScope.get(accumulator.id());
             };
         }
 

@@ -38,7 +38,7 @@ final class FieldStorage {
         int length = new Domain(extents).points();
         Type type = field.type();
         if (input != null) {
-            ints = type == Type.INT ? (int[]) input : null;
+            ints = type == Type.INT ? (int[]) input : type == Type.BOOL ? asInts((boolean[]) input) : null;
             longs = type == Type.LONG ? (long[]) input : null;
             doubles = type == Type.DOUBLE ? (double[]) input : null;
             produced = null;
@@ -48,6 +48,15 @@ final class FieldStorage {
             doubles = type == Type.DOUBLE ? new double[length] : null;
             produced = new boolean[length];
         }
+    }
+
+    /** Bools are held as 0 and 1, as generated code holds them. */
+    private static int[] asInts(boolean[] values) {
+        int[] ints = new int[values.length];
+        for (int k = 0; k < values.length; k++) {
+            ints[k] = values[k] ? 1 : 0;
+        }
+        return ints;
     }
 
     /** The storage index of {@code point + offset}; the point may lie in the halo. */

@@ -51,7 +51,8 @@ final class Interpreter {
                 default -> throw new IllegalStateException("validated param " + spec.name() + " is " + value);
             }
         }
-        int slots = graph.actors().stream().mapToInt(IrActor::slots).max().orElse(0);
+        int slots = Math.max(graph.actors().stream().mapToInt(IrActor::slots).max().orElse(0),
+                graph.fields().stream().filter(f -> f.boundary() != null).mapToInt(f -> IrExpr.slotsNeeded(f.boundary())).max().orElse(0));
         this.integralSlots = new long[slots];
         this.realSlots = new double[slots];
         this.storage = new FieldStorage[graph.fields().size()];

@@ -1,0 +1,212 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
+import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
+import dev.finegrain.compiler.backend.reference.PaddedFields;
+import dev.finegrain.compiler.ir.IrChannel;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.DataParallelPlan;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.Domain;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.dsl.Schedule;
+import dev.finegrain.runtime.jvm.PackedReadyWords;
+import dev.finegrain.runtime.jvm.ParkingFlags;
+import dev.finegrain.runtime.jvm.ReadyFlags;
+import dev.finegrain.runtime.jvm.SenseBarrier;
+import dev.finegrain.runtime.jvm.SpinLockTokens;
+import dev.finegrain.runtime.jvm.TeamTask;
+import dev.finegrain.runtime.jvm.WaitDescriber;
+import dev.finegrain.runtime.jvm.Watchdog;
+import dev.finegrain.runtime.jvm.WorkerTeam;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One variant compiled to a generated class, ready to run many times: {@link #prepare} allocates fresh state
+ * (halos filled), sync words and the kernel object; {@link Prepared#runOn} runs it on a team. Benchmarks and the
+ * {@code jvm} backend both use it, so what they time is the same thing: the team's run alone.
+ */
+public final class CompiledJvmKernel {
+
+    private final Variant variant;
+    private final MethodHandle constructor;
+
+    CompiledJvmKernel(Variant variant, MethodHandle constructor) {
+        this.variant = variant;
+        this.constructor = constructor;
+    }
+
+    /** Compiles a kernel under a schedule (and, for lock-dataflow, a lock mechanism) to a hidden class. */
+    public static CompiledJvmKernel compile(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+        try {
+            Class<?> type = GeneratedKernels.define(AsmEmitter.emit(JvmCodegen.generate(plan, mechanism, GeneratedKernels.PACKAGE)));
+            return new CompiledJvmKernel(new Variant(graph, plan, mechanism), constructorOf(type));
+        } catch (IllegalAccessException failure) {
+            throw new IllegalStateException("cannot define the generated class of " + kernel.name(), failure);
+        }
+    }
+
+    static MethodHandle constructorOf(Class<?> kernelClass) {
+        try {
+            return MethodHandles.lookup().findConstructor(kernelClass, MethodType.methodType(void.class, Object[].class,
+                    long[].class, double[].class, int[].class, Object[].class, Watchdog.class));
+        } catch (ReflectiveOperationException failure) {
+            throw new IllegalArgumentException(kernelClass + " has no kernel constructor", failure);
+        }
+    }
+
+    public Variant variant() {
+        return variant;
+    }
+
+    /** A kernel object bound to fresh storage, for one run on a team of {@code workers} threads. */
+    public final class Prepared {
+        private final Object[] arrays;
+        private final TeamTask task;
+        private final int[] sizes;
+
+        private Prepared(Object[] arrays, TeamTask task, int[] sizes) {
+            this.arrays = arrays;
+            this.task = task;
+            this.sizes = sizes;
+        }
+
+        public void runOn(WorkerTeam team) {
+            try {
+                team.run(task);
+            } catch (ArithmeticException division) {
+                throw new KernelExecutionException("kernel '" + variant.graph().name() + "': integer division by zero in an actor "
+                        + "body on the jvm backend; guard the divisor with select(...)");
+            }
+        }
+
+        public KernelOutputs outputs() {
+            return KernelOutputs.fromPadded(variant.graph(), sizes, arrays);
+        }
+    }
+
+    public Prepared prepare(Invocation invocation, int workers, long stallTimeoutNanos) {
+        if (variant.plan() instanceof DataParallelPlan dataParallel) {
+            dataParallel.checkSizes(invocation.sizes());
+        }
+        Object[] arrays = prepareArrays(variant, invocation);
+        return new Prepared(arrays, instantiate(invocation, arrays, workers, stallTimeoutNanos), invocation.sizes());
+    }
+
+    private static Object[] prepareArrays(Variant variant, Invocation invocation) {
+        Object[] arrays = PaddedFields.prepare(variant.graph(), invocation);
+        if (variant.mechanism().orElse(null) == LockMechanism.TINY_LOCK) {
+            for (IrField field : variant.graph().fields()) {
+                if (field.isState()) {
+                    arrays[field.id()] = packWithHaloReady(field, invocation.sizes(), (int[]) arrays[field.id()]);
+                }
+            }
+        }
+        return arrays;
+    }
+
+    /** Long words holding each int value; halo words are ready from the start, interior words not yet. */
+    private static long[] packWithHaloReady(IrField field, int[] sizes, int[] values) {
+        int[] extents = new int[sizes.length];
+        for (int d = 0; d < sizes.length; d++) {
+            extents[d] = sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
+        }
+        Domain padded = new Domain(extents);
+        long[] words = PackedReadyWords.create(values.length);
+        int[] point = new int[sizes.length];
+        for (int index = 0; index < values.length; index++) {
+            padded.coordinates(index, point);
+            boolean halo = false;
+            for (int d = 0; d < sizes.length; d++) {
+                int x = point[d] - field.haloLow()[d];
+                halo |= x < 0 || x >= sizes[d];
+            }
+            if (halo) {
+                PackedReadyWords.publish(words, index, values[index]);
+            }
+        }
+        return words;
+    }
+
+    private TeamTask instantiate(Invocation invocation, Object[] arrays, int workers, long stallTimeoutNanos) {
+        List<ParamSpec> params = variant.graph().kernel().params();
+        long[] integral = new long[params.size()];
+        double[] real = new double[params.size()];
+        for (int p = 0; p < params.size(); p++) {
+            Object value = invocation.param(params.get(p).name());
+            switch (value) {
+                case Double d -> real[p] = d;
+                case Boolean b -> integral[p] = b ? 1 : 0;
+                case Number n -> integral[p] = n.longValue();
+                default -> throw new IllegalStateException("validated param is " + value);
+            }
+        }
+        Object[] sync = syncObjects(invocation.sizes(), workers);
+        Watchdog watchdog = new Watchdog(stallTimeoutNanos, describer(invocation.sizes()));
+        try {
+            return (TeamTask) constructor.invoke(arrays, integral, real, invocation.sizes(), sync, watchdog);
+        } catch (Throwable failure) {
+            throw new IllegalStateException("cannot instantiate the generated kernel of " + variant.graph().name(), failure);
+        }
+    }
+
+    private Object[] syncObjects(int[] sizes, int workers) {
+        if (!(variant.plan() instanceof DataflowPlan dataflow)) {
+            return new Object[] {new SenseBarrier(workers)};
+        }
+        SyncLayout layout = SyncLayout.of(variant.graph(), dataflow.waits(), variant.mechanism().orElseThrow());
+        int last = sizes.length - 1;
+        int rows = 1;
+        for (int d = 0; d < last; d++) {
+            rows *= sizes[d];
+        }
+        int words = layout.group() == 1 ? new Domain(sizes).points() : rows * Math.ceilDiv(sizes[last], layout.group());
+        Object[] sync = new Object[layout.arrays()];
+        for (int a = 0; a < sync.length; a++) {
+            sync[a] = switch (layout.mechanism()) {
+                case ACQUIRE_RELEASE_FLAG -> ReadyFlags.create(words);
+                case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> SpinLockTokens.createHeld(words);
+                case BLOCKING -> new ParkingFlags(words);
+                default -> throw new IllegalStateException("no word arrays for " + layout.mechanism());
+            };
+        }
+        return sync;
+    }
+
+    /** Names a stalled wait: the waiting actor instance, the channel, and the instance that should have produced it. */
+    private WaitDescriber describer(int[] sizes) {
+        KernelGraph graph = variant.graph();
+        List<IrChannel> waits = variant.plan() instanceof DataflowPlan dataflow ? dataflow.waits() : List.of();
+        Domain domain = new Domain(sizes);
+        return (channel, consumerPoint, producerPoint) -> {
+            if (channel < 0 || channel >= waits.size()) {
+                return "a worker waits at the barrier between steps";
+            }
+            IrChannel wait = waits.get(channel);
+            int[] consumer = new int[sizes.length];
+            int[] producer = new int[sizes.length];
+            domain.coordinates(consumerPoint, consumer);
+            domain.coordinates(producerPoint, producer);
+            return graph.actor(wait.consumer()).name() + Arrays.toString(consumer) + " waits on channel " + wait.via()
+                    + " for " + graph.actor(wait.producer()).name() + Arrays.toString(producer);
+        };
+    }
+}

@@ -1,0 +1,165 @@
+package dev.finegrain.compiler.check;
+
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
+import dev.finegrain.compiler.backend.reference.ReferenceBackend;
+import dev.finegrain.compiler.backend.reference.ScheduleChecker;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.check.RandomKernels.RandomCase;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.compiler.plan.TaskGraph;
+import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.KernelDefinitionException;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+
+import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Random valid kernels (rank 1 to 3, 1 to 3 actors, 0 to 2 inputs, typed expression trees with folds, casts, bit
+ * operations and guarded division) compile with the verifier after every pass, and every schedule the planner accepts
+ * computes what the sequential oracle computes, bit for bit, in random legal interleavings.
+ */
+class RandomKernelPropertiesTest {
+
+    private static final List<Long> INTERLEAVING_SEEDS = List.of(1L, 7L);
+
+    @Provide
+    Arbitrary<RandomCase> kernels() {
+        return Combinators.combine(
+                        Arbitraries.integers().between(1, 3),
+                        Arbitraries.integers().between(1, 3),
+                        Arbitraries.integers().between(0, 2),
+                        Arbitraries.longs())
+                .as(RandomKernels::generate)
+                .withoutEdgeCases();
+    }
+
+    @Property(tries = 100, seed = "20251122")
+    void everyScheduleMatchesTheSequentialOracleBitForBit(@ForAll("kernels") RandomCase random) {
+        Statistics.label("tiling legal").collect(random.tilingLegal());
+        Statistics.label("zero-distance dependence").collect(random.dependences().stream().anyMatch(DependenceMath::isZero));
+        Statistics.label("rank").collect(random.kernel().rank());
+        KernelGraph graph = Pipeline.compile(random.kernel());
+        KernelOutputs oracle = SequentialOracle.run(graph, random.invocation());
+        for (Schedule schedule : schedulesFor(random)) {
+            ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+            TaskGraph tasks = plan.materialize(random.sizes());
+            for (long seed : INTERLEAVING_SEEDS) {
+                String where = schedule.cliName() + ", interleaving seed " + seed;
+                ScheduleChecker.Result checked = ScheduleChecker.run(graph, tasks, random.invocation(), new Random(seed));
+                assertEquals(Optional.empty(), checked.violation(), () -> "violation under " + where + ", for\n" + random);
+                assertEquals(Optional.empty(), oracle.firstDifference(graph, random.sizes(), checked.outputs()),
+                        () -> "difference from the oracle under " + where + ", for\n" + random);
+            }
+        }
+        Statistics.label("tiling legal").coverage(coverage -> {
+            coverage.check(true).percentage(p -> p >= 15);
+            coverage.check(false).percentage(p -> p >= 15);
+        });
+        Statistics.label("zero-distance dependence").coverage(coverage -> coverage.check(true).percentage(p -> p >= 10));
+        Statistics.label("rank").coverage(coverage -> coverage.check(3).percentage(p -> p >= 15));
+    }
+
+    @Property(tries = 60, seed = "20251123")
+    void theReferenceBackendVerifiesEveryScheduleItIsGiven(@ForAll("kernels") RandomCase random) {
+        KernelGraph graph = Pipeline.compile(random.kernel());
+        KernelOutputs oracle = SequentialOracle.run(graph, random.invocation());
+        for (Schedule schedule : schedulesFor(random)) {
+            Variant variant = new Variant(graph, SchedulePlanner.plan(graph, schedule), Optional.empty());
+            BackendRun run = new ReferenceBackend().run(variant, random.invocation(), RunSettings.once(3, 1));
+            assertEquals(Optional.empty(), run.failure(), () -> "reference backend failure under " + schedule.cliName()
+                    + " for\n" + random);
+            assertEquals(Optional.empty(), oracle.firstDifference(graph, random.sizes(), run.outputs()),
+                    () -> "reference backend differs from the oracle under " + schedule.cliName() + " for\n" + random);
+        }
+    }
+
+    @Property(tries = 100, seed = "20251124")
+    void theVerifierAcceptsTheIrAfterEveryPass(@ForAll("kernels") RandomCase random) {
+        ByteArrayOutputStream trace = new ByteArrayOutputStream();
+        assertDoesNotThrow(() -> Pipeline.run(random.kernel(), true, new PrintStream(trace, true, StandardCharsets.UTF_8)),
+                () -> "for\n" + random);
+        assertEquals(1 + Pipeline.STANDARD.size(), trace.toString(StandardCharsets.UTF_8).lines()
+                .filter(line -> line.startsWith("--- after ")).count(), "one traced section per pass");
+    }
+
+    @Property(tries = 100, seed = "20251125")
+    void tilingIsLegalExactlyWhenNoDependenceHasANegativeComponent(@ForAll("kernels") RandomCase random) {
+        KernelGraph graph = Pipeline.compile(random.kernel());
+        assertEquals(random.tilingLegal(), graph.tiling().legal(), () -> "tiling analysis for\n" + random);
+        if (!random.tilingLegal()) {
+            KernelDefinitionException rejected = assertThrows(KernelDefinitionException.class,
+                    () -> SchedulePlanner.plan(graph, dataParallel(1)), () -> "data-parallel planned for\n" + random);
+            assertTrue(rejected.getMessage().contains("dataParallel tiles cannot respect dependence"), rejected.getMessage());
+        }
+    }
+
+    /** Wavefront and lock-dataflow always; data-parallel when tiles are legal, with one dividing extent per dimension. */
+    @Property(tries = 40, seed = "20251124")
+    void theJvmBackendMatchesTheOracleUnderEveryScheduleAndMechanism(@ForAll("kernels") RandomCase random) {
+        KernelGraph graph = Pipeline.compile(random.kernel());
+        KernelOutputs oracle = SequentialOracle.run(graph, random.invocation());
+        JvmBackend jvm = new JvmBackend();
+        for (Schedule schedule : schedulesFor(random)) {
+            ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+            List<Optional<LockMechanism>> mechanisms = jvm.mechanisms(graph, schedule).stream().map(Optional::of).toList();
+            for (Optional<LockMechanism> mechanism : mechanisms.isEmpty() ? List.of(Optional.<LockMechanism>empty()) : mechanisms) {
+                BackendRun run = jvm.run(new Variant(graph, plan, mechanism), random.invocation(), RunSettings.once(3, 2));
+                assertEquals(Optional.empty(), oracle.firstDifference(graph, random.sizes(), run.outputs()),
+                        () -> "jvm backend differs from the oracle under " + schedule.cliName() + " " + mechanism + " for\n" + random);
+            }
+        }
+    }
+
+    private static List<Schedule> schedulesFor(RandomCase random) {
+        List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), lockDataflow()));
+        if (random.tilingLegal()) {
+            int[] sizes = random.sizes();
+            int[] tile = new int[sizes.length];
+            for (int d = 0; d < sizes.length; d++) {
+                tile[d] = largestProperDivisorOrSelf(sizes[d]);
+            }
+            schedules.add(dataParallel(tile));
+            schedules.add(dataParallel(1));
+        }
+        return schedules;
+    }
+
+    /** 6 -> 3, 9 -> 3, 8 -> 4, 7 -> 7: tiles that split the domain where they can, so several block-diagonals run. */
+    private static int largestProperDivisorOrSelf(int size) {
+        for (int divisor = size / 2; divisor > 1; divisor--) {
+            if (size % divisor == 0) {
+                return divisor;
+            }
+        }
+        return size;
+    }
+}

@@ -1,0 +1,314 @@
+package dev.finegrain.compiler.cli;
+
+import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.ir.IrPrinter;
+import dev.finegrain.compiler.pass.Pass;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LibraryKernel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.LONG;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.param;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What a user sees from {@code finegrain}: the output of each subcommand, exit codes, and one-line usage errors. */
+class CliBehaviourTest {
+
+    private static final Kernel NW = kernel("nw-like")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .param("penalty", INT)
+            .input("reference", INT)
+            .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
+            .actor("cell", "score", a -> max(
+                    a.read("score", -1, -1).plus(a.read("reference", 0, 0)),
+                    a.read("score", -1, 0).minus(a.param("penalty")),
+                    a.read("score", 0, -1).minus(a.param("penalty"))))
+            .build();
+
+    /** No inputs at all, so nothing but the compiler and the backend touches the size. */
+    private static final Kernel PASCAL = kernel("pascal")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .state("c", LONG, boundary(constant(1L)))
+            .actor("sum", "c", a -> a.read("c", -1, 0).plus(a.read("c", 0, -1)))
+            .build();
+
+    private static final Kernel PREFIX = kernel("prefix-sum")
+            .domain(dim("i", "n"))
+            .input("x", INT)
+            .state("total", INT, boundary(constant(0)))
+            .actor("add", "total", a -> a.read("total", -1).plus(a.read("x", 0)))
+            .build();
+
+    private static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
+            new LibraryKernel(NW, "global alignment scores with a gap penalty",
+                    "Each cell takes the best of its north-west neighbour plus a substitution score, or its north or west "
+                            + "neighbour minus the penalty.",
+                    CliBehaviourTest::nwInputs, List.of(new int[] {16, 16})),
+            new LibraryKernel(PASCAL, "binomial coefficients by Pascal's rule",
+                    "Each cell is the sum of its north and west neighbours, ones along the edges.",
+                    (kernel, sizes, seed) -> kernel.invocation().sizes(sizes).build(), List.of(new int[] {8, 8})),
+            new LibraryKernel(PREFIX, "running sum of a random vector",
+                    "A one-dimensional chain: each total adds one input to the previous total.",
+                    CliBehaviourTest::prefixInputs, List.of(new int[] {32}))));
+
+    private record Outcome(int exit, String out, String err) {}
+
+    private static Outcome finegrain(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = FinegrainCli.execute(CATALOG, new PrintWriter(out), new PrintWriter(err), args);
+        return new Outcome(exit, out.toString(), err.toString());
+    }
+
+    // ---- list, show ----------------------------------------------------------------------------------------
+
+    @Test
+    void listPrintsEveryKernelWithItsSummaryOnOneLine() {
+        Outcome list = finegrain("list");
+        assertEquals(0, list.exit(), list.err());
+        for (LibraryKernel entry : CATALOG.kernels()) {
+            assertTrue(list.out().lines().anyMatch(line -> line.startsWith(entry.name() + " ") && line.endsWith("  " + entry.summary())),
+                    entry.name() + " with its summary in:\n" + list.out());
+        }
+        assertTrue(list.out().contains("ones along the edges."), "descriptions are printed too:\n" + list.out());
+    }
+
+    @Test
+    void showIrPrintsTheIrAfterAllPasses() {
+        Outcome show = finegrain("show", "nw-like", "--ir");
+        assertEquals(0, show.exit(), show.err());
+        assertEquals(IrPrinter.print(Pipeline.compile(NW)), show.out());
+        assertTrue(show.out().contains("channel #0 cell -> cell (1,1) via score[i-1, j-1], shared, implied by #1 + #2"), show.out());
+    }
+
+    @Test
+    void showPassesPrintsOneSectionPerPassInPipelineOrder() {
+        Outcome show = finegrain("show", "pascal", "--passes");
+        assertEquals(0, show.exit(), show.err());
+        List<String> sections = show.out().lines().filter(line -> line.startsWith("--- after ")).toList();
+        List<String> expected = new ArrayList<>(List.of("--- after lower-spec-to-graph ---"));
+        Pipeline.STANDARD.stream().map(Pass::name).forEach(name -> expected.add("--- after " + name + " ---"));
+        assertEquals(expected, sections);
+        assertTrue(show.out().endsWith(IrPrinter.print(Pipeline.compile(PASCAL))), "the last section is the final IR:\n" + show.out());
+    }
+
+    @Test
+    void showWithAScheduleAlsoPrintsItsPlan() {
+        Outcome show = finegrain("show", "nw-like", "--schedule", "lock-dataflow");
+        assertEquals(0, show.exit(), show.err());
+        assertTrue(show.out().contains("plan: lock-dataflow: every actor instance fires once its channels hold tokens\n"
+                + "  sync: cell waits for cell (1,0) via score[i-1, j], shared channel\n"
+                + "  sync: cell waits for cell (0,1) via score[i, j-1], shared channel\n"
+                + "  no sync: score[i-1, j-1] is implied by other channels\n"), show.out());
+    }
+
+    // ---- run -----------------------------------------------------------------------------------------------
+
+    @Test
+    void runPrintsOneVerifiedTableRow() {
+        Outcome run = finegrain("run", "nw-like", "--size", "8", "--schedule", "wavefront", "--backend", "reference");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("", run.err());
+        List<Map<String, String>> rows = tableRows(run.out());
+        assertEquals(1, rows.size(), run.out());
+        Map<String, String> row = rows.getFirst();
+        assertAll(
+                () -> assertEquals("nw-like", row.get("kernel")),
+                () -> assertEquals("8x8", row.get("size")),
+                () -> assertEquals("wavefront", row.get("schedule")),
+                () -> assertEquals("reference", row.get("backend")),
+                () -> assertEquals("true", row.get("verified")),
+                () -> assertEquals("15", row.get("value"), "one firing per anti-diagonal of an 8x8 grid"));
+    }
+
+    @Test
+    void runAcceptsOneExtentPerDimensionAndATilePerDimension() {
+        Outcome run = finegrain("run", "pascal", "--size", "4x6", "--schedule", "data-parallel:2x3");
+        assertEquals(0, run.exit(), run.err());
+        Map<String, String> row = tableRows(run.out()).getFirst();
+        assertEquals(List.of("4x6", "data-parallel:2x3", "true"), List.of(row.get("size"), row.get("schedule"), row.get("verified")));
+    }
+
+    /** The table's rows as header-to-cell maps; every cell is one word. */
+    private static List<Map<String, String>> tableRows(String table) {
+        List<String> lines = table.lines().toList();
+        List<String> header = List.of(lines.getFirst().trim().split("\\s+"));
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            List<String> cells = List.of(line.trim().split("\\s+"));
+            assertEquals(header.size(), cells.size(), "one cell per column in:\n" + table);
+            Map<String, String> row = new java.util.LinkedHashMap<>();
+            for (int c = 0; c < header.size(); c++) {
+                row.put(header.get(c), cells.get(c));
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    // ---- compare -------------------------------------------------------------------------------------------
+
+    private static final List<String> REQUIRED_KEYS = List.of("kernel", "size", "schedule", "backend", "mechanism",
+            "granularity", "channels", "verified", "metric", "value", "unit");
+
+    @Test
+    void compareJsonIsAnArrayWithOneObjectPerCombination() {
+        Outcome compare = finegrain("compare", "nw-like", "--backends", "reference", "--format", "json");
+        assertEquals(0, compare.exit(), compare.err());
+        List<?> rows = assertInstanceOf(List.class, MinimalJson.parse(compare.out()));
+        assertEquals(3, rows.size(), "default size 16x16 times the three default schedules:\n" + compare.out());
+        Set<Object> schedules = new java.util.HashSet<>();
+        for (Object element : rows) {
+            Map<?, ?> row = assertInstanceOf(Map.class, element);
+            assertTrue(row.keySet().containsAll(REQUIRED_KEYS), "keys " + row.keySet());
+            assertEquals("nw-like", row.get("kernel"));
+            assertEquals("16x16", row.get("size"));
+            assertEquals("reference", row.get("backend"));
+            assertEquals(Boolean.TRUE, row.get("verified"), "verified is a JSON boolean");
+            assertInstanceOf(Double.class, row.get("value"), "value is a JSON number");
+            schedules.add(row.get("schedule"));
+        }
+        assertEquals(Set.of("wavefront", "lock-dataflow", "data-parallel:16x16"), schedules);
+    }
+
+    @Test
+    void compareCsvHasAHeaderAndOneLinePerCombination() {
+        Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "8,12", "--schedules",
+                "wavefront,lock-dataflow,data-parallel:4", "--backends", "reference", "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        List<String> lines = compare.out().lines().toList();
+        List<String> header = List.of(lines.getFirst().split(",", -1));
+        assertEquals(REQUIRED_KEYS, header.subList(0, REQUIRED_KEYS.size()), "header " + header);
+        assertEquals(1 + 2 * 3, lines.size(), compare.out());
+        Set<String> combinations = new java.util.HashSet<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] cells = line.split(",", -1);
+            assertEquals(header.size(), cells.length, line);
+            assertEquals("true", cells[header.indexOf("verified")], line);
+            combinations.add(cells[header.indexOf("size")] + " " + cells[header.indexOf("schedule")]);
+        }
+        assertEquals(Set.of("8 wavefront", "8 lock-dataflow", "8 data-parallel:4", "12 wavefront", "12 lock-dataflow",
+                "12 data-parallel:4"), combinations);
+    }
+
+    // ---- usage errors --------------------------------------------------------------------------------------
+
+    static Stream<Arguments> usageErrors() {
+        return Stream.of(
+                Arguments.of("unknown kernel", List.of("run", "nope", "--size", "8"),
+                        "unknown kernel 'nope'; known kernels: nw-like, pascal, prefix-sum"),
+                Arguments.of("unknown kernel in show", List.of("show", "nope"), "unknown kernel 'nope'"),
+                Arguments.of("unknown schedule", List.of("run", "nw-like", "--size", "8", "--schedule", "zigzag"),
+                        "unknown schedule 'zigzag'"),
+                Arguments.of("unknown backend", List.of("run", "nw-like", "--size", "8", "--backend", "gpu"),
+                        "unknown backend 'gpu'; available backends: reference"),
+                Arguments.of("size that is not a number", List.of("run", "nw-like", "--size", "abc"), "size 'abc' is not a size"),
+                Arguments.of("size zero", List.of("run", "nw-like", "--size", "0"), "size '0' has an extent below 1"),
+                Arguments.of("size of the wrong rank", List.of("run", "nw-like", "--size", "4x4x4"),
+                        "size '4x4x4' has 3 extents but kernel 'nw-like' has 2 dimensions"),
+                Arguments.of("bad size in a list", List.of("compare", "nw-like", "--sizes", "8,abc"), "size 'abc' is not a size"),
+                Arguments.of("mechanisms with the reference backend",
+                        List.of("compare", "nw-like", "--sizes", "8", "--backends", "reference", "--mechanisms", "tiny-lock"),
+                        "backend 'reference' models sync points abstractly and takes no lock mechanism"),
+                Arguments.of("mechanism with the reference backend", List.of("run", "nw-like", "--size", "8", "--mechanism", "tiny-lock"),
+                        "backend 'reference' models sync points abstractly and takes no lock mechanism"),
+                Arguments.of("unknown mechanism", List.of("run", "nw-like", "--size", "8", "--mechanism", "warp-magic"),
+                        "unknown mechanism 'warp-magic'"),
+                Arguments.of("unknown option", List.of("run", "nw-like", "--size", "8", "--bogus"), "Unknown option: '--bogus'"),
+                Arguments.of("missing --size", List.of("run", "nw-like"), "Missing required option: '--size"),
+                Arguments.of("seed that is not a number", List.of("run", "nw-like", "--size", "8", "--seed", "many"), "'many'"),
+                Arguments.of("unknown subcommand", List.of("frobnicate"), "'frobnicate'"),
+                Arguments.of("tile that does not divide the size",
+                        List.of("run", "nw-like", "--schedule", "data-parallel:3", "--size", "8"),
+                        "kernel 'nw-like': dataParallel tile extent 3 does not divide rows = 8"),
+                Arguments.of("tile of the wrong rank", List.of("run", "nw-like", "--schedule", "data-parallel:2x2x2", "--size", "8"),
+                        "dataParallel tile [2, 2, 2] has 3 extents but the domain has 2 dimensions"),
+                Arguments.of("unknown format in run", List.of("run", "nw-like", "--size", "8", "--format", "xml"),
+                        "unknown format 'xml'; use table, json or csv"),
+                Arguments.of("unknown format in compare", List.of("compare", "nw-like", "--format", "yaml"),
+                        "unknown format 'yaml'; use table, json or csv"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("usageErrors")
+    void aUsageErrorExitsWithTwoAndOneLineOnStderr(String mistake, List<String> args, String expected) {
+        Outcome outcome = finegrain(args.toArray(String[]::new));
+        assertUsageError(outcome);
+        assertTrue(outcome.err().contains(expected), "expected '" + expected + "' in: " + outcome.err());
+    }
+
+    /**
+     * KNOWN BUG, open: a size with more points than an int can count (70000 x 70000) is a user's mistake, but
+     * {@code Domain}'s {@code Math.toIntExact} throws ArithmeticException from the oracle's field storage, which
+     * {@code FinegrainCli} reports as an internal error: exit 70 and a stack trace. The size could be checked
+     * where the CLI parses it.
+     */
+    @Test
+    void aSizeTooLargeToIndexIsAUsageError() {
+        assertUsageError(finegrain("run", "pascal", "--size", "70000"));
+    }
+
+    /**
+     * KNOWN BUG, open (cosmetic): for a mistake at the top level the hint reads "(see 'finegrain  --help')" with two
+     * spaces, because {@code FinegrainCli}'s parameter exception handler joins "finegrain " with an empty subcommand
+     * name and " --help".
+     */
+    @Test
+    void theHelpHintForATopLevelMistakeNamesTheCommandOnce() {
+        Outcome outcome = finegrain("frobnicate");
+        assertUsageError(outcome);
+        assertTrue(outcome.err().strip().endsWith(" (see 'finegrain --help')"), outcome.err());
+    }
+
+    private static void assertUsageError(Outcome outcome) {
+        assertAll(
+                () -> assertEquals(FinegrainCli.EXIT_USAGE, outcome.exit(), "exit code; stderr: " + outcome.err()),
+                () -> assertEquals(1, outcome.err().lines().count(), "exactly one line on stderr:\n" + outcome.err()),
+                () -> assertTrue(outcome.err().startsWith("finegrain: "), outcome.err()),
+                () -> assertFalse(outcome.err().contains("at dev."), "no stack trace:\n" + outcome.err()),
+                () -> assertFalse(outcome.err().contains("Exception"), "no exception name:\n" + outcome.err()),
+                () -> assertEquals("", outcome.out(), "nothing on stdout"));
+    }
+
+    // ---- inputs --------------------------------------------------------------------------------------------
+
+    private static Invocation nwInputs(Kernel kernel, int[] sizes, long seed) {
+        Random random = new Random(seed);
+        int[] reference = new int[Invocation.paddedLength(sizes, 0)];
+        Arrays.setAll(reference, k -> random.nextInt(21) - 10);
+        return kernel.invocation().sizes(sizes).param("penalty", 10).input("reference", reference).build();
+    }
+
+    private static Invocation prefixInputs(Kernel kernel, int[] sizes, long seed) {
+        Random random = new Random(seed);
+        int[] x = new int[sizes[0]];
+        Arrays.setAll(x, k -> random.nextInt(100));
+        return kernel.invocation().sizes(sizes).input("x", x).build();
+    }
+}
