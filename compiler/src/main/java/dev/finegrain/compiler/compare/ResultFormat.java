@@ -13,7 +13,7 @@ public enum ResultFormat {
     CSV;
 
     private static final List<String> COLUMNS = List.of("kernel", "size", "schedule", "backend", "mechanism",
-            "granularity", "channels", "verified", "metric", "value", "unit");
+            "granularity", "channels", "verified", "metric", "value", "unit", "ms");
 
     public String render(List<ResultRow> rows) {
         return switch (this) {
@@ -25,7 +25,13 @@ public enum ResultFormat {
 
     private static List<String> cells(ResultRow row) {
         return List.of(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
-                row.channels(), Boolean.toString(row.verified()), row.metric(), number(row.value()), row.unit());
+                row.channels(), Boolean.toString(row.verified()), row.metric(), number(row.value()), row.unit(), millis(row));
+    }
+
+    /** The run's time: the median timed run for measured backends, the checker's time for the reference. */
+    private static String millis(ResultRow row) {
+        Object millis = row.details().getOrDefault("median_ms", row.details().get("check_ms"));
+        return millis instanceof Number n ? String.format(Locale.ROOT, "%.3f", n.doubleValue()) : "-";
     }
 
     private static String number(double value) {
@@ -47,7 +53,7 @@ public enum ResultFormat {
         for (List<String> line : lines) {
             StringBuilder text = new StringBuilder();
             for (int c = 0; c < line.size(); c++) {
-                boolean numeric = COLUMNS.get(c).equals("value");
+                boolean numeric = COLUMNS.get(c).equals("value") || COLUMNS.get(c).equals("ms");
                 String cell = line.get(c);
                 String padded = numeric ? " ".repeat(widths[c] - cell.length()) + cell : cell + " ".repeat(widths[c] - cell.length());
                 text.append(c == 0 ? "" : "  ").append(padded);
@@ -72,6 +78,7 @@ public enum ResultFormat {
             for (int c = 0; c < COLUMNS.size(); c++) {
                 fields.put(COLUMNS.get(c), cells.get(c));
             }
+            fields.remove("ms");
             fields.put("verified", row.verified());
             fields.put("value", row.value());
             fields.put("seed", row.seed());
