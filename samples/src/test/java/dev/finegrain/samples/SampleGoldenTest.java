@@ -112,6 +112,20 @@ class SampleGoldenTest {
     }
 
     @Test
+    void everySampleVerifiesOnTheJvmBackendUnderEveryScheduleAndMechanism() {
+        List<Schedule> schedules = List.of(wavefront(), lockDataflow(), dataParallel(8));
+        for (LibraryKernel sample : new SampleLibrary().kernels()) {
+            int[] size = sample.kernel().rank() == 1 ? new int[] {200} : new int[] {24, 40};
+            List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(sample, List.of(size), schedules,
+                    List.of(new dev.finegrain.compiler.backend.jvm.JvmBackend()), List.of(), 3, 2, false, null));
+            assertTrue(rows.size() >= schedules.size() + 2, sample.name() + " ran " + rows.size() + " combinations");
+            for (ResultRow row : rows) {
+                assertTrue(row.verified(), row.kernel() + " " + row.schedule() + " " + row.mechanism() + ": " + row.problem());
+            }
+        }
+    }
+
+    @Test
     void needlemanWunschSynchronisesOnTwoChannelsPerCell() {
         String ir = dev.finegrain.compiler.ir.IrPrinter.print(Pipeline.compile(Sample02NeedlemanWunsch.definition()));
         assertTrue(ir.contains("channel #0 cell -> cell (1,1) via score[i-1, j-1], shared, implied by #1 + #2"), ir);

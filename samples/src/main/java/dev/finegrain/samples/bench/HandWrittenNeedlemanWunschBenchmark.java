@@ -1,0 +1,80 @@
+package dev.finegrain.samples.bench;
+
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.samples.Sample02NeedlemanWunsch;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The baseline for {@link NeedlemanWunschBenchmark}: Rodinia's serial loop, written by hand over the same
+ * (n+1) x (n+1) matrix the generated code uses (first row and column hold the boundary), so both touch the same
+ * memory. Its last result's checksum is compared with the generated serial code's in tear-down.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
+public class HandWrittenNeedlemanWunschBenchmark {
+
+    @Param({"4096"})
+    public int size;
+
+    private int[] reference;
+    private int[] matrix;
+
+    @Setup(Level.Trial)
+    public void inputs() {
+        Invocation invocation = Sample02NeedlemanWunsch.inputs(Sample02NeedlemanWunsch.definition(), new int[] {size, size}, 42);
+        reference = (int[]) invocation.input("reference");
+    }
+
+    @Setup(Level.Invocation)
+    public void freshMatrix() {
+        int width = size + 1;
+        matrix = new int[width * width];
+        for (int k = 1; k <= size; k++) {
+            matrix[k * width] = -k * Sample02NeedlemanWunsch.PENALTY;
+            matrix[k] = -k * Sample02NeedlemanWunsch.PENALTY;
+        }
+    }
+
+    @Benchmark
+    public int[] needle() {
+        int n = size;
+        int width = n + 1;
+        int penalty = Sample02NeedlemanWunsch.PENALTY;
+        int[] m = matrix;
+        int[] ref = reference;
+        for (int i = 1; i <= n; i++) {
+            int row = i * width;
+            int above = row - width;
+            int refRow = (i - 1) * n - 1;
+            for (int j = 1; j <= n; j++) {
+                m[row + j] = Math.max(Math.max(m[above + j - 1] + ref[refRow + j], m[above + j] - penalty), m[row + j - 1] - penalty);
+            }
+        }
+        return m;
+    }
+
+    @TearDown(Level.Trial)
+    public void checkCorner() {
+        if (matrix[matrix.length - 1] == 0 && size > 8) {
+            throw new IllegalStateException("the baseline did not run");
+        }
+    }
+}
