@@ -1,0 +1,30 @@
+package dev.finegrain.runtime.jvm;
+
+import java.util.List;
+
+/**
+ * Thrown by every waiter of a run whose {@link Watchdog} declared a stall. All waiters of one run share one
+ * report: {@link #waits()} lists each wait recorded so far, one line per waiting actor instance as worded by the
+ * run's {@link WaitDescriber}. Once {@link WorkerTeam#run} has rethrown it, every worker has stopped, so the
+ * report is complete.
+ */
+public final class StallException extends RuntimeException {
+    private final transient Watchdog watchdog;
+
+    StallException(Watchdog watchdog) {
+        this.watchdog = watchdog;
+    }
+
+    /** Every recorded wait: which actor instance waits on which channel for which producer. */
+    public List<String> waits() {
+        return watchdog.recordedWaits();
+    }
+
+    /** A one-line summary: the timeout and the recorded waits. */
+    @Override
+    public String getMessage() {
+        List<String> waits = waits();
+        return "stall: a wait made no progress for " + watchdog.timeoutNanos() / 1_000_000 + " ms; "
+                + waits.size() + (waits.size() == 1 ? " wait: " : " waits: ") + String.join("; ", waits);
+    }
+}
