@@ -1,0 +1,220 @@
+package dev.finegrain.gpu.runtime;
+
+import com.oracle.truffle.api.CallTarget;
+import dev.finegrain.gpu.SimMode;
+import dev.finegrain.gpu.SimUserException;
+import dev.finegrain.gpu.isa.SimtProgram;
+import dev.finegrain.gpu.nodes.SimtKernelRootNode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The modeled GPU running one kernel launch: places blocks on SMs under the occupancy limits, lets each SM's
+ * scheduler issue warps cycle by cycle (skipping cycles in which every warp waits on latency), calls the kernel's
+ * Truffle {@link SimtKernelRootNode} for each issued instruction, and stops when every thread exited, when no warp
+ * can issue or nothing changed for {@code watchdogCycles} (deadlock), or at {@code maxCycles}.
+ */
+public final class SimtMachine {
+    /** How a run ended. */
+    public enum Ending { COMPLETED, DEADLOCK, MAX_CYCLES }
+
+    private final SimtProgram program;
+    private final SimtProfile profile;
+    private final SimMode mode;
+    private final SimtLaunch launch;
+    private final SimtCostModel costs;
+    private final SimtCounters counters = new SimtCounters();
+    private final SimtMemory global;
+    private final List<SimtSm> sms = new ArrayList<>();
+    private final List<SimtBlock> allBlocks = new ArrayList<>();
+    private final CallTarget kernel;
+    private final Consumer<SimtBlock> blockInitializer;
+    private int nextBlock;
+    private long cycle;
+    private long lastProgress;
+
+    /** {@code blockInitializer} fills each block's shared window as the block is placed. */
+    public SimtMachine(SimtProgram program, SimtProfile profile, SimMode mode, SimtLaunch launch,
+                       Consumer<SimtBlock> blockInitializer) {
+        this.program = program;
+        this.profile = profile;
+        this.mode = mode;
+        this.launch = launch;
+        this.costs = new SimtCostModel(profile);
+        this.global = new SimtMemory("global", launch.globalBytes());
+        for (int i = 0; i < profile.smCount(); i++) {
+            sms.add(new SimtSm(i, profile));
+        }
+        this.kernel = new SimtKernelRootNode(program, profile).getCallTarget();
+        this.blockInitializer = blockInitializer;
+    }
+
+    public SimtProgram program() {
+        return program;
+    }
+
+    public SimtProfile profile() {
+        return profile;
+    }
+
+    public SimMode mode() {
+        return mode;
+    }
+
+    public SimtLaunch launch() {
+        return launch;
+    }
+
+    public SimtCostModel costs() {
+        return costs;
+    }
+
+    public SimtCounters counters() {
+        return counters;
+    }
+
+    public SimtMemory global() {
+        return global;
+    }
+
+    public List<SimtSm> sms() {
+        return sms;
+    }
+
+    /** Every block placed so far, in block order once the run has ended. */
+    public List<SimtBlock> blocks() {
+        return allBlocks;
+    }
+
+    public long cycle() {
+        return cycle;
+    }
+
+    /** Something changed (a value, a lock bit, a barrier, an exit): the watchdog starts counting again. */
+    public void noteProgress() {
+        lastProgress = cycle;
+    }
+
+    public Ending run() {
+        placeBlocks();
+        while (!allBlocksDone()) {
+            if (cycle >= launch.maxCycles()) {
+                return Ending.MAX_CYCLES;
+            }
+            boolean issued = false;
+            for (SimtSm sm : sms) {
+                for (int slot = 0; slot < profile.schedulersPerSm(); slot++) {
+                    SimtWarp warp = sm.pick(cycle);
+                    if (warp == null) {
+                        break;
+                    }
+                    issue(warp);
+                    issued = true;
+                }
+            }
+            retireFinishedBlocks();
+            if (issued) {
+                cycle++;
+            } else {
+                long next = earliestReady();
+                if (next == Long.MAX_VALUE) {
+                    return allBlocksDone() ? Ending.COMPLETED : Ending.DEADLOCK;
+                }
+                cycle = Math.max(cycle + 1, next);
+            }
+            if (cycle - lastProgress > launch.watchdogCycles()) {
+                return Ending.DEADLOCK;
+            }
+        }
+        return Ending.COMPLETED;
+    }
+
+    private void issue(SimtWarp warp) {
+        warp.divergence().selectGroup(warp.runnableLanes());
+        counters.warpInstructions++;
+        counters.threadInstructions += Integer.bitCount(warp.divergence().groupMask());
+        int latency = (Integer) kernel.call(warp);
+        warp.setReadyAt(cycle + Math.max(1, latency));
+    }
+
+    private long earliestReady() {
+        long earliest = Long.MAX_VALUE;
+        for (SimtSm sm : sms) {
+            for (SimtWarp warp : sm.warps()) {
+                if (warp.runnableLanes() != 0) {
+                    earliest = Math.min(earliest, warp.readyAt());
+                }
+            }
+        }
+        return earliest;
+    }
+
+    private boolean allBlocksDone() {
+        if (nextBlock < launch.blocks()) {
+            return false;
+        }
+        for (SimtSm sm : sms) {
+            if (!sm.blocks().isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Retires blocks whose threads all exited during the current cycle, so they end with it. */
+    private void retireFinishedBlocks() {
+        boolean retired = false;
+        for (SimtSm sm : sms) {
+            for (SimtBlock block : List.copyOf(sm.blocks())) {
+                if (block.isDone()) {
+                    block.finish(cycle + 1);
+                    sm.retire(block, launch.threadsPerBlock(), launch.sharedBytesPerBlock(), launch.lockBitsPerBlock());
+                    retired = true;
+                }
+            }
+        }
+        if (retired) {
+            placeBlocks();
+        }
+    }
+
+    private void placeBlocks() {
+        while (nextBlock < launch.blocks()) {
+            SimtSm target = null;
+            for (int k = 0; k < sms.size() && target == null; k++) {
+                SimtSm sm = sms.get((nextBlock + k) % sms.size());
+                if (sm.fits(launch.threadsPerBlock(), launch.sharedBytesPerBlock(), launch.lockBitsPerBlock())) {
+                    target = sm;
+                }
+            }
+            if (target == null) {
+                return;
+            }
+            SimtBlock block = target.place(this, nextBlock, launch.threadsPerBlock(), launch.sharedBytesPerBlock(),
+                    launch.lockBitsPerBlock(), cycle);
+            blockInitializer.accept(block);
+            allBlocks.add(block);
+            nextBlock++;
+            noteProgress();
+        }
+    }
+
+    /** Fails fast when one block could never be resident on an empty SM. */
+    public static void checkFits(SimtProfile profile, SimtLaunch launch) {
+        if (launch.threadsPerBlock() > profile.maxThreadsPerBlock()) {
+            throw new SimUserException("a block of " + launch.threadsPerBlock() + " threads exceeds " + profile.name()
+                    + "'s limit of " + profile.maxThreadsPerBlock());
+        }
+        if (launch.threadsPerBlock() > profile.maxThreadsPerSm()
+                || launch.sharedBytesPerBlock() > profile.sharedBytesPerSm()
+                || launch.lockBitsPerBlock() > profile.lockBits()) {
+            throw new SimUserException("one block (" + launch.threadsPerBlock() + " threads, "
+                    + launch.sharedBytesPerBlock() + " shared bytes, " + launch.lockBitsPerBlock()
+                    + " lock bits) does not fit an SM of " + profile.name() + " (" + profile.maxThreadsPerSm()
+                    + " threads, " + profile.sharedBytesPerSm() + " shared bytes, " + profile.lockBits()
+                    + " lock bits)");
+        }
+    }
+}
