@@ -228,7 +228,8 @@ public final class SimtParser {
             negated = true;
             advance(1);
         }
-        String word = word().toUpperCase(Locale.ROOT);
+        String written = word();
+        String word = written.toUpperCase(Locale.ROOT);
         if (word.equals("RZ")) {
             return new SimtOperand.Register(SimtOperand.RZ, negated, at);
         }
@@ -239,7 +240,7 @@ public final class SimtParser {
                 return new SimtOperand.Register(index, negated, at);
             }
         }
-        throw error(at, "a register (R0 to R254 or RZ)", word);
+        throw error(at, "a register (R0 to R254 or RZ)", written);
     }
 
     private SimtOperand.Predicate predicate(boolean mayNegate, boolean negatedAlready, SimtSourcePosition at) {
@@ -248,14 +249,15 @@ public final class SimtParser {
             negated = true;
             advance(1);
         }
-        String word = word().toUpperCase(Locale.ROOT);
+        String written = word();
+        String word = written.toUpperCase(Locale.ROOT);
         if (word.equals("PT")) {
             return new SimtOperand.Predicate(SimtOperand.PT, negated, at);
         }
         if (word.matches("P[0-9]") && word.charAt(1) - '0' < PREDICATE_REGISTERS) {
             return new SimtOperand.Predicate(word.charAt(1) - '0', negated, at);
         }
-        throw error(at, "a predicate (P0 to P6 or PT)", word);
+        throw error(at, "a predicate (P0 to P6 or PT)", written);
     }
 
     private SimtOperand.Immediate immediate(SimtSourcePosition at, String expected) {
