@@ -12,6 +12,8 @@ import dev.finegrain.gpu.runtime.SimtMachine;
 import dev.finegrain.gpu.runtime.SimtMemory;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtSm;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +31,7 @@ import java.util.Map;
 public final class SimtSimulator {
     private static final int DEFAULT_SHARED_BYTES_PER_BLOCK = 16 * 1024;
     private static volatile boolean interpreterNoticePrinted;
+    private static Engine engine;
 
     private SimtSimulator() {
     }
@@ -40,6 +43,18 @@ public final class SimtSimulator {
         SimtLaunch launch = launchFor(request, program, profile);
         SimtMachine.checkFits(profile, launch);
         noticeInterpreterOnly();
+        try (Context context = Context.newBuilder(SimtLanguage.ID).engine(engine()).build()) {
+            context.enter();
+            try {
+                return run(request, program, profile, mode, launch);
+            } finally {
+                context.leave();
+            }
+        }
+    }
+
+    private static SimResult run(SimRequest request, SimtProgram program, SimtProfile profile, SimMode mode,
+                                 SimtLaunch launch) {
         SimtMachine machine = new SimtMachine(program, profile, mode, launch,
                 block -> initializeShared(block, request.inits()));
         for (MemoryInit init : request.inits()) {
@@ -57,6 +72,19 @@ public final class SimtSimulator {
         return new SimResult(request.programName(), profile.name(), mode, status, profile.launchOverheadCycles(),
                 machine.cycle(), blockCycles(machine), counters(machine.counters()), resources(machine, program),
                 deadlock, dumps(machine, request.dumps()));
+    }
+
+    /**
+     * One engine for the JVM, so that runs share its compiler threads; {@code polyglot.engine.*} system properties
+     * configure it, experimental ones included (such as {@code -Dpolyglot.engine.TraceCompilationDetails=true}). Truffle's own interpreter-only warning is replaced by the one line of
+     * {@link #noticeInterpreterOnly}.
+     */
+    private static synchronized Engine engine() {
+        if (engine == null) {
+            engine = Engine.newBuilder(SimtLanguage.ID).allowExperimentalOptions(true)
+                    .option("engine.WarnInterpreterOnly", "false").build();
+        }
+        return engine;
     }
 
     /** Whether Truffle runs with the Graal JIT (false: the interpreter only). */

@@ -1,5 +1,6 @@
 package dev.finegrain.gpu.runtime;
 
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -25,6 +26,7 @@ public final class SimtCostModel {
     }
 
     /** The most distinct words that the active lanes' byte addresses put into one bank (1 without conflicts). */
+    @TruffleBoundary
     public int bankConflictDegree(int[] byteAddresses, int count) {
         int banks = profile.sharedBanks();
         int worst = 1;
@@ -57,6 +59,7 @@ public final class SimtCostModel {
     }
 
     /** Cycles from {@code now} until a global access to the line of {@code byteAddress} completes. */
+    @TruffleBoundary
     public long globalAccess(long now, int byteAddress, boolean atomic) {
         int line = Integer.divideUnsigned(byteAddress, profile.globalLineBytes());
         long[] state = lines.computeIfAbsent(line, unused -> new long[2]);

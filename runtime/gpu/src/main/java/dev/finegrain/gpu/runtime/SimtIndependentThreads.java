@@ -1,5 +1,6 @@
 package dev.finegrain.gpu.runtime;
 
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 /**
  * Independent thread scheduling (Volta and later): every lane has its own PC; a warp issues for the lanes that share
  * one PC. It prefers the lowest PC, which lets lanes that fell behind catch up and regroup, but after a group takes a
@@ -61,17 +62,20 @@ public final class SimtIndependentThreads implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
     public void advance() {
         move(groupMask, groupPc + 1);
     }
 
     @Override
+    @TruffleBoundary
     public void jump(int target) {
         move(groupMask, target);
         yieldIfBackward(target);
     }
 
     @Override
+    @TruffleBoundary
     public void branch(int taken, int target, int reconvergence) {
         move(groupMask & ~taken, groupPc + 1);
         move(taken, target);
@@ -79,6 +83,7 @@ public final class SimtIndependentThreads implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
     public void setSynchronizationPoint(int target) {
         for (int lanes = groupMask; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
@@ -93,6 +98,7 @@ public final class SimtIndependentThreads implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
     public void sync(int lanes) {
         move(groupMask & ~lanes, groupPc + 1);
         for (int remaining = lanes; remaining != 0; remaining &= remaining - 1) {
@@ -103,6 +109,7 @@ public final class SimtIndependentThreads implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
     public void exit(int lanes) {
         alive &= ~lanes;
         move(groupMask & ~lanes, groupPc + 1);

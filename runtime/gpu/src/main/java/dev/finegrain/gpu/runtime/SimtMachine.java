@@ -2,6 +2,7 @@ package dev.finegrain.gpu.runtime;
 
 import com.oracle.truffle.api.CallTarget;
 import dev.finegrain.gpu.SimMode;
+import dev.finegrain.gpu.SimtLanguage;
 import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.isa.SimtProgram;
 import dev.finegrain.gpu.nodes.SimtKernelRootNode;
@@ -13,7 +14,8 @@ import java.util.function.Consumer;
 /**
  * The modeled GPU running one kernel launch: places blocks on SMs under the occupancy limits, lets each SM's
  * scheduler issue warps cycle by cycle (skipping cycles in which every warp waits on latency), calls the kernel's
- * Truffle {@link SimtKernelRootNode} for each issued instruction, and stops when every thread exited, when no warp
+ * Truffle {@link SimtKernelRootNode} for each issued instruction (so it must be built inside an entered
+ * {@link SimtLanguage} context), and stops when every thread exited, when no warp
  * can issue or nothing changed for {@code watchdogCycles} (deadlock), or at {@code maxCycles}.
  */
 public final class SimtMachine {
@@ -47,7 +49,7 @@ public final class SimtMachine {
         for (int i = 0; i < profile.smCount(); i++) {
             sms.add(new SimtSm(i, profile));
         }
-        this.kernel = new SimtKernelRootNode(program, profile).getCallTarget();
+        this.kernel = new SimtKernelRootNode(SimtLanguage.get(), program, profile).getCallTarget();
         this.blockInitializer = blockInitializer;
     }
 

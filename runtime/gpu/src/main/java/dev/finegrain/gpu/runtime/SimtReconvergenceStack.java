@@ -1,5 +1,6 @@
 package dev.finegrain.gpu.runtime;
 
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.finegrain.gpu.SimUserException;
 
 import java.util.Arrays;
@@ -60,6 +61,7 @@ public final class SimtReconvergenceStack implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
     public void branch(int taken, int target, int reconvergence) {
         int top = size - 1;
         int notTaken = groupMask() & ~taken;
@@ -72,6 +74,7 @@ public final class SimtReconvergenceStack implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
     public void setSynchronizationPoint(int target) {
         int top = size - 1;
         int next = pc[top] + 1;
@@ -82,6 +85,7 @@ public final class SimtReconvergenceStack implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
     public void sync(int lanes) {
         pc[size - 1]++;
         int region = size - 1;
@@ -97,6 +101,7 @@ public final class SimtReconvergenceStack implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
     public void exit(int lanes) {
         alive &= ~lanes;
         if ((groupMask()) != 0) {

@@ -1,5 +1,6 @@
 package dev.finegrain.gpu.runtime;
 
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.finegrain.gpu.SimMode;
 import dev.finegrain.gpu.isa.SimtOperand;
 
@@ -67,6 +68,7 @@ public final class SimtWarp {
         return firstThread + lane;
     }
 
+    @TruffleBoundary
     public SimtThread thread(int lane) {
         return new SimtThread(block.id(), index, lane);
     }
@@ -161,6 +163,7 @@ public final class SimtWarp {
     }
 
     /** {@code lanes} of the current group exit; the others move on. */
+    @TruffleBoundary
     public void exit(int lanes) {
         int exiting = lanes & divergence.alive();
         divergence.exit(lanes);

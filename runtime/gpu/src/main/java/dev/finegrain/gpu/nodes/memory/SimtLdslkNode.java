@@ -1,5 +1,6 @@
 package dev.finegrain.gpu.nodes.memory;
 
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
@@ -64,6 +65,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         return costs.sharedAccessCycles(degree);
     }
 
+    @TruffleBoundary
     private int sameBitDegree(int count) {
         int worst = 1;
         for (int i = 0; i < count; i++) {

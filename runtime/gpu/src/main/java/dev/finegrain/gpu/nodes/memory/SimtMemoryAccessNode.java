@@ -1,5 +1,6 @@
 package dev.finegrain.gpu.nodes.memory;
 
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
@@ -63,6 +64,7 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     }
 
     /** The most active lanes that share one word: how often an atomic unit must serialize. */
+    @TruffleBoundary
     protected final int sameWordDegree(int count) {
         int worst = count == 0 ? 0 : 1;
         for (int i = 0; i < count; i++) {
