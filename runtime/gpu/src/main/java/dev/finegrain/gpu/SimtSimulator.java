@@ -27,6 +27,28 @@ import java.util.Map;
  * The entry point: runs one {@link SimRequest} on the modeled GPU and returns a {@link SimResult}. User mistakes
  * (unreadable file, parse error, unknown profile, a launch that does not fit, a kernel fault) throw
  * {@link SimUserException} with a one-line message; a deadlock is a result, not an exception.
+ *
+ * <h2>A tour</h2>
+ * <ul>
+ * <li>The text is read by {@link dev.finegrain.gpu.parser.SimtParser} into a
+ * {@link dev.finegrain.gpu.isa.SimtProgram} of {@link dev.finegrain.gpu.isa.SimtInstruction}s, with each branch's
+ * immediate post-dominator for reconvergence.</li>
+ * <li>A {@link dev.finegrain.gpu.runtime.SimtProfile} (tesla-gtx295, fermi-gtx570, fermi-gtx580, hopper-h200) gives
+ * the machine's shape and costs; the {@link SimMode} says how lanes diverge.</li>
+ * <li>Inside a {@link SimtLanguage} context, {@link dev.finegrain.gpu.nodes.SimtNodeFactory} turns each instruction
+ * into a Truffle node ({@code SimtLdslkNode}, {@code SimtBraNode}, {@code SimtBarSyncNode}, ...) under one
+ * {@link dev.finegrain.gpu.nodes.SimtKernelRootNode} per kernel.</li>
+ * <li>{@link dev.finegrain.gpu.runtime.SimtMachine} places blocks on {@link dev.finegrain.gpu.runtime.SimtSm}s under
+ * the occupancy limits (threads, blocks, shared memory, lock bits) and lets each SM's scheduler issue
+ * {@link dev.finegrain.gpu.runtime.SimtWarp}s cycle by cycle; a warp's lanes move through a
+ * {@link dev.finegrain.gpu.runtime.SimtReconvergenceStack} (Fermi) or
+ * {@link dev.finegrain.gpu.runtime.SimtIndependentThreads} (ITS).</li>
+ * <li>Shared memory has a {@link dev.finegrain.gpu.runtime.SimtLockUnit} per SM (seed 001's LDSLK/STSUL lock bits);
+ * blocks have a {@link dev.finegrain.gpu.runtime.SimtBarrierUnit}; costs come from
+ * {@link dev.finegrain.gpu.runtime.SimtCostModel} (seed 000's three-parameter abstraction for global memory).</li>
+ * <li>When nothing changes for the watchdog's cycles, or no warp can issue,
+ * {@link dev.finegrain.gpu.runtime.SimtDeadlockAnalysis} reports every stuck lane and classifies the deadlock.</li>
+ * </ul>
  */
 public final class SimtSimulator {
     private static final int DEFAULT_SHARED_BYTES_PER_BLOCK = 16 * 1024;
