@@ -1,6 +1,7 @@
 package dev.finegrain.gpu.runtime;
 
 import com.oracle.truffle.api.CallTarget;
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.finegrain.gpu.SimMode;
 import dev.finegrain.gpu.SimtLanguage;
 import dev.finegrain.gpu.SimUserException;
@@ -13,9 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * The modeled GPU running one kernel launch: places blocks on SMs under the occupancy limits, lets each SM's
- * scheduler issue warps cycle by cycle (skipping cycles in which every warp waits on latency), calls the kernel's
- * Truffle {@link SimtKernelRootNode} for each issued instruction (so it must be built inside an entered
- * {@link SimtLanguage} context), and stops when every thread exited, when no warp
+ * scheduler issue warps cycle by cycle (skipping cycles in which every warp waits on latency) while the kernel's
+ * Truffle {@link SimtKernelRootNode} loops over the cycles and calls each issued instruction (so the machine must be
+ * built inside an entered {@link SimtLanguage} context), and stops when every thread exited, when no warp
  * can issue or nothing changed for {@code watchdogCycles} (deadlock), or at {@code maxCycles}.
  */
 public final class SimtMachine {
@@ -34,6 +35,10 @@ public final class SimtMachine {
     private final CallTarget kernel;
     private final Consumer<SimtBlock> blockInitializer;
     private int nextBlock;
+    private int smCursor;
+    private int slotCursor;
+    private boolean issuedThisCycle;
+    private Ending ending;
     private long cycle;
     private long lastProgress;
 
@@ -99,46 +104,81 @@ public final class SimtMachine {
         lastProgress = cycle;
     }
 
+    /** Runs the launch to its end: the kernel's root node drives {@link #nextIssue} and {@link #finishCycle}. */
     public Ending run() {
-        placeBlocks();
-        while (!allBlocksDone()) {
-            if (cycle >= launch.maxCycles()) {
-                return Ending.MAX_CYCLES;
-            }
-            boolean issued = false;
-            for (SimtSm sm : sms) {
-                for (int slot = 0; slot < profile.schedulersPerSm(); slot++) {
-                    SimtWarp warp = sm.pick(cycle);
-                    if (warp == null) {
-                        break;
-                    }
-                    issue(warp);
-                    issued = true;
-                }
-            }
-            retireFinishedBlocks();
-            if (issued) {
-                cycle++;
-            } else {
-                long next = earliestReady();
-                if (next == Long.MAX_VALUE) {
-                    return allBlocksDone() ? Ending.COMPLETED : Ending.DEADLOCK;
-                }
-                cycle = Math.max(cycle + 1, next);
-            }
-            if (cycle - lastProgress > launch.watchdogCycles()) {
-                return Ending.DEADLOCK;
-            }
-        }
-        return Ending.COMPLETED;
+        return (Ending) kernel.call(this);
     }
 
-    private void issue(SimtWarp warp) {
-        warp.divergence().selectGroup(warp.runnableLanes());
-        counters.warpInstructions++;
-        counters.threadInstructions += Integer.bitCount(warp.divergence().groupMask());
-        int latency = (Integer) kernel.call(warp);
+    /** Places the first blocks. */
+    @TruffleBoundary
+    public void start() {
+        placeBlocks();
+    }
+
+    /**
+     * The next warp to issue in the current cycle, with its group chosen and counted, going through the SMs and each
+     * SM's scheduler slots; null when no more warps issue this cycle.
+     */
+    @TruffleBoundary
+    public SimtWarp nextIssue() {
+        while (smCursor < sms.size()) {
+            if (slotCursor < profile.schedulersPerSm()) {
+                SimtWarp warp = sms.get(smCursor).pick(cycle);
+                if (warp != null) {
+                    slotCursor++;
+                    issuedThisCycle = true;
+                    warp.divergence().selectGroup(warp.runnableLanes());
+                    counters.warpInstructions++;
+                    counters.threadInstructions += Integer.bitCount(warp.divergence().groupMask());
+                    return warp;
+                }
+            }
+            smCursor++;
+            slotCursor = 0;
+        }
+        return null;
+    }
+
+    /** The issued instruction keeps its warp busy for {@code latency} cycles. */
+    @TruffleBoundary
+    public void issued(SimtWarp warp, int latency) {
         warp.setReadyAt(cycle + Math.max(1, latency));
+    }
+
+    /**
+     * Retires finished blocks (placing waiting ones), moves to the next cycle (or, when every warp waits on latency,
+     * to the first cycle in which one is ready), and says whether the run goes on; when not, {@link #ending()} says
+     * why.
+     */
+    @TruffleBoundary
+    public boolean finishCycle() {
+        retireFinishedBlocks();
+        if (issuedThisCycle) {
+            cycle++;
+        } else {
+            long next = earliestReady();
+            if (next == Long.MAX_VALUE) {
+                ending = allBlocksDone() ? Ending.COMPLETED : Ending.DEADLOCK;
+                return false;
+            }
+            cycle = Math.max(cycle + 1, next);
+        }
+        smCursor = 0;
+        slotCursor = 0;
+        issuedThisCycle = false;
+        if (cycle - lastProgress > launch.watchdogCycles()) {
+            ending = Ending.DEADLOCK;
+        } else if (allBlocksDone()) {
+            ending = Ending.COMPLETED;
+        } else if (cycle >= launch.maxCycles()) {
+            ending = Ending.MAX_CYCLES;
+        }
+        return ending == null;
+    }
+
+    /** How the run ended, once {@link #finishCycle} returned false. */
+    public Ending ending() {
+        return ending;
     }
 
     private long earliestReady() {
