@@ -68,10 +68,6 @@ public record SimResult(String program, String profile, SimMode mode, SimStatus 
         return status.exitCode();
     }
 
-    public Optional<DeadlockReport> deadlockReport() {
-        return Optional.ofNullable(deadlock);
-    }
-
     /** The dump of {@code space} for {@code block} (-1 for global) that covers {@code byteAddress}. */
     public Optional<MemoryDump> dump(MemorySpace space, int block, int byteAddress) {
         return dumps.stream().filter(d -> d.space() == space && d.block() == block && byteAddress >= d.fromByte()

@@ -23,7 +23,7 @@ public final class SimtBlock {
         this.id = id;
         this.sm = sm;
         this.sharedBase = sharedBase;
-        this.shared = new SimtMemory("shared", sharedBytes);
+        this.shared = new SimtMemory(sharedBytes);
         this.barriers = new SimtBarrierUnit(this);
         this.startCycle = startCycle;
         this.liveThreads = threads;

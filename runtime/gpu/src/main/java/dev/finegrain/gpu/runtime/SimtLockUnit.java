@@ -1,7 +1,5 @@
 package dev.finegrain.gpu.runtime;
 
-import java.util.Arrays;
-
 /**
  * The shared-memory lock unit of one SM (seed 001 §3): a lock bit per lock address, 1 (free) by default. LDSLK
  * clears the bit and reports whether it was free; STSUL sets it. The lock address is taken from the physical byte
@@ -50,10 +48,6 @@ public final class SimtLockUnit {
         return wasTaken;
     }
 
-    public boolean isTaken(int bit) {
-        return taken[bit];
-    }
-
     public SimtThread holder(int bit) {
         return holder[bit];
     }
@@ -61,18 +55,5 @@ public final class SimtLockUnit {
     /** The block-relative byte address through which the holder took the bit. */
     public int holderAddress(int bit) {
         return holderAddress[bit];
-    }
-
-    public int takenCount() {
-        int count = 0;
-        for (boolean bit : taken) {
-            count += bit ? 1 : 0;
-        }
-        return count;
-    }
-
-    public void reset() {
-        Arrays.fill(taken, false);
-        Arrays.fill(holder, null);
     }
 }

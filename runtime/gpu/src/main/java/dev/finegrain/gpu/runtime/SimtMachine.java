@@ -50,7 +50,7 @@ public final class SimtMachine {
         this.mode = mode;
         this.launch = launch;
         this.costs = new SimtCostModel(profile);
-        this.global = new SimtMemory("global", launch.globalBytes());
+        this.global = new SimtMemory(launch.globalBytes());
         for (int i = 0; i < profile.smCount(); i++) {
             sms.add(new SimtSm(i, profile));
         }

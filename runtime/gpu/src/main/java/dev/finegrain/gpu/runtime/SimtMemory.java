@@ -2,11 +2,9 @@ package dev.finegrain.gpu.runtime;
 
 /** A word-addressed memory reached by byte addresses that must be 4-byte aligned and in range. */
 public final class SimtMemory {
-    private final String name;
     private final int[] words;
 
-    public SimtMemory(String name, int bytes) {
-        this.name = name;
+    public SimtMemory(int bytes) {
         this.words = new int[bytes / 4];
     }
 
@@ -20,10 +18,6 @@ public final class SimtMemory {
             return -1;
         }
         return byteAddress >>> 2;
-    }
-
-    public String name() {
-        return name;
     }
 
     public int load(int wordIndex) {

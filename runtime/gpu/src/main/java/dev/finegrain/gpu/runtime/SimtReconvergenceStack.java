@@ -130,11 +130,6 @@ public final class SimtReconvergenceStack implements SimtDivergence {
         return size > 0 && (alive & (1 << lane)) != 0 && (mask[size - 1] & (1 << lane)) == 0;
     }
 
-    /** The PC at which a masked-off lane waits, or -1. */
-    public int reconvergencePointOf(int lane) {
-        return isMaskedOff(lane) ? pcOf(lane) : -1;
-    }
-
     private void push(int entryPc, int lanes, int popAt, boolean region) {
         if (size == MAX_DEPTH) {
             throw new SimUserException("reconvergence stack overflow (" + MAX_DEPTH
