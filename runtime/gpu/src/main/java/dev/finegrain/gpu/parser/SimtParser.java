@@ -112,7 +112,8 @@ public final class SimtParser {
             advance(1);
             String label = word.toUpperCase(Locale.ROOT);
             if (labels.containsKey(label) || pendingLabels.contains(label)) {
-                throw new SimUserException(wordPosition + ": label '" + word + "' is defined twice");
+                throw new SimUserException(wordPosition + ": expected a new label, found '" + word
+                        + "' (defined before)");
             }
             pendingLabels.add(label);
             return;
