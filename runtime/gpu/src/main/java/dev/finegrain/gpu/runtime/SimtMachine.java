@@ -161,7 +161,7 @@ public final class SimtMachine {
                 ending = allBlocksDone() ? Ending.COMPLETED : Ending.DEADLOCK;
                 return false;
             }
-            cycle = Math.max(cycle + 1, next);
+            cycle = Math.min(Math.max(cycle + 1, next), launch.maxCycles());
         }
         smCursor = 0;
         slotCursor = 0;
