@@ -7,6 +7,7 @@ import java.util.Map;
 
 /** One thread block resident on an SM: its warps, its window of the SM's shared memory, its barriers. */
 public final class SimtBlock {
+    private final SimtMachine machine;
     private final int id;
     private final SimtSm sm;
     private final int sharedBase;
@@ -20,6 +21,7 @@ public final class SimtBlock {
     private int sharedBytesTouched;
 
     SimtBlock(SimtMachine machine, int id, SimtSm sm, int sharedBase, int sharedBytes, int threads, long startCycle) {
+        this.machine = machine;
         this.id = id;
         this.sm = sm;
         this.sharedBase = sharedBase;
@@ -87,6 +89,9 @@ public final class SimtBlock {
     void threadsExited(int count) {
         liveThreads -= count;
         barriers.threadsExited();
+        if (liveThreads == 0) {
+            machine.blockFinished();
+        }
     }
 
     public void touchShared(int byteAddress) {

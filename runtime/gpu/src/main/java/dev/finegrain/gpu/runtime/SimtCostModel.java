@@ -1,6 +1,7 @@
 package dev.finegrain.gpu.runtime;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+
 import java.util.HashMap;
 import java.util.Map;
 

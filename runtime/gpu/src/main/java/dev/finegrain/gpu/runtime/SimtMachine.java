@@ -35,6 +35,8 @@ public final class SimtMachine {
     private final CallTarget kernel;
     private final Consumer<SimtBlock> blockInitializer;
     private int nextBlock;
+    private int residentBlocks;
+    private boolean blockFinished;
     private int smCursor;
     private int slotCursor;
     private boolean issuedThisCycle;
@@ -194,25 +196,27 @@ public final class SimtMachine {
     }
 
     private boolean allBlocksDone() {
-        if (nextBlock < launch.blocks()) {
-            return false;
-        }
-        for (SimtSm sm : sms) {
-            if (!sm.blocks().isEmpty()) {
-                return false;
-            }
-        }
-        return true;
+        return nextBlock >= launch.blocks() && residentBlocks == 0;
+    }
+
+    /** A block's last thread exited: it retires at the end of this cycle. */
+    void blockFinished() {
+        blockFinished = true;
     }
 
     /** Retires blocks whose threads all exited during the current cycle, so they end with it. */
     private void retireFinishedBlocks() {
+        if (!blockFinished) {
+            return;
+        }
+        blockFinished = false;
         boolean retired = false;
         for (SimtSm sm : sms) {
             for (SimtBlock block : List.copyOf(sm.blocks())) {
                 if (block.isDone()) {
                     block.finish(cycle + 1);
                     sm.retire(block, launch.threadsPerBlock(), launch.sharedBytesPerBlock(), launch.lockBitsPerBlock());
+                    residentBlocks--;
                     retired = true;
                 }
             }
@@ -238,6 +242,7 @@ public final class SimtMachine {
                     launch.lockBitsPerBlock(), cycle);
             blockInitializer.accept(block);
             allBlocks.add(block);
+            residentBlocks++;
             nextBlock++;
             noteProgress();
         }
