@@ -9,7 +9,8 @@ public enum DeadlockKind {
     ALIAS("alias deadlock"),
     /**
      * Seed 001 §4.4.1: the lock bit is held by a lane of the same warp that is masked off, waiting at a reconvergence
-     * point for the very lanes that spin.
+     * point for the very lanes that spin; or lanes spin (on a mutex in memory, say) while lanes of their own warp are
+     * masked off waiting for them.
      */
     SIMD("SIMD deadlock"),
     /** The lock bit is held by a thread that exited or that spins itself: a circular or abandoned lock. */

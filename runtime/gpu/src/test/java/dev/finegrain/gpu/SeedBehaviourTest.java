@@ -96,4 +96,19 @@ class SeedBehaviourTest {
             assertEquals(2 * (10 + lane), shared(result, 0x200 + 4 * lane));
         }
     }
+
+    @Test
+    void spinLockOfListing3ContendedInOneWarpIsASimdDeadlockUnderFermi() {
+        SimResult result = run("listing03-spin-lock-one-warp.sass", SimMode.FERMI);
+        assertEquals(SimStatus.DEADLOCK, result.status());
+        assertEquals(DeadlockKind.SIMD, result.deadlock().kind());
+    }
+
+    @Test
+    void spinLockOfListing3LetsEveryLaneInUnderIndependentThreadScheduling() {
+        SimResult result = run("listing03-spin-lock-one-warp.sass", SimMode.ITS);
+        assertEquals(SimStatus.COMPLETED, result.status());
+        assertEquals(32, shared(result, 4));
+        assertEquals(0, shared(result, 0), "the mutex is free again");
+    }
 }

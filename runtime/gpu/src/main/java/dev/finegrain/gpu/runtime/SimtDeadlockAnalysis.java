@@ -68,6 +68,10 @@ public final class SimtDeadlockAnalysis {
             kind = DeadlockKind.RECONVERGENCE;
             detail = "masked off, waits at the reconvergence point for the other lanes of its warp"
                     + heldLocks(warp, lane);
+        } else if (maskedOff(warp) != 0) {
+            kind = DeadlockKind.SIMD;
+            detail = "issues but changes nothing, while lanes " + laneRanges(maskedOff(warp))
+                    + " of its own warp are masked off, waiting for it at a reconvergence point" + heldLocks(warp, lane);
         } else {
             kind = DeadlockKind.SPIN;
             detail = "issues but changes nothing" + heldLocks(warp, lane);
@@ -96,6 +100,10 @@ public final class SimtDeadlockAnalysis {
             } else if (holderWarp == warp && warp.divergence().isMaskedOff(holder.lane())) {
                 kind = DeadlockKind.SIMD;
                 detail += ", masked off by its own warp's reconvergence";
+            } else if (holderWarp == warp && maskedOff(warp) != 0) {
+                kind = DeadlockKind.SIMD;
+                detail += ", while lanes " + laneRanges(maskedOff(warp)) + " of their warp are masked off, waiting for"
+                        + " them at a reconvergence point";
             } else {
                 kind = DeadlockKind.LOCK;
                 detail += holderWarp == null || (holderWarp.divergence().alive() & 1 << holder.lane()) == 0
@@ -107,6 +115,18 @@ public final class SimtDeadlockAnalysis {
             }
         }
         return new BlockedLanes(warp.block().id(), warp.index(), "", at.address(), at.text(), kind, detail);
+    }
+
+    /** Lanes of the warp parked by Fermi's reconvergence stack (none under independent thread scheduling). */
+    private static int maskedOff(SimtWarp warp) {
+        int parked = 0;
+        for (int lanes = warp.divergence().alive(); lanes != 0; lanes &= lanes - 1) {
+            int lane = Integer.numberOfTrailingZeros(lanes);
+            if (warp.divergence().isMaskedOff(lane)) {
+                parked |= 1 << lane;
+            }
+        }
+        return parked;
     }
 
     private static String heldLocks(SimtWarp warp, int lane) {

@@ -40,12 +40,10 @@ public final class SimtLockUnit {
         return true;
     }
 
-    /** STSUL: frees the bit, whoever took it (the hardware cannot tell). Returns whether it was taken. */
-    public boolean release(int bit) {
-        boolean wasTaken = taken[bit];
+    /** STSUL: frees the bit, whoever took it (the hardware cannot tell). */
+    public void release(int bit) {
         taken[bit] = false;
         holder[bit] = null;
-        return wasTaken;
     }
 
     public SimtThread holder(int bit) {

@@ -101,7 +101,11 @@ public final class SimtMachine {
         return cycle;
     }
 
-    /** Something changed (a value, a lock bit, a barrier, an exit): the watchdog starts counting again. */
+    /**
+     * Something changed (a register or memory word took a new value, a barrier was reached or opened, a thread exited,
+     * a block started): the watchdog starts counting again. Predicates and lock bits do not count: spinning lanes
+     * flip them back and forth forever.
+     */
     public void noteProgress() {
         lastProgress = cycle;
     }

@@ -94,15 +94,13 @@ public final class SimtWarp {
         return index == SimtOperand.PT ? -1 : predicates[index];
     }
 
-    /** Sets predicate {@code index} of {@code lanes} to the matching bits of {@code values}. */
+    /**
+     * Sets predicate {@code index} of {@code lanes} to the matching bits of {@code values}. Not progress for the
+     * watchdog: lanes contending in a spin loop flip their predicates forever (seed 001's Listing 3 in one warp).
+     */
     public void writePredicate(int index, int lanes, int values) {
-        if (index == SimtOperand.PT) {
-            return;
-        }
-        int updated = predicates[index] & ~lanes | values & lanes;
-        if (updated != predicates[index]) {
-            predicates[index] = updated;
-            machine.noteProgress();
+        if (index != SimtOperand.PT) {
+            predicates[index] = predicates[index] & ~lanes | values & lanes;
         }
     }
 

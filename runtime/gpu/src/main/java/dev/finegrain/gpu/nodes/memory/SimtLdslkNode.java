@@ -43,7 +43,6 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
             if (locks.tryTake(bit, warp.thread(lane), addresses[i])) {
                 acquired |= 1 << lane;
                 warp.block().sm().noteLockBitTaken(bit);
-                warp.machine().noteProgress();
                 warp.recordLockWait(lane, -1);
             } else {
                 warp.recordLockWait(lane, addresses[i]);

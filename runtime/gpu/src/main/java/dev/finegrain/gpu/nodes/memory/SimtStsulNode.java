@@ -32,11 +32,10 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
             if (!locks.present()) {
                 throw fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no lock unit");
             }
-            boolean stored = warp.block().shared().store(word, value.read(warp, lane));
-            boolean released = locks.release(locks.lockAddress(warp.block().sharedBase() + addresses[i]));
-            if (stored || released) {
+            if (warp.block().shared().store(word, value.read(warp, lane))) {
                 warp.machine().noteProgress();
             }
+            locks.release(locks.lockAddress(warp.block().sharedBase() + addresses[i]));
         }
         fallThrough(warp);
         if (count == 0) {
