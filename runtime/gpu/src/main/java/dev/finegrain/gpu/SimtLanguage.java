@@ -1,0 +1,30 @@
+package dev.finegrain.gpu;
+
+import com.oracle.truffle.api.TruffleLanguage;
+import dev.finegrain.gpu.nodes.SimtKernelRootNode;
+
+/**
+ * The Truffle language the kernels run in. It exists so that each kernel's {@link SimtKernelRootNode} belongs to a
+ * language and runs inside a polyglot context, where the engine's options (the JIT, its tracing) apply;
+ * {@link SimtSimulator} enters a context, builds the root node and calls it once per issued warp instruction.
+ * Programs are not evaluated through the polyglot API: a run needs a launch (profile, grid, mode) that
+ * {@code Context.eval} cannot carry.
+ */
+@TruffleLanguage.Registration(id = SimtLanguage.ID, name = "Finegrain SIMT model", version = "0.1",
+        characterMimeTypes = SimtLanguage.MIME_TYPE, defaultMimeType = SimtLanguage.MIME_TYPE)
+public final class SimtLanguage extends TruffleLanguage<TruffleLanguage.Env> {
+    public static final String ID = "simt";
+    public static final String MIME_TYPE = "application/x-finegrain-simt";
+
+    private static final LanguageReference<SimtLanguage> REFERENCE = LanguageReference.create(SimtLanguage.class);
+
+    /** The language of the context the current thread has entered. */
+    public static SimtLanguage get() {
+        return REFERENCE.get(null);
+    }
+
+    @Override
+    protected Env createContext(Env env) {
+        return env;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.finegrain.gpu.nodes;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.nodes.Node;
+import dev.finegrain.gpu.SimUserException;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.isa.SimtOpcode;
+import dev.finegrain.gpu.runtime.SimtWarp;
+
+/**
+ * One instruction of the kernel as a Truffle node. The kernel's root node calls {@link #executeGroup} for the lanes
+ * the warp issues; the node applies the guard predicate, does its work for the lanes whose guard holds, moves the
+ * lanes on (or, for control flow, wherever they go), and returns the cycles before the warp may issue again.
+ */
+public abstract class SimtInstructionNode extends Node {
+    protected final SimtInstruction instruction;
+    private final int guardIndex;
+    private final boolean guardNegated;
+    private final boolean synchronizeAfter;
+
+    protected SimtInstructionNode(SimtInstruction instruction) {
+        this.instruction = instruction;
+        this.guardIndex = instruction.guard() == null ? -1 : instruction.guard().index();
+        this.guardNegated = instruction.guard() != null && instruction.guard().negated();
+        this.synchronizeAfter = instruction.has(SimtOpcode.SYNC_MODIFIER);
+    }
+
+    /** Runs for the warp's current group; returns the cycles until the warp may issue again. */
+    public final int executeGroup(SimtWarp warp) {
+        int group = warp.divergence().groupMask();
+        int active = guardIndex < 0 ? group : group & (guardNegated ? ~warp.predicate(guardIndex)
+                : warp.predicate(guardIndex));
+        return execute(warp, active);
+    }
+
+    /** Does the work for the {@code active} lanes of the current group and moves the group on. */
+    protected abstract int execute(SimtWarp warp, int active);
+
+    /** Moves the whole group past this instruction, reconverging first when it carries {@code .S}. */
+    protected final void fallThrough(SimtWarp warp) {
+        if (synchronizeAfter) {
+            warp.divergence().sync(warp.divergence().groupMask());
+        } else {
+            warp.divergence().advance();
+        }
+    }
+
+    public SimtInstruction instruction() {
+        return instruction;
+    }
+
+    /** A fault of the kernel, reported at this instruction with the thread that caused it. */
+    @TruffleBoundary
+    protected final SimUserException fault(SimtWarp warp, int lane, String what) {
+        return new SimUserException(instruction.position() + ": " + instruction.opcode().mnemonic() + ": " + what
+                + " (" + warp.thread(lane) + ")");
+    }
+
+    @Override
+    public String toString() {
+        return instruction.describe();
+    }
+}

@@ -1,0 +1,200 @@
+package dev.finegrain.gpu.nodes;
+
+import dev.finegrain.gpu.SimUserException;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.isa.SimtOpcode;
+import dev.finegrain.gpu.isa.SimtOperand;
+import dev.finegrain.gpu.isa.SimtProgram;
+import dev.finegrain.gpu.isa.SimtSourcePosition;
+import dev.finegrain.gpu.nodes.controlflow.SimtBraNodeGen;
+import dev.finegrain.gpu.nodes.controlflow.SimtExitNode;
+import dev.finegrain.gpu.nodes.controlflow.SimtNopNode;
+import dev.finegrain.gpu.nodes.controlflow.SimtSsyNode;
+import dev.finegrain.gpu.nodes.controlflow.SimtSyncNode;
+import dev.finegrain.gpu.nodes.expression.SimtImmediateNode;
+import dev.finegrain.gpu.nodes.expression.SimtIntegerOp;
+import dev.finegrain.gpu.nodes.expression.SimtIntegerOpNodeGen;
+import dev.finegrain.gpu.nodes.expression.SimtIsetpNode;
+import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
+import dev.finegrain.gpu.nodes.expression.SimtPredicateLogic;
+import dev.finegrain.gpu.nodes.expression.SimtPsetpNode;
+import dev.finegrain.gpu.nodes.expression.SimtRegisterReadNode;
+import dev.finegrain.gpu.nodes.expression.SimtS2rNode;
+import dev.finegrain.gpu.nodes.expression.SimtSelNode;
+import dev.finegrain.gpu.nodes.memory.SimtAtomicNode;
+import dev.finegrain.gpu.nodes.memory.SimtAtomicOp;
+import dev.finegrain.gpu.nodes.memory.SimtGlobalLoadNode;
+import dev.finegrain.gpu.nodes.memory.SimtGlobalStoreNode;
+import dev.finegrain.gpu.nodes.memory.SimtLdsNode;
+import dev.finegrain.gpu.nodes.memory.SimtLdslkNode;
+import dev.finegrain.gpu.nodes.memory.SimtStsNode;
+import dev.finegrain.gpu.nodes.memory.SimtStsulNode;
+import dev.finegrain.gpu.nodes.sync.SimtBarArriveNode;
+import dev.finegrain.gpu.nodes.sync.SimtBarRedPopcNode;
+import dev.finegrain.gpu.nodes.sync.SimtBarSyncNode;
+import dev.finegrain.gpu.nodes.sync.SimtMbarrierNode;
+import dev.finegrain.gpu.nodes.sync.SimtMembarNode;
+import dev.finegrain.gpu.nodes.sync.SimtNanosleepNode;
+import dev.finegrain.gpu.nodes.sync.SimtVoteNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
+
+import java.util.List;
+
+/** Turns parsed instructions into Truffle nodes, one per instruction plus the implicit EXIT after the last. */
+public final class SimtNodeFactory {
+    private SimtNodeFactory() {
+    }
+
+    /**
+     * The nodes of a program; latencies that do not depend on the run are baked in from {@code profile}, the rest
+     * are read from the machine's profile as the instruction executes.
+     */
+    static SimtInstructionNode[] create(SimtProgram program, SimtProfile profile) {
+        SimtInstructionNode[] nodes = new SimtInstructionNode[program.size() + 1];
+        for (SimtInstruction instruction : program.instructions()) {
+            nodes[instruction.index()] = create(instruction, program, profile);
+        }
+        nodes[program.size()] = new SimtExitNode(implicitExit(program));
+        return nodes;
+    }
+
+    /** The EXIT that lanes falling off the end of the program execute. */
+    public static SimtInstruction implicitExit(SimtProgram program) {
+        int address = program.size() == 0 ? 0 : program.instruction(program.size() - 1).address() + 8;
+        SimtSourcePosition end = program.size() == 0 ? new SimtSourcePosition(program.file(), 1, 1)
+                : program.instruction(program.size() - 1).position();
+        return new SimtInstruction(program.size(), address, null, SimtOpcode.EXIT, List.of(), List.of(),
+                "EXIT (implicit, after the last instruction)", end);
+    }
+
+    private static SimtInstructionNode create(SimtInstruction in, SimtProgram program, SimtProfile profile) {
+        return switch (in.opcode()) {
+            case MOV, MOV32I -> alu(in, SimtIntegerOp.MOV, profile.aluLatency(), 1);
+            case IADD -> alu(in, SimtIntegerOp.IADD, profile.aluLatency(), 1, 2);
+            case IMUL -> alu(in, SimtIntegerOp.IMUL, profile.multiplyLatency(), 1, 2);
+            case IMAD -> alu(in, SimtIntegerOp.IMAD, profile.multiplyLatency(), 1, 2, 3);
+            case SHL -> alu(in, SimtIntegerOp.SHL, profile.aluLatency(), 1, 2);
+            case SHR -> alu(in, in.has("U32") ? SimtIntegerOp.SHR_U32 : SimtIntegerOp.SHR, profile.aluLatency(), 1, 2);
+            case LOP_AND -> alu(in, SimtIntegerOp.AND, profile.aluLatency(), 1, 2);
+            case LOP_OR -> alu(in, SimtIntegerOp.OR, profile.aluLatency(), 1, 2);
+            case LOP_XOR -> alu(in, SimtIntegerOp.XOR, profile.aluLatency(), 1, 2);
+            case SEL -> new SimtSelNode(in, register(in, 0), source(in, 1), source(in, 2), predicate(in, 3),
+                    negated(in, 3));
+            case ISETP -> isetp(in);
+            case PSETP -> psetp(in);
+            case S2R -> new SimtS2rNode(in, register(in, 0), ((SimtOperand.Special) in.operand(1)).register());
+            case LDS -> new SimtLdsNode(in, register(in, 0), address(in, 1));
+            case STS -> new SimtStsNode(in, address(in, 0), source(in, 1));
+            case LDSLK -> new SimtLdslkNode(in, predicate(in, 0), register(in, 1), address(in, 2));
+            case STSUL -> new SimtStsulNode(in, address(in, 0), source(in, 1));
+            case LDG, LD -> new SimtGlobalLoadNode(in, register(in, 0), address(in, 1));
+            case STG, ST -> new SimtGlobalStoreNode(in, address(in, 0), source(in, 1));
+            case ATOMS_CAS -> atomic(in, SimtAtomicOp.CAS, true);
+            case ATOMS_EXCH -> atomic(in, SimtAtomicOp.EXCH, true);
+            case ATOMS_ADD -> atomic(in, SimtAtomicOp.ADD, true);
+            case ATOM_CAS -> atomic(in, SimtAtomicOp.CAS, false);
+            case ATOM_EXCH -> atomic(in, SimtAtomicOp.EXCH, false);
+            case ATOM_ADD -> atomic(in, SimtAtomicOp.ADD, false);
+            case BRA -> {
+                rejectSynchronizeModifier(in);
+                int target = ((SimtOperand.Target) in.operand(0)).instructionIndex();
+                yield SimtBraNodeGen.create(in, target, program.reconvergenceIndex(in.index()));
+            }
+            case SSY -> {
+                rejectSynchronizeModifier(in);
+                yield new SimtSsyNode(in, ((SimtOperand.Target) in.operand(0)).instructionIndex());
+            }
+            case SYNC -> new SimtSyncNode(in);
+            case EXIT -> {
+                rejectSynchronizeModifier(in);
+                yield new SimtExitNode(in);
+            }
+            case NOP -> new SimtNopNode(in);
+            case BAR_SYNC -> new SimtBarSyncNode(in, source(in, 0), in.operandCount() > 1 ? source(in, 1) : null);
+            case BAR_ARRIVE -> new SimtBarArriveNode(in, source(in, 0), source(in, 1));
+            case BAR_RED_POPC -> new SimtBarRedPopcNode(in, register(in, 0), source(in, 1),
+                    in.operandCount() > 2 ? predicate(in, 2) : SimtOperand.PT, in.operandCount() > 2 && negated(in, 2));
+            case VOTE_ANY, VOTE_ALL -> new SimtVoteNode(in, in.opcode() == SimtOpcode.VOTE_ALL, register(in, 0),
+                    predicate(in, 1), predicate(in, 2), negated(in, 2));
+            case MEMBAR -> new SimtMembarNode(in);
+            case NANOSLEEP -> new SimtNanosleepNode(in, source(in, 0));
+            case MBARRIER_INIT -> new SimtMbarrierNode(in, SimtMbarrierNode.Operation.INIT, -1, address(in, 0),
+                    source(in, 1));
+            case MBARRIER_ARRIVE -> new SimtMbarrierNode(in, SimtMbarrierNode.Operation.ARRIVE, register(in, 0),
+                    address(in, 1), null);
+            case MBARRIER_TRY_WAIT -> new SimtMbarrierNode(in, SimtMbarrierNode.Operation.TRY_WAIT, predicate(in, 0),
+                    address(in, 1), source(in, 2));
+        };
+    }
+
+    private static SimtInstructionNode alu(SimtInstruction in, SimtIntegerOp op, int latency, int... sources) {
+        SimtOperandNode a = source(in, sources[0]);
+        SimtOperandNode b = sources.length > 1 ? source(in, sources[1]) : null;
+        SimtOperandNode c = sources.length > 2 ? source(in, sources[2]) : null;
+        return SimtIntegerOpNodeGen.create(in, op, register(in, 0), latency, a, b, c);
+    }
+
+    private static SimtInstructionNode isetp(SimtInstruction in) {
+        SimtIsetpNode.Comparison comparison = null;
+        SimtPredicateLogic combine = SimtPredicateLogic.AND;
+        for (String modifier : in.modifiers()) {
+            switch (modifier) {
+                case "EQ", "NE", "LT", "LE", "GT", "GE" -> comparison = SimtIsetpNode.Comparison.valueOf(modifier);
+                case "AND", "OR", "XOR" -> combine = SimtPredicateLogic.valueOf(modifier);
+                default -> {
+                    // U32, S32 and S are read below or by the base node.
+                }
+            }
+        }
+        return new SimtIsetpNode(in, comparison, in.has("U32"), combine, predicate(in, 0), predicate(in, 1),
+                predicate(in, 4), negated(in, 4), source(in, 2), source(in, 3));
+    }
+
+    private static SimtInstructionNode psetp(SimtInstruction in) {
+        List<SimtPredicateLogic> logic = in.modifiers().stream().filter(m -> !m.equals(SimtOpcode.SYNC_MODIFIER))
+                .map(SimtPredicateLogic::valueOf).toList();
+        if (logic.size() > 2) {
+            throw new SimUserException(in.position() + ": expected at most two boolean operations after PSETP");
+        }
+        SimtPredicateLogic second = logic.size() > 1 ? logic.get(1) : SimtPredicateLogic.AND;
+        return new SimtPsetpNode(in, logic.getFirst(), second, predicate(in, 0), predicate(in, 1),
+                new int[] {predicate(in, 2), predicate(in, 3), predicate(in, 4)},
+                new boolean[] {negated(in, 2), negated(in, 3), negated(in, 4)});
+    }
+
+    private static SimtInstructionNode atomic(SimtInstruction in, SimtAtomicOp op, boolean shared) {
+        return new SimtAtomicNode(in, op, shared, register(in, 0), address(in, 1), source(in, 2),
+                in.operandCount() > 3 ? source(in, 3) : null);
+    }
+
+    private static void rejectSynchronizeModifier(SimtInstruction in) {
+        if (in.has(SimtOpcode.SYNC_MODIFIER)) {
+            throw new SimUserException(in.position() + ": expected no '.S' on " + in.opcode().mnemonic()
+                    + " (it already decides where the lanes go)");
+        }
+    }
+
+    private static SimtOperandNode source(SimtInstruction in, int i) {
+        return switch (in.operand(i)) {
+            case SimtOperand.Register r -> new SimtRegisterReadNode(r.index(), r.negated());
+            case SimtOperand.Immediate imm -> new SimtImmediateNode(imm.value());
+            default -> throw new IllegalStateException("operand " + i + " of " + in.text() + " is not a value");
+        };
+    }
+
+    private static int register(SimtInstruction in, int i) {
+        return ((SimtOperand.Register) in.operand(i)).index();
+    }
+
+    private static int predicate(SimtInstruction in, int i) {
+        return ((SimtOperand.Predicate) in.operand(i)).index();
+    }
+
+    private static boolean negated(SimtInstruction in, int i) {
+        return ((SimtOperand.Predicate) in.operand(i)).negated();
+    }
+
+    private static SimtOperand.Address address(SimtInstruction in, int i) {
+        return (SimtOperand.Address) in.operand(i);
+    }
+}

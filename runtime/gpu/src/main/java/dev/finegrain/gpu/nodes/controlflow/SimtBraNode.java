@@ -1,0 +1,48 @@
+package dev.finegrain.gpu.nodes.controlflow;
+
+import com.oracle.truffle.api.dsl.Specialization;
+import com.oracle.truffle.api.nodes.NodeInfo;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtWarp;
+
+/**
+ * {@code [@P] BRA target}. Specialized on how the guard splits the issuing group, which only the run reveals: all
+ * lanes take it, none does, or the warp diverges (then the divergence model parks the paths and they meet again at
+ * the branch's immediate post-dominator, or at an SSY target).
+ */
+@NodeInfo(shortName = "BRA")
+public abstract class SimtBraNode extends SimtInstructionNode {
+    private final int target;
+    private final int reconvergence;
+
+    protected SimtBraNode(SimtInstruction instruction, int target, int reconvergence) {
+        super(instruction);
+        this.target = target;
+        this.reconvergence = reconvergence;
+    }
+
+    @Override
+    protected final int execute(SimtWarp warp, int active) {
+        executeBranch(warp, warp.divergence().groupMask(), active);
+        return warp.machine().profile().branchLatency();
+    }
+
+    protected abstract void executeBranch(SimtWarp warp, int group, int taken);
+
+    @Specialization(guards = "taken == group")
+    protected void allTake(SimtWarp warp, int group, int taken) {
+        warp.divergence().jump(target);
+    }
+
+    @Specialization(guards = "taken == 0")
+    protected static void noneTakes(SimtWarp warp, int group, int taken) {
+        warp.divergence().advance();
+    }
+
+    @Specialization(guards = {"taken != group", "taken != 0"})
+    protected void diverge(SimtWarp warp, int group, int taken) {
+        warp.machine().counters().divergentBranches++;
+        warp.divergence().branch(taken, target, reconvergence);
+    }
+}

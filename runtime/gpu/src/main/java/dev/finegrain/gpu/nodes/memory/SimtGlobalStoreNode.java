@@ -1,0 +1,34 @@
+package dev.finegrain.gpu.nodes.memory;
+
+import com.oracle.truffle.api.nodes.NodeInfo;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.isa.SimtOperand;
+import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
+import dev.finegrain.gpu.runtime.SimtWarp;
+
+/** {@code STG [addr], Rs} (also {@code ST}): a volatile global store per active lane, one access per distinct line. */
+@NodeInfo(shortName = "STG")
+public final class SimtGlobalStoreNode extends SimtMemoryAccessNode {
+    @Child private SimtOperandNode value;
+
+    public SimtGlobalStoreNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value) {
+        super(instruction, address);
+        this.value = value;
+    }
+
+    @Override
+    protected int execute(SimtWarp warp, int active) {
+        int count = collectAddresses(warp, active);
+        int i = 0;
+        for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
+            int lane = Integer.numberOfTrailingZeros(lanes);
+            int word = globalWord(warp, lane, addresses[i++]);
+            if (warp.machine().global().store(word, value.read(warp, lane))) {
+                warp.machine().noteProgress();
+            }
+        }
+        fallThrough(warp);
+        warp.machine().counters().globalStores += count;
+        return SimtGlobalLines.volatileCycles(warp, addresses, count);
+    }
+}

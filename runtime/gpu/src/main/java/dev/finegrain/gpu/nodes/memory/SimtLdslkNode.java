@@ -1,0 +1,79 @@
+package dev.finegrain.gpu.nodes.memory;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import com.oracle.truffle.api.nodes.NodeInfo;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.isa.SimtOperand;
+import dev.finegrain.gpu.runtime.SimtCostModel;
+import dev.finegrain.gpu.runtime.SimtLockUnit;
+import dev.finegrain.gpu.runtime.SimtWarp;
+
+/**
+ * {@code LDSLK Pd, Rd, [addr]} (seed 001 §3.2): per active lane, in lane order, loads the shared word into Rd and
+ * reads the lock bit of the address into Pd, clearing it. Pd true means this lane took the lock; a bit already
+ * cleared (by anyone, through any aliased address) leaves Pd false. Lanes of one warp that hit the same bit conflict:
+ * the first takes it, the rest fail, and each extra lane replays.
+ */
+@NodeInfo(shortName = "LDSLK")
+public final class SimtLdslkNode extends SimtMemoryAccessNode {
+    private final int predicate;
+    private final int destination;
+    private final int[] bits = new int[SimtWarp.WARP_SIZE];
+
+    public SimtLdslkNode(SimtInstruction instruction, int predicate, int destination, SimtOperand.Address address) {
+        super(instruction, address);
+        this.predicate = predicate;
+        this.destination = destination;
+    }
+
+    @Override
+    protected int execute(SimtWarp warp, int active) {
+        SimtLockUnit locks = warp.block().sm().lockUnit();
+        int count = collectAddresses(warp, active);
+        int acquired = 0;
+        int i = 0;
+        for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
+            int lane = Integer.numberOfTrailingZeros(lanes);
+            int word = sharedWord(warp, lane, addresses[i]);
+            if (!locks.present()) {
+                throw fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no lock unit");
+            }
+            int bit = locks.lockAddress(warp.block().sharedBase() + addresses[i]);
+            bits[i] = bit;
+            if (locks.tryTake(bit, warp.thread(lane), addresses[i])) {
+                acquired |= 1 << lane;
+                warp.block().sm().noteLockBitTaken(bit);
+                warp.recordLockWait(lane, -1);
+            } else {
+                warp.recordLockWait(lane, addresses[i]);
+            }
+            warp.writeRegister(lane, destination, warp.block().shared().load(word));
+        }
+        warp.writePredicate(predicate, active, acquired);
+        fallThrough(warp);
+        if (count == 0) {
+            return warp.machine().profile().aluLatency();
+        }
+        var counters = warp.machine().counters();
+        counters.lockAttempts += count;
+        counters.lockFailures += count - Integer.bitCount(acquired);
+        counters.sharedLoads += count;
+        SimtCostModel costs = warp.machine().costs();
+        int degree = Math.max(costs.bankConflictDegree(addresses, count), sameBitDegree(count));
+        counters.sharedBankConflictReplays += degree - 1;
+        return costs.sharedAccessCycles(degree);
+    }
+
+    @TruffleBoundary
+    private int sameBitDegree(int count) {
+        int worst = 1;
+        for (int i = 0; i < count; i++) {
+            int same = 0;
+            for (int j = 0; j < count; j++) {
+                same += bits[j] == bits[i] ? 1 : 0;
+            }
+            worst = Math.max(worst, same);
+        }
+        return worst;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.finegrain.gpu.nodes.memory;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.isa.SimtOperand;
+import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtMemory;
+import dev.finegrain.gpu.runtime.SimtWarp;
+
+/**
+ * An instruction with an {@code [Rn+offset]} operand: computes each active lane's byte address and turns a misaligned
+ * or out-of-range one into a fault that names the thread.
+ */
+public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
+    private final int baseRegister;
+    private final int offset;
+    /** Byte addresses of the active lanes, in lane order, filled by {@link #collectAddresses}. */
+    protected final int[] addresses = new int[SimtWarp.WARP_SIZE];
+
+    protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address) {
+        super(instruction);
+        this.baseRegister = address.baseRegister();
+        this.offset = address.offset();
+    }
+
+    protected final int byteAddress(SimtWarp warp, int lane) {
+        return warp.readRegister(lane, baseRegister) + offset;
+    }
+
+    /** Fills {@link #addresses} for the active lanes; returns how many there are. */
+    protected final int collectAddresses(SimtWarp warp, int active) {
+        int count = 0;
+        for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
+            addresses[count++] = byteAddress(warp, Integer.numberOfTrailingZeros(lanes));
+        }
+        return count;
+    }
+
+    /** The word index of a lane's shared address, or a fault. */
+    protected final int sharedWord(SimtWarp warp, int lane, int byteAddress) {
+        SimtMemory shared = warp.block().shared();
+        int word = shared.wordIndex(byteAddress);
+        if (word < 0) {
+            throw fault(warp, lane, outOfRange("shared", byteAddress, shared));
+        }
+        warp.block().touchShared(byteAddress);
+        return word;
+    }
+
+    /** The word index of a lane's global address, or a fault. */
+    protected final int globalWord(SimtWarp warp, int lane, int byteAddress) {
+        SimtMemory global = warp.machine().global();
+        int word = global.wordIndex(byteAddress);
+        if (word < 0) {
+            throw fault(warp, lane, outOfRange("global", byteAddress, global));
+        }
+        return word;
+    }
+
+    private static String outOfRange(String space, int byteAddress, SimtMemory memory) {
+        return space + " address 0x" + Integer.toHexString(byteAddress) + ((byteAddress & 3) != 0
+                ? " is not 4-byte aligned" : " is outside the " + memory.sizeBytes() + " bytes of " + space
+                + " memory");
+    }
+
+    /** The most active lanes that share one word: how often an atomic unit must serialize. */
+    @TruffleBoundary
+    protected final int sameWordDegree(int count) {
+        int worst = count == 0 ? 0 : 1;
+        for (int i = 0; i < count; i++) {
+            int same = 0;
+            for (int j = 0; j < count; j++) {
+                if (addresses[j] >>> 2 == addresses[i] >>> 2) {
+                    same++;
+                }
+            }
+            worst = Math.max(worst, same);
+        }
+        return worst;
+    }
+}

@@ -1,0 +1,41 @@
+package dev.finegrain.gpu.nodes.memory;
+
+import com.oracle.truffle.api.nodes.NodeInfo;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.isa.SimtOperand;
+import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
+import dev.finegrain.gpu.runtime.SimtCostModel;
+import dev.finegrain.gpu.runtime.SimtWarp;
+
+/** {@code STS [addr], Rs}: stores a shared word per active lane (lanes in order, so the highest lane wins a tie). */
+@NodeInfo(shortName = "STS")
+public final class SimtStsNode extends SimtMemoryAccessNode {
+    @Child private SimtOperandNode value;
+
+    public SimtStsNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value) {
+        super(instruction, address);
+        this.value = value;
+    }
+
+    @Override
+    protected int execute(SimtWarp warp, int active) {
+        int count = collectAddresses(warp, active);
+        int i = 0;
+        for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
+            int lane = Integer.numberOfTrailingZeros(lanes);
+            int word = sharedWord(warp, lane, addresses[i++]);
+            if (warp.block().shared().store(word, value.read(warp, lane))) {
+                warp.machine().noteProgress();
+            }
+        }
+        fallThrough(warp);
+        if (count == 0) {
+            return warp.machine().profile().aluLatency();
+        }
+        SimtCostModel costs = warp.machine().costs();
+        int degree = costs.bankConflictDegree(addresses, count);
+        warp.machine().counters().sharedStores += count;
+        warp.machine().counters().sharedBankConflictReplays += degree - 1;
+        return costs.sharedAccessCycles(degree);
+    }
+}

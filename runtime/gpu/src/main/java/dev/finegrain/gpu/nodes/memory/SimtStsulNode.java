@@ -1,0 +1,51 @@
+package dev.finegrain.gpu.nodes.memory;
+
+import com.oracle.truffle.api.nodes.NodeInfo;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.isa.SimtOperand;
+import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
+import dev.finegrain.gpu.runtime.SimtCostModel;
+import dev.finegrain.gpu.runtime.SimtLockUnit;
+import dev.finegrain.gpu.runtime.SimtWarp;
+
+/**
+ * {@code STSUL [addr], Rs} (seed 001 §3.2): stores the word and sets the address's lock bit back to 1 (free). The
+ * hardware does not check who took the bit, and neither does the model.
+ */
+@NodeInfo(shortName = "STSUL")
+public final class SimtStsulNode extends SimtMemoryAccessNode {
+    @Child private SimtOperandNode value;
+
+    public SimtStsulNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value) {
+        super(instruction, address);
+        this.value = value;
+    }
+
+    @Override
+    protected int execute(SimtWarp warp, int active) {
+        SimtLockUnit locks = warp.block().sm().lockUnit();
+        int count = collectAddresses(warp, active);
+        int i = 0;
+        for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
+            int lane = Integer.numberOfTrailingZeros(lanes);
+            int word = sharedWord(warp, lane, addresses[i]);
+            if (!locks.present()) {
+                throw fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no lock unit");
+            }
+            if (warp.block().shared().store(word, value.read(warp, lane))) {
+                warp.machine().noteProgress();
+            }
+            locks.release(locks.lockAddress(warp.block().sharedBase() + addresses[i]));
+        }
+        fallThrough(warp);
+        if (count == 0) {
+            return warp.machine().profile().aluLatency();
+        }
+        warp.machine().counters().lockReleases += count;
+        warp.machine().counters().sharedStores += count;
+        SimtCostModel costs = warp.machine().costs();
+        int degree = costs.bankConflictDegree(addresses, count);
+        warp.machine().counters().sharedBankConflictReplays += degree - 1;
+        return costs.sharedAccessCycles(degree);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.finegrain.gpu.nodes.sync;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
+import dev.finegrain.gpu.runtime.SimtBarrierUnit;
+import dev.finegrain.gpu.runtime.SimtWarp;
+
+/**
+ * What BAR.SYNC, BAR.ARRIVE and BAR.RED.POPC share: the barrier id and optional thread count, read from the first
+ * active lane (they must be warp-uniform), checked, and handed to the block's {@link SimtBarrierUnit}. The lanes move
+ * past the barrier first, so they continue after it once it opens.
+ */
+abstract class SimtBarrierNode extends SimtInstructionNode {
+    @Child private SimtOperandNode id;
+    @Child private SimtOperandNode count;
+
+    SimtBarrierNode(SimtInstruction instruction, SimtOperandNode id, SimtOperandNode count) {
+        super(instruction);
+        this.id = id;
+        this.count = count;
+    }
+
+    protected final int arrive(SimtWarp warp, int active, boolean wait, int reductionRegister, int reductionLanes) {
+        fallThrough(warp);
+        if (active != 0) {
+            int lane = Integer.numberOfTrailingZeros(active);
+            int barrier = id.read(warp, lane);
+            int threads = count == null ? 0 : count.read(warp, lane);
+            check(warp, lane, barrier, threads);
+            warp.block().barriers().arrive(warp, instruction.index(), active, barrier, threads, wait,
+                    reductionRegister, reductionLanes);
+        }
+        return warp.machine().profile().barrierLatency();
+    }
+
+    @TruffleBoundary
+    private void check(SimtWarp warp, int lane, int barrier, int threads) {
+        if (barrier < 0 || barrier >= SimtBarrierUnit.BARRIERS) {
+            throw fault(warp, lane, "barrier " + barrier + " does not exist (0 to " + (SimtBarrierUnit.BARRIERS - 1)
+                    + ")");
+        }
+        if (threads < 0 || threads % SimtWarp.WARP_SIZE != 0) {
+            throw fault(warp, lane, "barrier thread count " + threads + " is not a multiple of the warp size");
+        }
+    }
+}

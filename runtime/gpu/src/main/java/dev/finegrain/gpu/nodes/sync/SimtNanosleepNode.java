@@ -1,0 +1,34 @@
+package dev.finegrain.gpu.nodes.sync;
+
+import com.oracle.truffle.api.nodes.NodeInfo;
+import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
+import dev.finegrain.gpu.runtime.SimtWarp;
+
+/** {@code NANOSLEEP b}: the warp sleeps for b nanoseconds of the profile's clock (for back-off loops). */
+@NodeInfo(shortName = "NANOSLEEP")
+public final class SimtNanosleepNode extends SimtInstructionNode {
+    @Child private SimtOperandNode duration;
+
+    public SimtNanosleepNode(SimtInstruction instruction, SimtOperandNode duration) {
+        super(instruction);
+        this.duration = duration;
+    }
+
+    @Override
+    protected int execute(SimtWarp warp, int active) {
+        if (active == 0) {
+            fallThrough(warp);
+            return warp.machine().profile().aluLatency();
+        }
+        int lane = Integer.numberOfTrailingZeros(active);
+        if (!warp.machine().profile().hasNanosleep()) {
+            throw fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no NANOSLEEP");
+        }
+        long nanoseconds = Integer.toUnsignedLong(duration.read(warp, lane));
+        fallThrough(warp);
+        warp.machine().counters().sleeps++;
+        return (int) Math.min(Integer.MAX_VALUE, warp.machine().profile().cyclesFor(nanoseconds));
+    }
+}

@@ -1,0 +1,48 @@
+package dev.finegrain.gpu.runtime;
+
+/**
+ * Where the lanes of one warp are and which of them issue next: {@link SimtReconvergenceStack} for Fermi,
+ * {@link SimtIndependentThreads} for independent thread scheduling. Instruction nodes move lanes only through
+ * these operations; {@code group} is always the lanes the last {@link #selectGroup} chose.
+ */
+public sealed interface SimtDivergence permits SimtReconvergenceStack, SimtIndependentThreads {
+
+    /** Chooses the lanes to issue next among {@code runnable}; false when none of them can issue. */
+    boolean selectGroup(int runnable);
+
+    /** Instruction index the chosen group is at. */
+    int groupPc();
+
+    /** Lanes of the chosen group. */
+    int groupMask();
+
+    /** The whole group moves to the next instruction. */
+    void advance();
+
+    /** The whole group branches to {@code target}. */
+    void jump(int target);
+
+    /** The group splits: {@code taken} lanes go to {@code target}, the others fall through. */
+    void branch(int taken, int target, int reconvergence);
+
+    /** SSY: lanes that SYNC from here on meet again at {@code target}. */
+    void setSynchronizationPoint(int target);
+
+    /** SYNC (or {@code .S}): {@code lanes} of the group go to the innermost SSY target; the rest advance. */
+    void sync(int lanes);
+
+    /** {@code lanes} of the group exit; the rest advance. */
+    void exit(int lanes);
+
+    /** Lanes that have not exited. */
+    int alive();
+
+    /** Instruction index where {@code lane} is, for reports. */
+    int pcOf(int lane);
+
+    /**
+     * Whether {@code lane} is parked waiting for other lanes of its warp to reconverge (Fermi); never under
+     * independent thread scheduling, where every lane keeps its own program counter.
+     */
+    boolean isMaskedOff(int lane);
+}

@@ -1,0 +1,128 @@
+package dev.finegrain.gpu.runtime;
+
+import dev.finegrain.gpu.SimMode;
+import dev.finegrain.gpu.SimUserException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * A modeled GPU: its shape (SMs, occupancy limits, lock unit) and its costs, read from a commented
+ * {@code .properties} file that gives the source of every number (see docs/profiles.md).
+ */
+public record SimtProfile(String name, String description, SimMode defaultMode, double clockMhz,
+                          int smCount, int maxThreadsPerSm, int maxBlocksPerSm, int maxThreadsPerBlock,
+                          int sharedBytesPerSm, int lockBits, int lockAddressShift, int schedulersPerSm,
+                          SchedulerPolicy schedulerPolicy, int sharedBanks,
+                          int aluLatency, int multiplyLatency, int branchLatency, int specialRegisterLatency,
+                          int sharedLatency, int sharedReplayCycles, int sharedAtomicCycles,
+                          int globalLatency, int globalLineBytes, int volatileServiceCycles, int atomicServiceCycles,
+                          boolean atomicHoldsLine, int barrierLatency, int voteLatency, int membarLatency,
+                          int launchOverheadCycles, boolean hasMbarrier, boolean hasNanosleep) {
+
+    /** The profiles shipped as resources. */
+    public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
+            "hopper-h200");
+
+    /** How an SM picks the next warp to issue. */
+    public enum SchedulerPolicy {
+        /** Loose round robin: the next ready warp after the one issued last. */
+        LRR,
+        /** Greedy then oldest: keep issuing the same warp while it is ready, else the oldest ready one. */
+        GTO
+    }
+
+    /** A built-in profile by name, or a profile file by path. */
+    public static SimtProfile load(String nameOrPath) {
+        Properties properties = new Properties();
+        String resource = "/dev/finegrain/gpu/profiles/" + nameOrPath + ".properties";
+        try (InputStream in = SimtProfile.class.getResourceAsStream(resource)) {
+            if (in != null) {
+                properties.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+                return from(nameOrPath, properties);
+            }
+        } catch (IOException e) {
+            throw new SimUserException("cannot read profile " + nameOrPath + ": " + e.getMessage(), e);
+        }
+        Path file = Path.of(nameOrPath);
+        if (!Files.isRegularFile(file)) {
+            throw new SimUserException("unknown profile '" + nameOrPath + "' (built in: " + String.join(", ", BUILT_IN)
+                    + "; or the path of a .properties file)");
+        }
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new SimUserException("cannot read profile " + file + ": " + e.getMessage(), e);
+        }
+        return from(file.toString(), properties);
+    }
+
+    private static SimtProfile from(String source, Properties p) {
+        Values v = new Values(source, p);
+        int lockBits = v.integer("sm.lockBits");
+        if (lockBits < 0 || Integer.bitCount(lockBits) > 1) {
+            throw new SimUserException("profile " + source + ": sm.lockBits must be 0 or a power of two, was "
+                    + lockBits);
+        }
+        return new SimtProfile(v.text("profile.name"), v.text("profile.description"),
+                SimMode.parse(v.text("profile.defaultMode")), v.decimal("clock.mhz"),
+                v.integer("sm.count"), v.integer("sm.maxThreads"), v.integer("sm.maxBlocks"),
+                v.integer("block.maxThreads"), v.integer("sm.sharedBytes"), lockBits,
+                v.integer("sm.lockAddressShift"), v.integer("sm.schedulers"),
+                SchedulerPolicy.valueOf(v.text("sm.schedulerPolicy").toUpperCase(Locale.ROOT)),
+                v.integer("sm.sharedBanks"),
+                v.integer("latency.alu"), v.integer("latency.multiply"), v.integer("latency.branch"),
+                v.integer("latency.specialRegister"), v.integer("latency.shared"),
+                v.integer("latency.sharedReplay"), v.integer("latency.sharedAtomic"), v.integer("latency.global"),
+                v.integer("global.lineBytes"), v.integer("global.volatileServiceCycles"),
+                v.integer("global.atomicServiceCycles"), v.bool("global.atomicHoldsLine"),
+                v.integer("latency.barrier"), v.integer("latency.vote"), v.integer("latency.membar"),
+                v.integer("launch.overheadCycles"), v.bool("feature.mbarrier"), v.bool("feature.nanosleep"));
+    }
+
+    /** Cycles of the SM clock for a duration in nanoseconds. */
+    public long cyclesFor(long nanoseconds) {
+        return Math.max(1, Math.round(nanoseconds * clockMhz / 1000.0));
+    }
+
+    private record Values(String source, Properties properties) {
+        String text(String key) {
+            String value = properties.getProperty(key);
+            if (value == null || value.isBlank()) {
+                throw new SimUserException("profile " + source + ": missing " + key);
+            }
+            return value.trim();
+        }
+
+        int integer(String key) {
+            try {
+                return Integer.parseInt(text(key));
+            } catch (NumberFormatException e) {
+                throw new SimUserException("profile " + source + ": " + key + " is not an integer: " + text(key));
+            }
+        }
+
+        double decimal(String key) {
+            try {
+                return Double.parseDouble(text(key));
+            } catch (NumberFormatException e) {
+                throw new SimUserException("profile " + source + ": " + key + " is not a number: " + text(key));
+            }
+        }
+
+        boolean bool(String key) {
+            return switch (text(key).toLowerCase(Locale.ROOT)) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new SimUserException("profile " + source + ": " + key + " must be true or false");
+            };
+        }
+    }
+}

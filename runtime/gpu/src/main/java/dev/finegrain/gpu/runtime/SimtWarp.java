@@ -1,0 +1,173 @@
+package dev.finegrain.gpu.runtime;
+
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import dev.finegrain.gpu.SimMode;
+import dev.finegrain.gpu.isa.SimtOperand;
+
+import java.util.Arrays;
+
+/**
+ * Up to 32 lanes that issue together: their registers and predicates, where they are ({@link SimtDivergence}),
+ * which of them wait at a barrier, and when the warp may issue again.
+ */
+public final class SimtWarp {
+    public static final int WARP_SIZE = 32;
+    private static final int PREDICATES = 7;
+
+    private final SimtMachine machine;
+    private final SimtBlock block;
+    private final int index;
+    private final int firstThread;
+    private final int laneCount;
+    private final int registerCount;
+    private final int[] registers;
+    private final int[] predicates = new int[PREDICATES];
+    private final SimtDivergence divergence;
+    private final int[] barrierOfLane = new int[WARP_SIZE];
+    private final int[] barrierPcOfLane = new int[WARP_SIZE];
+    private final int[] failedLockAddress = new int[WARP_SIZE];
+    private int waitingLanes;
+    private long readyAt;
+
+    SimtWarp(SimtMachine machine, SimtBlock block, int index, int firstThread, int laneCount, int registerCount) {
+        this.machine = machine;
+        this.block = block;
+        this.index = index;
+        this.firstThread = firstThread;
+        this.laneCount = laneCount;
+        this.registerCount = registerCount;
+        this.registers = new int[WARP_SIZE * registerCount];
+        int lanes = laneCount == WARP_SIZE ? -1 : (1 << laneCount) - 1;
+        this.divergence = machine.mode() == SimMode.FERMI ? new SimtReconvergenceStack(lanes)
+                : new SimtIndependentThreads(lanes);
+        Arrays.fill(failedLockAddress, -1);
+    }
+
+    public SimtMachine machine() {
+        return machine;
+    }
+
+    public SimtBlock block() {
+        return block;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public int laneCount() {
+        return laneCount;
+    }
+
+    public SimtDivergence divergence() {
+        return divergence;
+    }
+
+    /** Thread index within the block (what SR_TID.X reads). */
+    public int threadIndex(int lane) {
+        return firstThread + lane;
+    }
+
+    @TruffleBoundary
+    public SimtThread thread(int lane) {
+        return new SimtThread(block.id(), index, lane);
+    }
+
+    public int readRegister(int lane, int register) {
+        return register == SimtOperand.RZ ? 0 : registers[lane * registerCount + register];
+    }
+
+    /** Writes a register; a write that changes the value is progress for the deadlock watchdog. */
+    public void writeRegister(int lane, int register, int value) {
+        if (register == SimtOperand.RZ) {
+            return;
+        }
+        int slot = lane * registerCount + register;
+        if (registers[slot] != value) {
+            registers[slot] = value;
+            machine.noteProgress();
+        }
+    }
+
+    /** The lanes for which predicate {@code index} is true; PT is true for all. */
+    public int predicate(int index) {
+        return index == SimtOperand.PT ? -1 : predicates[index];
+    }
+
+    /**
+     * Sets predicate {@code index} of {@code lanes} to the matching bits of {@code values}. Not progress for the
+     * watchdog: lanes contending in a spin loop flip their predicates forever (seed 001's Listing 3 in one warp).
+     */
+    public void writePredicate(int index, int lanes, int values) {
+        if (index != SimtOperand.PT) {
+            predicates[index] = predicates[index] & ~lanes | values & lanes;
+        }
+    }
+
+    /** Lanes that could issue now: not exited and not parked at a barrier (under Fermi one parked lane parks all). */
+    public int runnableLanes() {
+        if (machine.mode() == SimMode.FERMI) {
+            return waitingLanes != 0 ? 0 : divergence.alive();
+        }
+        return divergence.alive() & ~waitingLanes;
+    }
+
+    public boolean isDone() {
+        return divergence.alive() == 0;
+    }
+
+    public long readyAt() {
+        return readyAt;
+    }
+
+    void setReadyAt(long cycle) {
+        readyAt = cycle;
+    }
+
+    public int waitingLanes() {
+        return waitingLanes;
+    }
+
+    public int barrierOf(int lane) {
+        return barrierOfLane[lane];
+    }
+
+    /** The instruction index of the barrier a waiting lane arrived at (its PC has already moved past it). */
+    public int barrierPcOf(int lane) {
+        return barrierPcOfLane[lane];
+    }
+
+    void waitAtBarrier(int lanes, int barrier, int instructionIndex) {
+        waitingLanes |= lanes;
+        for (int remaining = lanes; remaining != 0; remaining &= remaining - 1) {
+            int lane = Integer.numberOfTrailingZeros(remaining);
+            barrierOfLane[lane] = barrier;
+            barrierPcOfLane[lane] = instructionIndex;
+        }
+    }
+
+    void leaveBarrier(int lanes) {
+        waitingLanes &= ~lanes;
+        machine.noteProgress();
+    }
+
+    /** Remembers the block-relative address of a lane's failed LDSLK (or forgets it with -1), for reports. */
+    public void recordLockWait(int lane, int byteAddress) {
+        failedLockAddress[lane] = byteAddress;
+    }
+
+    public int failedLockAddress(int lane) {
+        return failedLockAddress[lane];
+    }
+
+    /** {@code lanes} of the current group exit; the others move on. */
+    @TruffleBoundary
+    public void exit(int lanes) {
+        int exiting = lanes & divergence.alive();
+        divergence.exit(lanes);
+        if (exiting != 0) {
+            machine.noteProgress();
+            block.threadsExited(Integer.bitCount(exiting));
+        }
+    }
+}
