@@ -17,7 +17,12 @@ public final class JvmCodegen {
 
     private JvmCodegen() {}
 
+    /** @throws IllegalArgumentException when the mechanism cannot implement this kernel's channels, saying why */
     public static JClass generate(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName) {
+        mechanism.flatMap(m -> SyncLayout.unsupported(plan.graph(), m)).ifPresent(reason -> {
+            throw new IllegalArgumentException("the jvm backend cannot use mechanism '" + mechanism.orElseThrow() + "' for kernel '"
+                    + plan.graph().name() + "': " + reason);
+        });
         String name = packageName + "." + className(plan, mechanism);
         return switch (plan) {
             case DataflowPlan dataflow -> DataflowLoops.lower(name, dataflow, SyncLayout.of(plan.graph(), dataflow.waits(),

@@ -195,6 +195,10 @@ class JvmBackendTest {
                 backend.unsupported(graph, lockDataflow(), LockMechanism.TINY_LOCK));
         assertTrue(!backend.mechanisms(graph, lockDataflow()).contains(LockMechanism.TINY_LOCK));
         assertEquals(List.of(), backend.mechanisms(graph, wavefront()), "barrier schedules take no lock mechanism");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> CompiledJvmKernel.compile(doubles,
+                lockDataflow(), Optional.of(LockMechanism.TINY_LOCK)));
+        assertEquals("the jvm backend cannot use mechanism 'tiny-lock' for kernel 'doubles': tiny-lock packs the ready bit beside "
+                + "a 32-bit int value, and state field 'x' is double", refused.getMessage());
     }
 
     @Test
