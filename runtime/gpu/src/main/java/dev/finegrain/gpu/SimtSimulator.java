@@ -1,8 +1,10 @@
 package dev.finegrain.gpu;
 
+import com.oracle.truffle.api.CallTarget;
 import com.oracle.truffle.api.Truffle;
 import dev.finegrain.gpu.isa.SimtOpcode;
 import dev.finegrain.gpu.isa.SimtProgram;
+import dev.finegrain.gpu.nodes.SimtKernelRootNode;
 import dev.finegrain.gpu.parser.SimtParser;
 import dev.finegrain.gpu.runtime.SimtBlock;
 import dev.finegrain.gpu.runtime.SimtCounters;
@@ -54,6 +56,14 @@ public final class SimtSimulator {
     private static final int DEFAULT_SHARED_BYTES_PER_BLOCK = 16 * 1024;
     private static volatile boolean interpreterNoticePrinted;
     private static Engine engine;
+    private static Context context;
+    /** Kernel call targets by (instructions, profile): a program run again reuses its compiled code. */
+    private static final Map<List<Object>, CallTarget> KERNELS = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<Object>, CallTarget> eldest) {
+            return size() > 64;
+        }
+    };
 
     private SimtSimulator() {
     }
@@ -65,19 +75,30 @@ public final class SimtSimulator {
         SimtLaunch launch = launchFor(request, program, profile);
         SimtMachine.checkFits(profile, launch);
         noticeInterpreterOnly();
-        try (Context context = Context.newBuilder(SimtLanguage.ID).engine(engine()).build()) {
-            context.enter();
+        synchronized (SimtSimulator.class) {
+            Context shared = context();
+            shared.enter();
             try {
-                return run(request, program, profile, mode, launch);
+                CallTarget kernel = KERNELS.computeIfAbsent(List.of(program.instructions(), profile),
+                        key -> new SimtKernelRootNode(SimtLanguage.get(), program, profile).getCallTarget());
+                return run(request, program, profile, mode, launch, kernel);
             } finally {
-                context.leave();
+                shared.leave();
             }
         }
     }
 
+    /** One context for the JVM, entered by one simulation at a time, so that its call targets outlive a run. */
+    private static Context context() {
+        if (context == null) {
+            context = Context.newBuilder(SimtLanguage.ID).engine(engine()).build();
+        }
+        return context;
+    }
+
     private static SimResult run(SimRequest request, SimtProgram program, SimtProfile profile, SimMode mode,
-                                 SimtLaunch launch) {
-        SimtMachine machine = new SimtMachine(program, profile, mode, launch,
+                                 SimtLaunch launch, CallTarget kernel) {
+        SimtMachine machine = new SimtMachine(program, profile, mode, launch, kernel,
                 block -> initializeShared(block, request.inits()));
         for (MemoryInit init : request.inits()) {
             if (init.space() == MemorySpace.GLOBAL) {

@@ -3,7 +3,6 @@ package dev.finegrain.gpu.runtime;
 import com.oracle.truffle.api.CallTarget;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.finegrain.gpu.SimMode;
-import dev.finegrain.gpu.SimtLanguage;
 import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.isa.SimtProgram;
 import dev.finegrain.gpu.nodes.SimtKernelRootNode;
@@ -44,8 +43,12 @@ public final class SimtMachine {
     private long cycle;
     private long lastProgress;
 
-    /** {@code blockInitializer} fills each block's shared window as the block is placed. */
-    public SimtMachine(SimtProgram program, SimtProfile profile, SimMode mode, SimtLaunch launch,
+    /**
+     * {@code kernel} is the program's {@link SimtKernelRootNode} call target (reused across launches, so what Graal
+     * compiled for one run serves the next); {@code blockInitializer} fills each block's shared window as the block
+     * is placed.
+     */
+    public SimtMachine(SimtProgram program, SimtProfile profile, SimMode mode, SimtLaunch launch, CallTarget kernel,
                        Consumer<SimtBlock> blockInitializer) {
         this.program = program;
         this.profile = profile;
@@ -56,7 +59,7 @@ public final class SimtMachine {
         for (int i = 0; i < profile.smCount(); i++) {
             sms.add(new SimtSm(i, profile));
         }
-        this.kernel = new SimtKernelRootNode(SimtLanguage.get(), program, profile).getCallTarget();
+        this.kernel = kernel;
         this.blockInitializer = blockInitializer;
     }
 
