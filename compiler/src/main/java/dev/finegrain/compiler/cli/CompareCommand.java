@@ -5,14 +5,13 @@ import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
-import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 @Command(name = "compare", description = "Run every combination, verify each against the oracle, print one row per combination.")
@@ -33,17 +32,8 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--mechanisms", paramLabel = "M,...", description = "default: every mechanism each backend implements")
     String mechanisms;
 
-    @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input and interleaving seed (default: ${DEFAULT-VALUE})")
-    long seed;
-
-    @Option(names = "--threads", paramLabel = "N", description = "worker threads for the jvm backend (default: available processors)")
-    Integer threads;
-
-    @Option(names = "--quick", description = "run each combination once: no warm-up, no repeated timing")
-    boolean quick;
-
-    @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table, json or csv (default: ${DEFAULT-VALUE})")
-    String format;
+    @Mixin
+    RunOptions options = new RunOptions();
 
     CompareCommand(KernelCatalog catalog) {
         super(catalog);
@@ -52,23 +42,16 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
-        ResultFormat resultFormat = format(format);
+        ResultFormat resultFormat = options.resultFormat();
         int rank = kernel.kernel().rank();
         List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(kernel,
                 sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, rank, kernelName),
                 schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules),
                 backends == null ? Backends.available() : CliValues.backends(backends),
                 mechanisms == null ? List.of() : CliValues.mechanisms(mechanisms),
-                seed, CliValues.threads(threads), !quick, err()));
+                options.seed, options.threadCount(), options.measure(), err()));
         out().print(resultFormat.render(rows));
         return rows.stream().allMatch(ResultRow::verified) ? 0 : FinegrainCli.EXIT_NOT_VERIFIED;
     }
-
-    static ResultFormat format(String name) {
-        try {
-            return ResultFormat.valueOf(name.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException unknown) {
-            throw new UsageException("unknown format '" + name + "'; use table, json or csv");
-        }
     }
 }

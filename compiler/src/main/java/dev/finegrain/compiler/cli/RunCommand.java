@@ -6,6 +6,7 @@ import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.dsl.LibraryKernel;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -31,17 +32,8 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--mechanism", paramLabel = "M", description = "lock mechanism, for backends that implement them")
     String mechanism;
 
-    @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input and interleaving seed (default: ${DEFAULT-VALUE})")
-    long seed;
-
-    @Option(names = "--threads", paramLabel = "N", description = "worker threads for the jvm backend (default: available processors)")
-    Integer threads;
-
-    @Option(names = "--quick", description = "run each combination once: no warm-up, no repeated timing")
-    boolean quick;
-
-    @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table, json or csv")
-    String format;
+    @Mixin
+    RunOptions options = new RunOptions();
 
     RunCommand(KernelCatalog catalog) {
         super(catalog);
@@ -50,11 +42,11 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
-        ResultFormat resultFormat = CompareCommand.format(format);
+        ResultFormat resultFormat = options.resultFormat();
         List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(kernel,
                 List.of(CliValues.size(size, kernel.kernel().rank(), kernelName)),
                 List.of(CliValues.schedule(schedule)), List.of(CliValues.backend(backend)),
-                mechanism == null ? List.of() : List.of(CliValues.mechanism(mechanism)), seed, CliValues.threads(threads), !quick, null));
+                mechanism == null ? List.of() : List.of(CliValues.mechanism(mechanism)), options.seed, options.threadCount(), options.measure(), null));
         out().print(resultFormat.render(rows));
         return rows.stream().allMatch(ResultRow::verified) ? 0 : FinegrainCli.EXIT_NOT_VERIFIED;
     }
