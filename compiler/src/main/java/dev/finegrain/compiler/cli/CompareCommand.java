@@ -53,5 +53,4 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         out().print(resultFormat.render(rows));
         return rows.stream().allMatch(ResultRow::verified) ? 0 : FinegrainCli.EXIT_NOT_VERIFIED;
     }
-    }
 }
