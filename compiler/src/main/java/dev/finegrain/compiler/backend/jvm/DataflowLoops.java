@@ -23,7 +23,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 
 /**
  * Lock-based dataflow on threads: actor instances are mapped to workers statically, rows cyclically (rank 2 and
- * 3: row i to worker i mod W; rank 1: blocks of one lock group); each worker fires its instances in
+ * 3: row i to worker i mod W; rank 1: blocks, see {@link #blockSize}); each worker fires its instances in
  * lexicographic order, awaiting a channel's token only when the producer belongs to another worker (program
  * order already covers its own), and publishing its own tokens after firing.
  */
@@ -39,7 +39,21 @@ final class DataflowLoops {
     private DataflowLoops(LoweringContext cx, List<IrChannel> waits) {
         this.cx = cx;
         this.waits = waits;
-        this.blockSize = cx.graph.kernel().groupSize();
+        this.blockSize = blockSize(cx, waits);
+    }
+
+    /**
+     * Rank 1: a worker owns blocks of consecutive instances. With per-instance tokens a block is as long as the
+     * shortest dependence distance, so no instance of a block waits for another one of the same block and
+     * consecutive blocks alternate between workers (the chain's 32, seed 003's element-by-element 1). With group
+     * tokens a block is one group, because a group is published by the worker that computed all of it.
+     */
+    private static int blockSize(LoweringContext cx, List<IrChannel> waits) {
+        if (cx.sync.group() > 1) {
+            return cx.sync.group();
+        }
+        return waits.stream().filter(cx::needsToken).mapToInt(w -> Math.abs(w.vector()[0])).min()
+                .orElse(cx.graph.kernel().groupSize());
     }
 
     static JClass lower(String className, DataflowPlan plan, SyncLayout layout) {
@@ -62,12 +76,24 @@ final class DataflowLoops {
         List<JStmt> point = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
             IrActor spec = cx.graph.actor(actor);
+            List<JStmt> awaits = new ArrayList<>();
             for (int wait = 0; wait < waits.size(); wait++) {
                 if (waits.get(wait).consumer() == actor && cx.needsToken(waits.get(wait))) {
-                    point.addAll(await(wait));
+                    awaits.addAll(await(wait));
                 }
             }
-            cx.fire(spec, point);
+            List<JStmt> folds = new ArrayList<>();
+            JExpr value = cx.lower(spec, spec.body(), folds);
+            point.add(cx.describe(spec));
+            if (!folds.isEmpty() && !awaits.isEmpty() && cx.foldsReadNoState(spec.body())) {
+                point.add(new JStmt.Comment("the independent work first: these folds read no state, so they need no token"));
+                point.addAll(folds);
+                point.addAll(awaits);
+            } else {
+                point.addAll(awaits);
+                point.addAll(folds);
+            }
+            cx.store(spec, value, point);
             point.addAll(publish(spec));
         }
         List<JStmt> row = new ArrayList<>(cx.rowBases());

@@ -271,9 +271,17 @@ final class LoweringContext {
 
     /** Statements firing one actor at the current point: evaluate the body, then store (or publish, when packed). */
     void fire(IrActor actor, List<JStmt> out) {
-        out.add(new JStmt.Comment("actor " + actor.name() + ": " + IrPrinter.load(graph, actor.writes(), new int[rank])
-                + " = " + IrPrinter.expression(graph, actor.body())));
-        JExpr value = lower(actor, actor.body(), out);
+        out.add(describe(actor));
+        store(actor, lower(actor, actor.body(), out), out);
+    }
+
+    JStmt describe(IrActor actor) {
+        return new JStmt.Comment("actor " + actor.name() + ": " + IrPrinter.load(graph, actor.writes(), new int[rank])
+                + " = " + IrPrinter.expression(graph, actor.body()));
+    }
+
+    /** Stores an actor's value at the current point (publishing it, when the ready bit is packed beside it). */
+    void store(IrActor actor, JExpr value, List<JStmt> out) {
         int field = actor.writes();
         JExpr index = index(field, new int[rank]);
         if (packed(field)) {
@@ -283,6 +291,39 @@ final class LoweringContext {
             JType element = storageType(graph.field(field)).element();
             out.add(new JStmt.Store(array[field], index, value.type().equals(element) ? value : new JExpr.Convert(value, element)));
         }
+    }
+
+    /** True when no fold of the expression reads a state field, so its loops need no token to run. */
+    boolean foldsReadNoState(IrExpr expr) {
+        return switch (expr) {
+            case IrExpr.Iterate it -> !readsState(it) && foldsReadNoState(it.count()) && foldsReadNoState(it.init());
+            case IrExpr.Unary u -> foldsReadNoState(u.operand());
+            case IrExpr.Binary b -> foldsReadNoState(b.left()) && foldsReadNoState(b.right());
+            case IrExpr.Select sel -> foldsReadNoState(sel.condition()) && foldsReadNoState(sel.whenTrue()) && foldsReadNoState(sel.whenFalse());
+            case IrExpr.Cast c -> foldsReadNoState(c.operand());
+            case IrExpr.Const c -> true;
+            case IrExpr.IndexVar v -> true;
+            case IrExpr.SizeVar v -> true;
+            case IrExpr.ParamVar p -> true;
+            case IrExpr.Load l -> true;
+            case IrExpr.Accumulator a -> true;
+        };
+    }
+
+    private boolean readsState(IrExpr expr) {
+        return switch (expr) {
+            case IrExpr.Load l -> graph.field(l.field()).isState();
+            case IrExpr.Iterate it -> readsState(it.count()) || readsState(it.init()) || readsState(it.body());
+            case IrExpr.Unary u -> readsState(u.operand());
+            case IrExpr.Binary b -> readsState(b.left()) || readsState(b.right());
+            case IrExpr.Select sel -> readsState(sel.condition()) || readsState(sel.whenTrue()) || readsState(sel.whenFalse());
+            case IrExpr.Cast c -> readsState(c.operand());
+            case IrExpr.Const c -> false;
+            case IrExpr.IndexVar v -> false;
+            case IrExpr.SizeVar v -> false;
+            case IrExpr.ParamVar p -> false;
+            case IrExpr.Accumulator a -> false;
+        };
     }
 
     /** Lowers an expression; loops of iterate folds are hoisted into {@code sink} ahead of the expression. */
