@@ -10,7 +10,10 @@ import java.util.Optional;
  */
 public final class DependenceMath {
 
-    /** Hyperplane coefficients are searched in [-BOUND, BOUND]; enough for every stencil with offsets below it. */
+    /**
+     * Hyperplane coefficients are searched in [-BOUND, BOUND]; beyond that only lexicographically positive sets get
+     * one (the steep hyperplane), so a skewed set needing larger coefficients is reported as having none.
+     */
     private static final int SEARCH_BOUND = 8;
 
     private DependenceMath() {}
@@ -41,7 +44,8 @@ public final class DependenceMath {
      * A Lamport hyperplane for the non-zero vectors: integer h with h.d >= 1 for every d, so the points with
      * h.p = t depend only on points of smaller t. Prefers the smallest sum of |h| and then non-negative
      * coefficients, which gives NW's (1,1). Empty when none exists within the search bound and the vectors are
-     * not all lexicographically positive (for those, a steep hyperplane always exists and is returned).
+     * not all lexicographically positive (for those a steep hyperplane exists, returned while its coefficients stay
+     * small enough for index arithmetic in int).
      */
     public static Optional<int[]> findHyperplane(int rank, Collection<int[]> vectors) {
         int[][] nonZero = vectors.stream().filter(v -> !isZero(v)).toArray(int[][]::new);
@@ -57,7 +61,7 @@ public final class DependenceMath {
             return Optional.of(best);
         }
         if (Arrays.stream(nonZero).allMatch(DependenceMath::isLexicographicallyPositive)) {
-            return Optional.of(steepHyperplane(rank, nonZero));
+            return steepHyperplane(rank, nonZero);
         }
         return Optional.empty();
     }
@@ -100,15 +104,18 @@ public final class DependenceMath {
     }
 
     /** h = (K^(n-1), ..., K, 1) with K above every |component|: dominated by the first non-zero component. */
-    private static int[] steepHyperplane(int rank, int[][] vectors) {
-        int k = 1 + Arrays.stream(vectors).flatMapToInt(Arrays::stream).map(Math::abs).max().orElse(0) * rank;
+    private static Optional<int[]> steepHyperplane(int rank, int[][] vectors) {
+        long k = 1 + (long) Arrays.stream(vectors).flatMapToInt(Arrays::stream).map(Math::abs).max().orElse(0) * rank;
         int[] h = new int[rank];
-        int weight = 1;
+        long weight = 1;
         for (int d = rank - 1; d >= 0; d--) {
-            h[d] = weight;
+            if (weight * k > Integer.MAX_VALUE / 1024) {
+                return Optional.empty();
+            }
+            h[d] = (int) weight;
             weight *= k;
         }
-        return h;
+        return Optional.of(h);
     }
 
     public static String format(int[] vector) {

@@ -45,8 +45,14 @@ public final class KernelCompiler {
                 if (supported.isEmpty()) {
                     mechanisms.add(Optional.empty());
                 } else {
-                    (request.mechanisms().isEmpty() ? supported : request.mechanisms().stream().filter(supported::contains).toList())
-                            .forEach(m -> mechanisms.add(Optional.of(m)));
+                    List<LockMechanism> chosen = request.mechanisms().isEmpty() ? supported
+                            : request.mechanisms().stream().filter(supported::contains).toList();
+                    if (chosen.isEmpty()) {
+                        throw new IllegalArgumentException("kernel '" + kernel.name() + "' under " + schedule.cliName()
+                                + " supports none of the requested mechanisms " + request.mechanisms() + "; it supports "
+                                + supported.stream().map(LockMechanism::cliName).toList());
+                    }
+                    chosen.forEach(m -> mechanisms.add(Optional.of(m)));
                 }
                 for (Optional<LockMechanism> mechanism : mechanisms) {
                     generated.add(write(JvmCodegen.generate(plan, mechanism, request.packageName()), request));

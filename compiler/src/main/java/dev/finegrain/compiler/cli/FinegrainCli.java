@@ -52,6 +52,10 @@ public final class FinegrainCli {
                 err.println("finegrain: " + problem.getMessage());
                 return EXIT_USAGE;
             }
+            if (problem instanceof dev.finegrain.runtime.jvm.StallException stall) {
+                err.println("finegrain: " + stall.getMessage());
+                return EXIT_NOT_VERIFIED;
+            }
             err.println("finegrain: internal error, please report it with this trace:");
             problem.printStackTrace(err);
             return EXIT_INTERNAL;

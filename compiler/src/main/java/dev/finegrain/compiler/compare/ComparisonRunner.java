@@ -58,6 +58,15 @@ public final class ComparisonRunner {
         for (Schedule schedule : request.schedules()) {
             plans.put(schedule, SchedulePlanner.plan(graph, schedule));
         }
+        if (!request.mechanisms().isEmpty() && request.backends().stream().allMatch(Backend::modelsSyncAbstractly)) {
+            throw new UsageException("backend '" + request.backends().getFirst().name() + "' models sync points abstractly and "
+                    + "takes no lock mechanism; drop the mechanism option or add a backend that implements "
+                    + request.mechanisms().getFirst());
+        }
+        if (!request.mechanisms().isEmpty() && request.progress() != null) {
+            request.backends().stream().filter(Backend::modelsSyncAbstractly).forEach(abstractBackend -> request.progress().println(
+                    "note: backend '" + abstractBackend.name() + "' takes no lock mechanism, so a mechanism sweep leaves it out"));
+        }
         Map<Schedule, Map<Backend, List<Optional<LockMechanism>>>> combinations = new LinkedHashMap<>();
         int total = 0;
         for (Schedule schedule : plans.keySet()) {
@@ -103,13 +112,13 @@ public final class ComparisonRunner {
 
     /**
      * The mechanisms to run a backend with under a schedule: the requested ones (each must be supported), or all
-     * it supports; a single empty entry for schedules that use barriers only and for abstract backends.
+     * it supports; a single empty entry for schedules that use barriers only and for abstract backends, and none for
+     * an abstract backend in a mechanism sweep.
      */
     private static List<Optional<LockMechanism>> mechanismsFor(Backend backend, KernelGraph graph, Schedule schedule,
                                                                List<LockMechanism> requested) {
         if (backend.modelsSyncAbstractly() && !requested.isEmpty()) {
-            throw new UsageException("backend '" + backend.name() + "' models sync points abstractly and takes no lock "
-                    + "mechanism; drop the mechanism option or choose a backend that implements " + requested.getFirst());
+            return List.of();
         }
         List<LockMechanism> available = backend.mechanisms(graph, schedule);
         if (available.isEmpty()) {

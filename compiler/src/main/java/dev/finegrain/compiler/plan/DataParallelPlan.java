@@ -48,7 +48,7 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
         Domain tiles = new Domain(tilesPerDimension);
         Domain inside = new Domain(tile);
         int diagonals = Arrays.stream(tilesPerDimension).map(n -> n - 1).sum() + 1;
-        TaskGraphBuilder tasks = new TaskGraphBuilder(tiles.points(), domain.points() * graph.actors().size(), graph.actorOrder());
+        TaskGraphBuilder tasks = new TaskGraphBuilder(tiles.points(), (long) domain.points() * graph.actors().size(), graph.actorOrder());
         int[] tileCoordinates = new int[sizes.length];
         int[] offset = new int[sizes.length];
         int[] point = new int[sizes.length];

@@ -48,7 +48,7 @@ public record DataflowPlan(KernelGraph graph, List<IrChannel> waits) implements 
         for (int slot = 0; slot < actors; slot++) {
             slotOfActor[order.get(slot)] = slot;
         }
-        TaskGraphBuilder tasks = new TaskGraphBuilder(domain.points() * actors, domain.points() * actors, order);
+        TaskGraphBuilder tasks = new TaskGraphBuilder((long) domain.points() * actors, (long) domain.points() * actors, order);
         int[] point = new int[domain.rank()];
         int[] source = new int[domain.rank()];
         List<Integer> waitsFor = new ArrayList<>();

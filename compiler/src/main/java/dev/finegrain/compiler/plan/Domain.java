@@ -12,7 +12,11 @@ public final class Domain {
         for (int size : sizes) {
             count *= size;
         }
-        this.points = Math.toIntExact(count);
+        if (count > Integer.MAX_VALUE) {
+            throw new dev.finegrain.compiler.backend.KernelExecutionException("a domain of " + java.util.Arrays.toString(sizes)
+                    + " (halos included) has " + count + " points, more than an int-indexed array holds; choose smaller sizes");
+        }
+        this.points = (int) count;
     }
 
     public int rank() {

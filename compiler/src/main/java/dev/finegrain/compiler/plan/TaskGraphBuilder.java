@@ -14,13 +14,18 @@ final class TaskGraphBuilder {
     private int tasks;
     private int firings;
 
-    TaskGraphBuilder(int taskCount, int firingCount, List<Integer> actorOrder) {
+    /** Counts come as long, so a plan too large to check is reported instead of overflowing. */
+    TaskGraphBuilder(long taskCount, long firingCount, List<Integer> actorOrder) {
+        if (firingCount > Integer.MAX_VALUE - 8) {
+            throw new dev.finegrain.compiler.backend.KernelExecutionException("a plan of " + firingCount
+                    + " actor firings is more than the reference checker holds; choose smaller sizes");
+        }
         this.actorOrder = actorOrder;
-        this.phase = new int[taskCount];
-        this.predecessors = new int[taskCount][];
-        this.firingOffsets = new int[taskCount + 1];
-        this.firingActors = new int[firingCount];
-        this.firingPoints = new int[firingCount];
+        this.phase = new int[(int) taskCount];
+        this.predecessors = new int[(int) taskCount][];
+        this.firingOffsets = new int[(int) taskCount + 1];
+        this.firingActors = new int[(int) firingCount];
+        this.firingPoints = new int[(int) firingCount];
     }
 
     /** A task firing every actor, in actor order, at each point. */

@@ -49,7 +49,7 @@ public record WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride) imp
         for (int p = 0; p < domain.points(); p++) {
             byStep[perStep[step[p] - lowest]++] = p;
         }
-        TaskGraphBuilder tasks = new TaskGraphBuilder(domain.points(), domain.points() * graph.actors().size(), graph.actorOrder());
+        TaskGraphBuilder tasks = new TaskGraphBuilder(domain.points(), (long) domain.points() * graph.actors().size(), graph.actorOrder());
         for (int p : byStep) {
             tasks.addPointsTask(step[p] - lowest, new int[] {p});
         }

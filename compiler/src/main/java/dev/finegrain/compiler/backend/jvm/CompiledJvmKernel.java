@@ -25,6 +25,7 @@ import dev.finegrain.runtime.jvm.ParkingFlags;
 import dev.finegrain.runtime.jvm.ReadyFlags;
 import dev.finegrain.runtime.jvm.SenseBarrier;
 import dev.finegrain.runtime.jvm.SpinLockTokens;
+import dev.finegrain.runtime.jvm.StallException;
 import dev.finegrain.runtime.jvm.TeamTask;
 import dev.finegrain.runtime.jvm.WaitDescriber;
 import dev.finegrain.runtime.jvm.Watchdog;
@@ -93,9 +94,18 @@ public final class CompiledJvmKernel {
             try {
                 team.run(task);
             } catch (ArithmeticException division) {
-                throw new KernelExecutionException("kernel '" + variant.graph().name() + "': integer division by zero in an actor "
-                        + "body on the jvm backend; guard the divisor with select(...)");
+                throw divisionByZero();
+            } catch (StallException stall) {
+                if (java.util.Arrays.stream(stall.getSuppressed()).anyMatch(ArithmeticException.class::isInstance)) {
+                    throw divisionByZero();
+                }
+                throw stall;
             }
+        }
+
+        private KernelExecutionException divisionByZero() {
+            return new KernelExecutionException("kernel '" + variant.graph().name() + "': integer division by zero in an actor "
+                    + "body on the jvm backend; guard the divisor with select(...)");
         }
 
         public KernelOutputs outputs() {
@@ -161,11 +171,20 @@ public final class CompiledJvmKernel {
         }
         Object[] sync = syncObjects(invocation.sizes(), workers);
         Watchdog watchdog = new Watchdog(stallTimeoutNanos, describer(invocation.sizes()));
+        TeamTask kernel;
         try {
-            return (TeamTask) constructor.invoke(arrays, integral, real, invocation.sizes(), sync, watchdog);
+            kernel = (TeamTask) constructor.invoke(arrays, integral, real, invocation.sizes(), sync, watchdog);
         } catch (Throwable failure) {
             throw new IllegalStateException("cannot instantiate the generated kernel of " + variant.graph().name(), failure);
         }
+        return (worker, teamSize) -> {
+            try {
+                kernel.run(worker, teamSize);
+            } catch (RuntimeException failure) {
+                watchdog.abort();
+                throw failure;
+            }
+        };
     }
 
     private Object[] syncObjects(int[] sizes, int workers) {

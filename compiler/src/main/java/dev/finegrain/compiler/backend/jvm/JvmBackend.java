@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.HashMap;
+import java.util.WeakHashMap;
 
 /**
  * Backend {@code jvm}: each variant becomes one class generated with ASM and defined as a hidden class; it runs
@@ -38,7 +40,7 @@ public final class JvmBackend implements Backend {
     private static final int MAX_WARMUP_RUNS = 1000;
     private static final int TIMED_RUNS = 7;
 
-    private final Map<String, MethodHandle> constructors = new ConcurrentHashMap<>();
+    private final Map<ExecutionPlan, Map<Optional<LockMechanism>, MethodHandle>> constructors = new WeakHashMap<>();
     private final Map<Integer, WorkerTeam> teams = new ConcurrentHashMap<>();
 
     @Override
@@ -106,15 +108,17 @@ public final class JvmBackend implements Backend {
         return new BackendRun(last.outputs(), "cells_per_s", invocation.points() / medianSeconds, "cells/s", details, Optional.empty());
     }
 
+    /** Classes are cached per plan object (weakly, so a plan's classes go when it does) and mechanism. */
     private MethodHandle constructor(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
-        JClass generated = JvmCodegen.generate(plan, mechanism, GeneratedKernels.PACKAGE);
-        String key = generated.name() + "@" + System.identityHashCode(plan);
-        return constructors.computeIfAbsent(key, k -> {
-            try {
-                return CompiledJvmKernel.constructorOf(GeneratedKernels.define(AsmEmitter.emit(generated)));
-            } catch (IllegalAccessException failure) {
-                throw new IllegalStateException("cannot define generated class " + generated.name(), failure);
-            }
-        });
+        synchronized (constructors) {
+            return constructors.computeIfAbsent(plan, p -> new HashMap<>()).computeIfAbsent(mechanism, m -> {
+                JClass generated = JvmCodegen.generate(plan, m, GeneratedKernels.PACKAGE);
+                try {
+                    return CompiledJvmKernel.constructorOf(GeneratedKernels.define(AsmEmitter.emit(generated)));
+                } catch (IllegalAccessException failure) {
+                    throw new IllegalStateException("cannot define generated class " + generated.name(), failure);
+                }
+            });
+        }
     }
 }

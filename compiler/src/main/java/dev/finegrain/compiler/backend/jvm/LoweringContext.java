@@ -293,10 +293,14 @@ final class LoweringContext {
         }
     }
 
-    /** True when no fold of the expression reads a state field, so its loops need no token to run. */
+    /**
+     * True when the statements that lowering hoists out of the expression (fold loops, and the branches of a select
+     * around a fold) read no state field, so they need no token to run.
+     */
     boolean foldsReadNoState(IrExpr expr) {
         return switch (expr) {
-            case IrExpr.Iterate it -> !readsState(it) && foldsReadNoState(it.count()) && foldsReadNoState(it.init());
+            case IrExpr.Iterate it -> !readsState(it);
+            case IrExpr.Select sel when containsFold(sel.whenTrue()) || containsFold(sel.whenFalse()) -> !readsState(sel);
             case IrExpr.Unary u -> foldsReadNoState(u.operand());
             case IrExpr.Binary b -> foldsReadNoState(b.left()) && foldsReadNoState(b.right());
             case IrExpr.Select sel -> foldsReadNoState(sel.condition()) && foldsReadNoState(sel.whenTrue()) && foldsReadNoState(sel.whenFalse());
@@ -308,6 +312,10 @@ final class LoweringContext {
             case IrExpr.Load l -> true;
             case IrExpr.Accumulator a -> true;
         };
+    }
+
+    private static boolean containsFold(IrExpr expr) {
+        return IrExpr.slotsNeeded(expr) > 0;
     }
 
     private boolean readsState(IrExpr expr) {
@@ -355,6 +363,17 @@ final class LoweringContext {
                 };
             }
             case IrExpr.Binary b -> binary(b, lower(actor, b.left(), sink), lower(actor, b.right(), sink));
+            case IrExpr.Select s when containsFold(s.whenTrue()) || containsFold(s.whenFalse()) -> {
+                JExpr condition = lower(actor, s.condition(), sink);
+                JExpr.Local chosen = local("chosen", valueType(s.type()));
+                List<JStmt> whenTrue = new ArrayList<>();
+                whenTrue.add(new JStmt.Assign(chosen, lower(actor, s.whenTrue(), whenTrue)));
+                List<JStmt> whenFalse = new ArrayList<>();
+                whenFalse.add(new JStmt.Assign(chosen, lower(actor, s.whenFalse(), whenFalse)));
+                sink.add(new JStmt.Comment("only the branch taken runs its folds, as in the reference"));
+                sink.add(new JStmt.If(condition, whenTrue, whenFalse));
+                yield chosen;
+            }
             case IrExpr.Select s -> new JExpr.Conditional(lower(actor, s.condition(), sink), lower(actor, s.whenTrue(), sink),
                     lower(actor, s.whenFalse(), sink));
             case IrExpr.Cast c -> new JExpr.Convert(lower(actor, c.operand(), sink), valueType(c.type()));
@@ -362,9 +381,8 @@ final class LoweringContext {
                 JExpr.Local accumulator = accumulator(actor, it.slot(), valueType(it.type()));
                 JExpr.Local count = local("rounds" + it.slot(), JType.INT);
                 JExpr.Local round = local("round" + it.slot(), JType.INT);
-                JExpr init = lower(actor, it.init(), sink);
-                sink.add(new JStmt.Assign(accumulator, init));
                 sink.add(new JStmt.Assign(count, lower(actor, it.count(), sink)));
+                sink.add(new JStmt.Assign(accumulator, lower(actor, it.init(), sink)));
                 List<JStmt> body = new ArrayList<>();
                 JExpr next = lower(actor, it.body(), body);
                 body.add(new JStmt.Assign(accumulator, next));

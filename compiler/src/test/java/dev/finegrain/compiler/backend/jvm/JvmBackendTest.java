@@ -214,6 +214,52 @@ class JvmBackendTest {
         }
     }
 
+    @Test
+    void aFoldInAnUntakenBranchDoesNotRun() {
+        Kernel guarded = kernel("guarded").domain(dim("i", "n")).param("d", INT).state("x", INT, boundary(constant(0)))
+                .actor("a", "x", c -> c.read("x", -1).plus(dev.finegrain.dsl.Finegrain.select(
+                        c.param("d").isNotEqualTo(constant(0)),
+                        dev.finegrain.dsl.Finegrain.iterate(constant(3), c.index("i"), acc -> acc.dividedBy(c.param("d"))),
+                        constant(7))))
+                .build();
+        Invocation invocation = guarded.invocation().sizes(40).param("d", 0).build();
+        KernelOutputs oracle = SequentialOracle.run(Pipeline.compile(guarded), invocation);
+        for (Variant variant : variants(guarded)) {
+            BackendRun run = backend.run(variant, invocation, RunSettings.once(1, 2));
+            assertEquals(Optional.empty(), oracle.firstDifference(variant.graph(), invocation.sizes(), run.outputs()),
+                    variant.plan().schedule().cliName() + " " + variant.mechanism());
+        }
+    }
+
+    @Test
+    void aDivisionByZeroOnTwoThreadsFailsFastWithOneLine() {
+        Kernel dividing = kernel("dividing").domain(dim("i", "n")).param("d", INT).state("x", INT, boundary(constant(1)))
+                .actor("a", "x", c -> c.read("x", -1).plus(c.index("i").dividedBy(c.param("d")))).build();
+        Invocation invocation = dividing.invocation().sizes(5000).param("d", 0).build();
+        KernelGraph graph = Pipeline.compile(dividing);
+        Variant variant = new Variant(graph, SchedulePlanner.plan(graph, lockDataflow()), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG));
+        long started = System.nanoTime();
+        var failure = assertThrows(dev.finegrain.compiler.backend.KernelExecutionException.class,
+                () -> backend.run(variant, invocation, RunSettings.once(1, 2)));
+        assertTrue(System.nanoTime() - started < 5_000_000_000L, "the other worker stops waiting at once, not after the 10 s timeout");
+        assertEquals("kernel 'dividing': integer division by zero in an actor body on the jvm backend; guard the divisor with select(...)",
+                failure.getMessage());
+    }
+
+    @Test
+    void aMechanismSweepLeavesTheAbstractReferenceOut() {
+        Kernel nw = GoldenKernels.needlemanWunsch();
+        dev.finegrain.dsl.LibraryKernel library = new dev.finegrain.dsl.LibraryKernel(nw, "nw", "nw", JvmBackendTest::inputs,
+                List.of(new int[] {8, 8}));
+        var rows = dev.finegrain.compiler.compare.ComparisonRunner.run(new dev.finegrain.compiler.compare.ComparisonRunner.Request(
+                library, List.of(new int[] {8, 8}), List.of(lockDataflow()),
+                List.of(new dev.finegrain.compiler.backend.reference.ReferenceBackend(), backend),
+                List.of(LockMechanism.TINY_LOCK), 1, 2, false, null));
+        assertEquals(1, rows.size());
+        assertEquals("jvm", rows.getFirst().backend());
+        assertTrue(rows.getFirst().verified(), rows.getFirst().problem());
+    }
+
     /** Compiles one source file in memory with javax.tools against the test class path. */
     private static Class<?> compile(String className, String source) throws ClassNotFoundException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();

@@ -52,6 +52,14 @@ public final class Watchdog {
         throw new StallException(this);
     }
 
+    /**
+     * Ends every wait of the run at its next check: called when a worker fails, so the others stop waiting for
+     * tokens it will never publish instead of sitting out the timeout.
+     */
+    public void abort() {
+        stalled = true;
+    }
+
     /** Whether some waiter has declared a stall. */
     public boolean stalled() {
         return stalled;
