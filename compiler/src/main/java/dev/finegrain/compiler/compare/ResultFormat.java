@@ -29,12 +29,12 @@ public enum ResultFormat {
     }
 
     /** The run's time: the median timed run for measured backends, the checker's time for the reference. */
-    private static String millis(ResultRow row) {
+    static String millis(ResultRow row) {
         Object millis = row.details().getOrDefault("median_ms", row.details().get("check_ms"));
         return millis instanceof Number n ? String.format(Locale.ROOT, "%.3f", n.doubleValue()) : "-";
     }
 
-    private static String number(double value) {
+    static String number(double value) {
         return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value)
                 : String.format(Locale.ROOT, "%.4g", value);
     }

@@ -9,7 +9,7 @@ import java.util.Map;
  * A strict JSON reader just big enough for the CLI's output: objects become maps, arrays lists, numbers doubles.
  * Anything malformed, including trailing text, throws IllegalArgumentException naming the offset.
  */
-final class MinimalJson {
+public final class MinimalJson {
 
     private final String text;
     private int at;
@@ -18,7 +18,7 @@ final class MinimalJson {
         this.text = text;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         MinimalJson reader = new MinimalJson(text);
         Object value = reader.value();
         reader.skipWhitespace();

@@ -1,0 +1,160 @@
+package dev.finegrain.compiler.compare;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes a comparison into a folder: {@code results.json} and {@code results.csv} (exactly what
+ * {@code --format json} and {@code --format csv} print) and {@code report.html}, a page that needs no network: inline
+ * CSS, the results table, and the {@link ReportCharts charts} embedded as PNG data URIs, each with the values it
+ * plots. A row that is not verified is marked NOT VERIFIED in the table and left out of every chart.
+ */
+public final class ReportWriter {
+
+    public static final String JSON_FILE = "results.json";
+    public static final String CSV_FILE = "results.csv";
+    public static final String HTML_FILE = "report.html";
+
+    private static final List<String> COLUMNS = List.of("kernel", "size", "schedule", "backend", "mechanism",
+            "granularity", "channels", "verified", "metric", "value", "unit", "ms");
+
+    private static final String STYLE = """
+            body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+            table { border-collapse: collapse; font-size: 0.9em; }
+            th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
+            td.number { text-align: right; font-variant-numeric: tabular-nums; }
+            tr.not-verified { background: #fde2e2; }
+            td.status-bad { color: #a40000; font-weight: bold; }
+            figure.chart { margin: 2em 0; }
+            figure.chart img { max-width: 100%; border: 1px solid #eee; }
+            details { margin-top: 0.5em; }
+            code { background: #f4f4f4; padding: 0.1em 0.3em; }
+            """;
+
+    private final Path dir;
+
+    private ReportWriter(Path dir) {
+        this.dir = dir;
+    }
+
+    /**
+     * A writer into {@code dir}, created now when missing, so that a folder that cannot be made fails before a long
+     * comparison rather than after it.
+     *
+     * @throws UsageException naming the folder when it cannot be created
+     */
+    public static ReportWriter into(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException problem) {
+            throw new UsageException("cannot create report folder " + dir + ": " + reason(problem));
+        }
+        return new ReportWriter(dir);
+    }
+
+    /**
+     * Writes the three files and returns the page's path.
+     *
+     * @param commandLine the command that produced the rows, shown on the page
+     * @throws UsageException naming the file when one cannot be written
+     */
+    public Path write(List<ResultRow> rows, String commandLine, ZonedDateTime producedAt) {
+        writeFile(dir.resolve(JSON_FILE), ResultFormat.JSON.render(rows));
+        writeFile(dir.resolve(CSV_FILE), ResultFormat.CSV.render(rows));
+        Path page = dir.resolve(HTML_FILE);
+        writeFile(page, html(rows, commandLine, producedAt));
+        return page;
+    }
+
+    public static String html(List<ResultRow> rows, String commandLine, ZonedDateTime producedAt) {
+        String kernels = String.join(", ", rows.stream().map(ResultRow::kernel).distinct().toList());
+        StringBuilder page = new StringBuilder();
+        page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>finegrain compare: ")
+                .append(escape(kernels)).append("</title>\n<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n")
+                .append("<h1>finegrain compare: ").append(escape(kernels)).append("</h1>\n")
+                .append("<p class=\"provenance\">Produced by <code>").append(escape(commandLine)).append("</code> on ")
+                .append(escape(producedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT))))
+                .append(". Every row was checked against the sequential oracle on the same inputs; a row marked NOT VERIFIED "
+                        + "is a bug, not a data point, and is left out of the charts.</p>\n");
+        appendTable(page, rows);
+        page.append("<section id=\"charts\">\n<h2>Charts</h2>\n");
+        List<ReportCharts.ReportChart> charts = ReportCharts.of(rows);
+        if (charts.isEmpty()) {
+            page.append("<p>No verified rows to chart.</p>\n");
+        }
+        charts.forEach(chart -> appendChart(page, chart));
+        return page.append("</section>\n</body>\n</html>\n").toString();
+    }
+
+    private static void appendTable(StringBuilder page, List<ResultRow> rows) {
+        page.append("<section id=\"results\">\n<h2>Results</h2>\n<table class=\"results\">\n<thead><tr>");
+        COLUMNS.forEach(column -> page.append("<th>").append(column).append("</th>"));
+        page.append("<th>problem</th></tr></thead>\n<tbody>\n");
+        for (ResultRow row : rows) {
+            page.append(row.verified() ? "<tr>" : "<tr class=\"not-verified\">");
+            List<String> cells = List.of(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(),
+                    row.granularity(), row.channels());
+            cells.forEach(cell -> page.append("<td>").append(escape(cell)).append("</td>"));
+            page.append(row.verified() ? "<td>verified</td>" : "<td class=\"status-bad\">NOT VERIFIED</td>")
+                    .append("<td>").append(escape(row.metric())).append("</td>")
+                    .append("<td class=\"number\">").append(ResultFormat.number(row.value())).append("</td>")
+                    .append("<td>").append(escape(row.unit())).append("</td>")
+                    .append("<td class=\"number\">").append(ResultFormat.millis(row)).append("</td>")
+                    .append("<td>").append(escape(row.problem())).append("</td></tr>\n");
+        }
+        page.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    private static void appendChart(StringBuilder page, ReportCharts.ReportChart chart) {
+        page.append("<figure class=\"chart\">\n<img alt=\"").append(escape(chart.title()))
+                .append("\" src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(chart.png()))
+                .append("\">\n<figcaption>").append(escape(chart.title()));
+        if (chart.bars()) {
+            page.append(": for each size, each verified row's speedup over the worst verified row of the same size, backend "
+                    + "and metric (max / value where lower is better, value / min for rates), so that row is 1.00");
+        }
+        page.append("</figcaption>\n<details class=\"chart-data\"><summary>Plotted values</summary>\n<table>\n<thead><tr>")
+                .append("<th>series</th><th>size</th><th>points</th><th>").append(escape(chart.yTitle()))
+                .append("</th></tr></thead>\n<tbody>\n");
+        for (ReportCharts.Series series : chart.series()) {
+            for (ReportCharts.Point point : series.points()) {
+                page.append("<tr><td>").append(escape(series.name())).append("</td><td>").append(escape(point.size()))
+                        .append("</td><td class=\"number\">").append(point.points()).append("</td><td class=\"number\">")
+                        .append(ResultFormat.number(point.value())).append("</td></tr>\n");
+            }
+        }
+        page.append("</tbody>\n</table>\n</details>\n</figure>\n");
+    }
+
+    private static void writeFile(Path file, String text) {
+        try {
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException problem) {
+            throw new UsageException("cannot write " + file + ": " + reason(problem));
+        }
+    }
+
+    private static String reason(IOException problem) {
+        return switch (problem) {
+            case AccessDeniedException denied -> "permission denied";
+            case FileAlreadyExistsException exists -> "a file is in the way";
+            case FileSystemException other when other.getReason() != null -> other.getReason();
+            default -> problem.getMessage() == null ? problem.getClass().getSimpleName() : problem.getMessage();
+        };
+    }
+
+    /** The run's time as {@code --format table} shows it: the median timed run, or the checker's time. */
+    private static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

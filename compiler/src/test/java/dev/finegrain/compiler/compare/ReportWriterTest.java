@@ -1,0 +1,340 @@
+package dev.finegrain.compiler.compare;
+
+import dev.finegrain.compiler.cli.FinegrainCli;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LibraryKernel;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What {@code compare --out DIR} leaves behind: the results as JSON and CSV, and a page that needs no network. */
+class ReportWriterTest {
+
+    private static final Kernel PREFIX = kernel("prefix-sum")
+            .domain(dim("i", "n"))
+            .input("x", INT)
+            .state("total", INT, boundary(constant(0)))
+            .actor("add", "total", a -> a.read("total", -1).plus(a.read("x", 0)))
+            .build();
+
+    private static final LibraryKernel PREFIX_ENTRY = new LibraryKernel(PREFIX, "running sum of a random vector",
+            "A one-dimensional chain: each total adds one input to the previous total.",
+            ReportWriterTest::prefixInputs, List.of(new int[] {32}));
+
+    private static final List<String> REQUIRED_KEYS = List.of("kernel", "size", "schedule", "backend", "mechanism",
+            "granularity", "channels", "verified", "metric", "value", "unit");
+
+    private static final String COMMAND = "finegrain compare prefix-sum --sizes 8,32 --backends reference";
+    private static final ZonedDateTime PRODUCED_AT = ZonedDateTime.of(2026, 3, 14, 9, 26, 0, 0, ZoneOffset.UTC);
+
+    /** Two sizes, two schedules, the reference backend: four verified critical-path rows. */
+    private static List<ResultRow> compareRows() {
+        return ComparisonRunner.run(ComparisonRunner.Request.once(PREFIX_ENTRY, List.of(new int[] {8}, new int[] {32}),
+                List.of(wavefront(), lockDataflow()), List.of(Backends.byName("reference").orElseThrow()), 42));
+    }
+
+    private static ResultRow notVerified() {
+        return new ResultRow("prefix-sum", "32", "wavefront", "broken-backend", "-", "cell", "shared", false,
+                "critical_path", 98765, "firings", 42, "total[3] is 7, the oracle says 6", Map.of());
+    }
+
+    private static String chartsSection(String page) {
+        return page.substring(page.indexOf("<section id=\"charts\">"), page.lastIndexOf("</section>"));
+    }
+
+    private static String resultsSection(String page) {
+        return page.substring(page.indexOf("<section id=\"results\">"), page.indexOf("<section id=\"charts\">"));
+    }
+
+    private static List<byte[]> embeddedPngs(String page) {
+        List<byte[]> images = new ArrayList<>();
+        Matcher image = Pattern.compile("<img [^>]*src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"").matcher(page);
+        while (image.find()) {
+            images.add(Base64.getDecoder().decode(image.group(1)));
+        }
+        return images;
+    }
+
+    /** An image with a single colour is a chart that drew nothing. */
+    private static boolean hasSeveralColours(BufferedImage image) {
+        int first = image.getRGB(0, 0);
+        for (int y = 0; y < image.getHeight(); y += 2) {
+            for (int x = 0; x < image.getWidth(); x += 2) {
+                if (image.getRGB(x, y) != first) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    // ---- files ---------------------------------------------------------------------------------------------
+
+    @Test
+    void resultsJsonIsWhatFormatJsonPrintsAndParsesAsAnArrayWithTheRequiredKeys(@TempDir Path dir) throws Exception {
+        List<ResultRow> rows = compareRows();
+        ReportWriter.into(dir).write(rows, COMMAND, PRODUCED_AT);
+        String json = Files.readString(dir.resolve("results.json"));
+        assertEquals(ResultFormat.JSON.render(rows), json);
+        List<?> parsed = assertInstanceOf(List.class, parseJson(json));
+        assertEquals(4, parsed.size(), json);
+        for (Object element : parsed) {
+            Map<?, ?> row = assertInstanceOf(Map.class, element);
+            assertTrue(row.keySet().containsAll(REQUIRED_KEYS), "keys " + row.keySet());
+            assertEquals(Boolean.TRUE, row.get("verified"));
+        }
+    }
+
+    @Test
+    void resultsCsvIsWhatFormatCsvPrintsWithAHeaderAndOneLinePerRow(@TempDir Path dir) throws IOException {
+        List<ResultRow> rows = new ArrayList<>(compareRows());
+        rows.add(notVerified());
+        ReportWriter.into(dir).write(rows, COMMAND, PRODUCED_AT);
+        String csv = Files.readString(dir.resolve("results.csv"));
+        assertEquals(ResultFormat.CSV.render(rows), csv);
+        List<String> lines = csv.lines().toList();
+        assertTrue(lines.getFirst().startsWith("kernel,size,schedule,backend,"), lines.getFirst());
+        assertEquals(rows.size() + 1, lines.size(), csv);
+    }
+
+    @Test
+    void theFolderIsCreatedWhenMissing(@TempDir Path dir) {
+        Path nested = dir.resolve("a/b/report");
+        Path page = ReportWriter.into(nested).write(compareRows(), COMMAND, PRODUCED_AT);
+        assertEquals(nested.resolve("report.html"), page);
+        assertAll(List.of("results.json", "results.csv", "report.html").stream()
+                .map(name -> () -> assertTrue(Files.isRegularFile(nested.resolve(name)), name)));
+    }
+
+    // ---- the page ------------------------------------------------------------------------------------------
+
+    @Test
+    void thePageReferencesNothingOnTheNetwork() {
+        String page = ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT);
+        assertAll(
+                () -> assertFalse(page.contains("http://"), "no http:// anywhere"),
+                () -> assertFalse(page.contains("https://"), "no https:// anywhere"),
+                () -> assertFalse(Pattern.compile("(src|href)\\s*=\\s*\"(?!data:)", Pattern.CASE_INSENSITIVE).matcher(page).find(),
+                        "every src and href is a data URI"),
+                () -> assertFalse(page.contains("<script"), "no scripts"),
+                () -> assertFalse(page.contains("<link"), "no linked stylesheets or fonts"),
+                () -> assertFalse(page.contains("@import") || page.contains("url("), "no CSS that loads anything"),
+                () -> assertTrue(page.contains("<style>"), "the CSS is inline"));
+    }
+
+    @Test
+    void thePageStatesTheCommandLineAndTheDate() {
+        String page = ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT);
+        assertTrue(page.contains("<code>" + COMMAND + "</code>"), page);
+        assertTrue(page.contains("2026-03-14 09:26"), "the date");
+    }
+
+    @Test
+    void thePageHasOneTableRowPerResult() {
+        List<ResultRow> rows = compareRows();
+        String table = resultsSection(ReportWriter.html(rows, COMMAND, PRODUCED_AT));
+        assertEquals(rows.size(), Pattern.compile("<tr><td>").matcher(table).results().count(), "one verified row per result:\n" + table);
+        for (ResultRow row : rows) {
+            assertTrue(table.contains("<td>" + row.size() + "</td><td>" + row.schedule() + "</td><td>reference</td>"), row + " in\n" + table);
+        }
+    }
+
+    @Test
+    void thePageEmbedsOneValueChartPerMetricAndOneSpeedupChartAsRenderedPngs() throws IOException {
+        String page = ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT);
+        List<byte[]> charts = embeddedPngs(page);
+        assertEquals(2, charts.size(), "critical_path vs size, then the speedups");
+        assertTrue(page.contains("alt=\"critical_path (firings) vs size\""), "the value chart");
+        assertTrue(page.contains("alt=\"Speedup over the worst row of the same size and backend\""), "the speedup chart");
+        for (byte[] png : charts) {
+            BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
+            assertEquals(List.of(960, 520), List.of(image.getWidth(), image.getHeight()));
+            assertTrue(hasSeveralColours(image), "the chart drew something");
+        }
+    }
+
+    @Test
+    void aRowThatIsNotVerifiedIsMarkedInTheTableAndPlottedInNoChart() {
+        List<ResultRow> rows = new ArrayList<>(compareRows());
+        ResultRow broken = notVerified();
+        rows.add(broken);
+        String page = ReportWriter.html(rows, COMMAND, PRODUCED_AT);
+        String table = resultsSection(page);
+        assertTrue(table.contains("<tr class=\"not-verified\"><td>prefix-sum</td><td>32</td><td>wavefront</td><td>broken-backend</td>"), table);
+        assertTrue(table.contains("<td class=\"status-bad\">NOT VERIFIED</td>"), table);
+        assertTrue(table.contains("total[3] is 7, the oracle says 6"), "the problem is shown");
+
+        String charts = chartsSection(page);
+        assertFalse(charts.contains("broken-backend"), "no series or value of the unverified row:\n" + charts);
+        assertFalse(charts.contains("98765"), "its value is not plotted");
+        List<ReportCharts.ReportChart> models = ReportCharts.of(rows);
+        assertEquals(2, models.size(), "no chart of its own either");
+        assertTrue(models.stream().flatMap(chart -> chart.series().stream()).flatMap(series -> series.points().stream())
+                .noneMatch(point -> point.row().equals(broken)), "no data point comes from it");
+        assertEquals(embeddedPngs(ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT)).size(), embeddedPngs(page).size());
+    }
+
+    @Test
+    void speedupIsOverTheWorstRowOfTheSameSizeAndBackend() {
+        List<ResultRow> rows = List.of(
+                row("64", "wavefront", "reference", 10, "firings"),
+                row("64", "lock-dataflow", "reference", 5, "firings"),
+                row("64", "wavefront", "jvm", 100, "cells/s"),
+                row("64", "lock-dataflow", "jvm", 300, "cells/s"),
+                row("256", "wavefront", "reference", 40, "firings"));
+        ReportCharts.ReportChart speedups = ReportCharts.of(rows).getLast();
+        assertTrue(speedups.bars());
+        Map<String, List<Double>> bySeries = new java.util.LinkedHashMap<>();
+        speedups.series().forEach(series -> bySeries.put(series.name(), series.points().stream().map(ReportCharts.Point::value).toList()));
+        assertEquals(Map.of(
+                "wavefront / reference", List.of(1.0, 1.0),
+                "lock-dataflow / reference", List.of(2.0),
+                "wavefront / jvm", List.of(1.0),
+                "lock-dataflow / jvm", List.of(3.0)), bySeries,
+                "max / value for firings, value / min for a rate; a row alone at its size is 1");
+    }
+
+    private static ResultRow row(String size, String schedule, String backend, double value, String unit) {
+        return new ResultRow("k", size, schedule, backend, "-", "cell", "shared", true,
+                unit.endsWith("/s") ? "cells_per_s" : "critical_path", value, unit, 42, "", Map.of());
+    }
+
+    // ---- the command line ----------------------------------------------------------------------------------
+
+    private record Outcome(int exit, String out, String err) {}
+
+    private static Outcome finegrain(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = FinegrainCli.execute(KernelCatalog.of(List.of(PREFIX_ENTRY)), new PrintWriter(out), new PrintWriter(err), args);
+        return new Outcome(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void compareWithOutWritesTheThreeFilesAndThePageStatesTheCommand(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("new/report");
+        Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "8,32", "--schedules", "wavefront,lock-dataflow",
+                "--backends", "reference", "--quick", "--out", out.toString());
+        assertEquals(0, compare.exit(), compare.err());
+        assertEquals("report: " + out.resolve("report.html"), compare.err().lines().toList().getLast(), compare.err());
+        String page = Files.readString(out.resolve("report.html"));
+        assertTrue(page.contains("<code>finegrain compare prefix-sum --sizes 8,32 --schedules wavefront,lock-dataflow "
+                + "--backends reference --quick --out " + out + "</code>"), page);
+        assertTrue(page.contains(LocalDate.now().toString()) || page.contains(LocalDate.now().minusDays(1).toString()), "today's date");
+        assertEquals(5, Files.readString(out.resolve("results.csv")).lines().count(), "header and four rows");
+        assertEquals(4, ((List<?>) parseJson(Files.readString(out.resolve("results.json")))).size());
+    }
+
+    @Test
+    void anOutFolderThatCannotBeCreatedIsAOneLineUsageErrorNamingIt(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("not-a-folder"), "x");
+        Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "8", "--backends", "reference", "--quick",
+                "--out", file.toString());
+        assertAll(
+                () -> assertEquals(FinegrainCli.EXIT_USAGE, compare.exit(), compare.err()),
+                () -> assertEquals(1, compare.err().lines().count(), compare.err()),
+                () -> assertTrue(compare.err().startsWith("finegrain: cannot create report folder " + file + ": "), compare.err()),
+                () -> assertFalse(compare.err().contains("Exception"), compare.err()),
+                () -> assertEquals("", compare.out(), "nothing is run"));
+    }
+
+    @Test
+    void aFileThatCannotBeWrittenIsAUsageErrorNamingIt(@TempDir Path dir) throws IOException {
+        Files.createDirectory(dir.resolve("results.csv"));
+        UsageException problem = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                () -> ReportWriter.into(dir).write(compareRows(), COMMAND, PRODUCED_AT));
+        assertTrue(problem.getMessage().startsWith("cannot write " + dir.resolve("results.csv") + ": "), problem.getMessage());
+        assertEquals(1, problem.getMessage().lines().count(), problem.getMessage());
+    }
+
+    // ---- a real browser ------------------------------------------------------------------------------------
+
+    @Test
+    void headlessChromiumRendersTheCharts(@TempDir Path dir) throws Exception {
+        Optional<Path> chromium = onPath("chromium").or(() -> onPath("chromium-browser"));
+        Assumptions.assumeTrue(chromium.isPresent(), "chromium is not installed; apt-get install chromium to run this test");
+        Path page = ReportWriter.into(dir).write(compareRows(), COMMAND, PRODUCED_AT);
+        String url = page.toUri().toString();
+        List<String> headless = List.of(chromium.get().toString(), "--headless", "--disable-gpu", "--no-sandbox",
+                "--user-data-dir=" + dir.resolve("profile"));
+
+        List<String> dumpDom = new ArrayList<>(headless);
+        dumpDom.addAll(List.of("--dump-dom", url));
+        String dom = runBrowser(dumpDom, dir.resolve("dom.html"));
+        assertEquals(2, embeddedPngs(dom).size(), "the DOM Chromium built still holds both charts");
+
+        Path screenshot = dir.resolve("report.png");
+        List<String> shoot = new ArrayList<>(headless);
+        shoot.addAll(List.of("--window-size=1000,2400", "--hide-scrollbars", "--screenshot=" + screenshot, url));
+        runBrowser(shoot, dir.resolve("screenshot.log"));
+        BufferedImage image = ImageIO.read(screenshot.toFile());
+        assertTrue(image != null && hasSeveralColours(image), "a screenshot of the page that is not blank");
+        Path keep = Path.of(System.getProperty("java.io.tmpdir"), "finegrain-report-screenshot.png");
+        Files.copy(screenshot, keep, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static String runBrowser(List<String> command, Path output) throws IOException, InterruptedException {
+        Process browser = new ProcessBuilder(command).redirectErrorStream(false).redirectOutput(output.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(browser.waitFor(90, TimeUnit.SECONDS), "chromium finished in time");
+        assertEquals(0, browser.exitValue(), String.join(" ", command));
+        return Files.readString(output, StandardCharsets.UTF_8);
+    }
+
+    private static Optional<Path> onPath(String program) {
+        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .map(folder -> Path.of(folder, program)).filter(Files::isExecutable).findFirst();
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------------------
+
+    /** The CLI tests' strict JSON reader, so both suites read the output the same way. */
+    private static Object parseJson(String json) {
+        return dev.finegrain.compiler.cli.MinimalJson.parse(json);
+    }
+
+    private static Invocation prefixInputs(Kernel kernel, int[] sizes, long seed) {
+        Random random = new Random(seed);
+        int[] x = new int[sizes[0]];
+        Arrays.setAll(x, k -> random.nextInt(100));
+        return kernel.invocation().sizes(sizes).input("x", x).build();
+    }
+}
