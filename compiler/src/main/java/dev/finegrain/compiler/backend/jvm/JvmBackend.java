@@ -8,7 +8,6 @@ import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
@@ -71,11 +70,7 @@ public final class JvmBackend implements Backend {
 
     @Override
     public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
-        ExecutionPlan plan = variant.plan();
-        if (plan instanceof DataParallelPlan dataParallel) {
-            dataParallel.checkSizes(invocation.sizes());
-        }
-        return measure(new CompiledJvmKernel(variant, constructor(plan, variant.mechanism())), invocation, settings);
+        return measure(new CompiledJvmKernel(variant, constructor(variant.plan(), variant.mechanism())), invocation, settings);
     }
 
     /** Runs a kernel class with the generated constructor signature; the tests use it for classes compiled from source. */

@@ -205,7 +205,10 @@ final class LoweringContext {
 
     // ---- layout --------------------------------------------------------------------------------------------
 
-    /** Statements setting every field's rowBase (and the point row) from the outer coordinates. */
+    /**
+     * Statements setting every field's rowBase and the point row from the outer coordinates; the row number (a
+     * division) only where group tokens need it.
+     */
     List<JStmt> rowBases() {
         List<JStmt> statements = new ArrayList<>();
         for (IrField field : graph.fields()) {
@@ -221,7 +224,9 @@ final class LoweringContext {
             linear = add(linear, mul(coordinate[d], linearStride[d]));
         }
         statements.add(new JStmt.Assign(linearRow, linear));
-        statements.add(new JStmt.Assign(rowNumber, last == 0 ? row : new JExpr.Binary(Op.DIV, linearRow, size[last])));
+        if (sync != null && sync.group() > 1) {
+            statements.add(new JStmt.Assign(rowNumber, last == 0 ? row : new JExpr.Binary(Op.DIV, linearRow, size[last])));
+        }
         return statements;
     }
 

@@ -99,23 +99,4 @@ final class FieldStorage {
             longs[index] = value;
         }
     }
-
-    /** A copy of the interior, row-major over the domain. */
-    Object interior(int[] sizes) {
-        Domain domain = new Domain(sizes);
-        int[] point = new int[sizes.length];
-        int[] zero = new int[sizes.length];
-        Object out = ints != null ? new int[domain.points()] : longs != null ? new long[domain.points()] : new double[domain.points()];
-        for (int p = 0; p < domain.points(); p++) {
-            domain.coordinates(p, point);
-            int from = index(point, zero);
-            switch (out) {
-                case int[] o -> o[p] = ints[from];
-                case long[] o -> o[p] = longs[from];
-                case double[] o -> o[p] = doubles[from];
-                default -> throw new IllegalStateException();
-            }
-        }
-        return out;
-    }
 }

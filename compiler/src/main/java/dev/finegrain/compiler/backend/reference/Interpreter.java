@@ -12,8 +12,6 @@ import dev.finegrain.dsl.ParamSpec;
 import dev.finegrain.dsl.Type;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The reference semantics: fires one actor instance at a time by walking its typed expression tree with Java's
@@ -131,13 +129,7 @@ final class Interpreter {
     }
 
     KernelOutputs outputs() {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        for (FieldStorage field : storage) {
-            if (field.field.isState()) {
-                fields.put(field.field.name(), field.interior(sizes));
-            }
-        }
-        return new KernelOutputs(fields);
+        return KernelOutputs.fromPadded(graph, sizes, paddedArrays());
     }
 
     private int loadIndex(IrExpr.Load load) {
