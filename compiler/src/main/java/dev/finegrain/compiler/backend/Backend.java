@@ -26,6 +26,11 @@ public interface Backend {
      */
     List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule);
 
+    /** Why it cannot run this kernel under this schedule at all, when it cannot. */
+    default Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
+        return Optional.empty();
+    }
+
     /** Why it cannot use {@code mechanism} for this kernel and schedule, when it cannot. */
     Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism);
 

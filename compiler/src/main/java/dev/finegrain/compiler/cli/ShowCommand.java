@@ -1,5 +1,9 @@
 package dev.finegrain.compiler.cli;
 
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+import dev.finegrain.compiler.backend.gpu.GpuModelBackend;
+import dev.finegrain.compiler.backend.gpu.SimtKernel;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.jvm.JvmCodegen;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
@@ -41,8 +45,17 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--java", description = "print the Java source of the jvm backend's class for --schedule (and --mechanism)")
     boolean java;
 
-    @Option(names = "--mechanism", paramLabel = "M", description = "the lock mechanism for --java with lock-dataflow (default: acquire-release)")
+    @Option(names = "--mechanism", paramLabel = "M", description = "the lock mechanism for --java or --simt with lock-dataflow (default: acquire-release for --java, tiny-lock for --simt)")
     String mechanism;
+
+    @Option(names = "--simt", description = "print the GPU model's program and launch plan for --schedule (and --mechanism)")
+    boolean simt;
+
+    @Option(names = "--profile", paramLabel = "P", description = "the GPU model profile for --simt (default: fermi-gtx570)")
+    String profile = "fermi-gtx570";
+
+    @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain sizes for --simt, which folds them into the program (default: the kernel's first size)")
+    String sizes;
 
     ShowCommand(KernelCatalog catalog) {
         super(catalog);
@@ -53,6 +66,9 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
         if (java) {
             return showJava(kernel);
+        }
+        if (simt) {
+            return showSimt(kernel);
         }
         KernelGraph graph;
         if (passes) {
@@ -66,6 +82,41 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         if (schedule != null) {
             out().print("plan: " + SchedulePlanner.plan(graph, CliValues.schedule(schedule)).describe());
         }
+        return 0;
+    }
+
+    private int showSimt(LibraryKernel kernel) {
+        if (schedule == null) {
+            throw new UsageException("--simt needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
+        }
+        KernelGraph graph = Pipeline.compile(kernel.kernel());
+        Schedule parsed = CliValues.schedule(schedule);
+        GpuModelBackend backend = (GpuModelBackend) CliValues.backend(GpuModelBackend.PREFIX + profile);
+        backend.unsupportedKernel(graph, parsed).ifPresent(reason -> {
+            throw new UsageException("the GPU model cannot run " + parsed.cliName() + " of kernel '" + graph.name()
+                    + "': " + reason);
+        });
+        Optional<LockMechanism> lock = Optional.empty();
+        if (parsed instanceof Schedule.LockDataflow) {
+            LockMechanism chosen = mechanism == null ? LockMechanism.TINY_LOCK : CliValues.mechanism(mechanism);
+            backend.unsupported(graph, parsed, chosen).ifPresent(reason -> {
+                throw new UsageException("backend '" + backend.name() + "' cannot use mechanism '" + chosen + "' here: "
+                        + reason);
+            });
+            lock = Optional.of(chosen);
+        } else if (mechanism != null) {
+            throw new UsageException(parsed.cliName() + " synchronises with barriers only; drop --mechanism");
+        }
+        int[] extents = sizes == null ? kernel.defaultSizes().getFirst() : CliValues.sizes(sizes, graph.rank(), graph.name()).getFirst();
+        SimtKernel lowered;
+        try {
+            lowered = backend.lower(new Variant(graph, SchedulePlanner.plan(graph, parsed), lock), extents);
+        } catch (GpuLoweringException notFitting) {
+            throw new UsageException(notFitting.getMessage());
+        }
+        out().println("// launch plan: " + lowered.launchPlan());
+        out().println("// resources per block: " + lowered.resources().describe());
+        out().print(lowered.program());
         return 0;
     }
 

@@ -1,13 +1,18 @@
 package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.backend.gpu.GpuModelBackend;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.reference.ReferenceBackend;
 
 import java.util.List;
 import java.util.Optional;
 
-/** The backends this build offers, by command-line name. */
+/**
+ * The backends this build offers, by command-line name. {@code reference} and {@code jvm} are the default set;
+ * {@code gpu-model:<profile>} runs on the GPU model with a built-in profile or a profile file, and is asked for by
+ * name because a simulated sweep takes minutes where the others take seconds.
+ */
 public final class Backends {
 
     private static final List<Backend> AVAILABLE = List.of(new ReferenceBackend(), new JvmBackend());
@@ -19,10 +24,20 @@ public final class Backends {
     }
 
     public static Optional<Backend> byName(String name) {
+        if (name.startsWith(GpuModelBackend.PREFIX)) {
+            try {
+                return Optional.of(new GpuModelBackend(name.substring(GpuModelBackend.PREFIX.length())));
+            } catch (dev.finegrain.gpu.SimUserException unknownProfile) {
+                throw new UsageException("backend '" + name + "': " + unknownProfile.getMessage());
+            }
+        }
         return AVAILABLE.stream().filter(b -> b.name().equals(name)).findFirst();
     }
 
     public static List<String> names() {
-        return AVAILABLE.stream().map(Backend::name).toList();
+        List<String> names = new java.util.ArrayList<>(AVAILABLE.stream().map(Backend::name).toList());
+        names.add(GpuModelBackend.PREFIX + "<profile> (" + String.join(", ",
+                dev.finegrain.gpu.runtime.SimtProfile.BUILT_IN) + ")");
+        return names;
     }
 }

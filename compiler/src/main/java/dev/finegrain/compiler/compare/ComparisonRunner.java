@@ -72,6 +72,12 @@ public final class ComparisonRunner {
         for (Schedule schedule : plans.keySet()) {
             Map<Backend, List<Optional<LockMechanism>>> byBackend = new LinkedHashMap<>();
             for (Backend backend : request.backends()) {
+                Optional<String> cannot = backend.unsupportedKernel(graph, schedule);
+                if (cannot.isPresent()) {
+                    throw new UsageException("backend '" + backend.name() + "' cannot run " + schedule.cliName()
+                            + " of kernel '" + graph.name() + "': " + cannot.get() + "; leave it out with --schedules"
+                            + " or --backends");
+                }
                 List<Optional<LockMechanism>> mechanisms = mechanismsFor(backend, graph, schedule, request.mechanisms());
                 byBackend.put(backend, mechanisms);
                 total += mechanisms.size() * request.sizes().size();
@@ -143,10 +149,16 @@ public final class ComparisonRunner {
         Optional<String> problem = run.failure().or(() -> oracle.firstDifference(variant.graph(), sizes, run.outputs()));
         return new ResultRow(kernel.name(), sizeText(sizes), variant.plan().schedule().cliName(), backend.name(),
                 variant.mechanism().map(LockMechanism::cliName).orElse("-"),
-                variant.mechanism().orElse(null) == LockMechanism.SHARED_SPIN_LOCK ? LockGranularity.WARP_SHARED.cliName()
-                        : kernel.granularity().cliName(),
+                variant.mechanism().map(ComparisonRunner::sharesTokenPerWarp).orElse(false)
+                        ? LockGranularity.WARP_SHARED.cliName() : kernel.granularity().cliName(),
                 kernel.channelPolicy().cliName(), problem.isEmpty(), run.metric(), run.value(), run.unit(), seed,
                 problem.orElse(""), run.details());
+    }
+
+    /** Mechanisms that keep one token per warp whatever the kernel's granularity says. */
+    private static boolean sharesTokenPerWarp(LockMechanism mechanism) {
+        return mechanism == LockMechanism.SHARED_SPIN_LOCK || mechanism == LockMechanism.WARP_VOTE
+                || mechanism == LockMechanism.NAMED_BARRIER;
     }
 
     public static String sizeText(int[] sizes) {

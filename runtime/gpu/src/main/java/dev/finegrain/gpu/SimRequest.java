@@ -23,11 +23,13 @@ import java.util.List;
  * @param globalBytes size of global memory
  * @param inits memory written before the kernel starts
  * @param dumps memory printed after the run
+ * @param globalMemory memory owned by the caller that the run works on (its size replaces {@code globalBytes}),
+ *     or null for fresh memory
  */
 public record SimRequest(Path file, String sourceName, String source, String profile, int blocks,
                          int threadsPerBlock, SimMode mode, long maxCycles, long watchdogCycles,
                          int sharedBytesPerBlock, int lockBitsPerBlock, int globalBytes, List<MemoryInit> inits,
-                         List<DumpRange> dumps) {
+                         List<DumpRange> dumps, GlobalMemory globalMemory) {
 
     public static final long DEFAULT_MAX_CYCLES = 10_000_000L;
     public static final long DEFAULT_WATCHDOG_CYCLES = 100_000L;
@@ -45,6 +47,9 @@ public record SimRequest(Path file, String sourceName, String source, String pro
         positive("threads per block", threadsPerBlock);
         positive("max cycles", maxCycles);
         positive("watchdog cycles", watchdogCycles);
+        if (globalMemory != null) {
+            globalBytes = globalMemory.sizeBytes();
+        }
         positive("global bytes", globalBytes);
         inits = List.copyOf(inits);
         dumps = List.copyOf(dumps);
@@ -73,7 +78,7 @@ public record SimRequest(Path file, String sourceName, String source, String pro
         Builder builder = new Builder(file, sourceName, source).profile(profile).blocks(blocks)
                 .threads(threadsPerBlock).mode(mode).maxCycles(maxCycles).watchdogCycles(watchdogCycles)
                 .sharedBytesPerBlock(sharedBytesPerBlock).lockBitsPerBlock(lockBitsPerBlock)
-                .globalBytes(globalBytes);
+                .globalBytes(globalBytes).globalMemory(globalMemory);
         inits.forEach(builder::init);
         dumps.forEach(builder::dump);
         return builder;
@@ -95,6 +100,7 @@ public record SimRequest(Path file, String sourceName, String source, String pro
         private int globalBytes = DEFAULT_GLOBAL_BYTES;
         private final List<MemoryInit> inits = new ArrayList<>();
         private final List<DumpRange> dumps = new ArrayList<>();
+        private GlobalMemory globalMemory;
 
         private Builder(Path file, String sourceName, String source) {
             this.file = file;
@@ -148,6 +154,12 @@ public record SimRequest(Path file, String sourceName, String source, String pro
             return this;
         }
 
+        /** Runs on memory the caller owns and keeps; see {@link GlobalMemory}. */
+        public Builder globalMemory(GlobalMemory memory) {
+            this.globalMemory = memory;
+            return this;
+        }
+
         public Builder init(MemoryInit init) {
             inits.add(init);
             return this;
@@ -160,7 +172,7 @@ public record SimRequest(Path file, String sourceName, String source, String pro
 
         public SimRequest build() {
             return new SimRequest(file, sourceName, source, profile, blocks, threads, mode, maxCycles,
-                    watchdogCycles, sharedBytesPerBlock, lockBitsPerBlock, globalBytes, inits, dumps);
+                    watchdogCycles, sharedBytesPerBlock, lockBitsPerBlock, globalBytes, inits, dumps, globalMemory);
         }
     }
 }

@@ -98,7 +98,9 @@ public final class SimtSimulator {
 
     private static SimResult run(SimRequest request, SimtProgram program, SimtProfile profile, SimMode mode,
                                  SimtLaunch launch, CallTarget kernel) {
-        SimtMachine machine = new SimtMachine(program, profile, mode, launch, kernel,
+        SimtMemory global = request.globalMemory() != null ? new SimtMemory(request.globalMemory().words())
+                : new SimtMemory(launch.globalBytes());
+        SimtMachine machine = new SimtMachine(program, profile, mode, launch, kernel, global,
                 block -> initializeShared(block, request.inits()));
         for (MemoryInit init : request.inits()) {
             if (init.space() == MemorySpace.GLOBAL) {

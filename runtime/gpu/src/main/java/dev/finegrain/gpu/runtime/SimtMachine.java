@@ -45,17 +45,17 @@ public final class SimtMachine {
 
     /**
      * {@code kernel} is the program's {@link SimtKernelRootNode} call target (reused across launches, so what Graal
-     * compiled for one run serves the next); {@code blockInitializer} fills each block's shared window as the block
-     * is placed.
+     * compiled for one run serves the next); {@code global} is the grid's global memory; {@code blockInitializer} fills each block's shared
+     * window as the block is placed.
      */
     public SimtMachine(SimtProgram program, SimtProfile profile, SimMode mode, SimtLaunch launch, CallTarget kernel,
-                       Consumer<SimtBlock> blockInitializer) {
+                       SimtMemory global, Consumer<SimtBlock> blockInitializer) {
         this.program = program;
         this.profile = profile;
         this.mode = mode;
         this.launch = launch;
         this.costs = new SimtCostModel(profile);
-        this.global = new SimtMemory(launch.globalBytes());
+        this.global = global;
         for (int i = 0; i < profile.smCount(); i++) {
             sms.add(new SimtSm(i, profile));
         }

@@ -5,7 +5,12 @@ public final class SimtMemory {
     private final int[] words;
 
     public SimtMemory(int bytes) {
-        this.words = new int[bytes / 4];
+        this(new int[bytes / 4]);
+    }
+
+    /** A memory over {@code words}, which it shares with whoever passed them. */
+    public SimtMemory(int[] words) {
+        this.words = words;
     }
 
     public int sizeBytes() {

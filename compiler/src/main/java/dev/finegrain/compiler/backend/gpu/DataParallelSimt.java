@@ -1,0 +1,236 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.DataParallelPlan;
+import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.gpu.runtime.SimtProfile;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Lowers the data-parallel schedule to the GPU model the way Rodinia's needle kernel is written: one block per
+ * B x B sub-grid, one launch per block-diagonal of sub-grids. The block has one lane per tile row (one warp for
+ * B up to 32), copies the tile and its halo of every field into shared memory, then sweeps the tile's
+ * anti-diagonals with a block barrier after each (lane t computes row t); every point is written back to global
+ * memory as it is computed. In 1D a block sweeps its tile in steps of {@code lanes} independent points.
+ */
+final class DataParallelSimt {
+
+    private final KernelGraph graph;
+    private final SimtProfile profile;
+    private final GlobalLayout layout;
+    private final TileGeometry tile;
+    private final int lanes;
+    private final SimtAssembler asm = new SimtAssembler();
+    private final int[] dataBase;
+    private final int sharedBytes;
+
+    private DataParallelSimt(KernelGraph graph, DataParallelPlan plan, SimtProfile profile, GlobalLayout layout) {
+        this.graph = graph;
+        this.profile = profile;
+        this.layout = layout;
+        int rank = graph.rank();
+        int[] sizes = new int[rank];
+        int[] interior = new int[rank];
+        for (int d = 0; d < rank; d++) {
+            sizes[d] = layout.size(d);
+            interior[d] = Math.min(plan.tile()[d], sizes[d]);
+        }
+        tile = new TileGeometry(rank, interior, layout.haloLow(), layout.haloHigh(), sizes);
+        if (rank == 1) {
+            int stride = graph.channels().stream().filter(c -> !c.isImplied()).mapToInt(c -> c.vector()[0])
+                    .filter(v -> v > 0).min().orElse(interior[0]);
+            lanes = Math.min(interior[0], stride);
+        } else {
+            lanes = interior[0];
+            if (lanes > tile.width()) {
+                throw new GpuLoweringException("data-parallel tiles of " + graph.name() + " must be at least as wide as"
+                        + " tall on the GPU model (one lane per row copies rows); use a square tile");
+            }
+        }
+        dataBase = new int[graph.fields().size()];
+        int next = 0;
+        for (IrField field : graph.fields()) {
+            dataBase[field.id()] = next;
+            next += 4 * tile.words();
+        }
+        sharedBytes = next;
+    }
+
+    static SimtKernel lower(KernelGraph graph, DataParallelPlan plan, SimtProfile profile, GlobalLayout layout) {
+        return new DataParallelSimt(graph, plan, profile, layout).lower();
+    }
+
+    private SimtKernel lower() {
+        emitProgram();
+        StaticChecks.check(graph, profile, lanes, sharedBytes, 0, 0, null);
+        String plan = "data-parallel: " + tile.describe() + "; blocks of " + lanes + " threads (one per tile "
+                + (graph.rank() == 1 ? "point of a step" : "row") + ") sweeping the tile with a block barrier per step; "
+                + tile.blocksPerLaunch().size() + " launches, one per block-diagonal";
+        return new SimtKernel(asm.text(), plan, lanes, tile.blocksPerLaunch(), sharedBytes, 0, -1,
+                new SimtKernel.Resources(0, sharedBytes, 0, 0, 0, asm.registersUsed()));
+    }
+
+    private String lane;
+    private String one;
+    private String[] origin;
+    private final Map<Integer, String> params = new HashMap<>();
+
+    private void emitProgram() {
+        asm.section(graph.name() + ": data-parallel, " + tile.describe());
+        lane = asm.register();
+        asm.emit("S2R " + lane + ", SR_TID.X");
+        one = asm.constant(1);
+        origin = tile.emitOrigin(asm);
+        for (int p = 0; p < graph.kernel().params().size(); p++) {
+            String param = asm.register();
+            asm.emit("LDG " + param + ", [" + SimtAssembler.immediate(GlobalLayout.paramByte(p)) + "]");
+            params.put(p, param);
+        }
+        emitCopyIn();
+        asm.emit("BAR.RED.POPC RZ, RZ");
+        emitSweep();
+        asm.place("end");
+        asm.emit("EXIT");
+    }
+
+    /** Lanes copy the tile with its halo, word k = row * width + column, k = lane, lane + lanes, ... */
+    private void emitCopyIn() {
+        asm.section("copy the tile and its halo of every field into shared memory");
+        String row = asm.register();
+        String column = asm.register();
+        String word = asm.register();
+        asm.emit("MOV " + row + ", RZ");
+        asm.emit("MOV " + column + ", " + lane);
+        asm.emit("MOV " + word + ", " + lane);
+        String global = asm.register();
+        String shared = asm.register();
+        String coordinate = asm.register();
+        asm.place("copy");
+        asm.emit("ISETP.GE.AND P0, PT, " + word + ", " + SimtAssembler.immediate(tile.words()) + ", PT");
+        asm.emit("P0", "BRA copied");
+        int last = graph.rank() - 1;
+        if (graph.rank() == 2) {
+            asm.emit("IADD " + global + ", " + origin[0] + ", " + row);
+            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
+                    + origin[1]);
+            asm.emit("IADD " + global + ", " + global + ", " + column);
+            asm.emit("IADD " + coordinate + ", " + origin[0] + ", " + row);
+            asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", "
+                    + SimtAssembler.immediate(layout.size(0) + layout.haloLow()[0] + layout.haloHigh()[0]) + ", PT");
+        } else {
+            asm.emit("IADD " + global + ", " + origin[0] + ", " + column);
+            asm.emit("MOV " + coordinate + ", RZ");
+            asm.emit("ISETP.EQ.AND P1, PT, RZ, RZ, PT");
+        }
+        asm.emit("IADD " + coordinate + ", " + origin[last] + ", " + column);
+        asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", "
+                + SimtAssembler.immediate(layout.size(last) + layout.haloLow()[last] + layout.haloHigh()[last]) + ", P1");
+        asm.emit("SHL " + global + ", " + global + ", 0x2");
+        asm.emit("SHL " + shared + ", " + word + ", 0x2");
+        for (IrField field : graph.fields()) {
+            String value = asm.register();
+            asm.emit("MOV " + value + ", RZ");
+            asm.emit("P1", "LDG " + value + ", " + SimtAssembler.address(global, layout.fieldByte(field.id())));
+            asm.emit("STS " + SimtAssembler.address(shared, dataBase[field.id()]) + ", " + value);
+        }
+        asm.emit("IADD " + word + ", " + word + ", " + SimtAssembler.immediate(lanes));
+        asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes));
+        asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
+        asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
+        asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
+        asm.emit("BRA copy");
+        asm.place("copied");
+    }
+
+    private void emitSweep() {
+        int[] low = layout.haloLow();
+        int steps = graph.rank() == 2 ? tile.interior()[0] + tile.interior()[1] - 1
+                : (tile.interior()[0] + lanes - 1) / lanes;
+        asm.section("sweep: " + steps + " steps, a block barrier after each");
+        String step = asm.register();
+        asm.emit("MOV " + step + ", RZ");
+        String[] point = new String[graph.rank()];
+        String shared = asm.register();
+        String global = asm.register();
+        String inTile = asm.register();
+        for (int d = 0; d < point.length; d++) {
+            point[d] = asm.register();
+        }
+        asm.place("step");
+        if (graph.rank() == 2) {
+            asm.comment("lane t computes row t, column step - t");
+            asm.emit("IADD " + inTile + ", " + step + ", -" + lane);
+            asm.emit("ISETP.GE.AND P1, PT, " + inTile + ", RZ, PT");
+            asm.emit("ISETP.LT.AND P1, PT, " + inTile + ", " + SimtAssembler.immediate(tile.interior()[1]) + ", P1");
+            asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + lane);
+            asm.emit("IADD " + point[1] + ", " + origin[1] + ", " + inTile);
+            asm.emit("IADD " + shared + ", " + lane + ", " + SimtAssembler.immediate(low[0]));
+            asm.emit("IMUL " + shared + ", " + shared + ", " + SimtAssembler.immediate(tile.width()));
+            asm.emit("IADD " + shared + ", " + shared + ", " + inTile);
+            asm.emit("IADD " + shared + ", " + shared + ", " + SimtAssembler.immediate(low[1]));
+            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(low[0]));
+            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
+                    + point[1]);
+            asm.emit("IADD " + global + ", " + global + ", " + SimtAssembler.immediate(low[1]));
+        } else {
+            asm.comment("lane t computes point step * lanes + t of the tile");
+            asm.emit("IMAD " + inTile + ", " + step + ", " + SimtAssembler.immediate(lanes) + ", " + lane);
+            asm.emit("ISETP.LT.AND P1, PT, " + inTile + ", " + SimtAssembler.immediate(tile.interior()[0]) + ", PT");
+            asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + inTile);
+            asm.emit("IADD " + shared + ", " + inTile + ", " + SimtAssembler.immediate(low[0]));
+            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(low[0]));
+        }
+        for (int d = 0; d < point.length; d++) {
+            asm.emit("ISETP.LT.AND P1, PT, " + point[d] + ", " + SimtAssembler.immediate(layout.size(d)) + ", P1");
+        }
+        asm.emit("SHL " + shared + ", " + shared + ", 0x2");
+        asm.emit("SHL " + global + ", " + global + ", 0x2");
+        asm.emit("!P1", "BRA computed");
+        emitPoint(point, shared, global);
+        asm.place("computed");
+        asm.emit("BAR.RED.POPC RZ, RZ");
+        asm.emit("IADD " + step + ", " + step + ", 0x1");
+        asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(steps) + ", PT");
+        asm.emit("P0", "BRA step");
+    }
+
+    private void emitPoint(String[] point, String shared, String global) {
+        Map<Integer, String> produced = new HashMap<>();
+        SimtExpressions expressions = new SimtExpressions(asm, new SimtExpressions.Operands() {
+            @Override
+            public String index(int dimension) {
+                return point[dimension];
+            }
+
+            @Override
+            public String param(int param) {
+                return params.get(param);
+            }
+
+            @Override
+            public String load(IrExpr.Load load) {
+                if (DependenceMath.isZero(load.offset()) && produced.containsKey(load.field())) {
+                    return produced.get(load.field());
+                }
+                String value = asm.register();
+                int offset = graph.rank() == 1 ? 4 * load.offset()[0]
+                        : 4 * (load.offset()[0] * tile.width() + load.offset()[1]);
+                asm.emit("LDS " + value + ", " + SimtAssembler.address(shared, dataBase[load.field()] + offset));
+                return value;
+            }
+        }, one);
+        for (int actorId : graph.actorOrder()) {
+            IrActor actor = graph.actor(actorId);
+            asm.comment("actor " + actor.name());
+            String value = expressions.lower(actor.body());
+            produced.put(actor.writes(), value);
+            asm.emit("STS " + SimtAssembler.address(shared, dataBase[actor.writes()]) + ", " + value);
+            asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import dev.finegrain.gpu.GlobalMemory;
+import dev.finegrain.gpu.SimRequest;
+import dev.finegrain.gpu.SimResult;
+import dev.finegrain.gpu.SimStatus;
+import dev.finegrain.gpu.SimtSimulator;
+import dev.finegrain.gpu.runtime.SimtProfile;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Backend {@code gpu-model:<profile>}: lowers a variant to the model ISA ({@link SimtLowering}) and runs its launches
+ * on the Truffle SIMT model over one global memory, as host code would. The metric is modelled time in cycles of
+ * the profile's clock, launch overheads included; the details give it in microseconds, the sync phase's cycles
+ * (seed 001 Table 2 times the reduction phase alone), counters and seed 001 Table 1's resources.
+ */
+public final class GpuModelBackend implements Backend {
+
+    public static final String PREFIX = "gpu-model:";
+    private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ATOMIC_SPIN_LOCK,
+            LockMechanism.NAMED_BARRIER, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.TINY_LOCK,
+            LockMechanism.WARP_VOTE, LockMechanism.ACQUIRE_RELEASE_FLAG);
+    /** Sizes for deciding which mechanisms a kernel can use before any run. */
+    private static final int NOMINAL_SIZE = 64;
+    private static final long MAX_CYCLES_PER_LAUNCH = 500_000_000L;
+
+    private final SimtProfile profile;
+
+    public GpuModelBackend(String profileName) {
+        this.profile = SimtProfile.load(profileName);
+    }
+
+    public SimtProfile profile() {
+        return profile;
+    }
+
+    @Override
+    public String name() {
+        return PREFIX + profile.name();
+    }
+
+    @Override
+    public boolean modelsSyncAbstractly() {
+        return false;
+    }
+
+    @Override
+    public Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
+        return SimtLowering.unsupportedKernel(graph).or(() -> {
+            if (schedule instanceof Schedule.LockDataflow) {
+                return Optional.empty();
+            }
+            return lowering(graph, schedule, Optional.empty());
+        });
+    }
+
+    @Override
+    public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
+        if (!(schedule instanceof Schedule.LockDataflow) || SimtLowering.unsupportedKernel(graph).isPresent()) {
+            return List.of();
+        }
+        return SWEEP.stream().filter(m -> unsupported(graph, schedule, m).isEmpty()).toList();
+    }
+
+    @Override
+    public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
+        if (!(schedule instanceof Schedule.LockDataflow)) {
+            return Optional.of(schedule.cliName() + " synchronises with barriers only");
+        }
+        return SimtLowering.unsupportedKernel(graph).or(() -> lowering(graph, schedule, Optional.of(mechanism)));
+    }
+
+    private Optional<String> lowering(KernelGraph graph, Schedule schedule, Optional<LockMechanism> mechanism) {
+        int[] sizes = new int[graph.rank()];
+        java.util.Arrays.fill(sizes, NOMINAL_SIZE);
+        try {
+            SimtLowering.lower(SchedulePlanner.plan(graph, schedule), mechanism, profile, profile.defaultMode(), sizes);
+            return Optional.empty();
+        } catch (GpuLoweringException reason) {
+            return Optional.of(reason.getMessage());
+        }
+    }
+
+    /** The lowered program and launch plan, for {@code show --simt}. */
+    public SimtKernel lower(Variant variant, int[] sizes) {
+        return SimtLowering.lower(variant.plan(), variant.mechanism(), profile, profile.defaultMode(), sizes);
+    }
+
+    @Override
+    public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
+        int[] sizes = invocation.sizes();
+        KernelGraph graph = variant.graph();
+        GlobalLayout layout = new GlobalLayout(graph, sizes);
+        SimtKernel kernel = SimtLowering.lower(variant.plan(), variant.mechanism(), profile, profile.defaultMode(),
+                layout);
+        int maxBlocks = kernel.blocksPerLaunch().stream().mapToInt(Integer::intValue).max().orElse(1);
+        int clockBytes = kernel.phaseClockByte() < 0 ? 0 : 8 * maxBlocks * kernel.threadsPerBlock();
+        GlobalMemory memory = layout.upload(invocation, clockBytes);
+        long totalCycles = 0;
+        long kernelCycles = 0;
+        long phaseCycles = 0;
+        Map<String, Long> counters = new LinkedHashMap<>();
+        for (int launch = 0; launch < kernel.launches(); launch++) {
+            memory.writeWord(GlobalLayout.LAUNCH_INDEX_BYTE, launch);
+            if (clockBytes > 0) {
+                memory.write(kernel.phaseClockByte(), new int[clockBytes / 4]);
+            }
+            SimResult result = SimtSimulator.run(SimRequest.builder(graph.name() + ".sass", kernel.program())
+                    .profile(profile.name()).blocks(kernel.blocksPerLaunch().get(launch))
+                    .threads(kernel.threadsPerBlock()).sharedBytesPerBlock(Math.max(4, kernel.sharedBytes()))
+                    .lockBitsPerBlock(kernel.lockBits()).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
+                    .build());
+            if (result.status() != SimStatus.COMPLETED) {
+                String report = result.deadlock() != null ? result.deadlock().kind().description() + ": "
+                        + result.deadlock().lanes().stream().limit(3).map(Object::toString).toList() : "";
+                return new BackendRun(layout.download(memory), "cycles", Double.NaN, "cycles", Map.of(),
+                        Optional.of("launch " + (launch + 1) + " of " + kernel.launches() + " ended "
+                                + result.status().label() + " " + report));
+            }
+            totalCycles += result.totalCycles();
+            kernelCycles += result.kernelCycles();
+            result.counters().forEach((name, value) -> counters.merge(name, value, Long::sum));
+            if (clockBytes > 0) {
+                phaseCycles += phaseCycles(memory.read(kernel.phaseClockByte(), clockBytes / 4));
+            }
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("us", Math.round(totalCycles / profile.clockMhz() * 10) / 10.0);
+        details.put("launches", kernel.launches());
+        details.put("kernel_cycles", kernelCycles);
+        if (clockBytes > 0) {
+            details.put("sync_phase_cycles", phaseCycles);
+        }
+        details.put("threads_per_block", kernel.threadsPerBlock());
+        details.put("thread_instructions", counters.getOrDefault("threadInstructions", 0L));
+        SimtKernel.Resources resources = kernel.resources();
+        details.put("sync_shared_bytes", resources.syncSharedBytes());
+        details.put("data_shared_bytes", resources.dataSharedBytes());
+        details.put("lock_bits_explicit", resources.explicitLockBits());
+        details.put("lock_bits_implicit", resources.implicitLockBits());
+        details.put("named_barriers", resources.namedBarriers());
+        details.put("registers", resources.registers());
+        return new BackendRun(layout.download(memory), "cycles", totalCycles, "cycles", details, Optional.empty());
+    }
+
+    /** Cycles from the first thread entering its sync phase to the last leaving it; unused slots hold zeros. */
+    private static long phaseCycles(int[] clocks) {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int slot = 0; slot + 1 < clocks.length; slot += 2) {
+            if (clocks[slot] == 0 && clocks[slot + 1] == 0) {
+                continue;
+            }
+            first = Math.min(first, Integer.toUnsignedLong(clocks[slot]));
+            last = Math.max(last, Integer.toUnsignedLong(clocks[slot + 1]));
+        }
+        return first == Long.MAX_VALUE ? 0 : last - first;
+    }
+}
