@@ -311,4 +311,38 @@ class CliBehaviourTest {
         Arrays.setAll(x, k -> random.nextInt(100));
         return kernel.invocation().sizes(sizes).input("x", x).build();
     }
+
+    // ---- the GPU model ---------------------------------------------------------------------------------------
+
+    @Test
+    void showSimtPrintsTheLaunchPlanAndTheModelIsaProgram() {
+        Outcome show = finegrain("show", "nw-like", "--simt", "--schedule", "lock-dataflow", "--sizes", "62x62");
+        assertEquals(0, show.exit(), show.err());
+        assertTrue(show.out().startsWith("// launch plan: lock-dataflow with tiny-lock (shared channels, one token per"
+                + " thread): tiles of 31x31 points"), show.out());
+        assertTrue(show.out().contains("LDSLK P1, ") && show.out().contains("STSUL [R"), show.out());
+    }
+
+    @Test
+    void compareRunsTheGpuModelAndVerifiesEveryRow() {
+        Outcome compare = finegrain("compare", "prefix-sum", "--backends", "gpu-model:fermi-gtx570", "--sizes", "96",
+                "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        List<String> rows = compare.out().lines().skip(1).toList();
+        assertEquals(5, rows.size(), compare.out());
+        assertTrue(rows.stream().allMatch(row -> row.contains(",gpu-model:fermi-gtx570,") && row.contains(",true,cycles,")),
+                compare.out());
+    }
+
+    @Test
+    void theGpuModelRefusesWhatItCannotRunInOneLine() {
+        Outcome unknown = finegrain("compare", "nw-like", "--backends", "gpu-model:gtx9000");
+        assertUsageError(unknown);
+        assertTrue(unknown.err().startsWith("finegrain: backend 'gpu-model:gtx9000': "), unknown.err());
+        Outcome longs = finegrain("compare", "pascal", "--backends", "gpu-model:fermi-gtx570", "--schedules", "wavefront");
+        assertUsageError(longs);
+        assertEquals("finegrain: backend 'gpu-model:fermi-gtx570' cannot run wavefront of kernel 'pascal': the GPU model"
+                + " ISA has 32-bit integer registers only; field 'c' of pascal is long; leave it out with --schedules or"
+                + " --backends\n", longs.err());
+    }
 }
