@@ -15,7 +15,8 @@ import java.io.PrintWriter;
  */
 @Command(name = "finegrain", mixinStandardHelpOptions = true, version = "finegrain 0.1.0",
         description = "Compile fine-grained dataflow kernels and compare their schedules.",
-        subcommands = {ListCommand.class, ShowCommand.class, RunCommand.class, CompareCommand.class, SimCommand.class})
+        subcommands = {ListCommand.class, ShowCommand.class, RunCommand.class, CompareCommand.class, SimCommand.class,
+                FidelityCommand.class})
 public final class FinegrainCli {
 
     public static final int EXIT_NOT_VERIFIED = 1;
@@ -48,7 +49,8 @@ public final class FinegrainCli {
         });
         commandLine.setExecutionExceptionHandler((problem, line, result) -> {
             if (problem instanceof UsageException || problem instanceof KernelDefinitionException
-                    || problem instanceof KernelExecutionException) {
+                    || problem instanceof KernelExecutionException
+                    || problem instanceof dev.finegrain.compiler.backend.gpu.GpuLoweringException) {
                 err.println("finegrain: " + problem.getMessage());
                 return EXIT_USAGE;
             }
