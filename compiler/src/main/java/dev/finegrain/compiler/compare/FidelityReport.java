@@ -58,6 +58,9 @@ public final class FidelityReport {
     private static void table2(StringBuilder page, List<ResultRow> rows) {
         Map<String, ResultRow> byMechanism = new LinkedHashMap<>();
         rows.forEach(row -> byMechanism.put(row.mechanism(), row));
+        if (!byMechanism.containsKey("atomic-spin-lock")) {
+            return;
+        }
         double atomic = phaseCycles(byMechanism.get("atomic-spin-lock"));
         page.append("## Tables 1 and 2: the validation chain (512 elements, 16 warps), fermi-gtx570\n\n");
         page.append("Speed-up of the reduction phase (cycles from the first thread entering its sync phase to the last"
