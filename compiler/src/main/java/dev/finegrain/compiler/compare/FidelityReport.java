@@ -90,42 +90,54 @@ public final class FidelityReport {
 
     private static void table3(StringBuilder page, List<ResultRow> rows) {
         page.append("## Table 3: Needleman-Wunsch, fermi-gtx570\n\n");
-        page.append("Modelled time in µs at the profile's 1464 MHz, launch overheads included (paper: measured on a GTX"
-                + " 570). Sizes are 31·2^k: both schedules use the paper's mapping, 31 x 31 interior points per"
-                + " sub-grid (the dataflow block adds the boundary row and column: 32 x 32 threads), so no padding.\n\n");
-        page.append("| size | paper atomic | paper data-parallel | paper tiny-lock | model atomic | model data-parallel |"
-                + " model tiny-lock | model atomic / tiny-lock |\n");
-        page.append("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        page.append("Modelled µs at the profile's 1464 MHz, launch overhead (5 µs) included. Sizes are 31·2^k: both"
+                + " schedules use the paper's mapping, 31 x 31 interior points per sub-grid (the dataflow block adds the"
+                + " boundary row and column: 32 x 32 threads), so no padding. Both schedules launch once per"
+                + " block-diagonal of sub-grids. *Longest launch* is the slowest single launch (the widest"
+                + " block-diagonal); *whole run* is every launch. The paper's data-parallel and tiny-lock times stay"
+                + " nearly flat while the grid grows 4096-fold, which only one launch can do, so the shape is judged on"
+                + " the longest launch (see the notes).\n\n");
+        page.append("| size | paper atomic | paper data-parallel | paper tiny-lock | longest launch: atomic | data-parallel |"
+                + " tiny-lock | whole run: atomic | data-parallel | tiny-lock |\n");
+        page.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         List<String> tinyFaster = new ArrayList<>();
         List<String> tinySlower = new ArrayList<>();
         boolean atomicSlowest = true;
         for (int s = 0; s < TABLE3_SIZES.length; s++) {
             String size = TABLE3_SIZES[s] + "x" + TABLE3_SIZES[s];
-            Optional<Double> atomic = micros(rows, size, "lock-dataflow", "atomic-spin-lock");
-            Optional<Double> dataParallel = micros(rows, size, "data-parallel", "-");
-            Optional<Double> tiny = micros(rows, size, "lock-dataflow", "tiny-lock");
+            Optional<ResultRow> atomic = row(rows, size, "lock-dataflow", "atomic-spin-lock");
+            Optional<ResultRow> dataParallel = row(rows, size, "data-parallel", "-");
+            Optional<ResultRow> tiny = row(rows, size, "lock-dataflow", "tiny-lock");
             if (atomic.isEmpty() || dataParallel.isEmpty() || tiny.isEmpty()) {
                 continue;
             }
-            (tiny.get() < dataParallel.get() ? tinyFaster : tinySlower).add(String.valueOf(TABLE3_SIZES[s]));
-            atomicSlowest &= atomic.get() > Math.max(tiny.get(), dataParallel.get());
-            page.append(String.format(Locale.ROOT, "| %d | %d | %d | %d | %.0f | %.0f | %.0f | %.1f |%n", TABLE3_SIZES[s],
-                    TABLE3_ATOMIC_US[s], TABLE3_DATA_PARALLEL_US[s], TABLE3_TINY_US[s], atomic.get(), dataParallel.get(),
-                    tiny.get(), atomic.get() / tiny.get()));
+            double tinyLaunch = micros(tiny.get(), "longest_launch_us");
+            double dataParallelLaunch = micros(dataParallel.get(), "longest_launch_us");
+            double atomicLaunch = micros(atomic.get(), "longest_launch_us");
+            (tinyLaunch < dataParallelLaunch ? tinyFaster : tinySlower).add(String.valueOf(TABLE3_SIZES[s]));
+            atomicSlowest &= atomicLaunch > Math.max(tinyLaunch, dataParallelLaunch);
+            page.append(String.format(Locale.ROOT, "| %d | %d | %d | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n",
+                    TABLE3_SIZES[s], TABLE3_ATOMIC_US[s], TABLE3_DATA_PARALLEL_US[s], TABLE3_TINY_US[s], atomicLaunch,
+                    dataParallelLaunch, tinyLaunch, micros(atomic.get(), "us"), micros(dataParallel.get(), "us"),
+                    micros(tiny.get(), "us")));
         }
-        page.append("\nShape, paper vs model:\n\n");
+        page.append("\nShape, paper vs model (longest launch):\n\n");
         page.append("- Paper: tiny-lock faster than data-parallel at 31 to 248, slower from 496. Model: faster at "
                 + (tinyFaster.isEmpty() ? "no size" : String.join(", ", tinyFaster)) + "; slower at "
                 + (tinySlower.isEmpty() ? "no size" : String.join(", ", tinySlower)) + ". "
                 + (tinyFaster.equals(List.of("31", "62", "124", "248")) ? "Reproduced." : "**Not reproduced.**") + '\n');
         page.append("- Paper: the atomic spin-lock far slower at every size (3.6x to 296x tiny-lock). Model: "
                 + (atomicSlowest ? "slowest at every size" : "**not the slowest at every size**")
-                + "; its ratio to tiny-lock is in the last column.\n\n");
+                + " (compare the atomic and tiny-lock columns).\n\n");
     }
 
-    private static Optional<Double> micros(List<ResultRow> rows, String size, String schedulePrefix, String mechanism) {
+    private static Optional<ResultRow> row(List<ResultRow> rows, String size, String schedulePrefix, String mechanism) {
         return rows.stream().filter(r -> r.size().equals(size) && r.schedule().startsWith(schedulePrefix)
-                && r.mechanism().equals(mechanism)).findFirst().map(r -> ((Number) r.details().get("us")).doubleValue());
+                && r.mechanism().equals(mechanism)).findFirst();
+    }
+
+    private static double micros(ResultRow row, String detail) {
+        return ((Number) row.details().get(detail)).doubleValue();
     }
 
     private static double phaseCycles(ResultRow row) {
