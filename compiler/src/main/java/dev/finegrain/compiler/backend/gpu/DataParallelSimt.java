@@ -1,11 +1,9 @@
 package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.ir.IrActor;
-import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataParallelPlan;
-import dev.finegrain.dsl.DependenceMath;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.HashMap;
@@ -201,29 +199,13 @@ final class DataParallelSimt {
 
     private void emitPoint(String[] point, String shared, String global) {
         Map<Integer, String> produced = new HashMap<>();
-        SimtExpressions expressions = new SimtExpressions(asm, new SimtExpressions.Operands() {
-            @Override
-            public String index(int dimension) {
-                return point[dimension];
-            }
-
-            @Override
-            public String param(int param) {
-                return params.get(param);
-            }
-
-            @Override
-            public String load(IrExpr.Load load) {
-                if (DependenceMath.isZero(load.offset()) && produced.containsKey(load.field())) {
-                    return produced.get(load.field());
-                }
-                String value = asm.register();
-                int offset = graph.rank() == 1 ? 4 * load.offset()[0]
-                        : 4 * (load.offset()[0] * tile.width() + load.offset()[1]);
-                asm.emit("LDS " + value + ", " + SimtAssembler.address(shared, dataBase[load.field()] + offset));
-                return value;
-            }
-        }, one);
+        SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(point, params, produced, load -> {
+            String value = asm.register();
+            int offset = graph.rank() == 1 ? 4 * load.offset()[0]
+                    : 4 * (load.offset()[0] * tile.width() + load.offset()[1]);
+            asm.emit("LDS " + value + ", " + SimtAssembler.address(shared, dataBase[load.field()] + offset));
+            return value;
+        }), one);
         for (int actorId : graph.actorOrder()) {
             IrActor actor = graph.actor(actorId);
             asm.comment("actor " + actor.name());

@@ -664,36 +664,21 @@ final class LockDataflowSimt {
     private final Map<Integer, String> produced = new java.util.LinkedHashMap<>();
     private final Map<Integer, String> tokenValues = new HashMap<>();
 
+    /** Loads read the value a token brought (tiny-lock's LDSLK), else the shared tile. */
     private SimtExpressions.Operands operands() {
-        return new SimtExpressions.Operands() {
-            @Override
-            public String index(int dimension) {
-                return point[dimension];
-            }
-
-            @Override
-            public String param(int param) {
-                return params.get(param);
-            }
-
-            @Override
-            public String load(IrExpr.Load load) {
-                if (DependenceMath.isZero(load.offset()) && produced.containsKey(load.field())) {
-                    return produced.get(load.field());
+        return new PointOperands(point, params, produced, load -> {
+            for (Map.Entry<Integer, String> token : tokenValues.entrySet()) {
+                IrChannel channel = channels.get(token.getKey());
+                if (graph.actor(channel.producer()).writes() == load.field()
+                        && Arrays.equals(negate(channel.vector()), load.offset())) {
+                    return token.getValue();
                 }
-                for (Map.Entry<Integer, String> token : tokenValues.entrySet()) {
-                    IrChannel channel = channels.get(token.getKey());
-                    if (graph.actor(channel.producer()).writes() == load.field()
-                            && Arrays.equals(negate(channel.vector()), load.offset())) {
-                        return token.getValue();
-                    }
-                }
-                String value = asm.register();
-                asm.emit("LDS " + value + ", " + SimtAssembler.address(sharedOffset,
-                        dataBase[load.field()] + tileByteOffset(load.offset())));
-                return value;
             }
-        };
+            String value = asm.register();
+            asm.emit("LDS " + value + ", " + SimtAssembler.address(sharedOffset,
+                    dataBase[load.field()] + tileByteOffset(load.offset())));
+            return value;
+        });
     }
 
     private Map<Integer, String> emitFire() {

@@ -1,7 +1,6 @@
 package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.ir.IrActor;
-import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.WavefrontPlan;
 import dev.finegrain.dsl.DependenceMath;
@@ -164,28 +163,12 @@ final class WavefrontSimt {
 
     private void emitPoint(String[] point, String global, String one) {
         Map<Integer, String> produced = new HashMap<>();
-        SimtExpressions expressions = new SimtExpressions(asm, new SimtExpressions.Operands() {
-            @Override
-            public String index(int dimension) {
-                return point[dimension];
-            }
-
-            @Override
-            public String param(int param) {
-                return params.get(param);
-            }
-
-            @Override
-            public String load(IrExpr.Load load) {
-                if (DependenceMath.isZero(load.offset()) && produced.containsKey(load.field())) {
-                    return produced.get(load.field());
-                }
-                String value = asm.register();
-                asm.emit("LDG " + value + ", " + SimtAssembler.address(global,
-                        layout.fieldByte(load.field()) + layout.byteOffset(load.offset())));
-                return value;
-            }
-        }, one);
+        SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(point, params, produced, load -> {
+            String value = asm.register();
+            asm.emit("LDG " + value + ", " + SimtAssembler.address(global,
+                    layout.fieldByte(load.field()) + layout.byteOffset(load.offset())));
+            return value;
+        }), one);
         for (int actorId : graph.actorOrder()) {
             IrActor actor = graph.actor(actorId);
             asm.comment("actor " + actor.name());

@@ -6,6 +6,7 @@ import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.ChannelPolicy;
@@ -27,7 +28,6 @@ import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.iterate;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.max;
-import static dev.finegrain.dsl.Finegrain.param;
 import static dev.finegrain.dsl.Finegrain.select;
 import static dev.finegrain.dsl.Type.DOUBLE;
 import static dev.finegrain.dsl.Type.INT;
@@ -38,16 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The GPU model backend: every schedule and mechanism it accepts computes what the oracle computes. */
 class GpuModelBackendTest {
 
-    private static final Kernel NW = kernel("nw-like")
-            .domain(dim("i", "rows"), dim("j", "cols"))
-            .param("penalty", INT)
-            .input("reference", INT)
-            .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
-            .actor("cell", "score", a -> max(
-                    a.read("score", -1, -1).plus(a.read("reference", 0, 0)),
-                    a.read("score", -1, 0).minus(a.param("penalty")),
-                    a.read("score", 0, -1).minus(a.param("penalty"))))
-            .build();
+    private static final Kernel NW = GoldenKernels.needlemanWunsch();
 
     /** Seed 001's validation chain with a hash as the independent computation (a loop in the program). */
     private static final Kernel CHAIN = kernel("chain-like")
@@ -117,7 +108,7 @@ class GpuModelBackendTest {
     void warpMechanismsRefuseChannelsInsideAWarp() {
         KernelGraph graph = Pipeline.compile(NW);
         Optional<String> vote = FERMI.unsupported(graph, new Schedule.LockDataflow(), LockMechanism.WARP_VOTE);
-        assertEquals(Optional.of("channel score[i, j-1] (0,1) of nw-like links threads 1 apart, inside or across part of"
+        assertEquals(Optional.of("channel score[i, j-1] (0,1) of nw links threads 1 apart, inside or across part of"
                 + " a warp; warp-vote keeps one token per warp, so use a per-thread mechanism (tiny-lock,"
                 + " atomic-spin-lock)"), vote);
         assertEquals(List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.TINY_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG),
@@ -163,11 +154,11 @@ class GpuModelBackendTest {
         var fermi = FERMI.profile();
         GpuLoweringException bits = org.junit.jupiter.api.Assertions.assertThrows(GpuLoweringException.class,
                 () -> StaticChecks.check(graph, fermi, 1024, 8192, 2048, 0, LockMechanism.TINY_LOCK));
-        assertEquals("nw-like with tiny-lock needs 2048 lock bits per block; fermi-gtx570 has 1024, so token words"
+        assertEquals("nw with tiny-lock needs 2048 lock bits per block; fermi-gtx570 has 1024, so token words"
                 + " would alias (seed 001 §4.4.2); use shared channels or a smaller tile", bits.getMessage());
         GpuLoweringException barriers = org.junit.jupiter.api.Assertions.assertThrows(GpuLoweringException.class,
                 () -> StaticChecks.check(graph, fermi, 1024, 0, 0, 17, LockMechanism.NAMED_BARRIER));
-        assertTrue(barriers.getMessage().startsWith("nw-like with named-barrier needs 17 named barriers per block;"),
+        assertTrue(barriers.getMessage().startsWith("nw with named-barrier needs 17 named barriers per block;"),
                 barriers.getMessage());
     }
 
@@ -198,7 +189,7 @@ class GpuModelBackendTest {
         Invocation.Builder builder = kernel.invocation().sizes(sizes);
         int points = java.util.Arrays.stream(sizes).reduce(1, (a, b) -> a * b);
         switch (kernel.name()) {
-            case "nw-like" -> builder.param("penalty", 10).input("reference", random.ints(points, -4, 12).toArray());
+            case "nw" -> builder.param("penalty", 10).input("reference", random.ints(points, -4, 12).toArray());
             case "chain-like" -> builder.param("work", 3);
             case "mixed" -> builder.input("same", random.ints(points, 0, 2).toArray());
             default -> { }
