@@ -434,8 +434,11 @@ final class LoweringContext {
 
     // ---- channels ------------------------------------------------------------------------------------------
 
-    /** A channel needs a token unless it stays within one point or (rank >= 2) within one row, so within one worker. */
+    /**
+     * A channel needs a token unless it stays within one point or (rank >= 2, where workers own bands of columns)
+     * within one column, so within one worker.
+     */
     boolean needsToken(IrChannel channel) {
-        return !DependenceMath.isZero(channel.vector()) && (rank == 1 || channel.vector()[0] != 0);
+        return !DependenceMath.isZero(channel.vector()) && (rank == 1 || channel.vector()[last] != 0);
     }
 }

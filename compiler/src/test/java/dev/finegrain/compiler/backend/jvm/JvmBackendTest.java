@@ -173,16 +173,20 @@ class JvmBackendTest {
         Kernel kernel = GoldenKernels.needlemanWunsch();
         KernelGraph graph = Pipeline.compile(kernel);
         IrChannel north = graph.syncChannels().stream().filter(c -> c.vector()[0] == 1).findFirst().orElseThrow();
-        IrChannel fromBelow = new IrChannel(north.producer(), north.consumer(), new int[] {-1, 0}, "score[i+1, j]",
+        // workers own bands of columns, so the future producer sits across a band edge (below and to the east), and
+        // the western band's worker waits for it while the eastern one waits for the west channel
+        IrChannel fromBelow = new IrChannel(north.producer(), north.consumer(), new int[] {-1, -1}, "score[i+1, j+1]",
                 ChannelPolicy.SHARED, List.of());
-        DataflowPlan broken = new DataflowPlan(graph, List.of(north, fromBelow));
+        List<IrChannel> waits = new ArrayList<>(graph.syncChannels());
+        waits.add(fromBelow);
+        DataflowPlan broken = new DataflowPlan(graph, waits);
         Invocation invocation = inputs(kernel, new int[] {8, 8}, 1);
         long started = System.nanoTime();
         StallException stall = assertThrows(StallException.class, () -> backend.run(
                 new Variant(graph, broken, Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG)), invocation,
                 new RunSettings(1, 2, false, 300_000_000L)));
         assertTrue(System.nanoTime() - started < 5_000_000_000L, "the stall is reported within seconds");
-        assertTrue(stall.waits().stream().anyMatch(w -> w.startsWith("cell[") && w.contains(" waits on channel score[i+1, j] for cell[")),
+        assertTrue(stall.waits().stream().anyMatch(w -> w.startsWith("cell[") && w.contains(" waits on channel score[i+1, j+1] for cell[")),
                 String.join("\n", stall.waits()));
     }
 
