@@ -19,7 +19,8 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 /**
  * Rodinia's structure on threads: for each block-diagonal k, the tiles whose coordinates sum to k are dealt to
  * workers in turn; a tile runs its points in lexicographic order; a sense-reversing barrier separates
- * block-diagonals. With one tile covering the domain and one worker this is the plain serial loop nest.
+ * block-diagonals. With one tile covering the domain and one worker this is the plain serial loop nest. A tile's
+ * row runs in column order, so a read one column west comes from a local carried along the row.
  */
 final class DataParallelLoops {
 
@@ -44,12 +45,16 @@ final class DataParallelLoops {
         JExpr.Local diagonal = cx.local("diagonal", JType.INT);
         JExpr.Local dealt = cx.local("dealt", JType.INT);
 
-        List<JStmt> tileBody = new ArrayList<>(cx.rowBases());
+        cx.carryWestReads();
+        cx.readCarries(true);
         List<JStmt> point = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
             cx.fire(cx.graph.actor(actor), point);
         }
+        point.addAll(cx.advanceCarries());
         JExpr lastStart = mul(tileIndex[last], constant(tile[last]));
+        List<JStmt> tileBody = new ArrayList<>(cx.rowBases());
+        tileBody.addAll(cx.seedCarries(lastStart));
         tileBody.add(new JStmt.Loop(cx.coordinate[last], lastStart, add(lastStart, constant(tile[last])), constant(1), point));
         List<JStmt> runTile = tileBody;
         for (int d = last - 1; d >= 0; d--) {

@@ -80,6 +80,12 @@ final class DataflowLoops {
         if (cx.rank > 1) {
             out.addAll(bands());
         }
+        // a west value crosses a band's edge only in the synced columns, where it is read after its token; with no
+        // token channel along a row (edge 0) nothing is read west, and a band must not seed from its neighbour's column
+        boolean carry = cx.rank > 1 && edgeWidth() > 0;
+        if (carry) {
+            cx.carryWestReads();
+        }
         List<JStmt> synced = new ArrayList<>();
         List<JStmt> plain = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
@@ -94,6 +100,14 @@ final class DataflowLoops {
             JExpr value = cx.lower(spec, spec.body(), folds);
             List<JStmt> fire = new ArrayList<>(folds);
             cx.store(spec, value, fire);
+            List<JStmt> plainFire = fire;
+            if (carry) {
+                cx.readCarries(true);
+                plainFire = new ArrayList<>();
+                JExpr plainValue = cx.lower(spec, spec.body(), plainFire);
+                cx.store(spec, plainValue, plainFire);
+                cx.readCarries(false);
+            }
             synced.add(cx.describe(spec));
             if (!folds.isEmpty() && !awaits.isEmpty() && cx.foldsReadNoState(spec.body())) {
                 synced.add(new JStmt.Comment("the independent work first: these folds read no state, so they need no token"));
@@ -106,8 +120,10 @@ final class DataflowLoops {
             }
             synced.addAll(publish(spec));
             plain.add(cx.describe(spec));
-            plain.addAll(fire);
+            plain.addAll(plainFire);
         }
+        synced.addAll(cx.advanceCarries());
+        plain.addAll(cx.advanceCarries());
         List<JStmt> row = new ArrayList<>(cx.rowBases());
         if (cx.rank == 1) {
             JExpr.Local units = cx.local("blocks", JType.INT);
@@ -131,6 +147,7 @@ final class DataflowLoops {
         out.add(new JStmt.Assign(prefixEnd, LoweringContext.math("min", JType.INT, add(bandStart, constant(edge)), bandEnd)));
         out.add(new JStmt.Assign(suffixStart, LoweringContext.math("max", JType.INT, sub(bandEnd, constant(edge)), prefixEnd)));
         row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), synced));
+        row.addAll(cx.seedCarries(prefixEnd));
         row.add(new JStmt.Loop(x, prefixEnd, suffixStart, constant(1), plain));
         row.add(new JStmt.Loop(x, suffixStart, bandEnd, constant(1), synced));
         List<JStmt> nest = row;
