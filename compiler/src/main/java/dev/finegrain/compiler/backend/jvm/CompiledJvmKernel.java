@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
+import dev.finegrain.compiler.backend.reference.HaloPoints;
 import dev.finegrain.compiler.backend.reference.PaddedFields;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrField;
@@ -135,24 +136,8 @@ public final class CompiledJvmKernel {
 
     /** Long words holding each int value; halo words are ready from the start, interior words not yet. */
     private static long[] packWithHaloReady(IrField field, int[] sizes, int[] values) {
-        int[] extents = new int[sizes.length];
-        for (int d = 0; d < sizes.length; d++) {
-            extents[d] = sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
-        }
-        Domain padded = new Domain(extents);
         long[] words = PackedReadyWords.create(values.length);
-        int[] point = new int[sizes.length];
-        for (int index = 0; index < values.length; index++) {
-            padded.coordinates(index, point);
-            boolean halo = false;
-            for (int d = 0; d < sizes.length; d++) {
-                int x = point[d] - field.haloLow()[d];
-                halo |= x < 0 || x >= sizes[d];
-            }
-            if (halo) {
-                PackedReadyWords.publish(words, index, values[index]);
-            }
-        }
+        HaloPoints.forEach(sizes, field.haloLow(), field.haloHigh(), (index, point) -> PackedReadyWords.publish(words, index, values[index]));
         return words;
     }
 

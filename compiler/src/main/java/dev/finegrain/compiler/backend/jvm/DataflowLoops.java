@@ -22,10 +22,14 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.runtime;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 
 /**
- * Lock-based dataflow on threads: actor instances are mapped to workers statically, rows cyclically (rank 2 and
- * 3: row i to worker i mod W; rank 1: blocks, see {@link #blockSize}); each worker fires its instances in
- * lexicographic order, awaiting a channel's token only when the producer belongs to another worker (program
- * order already covers its own), and publishing its own tokens after firing.
+ * Lock-based dataflow on threads: actor instances are mapped to workers statically and each worker fires its
+ * instances in lexicographic order, awaiting a channel's token only when the producer belongs to another worker
+ * (program order already covers its own), and publishing tokens that another worker may await.
+ *
+ * <p>Rank 2 and 3: worker w owns a band of columns (the last dimension) across all rows, so only channels that
+ * cross a band edge need tokens; a worker follows its western neighbour one row behind, and the score rows, the
+ * long streams the kernel is bound by, stay in one core's cache. Only the few columns at a band's edges await or
+ * publish; the rest of each row runs as a plain loop. Rank 1: blocks, see {@link #blockSize}.
  */
 final class DataflowLoops {
 
@@ -33,8 +37,8 @@ final class DataflowLoops {
     private final List<IrChannel> waits;
     private final int blockSize;
     private JExpr.Local groupsPerRow;
-    /** Row-invariant parts of await conditions (rank >= 2), computed once per row. */
-    private final List<JStmt> perRow = new ArrayList<>();
+    private JExpr.Local bandStart;
+    private JExpr.Local bandEnd;
 
     private DataflowLoops(LoweringContext cx, List<IrChannel> waits) {
         this.cx = cx;
@@ -73,7 +77,17 @@ final class DataflowLoops {
             groupsPerRow = cx.local("groupsPerRow", JType.INT);
             out.add(new JStmt.Assign(groupsPerRow, LoweringContext.math("ceilDiv", JType.INT, cx.size[last], constant(cx.sync.group()))));
         }
-        List<JStmt> point = new ArrayList<>();
+        if (cx.rank > 1) {
+            out.addAll(bands());
+        }
+        // a west value crosses a band's edge only in the synced columns, where it is read after its token; with no
+        // token channel along a row (edge 0) nothing is read west, and a band must not seed from its neighbour's column
+        boolean carry = cx.rank > 1 && edgeWidth() > 0;
+        if (carry) {
+            cx.carryWestReads();
+        }
+        List<JStmt> synced = new ArrayList<>();
+        List<JStmt> plain = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
             IrActor spec = cx.graph.actor(actor);
             List<JStmt> awaits = new ArrayList<>();
@@ -84,20 +98,33 @@ final class DataflowLoops {
             }
             List<JStmt> folds = new ArrayList<>();
             JExpr value = cx.lower(spec, spec.body(), folds);
-            point.add(cx.describe(spec));
-            if (!folds.isEmpty() && !awaits.isEmpty() && cx.foldsReadNoState(spec.body())) {
-                point.add(new JStmt.Comment("the independent work first: these folds read no state, so they need no token"));
-                point.addAll(folds);
-                point.addAll(awaits);
-            } else {
-                point.addAll(awaits);
-                point.addAll(folds);
+            List<JStmt> fire = new ArrayList<>(folds);
+            cx.store(spec, value, fire);
+            List<JStmt> plainFire = fire;
+            if (carry) {
+                cx.readCarries(true);
+                plainFire = new ArrayList<>();
+                JExpr plainValue = cx.lower(spec, spec.body(), plainFire);
+                cx.store(spec, plainValue, plainFire);
+                cx.readCarries(false);
             }
-            cx.store(spec, value, point);
-            point.addAll(publish(spec));
+            synced.add(cx.describe(spec));
+            if (!folds.isEmpty() && !awaits.isEmpty() && cx.foldsReadNoState(spec.body())) {
+                synced.add(new JStmt.Comment("the independent work first: these folds read no state, so they need no token"));
+                synced.addAll(folds);
+                synced.addAll(awaits);
+                synced.addAll(fire.subList(folds.size(), fire.size()));
+            } else {
+                synced.addAll(awaits);
+                synced.addAll(fire);
+            }
+            synced.addAll(publish(spec));
+            plain.add(cx.describe(spec));
+            plain.addAll(plainFire);
         }
+        synced.addAll(cx.advanceCarries());
+        plain.addAll(cx.advanceCarries());
         List<JStmt> row = new ArrayList<>(cx.rowBases());
-        row.addAll(perRow);
         if (cx.rank == 1) {
             JExpr.Local units = cx.local("blocks", JType.INT);
             JExpr.Local block = cx.local("block", JType.INT);
@@ -107,18 +134,56 @@ final class DataflowLoops {
             List<JStmt> perBlock = new ArrayList<>(row);
             perBlock.add(new JStmt.Assign(end, LoweringContext.math("min", JType.INT, cx.size[0],
                     add(LoweringContext.mul(block, constant(blockSize)), constant(blockSize)))));
-            perBlock.add(new JStmt.Loop(cx.coordinate[0], LoweringContext.mul(block, constant(blockSize)), end, constant(1), point));
+            perBlock.add(new JStmt.Loop(cx.coordinate[0], LoweringContext.mul(block, constant(blockSize)), end, constant(1), synced));
             out.add(new JStmt.Loop(block, cx.worker, units, cx.workers, perBlock));
             return out;
         }
-        row.add(new JStmt.Loop(cx.coordinate[last], constant(0), cx.size[last], constant(1), point));
+        JExpr.Local x = cx.coordinate[last];
+        JExpr.Local prefixEnd = cx.local("prefixEnd", JType.INT);
+        JExpr.Local suffixStart = cx.local("suffixStart", JType.INT);
+        int edge = edgeWidth();
+        out.add(new JStmt.Comment(edge == 0 ? "no token channel crosses a column, so no point awaits or publishes"
+                : "only the first and last " + edge + " column(s) of a band await or publish tokens; the rest run plain"));
+        out.add(new JStmt.Assign(prefixEnd, LoweringContext.math("min", JType.INT, add(bandStart, constant(edge)), bandEnd)));
+        out.add(new JStmt.Assign(suffixStart, LoweringContext.math("max", JType.INT, sub(bandEnd, constant(edge)), prefixEnd)));
+        row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), synced));
+        row.addAll(cx.seedCarries(prefixEnd));
+        row.add(new JStmt.Loop(x, prefixEnd, suffixStart, constant(1), plain));
+        row.add(new JStmt.Loop(x, suffixStart, bandEnd, constant(1), synced));
         List<JStmt> nest = row;
-        for (int d = last - 1; d >= 1; d--) {
+        for (int d = last - 1; d >= 0; d--) {
             nest = List.of(new JStmt.Loop(cx.coordinate[d], constant(0), cx.size[d], constant(1), nest));
         }
-        out.add(new JStmt.Comment("rows dealt to workers in turn: row i runs on worker i mod workers"));
-        out.add(new JStmt.Loop(cx.coordinate[0], cx.worker, cx.size[0], cx.workers, nest));
+        out.addAll(nest);
         return out;
+    }
+
+    /**
+     * Worker w's columns: [w * band, (w + 1) * band) clipped to the domain, with the band a whole number of sync
+     * groups so that no group's token is published by two workers.
+     */
+    private List<JStmt> bands() {
+        int group = cx.sync.group();
+        JExpr.Local band = cx.local("band", JType.INT);
+        bandStart = cx.local("bandStart", JType.INT);
+        bandEnd = cx.local("bandEnd", JType.INT);
+        JExpr columns = cx.size[cx.last];
+        JExpr perWorker = LoweringContext.math("ceilDiv", JType.INT, columns, cx.workers);
+        return List.of(
+                new JStmt.Comment("columns dealt to workers in bands; every worker runs every row of its band, rows in order"),
+                new JStmt.Assign(band, group == 1 ? perWorker
+                        : LoweringContext.mul(LoweringContext.math("ceilDiv", JType.INT, perWorker, constant(group)), constant(group))),
+                new JStmt.Assign(bandStart, LoweringContext.math("min", JType.INT, LoweringContext.mul(cx.worker, band), columns)),
+                new JStmt.Assign(bandEnd, LoweringContext.math("min", JType.INT, add(bandStart, band), columns)));
+    }
+
+    /**
+     * How many columns at each end of a band hold every point that awaits or publishes: the longest reach of a
+     * token channel along the last dimension, rounded up to whole sync groups (groups start at band starts).
+     */
+    private int edgeWidth() {
+        int reach = waits.stream().filter(cx::needsToken).mapToInt(w -> Math.abs(w.vector()[cx.last])).max().orElse(0);
+        return Math.ceilDiv(reach, cx.sync.group()) * cx.sync.group();
     }
 
     /** Awaits the token of the plan's wait {@code channelIndex} at the current point, when its producer exists and runs on another worker. */
@@ -126,7 +191,7 @@ final class DataflowLoops {
         IrChannel channel = waits.get(channelIndex);
         int[] d = channel.vector();
         JExpr condition = null;
-        for (int k = cx.rank == 1 ? 0 : 1; k < cx.rank; k++) {
+        for (int k = 0; k < cx.rank; k++) {
             if (d[k] > 0) {
                 condition = and(condition, compare(Op.GE, cx.coordinate[k], constant(d[k])));
             } else if (d[k] < 0) {
@@ -138,15 +203,9 @@ final class DataflowLoops {
             JExpr producerBlock = new JExpr.Binary(Op.DIV, sub(cx.coordinate[0], constant(d[0])), constant(blockSize));
             remote = compare(Op.NE, new JExpr.Binary(Op.REM, producerBlock, cx.workers), cx.worker);
         } else {
-            JExpr.Local flag = cx.local("remote" + channelIndex, JType.BOOLEAN);
-            JExpr producerRow = sub(cx.coordinate[0], constant(d[0]));
-            JExpr rowExists = d[0] > 0 ? compare(Op.GE, cx.coordinate[0], constant(d[0])) : compare(Op.LT, producerRow, cx.size[0]);
-            perRow.add(new JStmt.Comment("does row i-" + d[0] + " exist and run on another worker?"));
-            perRow.add(new JStmt.Assign(flag, new JExpr.Binary(Op.AND, rowExists,
-                    compare(Op.NE, new JExpr.Binary(Op.REM, producerRow, cx.workers), cx.worker))));
-            remote = flag;
+            JExpr producerColumn = sub(cx.coordinate[cx.last], constant(d[cx.last]));
+            remote = d[cx.last] > 0 ? compare(Op.LT, producerColumn, bandStart) : compare(Op.GE, producerColumn, bandEnd);
         }
-        JExpr otherWorker = remote;
         JExpr consumer = cx.linearPoint();
         JExpr producer = cx.linearPointBefore(d);
         JExpr channelId = constant(channelIndex);
@@ -181,7 +240,7 @@ final class DataflowLoops {
                 default -> throw new IllegalStateException("no JVM lowering for " + cx.sync.mechanism());
             }
         }
-        return List.of(new JStmt.If(and(condition, otherWorker), waits, List.of()));
+        return List.of(new JStmt.If(and(condition, remote), waits, List.of()));
     }
 
     /** Publishes the tokens the actor produces at the current point (per group: at the group's last point). */

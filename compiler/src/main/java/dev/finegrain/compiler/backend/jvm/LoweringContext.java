@@ -17,6 +17,7 @@ import dev.finegrain.dsl.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -59,6 +60,11 @@ final class LoweringContext {
     final JExpr.Local[] syncArray;
     private final Map<String, JExpr> deltas = new HashMap<>();
     private final Map<String, JExpr.Local> accumulators = new HashMap<>();
+    private final Map<Integer, Carry> carries = new LinkedHashMap<>();
+    private boolean readCarries;
+
+    /** A state field's value one column west of the point ({@code west}) and the one this point stores ({@code current}). */
+    private record Carry(JExpr.Local west, JExpr.Local current) {}
 
     LoweringContext(KernelGraph graph, SyncLayout sync) {
         this.graph = graph;
@@ -289,6 +295,11 @@ final class LoweringContext {
     void store(IrActor actor, JExpr value, List<JStmt> out) {
         int field = actor.writes();
         JExpr index = index(field, new int[rank]);
+        Carry carry = carries.get(field);
+        if (carry != null) {
+            out.add(new JStmt.Assign(carry.current(), value));
+            value = carry.current();
+        }
         if (packed(field)) {
             out.add(new JStmt.Evaluate(runtime("PackedReadyWords", "publish", JType.VOID,
                     List.of(JType.LONG_ARRAY, JType.INT, JType.INT), array[field], index, value)));
@@ -351,13 +362,9 @@ final class LoweringContext {
             case IrExpr.IndexVar v -> coordinate[v.dimension()];
             case IrExpr.SizeVar v -> size[v.dimension()];
             case IrExpr.ParamVar p -> param[p.param()];
-            case IrExpr.Load load -> {
-                JExpr element = new JExpr.ArrayLoad(array[load.field()], index(load.field(), load.offset()));
-                if (packed(load.field())) {
-                    yield new JExpr.Convert(element, JType.INT);
-                }
-                yield load.type() == Type.BOOL ? new JExpr.Convert(element, JType.BOOLEAN) : element;
-            }
+            case IrExpr.Load load when readCarries && carries.containsKey(load.field()) && Arrays.equals(load.offset(), west()) ->
+                    carries.get(load.field()).west();
+            case IrExpr.Load load -> value(load.field(), index(load.field(), load.offset()));
             case IrExpr.Unary u -> {
                 JExpr operand = lower(actor, u.operand(), sink);
                 yield switch (u.operator()) {
@@ -398,6 +405,73 @@ final class LoweringContext {
         };
     }
 
+    /** The value of field {@code field} at storage index {@code index}, as its actors compute with it. */
+    private JExpr value(int field, JExpr index) {
+        JExpr element = new JExpr.ArrayLoad(array[field], index);
+        if (packed(field)) {
+            return new JExpr.Convert(element, JType.INT);
+        }
+        return graph.field(field).type() == Type.BOOL ? new JExpr.Convert(element, JType.BOOLEAN) : element;
+    }
+
+    /** The offset one column west along the last dimension: (0, ..., 0, -1). */
+    private int[] west() {
+        int[] west = new int[rank];
+        west[last] = -1;
+        return west;
+    }
+
+    /**
+     * Keeps every state field that an actor reads one column west of the point in a local carried along the point
+     * loop: each point stores its value there too, so the next point reads a register instead of loading what the
+     * previous iteration has just stored (a load that waits on that store). The schedule then runs the point loop in
+     * column order, calls {@link #seedCarries} before each such loop and {@link #advanceCarries} after each point, and
+     * says with {@link #readCarries} in which loop bodies the reads may use the locals.
+     */
+    void carryWestReads() {
+        for (IrField field : graph.fields()) {
+            if (field.isState() && graph.actors().stream().anyMatch(actor -> reads(actor.body(), field.id(), west()))) {
+                JType type = valueType(field.type());
+                carries.put(field.id(), new Carry(local(field.name() + "West", type), local(field.name() + "Here", type)));
+            }
+        }
+    }
+
+    /** Whether expressions lowered from now on read carried fields' west values from their locals. */
+    void readCarries(boolean fromLocals) {
+        readCarries = fromLocals;
+    }
+
+    /** Loads every carried field's value west of column {@code from}, before a point loop that starts there. */
+    List<JStmt> seedCarries(JExpr from) {
+        List<JStmt> seeds = new ArrayList<>();
+        carries.forEach((field, carry) -> seeds.add(new JStmt.Assign(carry.west(),
+                value(field, add(add(rowBase[field], from), delta(field, west()))))));
+        return seeds;
+    }
+
+    /** After a point: the value it stored is the next point's west value. */
+    List<JStmt> advanceCarries() {
+        return carries.values().stream().<JStmt>map(carry -> new JStmt.Assign(carry.west(), carry.current())).toList();
+    }
+
+    private static boolean reads(IrExpr expr, int field, int[] offset) {
+        return switch (expr) {
+            case IrExpr.Load load -> load.field() == field && Arrays.equals(load.offset(), offset);
+            case IrExpr.Iterate it -> reads(it.count(), field, offset) || reads(it.init(), field, offset) || reads(it.body(), field, offset);
+            case IrExpr.Unary u -> reads(u.operand(), field, offset);
+            case IrExpr.Binary b -> reads(b.left(), field, offset) || reads(b.right(), field, offset);
+            case IrExpr.Select sel -> reads(sel.condition(), field, offset) || reads(sel.whenTrue(), field, offset)
+                    || reads(sel.whenFalse(), field, offset);
+            case IrExpr.Cast c -> reads(c.operand(), field, offset);
+            case IrExpr.Const c -> false;
+            case IrExpr.IndexVar v -> false;
+            case IrExpr.SizeVar v -> false;
+            case IrExpr.ParamVar p -> false;
+            case IrExpr.Accumulator a -> false;
+        };
+    }
+
     private JExpr.Local accumulator(IrActor actor, int slot, JType type) {
         return accumulators.computeIfAbsent(actor.id() + ":" + slot, k -> local(actor.name() + "Acc" + slot, type));
     }
@@ -434,8 +508,11 @@ final class LoweringContext {
 
     // ---- channels ------------------------------------------------------------------------------------------
 
-    /** A channel needs a token unless it stays within one point or (rank >= 2) within one row, so within one worker. */
+    /**
+     * A channel needs a token unless it stays within one point or (rank >= 2, where workers own bands of columns)
+     * within one column, so within one worker.
+     */
     boolean needsToken(IrChannel channel) {
-        return !DependenceMath.isZero(channel.vector()) && (rank == 1 || channel.vector()[0] != 0);
+        return !DependenceMath.isZero(channel.vector()) && (rank == 1 || channel.vector()[last] != 0);
     }
 }

@@ -6,7 +6,7 @@ import dev.finegrain.dsl.Type;
 
 /**
  * One field's values over the domain padded by its halo, row-major, in the array of its type (bool as int).
- * State fields also track which interior points have been produced, so a read before the producer fired is
+ * State fields of the checking reference also track which points have been produced, so a read before the producer fired is
  * caught rather than silently reading a stale zero.
  */
 final class FieldStorage {
@@ -21,14 +21,15 @@ final class FieldStorage {
 
     /** Storage backed by the caller's padded input array, shared, never written. */
     static FieldStorage ofInput(IrField field, int[] sizes, Object array) {
-        return new FieldStorage(field, sizes, array);
+        return new FieldStorage(field, sizes, array, false);
     }
 
-    static FieldStorage ofState(IrField field, int[] sizes) {
-        return new FieldStorage(field, sizes, null);
+    /** Fresh storage; {@code checkReads} allocates the produced marks that catch a read before its producer fired. */
+    static FieldStorage ofState(IrField field, int[] sizes, boolean checkReads) {
+        return new FieldStorage(field, sizes, null, checkReads);
     }
 
-    private FieldStorage(IrField field, int[] sizes, Object input) {
+    private FieldStorage(IrField field, int[] sizes, Object input, boolean checkReads) {
         this.field = field;
         this.low = field.haloLow().clone();
         this.extents = new int[sizes.length];
@@ -46,7 +47,7 @@ final class FieldStorage {
             ints = type == Type.INT || type == Type.BOOL ? new int[length] : null;
             longs = type == Type.LONG ? new long[length] : null;
             doubles = type == Type.DOUBLE ? new double[length] : null;
-            produced = new boolean[length];
+            produced = checkReads ? new boolean[length] : null;
         }
     }
 
@@ -68,24 +69,14 @@ final class FieldStorage {
         return index;
     }
 
-    int paddedPoints() {
-        return new Domain(extents).points();
-    }
-
-    /** The padded coordinates of storage index {@code index}, shifted back to domain coordinates. */
-    void domainCoordinates(int index, int[] point) {
-        new Domain(extents).coordinates(index, point);
-        for (int d = 0; d < point.length; d++) {
-            point[d] -= low[d];
-        }
-    }
-
     boolean isProduced(int index) {
         return produced == null || produced[index];
     }
 
     void markProduced(int index) {
-        produced[index] = true;
+        if (produced != null) {
+            produced[index] = true;
+        }
     }
 
     long integral(int index) {

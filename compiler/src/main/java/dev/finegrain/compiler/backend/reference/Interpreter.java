@@ -31,7 +31,11 @@ final class Interpreter {
     private final int[] zero;
     private int firingActor;
 
-    Interpreter(KernelGraph graph, Invocation invocation) {
+    /**
+     * @param checkReads whether to mark produced points, so that a read before its producer fired fails; storage that
+     *                   only seeds a compiled backend's run fires nothing and needs no marks
+     */
+    Interpreter(KernelGraph graph, Invocation invocation, boolean checkReads) {
         this.graph = graph;
         this.sizes = invocation.sizes();
         this.point = new int[sizes.length];
@@ -61,7 +65,7 @@ final class Interpreter {
         }
         for (IrField field : graph.fields()) {
             if (field.isState()) {
-                storage[field.id()] = FieldStorage.ofState(field, sizes);
+                storage[field.id()] = FieldStorage.ofState(field, sizes, checkReads);
                 fillHalo(storage[field.id()]);
             }
         }
@@ -70,11 +74,8 @@ final class Interpreter {
     /** Sets every halo cell of a state field from its boundary before any actor fires. */
     private void fillHalo(FieldStorage state) {
         IrField field = state.field;
-        for (int index = 0; index < state.paddedPoints(); index++) {
-            state.domainCoordinates(index, point);
-            if (insideDomain(point)) {
-                continue;
-            }
+        HaloPoints.forEach(sizes, field.haloLow(), field.haloHigh(), (index, at) -> {
+            System.arraycopy(at, 0, point, 0, point.length);
             if (field.boundary() != null) {
                 if (field.type() == Type.DOUBLE) {
                     state.doubles[index] = real(field.boundary());
@@ -91,16 +92,7 @@ final class Interpreter {
                 }
             }
             state.markProduced(index);
-        }
-    }
-
-    private boolean insideDomain(int[] at) {
-        for (int d = 0; d < sizes.length; d++) {
-            if (at[d] < 0 || at[d] >= sizes[d]) {
-                return false;
-            }
-        }
-        return true;
+        });
     }
 
     /** Fires {@code actor} at the point with coordinates {@code at}. */

@@ -13,6 +13,6 @@ public final class PaddedFields {
     private PaddedFields() {}
 
     public static Object[] prepare(KernelGraph graph, Invocation invocation) {
-        return new Interpreter(graph, invocation).paddedArrays();
+        return new Interpreter(graph, invocation, false).paddedArrays();
     }
 }

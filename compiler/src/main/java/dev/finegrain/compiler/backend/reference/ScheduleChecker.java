@@ -23,7 +23,7 @@ public final class ScheduleChecker {
     private ScheduleChecker() {}
 
     public static Result run(KernelGraph graph, TaskGraph tasks, Invocation invocation, Random random) {
-        Interpreter interpreter = new Interpreter(graph, invocation);
+        Interpreter interpreter = new Interpreter(graph, invocation, true);
         Domain domain = new Domain(invocation.sizes());
         int count = tasks.tasks();
         int[] unmet = new int[count];

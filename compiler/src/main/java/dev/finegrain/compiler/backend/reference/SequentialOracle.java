@@ -15,7 +15,7 @@ public final class SequentialOracle {
     private SequentialOracle() {}
 
     public static KernelOutputs run(KernelGraph graph, Invocation invocation) {
-        Interpreter interpreter = new Interpreter(graph, invocation);
+        Interpreter interpreter = new Interpreter(graph, invocation, true);
         Domain domain = new Domain(invocation.sizes());
         int[] point = new int[domain.rank()];
         for (int p = 0; p < domain.points(); p++) {

@@ -139,6 +139,30 @@ class JvmBackendTest {
     }
 
     @Test
+    void aWestValueCarriedAlongTheRowIsThePreviousColumnsEvenWhenItsWriterFiresFirst() {
+        // "first" fires before "second" at each point, so when "second" reads f one column west, "first" has already
+        // stored f here: the carried west value must still be the previous column's, across tile and band edges too
+        Kernel kernel = kernel("west-carry").domain(dim("i", "rows"), dim("j", "cols")).input("w", INT)
+                .state("f", INT, boundary(constant(3)))
+                .state("g", INT, boundary(constant(-2)))
+                .actor("first", "f", a -> a.read("f", 0, -1).times(3).plus(a.read("w", 0, 0)).minus(a.read("f", -1, 0)))
+                .actor("second", "g", a -> a.read("f", 0, -1).times(5).plus(a.read("f", 0, 0)).minus(a.read("g", 0, -1)))
+                .build();
+        KernelGraph graph = Pipeline.compile(kernel);
+        Invocation invocation = inputs(kernel, new int[] {6, 12}, 9);
+        KernelOutputs oracle = SequentialOracle.run(graph, invocation);
+        List<Variant> variants = new ArrayList<>(variants(kernel));
+        variants.add(new Variant(graph, SchedulePlanner.plan(graph, dataParallel(3, 4)), Optional.empty()));
+        for (Variant variant : variants) {
+            for (int threads = 1; threads <= 3; threads++) {
+                BackendRun run = backend.run(variant, invocation, RunSettings.once(1, threads));
+                assertEquals(Optional.empty(), oracle.firstDifference(graph, invocation.sizes(), run.outputs()),
+                        variant.plan().schedule().cliName() + " " + variant.mechanism() + " threads " + threads);
+            }
+        }
+    }
+
+    @Test
     void warpSharedAndPrivateChannelsMatchTheOracle() {
         Kernel base = GoldenKernels.needlemanWunsch();
         for (Kernel kernel : List.of(base.toBuilder().warpShared(4).build(),
@@ -173,16 +197,20 @@ class JvmBackendTest {
         Kernel kernel = GoldenKernels.needlemanWunsch();
         KernelGraph graph = Pipeline.compile(kernel);
         IrChannel north = graph.syncChannels().stream().filter(c -> c.vector()[0] == 1).findFirst().orElseThrow();
-        IrChannel fromBelow = new IrChannel(north.producer(), north.consumer(), new int[] {-1, 0}, "score[i+1, j]",
+        // workers own bands of columns, so the future producer sits across a band edge (below and to the east), and
+        // the western band's worker waits for it while the eastern one waits for the west channel
+        IrChannel fromBelow = new IrChannel(north.producer(), north.consumer(), new int[] {-1, -1}, "score[i+1, j+1]",
                 ChannelPolicy.SHARED, List.of());
-        DataflowPlan broken = new DataflowPlan(graph, List.of(north, fromBelow));
+        List<IrChannel> waits = new ArrayList<>(graph.syncChannels());
+        waits.add(fromBelow);
+        DataflowPlan broken = new DataflowPlan(graph, waits);
         Invocation invocation = inputs(kernel, new int[] {8, 8}, 1);
         long started = System.nanoTime();
         StallException stall = assertThrows(StallException.class, () -> backend.run(
                 new Variant(graph, broken, Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG)), invocation,
                 new RunSettings(1, 2, false, 300_000_000L)));
         assertTrue(System.nanoTime() - started < 5_000_000_000L, "the stall is reported within seconds");
-        assertTrue(stall.waits().stream().anyMatch(w -> w.startsWith("cell[") && w.contains(" waits on channel score[i+1, j] for cell[")),
+        assertTrue(stall.waits().stream().anyMatch(w -> w.startsWith("cell[") && w.contains(" waits on channel score[i+1, j+1] for cell[")),
                 String.join("\n", stall.waits()));
     }
 
