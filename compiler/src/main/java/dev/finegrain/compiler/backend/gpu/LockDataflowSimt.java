@@ -107,6 +107,12 @@ final class LockDataflowSimt {
         switch (mechanism) {
             case TINY_LOCK, ATOMIC_SPIN_LOCK, NAMED_BARRIER -> { }
             case ACQUIRE_RELEASE_FLAG -> { }
+            case MBARRIER -> {
+                if (!profile.hasMbarrier()) {
+                    throw new GpuLoweringException("mbarrier needs a profile with feature.mbarrier (hopper-h200); "
+                            + profile.name() + " has none");
+                }
+            }
             case SHARED_SPIN_LOCK, WARP_VOTE -> {
                 if (mode == SimMode.ITS) {
                     throw new GpuLoweringException(mechanism + " publishes a warp's token after its lanes reconverge,"
@@ -114,8 +120,6 @@ final class LockDataflowSimt {
                             + " guarantee; use a Fermi profile or a per-thread mechanism");
                 }
             }
-            case MBARRIER -> throw new GpuLoweringException("mbarrier is not lowered to the GPU model yet; use"
-                    + " acquire-release on " + profile.name());
             case BLOCKING -> throw new GpuLoweringException("blocking (seed 003's lock-box) is a CPU mechanism with no"
                     + " GPU analogue");
         }
@@ -407,6 +411,13 @@ final class LockDataflowSimt {
                     asm.emit("STS " + SimtAssembler.address(sharedOffset, base) + ", " + initial);
                 }
             }
+            case MBARRIER -> {
+                asm.comment("one mbarrier per token word, armed for its producer's one arrival; halo words arrive now");
+                for (int base : tokenBase) {
+                    asm.emit("MBARRIER.INIT " + SimtAssembler.address(sharedOffset, base) + ", 0x1");
+                    asm.emit("!P6", "MBARRIER.ARRIVE RZ, " + SimtAssembler.address(sharedOffset, base));
+                }
+            }
             case SHARED_SPIN_LOCK, WARP_VOTE, NAMED_BARRIER -> emitWarpTokenInit();
             default -> throw new IllegalStateException(mechanism.toString());
         }
@@ -515,6 +526,8 @@ final class LockDataflowSimt {
                 asm.emit("!" + have, "LDS " + flag + ", " + channelAddress(c, true));
                 asm.emit("!" + have, "ISETP.NE.AND " + have + ", PT, " + flag + ", RZ, PT");
             }
+            case MBARRIER -> asm.emit("!" + have, "MBARRIER.TRY_WAIT " + have + ", " + channelAddress(c, true)
+                    + ", RZ   // has phase 0 completed?");
             default -> throw new IllegalStateException(mechanism.toString());
         }
     }
@@ -554,6 +567,10 @@ final class LockDataflowSimt {
                     asm.emit("LDS " + flag + ", " + channelAddress(c, true) + "   // acquire");
                     asm.emit("ISETP.EQ.AND P1, PT, " + flag + ", RZ, PT");
                     asm.emit("P1", "BRA " + wait);
+                }
+                case MBARRIER -> {
+                    asm.emit("MBARRIER.TRY_WAIT P1, " + channelAddress(c, true) + ", RZ   // has phase 0 completed?");
+                    asm.emit("!P1", "BRA " + wait);
                 }
                 default -> throw new IllegalStateException(mechanism.toString());
             }
@@ -724,13 +741,15 @@ final class LockDataflowSimt {
                     asm.emit("STSUL " + own + ", " + value + "   // store and Unlock");
                 }
             }
-            case ATOMIC_SPIN_LOCK, ACQUIRE_RELEASE_FLAG -> {
+            case ATOMIC_SPIN_LOCK, ACQUIRE_RELEASE_FLAG, MBARRIER -> {
                 asm.emit("STS " + own + ", " + value);
                 for (int a = 0; a < tokenBase.length; a++) {
                     if (publishes(actor, a)) {
                         String token = SimtAssembler.address(sharedOffset, tokenBase[a]);
                         if (mechanism == LockMechanism.ATOMIC_SPIN_LOCK) {
                             asm.emit("ATOMS.EXCH RZ, " + token + ", RZ   // unlock");
+                        } else if (mechanism == LockMechanism.MBARRIER) {
+                            asm.emit("MBARRIER.ARRIVE RZ, " + token + "   // completes phase 0");
                         } else {
                             asm.emit("MEMBAR.CTA");
                             asm.emit("STS " + token + ", " + one + "   // release the flag");

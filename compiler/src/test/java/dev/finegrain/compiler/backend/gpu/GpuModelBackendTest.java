@@ -86,6 +86,15 @@ class GpuModelBackendTest {
     void privateChannelsMatchTheOracle() {
         Kernel privateNw = NW.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build();
         assertAllVerified(FERMI, privateNw, new int[] {50, 50}, List.of(new Schedule.LockDataflow()));
+        assertAllVerified(HOPPER, privateNw, new int[] {40, 40}, List.of(new Schedule.LockDataflow()));
+    }
+
+    @Test
+    void mbarriersAreHoppersAndRefusedElsewhere() {
+        KernelGraph graph = Pipeline.compile(NW);
+        assertTrue(HOPPER.mechanisms(graph, new Schedule.LockDataflow()).contains(LockMechanism.MBARRIER));
+        assertEquals(Optional.of("mbarrier needs a profile with feature.mbarrier (hopper-h200); fermi-gtx570 has none"),
+                FERMI.unsupported(graph, new Schedule.LockDataflow(), LockMechanism.MBARRIER));
     }
 
     @Test
@@ -115,7 +124,7 @@ class GpuModelBackendTest {
                 FERMI.mechanisms(graph, new Schedule.LockDataflow()));
         KernelGraph chain = Pipeline.compile(CHAIN);
         assertEquals(List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.NAMED_BARRIER, LockMechanism.TINY_LOCK,
-                LockMechanism.ACQUIRE_RELEASE_FLAG), HOPPER.mechanisms(chain, new Schedule.LockDataflow()),
+                LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.MBARRIER), HOPPER.mechanisms(chain, new Schedule.LockDataflow()),
                 "tokens a representative publishes need Fermi's reconvergence; named barriers count lanes");
         assertEquals(6, FERMI.mechanisms(chain, new Schedule.LockDataflow()).size());
     }
