@@ -45,6 +45,16 @@ public final class SimtCostModel {
         return worst;
     }
 
+    /**
+     * What a store costs its warp: GPUs do not wait for a store to reach memory, so the warp pays the issue (taken
+     * as an ALU instruction's latency, the model's unit of issue) and the replays of bank conflicts, not the
+     * memory latency. The store's effect is visible at issue, as every access is in this sequentially consistent
+     * model.
+     */
+    public int storeIssueCycles(int conflictDegree) {
+        return profile.aluLatency() + (conflictDegree - 1) * profile.sharedReplayCycles();
+    }
+
     /** Shared-memory latency plus one replay per conflict beyond the first access. */
     public int sharedAccessCycles(int conflictDegree) {
         return profile.sharedLatency() + (conflictDegree - 1) * profile.sharedReplayCycles();

@@ -87,7 +87,11 @@ public final class SimtDeadlockAnalysis {
         String wanted = String.format("waits for lock bit %d of shared [0x%x]", bit, address);
         DeadlockKind kind;
         String detail;
-        if (holder == null) {
+        if (holder == null && maskedOff(warp) != 0) {
+            kind = DeadlockKind.SIMD;
+            detail = wanted + ", which is free now, while lanes " + laneRanges(maskedOff(warp)) + " of its warp are"
+                    + " masked off, waiting for it at a reconvergence point";
+        } else if (holder == null) {
             kind = DeadlockKind.SPIN;
             detail = wanted + ", which is free now";
         } else {

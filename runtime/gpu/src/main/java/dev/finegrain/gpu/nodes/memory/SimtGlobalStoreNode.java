@@ -6,7 +6,11 @@ import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
-/** {@code STG [addr], Rs} (also {@code ST}): a volatile global store per active lane, one access per distinct line. */
+/**
+ * {@code STG [addr], Rs} (also {@code ST}): a volatile global store per active lane, one access per distinct line.
+ * The lines are busy for the store's service time, but the warp goes on after the issue (see
+ * {@link dev.finegrain.gpu.runtime.SimtCostModel#storeIssueCycles}).
+ */
 @NodeInfo(shortName = "STG")
 public final class SimtGlobalStoreNode extends SimtMemoryAccessNode {
     @Child private SimtOperandNode value;
@@ -29,6 +33,7 @@ public final class SimtGlobalStoreNode extends SimtMemoryAccessNode {
         }
         fallThrough(warp);
         warp.machine().counters().globalStores += count;
-        return SimtGlobalLines.volatileCycles(warp, addresses, count);
+        SimtGlobalLines.volatileCycles(warp, addresses, count);
+        return warp.machine().costs().storeIssueCycles(1);
     }
 }

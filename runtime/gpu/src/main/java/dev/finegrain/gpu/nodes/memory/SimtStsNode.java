@@ -36,6 +36,6 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
         int degree = costs.bankConflictDegree(addresses, count);
         warp.machine().counters().sharedStores += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return costs.sharedAccessCycles(degree);
+        return costs.storeIssueCycles(degree);
     }
 }

@@ -46,6 +46,6 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
         SimtCostModel costs = warp.machine().costs();
         int degree = costs.bankConflictDegree(addresses, count);
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return costs.sharedAccessCycles(degree);
+        return costs.storeIssueCycles(degree);
     }
 }
