@@ -44,6 +44,7 @@ final class LockDataflowSimt {
     private final boolean warpTokens;
     private final boolean privateChannels;
     private final SimtAssembler asm = new SimtAssembler();
+    private final SharedAtomics atomics;
 
     private TileGeometry tile;
     private int[] dataBase;
@@ -63,6 +64,7 @@ final class LockDataflowSimt {
             default -> false;
         };
         this.privateChannels = graph.kernel().channelPolicy() == ChannelPolicy.PRIVATE;
+        this.atomics = new SharedAtomics(asm, profile.sharedAtomicsAsLockLoops());
     }
 
     static SimtKernel lower(KernelGraph graph, DataflowPlan plan, LockMechanism mechanism, SimtProfile profile,
@@ -72,6 +74,11 @@ final class LockDataflowSimt {
 
     private SimtKernel lower(SimMode mode) {
         checkMechanism(mode);
+        if (profile.sharedAtomicsAsLockLoops() && mechanism == LockMechanism.ATOMIC_SPIN_LOCK && channels.size() > 2) {
+            throw new GpuLoweringException("kernel " + graph.name() + " has " + channels.size() + " channels to"
+                    + " synchronise per point; with " + profile.name() + "'s lock-bit atomics the lowering holds at"
+                    + " most 2 (it needs the other predicates for the loops)");
+        }
         if (channels.size() > MAX_CHANNELS) {
             throw new GpuLoweringException("kernel " + graph.name() + " has " + channels.size() + " channels to"
                     + " synchronise per point; the GPU model's lowering holds at most " + MAX_CHANNELS);
@@ -94,13 +101,14 @@ final class LockDataflowSimt {
         int barriers = mechanism == LockMechanism.NAMED_BARRIER ? warps() - minimumWarpDistance() : 0;
         SimtKernel.Resources resources = new SimtKernel.Resources(syncSharedBytes, sharedBytes - syncSharedBytes,
                 explicitBits, implicitBits, barriers, asm.registersUsed());
-        StaticChecks.check(graph, profile, threads, sharedBytes, explicitBits, barriers, mechanism);
+        int claimedBits = explicitBits + (profile.sharedAtomicsAsLockLoops() ? implicitBits : 0);
+        StaticChecks.check(graph, profile, threads, sharedBytes, claimedBits, barriers, mechanism);
         String plan = "lock-dataflow with " + mechanism + " (" + (privateChannels ? "private" : "shared")
                 + " channels, " + (warpTokens ? "one token per warp" : "one token per thread") + "): "
                 + tile.describe() + "; blocks of " + threads + " threads, one thread per word of the tile; "
                 + tile.blocksPerLaunch().size() + " launches, one per block-diagonal";
         return new SimtKernel(asm.text(), plan, threads, tile.blocksPerLaunch(), sharedBytes,
-                explicitBits, layout.totalBytes(), resources);
+                claimedBits, layout.totalBytes(), resources);
     }
 
     private void checkMechanism(SimMode mode) {
@@ -162,6 +170,8 @@ final class LockDataflowSimt {
         int threadLimit = profile.maxThreadsPerBlock();
         int lockArrays = switch (mechanism) {
             case TINY_LOCK -> Math.max(1, privateChannels ? channels.size() : stateFields().size());
+            case ATOMIC_SPIN_LOCK -> profile.sharedAtomicsAsLockLoops()
+                    ? Math.max(1, privateChannels ? channels.size() : stateFields().size()) : 0;
             default -> 0;
         };
         if (lockArrays > 0) {
@@ -514,10 +524,10 @@ final class LockDataflowSimt {
             }
             case ATOMIC_SPIN_LOCK -> {
                 String old = asm.register();
-                asm.emit("!" + have, "ATOMS.EXCH " + old + ", " + channelAddress(c, true) + ", " + one);
+                atomics.exchange(old, channelAddress(c, true), one, "!" + have, "P4", "P3", "take the token");
                 asm.emit("ISETP.EQ.AND P5, PT, " + old + ", RZ, !" + have);
                 if (!privateChannels) {
-                    asm.emit("P5", "ATOMS.EXCH RZ, " + channelAddress(c, true) + ", RZ   // restore the token");
+                    atomics.exchange("RZ", channelAddress(c, true), "RZ", "P5", "P4", "P3", "restore the token");
                 }
                 asm.emit("PSETP.OR.AND " + have + ", PT, " + have + ", P5, PT");
             }
@@ -556,12 +566,7 @@ final class LockDataflowSimt {
                     }
                     asm.emit("!P1", "BRA " + wait);
                 }
-                case ATOMIC_SPIN_LOCK -> {
-                    String old = asm.register();
-                    asm.emit("ATOMS.CAS " + old + ", " + channelAddress(c, true) + ", RZ, " + one + "   // lock");
-                    asm.emit("ISETP.NE.AND P1, PT, " + old + ", RZ, PT");
-                    asm.emit("P1", "BRA " + wait);
-                }
+                case ATOMIC_SPIN_LOCK -> atomics.lock(asm.register(), channelAddress(c, true), one, "P4", "P3", "P1");
                 case ACQUIRE_RELEASE_FLAG -> {
                     String flag = asm.register();
                     asm.emit("LDS " + flag + ", " + channelAddress(c, true) + "   // acquire");
@@ -583,8 +588,8 @@ final class LockDataflowSimt {
             switch (mechanism) {
                 case TINY_LOCK -> asm.emit("STSUL " + channelAddress(c, !tokenValues.containsKey(c)) + ", "
                         + tokenValues.getOrDefault(c, "RZ") + "   // " + (privateChannels ? "finalize" : "restore the token"));
-                case ATOMIC_SPIN_LOCK -> asm.emit("ATOMS.EXCH RZ, " + channelAddress(c, true) + ", RZ   // "
-                        + (privateChannels ? "finalize" : "restore the token"));
+                case ATOMIC_SPIN_LOCK -> atomics.exchange("RZ", channelAddress(c, true), "RZ", "PT", "P4", "P3",
+                        privateChannels ? "finalize" : "restore the token");
                 default -> { }
             }
         }
@@ -594,7 +599,7 @@ final class LockDataflowSimt {
     private void emitFinalize(int c) {
         switch (mechanism) {
             case TINY_LOCK -> asm.emit("STSUL " + channelAddress(c, true) + ", RZ   // finalize: free the private bit");
-            case ATOMIC_SPIN_LOCK -> asm.emit("ATOMS.EXCH RZ, " + channelAddress(c, true) + ", RZ   // finalize");
+            case ATOMIC_SPIN_LOCK -> atomics.exchange("RZ", channelAddress(c, true), "RZ", "PT", "P4", "P3", "finalize");
             default -> { }
         }
     }
@@ -615,15 +620,11 @@ final class LockDataflowSimt {
                 }
                 case SHARED_SPIN_LOCK -> {
                     String skip = asm.label("representative_waited");
-                    String spin = asm.label("representative_spin");
                     String old = asm.register();
                     String address = SimtAssembler.address(warpOffset, tokenBase[tokenArray(c)] - 4 * warpDistance);
                     asm.emit("!P5", "BRA " + skip);
-                    asm.place(spin);
-                    asm.emit("ATOMS.CAS " + old + ", " + address + ", RZ, " + one + "   // lock (Listing 2)");
-                    asm.emit("ISETP.NE.AND P0, PT, " + old + ", RZ, PT");
-                    asm.emit("P0", "BRA " + spin);
-                    asm.emit("ATOMS.EXCH RZ, " + address + ", RZ   // restore the token");
+                    atomics.lock(old, address, one, "P1", "P2", "P3");
+                    atomics.exchange("RZ", address, "RZ", "PT", "P1", "P2", "restore the token");
                     asm.place(skip);
                 }
                 case WARP_VOTE -> {
@@ -650,9 +651,9 @@ final class LockDataflowSimt {
                 asm.emit("P0", "BAR.ARRIVE " + warp + ", 0x40");
             }
             case SHARED_SPIN_LOCK -> {
-                asm.emit("PSETP.AND.AND P0, PT, P5, P4, PT");
+                asm.emit("PSETP.AND.AND P1, PT, P5, P4, PT");
                 for (int base : tokenBase) {
-                    asm.emit("P0", "ATOMS.EXCH RZ, " + SimtAssembler.address(warpOffset, base) + ", RZ   // unlock");
+                    atomics.exchange("RZ", SimtAssembler.address(warpOffset, base), "RZ", "P1", "P2", "P3", "unlock");
                 }
             }
             case WARP_VOTE -> {
@@ -747,7 +748,7 @@ final class LockDataflowSimt {
                     if (publishes(actor, a)) {
                         String token = SimtAssembler.address(sharedOffset, tokenBase[a]);
                         if (mechanism == LockMechanism.ATOMIC_SPIN_LOCK) {
-                            asm.emit("ATOMS.EXCH RZ, " + token + ", RZ   // unlock");
+                            atomics.exchange("RZ", token, "RZ", "PT", "P4", "P3", "unlock");
                         } else if (mechanism == LockMechanism.MBARRIER) {
                             asm.emit("MBARRIER.ARRIVE RZ, " + token + "   // completes phase 0");
                         } else {

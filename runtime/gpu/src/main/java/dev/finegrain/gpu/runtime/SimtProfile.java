@@ -25,7 +25,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int sharedLatency, int sharedReplayCycles, int sharedAtomicCycles,
                           int globalLatency, int globalLineBytes, int volatileServiceCycles, int atomicServiceCycles,
                           boolean atomicHoldsLine, int barrierLatency, int voteLatency, int membarLatency,
-                          int launchOverheadCycles, boolean hasMbarrier, boolean hasNanosleep) {
+                          int launchOverheadCycles, boolean hasMbarrier, boolean hasNanosleep,
+                          boolean sharedAtomicsAsLockLoops) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -84,7 +85,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.integer("global.lineBytes"), v.integer("global.volatileServiceCycles"),
                 v.integer("global.atomicServiceCycles"), v.bool("global.atomicHoldsLine"),
                 v.integer("latency.barrier"), v.integer("latency.vote"), v.integer("latency.membar"),
-                v.integer("launch.overheadCycles"), v.bool("feature.mbarrier"), v.bool("feature.nanosleep"));
+                v.integer("launch.overheadCycles"), v.bool("feature.mbarrier"), v.bool("feature.nanosleep"),
+                p.containsKey("feature.sharedAtomicsAsLockLoops") && v.bool("feature.sharedAtomicsAsLockLoops"));
     }
 
     /** Cycles of the SM clock for a duration in nanoseconds. */
