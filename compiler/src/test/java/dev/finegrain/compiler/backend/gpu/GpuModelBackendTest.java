@@ -158,6 +158,20 @@ class GpuModelBackendTest {
     }
 
     @Test
+    void fermiAtomicsAreLockBitLoopsAndHoppersAreAtomicInstructions() {
+        KernelGraph graph = Pipeline.compile(NW);
+        Variant atomic = new Variant(graph, SchedulePlanner.plan(graph, new Schedule.LockDataflow()),
+                Optional.of(LockMechanism.ATOMIC_SPIN_LOCK));
+        SimtKernel fermi = FERMI.lower(atomic, new int[] {62, 62});
+        assertFalse(fermi.program().contains("ATOMS"), fermi.program());
+        assertTrue(fermi.program().contains("atomicExch as Fermi runs it"), fermi.program());
+        assertEquals(1024, fermi.lockBits(), "the mutex words' lock bits count for occupancy");
+        SimtKernel hopper = HOPPER.lower(atomic, new int[] {62, 62});
+        assertTrue(hopper.program().contains("ATOMS.EXCH"), hopper.program());
+        assertEquals(0, hopper.lockBits());
+    }
+
+    @Test
     void staticChecksNameTheLimitAndTheNeed() {
         KernelGraph graph = Pipeline.compile(NW);
         var fermi = FERMI.profile();
