@@ -8,6 +8,8 @@ import dev.finegrain.gpu.runtime.SimtCostModel;
 import dev.finegrain.gpu.runtime.SimtLockUnit;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
+import java.util.Arrays;
+
 /**
  * {@code LDSLK Pd, Rd, [addr]} (seed 001 §3.2): per active lane, in lane order, loads the shared word into Rd and
  * reads the lock bit of the address into Pd, clearing it. Pd true means this lane took the lock; a bit already
@@ -64,15 +66,18 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         return costs.sharedAccessCycles(degree);
     }
 
+    /**
+     * The most active lanes on one lock bit: the longest run of equal bits once sorted (usually already in order,
+     * so the sort is one pass), where comparing every pair of lanes cost a quadratic scan per LDSLK.
+     */
     @TruffleBoundary
     private int sameBitDegree(int count) {
+        Arrays.sort(bits, 0, count);
         int worst = 1;
-        for (int i = 0; i < count; i++) {
-            int same = 0;
-            for (int j = 0; j < count; j++) {
-                same += bits[j] == bits[i] ? 1 : 0;
-            }
-            worst = Math.max(worst, same);
+        int run = 1;
+        for (int i = 1; i < count; i++) {
+            run = bits[i] == bits[i - 1] ? run + 1 : 1;
+            worst = Math.max(worst, run);
         }
         return worst;
     }
