@@ -28,6 +28,7 @@ public final class SimtWarp {
     private final int[] failedLockAddress = new int[WARP_SIZE];
     private int waitingLanes;
     private long readyAt;
+    private int schedulerSlot = -1;
 
     SimtWarp(SimtMachine machine, SimtBlock block, int index, int firstThread, int laneCount, int registerCount) {
         this.machine = machine;
@@ -124,6 +125,15 @@ public final class SimtWarp {
         readyAt = cycle;
     }
 
+    /** Where the SM's scheduler keeps this warp; -1 while it is not resident. */
+    int schedulerSlot() {
+        return schedulerSlot;
+    }
+
+    void setSchedulerSlot(int slot) {
+        schedulerSlot = slot;
+    }
+
     public int waitingLanes() {
         return waitingLanes;
     }
@@ -144,10 +154,12 @@ public final class SimtWarp {
             barrierOfLane[lane] = barrier;
             barrierPcOfLane[lane] = instructionIndex;
         }
+        block.sm().scheduler().runnableChanged(this);
     }
 
     void leaveBarrier(int lanes) {
         waitingLanes &= ~lanes;
+        block.sm().scheduler().runnableChanged(this);
         machine.noteProgress();
     }
 
@@ -165,6 +177,7 @@ public final class SimtWarp {
     public void exit(int lanes) {
         int exiting = lanes & divergence.alive();
         divergence.exit(lanes);
+        block.sm().scheduler().runnableChanged(this);
         if (exiting != 0) {
             machine.noteProgress();
             block.threadsExited(Integer.bitCount(exiting));
