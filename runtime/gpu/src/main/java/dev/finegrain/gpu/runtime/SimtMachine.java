@@ -193,11 +193,7 @@ public final class SimtMachine {
     private long earliestReady() {
         long earliest = Long.MAX_VALUE;
         for (SimtSm sm : sms) {
-            for (SimtWarp warp : sm.warps()) {
-                if (warp.runnableLanes() != 0) {
-                    earliest = Math.min(earliest, warp.readyAt());
-                }
-            }
+            earliest = Math.min(earliest, sm.scheduler().earliestReady());
         }
         return earliest;
     }

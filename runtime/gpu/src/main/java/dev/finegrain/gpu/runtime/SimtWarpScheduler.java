@@ -8,14 +8,17 @@ import java.util.List;
  * cycles issue nothing on most SMs; instead the scheduler keeps two bit sets over the SM's warps, in their order:
  * {@code due} (latency passed) and {@code runnable} (lanes that could issue), and a min-heap by ready cycle of the
  * warps not yet due. A pick then drains the heap up to the cycle and looks for a set bit. Warps tell the scheduler
- * when their runnable lanes change ({@link #runnableChanged}); the machine tells it when a warp issues.
+ * when their runnable lanes change ({@link #runnableChanged}); the machine tells it when a warp issues, and asks it
+ * for the first cycle in which a warp will be ready when a cycle issued nothing anywhere ({@link #earliestReady}).
  */
 final class SimtWarpScheduler {
     private final SimtProfile.SchedulerPolicy policy;
     private SimtWarp[] warps = new SimtWarp[0];
     private long[] due = new long[0];
     private long[] runnable = new long[0];
-    private SimtWarp[] waiting = new SimtWarp[0];
+    /** The heap of warps not yet due: ready cycles and slots, in primitive arrays so sifting chases no pointers. */
+    private long[] waitingUntil = new long[0];
+    private int[] waitingSlot = new int[0];
     private int waitingCount;
     private int lastIssued = -1;
 
@@ -35,12 +38,13 @@ final class SimtWarpScheduler {
         warps = resident.toArray(new SimtWarp[0]);
         due = new long[(n + 63) >>> 6];
         runnable = new long[due.length];
-        waiting = new SimtWarp[n];
+        waitingUntil = new long[n];
+        waitingSlot = new int[n];
         waitingCount = 0;
         for (int i = 0; i < n; i++) {
             SimtWarp warp = warps[i];
             warp.setSchedulerSlot(i);
-            push(warp);
+            push(i, warp.readyAt());
             if (warp.runnableLanes() != 0) {
                 runnable[i >>> 6] |= 1L << i;
             }
@@ -52,8 +56,8 @@ final class SimtWarpScheduler {
 
     /** The next warp to issue at {@code cycle}, or null: greedy-then-oldest or loose round robin. */
     SimtWarp pick(long cycle) {
-        while (waitingCount > 0 && waiting[0].readyAt() <= cycle) {
-            int slot = pop().schedulerSlot();
+        while (waitingCount > 0 && waitingUntil[0] <= cycle) {
+            int slot = pop();
             due[slot >>> 6] |= 1L << slot;
         }
         int n = warps.length;
@@ -85,7 +89,21 @@ final class SimtWarpScheduler {
         warp.setReadyAt(readyAt);
         int slot = warp.schedulerSlot();
         due[slot >>> 6] &= ~(1L << slot);
-        push(warp);
+        push(slot, readyAt);
+    }
+
+    /** The first cycle in which one of the warps with runnable lanes is ready, or {@code Long.MAX_VALUE}. */
+    long earliestReady() {
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < waitingCount; i++) {
+            if ((runnable[waitingSlot[i] >>> 6] >>> waitingSlot[i] & 1) != 0) {
+                earliest = Math.min(earliest, waitingUntil[i]);
+            }
+        }
+        for (int slot = nextCandidate(0, warps.length); slot >= 0; slot = nextCandidate(slot + 1, warps.length)) {
+            earliest = Math.min(earliest, warps[slot].readyAt());
+        }
+        return earliest;
     }
 
     /** The warp's runnable lanes may have changed (barrier wait or release, exit). */
@@ -120,43 +138,45 @@ final class SimtWarpScheduler {
         return -1;
     }
 
-    private void push(SimtWarp warp) {
+    private void push(int slot, long readyAt) {
         int i = waitingCount++;
-        long key = warp.readyAt();
         while (i > 0) {
             int parent = (i - 1) >>> 1;
-            if (waiting[parent].readyAt() <= key) {
+            if (waitingUntil[parent] <= readyAt) {
                 break;
             }
-            waiting[i] = waiting[parent];
+            waitingUntil[i] = waitingUntil[parent];
+            waitingSlot[i] = waitingSlot[parent];
             i = parent;
         }
-        waiting[i] = warp;
+        waitingUntil[i] = readyAt;
+        waitingSlot[i] = slot;
     }
 
-    private SimtWarp pop() {
-        SimtWarp top = waiting[0];
-        SimtWarp last = waiting[--waitingCount];
-        waiting[waitingCount] = null;
-        if (waitingCount > 0) {
-            long key = last.readyAt();
-            int i = 0;
-            while (true) {
-                int child = 2 * i + 1;
-                if (child >= waitingCount) {
-                    break;
-                }
-                if (child + 1 < waitingCount && waiting[child + 1].readyAt() < waiting[child].readyAt()) {
-                    child++;
-                }
-                if (waiting[child].readyAt() >= key) {
-                    break;
-                }
-                waiting[i] = waiting[child];
-                i = child;
+    /** Removes the earliest waiting warp; returns its slot. */
+    private int pop() {
+        int top = waitingSlot[0];
+        int last = --waitingCount;
+        long key = waitingUntil[last];
+        int slot = waitingSlot[last];
+        int i = 0;
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= last) {
+                break;
             }
-            waiting[i] = last;
+            if (child + 1 < last && waitingUntil[child + 1] < waitingUntil[child]) {
+                child++;
+            }
+            if (waitingUntil[child] >= key) {
+                break;
+            }
+            waitingUntil[i] = waitingUntil[child];
+            waitingSlot[i] = waitingSlot[child];
+            i = child;
         }
+        waitingUntil[i] = key;
+        waitingSlot[i] = slot;
         return top;
     }
 }
