@@ -6,8 +6,9 @@ import java.util.List;
  * The warp scheduler of one SM: picks the next warp that can issue (its latency has passed and it has runnable
  * lanes) under the profile's policy. Asking every resident warp in every cycle cost about half of a run, since most
  * cycles issue nothing on most SMs; instead the scheduler keeps two bit sets over the SM's warps, in their order:
- * {@code due} (latency passed) and {@code runnable} (lanes that could issue), and a min-heap by ready cycle of the
- * warps not yet due. A pick then drains the heap up to the cycle and looks for a set bit. Warps tell the scheduler
+ * {@code due} (latency passed) and {@code runnable} (lanes that could issue), with the ready cycles in a flat array
+ * and the earliest one of the warps not yet due. A pick looks for a set bit, after marking the warps whose cycle has
+ * come if that earliest cycle has (one pass over the array per wake-up, cheaper than a heap's sifting per issue). Warps tell the scheduler
  * when their runnable lanes change ({@link #runnableChanged}); the machine tells it when a warp issues, and asks it
  * for the first cycle in which a warp will be ready when a cycle issued nothing anywhere ({@link #earliestReady}).
  */
@@ -16,10 +17,9 @@ final class SimtWarpScheduler {
     private SimtWarp[] warps = new SimtWarp[0];
     private long[] due = new long[0];
     private long[] runnable = new long[0];
-    /** The heap of warps not yet due: ready cycles and slots, in primitive arrays so sifting chases no pointers. */
-    private long[] waitingUntil = new long[0];
-    private int[] waitingSlot = new int[0];
-    private int waitingCount;
+    private long[] readyAt = new long[0];
+    /** The earliest ready cycle of the warps not yet due ({@code Long.MAX_VALUE} if all are). */
+    private long nextDue;
     private int lastIssued = -1;
 
     SimtWarpScheduler(SimtProfile.SchedulerPolicy policy) {
@@ -38,13 +38,12 @@ final class SimtWarpScheduler {
         warps = resident.toArray(new SimtWarp[0]);
         due = new long[(n + 63) >>> 6];
         runnable = new long[due.length];
-        waitingUntil = new long[n];
-        waitingSlot = new int[n];
-        waitingCount = 0;
+        readyAt = new long[n];
+        nextDue = Long.MIN_VALUE;
         for (int i = 0; i < n; i++) {
             SimtWarp warp = warps[i];
             warp.setSchedulerSlot(i);
-            push(i, warp.readyAt());
+            readyAt[i] = warp.readyAt();
             if (warp.runnableLanes() != 0) {
                 runnable[i >>> 6] |= 1L << i;
             }
@@ -56,9 +55,8 @@ final class SimtWarpScheduler {
 
     /** The next warp to issue at {@code cycle}, or null: greedy-then-oldest or loose round robin. */
     SimtWarp pick(long cycle) {
-        while (waitingCount > 0 && waitingUntil[0] <= cycle) {
-            int slot = pop();
-            due[slot >>> 6] |= 1L << slot;
+        if (cycle >= nextDue) {
+            markDue(cycle);
         }
         int n = warps.length;
         if (n == 0) {
@@ -84,24 +82,22 @@ final class SimtWarpScheduler {
         return warps[chosen];
     }
 
-    /** The issued warp waits until {@code readyAt} (a later cycle). */
-    void issued(SimtWarp warp, long readyAt) {
-        warp.setReadyAt(readyAt);
+    /** The issued warp waits until {@code cycle} (a later one). */
+    void issued(SimtWarp warp, long cycle) {
+        warp.setReadyAt(cycle);
         int slot = warp.schedulerSlot();
+        readyAt[slot] = cycle;
         due[slot >>> 6] &= ~(1L << slot);
-        push(slot, readyAt);
+        nextDue = Math.min(nextDue, cycle);
     }
 
     /** The first cycle in which one of the warps with runnable lanes is ready, or {@code Long.MAX_VALUE}. */
     long earliestReady() {
         long earliest = Long.MAX_VALUE;
-        for (int i = 0; i < waitingCount; i++) {
-            if ((runnable[waitingSlot[i] >>> 6] >>> waitingSlot[i] & 1) != 0) {
-                earliest = Math.min(earliest, waitingUntil[i]);
+        for (int slot = 0; slot < readyAt.length; slot++) {
+            if ((runnable[slot >>> 6] >>> slot & 1) != 0) {
+                earliest = Math.min(earliest, readyAt[slot]);
             }
-        }
-        for (int slot = nextCandidate(0, warps.length); slot >= 0; slot = nextCandidate(slot + 1, warps.length)) {
-            earliest = Math.min(earliest, warps[slot].readyAt());
         }
         return earliest;
     }
@@ -117,6 +113,19 @@ final class SimtWarpScheduler {
         } else {
             runnable[slot >>> 6] &= ~(1L << slot);
         }
+    }
+
+    /** Marks the warps whose ready cycle has come as due and finds the earliest of the others. */
+    private void markDue(long cycle) {
+        long next = Long.MAX_VALUE;
+        for (int slot = 0; slot < readyAt.length; slot++) {
+            if (readyAt[slot] <= cycle) {
+                due[slot >>> 6] |= 1L << slot;
+            } else {
+                next = Math.min(next, readyAt[slot]);
+            }
+        }
+        nextDue = next;
     }
 
     private boolean canIssue(int slot) {
@@ -136,47 +145,5 @@ final class SimtWarpScheduler {
             }
         }
         return -1;
-    }
-
-    private void push(int slot, long readyAt) {
-        int i = waitingCount++;
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (waitingUntil[parent] <= readyAt) {
-                break;
-            }
-            waitingUntil[i] = waitingUntil[parent];
-            waitingSlot[i] = waitingSlot[parent];
-            i = parent;
-        }
-        waitingUntil[i] = readyAt;
-        waitingSlot[i] = slot;
-    }
-
-    /** Removes the earliest waiting warp; returns its slot. */
-    private int pop() {
-        int top = waitingSlot[0];
-        int last = --waitingCount;
-        long key = waitingUntil[last];
-        int slot = waitingSlot[last];
-        int i = 0;
-        while (true) {
-            int child = 2 * i + 1;
-            if (child >= last) {
-                break;
-            }
-            if (child + 1 < last && waitingUntil[child + 1] < waitingUntil[child]) {
-                child++;
-            }
-            if (waitingUntil[child] >= key) {
-                break;
-            }
-            waitingUntil[i] = waitingUntil[child];
-            waitingSlot[i] = waitingSlot[child];
-            i = child;
-        }
-        waitingUntil[i] = key;
-        waitingSlot[i] = slot;
-        return top;
     }
 }
