@@ -26,6 +26,8 @@ public final class SimtWarp {
     private final int[] barrierOfLane = new int[WARP_SIZE];
     private final int[] barrierPcOfLane = new int[WARP_SIZE];
     private final int[] failedLockAddress = new int[WARP_SIZE];
+    /** Each lane's name, made once: LDSLK names the taker of every lock bit it tries. */
+    private final SimtThread[] threads = new SimtThread[WARP_SIZE];
     private int waitingLanes;
     private long readyAt;
     private int schedulerSlot = -1;
@@ -71,7 +73,10 @@ public final class SimtWarp {
 
     @TruffleBoundary
     public SimtThread thread(int lane) {
-        return new SimtThread(block.id(), index, lane);
+        if (threads[lane] == null) {
+            threads[lane] = new SimtThread(block.id(), index, lane);
+        }
+        return threads[lane];
     }
 
     public int readRegister(int lane, int register) {
