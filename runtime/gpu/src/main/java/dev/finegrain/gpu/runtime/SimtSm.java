@@ -16,7 +16,9 @@ public final class SimtSm {
     private final List<SimtBlock> blocks = new ArrayList<>();
     private final List<SimtWarp> warps = new ArrayList<>();
     private final BitSet usedSlots = new BitSet();
-    private final BitSet lockBitsTaken = new BitSet();
+    /** Lock bits taken at least once; a flat array, since every successful LDSLK lane marks one. */
+    private final boolean[] lockBitsTaken;
+    private int lockBitsEverTaken;
     private int usedThreads;
     private int usedShared;
     private int usedLockBits;
@@ -27,6 +29,7 @@ public final class SimtSm {
         this.profile = profile;
         this.lockUnit = new SimtLockUnit(profile.lockBits(), profile.lockAddressShift());
         this.scheduler = new SimtWarpScheduler(profile.schedulerPolicy());
+        this.lockBitsTaken = new boolean[profile.lockBits()];
     }
 
     public int id() {
@@ -81,12 +84,15 @@ public final class SimtSm {
     }
 
     public void noteLockBitTaken(int bit) {
-        lockBitsTaken.set(bit);
+        if (!lockBitsTaken[bit]) {
+            lockBitsTaken[bit] = true;
+            lockBitsEverTaken++;
+        }
     }
 
     /** Distinct lock bits taken on this SM during the run. */
     public int lockBitsEverTaken() {
-        return lockBitsTaken.cardinality();
+        return lockBitsEverTaken;
     }
 
     public int peakResidentBlocks() {
