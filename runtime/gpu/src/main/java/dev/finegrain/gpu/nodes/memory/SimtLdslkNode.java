@@ -42,7 +42,8 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
             }
             int bit = locks.lockAddress(warp.block().sharedBase() + addresses[i]);
             bits[i] = bit;
-            if (locks.tryTake(bit, warp.thread(lane), addresses[i])) {
+            if (!locks.isTaken(bit)) {
+                locks.take(bit, warp.thread(lane), addresses[i]);
                 acquired |= 1 << lane;
                 warp.block().sm().noteLockBitTaken(bit);
                 warp.recordLockWait(lane, -1);
@@ -67,11 +68,19 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
     }
 
     /**
-     * The most active lanes on one lock bit: the longest run of equal bits once sorted (usually already in order,
-     * so the sort is one pass), where comparing every pair of lanes cost a quadratic scan per LDSLK.
+     * The most active lanes on one lock bit: 1 when the bits rise lane by lane (the usual case: lanes lock their
+     * own words in order), else the longest run of equal bits once sorted. Comparing every pair of lanes cost a
+     * quadratic scan per LDSLK.
      */
     @TruffleBoundary
     private int sameBitDegree(int count) {
+        int rising = 1;
+        while (rising < count && bits[rising] > bits[rising - 1]) {
+            rising++;
+        }
+        if (rising >= count) {
+            return 1;
+        }
         Arrays.sort(bits, 0, count);
         int worst = 1;
         int run = 1;
