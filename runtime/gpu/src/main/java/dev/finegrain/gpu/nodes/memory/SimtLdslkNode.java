@@ -38,7 +38,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i]);
             if (!locks.present()) {
-                throw fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no lock unit");
+                throw missingFeature(warp, lane, "lock unit");
             }
             int bit = locks.lockAddress(warp.block().sharedBase() + addresses[i]);
             bits[i] = bit;
