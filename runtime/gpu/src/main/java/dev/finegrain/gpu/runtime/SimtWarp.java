@@ -26,7 +26,7 @@ public final class SimtWarp {
     private final int[] barrierOfLane = new int[WARP_SIZE];
     private final int[] barrierPcOfLane = new int[WARP_SIZE];
     private final int[] failedLockAddress = new int[WARP_SIZE];
-    /** Each lane's name, made once: LDSLK names the taker of every lock bit it tries. */
+    /** Each lane's name, made once: LDSLK names every lane that takes a lock bit, run after run of a spin loop. */
     private final SimtThread[] threads = new SimtThread[WARP_SIZE];
     private int waitingLanes;
     private long readyAt;
