@@ -123,11 +123,20 @@ public final class SimtSimulator {
      * One engine for the JVM, so that runs share its compiler threads; {@code polyglot.engine.*} system properties
      * configure it, experimental ones included (such as {@code -Dpolyglot.engine.TraceCompilationDetails=true}). Truffle's own interpreter-only warning is replaced by the one line of
      * {@link #noticeInterpreterOnly}.
+     *
+     * <p>With the JIT, each instruction's call target is compiled once, at the last tier, unless
+     * {@code -Dpolyglot.engine.MultiTier} says otherwise: every instruction runs thousands of times in the first
+     * launch, so a first-tier compilation is replaced almost at once, and on a 2-core machine compiling everything
+     * twice kept Graal busy, and the simulation waiting for compiled code, through most of a benchmark's warm-up.
      */
     private static synchronized Engine engine() {
         if (engine == null) {
-            engine = Engine.newBuilder(SimtLanguage.ID).allowExperimentalOptions(true)
-                    .option("engine.WarnInterpreterOnly", "false").build();
+            Engine.Builder builder = Engine.newBuilder(SimtLanguage.ID).allowExperimentalOptions(true)
+                    .option("engine.WarnInterpreterOnly", "false");
+            if (isJitAvailable() && System.getProperty("polyglot.engine.MultiTier") == null) {
+                builder.option("engine.MultiTier", "false");
+            }
+            engine = builder.build();
         }
         return engine;
     }

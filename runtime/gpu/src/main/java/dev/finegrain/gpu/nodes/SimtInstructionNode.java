@@ -56,6 +56,15 @@ public abstract class SimtInstructionNode extends Node {
                 + " (" + warp.thread(lane) + ")");
     }
 
+    /**
+     * A fault for a feature the profile lacks; the message is built behind the boundary, so that compiled
+     * instructions carry no string building.
+     */
+    @TruffleBoundary
+    protected final SimUserException missingFeature(SimtWarp warp, int lane, String feature) {
+        return fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no " + feature);
+    }
+
     @Override
     public String toString() {
         return instruction.describe();

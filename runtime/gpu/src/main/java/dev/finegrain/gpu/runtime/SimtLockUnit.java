@@ -29,15 +29,19 @@ public final class SimtLockUnit {
         return (physicalByteAddress >>> shift) & (taken.length - 1);
     }
 
-    /** LDSLK: takes the bit if it is free; returns whether it was. */
-    public boolean tryTake(int bit, SimtThread thread, int blockByteAddress) {
-        if (taken[bit]) {
-            return false;
-        }
+    /** Whether LDSLK would find the bit cleared (someone took it). */
+    public boolean isTaken(int bit) {
+        return taken[bit];
+    }
+
+    /**
+     * LDSLK on a free bit: {@code thread} takes it. Apart from {@link #isTaken}, so that a failed attempt (most of
+     * them, in a spin loop) does not name its thread.
+     */
+    public void take(int bit, SimtThread thread, int blockByteAddress) {
         taken[bit] = true;
         holder[bit] = thread;
         holderAddress[bit] = blockByteAddress;
-        return true;
     }
 
     /** STSUL: frees the bit, whoever took it (the hardware cannot tell). */

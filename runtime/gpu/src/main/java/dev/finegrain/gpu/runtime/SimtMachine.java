@@ -132,7 +132,7 @@ public final class SimtMachine {
     public SimtWarp nextIssue() {
         while (smCursor < sms.size()) {
             if (slotCursor < profile.schedulersPerSm()) {
-                SimtWarp warp = sms.get(smCursor).pick(cycle);
+                SimtWarp warp = sms.get(smCursor).scheduler().pick(cycle);
                 if (warp != null) {
                     slotCursor++;
                     issuedThisCycle = true;
@@ -151,7 +151,7 @@ public final class SimtMachine {
     /** The issued instruction keeps its warp busy for {@code latency} cycles. */
     @TruffleBoundary
     public void issued(SimtWarp warp, int latency) {
-        warp.setReadyAt(cycle + Math.max(1, latency));
+        warp.block().sm().scheduler().issued(warp, cycle + Math.max(1, latency));
     }
 
     /**
@@ -193,11 +193,7 @@ public final class SimtMachine {
     private long earliestReady() {
         long earliest = Long.MAX_VALUE;
         for (SimtSm sm : sms) {
-            for (SimtWarp warp : sm.warps()) {
-                if (warp.runnableLanes() != 0) {
-                    earliest = Math.min(earliest, warp.readyAt());
-                }
-            }
+            earliest = Math.min(earliest, sm.scheduler().earliestReady());
         }
         return earliest;
     }

@@ -12,20 +12,24 @@ public final class SimtSm {
     private final int id;
     private final SimtProfile profile;
     private final SimtLockUnit lockUnit;
+    private final SimtWarpScheduler scheduler;
     private final List<SimtBlock> blocks = new ArrayList<>();
     private final List<SimtWarp> warps = new ArrayList<>();
     private final BitSet usedSlots = new BitSet();
-    private final BitSet lockBitsTaken = new BitSet();
+    /** Lock bits taken at least once; a flat array, since every successful LDSLK lane marks one. */
+    private final boolean[] lockBitsTaken;
+    private int lockBitsEverTaken;
     private int usedThreads;
     private int usedShared;
     private int usedLockBits;
-    private int lastIssued = -1;
     private int peakResidentBlocks;
 
     SimtSm(int id, SimtProfile profile) {
         this.id = id;
         this.profile = profile;
         this.lockUnit = new SimtLockUnit(profile.lockBits(), profile.lockAddressShift());
+        this.scheduler = new SimtWarpScheduler(profile.schedulerPolicy());
+        this.lockBitsTaken = new boolean[profile.lockBits()];
     }
 
     public int id() {
@@ -53,6 +57,7 @@ public final class SimtSm {
         SimtBlock block = new SimtBlock(machine, blockId, this, slot * sharedBytes, sharedBytes, threads, cycle);
         blocks.add(block);
         warps.addAll(block.warps());
+        scheduler.reset(warps, List.of(), false);
         usedThreads += threads;
         usedShared += sharedBytes;
         usedLockBits += lockBits;
@@ -63,56 +68,31 @@ public final class SimtSm {
     void retire(SimtBlock block, int threads, int sharedBytes, int lockBits) {
         blocks.remove(block);
         warps.removeAll(block.warps());
+        scheduler.reset(warps, block.warps(), true);
         usedSlots.clear(block.sharedBase() / Math.max(1, sharedBytes));
         usedThreads -= threads;
         usedShared -= sharedBytes;
         usedLockBits -= lockBits;
-        lastIssued = -1;
     }
 
     public List<SimtWarp> warps() {
         return warps;
     }
 
-    /** The next warp to issue at {@code cycle} under the profile's policy, or null. */
-    SimtWarp pick(long cycle) {
-        int n = warps.size();
-        if (n == 0) {
-            return null;
-        }
-        if (profile.schedulerPolicy() == SimtProfile.SchedulerPolicy.GTO) {
-            if (lastIssued >= 0 && lastIssued < n && canIssue(warps.get(lastIssued), cycle)) {
-                return warps.get(lastIssued);
-            }
-            for (int i = 0; i < n; i++) {
-                if (canIssue(warps.get(i), cycle)) {
-                    lastIssued = i;
-                    return warps.get(i);
-                }
-            }
-            return null;
-        }
-        for (int k = 1; k <= n; k++) {
-            int i = (lastIssued + k) % n;
-            if (canIssue(warps.get(i), cycle)) {
-                lastIssued = i;
-                return warps.get(i);
-            }
-        }
-        return null;
-    }
-
-    private static boolean canIssue(SimtWarp warp, long cycle) {
-        return warp.readyAt() <= cycle && warp.runnableLanes() != 0;
+    SimtWarpScheduler scheduler() {
+        return scheduler;
     }
 
     public void noteLockBitTaken(int bit) {
-        lockBitsTaken.set(bit);
+        if (!lockBitsTaken[bit]) {
+            lockBitsTaken[bit] = true;
+            lockBitsEverTaken++;
+        }
     }
 
     /** Distinct lock bits taken on this SM during the run. */
     public int lockBitsEverTaken() {
-        return lockBitsTaken.cardinality();
+        return lockBitsEverTaken;
     }
 
     public int peakResidentBlocks() {

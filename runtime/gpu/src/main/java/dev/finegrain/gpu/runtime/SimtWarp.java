@@ -26,8 +26,11 @@ public final class SimtWarp {
     private final int[] barrierOfLane = new int[WARP_SIZE];
     private final int[] barrierPcOfLane = new int[WARP_SIZE];
     private final int[] failedLockAddress = new int[WARP_SIZE];
+    /** Each lane's name, made once: LDSLK names every lane that takes a lock bit, run after run of a spin loop. */
+    private final SimtThread[] threads = new SimtThread[WARP_SIZE];
     private int waitingLanes;
     private long readyAt;
+    private int schedulerSlot = -1;
 
     SimtWarp(SimtMachine machine, SimtBlock block, int index, int firstThread, int laneCount, int registerCount) {
         this.machine = machine;
@@ -70,7 +73,10 @@ public final class SimtWarp {
 
     @TruffleBoundary
     public SimtThread thread(int lane) {
-        return new SimtThread(block.id(), index, lane);
+        if (threads[lane] == null) {
+            threads[lane] = new SimtThread(block.id(), index, lane);
+        }
+        return threads[lane];
     }
 
     public int readRegister(int lane, int register) {
@@ -124,6 +130,15 @@ public final class SimtWarp {
         readyAt = cycle;
     }
 
+    /** Where the SM's scheduler keeps this warp; -1 while it is not resident. */
+    int schedulerSlot() {
+        return schedulerSlot;
+    }
+
+    void setSchedulerSlot(int slot) {
+        schedulerSlot = slot;
+    }
+
     public int waitingLanes() {
         return waitingLanes;
     }
@@ -144,10 +159,12 @@ public final class SimtWarp {
             barrierOfLane[lane] = barrier;
             barrierPcOfLane[lane] = instructionIndex;
         }
+        block.sm().scheduler().runnableChanged(this);
     }
 
     void leaveBarrier(int lanes) {
         waitingLanes &= ~lanes;
+        block.sm().scheduler().runnableChanged(this);
         machine.noteProgress();
     }
 
@@ -165,6 +182,7 @@ public final class SimtWarp {
     public void exit(int lanes) {
         int exiting = lanes & divergence.alive();
         divergence.exit(lanes);
+        block.sm().scheduler().runnableChanged(this);
         if (exiting != 0) {
             machine.noteProgress();
             block.threadsExited(Integer.bitCount(exiting));

@@ -78,8 +78,9 @@ class SimtCostModelTest {
         assertEquals(locks.lockAddress(0x40), locks.lockAddress(0x40 + 4096));
         assertEquals(locks.lockAddress(0x40) + 1, locks.lockAddress(0x44));
         SimtThread holder = new SimtThread(0, 0, 0);
-        assertTrue(locks.tryTake(locks.lockAddress(0x40), holder, 0x40));
-        assertEquals(false, locks.tryTake(locks.lockAddress(0x1040), new SimtThread(0, 1, 0), 0x1040));
+        assertEquals(false, locks.isTaken(locks.lockAddress(0x40)));
+        locks.take(locks.lockAddress(0x40), holder, 0x40);
+        assertTrue(locks.isTaken(locks.lockAddress(0x1040)), "0x1040 aliases 0x40");
         assertEquals(holder, locks.holder(16));
     }
 }

@@ -8,6 +8,8 @@ import dev.finegrain.gpu.runtime.SimtCostModel;
 import dev.finegrain.gpu.runtime.SimtLockUnit;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
+import java.util.Arrays;
+
 /**
  * {@code LDSLK Pd, Rd, [addr]} (seed 001 §3.2): per active lane, in lane order, loads the shared word into Rd and
  * reads the lock bit of the address into Pd, clearing it. Pd true means this lane took the lock; a bit already
@@ -36,11 +38,12 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i]);
             if (!locks.present()) {
-                throw fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no lock unit");
+                throw missingFeature(warp, lane, "lock unit");
             }
             int bit = locks.lockAddress(warp.block().sharedBase() + addresses[i]);
             bits[i] = bit;
-            if (locks.tryTake(bit, warp.thread(lane), addresses[i])) {
+            if (!locks.isTaken(bit)) {
+                locks.take(bit, warp.thread(lane), addresses[i]);
                 acquired |= 1 << lane;
                 warp.block().sm().noteLockBitTaken(bit);
                 warp.recordLockWait(lane, -1);
@@ -64,15 +67,26 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         return costs.sharedAccessCycles(degree);
     }
 
+    /**
+     * The most active lanes on one lock bit: 1 when the bits rise lane by lane (the usual case: lanes lock their
+     * own words in order), else the longest run of equal bits once sorted. Comparing every pair of lanes cost a
+     * quadratic scan per LDSLK.
+     */
     @TruffleBoundary
     private int sameBitDegree(int count) {
+        int rising = 1;
+        while (rising < count && bits[rising] > bits[rising - 1]) {
+            rising++;
+        }
+        if (rising >= count) {
+            return 1;
+        }
+        Arrays.sort(bits, 0, count);
         int worst = 1;
-        for (int i = 0; i < count; i++) {
-            int same = 0;
-            for (int j = 0; j < count; j++) {
-                same += bits[j] == bits[i] ? 1 : 0;
-            }
-            worst = Math.max(worst, same);
+        int run = 1;
+        for (int i = 1; i < count; i++) {
+            run = bits[i] == bits[i - 1] ? run + 1 : 1;
+            worst = Math.max(worst, run);
         }
         return worst;
     }

@@ -1,6 +1,7 @@
 package dev.finegrain.gpu.nodes.memory;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
+import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
@@ -41,7 +42,7 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
         SimtMemory shared = warp.block().shared();
         int word = shared.wordIndex(byteAddress);
         if (word < 0) {
-            throw fault(warp, lane, outOfRange("shared", byteAddress, shared));
+            throw outOfRange(warp, lane, "shared", byteAddress, shared);
         }
         warp.block().touchShared(byteAddress);
         return word;
@@ -52,15 +53,17 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
         SimtMemory global = warp.machine().global();
         int word = global.wordIndex(byteAddress);
         if (word < 0) {
-            throw fault(warp, lane, outOfRange("global", byteAddress, global));
+            throw outOfRange(warp, lane, "global", byteAddress, global);
         }
         return word;
     }
 
-    private static String outOfRange(String space, int byteAddress, SimtMemory memory) {
-        return space + " address 0x" + Integer.toHexString(byteAddress) + ((byteAddress & 3) != 0
+    /** The fault for a bad address; built behind the boundary, so that compiled accesses carry no string code. */
+    @TruffleBoundary
+    private SimUserException outOfRange(SimtWarp warp, int lane, String space, int byteAddress, SimtMemory memory) {
+        return fault(warp, lane, space + " address 0x" + Integer.toHexString(byteAddress) + ((byteAddress & 3) != 0
                 ? " is not 4-byte aligned" : " is outside the " + memory.sizeBytes() + " bytes of " + space
-                + " memory");
+                + " memory"));
     }
 
     /** The most active lanes that share one word: how often an atomic unit must serialize. */

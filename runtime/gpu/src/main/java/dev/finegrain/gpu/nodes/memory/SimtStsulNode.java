@@ -30,7 +30,7 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i]);
             if (!locks.present()) {
-                throw fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no lock unit");
+                throw missingFeature(warp, lane, "lock unit");
             }
             if (warp.block().shared().store(word, value.read(warp, lane))) {
                 warp.machine().noteProgress();

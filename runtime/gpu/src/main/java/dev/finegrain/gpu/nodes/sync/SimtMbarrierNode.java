@@ -41,7 +41,7 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             if (!warp.machine().profile().hasMbarrier()) {
-                throw fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no mbarrier");
+                throw missingFeature(warp, lane, "mbarrier");
             }
             int word = sharedWord(warp, lane, byteAddress(warp, lane));
             if (step(warp, lane, word)) {

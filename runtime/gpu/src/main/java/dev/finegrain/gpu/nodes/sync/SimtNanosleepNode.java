@@ -24,7 +24,7 @@ public final class SimtNanosleepNode extends SimtInstructionNode {
         }
         int lane = Integer.numberOfTrailingZeros(active);
         if (!warp.machine().profile().hasNanosleep()) {
-            throw fault(warp, lane, "the profile " + warp.machine().profile().name() + " has no NANOSLEEP");
+            throw missingFeature(warp, lane, "NANOSLEEP");
         }
         long nanoseconds = Integer.toUnsignedLong(duration.read(warp, lane));
         fallThrough(warp);
