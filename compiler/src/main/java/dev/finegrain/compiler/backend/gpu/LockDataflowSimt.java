@@ -37,7 +37,9 @@ final class LockDataflowSimt {
     private static final int MAX_CHANNELS = 4;
 
     private final KernelGraph graph;
+    /** The protocol emitted: the requested mechanism, or its warp-shared form when the kernel asks for one. */
     private final LockMechanism mechanism;
+    private final LockMechanism requested;
     private final SimtProfile profile;
     private final GlobalLayout layout;
     private final List<IrChannel> channels;
@@ -55,16 +57,32 @@ final class LockDataflowSimt {
     private LockDataflowSimt(KernelGraph graph, DataflowPlan plan, LockMechanism mechanism, SimtProfile profile,
                              GlobalLayout layout) {
         this.graph = graph;
-        this.mechanism = mechanism;
+        this.requested = mechanism;
+        this.mechanism = warpSharedForm(graph, mechanism);
         this.profile = profile;
         this.layout = layout;
         this.channels = plan.waits().stream().filter(c -> !DependenceMath.isZero(c.vector())).toList();
-        this.warpTokens = switch (mechanism) {
+        this.warpTokens = switch (this.mechanism) {
             case SHARED_SPIN_LOCK, WARP_VOTE, NAMED_BARRIER -> true;
             default -> false;
         };
         this.privateChannels = graph.kernel().channelPolicy() == ChannelPolicy.PRIVATE;
         this.atomics = new SharedAtomics(asm, profile.sharedAtomicsAsLockLoops());
+    }
+
+    /**
+     * Warp-shared granularity (seed 001 §4.5) turns a per-thread lock into its one-token-per-warp form: the tiny-lock
+     * becomes the warp-shared lock bit of Listing 9 (warp vote), the atomic spin-lock the warp's shared spin-lock.
+     */
+    private static LockMechanism warpSharedForm(KernelGraph graph, LockMechanism mechanism) {
+        if (graph.kernel().granularity() != dev.finegrain.dsl.LockGranularity.WARP_SHARED) {
+            return mechanism;
+        }
+        return switch (mechanism) {
+            case TINY_LOCK -> LockMechanism.WARP_VOTE;
+            case ATOMIC_SPIN_LOCK -> LockMechanism.SHARED_SPIN_LOCK;
+            default -> mechanism;
+        };
     }
 
     static SimtKernel lower(KernelGraph graph, DataflowPlan plan, LockMechanism mechanism, SimtProfile profile,
@@ -103,7 +121,8 @@ final class LockDataflowSimt {
                 explicitBits, implicitBits, barriers, asm.registersUsed());
         int claimedBits = explicitBits + (profile.sharedAtomicsAsLockLoops() ? implicitBits : 0);
         StaticChecks.check(graph, profile, threads, sharedBytes, claimedBits, barriers, mechanism);
-        String plan = "lock-dataflow with " + mechanism + " (" + (privateChannels ? "private" : "shared")
+        String plan = "lock-dataflow with " + requested + (requested != mechanism ? " in its warp-shared form, "
+                + mechanism : "") + " (" + (privateChannels ? "private" : "shared")
                 + " channels, " + (warpTokens ? "one token per warp" : "one token per thread") + "): "
                 + tile.describe() + "; blocks of " + threads + " threads, one thread per word of the tile; "
                 + tile.blocksPerLaunch().size() + " launches, one per block-diagonal";
@@ -135,9 +154,14 @@ final class LockDataflowSimt {
             throw new GpuLoweringException(mechanism + " needs shared-memory lock bits, which profile "
                     + profile.name() + " does not have");
         }
+        if (graph.kernel().granularity() == dev.finegrain.dsl.LockGranularity.WARP_SHARED
+                && graph.kernel().groupSize() != WARP) {
+            throw new GpuLoweringException("warp-shared groups of " + graph.kernel().groupSize() + " actor instances"
+                    + " do not match the GPU model's warps of " + WARP + "; use warpShared(32)");
+        }
         if (!warpTokens && graph.kernel().granularity() == dev.finegrain.dsl.LockGranularity.WARP_SHARED) {
-            throw new GpuLoweringException(mechanism + " keeps one token per thread; for warp-shared tokens on the"
-                    + " GPU model use warp-vote, shared-spin-lock or named-barrier");
+            throw new GpuLoweringException(mechanism + " has no warp-shared form on the GPU model; with warp-shared"
+                    + " granularity use tiny-lock (as warp vote), atomic-spin-lock (as shared spin-lock) or named-barrier");
         }
     }
 

@@ -90,6 +90,22 @@ class GpuModelBackendTest {
     }
 
     @Test
+    void warpSharedGranularityTurnsLocksIntoTheirOneTokenPerWarpForms() {
+        Kernel warpChain = CHAIN.toBuilder().warpShared(32).build();
+        assertAllVerified(FERMI, warpChain, new int[] {700}, List.of(new Schedule.LockDataflow()));
+        KernelGraph graph = Pipeline.compile(warpChain);
+        SimtKernel tiny = FERMI.lower(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.LockDataflow()),
+                Optional.of(LockMechanism.TINY_LOCK)), new int[] {512});
+        assertTrue(tiny.launchPlan().startsWith("lock-dataflow with tiny-lock in its warp-shared form, warp-vote"),
+                tiny.launchPlan());
+        assertTrue(tiny.program().contains("VOTE.ANY"), tiny.program());
+        assertEquals(17, tiny.resources().explicitLockBits(), "one lock bit per warp");
+        assertEquals(Optional.of("warp-shared groups of 16 actor instances do not match the GPU model's warps of 32;"
+                + " use warpShared(32)"), FERMI.unsupported(Pipeline.compile(CHAIN.toBuilder().warpShared(16).build()),
+                new Schedule.LockDataflow(), LockMechanism.TINY_LOCK));
+    }
+
+    @Test
     void mbarriersAreHoppersAndRefusedElsewhere() {
         KernelGraph graph = Pipeline.compile(NW);
         assertTrue(HOPPER.mechanisms(graph, new Schedule.LockDataflow()).contains(LockMechanism.MBARRIER));
