@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.backend.gpu;
 
-import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataParallelPlan;
@@ -206,13 +205,9 @@ final class DataParallelSimt {
             asm.emit("LDS " + value + ", " + SimtAssembler.address(shared, dataBase[load.field()] + offset));
             return value;
         }), one);
-        for (int actorId : graph.actorOrder()) {
-            IrActor actor = graph.actor(actorId);
-            asm.comment("actor " + actor.name());
-            String value = expressions.lower(actor.body());
-            produced.put(actor.writes(), value);
+        expressions.lowerActors(graph, produced, (actor, value) -> {
             asm.emit("STS " + SimtAssembler.address(shared, dataBase[actor.writes()]) + ", " + value);
             asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value);
-        }
+        });
     }
 }

@@ -724,24 +724,17 @@ final class LockDataflowSimt {
     }
 
     private Map<Integer, String> emitFire() {
-        for (int actorId : graph.actorOrder()) {
-            IrActor actor = graph.actor(actorId);
-            asm.comment("actor " + actor.name());
-            String value = expressions.lower(actor.body());
-            produced.put(actor.writes(), value);
+        expressions.lowerActors(graph, produced, (actor, value) -> {
             if (!warpTokens) {
                 emitPublish(actor, value);
             } else {
                 asm.emit("STS " + SimtAssembler.address(sharedOffset, dataBase[actor.writes()]) + ", " + value);
             }
-        }
+        });
         return produced;
     }
 
-    /**
-     * Global stores come after the sync phase, out of the spin loop: the model charges a store's latency to its
-     * warp, and a warp whose lanes spin must not wait for the lanes that already fired.
-     */
+    /** Global stores come after the sync phase: no consumer in the block waits for them, so the spin loop stays short. */
     private void emitWriteBack(String guard, Map<Integer, String> produced, String phaseStart, String phaseEnd) {
         asm.section("write back my point and my sync phase's clocks");
         for (Map.Entry<Integer, String> field : produced.entrySet()) {

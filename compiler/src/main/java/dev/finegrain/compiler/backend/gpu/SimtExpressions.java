@@ -87,6 +87,21 @@ final class SimtExpressions {
         };
     }
 
+    /**
+     * Lowers the point's actors in firing order; each value goes into {@code produced} (the map the operands read,
+     * so later actors of the point use the register) and to {@code store}.
+     */
+    void lowerActors(dev.finegrain.compiler.ir.KernelGraph graph, Map<Integer, String> produced,
+                     java.util.function.BiConsumer<dev.finegrain.compiler.ir.IrActor, String> store) {
+        for (int actorId : graph.actorOrder()) {
+            dev.finegrain.compiler.ir.IrActor actor = graph.actor(actorId);
+            asm.comment("actor " + actor.name());
+            String value = lower(actor.body());
+            produced.put(actor.writes(), value);
+            store.accept(actor, value);
+        }
+    }
+
     /** Emits code for {@code expr}; returns the register holding its value. */
     String lower(IrExpr expr) {
         String done = precomputed.get(expr);

@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.backend.gpu;
 
-import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.WavefrontPlan;
 import dev.finegrain.dsl.DependenceMath;
@@ -169,12 +168,7 @@ final class WavefrontSimt {
                     layout.fieldByte(load.field()) + layout.byteOffset(load.offset())));
             return value;
         }), one);
-        for (int actorId : graph.actorOrder()) {
-            IrActor actor = graph.actor(actorId);
-            asm.comment("actor " + actor.name());
-            String value = expressions.lower(actor.body());
-            produced.put(actor.writes(), value);
-            asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value);
-        }
+        expressions.lowerActors(graph, produced, (actor, value) ->
+                asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value));
     }
 }
