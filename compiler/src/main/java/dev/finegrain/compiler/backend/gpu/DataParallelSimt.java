@@ -17,6 +17,9 @@ import java.util.Map;
  */
 final class DataParallelSimt {
 
+    /** Words each lane copies per round of the copy-in loop. */
+    private static final int COPY_UNROLL = 4;
+
     private final KernelGraph graph;
     private final SimtProfile profile;
     private final GlobalLayout layout;
@@ -53,7 +56,7 @@ final class DataParallelSimt {
         int next = 0;
         for (IrField field : graph.fields()) {
             dataBase[field.id()] = next;
-            next += 4 * tile.words();
+            next += 4 * roundUp(tile.words(), COPY_UNROLL * lanes);
         }
         sharedBytes = next;
     }
@@ -95,51 +98,70 @@ final class DataParallelSimt {
         asm.emit("EXIT");
     }
 
-    /** Lanes copy the tile with its halo, word k = row * width + column, k = lane, lane + lanes, ... */
+    /**
+     * Lanes copy the tile with its halo, word k = row * width + column for k = lane, lane + lanes, ...;
+     * {@value #COPY_UNROLL} words per lane and round, every load issued before the first store, so the loads
+     * overlap as a compiler's unrolled copy loop makes them. A round's last words may fall past the tile, into each
+     * array's padding.
+     */
     private void emitCopyIn() {
-        asm.section("copy the tile and its halo of every field into shared memory");
+        asm.section("copy the tile and its halo of every field into shared memory, " + COPY_UNROLL
+                + " words per lane and round");
         String row = asm.register();
         String column = asm.register();
         String word = asm.register();
         asm.emit("MOV " + row + ", RZ");
         asm.emit("MOV " + column + ", " + lane);
         asm.emit("MOV " + word + ", " + lane);
-        String global = asm.register();
-        String shared = asm.register();
         String coordinate = asm.register();
+        String[] shared = new String[COPY_UNROLL];
+        String[][] values = new String[COPY_UNROLL][graph.fields().size()];
+        String[] global = new String[COPY_UNROLL];
+        for (int u = 0; u < COPY_UNROLL; u++) {
+            shared[u] = asm.register();
+            global[u] = asm.register();
+            for (IrField field : graph.fields()) {
+                values[u][field.id()] = asm.register();
+            }
+        }
         asm.place("copy");
         asm.emit("ISETP.GE.AND P0, PT, " + word + ", " + SimtAssembler.immediate(tile.words()) + ", PT");
         asm.emit("P0", "BRA copied");
         int last = graph.rank() - 1;
-        if (graph.rank() == 2) {
-            asm.emit("IADD " + global + ", " + origin[0] + ", " + row);
-            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
-                    + origin[1]);
-            asm.emit("IADD " + global + ", " + global + ", " + column);
-            asm.emit("IADD " + coordinate + ", " + origin[0] + ", " + row);
+        for (int u = 0; u < COPY_UNROLL; u++) {
+            asm.comment("word " + u + " of the round: P1 says it lies in the padded fields");
+            if (graph.rank() == 2) {
+                asm.emit("IADD " + global[u] + ", " + origin[0] + ", " + row);
+                asm.emit("ISETP.LT.AND P1, PT, " + global[u] + ", "
+                        + SimtAssembler.immediate(layout.size(0) + layout.haloLow()[0] + layout.haloHigh()[0]) + ", PT");
+                asm.emit("IMAD " + global[u] + ", " + global[u] + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
+                        + origin[1]);
+                asm.emit("IADD " + global[u] + ", " + global[u] + ", " + column);
+            } else {
+                asm.emit("IADD " + global[u] + ", " + origin[0] + ", " + column);
+            }
+            asm.emit("IADD " + coordinate + ", " + origin[last] + ", " + column);
             asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", "
-                    + SimtAssembler.immediate(layout.size(0) + layout.haloLow()[0] + layout.haloHigh()[0]) + ", PT");
-        } else {
-            asm.emit("IADD " + global + ", " + origin[0] + ", " + column);
-            asm.emit("MOV " + coordinate + ", RZ");
-            asm.emit("ISETP.EQ.AND P1, PT, RZ, RZ, PT");
+                    + SimtAssembler.immediate(layout.size(last) + layout.haloLow()[last] + layout.haloHigh()[last])
+                    + ", " + (graph.rank() == 2 ? "P1" : "PT"));
+            asm.emit("SHL " + global[u] + ", " + global[u] + ", 0x2");
+            asm.emit("SHL " + shared[u] + ", " + word + ", 0x2");
+            for (IrField field : graph.fields()) {
+                String value = values[u][field.id()];
+                asm.emit("MOV " + value + ", RZ");
+                asm.emit("P1", "LDG " + value + ", " + SimtAssembler.address(global[u], layout.fieldByte(field.id())));
+            }
+            asm.emit("IADD " + word + ", " + word + ", " + SimtAssembler.immediate(lanes));
+            asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes));
+            asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
+            asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
+            asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
         }
-        asm.emit("IADD " + coordinate + ", " + origin[last] + ", " + column);
-        asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", "
-                + SimtAssembler.immediate(layout.size(last) + layout.haloLow()[last] + layout.haloHigh()[last]) + ", P1");
-        asm.emit("SHL " + global + ", " + global + ", 0x2");
-        asm.emit("SHL " + shared + ", " + word + ", 0x2");
-        for (IrField field : graph.fields()) {
-            String value = asm.register();
-            asm.emit("MOV " + value + ", RZ");
-            asm.emit("P1", "LDG " + value + ", " + SimtAssembler.address(global, layout.fieldByte(field.id())));
-            asm.emit("STS " + SimtAssembler.address(shared, dataBase[field.id()]) + ", " + value);
+        for (int u = 0; u < COPY_UNROLL; u++) {
+            for (IrField field : graph.fields()) {
+                asm.emit("STS " + SimtAssembler.address(shared[u], dataBase[field.id()]) + ", " + values[u][field.id()]);
+            }
         }
-        asm.emit("IADD " + word + ", " + word + ", " + SimtAssembler.immediate(lanes));
-        asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes));
-        asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
-        asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
-        asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
         asm.emit("BRA copy");
         asm.place("copied");
     }
@@ -209,5 +231,9 @@ final class DataParallelSimt {
             asm.emit("STS " + SimtAssembler.address(shared, dataBase[actor.writes()]) + ", " + value);
             asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value);
         });
+    }
+
+    private static int roundUp(int value, int multiple) {
+        return (value + multiple - 1) / multiple * multiple;
     }
 }

@@ -96,9 +96,41 @@ final class SimtExpressions {
         for (int actorId : graph.actorOrder()) {
             dev.finegrain.compiler.ir.IrActor actor = graph.actor(actorId);
             asm.comment("actor " + actor.name());
+            preloadFields(actor.body());
             String value = lower(actor.body());
             produced.put(actor.writes(), value);
             store.accept(actor, value);
+        }
+    }
+
+    /**
+     * Issues every field load of {@code expr} before any arithmetic, so that the loads overlap (the model's
+     * scoreboard stalls only at a register's first use); a load inside a fold's body reads the same word on every
+     * round, so it is loaded once here too.
+     */
+    private void preloadFields(IrExpr expr) {
+        if (precomputed.containsKey(expr)) {
+            return;
+        }
+        switch (expr) {
+            case IrExpr.Load load -> precomputed.computeIfAbsent(load, unused -> operands.load(load));
+            case IrExpr.Unary u -> preloadFields(u.operand());
+            case IrExpr.Binary b -> {
+                preloadFields(b.left());
+                preloadFields(b.right());
+            }
+            case IrExpr.Select sel -> {
+                preloadFields(sel.condition());
+                preloadFields(sel.whenTrue());
+                preloadFields(sel.whenFalse());
+            }
+            case IrExpr.Cast c -> preloadFields(c.operand());
+            case IrExpr.Iterate it -> {
+                preloadFields(it.count());
+                preloadFields(it.init());
+                preloadFields(it.body());
+            }
+            default -> { }
         }
     }
 

@@ -1,10 +1,12 @@
 package dev.finegrain.gpu.nodes;
 
+import com.oracle.truffle.api.CompilerDirectives.CompilationFinal;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.nodes.Node;
 import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOpcode;
+import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -17,16 +19,33 @@ public abstract class SimtInstructionNode extends Node {
     private final int guardIndex;
     private final boolean guardNegated;
     private final boolean synchronizeAfter;
+    /** Registers it reads or writes (RZ left out): it may not issue while a load into one is in flight. */
+    @CompilationFinal(dimensions = 1) private final int[] registersTouched;
 
     protected SimtInstructionNode(SimtInstruction instruction) {
         this.instruction = instruction;
         this.guardIndex = instruction.guard() == null ? -1 : instruction.guard().index();
         this.guardNegated = instruction.guard() != null && instruction.guard().negated();
         this.synchronizeAfter = instruction.has(SimtOpcode.SYNC_MODIFIER);
+        this.registersTouched = instruction.operands().stream().mapToInt(operand -> switch (operand) {
+            case SimtOperand.Register register -> register.index();
+            case SimtOperand.Address address -> address.baseRegister();
+            default -> SimtOperand.RZ;
+        }).filter(register -> register != SimtOperand.RZ).distinct().toArray();
     }
 
-    /** Runs for the warp's current group; returns the cycles until the warp may issue again. */
+    /**
+     * Runs for the warp's current group; returns the cycles until the warp may issue again. When a register it
+     * touches still waits for a load (the scoreboard), it does nothing and the warp retries after the load delivers.
+     */
     public final int executeGroup(SimtWarp warp) {
+        if (registersTouched.length > 0) {
+            int stall = warp.scoreboardStall(registersTouched);
+            if (stall > 0) {
+                warp.machine().notIssued(warp);
+                return stall;
+            }
+        }
         int group = warp.divergence().groupMask();
         int active = guardIndex < 0 ? group : group & (guardNegated ? ~warp.predicate(guardIndex)
                 : warp.predicate(guardIndex));

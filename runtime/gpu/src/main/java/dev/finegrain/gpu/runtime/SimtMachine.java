@@ -148,6 +148,12 @@ public final class SimtMachine {
         return null;
     }
 
+    /** The picked warp's instruction waited on the scoreboard instead of issuing: it is not counted. */
+    public void notIssued(SimtWarp warp) {
+        counters.warpInstructions--;
+        counters.threadInstructions -= Integer.bitCount(warp.divergence().groupMask());
+    }
+
     /** The issued instruction keeps its warp busy for {@code latency} cycles. */
     @TruffleBoundary
     public void issued(SimtWarp warp, int latency) {

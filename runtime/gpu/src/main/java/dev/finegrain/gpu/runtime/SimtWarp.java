@@ -21,6 +21,8 @@ public final class SimtWarp {
     private final int laneCount;
     private final int registerCount;
     private final int[] registers;
+    /** Scoreboard: the cycle at which each register's pending load delivers (0: nothing pending). */
+    private final long[] registerReadyAt;
     private final int[] predicates = new int[PREDICATES];
     private final SimtDivergence divergence;
     private final int[] barrierOfLane = new int[WARP_SIZE];
@@ -40,6 +42,7 @@ public final class SimtWarp {
         this.laneCount = laneCount;
         this.registerCount = registerCount;
         this.registers = new int[WARP_SIZE * registerCount];
+        this.registerReadyAt = new long[registerCount];
         int lanes = laneCount == WARP_SIZE ? -1 : (1 << laneCount) - 1;
         this.divergence = machine.mode() == SimMode.FERMI ? new SimtReconvergenceStack(lanes)
                 : new SimtIndependentThreads(lanes);
@@ -48,6 +51,23 @@ public final class SimtWarp {
 
     public SimtMachine machine() {
         return machine;
+    }
+
+    /** A load into {@code register} delivers at {@code cycle}; instructions that touch it wait until then. */
+    public void loadPending(int register, long cycle) {
+        if (register != SimtOperand.RZ) {
+            registerReadyAt[register] = cycle;
+        }
+    }
+
+    /** Cycles until every register in {@code touched} has its pending load, 0 when none is pending. */
+    public int scoreboardStall(int[] touched) {
+        long now = machine.cycle();
+        long ready = 0;
+        for (int register : touched) {
+            ready = Math.max(ready, registerReadyAt[register]);
+        }
+        return ready > now ? (int) Math.min(Integer.MAX_VALUE, ready - now) : 0;
     }
 
     public SimtBlock block() {

@@ -33,6 +33,12 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         int degree = costs.bankConflictDegree(addresses, count);
         warp.machine().counters().sharedLoads += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return costs.sharedAccessCycles(degree);
+        return scoreboarded(warp, costs.sharedAccessCycles(degree));
+    }
+
+    /** The warp goes on after the issue; the register delivers after the load's latency. */
+    private int scoreboarded(SimtWarp warp, int latency) {
+        warp.loadPending(destination, warp.machine().cycle() + latency);
+        return warp.machine().profile().aluLatency();
     }
 }
