@@ -24,12 +24,14 @@ import java.util.concurrent.TimeUnit;
  * (Listing 15, 1024 threads) on {@code blocks} blocks of the Fermi GTX 570 profile. Simulated thread-instructions
  * per second = the thread-instructions of one run (printed in set-up) / (ms per op / 1000). Run from the repository
  * root, once as is (interpreter) and once with the launcher's Graal flags in {@code -jvmArgsAppend} (JIT); the
- * commands are in docs/performance.md.
+ * commands are in docs/performance.md. The warm-up is long (10 x 2 s) because with the JIT it is Graal compiling
+ * every instruction's call target: on two cores that takes most of 6 s, and a shorter warm-up measures the
+ * compiler, not the simulator.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
+@Warmup(iterations = 10, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class SimtBenchmark {
