@@ -62,7 +62,14 @@ public final class FinegrainCli {
             problem.printStackTrace(err);
             return EXIT_INTERNAL;
         });
-        int exit = commandLine.execute(args);
+        int exit;
+        try {
+            exit = commandLine.execute(args);
+        } catch (OutOfMemoryError tooLarge) {
+            err.println("finegrain: out of memory: the oracle and every backend hold the whole domain of every field;"
+                    + " use smaller sizes");
+            exit = EXIT_USAGE;
+        }
         out.flush();
         err.flush();
         return exit;

@@ -20,8 +20,7 @@ public final class FidelityReport {
             "atomic-spin-lock", 1.0, "named-barrier", 2.6, "shared-spin-lock", 0.8, "tiny-lock", 4.0, "warp-vote", 2.0);
     /** Seed 001 Table 2's names for our mechanisms. */
     private static final Map<String, String> PAPER_NAMES = Map.of("atomic-spin-lock", "atom lock", "named-barrier",
-            "warp barr", "shared-spin-lock", "shrd lock", "tiny-lock", "tiny lock", "warp vote", "warp vote",
-            "warp-vote", "warp vote");
+            "warp barr", "shared-spin-lock", "shrd lock", "tiny-lock", "tiny lock", "warp-vote", "warp vote");
     /** Seed 001 Table 1: shared memory bytes and lock bits per scheme (512 threads, 16 warps). */
     private static final Map<String, String> TABLE1 = Map.of("atomic-spin-lock", "2048 bytes, 512 implicit",
             "named-barrier", "0 bytes, 0", "shared-spin-lock", "128 bytes, 32 implicit", "tiny-lock",

@@ -341,8 +341,8 @@ class CliBehaviourTest {
         assertTrue(unknown.err().startsWith("finegrain: backend 'gpu-model:gtx9000': "), unknown.err());
         Outcome longs = finegrain("compare", "pascal", "--backends", "gpu-model:fermi-gtx570", "--schedules", "wavefront");
         assertUsageError(longs);
-        assertEquals("finegrain: backend 'gpu-model:fermi-gtx570' cannot run wavefront of kernel 'pascal': the GPU model"
-                + " ISA has 32-bit integer registers only; field 'c' of pascal is long; leave it out with --schedules or"
+        assertEquals("finegrain: backend 'gpu-model:fermi-gtx570' cannot run wavefront of kernel 'pascal': the GPU"
+                + " model's backend holds int fields only; field 'c' of pascal is long; leave it out with --schedules or"
                 + " --backends\n", longs.err());
     }
 }

@@ -48,8 +48,10 @@ final class DataParallelSimt {
         } else {
             lanes = interior[0];
             if (lanes > tile.width()) {
-                throw new GpuLoweringException("data-parallel tiles of " + graph.name() + " must be at least as wide as"
-                        + " tall on the GPU model (one lane per row copies rows); use a square tile");
+                throw new GpuLoweringException("data-parallel on the GPU model runs one lane per tile row and copies"
+                        + " rows with those lanes, so a tile may not be taller than its copy is wide; " + graph.name()
+                        + "'s tile here is " + interior[0] + "x" + interior[1] + " (the sizes cap the tile); use a tile"
+                        + " no taller than wide, or a wider domain");
             }
         }
         dataBase = new int[graph.fields().size()];

@@ -13,16 +13,17 @@ import java.util.Map;
 
 /**
  * Where a kernel's data lives in the model's global memory. Word 0 is the launch's index (the block-diagonal it
- * runs), words 1.. the kernel's params, like the parameter bank a CUDA launch fills; word 15 is the counter of the
- * wavefront's inter-block barrier. Every field follows, padded by one common halo (the widest any field needs,
- * per side and dimension) so that one index register addresses a point in every field. Halo values come from the
- * reference semantics of the boundaries ({@link PaddedFields}); words a field's own halo lacks stay 0.
+ * runs), word 1 the counter of the wavefront's inter-block barrier, words 2.. the kernel's params, like the
+ * parameter bank a CUDA launch fills; the fields follow from the next 64-byte boundary, each padded by one common
+ * halo (the widest any field needs, per side and dimension) so that one index register addresses a point in every
+ * field. Halo values come from the reference semantics of the boundaries ({@link PaddedFields}); words a field's
+ * own halo lacks stay 0.
  */
 final class GlobalLayout {
 
     static final int LAUNCH_INDEX_BYTE = 0;
-    static final int BARRIER_COUNTER_BYTE = 15 * 4;
-    private static final int FIELDS_START_BYTE = 64;
+    static final int BARRIER_COUNTER_BYTE = 4;
+    private static final int FIRST_PARAM_BYTE = 8;
 
     private final KernelGraph graph;
     private final int[] sizes;
@@ -30,6 +31,7 @@ final class GlobalLayout {
     private final int[] haloHigh;
     private final int[] extents;
     private final int fieldWords;
+    private final int fieldsStartByte;
 
     GlobalLayout(KernelGraph graph, int[] sizes) {
         this.graph = graph;
@@ -47,7 +49,8 @@ final class GlobalLayout {
             extents[d] = sizes[d] + haloLow[d] + haloHigh[d];
             words *= extents[d];
         }
-        long bytes = FIELDS_START_BYTE + 4 * words * graph.fields().size();
+        fieldsStartByte = (FIRST_PARAM_BYTE + 4 * graph.kernel().params().size() + 63) / 64 * 64;
+        long bytes = fieldsStartByte + 4 * words * graph.fields().size();
         if (bytes > Integer.MAX_VALUE / 2) {
             throw new GpuLoweringException("the fields of " + graph.name() + " at these sizes need " + bytes
                     + " bytes of global memory; the GPU model addresses at most 1 GiB; use smaller sizes");
@@ -73,11 +76,11 @@ final class GlobalLayout {
     }
 
     static int paramByte(int param) {
-        return 4 + 4 * param;
+        return FIRST_PARAM_BYTE + 4 * param;
     }
 
     int fieldByte(int field) {
-        return FIELDS_START_BYTE + 4 * fieldWords * field;
+        return fieldsStartByte + 4 * fieldWords * field;
     }
 
     int totalBytes() {
@@ -96,7 +99,7 @@ final class GlobalLayout {
     }
 
     /**
-     * Global memory holding the params, the barrier counter at 0, and every field with its halo, plus
+     * Global memory holding the params, a zeroed barrier counter, and every field with its halo, plus
      * {@code extraBytes} of zeros after the fields.
      */
     GlobalMemory upload(Invocation invocation, int extraBytes) {

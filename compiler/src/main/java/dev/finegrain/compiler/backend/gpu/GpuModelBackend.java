@@ -120,11 +120,18 @@ public final class GpuModelBackend implements Backend {
             if (clockBytes > 0) {
                 memory.write(kernel.phaseClockByte(), new int[clockBytes / 4]);
             }
-            SimResult result = SimtSimulator.run(SimRequest.builder(graph.name() + ".sass", kernel.program())
-                    .profile(profile.name()).blocks(kernel.blocksPerLaunch().get(launch))
-                    .threads(kernel.threadsPerBlock()).sharedBytesPerBlock(Math.max(4, kernel.sharedBytes()))
-                    .lockBitsPerBlock(kernel.lockBits()).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
-                    .build());
+            SimResult result;
+            try {
+                result = SimtSimulator.run(SimRequest.builder(graph.name() + ".sass", kernel.program())
+                        .profile(profile.name()).blocks(kernel.blocksPerLaunch().get(launch))
+                        .threads(kernel.threadsPerBlock()).sharedBytesPerBlock(Math.max(4, kernel.sharedBytes()))
+                        .lockBitsPerBlock(kernel.lockBits()).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
+                        .build());
+            } catch (dev.finegrain.gpu.SimUserException fault) {
+                return new BackendRun(layout.download(memory), "cycles", Double.NaN, "cycles", Map.of(),
+                        Optional.of("launch " + (launch + 1) + " of " + kernel.launches() + " faulted (a lowering bug,"
+                                + " please report it): " + fault.getMessage()));
+            }
             if (result.status() != SimStatus.COMPLETED) {
                 String report = result.deadlock() != null ? result.deadlock().kind().description() + ": "
                         + result.deadlock().lanes().stream().limit(3).map(Object::toString).toList() : "";

@@ -165,7 +165,11 @@ final class LockDataflowSimt {
         }
     }
 
-    /** Sync arrays: per state field (shared channels) or per channel (private), none for tiny-lock's shared form. */
+    /**
+     * Token arrays: per state field (shared channels) or per channel (private). Tiny-lock's shared form counts its
+     * state fields here too, but its tokens are the data words' own lock bits, so {@link #layOutShared} gives it no
+     * separate arrays.
+     */
     private int tokenArrays() {
         if (mechanism == LockMechanism.NAMED_BARRIER) {
             return 0;
@@ -308,14 +312,17 @@ final class LockDataflowSimt {
         emitPrologue();
         expressions = new SimtExpressions(asm, operands(), one);
         asm.section("independent computation: every part of the actors that reads no state, before any wait");
+        asm.comment("only threads that compute a point: a halo thread's neighbours may lie outside the tile");
+        asm.emit("!P6", "BRA independent_done");
         for (int actorId : graph.actorOrder()) {
             expressions.precomputeStateFree(graph.actor(actorId).body(), field -> graph.field(field).isState());
         }
+        asm.place("independent_done");
         String phaseStart = asm.register();
         asm.emit("S2R " + phaseStart + ", SR_CLOCKLO");
         if (warpTokens) {
             emitWarpWaitFire(phaseStart);
-        } else if (channels.stream().allMatch(c -> threadDistance(c) >= WARP)) {
+        } else if (channels.stream().allMatch(c -> threadDistance(c) >= WARP) && (channels.size() == 1 || privateChannels)) {
             emitWaitlocks(phaseStart);
         } else {
             emitCriticalSection(phaseStart);
@@ -542,6 +549,8 @@ final class LockDataflowSimt {
                 } else {
                     String value = asm.register();
                     tokenValues.put(c, value);
+                    asm.comment("as Listing 15: once held, the token is restored on every pass; the value is final,"
+                            + " so a second restore only frees a bit that no one needs held");
                     asm.emit("!" + have, "LDSLK " + have + ", " + value + ", " + channelAddress(c, false));
                     asm.emit(have, "STSUL " + channelAddress(c, false) + ", " + value + "   // restore the token");
                 }
@@ -569,7 +578,10 @@ final class LockDataflowSimt {
     /**
      * When no channel links two lanes of one warp, a lane can simply wait for each token in turn (seed 001
      * Listings 4, 11, 13): lanes that got theirs wait at the loop's end for the others, whose producers are in other
-     * warps and so can still fire. Tokens are restored (shared channels) or freed (private ones) after publishing.
+     * warps and so can still fire. Tokens are restored (shared channels) or freed (private ones) after publishing,
+     * so a lane holds what it took while it waits for the rest: that is safe for one shared channel or any number
+     * of private ones, but two shared channels could each be held by a lane that waits for the other (hold and
+     * wait), so those take the critical-section form, which restores at once.
      */
     private void emitWaitlocks(String phaseStart) {
         asm.section("wait: every channel links different warps, so each lane waits for its tokens in turn");
@@ -610,8 +622,13 @@ final class LockDataflowSimt {
         asm.emit("S2R " + phaseEnd + ", SR_CLOCKLO");
         for (int c = 0; c < channels.size(); c++) {
             switch (mechanism) {
-                case TINY_LOCK -> asm.emit("STSUL " + channelAddress(c, !tokenValues.containsKey(c)) + ", "
-                        + tokenValues.getOrDefault(c, "RZ") + "   // " + (privateChannels ? "finalize" : "restore the token"));
+                case TINY_LOCK -> {
+                    if (privateChannels) {
+                        asm.emit("STSUL " + channelAddress(c, true) + ", RZ   // finalize: free the private bit");
+                    } else {
+                        asm.emit("STSUL " + channelAddress(c, false) + ", " + tokenValues.get(c) + "   // restore the token");
+                    }
+                }
                 case ATOMIC_SPIN_LOCK -> atomics.exchange("RZ", channelAddress(c, true), "RZ", "PT", "P4", "P3",
                         privateChannels ? "finalize" : "restore the token");
                 default -> { }
@@ -701,9 +718,10 @@ final class LockDataflowSimt {
 
     // ---------------------------------------------------------------------------------------------------- fire
 
-    /** Computes and publishes the point's values; returns them by field, for the write-back after the loop. */
     private SimtExpressions expressions;
+    /** This point's values by field, for later actors of the point and the write-back. */
     private final Map<Integer, String> produced = new java.util.LinkedHashMap<>();
+    /** Tiny-lock's shared channels: the register each channel's LDSLK loaded the producer's value into. */
     private final Map<Integer, String> tokenValues = new HashMap<>();
 
     /** Loads read the value a token brought (tiny-lock's LDSLK), else the shared tile. */
@@ -723,6 +741,7 @@ final class LockDataflowSimt {
         });
     }
 
+    /** Computes and publishes the point's values; returns them by field, for the write-back after the loop. */
     private Map<Integer, String> emitFire() {
         expressions.lowerActors(graph, produced, (actor, value) -> {
             if (!warpTokens) {

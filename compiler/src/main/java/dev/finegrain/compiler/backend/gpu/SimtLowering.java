@@ -32,7 +32,7 @@ public final class SimtLowering {
         }
         for (IrField field : graph.fields()) {
             if (field.type() != dev.finegrain.dsl.Type.INT) {
-                return Optional.of("the GPU model ISA has 32-bit integer registers only; field '" + field.name()
+                return Optional.of("the GPU model's backend holds int fields only; field '" + field.name()
                         + "' of " + graph.name() + " is " + field.type());
             }
         }

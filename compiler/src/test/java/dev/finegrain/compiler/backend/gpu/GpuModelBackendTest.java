@@ -89,6 +89,55 @@ class GpuModelBackendTest {
         assertAllVerified(HOPPER, privateNw, new int[] {40, 40}, List.of(new Schedule.LockDataflow()));
     }
 
+    /** Found in review: a lane holding one shared token while it waited for another deadlocked its warp. */
+    @Test
+    void twoSharedChannelsAcrossWarpsDoNotHoldAndWait() {
+        Kernel rows = kernel("two-reads-back")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("s", INT, boundary(index("i").plus(index("j"))))
+                .actor("sum", "s", a -> a.read("s", -1, 0).plus(a.read("s", -1, -1)).and(0xffff))
+                .build();
+        assertAllVerified(FERMI, rows, new int[] {40, 40}, List.of(new Schedule.LockDataflow()));
+        Kernel chains = kernel("two-chains")
+                .domain(dim("i", "n"))
+                .state("a", INT, boundary(index("i")))
+                .actor("link", "a", a -> a.read("a", -48).plus(a.read("a", -32)).plus(1))
+                .build();
+        assertAllVerified(FERMI, chains, new int[] {300}, List.of(new Schedule.LockDataflow()));
+        assertAllVerified(HOPPER, chains, new int[] {300}, List.of(new Schedule.LockDataflow()));
+    }
+
+    /** Found in review: the independent computation ran on halo threads too and read past the shared window. */
+    @Test
+    void independentWorkReadingAheadRunsOnlyWhereAPointIsComputed() {
+        Kernel ahead = kernel("reads-ahead")
+                .domain(dim("i", "n"))
+                .input("b", INT, 1)
+                .state("a", INT, boundary(index("i")))
+                .actor("link", "a", a -> a.read("a", -32).plus(a.read("b", 1).times(3)))
+                .build();
+        assertAllVerified(FERMI, ahead, new int[] {300}, List.of(new Schedule.LockDataflow(), new Schedule.Wavefront()));
+    }
+
+    /** Found in review: params beyond the fourteenth overlapped the barrier counter and the fields. */
+    @Test
+    void sixteenParamsKeepTheirOwnWords() {
+        Kernel.Builder builder = kernel("many-params").domain(dim("i", "n"));
+        for (int k = 0; k < 16; k++) {
+            builder.param("p" + k, INT);
+        }
+        Kernel many = builder.state("a", INT, boundary(constant(0)))
+                .actor("sum", "a", a -> {
+                    var total = a.read("a", -1);
+                    for (int k = 0; k < 16; k++) {
+                        total = total.plus(a.param("p" + k).times(k + 1));
+                    }
+                    return total;
+                })
+                .build();
+        assertAllVerified(FERMI, many, new int[] {100}, List.of(new Schedule.Wavefront(), new Schedule.LockDataflow()));
+    }
+
     @Test
     void warpSharedGranularityTurnsLocksIntoTheirOneTokenPerWarpForms() {
         Kernel warpChain = CHAIN.toBuilder().warpShared(32).build();
@@ -152,7 +201,7 @@ class GpuModelBackendTest {
                 .state("x", DOUBLE, boundary(constant(1.0)))
                 .actor("halve", "x", a -> a.read("x", -1).times(0.5))
                 .build();
-        assertEquals(Optional.of("the GPU model ISA has 32-bit integer registers only; field 'x' of doubles is double"),
+        assertEquals(Optional.of("the GPU model's backend holds int fields only; field 'x' of doubles is double"),
                 FERMI.unsupportedKernel(Pipeline.compile(doubles), new Schedule.Wavefront()));
     }
 
@@ -231,6 +280,12 @@ class GpuModelBackendTest {
             case "nw" -> builder.param("penalty", 10).input("reference", random.ints(points, -4, 12).toArray());
             case "chain-like" -> builder.param("work", 3);
             case "mixed" -> builder.input("same", random.ints(points, 0, 2).toArray());
+            case "reads-ahead" -> builder.input("b", random.ints(Invocation.paddedLength(sizes, 1), -9, 9).toArray());
+            case "many-params" -> {
+                for (int k = 0; k < 16; k++) {
+                    builder.param("p" + k, 3 * k - 7);
+                }
+            }
             default -> { }
         }
         return builder.build();
