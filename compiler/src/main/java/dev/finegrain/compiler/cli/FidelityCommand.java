@@ -16,6 +16,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -47,7 +48,7 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
         Backend gpu = CliValues.backend(PROFILE);
         PrintWriter progress = err();
         LibraryKernel chain = CliValues.kernel(catalog, "chain");
-        List<LockMechanism> chainMechanisms = new java.util.ArrayList<>(
+        List<LockMechanism> chainMechanisms = new ArrayList<>(
                 FidelityReport.TABLE2_SPEEDUP.keySet().stream().map(CliValues::mechanism).toList());
         chainMechanisms.add(LockMechanism.ACQUIRE_RELEASE_FLAG);
         List<ResultRow> chainRows = run(chain, List.of(new int[] {512}), List.of(new Schedule.LockDataflow()), gpu,

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.compare;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -148,6 +149,6 @@ public final class FidelityReport {
         for (int i = 0; i < pairs.length; i += 2) {
             map.put((String) pairs[i], (Double) pairs[i + 1]);
         }
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 }

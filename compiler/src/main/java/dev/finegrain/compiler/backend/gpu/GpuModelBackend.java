@@ -13,9 +13,11 @@ import dev.finegrain.gpu.GlobalMemory;
 import dev.finegrain.gpu.SimRequest;
 import dev.finegrain.gpu.SimResult;
 import dev.finegrain.gpu.SimStatus;
+import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.SimtSimulator;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +88,7 @@ public final class GpuModelBackend implements Backend {
 
     private Optional<String> lowering(KernelGraph graph, Schedule schedule, Optional<LockMechanism> mechanism) {
         int[] sizes = new int[graph.rank()];
-        java.util.Arrays.fill(sizes, NOMINAL_SIZE);
+        Arrays.fill(sizes, NOMINAL_SIZE);
         try {
             SimtLowering.lower(SchedulePlanner.plan(graph, schedule), mechanism, profile, profile.defaultMode(), sizes);
             return Optional.empty();
@@ -127,7 +129,7 @@ public final class GpuModelBackend implements Backend {
                         .threads(kernel.threadsPerBlock()).sharedBytesPerBlock(Math.max(4, kernel.sharedBytes()))
                         .lockBitsPerBlock(kernel.lockBits()).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
                         .build());
-            } catch (dev.finegrain.gpu.SimUserException fault) {
+            } catch (SimUserException fault) {
                 return new BackendRun(layout.download(memory), "cycles", Double.NaN, "cycles", Map.of(),
                         Optional.of("launch " + (launch + 1) + " of " + kernel.launches() + " faulted (a lowering bug,"
                                 + " please report it): " + fault.getMessage()));

@@ -8,12 +8,14 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.gpu.SimMode;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -75,7 +77,7 @@ final class LockDataflowSimt {
      * becomes the warp-shared lock bit of Listing 9 (warp vote), the atomic spin-lock the warp's shared spin-lock.
      */
     private static LockMechanism warpSharedForm(KernelGraph graph, LockMechanism mechanism) {
-        if (graph.kernel().granularity() != dev.finegrain.dsl.LockGranularity.WARP_SHARED) {
+        if (graph.kernel().granularity() != LockGranularity.WARP_SHARED) {
             return mechanism;
         }
         return switch (mechanism) {
@@ -154,12 +156,12 @@ final class LockDataflowSimt {
             throw new GpuLoweringException(mechanism + " needs shared-memory lock bits, which profile "
                     + profile.name() + " does not have");
         }
-        if (graph.kernel().granularity() == dev.finegrain.dsl.LockGranularity.WARP_SHARED
+        if (graph.kernel().granularity() == LockGranularity.WARP_SHARED
                 && graph.kernel().groupSize() != WARP) {
             throw new GpuLoweringException("warp-shared groups of " + graph.kernel().groupSize() + " actor instances"
                     + " do not match the GPU model's warps of " + WARP + "; use warpShared(32)");
         }
-        if (!warpTokens && graph.kernel().granularity() == dev.finegrain.dsl.LockGranularity.WARP_SHARED) {
+        if (!warpTokens && graph.kernel().granularity() == LockGranularity.WARP_SHARED) {
             throw new GpuLoweringException(mechanism + " has no warp-shared form on the GPU model; with warp-shared"
                     + " granularity use tiny-lock (as warp vote), atomic-spin-lock (as shared spin-lock) or named-barrier");
         }
@@ -720,7 +722,7 @@ final class LockDataflowSimt {
 
     private SimtExpressions expressions;
     /** This point's values by field, for later actors of the point and the write-back. */
-    private final Map<Integer, String> produced = new java.util.LinkedHashMap<>();
+    private final Map<Integer, String> produced = new LinkedHashMap<>();
     /** Tiny-lock's shared channels: the register each channel's LDSLK loaded the producer's value into. */
     private final Map<Integer, String> tokenValues = new HashMap<>();
 

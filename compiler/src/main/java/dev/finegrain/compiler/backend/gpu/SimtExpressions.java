@@ -1,10 +1,18 @@
 package dev.finegrain.compiler.backend.gpu;
 
+import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.BinaryOperator;
+import dev.finegrain.dsl.Type;
 
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.IntPredicate;
 
 /**
  * Translates an actor's expression tree into model-ISA instructions, one node at a time, with Java's int
@@ -26,7 +34,7 @@ final class SimtExpressions {
     private final SimtAssembler asm;
     private final Operands operands;
     private final Map<Integer, String> accumulators = new HashMap<>();
-    private final Map<IrExpr, String> precomputed = new java.util.IdentityHashMap<>();
+    private final Map<IrExpr, String> precomputed = new IdentityHashMap<>();
     private final String one;
 
     /** {@code one} is a register that holds 1 on every path (set in the prologue), for booleans. */
@@ -41,10 +49,10 @@ final class SimtExpressions {
      * computation"), so that a later {@link #lower} of {@code expr} reuses the registers: a dataflow lowering calls
      * this before its threads wait for tokens, which takes the work off the chain of synchronisations.
      */
-    void precomputeStateFree(IrExpr expr, java.util.function.IntPredicate isState) {
+    void precomputeStateFree(IrExpr expr, IntPredicate isState) {
         if (!(expr instanceof IrExpr.Const || expr instanceof IrExpr.IndexVar || expr instanceof IrExpr.ParamVar
                 || expr instanceof IrExpr.Load || expr instanceof IrExpr.Accumulator)
-                && closedAndStateFree(expr, isState, new java.util.HashSet<>())) {
+                && closedAndStateFree(expr, isState, new HashSet<>())) {
             precomputed.put(expr, lower(expr));
             return;
         }
@@ -65,8 +73,8 @@ final class SimtExpressions {
     }
 
     /** No state loads, and every accumulator it reads is bound by an iterate inside it. */
-    private static boolean closedAndStateFree(IrExpr expr, java.util.function.IntPredicate isState,
-                                              java.util.Set<Integer> bound) {
+    private static boolean closedAndStateFree(IrExpr expr, IntPredicate isState,
+                                              Set<Integer> bound) {
         return switch (expr) {
             case IrExpr.Load load -> !isState.test(load.field());
             case IrExpr.Accumulator a -> bound.contains(a.slot());
@@ -78,7 +86,7 @@ final class SimtExpressions {
                     && closedAndStateFree(sel.whenFalse(), isState, bound);
             case IrExpr.Cast c -> closedAndStateFree(c.operand(), isState, bound);
             case IrExpr.Iterate it -> {
-                java.util.Set<Integer> inner = new java.util.HashSet<>(bound);
+                Set<Integer> inner = new HashSet<>(bound);
                 inner.add(it.slot());
                 yield closedAndStateFree(it.count(), isState, bound) && closedAndStateFree(it.init(), isState, bound)
                         && closedAndStateFree(it.body(), isState, inner);
@@ -91,10 +99,10 @@ final class SimtExpressions {
      * Lowers the point's actors in firing order; each value goes into {@code produced} (the map the operands read,
      * so later actors of the point use the register) and to {@code store}.
      */
-    void lowerActors(dev.finegrain.compiler.ir.KernelGraph graph, Map<Integer, String> produced,
-                     java.util.function.BiConsumer<dev.finegrain.compiler.ir.IrActor, String> store) {
+    void lowerActors(KernelGraph graph, Map<Integer, String> produced,
+                     BiConsumer<IrActor, String> store) {
         for (int actorId : graph.actorOrder()) {
-            dev.finegrain.compiler.ir.IrActor actor = graph.actor(actorId);
+            IrActor actor = graph.actor(actorId);
             asm.comment("actor " + actor.name());
             preloadFields(actor.body());
             String value = lower(actor.body());
@@ -161,7 +169,7 @@ final class SimtExpressions {
         switch (unary.operator()) {
             case NEG -> asm.emit("IADD " + result + ", RZ, -" + operand);
             case NOT -> asm.emit("LOP.XOR " + result + ", " + operand + ", "
-                    + (unary.type() == dev.finegrain.dsl.Type.BOOL ? "0x1" : "-0x1"));
+                    + (unary.type() == Type.BOOL ? "0x1" : "-0x1"));
             case ABS -> {
                 asm.emit("IADD " + result + ", RZ, -" + operand);
                 asm.emit("ISETP.LT.AND P0, PT, " + operand + ", RZ, PT");

@@ -8,9 +8,11 @@ import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.WavefrontPlan;
+import dev.finegrain.dsl.BinaryOperator;
 import dev.finegrain.dsl.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.dsl.Type;
 import dev.finegrain.gpu.SimMode;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
@@ -31,7 +33,7 @@ public final class SimtLowering {
             return Optional.of("the GPU model lowers 1D and 2D domains; " + graph.name() + " has " + graph.rank());
         }
         for (IrField field : graph.fields()) {
-            if (field.type() != dev.finegrain.dsl.Type.INT) {
+            if (field.type() != Type.INT) {
                 return Optional.of("the GPU model's backend holds int fields only; field '" + field.name()
                         + "' of " + graph.name() + " is " + field.type());
             }
@@ -57,8 +59,8 @@ public final class SimtLowering {
             return Optional.of("the GPU model ISA has 32-bit integer registers only; an expression is " + expr.type());
         }
         return switch (expr) {
-            case IrExpr.Binary b when b.operator() == dev.finegrain.dsl.BinaryOperator.DIV
-                    || b.operator() == dev.finegrain.dsl.BinaryOperator.REM ->
+            case IrExpr.Binary b when b.operator() == BinaryOperator.DIV
+                    || b.operator() == BinaryOperator.REM ->
                     Optional.of("the GPU model ISA has no integer division (operator " + b.operator().symbol() + ")");
             case IrExpr.Binary b -> unsupportedExpression(b.left()).or(() -> unsupportedExpression(b.right()));
             case IrExpr.Unary u -> unsupportedExpression(u.operand());

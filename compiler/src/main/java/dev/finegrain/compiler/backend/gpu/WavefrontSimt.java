@@ -6,6 +6,7 @@ import dev.finegrain.dsl.DependenceMath;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -63,7 +64,7 @@ final class WavefrontSimt {
                 + (blocks == 1 ? "one block of " + threads + " threads, a block barrier per step"
                 : blocks + " persistent blocks of " + threads + " threads, an atomic inter-block barrier per step")
                 + "; 1 launch";
-        return new SimtKernel(asm.text(), plan, threads, java.util.List.of(blocks), 0, 0, -1,
+        return new SimtKernel(asm.text(), plan, threads, List.of(blocks), 0, 0, -1,
                 new SimtKernel.Resources(0, 0, 0, 0, 0, asm.registersUsed()));
     }
 
