@@ -208,7 +208,7 @@ final class LockDataflowSimt {
             threadLimit = Math.min(threadLimit, profile.lockBits() / lockArrays);
         }
         if (mechanism == LockMechanism.NAMED_BARRIER) {
-            threadLimit = Math.min(threadLimit, WARP * (16 + Math.max(1, minimumWarpDistance1D(low))));
+            threadLimit = Math.min(threadLimit, WARP * (16 + Math.max(1, warpsBackInOneDimension())));
         }
         int[] sizes = new int[graph.rank()];
         for (int d = 0; d < sizes.length; d++) {
@@ -232,7 +232,8 @@ final class LockDataflowSimt {
         return new TileGeometry(2, new int[] {rows, columns}, low, high, sizes);
     }
 
-    private int minimumWarpDistance1D(int[] low) {
+    /** In 1D, how many warps back the nearest channel's producer lies (known before the tile is); 1 in 2D. */
+    private int warpsBackInOneDimension() {
         return graph.rank() == 1 ? channels.stream().mapToInt(c -> c.vector()[0] / WARP).min().orElse(1) : 1;
     }
 
