@@ -112,9 +112,13 @@ class KernelRulesTest {
     }
 
     @Test
-    void rejectsADuplicateActor() {
+    void rejectsAStateFieldThatNoActorWrites() {
         assertRejected("kernel 'nw': state field 'extra' is written by no actor; add an actor that writes it, or declare it with .input(...)",
                 () -> nwWithCell().state("extra", INT).build());
+    }
+
+    @Test
+    void rejectsADuplicateActor() {
         assertRejected("kernel 'nw': actor 'cell' is declared twice (first at KernelRulesTest.java:N); rename or remove one of them",
                 () -> nwWithCell().state("other", INT).actor("cell", "other", a -> constant(1)).build());
     }
