@@ -26,7 +26,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int globalLatency, int globalLineBytes, int volatileServiceCycles, int atomicServiceCycles,
                           boolean atomicHoldsLine, int barrierLatency, int voteLatency, int membarLatency,
                           int launchOverheadCycles, boolean hasMbarrier, boolean hasNanosleep,
-                          boolean sharedAtomicsAsLockLoops) {
+                          boolean sharedAtomicsAsLockLoops, int membarGpuLatency, int membarSystemLatency) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -86,7 +86,9 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.integer("global.atomicServiceCycles"), v.bool("global.atomicHoldsLine"),
                 v.integer("latency.barrier"), v.integer("latency.vote"), v.integer("latency.membar"),
                 v.integer("launch.overheadCycles"), v.bool("feature.mbarrier"), v.bool("feature.nanosleep"),
-                p.containsKey("feature.sharedAtomicsAsLockLoops") && v.bool("feature.sharedAtomicsAsLockLoops"));
+                p.containsKey("feature.sharedAtomicsAsLockLoops") && v.bool("feature.sharedAtomicsAsLockLoops"),
+                p.containsKey("latency.membarGpu") ? v.integer("latency.membarGpu") : v.integer("latency.membar"),
+                p.containsKey("latency.membarSys") ? v.integer("latency.membarSys") : v.integer("latency.membar"));
     }
 
     /** Cycles of the SM clock for a duration in nanoseconds. */

@@ -49,6 +49,17 @@ class SimtProfileTest {
     }
 
     @Test
+    void fencesCostByScopeWhereMeasuredAndOneKeyElsewhere() {
+        SimtProfile hopper = SimtProfile.load("hopper-h200");
+        assertEquals(12, hopper.membarLatency());
+        assertEquals(555, hopper.membarGpuLatency());
+        assertEquals(1023, hopper.membarSystemLatency());
+        SimtProfile fermi = SimtProfile.load("fermi-gtx570");
+        assertEquals(fermi.membarLatency(), fermi.membarGpuLatency());
+        assertEquals(fermi.membarLatency(), fermi.membarSystemLatency());
+    }
+
+    @Test
     void aProfileFileWithALockBitCountThatIsNotAPowerOfTwoIsRefused(@org.junit.jupiter.api.io.TempDir Path dir)
             throws IOException {
         String fermi = Files.readString(Path.of("src/main/resources/dev/finegrain/gpu/profiles/fermi-gtx570.properties"));

@@ -6,17 +6,28 @@ import dev.finegrain.gpu.nodes.SimtInstructionNode;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
- * {@code MEMBAR[.CTA|.GL|.SYS]}: the model's memory is sequentially consistent, so a fence only costs its latency.
+ * {@code MEMBAR[.CTA|.GL|.SYS]}: the model's memory is sequentially consistent, so a fence only costs its latency,
+ * which depends on its scope: {@code latency.membar} for the block (and a plain MEMBAR), {@code latency.membarGpu}
+ * for {@code .GL}, {@code latency.membarSys} for {@code .SYS} (both default to {@code latency.membar}).
  */
 @NodeInfo(shortName = "MEMBAR")
 public final class SimtMembarNode extends SimtInstructionNode {
+    private final Scope scope;
+
+    private enum Scope { BLOCK, GPU, SYSTEM }
+
     public SimtMembarNode(SimtInstruction instruction) {
         super(instruction);
+        this.scope = instruction.has("SYS") ? Scope.SYSTEM : instruction.has("GL") ? Scope.GPU : Scope.BLOCK;
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
         fallThrough(warp);
-        return warp.machine().profile().membarLatency();
+        return switch (scope) {
+            case BLOCK -> warp.machine().profile().membarLatency();
+            case GPU -> warp.machine().profile().membarGpuLatency();
+            case SYSTEM -> warp.machine().profile().membarSystemLatency();
+        };
     }
 }
