@@ -26,7 +26,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int globalLatency, int globalLineBytes, int volatileServiceCycles, int atomicServiceCycles,
                           boolean atomicHoldsLine, int barrierLatency, int voteLatency, int membarLatency,
                           int launchOverheadCycles, boolean hasMbarrier, boolean hasNanosleep,
-                          boolean sharedAtomicsAsLockLoops, int membarGpuLatency, int membarSystemLatency) {
+                          boolean sharedAtomicsAsLockLoops, int membarGpuLatency, int membarSystemLatency,
+                          int mbarrierLatency) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -88,7 +89,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.integer("launch.overheadCycles"), v.bool("feature.mbarrier"), v.bool("feature.nanosleep"),
                 p.containsKey("feature.sharedAtomicsAsLockLoops") && v.bool("feature.sharedAtomicsAsLockLoops"),
                 p.containsKey("latency.membarGpu") ? v.integer("latency.membarGpu") : v.integer("latency.membar"),
-                p.containsKey("latency.membarSys") ? v.integer("latency.membarSys") : v.integer("latency.membar"));
+                p.containsKey("latency.membarSys") ? v.integer("latency.membarSys") : v.integer("latency.membar"),
+                p.containsKey("latency.mbarrier") ? v.integer("latency.mbarrier") : v.integer("latency.shared"));
     }
 
     /** Cycles of the SM clock for a duration in nanoseconds. */

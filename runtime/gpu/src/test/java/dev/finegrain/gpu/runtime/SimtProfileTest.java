@@ -57,6 +57,7 @@ class SimtProfileTest {
         SimtProfile fermi = SimtProfile.load("fermi-gtx570");
         assertEquals(fermi.membarLatency(), fermi.membarGpuLatency());
         assertEquals(fermi.membarLatency(), fermi.membarSystemLatency());
+        assertEquals(32, hopper.mbarrierLatency());
     }
 
     @Test

@@ -13,6 +13,7 @@ import dev.finegrain.gpu.runtime.SimtWarp;
  * arrivals; {@code MBARRIER.ARRIVE Rd, [a]} returns the current phase in Rd and counts one arrival, the last of which
  * completes the phase and re-arms it; {@code MBARRIER.TRY_WAIT Pd, [a], Rphase} sets Pd when the phase in Rphase has
  * completed. Waiting is a loop around TRY_WAIT, as in PTX. Only profiles with {@code feature.mbarrier} have it.
+ * Each costs {@code latency.mbarrier} (default {@code latency.shared}).
  */
 @NodeInfo(shortName = "MBARRIER")
 public final class SimtMbarrierNode extends SimtMemoryAccessNode {
@@ -52,7 +53,7 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
             warp.writePredicate(destination, active, ready);
         }
         fallThrough(warp);
-        return warp.machine().profile().sharedLatency();
+        return warp.machine().profile().mbarrierLatency();
     }
 
     @TruffleBoundary
