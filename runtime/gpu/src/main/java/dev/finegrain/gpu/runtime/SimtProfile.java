@@ -27,7 +27,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           boolean atomicHoldsLine, int barrierLatency, int voteLatency, int membarLatency,
                           int launchOverheadCycles, boolean hasMbarrier, boolean hasNanosleep,
                           boolean sharedAtomicsAsLockLoops, int membarGpuLatency, int membarSystemLatency,
-                          int mbarrierLatency) {
+                          int mbarrierLatency, boolean nanosleepRoundsUpToPowerOfTwo, int nanosleepMinimumNs) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -90,7 +90,16 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 p.containsKey("feature.sharedAtomicsAsLockLoops") && v.bool("feature.sharedAtomicsAsLockLoops"),
                 p.containsKey("latency.membarGpu") ? v.integer("latency.membarGpu") : v.integer("latency.membar"),
                 p.containsKey("latency.membarSys") ? v.integer("latency.membarSys") : v.integer("latency.membar"),
-                p.containsKey("latency.mbarrier") ? v.integer("latency.mbarrier") : v.integer("latency.shared"));
+                p.containsKey("latency.mbarrier") ? v.integer("latency.mbarrier") : v.integer("latency.shared"),
+                p.containsKey("nanosleep.roundsUpToPowerOfTwo") && v.bool("nanosleep.roundsUpToPowerOfTwo"),
+                p.containsKey("nanosleep.minimumNs") ? v.integer("nanosleep.minimumNs") : 0);
+    }
+
+    /** How long NANOSLEEP with a request of {@code nanoseconds} sleeps on this GPU, in nanoseconds. */
+    public long sleepNanoseconds(long nanoseconds) {
+        long slept = nanosleepRoundsUpToPowerOfTwo && nanoseconds > 1 ? Long.highestOneBit(nanoseconds - 1) << 1
+                : nanoseconds;
+        return Math.max(nanosleepMinimumNs, slept);
     }
 
     /** Cycles of the SM clock for a duration in nanoseconds. */

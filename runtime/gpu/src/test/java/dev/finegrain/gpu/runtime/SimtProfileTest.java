@@ -61,6 +61,17 @@ class SimtProfileTest {
     }
 
     @Test
+    void hopperSleepsRoundUpToAPowerOfTwoAsMeasured() {
+        SimtProfile hopper = SimtProfile.load("hopper-h200");
+        assertEquals(64, hopper.sleepNanoseconds(0));
+        assertEquals(64, hopper.sleepNanoseconds(50));
+        assertEquals(128, hopper.sleepNanoseconds(100));
+        assertEquals(128, hopper.sleepNanoseconds(128));
+        assertEquals(8192, hopper.sleepNanoseconds(5000));
+        assertEquals(1_048_576, hopper.sleepNanoseconds(1_000_000));
+    }
+
+    @Test
     void aProfileFileWithALockBitCountThatIsNotAPowerOfTwoIsRefused(@org.junit.jupiter.api.io.TempDir Path dir)
             throws IOException {
         String fermi = Files.readString(Path.of("src/main/resources/dev/finegrain/gpu/profiles/fermi-gtx570.properties"));

@@ -4,9 +4,13 @@ import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
-/** {@code NANOSLEEP b}: the warp sleeps for b nanoseconds of the profile's clock (for back-off loops). */
+/**
+ * {@code NANOSLEEP b}: the warp sleeps for about b nanoseconds of the profile's clock (for back-off loops), as the
+ * profile's GPU rounds the request ({@link SimtProfile#sleepNanoseconds}).
+ */
 @NodeInfo(shortName = "NANOSLEEP")
 public final class SimtNanosleepNode extends SimtInstructionNode {
     @Child private SimtOperandNode duration;
@@ -29,6 +33,7 @@ public final class SimtNanosleepNode extends SimtInstructionNode {
         long nanoseconds = Integer.toUnsignedLong(duration.read(warp, lane));
         fallThrough(warp);
         warp.machine().counters().sleeps++;
-        return (int) Math.min(Integer.MAX_VALUE, warp.machine().profile().cyclesFor(nanoseconds));
+        SimtProfile profile = warp.machine().profile();
+        return (int) Math.min(Integer.MAX_VALUE, profile.cyclesFor(profile.sleepNanoseconds(nanoseconds)));
     }
 }
