@@ -14,8 +14,13 @@ import java.util.Map;
  * {@code atomicServiceCycles} (their ratio is the atomic:volatile ratio), so contentious accesses queue behind each
  * other while noncontentious ones overlap (the contentious:noncontentious ratio falls out of the queueing); and when
  * the atomic unit holds the line, a volatile access to a line with atomics still queued is served as an atomic.
+ * Service times may be fractions of a cycle (Hopper serves contended accesses faster than one per cycle): a line's
+ * queue is kept in hundredths of a cycle and a warp waits whole cycles, rounded up. An atomic then takes
+ * {@code latency.globalAtomic}, a volatile access {@code latency.global}.
  */
 public final class SimtCostModel {
+    /** Line queues count time in hundredths of a cycle. */
+    private static final long TICKS_PER_CYCLE = 100;
     /** A word index never has its top bit set (byte addresses are shifted right unsigned). */
     private static final int NO_WORD = -1;
 
@@ -94,15 +99,18 @@ public final class SimtCostModel {
     public long globalAccess(long now, int byteAddress, boolean atomic) {
         int line = Integer.divideUnsigned(byteAddress, profile.globalLineBytes());
         long[] state = lines.computeIfAbsent(line, unused -> new long[2]);
+        long nowTicks = now * TICKS_PER_CYCLE;
         long freeAt = state[0];
         long atomicsQueuedUntil = state[1];
-        boolean servedAsAtomic = atomic || profile.atomicHoldsLine() && atomicsQueuedUntil > now;
-        long start = Math.max(now, freeAt);
-        long service = servedAsAtomic ? profile.atomicServiceCycles() : profile.volatileServiceCycles();
+        boolean servedAsAtomic = atomic || profile.atomicHoldsLine() && atomicsQueuedUntil > nowTicks;
+        long start = Math.max(nowTicks, freeAt);
+        long service = Math.round(TICKS_PER_CYCLE
+                * (servedAsAtomic ? profile.atomicServiceCycles() : profile.volatileServiceCycles()));
         state[0] = start + service;
         if (servedAsAtomic) {
             state[1] = start + service;
         }
-        return start - now + service + profile.globalLatency();
+        long served = Math.ceilDiv(start + service - nowTicks, TICKS_PER_CYCLE);
+        return served + (atomic ? profile.globalAtomicLatency() : profile.globalLatency());
     }
 }

@@ -23,11 +23,12 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           SchedulerPolicy schedulerPolicy, int sharedBanks,
                           int aluLatency, int multiplyLatency, int branchLatency, int specialRegisterLatency,
                           int sharedLatency, int sharedReplayCycles, int sharedAtomicCycles,
-                          int globalLatency, int globalLineBytes, int volatileServiceCycles, int atomicServiceCycles,
+                          int globalLatency, int globalLineBytes, double volatileServiceCycles, double atomicServiceCycles,
                           boolean atomicHoldsLine, int barrierLatency, int voteLatency, int membarLatency,
                           int launchOverheadCycles, boolean hasMbarrier, boolean hasNanosleep,
                           boolean sharedAtomicsAsLockLoops, int membarGpuLatency, int membarSystemLatency,
-                          int mbarrierLatency, boolean nanosleepRoundsUpToPowerOfTwo, int nanosleepMinimumNs) {
+                          int mbarrierLatency, boolean nanosleepRoundsUpToPowerOfTwo, int nanosleepMinimumNs,
+                          int globalAtomicLatency) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -83,8 +84,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.integer("latency.alu"), v.integer("latency.multiply"), v.integer("latency.branch"),
                 v.integer("latency.specialRegister"), v.integer("latency.shared"),
                 v.integer("latency.sharedReplay"), v.integer("latency.sharedAtomic"), v.integer("latency.global"),
-                v.integer("global.lineBytes"), v.integer("global.volatileServiceCycles"),
-                v.integer("global.atomicServiceCycles"), v.bool("global.atomicHoldsLine"),
+                v.integer("global.lineBytes"), v.decimal("global.volatileServiceCycles"),
+                v.decimal("global.atomicServiceCycles"), v.bool("global.atomicHoldsLine"),
                 v.integer("latency.barrier"), v.integer("latency.vote"), v.integer("latency.membar"),
                 v.integer("launch.overheadCycles"), v.bool("feature.mbarrier"), v.bool("feature.nanosleep"),
                 p.containsKey("feature.sharedAtomicsAsLockLoops") && v.bool("feature.sharedAtomicsAsLockLoops"),
@@ -92,7 +93,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 p.containsKey("latency.membarSys") ? v.integer("latency.membarSys") : v.integer("latency.membar"),
                 p.containsKey("latency.mbarrier") ? v.integer("latency.mbarrier") : v.integer("latency.shared"),
                 p.containsKey("nanosleep.roundsUpToPowerOfTwo") && v.bool("nanosleep.roundsUpToPowerOfTwo"),
-                p.containsKey("nanosleep.minimumNs") ? v.integer("nanosleep.minimumNs") : 0);
+                p.containsKey("nanosleep.minimumNs") ? v.integer("nanosleep.minimumNs") : 0,
+                p.containsKey("latency.globalAtomic") ? v.integer("latency.globalAtomic") : v.integer("latency.global"));
     }
 
     /** How long NANOSLEEP with a request of {@code nanoseconds} sleeps on this GPU, in nanoseconds. */

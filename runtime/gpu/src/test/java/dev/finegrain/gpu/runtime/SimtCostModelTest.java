@@ -50,6 +50,15 @@ class SimtCostModelTest {
     }
 
     @Test
+    void hopperServesContendedAccessesInFractionsOfACycleAndAtomicsTakeTheirOwnLatency() {
+        SimtCostModel hopper = new SimtCostModel(SimtProfile.load("hopper-h200"));
+        assertEquals(2 + 473, hopper.globalAccess(0, 0x80, true), "1.46 cycles of service, waited in whole cycles");
+        assertEquals(3 + 473, hopper.globalAccess(0, 0x84, true), "queued behind it: 2.92, so 3");
+        assertEquals(5 + 473, hopper.globalAccess(0, 0x88, true), "4.38, so 5");
+        assertEquals(1 + 280, hopper.globalAccess(0, 0x1000, false), "a volatile load elsewhere: 0.59 of service");
+    }
+
+    @Test
     void bankConflictsCountDistinctWordsInOneBank() {
         SimtCostModel costs = new SimtCostModel(SimtProfile.load("fermi-gtx570"));
         assertEquals(1, costs.bankConflictDegree(new int[] {0, 4, 8, 0}, 4), "a broadcast is no conflict");
