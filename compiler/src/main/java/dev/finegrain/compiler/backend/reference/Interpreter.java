@@ -249,12 +249,16 @@ final class Interpreter {
             case AND -> left & right;
             case OR -> left | right;
             case XOR -> left ^ right;
-            default -> operands == Type.INT ? intArithmetic(b, (int) left, (int) right) : longArithmetic(b, left, right);
+            default -> arithmetic(b, left, right, operands == Type.INT);
         };
     }
 
-    private long intArithmetic(IrExpr.Binary b, int left, int right) {
-        return switch (b.operator()) {
+    /**
+     * Arithmetic on integral operands held as longs. Int results are the long results narrowed, which is Java's
+     * wrapping int arithmetic, except for shifts: an int shift takes its count mod 32 and shifts 32 bits.
+     */
+    private long arithmetic(IrExpr.Binary b, long left, long right, boolean int32) {
+        long result = switch (b.operator()) {
             case ADD -> left + right;
             case SUB -> left - right;
             case MUL -> left * right;
@@ -262,27 +266,12 @@ final class Interpreter {
             case REM -> left % nonZero(right);
             case MIN -> Math.min(left, right);
             case MAX -> Math.max(left, right);
-            case SHL -> left << right;
-            case SHR -> left >> right;
-            case USHR -> left >>> right;
-            default -> throw new IllegalStateException("int " + b.operator());
+            case SHL -> int32 ? (int) left << right : left << right;
+            case SHR -> int32 ? (int) left >> right : left >> right;
+            case USHR -> int32 ? (int) left >>> right : left >>> right;
+            default -> throw new IllegalStateException((int32 ? "int " : "long ") + b.operator());
         };
-    }
-
-    private long longArithmetic(IrExpr.Binary b, long left, long right) {
-        return switch (b.operator()) {
-            case ADD -> left + right;
-            case SUB -> left - right;
-            case MUL -> left * right;
-            case DIV -> left / nonZero(right);
-            case REM -> left % nonZero(right);
-            case MIN -> Math.min(left, right);
-            case MAX -> Math.max(left, right);
-            case SHL -> left << right;
-            case SHR -> left >> right;
-            case USHR -> left >>> right;
-            default -> throw new IllegalStateException("long " + b.operator());
-        };
+        return int32 ? (int) result : result;
     }
 
     private long nonZero(long divisor) {
@@ -291,9 +280,5 @@ final class Interpreter {
                     + "' at " + Arrays.toString(point) + ": integer division by zero; guard the divisor with select(...)");
         }
         return divisor;
-    }
-
-    private int nonZero(int divisor) {
-        return (int) nonZero((long) divisor);
     }
 }
