@@ -48,6 +48,20 @@ __device__ __forceinline__ long long clk() {
     return c;
 }
 
+// The two clocks of a timed region, read at its start; stop() writes its cycles to out[0] and its nanoseconds to
+// out[1], reading the clocks in the same order.
+struct Stopwatch {
+    long long c0;
+    unsigned long long g0;
+    __device__ __forceinline__ Stopwatch() : c0(clk()), g0(gtime()) {}
+    __device__ __forceinline__ void stop(long long* out) const {
+        long long c1 = clk();
+        unsigned long long g1 = gtime();
+        out[0] = c1 - c0;
+        out[1] = (long long)(g1 - g0);
+    }
+};
+
 // ---------------------------------------------------------------- clock rate
 // One thread spins ~20 ms on %globaltimer and reads clock64 at both ends: SM MHz = cycles / ns * 1000.
 __global__ void k_clock(long long* out, unsigned long long spin_ns) {
@@ -62,8 +76,7 @@ __global__ void k_clock(long long* out, unsigned long long spin_ns) {
 // ---------------------------------------------------------------- dependent ALU / IMAD chains
 __global__ void k_alu(unsigned a, unsigned b, int iters, long long* out, unsigned* sink) {
     unsigned x = threadIdx.x;
-    long long c0 = clk();
-    unsigned long long g0 = gtime();
+    Stopwatch watch;
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int j = 0; j < 32; j++) {
@@ -71,24 +84,17 @@ __global__ void k_alu(unsigned a, unsigned b, int iters, long long* out, unsigne
             asm volatile("xor.b32 %0, %0, %1;" : "+r"(x) : "r"(b));
         }
     }
-    long long c1 = clk();
-    unsigned long long g1 = gtime();
-    out[0] = c1 - c0;
-    out[1] = (long long)(g1 - g0);
+    watch.stop(out);
     sink[0] = x;
 }
 __global__ void k_imad(unsigned a, unsigned b, int iters, long long* out, unsigned* sink) {
     unsigned x = threadIdx.x + 1;
-    long long c0 = clk();
-    unsigned long long g0 = gtime();
+    Stopwatch watch;
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int j = 0; j < 64; j++) asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(x) : "r"(a), "r"(b));
     }
-    long long c1 = clk();
-    unsigned long long g1 = gtime();
-    out[0] = c1 - c0;
-    out[1] = (long long)(g1 - g0);
+    watch.stop(out);
     sink[0] = x;
 }
 
@@ -101,16 +107,12 @@ __global__ void k_shared_chase(int iters, long long* out, unsigned* sink) {
     __syncthreads();
     if (threadIdx.x != 0) return;
     unsigned p = base;
-    long long c0 = clk();
-    unsigned long long g0 = gtime();
+    Stopwatch watch;
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int j = 0; j < 32; j++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
     }
-    long long c1 = clk();
-    unsigned long long g1 = gtime();
-    out[0] = c1 - c0;
-    out[1] = (long long)(g1 - g0);
+    watch.stop(out);
     sink[0] = p;
 }
 
@@ -156,8 +158,7 @@ __global__ void k_global_chase(void** start, int warm, int steps, long long* out
         if (CACHE == 1) asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(p)::"memory");
         else asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p)::"memory");
     }
-    long long c0 = clk();
-    unsigned long long g0 = gtime();
+    Stopwatch watch;
     for (int i = 0; i < steps; i += 8) {
 #pragma unroll
         for (int j = 0; j < 8; j++) {
@@ -166,10 +167,7 @@ __global__ void k_global_chase(void** start, int warm, int steps, long long* out
             else asm volatile("ld.volatile.global.u64 %0, [%0];" : "+l"(p)::"memory");
         }
     }
-    long long c1 = clk();
-    unsigned long long g1 = gtime();
-    out[0] = c1 - c0;
-    out[1] = (long long)(g1 - g0);
+    watch.stop(out);
     sink[0] = p;
 }
 __global__ void k_link(void** buf, const long long* from, const long long* to, int n) {
@@ -182,8 +180,7 @@ __global__ void k_link(void** buf, const long long* from, const long long* to, i
 template <int KIND>  // 0 add, 1 cas, 2 exch
 __global__ void k_global_atomic(unsigned long long* word, int iters, long long* out, unsigned long long* sink) {
     unsigned long long p = (unsigned long long)word;
-    long long c0 = clk();
-    unsigned long long g0 = gtime();
+    Stopwatch watch;
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int j = 0; j < 8; j++) {
@@ -192,10 +189,7 @@ __global__ void k_global_atomic(unsigned long long* word, int iters, long long* 
             else asm volatile("atom.global.exch.b64 %0, [%0], %0;" : "+l"(p)::"memory");
         }
     }
-    long long c1 = clk();
-    unsigned long long g1 = gtime();
-    out[0] = c1 - c0;
-    out[1] = (long long)(g1 - g0);
+    watch.stop(out);
     sink[0] = p;
 }
 
@@ -349,18 +343,14 @@ __global__ void k_vote(int iters, long long* out, unsigned* sink) {
 // __threadfence_block); 2: fence.gpu (__threadfence); 3: fence.sys (__threadfence_system).
 template <int SCOPE>
 __global__ void k_fence(int* word, int iters, long long* out) {
-    long long c0 = clk();
-    unsigned long long g0 = gtime();
+    Stopwatch watch;
     for (int i = 0; i < iters; i++) {
         *(volatile int*)word = i;
         if (SCOPE == 1) __threadfence_block();
         else if (SCOPE == 2) __threadfence();
         else if (SCOPE == 3) __threadfence_system();
     }
-    long long c1 = clk();
-    unsigned long long g1 = gtime();
-    out[0] = c1 - c0;
-    out[1] = (long long)(g1 - g0);
+    watch.stop(out);
 }
 
 __global__ void k_empty() {}
