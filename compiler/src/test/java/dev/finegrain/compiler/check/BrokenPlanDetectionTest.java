@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.reference.ScheduleChecker;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
@@ -27,16 +28,12 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import static dev.finegrain.dsl.Finegrain.DOUBLE;
-import static dev.finegrain.dsl.Finegrain.INT;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dataParallel;
 import static dev.finegrain.dsl.Finegrain.dim;
-import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
-import static dev.finegrain.dsl.Finegrain.max;
-import static dev.finegrain.dsl.Finegrain.param;
 import static dev.finegrain.dsl.Finegrain.wavefront;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,16 +49,7 @@ class BrokenPlanDetectionTest {
     private static final int[] SIZE = {8, 8};
     private static final List<Long> FEW_SEEDS = List.of(1L, 2L, 3L, 4L, 5L);
 
-    private static final Kernel NW = kernel("nw-like")
-            .domain(dim("i", "rows"), dim("j", "cols"))
-            .param("penalty", INT)
-            .input("reference", INT)
-            .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
-            .actor("cell", "score", a -> max(
-                    a.read("score", -1, -1).plus(a.read("reference", 0, 0)),
-                    a.read("score", -1, 0).minus(a.param("penalty")),
-                    a.read("score", 0, -1).minus(a.param("penalty"))))
-            .build();
+    private static final Kernel NW = GoldenKernels.needlemanWunsch();
 
     /** Reads its north-east neighbour, dependence (1,-1): rectangular tiles cannot respect it. */
     private static final Kernel SKEWED = kernel("skewed")

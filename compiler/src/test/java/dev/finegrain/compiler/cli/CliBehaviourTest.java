@@ -2,6 +2,7 @@ package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.ir.IrPrinter;
+import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pass;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.dsl.Invocation;
@@ -27,9 +28,7 @@ import static dev.finegrain.dsl.Finegrain.LONG;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dim;
-import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
-import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Finegrain.param;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,16 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What a user sees from {@code finegrain}: the output of each subcommand, exit codes, and one-line usage errors. */
 class CliBehaviourTest {
 
-    private static final Kernel NW = kernel("nw-like")
-            .domain(dim("i", "rows"), dim("j", "cols"))
-            .param("penalty", INT)
-            .input("reference", INT)
-            .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
-            .actor("cell", "score", a -> max(
-                    a.read("score", -1, -1).plus(a.read("reference", 0, 0)),
-                    a.read("score", -1, 0).minus(a.param("penalty")),
-                    a.read("score", 0, -1).minus(a.param("penalty"))))
-            .build();
+    private static final Kernel NW = GoldenKernels.needlemanWunsch();
 
     /** No inputs at all, so nothing but the compiler and the backend touches the size. */
     private static final Kernel PASCAL = kernel("pascal")
@@ -101,7 +91,7 @@ class CliBehaviourTest {
 
     @Test
     void showIrPrintsTheIrAfterAllPasses() {
-        Outcome show = finegrain("show", "nw-like", "--ir");
+        Outcome show = finegrain("show", "nw", "--ir");
         assertEquals(0, show.exit(), show.err());
         assertEquals(IrPrinter.print(Pipeline.compile(NW)), show.out());
         assertTrue(show.out().contains("channel #0 cell -> cell (1,1) via score[i-1, j-1], shared, implied by #1 + #2"), show.out());
@@ -120,7 +110,7 @@ class CliBehaviourTest {
 
     @Test
     void showWithAScheduleAlsoPrintsItsPlan() {
-        Outcome show = finegrain("show", "nw-like", "--schedule", "lock-dataflow");
+        Outcome show = finegrain("show", "nw", "--schedule", "lock-dataflow");
         assertEquals(0, show.exit(), show.err());
         assertTrue(show.out().contains("plan: lock-dataflow: every actor instance fires once its channels hold tokens\n"
                 + "  sync: cell waits for cell (1,0) via score[i-1, j], shared channel\n"
@@ -132,14 +122,14 @@ class CliBehaviourTest {
 
     @Test
     void runPrintsOneVerifiedTableRow() {
-        Outcome run = finegrain("run", "nw-like", "--size", "8", "--schedule", "wavefront", "--backend", "reference");
+        Outcome run = finegrain("run", "nw", "--size", "8", "--schedule", "wavefront", "--backend", "reference");
         assertEquals(0, run.exit(), run.err());
         assertEquals("", run.err());
         List<Map<String, String>> rows = tableRows(run.out());
         assertEquals(1, rows.size(), run.out());
         Map<String, String> row = rows.getFirst();
         assertAll(
-                () -> assertEquals("nw-like", row.get("kernel")),
+                () -> assertEquals("nw", row.get("kernel")),
                 () -> assertEquals("8x8", row.get("size")),
                 () -> assertEquals("wavefront", row.get("schedule")),
                 () -> assertEquals("reference", row.get("backend")),
@@ -179,7 +169,7 @@ class CliBehaviourTest {
 
     @Test
     void compareJsonIsAnArrayWithOneObjectPerCombination() {
-        Outcome compare = finegrain("compare", "nw-like", "--backends", "reference", "--format", "json");
+        Outcome compare = finegrain("compare", "nw", "--backends", "reference", "--format", "json");
         assertEquals(0, compare.exit(), compare.err());
         List<?> rows = assertInstanceOf(List.class, MinimalJson.parse(compare.out()));
         assertEquals(3, rows.size(), "default size 16x16 times the three default schedules:\n" + compare.out());
@@ -187,7 +177,7 @@ class CliBehaviourTest {
         for (Object element : rows) {
             Map<?, ?> row = assertInstanceOf(Map.class, element);
             assertTrue(row.keySet().containsAll(REQUIRED_KEYS), "keys " + row.keySet());
-            assertEquals("nw-like", row.get("kernel"));
+            assertEquals("nw", row.get("kernel"));
             assertEquals("16x16", row.get("size"));
             assertEquals("reference", row.get("backend"));
             assertEquals(Boolean.TRUE, row.get("verified"), "verified is a JSON boolean");
@@ -222,36 +212,36 @@ class CliBehaviourTest {
     static Stream<Arguments> usageErrors() {
         return Stream.of(
                 Arguments.of("unknown kernel", List.of("run", "nope", "--size", "8"),
-                        "unknown kernel 'nope'; known kernels: nw-like, pascal, prefix-sum"),
+                        "unknown kernel 'nope'; known kernels: nw, pascal, prefix-sum"),
                 Arguments.of("unknown kernel in show", List.of("show", "nope"), "unknown kernel 'nope'"),
-                Arguments.of("unknown schedule", List.of("run", "nw-like", "--size", "8", "--schedule", "zigzag"),
+                Arguments.of("unknown schedule", List.of("run", "nw", "--size", "8", "--schedule", "zigzag"),
                         "unknown schedule 'zigzag'"),
-                Arguments.of("unknown backend", List.of("run", "nw-like", "--size", "8", "--backend", "gpu"),
+                Arguments.of("unknown backend", List.of("run", "nw", "--size", "8", "--backend", "gpu"),
                         "unknown backend 'gpu'; available backends: reference"),
-                Arguments.of("size that is not a number", List.of("run", "nw-like", "--size", "abc"), "size 'abc' is not a size"),
-                Arguments.of("size zero", List.of("run", "nw-like", "--size", "0"), "size '0' has an extent below 1"),
-                Arguments.of("size of the wrong rank", List.of("run", "nw-like", "--size", "4x4x4"),
-                        "size '4x4x4' has 3 extents but kernel 'nw-like' has 2 dimensions"),
-                Arguments.of("bad size in a list", List.of("compare", "nw-like", "--sizes", "8,abc"), "size 'abc' is not a size"),
+                Arguments.of("size that is not a number", List.of("run", "nw", "--size", "abc"), "size 'abc' is not a size"),
+                Arguments.of("size zero", List.of("run", "nw", "--size", "0"), "size '0' has an extent below 1"),
+                Arguments.of("size of the wrong rank", List.of("run", "nw", "--size", "4x4x4"),
+                        "size '4x4x4' has 3 extents but kernel 'nw' has 2 dimensions"),
+                Arguments.of("bad size in a list", List.of("compare", "nw", "--sizes", "8,abc"), "size 'abc' is not a size"),
                 Arguments.of("mechanisms with the reference backend",
-                        List.of("compare", "nw-like", "--sizes", "8", "--backends", "reference", "--mechanisms", "tiny-lock"),
+                        List.of("compare", "nw", "--sizes", "8", "--backends", "reference", "--mechanisms", "tiny-lock"),
                         "backend 'reference' models sync points abstractly and takes no lock mechanism"),
-                Arguments.of("mechanism with the reference backend", List.of("run", "nw-like", "--size", "8", "--mechanism", "tiny-lock"),
+                Arguments.of("mechanism with the reference backend", List.of("run", "nw", "--size", "8", "--mechanism", "tiny-lock"),
                         "backend 'reference' models sync points abstractly and takes no lock mechanism"),
-                Arguments.of("unknown mechanism", List.of("run", "nw-like", "--size", "8", "--mechanism", "warp-magic"),
+                Arguments.of("unknown mechanism", List.of("run", "nw", "--size", "8", "--mechanism", "warp-magic"),
                         "unknown mechanism 'warp-magic'"),
-                Arguments.of("unknown option", List.of("run", "nw-like", "--size", "8", "--bogus"), "Unknown option: '--bogus'"),
-                Arguments.of("missing --size", List.of("run", "nw-like"), "Missing required option: '--size"),
-                Arguments.of("seed that is not a number", List.of("run", "nw-like", "--size", "8", "--seed", "many"), "'many'"),
+                Arguments.of("unknown option", List.of("run", "nw", "--size", "8", "--bogus"), "Unknown option: '--bogus'"),
+                Arguments.of("missing --size", List.of("run", "nw"), "Missing required option: '--size"),
+                Arguments.of("seed that is not a number", List.of("run", "nw", "--size", "8", "--seed", "many"), "'many'"),
                 Arguments.of("unknown subcommand", List.of("frobnicate"), "'frobnicate'"),
                 Arguments.of("tile that does not divide the size",
-                        List.of("run", "nw-like", "--schedule", "data-parallel:3", "--size", "8"),
-                        "kernel 'nw-like': dataParallel tile extent 3 does not divide rows = 8"),
-                Arguments.of("tile of the wrong rank", List.of("run", "nw-like", "--schedule", "data-parallel:2x2x2", "--size", "8"),
+                        List.of("run", "nw", "--schedule", "data-parallel:3", "--size", "8"),
+                        "kernel 'nw': dataParallel tile extent 3 does not divide rows = 8"),
+                Arguments.of("tile of the wrong rank", List.of("run", "nw", "--schedule", "data-parallel:2x2x2", "--size", "8"),
                         "dataParallel tile [2, 2, 2] has 3 extents but the domain has 2 dimensions"),
-                Arguments.of("unknown format in run", List.of("run", "nw-like", "--size", "8", "--format", "xml"),
+                Arguments.of("unknown format in run", List.of("run", "nw", "--size", "8", "--format", "xml"),
                         "unknown format 'xml'; use table, json or csv"),
-                Arguments.of("unknown format in compare", List.of("compare", "nw-like", "--format", "yaml"),
+                Arguments.of("unknown format in compare", List.of("compare", "nw", "--format", "yaml"),
                         "unknown format 'yaml'; use table, json or csv"));
     }
 
@@ -316,7 +306,7 @@ class CliBehaviourTest {
 
     @Test
     void showSimtPrintsTheLaunchPlanAndTheModelIsaProgram() {
-        Outcome show = finegrain("show", "nw-like", "--simt", "--schedule", "lock-dataflow", "--sizes", "62x62");
+        Outcome show = finegrain("show", "nw", "--simt", "--schedule", "lock-dataflow", "--sizes", "62x62");
         assertEquals(0, show.exit(), show.err());
         assertTrue(show.out().startsWith("// launch plan: lock-dataflow with tiny-lock (shared channels, one token per"
                 + " thread): tiles of 31x31 points"), show.out());
@@ -336,7 +326,7 @@ class CliBehaviourTest {
 
     @Test
     void theGpuModelRefusesWhatItCannotRunInOneLine() {
-        Outcome unknown = finegrain("compare", "nw-like", "--backends", "gpu-model:gtx9000");
+        Outcome unknown = finegrain("compare", "nw", "--backends", "gpu-model:gtx9000");
         assertUsageError(unknown);
         assertTrue(unknown.err().startsWith("finegrain: backend 'gpu-model:gtx9000': "), unknown.err());
         Outcome longs = finegrain("compare", "pascal", "--backends", "gpu-model:fermi-gtx570", "--schedules", "wavefront");
