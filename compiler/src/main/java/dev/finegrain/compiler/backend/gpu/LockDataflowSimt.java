@@ -198,14 +198,10 @@ final class LockDataflowSimt {
         int[] low = layout.haloLow();
         int[] high = layout.haloHigh();
         int threadLimit = profile.maxThreadsPerBlock();
-        int lockArrays = switch (mechanism) {
-            case TINY_LOCK -> Math.max(1, privateChannels ? channels.size() : stateFields().size());
-            case ATOMIC_SPIN_LOCK -> profile.sharedAtomicsAsLockLoops()
-                    ? Math.max(1, privateChannels ? channels.size() : stateFields().size()) : 0;
-            default -> 0;
-        };
-        if (lockArrays > 0) {
-            threadLimit = Math.min(threadLimit, profile.lockBits() / lockArrays);
+        boolean tokenPerThreadTakesALockBit = mechanism == LockMechanism.TINY_LOCK
+                || mechanism == LockMechanism.ATOMIC_SPIN_LOCK && profile.sharedAtomicsAsLockLoops();
+        if (tokenPerThreadTakesALockBit) {
+            threadLimit = Math.min(threadLimit, profile.lockBits() / Math.max(1, tokenArrays()));
         }
         if (mechanism == LockMechanism.NAMED_BARRIER) {
             threadLimit = Math.min(threadLimit, WARP * (16 + Math.max(1, warpsBackInOneDimension())));
@@ -268,11 +264,8 @@ final class LockDataflowSimt {
     /** Token arrays from shared byte 0 (so lock bits do not alias), then one tile copy per field. */
     private void layOutShared() {
         int tokenWords = warpTokens ? warps() : tile.words();
-        int arrays = tokenArrays();
-        if (mechanism == LockMechanism.TINY_LOCK && !privateChannels) {
-            arrays = 0;
-        }
-        tokenBase = new int[Math.max(arrays, 0)];
+        boolean tokensAreDataWords = mechanism == LockMechanism.TINY_LOCK && !privateChannels;
+        tokenBase = new int[tokensAreDataWords ? 0 : tokenArrays()];
         int next = 0;
         for (int a = 0; a < tokenBase.length; a++) {
             tokenBase[a] = next;
