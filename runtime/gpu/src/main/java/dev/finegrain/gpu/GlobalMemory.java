@@ -36,9 +36,6 @@ public final class GlobalMemory {
         words[wordIndex(byteAddress, 1)] = value;
     }
 
-    public int readWord(int byteAddress) {
-        return words[wordIndex(byteAddress, 1)];
-    }
 
     private int wordIndex(int byteAddress, int count) {
         if ((byteAddress & 3) != 0 || byteAddress < 0 || byteAddress / 4 + (long) count > words.length) {

@@ -6,7 +6,7 @@ import dev.finegrain.gpu.nodes.SimtKernelRootNode;
 /**
  * The Truffle language the kernels run in. It exists so that each kernel's {@link SimtKernelRootNode} belongs to a
  * language and runs inside a polyglot context, where the engine's options (the JIT, its tracing) apply;
- * {@link SimtSimulator} enters a context, builds the root node and calls it once per issued warp instruction.
+ * {@link SimtSimulator} enters a context, builds the kernel's root node and calls it once per launch.
  * Programs are not evaluated through the polyglot API: a run needs a launch (profile, grid, mode) that
  * {@code Context.eval} cannot carry.
  */
