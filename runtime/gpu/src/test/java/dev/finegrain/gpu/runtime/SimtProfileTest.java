@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,11 +30,34 @@ class SimtProfileTest {
         assertEquals(name, SimtProfile.load(name).name());
         List<String> lines = Files.readAllLines(Path.of("src/main/resources/dev/finegrain/gpu/profiles",
                 name + ".properties"));
-        for (int i = 1; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.matches("[a-zA-Z.]+=[0-9.]+") && !lines.get(i - 1).startsWith("#")
-                    && !lines.get(i - 1).matches("[a-zA-Z.]+=.*")) {
-                throw new AssertionError(name + ": no source or reasoning above " + line);
+        // A number needs a comment of its own right above it, or it sits in a group of keys under one comment
+        // that gives its value (e.g. "1536 threads, 8 blocks per SM" above sm.maxThreads and sm.maxBlocks).
+        StringBuilder groupComment = new StringBuilder();
+        boolean previousWasComment = false;
+        for (String line : lines) {
+            if (line.startsWith("#")) {
+                if (!previousWasComment) {
+                    groupComment.setLength(0);
+                }
+                groupComment.append(line).append('\n');
+                previousWasComment = true;
+                continue;
+            }
+            boolean ownComment = previousWasComment;
+            previousWasComment = false;
+            if (!line.matches("[a-zA-Z.]+=.*")) {
+                groupComment.setLength(0);
+                continue;
+            }
+            if (!line.matches("[a-zA-Z.]+=[0-9.]+")) {
+                continue;
+            }
+            String value = line.substring(line.indexOf('=') + 1);
+            boolean groupCommentGivesIt = Pattern.compile("(?<![0-9.])" + Pattern.quote(value) + "(?![0-9])")
+                    .matcher(groupComment).find();
+            if (!ownComment && !groupCommentGivesIt) {
+                throw new AssertionError(name + ": " + line + " has no comment of its own, and the comment above its"
+                        + " group does not give " + value);
             }
         }
     }
