@@ -26,12 +26,6 @@ public final class SimtGlobalLoadNode extends SimtMemoryAccessNode {
         }
         fallThrough(warp);
         warp.machine().counters().globalLoads += count;
-        return scoreboarded(warp, SimtGlobalLines.volatileCycles(warp, addresses, count));
-    }
-
-    /** The warp goes on after the issue; the register delivers after the load's latency. */
-    private int scoreboarded(SimtWarp warp, int latency) {
-        warp.loadPending(destination, warp.machine().cycle() + latency);
-        return warp.machine().profile().aluLatency();
+        return issueLoad(warp, destination, count, SimtGlobalLines.volatileCycles(warp, addresses, count));
     }
 }

@@ -33,12 +33,6 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         int degree = costs.bankConflictDegree(addresses, count);
         warp.machine().counters().sharedLoads += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return scoreboarded(warp, costs.sharedAccessCycles(degree));
-    }
-
-    /** The warp goes on after the issue; the register delivers after the load's latency. */
-    private int scoreboarded(SimtWarp warp, int latency) {
-        warp.loadPending(destination, warp.machine().cycle() + latency);
-        return warp.machine().profile().aluLatency();
+        return issueLoad(warp, destination, count, costs.sharedAccessCycles(degree));
     }
 }

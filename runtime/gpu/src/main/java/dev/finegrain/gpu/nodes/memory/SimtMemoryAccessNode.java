@@ -66,6 +66,18 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
                 + " memory"));
     }
 
+    /**
+     * A load's issue: the warp goes on after one issue slot, and {@code destination} delivers {@code latency} cycles
+     * from now (the scoreboard makes the first reader wait). A load with no active lane writes nothing, so it
+     * leaves the register alone and costs only the issue.
+     */
+    protected static int issueLoad(SimtWarp warp, int destination, int activeLaneCount, int latency) {
+        if (activeLaneCount != 0) {
+            warp.loadPending(destination, warp.machine().cycle() + latency);
+        }
+        return warp.machine().profile().aluLatency();
+    }
+
     /** The most active lanes that share one word: how often an atomic unit must serialize. */
     @TruffleBoundary
     protected final int sameWordDegree(int count) {
