@@ -18,13 +18,14 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The machine's ceiling for any two-thread schedule of Needleman-Wunsch: two threads each run the hand-written
+ * This machine's ceiling for a two-thread schedule of Needleman-Wunsch whose cells cost what Rodinia's loop body
+ * costs: two threads each run the hand-written
  * serial loop ({@link HandWrittenNeedlemanWunschBenchmark#needle(int[], int[], int)}) on a matrix of their own, so
  * there is no synchronisation and no shared data to wait for, only two cores sharing one memory system.
  *
  * <p>Read it as: ms/op is one thread's time for a whole 4096 x 4096 matrix while the other thread does the same;
  * cells per second for the pair = 2 x 4096² / (ms/op / 1000). A schedule that splits one matrix over two threads
- * cannot be expected to beat it, since it moves the same bytes per cell and adds hand-offs.
+ * with the same loop body cannot be expected to beat it: it moves the same bytes per cell and adds hand-offs.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
