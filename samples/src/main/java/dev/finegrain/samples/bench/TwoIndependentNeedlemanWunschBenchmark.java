@@ -19,9 +19,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * This machine's ceiling for a two-thread schedule of Needleman-Wunsch whose cells cost what Rodinia's loop body
- * costs: two threads each run the hand-written
- * serial loop ({@link HandWrittenNeedlemanWunschBenchmark#needle(int[], int[], int)}) on a matrix of their own, so
- * there is no synchronisation and no shared data to wait for, only two cores sharing one memory system.
+ * costs: two threads each run the hand-written serial loop
+ * ({@link HandWrittenNeedlemanWunschBenchmark#needle(int[], int[], int)}) on a matrix of their own, so there is no
+ * synchronisation and no shared data to wait for, only two cores sharing one memory system.
  *
  * <p>Read it as: ms/op is one thread's time for a whole 4096 x 4096 matrix while the other thread does the same;
  * cells per second for the pair = 2 x 4096² / (ms/op / 1000). A schedule that splits one matrix over two threads
