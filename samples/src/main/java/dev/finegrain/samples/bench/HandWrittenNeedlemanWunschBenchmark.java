@@ -45,7 +45,12 @@ public class HandWrittenNeedlemanWunschBenchmark {
 
     @Setup(Level.Invocation)
     public void freshMatrix() {
-        matrix = freshMatrix(size);
+        int width = size + 1;
+        matrix = new int[width * width];
+        for (int k = 1; k <= size; k++) {
+            matrix[k * width] = -k * Sample02NeedlemanWunsch.PENALTY;
+            matrix[k] = -k * Sample02NeedlemanWunsch.PENALTY;
+        }
     }
 
     @Benchmark
@@ -54,7 +59,7 @@ public class HandWrittenNeedlemanWunschBenchmark {
     }
 
     /** Rodinia's loop over an (n+1) x (n+1) matrix whose first row and column hold the boundary. */
-    static int[] needle(int[] m, int[] ref, int n) {
+    private static int[] needle(int[] m, int[] ref, int n) {
         int width = n + 1;
         int penalty = Sample02NeedlemanWunsch.PENALTY;
         for (int i = 1; i <= n; i++) {
@@ -64,17 +69,6 @@ public class HandWrittenNeedlemanWunschBenchmark {
             for (int j = 1; j <= n; j++) {
                 m[row + j] = Math.max(Math.max(m[above + j - 1] + ref[refRow + j], m[above + j] - penalty), m[row + j - 1] - penalty);
             }
-        }
-        return m;
-    }
-
-    /** A fresh matrix with Rodinia's boundary, -k * penalty, in its first row and column. */
-    static int[] freshMatrix(int n) {
-        int width = n + 1;
-        int[] m = new int[width * width];
-        for (int k = 1; k <= n; k++) {
-            m[k * width] = -k * Sample02NeedlemanWunsch.PENALTY;
-            m[k] = -k * Sample02NeedlemanWunsch.PENALTY;
         }
         return m;
     }
