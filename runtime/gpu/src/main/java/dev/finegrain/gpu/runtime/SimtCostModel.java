@@ -29,9 +29,14 @@ public final class SimtCostModel {
     /** Per bank: the first word seen, or (when counting conflicts) the distinct words seen; reused per access. */
     private final int[] bankWord;
     private final int[] sortedWords = new int[SimtWarp.WARP_SIZE];
+    /** How long a global line is busy per access, in ticks (the profile's fractional service cycles, rounded once). */
+    private final long volatileServiceTicks;
+    private final long atomicServiceTicks;
 
     public SimtCostModel(SimtProfile profile) {
         this.profile = profile;
+        this.volatileServiceTicks = Math.round(TICKS_PER_CYCLE * profile.volatileServiceCycles());
+        this.atomicServiceTicks = Math.round(TICKS_PER_CYCLE * profile.atomicServiceCycles());
         this.bankWord = new int[Math.max(1, Math.abs(profile.sharedBanks()))];
     }
 
@@ -104,8 +109,7 @@ public final class SimtCostModel {
         long atomicsQueuedUntil = state[1];
         boolean servedAsAtomic = atomic || profile.atomicHoldsLine() && atomicsQueuedUntil > nowTicks;
         long start = Math.max(nowTicks, freeAt);
-        long service = Math.round(TICKS_PER_CYCLE
-                * (servedAsAtomic ? profile.atomicServiceCycles() : profile.volatileServiceCycles()));
+        long service = servedAsAtomic ? atomicServiceTicks : volatileServiceTicks;
         state[0] = start + service;
         if (servedAsAtomic) {
             state[1] = start + service;

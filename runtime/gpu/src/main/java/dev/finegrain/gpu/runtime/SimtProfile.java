@@ -88,13 +88,13 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.decimal("global.atomicServiceCycles"), v.bool("global.atomicHoldsLine"),
                 v.integer("latency.barrier"), v.integer("latency.vote"), v.integer("latency.membar"),
                 v.integer("launch.overheadCycles"), v.bool("feature.mbarrier"), v.bool("feature.nanosleep"),
-                p.containsKey("feature.sharedAtomicsAsLockLoops") && v.bool("feature.sharedAtomicsAsLockLoops"),
-                p.containsKey("latency.membarGpu") ? v.integer("latency.membarGpu") : v.integer("latency.membar"),
-                p.containsKey("latency.membarSys") ? v.integer("latency.membarSys") : v.integer("latency.membar"),
-                p.containsKey("latency.mbarrier") ? v.integer("latency.mbarrier") : v.integer("latency.shared"),
-                p.containsKey("nanosleep.roundsUpToPowerOfTwo") && v.bool("nanosleep.roundsUpToPowerOfTwo"),
-                p.containsKey("nanosleep.minimumNs") ? v.integer("nanosleep.minimumNs") : 0,
-                p.containsKey("latency.globalAtomic") ? v.integer("latency.globalAtomic") : v.integer("latency.global"));
+                v.bool("feature.sharedAtomicsAsLockLoops", false),
+                v.integer("latency.membarGpu", v.integer("latency.membar")),
+                v.integer("latency.membarSys", v.integer("latency.membar")),
+                v.integer("latency.mbarrier", v.integer("latency.shared")),
+                v.bool("nanosleep.roundsUpToPowerOfTwo", false),
+                v.integer("nanosleep.minimumNs", 0),
+                v.integer("latency.globalAtomic", v.integer("latency.global")));
     }
 
     /** How long NANOSLEEP with a request of {@code nanoseconds} sleeps on this GPU, in nanoseconds. */
@@ -132,6 +132,16 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
             } catch (NumberFormatException e) {
                 throw new SimUserException("profile " + source + ": " + key + " is not a number: " + text(key));
             }
+        }
+
+        /** An optional key: its value, or {@code fallback} when the profile leaves it out. */
+        int integer(String key, int fallback) {
+            return properties.containsKey(key) ? integer(key) : fallback;
+        }
+
+        /** An optional flag: its value, or {@code fallback} when the profile leaves it out. */
+        boolean bool(String key, boolean fallback) {
+            return properties.containsKey(key) ? bool(key) : fallback;
         }
 
         boolean bool(String key) {

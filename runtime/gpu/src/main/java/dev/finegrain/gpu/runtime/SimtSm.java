@@ -57,7 +57,7 @@ public final class SimtSm {
         SimtBlock block = new SimtBlock(machine, blockId, this, slot * sharedBytes, sharedBytes, threads, cycle);
         blocks.add(block);
         warps.addAll(block.warps());
-        scheduler.reset(warps, List.of(), false);
+        scheduler.reset(warps, List.of());
         usedThreads += threads;
         usedShared += sharedBytes;
         usedLockBits += lockBits;
@@ -68,15 +68,11 @@ public final class SimtSm {
     void retire(SimtBlock block, int threads, int sharedBytes, int lockBits) {
         blocks.remove(block);
         warps.removeAll(block.warps());
-        scheduler.reset(warps, block.warps(), true);
+        scheduler.reset(warps, block.warps());
         usedSlots.clear(block.sharedBase() / Math.max(1, sharedBytes));
         usedThreads -= threads;
         usedShared -= sharedBytes;
         usedLockBits -= lockBits;
-    }
-
-    public List<SimtWarp> warps() {
-        return warps;
     }
 
     SimtWarpScheduler scheduler() {

@@ -28,9 +28,10 @@ final class SimtWarpScheduler {
 
     /**
      * The SM's warps changed (a block was placed or retired): numbers them in order and starts over, every warp
-     * waiting for its ready cycle. A retired block's warps are numbered -1, so late news of them is ignored.
+     * waiting for its ready cycle. A retired block's warps are numbered -1, so late news of them is ignored; after a
+     * retirement the numbers shift, so the greedy policy forgets which warp it issued last.
      */
-    void reset(List<SimtWarp> resident, List<SimtWarp> retired, boolean forgetLastIssued) {
+    void reset(List<SimtWarp> resident, List<SimtWarp> retired) {
         for (SimtWarp warp : retired) {
             warp.setSchedulerSlot(-1);
         }
@@ -48,7 +49,7 @@ final class SimtWarpScheduler {
                 runnable[i >>> 6] |= 1L << i;
             }
         }
-        if (forgetLastIssued) {
+        if (!retired.isEmpty()) {
             lastIssued = -1;
         }
     }
