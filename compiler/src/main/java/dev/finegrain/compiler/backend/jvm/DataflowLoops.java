@@ -100,14 +100,6 @@ final class DataflowLoops {
             JExpr value = cx.lower(spec, spec.body(), folds);
             List<JStmt> fire = new ArrayList<>(folds);
             cx.store(spec, value, fire);
-            List<JStmt> plainFire = fire;
-            if (carry) {
-                cx.readCarries(true);
-                plainFire = new ArrayList<>();
-                JExpr plainValue = cx.lower(spec, spec.body(), plainFire);
-                cx.store(spec, plainValue, plainFire);
-                cx.readCarries(false);
-            }
             synced.add(cx.describe(spec));
             if (!folds.isEmpty() && !awaits.isEmpty() && cx.foldsReadNoState(spec.body())) {
                 synced.add(new JStmt.Comment("the independent work first: these folds read no state, so they need no token"));
@@ -119,8 +111,15 @@ final class DataflowLoops {
                 synced.addAll(fire);
             }
             synced.addAll(publish(spec));
-            plain.add(cx.describe(spec));
-            plain.addAll(plainFire);
+            if (carry) {
+                // the plain middle of a band reads its west neighbour from the carried local, not from memory
+                cx.readCarries(true);
+                cx.fire(spec, plain);
+                cx.readCarries(false);
+            } else {
+                plain.add(cx.describe(spec));
+                plain.addAll(fire);
+            }
         }
         synced.addAll(cx.advanceCarries());
         plain.addAll(cx.advanceCarries());
