@@ -5,6 +5,7 @@ import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pass;
 import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.compare.PrefixSumEntry;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LibraryKernel;
@@ -23,7 +24,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import static dev.finegrain.dsl.Finegrain.INT;
 import static dev.finegrain.dsl.Finegrain.LONG;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
@@ -48,13 +48,6 @@ class CliBehaviourTest {
             .actor("sum", "c", a -> a.read("c", -1, 0).plus(a.read("c", 0, -1)))
             .build();
 
-    private static final Kernel PREFIX = kernel("prefix-sum")
-            .domain(dim("i", "n"))
-            .input("x", INT)
-            .state("total", INT, boundary(constant(0)))
-            .actor("add", "total", a -> a.read("total", -1).plus(a.read("x", 0)))
-            .build();
-
     private static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
             new LibraryKernel(NW, "global alignment scores with a gap penalty",
                     "Each cell takes the best of its north-west neighbour plus a substitution score, or its north or west "
@@ -63,9 +56,7 @@ class CliBehaviourTest {
             new LibraryKernel(PASCAL, "binomial coefficients by Pascal's rule",
                     "Each cell is the sum of its north and west neighbours, ones along the edges.",
                     (kernel, sizes, seed) -> kernel.invocation().sizes(sizes).build(), List.of(new int[] {8, 8})),
-            new LibraryKernel(PREFIX, "running sum of a random vector",
-                    "A one-dimensional chain: each total adds one input to the previous total.",
-                    CliBehaviourTest::prefixInputs, List.of(new int[] {32}))));
+            PrefixSumEntry.ENTRY));
 
     private record Outcome(int exit, String out, String err) {}
 
@@ -295,12 +286,6 @@ class CliBehaviourTest {
         return kernel.invocation().sizes(sizes).param("penalty", 10).input("reference", reference).build();
     }
 
-    private static Invocation prefixInputs(Kernel kernel, int[] sizes, long seed) {
-        Random random = new Random(seed);
-        int[] x = new int[sizes[0]];
-        Arrays.setAll(x, k -> random.nextInt(100));
-        return kernel.invocation().sizes(sizes).input("x", x).build();
-    }
 
     // ---- the GPU model ---------------------------------------------------------------------------------------
 

@@ -1,9 +1,6 @@
 package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.cli.FinegrainCli;
-import dev.finegrain.dsl.Invocation;
-import dev.finegrain.dsl.Kernel;
-import dev.finegrain.dsl.LibraryKernel;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,15 +24,10 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static dev.finegrain.dsl.Finegrain.INT;
-import static dev.finegrain.dsl.Finegrain.boundary;
-import static dev.finegrain.dsl.Finegrain.constant;
-import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static dev.finegrain.dsl.Finegrain.wavefront;
@@ -48,17 +40,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What {@code compare --out DIR} leaves behind: the results as JSON and CSV, and a page that needs no network. */
 class ReportWriterTest {
 
-    private static final Kernel PREFIX = kernel("prefix-sum")
-            .domain(dim("i", "n"))
-            .input("x", INT)
-            .state("total", INT, boundary(constant(0)))
-            .actor("add", "total", a -> a.read("total", -1).plus(a.read("x", 0)))
-            .build();
-
-    private static final LibraryKernel PREFIX_ENTRY = new LibraryKernel(PREFIX, "running sum of a random vector",
-            "A one-dimensional chain: each total adds one input to the previous total.",
-            ReportWriterTest::prefixInputs, List.of(new int[] {32}));
-
     private static final List<String> REQUIRED_KEYS = List.of("kernel", "size", "schedule", "backend", "mechanism",
             "granularity", "channels", "verified", "metric", "value", "unit");
 
@@ -67,7 +48,7 @@ class ReportWriterTest {
 
     /** Two sizes, two schedules, the reference backend: four verified critical-path rows. */
     private static List<ResultRow> compareRows() {
-        return ComparisonRunner.run(ComparisonRunner.Request.once(PREFIX_ENTRY, List.of(new int[] {8}, new int[] {32}),
+        return ComparisonRunner.run(ComparisonRunner.Request.once(PrefixSumEntry.ENTRY, List.of(new int[] {8}, new int[] {32}),
                 List.of(wavefront(), lockDataflow()), List.of(Backends.byName("reference").orElseThrow()), 42));
     }
 
@@ -244,7 +225,7 @@ class ReportWriterTest {
     private static Outcome finegrain(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = FinegrainCli.execute(KernelCatalog.of(List.of(PREFIX_ENTRY)), new PrintWriter(out), new PrintWriter(err), args);
+        int exit = FinegrainCli.execute(KernelCatalog.of(List.of(PrefixSumEntry.ENTRY)), new PrintWriter(out), new PrintWriter(err), args);
         return new Outcome(exit, out.toString(), err.toString());
     }
 
@@ -331,10 +312,4 @@ class ReportWriterTest {
         return dev.finegrain.compiler.cli.MinimalJson.parse(json);
     }
 
-    private static Invocation prefixInputs(Kernel kernel, int[] sizes, long seed) {
-        Random random = new Random(seed);
-        int[] x = new int[sizes[0]];
-        Arrays.setAll(x, k -> random.nextInt(100));
-        return kernel.invocation().sizes(sizes).input("x", x).build();
-    }
 }
