@@ -228,7 +228,7 @@ final class DataParallelSimt {
                     : 4 * (load.offset()[0] * tile.width() + load.offset()[1]);
             asm.emit("LDS " + value + ", " + SimtAssembler.address(shared, dataBase[load.field()] + offset));
             return value;
-        }), one);
+        }), one, layout);
         expressions.lowerActors(graph, produced, (actor, value) -> {
             asm.emit("STS " + SimtAssembler.address(shared, dataBase[actor.writes()]) + ", " + value);
             asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value);

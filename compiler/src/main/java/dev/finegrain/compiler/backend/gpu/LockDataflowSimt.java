@@ -306,7 +306,7 @@ final class LockDataflowSimt {
     private void emitProgram() {
         asm.section(graph.name() + ": lock-dataflow, " + mechanism + ", " + tile.describe());
         emitPrologue();
-        expressions = new SimtExpressions(asm, operands(), one);
+        expressions = new SimtExpressions(asm, operands(), one, layout);
         asm.section("independent computation: every part of the actors that reads no state, before any wait");
         asm.comment("only threads that compute a point: a halo thread's neighbours may lie outside the tile");
         asm.emit("!P6", "BRA independent_done");

@@ -36,12 +36,17 @@ final class SimtExpressions {
     private final Map<Integer, String> accumulators = new HashMap<>();
     private final Map<IrExpr, String> precomputed = new IdentityHashMap<>();
     private final String one;
+    private final GlobalLayout layout;
 
-    /** {@code one} is a register that holds 1 on every path (set in the prologue), for booleans. */
-    SimtExpressions(SimtAssembler asm, Operands operands, String one) {
+    /**
+     * {@code one} is a register that holds 1 on every path (set in the prologue), for booleans; {@code layout} gives
+     * the domain's sizes, which a program is lowered for, so a size in an actor body is a constant.
+     */
+    SimtExpressions(SimtAssembler asm, Operands operands, String one, GlobalLayout layout) {
         this.asm = asm;
         this.operands = operands;
         this.one = one;
+        this.layout = layout;
     }
 
     /**
@@ -151,7 +156,7 @@ final class SimtExpressions {
         return switch (expr) {
             case IrExpr.Const c -> asm.constant(c.integral());
             case IrExpr.IndexVar v -> operands.index(v.dimension());
-            case IrExpr.SizeVar v -> throw new IllegalStateException("sizes are folded to constants before lowering");
+            case IrExpr.SizeVar v -> asm.constant(layout.size(v.dimension()));
             case IrExpr.ParamVar p -> operands.param(p.param());
             case IrExpr.Load load -> operands.load(load);
             case IrExpr.Accumulator a -> accumulators.get(a.slot());

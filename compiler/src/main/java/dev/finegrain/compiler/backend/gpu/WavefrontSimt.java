@@ -168,7 +168,7 @@ final class WavefrontSimt {
             asm.emit("LDG " + value + ", " + SimtAssembler.address(global,
                     layout.fieldByte(load.field()) + layout.byteOffset(load.offset())));
             return value;
-        }), one);
+        }), one, layout);
         expressions.lowerActors(graph, produced, (actor, value) ->
                 asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value));
     }

@@ -119,6 +119,19 @@ class GpuModelBackendTest {
         assertAllVerified(FERMI, ahead, new int[] {300}, List.of(new Schedule.LockDataflow(), new Schedule.Wavefront()));
     }
 
+    /** Found in review: a size in an actor body reached the lowering as an internal error instead of a constant. */
+    @Test
+    void aSizeInAnActorBodyIsTheSizeLoweredFor() {
+        Kernel distance = kernel("distance-to-edge")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("d", INT, boundary(constant(0)))
+                .actor("edge", "d", a -> max(a.read("d", -1, 0), a.read("d", 0, -1)).plus(a.size("cols").minus(a.index("j")))
+                        .plus(a.size("rows")))
+                .build();
+        assertAllVerified(FERMI, distance, new int[] {40, 37}, List.of(new Schedule.Wavefront(),
+                new Schedule.DataParallel(List.of(16, 16)), new Schedule.LockDataflow()));
+    }
+
     /** Found in review: params beyond the fourteenth overlapped the barrier counter and the fields. */
     @Test
     void sixteenParamsKeepTheirOwnWords() {
