@@ -62,17 +62,14 @@ public final class GpuModelBackend implements Backend {
 
     @Override
     public Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
-        return SimtLowering.unsupportedKernel(graph).or(() -> {
-            if (schedule instanceof Schedule.LockDataflow) {
-                return Optional.empty();
-            }
-            return lowering(graph, schedule, Optional.empty());
-        });
+        // lock-dataflow is lowered per mechanism (unsupported below); the others lower here, kernel checks included
+        return schedule instanceof Schedule.LockDataflow ? SimtLowering.unsupportedKernel(graph)
+                : lowering(graph, schedule, Optional.empty());
     }
 
     @Override
     public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
-        if (!(schedule instanceof Schedule.LockDataflow) || SimtLowering.unsupportedKernel(graph).isPresent()) {
+        if (!(schedule instanceof Schedule.LockDataflow)) {
             return List.of();
         }
         return SWEEP.stream().filter(m -> unsupported(graph, schedule, m).isEmpty()).toList();
@@ -83,14 +80,14 @@ public final class GpuModelBackend implements Backend {
         if (!(schedule instanceof Schedule.LockDataflow)) {
             return Optional.of(schedule.cliName() + " synchronises with barriers only");
         }
-        return SimtLowering.unsupportedKernel(graph).or(() -> lowering(graph, schedule, Optional.of(mechanism)));
+        return lowering(graph, schedule, Optional.of(mechanism));
     }
 
     private Optional<String> lowering(KernelGraph graph, Schedule schedule, Optional<LockMechanism> mechanism) {
         int[] sizes = new int[graph.rank()];
         Arrays.fill(sizes, NOMINAL_SIZE);
         try {
-            SimtLowering.lower(SchedulePlanner.plan(graph, schedule), mechanism, profile, profile.defaultMode(), sizes);
+            SimtLowering.lower(SchedulePlanner.plan(graph, schedule), mechanism, profile, sizes);
             return Optional.empty();
         } catch (GpuLoweringException reason) {
             return Optional.of(reason.getMessage());
@@ -99,7 +96,7 @@ public final class GpuModelBackend implements Backend {
 
     /** The lowered program and launch plan, for {@code show --simt}. */
     public SimtKernel lower(Variant variant, int[] sizes) {
-        return SimtLowering.lower(variant.plan(), variant.mechanism(), profile, profile.defaultMode(), sizes);
+        return SimtLowering.lower(variant.plan(), variant.mechanism(), profile, sizes);
     }
 
     @Override
@@ -107,8 +104,7 @@ public final class GpuModelBackend implements Backend {
         int[] sizes = invocation.sizes();
         KernelGraph graph = variant.graph();
         GlobalLayout layout = new GlobalLayout(graph, sizes);
-        SimtKernel kernel = SimtLowering.lower(variant.plan(), variant.mechanism(), profile, profile.defaultMode(),
-                layout);
+        SimtKernel kernel = SimtLowering.lower(variant.plan(), variant.mechanism(), profile, layout);
         int maxBlocks = kernel.blocksPerLaunch().stream().mapToInt(Integer::intValue).max().orElse(1);
         int clockBytes = kernel.phaseClockByte() < 0 ? 0 : 8 * maxBlocks * kernel.threadsPerBlock();
         GlobalMemory memory = layout.upload(invocation, clockBytes);

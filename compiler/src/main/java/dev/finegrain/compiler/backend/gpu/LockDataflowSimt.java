@@ -88,12 +88,12 @@ final class LockDataflowSimt {
     }
 
     static SimtKernel lower(KernelGraph graph, DataflowPlan plan, LockMechanism mechanism, SimtProfile profile,
-                            SimMode mode, GlobalLayout layout) {
-        return new LockDataflowSimt(graph, plan, mechanism, profile, layout).lower(mode);
+                            GlobalLayout layout) {
+        return new LockDataflowSimt(graph, plan, mechanism, profile, layout).lower();
     }
 
-    private SimtKernel lower(SimMode mode) {
-        checkMechanism(mode);
+    private SimtKernel lower() {
+        checkMechanism();
         if (profile.sharedAtomicsAsLockLoops() && mechanism == LockMechanism.ATOMIC_SPIN_LOCK && channels.size() > 2) {
             throw new GpuLoweringException("kernel " + graph.name() + " has " + channels.size() + " channels to"
                     + " synchronise per point; with " + profile.name() + "'s lock-bit atomics the lowering holds at"
@@ -132,7 +132,8 @@ final class LockDataflowSimt {
                 claimedBits, layout.totalBytes(), resources);
     }
 
-    private void checkMechanism(SimMode mode) {
+    /** Refuses a mechanism the profile cannot run, judged in the mode its programs run in (its default). */
+    private void checkMechanism() {
         switch (mechanism) {
             case TINY_LOCK, ATOMIC_SPIN_LOCK, NAMED_BARRIER -> { }
             case ACQUIRE_RELEASE_FLAG -> { }
@@ -143,7 +144,7 @@ final class LockDataflowSimt {
                 }
             }
             case SHARED_SPIN_LOCK, WARP_VOTE -> {
-                if (mode == SimMode.ITS) {
+                if (profile.defaultMode() == SimMode.ITS) {
                     throw new GpuLoweringException(mechanism + " publishes a warp's token after its lanes reconverge,"
                             + " which independent thread scheduling (profile " + profile.name() + ") does not"
                             + " guarantee; use a Fermi profile or a per-thread mechanism");

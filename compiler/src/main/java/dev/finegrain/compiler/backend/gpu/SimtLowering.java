@@ -13,7 +13,6 @@ import dev.finegrain.dsl.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.ParamSpec;
 import dev.finegrain.dsl.Type;
-import dev.finegrain.gpu.SimMode;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.Arrays;
@@ -78,24 +77,23 @@ public final class SimtLowering {
      * global memory. Throws {@link GpuLoweringException} when the variant cannot run on {@code profile}.
      */
     public static SimtKernel lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile,
-                                   SimMode mode, int[] sizes) {
+                                   int[] sizes) {
         KernelGraph graph = plan.graph();
         unsupportedKernel(graph).ifPresent(reason -> {
             throw new GpuLoweringException(reason);
         });
         GlobalLayout layout = new GlobalLayout(graph, sizes);
-        return lower(plan, mechanism, profile, mode, layout);
+        return lower(plan, mechanism, profile, layout);
     }
 
-    static SimtKernel lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile, SimMode mode,
+    static SimtKernel lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile,
                             GlobalLayout layout) {
         KernelGraph graph = plan.graph();
         return switch (plan) {
             case WavefrontPlan wavefront -> WavefrontSimt.lower(graph, wavefront, profile, layout);
             case DataParallelPlan dataParallel -> DataParallelSimt.lower(graph, dataParallel, profile, layout);
             case DataflowPlan dataflow -> LockDataflowSimt.lower(graph, dataflow, mechanism.orElseThrow(() ->
-                    new GpuLoweringException("lock-dataflow on the GPU model needs a lock mechanism")), profile, mode,
-                    layout);
+                    new GpuLoweringException("lock-dataflow on the GPU model needs a lock mechanism")), profile, layout);
         };
     }
 }
