@@ -58,7 +58,7 @@ final class DataParallelSimt {
         int next = 0;
         for (IrField field : graph.fields()) {
             dataBase[field.id()] = next;
-            next += 4 * roundUp(tile.words(), COPY_UNROLL * lanes);
+            next += 4 * Math.ceilDiv(tile.words(), COPY_UNROLL * lanes) * COPY_UNROLL * lanes;
         }
         sharedBytes = next;
     }
@@ -135,7 +135,7 @@ final class DataParallelSimt {
             if (graph.rank() == 2) {
                 asm.emit("IADD " + global[u] + ", " + origin[0] + ", " + row);
                 asm.emit("ISETP.LT.AND P1, PT, " + global[u] + ", "
-                        + SimtAssembler.immediate(layout.size(0) + layout.haloLow()[0] + layout.haloHigh()[0]) + ", PT");
+                        + SimtAssembler.immediate(layout.extent(0)) + ", PT");
                 asm.emit("IMAD " + global[u] + ", " + global[u] + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
                         + origin[1]);
                 asm.emit("IADD " + global[u] + ", " + global[u] + ", " + column);
@@ -144,7 +144,7 @@ final class DataParallelSimt {
             }
             asm.emit("IADD " + coordinate + ", " + origin[last] + ", " + column);
             asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", "
-                    + SimtAssembler.immediate(layout.size(last) + layout.haloLow()[last] + layout.haloHigh()[last])
+                    + SimtAssembler.immediate(layout.extent(last))
                     + ", " + (graph.rank() == 2 ? "P1" : "PT"));
             asm.emit("SHL " + global[u] + ", " + global[u] + ", 0x2");
             asm.emit("SHL " + shared[u] + ", " + word + ", 0x2");
@@ -171,7 +171,7 @@ final class DataParallelSimt {
     private void emitSweep() {
         int[] low = layout.haloLow();
         int steps = graph.rank() == 2 ? tile.interior()[0] + tile.interior()[1] - 1
-                : (tile.interior()[0] + lanes - 1) / lanes;
+                : Math.ceilDiv(tile.interior()[0], lanes);
         asm.section("sweep: " + steps + " steps, a block barrier after each");
         String step = asm.register();
         asm.emit("MOV " + step + ", RZ");
@@ -233,9 +233,5 @@ final class DataParallelSimt {
             asm.emit("STS " + SimtAssembler.address(shared, dataBase[actor.writes()]) + ", " + value);
             asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value);
         });
-    }
-
-    private static int roundUp(int value, int multiple) {
-        return (value + multiple - 1) / multiple * multiple;
     }
 }

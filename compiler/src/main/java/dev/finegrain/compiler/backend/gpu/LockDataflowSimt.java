@@ -188,7 +188,7 @@ final class LockDataflowSimt {
     }
 
     private int warps() {
-        return (tile.words() + WARP - 1) / WARP;
+        return Math.ceilDiv(tile.words(), WARP);
     }
 
     /**
@@ -205,14 +205,14 @@ final class LockDataflowSimt {
             threadLimit = Math.min(threadLimit, profile.lockBits() / Math.max(1, tokenArrays()));
         }
         if (mechanism == LockMechanism.NAMED_BARRIER) {
-            threadLimit = Math.min(threadLimit, WARP * (16 + Math.max(1, warpsBackInOneDimension())));
+            threadLimit = Math.min(threadLimit, WARP * (StaticChecks.NAMED_BARRIERS + Math.max(1, warpsBackInOneDimension())));
         }
         int[] sizes = new int[graph.rank()];
         for (int d = 0; d < sizes.length; d++) {
             sizes[d] = layout.size(d);
         }
         if (graph.rank() == 1) {
-            int width = Math.min(roundUp(low[0] + sizes[0] + high[0], WARP), threadLimit / WARP * WARP);
+            int width = Math.min(Math.ceilDiv(layout.extent(0), WARP) * WARP, threadLimit / WARP * WARP);
             int interior = width - low[0] - high[0];
             if (interior < 1) {
                 throw new GpuLoweringException("the halo of " + graph.name() + " (" + (low[0] + high[0])
@@ -819,9 +819,5 @@ final class LockDataflowSimt {
 
     private static int[] negate(int[] vector) {
         return Arrays.stream(vector).map(x -> -x).toArray();
-    }
-
-    private static int roundUp(int value, int multiple) {
-        return (value + multiple - 1) / multiple * multiple;
     }
 }

@@ -25,7 +25,7 @@ record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHigh, int
     }
 
     int tiles(int dimension) {
-        return (sizes[dimension] + interior[dimension] - 1) / interior[dimension];
+        return Math.ceilDiv(sizes[dimension], interior[dimension]);
     }
 
     /** Blocks per launch: one launch per block-diagonal, one block per tile on it. */

@@ -46,11 +46,11 @@ final class WavefrontSimt {
             steps = layout.size(0) + layout.size(1) - 1;
             widest = Math.min(layout.size(0), layout.size(1));
         } else {
-            steps = (layout.size(0) + stride - 1) / stride;
+            steps = Math.ceilDiv(layout.size(0), stride);
             widest = Math.min(stride, layout.size(0));
         }
-        threads = Math.min(profile.maxThreadsPerBlock(), (widest + 31) / 32 * 32);
-        blocks = Math.min(profile.smCount(), (widest + threads - 1) / threads);
+        threads = Math.min(profile.maxThreadsPerBlock(), Math.ceilDiv(widest, 32) * 32);
+        blocks = Math.min(profile.smCount(), Math.ceilDiv(widest, threads));
     }
 
     static SimtKernel lower(KernelGraph graph, WavefrontPlan plan, SimtProfile profile, GlobalLayout layout) {
