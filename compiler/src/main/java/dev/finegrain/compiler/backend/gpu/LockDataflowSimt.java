@@ -618,16 +618,15 @@ final class LockDataflowSimt {
         String phaseEnd = asm.register();
         asm.emit("S2R " + phaseEnd + ", SR_CLOCKLO");
         for (int c = 0; c < channels.size(); c++) {
+            if (privateChannels) {
+                emitFinalize(c);
+                continue;
+            }
             switch (mechanism) {
-                case TINY_LOCK -> {
-                    if (privateChannels) {
-                        asm.emit("STSUL " + channelAddress(c, true) + ", RZ   // finalize: free the private bit");
-                    } else {
-                        asm.emit("STSUL " + channelAddress(c, false) + ", " + tokenValues.get(c) + "   // restore the token");
-                    }
-                }
+                case TINY_LOCK -> asm.emit("STSUL " + channelAddress(c, false) + ", " + tokenValues.get(c)
+                        + "   // restore the token");
                 case ATOMIC_SPIN_LOCK -> atomics.exchange("RZ", channelAddress(c, true), "RZ", "PT", "P4", "P3",
-                        privateChannels ? "finalize" : "restore the token");
+                        "restore the token");
                 default -> { }
             }
         }
