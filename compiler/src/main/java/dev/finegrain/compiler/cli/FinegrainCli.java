@@ -13,7 +13,8 @@ import java.io.PrintWriter;
  * {@code finegrain}: list the kernels on the class path, show their IR and plans, run one combination, or compare
  * many. User mistakes end with one line on stderr and exit code 2; unverified results with exit code 1.
  */
-@Command(name = "finegrain", mixinStandardHelpOptions = true, version = "finegrain 0.1.0",
+@Command(name = "finegrain", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT,
+        version = "finegrain 0.1.0",
         description = "Compile fine-grained dataflow kernels and compare their schedules.",
         subcommands = {ListCommand.class, ShowCommand.class, RunCommand.class, CompareCommand.class, SimCommand.class,
                 FidelityCommand.class})

@@ -255,16 +255,24 @@ class CliBehaviourTest {
         assertUsageError(finegrain("run", "pascal", "--size", "70000"));
     }
 
-    /**
-     * KNOWN BUG, open (cosmetic): for a mistake at the top level the hint reads "(see 'finegrain  --help')" with two
-     * spaces, because {@code FinegrainCli}'s parameter exception handler joins "finegrain " with an empty subcommand
-     * name and " --help".
-     */
+    /** Once a bug: the hint for a top-level mistake read "(see 'finegrain  --help')", with two spaces. */
     @Test
     void theHelpHintForATopLevelMistakeNamesTheCommandOnce() {
         Outcome outcome = finegrain("frobnicate");
         assertUsageError(outcome);
         assertTrue(outcome.err().strip().endsWith(" (see 'finegrain --help')"), outcome.err());
+    }
+
+    /** Found in review: every usage error pointed at "finegrain show --help", which was itself an unknown option. */
+    @Test
+    void theHelpEveryUsageErrorPointsToExists() {
+        Outcome mistake = finegrain("show");
+        assertUsageError(mistake);
+        assertTrue(mistake.err().contains("(see 'finegrain show --help')"), mistake.err());
+        Outcome help = finegrain("show", "--help");
+        assertEquals(0, help.exit(), help.err());
+        assertTrue(help.out().contains("--schedule"), help.out());
+        assertEquals("", help.err());
     }
 
     private static void assertUsageError(Outcome outcome) {
