@@ -94,6 +94,12 @@ public final class GpuModelBackend implements Backend {
         }
     }
 
+    /** An unverified row: what memory holds after the failed launch, no cycle count, and why. */
+    private static BackendRun failed(GlobalLayout layout, GlobalMemory memory, int launch, SimtKernel kernel, String why) {
+        return new BackendRun(layout.download(memory), "cycles", Double.NaN, "cycles", Map.of(),
+                Optional.of("launch " + (launch + 1) + " of " + kernel.launches() + " " + why));
+    }
+
     /** The lowered program and launch plan, for {@code show --simt}. */
     public SimtKernel lower(Variant variant, int[] sizes) {
         return SimtLowering.lower(variant.plan(), variant.mechanism(), profile, sizes);
@@ -126,16 +132,13 @@ public final class GpuModelBackend implements Backend {
                         .lockBitsPerBlock(kernel.lockBits()).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
                         .build());
             } catch (SimUserException fault) {
-                return new BackendRun(layout.download(memory), "cycles", Double.NaN, "cycles", Map.of(),
-                        Optional.of("launch " + (launch + 1) + " of " + kernel.launches() + " faulted (a lowering bug,"
-                                + " please report it): " + fault.getMessage()));
+                return failed(layout, memory, launch, kernel, "faulted (a lowering bug, please report it): "
+                        + fault.getMessage());
             }
             if (result.status() != SimStatus.COMPLETED) {
                 String report = result.deadlock() != null ? result.deadlock().kind().description() + ": "
                         + result.deadlock().lanes().stream().limit(3).map(Object::toString).toList() : "";
-                return new BackendRun(layout.download(memory), "cycles", Double.NaN, "cycles", Map.of(),
-                        Optional.of("launch " + (launch + 1) + " of " + kernel.launches() + " ended "
-                                + result.status().label() + " " + report));
+                return failed(layout, memory, launch, kernel, "ended " + result.status().label() + " " + report);
             }
             totalCycles += result.totalCycles();
             longestLaunch = Math.max(longestLaunch, result.totalCycles());
