@@ -30,6 +30,8 @@ final class GlobalLayout {
     private final int[] haloLow;
     private final int[] haloHigh;
     private final int[] extents;
+    /** Every field's padded layout: the domain grown by the common halo, row-major. */
+    private final Domain paddedLayout;
     private final int fieldWords;
     private final int fieldsStartByte;
 
@@ -56,6 +58,7 @@ final class GlobalLayout {
                     + " bytes of global memory; the GPU model addresses at most 1 GiB; use smaller sizes");
         }
         fieldWords = (int) words;
+        paddedLayout = new Domain(extents);
     }
 
     int[] haloLow() {
@@ -91,11 +94,7 @@ final class GlobalLayout {
      * Byte distance between a point and the point {@code offset} away in the padded layout of any field.
      */
     int byteOffset(int[] offset) {
-        int linear = 0;
-        for (int d = 0; d < offset.length; d++) {
-            linear = linear * extents[d] + offset[d];
-        }
-        return 4 * linear;
+        return 4 * paddedLayout.linear(offset);
     }
 
     /**
@@ -115,15 +114,15 @@ final class GlobalLayout {
             for (int d = 0; d < sizes.length; d++) {
                 fieldExtents[d] = sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
             }
+            Domain fieldLayout = new Domain(fieldExtents);
             int[] words = new int[fieldWords];
             int[] point = new int[sizes.length];
             for (int index = 0; index < values.length; index++) {
-                int rest = index;
-                for (int d = sizes.length - 1; d >= 0; d--) {
-                    point[d] = rest % fieldExtents[d] - field.haloLow()[d];
-                    rest /= fieldExtents[d];
+                fieldLayout.coordinates(index, point);
+                for (int d = 0; d < point.length; d++) {
+                    point[d] += haloLow[d] - field.haloLow()[d];
                 }
-                words[linear(point)] = values[index];
+                words[paddedLayout.linear(point)] = values[index];
             }
             memory.write(fieldByte(field.id()), words);
         }
@@ -143,19 +142,13 @@ final class GlobalLayout {
             int[] values = new int[domain.points()];
             for (int p = 0; p < values.length; p++) {
                 domain.coordinates(p, point);
-                values[p] = words[linear(point)];
+                for (int d = 0; d < point.length; d++) {
+                    point[d] += haloLow[d];
+                }
+                values[p] = words[paddedLayout.linear(point)];
             }
             outputs.put(field.name(), values);
         }
         return new KernelOutputs(outputs);
-    }
-
-    /** Index of a domain point (coordinates may reach into the halo) in the common padded layout. */
-    private int linear(int[] point) {
-        int linear = 0;
-        for (int d = 0; d < point.length; d++) {
-            linear = linear * extents[d] + point[d] + haloLow[d];
-        }
-        return linear;
     }
 }
