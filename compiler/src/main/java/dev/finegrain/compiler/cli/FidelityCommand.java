@@ -12,7 +12,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * {@code finegrain fidelity}: runs seed 001's two experiments on the GPU model (the validation chain of Tables 1
@@ -46,18 +46,18 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
     @Override
     public Integer call() throws IOException {
         Backend gpu = CliValues.backend(PROFILE);
-        PrintWriter progress = err();
-        LibraryKernel chain = CliValues.kernel(catalog, "chain");
         List<LockMechanism> chainMechanisms = new ArrayList<>(
                 FidelityReport.TABLE2_SPEEDUP.keySet().stream().map(CliValues::mechanism).toList());
         chainMechanisms.add(LockMechanism.ACQUIRE_RELEASE_FLAG);
-        List<ResultRow> chainRows = run(chain, List.of(new int[] {512}), List.of(new Schedule.LockDataflow()), gpu,
-                chainMechanisms, progress);
-        LibraryKernel needle = CliValues.kernel(catalog, "needleman-wunsch");
-        List<int[]> sizes = Arrays.stream(FidelityReport.TABLE3_SIZES).mapToObj(n -> new int[] {n, n}).toList();
-        List<ResultRow> needleRows = run(needle, sizes, List.of(new Schedule.DataParallel(List.of(31, 31)),
-                new Schedule.LockDataflow()), gpu, List.of(LockMechanism.TINY_LOCK, LockMechanism.ATOMIC_SPIN_LOCK), progress);
-        List<ResultRow> unverified = java.util.stream.Stream.concat(chainRows.stream(), needleRows.stream())
+        ComparisonRunner.Request table2 = request(CliValues.kernel(catalog, "chain"), List.of(new int[] {512}),
+                List.of(new Schedule.LockDataflow()), gpu, chainMechanisms);
+        ComparisonRunner.Request table3 = request(CliValues.kernel(catalog, "needleman-wunsch"),
+                Arrays.stream(FidelityReport.TABLE3_SIZES).mapToObj(n -> new int[] {n, n}).toList(),
+                List.of(new Schedule.DataParallel(List.of(31, 31)), new Schedule.LockDataflow()), gpu,
+                List.of(LockMechanism.TINY_LOCK, LockMechanism.ATOMIC_SPIN_LOCK));
+        List<ResultRow> chainRows = ComparisonRunner.run(table2);
+        List<ResultRow> needleRows = ComparisonRunner.run(table3);
+        List<ResultRow> unverified = Stream.concat(chainRows.stream(), needleRows.stream())
                 .filter(row -> !row.verified()).toList();
         if (!unverified.isEmpty()) {
             ResultRow row = unverified.getFirst();
@@ -66,20 +66,31 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
             return FinegrainCli.EXIT_NOT_VERIFIED;
         }
         String fixed = Files.exists(notes) ? Files.readString(notes, StandardCharsets.UTF_8) : "";
-        List<String> commands = List.of(
-                "./finegrain compare chain --backends " + PROFILE + " --sizes 512 --schedules lock-dataflow --mechanisms "
-                        + String.join(",", FidelityReport.TABLE2_SPEEDUP.keySet()) + ",acquire-release",
-                "./finegrain compare needleman-wunsch --backends " + PROFILE + " --sizes "
-                        + String.join(",", Arrays.stream(FidelityReport.TABLE3_SIZES).mapToObj(String::valueOf).toList())
-                        + " --schedules data-parallel:31,lock-dataflow --mechanisms tiny-lock,atomic-spin-lock");
+        List<String> commands = List.of(compareCommandFor(table2), compareCommandFor(table3));
         Files.writeString(out, FidelityReport.markdown(chainRows, needleRows, commands, fixed), StandardCharsets.UTF_8);
         out().println("wrote " + out);
         return 0;
     }
 
-    private List<ResultRow> run(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, Backend backend,
-                                List<LockMechanism> mechanisms, PrintWriter progress) {
-        return ComparisonRunner.run(new ComparisonRunner.Request(kernel, sizes, schedules, List.of(backend), mechanisms,
-                seed, 1, false, progress));
+    private ComparisonRunner.Request request(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules,
+                                             Backend backend, List<LockMechanism> mechanisms) {
+        return new ComparisonRunner.Request(kernel, sizes, schedules, List.of(backend), mechanisms, seed, 1, false, err());
+    }
+
+    /** The {@code finegrain compare} line that runs the same combinations as a request, for readers to rerun one table. */
+    static String compareCommandFor(ComparisonRunner.Request request) {
+        return "./finegrain compare " + request.kernel().name()
+                + " --backends " + String.join(",", request.backends().stream().map(Backend::name).toList())
+                + " --sizes " + String.join(",", request.sizes().stream().map(FidelityCommand::sizeArgument).toList())
+                + " --schedules " + String.join(",", request.schedules().stream().map(Schedule::cliName).toList())
+                + " --mechanisms " + String.join(",", request.mechanisms().stream().map(LockMechanism::cliName).toList())
+                + " --seed " + request.seed();
+    }
+
+    /** N when every extent is N (compare's shorthand), else the extents joined by x. */
+    private static String sizeArgument(int[] extents) {
+        boolean square = Arrays.stream(extents).allMatch(extent -> extent == extents[0]);
+        return square ? Integer.toString(extents[0])
+                : String.join("x", Arrays.stream(extents).mapToObj(Integer::toString).toList());
     }
 }

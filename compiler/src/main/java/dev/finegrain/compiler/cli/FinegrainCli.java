@@ -1,9 +1,11 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.KernelDefinitionException;
+import dev.finegrain.runtime.jvm.StallException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -51,11 +53,11 @@ public final class FinegrainCli {
         commandLine.setExecutionExceptionHandler((problem, line, result) -> {
             if (problem instanceof UsageException || problem instanceof KernelDefinitionException
                     || problem instanceof KernelExecutionException
-                    || problem instanceof dev.finegrain.compiler.backend.gpu.GpuLoweringException) {
+                    || problem instanceof GpuLoweringException) {
                 err.println("finegrain: " + problem.getMessage());
                 return EXIT_USAGE;
             }
-            if (problem instanceof dev.finegrain.runtime.jvm.StallException stall) {
+            if (problem instanceof StallException stall) {
                 err.println("finegrain: " + stall.getMessage());
                 return EXIT_NOT_VERIFIED;
             }

@@ -1,7 +1,6 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Variant;
-import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.backend.gpu.GpuModelBackend;
 import dev.finegrain.compiler.backend.gpu.SimtKernel;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
@@ -108,12 +107,8 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             throw new UsageException(parsed.cliName() + " synchronises with barriers only; drop --mechanism");
         }
         int[] extents = sizes == null ? kernel.defaultSizes().getFirst() : CliValues.sizes(sizes, graph.rank(), graph.name()).getFirst();
-        SimtKernel lowered;
-        try {
-            lowered = backend.lower(new Variant(graph, SchedulePlanner.plan(graph, parsed), lock), extents);
-        } catch (GpuLoweringException notFitting) {
-            throw new UsageException(notFitting.getMessage());
-        }
+        // a variant that does not fit the profile throws GpuLoweringException, which the CLI reports as a usage error
+        SimtKernel lowered = backend.lower(new Variant(graph, SchedulePlanner.plan(graph, parsed), lock), extents);
         out().println("// launch plan: " + lowered.launchPlan());
         out().println("// resources per block: " + lowered.resources().describe());
         out().print(lowered.program());

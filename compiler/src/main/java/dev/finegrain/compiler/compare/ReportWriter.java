@@ -25,9 +25,6 @@ public final class ReportWriter {
     public static final String CSV_FILE = "results.csv";
     public static final String HTML_FILE = "report.html";
 
-    private static final List<String> COLUMNS = List.of("kernel", "size", "schedule", "backend", "mechanism",
-            "granularity", "channels", "verified", "metric", "value", "unit", "ms");
-
     private static final String STYLE = """
             body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
             table { border-collapse: collapse; font-size: 0.9em; }
@@ -98,19 +95,21 @@ public final class ReportWriter {
 
     private static void appendTable(StringBuilder page, List<ResultRow> rows) {
         page.append("<section id=\"results\">\n<h2>Results</h2>\n<table class=\"results\">\n<thead><tr>");
-        COLUMNS.forEach(column -> page.append("<th>").append(column).append("</th>"));
+        ResultFormat.COLUMNS.forEach(column -> page.append("<th>").append(column).append("</th>"));
         page.append("<th>problem</th></tr></thead>\n<tbody>\n");
         for (ResultRow row : rows) {
             page.append(row.verified() ? "<tr>" : "<tr class=\"not-verified\">");
-            List<String> cells = List.of(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(),
-                    row.granularity(), row.channels());
-            cells.forEach(cell -> page.append("<td>").append(escape(cell)).append("</td>"));
-            page.append(row.verified() ? "<td>verified</td>" : "<td class=\"status-bad\">NOT VERIFIED</td>")
-                    .append("<td>").append(escape(row.metric())).append("</td>")
-                    .append("<td class=\"number\">").append(ResultFormat.number(row.value())).append("</td>")
-                    .append("<td>").append(escape(row.unit())).append("</td>")
-                    .append("<td class=\"number\">").append(ResultFormat.millis(row)).append("</td>")
-                    .append("<td>").append(escape(row.problem())).append("</td></tr>\n");
+            List<String> cells = ResultFormat.cells(row);
+            for (int c = 0; c < cells.size(); c++) {
+                String column = ResultFormat.COLUMNS.get(c);
+                if (column.equals("verified")) {
+                    page.append(row.verified() ? "<td>verified</td>" : "<td class=\"status-bad\">NOT VERIFIED</td>");
+                } else {
+                    page.append(ResultFormat.isNumeric(column) ? "<td class=\"number\">" : "<td>")
+                            .append(escape(cells.get(c))).append("</td>");
+                }
+            }
+            page.append("<td>").append(escape(row.problem())).append("</td></tr>\n");
         }
         page.append("</tbody>\n</table>\n</section>\n");
     }
@@ -153,7 +152,7 @@ public final class ReportWriter {
         };
     }
 
-    /** The run's time as {@code --format table} shows it: the median timed run, or the checker's time. */
+    /** Text made safe inside HTML elements and double-quoted attributes. */
     private static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }

@@ -12,7 +12,8 @@ public enum ResultFormat {
     JSON,
     CSV;
 
-    private static final List<String> COLUMNS = List.of("kernel", "size", "schedule", "backend", "mechanism",
+    /** The columns every format shows, in order; {@link #cells} gives a row's text for each. */
+    static final List<String> COLUMNS = List.of("kernel", "size", "schedule", "backend", "mechanism",
             "granularity", "channels", "verified", "metric", "value", "unit", "ms");
 
     public String render(List<ResultRow> rows) {
@@ -23,9 +24,14 @@ public enum ResultFormat {
         };
     }
 
-    private static List<String> cells(ResultRow row) {
+    static List<String> cells(ResultRow row) {
         return List.of(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
                 row.channels(), Boolean.toString(row.verified()), row.metric(), number(row.value()), row.unit(), millis(row));
+    }
+
+    /** Whether a column holds numbers, which tables align right. */
+    static boolean isNumeric(String column) {
+        return column.equals("value") || column.equals("ms");
     }
 
     /** The run's time: the median timed run for measured backends, the checker's time for the reference. */
@@ -53,7 +59,7 @@ public enum ResultFormat {
         for (List<String> line : lines) {
             StringBuilder text = new StringBuilder();
             for (int c = 0; c < line.size(); c++) {
-                boolean numeric = COLUMNS.get(c).equals("value") || COLUMNS.get(c).equals("ms");
+                boolean numeric = isNumeric(COLUMNS.get(c));
                 String cell = line.get(c);
                 String padded = numeric ? " ".repeat(widths[c] - cell.length()) + cell : cell + " ".repeat(widths[c] - cell.length());
                 text.append(c == 0 ? "" : "  ").append(padded);

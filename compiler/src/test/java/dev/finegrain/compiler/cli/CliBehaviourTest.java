@@ -1,6 +1,9 @@
 package dev.finegrain.compiler.cli;
 
+import dev.finegrain.compiler.compare.Backends;
+import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pass;
@@ -9,6 +12,8 @@ import dev.finegrain.compiler.compare.PrefixSumEntry;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -315,6 +320,33 @@ class CliBehaviourTest {
         assertEquals(5, rows.size(), compare.out());
         assertTrue(rows.stream().allMatch(row -> row.contains(",gpu-model:fermi-gtx570,") && row.contains(",true,cycles,")),
                 compare.out());
+    }
+
+    @Test
+    void theCommandTheFidelityPagePrintsRunsTheSameCombinationsItMeasured() {
+        ComparisonRunner.Request request = new ComparisonRunner.Request(CATALOG.find("nw").orElseThrow(),
+                List.of(new int[] {16, 16}, new int[] {24, 24}),
+                List.of(new Schedule.DataParallel(List.of(8, 8)), new Schedule.LockDataflow()),
+                List.of(Backends.byName("gpu-model:fermi-gtx570").orElseThrow()),
+                List.of(LockMechanism.TINY_LOCK, LockMechanism.ATOMIC_SPIN_LOCK), 7, 1, false, null);
+        String command = FidelityCommand.compareCommandFor(request);
+        assertTrue(command.startsWith("./finegrain compare nw "), command);
+
+        List<String> arguments = new ArrayList<>(List.of(command.substring("./finegrain ".length()).split(" ")));
+        arguments.addAll(List.of("--format", "csv"));
+        Outcome typed = finegrain(arguments.toArray(String[]::new));
+        assertEquals(0, typed.exit(), typed.err());
+        // the same rows, seed included; only the checker's time (column ms) differs between runs
+        String measured = ResultFormat.CSV.render(ComparisonRunner.run(request));
+        assertEquals(withoutColumn(measured, "ms"), withoutColumn(typed.out(), "ms"));
+    }
+
+    private static List<List<String>> withoutColumn(String csv, String column) {
+        List<List<String>> lines = csv.lines().map(line -> (List<String>) new ArrayList<>(Arrays.asList(line.split(",", -1))))
+                .toList();
+        int index = lines.getFirst().indexOf(column);
+        lines.forEach(line -> line.remove(index));
+        return lines;
     }
 
     @Test
