@@ -35,6 +35,17 @@ public enum LockMechanism {
         return cliName;
     }
 
+    /**
+     * Whether the mechanism keeps one token per warp (group) by construction, whatever granularity the kernel asks
+     * for: the warp's shared spin-lock, its vote over one lock bit, and a named barrier all synchronise whole warps.
+     */
+    public boolean oneTokenPerWarp() {
+        return switch (this) {
+            case SHARED_SPIN_LOCK, WARP_VOTE, NAMED_BARRIER -> true;
+            case TINY_LOCK, ATOMIC_SPIN_LOCK, ACQUIRE_RELEASE_FLAG, MBARRIER, BLOCKING -> false;
+        };
+    }
+
     public static Optional<LockMechanism> fromCliName(String name) {
         return Arrays.stream(values()).filter(m -> m.cliName.equals(name)).findFirst();
     }

@@ -4,7 +4,10 @@ import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.gpu.GpuModelBackend;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.reference.ReferenceBackend;
+import dev.finegrain.gpu.SimUserException;
+import dev.finegrain.gpu.runtime.SimtProfile;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,7 +30,7 @@ public final class Backends {
         if (name.startsWith(GpuModelBackend.PREFIX)) {
             try {
                 return Optional.of(new GpuModelBackend(name.substring(GpuModelBackend.PREFIX.length())));
-            } catch (dev.finegrain.gpu.SimUserException unknownProfile) {
+            } catch (SimUserException unknownProfile) {
                 throw new UsageException("backend '" + name + "': " + unknownProfile.getMessage());
             }
         }
@@ -35,9 +38,8 @@ public final class Backends {
     }
 
     public static List<String> names() {
-        List<String> names = new java.util.ArrayList<>(AVAILABLE.stream().map(Backend::name).toList());
-        names.add(GpuModelBackend.PREFIX + "<profile> (" + String.join(", ",
-                dev.finegrain.gpu.runtime.SimtProfile.BUILT_IN) + ")");
+        List<String> names = new ArrayList<>(AVAILABLE.stream().map(Backend::name).toList());
+        names.add(GpuModelBackend.PREFIX + "<profile> (" + String.join(", ", SimtProfile.BUILT_IN) + ")");
         return names;
     }
 }

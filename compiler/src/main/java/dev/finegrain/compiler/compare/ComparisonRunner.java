@@ -149,16 +149,10 @@ public final class ComparisonRunner {
         Optional<String> problem = run.failure().or(() -> oracle.firstDifference(variant.graph(), sizes, run.outputs()));
         return new ResultRow(kernel.name(), sizeText(sizes), variant.plan().schedule().cliName(), backend.name(),
                 variant.mechanism().map(LockMechanism::cliName).orElse("-"),
-                variant.mechanism().map(ComparisonRunner::sharesTokenPerWarp).orElse(false)
+                variant.mechanism().map(LockMechanism::oneTokenPerWarp).orElse(false)
                         ? LockGranularity.WARP_SHARED.cliName() : kernel.granularity().cliName(),
                 kernel.channelPolicy().cliName(), problem.isEmpty(), run.metric(), run.value(), run.unit(), seed,
                 problem.orElse(""), run.details());
-    }
-
-    /** Mechanisms that keep one token per warp whatever the kernel's granularity says. */
-    private static boolean sharesTokenPerWarp(LockMechanism mechanism) {
-        return mechanism == LockMechanism.SHARED_SPIN_LOCK || mechanism == LockMechanism.WARP_VOTE
-                || mechanism == LockMechanism.NAMED_BARRIER;
     }
 
     public static String sizeText(int[] sizes) {

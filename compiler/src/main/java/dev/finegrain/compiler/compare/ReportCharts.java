@@ -78,15 +78,15 @@ public final class ReportCharts {
     }
 
     /** A rate is better when higher; every other metric (firings, cycles, time) when lower. */
-    public static boolean higherIsBetter(ResultRow row) {
+    static boolean higherIsBetter(ResultRow row) {
         return row.unit().endsWith("/s");
     }
 
-    public static String seriesName(ResultRow row) {
+    static String seriesName(ResultRow row) {
         return row.schedule() + " / " + row.backend() + (row.mechanism().equals("-") ? "" : " / " + row.mechanism());
     }
 
-    public static long points(String size) {
+    static long points(String size) {
         return Arrays.stream(size.split("x")).mapToLong(Long::parseLong).reduce(1, Math::multiplyExact);
     }
 

@@ -15,12 +15,17 @@ import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -201,6 +206,36 @@ class CliBehaviourTest {
         }
         assertEquals(Set.of("8 wavefront", "8 lock-dataflow", "8 data-parallel:4", "12 wavefront", "12 lock-dataflow",
                 "12 data-parallel:4"), combinations);
+    }
+
+    // ---- compare --out -------------------------------------------------------------------------------------
+
+    @Test
+    void compareWithOutWritesTheThreeFilesAndThePageStatesTheCommand(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("new/report");
+        Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "8,32", "--schedules", "wavefront,lock-dataflow",
+                "--backends", "reference", "--quick", "--out", out.toString());
+        assertEquals(0, compare.exit(), compare.err());
+        assertEquals("report: " + out.resolve("report.html"), compare.err().lines().toList().getLast(), compare.err());
+        String page = Files.readString(out.resolve("report.html"));
+        assertTrue(page.contains("<code>finegrain compare prefix-sum --sizes 8,32 --schedules wavefront,lock-dataflow "
+                + "--backends reference --quick --out " + out + "</code>"), page);
+        assertTrue(page.contains(LocalDate.now().toString()) || page.contains(LocalDate.now().minusDays(1).toString()), "today's date");
+        assertEquals(5, Files.readString(out.resolve("results.csv")).lines().count(), "header and four rows");
+        assertEquals(4, ((List<?>) MinimalJson.parse(Files.readString(out.resolve("results.json")))).size());
+    }
+
+    @Test
+    void anOutFolderThatCannotBeCreatedIsAOneLineUsageErrorNamingIt(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("not-a-folder"), "x");
+        Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "8", "--backends", "reference", "--quick",
+                "--out", file.toString());
+        assertAll(
+                () -> assertEquals(FinegrainCli.EXIT_USAGE, compare.exit(), compare.err()),
+                () -> assertEquals(1, compare.err().lines().count(), compare.err()),
+                () -> assertTrue(compare.err().startsWith("finegrain: cannot create report folder " + file + ": "), compare.err()),
+                () -> assertFalse(compare.err().contains("Exception"), compare.err()),
+                () -> assertEquals("", compare.out(), "nothing is run"));
     }
 
     // ---- usage errors --------------------------------------------------------------------------------------

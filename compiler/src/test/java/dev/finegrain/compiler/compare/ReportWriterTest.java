@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.compare;
 
-import dev.finegrain.compiler.cli.FinegrainCli;
+import dev.finegrain.compiler.cli.MinimalJson;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,12 +10,9 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -39,9 +36,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What {@code compare --out DIR} leaves behind: the results as JSON and CSV, and a page that needs no network. */
 class ReportWriterTest {
-
-    private static final List<String> REQUIRED_KEYS = List.of("kernel", "size", "schedule", "backend", "mechanism",
-            "granularity", "channels", "verified", "metric", "value", "unit");
 
     private static final String COMMAND = "finegrain compare prefix-sum --sizes 8,32 --backends reference";
     private static final ZonedDateTime PRODUCED_AT = ZonedDateTime.of(2026, 3, 14, 9, 26, 0, 0, ZoneOffset.UTC);
@@ -90,18 +84,13 @@ class ReportWriterTest {
     // ---- files ---------------------------------------------------------------------------------------------
 
     @Test
-    void resultsJsonIsWhatFormatJsonPrintsAndParsesAsAnArrayWithTheRequiredKeys(@TempDir Path dir) throws Exception {
+    void resultsJsonIsWhatFormatJsonPrints(@TempDir Path dir) throws Exception {
+        // the keys of --format json are CliBehaviourTest's to check; the file must be that text, whole
         List<ResultRow> rows = compareRows();
         ReportWriter.into(dir).write(rows, COMMAND, PRODUCED_AT);
         String json = Files.readString(dir.resolve("results.json"));
         assertEquals(ResultFormat.JSON.render(rows), json);
-        List<?> parsed = assertInstanceOf(List.class, parseJson(json));
-        assertEquals(4, parsed.size(), json);
-        for (Object element : parsed) {
-            Map<?, ?> row = assertInstanceOf(Map.class, element);
-            assertTrue(row.keySet().containsAll(REQUIRED_KEYS), "keys " + row.keySet());
-            assertEquals(Boolean.TRUE, row.get("verified"));
-        }
+        assertEquals(4, assertInstanceOf(List.class, MinimalJson.parse(json)).size(), json);
     }
 
     @Test
@@ -218,45 +207,6 @@ class ReportWriterTest {
                 unit.endsWith("/s") ? "cells_per_s" : "critical_path", value, unit, 42, "", Map.of());
     }
 
-    // ---- the command line ----------------------------------------------------------------------------------
-
-    private record Outcome(int exit, String out, String err) {}
-
-    private static Outcome finegrain(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = FinegrainCli.execute(KernelCatalog.of(List.of(PrefixSumEntry.ENTRY)), new PrintWriter(out), new PrintWriter(err), args);
-        return new Outcome(exit, out.toString(), err.toString());
-    }
-
-    @Test
-    void compareWithOutWritesTheThreeFilesAndThePageStatesTheCommand(@TempDir Path dir) throws Exception {
-        Path out = dir.resolve("new/report");
-        Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "8,32", "--schedules", "wavefront,lock-dataflow",
-                "--backends", "reference", "--quick", "--out", out.toString());
-        assertEquals(0, compare.exit(), compare.err());
-        assertEquals("report: " + out.resolve("report.html"), compare.err().lines().toList().getLast(), compare.err());
-        String page = Files.readString(out.resolve("report.html"));
-        assertTrue(page.contains("<code>finegrain compare prefix-sum --sizes 8,32 --schedules wavefront,lock-dataflow "
-                + "--backends reference --quick --out " + out + "</code>"), page);
-        assertTrue(page.contains(LocalDate.now().toString()) || page.contains(LocalDate.now().minusDays(1).toString()), "today's date");
-        assertEquals(5, Files.readString(out.resolve("results.csv")).lines().count(), "header and four rows");
-        assertEquals(4, ((List<?>) parseJson(Files.readString(out.resolve("results.json")))).size());
-    }
-
-    @Test
-    void anOutFolderThatCannotBeCreatedIsAOneLineUsageErrorNamingIt(@TempDir Path dir) throws IOException {
-        Path file = Files.writeString(dir.resolve("not-a-folder"), "x");
-        Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "8", "--backends", "reference", "--quick",
-                "--out", file.toString());
-        assertAll(
-                () -> assertEquals(FinegrainCli.EXIT_USAGE, compare.exit(), compare.err()),
-                () -> assertEquals(1, compare.err().lines().count(), compare.err()),
-                () -> assertTrue(compare.err().startsWith("finegrain: cannot create report folder " + file + ": "), compare.err()),
-                () -> assertFalse(compare.err().contains("Exception"), compare.err()),
-                () -> assertEquals("", compare.out(), "nothing is run"));
-    }
-
     @Test
     void aFileThatCannotBeWrittenIsAUsageErrorNamingIt(@TempDir Path dir) throws IOException {
         Files.createDirectory(dir.resolve("results.csv"));
@@ -303,13 +253,6 @@ class ReportWriterTest {
     private static Optional<Path> onPath(String program) {
         return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
                 .map(folder -> Path.of(folder, program)).filter(Files::isExecutable).findFirst();
-    }
-
-    // ---- helpers -------------------------------------------------------------------------------------------
-
-    /** The CLI tests' strict JSON reader, so both suites read the output the same way. */
-    private static Object parseJson(String json) {
-        return dev.finegrain.compiler.cli.MinimalJson.parse(json);
     }
 
 }

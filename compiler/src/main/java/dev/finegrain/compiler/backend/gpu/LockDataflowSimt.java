@@ -64,10 +64,7 @@ final class LockDataflowSimt {
         this.profile = profile;
         this.layout = layout;
         this.channels = plan.waits().stream().filter(c -> !DependenceMath.isZero(c.vector())).toList();
-        this.warpTokens = switch (this.mechanism) {
-            case SHARED_SPIN_LOCK, WARP_VOTE, NAMED_BARRIER -> true;
-            default -> false;
-        };
+        this.warpTokens = this.mechanism.oneTokenPerWarp();
         this.privateChannels = graph.kernel().channelPolicy() == ChannelPolicy.PRIVATE;
         this.atomics = new SharedAtomics(asm, profile.sharedAtomicsAsLockLoops());
     }

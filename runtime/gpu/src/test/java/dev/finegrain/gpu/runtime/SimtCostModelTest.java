@@ -6,6 +6,7 @@ import dev.finegrain.gpu.SimtSimulator;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Seed 000's three-parameter abstraction, as the cost model realizes it. */
@@ -87,7 +88,7 @@ class SimtCostModelTest {
         assertEquals(locks.lockAddress(0x40), locks.lockAddress(0x40 + 4096));
         assertEquals(locks.lockAddress(0x40) + 1, locks.lockAddress(0x44));
         SimtThread holder = new SimtThread(0, 0, 0);
-        assertEquals(false, locks.isTaken(locks.lockAddress(0x40)));
+        assertFalse(locks.isTaken(locks.lockAddress(0x40)));
         locks.take(locks.lockAddress(0x40), holder, 0x40);
         assertTrue(locks.isTaken(locks.lockAddress(0x1040)), "0x1040 aliases 0x40");
         assertEquals(holder, locks.holder(16));
