@@ -34,6 +34,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import static dev.finegrain.dsl.Finegrain.INT;
 import static dev.finegrain.dsl.Finegrain.LONG;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
@@ -58,6 +59,14 @@ class CliBehaviourTest {
             .actor("sum", "c", a -> a.read("c", -1, 0).plus(a.read("c", 0, -1)))
             .build();
 
+    /** Seed 001's validation chain in small: element i waits for element i-32, one warp earlier. */
+    private static final Kernel WARP_CHAIN = kernel("warp-chain")
+            .domain(dim("i", "n"))
+            .input("x", INT)
+            .state("a", INT, boundary(constant(0)))
+            .actor("add", "a", a -> a.read("a", -32).plus(a.read("x", 0)))
+            .build();
+
     private static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
             new LibraryKernel(NW, "global alignment scores with a gap penalty",
                     "Each cell takes the best of its north-west neighbour plus a substitution score, or its north or west "
@@ -66,7 +75,10 @@ class CliBehaviourTest {
             new LibraryKernel(PASCAL, "binomial coefficients by Pascal's rule",
                     "Each cell is the sum of its north and west neighbours, ones along the edges.",
                     (kernel, sizes, seed) -> kernel.invocation().sizes(sizes).build(), List.of(new int[] {8, 8})),
-            PrefixSumEntry.ENTRY));
+            PrefixSumEntry.ENTRY,
+            new LibraryKernel(WARP_CHAIN, "a chain with a stride of one warp", "Each element adds an input to the element 32 before it.",
+                    (kernel, sizes, seed) -> kernel.invocation().sizes(sizes).input("x", new Random(seed).ints(sizes[0], 0, 100).toArray())
+                            .build(), List.of(new int[] {128}))));
 
     private record Outcome(int exit, String out, String err) {}
 
@@ -355,6 +367,25 @@ class CliBehaviourTest {
         assertEquals(5, rows.size(), compare.out());
         assertTrue(rows.stream().allMatch(row -> row.contains(",gpu-model:fermi-gtx570,") && row.contains(",true,cycles,")),
                 compare.out());
+    }
+
+    @Test
+    void theWarpMechanismsRowsSayTheyKeepOneTokenPerWarp() {
+        // the kernel asks for per-thread locks; the warp mechanisms can only keep one token per warp, and say so
+        Outcome compare = finegrain("compare", "warp-chain", "--backends", "gpu-model:fermi-gtx570", "--sizes", "128",
+                "--schedules", "lock-dataflow", "--mechanisms", "named-barrier,warp-vote,shared-spin-lock,tiny-lock",
+                "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        List<String> rows = compare.out().lines().skip(1).toList();
+        assertEquals(4, rows.size(), compare.out());
+        List<String> header = List.of(compare.out().lines().findFirst().orElseThrow().split(","));
+        Set<String> warpMechanisms = Set.of("named-barrier", "warp-vote", "shared-spin-lock");
+        List<String[]> cells = rows.stream().map(row -> row.split(",", -1)).toList();
+        for (String[] row : cells) {
+            String mechanism = row[header.indexOf("mechanism")];
+            assertEquals(warpMechanisms.contains(mechanism) ? "warp-shared" : "per-thread", row[header.indexOf("granularity")],
+                    mechanism + " in\n" + compare.out());
+        }
     }
 
     @Test
