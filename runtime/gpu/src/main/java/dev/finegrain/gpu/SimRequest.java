@@ -1,8 +1,11 @@
 package dev.finegrain.gpu;
 
+import dev.finegrain.gpu.runtime.SimtProfile;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One simulation to run: the program (a file, or text with a name for messages), the profile, the launch shape and
@@ -11,7 +14,7 @@ import java.util.List;
  * @param file where the program is read from, or null when {@code source} is given
  * @param sourceName the name messages use for {@code source}
  * @param source the program text, or null to read {@code file}
- * @param profile a built-in profile name ({@code fermi-gtx570}, ...) or the path of a profile file
+ * @param profile the machine: a built-in profile or one read from a file, loaded when the request is built
  * @param blocks blocks in the grid
  * @param threadsPerBlock threads per block
  * @param mode the divergence mode, or null for the profile's default (fermi for Tesla/Fermi, its for Hopper)
@@ -26,7 +29,7 @@ import java.util.List;
  * @param globalMemory memory owned by the caller that the run works on (its size replaces {@code globalBytes}),
  *     or null for fresh memory
  */
-public record SimRequest(Path file, String sourceName, String source, String profile, int blocks,
+public record SimRequest(Path file, String sourceName, String source, SimtProfile profile, int blocks,
                          int threadsPerBlock, SimMode mode, long maxCycles, long watchdogCycles,
                          int sharedBytesPerBlock, int lockBitsPerBlock, int globalBytes, List<MemoryInit> inits,
                          List<DumpRange> dumps, GlobalMemory globalMemory) {
@@ -39,10 +42,7 @@ public record SimRequest(Path file, String sourceName, String source, String pro
         if ((file == null) == (source == null)) {
             throw new SimUserException("give either a program file or program text");
         }
-        if (profile == null || profile.isBlank()) {
-            throw new SimUserException("no profile given (built in: tesla-gtx295, fermi-gtx570, fermi-gtx580,"
-                    + " hopper-h200)");
-        }
+        Objects.requireNonNull(profile, "profile");
         positive("blocks", blocks);
         positive("threads per block", threadsPerBlock);
         positive("max cycles", maxCycles);
@@ -89,7 +89,8 @@ public record SimRequest(Path file, String sourceName, String source, String pro
         private final Path file;
         private final String sourceName;
         private final String source;
-        private String profile = "fermi-gtx570";
+        private String profileNameOrPath = "fermi-gtx570";
+        private SimtProfile profile;
         private int blocks = 1;
         private int threads = 32;
         private SimMode mode;
@@ -108,8 +109,16 @@ public record SimRequest(Path file, String sourceName, String source, String pro
             this.source = source;
         }
 
+        /** A built-in profile name ({@code fermi-gtx570}, ...) or the path of a profile file, loaded by {@link #build}. */
         public Builder profile(String nameOrPath) {
-            this.profile = nameOrPath;
+            this.profileNameOrPath = nameOrPath;
+            this.profile = null;
+            return this;
+        }
+
+        /** A profile already loaded, for example one read from a file that a caller runs many launches with. */
+        public Builder profile(SimtProfile loaded) {
+            this.profile = Objects.requireNonNull(loaded, "profile");
             return this;
         }
 
@@ -171,7 +180,11 @@ public record SimRequest(Path file, String sourceName, String source, String pro
         }
 
         public SimRequest build() {
-            return new SimRequest(file, sourceName, source, profile, blocks, threads, mode, maxCycles,
+            if (profile == null && (profileNameOrPath == null || profileNameOrPath.isBlank())) {
+                throw new SimUserException("no profile given (built in: " + String.join(", ", SimtProfile.BUILT_IN) + ")");
+            }
+            SimtProfile machine = profile != null ? profile : SimtProfile.load(profileNameOrPath);
+            return new SimRequest(file, sourceName, source, machine, blocks, threads, mode, maxCycles,
                     watchdogCycles, sharedBytesPerBlock, lockBitsPerBlock, globalBytes, inits, dumps, globalMemory);
         }
     }

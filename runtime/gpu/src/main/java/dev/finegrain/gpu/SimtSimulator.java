@@ -70,7 +70,7 @@ public final class SimtSimulator {
 
     public static SimResult run(SimRequest request) {
         SimtProgram program = parse(request);
-        SimtProfile profile = SimtProfile.load(request.profile());
+        SimtProfile profile = request.profile();
         SimMode mode = request.mode() != null ? request.mode() : profile.defaultMode();
         SimtLaunch launch = launchFor(request, program, profile);
         SimtMachine.checkFits(profile, launch);

@@ -127,7 +127,7 @@ public final class GpuModelBackend implements Backend {
             SimResult result;
             try {
                 result = SimtSimulator.run(SimRequest.builder(graph.name() + ".sass", kernel.program())
-                        .profile(profile.name()).blocks(kernel.blocksPerLaunch().get(launch))
+                        .profile(profile).blocks(kernel.blocksPerLaunch().get(launch))
                         .threads(kernel.threadsPerBlock()).sharedBytesPerBlock(Math.max(4, kernel.sharedBytes()))
                         .lockBitsPerBlock(kernel.lockBits()).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
                         .build());

@@ -14,8 +14,15 @@ import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -74,6 +81,27 @@ class GpuModelBackendTest {
                 new Schedule.DataParallel(List.of(16)), new Schedule.LockDataflow()));
         assertAllVerified(FERMI, MIXED, new int[] {33, 70}, List.of(new Schedule.Wavefront(),
                 new Schedule.DataParallel(List.of(8, 8)), new Schedule.LockDataflow()));
+    }
+
+    @Test
+    void aProfileReadFromAFileRunsAsLoaded(@TempDir Path dir) throws IOException {
+        // the launches once looked the profile up again by its name, which only built-in profiles have
+        Path file = dir.resolve("slow-barrier.properties");
+        try (InputStream builtIn = SimtProfile.class.getResourceAsStream("/dev/finegrain/gpu/profiles/fermi-gtx570.properties")) {
+            String text = new String(builtIn.readAllBytes(), StandardCharsets.UTF_8);
+            Files.writeString(file, text.replace("profile.name=fermi-gtx570", "profile.name=slow-barrier")
+                    .replace("latency.barrier=20", "latency.barrier=200"));
+        }
+        GpuModelBackend fromFile = new GpuModelBackend(file.toString());
+        assertAllVerified(fromFile, CHAIN, new int[] {256}, List.of(new Schedule.LockDataflow()));
+
+        KernelGraph graph = Pipeline.compile(CHAIN);
+        Variant namedBarriers = new Variant(graph, SchedulePlanner.plan(graph, new Schedule.LockDataflow()),
+                Optional.of(LockMechanism.NAMED_BARRIER));
+        Invocation invocation = inputs(CHAIN, new int[] {256});
+        double slow = fromFile.run(namedBarriers, invocation, RunSettings.once(1, 1)).value();
+        double fast = FERMI.run(namedBarriers, invocation, RunSettings.once(1, 1)).value();
+        assertTrue(slow > fast, "the file's slower barrier is what runs: " + slow + " against " + fast + " cycles");
     }
 
     @Test
