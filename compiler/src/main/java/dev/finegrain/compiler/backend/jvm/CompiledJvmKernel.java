@@ -26,7 +26,6 @@ import dev.finegrain.runtime.jvm.ParkingFlags;
 import dev.finegrain.runtime.jvm.ReadyFlags;
 import dev.finegrain.runtime.jvm.SenseBarrier;
 import dev.finegrain.runtime.jvm.SpinLockTokens;
-import dev.finegrain.runtime.jvm.StallException;
 import dev.finegrain.runtime.jvm.TeamTask;
 import dev.finegrain.runtime.jvm.WaitDescriber;
 import dev.finegrain.runtime.jvm.Watchdog;
@@ -84,23 +83,37 @@ public final class CompiledJvmKernel {
         private final Object[] arrays;
         private final TeamTask task;
         private final int[] sizes;
+        private final int workers;
+        private boolean ran;
 
-        private Prepared(Object[] arrays, TeamTask task, int[] sizes) {
+        private Prepared(Object[] arrays, TeamTask task, int[] sizes, int workers) {
             this.arrays = arrays;
             this.task = task;
             this.sizes = sizes;
+            this.workers = workers;
         }
 
+        /**
+         * Runs the kernel once on {@code team}, which must have the number of workers this run was prepared for
+         * (its barrier and its deal of work count them).
+         *
+         * @throws IllegalArgumentException when the team's size differs
+         * @throws IllegalStateException when this run has run already (its state and watchdog are used up)
+         */
         public void runOn(WorkerTeam team) {
+            if (team.size() != workers) {
+                throw new IllegalArgumentException("this run of kernel '" + variant.graph().name() + "' was prepared for "
+                        + workers + " workers but the team has " + team.size() + "; prepare it with team.size()");
+            }
+            if (ran) {
+                throw new IllegalStateException("this run of kernel '" + variant.graph().name() + "' has run already; "
+                        + "prepare a new one for each run");
+            }
+            ran = true;
             try {
                 team.run(task);
             } catch (ArithmeticException division) {
                 throw divisionByZero();
-            } catch (StallException stall) {
-                if (java.util.Arrays.stream(stall.getSuppressed()).anyMatch(ArithmeticException.class::isInstance)) {
-                    throw divisionByZero();
-                }
-                throw stall;
             }
         }
 
@@ -119,7 +132,7 @@ public final class CompiledJvmKernel {
             dataParallel.checkSizes(invocation.sizes());
         }
         Object[] arrays = prepareArrays(variant, invocation);
-        return new Prepared(arrays, instantiate(invocation, arrays, workers, stallTimeoutNanos), invocation.sizes());
+        return new Prepared(arrays, instantiate(invocation, arrays, workers, stallTimeoutNanos), invocation.sizes(), workers);
     }
 
     private static Object[] prepareArrays(Variant variant, Invocation invocation) {
@@ -162,12 +175,17 @@ public final class CompiledJvmKernel {
         } catch (Throwable failure) {
             throw new IllegalStateException("cannot instantiate the generated kernel of " + variant.graph().name(), failure);
         }
+        SenseBarrier barrier = sync.length == 1 && sync[0] instanceof SenseBarrier steps ? steps : null;
         return (worker, teamSize) -> {
             try {
                 kernel.run(worker, teamSize);
-            } catch (RuntimeException failure) {
+            } catch (RuntimeException | Error failure) {
+                // the other workers stop waiting for what this one will never publish, and the run blames this failure
                 watchdog.abort();
                 throw failure;
+            }
+            if (barrier != null) {
+                barrier.depart();
             }
         };
     }
@@ -201,6 +219,10 @@ public final class CompiledJvmKernel {
         List<IrChannel> waits = variant.plan() instanceof DataflowPlan dataflow ? dataflow.waits() : List.of();
         Domain domain = new Domain(sizes);
         return (channel, consumerPoint, producerPoint) -> {
+            if (channel == SenseBarrier.ABANDONED_CHANNEL) {
+                return "a worker waits at the barrier between steps, but another finished its task without arriving "
+                        + "(the workers took different numbers of steps)";
+            }
             if (channel < 0 || channel >= waits.size()) {
                 return "a worker waits at the barrier between steps";
             }

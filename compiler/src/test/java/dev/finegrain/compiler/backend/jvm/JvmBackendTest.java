@@ -21,6 +21,7 @@ import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 import dev.finegrain.runtime.jvm.StallException;
+import dev.finegrain.runtime.jvm.WorkerTeam;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.util.CheckClassAdapter;
@@ -212,6 +213,37 @@ class JvmBackendTest {
         assertTrue(System.nanoTime() - started < 5_000_000_000L, "the stall is reported within seconds");
         assertTrue(stall.waits().stream().anyMatch(w -> w.startsWith("cell[") && w.contains(" waits on channel score[i+1, j+1] for cell[")),
                 String.join("\n", stall.waits()));
+    }
+
+    /**
+     * Found in review: barrier waits were timed like token waits, so a worker with no tile, waiting while its peer
+     * ran one long tile, declared a stall. Here the one tile covering 512 x 512 outlasts a 1 ms stall timeout.
+     */
+    @Test
+    void aTileLongerThanTheStallTimeoutIsNoStall() {
+        Kernel kernel = GoldenKernels.needlemanWunsch();
+        Invocation invocation = inputs(kernel, new int[] {512, 512}, 3);
+        CompiledJvmKernel compiled = CompiledJvmKernel.compile(kernel, dataParallel(512), Optional.empty());
+        BackendRun run = backend.run(compiled.variant(), invocation, new RunSettings(3, 2, false, 1_000_000L));
+        assertEquals(Optional.empty(), SequentialOracle.run(compiled.variant().graph(), invocation)
+                .firstDifference(compiled.variant().graph(), invocation.sizes(), run.outputs()));
+    }
+
+    /** Found in review: a team of another size overran the barrier's slots or hung until the watchdog fired. */
+    @Test
+    void aPreparedRunRefusesATeamOfAnotherSizeAndASecondRun() {
+        Kernel kernel = GoldenKernels.needlemanWunsch();
+        Invocation invocation = inputs(kernel, new int[] {16, 16}, 3);
+        CompiledJvmKernel compiled = CompiledJvmKernel.compile(kernel, dataParallel(4), Optional.empty());
+        CompiledJvmKernel.Prepared prepared = compiled.prepare(invocation, 2, RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
+        try (WorkerTeam three = new WorkerTeam(3); WorkerTeam two = new WorkerTeam(2)) {
+            IllegalArgumentException wrongTeam = assertThrows(IllegalArgumentException.class, () -> prepared.runOn(three));
+            assertEquals("this run of kernel 'nw' was prepared for 2 workers but the team has 3; prepare it with team.size()",
+                    wrongTeam.getMessage());
+            prepared.runOn(two);
+            IllegalStateException again = assertThrows(IllegalStateException.class, () -> prepared.runOn(two));
+            assertEquals("this run of kernel 'nw' has run already; prepare a new one for each run", again.getMessage());
+        }
     }
 
     @Test

@@ -11,9 +11,20 @@ import java.lang.invoke.VarHandle;
  * flip is a volatile store read by every waiter, so every write any worker made before {@code await} is visible
  * to every worker after {@code await}. The barrier is reusable at once: a worker's own sense (kept per worker
  * index) alternates between phases, and the count is reset before the flip that releases anyone.
+ *
+ * <p>Watchdog. A barrier wait has no timeout: a worker that waits here while a peer computes a long step is idle,
+ * not stuck, however long the step. It can end without release in two ways only: the run's watchdog stalled (a
+ * token wait elsewhere timed out, or a worker failed), or a worker {@link #depart departed}, finishing its task
+ * without arriving, so that the barrier can never complete (a broken plan whose workers take different numbers of
+ * steps). A departure is told apart from a normal finish by reading the sense after it: a worker that left after
+ * the last step had seen the release that this waiter is about to see.
  */
 public final class SenseBarrier {
     private static final VarHandle COUNT;
+    /** The channel a barrier wait reports to its watchdog's describer (no token channel has a negative number). */
+    public static final int WAIT_CHANNEL = -1;
+    /** The channel reported by a wait that a departed worker left with no way to complete. */
+    public static final int ABANDONED_CHANNEL = -2;
     /** Ints between two workers' own senses, so that each sits on its own cache line. */
     private static final int PAD = 16;
 
@@ -29,6 +40,7 @@ public final class SenseBarrier {
     private final int[] workerSense;
     private volatile int count;
     private volatile int sense;
+    private volatile boolean departed;
 
     public SenseBarrier(int parties) {
         if (parties < 1) {
@@ -55,12 +67,23 @@ public final class SenseBarrier {
         }
     }
 
+    /** Says that a worker has finished its task and will not arrive again; every worker calls it once, at its end. */
+    public void depart() {
+        departed = true;
+    }
+
     private void spin(int mySense, Watchdog watchdog) {
-        long start = Watchdog.CLOCK_NOT_STARTED;
         for (int spins = 1; sense != mySense; spins++) {
             Thread.onSpinWait();
             if ((spins & (Watchdog.SPINS_PER_CHECK - 1)) == 0) {
-                start = watchdog.tick(start, -1, -1, -1);
+                if (watchdog.stalled()) {
+                    watchdog.declareStall(WAIT_CHANNEL, -1, -1);
+                }
+                if (departed && sense != mySense) {
+                    watchdog.declareStall(ABANDONED_CHANNEL, -1, -1);
+                }
+                // a peer sharing this core on an oversubscribed machine gets to run
+                Thread.yield();
             }
         }
     }

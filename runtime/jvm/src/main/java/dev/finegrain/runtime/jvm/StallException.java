@@ -20,11 +20,17 @@ public final class StallException extends RuntimeException {
         return watchdog.recordedWaits();
     }
 
-    /** A one-line summary: the timeout and the recorded waits. */
+    /** Whether these waits were abandoned because a worker failed, rather than timed out. */
+    public boolean afterAbort() {
+        return watchdog.aborted();
+    }
+
+    /** A one-line summary: why the waits ended (the timeout, or a failed worker) and the recorded waits. */
     @Override
     public String getMessage() {
         List<String> waits = waits();
-        return "stall: a wait made no progress for " + watchdog.timeoutNanos() / 1_000_000 + " ms; "
-                + waits.size() + (waits.size() == 1 ? " wait: " : " waits: ") + String.join("; ", waits);
+        String why = afterAbort() ? "stopped waiting because another worker failed; "
+                : "stall: a wait made no progress for " + watchdog.timeoutNanos() / 1_000_000 + " ms; ";
+        return why + waits.size() + (waits.size() == 1 ? " wait: " : " waits: ") + String.join("; ", waits);
     }
 }

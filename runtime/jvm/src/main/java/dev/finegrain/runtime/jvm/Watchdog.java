@@ -25,6 +25,7 @@ public final class Watchdog {
     private final long timeoutNanos;
     private final WaitDescriber describer;
     private volatile boolean stalled;
+    private volatile boolean aborted;
     private final List<String> waits = new ArrayList<>();
 
     public Watchdog(long timeoutNanos, WaitDescriber describer) {
@@ -44,6 +45,15 @@ public final class Watchdog {
         if (!stalled && System.nanoTime() - startNanos <= timeoutNanos) {
             return;
         }
+        declareStall(channel, consumerPoint, producerPoint);
+    }
+
+    /**
+     * Declares a stall now, whatever the clock says: for a wait that knows it can never end (a barrier that a
+     * worker left without arriving), or that must end because another waiter declared one. Records this waiter's
+     * description and throws.
+     */
+    public void declareStall(int channel, int consumerPoint, int producerPoint) {
         stalled = true;
         String wait = describer.describe(channel, consumerPoint, producerPoint);
         synchronized (waits) {
@@ -57,7 +67,16 @@ public final class Watchdog {
      * tokens it will never publish instead of sitting out the timeout.
      */
     public void abort() {
+        aborted = true;
         stalled = true;
+    }
+
+    /**
+     * Whether the waits ended because a worker failed ({@link #abort}) rather than because one timed out: then the
+     * worker's own failure, not the abandoned waits, is what went wrong.
+     */
+    public boolean aborted() {
+        return aborted;
     }
 
     /** Whether some waiter has declared a stall. */

@@ -64,8 +64,9 @@ public final class WorkerTeam implements AutoCloseable {
     }
 
     /**
-     * Runs task.run(worker, size()) once on every worker, waits for all; rethrows the first failure (a
-     * StallException in preference to others) on the caller, with the other failures attached as suppressed.
+     * Runs task.run(worker, size()) once on every worker, waits for all; rethrows the failure to blame (a stall
+     * that timed out, else a worker's own failure rather than the waits abandoned after it) on the caller, with
+     * the other failures attached as suppressed.
      * Reusable many times; runs from several callers take turns.
      *
      * @throws IllegalStateException if the team is closed, or when called from one of its own workers
@@ -146,7 +147,7 @@ public final class WorkerTeam implements AutoCloseable {
     private void rethrowFailures() {
         Throwable first = null;
         for (Throwable t : failures) {
-            if (t != null && (first == null || t instanceof StallException && !(first instanceof StallException))) {
+            if (t != null && (first == null || blame(t) > blame(first))) {
                 first = t;
             }
         }
@@ -166,6 +167,17 @@ public final class WorkerTeam implements AutoCloseable {
             throw e;
         }
         throw new IllegalStateException("worker task failed", first);
+    }
+
+    /**
+     * Which failure a run rethrows, highest first: a stall that timed out (the report names every wait); a
+     * worker's own failure; and last, waits abandoned because a worker failed, which only echo that failure.
+     */
+    private static int blame(Throwable failure) {
+        if (failure instanceof StallException stall) {
+            return stall.afterAbort() ? 0 : 2;
+        }
+        return 1;
     }
 
     private void finish() {

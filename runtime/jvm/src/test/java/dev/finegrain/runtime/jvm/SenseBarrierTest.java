@@ -1,7 +1,9 @@
 package dev.finegrain.runtime.jvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,10 +44,44 @@ class SenseBarrierTest {
         assertEquals(1, barrier.parties());
     }
 
+    /** A broken plan: the other party finished its task without arriving, so this wait could never end. */
     @Test
-    void missingPartyStallsWithABarrierWait() {
+    void aPartyThatDepartedWithoutArrivingStallsTheWait() {
         SenseBarrier barrier = new SenseBarrier(2);
+        barrier.depart();
         StallException e = assertThrows(StallException.class, () -> barrier.await(0, Concurrently.shortWatchdog()));
-        assertEquals(List.of("cell -1 waits on channel -1 for cell -1"), e.waits());
+        assertEquals(List.of("cell -1 waits on channel -2 for cell -1"), e.waits());
+    }
+
+    /** Found in review: a wait was timed like a token wait, so a peer's step longer than the timeout was a stall. */
+    @Test
+    void aStepLongerThanTheTimeoutIsNoStall() {
+        SenseBarrier barrier = new SenseBarrier(2);
+        Watchdog watchdog = Concurrently.shortWatchdog();
+        Concurrently.run(
+                () -> barrier.await(0, watchdog),
+                () -> {
+                    sleepMillis(3 * watchdog.timeoutNanos() / 1_000_000);
+                    barrier.await(1, watchdog);
+                });
+        assertFalse(watchdog.stalled());
+    }
+
+    @Test
+    void aStallDeclaredElsewhereEndsTheWait() {
+        SenseBarrier barrier = new SenseBarrier(2);
+        Watchdog watchdog = Concurrently.shortWatchdog();
+        watchdog.abort();
+        StallException e = assertThrows(StallException.class, () -> barrier.await(0, watchdog));
+        assertTrue(e.afterAbort());
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 }

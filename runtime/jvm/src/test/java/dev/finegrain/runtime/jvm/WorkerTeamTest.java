@@ -105,6 +105,29 @@ class WorkerTeamTest {
         }
     }
 
+    /**
+     * Found in review: when a failing worker aborted the run, the waits it abandoned were rethrown as a stall
+     * ("no progress for N ms"), hiding the failure. The failure is what the run throws now.
+     */
+    @Test
+    void aWorkersOwnFailureIsBlamedOverTheWaitsItsAbortEnded() {
+        try (WorkerTeam team = new WorkerTeam(2)) {
+            Watchdog watchdog = Concurrently.watchdog();
+            int[] flags = ReadyFlags.create(1);
+            IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> team.run((worker, workers) -> {
+                if (worker == 0) {
+                    watchdog.abort();
+                    throw new IllegalStateException("worker 0 failed");
+                }
+                ReadyFlags.await(flags, 0, watchdog, 0, 5, 4);
+            }));
+            assertEquals("worker 0 failed", thrown.getMessage());
+            StallException abandoned = (StallException) thrown.getSuppressed()[0];
+            assertTrue(abandoned.getMessage().startsWith("stopped waiting because another worker failed; 1 wait: "),
+                    abandoned.getMessage());
+        }
+    }
+
     /** A broken plan: each worker waits for a token only the other would publish after its own wait. */
     @Test
     void aBrokenPlanStallsAndTheReportNamesEveryWaitingInstance() {
