@@ -11,6 +11,7 @@ import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.KernelDefinitionException;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 
@@ -18,7 +19,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -36,6 +39,7 @@ public final class KernelCompiler {
     public static List<Generated> compile(CompileRequest request) throws IOException {
         JvmBackend backend = new JvmBackend();
         List<Generated> generated = new ArrayList<>();
+        Map<String, String> kernelOfClass = new HashMap<>();
         for (Kernel kernel : request.kernels()) {
             KernelGraph graph = Pipeline.compile(kernel);
             for (Schedule schedule : request.schedules()) {
@@ -55,7 +59,14 @@ public final class KernelCompiler {
                     chosen.forEach(m -> mechanisms.add(Optional.of(m)));
                 }
                 for (Optional<LockMechanism> mechanism : mechanisms) {
-                    generated.add(write(JvmCodegen.generate(plan, mechanism, request.packageName()), request));
+                    JClass generatedClass = JvmCodegen.generate(plan, mechanism, request.packageName());
+                    String earlier = kernelOfClass.putIfAbsent(generatedClass.name(), kernel.name());
+                    if (earlier != null && !earlier.equals(kernel.name())) {
+                        throw new KernelDefinitionException("kernels '" + earlier + "' and '" + kernel.name()
+                                + "' both compile to class " + generatedClass.name() + ", so one would overwrite the other; "
+                                + "rename one of them");
+                    }
+                    generated.add(write(generatedClass, request));
                 }
             }
         }

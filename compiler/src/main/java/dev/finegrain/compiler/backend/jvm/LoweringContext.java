@@ -14,12 +14,15 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.DependenceMath;
 import dev.finegrain.dsl.Type;
 
+import javax.lang.model.SourceVersion;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What every schedule's lowering shares: the frame bindings and locals of the generated {@code run} method, the
@@ -132,9 +135,19 @@ final class LoweringContext {
         return unique;
     }
 
+    /**
+     * A name is taken by another local, by run's parameters, or by the Java source itself: a keyword or literal
+     * ({@code int}, {@code true}), or a name the source spells qualified calls and constants with ({@code java.lang.Math},
+     * {@code dev.finegrain...}, {@code Integer.MIN_VALUE}), which a local of that name would shadow. Kernel names are
+     * identifiers the DSL accepts, so a field named {@code int} becomes the local {@code int2}.
+     */
     private boolean isTaken(String name) {
-        return name.equals("worker") || name.equals("workers") || locals.stream().anyMatch(l -> l.name().equals(name));
+        return name.equals("worker") || name.equals("workers") || SourceVersion.isKeyword(name) || SHADOWING.contains(name)
+                || locals.stream().anyMatch(l -> l.name().equals(name));
     }
+
+    /** The first segments of what the Java source names qualified (see {@link #isTaken}). */
+    private static final Set<String> SHADOWING = Set.of("java", "dev", "Integer", "Long", "Double", "Math");
 
     /** A final field bound from the frame, copied into a local of the same name at the start of run. */
     JExpr.Local bind(String name, JType type, JClass.Source source, int index) {

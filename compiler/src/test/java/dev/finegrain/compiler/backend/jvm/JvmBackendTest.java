@@ -193,6 +193,31 @@ class JvmBackendTest {
         }
     }
 
+    /**
+     * Found in review: names the DSL accepts but Java source cannot use as they are (a field 'int', a param 'java'
+     * that shadows java.lang.Math), a bool param (cast from long) and a negated negative constant ('--3') made
+     * source that did not compile or crashed JavaPoet. The source compiles and agrees with the bytecode now.
+     */
+    @Test
+    void javaSourceCompilesForNamesThatClashWithJava() throws Exception {
+        Kernel kernel = kernel("clash").domain(dim("i", "n")).param("java", dev.finegrain.dsl.Finegrain.BOOL)
+                .param("Integer", INT).state("int", INT, boundary(constant(0)))
+                .actor("a", "int", c -> dev.finegrain.dsl.Finegrain.select(c.param("java"),
+                        max(c.read("int", -1), c.param("Integer")).plus(constant(-3).negate()), c.read("int", -1).minus(1)))
+                .build();
+        for (boolean java : new boolean[] {true, false}) {
+            Invocation invocation = kernel.invocation().sizes(40).param("java", java).param("Integer", 7).build();
+            KernelOutputs oracle = SequentialOracle.run(Pipeline.compile(kernel), invocation);
+            for (Variant variant : variants(kernel)) {
+                JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), "dev.finegrain.generated.source");
+                Class<?> compiled = compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
+                BackendRun fromSource = backend.runWith(compiled, variant, invocation, RunSettings.once(1, 2));
+                assertEquals(Optional.empty(), oracle.firstDifference(variant.graph(), invocation.sizes(), fromSource.outputs()),
+                        generated.name() + " with java = " + java);
+            }
+        }
+    }
+
     @Test
     void aBrokenPlanStallsAndTheWatchdogNamesTheWaitingInstances() {
         Kernel kernel = GoldenKernels.needlemanWunsch();

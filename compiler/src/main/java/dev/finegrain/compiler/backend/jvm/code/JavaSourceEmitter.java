@@ -37,8 +37,11 @@ public final class JavaSourceEmitter {
             String source = switch (field.source()) {
                 case ARRAYS -> "(" + field.type().javaName() + ") arrays[" + field.index() + "]";
                 case SYNC -> "(" + field.type().javaName() + ") sync[" + field.index() + "]";
-                case INTEGRAL_PARAMS -> field.type().kind() == JType.Kind.LONG ? "integralParams[" + field.index() + "]"
-                        : "(" + field.type().javaName() + ") integralParams[" + field.index() + "]";
+                case INTEGRAL_PARAMS -> switch (field.type().kind()) {
+                    case LONG -> "integralParams[" + field.index() + "]";
+                    case BOOLEAN -> "integralParams[" + field.index() + "] != 0";
+                    default -> "(" + field.type().javaName() + ") integralParams[" + field.index() + "]";
+                };
                 case REAL_PARAMS -> "realParams[" + field.index() + "]";
                 case SIZES -> "sizes[" + field.index() + "]";
                 case WATCHDOG -> "watchdog";
@@ -98,7 +101,8 @@ public final class JavaSourceEmitter {
             case JExpr.ArrayLoad load -> expression(load.array()) + "[" + expression(load.index()) + "]";
             case JExpr.ArrayLength length -> expression(length.array()) + ".length";
             case JExpr.Binary binary -> "(" + expression(binary.left()) + " " + binary.op().symbol + " " + expression(binary.right()) + ")";
-            case JExpr.Negate negate -> "(-" + expression(negate.operand()) + ")";
+            // the space keeps the negation of a negative constant from reading as a decrement: (- -3), not (--3)
+            case JExpr.Negate negate -> "(- " + expression(negate.operand()) + ")";
             case JExpr.Not not -> "(!" + expression(not.operand()) + ")";
             case JExpr.Conditional c -> "(" + expression(c.condition()) + " ? " + expression(c.whenTrue()) + " : "
                     + expression(c.whenFalse()) + ")";

@@ -1,0 +1,48 @@
+package dev.finegrain.compiler.api;
+
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.KernelDefinitionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class KernelCompilerTest {
+
+    private static Kernel prefix(String name) {
+        return kernel(name).domain(dim("i", "n")).state("a", INT, boundary(constant(0)))
+                .actor("add", "a", c -> c.read("a", -1).plus(1)).build();
+    }
+
+    @Test
+    void writesAClassFileAndItsSourcePerKernelAndSchedule(@TempDir Path dir) throws Exception {
+        List<KernelCompiler.Generated> generated = KernelCompiler.compile(new CompileRequest(List.of(prefix("nw-2d")),
+                List.of(wavefront()), List.of(), "com.example", dir.resolve("classes"), dir.resolve("sources")));
+        assertEquals(1, generated.size());
+        assertEquals("com.example.Nw2dWavefront", generated.get(0).className());
+        assertTrue(Files.size(generated.get(0).classFile()) > 0);
+        assertTrue(Files.readString(generated.get(0).sourceFile()).contains("public final class Nw2dWavefront"));
+    }
+
+    /** Found in review: 'nw-2d' and 'nw2d' both became class Nw2d..., and the second silently overwrote the first. */
+    @Test
+    void twoKernelsWhoseClassNamesCollideAreRefusedNamingBoth(@TempDir Path dir) {
+        KernelDefinitionException collision = assertThrows(KernelDefinitionException.class, () -> KernelCompiler.compile(
+                new CompileRequest(List.of(prefix("nw-2d"), prefix("nw2d")), List.of(wavefront()), List.of(), "com.example",
+                        dir.resolve("classes"), dir.resolve("sources"))));
+        assertEquals("kernels 'nw-2d' and 'nw2d' both compile to class com.example.Nw2dWavefront, so one would overwrite "
+                + "the other; rename one of them", collision.getMessage());
+    }
+}
