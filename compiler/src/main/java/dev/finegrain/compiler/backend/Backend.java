@@ -26,6 +26,14 @@ public interface Backend {
      */
     List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule);
 
+    /**
+     * The one mechanism a single run uses when none is asked for: the backend's preferred one where this kernel and
+     * schedule allow it, else the first of {@link #mechanisms}; empty when the schedule takes none.
+     */
+    default Optional<LockMechanism> defaultMechanism(KernelGraph graph, Schedule schedule) {
+        return mechanisms(graph, schedule).stream().findFirst();
+    }
+
     /** Why it cannot run this kernel under this schedule at all, when it cannot. */
     default Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
         return Optional.empty();

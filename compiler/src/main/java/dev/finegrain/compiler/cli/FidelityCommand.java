@@ -5,6 +5,7 @@ import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.FidelityReport;
 import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.ResultRow;
+import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -45,6 +46,16 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
 
     @Override
     public Integer call() throws IOException {
+        // checked before minutes of simulation, not after: the default paths are relative to the repository root
+        if (!Files.isRegularFile(notes)) {
+            throw new UsageException("notes file " + notes.toAbsolutePath() + " not found; run from the repository root "
+                    + "or give --notes FILE");
+        }
+        Path folder = out.toAbsolutePath().getParent();
+        if (folder == null || !Files.isDirectory(folder) || !Files.isWritable(folder) || Files.isDirectory(out)) {
+            throw new UsageException("cannot write " + out.toAbsolutePath() + ": its folder is missing or not writable, or it "
+                    + "is a folder; run from the repository root or give --out FILE");
+        }
         Backend gpu = CliValues.backend(PROFILE);
         List<LockMechanism> chainMechanisms = new ArrayList<>(
                 FidelityReport.TABLE2_SPEEDUP.keySet().stream().map(CliValues::mechanism).toList());
@@ -65,9 +76,13 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
                     + row.schedule() + " " + row.mechanism() + ": " + row.problem());
             return FinegrainCli.EXIT_NOT_VERIFIED;
         }
-        String fixed = Files.exists(notes) ? Files.readString(notes, StandardCharsets.UTF_8) : "";
+        String fixed = Files.readString(notes, StandardCharsets.UTF_8);
         List<String> commands = List.of(compareCommandFor(table2), compareCommandFor(table3));
-        Files.writeString(out, FidelityReport.markdown(chainRows, needleRows, commands, fixed), StandardCharsets.UTF_8);
+        try {
+            Files.writeString(out, FidelityReport.markdown(chainRows, needleRows, commands, fixed), StandardCharsets.UTF_8);
+        } catch (IOException problem) {
+            throw new UsageException("cannot write " + out.toAbsolutePath() + ": " + problem.getMessage());
+        }
         out().println("wrote " + out);
         return 0;
     }

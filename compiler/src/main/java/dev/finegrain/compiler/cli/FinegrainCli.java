@@ -69,8 +69,9 @@ public final class FinegrainCli {
         try {
             exit = commandLine.execute(args);
         } catch (OutOfMemoryError tooLarge) {
-            err.println("finegrain: out of memory: the oracle and every backend hold the whole domain of every field;"
-                    + " use smaller sizes");
+            err.println("finegrain: out of memory: what this command holds at once (every field over the whole domain, or"
+                    + " the simulated GPU's memory) does not fit; use smaller sizes or fewer blocks, or give the JVM more"
+                    + " with FINEGRAIN_JAVA_OPTS=-Xmx<size>");
             exit = EXIT_USAGE;
         }
         out.flush();

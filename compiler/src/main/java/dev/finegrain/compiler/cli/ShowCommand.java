@@ -11,8 +11,12 @@ import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
+import java.util.List;
 import java.util.Optional;
+import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.ir.IrPrinter;
+import dev.finegrain.compiler.plan.DataParallelPlan;
+import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
@@ -28,6 +32,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "show", description = "Show a kernel's compiled IR and, with --schedule, its execution plan.")
 final class ShowCommand extends CatalogCommand implements Callable<Integer> {
+
+    private static final String DEFAULT_PROFILE = "fermi-gtx570";
 
     @Parameters(index = "0", paramLabel = "KERNEL", description = "a kernel from 'finegrain list'")
     String kernelName;
@@ -51,7 +57,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     boolean simt;
 
     @Option(names = "--profile", paramLabel = "P", description = "the GPU model profile for --simt (default: fermi-gtx570)")
-    String profile = "fermi-gtx570";
+    String profile;
 
     @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain sizes for --simt, which folds them into the program (default: the kernel's first size)")
     String sizes;
@@ -63,12 +69,15 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
+        refuseOptionsThatDoNotCombine();
         if (java) {
             return showJava(kernel);
         }
         if (simt) {
             return showSimt(kernel);
         }
+        // parsed before anything is printed, so a mistake is the only output
+        Schedule parsed = schedule == null ? null : CliValues.schedule(schedule);
         KernelGraph graph;
         if (passes) {
             ByteArrayOutputStream trace = new ByteArrayOutputStream();
@@ -78,10 +87,27 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             graph = Pipeline.compile(kernel.kernel());
             out().print(IrPrinter.print(graph));
         }
-        if (schedule != null) {
-            out().print("plan: " + SchedulePlanner.plan(graph, CliValues.schedule(schedule)).describe());
+        if (parsed != null) {
+            out().print("plan: " + SchedulePlanner.plan(graph, parsed).describe());
         }
         return 0;
+    }
+
+    /** Options that belong to another view are a mistake, not something to ignore silently. */
+    private void refuseOptionsThatDoNotCombine() {
+        if (java && simt) {
+            throw new UsageException("--java and --simt are two views; choose one");
+        }
+        if ((java || simt) && (ir || passes)) {
+            throw new UsageException((ir ? "--ir" : "--passes") + " shows the IR, not the " + (java ? "--java" : "--simt")
+                    + " view; drop one of them");
+        }
+        if (!java && !simt && mechanism != null) {
+            throw new UsageException("--mechanism chooses the variant of the --java or --simt view; add one of them");
+        }
+        if (!simt && (profile != null || sizes != null)) {
+            throw new UsageException((profile != null ? "--profile" : "--sizes") + " is for the --simt view; add --simt or drop it");
+        }
     }
 
     private int showSimt(LibraryKernel kernel) {
@@ -90,14 +116,15 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         }
         KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);
-        GpuModelBackend backend = (GpuModelBackend) CliValues.backend(GpuModelBackend.PREFIX + profile);
+        GpuModelBackend backend = (GpuModelBackend) CliValues.backend(GpuModelBackend.PREFIX + (profile == null ? DEFAULT_PROFILE : profile));
         backend.unsupportedKernel(graph, parsed).ifPresent(reason -> {
             throw new UsageException("the GPU model cannot run " + parsed.cliName() + " of kernel '" + graph.name()
                     + "': " + reason);
         });
         Optional<LockMechanism> lock = Optional.empty();
         if (parsed instanceof Schedule.LockDataflow) {
-            LockMechanism chosen = mechanism == null ? LockMechanism.TINY_LOCK : CliValues.mechanism(mechanism);
+            LockMechanism chosen = mechanism == null ? backend.defaultMechanism(graph, parsed).orElse(LockMechanism.TINY_LOCK)
+                    : CliValues.mechanism(mechanism);
             backend.unsupported(graph, parsed, chosen).ifPresent(reason -> {
                 throw new UsageException("backend '" + backend.name() + "' cannot use mechanism '" + chosen + "' here: "
                         + reason);
@@ -106,9 +133,18 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         } else if (mechanism != null) {
             throw new UsageException(parsed.cliName() + " synchronises with barriers only; drop --mechanism");
         }
-        int[] extents = sizes == null ? kernel.defaultSizes().getFirst() : CliValues.sizes(sizes, graph.rank(), graph.name()).getFirst();
+        List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, graph.rank(), graph.name());
+        if (given.size() > 1) {
+            throw new UsageException("--simt folds one size into the program; give one size, not " + sizes);
+        }
+        int[] extents = given.isEmpty() ? kernel.defaultSizes().getFirst() : given.getFirst();
+        ExecutionPlan plan = SchedulePlanner.plan(graph, parsed);
+        if (plan instanceof DataParallelPlan dataParallel && dataParallel.tileMisfit(extents).isPresent()) {
+            throw new UsageException(plan.schedule().cliName() + " tiles do not divide size " + ComparisonRunner.sizeText(extents)
+                    + " (" + dataParallel.tileMisfit(extents).get() + "); choose --sizes that are multiples of the tile");
+        }
         // a variant that does not fit the profile throws GpuLoweringException, which the CLI reports as a usage error
-        SimtKernel lowered = backend.lower(new Variant(graph, SchedulePlanner.plan(graph, parsed), lock), extents);
+        SimtKernel lowered = backend.lower(new Variant(graph, plan, lock), extents);
         out().println("// launch plan: " + lowered.launchPlan());
         out().println("// resources per block: " + lowered.resources().describe());
         out().print(lowered.program());
@@ -123,8 +159,10 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         Schedule parsed = CliValues.schedule(schedule);
         Optional<LockMechanism> lock = Optional.empty();
         if (parsed instanceof Schedule.LockDataflow) {
-            LockMechanism chosen = mechanism == null ? LockMechanism.ACQUIRE_RELEASE_FLAG : CliValues.mechanism(mechanism);
-            new JvmBackend().unsupported(graph, parsed, chosen).ifPresent(reason -> {
+            JvmBackend backend = new JvmBackend();
+            LockMechanism chosen = mechanism == null ? backend.defaultMechanism(graph, parsed).orElse(LockMechanism.ACQUIRE_RELEASE_FLAG)
+                    : CliValues.mechanism(mechanism);
+            backend.unsupported(graph, parsed, chosen).ifPresent(reason -> {
                 throw new UsageException("the jvm backend cannot use mechanism '" + chosen + "' here: " + reason);
             });
             lock = Optional.of(chosen);

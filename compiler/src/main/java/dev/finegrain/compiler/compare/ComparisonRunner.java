@@ -51,7 +51,8 @@ public final class ComparisonRunner {
 
     private ComparisonRunner() {}
 
-    public static List<ResultRow> run(Request request) {
+    public static List<ResultRow> run(Request given) {
+        Request request = withoutRepeats(given);
         Kernel kernel = request.kernel().kernel();
         KernelGraph graph = Pipeline.compile(kernel);
         Map<Schedule, ExecutionPlan> plans = new LinkedHashMap<>();
@@ -84,10 +85,19 @@ public final class ComparisonRunner {
             }
             combinations.put(schedule, byBackend);
         }
+        boolean someRowTakesAMechanism = combinations.values().stream().flatMap(byBackend -> byBackend.values().stream())
+                .flatMap(List::stream).anyMatch(Optional::isPresent);
+        if (!request.mechanisms().isEmpty() && !someRowTakesAMechanism) {
+            throw new UsageException(plans.keySet().stream().map(Schedule::cliName).collect(Collectors.joining(", "))
+                    + (plans.size() == 1 ? " synchronises" : " synchronise") + " with barriers only and takes no lock mechanism; "
+                    + "drop the mechanism option or add the lock-dataflow schedule");
+        }
         for (int[] sizes : request.sizes()) {
             for (ExecutionPlan plan : plans.values()) {
-                if (plan instanceof DataParallelPlan dataParallel) {
-                    dataParallel.checkSizes(sizes);
+                if (plan instanceof DataParallelPlan dataParallel && dataParallel.tileMisfit(sizes).isPresent()) {
+                    throw new UsageException(plan.schedule().cliName() + " tiles do not divide size " + sizeText(sizes)
+                            + " of kernel '" + graph.name() + "' (" + dataParallel.tileMisfit(sizes).get() + "); choose sizes "
+                            + "that are multiples of the tile, or a tile that divides them (data-parallel:B or data-parallel:BxC)");
                 }
             }
         }
@@ -114,6 +124,18 @@ public final class ComparisonRunner {
             }
         }
         return rows;
+    }
+
+    /**
+     * The request with each size, schedule, backend and mechanism once, in the order first given: a repeat would
+     * only run the same verified row again.
+     */
+    private static Request withoutRepeats(Request request) {
+        Map<String, int[]> sizes = new LinkedHashMap<>();
+        request.sizes().forEach(size -> sizes.putIfAbsent(sizeText(size), size));
+        return new Request(request.kernel(), List.copyOf(sizes.values()), request.schedules().stream().distinct().toList(),
+                request.backends().stream().distinct().toList(), request.mechanisms().stream().distinct().toList(),
+                request.seed(), request.threads(), request.measure(), request.progress());
     }
 
     /**

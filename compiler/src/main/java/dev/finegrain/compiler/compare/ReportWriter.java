@@ -51,10 +51,24 @@ public final class ReportWriter {
      * @throws UsageException naming the folder when it cannot be created
      */
     public static ReportWriter into(Path dir) {
+        if (dir.toString().isBlank()) {
+            throw new UsageException("--out needs a folder name");
+        }
         try {
             Files.createDirectories(dir);
         } catch (IOException problem) {
             throw new UsageException("cannot create report folder " + dir + ": " + reason(problem));
+        }
+        for (String name : List.of(JSON_FILE, CSV_FILE, HTML_FILE)) {
+            if (Files.isDirectory(dir.resolve(name))) {
+                throw new UsageException("cannot write " + dir.resolve(name) + ": a folder is in the way");
+            }
+        }
+        try {
+            // a folder that exists but takes no files fails here too, not after the comparison
+            Files.delete(Files.createTempFile(dir, ".finegrain-", ".probe"));
+        } catch (IOException problem) {
+            throw new UsageException("cannot write into report folder " + dir + ": " + reason(problem));
         }
         return new ReportWriter(dir);
     }
@@ -148,6 +162,7 @@ public final class ReportWriter {
             case AccessDeniedException denied -> "permission denied";
             case FileAlreadyExistsException exists -> "a file is in the way";
             case FileSystemException other when other.getReason() != null -> other.getReason();
+            case FileSystemException other -> "the file system refused it (" + other.getClass().getSimpleName() + ")";
             default -> problem.getMessage() == null ? problem.getClass().getSimpleName() : problem.getMessage();
         };
     }

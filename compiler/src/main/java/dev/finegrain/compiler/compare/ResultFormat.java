@@ -69,7 +69,8 @@ public enum ResultFormat {
         for (ResultRow row : rows) {
             if (!row.verified()) {
                 out.append("NOT VERIFIED: ").append(row.kernel()).append(' ').append(row.size()).append(' ')
-                        .append(row.schedule()).append(' ').append(row.backend()).append(": ").append(row.problem()).append('\n');
+                        .append(row.schedule()).append(' ').append(row.backend())
+                        .append(row.mechanism().equals("-") ? "" : " " + row.mechanism()).append(": ").append(row.problem()).append('\n');
             }
         }
         return out.toString();
@@ -105,7 +106,9 @@ public enum ResultFormat {
     private static String jsonValue(Object value) {
         return switch (value) {
             case Boolean b -> b.toString();
-            case Double d -> d.isNaN() || d.isInfinite() ? "null" : number(d);
+            // full precision: JSON is for programs, which should get the number the table rounds for people
+            case Double d -> d.isNaN() || d.isInfinite() ? "null"
+                    : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : Double.toString(d);
             case Number n -> n.toString();
             default -> quote(value.toString());
         };

@@ -28,6 +28,17 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
     }
 
     /** Rejects sizes the tile extents do not divide. */
+    /** Which extent of {@code sizes} the tile does not divide, in words ("rows = 30 is not a multiple of 16"), if any. */
+    public java.util.Optional<String> tileMisfit(int[] sizes) {
+        for (int d = 0; d < sizes.length; d++) {
+            if (sizes[d] % tile[d] != 0) {
+                return java.util.Optional.of(graph.kernel().domain().get(d).size() + " = " + sizes[d] + " is not a multiple of "
+                        + tile[d]);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     public void checkSizes(int[] sizes) {
         for (int d = 0; d < sizes.length; d++) {
             if (sizes[d] % tile[d] != 0) {

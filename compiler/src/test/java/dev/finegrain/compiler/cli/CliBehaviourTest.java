@@ -200,6 +200,26 @@ class CliBehaviourTest {
         assertEquals(Set.of("wavefront", "lock-dataflow", "data-parallel:16x16"), schedules);
     }
 
+    /** Found in review: without --mechanism, run swept every mechanism the backend has, not one combination. */
+    @Test
+    void runWithoutAMechanismRunsOneRowWithTheBackendsDefault() {
+        Outcome run = finegrain("run", "nw", "--size", "16", "--schedule", "lock-dataflow", "--backend", "jvm", "--quick",
+                "--format", "csv");
+        assertEquals(0, run.exit(), run.err());
+        List<String> rows = run.out().lines().skip(1).toList();
+        assertEquals(1, rows.size(), run.out());
+        assertTrue(rows.getFirst().contains(",acquire-release,"), rows.getFirst());
+    }
+
+    /** Found in review: repeated arguments were merged for some lists and not others, and the progress count was off. */
+    @Test
+    void repeatedArgumentsRunEachCombinationOnce() {
+        Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "16,16", "--schedules", "wavefront,wavefront",
+                "--backends", "reference,reference", "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        assertEquals(2, compare.out().lines().count(), "a header and one row:\n" + compare.out());
+    }
+
     @Test
     void compareCsvHasAHeaderAndOneLinePerCombination() {
         Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "8,12", "--schedules",
@@ -279,7 +299,28 @@ class CliBehaviourTest {
                 Arguments.of("unknown subcommand", List.of("frobnicate"), "'frobnicate'"),
                 Arguments.of("tile that does not divide the size",
                         List.of("run", "nw", "--schedule", "data-parallel:3", "--size", "8"),
-                        "kernel 'nw': dataParallel tile extent 3 does not divide rows = 8"),
+                        "data-parallel:3x3 tiles do not divide size 8x8 of kernel 'nw' (rows = 8 is not a multiple of 3); "
+                                + "choose sizes that are multiples of the tile"),
+                Arguments.of("a mechanism for a schedule that takes none",
+                        List.of("run", "nw", "--size", "8", "--backend", "jvm", "--schedule", "wavefront", "--mechanism", "tiny-lock"),
+                        "wavefront synchronises with barriers only and takes no lock mechanism; drop the mechanism option"),
+                Arguments.of("show: two views", List.of("show", "nw", "--java", "--simt", "--schedule", "wavefront"),
+                        "--java and --simt are two views; choose one"),
+                Arguments.of("show: --mechanism without a view", List.of("show", "nw", "--mechanism", "tiny-lock"),
+                        "--mechanism chooses the variant of the --java or --simt view; add one of them"),
+                Arguments.of("show: --sizes without --simt", List.of("show", "nw", "--sizes", "64"),
+                        "--sizes is for the --simt view; add --simt or drop it"),
+                Arguments.of("show: --passes with a view", List.of("show", "nw", "--java", "--passes", "--schedule", "wavefront"),
+                        "--passes shows the IR, not the --java view; drop one of them"),
+                Arguments.of("show: a tile that does not divide the size",
+                        List.of("show", "nw", "--simt", "--schedule", "data-parallel:7", "--sizes", "64"),
+                        "data-parallel:7x7 tiles do not divide size 64x64 (rows = 64 is not a multiple of 7)"),
+                Arguments.of("show: two sizes for --simt",
+                        List.of("show", "nw", "--simt", "--schedule", "wavefront", "--sizes", "64,128"),
+                        "--simt folds one size into the program; give one size, not 64,128"),
+                Arguments.of("--out with no name",
+                        List.of("compare", "nw", "--sizes", "8", "--backends", "reference", "--quick", "--out", ""),
+                        "--out needs a folder name"),
                 Arguments.of("tile of the wrong rank", List.of("run", "nw", "--schedule", "data-parallel:2x2x2", "--size", "8"),
                         "dataParallel tile [2, 2, 2] has 3 extents but the domain has 2 dimensions"),
                 Arguments.of("unknown format in run", List.of("run", "nw", "--size", "8", "--format", "xml"),

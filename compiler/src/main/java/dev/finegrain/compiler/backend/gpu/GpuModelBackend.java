@@ -75,6 +75,13 @@ public final class GpuModelBackend implements Backend {
         return SWEEP.stream().filter(m -> unsupported(graph, schedule, m).isEmpty()).toList();
     }
 
+    /** Tiny-lock, seed 001's mechanism, where the kernel allows it. */
+    @Override
+    public Optional<LockMechanism> defaultMechanism(KernelGraph graph, Schedule schedule) {
+        List<LockMechanism> available = mechanisms(graph, schedule);
+        return available.contains(LockMechanism.TINY_LOCK) ? Optional.of(LockMechanism.TINY_LOCK) : available.stream().findFirst();
+    }
+
     @Override
     public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
         if (!(schedule instanceof Schedule.LockDataflow)) {
