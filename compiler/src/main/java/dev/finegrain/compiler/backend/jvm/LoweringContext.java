@@ -11,7 +11,6 @@ import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
 import dev.finegrain.dsl.Type;
 
 import javax.lang.model.SourceVersion;
@@ -521,11 +520,8 @@ final class LoweringContext {
 
     // ---- channels ------------------------------------------------------------------------------------------
 
-    /**
-     * A channel needs a token unless it stays within one point or (rank >= 2, where workers own bands of columns)
-     * within one column, so within one worker.
-     */
+    /** Whether the channel needs a token under the schedules here ({@link SyncLayout#needsToken}). */
     boolean needsToken(IrChannel channel) {
-        return !DependenceMath.isZero(channel.vector()) && (rank == 1 || channel.vector()[last] != 0);
+        return SyncLayout.needsToken(rank, channel);
     }
 }

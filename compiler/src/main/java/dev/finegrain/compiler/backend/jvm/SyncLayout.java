@@ -15,7 +15,7 @@ import java.util.Optional;
  * token per producer instance, consumers take and restore it); PRIVATE channels one per channel (one token per
  * edge). PER_THREAD granularity has a word per actor instance, WARP_SHARED one per group of {@code group}
  * consecutive instances along the last dimension. The tiny-lock analogue keeps the ready bit in the data word
- * itself, so it has no word arrays at all.
+ * itself, so it has no word arrays at all; nor has a channel that needs no token ({@link #needsToken}).
  *
  * @param arrayOfChannel for each channel the plan waits on, the index of its word array, or -1 when it needs none
  */
@@ -35,7 +35,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
         List<String> arrays = new ArrayList<>();
         for (int c = 0; c < waits.size(); c++) {
             IrChannel channel = waits.get(c);
-            if (packed || dev.finegrain.dsl.DependenceMath.isZero(channel.vector())) {
+            if (packed || !needsToken(graph.rank(), channel)) {
                 arrayOfChannel.add(NONE);
                 continue;
             }
@@ -46,6 +46,14 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
             arrayOfChannel.add(arrays.indexOf(key));
         }
         return new SyncLayout(mechanism, group, packed, arrayOfChannel, arrays.size());
+    }
+
+    /**
+     * A channel needs a token unless it stays within one point or (rank >= 2, where workers own bands of columns)
+     * within one column, so within one worker: such a channel gets no word array, since nothing would touch it.
+     */
+    static boolean needsToken(int rank, IrChannel channel) {
+        return !dev.finegrain.dsl.DependenceMath.isZero(channel.vector()) && (rank == 1 || channel.vector()[rank - 1] != 0);
     }
 
     /** Why this backend cannot implement the mechanism for the graph, if it cannot. */

@@ -163,6 +163,20 @@ class JvmBackendTest {
         }
     }
 
+    /**
+     * Found in review: a private channel along a column (north, which one worker keeps within its band) got a word
+     * array as large as the domain that nothing touched, allocated on every run.
+     */
+    @Test
+    void onlyChannelsThatNeedATokenGetWordArrays() {
+        KernelGraph graph = Pipeline.compile(GoldenKernels.needlemanWunsch().toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build());
+        DataflowPlan plan = (DataflowPlan) SchedulePlanner.plan(graph, lockDataflow());
+        SyncLayout layout = SyncLayout.of(graph, plan.waits(), LockMechanism.ACQUIRE_RELEASE_FLAG);
+        long crossing = plan.waits().stream().filter(c -> c.vector()[1] != 0).count();
+        assertTrue(crossing < plan.waits().size(), "some wait stays within a column: " + plan.waits());
+        assertEquals(crossing, layout.arrays(), "one array per private channel that crosses columns");
+    }
+
     @Test
     void warpSharedAndPrivateChannelsMatchTheOracle() {
         Kernel base = GoldenKernels.needlemanWunsch();
