@@ -19,7 +19,7 @@ import java.io.PrintWriter;
         version = "finegrain 0.1.0",
         description = "Compile fine-grained dataflow kernels and compare their schedules.",
         subcommands = {ListCommand.class, ShowCommand.class, RunCommand.class, CompareCommand.class, SimCommand.class,
-                FidelityCommand.class})
+                FidelityCommand.class, CommandLine.HelpCommand.class})
 public final class FinegrainCli {
 
     public static final int EXIT_NOT_VERIFIED = 1;

@@ -356,6 +356,14 @@ class CliBehaviourTest {
         assertTrue(outcome.err().strip().endsWith(" (see 'finegrain --help')"), outcome.err());
     }
 
+    /** Found in review: 'finegrain help compare' answered "Missing required parameter: 'KERNEL'". */
+    @Test
+    void helpNamesACommandsOptions() {
+        Outcome help = finegrain("help", "compare");
+        assertEquals(0, help.exit(), help.err());
+        assertTrue(help.out().startsWith("Usage: finegrain compare "), help.out());
+    }
+
     /** Found in review: every usage error pointed at "finegrain show --help", which was itself an unknown option. */
     @Test
     void theHelpEveryUsageErrorPointsToExists() {

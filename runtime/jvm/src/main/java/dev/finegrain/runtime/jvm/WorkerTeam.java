@@ -93,9 +93,16 @@ public final class WorkerTeam implements AutoCloseable {
         }
     }
 
-    /** Stops the threads and waits for them to end; idempotent. */
+    /**
+     * Stops the threads and waits for them to end; idempotent.
+     *
+     * @throws IllegalStateException when called from one of its own workers, which would wait for itself
+     */
     @Override
     public void close() {
+        if (Thread.currentThread() instanceof Worker w && w.team == this) {
+            throw new IllegalStateException("WorkerTeam.close called from its own worker " + w.getName());
+        }
         synchronized (runLock) {
             if (closed) {
                 return;
@@ -108,7 +115,7 @@ public final class WorkerTeam implements AutoCloseable {
         }
         boolean interrupted = false;
         for (Worker w : workers) {
-            while (w != Thread.currentThread() && w.isAlive()) {
+            while (w.isAlive()) {
                 try {
                     w.join();
                 } catch (InterruptedException e) {
