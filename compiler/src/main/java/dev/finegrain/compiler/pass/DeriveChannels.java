@@ -4,6 +4,7 @@ import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.ir.Loads;
 import dev.finegrain.dsl.ChannelOverride;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.ChannelSpec;

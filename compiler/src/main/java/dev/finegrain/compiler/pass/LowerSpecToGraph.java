@@ -2,6 +2,7 @@ package dev.finegrain.compiler.pass;
 
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.Loads;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.ActorSpec;

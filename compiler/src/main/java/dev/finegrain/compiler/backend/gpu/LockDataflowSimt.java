@@ -5,6 +5,7 @@ import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.ir.Loads;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.DependenceMath;
@@ -409,17 +410,7 @@ final class LockDataflowSimt {
     }
 
     private boolean readsInputAtOffset(IrExpr expr) {
-        return switch (expr) {
-            case IrExpr.Load load -> graph.field(load.field()).isInput() && !DependenceMath.isZero(load.offset());
-            case IrExpr.Unary u -> readsInputAtOffset(u.operand());
-            case IrExpr.Binary b -> readsInputAtOffset(b.left()) || readsInputAtOffset(b.right());
-            case IrExpr.Select s -> readsInputAtOffset(s.condition()) || readsInputAtOffset(s.whenTrue())
-                    || readsInputAtOffset(s.whenFalse());
-            case IrExpr.Cast c -> readsInputAtOffset(c.operand());
-            case IrExpr.Iterate it -> readsInputAtOffset(it.count()) || readsInputAtOffset(it.init())
-                    || readsInputAtOffset(it.body());
-            default -> false;
-        };
+        return Loads.anyMatch(expr, load -> graph.field(load.field()).isInput() && !DependenceMath.isZero(load.offset()));
     }
 
     private void emitTokenInit() {

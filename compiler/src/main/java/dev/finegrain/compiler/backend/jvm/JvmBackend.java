@@ -40,7 +40,11 @@ public final class JvmBackend implements Backend {
     private static final int TIMED_RUNS = 7;
 
     private final Map<ExecutionPlan, Map<Optional<LockMechanism>, MethodHandle>> constructors = new WeakHashMap<>();
-    private final Map<Integer, WorkerTeam> teams = new ConcurrentHashMap<>();
+    /**
+     * One team per thread count, shared by every backend of the JVM: a team's daemon threads live until the JVM
+     * ends, so a team per backend instance leaked threads with each new backend (found in review).
+     */
+    private static final Map<Integer, WorkerTeam> TEAMS = new ConcurrentHashMap<>();
 
     @Override
     public String name() {
@@ -79,7 +83,7 @@ public final class JvmBackend implements Backend {
     }
 
     private BackendRun measure(CompiledJvmKernel kernel, Invocation invocation, RunSettings settings) {
-        WorkerTeam team = teams.computeIfAbsent(settings.threads(), WorkerTeam::new);
+        WorkerTeam team = TEAMS.computeIfAbsent(settings.threads(), WorkerTeam::new);
         if (settings.measure()) {
             long warmupStart = System.nanoTime();
             for (int warm = 0; warm < MAX_WARMUP_RUNS && (warm < WARMUP_RUNS || System.nanoTime() - warmupStart < WARMUP_NANOS); warm++) {

@@ -11,6 +11,7 @@ import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.ir.Loads;
 import dev.finegrain.dsl.Type;
 
 import javax.lang.model.SourceVersion;
@@ -347,19 +348,7 @@ final class LoweringContext {
     }
 
     private boolean readsState(IrExpr expr) {
-        return switch (expr) {
-            case IrExpr.Load l -> graph.field(l.field()).isState();
-            case IrExpr.Iterate it -> readsState(it.count()) || readsState(it.init()) || readsState(it.body());
-            case IrExpr.Unary u -> readsState(u.operand());
-            case IrExpr.Binary b -> readsState(b.left()) || readsState(b.right());
-            case IrExpr.Select sel -> readsState(sel.condition()) || readsState(sel.whenTrue()) || readsState(sel.whenFalse());
-            case IrExpr.Cast c -> readsState(c.operand());
-            case IrExpr.Const c -> false;
-            case IrExpr.IndexVar v -> false;
-            case IrExpr.SizeVar v -> false;
-            case IrExpr.ParamVar p -> false;
-            case IrExpr.Accumulator a -> false;
-        };
+        return Loads.anyMatch(expr, load -> graph.field(load.field()).isState());
     }
 
     /** Lowers an expression; loops of iterate folds are hoisted into {@code sink} ahead of the expression. */
@@ -468,20 +457,7 @@ final class LoweringContext {
     }
 
     private static boolean reads(IrExpr expr, int field, int[] offset) {
-        return switch (expr) {
-            case IrExpr.Load load -> load.field() == field && Arrays.equals(load.offset(), offset);
-            case IrExpr.Iterate it -> reads(it.count(), field, offset) || reads(it.init(), field, offset) || reads(it.body(), field, offset);
-            case IrExpr.Unary u -> reads(u.operand(), field, offset);
-            case IrExpr.Binary b -> reads(b.left(), field, offset) || reads(b.right(), field, offset);
-            case IrExpr.Select sel -> reads(sel.condition(), field, offset) || reads(sel.whenTrue(), field, offset)
-                    || reads(sel.whenFalse(), field, offset);
-            case IrExpr.Cast c -> reads(c.operand(), field, offset);
-            case IrExpr.Const c -> false;
-            case IrExpr.IndexVar v -> false;
-            case IrExpr.SizeVar v -> false;
-            case IrExpr.ParamVar p -> false;
-            case IrExpr.Accumulator a -> false;
-        };
+        return Loads.anyMatch(expr, load -> load.field() == field && Arrays.equals(load.offset(), offset));
     }
 
     private JExpr.Local accumulator(IrActor actor, int slot, JType type) {

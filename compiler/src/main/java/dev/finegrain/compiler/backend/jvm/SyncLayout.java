@@ -69,9 +69,4 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
             case NAMED_BARRIER, WARP_VOTE, MBARRIER -> Optional.of(mechanism + " is a GPU warp mechanism with no JVM analogue");
         };
     }
-
-    /** Spin-lock tokens start held by their producer and must be restored by consumers of a shared channel. */
-    public boolean spinLock() {
-        return mechanism == LockMechanism.ATOMIC_SPIN_LOCK || mechanism == LockMechanism.SHARED_SPIN_LOCK;
-    }
 }

@@ -155,10 +155,6 @@ public final class AsmEmitter implements Opcodes {
                 expression(load.index());
                 method.visitInsn(opcode(load.type(), IALOAD, LALOAD, DALOAD, AALOAD));
             }
-            case JExpr.ArrayLength length -> {
-                expression(length.array());
-                method.visitInsn(ARRAYLENGTH);
-            }
             case JExpr.Binary binary when binary.op().isComparison() -> booleanValue(binary);
             case JExpr.Binary binary -> {
                 expression(binary.left());

@@ -25,11 +25,6 @@ public sealed interface JExpr {
         public JType type() { return array.type().element(); }
     }
 
-    record ArrayLength(JExpr array) implements JExpr {
-        @Override
-        public JType type() { return JType.INT; }
-    }
-
     /** Arithmetic, bitwise and shift operators on operands of one type (a shift's count is int); comparisons yield boolean. */
     record Binary(Op op, JExpr left, JExpr right) implements JExpr {
         public enum Op {

@@ -99,7 +99,6 @@ public final class JavaSourceEmitter {
             case JExpr.Local local -> local.name();
             case JExpr.Field field -> "this." + field.name();
             case JExpr.ArrayLoad load -> expression(load.array()) + "[" + expression(load.index()) + "]";
-            case JExpr.ArrayLength length -> expression(length.array()) + ".length";
             case JExpr.Binary binary -> "(" + expression(binary.left()) + " " + binary.op().symbol + " " + expression(binary.right()) + ")";
             // the space keeps the negation of a negative constant from reading as a decrement: (- -3), not (--3)
             case JExpr.Negate negate -> "(- " + expression(negate.operand()) + ")";

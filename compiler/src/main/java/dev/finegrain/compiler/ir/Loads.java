@@ -1,15 +1,14 @@
-package dev.finegrain.compiler.pass;
-
-import dev.finegrain.compiler.ir.IrExpr;
+package dev.finegrain.compiler.ir;
 
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /** Visits every field load of an expression tree, left to right. */
-final class Loads {
+public final class Loads {
 
     private Loads() {}
 
-    static void forEach(IrExpr expr, Consumer<IrExpr.Load> visitor) {
+    public static void forEach(IrExpr expr, Consumer<IrExpr.Load> visitor) {
         switch (expr) {
             case IrExpr.Load load -> visitor.accept(load);
             case IrExpr.Unary u -> forEach(u.operand(), visitor);
@@ -34,5 +33,12 @@ final class Loads {
             case IrExpr.ParamVar p -> { }
             case IrExpr.Accumulator a -> { }
         }
+    }
+
+    /** Whether some field load of the expression tree satisfies {@code test}. */
+    public static boolean anyMatch(IrExpr expr, Predicate<IrExpr.Load> test) {
+        boolean[] found = {false};
+        forEach(expr, load -> found[0] |= test.test(load));
+        return found[0];
     }
 }
