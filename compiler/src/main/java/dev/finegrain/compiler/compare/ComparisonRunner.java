@@ -133,8 +133,15 @@ public final class ComparisonRunner {
     private static Request withoutRepeats(Request request) {
         Map<String, int[]> sizes = new LinkedHashMap<>();
         request.sizes().forEach(size -> sizes.putIfAbsent(sizeText(size), size));
-        return new Request(request.kernel(), List.copyOf(sizes.values()), request.schedules().stream().distinct().toList(),
-                request.backends().stream().distinct().toList(), request.mechanisms().stream().distinct().toList(),
+        Map<String, Schedule> schedules = new LinkedHashMap<>();
+        KernelGraph graph = Pipeline.compile(request.kernel().kernel());
+        // data-parallel:16 and data-parallel:16x16 are one schedule on a 2-D kernel: keyed by the tile it settles on
+        request.schedules().forEach(schedule -> schedules.putIfAbsent(SchedulePlanner.plan(graph, schedule).schedule().cliName(),
+                schedule));
+        Map<String, Backend> backends = new LinkedHashMap<>();
+        request.backends().forEach(backend -> backends.putIfAbsent(backend.name(), backend));
+        return new Request(request.kernel(), List.copyOf(sizes.values()), List.copyOf(schedules.values()),
+                List.copyOf(backends.values()), request.mechanisms().stream().distinct().toList(),
                 request.seed(), request.threads(), request.measure(), request.progress());
     }
 

@@ -27,7 +27,6 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
                 + "  sync: a barrier between consecutive block-diagonals\n";
     }
 
-    /** Rejects sizes the tile extents do not divide. */
     /** Which extent of {@code sizes} the tile does not divide, in words ("rows = 30 is not a multiple of 16"), if any. */
     public java.util.Optional<String> tileMisfit(int[] sizes) {
         for (int d = 0; d < sizes.length; d++) {
@@ -39,6 +38,7 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
         return java.util.Optional.empty();
     }
 
+    /** Rejects sizes the tile extents do not divide. */
     public void checkSizes(int[] sizes) {
         for (int d = 0; d < sizes.length; d++) {
             if (sizes[d] % tile[d] != 0) {

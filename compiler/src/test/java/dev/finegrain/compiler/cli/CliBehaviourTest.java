@@ -218,6 +218,10 @@ class CliBehaviourTest {
                 "--backends", "reference,reference", "--format", "csv");
         assertEquals(0, compare.exit(), compare.err());
         assertEquals(2, compare.out().lines().count(), "a header and one row:\n" + compare.out());
+        Outcome sameTile = finegrain("compare", "nw", "--sizes", "16", "--schedules", "data-parallel:4,data-parallel:4x4",
+                "--backends", "reference", "--format", "csv");
+        assertEquals(0, sameTile.exit(), sameTile.err());
+        assertEquals(2, sameTile.out().lines().count(), "one schedule spelled two ways is one row:\n" + sameTile.out());
     }
 
     @Test

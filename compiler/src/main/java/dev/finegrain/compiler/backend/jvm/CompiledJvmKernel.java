@@ -26,6 +26,7 @@ import dev.finegrain.runtime.jvm.ParkingFlags;
 import dev.finegrain.runtime.jvm.ReadyFlags;
 import dev.finegrain.runtime.jvm.SenseBarrier;
 import dev.finegrain.runtime.jvm.SpinLockTokens;
+import dev.finegrain.runtime.jvm.StallException;
 import dev.finegrain.runtime.jvm.TeamTask;
 import dev.finegrain.runtime.jvm.WaitDescriber;
 import dev.finegrain.runtime.jvm.Watchdog;
@@ -37,6 +38,7 @@ import java.lang.invoke.MethodType;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One variant compiled to a generated class, ready to run many times: {@link #prepare} allocates fresh state
@@ -84,7 +86,7 @@ public final class CompiledJvmKernel {
         private final TeamTask task;
         private final int[] sizes;
         private final int workers;
-        private boolean ran;
+        private final AtomicBoolean ran = new AtomicBoolean();
 
         private Prepared(Object[] arrays, TeamTask task, int[] sizes, int workers) {
             this.arrays = arrays;
@@ -105,11 +107,10 @@ public final class CompiledJvmKernel {
                 throw new IllegalArgumentException("this run of kernel '" + variant.graph().name() + "' was prepared for "
                         + workers + " workers but the team has " + team.size() + "; prepare it with team.size()");
             }
-            if (ran) {
+            if (!ran.compareAndSet(false, true)) {
                 throw new IllegalStateException("this run of kernel '" + variant.graph().name() + "' has run already; "
                         + "prepare a new one for each run");
             }
-            ran = true;
             try {
                 team.run(task);
             } catch (ArithmeticException division) {
@@ -179,6 +180,9 @@ public final class CompiledJvmKernel {
         return (worker, teamSize) -> {
             try {
                 kernel.run(worker, teamSize);
+            } catch (StallException stall) {
+                // a wait that ended: the stall is already declared (or an abort already told), nothing new failed
+                throw stall;
             } catch (RuntimeException | Error failure) {
                 // the other workers stop waiting for what this one will never publish, and the run blames this failure
                 watchdog.abort();

@@ -252,6 +252,8 @@ class JvmBackendTest {
         assertTrue(System.nanoTime() - started < 5_000_000_000L, "the stall is reported within seconds");
         assertTrue(stall.waits().stream().anyMatch(w -> w.startsWith("cell[") && w.contains(" waits on channel score[i+1, j+1] for cell[")),
                 String.join("\n", stall.waits()));
+        // found in review: the wrapper aborted on the stall itself, so a timed-out wait read as another worker's failure
+        assertTrue(stall.getMessage().startsWith("stall: a wait made no progress for 300 ms; "), stall.getMessage());
     }
 
     /**

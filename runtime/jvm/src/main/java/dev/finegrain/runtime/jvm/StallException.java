@@ -10,9 +10,12 @@ import java.util.List;
  */
 public final class StallException extends RuntimeException {
     private final transient Watchdog watchdog;
+    /** Read when thrown, so that an abort after a timed-out wait cannot relabel that wait. */
+    private final boolean afterAbort;
 
     StallException(Watchdog watchdog) {
         this.watchdog = watchdog;
+        this.afterAbort = watchdog.aborted();
     }
 
     /** Every recorded wait: which actor instance waits on which channel for which producer. */
@@ -22,7 +25,7 @@ public final class StallException extends RuntimeException {
 
     /** Whether these waits were abandoned because a worker failed, rather than timed out. */
     public boolean afterAbort() {
-        return watchdog.aborted();
+        return afterAbort;
     }
 
     /** A one-line summary: why the waits ended (the timeout, or a failed worker) and the recorded waits. */
