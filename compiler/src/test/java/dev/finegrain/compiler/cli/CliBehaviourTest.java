@@ -342,14 +342,14 @@ class CliBehaviourTest {
     }
 
     /**
-     * KNOWN BUG, open: a size with more points than an int can count (70000 x 70000) is a user's mistake, but
-     * {@code Domain}'s {@code Math.toIntExact} throws ArithmeticException from the oracle's field storage, which
-     * {@code FinegrainCli} reports as an internal error: exit 70 and a stack trace. The size could be checked
-     * where the CLI parses it.
+     * Once a bug: a size with more points than an int can count (70000 x 70000) reached {@code Domain}'s
+     * {@code Math.toIntExact} and was an internal error with a stack trace; the CLI now checks it where it parses it.
      */
     @Test
     void aSizeTooLargeToIndexIsAUsageError() {
-        assertUsageError(finegrain("run", "pascal", "--size", "70000"));
+        Outcome outcome = finegrain("run", "pascal", "--size", "70000");
+        assertUsageError(outcome);
+        assertTrue(outcome.err().contains("size '70000' has 4900000000 points"), outcome.err());
     }
 
     /** Once a bug: the hint for a top-level mistake read "(see 'finegrain  --help')", with two spaces. */
