@@ -55,9 +55,11 @@ public final class ComparisonRunner {
         Request request = withoutRepeats(given);
         Kernel kernel = request.kernel().kernel();
         KernelGraph graph = Pipeline.compile(kernel);
+        // keyed by the schedule the plan settles on, so data-parallel:16 and data-parallel:16x16 (2-D) run once
         Map<Schedule, ExecutionPlan> plans = new LinkedHashMap<>();
         for (Schedule schedule : request.schedules()) {
-            plans.put(schedule, SchedulePlanner.plan(graph, schedule));
+            ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+            plans.putIfAbsent(plan.schedule(), plan);
         }
         if (!request.mechanisms().isEmpty() && request.backends().stream().allMatch(Backend::modelsSyncAbstractly)) {
             throw new UsageException("backend '" + request.backends().getFirst().name() + "' models sync points abstractly and "
@@ -127,22 +129,17 @@ public final class ComparisonRunner {
     }
 
     /**
-     * The request with each size, schedule, backend and mechanism once, in the order first given: a repeat would
-     * only run the same verified row again.
+     * The request with each size, backend (by name) and mechanism once, in the order first given: a repeat would only
+     * run the same verified row again. Schedules are merged where they are planned.
      */
     private static Request withoutRepeats(Request request) {
         Map<String, int[]> sizes = new LinkedHashMap<>();
         request.sizes().forEach(size -> sizes.putIfAbsent(sizeText(size), size));
-        Map<String, Schedule> schedules = new LinkedHashMap<>();
-        KernelGraph graph = Pipeline.compile(request.kernel().kernel());
-        // data-parallel:16 and data-parallel:16x16 are one schedule on a 2-D kernel: keyed by the tile it settles on
-        request.schedules().forEach(schedule -> schedules.putIfAbsent(SchedulePlanner.plan(graph, schedule).schedule().cliName(),
-                schedule));
         Map<String, Backend> backends = new LinkedHashMap<>();
         request.backends().forEach(backend -> backends.putIfAbsent(backend.name(), backend));
-        return new Request(request.kernel(), List.copyOf(sizes.values()), List.copyOf(schedules.values()),
-                List.copyOf(backends.values()), request.mechanisms().stream().distinct().toList(),
-                request.seed(), request.threads(), request.measure(), request.progress());
+        return new Request(request.kernel(), List.copyOf(sizes.values()), request.schedules(), List.copyOf(backends.values()),
+                request.mechanisms().stream().distinct().toList(), request.seed(), request.threads(), request.measure(),
+                request.progress());
     }
 
     /**
