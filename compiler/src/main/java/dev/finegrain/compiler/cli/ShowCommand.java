@@ -13,7 +13,6 @@ import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
-import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.LibraryKernel;
@@ -139,10 +138,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         }
         int[] extents = given.isEmpty() ? kernel.defaultSizes().getFirst() : given.getFirst();
         ExecutionPlan plan = SchedulePlanner.plan(graph, parsed);
-        if (plan instanceof DataParallelPlan dataParallel && dataParallel.tileMisfit(extents).isPresent()) {
-            throw new UsageException(plan.schedule().cliName() + " tiles do not divide size " + ComparisonRunner.sizeText(extents)
-                    + " (" + dataParallel.tileMisfit(extents).get() + "); choose --sizes that are multiples of the tile");
-        }
+        ComparisonRunner.requireTilesDivide(plan, extents);
         // a variant that does not fit the profile throws GpuLoweringException, which the CLI reports as a usage error
         SimtKernel lowered = backend.lower(new Variant(graph, plan, lock), extents);
         out().println("// launch plan: " + lowered.launchPlan());

@@ -96,11 +96,7 @@ public final class ComparisonRunner {
         }
         for (int[] sizes : request.sizes()) {
             for (ExecutionPlan plan : plans.values()) {
-                if (plan instanceof DataParallelPlan dataParallel && dataParallel.tileMisfit(sizes).isPresent()) {
-                    throw new UsageException(plan.schedule().cliName() + " tiles do not divide size " + sizeText(sizes)
-                            + " of kernel '" + graph.name() + "' (" + dataParallel.tileMisfit(sizes).get() + "); choose sizes "
-                            + "that are multiples of the tile, or a tile that divides them (data-parallel:B or data-parallel:BxC)");
-                }
+                requireTilesDivide(plan, sizes);
             }
         }
         RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
@@ -126,6 +122,20 @@ public final class ComparisonRunner {
             }
         }
         return rows;
+    }
+
+    /**
+     * A data-parallel plan's tiles must divide the sizes (Rodinia's structure); the usage error says so in the
+     * command line's words.
+     */
+    public static void requireTilesDivide(ExecutionPlan plan, int[] sizes) {
+        if (plan instanceof DataParallelPlan dataParallel) {
+            dataParallel.tileMisfit(sizes).ifPresent(misfit -> {
+                throw new UsageException(plan.schedule().cliName() + " tiles do not divide size " + sizeText(sizes) + " of kernel '"
+                        + plan.graph().name() + "' (" + misfit + "); choose sizes that are multiples of the tile, or a tile "
+                        + "that divides them (data-parallel:B or data-parallel:BxC)");
+            });
+        }
     }
 
     /**

@@ -29,23 +29,27 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
 
     /** Which extent of {@code sizes} the tile does not divide, in words ("rows = 30 is not a multiple of 16"), if any. */
     public java.util.Optional<String> tileMisfit(int[] sizes) {
-        for (int d = 0; d < sizes.length; d++) {
-            if (sizes[d] % tile[d] != 0) {
-                return java.util.Optional.of(graph.kernel().domain().get(d).size() + " = " + sizes[d] + " is not a multiple of "
-                        + tile[d]);
-            }
-        }
-        return java.util.Optional.empty();
+        int d = firstUndivided(sizes);
+        return d < 0 ? java.util.Optional.empty()
+                : java.util.Optional.of(graph.kernel().domain().get(d).size() + " = " + sizes[d] + " is not a multiple of " + tile[d]);
     }
 
     /** Rejects sizes the tile extents do not divide. */
     public void checkSizes(int[] sizes) {
+        int d = firstUndivided(sizes);
+        if (d >= 0) {
+            throw Diagnostics.tileDoesNotDivide(graph.name(), tile[d], graph.kernel().domain().get(d).size(), sizes[d],
+                    graph.kernel().site());
+        }
+    }
+
+    private int firstUndivided(int[] sizes) {
         for (int d = 0; d < sizes.length; d++) {
             if (sizes[d] % tile[d] != 0) {
-                throw Diagnostics.tileDoesNotDivide(graph.name(), tile[d], graph.kernel().domain().get(d).size(), sizes[d],
-                        graph.kernel().site());
+                return d;
             }
         }
+        return -1;
     }
 
     @Override

@@ -318,7 +318,7 @@ class CliBehaviourTest {
                         "--passes shows the IR, not the --java view; drop one of them"),
                 Arguments.of("show: a tile that does not divide the size",
                         List.of("show", "nw", "--simt", "--schedule", "data-parallel:7", "--sizes", "64"),
-                        "data-parallel:7x7 tiles do not divide size 64x64 (rows = 64 is not a multiple of 7)"),
+                        "data-parallel:7x7 tiles do not divide size 64x64 of kernel 'nw' (rows = 64 is not a multiple of 7)"),
                 Arguments.of("show: two sizes for --simt",
                         List.of("show", "nw", "--simt", "--schedule", "wavefront", "--sizes", "64,128"),
                         "--simt folds one size into the program; give one size, not 64,128"),
