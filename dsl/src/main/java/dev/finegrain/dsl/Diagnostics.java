@@ -241,6 +241,24 @@ public final class Diagnostics {
         return error(inKernel(kernel), "dataParallel tile " + tile + " has an extent below 1", "use positive extents", site);
     }
 
+    /** A schedule built wrong at the call, before any kernel is known. */
+    public static KernelDefinitionException scheduleTile(int[] tile, CallSite site) {
+        String extents = java.util.Arrays.toString(tile);
+        String what = tile.length > 3 ? "dataParallel tile " + extents + " has " + tile.length + " extents; a domain has at most 3 dimensions"
+                : "dataParallel tile " + extents + " has an extent below 1";
+        return new KernelDefinitionException(what + "; give one positive extent, or one per dimension (at " + site + ")");
+    }
+
+    public static KernelDefinitionException badScheduleGroupSize(int groupSize, CallSite site) {
+        return new KernelDefinitionException("lockDataflow().warpShared(" + groupSize + "): a lock group of " + groupSize
+                + " actor instances is not positive; use a positive group size such as 32 (at " + site + ")");
+    }
+
+    public static KernelDefinitionException nullActorBody(String kernel, String actor, String what, CallSite site) {
+        return error(inActor(kernel, actor), what,
+                "return the body's expression, e.g. a -> a.read(\"x\", -1).plus(1)", site);
+    }
+
     public static KernelDefinitionException tileDoesNotDivide(String kernel, int extent, String size, int value, CallSite site) {
         return error(inKernel(kernel), "dataParallel tile extent " + extent + " does not divide " + size + " = " + value,
                 "choose a size that is a multiple of " + extent + " or a tile extent that divides " + value, site);

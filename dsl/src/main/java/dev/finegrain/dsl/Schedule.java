@@ -1,6 +1,8 @@
 package dev.finegrain.dsl;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -13,6 +15,19 @@ public sealed interface Schedule {
     /** The name used on the command line and in reports. */
     String cliName();
 
+    /**
+     * The kernel as this schedule runs it: lock-dataflow's lock choices (granularity, channel policy) replace the
+     * kernel's own; every other schedule runs the kernel as declared.
+     */
+    default Kernel appliedTo(Kernel kernel) {
+        return kernel;
+    }
+
+    /** The same schedule spelled in full for a kernel of {@code rank} dimensions (a tile gets one extent per dimension). */
+    default Schedule normalized(int rank) {
+        return this;
+    }
+
     /** Lamport hyperplane steps: all points of one step in parallel, a barrier between steps. */
     record Wavefront() implements Schedule {
         @Override
@@ -21,11 +36,77 @@ public sealed interface Schedule {
         }
     }
 
-    /** Every actor instance fires as soon as the tokens of its channels are ready; no global barrier. */
-    record LockDataflow() implements Schedule {
+    /**
+     * Every actor instance fires as soon as the tokens of its channels are ready; no global barrier. The lock
+     * choices left empty come from the kernel ({@link Kernel.Builder#mechanism}, {@link Kernel.Builder#granularity},
+     * {@link Kernel.Builder#channelPolicy}); a choice made here overrides the kernel's, e.g.
+     * {@code lockDataflow().mechanism(TINY_LOCK).warpShared(32)}. A channel policy given here replaces the kernel's
+     * default policy; a per-channel override declared on the kernel still wins for its channel.
+     */
+    record LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
+                        Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy) implements Schedule {
+
+        public LockDataflow {
+            Objects.requireNonNull(mechanism, "mechanism");
+            Objects.requireNonNull(granularity, "granularity");
+            Objects.requireNonNull(groupSize, "groupSize");
+            Objects.requireNonNull(channelPolicy, "channelPolicy");
+        }
+
+        /** No choices of its own: the kernel's lock choices apply. */
+        public LockDataflow() {
+            this(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        }
+
         @Override
         public String cliName() {
             return "lock-dataflow";
+        }
+
+        /** Implements channels with {@code lockMechanism}, whatever the kernel names. */
+        public LockDataflow mechanism(LockMechanism lockMechanism) {
+            return new LockDataflow(Optional.of(Objects.requireNonNull(lockMechanism, "mechanism")), granularity,
+                    groupSize, channelPolicy);
+        }
+
+        /** One sync word per actor instance. */
+        public LockDataflow perThread() {
+            return new LockDataflow(mechanism, Optional.of(LockGranularity.PER_THREAD), Optional.empty(), channelPolicy);
+        }
+
+        /** One sync word per group of {@code size} consecutive actor instances (a warp of 32 on a GPU). */
+        public LockDataflow warpShared(int size) {
+            if (size < 1) {
+                throw Diagnostics.badScheduleGroupSize(size, CallSite.capture());
+            }
+            return new LockDataflow(mechanism, Optional.of(LockGranularity.WARP_SHARED), Optional.of(size), channelPolicy);
+        }
+
+        /** The policy of every channel the kernel does not override one by one. */
+        public LockDataflow channels(ChannelPolicy policy) {
+            return new LockDataflow(mechanism, granularity, groupSize, Optional.of(Objects.requireNonNull(policy, "policy")));
+        }
+
+        /** The mechanism a single run uses when none is asked for: this schedule's, else the kernel's. */
+        public Optional<LockMechanism> mechanismFor(Kernel kernel) {
+            return mechanism.or(kernel::mechanism);
+        }
+
+        @Override
+        public Kernel appliedTo(Kernel kernel) {
+            if (granularity.isEmpty() && channelPolicy.isEmpty()) {
+                return kernel;
+            }
+            Kernel.Builder builder = kernel.toBuilder();
+            granularity.ifPresent(chosen -> {
+                if (chosen == LockGranularity.WARP_SHARED) {
+                    builder.warpShared(groupSize.orElse(kernel.groupSize()));
+                } else {
+                    builder.granularity(chosen);
+                }
+            });
+            channelPolicy.ifPresent(builder::channelPolicy);
+            return builder.build();
         }
     }
 
@@ -48,6 +129,16 @@ public sealed interface Schedule {
         public int extent(int dimension, int rank) {
             return tile.size() == 1 ? tile.getFirst() : tile.get(dimension);
         }
+
+        @Override
+        public Schedule normalized(int rank) {
+            if (tile.size() != 1 || rank == 1) {
+                return this;
+            }
+            Integer[] extents = new Integer[rank];
+            Arrays.fill(extents, tile.getFirst());
+            return new DataParallel(List.of(extents));
+        }
     }
 
     /**
@@ -68,7 +159,7 @@ public sealed interface Schedule {
         if (!text.startsWith(prefix) || !text.substring(prefix.length()).matches("[1-9][0-9]{0,5}(x[1-9][0-9]{0,5}){0,2}")) {
             return Optional.empty();
         }
-        List<Integer> tile = java.util.Arrays.stream(text.substring(prefix.length()).split("x"))
+        List<Integer> tile = Arrays.stream(text.substring(prefix.length()).split("x"))
                 .map(Integer::parseInt).toList();
         return Optional.of(new DataParallel(tile));
     }
