@@ -20,6 +20,22 @@ public interface Backend {
     /** True when it models sync points abstractly and so takes no lock mechanism at all. */
     boolean modelsSyncAbstractly();
 
+    /** Every lock mechanism it implements for some kernel, in sweep order; empty for a backend that takes none. */
+    List<LockMechanism> sweep();
+
+    /** Whether it runs on worker threads, so that {@code --threads} means something to it. */
+    default boolean usesThreads() {
+        return false;
+    }
+
+    /**
+     * Whether its metric is a time measured on real hardware, so that nothing else may run beside one of its rows; a
+     * simulated or counted metric does not care what runs beside it.
+     */
+    default boolean timesRealHardware() {
+        return false;
+    }
+
     /**
      * The lock mechanisms it can implement this kernel's channels with under this schedule, in sweep order;
      * empty when the schedule synchronises with barriers only (or the backend models sync abstractly).

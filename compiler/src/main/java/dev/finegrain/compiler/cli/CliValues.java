@@ -2,11 +2,15 @@ package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.compare.Backends;
+import dev.finegrain.compiler.compare.Comparison;
 import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
+
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -96,14 +100,48 @@ final class CliValues {
         return Arrays.stream(text.split(",")).map(CliValues::mechanism).toList();
     }
 
-    static int threads(Integer requested) {
-        if (requested == null) {
-            return dev.finegrain.compiler.backend.RunSettings.defaultThreads();
-        }
+    static int threads(int requested) {
         if (requested < 1 || requested > 1024) {
             throw new UsageException("--threads " + requested + " is out of range; use 1 to 1024");
         }
         return requested;
+    }
+
+    static int jobs(int requested) {
+        if (requested < 1 || requested > 1024) {
+            throw new UsageException("--jobs " + requested + " is out of range; use 1 to 1024");
+        }
+        return requested;
+    }
+
+    /** {@code all}, or a comma-separated list of mechanisms. */
+    static MechanismChoice mechanismChoice(String text) {
+        return text.trim().equals("all") ? MechanismChoice.all() : MechanismChoice.listed(mechanisms(text));
+    }
+
+    /**
+     * The exit status of a comparison: 1 when a row is wrong or failed, 2 when nothing ran at all (every combination
+     * was skipped: the table gives each reason, and one line on {@code err} says so), else 0.
+     */
+    static int exitStatus(Comparison comparison, java.io.PrintWriter err) {
+        if (comparison.hasProblems()) {
+            return FinegrainCli.EXIT_NOT_VERIFIED;
+        }
+        if (!comparison.anyRan()) {
+            err.println("finegrain: nothing ran: every combination was skipped, for the reasons in the table");
+            return FinegrainCli.EXIT_USAGE;
+        }
+        return 0;
+    }
+
+    /** The command as typed, quoting arguments a shell would split, for a report to say how it was made. */
+    static String commandLine(CommandSpec spec) {
+        StringBuilder line = new StringBuilder(spec.root().name());
+        for (String argument : spec.root().commandLine().getParseResult().originalArgs()) {
+            boolean plain = !argument.isEmpty() && argument.chars().allMatch(c -> Character.isLetterOrDigit(c) || "-_.,:/=+@%".indexOf(c) >= 0);
+            line.append(' ').append(plain ? argument : "'" + argument.replace("'", "'\\''") + "'");
+        }
+        return line.toString();
     }
 
     static List<Schedule> allSchedules() {

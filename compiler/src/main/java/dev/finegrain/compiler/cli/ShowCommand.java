@@ -8,7 +8,6 @@ import dev.finegrain.compiler.backend.jvm.JvmCodegen;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
 import dev.finegrain.compiler.compare.ComparisonRunner;
-import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -61,13 +60,10 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain sizes for --simt, which folds them into the program (default: the kernel's first size)")
     String sizes;
 
-    ShowCommand(KernelCatalog catalog) {
-        super(catalog);
-    }
 
     @Override
     public Integer call() {
-        LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
+        LibraryKernel kernel = CliValues.kernel(catalog(), kernelName);
         refuseOptionsThatDoNotCombine();
         if (java) {
             return showJava(kernel);
@@ -138,7 +134,9 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         }
         int[] extents = given.isEmpty() ? kernel.defaultSizes().getFirst() : given.getFirst();
         ExecutionPlan plan = SchedulePlanner.plan(graph, parsed);
-        ComparisonRunner.requireTilesDivide(plan, extents);
+        ComparisonRunner.tileMisfit(plan, extents).ifPresent(misfit -> {
+            throw new UsageException(misfit);
+        });
         // a variant that does not fit the profile throws GpuLoweringException, which the CLI reports as a usage error
         SimtKernel lowered = backend.lower(new Variant(graph, plan, lock), extents);
         out().println("// launch plan: " + lowered.launchPlan());

@@ -1,7 +1,9 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.compare.Backends;
+import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
+import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.ir.IrPrinter;
@@ -146,7 +148,7 @@ class CliBehaviourTest {
                 () -> assertEquals("8x8", row.get("size")),
                 () -> assertEquals("wavefront", row.get("schedule")),
                 () -> assertEquals("reference", row.get("backend")),
-                () -> assertEquals("true", row.get("verified")),
+                () -> assertEquals("verified", row.get("status")),
                 () -> assertEquals("15", row.get("value"), "one firing per anti-diagonal of an 8x8 grid"));
     }
 
@@ -155,7 +157,7 @@ class CliBehaviourTest {
         Outcome run = finegrain("run", "pascal", "--size", "4x6", "--schedule", "data-parallel:2x3");
         assertEquals(0, run.exit(), run.err());
         Map<String, String> row = tableRows(run.out()).getFirst();
-        assertEquals(List.of("4x6", "data-parallel:2x3", "true"), List.of(row.get("size"), row.get("schedule"), row.get("verified")));
+        assertEquals(List.of("4x6", "data-parallel:2x3", "verified"), List.of(row.get("size"), row.get("schedule"), row.get("status")));
     }
 
     /** The table's rows as header-to-cell maps; every cell is one word. */
@@ -178,7 +180,7 @@ class CliBehaviourTest {
     // ---- compare -------------------------------------------------------------------------------------------
 
     private static final List<String> REQUIRED_KEYS = List.of("kernel", "size", "schedule", "backend", "mechanism",
-            "granularity", "channels", "verified", "metric", "value", "unit");
+            "granularity", "channels", "status", "metric", "value", "unit");
 
     @Test
     void compareJsonIsAnArrayWithOneObjectPerCombination() {
@@ -237,7 +239,7 @@ class CliBehaviourTest {
         for (String line : lines.subList(1, lines.size())) {
             String[] cells = line.split(",", -1);
             assertEquals(header.size(), cells.length, line);
-            assertEquals("true", cells[header.indexOf("verified")], line);
+            assertEquals("verified", cells[header.indexOf("status")], line);
             combinations.add(cells[header.indexOf("size")] + " " + cells[header.indexOf("schedule")]);
         }
         assertEquals(Set.of("8 wavefront", "8 lock-dataflow", "8 data-parallel:4", "12 wavefront", "12 lock-dataflow",
@@ -418,7 +420,7 @@ class CliBehaviourTest {
         assertEquals(0, compare.exit(), compare.err());
         List<String> rows = compare.out().lines().skip(1).toList();
         assertEquals(5, rows.size(), compare.out());
-        assertTrue(rows.stream().allMatch(row -> row.contains(",gpu-model:fermi-gtx570,") && row.contains(",true,cycles,")),
+        assertTrue(rows.stream().allMatch(row -> row.contains(",gpu-model:fermi-gtx570,") && row.contains(",verified,cycles,")),
                 compare.out());
     }
 
@@ -443,11 +445,11 @@ class CliBehaviourTest {
 
     @Test
     void theCommandTheFidelityPagePrintsRunsTheSameCombinationsItMeasured() {
-        ComparisonRunner.Request request = new ComparisonRunner.Request(CATALOG.find("nw").orElseThrow(),
-                List.of(new int[] {16, 16}, new int[] {24, 24}),
-                List.of(new Schedule.DataParallel(List.of(8, 8)), new Schedule.LockDataflow()),
-                List.of(Backends.byName("gpu-model:fermi-gtx570").orElseThrow()),
-                List.of(LockMechanism.TINY_LOCK, LockMechanism.ATOMIC_SPIN_LOCK), 7, 1, false, null);
+        ComparisonRequest request = ComparisonRequest.builder(CATALOG.find("nw").orElseThrow())
+                .sizes(List.of(new int[] {16, 16}, new int[] {24, 24}))
+                .schedules(List.of(new Schedule.DataParallel(List.of(8, 8)), new Schedule.LockDataflow()))
+                .backends(List.of(Backends.byName("gpu-model:fermi-gtx570").orElseThrow()))
+                .mechanisms(MechanismChoice.listed(List.of(LockMechanism.TINY_LOCK, LockMechanism.ATOMIC_SPIN_LOCK))).seed(7).build();
         String command = FidelityCommand.compareCommandFor(request);
         assertTrue(command.startsWith("./finegrain compare nw "), command);
 
@@ -456,7 +458,7 @@ class CliBehaviourTest {
         Outcome typed = finegrain(arguments.toArray(String[]::new));
         assertEquals(0, typed.exit(), typed.err());
         // the same rows, seed included; only the checker's time (column ms) differs between runs
-        String measured = ResultFormat.CSV.render(ComparisonRunner.run(request));
+        String measured = ResultFormat.CSV.render(ComparisonRunner.run(request).rows());
         assertEquals(withoutColumn(measured, "ms"), withoutColumn(typed.out(), "ms"));
     }
 
@@ -474,9 +476,10 @@ class CliBehaviourTest {
         assertUsageError(unknown);
         assertTrue(unknown.err().startsWith("finegrain: backend 'gpu-model:gtx9000': "), unknown.err());
         Outcome longs = finegrain("compare", "pascal", "--backends", "gpu-model:fermi-gtx570", "--schedules", "wavefront");
-        assertUsageError(longs);
-        assertEquals("finegrain: backend 'gpu-model:fermi-gtx570' cannot run wavefront of kernel 'pascal': the GPU"
-                + " model's backend holds int fields only; field 'c' of pascal is long; leave it out with --schedules or"
-                + " --backends\n", longs.err());
+        assertEquals(FinegrainCli.EXIT_USAGE, longs.exit(), longs.err());
+        assertEquals("finegrain: nothing ran: every combination was skipped, for the reasons in the table\n", longs.err());
+        assertTrue(longs.out().contains("SKIPPED: pascal 8x8 wavefront gpu-model:fermi-gtx570: backend 'gpu-model:fermi-gtx570'"
+                + " cannot run wavefront of kernel 'pascal': the GPU model's backend holds int fields only; field 'c' of pascal"
+                + " is long\n"), longs.out());
     }
 }

@@ -42,13 +42,18 @@ class ReportWriterTest {
 
     /** Two sizes, two schedules, the reference backend: four verified critical-path rows. */
     private static List<ResultRow> compareRows() {
-        return ComparisonRunner.run(ComparisonRunner.Request.once(PrefixSumEntry.ENTRY, List.of(new int[] {8}, new int[] {32}),
-                List.of(wavefront(), lockDataflow()), List.of(Backends.byName("reference").orElseThrow()), 42));
+        return ComparisonRunner.run(ComparisonRequest.builder(PrefixSumEntry.ENTRY).sizes(List.of(new int[] {8}, new int[] {32}))
+                .schedules(List.of(wavefront(), lockDataflow())).backends(List.of(Backends.byName("reference").orElseThrow()))
+                .build()).rows();
     }
 
     private static ResultRow notVerified() {
-        return new ResultRow("prefix-sum", "32", "wavefront", "broken-backend", "-", "cell", "shared", false,
+        return new ResultRow("prefix-sum", "32", "wavefront", "broken-backend", "-", "cell", "shared", RowStatus.NOT_VERIFIED,
                 "critical_path", 98765, "firings", 42, "total[3] is 7, the oracle says 6", Map.of());
+    }
+
+    private static Comparison comparison(List<ResultRow> rows) {
+        return new Comparison(rows, List.of());
     }
 
     private static String chartsSection(String page) {
@@ -87,7 +92,7 @@ class ReportWriterTest {
     void resultsJsonIsWhatFormatJsonPrints(@TempDir Path dir) throws Exception {
         // the keys of --format json are CliBehaviourTest's to check; the file must be that text, whole
         List<ResultRow> rows = compareRows();
-        ReportWriter.into(dir).write(rows, COMMAND, PRODUCED_AT);
+        ReportWriter.into(dir).write(comparison(rows), COMMAND, PRODUCED_AT);
         String json = Files.readString(dir.resolve("results.json"));
         assertEquals(ResultFormat.JSON.render(rows), json);
         assertEquals(4, assertInstanceOf(List.class, MinimalJson.parse(json)).size(), json);
@@ -97,7 +102,7 @@ class ReportWriterTest {
     void resultsCsvIsWhatFormatCsvPrintsWithAHeaderAndOneLinePerRow(@TempDir Path dir) throws IOException {
         List<ResultRow> rows = new ArrayList<>(compareRows());
         rows.add(notVerified());
-        ReportWriter.into(dir).write(rows, COMMAND, PRODUCED_AT);
+        ReportWriter.into(dir).write(comparison(rows), COMMAND, PRODUCED_AT);
         String csv = Files.readString(dir.resolve("results.csv"));
         assertEquals(ResultFormat.CSV.render(rows), csv);
         List<String> lines = csv.lines().toList();
@@ -108,7 +113,7 @@ class ReportWriterTest {
     @Test
     void theFolderIsCreatedWhenMissing(@TempDir Path dir) {
         Path nested = dir.resolve("a/b/report");
-        Path page = ReportWriter.into(nested).write(compareRows(), COMMAND, PRODUCED_AT);
+        Path page = ReportWriter.into(nested).write(comparison(compareRows()), COMMAND, PRODUCED_AT);
         assertEquals(nested.resolve("report.html"), page);
         assertAll(List.of("results.json", "results.csv", "report.html").stream()
                 .map(name -> () -> assertTrue(Files.isRegularFile(nested.resolve(name)), name)));
@@ -118,7 +123,7 @@ class ReportWriterTest {
 
     @Test
     void thePageReferencesNothingOnTheNetwork() {
-        String page = ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT);
+        String page = ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT);
         assertAll(
                 () -> assertFalse(page.contains("http://"), "no http:// anywhere"),
                 () -> assertFalse(page.contains("https://"), "no https:// anywhere"),
@@ -132,7 +137,7 @@ class ReportWriterTest {
 
     @Test
     void thePageStatesTheCommandLineAndTheDate() {
-        String page = ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT);
+        String page = ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT);
         assertTrue(page.contains("<code>" + COMMAND + "</code>"), page);
         assertTrue(page.contains("2026-03-14 09:26"), "the date");
     }
@@ -140,7 +145,7 @@ class ReportWriterTest {
     @Test
     void thePageHasOneTableRowPerResult() {
         List<ResultRow> rows = compareRows();
-        String table = resultsSection(ReportWriter.html(rows, COMMAND, PRODUCED_AT));
+        String table = resultsSection(ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT));
         assertEquals(rows.size(), Pattern.compile("<tr><td>").matcher(table).results().count(), "one verified row per result:\n" + table);
         for (ResultRow row : rows) {
             assertTrue(table.contains("<td>" + row.size() + "</td><td>" + row.schedule() + "</td><td>reference</td>"), row + " in\n" + table);
@@ -149,7 +154,7 @@ class ReportWriterTest {
 
     @Test
     void thePageEmbedsOneValueChartPerMetricAndOneSpeedupChartAsRenderedPngs() throws IOException {
-        String page = ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT);
+        String page = ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT);
         List<byte[]> charts = embeddedPngs(page);
         assertEquals(2, charts.size(), "critical_path vs size, then the speedups");
         assertTrue(page.contains("alt=\"critical_path (firings) vs size\""), "the value chart");
@@ -166,9 +171,9 @@ class ReportWriterTest {
         List<ResultRow> rows = new ArrayList<>(compareRows());
         ResultRow broken = notVerified();
         rows.add(broken);
-        String page = ReportWriter.html(rows, COMMAND, PRODUCED_AT);
+        String page = ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT);
         String table = resultsSection(page);
-        assertTrue(table.contains("<tr class=\"not-verified\"><td>prefix-sum</td><td>32</td><td>wavefront</td><td>broken-backend</td>"), table);
+        assertTrue(table.contains("<tr class=\"problem\"><td>prefix-sum</td><td>32</td><td>wavefront</td><td>broken-backend</td>"), table);
         assertTrue(table.contains("<td class=\"status-bad\">NOT VERIFIED</td>"), table);
         assertTrue(table.contains("total[3] is 7, the oracle says 6"), "the problem is shown");
 
@@ -179,7 +184,7 @@ class ReportWriterTest {
         assertEquals(2, models.size(), "no chart of its own either");
         assertTrue(models.stream().flatMap(chart -> chart.series().stream()).flatMap(series -> series.points().stream())
                 .noneMatch(point -> point.row().equals(broken)), "no data point comes from it");
-        assertEquals(embeddedPngs(ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT)).size(), embeddedPngs(page).size());
+        assertEquals(embeddedPngs(ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT)).size(), embeddedPngs(page).size());
     }
 
     @Test
@@ -203,7 +208,7 @@ class ReportWriterTest {
     }
 
     private static ResultRow row(String size, String schedule, String backend, double value, String unit) {
-        return new ResultRow("k", size, schedule, backend, "-", "cell", "shared", true,
+        return new ResultRow("k", size, schedule, backend, "-", "cell", "shared", RowStatus.VERIFIED,
                 unit.endsWith("/s") ? "cells_per_s" : "critical_path", value, unit, 42, "", Map.of());
     }
 
@@ -211,7 +216,7 @@ class ReportWriterTest {
     void aFileThatCannotBeWrittenIsAUsageErrorNamingIt(@TempDir Path dir) throws IOException {
         Files.createDirectory(dir.resolve("results.csv"));
         UsageException problem = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
-                () -> ReportWriter.into(dir).write(compareRows(), COMMAND, PRODUCED_AT));
+                () -> ReportWriter.into(dir).write(comparison(compareRows()), COMMAND, PRODUCED_AT));
         assertTrue(problem.getMessage().startsWith("cannot write " + dir.resolve("results.csv") + ": "), problem.getMessage());
         assertEquals(1, problem.getMessage().lines().count(), problem.getMessage());
     }
@@ -222,7 +227,7 @@ class ReportWriterTest {
     void headlessChromiumRendersTheCharts(@TempDir Path dir) throws Exception {
         Optional<Path> chromium = onPath("chromium").or(() -> onPath("chromium-browser"));
         Assumptions.assumeTrue(chromium.isPresent(), "chromium is not installed; apt-get install chromium to run this test");
-        Path page = ReportWriter.into(dir).write(compareRows(), COMMAND, PRODUCED_AT);
+        Path page = ReportWriter.into(dir).write(comparison(compareRows()), COMMAND, PRODUCED_AT);
         String url = page.toUri().toString();
         List<String> headless = List.of(chromium.get().toString(), "--headless", "--disable-gpu", "--no-sandbox",
                 "--user-data-dir=" + dir.resolve("profile"));

@@ -68,6 +68,11 @@ public final class GpuModelBackend implements Backend {
     }
 
     @Override
+    public List<LockMechanism> sweep() {
+        return SWEEP;
+    }
+
+    @Override
     public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
         if (!(schedule instanceof Schedule.LockDataflow)) {
             return List.of();

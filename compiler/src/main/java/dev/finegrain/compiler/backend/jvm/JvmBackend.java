@@ -57,6 +57,21 @@ public final class JvmBackend implements Backend {
     }
 
     @Override
+    public List<LockMechanism> sweep() {
+        return SWEEP;
+    }
+
+    @Override
+    public boolean usesThreads() {
+        return true;
+    }
+
+    @Override
+    public boolean timesRealHardware() {
+        return true;
+    }
+
+    @Override
     public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
         if (!(schedule instanceof Schedule.LockDataflow)) {
             return List.of();

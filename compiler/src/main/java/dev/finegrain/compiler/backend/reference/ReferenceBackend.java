@@ -33,6 +33,11 @@ public final class ReferenceBackend implements Backend {
     }
 
     @Override
+    public List<LockMechanism> sweep() {
+        return List.of();
+    }
+
+    @Override
     public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
         return List.of();
     }
