@@ -41,19 +41,22 @@ public final class KernelCompiler {
         List<Generated> generated = new ArrayList<>();
         Map<String, String> kernelOfClass = new HashMap<>();
         for (Kernel kernel : request.kernels()) {
-            KernelGraph graph = Pipeline.compile(kernel);
             for (Schedule schedule : request.schedules()) {
+                KernelGraph graph = Pipeline.compile(schedule.appliedTo(kernel));
                 ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
                 List<Optional<LockMechanism>> mechanisms = new ArrayList<>();
                 List<LockMechanism> supported = backend.mechanisms(graph, schedule);
+                Optional<LockMechanism> own = schedule instanceof Schedule.LockDataflow dataflow
+                        ? dataflow.mechanismFor(kernel) : Optional.empty();
                 if (supported.isEmpty()) {
                     mechanisms.add(Optional.empty());
                 } else {
-                    List<LockMechanism> chosen = request.mechanisms().isEmpty() ? supported
-                            : request.mechanisms().stream().filter(supported::contains).toList();
+                    List<LockMechanism> wanted = !request.mechanisms().isEmpty() ? request.mechanisms()
+                            : own.map(List::of).orElse(supported);
+                    List<LockMechanism> chosen = wanted.stream().filter(supported::contains).toList();
                     if (chosen.isEmpty()) {
                         throw new IllegalArgumentException("kernel '" + kernel.name() + "' under " + schedule.cliName()
-                                + " supports none of the requested mechanisms " + request.mechanisms() + "; it supports "
+                                + " supports none of the requested mechanisms " + wanted + "; it supports "
                                 + supported.stream().map(LockMechanism::cliName).toList());
                     }
                     chosen.forEach(m -> mechanisms.add(Optional.of(m)));
