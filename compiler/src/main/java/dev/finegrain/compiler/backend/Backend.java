@@ -42,12 +42,18 @@ public interface Backend {
      */
     List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule);
 
+    /** The mechanism a single run uses when nothing else names one and the kernel allows it; empty for none. */
+    default Optional<LockMechanism> preferredMechanism() {
+        return Optional.empty();
+    }
+
     /**
-     * The one mechanism a single run uses when none is asked for: the backend's preferred one where this kernel and
-     * schedule allow it, else the first of {@link #mechanisms}; empty when the schedule takes none.
+     * The one mechanism a single run uses when none is asked for: the {@link #preferredMechanism} where this kernel
+     * and schedule allow it, else the first of {@link #mechanisms}; empty when the schedule takes none.
      */
     default Optional<LockMechanism> defaultMechanism(KernelGraph graph, Schedule schedule) {
-        return mechanisms(graph, schedule).stream().findFirst();
+        List<LockMechanism> available = mechanisms(graph, schedule);
+        return preferredMechanism().filter(available::contains).or(() -> available.stream().findFirst());
     }
 
     /** Why it cannot run this kernel under this schedule at all, when it cannot. */

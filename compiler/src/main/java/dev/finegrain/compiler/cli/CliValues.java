@@ -31,11 +31,15 @@ final class CliValues {
     }
 
     /**
-     * One size: {@code N} (every dimension N), {@code NxM[xK]}, or {@code N,M[,K]}; one extent per dimension of a
-     * kernel of the given rank.
+     * One size: {@code N} (every dimension N) or {@code NxM[xK]}, one extent per dimension of a kernel of the given
+     * rank. Commas separate sizes in a list ({@code compare --sizes 64,128x32}), never the extents of one size.
      */
     static int[] size(String text, int rank, String kernel) {
-        String[] parts = text.split("[x,]", -1);
+        if (text.contains(",")) {
+            throw new UsageException("size '" + text + "' holds a comma, which separates sizes in a list; write one size as N"
+                    + " or as extents joined by 'x' (" + text.replace(",", "x") + ")");
+        }
+        String[] parts = text.split("x", -1);
         int[] extents = new int[parts.length];
         for (int d = 0; d < parts.length; d++) {
             try {
@@ -74,6 +78,11 @@ final class CliValues {
     }
 
     static Schedule schedule(String text) {
+        if (text.trim().matches("data-parallel:[0-9]+(x[0-9]+)*") && Arrays.stream(text.trim().substring("data-parallel:".length())
+                .split("x")).anyMatch(extent -> extent.matches("0+"))) {
+            throw new UsageException("schedule '" + text.trim() + "': tile extents must be positive, e.g. data-parallel:16 or"
+                    + " data-parallel:32x8");
+        }
         return Schedule.parse(text.trim()).orElseThrow(() -> new UsageException("unknown schedule '" + text
                 + "'; use wavefront, lock-dataflow, data-parallel or data-parallel:B (tile B, or BxB)"));
     }

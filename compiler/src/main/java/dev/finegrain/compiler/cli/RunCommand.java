@@ -9,6 +9,7 @@ import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.RowStatus;
 import dev.finegrain.compiler.compare.UsageException;
+import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
@@ -79,7 +80,16 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
         if (!(schedule instanceof Schedule.LockDataflow dataflow) || backend.modelsSyncAbstractly()) {
             return Optional.empty();
         }
-        return dataflow.mechanismFor(kernel.kernel())
-                .or(() -> backend.defaultMechanism(Pipeline.compile(kernel.kernel()), schedule));
+        Optional<LockMechanism> own = dataflow.mechanismFor(kernel.kernel());
+        if (own.isPresent()) {
+            return own;
+        }
+        KernelGraph graph = Pipeline.compile(dataflow.appliedTo(kernel.kernel()));
+        Optional<LockMechanism> chosen = backend.defaultMechanism(graph, schedule);
+        backend.preferredMechanism().filter(preferred -> chosen.isPresent() && !chosen.get().equals(preferred)).ifPresent(preferred ->
+                err().println("note: backend '" + backend.name() + "' cannot use its default mechanism " + preferred + " here ("
+                        + backend.unsupported(graph, schedule, preferred).orElse("not available") + "), so this run uses "
+                        + chosen.get() + "; choose one with --mechanism"));
+        return chosen;
     }
 }

@@ -332,7 +332,14 @@ class CliBehaviourTest {
                 Arguments.of("unknown format in run", List.of("run", "nw", "--size", "8", "--format", "xml"),
                         "unknown format 'xml'; use table, json or csv"),
                 Arguments.of("unknown format in compare", List.of("compare", "nw", "--format", "yaml"),
-                        "unknown format 'yaml'; use table, json or csv"));
+                        "unknown format 'yaml'; use table, json or csv"),
+                Arguments.of("a comma inside one size", List.of("run", "nw", "--size", "64,32"),
+                        "size '64,32' holds a comma, which separates sizes in a list; write one size as N or as extents joined"
+                                + " by 'x' (64x32)"),
+                Arguments.of("a tile of zero", List.of("compare", "nw", "--schedules", "data-parallel:0"),
+                        "schedule 'data-parallel:0': tile extents must be positive, e.g. data-parallel:16 or data-parallel:32x8"),
+                Arguments.of("threads out of range", List.of("compare", "nw", "--threads", "0"), "--threads 0 is out of range"),
+                Arguments.of("jobs out of range", List.of("compare", "nw", "--jobs", "0"), "--jobs 0 is out of range"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -468,6 +475,59 @@ class CliBehaviourTest {
         int index = lines.getFirst().indexOf(column);
         lines.forEach(line -> line.remove(index));
         return lines;
+    }
+
+    /** A built-in profile with some keys replaced, written as a profile file. */
+    private static Path profileFile(Path folder, Map<String, String> changes) throws IOException {
+        java.util.Properties profile = new java.util.Properties();
+        try (var in = dev.finegrain.gpu.runtime.SimtProfile.class.getResourceAsStream("/dev/finegrain/gpu/profiles/fermi-gtx570.properties")) {
+            profile.load(in);
+        }
+        changes.forEach(profile::setProperty);
+        Path file = folder.resolve("my-gpu.properties");
+        try (var out = Files.newOutputStream(file)) {
+            profile.store(out, "a user's profile");
+        }
+        return file;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badProfiles")
+    void aProfileFileWithAnImpossibleValueIsOneLineNamingTheKey(String key, String value, String expected, @TempDir Path dir)
+            throws IOException {
+        Path file = profileFile(dir, Map.of(key, value));
+        Outcome outcome = finegrain("compare", "nw", "--backends", "gpu-model:" + file, "--schedules", "wavefront");
+        assertUsageError(outcome);
+        assertEquals("finegrain: backend 'gpu-model:" + file + "': profile " + file + ": " + expected + "\n", outcome.err());
+    }
+
+    static Stream<Arguments> badProfiles() {
+        return Stream.of(
+                Arguments.of("sm.count", "-2", "sm.count must be at least 1, was -2"),
+                Arguments.of("block.maxThreads", "0", "block.maxThreads must be at least 32, was 0"),
+                Arguments.of("sm.lockBits", "-1", "sm.lockBits must be at least 0, was -1"),
+                Arguments.of("clock.mhz", "0", "clock.mhz must be a positive number, was 0"),
+                Arguments.of("block.maxThreads", "4096", "block.maxThreads (4096) must not exceed sm.maxThreads (1536)"));
+    }
+
+    @Test
+    void aRowFromAProfileFileIsLabelledWithTheFile(@TempDir Path dir) throws IOException {
+        Path file = profileFile(dir, Map.of("profile.name", "fermi-gtx570"));
+        Outcome compare = finegrain("compare", "prefix-sum", "--backends", "gpu-model:" + file, "--schedules", "wavefront",
+                "--sizes", "64", "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        assertTrue(compare.out().lines().skip(1).allMatch(row -> row.contains(",gpu-model:" + file + ",")), compare.out());
+    }
+
+    @Test
+    void aDefaultMechanismTheProfileCannotRunIsANoteNotASilentChange(@TempDir Path dir) throws IOException {
+        Path file = profileFile(dir, Map.of("sm.lockBits", "0"));
+        Outcome run = finegrain("run", "warp-chain", "--size", "128", "--backend", "gpu-model:" + file, "--format", "csv");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("note: backend 'gpu-model:" + file + "' cannot use its default mechanism tiny-lock here (tiny-lock needs"
+                + " shared-memory lock bits, which profile fermi-gtx570 does not have), so this run uses named-barrier;"
+                + " choose one with --mechanism\n", run.err());
+        assertTrue(run.out().contains(",named-barrier,"), run.out());
     }
 
     @Test

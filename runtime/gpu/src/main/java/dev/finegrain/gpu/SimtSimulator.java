@@ -160,7 +160,12 @@ public final class SimtSimulator {
     }
 
     private static String describe(IOException e) {
-        return e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage();
+        return switch (e) {
+            case java.nio.file.NoSuchFileException missing -> "no such file";
+            case java.nio.charset.CharacterCodingException notText -> "it is not a UTF-8 text file; give a program in the"
+                    + " model ISA (docs/simt-isa.md)";
+            default -> e.getMessage();
+        };
     }
 
     private static void noticeInterpreterOnly() {

@@ -41,9 +41,12 @@ public final class GpuModelBackend implements Backend {
     private static final long MAX_CYCLES_PER_LAUNCH = 500_000_000L;
 
     private final SimtProfile profile;
+    /** The profile as the user named it: a built-in name, or the path of a profile file. */
+    private final String profileLabel;
 
-    public GpuModelBackend(String profileName) {
-        this.profile = SimtProfile.load(profileName);
+    public GpuModelBackend(String profileNameOrPath) {
+        this.profile = SimtProfile.load(profileNameOrPath);
+        this.profileLabel = profileNameOrPath;
     }
 
     public SimtProfile profile() {
@@ -52,7 +55,7 @@ public final class GpuModelBackend implements Backend {
 
     @Override
     public String name() {
-        return PREFIX + profile.name();
+        return PREFIX + profileLabel;
     }
 
     @Override
@@ -80,11 +83,10 @@ public final class GpuModelBackend implements Backend {
         return SWEEP.stream().filter(m -> unsupported(graph, schedule, m).isEmpty()).toList();
     }
 
-    /** Tiny-lock, seed 001's mechanism, where the kernel allows it. */
+    /** Tiny-lock, seed 001's mechanism. */
     @Override
-    public Optional<LockMechanism> defaultMechanism(KernelGraph graph, Schedule schedule) {
-        List<LockMechanism> available = mechanisms(graph, schedule);
-        return available.contains(LockMechanism.TINY_LOCK) ? Optional.of(LockMechanism.TINY_LOCK) : available.stream().findFirst();
+    public Optional<LockMechanism> preferredMechanism() {
+        return Optional.of(LockMechanism.TINY_LOCK);
     }
 
     @Override

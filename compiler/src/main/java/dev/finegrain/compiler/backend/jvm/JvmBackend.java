@@ -69,6 +69,11 @@ public final class JvmBackend implements Backend {
     }
 
     @Override
+    public Optional<LockMechanism> preferredMechanism() {
+        return Optional.of(DEFAULT_MECHANISM);
+    }
+
+    @Override
     public boolean usesThreads() {
         return true;
     }
