@@ -158,7 +158,8 @@ class ReportWriterTest {
         List<byte[]> charts = embeddedPngs(page);
         assertEquals(2, charts.size(), "critical_path vs size, then the speedups");
         assertTrue(page.contains("alt=\"critical_path (firings) vs size\""), "the value chart");
-        assertTrue(page.contains("alt=\"Speedup over the worst row of the same size and backend\""), "the speedup chart");
+        assertTrue(page.contains("alt=\"Speed-up on reference (critical_path): each row over the row with the most firings of the"
+                + " same size\""), "the speed-up chart");
         for (byte[] png : charts) {
             BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
             assertEquals(List.of(960, 520), List.of(image.getWidth(), image.getHeight()));
@@ -195,16 +196,33 @@ class ReportWriterTest {
                 row("64", "wavefront", "jvm", 100, "cells/s"),
                 row("64", "lock-dataflow", "jvm", 300, "cells/s"),
                 row("256", "wavefront", "reference", 40, "firings"));
-        ReportCharts.ReportChart speedups = ReportCharts.of(rows).getLast();
-        assertTrue(speedups.bars());
+        List<ReportCharts.ReportChart> speedups = ReportCharts.of(rows).stream().filter(ReportCharts.ReportChart::bars).toList();
+        assertEquals(List.of("Speed-up on reference (critical_path): each row over the row with the most firings of the same size",
+                "Speed-up on jvm (cells_per_s): each row over the slowest row of the same size"),
+                speedups.stream().map(ReportCharts.ReportChart::title).toList(), "one chart per backend, never mixing them");
         Map<String, List<Double>> bySeries = new java.util.LinkedHashMap<>();
-        speedups.series().forEach(series -> bySeries.put(series.name(), series.points().stream().map(ReportCharts.Point::value).toList()));
+        speedups.forEach(chart -> chart.series().forEach(series -> bySeries.put(series.name(),
+                series.points().stream().map(ReportCharts.Point::value).toList())));
         assertEquals(Map.of(
                 "wavefront / reference", List.of(1.0, 1.0),
                 "lock-dataflow / reference", List.of(2.0),
                 "wavefront / jvm", List.of(1.0),
                 "lock-dataflow / jvm", List.of(3.0)), bySeries,
                 "max / value for firings, value / min for a rate; a row alone at its size is 1");
+    }
+
+    @Test
+    void theSizesAlongXAreAsWrittenInOrderOfPoints() {
+        List<ResultRow> rows = List.of(row("256x256", "wavefront", "reference", 510, "firings"),
+                row("64x32", "wavefront", "reference", 95, "firings"), row("128x128", "wavefront", "reference", 255, "firings"));
+        assertEquals(List.of("64x32", "128x128", "256x256"), ReportCharts.of(rows).getFirst().sizes());
+    }
+
+    @Test
+    void tickLabelsAreReadableNumbers() {
+        assertEquals(List.of("1.5 G", "250 M", "4.1 k", "12", "0.5", "1 k", "999"), List.of(ReportCharts.readable(1.5e9),
+                ReportCharts.readable(2.5e8), ReportCharts.readable(4096), ReportCharts.readable(12), ReportCharts.readable(0.5),
+                ReportCharts.readable(1000), ReportCharts.readable(999)));
     }
 
     private static ResultRow row(String size, String schedule, String backend, double value, String unit) {
