@@ -201,6 +201,15 @@ class KernelRulesTest {
     }
 
     @Test
+    void rejectsALibraryKernelWhoseDefaultSizeDoesNotFitItsDomain() {
+        Kernel kernel = nwWithCell().build();
+        KernelDefinitionException error = assertThrows(KernelDefinitionException.class, () -> new dev.finegrain.dsl.LibraryKernel(
+                kernel, "nw", "nw", (k, sizes, seed) -> null, java.util.List.of(new int[] {64})));
+        assertEquals("kernel 'nw': default size [64] does not fit a domain of 2 dimensions; give 2 positive extents per size",
+                error.getMessage());
+    }
+
+    @Test
     void rejectsATileExtentBelowOneAtTheCall() {
         assertRejected("dataParallel tile [0] has an extent below 1; give one positive extent, or one per dimension",
                 () -> dev.finegrain.dsl.Finegrain.dataParallel(0));
