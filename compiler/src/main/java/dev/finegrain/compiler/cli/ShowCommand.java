@@ -1,8 +1,8 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Variant;
-import dev.finegrain.compiler.backend.gpu.GpuModelBackend;
-import dev.finegrain.compiler.backend.gpu.SimtKernel;
+import dev.finegrain.compiler.backend.gpu.model.GpuModelBackend;
+import dev.finegrain.compiler.backend.gpu.model.SimtKernel;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.jvm.JvmCodegen;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
@@ -54,10 +54,15 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--simt", description = "print the GPU model's program and launch plan for --schedule (and --mechanism)")
     boolean simt;
 
-    @Option(names = "--profile", paramLabel = "P", description = "the GPU model profile for --simt (default: fermi-gtx570)")
+    @Option(names = "--gpu-plan", description = "print the GPU mapping for --schedule (and --mechanism): launches, blocks,"
+            + " ownership, tokens, the wait form, shared memory and resources")
+    boolean gpuPlan;
+
+    @Option(names = "--profile", paramLabel = "P", description = "the GPU model profile for --simt and --gpu-plan (default: fermi-gtx570)")
     String profile;
 
-    @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain sizes for --simt, which folds them into the program (default: the kernel's first size)")
+    @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain size for --simt and --gpu-plan, which fold it into"
+            + " the program (default: the kernel's first size)")
     String sizes;
 
 
@@ -68,7 +73,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         if (java) {
             return showJava(kernel);
         }
-        if (simt) {
+        if (simt || gpuPlan) {
             return showSimt(kernel);
         }
         // parsed before anything is printed, so a mistake is the only output
@@ -90,24 +95,27 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
 
     /** Options that belong to another view are a mistake, not something to ignore silently. */
     private void refuseOptionsThatDoNotCombine() {
-        if (java && simt) {
-            throw new UsageException("--java and --simt are two views; choose one");
+        int views = (java ? 1 : 0) + (simt ? 1 : 0) + (gpuPlan ? 1 : 0);
+        if (views > 1) {
+            throw new UsageException(java && simt ? "--java and --simt are two views; choose one"
+                    : "--java, --simt and --gpu-plan are separate views; choose one");
         }
-        if ((java || simt) && (ir || passes)) {
-            throw new UsageException((ir ? "--ir" : "--passes") + " shows the IR, not the " + (java ? "--java" : "--simt")
-                    + " view; drop one of them");
+        String view = java ? "--java" : simt ? "--simt" : "--gpu-plan";
+        if (views == 1 && (ir || passes)) {
+            throw new UsageException((ir ? "--ir" : "--passes") + " shows the IR, not the " + view + " view; drop one of them");
         }
-        if (!java && !simt && mechanism != null) {
+        if (views == 0 && mechanism != null) {
             throw new UsageException("--mechanism chooses the variant of the --java or --simt view; add one of them");
         }
-        if (!simt && (profile != null || sizes != null)) {
+        if (!simt && !gpuPlan && (profile != null || sizes != null)) {
             throw new UsageException((profile != null ? "--profile" : "--sizes") + " is for the --simt view; add --simt or drop it");
         }
     }
 
     private int showSimt(LibraryKernel kernel) {
+        String view = simt ? "--simt" : "--gpu-plan";
         if (schedule == null) {
-            throw new UsageException("--simt needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
+            throw new UsageException(view + " needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
         }
         KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);
@@ -130,7 +138,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         }
         List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, graph.rank(), graph.name());
         if (given.size() > 1) {
-            throw new UsageException("--simt folds one size into the program; give one size, not " + sizes);
+            throw new UsageException(view + " folds one size into the program; give one size, not " + sizes);
         }
         int[] extents = given.isEmpty() ? kernel.defaultSizes().getFirst() : given.getFirst();
         ExecutionPlan plan = SchedulePlanner.plan(graph, parsed);
@@ -138,6 +146,10 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             throw new UsageException(misfit);
         });
         // a variant that does not fit the profile throws GpuLoweringException, which the CLI reports as a usage error
+        if (gpuPlan) {
+            out().print(backend.map(new Variant(graph, plan, lock), extents).describe());
+            return 0;
+        }
         SimtKernel lowered = backend.lower(new Variant(graph, plan, lock), extents);
         out().println("// launch plan: " + lowered.launchPlan());
         out().println("// resources per block: " + lowered.resources().describe());

@@ -1,7 +1,7 @@
 package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.backend.Backend;
-import dev.finegrain.compiler.backend.gpu.GpuModelBackend;
+import dev.finegrain.compiler.backend.gpu.model.GpuModelBackend;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.reference.ReferenceBackend;
 import dev.finegrain.gpu.SimUserException;

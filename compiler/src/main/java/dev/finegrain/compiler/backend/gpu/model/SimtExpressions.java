@@ -1,5 +1,6 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;

@@ -1,5 +1,6 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.dsl.Type;
 
 /**

@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.cli.FinegrainCli;
 import dev.finegrain.compiler.compare.KernelCatalog;

@@ -1,6 +1,8 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.gpu.CommonHalo;
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.backend.reference.PaddedFields;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -39,16 +41,13 @@ final class GlobalLayout {
         this.graph = graph;
         this.sizes = sizes.clone();
         int rank = sizes.length;
-        haloLow = new int[rank];
-        haloHigh = new int[rank];
+        CommonHalo halo = CommonHalo.of(graph);
+        haloLow = halo.low();
+        haloHigh = halo.high();
         extents = new int[rank];
         long words = 1;
         for (int d = 0; d < rank; d++) {
-            for (IrField field : graph.fields()) {
-                haloLow[d] = Math.max(haloLow[d], field.haloLow()[d]);
-                haloHigh[d] = Math.max(haloHigh[d], field.haloHigh()[d]);
-            }
-            extents[d] = sizes[d] + haloLow[d] + haloHigh[d];
+            extents[d] = halo.extent(sizes, d);
             words *= extents[d];
         }
         fieldsStartByte = (FIRST_PARAM_BYTE + 4 * graph.kernel().params().size() + 63) / 64 * 64;

@@ -1,70 +1,45 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.plan.WavefrontPlan;
-import dev.finegrain.dsl.DependenceMath;
-import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * Lowers the wavefront schedule to the GPU model in one launch over global memory: hyperplane steps (the
- * anti-diagonals i + j = s in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt the points
- * of a step, and a barrier between steps. One block uses the block barrier; when the widest step needs more
- * threads than a block holds, the grid is one persistent block per SM and steps end with seed 000's atomic
- * inter-block barrier (a block barrier, one atomic increment per block, a spin until every block arrived).
+ * Spells a {@link WavefrontMapping} in the model ISA: one launch over global memory, the hyperplane steps (the
+ * anti-diagonals i + j = s in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt the points of a
+ * step, and a barrier between steps: the block barrier, and with persistent blocks seed 000's atomic inter-block
+ * barrier (a block barrier, one atomic increment per block, a spin until every block arrived).
  */
-final class WavefrontSimt {
+final class SimtWavefront {
 
     private final KernelGraph graph;
-    private final SimtProfile profile;
+    private final WavefrontMapping mapping;
     private final GlobalLayout layout;
     private final int steps;
-    private final int widest;
     private final int stride;
     private final int threads;
     private final int blocks;
     private final SimtAssembler asm = new SimtAssembler();
 
-    private WavefrontSimt(KernelGraph graph, WavefrontPlan plan, SimtProfile profile, GlobalLayout layout) {
-        this.graph = graph;
-        this.profile = profile;
+    private SimtWavefront(WavefrontMapping mapping, GlobalLayout layout) {
+        this.graph = mapping.graph();
+        this.mapping = mapping;
         this.layout = layout;
-        int[] h = plan.hyperplane();
-        if (graph.rank() == 2 && !(h[0] == 1 && h[1] == 1 && plan.stride() == 1)) {
-            throw new GpuLoweringException("the GPU model lowers 2D wavefronts along anti-diagonals (hyperplane (1,1));"
-                    + " " + graph.name() + " needs " + DependenceMath.format(h));
-        }
-        if (graph.rank() == 1 && h[0] != 1) {
-            throw new GpuLoweringException("the GPU model lowers 1D wavefronts with hyperplane (1); " + graph.name()
-                    + " needs " + DependenceMath.format(h));
-        }
-        stride = plan.stride();
-        if (graph.rank() == 2) {
-            steps = layout.size(0) + layout.size(1) - 1;
-            widest = Math.min(layout.size(0), layout.size(1));
-        } else {
-            steps = Math.ceilDiv(layout.size(0), stride);
-            widest = Math.min(stride, layout.size(0));
-        }
-        threads = Math.min(profile.maxThreadsPerBlock(), Math.ceilDiv(widest, 32) * 32);
-        blocks = Math.min(profile.smCount(), Math.ceilDiv(widest, threads));
+        this.steps = mapping.steps();
+        this.stride = mapping.stride();
+        this.threads = mapping.threadsPerBlock();
+        this.blocks = mapping.blocks();
     }
 
-    static SimtKernel lower(KernelGraph graph, WavefrontPlan plan, SimtProfile profile, GlobalLayout layout) {
-        return new WavefrontSimt(graph, plan, profile, layout).lower();
+    static SimtKernel emit(WavefrontMapping mapping, GlobalLayout layout) {
+        return new SimtWavefront(mapping, layout).emit();
     }
 
-    private SimtKernel lower() {
+    private SimtKernel emit() {
         emitProgram();
-        StaticChecks.check(graph, profile, threads, 0, 0, 0, null);
-        String plan = "wavefront: " + steps + " steps of at most " + widest + " points over global memory; "
-                + (blocks == 1 ? "one block of " + threads + " threads, a block barrier per step"
-                : blocks + " persistent blocks of " + threads + " threads, an atomic inter-block barrier per step")
-                + "; 1 launch";
-        return new SimtKernel(asm.text(), plan, threads, List.of(blocks), 0, 0, -1,
+        return new SimtKernel(asm.text(), mapping.launchPlan(), threads, mapping.blocksPerLaunch(), 0, 0, -1,
                 new SimtKernel.Resources(0, 0, 0, 0, 0, asm.registersUsed()));
     }
 

@@ -1,9 +1,10 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
@@ -36,8 +37,6 @@ public final class GpuModelBackend implements Backend {
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ATOMIC_SPIN_LOCK,
             LockMechanism.NAMED_BARRIER, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.TINY_LOCK,
             LockMechanism.WARP_VOTE, LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.MBARRIER);
-    /** Sizes for deciding which mechanisms a kernel can use before any run. */
-    private static final int NOMINAL_SIZE = 64;
     private static final long MAX_CYCLES_PER_LAUNCH = 500_000_000L;
 
     private final SimtProfile profile;
@@ -65,9 +64,9 @@ public final class GpuModelBackend implements Backend {
 
     @Override
     public Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
-        // lock-dataflow is lowered per mechanism (unsupported below); the others lower here, kernel checks included
+        // lock-dataflow is judged per mechanism (unsupported below); the others here
         return schedule instanceof Schedule.LockDataflow ? SimtLowering.unsupportedKernel(graph)
-                : lowering(graph, schedule, Optional.empty());
+                : SimtLowering.unsupported(SchedulePlanner.plan(graph, schedule), Optional.empty(), profile);
     }
 
     @Override
@@ -94,18 +93,7 @@ public final class GpuModelBackend implements Backend {
         if (!(schedule instanceof Schedule.LockDataflow)) {
             return Optional.of(schedule.cliName() + " synchronises with barriers only");
         }
-        return lowering(graph, schedule, Optional.of(mechanism));
-    }
-
-    private Optional<String> lowering(KernelGraph graph, Schedule schedule, Optional<LockMechanism> mechanism) {
-        int[] sizes = new int[graph.rank()];
-        Arrays.fill(sizes, NOMINAL_SIZE);
-        try {
-            SimtLowering.lower(SchedulePlanner.plan(graph, schedule), mechanism, profile, sizes);
-            return Optional.empty();
-        } catch (GpuLoweringException reason) {
-            return Optional.of(reason.getMessage());
-        }
+        return SimtLowering.unsupported(SchedulePlanner.plan(graph, schedule), Optional.of(mechanism), profile);
     }
 
     /** An unverified row: what memory holds after the failed launch, no cycle count, and why. */
@@ -119,12 +107,17 @@ public final class GpuModelBackend implements Backend {
         return SimtLowering.lower(variant.plan(), variant.mechanism(), profile, sizes);
     }
 
+    /** The GPU mapping of a variant on this profile, for {@code show --gpu-plan}. */
+    public GpuMapping map(Variant variant, int[] sizes) {
+        return SimtLowering.map(variant.plan(), variant.mechanism(), profile, sizes);
+    }
+
     @Override
     public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
         int[] sizes = invocation.sizes();
         KernelGraph graph = variant.graph();
         GlobalLayout layout = new GlobalLayout(graph, sizes);
-        SimtKernel kernel = SimtLowering.lower(variant.plan(), variant.mechanism(), profile, layout);
+        SimtKernel kernel = SimtLowering.emit(SimtLowering.map(variant.plan(), variant.mechanism(), profile, sizes), layout);
         int maxBlocks = kernel.blocksPerLaunch().stream().mapToInt(Integer::intValue).max().orElse(1);
         int clockBytes = kernel.phaseClockByte() < 0 ? 0 : 8 * maxBlocks * kernel.threadsPerBlock();
         GlobalMemory memory = layout.upload(invocation, clockBytes);

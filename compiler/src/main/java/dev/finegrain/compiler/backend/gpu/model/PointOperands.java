@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.dsl.DependenceMath;

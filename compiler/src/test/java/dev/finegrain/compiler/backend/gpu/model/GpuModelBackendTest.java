@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.BackendRun;
 import dev.finegrain.compiler.backend.KernelOutputs;
@@ -275,20 +275,6 @@ class GpuModelBackendTest {
         SimtKernel hopper = HOPPER.lower(atomic, new int[] {62, 62});
         assertTrue(hopper.program().contains("ATOMS.EXCH"), hopper.program());
         assertEquals(0, hopper.lockBits());
-    }
-
-    @Test
-    void staticChecksNameTheLimitAndTheNeed() {
-        KernelGraph graph = Pipeline.compile(NW);
-        var fermi = FERMI.profile();
-        GpuLoweringException bits = org.junit.jupiter.api.Assertions.assertThrows(GpuLoweringException.class,
-                () -> StaticChecks.check(graph, fermi, 1024, 8192, 2048, 0, LockMechanism.TINY_LOCK));
-        assertEquals("nw with tiny-lock needs 2048 lock bits per block; fermi-gtx570 has 1024, so token words"
-                + " would alias (seed 001 §4.4.2); use shared channels or a smaller tile", bits.getMessage());
-        GpuLoweringException barriers = org.junit.jupiter.api.Assertions.assertThrows(GpuLoweringException.class,
-                () -> StaticChecks.check(graph, fermi, 1024, 0, 0, 17, LockMechanism.NAMED_BARRIER));
-        assertTrue(barriers.getMessage().startsWith("nw with named-barrier needs 17 named barriers per block;"),
-                barriers.getMessage());
     }
 
     private static void assertAllVerified(GpuModelBackend backend, Kernel kernel, int[] sizes, List<Schedule> schedules) {

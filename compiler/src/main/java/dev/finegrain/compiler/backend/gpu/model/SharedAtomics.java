@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
 /**
  * Shared-memory atomics as the target compiles them: the {@code ATOMS} instruction, or, on profiles whose shared

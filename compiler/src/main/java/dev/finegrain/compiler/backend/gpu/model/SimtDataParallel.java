@@ -1,80 +1,46 @@
-package dev.finegrain.compiler.backend.gpu;
+package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
+import dev.finegrain.compiler.backend.gpu.TileGeometry;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.plan.DataParallelPlan;
-import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Lowers the data-parallel schedule to the GPU model the way Rodinia's needle kernel is written: one block per
- * B x B sub-grid, one launch per block-diagonal of sub-grids. The block has one lane per tile row (one warp for
- * B up to 32), copies the tile and its halo of every field into shared memory, then sweeps the tile's
- * anti-diagonals with a block barrier after each (lane t computes row t); every point is written back to global
- * memory as it is computed. In 1D a block sweeps its tile in steps of {@code lanes} independent points.
+ * Spells a {@link DataParallelMapping} in the model ISA, the way Rodinia's needle kernel is written: the block copies
+ * the tile and its halo of every field into shared memory, then sweeps the tile's anti-diagonals with a block barrier
+ * after each (lane t computes row t); every point is written back to global memory as it is computed. In 1D a block
+ * sweeps its tile in steps of {@code lanes} independent points.
  */
-final class DataParallelSimt {
-
-    /** Words each lane copies per round of the copy-in loop. */
-    private static final int COPY_UNROLL = 4;
+final class SimtDataParallel {
 
     private final KernelGraph graph;
-    private final SimtProfile profile;
+    private final DataParallelMapping mapping;
     private final GlobalLayout layout;
     private final TileGeometry tile;
     private final int lanes;
     private final SimtAssembler asm = new SimtAssembler();
     private final int[] dataBase;
-    private final int sharedBytes;
 
-    private DataParallelSimt(KernelGraph graph, DataParallelPlan plan, SimtProfile profile, GlobalLayout layout) {
-        this.graph = graph;
-        this.profile = profile;
+    private SimtDataParallel(DataParallelMapping mapping, GlobalLayout layout) {
+        this.graph = mapping.graph();
+        this.mapping = mapping;
         this.layout = layout;
-        int rank = graph.rank();
-        int[] sizes = new int[rank];
-        int[] interior = new int[rank];
-        for (int d = 0; d < rank; d++) {
-            sizes[d] = layout.size(d);
-            interior[d] = Math.min(plan.tile()[d], sizes[d]);
-        }
-        tile = new TileGeometry(rank, interior, layout.haloLow(), layout.haloHigh(), sizes);
-        if (rank == 1) {
-            int stride = graph.channels().stream().filter(c -> !c.isImplied()).mapToInt(c -> c.vector()[0])
-                    .filter(v -> v > 0).min().orElse(interior[0]);
-            lanes = Math.min(interior[0], stride);
-        } else {
-            lanes = interior[0];
-            if (lanes > tile.width()) {
-                throw new GpuLoweringException("data-parallel on the GPU model runs one lane per tile row and copies"
-                        + " rows with those lanes, so a tile may not be taller than its copy is wide; " + graph.name()
-                        + "'s tile here is " + interior[0] + "x" + interior[1] + " (the sizes cap the tile); use a tile"
-                        + " no taller than wide, or a wider domain");
-            }
-        }
-        dataBase = new int[graph.fields().size()];
-        int next = 0;
-        for (IrField field : graph.fields()) {
-            dataBase[field.id()] = next;
-            next += 4 * Math.ceilDiv(tile.words(), COPY_UNROLL * lanes) * COPY_UNROLL * lanes;
-        }
-        sharedBytes = next;
+        this.tile = mapping.tile();
+        this.lanes = mapping.lanes();
+        this.dataBase = mapping.dataBase();
     }
 
-    static SimtKernel lower(KernelGraph graph, DataParallelPlan plan, SimtProfile profile, GlobalLayout layout) {
-        return new DataParallelSimt(graph, plan, profile, layout).lower();
+    static SimtKernel emit(DataParallelMapping mapping, GlobalLayout layout) {
+        return new SimtDataParallel(mapping, layout).emit();
     }
 
-    private SimtKernel lower() {
+    private SimtKernel emit() {
         emitProgram();
-        StaticChecks.check(graph, profile, lanes, sharedBytes, 0, 0, null);
-        String plan = "data-parallel: " + tile.describe() + "; blocks of " + lanes + " threads (one per tile "
-                + (graph.rank() == 1 ? "point of a step" : "row") + ") sweeping the tile with a block barrier per step; "
-                + tile.blocksPerLaunch().size() + " launches, one per block-diagonal";
-        return new SimtKernel(asm.text(), plan, lanes, tile.blocksPerLaunch(), sharedBytes, 0, -1,
-                new SimtKernel.Resources(0, sharedBytes, 0, 0, 0, asm.registersUsed()));
+        return new SimtKernel(asm.text(), mapping.launchPlan(), lanes, tile.blocksPerLaunch(), mapping.sharedBytes(), 0, -1,
+                new SimtKernel.Resources(0, mapping.sharedBytes(), 0, 0, 0, asm.registersUsed()));
     }
 
     private String lane;
@@ -87,7 +53,7 @@ final class DataParallelSimt {
         lane = asm.register();
         asm.emit("S2R " + lane + ", SR_TID.X");
         one = asm.constant(1);
-        origin = tile.emitOrigin(asm);
+        origin = SimtTiles.emitOrigin(asm, tile);
         for (int p = 0; p < graph.kernel().params().size(); p++) {
             String param = asm.register();
             asm.emit("LDG " + param + ", [" + SimtAssembler.immediate(GlobalLayout.paramByte(p)) + "]");
@@ -102,12 +68,12 @@ final class DataParallelSimt {
 
     /**
      * Lanes copy the tile with its halo, word k = row * width + column for k = lane, lane + lanes, ...;
-     * {@value #COPY_UNROLL} words per lane and round, every load issued before the first store, so the loads
+     * the mapping's copy unroll of words per lane and round, every load issued before the first store, so the loads
      * overlap as a compiler's unrolled copy loop makes them. A round's last words may fall past the tile, into each
      * array's padding.
      */
     private void emitCopyIn() {
-        asm.section("copy the tile and its halo of every field into shared memory, " + COPY_UNROLL
+        asm.section("copy the tile and its halo of every field into shared memory, " + mapping.copyUnroll()
                 + " words per lane and round");
         String row = asm.register();
         String column = asm.register();
@@ -116,10 +82,10 @@ final class DataParallelSimt {
         asm.emit("MOV " + column + ", " + lane);
         asm.emit("MOV " + word + ", " + lane);
         String coordinate = asm.register();
-        String[] shared = new String[COPY_UNROLL];
-        String[][] values = new String[COPY_UNROLL][graph.fields().size()];
-        String[] global = new String[COPY_UNROLL];
-        for (int u = 0; u < COPY_UNROLL; u++) {
+        String[] shared = new String[mapping.copyUnroll()];
+        String[][] values = new String[mapping.copyUnroll()][graph.fields().size()];
+        String[] global = new String[mapping.copyUnroll()];
+        for (int u = 0; u < mapping.copyUnroll(); u++) {
             shared[u] = asm.register();
             global[u] = asm.register();
             for (IrField field : graph.fields()) {
@@ -130,7 +96,7 @@ final class DataParallelSimt {
         asm.emit("ISETP.GE.AND P0, PT, " + word + ", " + SimtAssembler.immediate(tile.words()) + ", PT");
         asm.emit("P0", "BRA copied");
         int last = graph.rank() - 1;
-        for (int u = 0; u < COPY_UNROLL; u++) {
+        for (int u = 0; u < mapping.copyUnroll(); u++) {
             asm.comment("word " + u + " of the round: P1 says it lies in the padded fields");
             if (graph.rank() == 2) {
                 asm.emit("IADD " + global[u] + ", " + origin[0] + ", " + row);
@@ -159,7 +125,7 @@ final class DataParallelSimt {
             asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
             asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
         }
-        for (int u = 0; u < COPY_UNROLL; u++) {
+        for (int u = 0; u < mapping.copyUnroll(); u++) {
             for (IrField field : graph.fields()) {
                 asm.emit("STS " + SimtAssembler.address(shared[u], dataBase[field.id()]) + ", " + values[u][field.id()]);
             }
@@ -170,8 +136,7 @@ final class DataParallelSimt {
 
     private void emitSweep() {
         int[] low = layout.haloLow();
-        int steps = graph.rank() == 2 ? tile.interior()[0] + tile.interior()[1] - 1
-                : Math.ceilDiv(tile.interior()[0], lanes);
+        int steps = mapping.steps();
         asm.section("sweep: " + steps + " steps, a block barrier after each");
         String step = asm.register();
         asm.emit("MOV " + step + ", RZ");
