@@ -4,9 +4,11 @@ import dev.finegrain.compiler.compare.Backends;
 import dev.finegrain.compiler.compare.Comparison;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
+import dev.finegrain.compiler.compare.ImportedRows;
 import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.ReportWriter;
 import dev.finegrain.compiler.compare.ResultFormat;
+import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.dsl.LibraryKernel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,6 +17,8 @@ import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "compare", description = "Run every combination, verify each against the oracle, print one row per combination.")
@@ -39,6 +43,10 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "also write DIR/results.json, DIR/results.csv and DIR/report.html")
     Path outDir;
 
+    @Option(names = "--results", paramLabel = "FILE,...", split = ",",
+            description = "rows to merge, from results.json files (an exported CUDA bundle's, or an earlier --out's)")
+    List<Path> results = new ArrayList<>();
+
     @Mixin
     RunOptions options = new RunOptions();
 
@@ -54,8 +62,16 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 .backends(backends == null ? Backends.available() : CliValues.backends(backends))
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
                 .progress(err());
+        List<ResultRow> imported = new ArrayList<>();
+        results.forEach(file -> imported.addAll(ImportedRows.read(file)));
+        if (backends == null && !imported.isEmpty()) {
+            request.backends(List.of());
+        }
         ReportWriter report = outDir == null ? null : ReportWriter.into(outDir);
-        Comparison comparison = ComparisonRunner.run(options.applyTo(request).build());
+        Comparison local = ComparisonRunner.run(options.applyTo(request).build());
+        Comparison comparison = local.withImported(imported, kernelName, String.join(", ", results.stream().map(Path::toString).toList()));
+        // the runner printed its own notes as it went; what the merge adds is said here
+        comparison.notes().stream().skip(local.notes().size()).forEach(note -> err().println("note: " + note));
         out().print(resultFormat.render(comparison.rows()));
         if (report != null) {
             Path page = report.write(comparison, CliValues.commandLine(spec), ZonedDateTime.now());

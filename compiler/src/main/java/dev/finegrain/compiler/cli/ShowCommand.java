@@ -1,6 +1,9 @@
 package dev.finegrain.compiler.cli;
 
+import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.gpu.GpuMapping;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaBackend;
 import dev.finegrain.compiler.backend.gpu.model.GpuModelBackend;
 import dev.finegrain.compiler.backend.gpu.model.SimtKernel;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
@@ -58,8 +61,15 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             + " ownership, tokens, the wait form, shared memory and resources")
     boolean gpuPlan;
 
+    @Option(names = "--cuda", description = "print the cuda backend's CUDA C++ translation unit for --schedule (and --mechanism)")
+    boolean cuda;
+
     @Option(names = "--profile", paramLabel = "P", description = "the GPU model profile for --simt and --gpu-plan (default: fermi-gtx570)")
     String profile;
+
+    @Option(names = "--arch", paramLabel = "sm_XX", description = "the CUDA architecture for --cuda, and for --gpu-plan in place of"
+            + " a model profile (default for --cuda: sm_90)")
+    String arch;
 
     @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain size for --simt and --gpu-plan, which fold it into"
             + " the program (default: the kernel's first size)")
@@ -73,8 +83,8 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         if (java) {
             return showJava(kernel);
         }
-        if (simt || gpuPlan) {
-            return showSimt(kernel);
+        if (simt || gpuPlan || cuda) {
+            return showGpu(kernel);
         }
         // parsed before anything is printed, so a mistake is the only output
         Schedule parsed = schedule == null ? null : CliValues.schedule(schedule);
@@ -95,34 +105,49 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
 
     /** Options that belong to another view are a mistake, not something to ignore silently. */
     private void refuseOptionsThatDoNotCombine() {
-        int views = (java ? 1 : 0) + (simt ? 1 : 0) + (gpuPlan ? 1 : 0);
-        if (views > 1) {
-            throw new UsageException(java && simt ? "--java and --simt are two views; choose one"
-                    : "--java, --simt and --gpu-plan are separate views; choose one");
+        List<String> views = new java.util.ArrayList<>();
+        if (java) views.add("--java");
+        if (simt) views.add("--simt");
+        if (gpuPlan) views.add("--gpu-plan");
+        if (cuda) views.add("--cuda");
+        if (views.size() > 1) {
+            throw new UsageException(String.join(" and ", views) + " are separate views; choose one");
         }
-        String view = java ? "--java" : simt ? "--simt" : "--gpu-plan";
-        if (views == 1 && (ir || passes)) {
+        String view = views.isEmpty() ? null : views.getFirst();
+        if (view != null && (ir || passes)) {
             throw new UsageException((ir ? "--ir" : "--passes") + " shows the IR, not the " + view + " view; drop one of them");
         }
-        if (views == 0 && mechanism != null) {
-            throw new UsageException("--mechanism chooses the variant of the --java or --simt view; add one of them");
+        if (view == null && mechanism != null) {
+            throw new UsageException("--mechanism chooses the variant of the --java, --simt, --gpu-plan or --cuda view; add one of them");
         }
-        if (!simt && !gpuPlan && (profile != null || sizes != null)) {
-            throw new UsageException((profile != null ? "--profile" : "--sizes") + " is for the --simt view; add --simt or drop it");
+        if (!simt && !gpuPlan && !cuda && sizes != null) {
+            throw new UsageException("--sizes is for the --simt, --gpu-plan and --cuda views; add one or drop it");
+        }
+        if (profile != null && !simt && !gpuPlan) {
+            throw new UsageException("--profile chooses the GPU model for --simt and --gpu-plan; add one or drop it");
+        }
+        if (arch != null && !cuda && !gpuPlan) {
+            throw new UsageException("--arch chooses the CUDA architecture for --cuda and --gpu-plan; add one or drop it");
+        }
+        if (arch != null && profile != null) {
+            throw new UsageException("--profile (a GPU model) and --arch (a real GPU) choose two targets; give one");
         }
     }
 
-    private int showSimt(LibraryKernel kernel) {
-        String view = simt ? "--simt" : "--gpu-plan";
+    /** The GPU views: the model's program (--simt), the mapping (--gpu-plan) and the CUDA source (--cuda). */
+    private int showGpu(LibraryKernel kernel) {
+        String view = simt ? "--simt" : cuda ? "--cuda" : "--gpu-plan";
         if (schedule == null) {
             throw new UsageException(view + " needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
         }
         KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);
-        GpuModelBackend backend = (GpuModelBackend) CliValues.backend(GpuModelBackend.PREFIX + (profile == null ? DEFAULT_PROFILE : profile));
+        boolean real = cuda || arch != null;
+        Backend backend = CliValues.backend(real ? CudaBackend.PREFIX + ":" + (arch == null ? CudaBackend.DEFAULT_ARCH : arch)
+                : GpuModelBackend.PREFIX + (profile == null ? DEFAULT_PROFILE : profile));
+        String what = real ? "backend '" + backend.name() + "'" : "the GPU model";
         backend.unsupportedKernel(graph, parsed).ifPresent(reason -> {
-            throw new UsageException("the GPU model cannot run " + parsed.cliName() + " of kernel '" + graph.name()
-                    + "': " + reason);
+            throw new UsageException(what + " cannot run " + parsed.cliName() + " of kernel '" + graph.name() + "': " + reason);
         });
         Optional<LockMechanism> lock = Optional.empty();
         if (parsed instanceof Schedule.LockDataflow) {
@@ -145,12 +170,18 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         ComparisonRunner.tileMisfit(plan, extents).ifPresent(misfit -> {
             throw new UsageException(misfit);
         });
-        // a variant that does not fit the profile throws GpuLoweringException, which the CLI reports as a usage error
+        Variant variant = new Variant(graph, plan, lock);
+        // a variant that does not fit the target throws GpuLoweringException, which the CLI reports as a usage error
         if (gpuPlan) {
-            out().print(backend.map(new Variant(graph, plan, lock), extents).describe());
+            GpuMapping mapping = real ? ((CudaBackend) backend).map(variant, extents) : ((GpuModelBackend) backend).map(variant, extents);
+            out().print(mapping.describe());
             return 0;
         }
-        SimtKernel lowered = backend.lower(new Variant(graph, plan, lock), extents);
+        if (cuda) {
+            out().print(((CudaBackend) backend).source(variant, extents).text());
+            return 0;
+        }
+        SimtKernel lowered = ((GpuModelBackend) backend).lower(variant, extents);
         out().println("// launch plan: " + lowered.launchPlan());
         out().println("// resources per block: " + lowered.resources().describe());
         out().print(lowered.program());

@@ -29,22 +29,22 @@ import java.util.stream.Collectors;
  * backends that take none) is a {@link UsageException}; what one combination cannot do is a skipped row; what a
  * sweep over every mechanism leaves out is a note.
  */
-final class Sweep {
+public final class Sweep {
 
     /**
      * A row to come. Exactly one of {@code variant} and {@code skipReason} is present.
      *
      * @param kernel the kernel as the schedule runs it (its lock choices applied)
      */
-    record Planned(int[] sizes, Schedule schedule, Kernel kernel, Backend backend, Optional<LockMechanism> mechanism,
-                   Optional<Variant> variant, Optional<String> skipReason) {
+    public record Planned(int[] sizes, Schedule schedule, Kernel kernel, Backend backend, Optional<LockMechanism> mechanism,
+                          Optional<Variant> variant, Optional<String> skipReason) {
 
-        String mechanismText() {
+        public String mechanismText() {
             return mechanism.map(LockMechanism::cliName).orElse("-");
         }
 
         /** Warp mechanisms keep one token per warp whatever the kernel asks for, and the row says so. */
-        String granularityText() {
+        public String granularityText() {
             return mechanism.map(LockMechanism::oneTokenPerWarp).orElse(false)
                     ? LockGranularity.WARP_SHARED.cliName() : kernel.granularity().cliName();
         }
@@ -62,17 +62,17 @@ final class Sweep {
         this.kernel = request.kernel().kernel();
     }
 
-    static Sweep of(ComparisonRequest request) {
+    public static Sweep of(ComparisonRequest request) {
         Sweep sweep = new Sweep(request);
         sweep.expand();
         return sweep;
     }
 
-    List<Planned> rows() {
+    public List<Planned> rows() {
         return rows;
     }
 
-    List<String> notes() {
+    public List<String> notes() {
         return notes;
     }
 
@@ -230,7 +230,7 @@ final class Sweep {
                 + "multiples of the tile, or a tile that divides them (data-parallel:B or data-parallel:BxC)");
     }
 
-    static String sizeText(int[] sizes) {
+    public static String sizeText(int[] sizes) {
         return Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining("x"));
     }
 

@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.cli;
 
+import dev.finegrain.compiler.compare.Json;
 import dev.finegrain.compiler.compare.Backends;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
@@ -69,7 +70,7 @@ class CliBehaviourTest {
             .actor("add", "a", a -> a.read("a", -32).plus(a.read("x", 0)))
             .build();
 
-    private static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
+    static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
             new LibraryKernel(NW, "global alignment scores with a gap penalty",
                     "Each cell takes the best of its north-west neighbour plus a substitution score, or its north or west "
                             + "neighbour minus the penalty.",
@@ -186,7 +187,7 @@ class CliBehaviourTest {
     void compareJsonIsAnArrayWithOneObjectPerCombination() {
         Outcome compare = finegrain("compare", "nw", "--backends", "reference", "--format", "json");
         assertEquals(0, compare.exit(), compare.err());
-        List<?> rows = assertInstanceOf(List.class, MinimalJson.parse(compare.out()));
+        List<?> rows = assertInstanceOf(List.class, Json.parse(compare.out()));
         assertEquals(3, rows.size(), "default size 16x16 times the three default schedules:\n" + compare.out());
         Set<Object> schedules = new java.util.HashSet<>();
         for (Object element : rows) {
@@ -260,7 +261,7 @@ class CliBehaviourTest {
                 + "--backends reference --quick --out " + out + "</code>"), page);
         assertTrue(page.contains(LocalDate.now().toString()) || page.contains(LocalDate.now().minusDays(1).toString()), "today's date");
         assertEquals(5, Files.readString(out.resolve("results.csv")).lines().count(), "header and four rows");
-        assertEquals(4, ((List<?>) MinimalJson.parse(Files.readString(out.resolve("results.json")))).size());
+        assertEquals(4, ((List<?>) Json.parse(Files.readString(out.resolve("results.json")))).size());
     }
 
     @Test
@@ -311,11 +312,21 @@ class CliBehaviourTest {
                         List.of("run", "nw", "--size", "8", "--backend", "jvm", "--schedule", "wavefront", "--mechanism", "tiny-lock"),
                         "wavefront synchronises with barriers only and takes no lock mechanism; drop the mechanism option"),
                 Arguments.of("show: two views", List.of("show", "nw", "--java", "--simt", "--schedule", "wavefront"),
-                        "--java and --simt are two views; choose one"),
+                        "--java and --simt are separate views; choose one"),
                 Arguments.of("show: --mechanism without a view", List.of("show", "nw", "--mechanism", "tiny-lock"),
-                        "--mechanism chooses the variant of the --java or --simt view; add one of them"),
+                        "--mechanism chooses the variant of the --java, --simt, --gpu-plan or --cuda view; add one of them"),
                 Arguments.of("show: --sizes without --simt", List.of("show", "nw", "--sizes", "64"),
-                        "--sizes is for the --simt view; add --simt or drop it"),
+                        "--sizes is for the --simt, --gpu-plan and --cuda views; add one or drop it"),
+                Arguments.of("show: --arch without --cuda", List.of("show", "nw", "--simt", "--schedule", "wavefront", "--arch", "sm_90"),
+                        "--arch chooses the CUDA architecture for --cuda and --gpu-plan; add one or drop it"),
+                Arguments.of("show: --profile with --cuda", List.of("show", "nw", "--cuda", "--schedule", "wavefront", "--profile", "fermi-gtx570"),
+                        "--profile chooses the GPU model for --simt and --gpu-plan; add one or drop it"),
+                Arguments.of("show: a mechanism the CUDA target cannot use for the kernel",
+                        List.of("show", "nw", "--cuda", "--schedule", "lock-dataflow", "--mechanism", "warp-vote", "--sizes", "64"),
+                        "backend 'cuda:sm_90' cannot use mechanism 'warp-vote' here"),
+                Arguments.of("export: no --out", List.of("export", "nw", "--sizes", "8"), "Missing required option: '--out=DIR'"),
+                Arguments.of("export: a backend that is not CUDA", List.of("export", "nw", "--sizes", "8", "--backends", "jvm", "--out", "x"),
+                        "export writes CUDA bundles; --backends takes cuda or cuda:sm_XX, not 'jvm'"),
                 Arguments.of("show: --passes with a view", List.of("show", "nw", "--java", "--passes", "--schedule", "wavefront"),
                         "--passes shows the IR, not the --java view; drop one of them"),
                 Arguments.of("show: a tile that does not divide the size",

@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.compare;
 
-import dev.finegrain.compiler.cli.MinimalJson;
+import dev.finegrain.compiler.compare.Json;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,7 +95,7 @@ class ReportWriterTest {
         ReportWriter.into(dir).write(comparison(rows), COMMAND, PRODUCED_AT);
         String json = Files.readString(dir.resolve("results.json"));
         assertEquals(ResultFormat.JSON.render(rows), json);
-        assertEquals(4, assertInstanceOf(List.class, MinimalJson.parse(json)).size(), json);
+        assertEquals(4, assertInstanceOf(List.class, Json.parse(json)).size(), json);
     }
 
     @Test

@@ -21,23 +21,30 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * @param smCount                     streaming multiprocessors, for persistent grids
  * @param maxThreadsPerSm             resident threads per SM
  * @param maxBlocksPerSm              resident blocks per SM
- * @param readyBitBesideValue         the emitter can keep a tiny-lock token as a ready bit beside a 32-bit value in
- *                                    one 64-bit word (for machines without lock bits)
+ * @param lockBitsAsWords             the emitter keeps a lock-bit token as a word of its own on machines without lock
+ *                                    bits: a ready bit beside a 32-bit value in one 64-bit word (tiny-lock), a flag word
+ *                                    per warp (warp vote)
+ * @param mbarrierBytes               how many bytes one mbarrier takes in shared memory
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
-                        int maxThreadsPerSm, int maxBlocksPerSm, boolean readyBitBesideValue) {
+                        int maxThreadsPerSm, int maxBlocksPerSm, boolean lockBitsAsWords, int mbarrierBytes) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
     /** Named barriers per block (bar.sync/bar.arrive ids 0..15). */
     public static final int NAMED_BARRIERS = 16;
 
+    /** Bytes a value of this type takes in memory: bools are stored as ints. */
+    public static int elementBytes(dev.finegrain.dsl.Type type) {
+        return type == dev.finegrain.dsl.Type.LONG || type == dev.finegrain.dsl.Type.DOUBLE ? 8 : 4;
+    }
+
     /** The machine a GPU-model profile describes, in the mode its programs run in by default. */
     public static GpuTarget of(SimtProfile profile) {
         return new GpuTarget(profile.name(), "profile " + profile.name(), profile.maxThreadsPerBlock(),
                 profile.sharedBytesPerSm(), profile.lockBits(), profile.defaultMode() != SimMode.ITS, profile.hasMbarrier(),
                 profile.sharedAtomicsAsLockLoops(), profile.smCount(), profile.maxThreadsPerSm(), profile.maxBlocksPerSm(),
-                false);
+                false, 4);
     }
 }

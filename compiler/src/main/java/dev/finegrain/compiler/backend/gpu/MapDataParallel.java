@@ -42,7 +42,7 @@ final class MapDataParallel {
         int next = 0;
         for (IrField field : graph.fields()) {
             dataBase[field.id()] = next;
-            next += 4 * Math.ceilDiv(tile.words(), COPY_UNROLL * lanes) * COPY_UNROLL * lanes;
+            next += GpuTarget.elementBytes(field.type()) * Math.ceilDiv(tile.words(), COPY_UNROLL * lanes) * COPY_UNROLL * lanes;
         }
         int steps = rank == 2 ? interior[0] + interior[1] - 1 : Math.ceilDiv(interior[0], lanes);
         DataParallelMapping mapping = new DataParallelMapping(graph, target, sizes.clone(), tile, lanes, steps, COPY_UNROLL,

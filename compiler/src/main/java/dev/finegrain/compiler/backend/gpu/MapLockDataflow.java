@@ -105,18 +105,19 @@ final class MapLockDataflow {
         int next = 0;
         for (int a = 0; a < tokenBase.length; a++) {
             tokenBase[a] = next;
-            next += 4 * wordsPerArray;
+            next += mechanism.tokenWordBytes(target) * wordsPerArray;
         }
         int syncBytes = next;
         int[] dataBase = new int[graph.fields().size()];
         for (IrField field : stateFields()) {
             dataBase[field.id()] = next;
-            next += 4 * tile.words();
+            // a ready bit beside the value makes every state word 64 bits
+            next += (storage == TokenStorage.READY_BIT_BESIDE_VALUE ? 8 : GpuTarget.elementBytes(field.type())) * tile.words();
         }
         for (IrField field : graph.fields()) {
             if (field.isInput()) {
                 dataBase[field.id()] = next;
-                next += 4 * tile.words();
+                next += GpuTarget.elementBytes(field.type()) * tile.words();
             }
         }
         int sharedBytes = next;
@@ -139,6 +140,12 @@ final class MapLockDataflow {
         mechanism.unsupportedOn(target).ifPresent(reason -> {
             throw new GpuLoweringException(reason);
         });
+        if (storage == TokenStorage.READY_BIT_BESIDE_VALUE) {
+            stateFields().stream().filter(field -> GpuTarget.elementBytes(field.type()) > 4).findFirst().ifPresent(field -> {
+                throw new GpuLoweringException(mechanism.id() + " keeps the ready bit beside a 32-bit value in one 64-bit"
+                        + " word, and state field '" + field.name() + "' is " + field.type() + "; use acquire-release");
+            });
+        }
         if (mechanism.claimsLockBit(target) && target.lockBits() == 0) {
             throw new GpuLoweringException(mechanism.id() + " takes a lock bit per token word (" + target.called()
                     + " runs shared atomics as loops on lock bits) but has none; use a mechanism without atomics");

@@ -17,10 +17,6 @@ public record TokenLayout(TokenStorage storage, boolean privateChannels, int arr
         return arrays * wordsPerArray;
     }
 
-    public int bytes() {
-        return 4 * wordsPerArray * tokenBase.length;
-    }
-
     @Override
     public String toString() {
         return arrays + " array" + (arrays == 1 ? "" : "s") + " of " + wordsPerArray + " token words, " + switch (storage) {

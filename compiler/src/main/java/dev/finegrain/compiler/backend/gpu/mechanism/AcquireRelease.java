@@ -1,6 +1,8 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.cuda.AcquireReleaseCuda;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
 import dev.finegrain.compiler.backend.gpu.model.AcquireReleaseSimt;
 import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
@@ -32,6 +34,11 @@ final class AcquireRelease implements GpuMechanism {
     @Override
     public TokenStorage storage(ChannelPolicy policy, GpuTarget target) {
         return TokenStorage.TOKEN_WORD;
+    }
+
+    @Override
+    public CudaSync cuda() {
+        return new AcquireReleaseCuda();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.cuda.AtomicSpinLockCuda;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
 import dev.finegrain.compiler.backend.gpu.model.AtomicSpinLockSimt;
 import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
@@ -42,6 +44,11 @@ final class AtomicSpinLock implements GpuMechanism {
     @Override
     public boolean claimsLockBit(GpuTarget target) {
         return target.sharedAtomicsAsLockLoops();
+    }
+
+    @Override
+    public CudaSync cuda() {
+        return new AtomicSpinLockCuda();
     }
 
     @Override

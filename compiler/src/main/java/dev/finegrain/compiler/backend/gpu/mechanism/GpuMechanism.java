@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
 import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
@@ -11,7 +12,7 @@ import java.util.Optional;
  * A lock mechanism as every GPU target implements it: what it needs of the machine and of the kernel's channels,
  * where its tokens live and what resources they claim. A GPU mapping reads these facts; each target spells the
  * protocol (initialise tokens, try to take, wait, publish, restore a shared token, finalize a private one) in a class
- * of its own, reached through this one ({@link #simt()}). {@link GpuMechanisms} is the only place that turns a
+ * of its own, reached through this one ({@link #simt()}, {@link #cuda()}). {@link GpuMechanisms} is the only place that turns a
  * {@link LockMechanism} into one of these.
  */
 public interface GpuMechanism {
@@ -34,6 +35,11 @@ public interface GpuMechanism {
 
     /** Where its tokens live for channels of this policy on this machine. */
     TokenStorage storage(ChannelPolicy policy, GpuTarget target);
+
+    /** Bytes one token word takes in shared memory on this machine. */
+    default int tokenWordBytes(GpuTarget target) {
+        return 4;
+    }
 
     /** Whether a token word is a mutex that atomics change (on Fermi each such word claims a lock bit too). */
     default boolean tokenIsMutex() {
@@ -65,4 +71,7 @@ public interface GpuMechanism {
 
     /** The GPU model's spelling, in the model ISA. */
     SimtSync simt();
+
+    /** The spelling for real GPUs, in CUDA C++. */
+    CudaSync cuda();
 }

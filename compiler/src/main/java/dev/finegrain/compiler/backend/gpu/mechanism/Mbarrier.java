@@ -1,6 +1,8 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.cuda.MbarrierCuda;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
 import dev.finegrain.compiler.backend.gpu.model.MbarrierSimt;
 import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
@@ -31,8 +33,18 @@ final class Mbarrier implements GpuMechanism {
     }
 
     @Override
+    public int tokenWordBytes(GpuTarget target) {
+        return target.mbarrierBytes();
+    }
+
+    @Override
     public TokenStorage storage(ChannelPolicy policy, GpuTarget target) {
         return TokenStorage.TOKEN_WORD;
+    }
+
+    @Override
+    public CudaSync cuda() {
+        return new MbarrierCuda();
     }
 
     @Override

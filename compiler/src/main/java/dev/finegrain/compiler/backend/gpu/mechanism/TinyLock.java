@@ -1,6 +1,8 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.cuda.TinyLockCuda;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
 import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.compiler.backend.gpu.model.TinyLockSimt;
 import dev.finegrain.dsl.ChannelPolicy;
@@ -22,7 +24,7 @@ final class TinyLock implements GpuMechanism {
 
     @Override
     public Optional<String> unsupportedOn(GpuTarget target) {
-        return target.lockBits() == 0 && !target.readyBitBesideValue()
+        return target.lockBits() == 0 && !target.lockBitsAsWords()
                 ? Optional.of(id() + " needs shared-memory lock bits, which " + target.called() + " does not have")
                 : Optional.empty();
     }
@@ -43,6 +45,11 @@ final class TinyLock implements GpuMechanism {
     @Override
     public boolean claimsLockBit(GpuTarget target) {
         return target.lockBits() > 0;
+    }
+
+    @Override
+    public CudaSync cuda() {
+        return new TinyLockCuda();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.cuda.WarpVoteCuda;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
 import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.compiler.backend.gpu.model.WarpVoteSimt;
 import dev.finegrain.dsl.ChannelPolicy;
@@ -21,7 +23,7 @@ final class WarpVote implements GpuMechanism {
 
     @Override
     public Optional<String> unsupportedOn(GpuTarget target) {
-        return Reconvergence.required(id(), target).or(() -> target.lockBits() == 0
+        return Reconvergence.required(id(), target).or(() -> target.lockBits() == 0 && !target.lockBitsAsWords()
                 ? Optional.of(id() + " needs shared-memory lock bits, which " + target.called() + " does not have")
                 : Optional.empty());
     }
@@ -38,7 +40,12 @@ final class WarpVote implements GpuMechanism {
 
     @Override
     public boolean claimsLockBit(GpuTarget target) {
-        return true;
+        return target.lockBits() > 0;
+    }
+
+    @Override
+    public CudaSync cuda() {
+        return new WarpVoteCuda();
     }
 
     @Override

@@ -2,10 +2,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.cli.FinegrainCli;
 import dev.finegrain.compiler.compare.KernelCatalog;
-import dev.finegrain.compiler.pass.GoldenKernels;
-import dev.finegrain.dsl.ChannelPolicy;
-import dev.finegrain.dsl.Kernel;
-import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.compiler.backend.gpu.GpuGoldenCatalog;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -18,14 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-import static dev.finegrain.dsl.Finegrain.INT;
-import static dev.finegrain.dsl.Finegrain.boundary;
-import static dev.finegrain.dsl.Finegrain.dim;
-import static dev.finegrain.dsl.Finegrain.index;
-import static dev.finegrain.dsl.Finegrain.iterate;
-import static dev.finegrain.dsl.Finegrain.kernel;
-import static dev.finegrain.dsl.Finegrain.max;
-import static dev.finegrain.dsl.Finegrain.param;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -38,40 +27,7 @@ class SimtProgramGoldenTest {
 
     private static final Path GOLDEN = Path.of("src/test/resources/golden/simt");
 
-    /** The validation chain of seed 001 (Listing 10), as sample 1 defines it: element i waits for i - 32. */
-    private static Kernel.Builder chain(String name) {
-        return kernel(name)
-                .domain(dim("i", "n"))
-                .param("work", INT)
-                .state("a", INT, boundary(index("i").negate()))
-                .actor("link", "a", a -> a.read("a", -32).plus(
-                        iterate(a.param("work"), a.index("i"), x -> x.times(1664525).plus(1013904223))));
-    }
-
-    /** Needleman-Wunsch as the pass goldens define it, under another name. */
-    private static Kernel.Builder nw(String name) {
-        return kernel(name)
-                .domain(dim("i", "rows"), dim("j", "cols"))
-                .param("penalty", INT)
-                .input("reference", INT)
-                .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
-                .actor("cell", "score", a -> max(
-                        a.read("score", -1, -1).plus(a.read("reference", 0, 0)),
-                        a.read("score", -1, 0).minus(a.param("penalty")),
-                        a.read("score", 0, -1).minus(a.param("penalty"))));
-    }
-
-    private static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
-            entry(GoldenKernels.needlemanWunsch()),
-            entry(nw("nw-private").channelPolicy(ChannelPolicy.PRIVATE).build()),
-            entry(chain("chain").build()),
-            entry(chain("chain-warp-shared").warpShared(32).build())));
-
-    private static LibraryKernel entry(Kernel kernel) {
-        return new LibraryKernel(kernel, kernel.name(), kernel.name(), (k, sizes, seed) -> {
-            throw new UnsupportedOperationException("show never makes inputs");
-        }, List.of(kernel.rank() == 1 ? new int[] {512} : new int[] {62, 62}));
-    }
+    private static final KernelCatalog CATALOG = GpuGoldenCatalog.CATALOG;
 
     static Stream<Arguments> variants() {
         return Stream.of(

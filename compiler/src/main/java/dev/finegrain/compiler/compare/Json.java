@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.cli;
+package dev.finegrain.compiler.compare;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,20 +6,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A strict JSON reader just big enough for the CLI's output: objects become maps, arrays lists, numbers doubles.
+ * A strict JSON reader, just big enough for result rows: objects become maps (in order), arrays lists, numbers
+ * doubles, null null.
  * Anything malformed, including trailing text, throws IllegalArgumentException naming the offset.
  */
-public final class MinimalJson {
+public final class Json {
 
     private final String text;
     private int at;
 
-    private MinimalJson(String text) {
+    private Json(String text) {
         this.text = text;
     }
 
     public static Object parse(String text) {
-        MinimalJson reader = new MinimalJson(text);
+        Json reader = new Json(text);
         Object value = reader.value();
         reader.skipWhitespace();
         if (reader.at != text.length()) {
@@ -160,6 +161,28 @@ public final class MinimalJson {
     }
 
     private IllegalArgumentException error(String problem) {
-        return new IllegalArgumentException(problem + " at offset " + at + " of:\n" + text);
+        String near = text.substring(Math.max(0, at - 20), Math.min(text.length(), at + 20)).replace('\n', ' ');
+        return new IllegalArgumentException(problem + " at offset " + at + ", near '" + near + "'");
+    }
+
+    /** {@code text} as a JSON string literal. */
+    public static String quote(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
     }
 }

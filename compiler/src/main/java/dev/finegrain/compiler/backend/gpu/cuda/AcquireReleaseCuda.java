@@ -1,0 +1,35 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.ir.IrActor;
+
+/** Ready flags: the producer stores its value, then sets its flag with a release store; a consumer loads with acquire. */
+public final class AcquireReleaseCuda implements CudaSync {
+
+    @Override
+    public void initTokens(CudaSyncContext cx) {
+        cx.out.comment("ready flags: 0 until my point is published, 1 for halo words");
+        for (int a = 0; a < cx.tokenArrays(); a++) {
+            cx.out.line(CudaSyncContext.tokenArray(a) + "[t] = computes ? 0 : 1;");
+        }
+    }
+
+    @Override
+    public void tryTake(CudaSyncContext cx, int c, String have) {
+        cx.out.line("if (!" + have + ") " + have + " = fg::load_acquire_cta(&" + cx.producerToken(c) + ") != 0;");
+    }
+
+    @Override
+    public void waitInTurn(CudaSyncContext cx, int c) {
+        cx.out.line("while (fg::load_acquire_cta(&" + cx.producerToken(c) + ") == 0) { }   // acquire");
+    }
+
+    @Override
+    public void publish(CudaSyncContext cx, IrActor actor, String value) {
+        cx.out.line(cx.ownWord(actor) + " = " + value + ";");
+        for (int a = 0; a < cx.tokenArrays(); a++) {
+            if (cx.publishes(actor, a)) {
+                cx.out.line("fg::store_release_cta(&" + CudaSyncContext.tokenArray(a) + "[t], 1);   // release the flag");
+            }
+        }
+    }
+}
