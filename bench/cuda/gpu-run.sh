@@ -6,6 +6,7 @@
 #   3. times Rodinia's CUDA NW (32-wide blocks) at the same sizes with the same CUDA-event method.
 # Writes everything under RESULTS (default: target/cuda-results); the last lines are a summary.
 #   bench/cuda/gpu-run.sh [bundles] [nw] [rodinia]     (default: all three)
+#   SCHEDULES=S,...   the schedules of steps 1 and 2 (default: every schedule)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 kit="$root/target/cuda-kit"
@@ -33,16 +34,17 @@ if [[ " $steps " == *" bundles "* ]]; then
   for kernel in "${!sizes[@]}"; do
     bundle="$results/bundles/$kernel"
     rm -rf "$bundle"
-    fg export "$kernel" --sizes "${sizes[$kernel]}" --mechanisms all --out "$bundle" >"$results/export-$kernel.log" 2>&1 \
+    fg export "$kernel" --sizes "${sizes[$kernel]}" ${SCHEDULES:+--schedules "$SCHEDULES"} --mechanisms all --out "$bundle" >"$results/export-$kernel.log" 2>&1 \
       || { echo "export of $kernel failed:"; tail -n 5 "$results/export-$kernel.log"; continue; }
     FG_TIMEOUT=120 bash "$bundle/run.sh" 2>"$results/run-$kernel.log"
     tail -n 1 "$results/run-$kernel.log"
-    fg compare "$kernel" --sizes "${sizes[$kernel]}" --backends reference --results "$bundle/results.json" \
+    fg compare "$kernel" --sizes "${sizes[$kernel]}" ${SCHEDULES:+--schedules "$SCHEDULES"} --backends reference --results "$bundle/results.json" \
       --out "$results/compare-$kernel" >"$results/compare-$kernel.txt" 2>&1
   done
 fi
 if [[ " $steps " == *" nw "* ]]; then
-  fg compare needleman-wunsch --sizes 4096,8192,16384 --backends cuda --mechanisms all --out "$results/nw-large" \
+  fg compare needleman-wunsch --sizes 4096,8192,16384 ${SCHEDULES:+--schedules "$SCHEDULES"} --backends cuda --mechanisms all \
+    --out "$results/nw-large" \
     2>&1 | tee "$results/nw-large.txt"
 fi
 if [[ " $steps " == *" rodinia "* ]]; then

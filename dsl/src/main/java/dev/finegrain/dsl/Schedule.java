@@ -42,9 +42,16 @@ public sealed interface Schedule {
      * {@link Kernel.Builder#channelPolicy}); a choice made here overrides the kernel's, e.g.
      * {@code lockDataflow().mechanism(TINY_LOCK).warpShared(32)}. A channel policy given here replaces the kernel's
      * default policy; a per-channel override declared on the kernel still wins for its channel.
+     *
+     * <p>{@link #persistent()} asks for one launch for the whole domain in which each worker owns a band of the last
+     * dimension across all rows (on a GPU a warp, one lane per column, walking the band's rows in lockstep), so
+     * that only channels that cross a band's edge carry tokens. Without it a GPU maps seed 001's structure: one
+     * thread per point of a tile, one launch per block-diagonal of tiles. The JVM backend's workers own bands for
+     * the whole run either way.
      */
     record LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
-                        Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy) implements Schedule {
+                        Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch)
+            implements Schedule {
 
         public LockDataflow {
             Objects.requireNonNull(mechanism, "mechanism");
@@ -55,23 +62,28 @@ public sealed interface Schedule {
 
         /** No choices of its own: the kernel's lock choices apply. */
         public LockDataflow() {
-            this(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+            this(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false);
         }
 
         @Override
         public String cliName() {
-            return "lock-dataflow";
+            return persistentLaunch ? "lock-dataflow:persistent" : "lock-dataflow";
+        }
+
+        /** One launch for the whole domain, workers owning bands of columns (see the class comment). */
+        public LockDataflow persistent() {
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true);
         }
 
         /** Implements channels with {@code lockMechanism}, whatever the kernel names. */
         public LockDataflow mechanism(LockMechanism lockMechanism) {
             return new LockDataflow(Optional.of(Objects.requireNonNull(lockMechanism, "mechanism")), granularity,
-                    groupSize, channelPolicy);
+                    groupSize, channelPolicy, persistentLaunch);
         }
 
         /** One sync word per actor instance. */
         public LockDataflow perThread() {
-            return new LockDataflow(mechanism, Optional.of(LockGranularity.PER_THREAD), Optional.empty(), channelPolicy);
+            return new LockDataflow(mechanism, Optional.of(LockGranularity.PER_THREAD), Optional.empty(), channelPolicy, persistentLaunch);
         }
 
         /** One sync word per group of {@code size} consecutive actor instances (a warp of 32 on a GPU). */
@@ -79,12 +91,14 @@ public sealed interface Schedule {
             if (size < 1) {
                 throw Diagnostics.badScheduleGroupSize(size, CallSite.capture());
             }
-            return new LockDataflow(mechanism, Optional.of(LockGranularity.WARP_SHARED), Optional.of(size), channelPolicy);
+            return new LockDataflow(mechanism, Optional.of(LockGranularity.WARP_SHARED), Optional.of(size), channelPolicy,
+                    persistentLaunch);
         }
 
         /** The policy of every channel the kernel does not override one by one. */
         public LockDataflow channels(ChannelPolicy policy) {
-            return new LockDataflow(mechanism, granularity, groupSize, Optional.of(Objects.requireNonNull(policy, "policy")));
+            return new LockDataflow(mechanism, granularity, groupSize, Optional.of(Objects.requireNonNull(policy, "policy")),
+                    persistentLaunch);
         }
 
         /** The mechanism a single run uses when none is asked for: this schedule's, else the kernel's. */
@@ -142,13 +156,15 @@ public sealed interface Schedule {
     }
 
     /**
-     * Parses a command-line spelling: {@code wavefront}, {@code lock-dataflow}, {@code data-parallel} (tile 16)
+     * Parses a command-line spelling: {@code wavefront}, {@code lock-dataflow}, {@code lock-dataflow:persistent},
+     * {@code data-parallel} (tile 16)
      * or {@code data-parallel:B} / {@code data-parallel:BxB}.
      */
     static Optional<Schedule> parse(String text) {
         return switch (text) {
             case "wavefront" -> Optional.of(new Wavefront());
             case "lock-dataflow" -> Optional.of(new LockDataflow());
+            case "lock-dataflow:persistent" -> Optional.of(new LockDataflow().persistent());
             case "data-parallel" -> Optional.of(new DataParallel(List.of(16)));
             default -> parseDataParallel(text);
         };

@@ -45,7 +45,7 @@ class CudaCompileTest {
             int rank = kernel.kernel().rank();
             ComparisonRequest request = ComparisonRequest.builder(kernel)
                     .sizes(rank == 1 ? List.of(new int[] {512}, new int[] {1000}) : List.of(new int[] {64, 64}, new int[] {100, 60}))
-                    .schedules(List.<Schedule>of(wavefront(), lockDataflow(), dataParallel(16)))
+                    .schedules(List.<Schedule>of(wavefront(), lockDataflow(), lockDataflow().persistent(), dataParallel(16)))
                     .backends(List.of(backend))
                     .mechanisms(MechanismChoice.all())
                     .build();

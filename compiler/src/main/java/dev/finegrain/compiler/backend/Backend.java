@@ -56,6 +56,14 @@ public interface Backend {
         return preferredMechanism().filter(available::contains).or(() -> available.stream().findFirst());
     }
 
+    /**
+     * Why it never runs this schedule, whatever the kernel (a schedule that would only repeat another's row here, or
+     * that its machine cannot express): a sweep leaves the pair out with a note instead of a skipped row per size.
+     */
+    default Optional<String> neverRuns(Schedule schedule) {
+        return Optional.empty();
+    }
+
     /** Why it cannot run this kernel under this schedule at all, when it cannot. */
     default Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
         return Optional.empty();

@@ -84,7 +84,7 @@ final class CliValues {
                     + " data-parallel:32x8");
         }
         return Schedule.parse(text.trim()).orElseThrow(() -> new UsageException("unknown schedule '" + text
-                + "'; use wavefront, lock-dataflow, data-parallel or data-parallel:B (tile B, or BxB)"));
+                + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, data-parallel or data-parallel:B (tile B, or BxB)"));
     }
 
     static List<Schedule> schedules(String text) {
@@ -154,6 +154,7 @@ final class CliValues {
     }
 
     static List<Schedule> allSchedules() {
-        return List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.DataParallel(List.of(16)));
+        return List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.LockDataflow().persistent(),
+                new Schedule.DataParallel(List.of(16)));
     }
 }

@@ -30,7 +30,7 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--sizes", paramLabel = "N,...", description = "sizes, each N or NxM, separated by commas (default: the kernel's)")
     String sizes;
 
-    @Option(names = "--schedules", paramLabel = "S,...", description = "default: wavefront,lock-dataflow,data-parallel")
+    @Option(names = "--schedules", paramLabel = "S,...", description = "default: wavefront,lock-dataflow,lock-dataflow:persistent,data-parallel")
     String schedules;
 
     @Option(names = "--backends", paramLabel = "B,...", description = "default: every available backend")

@@ -33,7 +33,7 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
     String size;
 
     @Option(names = "--schedule", defaultValue = "lock-dataflow", paramLabel = "S",
-            description = "wavefront, lock-dataflow, data-parallel[:B] (default: ${DEFAULT-VALUE})")
+            description = "wavefront, lock-dataflow[:persistent], data-parallel[:B] (default: ${DEFAULT-VALUE})")
     String schedule;
 
     @Option(names = "--backend", defaultValue = "reference", paramLabel = "B", description = "default: ${DEFAULT-VALUE}")
@@ -54,6 +54,10 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
         ResultFormat resultFormat = options.resultFormat();
         Schedule parsedSchedule = CliValues.schedule(schedule);
         Backend parsedBackend = CliValues.backend(backend);
+        parsedBackend.neverRuns(parsedSchedule).ifPresent(reason -> {
+            throw new UsageException("backend '" + parsedBackend.name() + "' does not run " + parsedSchedule.cliName() + ": "
+                    + reason);
+        });
         ComparisonRequest.Builder request = ComparisonRequest.builder(kernel)
                 .sizes(List.of(CliValues.size(size, kernel.kernel().rank(), kernelName)))
                 .schedules(List.of(parsedSchedule)).backends(List.of(parsedBackend))

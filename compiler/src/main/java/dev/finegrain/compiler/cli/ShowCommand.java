@@ -138,7 +138,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     private int showGpu(LibraryKernel kernel) {
         String view = simt ? "--simt" : cuda ? "--cuda" : "--gpu-plan";
         if (schedule == null) {
-            throw new UsageException(view + " needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
+            throw new UsageException(view + " needs --schedule S (wavefront, lock-dataflow[:persistent] or data-parallel[:B])");
         }
         KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);
@@ -190,7 +190,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
 
     private int showJava(LibraryKernel kernel) {
         if (schedule == null) {
-            throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
+            throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow[:persistent] or data-parallel[:B])");
         }
         KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);

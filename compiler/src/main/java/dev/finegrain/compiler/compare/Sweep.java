@@ -55,6 +55,7 @@ public final class Sweep {
     private final List<Planned> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<String> leftOut = new ArrayList<>();
+    private final List<String> leftOutSchedules = new ArrayList<>();
     private final Map<Kernel, KernelGraph> graphs = new IdentityHashMap<>();
 
     private Sweep(ComparisonRequest request) {
@@ -95,6 +96,9 @@ public final class Sweep {
                     }
                 }
             }
+        }
+        if (!leftOutSchedules.isEmpty()) {
+            notes.add("left out (backends that never run these schedules): " + String.join("; ", leftOutSchedules));
         }
         if (!leftOut.isEmpty()) {
             notes.add("left out of the mechanism sweep (the backend cannot use them for kernel '" + kernel.name() + "'): "
@@ -143,6 +147,11 @@ public final class Sweep {
 
     private BackendRows backendRows(Backend backend, KernelGraph graph, Schedule schedule) {
         Map<Optional<LockMechanism>, Optional<String>> skips = new LinkedHashMap<>();
+        Optional<String> never = backend.neverRuns(schedule);
+        if (never.isPresent()) {
+            leftOutSchedules.add(backend.name() + " " + schedule.cliName() + " (" + never.get() + ")");
+            return new BackendRows(backend, List.of(), skips);
+        }
         Optional<String> cannot = backend.unsupportedKernel(graph, schedule);
         if (cannot.isPresent()) {
             skips.put(Optional.empty(), Optional.of("backend '" + backend.name() + "' cannot run " + schedule.cliName()

@@ -124,6 +124,42 @@ __device__ __forceinline__ int load_acquire_gpu(const int* word) {
 __device__ __forceinline__ void store_release_gpu(int* word, int value) {
     asm volatile("st.release.gpu.b32 [%0], %1;" :: "l"(word), "r"(value) : "memory");
 }
+// Relaxed device-scope loads and stores: single-copy atomic, never served from a stale L1 line; what orders them is
+// the acquire, release or fence around them.
+__device__ __forceinline__ int load_relaxed_gpu(const int* word) {
+    int value;
+    asm volatile("ld.relaxed.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
+    return value;
+}
+__device__ __forceinline__ u64 load_relaxed_gpu(const u64* word) {
+    u64 value;
+    asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
+    return value;
+}
+__device__ __forceinline__ long long load_relaxed_gpu(const long long* word) {
+    return (long long) load_relaxed_gpu((const u64*) word);
+}
+__device__ __forceinline__ double load_relaxed_gpu(const double* word) {
+    return __longlong_as_double((long long) load_relaxed_gpu((const u64*) word));
+}
+__device__ __forceinline__ void store_relaxed_gpu(u64* word, u64 value) {
+    asm volatile("st.relaxed.gpu.b64 [%0], %1;" :: "l"(word), "l"(value) : "memory");
+}
+// Asynchronous copies from global to shared memory (sm_80 and later): the warp computes while they land.
+__device__ __forceinline__ void cp_async(void* shared, const void* global, int bytes) {
+    const unsigned address = (unsigned) __cvta_generic_to_shared(shared);
+    if (bytes == 8) {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"(address), "l"(global) : "memory");
+    } else {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(address), "l"(global) : "memory");
+    }
+}
+__device__ __forceinline__ void cp_async_commit() {
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+__device__ __forceinline__ void cp_async_wait_all() {
+    asm volatile("cp.async.wait_all;" ::: "memory");
+}
 // Named barrier `id` for `threads` threads: a producer warp arrives, a consumer warp waits (seed 001 Listing 12).
 __device__ __forceinline__ void bar_sync(int id, int threads) {
     asm volatile("bar.sync %0, %1;" :: "r"(id), "r"(threads) : "memory");

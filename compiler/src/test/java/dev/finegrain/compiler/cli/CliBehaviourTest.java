@@ -324,6 +324,10 @@ class CliBehaviourTest {
                 Arguments.of("show: a mechanism the CUDA target cannot use for the kernel",
                         List.of("show", "nw", "--cuda", "--schedule", "lock-dataflow", "--mechanism", "warp-vote", "--sizes", "64"),
                         "backend 'cuda:sm_90' cannot use mechanism 'warp-vote' here"),
+                Arguments.of("a schedule the backend never runs",
+                        List.of("run", "nw", "--size", "8", "--backend", "jvm", "--schedule", "lock-dataflow:persistent"),
+                        "backend 'jvm' does not run lock-dataflow:persistent: its lock-dataflow is persistent already: workers"
+                                + " own bands of columns for the whole run"),
                 Arguments.of("export: no --out", List.of("export", "nw", "--sizes", "8"), "Missing required option: '--out=DIR'"),
                 Arguments.of("export: a backend that is not CUDA", List.of("export", "nw", "--sizes", "8", "--backends", "jvm", "--out", "x"),
                         "export writes CUDA bundles; --backends takes cuda or cuda:sm_XX, not 'jvm'"),

@@ -46,6 +46,7 @@ public final class GpuMapper {
         return unmappableKernel(graph).or(() -> switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront);
             case DataParallelPlan dataParallel -> Optional.empty();
+            case DataflowPlan dataflow when dataflow.persistent() -> MapBands.unsupported(graph, mechanism, target);
             case DataflowPlan dataflow -> mechanism.isEmpty()
                     ? Optional.of("lock-dataflow on the GPU model needs a lock mechanism")
                     : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target);
@@ -53,8 +54,11 @@ public final class GpuMapper {
     }
 
     /** The mechanism a lock-dataflow program runs: the requested one, or its warp-shared form for warp-shared locks. */
-    public static LockMechanism effectiveMechanism(KernelGraph graph, LockMechanism requested, GpuTarget target) {
-        return MapLockDataflow.effectiveMechanism(graph, requested, target);
+    public static LockMechanism effectiveMechanism(ExecutionPlan plan, LockMechanism requested, GpuTarget target) {
+        if (plan instanceof DataflowPlan dataflow && dataflow.persistent()) {
+            return requested;   // a band's edge tokens keep the requested mechanism whatever the granularity
+        }
+        return MapLockDataflow.effectiveMechanism(plan.graph(), requested, target);
     }
 
     /**
@@ -70,6 +74,8 @@ public final class GpuMapper {
         return switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.map(graph, wavefront, target, sizes);
             case DataParallelPlan dataParallel -> MapDataParallel.map(graph, dataParallel, target, sizes);
+            case DataflowPlan dataflow when dataflow.persistent() -> MapBands.map(graph, mechanism.orElseThrow(() ->
+                    new GpuLoweringException("lock-dataflow:persistent needs a lock mechanism")), target, sizes);
             case DataflowPlan dataflow -> MapLockDataflow.map(graph, dataflow, mechanism.orElseThrow(() ->
                     new GpuLoweringException("lock-dataflow on the GPU model needs a lock mechanism")), target, sizes);
         };

@@ -10,7 +10,8 @@ import java.util.List;
  * the tokens and how threads wait for them, shared memory, and the resources the static checks weigh. Made by
  * {@link GpuMapper}; printed by {@code finegrain show KERNEL --gpu-plan}.
  */
-public sealed interface GpuMapping permits WavefrontMapping, DataParallelMapping, LockDataflowMapping {
+public sealed interface GpuMapping permits WavefrontMapping, DataParallelMapping, LockDataflowMapping,
+        BandMapping {
 
     KernelGraph graph();
 

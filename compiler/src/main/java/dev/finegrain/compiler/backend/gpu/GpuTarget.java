@@ -25,10 +25,17 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  *                                    bits: a ready bit beside a 32-bit value in one 64-bit word (tiny-lock), a flag word
  *                                    per warp (warp vote)
  * @param mbarrierBytes               how many bytes one mbarrier takes in shared memory
+ * @param warpShuffle                 whether a lane can read another lane's register (shfl.sync), which carries values
+ *                                    along a band of lock-dataflow:persistent
+ * @param sharedBytesPerSm            shared memory of one SM, which its resident blocks divide
+ * @param sharedBytesPerBlockOptIn    the most one block may claim when it asks for more than the default
+ *                                    ({@code cudaFuncAttributeMaxDynamicSharedMemorySize})
+ * @param asyncCopy                   copies from global to shared memory that run while the warp computes (cp.async)
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
-                        int maxThreadsPerSm, int maxBlocksPerSm, boolean lockBitsAsWords, int mbarrierBytes) {
+                        int maxThreadsPerSm, int maxBlocksPerSm, boolean lockBitsAsWords, int mbarrierBytes,
+                        boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -45,6 +52,6 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
         return new GpuTarget(profile.name(), "profile " + profile.name(), profile.maxThreadsPerBlock(),
                 profile.sharedBytesPerSm(), profile.lockBits(), profile.defaultMode() != SimMode.ITS, profile.hasMbarrier(),
                 profile.sharedAtomicsAsLockLoops(), profile.smCount(), profile.maxThreadsPerSm(), profile.maxBlocksPerSm(),
-                false, 4);
+                false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false);
     }
 }

@@ -91,6 +91,14 @@ public final class JvmBackend implements Backend {
         return SWEEP.stream().filter(m -> SyncLayout.unsupported(graph, m).isEmpty()).toList();
     }
 
+    /** Its lock-dataflow workers own bands of columns for the whole run already; persistence would repeat that row. */
+    @Override
+    public Optional<String> neverRuns(Schedule schedule) {
+        return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch()
+                ? Optional.of("its lock-dataflow is persistent already: workers own bands of columns for the whole run")
+                : Optional.empty();
+    }
+
     @Override
     public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
         if (!(schedule instanceof Schedule.LockDataflow)) {

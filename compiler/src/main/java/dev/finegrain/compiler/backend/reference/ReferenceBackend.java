@@ -42,6 +42,14 @@ public final class ReferenceBackend implements Backend {
         return List.of();
     }
 
+    /** Persistence changes how a GPU launches the plan, not the plan's critical path, which is what this backend reports. */
+    @Override
+    public Optional<String> neverRuns(Schedule schedule) {
+        return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch()
+                ? Optional.of("its critical path is lock-dataflow's: persistence changes the launches, not the plan")
+                : Optional.empty();
+    }
+
     @Override
     public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
         return Optional.of("the reference backend models sync points abstractly");

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrField;
 
 /** Ready flags: the producer stores its value, then sets its flag with a release store; a consumer loads with acquire. */
 public final class AcquireReleaseCuda implements CudaSync {
@@ -31,5 +32,34 @@ public final class AcquireReleaseCuda implements CudaSync {
                 cx.out.line("fg::store_release_cta(&" + CudaSyncContext.tokenArray(a) + "[t], 1);   // release the flag");
             }
         }
+    }
+
+    // ---- band edges: a flag per group of rows in device memory, released and acquired at device scope
+
+    @Override
+    public String bandTokenType() {
+        return "int";
+    }
+
+    @Override
+    public void bandWait(CudaBandContext cx, String last, String seen) {
+        int group = cx.mapping.edge().groupRows();
+        String upTo = group == 1 ? last : last + " / " + group;
+        cx.out.line("for (int t = " + seen + " + lane; t <= " + upTo + "; t += 32) {");
+        cx.out.line("    while (fg::load_acquire_gpu(&" + cx.tokenWord("band - 1", "t") + ") == 0) { }   // acquire");
+        cx.out.line("}");
+        cx.out.line(seen + " = " + upTo + " + 1;");
+        cx.out.line("__syncwarp();   // every lane's acquire before any lane reads the edge");
+    }
+
+    @Override
+    public void bandLoadEdge(CudaBandContext cx, IrField field, String row, String slot, String target) {
+        cx.out.line(target + " = fg::load_relaxed_gpu(&" + cx.fieldElement(field, row, "32 * band - "
+                + cx.mapping.edge().columns() + " + " + slot) + ");");
+    }
+
+    @Override
+    public void bandPublishToken(CudaBandContext cx, String token) {
+        cx.out.line("fg::store_release_gpu(&" + cx.tokenWord("band", token) + ", 1);   // release the rows before it");
     }
 }

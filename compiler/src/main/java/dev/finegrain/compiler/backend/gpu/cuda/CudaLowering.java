@@ -22,7 +22,11 @@ public final class CudaLowering {
     public static GpuTarget target(String arch) {
         int version = Integer.parseInt(arch.substring("sm_".length()));
         // Volta and later schedule threads independently; __syncwarp gives the warp mechanisms their reconvergence.
-        return new GpuTarget(arch, arch, 1024, 48 * 1024, 0, true, version >= 90, false, 132, 2048, 32, true, 8);
+        // Hopper (H100 SXM): 132 SMs, 228 KiB of shared memory per SM, 227 KiB for one block that asks; Ampere (A100):
+        // 108 SMs, 164 and 163 KiB; older chips are taken as Ampere without cp.async.
+        boolean hopper = version >= 90;
+        return new GpuTarget(arch, arch, 1024, 48 * 1024, 0, true, hopper, false, hopper ? 132 : 108, 2048, 32, true, 8, true,
+                (hopper ? 228 : 164) * 1024, (hopper ? 227 : 163) * 1024, version >= 80);
     }
 
     /** Why no size of this variant can run on the target, if none can. */

@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
@@ -47,6 +48,7 @@ public record CudaSource(String id, String text) {
             case WavefrontMapping wavefront -> CudaWavefront.emit(wavefront, fields, out);
             case DataParallelMapping dataParallel -> CudaDataParallel.emit(dataParallel, fields, out);
             case LockDataflowMapping dataflow -> CudaLockDataflow.emit(dataflow, fields, out);
+            case BandMapping bands -> CudaBands.emit(bands, fields, out);
         };
         out.close("}  // namespace " + id);
         out.blank();
@@ -100,9 +102,9 @@ public record CudaSource(String id, String text) {
         return text.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
-    /** Word 0 the error word, word 1 the inter-block barrier's counter. */
+    /** Word 0 the error word, word 1 the inter-block barrier's counter; then a band mapping's edge tokens. */
     private static long scratchBytes(GpuMapping mapping) {
-        return 8;
+        return mapping instanceof BandMapping bands ? bands.scratchBytes() : 8;
     }
 
     private static void emitRun(CudaWriter out, String id, KernelGraph graph, String launches) {
@@ -130,7 +132,7 @@ public record CudaSource(String id, String text) {
         out.line("int* const error = (int*) scratch;");
         out.line("unsigned* const barrier = (unsigned*) scratch + 1;");
         out.line("(void) barrier;");
-        out.line(launches);
+        out.line(launches);   // continuation lines carry their own indentation
         out.line("return cudaGetLastError();");
         out.close();
     }

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrField;
 
 /**
  * A lock mechanism's protocol in CUDA C++, one class per mechanism: what {@link CudaLockDataflow} writes at each
@@ -55,5 +56,32 @@ public interface CudaSync {
     /** Publishes the warp's token once its lanes have met at {@code __syncwarp}. */
     default void publishWarp(CudaSyncContext cx) {
         throw new IllegalStateException(getClass().getSimpleName() + " keeps per-thread tokens");
+    }
+
+    // ---- band edges of lock-dataflow:persistent, between warps of any blocks, in device memory
+
+    /** The type of one edge token in device memory. */
+    default String bandTokenType() {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps no device-memory tokens");
+    }
+
+    /**
+     * Waits until the band to the left ({@code band - 1}) has published its edge up to row {@code last}; {@code seen}
+     * (an int variable) counts the tokens already waited for, and the protocol advances it.
+     */
+    default void bandWait(CudaBandContext cx, String last, String seen) {
+    }
+
+    /** Copies the left band's edge value of {@code field} at {@code row}, edge slot {@code slot}, into {@code target}. */
+    default void bandLoadEdge(CudaBandContext cx, IrField field, String row, String slot, String target) {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps no device-memory tokens");
+    }
+
+    /** A lane of the edge columns publishes its {@code value} of {@code field} at its row (ready words). */
+    default void bandPublishValue(CudaBandContext cx, IrField field, String slot, String value) {
+    }
+
+    /** Lane 31, after the warp met at {@code __syncwarp}, publishes token {@code token} of its band (token words). */
+    default void bandPublishToken(CudaBandContext cx, String token) {
     }
 }

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrField;
 
 /**
  * Tiny-lock on a GPU without lock bits: a shared channel's token is a ready bit beside the producer's 32-bit value in
@@ -68,5 +69,27 @@ public final class TinyLockCuda implements CudaSync {
                 cx.out.line("fg::store_release_cta(&" + CudaSyncContext.tokenArray(c) + "[t], 1);   // unlock");
             }
         }
+    }
+
+    // ---- band edges: each edge value is a 64-bit word of its own with the ready bit beside it, so no fence is needed
+
+    @Override
+    public String bandTokenType() {
+        return "fg::u64";
+    }
+
+    @Override
+    public void bandLoadEdge(CudaBandContext cx, IrField field, String row, String slot, String target) {
+        String word = cx.out.temporary("word");
+        cx.out.line("fg::u64 " + word + ";");
+        cx.out.line("do { " + word + " = fg::load_relaxed_gpu(&" + cx.readyWord(field, "band - 1", slot, row) + "); } while (("
+                + word + " >> 32) == 0);   // the value's own ready bit");
+        cx.out.line(target + " = (int) (unsigned) " + word + ";");
+    }
+
+    @Override
+    public void bandPublishValue(CudaBandContext cx, IrField field, String slot, String value) {
+        cx.out.line("fg::store_relaxed_gpu(&" + cx.readyWord(field, "band", slot, "i") + ", (1ull << 32) | (unsigned) " + value
+                + ");   // value and ready bit in one store");
     }
 }

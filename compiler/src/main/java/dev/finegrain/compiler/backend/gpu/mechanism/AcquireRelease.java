@@ -36,6 +36,12 @@ final class AcquireRelease implements GpuMechanism {
         return TokenStorage.TOKEN_WORD;
     }
 
+    /** Its token words can live in device memory, released and acquired at device scope. */
+    @Override
+    public Optional<String> noDeviceTokens(GpuTarget target) {
+        return Optional.empty();
+    }
+
     @Override
     public CudaSync cuda() {
         return new AcquireReleaseCuda();

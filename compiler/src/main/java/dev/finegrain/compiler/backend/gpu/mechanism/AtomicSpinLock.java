@@ -46,6 +46,12 @@ final class AtomicSpinLock implements GpuMechanism {
         return target.sharedAtomicsAsLockLoops();
     }
 
+    /** Its token words can live in device memory, released and acquired at device scope. */
+    @Override
+    public Optional<String> noDeviceTokens(GpuTarget target) {
+        return Optional.empty();
+    }
+
     @Override
     public CudaSync cuda() {
         return new AtomicSpinLockCuda();

@@ -69,6 +69,16 @@ public interface GpuMechanism {
         return Optional.empty();
     }
 
+    /**
+     * Why its tokens cannot be handed between warps of different blocks through device memory on this machine, as
+     * the band edges of lock-dataflow:persistent need, if they cannot (a token that lives in one block's shared
+     * memory or barrier hardware).
+     */
+    default Optional<String> noDeviceTokens(GpuTarget target) {
+        return Optional.of(id() + " keeps its tokens in one block's shared memory, and the bands of lock-dataflow:persistent"
+                + " hand tokens between warps of different blocks; use acquire-release, atomic-spin-lock or tiny-lock");
+    }
+
     /** The GPU model's spelling, in the model ISA. */
     SimtSync simt();
 

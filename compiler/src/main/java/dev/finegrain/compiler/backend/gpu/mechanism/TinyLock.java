@@ -42,6 +42,14 @@ final class TinyLock implements GpuMechanism {
         return target.lockBits() > 0 ? TokenStorage.LOCK_BIT_OF_DATA_WORD : TokenStorage.READY_BIT_BESIDE_VALUE;
     }
 
+    /** On a machine without lock bits its token is a ready bit beside the value, a word any block can read. */
+    @Override
+    public Optional<String> noDeviceTokens(GpuTarget target) {
+        return target.lockBits() > 0 ? Optional.of(id() + " takes its tokens from " + target.called() + "'s lock bits, which"
+                + " belong to one SM, and the bands of lock-dataflow:persistent hand tokens between blocks; use"
+                + " acquire-release or atomic-spin-lock") : Optional.empty();
+    }
+
     @Override
     public boolean claimsLockBit(GpuTarget target) {
         return target.lockBits() > 0;

@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.BackendRun;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
+import dev.finegrain.compiler.backend.gpu.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
@@ -86,6 +87,15 @@ public final class GpuModelBackend implements Backend {
     @Override
     public Optional<LockMechanism> preferredMechanism() {
         return Optional.of(LockMechanism.TINY_LOCK);
+    }
+
+    /** What no kernel can change: a schedule whose mapping needs what the model ISA lacks. */
+    @Override
+    public Optional<String> neverRuns(Schedule schedule) {
+        return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch() && !GpuTarget.of(profile).warpShuffle()
+                ? Optional.of("lock-dataflow:persistent carries values along a band by warp shuffle, which the model ISA"
+                        + " does not have")
+                : Optional.empty();
     }
 
     @Override

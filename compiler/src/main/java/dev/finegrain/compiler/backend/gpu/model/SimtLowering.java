@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
 import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
@@ -77,7 +78,7 @@ public final class SimtLowering {
         GpuTarget target = GpuTarget.of(profile);
         return unsupportedKernel(plan.graph()).or(() -> GpuMapper.unsupported(plan, mechanism, target)).or(() ->
                 plan instanceof DataflowPlan dataflow ? SimtLockDataflow.unsupported(plan.graph(),
-                        GpuMapper.effectiveMechanism(plan.graph(), mechanism.orElseThrow(), target), target,
+                        GpuMapper.effectiveMechanism(plan, mechanism.orElseThrow(), target), target,
                         (int) dataflow.waits().stream().filter(c -> TokenRule.needsToken(c, plan.graph().rank(),
                                 TokenRule.Ownership.POINT)).count()) : Optional.empty());
     }
@@ -114,6 +115,8 @@ public final class SimtLowering {
             case WavefrontMapping wavefront -> SimtWavefront.emit(wavefront, layout);
             case DataParallelMapping dataParallel -> SimtDataParallel.emit(dataParallel, layout);
             case LockDataflowMapping dataflow -> SimtLockDataflow.emit(dataflow, layout);
+            case BandMapping bands -> throw new GpuLoweringException("the GPU model does not spell " + bands.launchPlan()
+                    + ": its ISA has no warp shuffle");
         };
     }
 }
