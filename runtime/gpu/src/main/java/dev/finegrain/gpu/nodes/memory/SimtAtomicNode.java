@@ -33,7 +33,8 @@ public final class SimtAtomicNode extends SimtMemoryAccessNode {
 
     @Override
     protected int execute(SimtWarp warp, int active) {
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
         SimtMemory memory = shared ? warp.block().shared() : warp.machine().global();
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
@@ -53,6 +54,6 @@ public final class SimtAtomicNode extends SimtMemoryAccessNode {
             return SimtGlobalLines.atomicCycles(warp, addresses, count);
         }
         var profile = warp.machine().profile();
-        return profile.sharedLatency() + profile.sharedAtomicCycles() * sameWordDegree(count);
+        return profile.sharedLatency() + profile.sharedAtomicCycles() * sameWordDegree(addresses, count);
     }
 }

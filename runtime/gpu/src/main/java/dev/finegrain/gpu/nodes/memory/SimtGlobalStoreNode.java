@@ -22,7 +22,8 @@ public final class SimtGlobalStoreNode extends SimtMemoryAccessNode {
 
     @Override
     protected int execute(SimtWarp warp, int active) {
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);

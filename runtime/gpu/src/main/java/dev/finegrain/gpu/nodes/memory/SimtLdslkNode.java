@@ -20,7 +20,6 @@ import java.util.Arrays;
 public final class SimtLdslkNode extends SimtMemoryAccessNode {
     private final int predicate;
     private final int destination;
-    private final int[] bits = new int[SimtWarp.WARP_SIZE];
 
     public SimtLdslkNode(SimtInstruction instruction, int predicate, int destination, SimtOperand.Address address) {
         super(instruction, address);
@@ -31,7 +30,9 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
     @Override
     protected int execute(SimtWarp warp, int active) {
         SimtLockUnit locks = warp.block().sm().lockUnit();
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
+        int[] bits = warp.laneLockBits();
         int acquired = 0;
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
@@ -62,7 +63,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         counters.lockFailures += count - Integer.bitCount(acquired);
         counters.sharedLoads += count;
         SimtCostModel costs = warp.machine().costs();
-        int degree = Math.max(costs.bankConflictDegree(addresses, count), sameBitDegree(count));
+        int degree = Math.max(costs.bankConflictDegree(addresses, count), sameBitDegree(bits, count));
         counters.sharedBankConflictReplays += degree - 1;
         return costs.sharedAccessCycles(degree);
     }
@@ -73,7 +74,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
      * quadratic scan per LDSLK.
      */
     @TruffleBoundary
-    private int sameBitDegree(int count) {
+    private static int sameBitDegree(int[] bits, int count) {
         int rising = 1;
         while (rising < count && bits[rising] > bits[rising - 1]) {
             rising++;

@@ -15,8 +15,6 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     private final int baseRegister;
     private final int offset;
-    /** Byte addresses of the active lanes, in lane order, filled by {@link #collectAddresses}. */
-    protected final int[] addresses = new int[SimtWarp.WARP_SIZE];
 
     protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address) {
         super(instruction);
@@ -28,8 +26,11 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
         return warp.readRegister(lane, baseRegister) + offset;
     }
 
-    /** Fills {@link #addresses} for the active lanes; returns how many there are. */
-    protected final int collectAddresses(SimtWarp warp, int active) {
+    /**
+     * Fills {@code addresses} (the warp's {@link SimtWarp#laneAddresses() scratch}) with the active lanes' byte
+     * addresses, in lane order; returns how many there are.
+     */
+    protected final int collectAddresses(SimtWarp warp, int active, int[] addresses) {
         int count = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             addresses[count++] = byteAddress(warp, Integer.numberOfTrailingZeros(lanes));
@@ -80,7 +81,7 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
 
     /** The most active lanes that share one word: how often an atomic unit must serialize. */
     @TruffleBoundary
-    protected final int sameWordDegree(int count) {
+    protected static int sameWordDegree(int[] addresses, int count) {
         int worst = count == 0 ? 0 : 1;
         for (int i = 0; i < count; i++) {
             int same = 0;

@@ -24,7 +24,8 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
     @Override
     protected int execute(SimtWarp warp, int active) {
         SimtLockUnit locks = warp.block().sm().lockUnit();
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
             int lane = Integer.numberOfTrailingZeros(lanes);
