@@ -6,20 +6,29 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
 import dev.finegrain.gpu.runtime.SimtMemory;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * An instruction with an {@code [Rn+offset]} operand: computes each active lane's byte address and turns a misaligned
- * or out-of-range one into a fault that names the thread.
+ * or out-of-range one into a fault that names the thread; and what an access costs its warp, from the latencies of
+ * the profile the kernel was built for.
  */
 public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     private final int baseRegister;
     private final int offset;
+    /** One issue slot, taken as an ALU instruction's latency (the model's unit of issue). */
+    protected final int issueCycles;
+    private final int sharedLatency;
+    private final int sharedReplayCycles;
 
-    protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address) {
+    protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address, SimtProfile profile) {
         super(instruction);
         this.baseRegister = address.baseRegister();
         this.offset = address.offset();
+        this.issueCycles = profile.aluLatency();
+        this.sharedLatency = profile.sharedLatency();
+        this.sharedReplayCycles = profile.sharedReplayCycles();
     }
 
     protected final int byteAddress(SimtWarp warp, int lane) {
@@ -72,11 +81,25 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
      * from now (the scoreboard makes the first reader wait). A load with no active lane writes nothing, so it
      * leaves the register alone and costs only the issue.
      */
-    protected static int issueLoad(SimtWarp warp, int destination, int activeLaneCount, int latency) {
+    protected final int issueLoad(SimtWarp warp, int destination, int activeLaneCount, int latency) {
         if (activeLaneCount != 0) {
             warp.loadPending(destination, warp.machine().cycle() + latency);
         }
-        return warp.machine().profile().aluLatency();
+        return issueCycles;
+    }
+
+    /** Shared-memory latency plus one replay per conflict beyond the first access. */
+    protected final int sharedAccessCycles(int conflictDegree) {
+        return sharedLatency + (conflictDegree - 1) * sharedReplayCycles;
+    }
+
+    /**
+     * What a store costs its warp: GPUs do not wait for a store to reach memory, so the warp pays the issue and the
+     * replays of bank conflicts, not the memory latency. The store's effect is visible at issue, as every access is
+     * in this sequentially consistent model.
+     */
+    protected final int storeIssueCycles(int conflictDegree) {
+        return issueCycles + (conflictDegree - 1) * sharedReplayCycles;
     }
 
     /** The most active lanes that share one word: how often an atomic unit must serialize. */
