@@ -1,51 +1,53 @@
 #!/usr/bin/env bash
-# gpu-run.sh: runs on a GPU machine (nvcc and an NVIDIA GPU; no Java needed beyond the kit of prepare.sh):
-#   1. exports the CUDA bundle of every sample (all schedules and mechanisms) at its sizes below, runs each bundle's
-#      run.sh, and merges the results into one comparison per sample;
-#   2. compares Needleman-Wunsch's CUDA schedules at 4096, 8192 and 16384 directly (finegrain compare --backends cuda);
-#   3. times Rodinia's CUDA NW (32-wide blocks) at the same sizes with the same CUDA-event method.
-# Writes everything under RESULTS (default: target/cuda-results); the last lines are a summary.
-#   bench/cuda/gpu-run.sh [bundles] [nw] [rodinia]     (default: all three)
-#   SCHEDULES=S,...   the schedules of steps 1 and 2 (default: every schedule)
+# gpu-run.sh: runs on a GPU machine (nvcc and an NVIDIA GPU; Java comes with the kit of prepare.sh) and measures
+# what docs/cuda.md, docs/performance.md and docs/validation.md quote. Each step exports CUDA bundles with
+# finegrain export, runs their run.sh (parallel builds, each row alone on the GPU, checked against the oracle's
+# outputs), and merges the rows with finegrain compare --results into results.json, results.csv and report.html:
+#   samples     every sample, every schedule and mechanism, at two sizes (a whole number of tiles, and one that is not)
+#   validation  needleman-wunsch at seven sizes from 64 to 4096, and smith-waterman at five, for docs/validation.md
+#   nw          needleman-wunsch at 4096, 8192 and 16384
+#   rodinia     Rodinia's CUDA NW (32-wide blocks) at the same three sizes, timed the same way (CUDA events)
+# Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
+#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia]     (default: all four)
+#   SCHEDULES=S,...   only these schedules
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 kit="$root/target/cuda-kit"
 results="${RESULTS:-$root/target/cuda-results}"
-steps="${*:-bundles nw rodinia}"
+steps="${*:-samples validation nw rodinia}"
 mkdir -p "$results"
 jre="$(mktemp -d)"
 tar -C "$jre" -xJf "$kit/jre.txz"
-fg() { "$jre/jre/bin/java" -XX:+UseParallelGC -Xss16m -cp "$kit/lib/*" dev.finegrain.compiler.cli.FinegrainCli "$@"; }
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv >"$results/gpu.txt" 2>&1
-nvcc --version | tail -n 2 >>"$results/gpu.txt"
+fg() { "$jre/jre/bin/java" -XX:+UseParallelGC -Xss16m -Xmx32g -cp "$kit/lib/*" dev.finegrain.compiler.cli.FinegrainCli "$@"; }
+{ date -u +%Y-%m-%dT%H:%MZ; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader;
+  nvcc --version | tail -n 1; } >"$results/gpu.txt" 2>&1
 cat "$results/gpu.txt"
 
-# Each sample with its sizes: a tile multiple, a size that leaves partial tiles, and a larger one.
-declare -A sizes=(
-  [chain]=512,1000,4096
-  [needleman-wunsch]=256,1000x600,1024
-  [smith-waterman]=256,1000x600,1024
-  [lcs]=256,1000x600,1024
-  [efficiency-loop]=512,1000,4096
-  [gauss-seidel-2d]=256,1000x600,1024
-  [livermore-5]=512,1000,4096
-)
-if [[ " $steps " == *" bundles "* ]]; then
-  for kernel in "${!sizes[@]}"; do
-    bundle="$results/bundles/$kernel"
-    rm -rf "$bundle"
-    fg export "$kernel" --sizes "${sizes[$kernel]}" ${SCHEDULES:+--schedules "$SCHEDULES"} --mechanisms all --out "$bundle" >"$results/export-$kernel.log" 2>&1 \
-      || { echo "export of $kernel failed:"; tail -n 5 "$results/export-$kernel.log"; continue; }
-    FG_TIMEOUT=120 bash "$bundle/run.sh" 2>"$results/run-$kernel.log"
-    tail -n 1 "$results/run-$kernel.log"
-    fg compare "$kernel" --sizes "${sizes[$kernel]}" ${SCHEDULES:+--schedules "$SCHEDULES"} --backends reference --results "$bundle/results.json" \
-      --out "$results/compare-$kernel" >"$results/compare-$kernel.txt" 2>&1
-  done
+# run_set STEP KERNEL SIZES: one bundle, run and merged into $results/STEP/KERNEL
+run_set() {
+  local step="$1" kernel="$2" sizes="$3" dir="$results/$1/$2"
+  rm -rf "$dir" "/tmp/fg-bundle-$step-$kernel"
+  mkdir -p "$dir"
+  fg export "$kernel" --sizes "$sizes" ${SCHEDULES:+--schedules "$SCHEDULES"} --mechanisms all --out "/tmp/fg-bundle-$step-$kernel" \
+    >"$dir/export.log" 2>&1 || { echo "$step $kernel: export failed: $(tail -n 1 "$dir/export.log")"; return; }
+  FG_TIMEOUT=120 bash "/tmp/fg-bundle-$step-$kernel/run.sh" 2>"$dir/run.log"
+  cp "/tmp/fg-bundle-$step-$kernel/results.json" "$dir/bundle-results.json"
+  # with --results and no --backends, compare runs nothing here and only merges
+  fg compare "$kernel" --results "$dir/bundle-results.json" --out "$dir" >"$dir/table.txt" 2>"$dir/compare.log"
+  echo "$step $kernel: $(tail -n 1 "$dir/run.log")"
+  rm -rf "/tmp/fg-bundle-$step-$kernel"
+}
+
+if [[ " $steps " == *" samples "* ]]; then
+  for kernel in chain efficiency-loop livermore-5; do run_set samples "$kernel" 512,1000; done
+  for kernel in needleman-wunsch smith-waterman lcs gauss-seidel-2d; do run_set samples "$kernel" 256,1000x600; done
+fi
+if [[ " $steps " == *" validation "* ]]; then
+  run_set validation needleman-wunsch 64,128,256,512,1024,2048,4096
+  run_set validation smith-waterman 64,128,256,512,1024
 fi
 if [[ " $steps " == *" nw "* ]]; then
-  fg compare needleman-wunsch --sizes 4096,8192,16384 ${SCHEDULES:+--schedules "$SCHEDULES"} --backends cuda --mechanisms all \
-    --out "$results/nw-large" \
-    2>&1 | tee "$results/nw-large.txt"
+  run_set nw needleman-wunsch 4096,8192,16384
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"
@@ -53,9 +55,5 @@ if [[ " $steps " == *" rodinia "* ]]; then
   nvcc -O3 -arch=sm_90 -DRD_WG_SIZE=32 "$build/rodinia-nw-events.cu" -o "$build/rodinia-nw-events" \
     && "$build/rodinia-nw-events" 4096 8192 16384 | tee "$results/rodinia-nw.txt"
 fi
-echo "== summary =="
-for kernel in "${!sizes[@]}"; do
-  [[ -f "$results/bundles/$kernel/results.jsonl" ]] || continue
-  echo "$kernel: $(grep -c '"status": "verified"' "$results/bundles/$kernel/results.jsonl") verified of $(wc -l <"$results/bundles/$kernel/results.jsonl");" \
-    "not verified / failed: $(grep -c -E '"status": "(NOT VERIFIED|failed)"' "$results/bundles/$kernel/results.jsonl")"
-done
+echo "== rows that are not verified or skipped =="
+grep -h -E '"status": "(NOT VERIFIED|failed)"' "$results"/*/*/bundle-results.json 2>/dev/null | cut -c1-400 | head -20
