@@ -1,5 +1,7 @@
 package dev.finegrain.dsl;
 
+import dev.finegrain.dsl.internal.SpecPrinter;
+import dev.finegrain.dsl.internal.Diagnostics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

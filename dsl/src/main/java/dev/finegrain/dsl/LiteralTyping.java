@@ -1,5 +1,6 @@
 package dev.finegrain.dsl;
 
+import dev.finegrain.dsl.internal.TypeRules;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.finegrain.compiler.plan;
 
 import dev.finegrain.compiler.ir.IrChannel;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 
 /**
  * The one rule for which channels of a lock-dataflow plan need a token: every channel, unless its producer instance

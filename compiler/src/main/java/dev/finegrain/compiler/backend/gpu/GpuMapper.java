@@ -6,7 +6,7 @@ import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.WavefrontPlan;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
 
 import java.util.Arrays;

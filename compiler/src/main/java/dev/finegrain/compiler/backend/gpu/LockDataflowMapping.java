@@ -2,7 +2,7 @@ package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanism;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
 
 import java.util.Arrays;

@@ -10,7 +10,7 @@ import dev.finegrain.compiler.ir.Loads;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.TokenRule;
 import dev.finegrain.dsl.ChannelPolicy;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
 

@@ -2,7 +2,7 @@ package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.WavefrontPlan;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.Optional;
 

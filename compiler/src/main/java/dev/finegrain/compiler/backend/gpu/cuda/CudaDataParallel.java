@@ -5,7 +5,7 @@ import dev.finegrain.compiler.backend.gpu.TileGeometry;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

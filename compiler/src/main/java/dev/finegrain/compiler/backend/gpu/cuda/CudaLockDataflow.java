@@ -6,7 +6,7 @@ import dev.finegrain.compiler.backend.gpu.TileGeometry;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;

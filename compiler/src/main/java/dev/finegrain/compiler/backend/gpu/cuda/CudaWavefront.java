@@ -3,7 +3,7 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

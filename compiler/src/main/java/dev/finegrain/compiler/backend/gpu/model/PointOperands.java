@@ -1,7 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.ir.IrExpr;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.Map;
 import java.util.function.Function;

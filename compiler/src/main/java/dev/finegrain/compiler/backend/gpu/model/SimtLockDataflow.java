@@ -9,7 +9,7 @@ import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanisms;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
 
 import java.util.Arrays;

@@ -1,4 +1,6 @@
-package dev.finegrain.dsl;
+package dev.finegrain.dsl.internal;
+
+
 
 import java.util.Arrays;
 import java.util.Collection;

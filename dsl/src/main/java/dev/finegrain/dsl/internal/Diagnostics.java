@@ -1,4 +1,12 @@
-package dev.finegrain.dsl;
+package dev.finegrain.dsl.internal;
+
+import dev.finegrain.dsl.KernelDefinitionException;
+import dev.finegrain.dsl.CallSite;
+import dev.finegrain.dsl.Type;
+import dev.finegrain.dsl.FieldSpec;
+import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.dsl.Dimension;
+import dev.finegrain.dsl.ChannelOverride;
 
 import java.util.Collection;
 import java.util.List;

@@ -1,4 +1,8 @@
-package dev.finegrain.dsl;
+package dev.finegrain.dsl.internal;
+
+import dev.finegrain.dsl.Type;
+import dev.finegrain.dsl.BinaryOperator;
+import dev.finegrain.dsl.UnaryOperator;
 
 import java.util.Optional;
 

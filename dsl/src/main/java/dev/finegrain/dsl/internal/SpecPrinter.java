@@ -1,4 +1,14 @@
-package dev.finegrain.dsl;
+package dev.finegrain.dsl.internal;
+
+import dev.finegrain.dsl.FieldSpec;
+import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.dsl.Dimension;
+import dev.finegrain.dsl.Expr;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.ActorSpec;
+import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.Boundary;
+import dev.finegrain.dsl.ChannelSpec;
 
 import java.util.HashMap;
 import java.util.List;
@@ -9,7 +19,7 @@ public final class SpecPrinter {
 
     private SpecPrinter() {}
 
-    static String print(Kernel kernel) {
+    public static String print(Kernel kernel) {
         StringBuilder out = new StringBuilder();
         out.append("kernel ").append(kernel.name()).append(" over ").append(kernel.domain()).append('\n');
         for (ParamSpec param : kernel.params()) {
