@@ -16,7 +16,13 @@ import dev.finegrain.dsl.KernelDefinitionException;
 import dev.finegrain.runtime.jvm.StallException;
 
 import java.io.PrintWriter;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,15 +31,20 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 /**
  * Runs a comparison: every row of its {@link Sweep}, each verified against the sequential oracle on the same inputs.
  * A combination that cannot run is a skipped row and an error in one row is a failed row; the rest of the sweep
  * runs on. Inputs and the oracle are made once per size, and one size's data is dropped before the next is made.
  *
- * <p>With {@code jobs > 1}, the rows of one size whose metric is simulated or counted run on a pool of that many
- * threads; rows timed on real hardware ({@link dev.finegrain.compiler.backend.Backend#timesRealHardware()}) run
- * afterwards, one at a time, with nothing beside them. The rows come back in sweep order either way.
+ * <p>With {@code jobs > 1}, rows whose metric is simulated or counted run on one pool of that many threads, across
+ * sizes: while one size's rows run, the next size's inputs and oracle are made and its rows queued, with at most
+ * {@code jobs + 1} sizes' data held at once. Rows timed on real hardware
+ * ({@link dev.finegrain.compiler.backend.Backend#timesRealHardware()}) run one at a time with nothing beside them:
+ * before a size with timed rows, every queued row finishes. A sweep with no timed rows starts with its largest size,
+ * so that its longest rows do not run last, alone on one thread while the others idle. The rows come back in sweep
+ * order either way.
  */
 public final class ComparisonRunner {
 
@@ -50,70 +61,137 @@ public final class ComparisonRunner {
         KernelGraph graph = Pipeline.compile(kernel);
         RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
                 RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
-        List<Sweep.Planned> planned = sweep.rows();
-        Counter counter = new Counter(planned.size(), progress);
-        List<ResultRow> rows = new ArrayList<>();
+        List<List<Sweep.Planned>> bySize = bySize(sweep.rows());
+        Counter counter = new Counter(sweep.rows().size(), progress);
+        List<List<ResultRow>> results = new ArrayList<>(Collections.nCopies(bySize.size(), List.of()));
+        ExecutorService pool = request.jobs() > 1 ? Executors.newFixedThreadPool(request.jobs()) : null;
+        try {
+            Deque<PendingSize> inFlight = new ArrayDeque<>();
+            for (int index : runOrder(bySize, request.jobs())) {
+                List<Sweep.Planned> planned = bySize.get(index);
+                boolean timed = planned.stream().anyMatch(row -> row.skipReason().isEmpty()
+                        && (row.backend().timesRealHardware() || pool == null));
+                if (timed) {
+                    finishAll(inFlight, results, bySize, settings, counter);
+                }
+                PendingSize pending = startSize(index, request, graph, planned, settings, counter, pool);
+                if (timed) {
+                    results.set(index, pending.finish(planned, settings, counter));
+                    continue;
+                }
+                inFlight.addLast(pending);
+                while (inFlight.size() > request.jobs()) {
+                    PendingSize oldest = inFlight.removeFirst();
+                    results.set(oldest.index(), oldest.finish(bySize.get(oldest.index()), settings, counter));
+                }
+            }
+            finishAll(inFlight, results, bySize, settings, counter);
+        } finally {
+            if (pool != null) {
+                pool.shutdownNow();
+            }
+        }
+        return new Comparison(results.stream().flatMap(List::stream).toList(), sweep.notes());
+    }
+
+    /** The sweep's rows cut where the size changes (the sweep lists the rows of one size together). */
+    private static List<List<Sweep.Planned>> bySize(List<Sweep.Planned> planned) {
+        List<List<Sweep.Planned>> groups = new ArrayList<>();
         int from = 0;
         while (from < planned.size()) {
             int[] sizes = planned.get(from).sizes();
             int to = from;
-            while (to < planned.size() && java.util.Arrays.equals(planned.get(to).sizes(), sizes)) {
+            while (to < planned.size() && Arrays.equals(planned.get(to).sizes(), sizes)) {
                 to++;
             }
-            rows.addAll(runSize(request, graph, planned.subList(from, to), settings, counter));
+            groups.add(planned.subList(from, to));
             from = to;
         }
-        return new Comparison(rows, sweep.notes());
+        return groups;
     }
 
-    /** The rows of one size: inputs and oracle first; a failure there fails every row of the size. */
-    private static List<ResultRow> runSize(ComparisonRequest request, KernelGraph graph, List<Sweep.Planned> planned,
-                                           RunSettings settings, Counter counter) {
+    /** Sweep order; largest size first when every row may share the pool (no timing to keep alone). */
+    private static List<Integer> runOrder(List<List<Sweep.Planned>> bySize, int jobs) {
+        List<Integer> order = new ArrayList<>(IntStream.range(0, bySize.size()).boxed().toList());
+        boolean allPooled = jobs > 1 && bySize.stream().flatMap(List::stream)
+                .noneMatch(row -> row.skipReason().isEmpty() && row.backend().timesRealHardware());
+        if (allPooled) {
+            order.sort(Comparator.comparingLong(
+                    (Integer index) -> cells(bySize.get(index).getFirst().sizes())).reversed());
+        }
+        return order;
+    }
+
+    private static long cells(int[] sizes) {
+        long cells = 1;
+        for (int extent : sizes) {
+            cells *= extent;
+        }
+        return cells;
+    }
+
+    private static void finishAll(Deque<PendingSize> inFlight, List<List<ResultRow>> results,
+                                  List<List<Sweep.Planned>> bySize, RunSettings settings, Counter counter) {
+        while (!inFlight.isEmpty()) {
+            PendingSize pending = inFlight.removeFirst();
+            results.set(pending.index(), pending.finish(bySize.get(pending.index()), settings, counter));
+        }
+    }
+
+    /**
+     * Starts the rows of one size: inputs and oracle first (a failure there fails every row of the size), skipped
+     * rows at once, simulated and counted rows onto the pool; timed rows wait for {@link PendingSize#finish}.
+     */
+    private static PendingSize startSize(int index, ComparisonRequest request, KernelGraph graph,
+                                         List<Sweep.Planned> planned, RunSettings settings, Counter counter,
+                                         ExecutorService pool) {
         int[] sizes = planned.getFirst().sizes();
+        ResultRow[] rows = new ResultRow[planned.size()];
         Invocation invocation;
         KernelOutputs oracle;
         try {
             invocation = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
         } catch (RuntimeException generatorFailure) {
-            return failAll(planned, request, "the kernel's input generator failed at size " + Sweep.sizeText(sizes) + ": "
-                    + describe(generatorFailure), counter);
+            return PendingSize.done(index, failAll(planned, request, "the kernel's input generator failed at size "
+                    + Sweep.sizeText(sizes) + ": " + describe(generatorFailure), counter));
         }
         try {
             oracle = SequentialOracle.run(graph, invocation);
         } catch (KernelExecutionException | KernelDefinitionException oracleFailure) {
-            return failAll(planned, request, "the sequential oracle failed, so no row can be checked: "
-                    + oracleFailure.getMessage(), counter);
+            return PendingSize.done(index, failAll(planned, request, "the sequential oracle failed, so no row can be checked: "
+                    + oracleFailure.getMessage(), counter));
         }
-        ResultRow[] rows = new ResultRow[planned.size()];
-        List<Integer> timedAlone = new ArrayList<>();
-        List<Integer> pooled = new ArrayList<>();
+        Map<Integer, Future<ResultRow>> pooled = new LinkedHashMap<>();
         for (int r = 0; r < planned.size(); r++) {
             Sweep.Planned row = planned.get(r);
             if (row.skipReason().isPresent()) {
                 counter.started(row);
                 rows[r] = skipped(row, request.seed(), row.skipReason().get());
-            } else if (row.backend().timesRealHardware() || request.jobs() == 1) {
-                timedAlone.add(r);
-            } else {
-                pooled.add(r);
+            } else if (pool != null && !row.backend().timesRealHardware()) {
+                pooled.put(r, pool.submit(() -> runOne(row, invocation, oracle, settings, counter)));
             }
         }
-        if (!pooled.isEmpty()) {
-            try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(request.jobs(), pooled.size()))) {
-                List<Future<ResultRow>> futures = new ArrayList<>();
-                for (int r : pooled) {
-                    Sweep.Planned row = planned.get(r);
-                    futures.add(pool.submit(() -> runOne(row, invocation, oracle, settings, counter)));
-                }
-                for (int p = 0; p < pooled.size(); p++) {
-                    rows[pooled.get(p)] = await(futures.get(p));
+        return new PendingSize(index, rows, pooled, invocation, oracle);
+    }
+
+    /** One size's rows while they run: those already known, and the futures of its pooled rows. */
+    private record PendingSize(int index, ResultRow[] rows, Map<Integer, Future<ResultRow>> pooled,
+                               Invocation invocation, KernelOutputs oracle) {
+
+        static PendingSize done(int index, List<ResultRow> rows) {
+            return new PendingSize(index, rows.toArray(ResultRow[]::new), Map.of(), null, null);
+        }
+
+        /** Waits for the pooled rows, then runs the rest one at a time with nothing beside them. */
+        List<ResultRow> finish(List<Sweep.Planned> planned, RunSettings settings, Counter counter) {
+            pooled.forEach((r, future) -> rows[r] = await(future));
+            for (int r = 0; r < rows.length; r++) {
+                if (rows[r] == null) {
+                    rows[r] = runOne(planned.get(r), invocation, oracle, settings, counter);
                 }
             }
+            return List.of(rows);
         }
-        for (int r : timedAlone) {
-            rows[r] = runOne(planned.get(r), invocation, oracle, settings, counter);
-        }
-        return List.of(rows);
     }
 
     private static ResultRow await(Future<ResultRow> future) {

@@ -158,6 +158,31 @@ class SweepBehaviourTest {
         assertTrue(sequential.contains("\"status\": \"verified\""), sequential);
     }
 
+    /**
+     * Simulated rows share one pool across sizes (largest size first when nothing is timed); timed rows run alone
+     * between them. Either way the rows come back in sweep order, each with the status a sequential run gives.
+     */
+    @Test
+    void aMixedSweepOnAPoolKeepsSweepOrderAndStatuses() {
+        ComparisonRequest.Builder request = ComparisonRequest.builder(PrefixSumEntry.ENTRY)
+                .sizes(List.of(new int[] {32}, new int[] {96}, new int[] {64}))
+                .schedules(List.of(wavefront(), lockDataflow()))
+                .backends(List.of(Backends.byName("gpu-model:fermi-gtx570").orElseThrow(),
+                        Backends.byName("jvm").orElseThrow(), Backends.byName("reference").orElseThrow()))
+                .measure(false);
+        List<String> sequential = ComparisonRunner.run(request.jobs(1).build()).rows().stream()
+                .map(SweepBehaviourTest::identity).toList();
+        List<String> parallel = ComparisonRunner.run(request.jobs(3).build()).rows().stream()
+                .map(SweepBehaviourTest::identity).toList();
+        assertEquals(sequential, parallel);
+        assertTrue(sequential.getFirst().startsWith("32 "), sequential.toString());
+        assertTrue(sequential.stream().allMatch(row -> row.endsWith("verified")), sequential.toString());
+    }
+
+    private static String identity(ResultRow row) {
+        return row.size() + " " + row.schedule() + " " + row.backend() + " " + row.mechanism() + " " + row.status().label();
+    }
+
     /** A backend whose every run ends in a run-time error, as a division by zero or a fault would. */
     private static final class FailingBackend implements Backend {
         @Override
