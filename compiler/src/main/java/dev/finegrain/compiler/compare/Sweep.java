@@ -173,17 +173,23 @@ public final class Sweep {
         List<Optional<LockMechanism>> mechanisms = new ArrayList<>();
         if (wanted == null) {
             List<LockMechanism> usable = backend.mechanisms(graph, schedule);
+            Map<String, List<String>> mechanismsByReason = new LinkedHashMap<>();
             for (LockMechanism mechanism : backend.sweep()) {
                 if (usable.contains(mechanism)) {
                     mechanisms.add(Optional.of(mechanism));
                 } else {
-                    leftOut.add(backend.name() + " " + mechanism + " (" + backend.unsupported(graph, schedule, mechanism)
-                            .orElse("not implemented") + ")");
+                    String reason = backend.unsupported(graph, schedule, mechanism).orElse("not implemented");
+                    leftOut.add(backend.name() + " " + mechanism + " (" + reason + ")");
+                    mechanismsByReason.computeIfAbsent(reason, r -> new ArrayList<>()).add(mechanism.toString());
                 }
             }
             if (mechanisms.isEmpty()) {
-                skips.put(Optional.empty(), Optional.of("backend '" + backend.name() + "' has no lock mechanism that can "
-                        + "implement the channels of kernel '" + graph.name() + "'"));
+                // one reason shared by every mechanism (a schedule the kernel's shape does not fit) is said once
+                String why = mechanismsByReason.size() == 1 ? mechanismsByReason.keySet().iterator().next()
+                        : String.join("; ", mechanismsByReason.entrySet().stream()
+                                .map(e -> String.join(", ", e.getValue()) + ": " + e.getKey()).toList());
+                skips.put(Optional.empty(), Optional.of("backend '" + backend.name() + "' has no lock mechanism for "
+                        + schedule.cliName() + " of kernel '" + graph.name() + "': " + why));
                 return new BackendRows(backend, List.of(Optional.empty()), skips);
             }
             return new BackendRows(backend, mechanisms, skips);
