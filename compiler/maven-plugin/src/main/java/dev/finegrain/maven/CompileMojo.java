@@ -141,7 +141,8 @@ public class CompileMojo extends AbstractMojo {
             try (OutputStream out = Files.newOutputStream(requestFile)) {
                 request.store(out, "finegrain:compile request for " + WORKER);
             }
-            List<String> args = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            // the Vector API module lets the compiler give kernels strips of lanes as wide as this machine's vectors
+            List<String> args = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--add-modules", "jdk.incubator.vector",
                     "-cp", String.join(File.pathSeparator, workerClasspath()),
                     WORKER, requestFile.toString());
             Files.write(argFile, args.stream().map(CompileMojo::argFileQuote).toList(), StandardCharsets.UTF_8);

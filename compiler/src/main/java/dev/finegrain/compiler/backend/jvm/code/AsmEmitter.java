@@ -10,6 +10,10 @@ import java.util.List;
 /** Translates a {@link JClass} to JVM bytecode, one instruction sequence per loop-IR node; no optimisation here. */
 public final class AsmEmitter implements Opcodes {
 
+    private static final String OPERATORS = "jdk/incubator/vector/VectorOperators";
+    /** A vector operand of the Vector API's methods, which take any {@code Vector<E>}. */
+    private static final String VECTOR = "Ljdk/incubator/vector/Vector;";
+
     static final String FRAME_DESCRIPTOR = "([Ljava/lang/Object;[J[D[I[Ljava/lang/Object;Ldev/finegrain/runtime/jvm/Watchdog;)V";
 
     private final JClass generated;
@@ -129,6 +133,13 @@ public final class AsmEmitter implements Opcodes {
                 statements(branch.otherwise());
                 method.visitLabel(end);
             }
+            case JStmt.VectorStore store -> {
+                expression(store.vector());
+                expression(store.array());
+                expression(store.index());
+                method.visitMethodInsn(INVOKEVIRTUAL, store.vector().type().internalName(), "intoArray",
+                        "(" + store.array().type().descriptor() + "I)V", false);
+            }
             case JStmt.Evaluate evaluate -> {
                 expression(evaluate.call());
                 JType type = evaluate.call().type();
@@ -189,7 +200,75 @@ public final class AsmEmitter implements Opcodes {
                 call.arguments().forEach(this::expression);
                 method.visitMethodInsn(INVOKEVIRTUAL, call.target().type().internalName(), call.name(), call.descriptor(), false);
             }
+            case JExpr.Species species -> method.visitFieldInsn(GETSTATIC, species.vector().internalName(), species.constant(),
+                    species.type().descriptor());
+            case JExpr.VectorLoad load -> {
+                expression(load.species());
+                expression(load.array());
+                expression(load.index());
+                method.visitMethodInsn(INVOKESTATIC, load.type().internalName(), "fromArray",
+                        "(" + load.species().type().descriptor() + load.array().type().descriptor() + "I)" + load.type().descriptor(), false);
+            }
+            case JExpr.Broadcast broadcast -> {
+                expression(broadcast.species());
+                expression(broadcast.value());
+                method.visitMethodInsn(INVOKESTATIC, broadcast.type().internalName(), "broadcast", "(" + broadcast.species().type().descriptor()
+                        + broadcast.species().lane().descriptor() + ")" + broadcast.type().descriptor(), false);
+            }
+            case JExpr.Lanewise lanewise -> lanewise(lanewise);
+            case JExpr.LaneCompare compare -> {
+                expression(compare.left());
+                method.visitFieldInsn(GETSTATIC, OPERATORS, compare.op().name(), "L" + OPERATORS + "$Comparison;");
+                expression(compare.right());
+                method.visitMethodInsn(INVOKEVIRTUAL, compare.left().type().internalName(), "compare",
+                        "(L" + OPERATORS + "$Comparison;" + VECTOR + ")" + compare.type().descriptor(), false);
+            }
+            case JExpr.Blend blend -> {
+                expression(blend.whenFalse());
+                expression(blend.whenTrue());
+                expression(blend.mask());
+                method.visitMethodInsn(INVOKEVIRTUAL, blend.type().internalName(), "blend",
+                        "(" + VECTOR + blend.mask().type().descriptor() + ")" + blend.type().descriptor(), false);
+            }
+            case JExpr.Permute permute -> {
+                expression(permute.indexes());
+                expression(permute.first());
+                expression(permute.second());
+                method.visitMethodInsn(INVOKEVIRTUAL, permute.type().internalName(), "selectFrom",
+                        "(" + VECTOR + VECTOR + ")" + permute.type().descriptor(), false);
+            }
+            case JExpr.NewArray array -> {
+                pushInt(method, array.values().size());
+                method.visitIntInsn(NEWARRAY, switch (array.element().kind()) {
+                    case INT -> T_INT;
+                    case LONG -> T_LONG;
+                    case DOUBLE -> T_DOUBLE;
+                    default -> throw new IllegalStateException("no array literal of " + array.element());
+                });
+                for (int i = 0; i < array.values().size(); i++) {
+                    method.visitInsn(DUP);
+                    pushInt(method, i);
+                    expression(array.values().get(i));
+                    method.visitInsn(opcode(array.element(), IASTORE, LASTORE, DASTORE, AASTORE));
+                }
+            }
         }
+    }
+
+    /** A vector's or a mask's lane-wise method; XOR goes through {@code lanewise(VectorOperators.XOR, v)}. */
+    private void lanewise(JExpr.Lanewise lanewise) {
+        JType type = lanewise.type();
+        expression(lanewise.left());
+        if (lanewise.op() == JExpr.LaneOp.XOR) {
+            method.visitFieldInsn(GETSTATIC, OPERATORS, "XOR", "L" + OPERATORS + "$Associative;");
+        }
+        String parameters = "";
+        if (lanewise.right() != null) {
+            expression(lanewise.right());
+            String operand = type.kind() == JType.Kind.MASK ? type.descriptor() : VECTOR;
+            parameters = lanewise.op() == JExpr.LaneOp.XOR ? "L" + OPERATORS + "$Binary;" + operand : operand;
+        }
+        method.visitMethodInsn(INVOKEVIRTUAL, type.internalName(), lanewise.op().method, "(" + parameters + ")" + type.descriptor(), false);
     }
 
     /** Pushes 1 or 0 for a boolean expression. */
@@ -328,7 +407,7 @@ public final class AsmEmitter implements Opcodes {
             case INT, BOOLEAN -> forInt;
             case LONG -> forLong;
             case DOUBLE -> forDouble;
-            case REFERENCE -> forReference;
+            case REFERENCE, VECTOR, MASK -> forReference;
             case VOID -> throw new IllegalStateException("void value");
         };
     }

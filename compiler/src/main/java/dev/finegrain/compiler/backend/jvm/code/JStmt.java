@@ -23,6 +23,9 @@ public sealed interface JStmt {
         }
     }
 
+    /** {@code vector.intoArray(array, index)}: the lanes stored to the elements from {@code index} on. */
+    record VectorStore(JExpr vector, JExpr array, JExpr index) implements JStmt {}
+
     /** Evaluates a call for its effect; a value it returns is dropped. */
     record Evaluate(JExpr call) implements JStmt {}
 
