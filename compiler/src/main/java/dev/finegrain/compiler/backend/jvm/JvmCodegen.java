@@ -17,8 +17,13 @@ public final class JvmCodegen {
 
     private JvmCodegen() {}
 
-    /** @throws IllegalArgumentException when the mechanism cannot implement this kernel's channels, saying why */
+    /** With lanes as wide as this JVM's preferred vector shape ({@link VectorWidth#preferred()}). */
     public static JClass generate(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName) {
+        return generate(plan, mechanism, packageName, PreferredWidth.WIDTH);
+    }
+
+    /** @throws IllegalArgumentException when the mechanism cannot implement this kernel's channels, saying why */
+    public static JClass generate(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width) {
         mechanism.flatMap(m -> SyncLayout.unsupported(plan.graph(), m)).ifPresent(reason -> {
             throw new IllegalArgumentException("the jvm backend cannot use mechanism '" + mechanism.orElseThrow() + "' for kernel '"
                     + plan.graph().name() + "': " + reason);
@@ -26,10 +31,15 @@ public final class JvmCodegen {
         String name = packageName + "." + className(plan, mechanism);
         return switch (plan) {
             case DataflowPlan dataflow -> DataflowLoops.lower(name, dataflow, SyncLayout.of(plan.graph(), dataflow.waits(),
-                    mechanism.orElseThrow(() -> new IllegalArgumentException("lock-dataflow needs a lock mechanism"))));
+                    mechanism.orElseThrow(() -> new IllegalArgumentException("lock-dataflow needs a lock mechanism"))), width);
             case WavefrontPlan wavefront -> WavefrontLoops.lower(name, wavefront);
-            case DataParallelPlan dataParallel -> DataParallelLoops.lower(name, dataParallel);
+            case DataParallelPlan dataParallel -> DataParallelLoops.lower(name, dataParallel, width);
         };
+    }
+
+    /** Asked once: the JVM's preferred shape does not change while it runs. */
+    private static final class PreferredWidth {
+        static final VectorWidth WIDTH = VectorWidth.preferred();
     }
 
     /** e.g. {@code NeedlemanWunschLockDataflowAcquireReleasePerThreadShared}. */

@@ -146,8 +146,9 @@ final class LoweringContext {
                 || locals.stream().anyMatch(l -> l.name().equals(name));
     }
 
-    /** The first segments of what the Java source names qualified (see {@link #isTaken}). */
-    private static final Set<String> SHADOWING = Set.of("java", "dev", "Integer", "Long", "Double", "Math");
+    /** The first segments of what the Java source names qualified, and the vector classes it imports (see {@link #isTaken}). */
+    private static final Set<String> SHADOWING = Set.of("java", "dev", "Integer", "Long", "Double", "Math", "IntVector", "LongVector",
+            "DoubleVector", "VectorMask", "VectorOperators", "VectorSpecies");
 
     /** A final field bound from the frame, copied into a local of the same name at the start of run. */
     JExpr.Local bind(String name, JType type, JClass.Source source, int index) {
@@ -254,7 +255,8 @@ final class LoweringContext {
         return add(add(rowBase[field], coordinate[last]), delta(field, offset));
     }
 
-    private JExpr delta(int field, int[] offset) {
+    /** The storage distance from the current point of field {@code field} to the point {@code offset} from it. */
+    JExpr delta(int field, int[] offset) {
         if (last == 0) {
             return constant(offset[0]);
         }
@@ -441,6 +443,10 @@ final class LoweringContext {
     /** Whether expressions lowered from now on read carried fields' west values from their locals. */
     void readCarries(boolean fromLocals) {
         readCarries = fromLocals;
+    }
+
+    boolean readingCarries() {
+        return readCarries;
     }
 
     /** Loads every carried field's value west of column {@code from}, before a point loop that starts there. */

@@ -35,9 +35,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class JavaSourceGoldenTest {
 
     private static final Path GOLDEN = Path.of("src/test/resources/golden/java");
+    private static final VectorWidth AVX_512 = new VectorWidth(512, "the preferred vector shape of the JVM that generated this class");
 
-    /** One generated class: a golden file name, the kernel, the schedule and the lock mechanism (lock-dataflow only). */
-    record Case(String file, Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism) {
+    /**
+     * One generated class: a golden file name, the kernel, the schedule, the lock mechanism (lock-dataflow only) and the
+     * vector width, fixed here so that the goldens do not depend on the machine's.
+     */
+    record Case(String file, Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, VectorWidth width) {
+        Case(String file, Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism) {
+            this(file, kernel, schedule, mechanism, AVX_512);
+        }
+
         @Override
         public String toString() {
             return file;
@@ -65,6 +73,8 @@ class JavaSourceGoldenTest {
                 new Case("nw-lock-dataflow-tiny-lock", nw, lockDataflow(), Optional.of(LockMechanism.TINY_LOCK)),
                 new Case("nw-lock-dataflow-blocking-warp-shared", nw.toBuilder().warpShared(32).build(), lockDataflow(),
                         Optional.of(LockMechanism.BLOCKING)),
+                new Case("nw-serial-8-lanes", nw, dataParallel(4096, 4096), Optional.empty(), VectorWidth.of(256)),
+                new Case("nw-serial-no-lanes", nw, dataParallel(4096, 4096), Optional.empty(), VectorWidth.none("no lanes asked for")),
                 new Case("gs-serial", gaussSeidel(), dataParallel(1024, 1024), Optional.empty()),
                 new Case("gs-lock-dataflow-acquire-release", gaussSeidel(), lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG)),
                 new Case("two-actors-lock-dataflow-acquire-release", GoldenKernels.twoActors(), lockDataflow(),
@@ -76,7 +86,7 @@ class JavaSourceGoldenTest {
     void generatedSourceMatchesGolden(Case golden) throws IOException {
         KernelGraph graph = Pipeline.compile(golden.kernel());
         String actual = JavaSourceEmitter.emit(JvmCodegen.generate(SchedulePlanner.plan(graph, golden.schedule()), golden.mechanism(),
-                "dev.finegrain.generated")).toString();
+                "dev.finegrain.generated", golden.width())).toString();
         Path file = GOLDEN.resolve(golden.file() + ".java.txt");
         if (Boolean.getBoolean("finegrain.golden.update")) {
             Files.createDirectories(GOLDEN);
