@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
-import java.util.function.IntFunction;
-import java.util.function.IntUnaryOperator;
 
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
@@ -36,11 +34,8 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  */
 final class LaneStrips {
 
+    private final LaneVectors v;
     private final LoweringContext cx;
-    private final StripMapping mapping;
-    private final JExpr.Species species;
-    private final JType lane;
-    private final JType vector;
     private final int k;
     private final int skew;
     private final JExpr.Local stripRow;
@@ -48,16 +43,8 @@ final class LaneStrips {
     private final JExpr.Local block;
     private final JExpr.Local blocksEnd;
     private final JExpr.Local laneEnd;
-    private final List<JExpr.Local[]> transposeIndexes = new ArrayList<>();
-    private final JExpr.Local shiftUp;
-    private final JExpr.Local[] scratchA;
-    private final JExpr.Local[] scratchB;
-    private final JExpr.Local[] scratchC;
-    private final Map<Integer, JExpr.Local> laneStride = new LinkedHashMap<>();
     private final Map<Integer, Carried> carried = new LinkedHashMap<>();
-    private final Map<String, InputRead> inputs = new LinkedHashMap<>();
-    private JExpr.Local laneIndex;
-    private JExpr.Local laneLag;
+    private final Map<String, JExpr.Local[]> inputSteps = new LinkedHashMap<>();
 
     /**
      * The step vectors of a state field: {@code steps[s]} this block's step s; {@code back[q]} the value q steps before
@@ -66,84 +53,37 @@ final class LaneStrips {
      */
     private record Carried(int field, JExpr.Local[] steps, JExpr.Local[] back, int nearest, JExpr.Local[] above, JExpr.Local[] aboveBack) {}
 
-    /** A read of an input at one offset, and this block's vector of it for each step. */
-    private record InputRead(int field, int[] offset, JExpr.Local[] steps) {}
-
     /** Strips for the kernel, or none; {@code summary} is the line {@code show --java} prints about it. */
     record Choice(Optional<LaneStrips> strips, String summary) {}
 
-    /**
-     * Strips when the kernel maps to them ({@link StripMapping}), the width gives at least two lanes of its type, and
-     * {@code shapeAgainst} (given the lanes and the skew) finds no reason in the schedule's rectangles against them.
-     */
+    /** Strips when {@link LaneVectors#choose} gives lanes. */
     static Choice choose(LoweringContext cx, VectorWidth width, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
-        StripMapping.Decision decision = StripMapping.of(cx.graph);
-        if (decision.mapping().isEmpty()) {
-            return new Choice(Optional.empty(), "Lanes: none; " + decision.reason() + ".");
-        }
-        StripMapping mapping = decision.mapping().get();
-        JType lane = LoweringContext.valueType(mapping.laneType());
-        int lanes = width.lanes(lane);
-        if (lanes < 2) {
-            return new Choice(Optional.empty(), "Lanes: none; " + width.origin() + ".");
-        }
-        Optional<String> against = shapeAgainst.apply(lanes, mapping.skew());
-        if (against.isPresent()) {
-            return new Choice(Optional.empty(), "Lanes: none; " + against.get() + ".");
-        }
-        JExpr.Species species = width.species(lane);
-        return new Choice(Optional.of(new LaneStrips(cx, mapping, width)), "Lanes: strips of " + lanes + " rows, one " + lane.javaName()
-                + " lane per row (" + species.vector().internalName().substring("jdk/incubator/vector/".length()) + "." + species.constant()
-                + ", fixed at generation: " + width.origin() + "), each row " + mapping.skew()
-                + " column(s) behind the one above, from the hyperplane (" + mapping.skew() + ",1).");
+        LaneVectors.Choice lanes = LaneVectors.choose(cx, width, shapeAgainst);
+        return new Choice(lanes.lanes().map(LaneStrips::new), lanes.summary());
     }
 
-    private LaneStrips(LoweringContext cx, StripMapping mapping, VectorWidth width) {
-        this.cx = cx;
-        this.mapping = mapping;
-        this.lane = LoweringContext.valueType(mapping.laneType());
-        this.species = width.species(lane);
-        this.vector = species.vector();
-        this.k = species.lanes();
-        this.skew = mapping.skew();
+    private LaneStrips(LaneVectors lanes) {
+        this.v = lanes;
+        this.cx = lanes.cx;
+        this.k = lanes.k;
+        this.skew = lanes.skew;
         stripRow = cx.local("stripRow", JType.INT);
         stripsEnd = cx.local("stripsEnd", JType.INT);
         block = cx.local("block", JType.INT);
         blocksEnd = cx.local("blocksEnd", JType.INT);
         laneEnd = cx.local("laneEnd", JType.INT);
-        for (int d = k / 2; d >= 1; d /= 2) {
-            int distance = d;
-            JExpr.Local low = cx.local("transposeLow" + d, vector);
-            JExpr.Local high = cx.local("transposeHigh" + d, vector);
-            cx.prologue.add(new JStmt.Assign(low, laneConstants(c -> (c & distance) == 0 ? c : k + c - distance)));
-            cx.prologue.add(new JStmt.Assign(high, laneConstants(c -> (c & distance) == 0 ? c + distance : k + c)));
-            transposeIndexes.add(new JExpr.Local[] {low, high});
-        }
-        shiftUp = cx.local("laneShiftUp", vector);
-        cx.prologue.add(new JStmt.Assign(shiftUp, laneConstants(c -> c == 0 ? k : c - 1)));
-        scratchA = locals("laneScratchA", vector, k);
-        scratchB = locals("laneScratchB", vector, k);
-        scratchC = locals("laneScratchC", vector, k);
+        v.declareLocals();
         for (IrActor actor : cx.graph.actors()) {
             int field = actor.writes();
-            int nearest = mapping.nearestFromAbove(field);
-            int back = Math.max(mapping.deepest(field, 0), nearest);
-            int aboveBack = nearest == 0 ? 0 : mapping.deepest(field, 1) - nearest;
+            int nearest = v.mapping.nearestFromAbove(field);
+            int back = Math.max(v.mapping.deepest(field, 0), nearest);
+            int aboveBack = nearest == 0 ? 0 : v.mapping.deepest(field, 1) - nearest;
             String name = cx.graph.field(field).name();
-            carried.put(field, new Carried(field, locals(name + "Step", vector, k), locals(name + "Back", vector, back),
-                    nearest, nearest == 0 ? new JExpr.Local[0] : locals(name + "Above", vector, k), locals(name + "AboveBack", vector, aboveBack)));
+            carried.put(field, new Carried(field, v.locals(name + "Step", v.vector, k), v.locals(name + "Back", v.vector, back),
+                    nearest, nearest == 0 ? new JExpr.Local[0] : v.locals(name + "Above", v.vector, k),
+                    v.locals(name + "AboveBack", v.vector, aboveBack)));
         }
-        for (IrActor actor : cx.graph.actors()) {
-            collectInputs(actor.body());
-        }
-    }
-
-    private void collectInputs(IrExpr expr) {
-        if (expr instanceof IrExpr.Load load && cx.graph.field(load.field()).isInput()) {
-            inputs.computeIfAbsent(inputKey(load.field(), load.offset()),
-                    name -> new InputRead(load.field(), load.offset(), locals(name + "Step", vector, k)));
-        }
-        StripMapping.children(expr).forEach(this::collectInputs);
+        v.inputReads().keySet().forEach(name -> inputSteps.put(name, v.locals(name + "Step", v.vector, k)));
     }
 
     /** The row the current strip starts at; the statements around a strip may use it. */
@@ -217,64 +157,49 @@ final class LaneStrips {
         for (Carried c : carried.values()) {
             for (int q = 1; q <= c.back().length; q++) {
                 int stepsBack = q;
-                out.add(new JStmt.Assign(c.back()[q - 1], gather(c.field(), r -> cell(c.field(), r, add(mainStart, constant(-stepsBack))))));
+                out.add(new JStmt.Assign(c.back()[q - 1], v.gather(c.field(), r -> v.cell(c.field(), r, add(mainStart, constant(-stepsBack))))));
             }
             for (int q = 1; q <= c.aboveBack().length; q++) {
                 // the vector shifted up one lane that the nearest read from above took q steps before the block
                 int column = skew - c.nearest() - q;
-                out.add(new JStmt.Assign(c.aboveBack()[q - 1], gather(c.field(),
-                        r -> sub(cell(c.field(), r, add(mainStart, constant(column))), cx.stride[c.field()][0]))));
+                out.add(new JStmt.Assign(c.aboveBack()[q - 1], v.gather(c.field(),
+                        r -> sub(v.cell(c.field(), r, add(mainStart, constant(column))), cx.stride[c.field()][0]))));
             }
         }
         return out;
-    }
-
-    /** A vector of lane r's element {@code index.apply(r)} of the field, loaded one by one. */
-    private JExpr gather(int field, IntFunction<JExpr> index) {
-        List<JExpr> values = new ArrayList<>();
-        for (int r = 0; r < k; r++) {
-            values.add(new JExpr.ArrayLoad(cx.array[field], index.apply(r)));
-        }
-        return new JExpr.VectorLoad(species, new JExpr.NewArray(lane, values), constant(0));
-    }
-
-    /** The storage index of lane r's cell in its row of the strip, at lane 0's column {@code column}. */
-    private JExpr cell(int field, int r, JExpr column) {
-        return add(add(cx.rowBase[field], mul(constant(r), laneStride(field))), column);
     }
 
     /** One block of k steps starting at lane 0's column {@code block}. */
     private List<JStmt> blockBody() {
         List<JStmt> out = new ArrayList<>();
         out.add(new JStmt.Comment("the inputs of the block's k steps: k row loads, transposed to one vector per step"));
-        for (InputRead input : inputs.values()) {
+        v.inputReads().forEach((name, input) -> {
             for (int r = 0; r < k; r++) {
-                out.add(new JStmt.Assign(scratchA[r], new JExpr.VectorLoad(species, cx.array[input.field()],
-                        add(cell(input.field(), r, block), cx.delta(input.field(), input.offset())))));
+                out.add(new JStmt.Assign(v.scratchA[r], new JExpr.VectorLoad(v.species, cx.array[input.field()],
+                        add(v.cell(input.field(), r, block), cx.delta(input.field(), input.offset())))));
             }
-            out.addAll(transpose(scratchA, input.steps()));
-        }
+            out.addAll(v.transpose(v.scratchA, inputSteps.get(name)));
+        });
         for (int step = 0; step < k; step++) {
             int at = step;
             for (Carried c : carried.values()) {
                 if (c.nearest() > 0) {
                     JExpr fill = new JExpr.ArrayLoad(cx.array[c.field()], add(sub(cx.rowBase[c.field()], cx.stride[c.field()][0]),
                             add(block, constant(at - c.nearest() + skew))));
-                    out.add(new JStmt.Assign(c.above()[at], new JExpr.Permute(shiftUp, stepVector(c, at - c.nearest()),
-                            new JExpr.Broadcast(species, fill))));
+                    out.add(new JStmt.Assign(c.above()[at], v.shiftedUp(stepVector(c, at - c.nearest()), fill)));
                 }
             }
             for (int actor : cx.graph.actorOrder()) {
                 IrActor spec = cx.graph.actor(actor);
-                out.add(new JStmt.Assign(carried.get(spec.writes()).steps()[at], LaneExpressions.lower(spec.body(), species,
-                        load -> read(load, at), dimension -> indexVector(dimension, at), this::scalar)));
+                out.add(new JStmt.Assign(carried.get(spec.writes()).steps()[at], LaneExpressions.lower(spec.body(), v.species,
+                        load -> read(load, at), dimension -> v.indexVector(dimension, stripRow, add(block, constant(at))), v::scalar)));
             }
         }
         out.add(new JStmt.Comment("the block's results: k step vectors transposed to k row stores"));
         for (Carried c : carried.values()) {
-            out.addAll(transpose(c.steps(), scratchA));
+            out.addAll(v.transpose(c.steps(), v.scratchA));
             for (int r = 0; r < k; r++) {
-                out.add(new JStmt.VectorStore(scratchA[r], cx.array[c.field()], cell(c.field(), r, block)));
+                out.add(new JStmt.VectorStore(v.scratchA[r], cx.array[c.field()], v.cell(c.field(), r, block)));
             }
         }
         for (Carried c : carried.values()) {
@@ -301,95 +226,11 @@ final class LaneStrips {
     /** A read's vector at step {@code at} of the block. */
     private JExpr read(IrExpr.Load load, int at) {
         if (cx.graph.field(load.field()).isInput()) {
-            return inputs.get(inputKey(load.field(), load.offset())).steps()[at];
+            return inputSteps.get(v.inputKey(load.field(), load.offset()))[at];
         }
         Carried c = carried.get(load.field());
-        StripMapping.StateRead source = mapping.stateRead(load.offset());
+        StripMapping.StateRead source = v.mapping.stateRead(load.offset());
         return source.rowsUp() == 0 ? stepVector(c, at - source.stepsBack()) : aboveVector(c, at - source.stepsBack() + c.nearest());
     }
 
-    /** An index variable's vector at step {@code at}: the strip's rows, or each lane's column. */
-    private JExpr indexVector(int dimension, int at) {
-        if (laneIndex == null) {
-            laneIndex = cx.local("laneIndex", vector);
-            laneLag = cx.local("laneLag", vector);
-            cx.prologue.add(new JStmt.Assign(laneIndex, laneConstants(c -> c)));
-            cx.prologue.add(new JStmt.Assign(laneLag, laneConstants(c -> c * skew)));
-        }
-        return dimension == 0
-                ? new JExpr.Lanewise(JExpr.LaneOp.ADD, new JExpr.Broadcast(species, stripRow), laneIndex)
-                : new JExpr.Lanewise(JExpr.LaneOp.SUB, new JExpr.Broadcast(species, add(block, constant(at))), laneLag);
-    }
-
-    private JExpr scalar(IrExpr expr) {
-        return switch (expr) {
-            case IrExpr.ParamVar p -> cx.param[p.param()];
-            case IrExpr.SizeVar v -> cx.size[v.dimension()];
-            default -> throw new IllegalStateException("no scalar for " + expr);
-        };
-    }
-
-    /**
-     * Transposes k vectors (row r, lane c) to k vectors (lane c becomes vector c, row r its lane r): log2 k rounds,
-     * round d exchanging blocks of d lanes between vectors d apart with two-vector permutes.
-     */
-    private List<JStmt> transpose(JExpr.Local[] rows, JExpr.Local[] out) {
-        List<JStmt> statements = new ArrayList<>();
-        JExpr.Local[] current = rows;
-        for (int round = 0; round < transposeIndexes.size(); round++) {
-            int d = k >> (round + 1);
-            JExpr.Local[] target = round == transposeIndexes.size() - 1 ? out : round % 2 == 0 ? scratchB : scratchC;
-            JExpr.Local[] indexes = transposeIndexes.get(round);
-            for (int a = 0; a < k; a++) {
-                if ((a & d) == 0) {
-                    statements.add(new JStmt.Assign(target[a], new JExpr.Permute(indexes[0], current[a], current[a + d])));
-                    statements.add(new JStmt.Assign(target[a + d], new JExpr.Permute(indexes[1], current[a], current[a + d])));
-                }
-            }
-            current = target;
-        }
-        return statements;
-    }
-
-    /** Per field: its row stride minus the skew, so that lane r's cell is r of these past lane 0's. */
-    private JExpr.Local laneStride(int field) {
-        return laneStride.computeIfAbsent(field, f -> {
-            JExpr.Local local = cx.local(cx.graph.field(f).name() + "LaneStride", JType.INT);
-            cx.prologue.add(new JStmt.Assign(local, sub(cx.stride[f][0], constant(skew))));
-            return local;
-        });
-    }
-
-    private JExpr laneConstants(IntUnaryOperator value) {
-        List<JExpr> values = new ArrayList<>();
-        for (int c = 0; c < k; c++) {
-            int v = value.applyAsInt(c);
-            values.add(switch (lane.kind()) {
-                case INT -> JExpr.Const.ofInt(v);
-                case LONG -> JExpr.Const.ofLong(v);
-                default -> JExpr.Const.ofDouble(v);
-            });
-        }
-        return new JExpr.VectorLoad(species, new JExpr.NewArray(lane, values), constant(0));
-    }
-
-    private JExpr.Local[] locals(String name, JType type, int count) {
-        JExpr.Local[] locals = new JExpr.Local[count];
-        for (int i = 0; i < count; i++) {
-            locals[i] = cx.local(name + i, type);
-        }
-        return locals;
-    }
-
-    private String inputKey(int field, int[] offset) {
-        StringBuilder key = new StringBuilder(cx.graph.field(field).name());
-        for (int d = 0; d < offset.length; d++) {
-            if (offset[d] != 0) {
-                String index = cx.graph.kernel().domain().get(d).index();
-                key.append(Character.toUpperCase(index.charAt(0))).append(index.substring(1))
-                        .append(offset[d] > 0 ? "Plus" : "Minus").append(Math.abs(offset[d]));
-            }
-        }
-        return key.toString();
-    }
 }

@@ -49,6 +49,11 @@ public record JType(Kind kind, String internalName, JType lane) {
         };
     }
 
+    /** The last segment of a class's internal name: {@code IntVector}, {@code Watchdog}. */
+    public String simpleName() {
+        return internalName.substring(internalName.lastIndexOf('/') + 1);
+    }
+
     /** The JVM descriptor: {@code I}, {@code [D}, {@code Ldev/finegrain/runtime/jvm/Watchdog;}. */
     public String descriptor() {
         return isReference() && !internalName.startsWith("[") ? "L" + internalName + ";" : internalName;
