@@ -42,7 +42,8 @@ class VectorLoopIrTest {
         List<JExpr.Local> locals = new ArrayList<>();
         List<JClass.FieldBinding> fields = new ArrayList<>();
         List<JStmt> run = new ArrayList<>();
-        JType[] arrays = {JType.INT_ARRAY, JType.DOUBLE_ARRAY, JType.LONG_ARRAY, JType.INT_ARRAY, JType.DOUBLE_ARRAY, JType.LONG_ARRAY};
+        JType[] arrays = {JType.INT_ARRAY, JType.DOUBLE_ARRAY, JType.LONG_ARRAY, JType.INT_ARRAY, JType.DOUBLE_ARRAY, JType.LONG_ARRAY,
+                JType.INT_ARRAY};
         JExpr.Local[] array = new JExpr.Local[arrays.length];
         int slot = 3;
         for (int a = 0; a < arrays.length; a++) {
@@ -65,6 +66,16 @@ class VectorLoopIrTest {
                 JExpr.Const.ofInt(5), JExpr.Const.ofInt(2))), JExpr.Const.ofInt(0));
         run.add(new JStmt.VectorStore(new JExpr.Permute(indexes, blended, new JExpr.Lanewise(LaneOp.NOT, a, null)), array[3],
                 JExpr.Const.ofInt(0)));
+        JExpr.Local fresh = new JExpr.Local(slot++, "fresh", JType.INT_ARRAY);
+        locals.add(fresh);
+        run.add(new JStmt.Assign(fresh, new JExpr.NewArrayOfLength(JType.INT, JExpr.Const.ofInt(4))));
+        run.add(new JStmt.MaskedVectorStore(a, fresh, JExpr.Const.ofInt(0), new JExpr.LaneCompare(Op.GT, a, new JExpr.Broadcast(INTS, JExpr.Const.ofInt(0)))));
+        run.add(new JStmt.VectorStore(new JExpr.VectorLoad(INTS, fresh, JExpr.Const.ofInt(0)), array[6], JExpr.Const.ofInt(0)));
+        // a masked load that starts 2 elements before the array, with those lanes unset
+        run.add(new JStmt.VectorStore(new JExpr.MaskedVectorLoad(INTS, array[0], JExpr.Const.ofInt(-2), new JExpr.LaneCompare(Op.GE,
+                new JExpr.VectorLoad(INTS, new JExpr.NewArray(JType.INT, List.of(JExpr.Const.ofInt(0), JExpr.Const.ofInt(1), JExpr.Const.ofInt(2),
+                        JExpr.Const.ofInt(3))), JExpr.Const.ofInt(0)), new JExpr.Broadcast(INTS, JExpr.Const.ofInt(2)))), array[6], JExpr.Const.ofInt(4)));
+        run.add(new JStmt.Store(array[6], JExpr.Const.ofInt(8), new JExpr.LaneValue(b, 2)));
         for (int half = 0; half < 2; half++) {
             JExpr x = new JExpr.VectorLoad(DOUBLES, array[1], JExpr.Const.ofInt(4 * half));
             JExpr y = new JExpr.Lanewise(LaneOp.MIN, new JExpr.Lanewise(LaneOp.MUL, x, new JExpr.Broadcast(DOUBLES, JExpr.Const.ofDouble(0.5))),
@@ -80,7 +91,7 @@ class VectorLoopIrTest {
     }
 
     private static Object[] runs(Class<?> type) throws Throwable {
-        Object[] arrays = {INTS_IN.clone(), DOUBLES_IN.clone(), LONGS_IN.clone(), new int[4], new double[8], new long[4]};
+        Object[] arrays = {INTS_IN.clone(), DOUBLES_IN.clone(), LONGS_IN.clone(), new int[4], new double[8], new long[4], new int[9]};
         TeamTask task = (TeamTask) CompiledJvmKernel.constructorOf(type).invoke(arrays, new long[0], new double[0], new int[0],
                 new Object[0], null);
         task.run(0, 1);
@@ -117,7 +128,14 @@ class VectorLoopIrTest {
         for (int l = 0; l < 4; l++) {
             longs[l] = (LONGS_IN[l] + LONGS_IN[l]) | 1L;
         }
+        int[] masked = new int[9];
+        for (int l = 0; l < 4; l++) {
+            masked[l] = INTS_IN[l] > 0 ? INTS_IN[l] : 0;
+            masked[4 + l] = l >= 2 ? INTS_IN[l - 2] : 0;
+        }
+        masked[8] = INTS_IN[6];
         for (Object[] result : List.of(fromBytecode, fromSource)) {
+            assertArrayEquals(masked, (int[]) result[6]);
             assertArrayEquals(permuted, (int[]) result[3]);
             assertArrayEquals(doubles, (double[]) result[4]);
             assertArrayEquals(longs, (long[]) result[5]);

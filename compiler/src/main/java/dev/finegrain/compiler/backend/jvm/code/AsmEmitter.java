@@ -140,6 +140,14 @@ public final class AsmEmitter implements Opcodes {
                 method.visitMethodInsn(INVOKEVIRTUAL, store.vector().type().internalName(), "intoArray",
                         "(" + store.array().type().descriptor() + "I)V", false);
             }
+            case JStmt.MaskedVectorStore store -> {
+                expression(store.vector());
+                expression(store.array());
+                expression(store.index());
+                expression(store.mask());
+                method.visitMethodInsn(INVOKEVIRTUAL, store.vector().type().internalName(), "intoArray",
+                        "(" + store.array().type().descriptor() + "I" + store.mask().type().descriptor() + ")V", false);
+            }
             case JStmt.Evaluate evaluate -> {
                 expression(evaluate.call());
                 JType type = evaluate.call().type();
@@ -209,6 +217,23 @@ public final class AsmEmitter implements Opcodes {
                 method.visitMethodInsn(INVOKESTATIC, load.type().internalName(), "fromArray",
                         "(" + load.species().type().descriptor() + load.array().type().descriptor() + "I)" + load.type().descriptor(), false);
             }
+            case JExpr.MaskedVectorLoad load -> {
+                expression(load.species());
+                expression(load.array());
+                expression(load.index());
+                expression(load.mask());
+                method.visitMethodInsn(INVOKESTATIC, load.type().internalName(), "fromArray", "(" + load.species().type().descriptor()
+                        + load.array().type().descriptor() + "I" + load.mask().type().descriptor() + ")" + load.type().descriptor(), false);
+            }
+            case JExpr.LaneValue value -> {
+                expression(value.vector());
+                pushInt(method, value.lane());
+                method.visitMethodInsn(INVOKEVIRTUAL, value.vector().type().internalName(), "lane", "(I)" + value.type().descriptor(), false);
+            }
+            case JExpr.NewArrayOfLength array -> {
+                expression(array.length());
+                method.visitIntInsn(NEWARRAY, arrayType(array.element()));
+            }
             case JExpr.Broadcast broadcast -> {
                 expression(broadcast.species());
                 expression(broadcast.value());
@@ -239,12 +264,7 @@ public final class AsmEmitter implements Opcodes {
             }
             case JExpr.NewArray array -> {
                 pushInt(method, array.values().size());
-                method.visitIntInsn(NEWARRAY, switch (array.element().kind()) {
-                    case INT -> T_INT;
-                    case LONG -> T_LONG;
-                    case DOUBLE -> T_DOUBLE;
-                    default -> throw new IllegalStateException("no array literal of " + array.element());
-                });
+                method.visitIntInsn(NEWARRAY, arrayType(array.element()));
                 for (int i = 0; i < array.values().size(); i++) {
                     method.visitInsn(DUP);
                     pushInt(method, i);
@@ -253,6 +273,15 @@ public final class AsmEmitter implements Opcodes {
                 }
             }
         }
+    }
+
+    private static int arrayType(JType element) {
+        return switch (element.kind()) {
+            case INT -> T_INT;
+            case LONG -> T_LONG;
+            case DOUBLE -> T_DOUBLE;
+            default -> throw new IllegalStateException("no primitive array of " + element);
+        };
     }
 
     /** A vector's or a mask's lane-wise method; XOR goes through {@code lanewise(VectorOperators.XOR, v)}. */

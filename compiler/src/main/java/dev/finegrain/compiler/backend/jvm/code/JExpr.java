@@ -121,6 +121,21 @@ public sealed interface JExpr {
         public JType type() { return species.vector(); }
     }
 
+    /**
+     * {@code IntVector.fromArray(species, array, index, mask)}: the elements from {@code index} on where the mask is
+     * set, 0 elsewhere; lanes not set may lie outside the array.
+     */
+    record MaskedVectorLoad(Species species, JExpr array, JExpr index, JExpr mask) implements JExpr {
+        @Override
+        public JType type() { return species.vector(); }
+    }
+
+    /** {@code vector.lane(lane)}: the value of one lane. */
+    record LaneValue(JExpr vector, int lane) implements JExpr {
+        @Override
+        public JType type() { return vector.type().lane(); }
+    }
+
     /** {@code IntVector.broadcast(species, value)}: {@code value} in every lane. */
     record Broadcast(Species species, JExpr value) implements JExpr {
         @Override
@@ -178,6 +193,12 @@ public sealed interface JExpr {
     record Permute(JExpr indexes, JExpr first, JExpr second) implements JExpr {
         @Override
         public JType type() { return first.type(); }
+    }
+
+    /** {@code new int[length]}: a fresh array of zeros. */
+    record NewArrayOfLength(JType element, JExpr length) implements JExpr {
+        @Override
+        public JType type() { return JType.arrayOf(element); }
     }
 
     /** {@code new int[] {values...}}: a fresh array holding the values. */

@@ -91,6 +91,8 @@ public final class JavaSourceEmitter {
                 }
                 case JStmt.VectorStore store -> body.addStatement("$L.intoArray($L, $L)", expression(store.vector()),
                         expression(store.array()), expression(store.index()));
+                case JStmt.MaskedVectorStore store -> body.addStatement("$L.intoArray($L, $L, $L)", expression(store.vector()),
+                        expression(store.array()), expression(store.index()), expression(store.mask()));
                 case JStmt.Evaluate evaluate -> body.addStatement("$L", expression(evaluate.call()));
                 case JStmt.Comment comment -> body.add("// $L\n", comment.text());
             }
@@ -120,6 +122,10 @@ public final class JavaSourceEmitter {
             case JExpr.Species species -> CodeBlock.of("$T.$L", className(species.vector()), species.constant());
             case JExpr.VectorLoad load -> CodeBlock.of("$T.fromArray($L, $L, $L)", className(load.type()), expression(load.species()),
                     expression(load.array()), expression(load.index()));
+            case JExpr.MaskedVectorLoad load -> CodeBlock.of("$T.fromArray($L, $L, $L, $L)", className(load.type()),
+                    expression(load.species()), expression(load.array()), expression(load.index()), expression(load.mask()));
+            case JExpr.LaneValue value -> CodeBlock.of("$L.lane($L)", expression(value.vector()), value.lane());
+            case JExpr.NewArrayOfLength array -> CodeBlock.of("new $L[$L]", array.element().javaName(), expression(array.length()));
             case JExpr.Broadcast broadcast -> CodeBlock.of("$T.broadcast($L, $L)", className(broadcast.type()),
                     expression(broadcast.species()), expression(broadcast.value()));
             case JExpr.Lanewise lanewise when lanewise.op() == JExpr.LaneOp.XOR -> CodeBlock.of("$L.lanewise($T.XOR, $L)",
