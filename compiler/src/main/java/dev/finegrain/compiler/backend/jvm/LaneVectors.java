@@ -130,6 +130,11 @@ final class LaneVectors {
         return new JExpr.Permute(shiftUp, vector, new JExpr.Broadcast(species, fill));
     }
 
+    /** An int in every lane, converted to the lane type. */
+    JExpr broadcastInt(JExpr value) {
+        return new JExpr.Broadcast(species, lane.equals(JType.INT) ? value : new JExpr.Convert(value, lane));
+    }
+
     /** A vector of the k values {@code value(c)}, one per lane c. */
     JExpr constants(IntUnaryOperator value) {
         List<JExpr> values = new ArrayList<>();
@@ -179,8 +184,8 @@ final class LaneVectors {
             cx.prologue.add(new JStmt.Assign(laneLag, constants(c -> c * skew)));
         }
         return dimension == 0
-                ? new JExpr.Lanewise(JExpr.LaneOp.ADD, new JExpr.Broadcast(species, stripRow), laneIndex)
-                : new JExpr.Lanewise(JExpr.LaneOp.SUB, new JExpr.Broadcast(species, column), laneLag);
+                ? new JExpr.Lanewise(JExpr.LaneOp.ADD, broadcastInt(stripRow), laneIndex)
+                : new JExpr.Lanewise(JExpr.LaneOp.SUB, broadcastInt(column), laneLag);
     }
 
     /** The scalar local of a param or size, which lanes broadcast. */

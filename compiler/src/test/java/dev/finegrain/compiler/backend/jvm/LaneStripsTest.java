@@ -129,6 +129,11 @@ class LaneStripsTest {
                 .actor("cell", "f", a -> a.read("f", -1, 0).plus(a.read("f", 0, -1)).dividedBy(constant(3))).build();
         assertEquals("Lanes: none; actor 'cell': integer division may throw per cell, so it keeps scalar loops.",
                 lanes(dividing, dataParallel(64, 64), Optional.empty(), avx512));
+        Kernel wide = kernel("wide").domain(dim("i", "rows"), dim("j", "cols")).input("w", INT, 2).state("f", INT, boundary(constant(1)))
+                .actor("cell", "f", a -> a.read("f", -1, 0).plus(a.read("f", 0, -1)).plus(a.read("w", 0, 0)).plus(a.read("w", 1, 0))
+                        .plus(a.read("w", 0, 1)).plus(a.read("w", 2, 0)).plus(a.read("w", 0, 2)).plus(a.read("w", -1, 0))).build();
+        assertTrue(lanes(wide, wavefront(), Optional.empty(), avx512).matches(
+                "Lanes: none; with lanes the run method holds \\d+ bytes of bytecode, more than the 8000 HotSpot compiles\\."));
     }
 
     private static String lanes(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, VectorWidth width) {
@@ -159,6 +164,17 @@ class LaneStripsTest {
                     }
                     check(kernel.toBuilder().warpShared(4).build(), sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG),
                             256, threads);
+                }
+            }
+        }
+    }
+
+    @Test
+    void theWavefrontInStripsMatchesTheOracle() {
+        for (Kernel kernel : kernels()) {
+            for (int[] sizes : SIZES) {
+                for (int threads = 1; threads <= 3; threads++) {
+                    check(kernel, sizes, wavefront(), Optional.empty(), threads == 2 ? 512 : 128, threads);
                 }
             }
         }
