@@ -65,6 +65,7 @@ final class LoweringContext {
     private final Map<String, JExpr.Local> accumulators = new HashMap<>();
     private final Map<Integer, Carry> carries = new LinkedHashMap<>();
     private boolean readCarries;
+    private JExpr columnOrigin;
 
     /** A state field's value one column west of the point ({@code west}) and the one this point stores ({@code current}). */
     private record Carry(JExpr.Local west, JExpr.Local current) {}
@@ -236,7 +237,7 @@ final class LoweringContext {
             for (int d = 0; d < last; d++) {
                 base = add(base, mul(add(coordinate[d], constant(field.haloLow()[d])), stride[field.id()][d]));
             }
-            statements.add(new JStmt.Assign(rowBase[field.id()], base));
+            statements.add(new JStmt.Assign(rowBase[field.id()], columnOrigin == null ? base : add(base, columnOrigin)));
         }
         JExpr linear = constant(0);
         JExpr row = constant(0);
@@ -248,6 +249,18 @@ final class LoweringContext {
             statements.add(new JStmt.Assign(rowNumber, last == 0 ? row : new JExpr.Binary(Op.DIV, linearRow, size[last])));
         }
         return statements;
+    }
+
+    /**
+     * From now on the last coordinate counts from {@code origin} (null: from 0): row bases include it and an index
+     * read adds it. A tile's rows then loop from 0 to the tile's width, a constant, which the JIT unrolls whole for
+     * narrow tiles. Only for schedules without tokens, whose words are numbered by the absolute point.
+     */
+    void columnsFrom(JExpr origin) {
+        if (origin != null && sync != null) {
+            throw new IllegalStateException("token words are numbered by absolute points");
+        }
+        columnOrigin = origin;
     }
 
     /** The index in field {@code field}'s storage of the current point plus {@code offset}. */
@@ -362,6 +375,7 @@ final class LoweringContext {
                 case DOUBLE -> JExpr.Const.ofDouble(c.real());
                 case BOOL -> JExpr.Const.ofBoolean(c.integral() != 0);
             };
+            case IrExpr.IndexVar v when v.dimension() == last && columnOrigin != null -> add(columnOrigin, coordinate[last]);
             case IrExpr.IndexVar v -> coordinate[v.dimension()];
             case IrExpr.SizeVar v -> size[v.dimension()];
             case IrExpr.ParamVar p -> param[p.param()];
