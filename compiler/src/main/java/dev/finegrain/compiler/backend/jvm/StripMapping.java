@@ -1,11 +1,11 @@
 package dev.finegrain.compiler.backend.jvm;
 
 import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.BinaryOperator;
-import dev.finegrain.dsl.DependenceMath;
 import dev.finegrain.dsl.Type;
 
 import java.util.ArrayList;
@@ -19,9 +19,10 @@ import java.util.Optional;
  * half of lanes as warps, which {@link LaneStrips} spells with the Vector API.
  *
  * <p>A strip is k consecutive rows run together; lane r (row i0 + r) runs {@code skew * r} columns behind lane 0, so
- * at step t lane r computes column {@code t - skew * r}. With the hyperplane h = (skew, 1) of the find-hyperplane
- * pass, the k cells of one step lie on one hyperplane, so no cell of a step needs another: they are independent, as
- * the lanes of a warp are. A read of state field f at offset (-di, -dj) is then the value lane r - di computed
+ * at step t lane r computes column {@code t - skew * r}. The k cells of one step then lie on the hyperplane
+ * (skew, 1), and when every dependence d has (skew, 1).d >= 1 no cell of a step needs another: they are independent,
+ * as the lanes of a warp are. The skew is the find-hyperplane pass's h[0] when its h is (s, 1); otherwise (the pass
+ * found, say, (1,0) for a kernel that reads only the row above) it is the smallest s that orders every dependence. A read of state field f at offset (-di, -dj) is then the value lane r - di computed
  * {@code delta = skew * di + dj} steps earlier: from lane r itself (di = 0), or from lane r - 1 shifted up one lane
  * (di = 1), with lane 0 taking the row above the strip from memory. Inputs are read a block of k steps at a time.
  *
@@ -29,7 +30,7 @@ import java.util.Optional;
  * integers, neg and abs, comparisons and select; reads at most one row up. Casts, division, shifts, folds, bool
  * fields and reads two rows up keep the scalar loops, and {@link #reasonAgainst} says which.
  *
- * @param skew     the columns lane r + 1 runs behind lane r: h[0] of the hyperplane (skew, 1)
+ * @param skew     the columns lane r + 1 runs behind lane r: the strips run hyperplane (skew, 1)
  * @param laneType the one type of every field, param and lane value
  * @param reads    for every state field read by some actor: its reads, as (di, delta) pairs
  */
@@ -51,7 +52,7 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
         if (against.isPresent()) {
             return new Decision(Optional.empty(), against.get());
         }
-        int skew = graph.hyperplaneIfFound().orElseThrow()[0];
+        int skew = skew(graph);
         Map<Integer, List<StateRead>> reads = new LinkedHashMap<>();
         for (IrActor actor : graph.actors()) {
             collectStateReads(graph, actor.body(), skew, reads);
@@ -65,10 +66,6 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
     static Optional<String> reasonAgainst(KernelGraph graph) {
         if (graph.rank() != 2) {
             return Optional.of("strips of lanes need a 2D domain, and this one has " + graph.rank() + " dimension(s)");
-        }
-        int[] h = graph.hyperplaneIfFound().orElseThrow();
-        if (h[1] != 1 || h[0] < 0) {
-            return Optional.of("the hyperplane " + DependenceMath.format(h) + " does not advance one column per step, (s,1) with s >= 0");
         }
         Type laneType = graph.field(graph.actors().getFirst().writes()).type();
         if (laneType != Type.INT && laneType != Type.LONG && laneType != Type.DOUBLE) {
@@ -118,7 +115,7 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
             return Optional.of("state field '" + field.name() + "' has no actor, so no lane computes it");
         }
         int rowsUp = -load.offset()[0];
-        int stepsBack = stepsBack(graph.hyperplaneIfFound().orElseThrow()[0], load.offset());
+        int stepsBack = stepsBack(skew(graph), load.offset());
         if (rowsUp > 1) {
             return Optional.of("a read " + rowsUp + " rows up reaches past the lane above, which is all a lane shift brings");
         }
@@ -154,6 +151,25 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
             case IrExpr.Iterate it -> List.of(it.count(), it.init(), it.body());
             default -> List.of();
         };
+    }
+
+    /**
+     * The pass's h[0] when its hyperplane is (s, 1) with s >= 0; else the smallest s >= 0 with s * di + dj >= 1 for every
+     * dependence (di, dj), which exists because dependences are lexicographically positive (di > 0, or di = 0 and dj > 0).
+     */
+    static int skew(KernelGraph graph) {
+        int[] h = graph.hyperplaneIfFound().orElseThrow();
+        if (h[1] == 1 && h[0] >= 0) {
+            return h[0];
+        }
+        int skew = 0;
+        for (IrChannel channel : graph.channels()) {
+            int[] d = channel.vector();
+            if (d[0] > 0) {
+                skew = Math.max(skew, Math.ceilDiv(1 - d[1], d[0]));
+            }
+        }
+        return skew;
     }
 
     /** Steps back of a read at {@code offset}: skew * di + dj for the dependence (di, dj) = -offset. */

@@ -30,7 +30,9 @@ final class WavefrontLoops {
         LoweringContext cx = new LoweringContext(plan.graph(), null);
         JExpr.Local barrier = cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);
         int[] h = plan.hyperplane();
-        LaneVectors.Choice lanes = LaneVectors.choose(cx, vectorWidth, (k, skew) -> Optional.empty());
+        LaneVectors.Choice lanes = LaneVectors.choose(cx, vectorWidth, (k, skew) -> h[0] == skew && h[1] == 1 ? Optional.empty()
+                : Optional.of("the wavefront steps over hyperplane " + dev.finegrain.dsl.DependenceMath.format(h) + ", and strips over ("
+                        + skew + ",1)"));
         Optional<WavefrontLanes> strips = lanes.lanes().map(WavefrontLanes::new);
         int rank = cx.rank;
         int solve = rank - 1;
