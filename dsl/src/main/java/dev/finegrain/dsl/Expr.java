@@ -72,15 +72,39 @@ public sealed interface Expr {
 
     default Expr lessThan(Expr other) { return binary(BinaryOperator.LT, other); }
 
+    default Expr lessThan(int constant) { return lessThan(Finegrain.constant(constant)); }
+
+    default Expr lessThan(double constant) { return lessThan(Finegrain.constant(constant)); }
+
     default Expr lessOrEqual(Expr other) { return binary(BinaryOperator.LE, other); }
+
+    default Expr lessOrEqual(int constant) { return lessOrEqual(Finegrain.constant(constant)); }
+
+    default Expr lessOrEqual(double constant) { return lessOrEqual(Finegrain.constant(constant)); }
 
     default Expr greaterThan(Expr other) { return binary(BinaryOperator.GT, other); }
 
+    default Expr greaterThan(int constant) { return greaterThan(Finegrain.constant(constant)); }
+
+    default Expr greaterThan(double constant) { return greaterThan(Finegrain.constant(constant)); }
+
     default Expr greaterOrEqual(Expr other) { return binary(BinaryOperator.GE, other); }
+
+    default Expr greaterOrEqual(int constant) { return greaterOrEqual(Finegrain.constant(constant)); }
+
+    default Expr greaterOrEqual(double constant) { return greaterOrEqual(Finegrain.constant(constant)); }
 
     default Expr isEqualTo(Expr other) { return binary(BinaryOperator.EQ, other); }
 
+    default Expr isEqualTo(int constant) { return isEqualTo(Finegrain.constant(constant)); }
+
+    default Expr isEqualTo(double constant) { return isEqualTo(Finegrain.constant(constant)); }
+
     default Expr isNotEqualTo(Expr other) { return binary(BinaryOperator.NE, other); }
+
+    default Expr isNotEqualTo(int constant) { return isNotEqualTo(Finegrain.constant(constant)); }
+
+    default Expr isNotEqualTo(double constant) { return isNotEqualTo(Finegrain.constant(constant)); }
 
     default Expr castTo(Type type) { return new Cast(type, this, CallSite.capture()); }
 

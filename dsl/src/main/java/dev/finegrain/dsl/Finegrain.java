@@ -1,5 +1,6 @@
 package dev.finegrain.dsl;
 
+import dev.finegrain.dsl.internal.Diagnostics;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Function;
@@ -132,12 +133,17 @@ public final class Finegrain {
         return new Schedule.Wavefront();
     }
 
-    public static Schedule lockDataflow() {
+    /** Lock-based dataflow with the kernel's lock choices; override them with the result's methods. */
+    public static Schedule.LockDataflow lockDataflow() {
         return new Schedule.LockDataflow();
     }
 
     /** Tiles of the given extents (one for all dimensions, or one per dimension). */
     public static Schedule dataParallel(int... tile) {
-        return new Schedule.DataParallel(Expr.offsetList(tile.length == 0 ? new int[] {16} : tile));
+        int[] extents = tile.length == 0 ? new int[] {16} : tile;
+        if (extents.length > 3 || java.util.Arrays.stream(extents).anyMatch(extent -> extent < 1)) {
+            throw Diagnostics.scheduleTile(extents, CallSite.capture());
+        }
+        return new Schedule.DataParallel(Expr.offsetList(extents));
     }
 }

@@ -1,5 +1,6 @@
 package dev.finegrain.dsl;
 
+import dev.finegrain.dsl.internal.Diagnostics;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.finegrain.dsl;
 
+import dev.finegrain.dsl.internal.SpecPrinter;
+import dev.finegrain.dsl.internal.Diagnostics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -101,6 +103,16 @@ public final class Kernel {
 
     public Builder toBuilder() {
         return new Builder(this);
+    }
+
+    /** This kernel with the given actors and fields (the same ones, their trees retyped by {@link LiteralTyping}). */
+    Kernel withTypedTrees(List<ActorSpec> typedActors, List<FieldSpec> typedFields) {
+        Builder builder = new Builder(this);
+        builder.actors.clear();
+        builder.actors.addAll(typedActors);
+        builder.fields.clear();
+        builder.fields.addAll(typedFields);
+        return new Kernel(builder);
     }
 
     @Override
@@ -215,7 +227,13 @@ public final class Kernel {
         public Builder actor(String actorName, String field, Function<ActorContext, Expr> body) {
             CallSite here = CallSite.capture();
             requireIdentifier("actor", actorName, here);
-            Expr tree = Objects.requireNonNull(body.apply(new ActorContext(actorName)), "actor body");
+            if (body == null) {
+                throw Diagnostics.nullActorBody(name, actorName, "no body callback was given", here);
+            }
+            Expr tree = body.apply(new ActorContext(actorName));
+            if (tree == null) {
+                throw Diagnostics.nullActorBody(name, actorName, "the body callback returned null", here);
+            }
             actors.add(new ActorSpec(actorName, Objects.requireNonNull(field, "field"), tree, here));
             return this;
         }
@@ -260,6 +278,11 @@ public final class Kernel {
             return this;
         }
 
+        /**
+         * The lock mechanism a single run of lock-dataflow uses when neither the schedule
+         * ({@link Schedule.LockDataflow#mechanism(LockMechanism)}) nor the caller names one; a comparison runs only
+         * this mechanism unless asked for others.
+         */
         public Builder mechanism(LockMechanism lockMechanism) {
             mechanism = Objects.requireNonNull(lockMechanism, "mechanism");
             return this;
@@ -268,7 +291,7 @@ public final class Kernel {
         /** Checks the whole kernel and returns the immutable spec. */
         public Kernel build() {
             CallSite here = CallSite.capture();
-            Kernel kernel = new Kernel(this);
+            Kernel kernel = LiteralTyping.apply(new Kernel(this));
             KernelValidator.validate(kernel, domainSite == CallSite.UNKNOWN ? here : domainSite, here);
             return kernel;
         }

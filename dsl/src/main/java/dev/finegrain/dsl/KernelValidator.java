@@ -1,5 +1,9 @@
 package dev.finegrain.dsl;
 
+import dev.finegrain.dsl.internal.SpecPrinter;
+import dev.finegrain.dsl.internal.TypeRules;
+import dev.finegrain.dsl.internal.Diagnostics;
+import dev.finegrain.dsl.internal.DependenceMath;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -20,7 +20,15 @@ public record LibraryKernel(Kernel kernel, String summary, String description, I
         Objects.requireNonNull(inputs, "inputs");
         defaultSizes = defaultSizes.stream().map(int[]::clone).toList();
         if (defaultSizes.isEmpty()) {
-            throw new IllegalArgumentException("kernel '" + kernel.name() + "' needs at least one default size");
+            throw new KernelDefinitionException("kernel '" + kernel.name() + "': a library kernel needs at least one default"
+                    + " size; give e.g. List.of(new int[] {" + String.join(", ", java.util.Collections.nCopies(kernel.rank(), "64")) + "})");
+        }
+        for (int[] size : defaultSizes) {
+            if (size.length != kernel.rank() || java.util.Arrays.stream(size).anyMatch(extent -> extent < 1)) {
+                throw new KernelDefinitionException("kernel '" + kernel.name() + "': default size " + java.util.Arrays.toString(size)
+                        + " does not fit a domain of " + kernel.rank() + " dimensions; give " + kernel.rank()
+                        + " positive extents per size");
+            }
         }
     }
 

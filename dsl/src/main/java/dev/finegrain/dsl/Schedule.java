@@ -1,6 +1,9 @@
 package dev.finegrain.dsl;
 
+import dev.finegrain.dsl.internal.Diagnostics;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -13,6 +16,19 @@ public sealed interface Schedule {
     /** The name used on the command line and in reports. */
     String cliName();
 
+    /**
+     * The kernel as this schedule runs it: lock-dataflow's lock choices (granularity, channel policy) replace the
+     * kernel's own; every other schedule runs the kernel as declared.
+     */
+    default Kernel appliedTo(Kernel kernel) {
+        return kernel;
+    }
+
+    /** The same schedule spelled in full for a kernel of {@code rank} dimensions (a tile gets one extent per dimension). */
+    default Schedule normalized(int rank) {
+        return this;
+    }
+
     /** Lamport hyperplane steps: all points of one step in parallel, a barrier between steps. */
     record Wavefront() implements Schedule {
         @Override
@@ -21,11 +37,91 @@ public sealed interface Schedule {
         }
     }
 
-    /** Every actor instance fires as soon as the tokens of its channels are ready; no global barrier. */
-    record LockDataflow() implements Schedule {
+    /**
+     * Every actor instance fires as soon as the tokens of its channels are ready; no global barrier. The lock
+     * choices left empty come from the kernel ({@link Kernel.Builder#mechanism}, {@link Kernel.Builder#granularity},
+     * {@link Kernel.Builder#channelPolicy}); a choice made here overrides the kernel's, e.g.
+     * {@code lockDataflow().mechanism(TINY_LOCK).warpShared(32)}. A channel policy given here replaces the kernel's
+     * default policy; a per-channel override declared on the kernel still wins for its channel.
+     *
+     * <p>{@link #persistent()} asks for one launch for the whole domain in which each worker owns a band of the last
+     * dimension across all rows (on a GPU a warp, one lane per column, walking the band's rows in lockstep), so
+     * that only channels that cross a band's edge carry tokens. Without it a GPU maps seed 001's structure: one
+     * thread per point of a tile, one launch per block-diagonal of tiles. The JVM backend's workers own bands for
+     * the whole run either way.
+     */
+    record LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
+                        Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch)
+            implements Schedule {
+
+        public LockDataflow {
+            Objects.requireNonNull(mechanism, "mechanism");
+            Objects.requireNonNull(granularity, "granularity");
+            Objects.requireNonNull(groupSize, "groupSize");
+            Objects.requireNonNull(channelPolicy, "channelPolicy");
+        }
+
+        /** No choices of its own: the kernel's lock choices apply. */
+        public LockDataflow() {
+            this(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false);
+        }
+
         @Override
         public String cliName() {
-            return "lock-dataflow";
+            return persistentLaunch ? "lock-dataflow:persistent" : "lock-dataflow";
+        }
+
+        /** One launch for the whole domain, workers owning bands of columns (see the class comment). */
+        public LockDataflow persistent() {
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true);
+        }
+
+        /** Implements channels with {@code lockMechanism}, whatever the kernel names. */
+        public LockDataflow mechanism(LockMechanism lockMechanism) {
+            return new LockDataflow(Optional.of(Objects.requireNonNull(lockMechanism, "mechanism")), granularity,
+                    groupSize, channelPolicy, persistentLaunch);
+        }
+
+        /** One sync word per actor instance. */
+        public LockDataflow perThread() {
+            return new LockDataflow(mechanism, Optional.of(LockGranularity.PER_THREAD), Optional.empty(), channelPolicy, persistentLaunch);
+        }
+
+        /** One sync word per group of {@code size} consecutive actor instances (a warp of 32 on a GPU). */
+        public LockDataflow warpShared(int size) {
+            if (size < 1) {
+                throw Diagnostics.badScheduleGroupSize(size, CallSite.capture());
+            }
+            return new LockDataflow(mechanism, Optional.of(LockGranularity.WARP_SHARED), Optional.of(size), channelPolicy,
+                    persistentLaunch);
+        }
+
+        /** The policy of every channel the kernel does not override one by one. */
+        public LockDataflow channels(ChannelPolicy policy) {
+            return new LockDataflow(mechanism, granularity, groupSize, Optional.of(Objects.requireNonNull(policy, "policy")),
+                    persistentLaunch);
+        }
+
+        /** The mechanism a single run uses when none is asked for: this schedule's, else the kernel's. */
+        public Optional<LockMechanism> mechanismFor(Kernel kernel) {
+            return mechanism.or(kernel::mechanism);
+        }
+
+        @Override
+        public Kernel appliedTo(Kernel kernel) {
+            if (granularity.isEmpty() && channelPolicy.isEmpty()) {
+                return kernel;
+            }
+            Kernel.Builder builder = kernel.toBuilder();
+            granularity.ifPresent(chosen -> {
+                if (chosen == LockGranularity.WARP_SHARED) {
+                    builder.warpShared(groupSize.orElse(kernel.groupSize()));
+                } else {
+                    builder.granularity(chosen);
+                }
+            });
+            channelPolicy.ifPresent(builder::channelPolicy);
+            return builder.build();
         }
     }
 
@@ -48,16 +144,28 @@ public sealed interface Schedule {
         public int extent(int dimension, int rank) {
             return tile.size() == 1 ? tile.getFirst() : tile.get(dimension);
         }
+
+        @Override
+        public Schedule normalized(int rank) {
+            if (tile.size() != 1 || rank == 1) {
+                return this;
+            }
+            Integer[] extents = new Integer[rank];
+            Arrays.fill(extents, tile.getFirst());
+            return new DataParallel(List.of(extents));
+        }
     }
 
     /**
-     * Parses a command-line spelling: {@code wavefront}, {@code lock-dataflow}, {@code data-parallel} (tile 16)
+     * Parses a command-line spelling: {@code wavefront}, {@code lock-dataflow}, {@code lock-dataflow:persistent},
+     * {@code data-parallel} (tile 16)
      * or {@code data-parallel:B} / {@code data-parallel:BxB}.
      */
     static Optional<Schedule> parse(String text) {
         return switch (text) {
             case "wavefront" -> Optional.of(new Wavefront());
             case "lock-dataflow" -> Optional.of(new LockDataflow());
+            case "lock-dataflow:persistent" -> Optional.of(new LockDataflow().persistent());
             case "data-parallel" -> Optional.of(new DataParallel(List.of(16)));
             default -> parseDataParallel(text);
         };
@@ -68,7 +176,7 @@ public sealed interface Schedule {
         if (!text.startsWith(prefix) || !text.substring(prefix.length()).matches("[1-9][0-9]{0,5}(x[1-9][0-9]{0,5}){0,2}")) {
             return Optional.empty();
         }
-        List<Integer> tile = java.util.Arrays.stream(text.substring(prefix.length()).split("x"))
+        List<Integer> tile = Arrays.stream(text.substring(prefix.length()).split("x"))
                 .map(Integer::parseInt).toList();
         return Optional.of(new DataParallel(tile));
     }

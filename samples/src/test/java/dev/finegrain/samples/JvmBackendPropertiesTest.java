@@ -7,12 +7,13 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.jvm.VectorWidth;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.compare.ComparisonRequest;
+import dev.finegrain.compiler.compare.ComparisonRunner;
+import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
-import dev.finegrain.compiler.compare.ComparisonRunner;
-import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
@@ -56,8 +57,8 @@ class JvmBackendPropertiesTest {
         int tile = 4;
         int[] size = kernel.rank() == 1 ? new int[] {tile * tiles * 8 + 3 * tile} : new int[] {tile * tiles, tile * otherTiles};
         List<Schedule> schedules = List.of(wavefront(), lockDataflow(), dataParallel(tile));
-        List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(library, List.of(size), schedules,
-                List.of(new JvmBackend()), List.of(), seed, threads, false, null));
+        List<ResultRow> rows = ComparisonRunner.run(ComparisonRequest.builder(library).sizes(List.of(size)).schedules(schedules)
+                .backends(List.of(new JvmBackend())).seed(seed).threads(threads).build()).rows();
         for (ResultRow row : rows) {
             assertTrue(row.verified(), kernel.name() + " " + ComparisonRunner.sizeText(size) + " " + row.schedule() + " "
                     + row.mechanism() + " " + row.granularity() + " " + row.channels() + " threads " + threads + ": " + row.problem());

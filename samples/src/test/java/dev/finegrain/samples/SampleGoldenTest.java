@@ -3,6 +3,7 @@ package dev.finegrain.samples;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.reference.ReferenceBackend;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.pass.Pipeline;
@@ -101,8 +102,8 @@ class SampleGoldenTest {
         for (LibraryKernel sample : new SampleLibrary().kernels()) {
             int[] size = sample.kernel().rank() == 1 ? new int[] {96} : new int[] {32, 48};
             for (long seed : new long[] {1, 2}) {
-                List<ResultRow> rows = ComparisonRunner.run(ComparisonRunner.Request.once(sample, List.of(size), schedules,
-                        List.of(new ReferenceBackend()), seed));
+                List<ResultRow> rows = ComparisonRunner.run(ComparisonRequest.builder(sample).sizes(List.of(size))
+                        .schedules(schedules).backends(List.of(new ReferenceBackend())).seed(seed).build()).rows();
                 assertEquals(schedules.size(), rows.size());
                 for (ResultRow row : rows) {
                     assertTrue(row.verified(), row.kernel() + " " + row.schedule() + ": " + row.problem());
@@ -116,8 +117,8 @@ class SampleGoldenTest {
         List<Schedule> schedules = List.of(wavefront(), lockDataflow(), dataParallel(8));
         for (LibraryKernel sample : new SampleLibrary().kernels()) {
             int[] size = sample.kernel().rank() == 1 ? new int[] {200} : new int[] {24, 40};
-            List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(sample, List.of(size), schedules,
-                    List.of(new dev.finegrain.compiler.backend.jvm.JvmBackend()), List.of(), 3, 2, false, null));
+            List<ResultRow> rows = ComparisonRunner.run(ComparisonRequest.builder(sample).sizes(List.of(size)).schedules(schedules)
+                    .backends(List.of(new dev.finegrain.compiler.backend.jvm.JvmBackend())).seed(3).threads(2).build()).rows();
             assertTrue(rows.size() >= schedules.size() + 2, sample.name() + " ran " + rows.size() + " combinations");
             for (ResultRow row : rows) {
                 assertTrue(row.verified(), row.kernel() + " " + row.schedule() + " " + row.mechanism() + ": " + row.problem());

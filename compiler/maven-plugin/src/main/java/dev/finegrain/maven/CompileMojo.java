@@ -69,8 +69,9 @@ public class CompileMojo extends AbstractMojo {
 
     /**
      * Lock mechanisms for the lock-dataflow schedule, in the CLI's spelling (e.g. {@code acquire-release},
-     * {@code atomic-spin-lock}, {@code blocking}). Empty (the default): every mechanism the jvm backend supports
-     * for the kernel. Mechanisms the backend does not support for a kernel are left out for that kernel.
+     * {@code atomic-spin-lock}, {@code blocking}), or {@code all}. Empty (the default): the mechanism the kernel
+     * names, if it names one, else every mechanism the jvm backend supports for the kernel. Mechanisms the backend
+     * does not support for a kernel are left out for that kernel.
      */
     @Parameter(property = "finegrain.mechanisms")
     private List<String> mechanisms;
@@ -122,7 +123,8 @@ public class CompileMojo extends AbstractMojo {
         Path work = Path.of(project.getBuild().getDirectory(), "finegrain-worker");
         Path requestFile = work.resolve("request.properties");
         Path resultFile = work.resolve("result.txt");
-        Path argFile = work.resolve("worker.args");
+        ForkedJava fork = new ForkedJava(project, session, plugin, toolchainManager);
+        Path argFile;
         try {
             Files.createDirectories(work);
             Files.deleteIfExists(resultFile);
@@ -135,22 +137,21 @@ public class CompileMojo extends AbstractMojo {
             request.setProperty("classesDirectory", classesDirectory.getAbsolutePath());
             request.setProperty("sourcesDirectory", sourcesDirectory.getAbsolutePath());
             request.setProperty("projectOutput", project.getBuild().getOutputDirectory());
-            request.setProperty("projectClasspath", String.join(File.pathSeparator, projectClasspath()));
+            request.setProperty("projectClasspath", String.join(File.pathSeparator, fork.projectClasspath()));
             request.setProperty("resultFile", resultFile.toString());
             request.setProperty("debug", String.valueOf(getLog().isDebugEnabled()));
             try (OutputStream out = Files.newOutputStream(requestFile)) {
                 request.store(out, "finegrain:compile request for " + WORKER);
             }
             // the Vector API module lets the compiler give kernels strips of lanes as wide as this machine's vectors
-            List<String> args = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--add-modules", "jdk.incubator.vector",
-                    "-cp", String.join(File.pathSeparator, workerClasspath()),
-                    WORKER, requestFile.toString());
-            Files.write(argFile, args.stream().map(CompileMojo::argFileQuote).toList(), StandardCharsets.UTF_8);
+            argFile = fork.argumentFile(work, "worker.args", List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "--add-modules", "jdk.incubator.vector",
+                    "-cp", String.join(File.pathSeparator, fork.pluginClasspath()), WORKER, requestFile.toString()));
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write the finegrain worker's request in " + work + ": " + e.getMessage(), e);
         }
 
-        String java = javaExecutable();
+        String java = fork.java();
         getLog().debug("finegrain: forking " + java + " @" + argFile);
         int exit;
         List<String> output = new ArrayList<>();
@@ -192,6 +193,7 @@ public class CompileMojo extends AbstractMojo {
                     getLog().info("Generated " + parts[1] + " -> " + relative(parts[2]));
                 }
                 case "kernels" -> kernelNames = parts[1];
+                case "skipped" -> getLog().warn("finegrain: skipped " + parts[1]);
                 case "failure" -> throw new MojoFailureException(parts[1]);
                 case "error" -> throw new MojoExecutionException("finegrain compiler failed: " + parts[1]
                         + (getLog().isDebugEnabled() ? "" : " (run with -X for the stack trace)"));
@@ -208,63 +210,6 @@ public class CompileMojo extends AbstractMojo {
         long millis = (System.nanoTime() - start) / 1_000_000;
         getLog().info("finegrain: compiled " + (kernelNames.isEmpty() ? "0 kernels" : "kernels " + kernelNames)
                 + " into " + classes + " classes in " + millis + " ms (sources in " + relative(sourcesDirectory.getPath()) + ")");
-    }
-
-    /**
-     * The project's side of the worker's class path: its output directory and its compile/runtime dependencies,
-     * less every artifact the plugin itself carries (finegrain-dsl, -compiler, -runtime-jvm and their
-     * dependencies). The plugin's copy of those is on the worker's own class path, the parent of the project's
-     * class loader, so the DSL's classes exist once and the project's {@code KernelLibrary} is the compiler's.
-     */
-    List<String> projectClasspath() {
-        Set<String> provided = new LinkedHashSet<>();
-        for (Artifact artifact : plugin.getArtifacts()) {
-            provided.add(key(artifact));
-        }
-        List<String> path = new ArrayList<>();
-        path.add(project.getBuild().getOutputDirectory());
-        path.addAll(projectDependencies(project.getArtifacts(), provided));
-        return path;
-    }
-
-    static List<String> projectDependencies(Collection<Artifact> artifacts, Set<String> providedByPlugin) {
-        List<String> path = new ArrayList<>();
-        for (Artifact artifact : artifacts) {
-            boolean onClasspath = artifact.getArtifactHandler() == null || artifact.getArtifactHandler().isAddedToClasspath();
-            if (artifact.getFile() != null && onClasspath && !Artifact.SCOPE_TEST.equals(artifact.getScope())
-                    && !providedByPlugin.contains(key(artifact))) {
-                path.add(artifact.getFile().getAbsolutePath());
-            }
-        }
-        return path;
-    }
-
-    /** The worker's class path: this plugin's jar and its runtime dependencies (the Finegrain compiler). */
-    private List<String> workerClasspath() throws MojoExecutionException {
-        Set<String> path = new LinkedHashSet<>();
-        if (plugin.getPluginArtifact() != null && plugin.getPluginArtifact().getFile() != null) {
-            path.add(plugin.getPluginArtifact().getFile().getAbsolutePath());
-        }
-        for (Artifact artifact : plugin.getArtifacts()) {
-            if (artifact.getFile() != null) {
-                path.add(artifact.getFile().getAbsolutePath());
-            }
-        }
-        if (path.isEmpty()) {
-            throw new MojoExecutionException("cannot find finegrain-maven-plugin's own artifacts");
-        }
-        return new ArrayList<>(path);
-    }
-
-    /** The project's JDK toolchain's java (the JDK that compiled the kernels), else the JDK running Maven. */
-    private String javaExecutable() {
-        Toolchain toolchain = toolchainManager == null ? null : toolchainManager.getToolchainFromBuildContext("jdk", session);
-        String java = toolchain == null ? null : toolchain.findTool("java");
-        if (java != null) {
-            return java;
-        }
-        boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
-        return Path.of(System.getProperty("java.home"), "bin", windows ? "java.exe" : "java").toString();
     }
 
     /**
@@ -290,10 +235,6 @@ public class CompileMojo extends AbstractMojo {
         return String.join(".", segments);
     }
 
-    static String argFileQuote(String arg) {
-        return "\"" + arg.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-    }
-
     private static String join(List<String> values) {
         if (values == null) {
             return "";
@@ -305,10 +246,6 @@ public class CompileMojo extends AbstractMojo {
             }
         }
         return String.join(",", cleaned);
-    }
-
-    private static String key(Artifact artifact) {
-        return artifact.getGroupId() + ":" + artifact.getArtifactId();
     }
 
     private String relative(String path) {

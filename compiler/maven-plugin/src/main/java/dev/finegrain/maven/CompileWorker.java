@@ -77,8 +77,11 @@ public final class CompileWorker {
     static int execute(Properties request, List<String> result) {
         try {
             Outcome outcome = compile(request);
-            for (KernelCompiler.Generated generated : outcome.generated()) {
+            for (KernelCompiler.Generated generated : outcome.generated().classes()) {
                 result.add("generated\t" + generated.className() + "\t" + generated.classFile() + "\t" + generated.sourceFile());
+            }
+            for (String skipped : outcome.generated().skipped()) {
+                result.add("skipped\t" + oneLine(skipped));
             }
             result.add("kernels\t" + String.join(", ", outcome.kernels()));
             return OK;
@@ -99,7 +102,7 @@ public final class CompileWorker {
         }
     }
 
-    record Outcome(List<String> kernels, List<KernelCompiler.Generated> generated) {}
+    record Outcome(List<String> kernels, KernelCompiler.Output generated) {}
 
     static Outcome compile(Properties request) throws UserMistake, IOException {
         List<Schedule> schedules = schedules(list(request, "schedules"));
@@ -198,10 +201,13 @@ public final class CompileWorker {
     }
 
     static List<LockMechanism> mechanisms(List<String> names) throws UserMistake {
+        if (names.equals(List.of("all"))) {
+            return List.of(LockMechanism.values());
+        }
         List<LockMechanism> mechanisms = new ArrayList<>();
         for (String name : names) {
             mechanisms.add(LockMechanism.fromCliName(name).orElseThrow(() -> new UserMistake("finegrain mechanisms: '"
-                    + name + "' is not a lock mechanism; use one of " + Arrays.stream(LockMechanism.values())
+                    + name + "' is not a lock mechanism; use all or one of " + Arrays.stream(LockMechanism.values())
                     .map(LockMechanism::cliName).collect(Collectors.joining(", ")))));
         }
         return mechanisms;

@@ -21,7 +21,7 @@ class CompileMojoTest {
 
     @Test
     void argFileEntriesAreQuotedAndEscaped() {
-        assertEquals("\"C:\\\\my dir\\\\a.jar\"", CompileMojo.argFileQuote("C:\\my dir\\a.jar"));
+        assertEquals("\"C:\\\\my dir\\\\a.jar\"", ForkedJava.argFileQuote("C:\\my dir\\a.jar"));
     }
 
     @Test
@@ -34,7 +34,7 @@ class CompileMojoTest {
                 artifact("org.junit.jupiter", "junit-jupiter", Artifact.SCOPE_TEST));
         Set<String> plugin = Set.of("dev.finegrain:finegrain-dsl", "dev.finegrain:finegrain-compiler", "org.ow2.asm:asm");
         assertEquals(List.of(new File("/repo/helpers.jar").getAbsolutePath(), new File("/repo/runtime-only.jar").getAbsolutePath()),
-                CompileMojo.projectDependencies(artifacts, plugin));
+                ForkedJava.projectDependencies(artifacts, plugin));
     }
 
     private static Artifact artifact(String groupId, String artifactId, String scope) {

@@ -8,8 +8,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * What to compile ahead of time: every kernel under every schedule, lock-dataflow once per mechanism (the
- * mechanisms the jvm backend supports for that kernel when {@code mechanisms} is empty).
+ * What to compile ahead of time: every kernel under every schedule, lock-dataflow once per mechanism. When
+ * {@code mechanisms} is empty: the one the schedule or the kernel names, else every mechanism the jvm backend
+ * supports for that kernel.
  *
  * @param packageName      the Java package of the generated classes
  * @param classesDirectory where .class files go (e.g. target/classes)

@@ -26,7 +26,8 @@ import java.util.Optional;
 
 /**
  * Ahead-of-time compilation for build tools: each kernel x schedule (x mechanism) becomes one class file, whose
- * class implements {@code dev.finegrain.runtime.jvm.TeamTask}, plus its Java source. A user's bad kernel throws
+ * class implements {@code dev.finegrain.runtime.jvm.TeamTask}, plus its Java source. A schedule that cannot plan a
+ * kernel (tiles against its dependences) is skipped and reported; a user's bad kernel throws
  * {@link dev.finegrain.dsl.KernelDefinitionException}; an I/O failure throws {@link IOException}.
  */
 public final class KernelCompiler {
@@ -34,26 +35,44 @@ public final class KernelCompiler {
     /** One generated class: its binary name and the files written for it. */
     public record Generated(String className, Path classFile, Path sourceFile) {}
 
+    /** The classes written, and one line for each kernel and schedule that could not be compiled (and why). */
+    public record Output(List<Generated> classes, List<String> skipped) {
+        public Output {
+            classes = List.copyOf(classes);
+            skipped = List.copyOf(skipped);
+        }
+    }
+
     private KernelCompiler() {}
 
-    public static List<Generated> compile(CompileRequest request) throws IOException {
+    public static Output compile(CompileRequest request) throws IOException {
         JvmBackend backend = new JvmBackend();
         List<Generated> generated = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         Map<String, String> kernelOfClass = new HashMap<>();
         for (Kernel kernel : request.kernels()) {
-            KernelGraph graph = Pipeline.compile(kernel);
             for (Schedule schedule : request.schedules()) {
-                ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+                KernelGraph graph = Pipeline.compile(schedule.appliedTo(kernel));
+                ExecutionPlan plan;
+                try {
+                    plan = SchedulePlanner.plan(graph, schedule);
+                } catch (KernelDefinitionException cannotPlan) {
+                    skipped.add(kernel.name() + " under " + schedule.cliName() + ": " + cannotPlan.getMessage());
+                    continue;
+                }
                 List<Optional<LockMechanism>> mechanisms = new ArrayList<>();
                 List<LockMechanism> supported = backend.mechanisms(graph, schedule);
+                Optional<LockMechanism> own = schedule instanceof Schedule.LockDataflow dataflow
+                        ? dataflow.mechanismFor(kernel) : Optional.empty();
                 if (supported.isEmpty()) {
                     mechanisms.add(Optional.empty());
                 } else {
-                    List<LockMechanism> chosen = request.mechanisms().isEmpty() ? supported
-                            : request.mechanisms().stream().filter(supported::contains).toList();
+                    List<LockMechanism> wanted = !request.mechanisms().isEmpty() ? request.mechanisms()
+                            : own.map(List::of).orElse(supported);
+                    List<LockMechanism> chosen = wanted.stream().filter(supported::contains).toList();
                     if (chosen.isEmpty()) {
                         throw new IllegalArgumentException("kernel '" + kernel.name() + "' under " + schedule.cliName()
-                                + " supports none of the requested mechanisms " + request.mechanisms() + "; it supports "
+                                + " supports none of the requested mechanisms " + wanted + "; it supports "
                                 + supported.stream().map(LockMechanism::cliName).toList());
                     }
                     chosen.forEach(m -> mechanisms.add(Optional.of(m)));
@@ -70,7 +89,7 @@ public final class KernelCompiler {
                 }
             }
         }
-        return generated;
+        return new Output(generated, skipped);
     }
 
     private static Generated write(JClass generated, CompileRequest request) throws IOException {

@@ -20,18 +20,48 @@ public interface Backend {
     /** True when it models sync points abstractly and so takes no lock mechanism at all. */
     boolean modelsSyncAbstractly();
 
+    /** Every lock mechanism it implements for some kernel, in sweep order; empty for a backend that takes none. */
+    List<LockMechanism> sweep();
+
+    /** Whether it runs on worker threads, so that {@code --threads} means something to it. */
+    default boolean usesThreads() {
+        return false;
+    }
+
+    /**
+     * Whether its metric is a time measured on real hardware, so that nothing else may run beside one of its rows; a
+     * simulated or counted metric does not care what runs beside it.
+     */
+    default boolean timesRealHardware() {
+        return false;
+    }
+
     /**
      * The lock mechanisms it can implement this kernel's channels with under this schedule, in sweep order;
      * empty when the schedule synchronises with barriers only (or the backend models sync abstractly).
      */
     List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule);
 
+    /** The mechanism a single run uses when nothing else names one and the kernel allows it; empty for none. */
+    default Optional<LockMechanism> preferredMechanism() {
+        return Optional.empty();
+    }
+
     /**
-     * The one mechanism a single run uses when none is asked for: the backend's preferred one where this kernel and
-     * schedule allow it, else the first of {@link #mechanisms}; empty when the schedule takes none.
+     * The one mechanism a single run uses when none is asked for: the {@link #preferredMechanism} where this kernel
+     * and schedule allow it, else the first of {@link #mechanisms}; empty when the schedule takes none.
      */
     default Optional<LockMechanism> defaultMechanism(KernelGraph graph, Schedule schedule) {
-        return mechanisms(graph, schedule).stream().findFirst();
+        List<LockMechanism> available = mechanisms(graph, schedule);
+        return preferredMechanism().filter(available::contains).or(() -> available.stream().findFirst());
+    }
+
+    /**
+     * Why it never runs this schedule, whatever the kernel (a schedule that would only repeat another's row here, or
+     * that its machine cannot express): a sweep leaves the pair out with a note instead of a skipped row per size.
+     */
+    default Optional<String> neverRuns(Schedule schedule) {
+        return Optional.empty();
     }
 
     /** Why it cannot run this kernel under this schedule at all, when it cannot. */

@@ -6,16 +6,14 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 
-/** A subcommand that reads the kernel catalog and writes to the command line's streams. */
+/** A subcommand that reads the kernel catalog (loaded when first asked for) and writes to the command line's streams. */
 abstract class CatalogCommand {
-
-    protected final KernelCatalog catalog;
 
     @Spec
     protected CommandSpec spec;
 
-    CatalogCommand(KernelCatalog catalog) {
-        this.catalog = catalog;
+    protected KernelCatalog catalog() {
+        return ((FinegrainCli) spec.root().userObject()).catalog();
     }
 
     protected PrintWriter out() {

@@ -2,11 +2,15 @@ package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.compare.Backends;
+import dev.finegrain.compiler.compare.Comparison;
 import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
+
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,11 +31,15 @@ final class CliValues {
     }
 
     /**
-     * One size: {@code N} (every dimension N), {@code NxM[xK]}, or {@code N,M[,K]}; one extent per dimension of a
-     * kernel of the given rank.
+     * One size: {@code N} (every dimension N) or {@code NxM[xK]}, one extent per dimension of a kernel of the given
+     * rank. Commas separate sizes in a list ({@code compare --sizes 64,128x32}), never the extents of one size.
      */
     static int[] size(String text, int rank, String kernel) {
-        String[] parts = text.split("[x,]", -1);
+        if (text.contains(",")) {
+            throw new UsageException("size '" + text + "' holds a comma, which separates sizes in a list; write one size as N"
+                    + " or as extents joined by 'x' (" + text.replace(",", "x") + ")");
+        }
+        String[] parts = text.split("x", -1);
         int[] extents = new int[parts.length];
         for (int d = 0; d < parts.length; d++) {
             try {
@@ -70,8 +78,13 @@ final class CliValues {
     }
 
     static Schedule schedule(String text) {
+        if (text.trim().matches("data-parallel:[0-9]+(x[0-9]+)*") && Arrays.stream(text.trim().substring("data-parallel:".length())
+                .split("x")).anyMatch(extent -> extent.matches("0+"))) {
+            throw new UsageException("schedule '" + text.trim() + "': tile extents must be positive, e.g. data-parallel:16 or"
+                    + " data-parallel:32x8");
+        }
         return Schedule.parse(text.trim()).orElseThrow(() -> new UsageException("unknown schedule '" + text
-                + "'; use wavefront, lock-dataflow, data-parallel or data-parallel:B (tile B, or BxB)"));
+                + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, data-parallel or data-parallel:B (tile B, or BxB)"));
     }
 
     static List<Schedule> schedules(String text) {
@@ -96,17 +109,52 @@ final class CliValues {
         return Arrays.stream(text.split(",")).map(CliValues::mechanism).toList();
     }
 
-    static int threads(Integer requested) {
-        if (requested == null) {
-            return dev.finegrain.compiler.backend.RunSettings.defaultThreads();
-        }
+    static int threads(int requested) {
         if (requested < 1 || requested > 1024) {
             throw new UsageException("--threads " + requested + " is out of range; use 1 to 1024");
         }
         return requested;
     }
 
+    static int jobs(int requested) {
+        if (requested < 1 || requested > 1024) {
+            throw new UsageException("--jobs " + requested + " is out of range; use 1 to 1024");
+        }
+        return requested;
+    }
+
+    /** {@code all}, or a comma-separated list of mechanisms. */
+    static MechanismChoice mechanismChoice(String text) {
+        return text.trim().equals("all") ? MechanismChoice.all() : MechanismChoice.listed(mechanisms(text));
+    }
+
+    /**
+     * The exit status of a comparison: 1 when a row is wrong or failed, 2 when nothing ran at all (every combination
+     * was skipped: the table gives each reason, and one line on {@code err} says so), else 0.
+     */
+    static int exitStatus(Comparison comparison, java.io.PrintWriter err) {
+        if (comparison.hasProblems()) {
+            return FinegrainCli.EXIT_NOT_VERIFIED;
+        }
+        if (!comparison.anyRan()) {
+            err.println("finegrain: nothing ran: every combination was skipped, for the reasons in the table");
+            return FinegrainCli.EXIT_USAGE;
+        }
+        return 0;
+    }
+
+    /** The command as typed, quoting arguments a shell would split, for a report to say how it was made. */
+    static String commandLine(CommandSpec spec) {
+        StringBuilder line = new StringBuilder(spec.root().name());
+        for (String argument : spec.root().commandLine().getParseResult().originalArgs()) {
+            boolean plain = !argument.isEmpty() && argument.chars().allMatch(c -> Character.isLetterOrDigit(c) || "-_.,:/=+@%".indexOf(c) >= 0);
+            line.append(' ').append(plain ? argument : "'" + argument.replace("'", "'\\''") + "'");
+        }
+        return line.toString();
+    }
+
     static List<Schedule> allSchedules() {
-        return List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.DataParallel(List.of(16)));
+        return List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.LockDataflow().persistent(),
+                new Schedule.DataParallel(List.of(16)));
     }
 }

@@ -1,9 +1,11 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
+import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.FidelityReport;
-import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
@@ -40,9 +42,9 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
     @Option(names = "--seed", paramLabel = "S", description = "input seed (default: 42)")
     long seed = 42;
 
-    FidelityCommand(KernelCatalog catalog) {
-        super(catalog);
-    }
+    @Option(names = "--jobs", paramLabel = "N", description = "simulations to run at once (default: available processors)")
+    Integer jobs;
+
 
     @Override
     public Integer call() throws IOException {
@@ -60,19 +62,19 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
         List<LockMechanism> chainMechanisms = new ArrayList<>(
                 FidelityReport.TABLE2_SPEEDUP.keySet().stream().map(CliValues::mechanism).toList());
         chainMechanisms.add(LockMechanism.ACQUIRE_RELEASE_FLAG);
-        ComparisonRunner.Request table2 = request(CliValues.kernel(catalog, "chain"), List.of(new int[] {512}),
+        ComparisonRequest table2 = request(CliValues.kernel(catalog(), "chain"), List.of(new int[] {512}),
                 List.of(new Schedule.LockDataflow()), gpu, chainMechanisms);
-        ComparisonRunner.Request table3 = request(CliValues.kernel(catalog, "needleman-wunsch"),
+        ComparisonRequest table3 = request(CliValues.kernel(catalog(), "needleman-wunsch"),
                 Arrays.stream(FidelityReport.TABLE3_SIZES).mapToObj(n -> new int[] {n, n}).toList(),
                 List.of(new Schedule.DataParallel(List.of(31, 31)), new Schedule.LockDataflow()), gpu,
                 List.of(LockMechanism.TINY_LOCK, LockMechanism.ATOMIC_SPIN_LOCK));
-        List<ResultRow> chainRows = ComparisonRunner.run(table2);
-        List<ResultRow> needleRows = ComparisonRunner.run(table3);
+        List<ResultRow> chainRows = ComparisonRunner.run(table2).rows();
+        List<ResultRow> needleRows = ComparisonRunner.run(table3).rows();
         List<ResultRow> unverified = Stream.concat(chainRows.stream(), needleRows.stream())
                 .filter(row -> !row.verified()).toList();
         if (!unverified.isEmpty()) {
             ResultRow row = unverified.getFirst();
-            err().println("finegrain: not verified, so no fidelity page: " + row.kernel() + " " + row.size() + " "
+            err().println("finegrain: " + row.status() + ", so no fidelity page: " + row.kernel() + " " + row.size() + " "
                     + row.schedule() + " " + row.mechanism() + ": " + row.problem());
             return FinegrainCli.EXIT_NOT_VERIFIED;
         }
@@ -87,18 +89,20 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
         return 0;
     }
 
-    private ComparisonRunner.Request request(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules,
-                                             Backend backend, List<LockMechanism> mechanisms) {
-        return new ComparisonRunner.Request(kernel, sizes, schedules, List.of(backend), mechanisms, seed, 1, false, err());
+    private ComparisonRequest request(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules,
+                                      Backend backend, List<LockMechanism> mechanisms) {
+        return ComparisonRequest.builder(kernel).sizes(sizes).schedules(schedules).backends(List.of(backend))
+                .mechanisms(MechanismChoice.listed(mechanisms)).seed(seed).jobs(jobs == null ? RunSettings.defaultThreads()
+                        : CliValues.jobs(jobs)).progress(err()).build();
     }
 
     /** The {@code finegrain compare} line that runs the same combinations as a request, for readers to rerun one table. */
-    static String compareCommandFor(ComparisonRunner.Request request) {
+    static String compareCommandFor(ComparisonRequest request) {
         return "./finegrain compare " + request.kernel().name()
                 + " --backends " + String.join(",", request.backends().stream().map(Backend::name).toList())
                 + " --sizes " + String.join(",", request.sizes().stream().map(FidelityCommand::sizeArgument).toList())
                 + " --schedules " + String.join(",", request.schedules().stream().map(Schedule::cliName).toList())
-                + " --mechanisms " + String.join(",", request.mechanisms().stream().map(LockMechanism::cliName).toList())
+                + " --mechanisms " + String.join(",", request.mechanisms().listed().stream().map(LockMechanism::cliName).toList())
                 + " --seed " + request.seed();
     }
 

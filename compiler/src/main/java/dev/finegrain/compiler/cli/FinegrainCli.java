@@ -1,48 +1,95 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.KernelExecutionException;
-import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+import dev.finegrain.compiler.backend.UnsupportedCombinationException;
 import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.KernelDefinitionException;
 import dev.finegrain.runtime.jvm.StallException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * {@code finegrain}: list the kernels on the class path, show their IR and plans, run one combination, or compare
- * many. User mistakes end with one line on stderr and exit code 2; unverified results with exit code 1.
+ * many. User mistakes end with one line on stderr and exit code 2; unverified or failed results with exit code 1.
+ *
+ * <p>Kernels come from the {@code KernelLibrary} services on the class path and on {@code --classpath} (and the
+ * {@code FINEGRAIN_CLASSPATH} environment variable); the catalog is loaded when a command first needs it, so
+ * {@code --help} and {@code sim} never load a user's libraries.
  */
 @Command(name = "finegrain", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT,
         version = "finegrain 0.1.0",
         description = "Compile fine-grained dataflow kernels and compare their schedules.",
-        subcommands = {ListCommand.class, ShowCommand.class, RunCommand.class, CompareCommand.class, SimCommand.class,
-                FidelityCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ListCommand.class, ShowCommand.class, RunCommand.class, CompareCommand.class, ExportCommand.class,
+                SimCommand.class, FidelityCommand.class, CommandLine.HelpCommand.class})
 public final class FinegrainCli {
 
     public static final int EXIT_NOT_VERIFIED = 1;
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_INTERNAL = 70;
+    /** The environment variable whose class path is added to {@code --classpath}. */
+    public static final String CLASSPATH_VARIABLE = "FINEGRAIN_CLASSPATH";
 
-    private final KernelCatalog catalog;
+    @Option(names = {"--classpath", "-cp"}, paramLabel = "PATH", scope = CommandLine.ScopeType.INHERIT,
+            description = "jars and class folders with your kernel libraries, separated by '${sys:path.separator}' "
+                    + "(also read from $" + CLASSPATH_VARIABLE + "); their kernels join the samples")
+    String classpath;
 
-    public FinegrainCli(KernelCatalog catalog) {
-        this.catalog = catalog;
+    private final Function<List<Path>, KernelCatalog> loader;
+    private final Map<String, String> environment;
+    private KernelCatalog catalog;
+    private PrintWriter err;
+
+    private FinegrainCli(Function<List<Path>, KernelCatalog> loader, Map<String, String> environment) {
+        this.loader = loader;
+        this.environment = environment;
     }
 
+    /**
+     * The kernels of the class path and of {@code --classpath} and {@code $FINEGRAIN_CLASSPATH}, loaded once; a
+     * library that cannot be loaded is one warning line on stderr.
+     */
     KernelCatalog catalog() {
+        if (catalog == null) {
+            List<Path> extra = new ArrayList<>();
+            String fromEnvironment = environment.get(CLASSPATH_VARIABLE);
+            if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+                extra.addAll(KernelCatalog.classPath(fromEnvironment, CLASSPATH_VARIABLE));
+            }
+            if (classpath != null) {
+                extra.addAll(KernelCatalog.classPath(classpath, "--classpath"));
+            }
+            catalog = loader.apply(extra);
+            catalog.problems().forEach(problem -> err.println("finegrain: warning: " + problem));
+            err.flush();
+        }
         return catalog;
     }
 
     public static void main(String[] args) {
-        System.exit(execute(KernelCatalog.load(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        System.exit(execute(KernelCatalog::load, System.getenv(), new PrintWriter(System.out, true),
+                new PrintWriter(System.err, true), args));
     }
 
-    /** Runs the command line with the given catalog and streams; returns the exit code. */
+    /** Runs the command line with a fixed catalog (tests); {@code --classpath} then adds nothing. */
     public static int execute(KernelCatalog catalog, PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = new CommandLine(new FinegrainCli(catalog), new Factory(catalog));
+        return execute(extra -> catalog, Map.of(), out, err, args);
+    }
+
+    /** Runs the command line with a catalog loaded for the extra class path entries; returns the exit code. */
+    public static int execute(Function<List<Path>, KernelCatalog> loader, Map<String, String> environment, PrintWriter out,
+                              PrintWriter err, String... args) {
+        FinegrainCli cli = new FinegrainCli(loader, environment);
+        cli.err = err;
+        CommandLine commandLine = new CommandLine(cli);
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((problem, arguments) -> {
@@ -52,8 +99,7 @@ public final class FinegrainCli {
         });
         commandLine.setExecutionExceptionHandler((problem, line, result) -> {
             if (problem instanceof UsageException || problem instanceof KernelDefinitionException
-                    || problem instanceof KernelExecutionException
-                    || problem instanceof GpuLoweringException) {
+                    || problem instanceof KernelExecutionException || problem instanceof UnsupportedCombinationException) {
                 err.println("finegrain: " + problem.getMessage());
                 return EXIT_USAGE;
             }
@@ -77,16 +123,5 @@ public final class FinegrainCli {
         out.flush();
         err.flush();
         return exit;
-    }
-
-    /** Gives every subcommand the catalog. */
-    private record Factory(KernelCatalog catalog) implements CommandLine.IFactory {
-        @Override
-        public <K> K create(Class<K> type) throws Exception {
-            if (CatalogCommand.class.isAssignableFrom(type)) {
-                return type.getDeclaredConstructor(KernelCatalog.class).newInstance(catalog);
-            }
-            return CommandLine.defaultFactory().create(type);
-        }
     }
 }

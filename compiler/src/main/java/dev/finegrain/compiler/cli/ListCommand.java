@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.cli;
 
-import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.dsl.LibraryKernel;
 import picocli.CommandLine.Command;
 
@@ -9,14 +8,11 @@ import java.util.concurrent.Callable;
 @Command(name = "list", description = "List the kernels with their descriptions.")
 final class ListCommand extends CatalogCommand implements Callable<Integer> {
 
-    ListCommand(KernelCatalog catalog) {
-        super(catalog);
-    }
 
     @Override
     public Integer call() {
-        int width = catalog.names().stream().mapToInt(String::length).max().orElse(0);
-        for (LibraryKernel kernel : catalog.kernels()) {
+        int width = catalog().names().stream().mapToInt(String::length).max().orElse(0);
+        for (LibraryKernel kernel : catalog().kernels()) {
             out().println(kernel.name() + " ".repeat(width - kernel.name().length()) + "  " + kernel.summary());
             out().println(wrap(kernel.description(), 96, "    "));
             out().println();

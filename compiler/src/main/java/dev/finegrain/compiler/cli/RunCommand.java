@@ -1,10 +1,15 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.compare.Comparison;
+import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
-import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
+import dev.finegrain.compiler.compare.RowStatus;
+import dev.finegrain.compiler.compare.UsageException;
+import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
@@ -15,6 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "run", description = "Run one combination and verify it against the oracle.")
@@ -23,42 +29,71 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "KERNEL", description = "a kernel from 'finegrain list'")
     String kernelName;
 
-    @Option(names = "--size", required = true, paramLabel = "N[,M]", description = "the domain size: N, or one extent per dimension")
+    @Option(names = "--size", required = true, paramLabel = "N[xM]", description = "the domain size: N, or one extent per dimension joined by x")
     String size;
 
     @Option(names = "--schedule", defaultValue = "lock-dataflow", paramLabel = "S",
-            description = "wavefront, lock-dataflow, data-parallel[:B] (default: ${DEFAULT-VALUE})")
+            description = "wavefront, lock-dataflow[:persistent], data-parallel[:B] (default: ${DEFAULT-VALUE})")
     String schedule;
 
     @Option(names = "--backend", defaultValue = "reference", paramLabel = "B", description = "default: ${DEFAULT-VALUE}")
     String backend;
 
     @Option(names = "--mechanism", paramLabel = "M",
-            description = "lock mechanism for lock-dataflow, on backends that implement them (default: the backend's own: "
-                    + "acquire-release on jvm, tiny-lock on gpu-model)")
+            description = "lock mechanism for lock-dataflow, on backends that implement them (default: the kernel's own if it "
+                    + "names one, else the backend's: acquire-release on jvm, tiny-lock on gpu-model)")
     String mechanism;
 
     @Mixin
     RunOptions options = new RunOptions();
 
-    RunCommand(KernelCatalog catalog) {
-        super(catalog);
-    }
 
     @Override
     public Integer call() {
-        LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
+        LibraryKernel kernel = CliValues.kernel(catalog(), kernelName);
         ResultFormat resultFormat = options.resultFormat();
         Schedule parsedSchedule = CliValues.schedule(schedule);
         Backend parsedBackend = CliValues.backend(backend);
-        // one combination: without --mechanism, the backend's default mechanism rather than a sweep of all of them
-        List<LockMechanism> mechanisms = mechanism != null ? List.of(CliValues.mechanism(mechanism))
-                : parsedBackend.modelsSyncAbstractly() ? List.of()
-                : parsedBackend.defaultMechanism(Pipeline.compile(kernel.kernel()), parsedSchedule).map(List::of).orElse(List.of());
-        List<ResultRow> rows = ComparisonRunner.run(new ComparisonRunner.Request(kernel,
-                List.of(CliValues.size(size, kernel.kernel().rank(), kernelName)), List.of(parsedSchedule),
-                List.of(parsedBackend), mechanisms, options.seed, options.threadCount(), options.measure(), null));
-        out().print(resultFormat.render(rows));
-        return rows.stream().allMatch(ResultRow::verified) ? 0 : FinegrainCli.EXIT_NOT_VERIFIED;
+        parsedBackend.neverRuns(parsedSchedule).ifPresent(reason -> {
+            throw new UsageException("backend '" + parsedBackend.name() + "' does not run " + parsedSchedule.cliName() + ": "
+                    + reason);
+        });
+        ComparisonRequest.Builder request = ComparisonRequest.builder(kernel)
+                .sizes(List.of(CliValues.size(size, kernel.kernel().rank(), kernelName)))
+                .schedules(List.of(parsedSchedule)).backends(List.of(parsedBackend))
+                .mechanisms(oneMechanism(kernel, parsedSchedule, parsedBackend).map(m -> MechanismChoice.listed(List.of(m)))
+                        .orElse(MechanismChoice.ownOrAll()));
+        Comparison comparison = ComparisonRunner.run(options.applyTo(request).build());
+        ResultRow row = comparison.rows().getFirst();
+        if (row.status() == RowStatus.SKIPPED) {
+            throw new UsageException(row.problem());
+        }
+        comparison.notes().forEach(note -> err().println("note: " + note));
+        out().print(resultFormat.render(comparison.rows()));
+        return CliValues.exitStatus(comparison, err());
+    }
+
+    /**
+     * One combination: the mechanism asked for, else the schedule's or the kernel's own, else the backend's default;
+     * none for a schedule or backend that takes none.
+     */
+    private Optional<LockMechanism> oneMechanism(LibraryKernel kernel, Schedule schedule, Backend backend) {
+        if (mechanism != null) {
+            return Optional.of(CliValues.mechanism(mechanism));
+        }
+        if (!(schedule instanceof Schedule.LockDataflow dataflow) || backend.modelsSyncAbstractly()) {
+            return Optional.empty();
+        }
+        Optional<LockMechanism> own = dataflow.mechanismFor(kernel.kernel());
+        if (own.isPresent()) {
+            return own;
+        }
+        KernelGraph graph = Pipeline.compile(dataflow.appliedTo(kernel.kernel()));
+        Optional<LockMechanism> chosen = backend.defaultMechanism(graph, schedule);
+        backend.preferredMechanism().filter(preferred -> chosen.isPresent() && !chosen.get().equals(preferred)).ifPresent(preferred ->
+                err().println("note: backend '" + backend.name() + "' cannot use its default mechanism " + preferred + " here ("
+                        + backend.unsupported(graph, schedule, preferred).orElse("not available") + "), so this run uses "
+                        + chosen.get() + "; choose one with --mechanism"));
+        return chosen;
     }
 }

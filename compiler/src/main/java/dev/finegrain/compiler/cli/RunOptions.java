@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.cli;
 
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.UsageException;
 import picocli.CommandLine.Option;
@@ -15,18 +17,23 @@ final class RunOptions {
     @Option(names = "--threads", paramLabel = "N", description = "worker threads for the jvm backend (default: available processors)")
     Integer threads;
 
+    @Option(names = "--jobs", paramLabel = "N", description = "rows to run at once: simulated and counted rows share a pool "
+            + "of N threads, rows timed on real hardware always run alone (default: available processors)")
+    Integer jobs;
+
     @Option(names = "--quick", description = "run each combination once: no warm-up, no repeated timing")
     boolean quick;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table, json or csv (default: ${DEFAULT-VALUE})")
     String format;
 
-    int threadCount() {
-        return CliValues.threads(threads);
-    }
-
-    boolean measure() {
-        return !quick;
+    /** The options shared by run and compare, applied to a request. */
+    ComparisonRequest.Builder applyTo(ComparisonRequest.Builder request) {
+        request.seed(seed).measure(!quick).jobs(jobs == null ? RunSettings.defaultThreads() : CliValues.jobs(jobs));
+        if (threads != null) {
+            request.threads(CliValues.threads(threads));
+        }
+        return request;
     }
 
     ResultFormat resultFormat() {

@@ -1,14 +1,16 @@
 package dev.finegrain.compiler.cli;
 
+import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.Variant;
-import dev.finegrain.compiler.backend.gpu.GpuModelBackend;
-import dev.finegrain.compiler.backend.gpu.SimtKernel;
+import dev.finegrain.compiler.backend.gpu.GpuMapping;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaBackend;
+import dev.finegrain.compiler.backend.gpu.model.GpuModelBackend;
+import dev.finegrain.compiler.backend.gpu.model.SimtKernel;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.jvm.JvmCodegen;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
 import dev.finegrain.compiler.compare.ComparisonRunner;
-import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -55,25 +57,34 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--simt", description = "print the GPU model's program and launch plan for --schedule (and --mechanism)")
     boolean simt;
 
-    @Option(names = "--profile", paramLabel = "P", description = "the GPU model profile for --simt (default: fermi-gtx570)")
+    @Option(names = "--gpu-plan", description = "print the GPU mapping for --schedule (and --mechanism): launches, blocks,"
+            + " ownership, tokens, the wait form, shared memory and resources")
+    boolean gpuPlan;
+
+    @Option(names = "--cuda", description = "print the cuda backend's CUDA C++ translation unit for --schedule (and --mechanism)")
+    boolean cuda;
+
+    @Option(names = "--profile", paramLabel = "P", description = "the GPU model profile for --simt and --gpu-plan (default: fermi-gtx570)")
     String profile;
 
-    @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain sizes for --simt, which folds them into the program (default: the kernel's first size)")
+    @Option(names = "--arch", paramLabel = "sm_XX", description = "the CUDA architecture for --cuda, and for --gpu-plan in place of"
+            + " a model profile (default for --cuda: sm_90)")
+    String arch;
+
+    @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain size for --simt and --gpu-plan, which fold it into"
+            + " the program (default: the kernel's first size)")
     String sizes;
 
-    ShowCommand(KernelCatalog catalog) {
-        super(catalog);
-    }
 
     @Override
     public Integer call() {
-        LibraryKernel kernel = CliValues.kernel(catalog, kernelName);
+        LibraryKernel kernel = CliValues.kernel(catalog(), kernelName);
         refuseOptionsThatDoNotCombine();
         if (java) {
             return showJava(kernel);
         }
-        if (simt) {
-            return showSimt(kernel);
+        if (simt || gpuPlan || cuda) {
+            return showGpu(kernel);
         }
         // parsed before anything is printed, so a mistake is the only output
         Schedule parsed = schedule == null ? null : CliValues.schedule(schedule);
@@ -94,31 +105,49 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
 
     /** Options that belong to another view are a mistake, not something to ignore silently. */
     private void refuseOptionsThatDoNotCombine() {
-        if (java && simt) {
-            throw new UsageException("--java and --simt are two views; choose one");
+        List<String> views = new java.util.ArrayList<>();
+        if (java) views.add("--java");
+        if (simt) views.add("--simt");
+        if (gpuPlan) views.add("--gpu-plan");
+        if (cuda) views.add("--cuda");
+        if (views.size() > 1) {
+            throw new UsageException(String.join(" and ", views) + " are separate views; choose one");
         }
-        if ((java || simt) && (ir || passes)) {
-            throw new UsageException((ir ? "--ir" : "--passes") + " shows the IR, not the " + (java ? "--java" : "--simt")
-                    + " view; drop one of them");
+        String view = views.isEmpty() ? null : views.getFirst();
+        if (view != null && (ir || passes)) {
+            throw new UsageException((ir ? "--ir" : "--passes") + " shows the IR, not the " + view + " view; drop one of them");
         }
-        if (!java && !simt && mechanism != null) {
-            throw new UsageException("--mechanism chooses the variant of the --java or --simt view; add one of them");
+        if (view == null && mechanism != null) {
+            throw new UsageException("--mechanism chooses the variant of the --java, --simt, --gpu-plan or --cuda view; add one of them");
         }
-        if (!simt && (profile != null || sizes != null)) {
-            throw new UsageException((profile != null ? "--profile" : "--sizes") + " is for the --simt view; add --simt or drop it");
+        if (!simt && !gpuPlan && !cuda && sizes != null) {
+            throw new UsageException("--sizes is for the --simt, --gpu-plan and --cuda views; add one or drop it");
+        }
+        if (profile != null && !simt && !gpuPlan) {
+            throw new UsageException("--profile chooses the GPU model for --simt and --gpu-plan; add one or drop it");
+        }
+        if (arch != null && !cuda && !gpuPlan) {
+            throw new UsageException("--arch chooses the CUDA architecture for --cuda and --gpu-plan; add one or drop it");
+        }
+        if (arch != null && profile != null) {
+            throw new UsageException("--profile (a GPU model) and --arch (a real GPU) choose two targets; give one");
         }
     }
 
-    private int showSimt(LibraryKernel kernel) {
+    /** The GPU views: the model's program (--simt), the mapping (--gpu-plan) and the CUDA source (--cuda). */
+    private int showGpu(LibraryKernel kernel) {
+        String view = simt ? "--simt" : cuda ? "--cuda" : "--gpu-plan";
         if (schedule == null) {
-            throw new UsageException("--simt needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
+            throw new UsageException(view + " needs --schedule S (wavefront, lock-dataflow[:persistent] or data-parallel[:B])");
         }
         KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);
-        GpuModelBackend backend = (GpuModelBackend) CliValues.backend(GpuModelBackend.PREFIX + (profile == null ? DEFAULT_PROFILE : profile));
+        boolean real = cuda || arch != null;
+        Backend backend = CliValues.backend(real ? CudaBackend.PREFIX + ":" + (arch == null ? CudaBackend.DEFAULT_ARCH : arch)
+                : GpuModelBackend.PREFIX + (profile == null ? DEFAULT_PROFILE : profile));
+        String what = real ? "backend '" + backend.name() + "'" : "the GPU model";
         backend.unsupportedKernel(graph, parsed).ifPresent(reason -> {
-            throw new UsageException("the GPU model cannot run " + parsed.cliName() + " of kernel '" + graph.name()
-                    + "': " + reason);
+            throw new UsageException(what + " cannot run " + parsed.cliName() + " of kernel '" + graph.name() + "': " + reason);
         });
         Optional<LockMechanism> lock = Optional.empty();
         if (parsed instanceof Schedule.LockDataflow) {
@@ -134,13 +163,25 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         }
         List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, graph.rank(), graph.name());
         if (given.size() > 1) {
-            throw new UsageException("--simt folds one size into the program; give one size, not " + sizes);
+            throw new UsageException(view + " folds one size into the program; give one size, not " + sizes);
         }
         int[] extents = given.isEmpty() ? kernel.defaultSizes().getFirst() : given.getFirst();
         ExecutionPlan plan = SchedulePlanner.plan(graph, parsed);
-        ComparisonRunner.requireTilesDivide(plan, extents);
-        // a variant that does not fit the profile throws GpuLoweringException, which the CLI reports as a usage error
-        SimtKernel lowered = backend.lower(new Variant(graph, plan, lock), extents);
+        ComparisonRunner.tileMisfit(plan, extents).ifPresent(misfit -> {
+            throw new UsageException(misfit);
+        });
+        Variant variant = new Variant(graph, plan, lock);
+        // a variant that does not fit the target throws GpuLoweringException, which the CLI reports as a usage error
+        if (gpuPlan) {
+            GpuMapping mapping = real ? ((CudaBackend) backend).map(variant, extents) : ((GpuModelBackend) backend).map(variant, extents);
+            out().print(mapping.describe());
+            return 0;
+        }
+        if (cuda) {
+            out().print(((CudaBackend) backend).source(variant, extents).text());
+            return 0;
+        }
+        SimtKernel lowered = ((GpuModelBackend) backend).lower(variant, extents);
         out().println("// launch plan: " + lowered.launchPlan());
         out().println("// resources per block: " + lowered.resources().describe());
         out().print(lowered.program());
@@ -149,7 +190,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
 
     private int showJava(LibraryKernel kernel) {
         if (schedule == null) {
-            throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
+            throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow[:persistent] or data-parallel[:B])");
         }
         KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);

@@ -1,7 +1,8 @@
 package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.backend.Backend;
-import dev.finegrain.compiler.backend.gpu.GpuModelBackend;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaBackend;
+import dev.finegrain.compiler.backend.gpu.model.GpuModelBackend;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.reference.ReferenceBackend;
 import dev.finegrain.gpu.SimUserException;
@@ -27,6 +28,14 @@ public final class Backends {
     }
 
     public static Optional<Backend> byName(String name) {
+        if (name.equals(CudaBackend.PREFIX) || name.startsWith(CudaBackend.PREFIX + ":")) {
+            String arch = name.equals(CudaBackend.PREFIX) ? CudaBackend.DEFAULT_ARCH : name.substring(CudaBackend.PREFIX.length() + 1);
+            try {
+                return Optional.of(new CudaBackend(arch));
+            } catch (IllegalArgumentException badArch) {
+                throw new UsageException("backend '" + name + "': " + badArch.getMessage());
+            }
+        }
         if (name.startsWith(GpuModelBackend.PREFIX)) {
             try {
                 return Optional.of(new GpuModelBackend(name.substring(GpuModelBackend.PREFIX.length())));
@@ -40,6 +49,7 @@ public final class Backends {
     public static List<String> names() {
         List<String> names = new ArrayList<>(AVAILABLE.stream().map(Backend::name).toList());
         names.add(GpuModelBackend.PREFIX + "<profile> (" + String.join(", ", SimtProfile.BUILT_IN) + ")");
+        names.add(CudaBackend.PREFIX + "[:<arch>] (default " + CudaBackend.DEFAULT_ARCH + ")");
         return names;
     }
 }

@@ -1,197 +1,233 @@
 package dev.finegrain.compiler.compare;
 
-import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.UnsupportedCombinationException;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
-import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
-import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
-import dev.finegrain.dsl.LibraryKernel;
-import dev.finegrain.dsl.LockGranularity;
-import dev.finegrain.dsl.LockMechanism;
-import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.KernelDefinitionException;
+import dev.finegrain.runtime.jvm.StallException;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs every combination of size x schedule x backend x mechanism for one kernel and verifies each result
- * against the sequential oracle on the same inputs. Plans are lowered once per schedule, inputs and the oracle
- * once per size.
+ * Runs a comparison: every row of its {@link Sweep}, each verified against the sequential oracle on the same inputs.
+ * A combination that cannot run is a skipped row and an error in one row is a failed row; the rest of the sweep
+ * runs on. Inputs and the oracle are made once per size, and one size's data is dropped before the next is made.
+ *
+ * <p>With {@code jobs > 1}, the rows of one size whose metric is simulated or counted run on a pool of that many
+ * threads; rows timed on real hardware ({@link dev.finegrain.compiler.backend.Backend#timesRealHardware()}) run
+ * afterwards, one at a time, with nothing beside them. The rows come back in sweep order either way.
  */
 public final class ComparisonRunner {
 
-    /**
-     * @param mechanisms requested lock mechanisms; empty means every mechanism each backend implements
-     * @param threads    worker threads for backends that run on threads
-     * @param measure    warm up and report the median of several timed runs, rather than run once
-     * @param progress   where to report progress of long sweeps, or null
-     */
-    public record Request(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends,
-                          List<LockMechanism> mechanisms, long seed, int threads, boolean measure, PrintWriter progress) {
+    private ComparisonRunner() {}
 
-        /** One run per combination on every available processor: what tests and quick checks want. */
-        public static Request once(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends, long seed) {
-            return new Request(kernel, sizes, schedules, backends, List.of(), seed, RunSettings.defaultThreads(), false, null);
+    public static Comparison run(ComparisonRequest request) {
+        Sweep sweep = Sweep.of(request);
+        PrintWriter progress = request.progress();
+        if (progress != null) {
+            sweep.notes().forEach(note -> progress.println("note: " + note));
+            progress.flush();
+        }
+        Kernel kernel = request.kernel().kernel();
+        KernelGraph graph = Pipeline.compile(kernel);
+        RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
+                RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
+        List<Sweep.Planned> planned = sweep.rows();
+        Counter counter = new Counter(planned.size(), progress);
+        List<ResultRow> rows = new ArrayList<>();
+        int from = 0;
+        while (from < planned.size()) {
+            int[] sizes = planned.get(from).sizes();
+            int to = from;
+            while (to < planned.size() && java.util.Arrays.equals(planned.get(to).sizes(), sizes)) {
+                to++;
+            }
+            rows.addAll(runSize(request, graph, planned.subList(from, to), settings, counter));
+            from = to;
+        }
+        return new Comparison(rows, sweep.notes());
+    }
+
+    /** The rows of one size: inputs and oracle first; a failure there fails every row of the size. */
+    private static List<ResultRow> runSize(ComparisonRequest request, KernelGraph graph, List<Sweep.Planned> planned,
+                                           RunSettings settings, Counter counter) {
+        int[] sizes = planned.getFirst().sizes();
+        Invocation invocation;
+        KernelOutputs oracle;
+        try {
+            invocation = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
+        } catch (RuntimeException generatorFailure) {
+            return failAll(planned, request, "the kernel's input generator failed at size " + Sweep.sizeText(sizes) + ": "
+                    + describe(generatorFailure), counter);
+        }
+        try {
+            oracle = SequentialOracle.run(graph, invocation);
+        } catch (KernelExecutionException | KernelDefinitionException oracleFailure) {
+            return failAll(planned, request, "the sequential oracle failed, so no row can be checked: "
+                    + oracleFailure.getMessage(), counter);
+        }
+        ResultRow[] rows = new ResultRow[planned.size()];
+        List<Integer> timedAlone = new ArrayList<>();
+        List<Integer> pooled = new ArrayList<>();
+        for (int r = 0; r < planned.size(); r++) {
+            Sweep.Planned row = planned.get(r);
+            if (row.skipReason().isPresent()) {
+                counter.started(row);
+                rows[r] = skipped(row, request.seed(), row.skipReason().get());
+            } else if (row.backend().timesRealHardware() || request.jobs() == 1) {
+                timedAlone.add(r);
+            } else {
+                pooled.add(r);
+            }
+        }
+        if (!pooled.isEmpty()) {
+            try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(request.jobs(), pooled.size()))) {
+                List<Future<ResultRow>> futures = new ArrayList<>();
+                for (int r : pooled) {
+                    Sweep.Planned row = planned.get(r);
+                    futures.add(pool.submit(() -> runOne(row, invocation, oracle, settings, counter)));
+                }
+                for (int p = 0; p < pooled.size(); p++) {
+                    rows[pooled.get(p)] = await(futures.get(p));
+                }
+            }
+        }
+        for (int r : timedAlone) {
+            rows[r] = runOne(planned.get(r), invocation, oracle, settings, counter);
+        }
+        return List.of(rows);
+    }
+
+    private static ResultRow await(Future<ResultRow> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a comparison row", interrupted);
+        } catch (ExecutionException failure) {
+            // runOne turns every failure into a row, so this is a bug in the runner itself
+            throw new IllegalStateException("a comparison row failed outside its run", failure.getCause());
         }
     }
 
-    private ComparisonRunner() {}
+    /** Runs one variant and verifies it; any error becomes the row's status instead of ending the sweep. */
+    private static ResultRow runOne(Sweep.Planned row, Invocation invocation, KernelOutputs oracle, RunSettings settings,
+                                    Counter counter) {
+        counter.started(row);
+        Variant variant = row.variant().orElseThrow();
+        BackendRun run;
+        try {
+            run = row.backend().run(variant, invocation, settings);
+        } catch (UnsupportedCombinationException cannot) {
+            return skipped(row, settings.seed(), cannot.getMessage());
+        } catch (KernelExecutionException | KernelDefinitionException | StallException runFailure) {
+            return failed(row, settings.seed(), runFailure.getMessage());
+        } catch (OutOfMemoryError tooLarge) {
+            return failed(row, settings.seed(), "out of memory: this row's fields (or the simulated GPU's memory) do not"
+                    + " fit; use smaller sizes, or give the JVM more with FINEGRAIN_JAVA_OPTS=-Xmx<size>");
+        } catch (RuntimeException | Error bug) {
+            counter.internalError(row, bug);
+            return failed(row, settings.seed(), "internal error, please report it: " + describe(bug));
+        }
+        Optional<String> problem = run.failure().or(() -> oracle.firstDifference(variant.graph(), row.sizes(), run.outputs()));
+        return new ResultRow(row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(),
+                row.backend().name(), row.mechanismText(), row.granularityText(), row.kernel().channelPolicy().cliName(),
+                problem.isEmpty() ? RowStatus.VERIFIED : RowStatus.NOT_VERIFIED, run.metric(), run.value(), run.unit(),
+                settings.seed(), problem.orElse(""), run.details());
+    }
 
-    public static List<ResultRow> run(Request given) {
-        Request request = withoutRepeats(given);
-        Kernel kernel = request.kernel().kernel();
-        KernelGraph graph = Pipeline.compile(kernel);
-        // keyed by the schedule the plan settles on, so data-parallel:16 and data-parallel:16x16 (2-D) run once
-        Map<Schedule, ExecutionPlan> plans = new LinkedHashMap<>();
-        for (Schedule schedule : request.schedules()) {
-            ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
-            plans.putIfAbsent(plan.schedule(), plan);
-        }
-        if (!request.mechanisms().isEmpty() && request.backends().stream().allMatch(Backend::modelsSyncAbstractly)) {
-            throw new UsageException("backend '" + request.backends().getFirst().name() + "' models sync points abstractly and "
-                    + "takes no lock mechanism; drop the mechanism option or add a backend that implements "
-                    + request.mechanisms().getFirst());
-        }
-        if (!request.mechanisms().isEmpty() && request.progress() != null) {
-            request.backends().stream().filter(Backend::modelsSyncAbstractly).forEach(abstractBackend -> request.progress().println(
-                    "note: backend '" + abstractBackend.name() + "' takes no lock mechanism, so a mechanism sweep leaves it out"));
-        }
-        Map<Schedule, Map<Backend, List<Optional<LockMechanism>>>> combinations = new LinkedHashMap<>();
-        int total = 0;
-        for (Schedule schedule : plans.keySet()) {
-            Map<Backend, List<Optional<LockMechanism>>> byBackend = new LinkedHashMap<>();
-            for (Backend backend : request.backends()) {
-                Optional<String> cannot = backend.unsupportedKernel(graph, schedule);
-                if (cannot.isPresent()) {
-                    throw new UsageException("backend '" + backend.name() + "' cannot run " + schedule.cliName()
-                            + " of kernel '" + graph.name() + "': " + cannot.get() + "; leave it out with --schedules"
-                            + " or --backends");
-                }
-                List<Optional<LockMechanism>> mechanisms = mechanismsFor(backend, graph, schedule, request.mechanisms());
-                byBackend.put(backend, mechanisms);
-                total += mechanisms.size() * request.sizes().size();
-            }
-            combinations.put(schedule, byBackend);
-        }
-        boolean someRowTakesAMechanism = combinations.values().stream().flatMap(byBackend -> byBackend.values().stream())
-                .flatMap(List::stream).anyMatch(Optional::isPresent);
-        if (!request.mechanisms().isEmpty() && !someRowTakesAMechanism) {
-            throw new UsageException(plans.keySet().stream().map(Schedule::cliName).collect(Collectors.joining(", "))
-                    + (plans.size() == 1 ? " synchronises" : " synchronise") + " with barriers only and takes no lock mechanism; "
-                    + "drop the mechanism option or add the lock-dataflow schedule");
-        }
-        for (int[] sizes : request.sizes()) {
-            for (ExecutionPlan plan : plans.values()) {
-                requireTilesDivide(plan, sizes);
-            }
-        }
-        RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
-                RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
+    private static List<ResultRow> failAll(List<Sweep.Planned> planned, ComparisonRequest request, String why, Counter counter) {
         List<ResultRow> rows = new ArrayList<>();
-        for (int[] sizes : request.sizes()) {
-            Invocation invocation = request.kernel().inputs().generate(kernel, sizes, request.seed());
-            KernelOutputs oracle = SequentialOracle.run(graph, invocation);
-            for (Map.Entry<Schedule, ExecutionPlan> plan : plans.entrySet()) {
-                for (Map.Entry<Backend, List<Optional<LockMechanism>>> backend : combinations.get(plan.getKey()).entrySet()) {
-                    for (Optional<LockMechanism> mechanism : backend.getValue()) {
-                        if (request.progress() != null && total > 1) {
-                            request.progress().printf("[%d/%d] %s %s %s %s %s%n", rows.size() + 1, total, kernel.name(),
-                                    sizeText(sizes), plan.getValue().schedule().cliName(), backend.getKey().name(),
-                                    mechanism.map(LockMechanism::cliName).orElse(""));
-                            request.progress().flush();
-                        }
-                        Variant variant = new Variant(graph, plan.getValue(), mechanism);
-                        BackendRun run = backend.getKey().run(variant, invocation, settings);
-                        rows.add(row(variant, backend.getKey(), sizes, run, oracle, request.seed()));
-                    }
-                }
-            }
+        for (Sweep.Planned row : planned) {
+            counter.started(row);
+            rows.add(row.skipReason().isPresent() ? skipped(row, request.seed(), row.skipReason().get())
+                    : failed(row, request.seed(), why));
         }
         return rows;
     }
 
-    /**
-     * A data-parallel plan's tiles must divide the sizes (Rodinia's structure); the usage error says so in the
-     * command line's words.
-     */
-    public static void requireTilesDivide(ExecutionPlan plan, int[] sizes) {
-        if (plan instanceof DataParallelPlan dataParallel) {
-            dataParallel.tileMisfit(sizes).ifPresent(misfit -> {
-                throw new UsageException(plan.schedule().cliName() + " tiles do not divide size " + sizeText(sizes) + " of kernel '"
-                        + plan.graph().name() + "' (" + misfit + "); choose sizes that are multiples of the tile, or a tile "
-                        + "that divides them (data-parallel:B or data-parallel:BxC)");
-            });
-        }
+    private static ResultRow skipped(Sweep.Planned row, long seed, String why) {
+        return withoutResult(row, seed, RowStatus.SKIPPED, why);
     }
 
-    /**
-     * The request with each size, backend (by name) and mechanism once, in the order first given: a repeat would only
-     * run the same verified row again. Schedules are merged where they are planned.
-     */
-    private static Request withoutRepeats(Request request) {
-        Map<String, int[]> sizes = new LinkedHashMap<>();
-        request.sizes().forEach(size -> sizes.putIfAbsent(sizeText(size), size));
-        Map<String, Backend> backends = new LinkedHashMap<>();
-        request.backends().forEach(backend -> backends.putIfAbsent(backend.name(), backend));
-        return new Request(request.kernel(), List.copyOf(sizes.values()), request.schedules(), List.copyOf(backends.values()),
-                request.mechanisms().stream().distinct().toList(), request.seed(), request.threads(), request.measure(),
-                request.progress());
+    private static ResultRow failed(Sweep.Planned row, long seed, String why) {
+        return withoutResult(row, seed, RowStatus.FAILED, why);
     }
 
-    /**
-     * The mechanisms to run a backend with under a schedule: the requested ones (each must be supported), or all
-     * it supports; a single empty entry for schedules that use barriers only and for abstract backends, and none for
-     * an abstract backend in a mechanism sweep.
-     */
-    private static List<Optional<LockMechanism>> mechanismsFor(Backend backend, KernelGraph graph, Schedule schedule,
-                                                               List<LockMechanism> requested) {
-        if (backend.modelsSyncAbstractly() && !requested.isEmpty()) {
-            return List.of();
+    private static ResultRow withoutResult(Sweep.Planned row, long seed, RowStatus status, String why) {
+        return new ResultRow(row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(), row.backend().name(),
+                row.mechanismText(), row.granularityText(), row.kernel().channelPolicy().cliName(), status, "-", Double.NaN,
+                "-", seed, oneLine(why), Map.of());
+    }
+
+    private static String describe(Throwable failure) {
+        return failure.getMessage() == null ? failure.getClass().getSimpleName()
+                : failure.getClass().getSimpleName() + ": " + failure.getMessage();
+    }
+
+    private static String oneLine(String text) {
+        return text == null ? "" : text.replaceAll("\\s*\\R\\s*", "; ");
+    }
+
+    /** Numbers the rows as they start, for the progress lines of a long sweep. */
+    private static final class Counter {
+        private final int total;
+        private final PrintWriter progress;
+        private final AtomicInteger next = new AtomicInteger();
+
+        Counter(int total, PrintWriter progress) {
+            this.total = total;
+            this.progress = progress;
         }
-        List<LockMechanism> available = backend.mechanisms(graph, schedule);
-        if (available.isEmpty()) {
-            return List.of(Optional.empty());
-        }
-        if (requested.isEmpty()) {
-            return available.stream().map(Optional::of).toList();
-        }
-        for (LockMechanism mechanism : requested) {
-            Optional<String> reason = backend.unsupported(graph, schedule, mechanism);
-            if (reason.isPresent()) {
-                throw new UsageException("backend '" + backend.name() + "' cannot run " + schedule.cliName() + " of kernel '"
-                        + graph.name() + "' with mechanism '" + mechanism + "': " + reason.get() + "; it can use "
-                        + available.stream().map(LockMechanism::cliName).collect(Collectors.joining(", ")));
+
+        void started(Sweep.Planned row) {
+            int number = next.incrementAndGet();
+            if (progress != null && total > 1) {
+                synchronized (progress) {
+                    progress.printf("[%d/%d] %s %s %s %s %s%n", number, total, row.kernel().name(), Sweep.sizeText(row.sizes()),
+                            row.schedule().cliName(), row.backend().name(), row.mechanism().map(Object::toString).orElse(""));
+                    progress.flush();
+                }
             }
         }
-        return requested.stream().map(Optional::of).toList();
+
+        void internalError(Sweep.Planned row, Throwable bug) {
+            if (progress != null) {
+                synchronized (progress) {
+                    progress.println("finegrain: internal error in " + row.kernel().name() + " " + Sweep.sizeText(row.sizes())
+                            + " " + row.schedule().cliName() + " " + row.backend().name() + ", please report it with this trace:");
+                    bug.printStackTrace(progress);
+                    progress.flush();
+                }
+            }
+        }
     }
 
-    private static ResultRow row(Variant variant, Backend backend, int[] sizes, BackendRun run, KernelOutputs oracle, long seed) {
-        Kernel kernel = variant.graph().kernel();
-        Optional<String> problem = run.failure().or(() -> oracle.firstDifference(variant.graph(), sizes, run.outputs()));
-        return new ResultRow(kernel.name(), sizeText(sizes), variant.plan().schedule().cliName(), backend.name(),
-                variant.mechanism().map(LockMechanism::cliName).orElse("-"),
-                variant.mechanism().map(LockMechanism::oneTokenPerWarp).orElse(false)
-                        ? LockGranularity.WARP_SHARED.cliName() : kernel.granularity().cliName(),
-                kernel.channelPolicy().cliName(), problem.isEmpty(), run.metric(), run.value(), run.unit(), seed,
-                problem.orElse(""), run.details());
-    }
-
+    /** The size as the command line and reports write it, e.g. {@code 64x32}. */
     public static String sizeText(int[] sizes) {
-        return Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining("x"));
+        return Sweep.sizeText(sizes);
+    }
+
+    /** Why a plan's tiles cannot cover a size, in the command line's words, if they cannot. */
+    public static Optional<String> tileMisfit(ExecutionPlan plan, int[] sizes) {
+        return Sweep.tileMisfitMessage(plan, sizes);
     }
 }

@@ -3,34 +3,102 @@ package dev.finegrain.compiler.compare;
 import dev.finegrain.dsl.KernelLibrary;
 import dev.finegrain.dsl.LibraryKernel;
 
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
-/** Every kernel of every {@link KernelLibrary} service on the class path, in library order. */
+/**
+ * Every kernel of every {@link KernelLibrary} service on the class path, plus those of a user's extra class path
+ * entries (jars and class folders), in library order.
+ *
+ * <p>A library that cannot be loaded (a missing class, a kernel that does not build, an exception in its code) is
+ * one line in {@link #problems()}, naming the library, and its kernels are left out; the others still load. Two
+ * kernels with one name are a {@link UsageException} naming both libraries, since a command could not know which
+ * one is meant.
+ */
 public final class KernelCatalog {
 
     private final List<LibraryKernel> kernels;
+    private final List<String> problems;
 
-    private KernelCatalog(List<LibraryKernel> kernels) {
+    private KernelCatalog(List<LibraryKernel> kernels, List<String> problems) {
         this.kernels = List.copyOf(kernels);
+        this.problems = List.copyOf(problems);
     }
 
+    /** The libraries on the JVM's own class path. */
     public static KernelCatalog load() {
-        List<LibraryKernel> kernels = new ArrayList<>();
-        for (KernelLibrary library : ServiceLoader.load(KernelLibrary.class)) {
-            kernels.addAll(library.kernels());
+        return load(List.of());
+    }
+
+    /**
+     * The libraries on the JVM's class path and on {@code extraClassPath}, whose entries must exist.
+     *
+     * @throws UsageException for an entry that does not exist, or two kernels with one name
+     */
+    public static KernelCatalog load(List<Path> extraClassPath) {
+        ClassLoader loader = extraClassPath.isEmpty() ? Thread.currentThread().getContextClassLoader()
+                : new URLClassLoader("finegrain-user-kernels", urls(extraClassPath), KernelCatalog.class.getClassLoader());
+        Map<String, LibraryKernel> byName = new LinkedHashMap<>();
+        Map<String, String> libraryOf = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        Iterator<ServiceLoader.Provider<KernelLibrary>> providers = ServiceLoader.load(KernelLibrary.class, loader).stream().iterator();
+        while (true) {
+            ServiceLoader.Provider<KernelLibrary> provider;
+            try {
+                if (!providers.hasNext()) {
+                    break;
+                }
+                provider = providers.next();
+            } catch (ServiceConfigurationError broken) {
+                problems.add("a kernel library listed in META-INF/services/" + KernelLibrary.class.getName()
+                        + " could not be loaded, so its kernels are left out: " + reason(broken));
+                continue;
+            }
+            String library = describe(provider.type());
+            List<LibraryKernel> offered;
+            try {
+                offered = List.copyOf(provider.get().kernels());
+            } catch (RuntimeException | LinkageError | ServiceConfigurationError broken) {
+                problems.add("kernel library " + library + " could not be loaded, so its kernels are left out: " + reason(broken));
+                continue;
+            }
+            for (LibraryKernel kernel : offered) {
+                String earlier = libraryOf.putIfAbsent(kernel.name(), library);
+                if (earlier != null) {
+                    throw new UsageException("kernel '" + kernel.name() + "' is defined twice, by " + earlier + " and by "
+                            + library + "; rename one of them");
+                }
+                byName.put(kernel.name(), kernel);
+            }
         }
-        return new KernelCatalog(kernels);
+        return new KernelCatalog(new ArrayList<>(byName.values()), problems);
     }
 
     public static KernelCatalog of(List<LibraryKernel> kernels) {
-        return new KernelCatalog(kernels);
+        return new KernelCatalog(kernels, List.of());
     }
 
     public List<LibraryKernel> kernels() {
         return kernels;
+    }
+
+    /** One line per library that could not be loaded. */
+    public List<String> problems() {
+        return problems;
     }
 
     public Optional<LibraryKernel> find(String name) {
@@ -39,5 +107,71 @@ public final class KernelCatalog {
 
     public List<String> names() {
         return kernels.stream().map(LibraryKernel::name).toList();
+    }
+
+    /**
+     * The entries of a class path in the JVM's spelling: separated by the platform's path separator, each a jar or
+     * a class folder, or {@code folder/*} for every jar in a folder.
+     *
+     * @throws UsageException naming an entry that does not exist
+     */
+    public static List<Path> classPath(String text, String option) {
+        List<Path> entries = new ArrayList<>();
+        for (String entry : text.split(java.io.File.pathSeparator)) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            if (entry.endsWith("/*") || entry.equals("*")) {
+                Path folder = Path.of(entry.length() == 1 ? "." : entry.substring(0, entry.length() - 2));
+                if (!Files.isDirectory(folder)) {
+                    throw new UsageException(option + " entry '" + entry + "': " + folder + " is not a folder");
+                }
+                try (DirectoryStream<Path> jars = Files.newDirectoryStream(folder, "*.{jar,JAR}")) {
+                    jars.forEach(entries::add);
+                } catch (IOException unreadable) {
+                    throw new UsageException(option + " entry '" + entry + "': cannot list " + folder + ": " + unreadable.getMessage());
+                }
+                continue;
+            }
+            Path path = Path.of(entry);
+            if (!Files.exists(path)) {
+                throw new UsageException(option + " entry '" + entry + "' does not exist; give jars or class folders"
+                        + " separated by '" + java.io.File.pathSeparator + "' (for a Maven project: target/classes and its"
+                        + " dependencies' jars)");
+            }
+            entries.add(path);
+        }
+        return entries;
+    }
+
+    private static URL[] urls(List<Path> entries) {
+        List<URL> urls = new ArrayList<>();
+        for (Path entry : entries) {
+            try {
+                urls.add(entry.toAbsolutePath().toUri().toURL());
+            } catch (MalformedURLException impossible) {
+                throw new UsageException("class path entry " + entry + " cannot be read as a URL: " + impossible.getMessage());
+            }
+        }
+        return urls.toArray(URL[]::new);
+    }
+
+    /** The library's class and where it was loaded from, so that two libraries of one name can be told apart. */
+    private static String describe(Class<?> library) {
+        CodeSource source = library.getProtectionDomain().getCodeSource();
+        String location = source == null || source.getLocation() == null ? "" : " (" + source.getLocation().getPath() + ")";
+        return library.getName() + location;
+    }
+
+    /** The innermost cause's message: a ServiceConfigurationError wraps the error that matters. */
+    private static String reason(Throwable broken) {
+        Throwable cause = broken;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        String message = cause.getMessage() == null ? "" : cause.getMessage().replaceAll("\\s*\\R\\s*", " ");
+        // a kernel's own definition error already says what is wrong and where, in the DSL's words
+        return cause instanceof dev.finegrain.dsl.KernelDefinitionException ? message
+                : cause.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
     }
 }

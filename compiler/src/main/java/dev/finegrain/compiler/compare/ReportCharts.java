@@ -3,11 +3,16 @@ package dev.finegrain.compiler.compare;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.Marker;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
+import java.awt.BasicStroke;
+import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -15,21 +20,25 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
  * The report's charts as data, and their rendering to PNG with XChart. Only verified rows become data points:
- * a row that does not match the oracle is a bug, never a measurement.
+ * a row that does not match the oracle (or failed, or was skipped) is never a measurement.
  *
  * <ul>
- *   <li>One value-vs-size chart per metric and unit: x is the number of points of the size, y (log scale) the
- *       value, one series per schedule, backend and mechanism.</li>
- *   <li>One speedup bar chart: for each size, each row's speedup over the worst row of the same size, backend and
- *       metric, so the worst row is 1. For a rate ({@code cells/s}, any unit ending in {@code /s}) that is
- *       {@code value / min}; for everything else (critical path, cycles, times) lower is better and it is
- *       {@code max / value}.</li>
+ *   <li>One value-vs-size chart per metric and unit: the sizes along x as written ({@code 256x256}), in order of
+ *       points; y on a log scale (when the values span a factor of ten) with ticks in readable units ({@code 1.5 G});
+ *       one series per schedule,
+ *       backend and mechanism, each with its own marker, dash and line width, so that a series drawn on top of
+ *       another leaves it visible.</li>
+ *   <li>One speed-up bar chart per backend and metric, never mixing a counted ratio (the reference's critical path,
+ *       the model's cycles) with a measured one: for each size, each row's speed-up over the worst row of the same
+ *       size. For a rate ({@code cells/s}, any unit ending in {@code /s}) that is {@code value / min}; for everything
+ *       else (critical path, cycles, times) lower is better and it is {@code max / value}.</li>
  * </ul>
  */
 public final class ReportCharts {
@@ -41,13 +50,18 @@ public final class ReportCharts {
 
     private static final int WIDTH = 960;
     private static final int HEIGHT = 520;
+    private static final Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE,
+            SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS,
+            SeriesMarkers.OVAL, SeriesMarkers.RECTANGLE, SeriesMarkers.TRAPEZOID};
+    private static final BasicStroke[] LINES = {SeriesLines.SOLID, SeriesLines.DASH_DASH, SeriesLines.DOT_DOT,
+            SeriesLines.DASH_DOT};
 
     /** One plotted value and the row it came from. */
     public record Point(String size, long points, double value, ResultRow row) {}
 
     public record Series(String name, List<Point> points) {}
 
-    /** A chart to draw: {@code bars} is the speedup chart, otherwise a log-scale line chart over the size. */
+    /** A chart to draw: {@code bars} is a speed-up chart, otherwise a log-scale line chart over the sizes. */
     public record ReportChart(String title, String xTitle, String yTitle, boolean bars, List<Series> series) {
 
         public byte[] png() {
@@ -58,23 +72,35 @@ public final class ReportCharts {
                 throw new UncheckedIOException(encoding);
             }
         }
+
+        /** The sizes along x, in order of points. */
+        public List<String> sizes() {
+            return series.stream().flatMap(s -> s.points().stream()).sorted(Comparator.comparingLong(Point::points))
+                    .map(Point::size).distinct().toList();
+        }
     }
 
     private ReportCharts() {}
 
-    /** The charts for these rows: one per metric and unit present among the verified rows, then the speedups. */
+    /** The charts for these rows: one per metric and unit among the verified rows, then one speed-up chart per backend. */
     public static List<ReportChart> of(List<ResultRow> rows) {
         List<ResultRow> plotted = rows.stream().filter(ResultRow::verified)
                 .filter(row -> Double.isFinite(row.value()) && row.value() > 0).toList();
         List<ReportChart> charts = new ArrayList<>();
-        Map<String, List<ResultRow>> byMetric = group(plotted, row -> row.metric() + " (" + row.unit() + ")");
-        byMetric.forEach((metric, metricRows) -> charts.add(new ReportChart(metric + " vs size", "points",
-                metric + ", log scale", false, series(metricRows, ResultRow::value))));
-        if (!plotted.isEmpty()) {
-            charts.add(new ReportChart("Speedup over the worst row of the same size and backend", "size",
-                    "speedup (x)", true, series(plotted, speedups(plotted)::get)));
-        }
+        group(plotted, row -> row.metric() + " (" + row.unit() + ")").forEach((metric, metricRows) -> charts.add(
+                new ReportChart(metric + " vs size", "size", metric, false, series(metricRows, ResultRow::value))));
+        group(plotted, row -> row.backend() + "|" + row.metric() + "|" + row.unit()).values().forEach(backendRows -> {
+            ResultRow first = backendRows.getFirst();
+            charts.add(new ReportChart(speedupTitle(first), "size", "speed-up (x)", true,
+                    series(backendRows, speedups(backendRows)::get)));
+        });
         return charts;
+    }
+
+    /** What a speed-up means depends on the metric: a measured rate, or a counted quantity where lower is better. */
+    static String speedupTitle(ResultRow row) {
+        String over = higherIsBetter(row) ? "the slowest row" : "the row with the most " + row.unit();
+        return "Speed-up on " + row.backend() + " (" + row.metric() + "): each row over " + over + " of the same size";
     }
 
     /** A rate is better when higher; every other metric (firings, cycles, time) when lower. */
@@ -90,9 +116,27 @@ public final class ReportCharts {
         return Arrays.stream(size.split("x")).mapToLong(Long::parseLong).reduce(1, Math::multiplyExact);
     }
 
+    /**
+     * A number with an SI prefix and three significant digits at most, for tick labels: 1.5 G, 250 M, 4.1 k, 12, 0.5.
+     */
+    static String readable(double value) {
+        double magnitude = Math.abs(value);
+        String[] prefixes = {"", " k", " M", " G", " T", " P"};
+        int step = 0;
+        while (magnitude >= 1000 && step < prefixes.length - 1) {
+            magnitude /= 1000;
+            value /= 1000;
+            step++;
+        }
+        String digits = magnitude >= 100 || magnitude == Math.rint(magnitude) ? String.format(Locale.ROOT, "%.0f", value)
+                : magnitude >= 10 ? String.format(Locale.ROOT, "%.1f", value) : String.format(Locale.ROOT, "%.2f", value);
+        digits = digits.contains(".") ? digits.replaceAll("0+$", "").replaceAll("\\.$", "") : digits;
+        return digits + prefixes[step];
+    }
+
     private static Map<ResultRow, Double> speedups(List<ResultRow> rows) {
         Map<ResultRow, Double> speedups = new LinkedHashMap<>();
-        group(rows, row -> row.size() + "|" + row.backend() + "|" + row.metric() + "|" + row.unit()).values().forEach(group -> {
+        group(rows, ResultRow::size).values().forEach(group -> {
             double worst = higherIsBetter(group.getFirst())
                     ? group.stream().mapToDouble(ResultRow::value).min().orElseThrow()
                     : group.stream().mapToDouble(ResultRow::value).max().orElseThrow();
@@ -115,16 +159,53 @@ public final class ReportCharts {
         return groups;
     }
 
-    private static XYChart lineChart(ReportChart spec) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
-                .xAxisTitle(spec.xTitle()).yAxisTitle(spec.yTitle()).build();
+    /**
+     * Lines over the sizes as categories; y on a log scale when the values span a factor of ten or more (XChart labels
+     * a log axis at powers of ten only, so a narrower span gets a linear axis, whose ticks are all labelled).
+     */
+    private static CategoryChart lineChart(ReportChart spec) {
+        boolean logarithmic = logarithmic(spec);
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
+                .xAxisTitle(spec.xTitle()).yAxisTitle(spec.yTitle() + (logarithmic ? ", log scale" : "")).build();
         style(chart.getStyler());
-        chart.getStyler().setYAxisLogarithmic(true);
+        chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
+        // every series' point of a size at that size's own x, not shifted aside as bars would be
+        chart.getStyler().setOverlapped(true);
+        chart.getStyler().setYAxisLogarithmic(logarithmic);
+        chart.getStyler().setyAxisTickLabelsFormattingFunction(ReportCharts::readable);
+        chart.getStyler().setMarkerSize(9);
+        List<String> sizes = spec.sizes();
+        int next = 0;
         for (Series series : spec.series()) {
-            chart.addSeries(series.name(), series.points().stream().map(Point::points).toList(),
-                    series.points().stream().map(Point::value).toList());
+            CategorySeries line = chart.addSeries(series.name(), sizes, valuesAt(series, sizes));
+            line.setMarker(MARKERS[next % MARKERS.length]);
+            BasicStroke dash = LINES[(next / MARKERS.length + next) % LINES.length];
+            // earlier series wider: a series drawn on top of another lies inside it, and both stay visible
+            line.setLineStyle(new BasicStroke(Math.max(1.5f, 8f - 1.1f * next), BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND,
+                    10f, dash.getDashArray(), 0f));
+            Color color = chart.getStyler().getSeriesColors()[next % chart.getStyler().getSeriesColors().length];
+            // a little transparency, so that a series drawn over another leaves it visible
+            Color seeThrough = new Color(color.getRed(), color.getGreen(), color.getBlue(), 200);
+            line.setLineColor(seeThrough);
+            line.setMarkerColor(seeThrough);
+            next++;
         }
         return chart;
+    }
+
+    static boolean logarithmic(ReportChart spec) {
+        double lowest = spec.series().stream().flatMap(s -> s.points().stream()).mapToDouble(Point::value).min().orElse(1);
+        double highest = spec.series().stream().flatMap(s -> s.points().stream()).mapToDouble(Point::value).max().orElse(1);
+        return highest >= 10 * lowest;
+    }
+
+    /** A series' value at each size, null where it has none (a gap, not a zero). */
+    private static List<Double> valuesAt(Series series, List<String> sizes) {
+        List<Double> values = new ArrayList<>();
+        for (String size : sizes) {
+            values.add(series.points().stream().filter(point -> point.size().equals(size)).map(Point::value).findFirst().orElse(null));
+        }
+        return values;
     }
 
     /** Bars grouped by size; a series without a row at some size leaves a gap there rather than a zero bar. */
@@ -135,22 +216,17 @@ public final class ReportCharts {
         chart.getStyler().setLabelsVisible(true);
         chart.getStyler().setYAxisDecimalPattern("0.00");
         chart.getStyler().setYAxisMin(0.0);
-        List<String> sizes = spec.series().stream().flatMap(series -> series.points().stream())
-                .sorted(Comparator.comparingLong(Point::points)).map(Point::size).distinct().toList();
+        List<String> sizes = spec.sizes();
         for (Series series : spec.series()) {
-            List<Double> values = new ArrayList<>();
-            for (String size : sizes) {
-                values.add(series.points().stream().filter(point -> point.size().equals(size))
-                        .map(Point::value).findFirst().orElse(null));
-            }
-            chart.addSeries(series.name(), sizes, values);
+            chart.addSeries(series.name(), sizes, valuesAt(series, sizes));
         }
         return chart;
     }
 
-    private static void style(Styler styler) {
+    private static void style(AxesChartStyler styler) {
         styler.setLegendPosition(Styler.LegendPosition.OutsideE);
         styler.setAntiAlias(true);
         styler.setTextAntiAlias(true);
+        styler.setChartTitleFont(styler.getChartTitleFont().deriveFont(14f));
     }
 }

@@ -17,7 +17,8 @@ import java.util.Locale;
  * Writes a comparison into a folder: {@code results.json} and {@code results.csv} (exactly what
  * {@code --format json} and {@code --format csv} print) and {@code report.html}, a page that needs no network: inline
  * CSS, the results table, and the {@link ReportCharts charts} embedded as PNG data URIs, each with the values it
- * plots. A row that is not verified is marked NOT VERIFIED in the table and left out of every chart.
+ * plots. A row that is not verified (NOT VERIFIED, failed or skipped) is marked in the table, with its reason, and
+ * left out of every chart; the comparison's notes (what a sweep left out) are listed under the table.
  */
 public final class ReportWriter {
 
@@ -30,8 +31,10 @@ public final class ReportWriter {
             table { border-collapse: collapse; font-size: 0.9em; }
             th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
             td.number { text-align: right; font-variant-numeric: tabular-nums; }
-            tr.not-verified { background: #fde2e2; }
+            tr.problem { background: #fde2e2; }
+            tr.skipped { color: #666; background: #f4f4f4; }
             td.status-bad { color: #a40000; font-weight: bold; }
+            ul.notes { color: #444; }
             figure.chart { margin: 2em 0; }
             figure.chart img { max-width: 100%; border: 1px solid #eee; }
             details { margin-top: 0.5em; }
@@ -79,15 +82,16 @@ public final class ReportWriter {
      * @param commandLine the command that produced the rows, shown on the page
      * @throws UsageException naming the file when one cannot be written
      */
-    public Path write(List<ResultRow> rows, String commandLine, ZonedDateTime producedAt) {
-        writeFile(dir.resolve(JSON_FILE), ResultFormat.JSON.render(rows));
-        writeFile(dir.resolve(CSV_FILE), ResultFormat.CSV.render(rows));
+    public Path write(Comparison comparison, String commandLine, ZonedDateTime producedAt) {
+        writeFile(dir.resolve(JSON_FILE), ResultFormat.JSON.render(comparison.rows()));
+        writeFile(dir.resolve(CSV_FILE), ResultFormat.CSV.render(comparison.rows()));
         Path page = dir.resolve(HTML_FILE);
-        writeFile(page, html(rows, commandLine, producedAt));
+        writeFile(page, html(comparison, commandLine, producedAt));
         return page;
     }
 
-    public static String html(List<ResultRow> rows, String commandLine, ZonedDateTime producedAt) {
+    public static String html(Comparison comparison, String commandLine, ZonedDateTime producedAt) {
+        List<ResultRow> rows = comparison.rows();
         String kernels = String.join(", ", rows.stream().map(ResultRow::kernel).distinct().toList());
         StringBuilder page = new StringBuilder();
         page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>finegrain compare: ")
@@ -96,8 +100,9 @@ public final class ReportWriter {
                 .append("<p class=\"provenance\">Produced by <code>").append(escape(commandLine)).append("</code> on ")
                 .append(escape(producedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT))))
                 .append(". Every row was checked against the sequential oracle on the same inputs; a row marked NOT VERIFIED "
-                        + "is a bug, not a data point, and is left out of the charts.</p>\n");
+                        + "is a bug, not a data point; failed and skipped rows give their reason. Only verified rows are charted.</p>\n");
         appendTable(page, rows);
+        appendNotes(page, comparison.notes());
         page.append("<section id=\"charts\">\n<h2>Charts</h2>\n");
         List<ReportCharts.ReportChart> charts = ReportCharts.of(rows);
         if (charts.isEmpty()) {
@@ -112,12 +117,17 @@ public final class ReportWriter {
         ResultFormat.COLUMNS.forEach(column -> page.append("<th>").append(column).append("</th>"));
         page.append("<th>problem</th></tr></thead>\n<tbody>\n");
         for (ResultRow row : rows) {
-            page.append(row.verified() ? "<tr>" : "<tr class=\"not-verified\">");
+            page.append(switch (row.status()) {
+                case VERIFIED -> "<tr>";
+                case SKIPPED -> "<tr class=\"skipped\">";
+                case NOT_VERIFIED, FAILED -> "<tr class=\"problem\">";
+            });
             List<String> cells = ResultFormat.cells(row);
             for (int c = 0; c < cells.size(); c++) {
                 String column = ResultFormat.COLUMNS.get(c);
-                if (column.equals("verified")) {
-                    page.append(row.verified() ? "<td>verified</td>" : "<td class=\"status-bad\">NOT VERIFIED</td>");
+                if (column.equals("status")) {
+                    page.append(row.status().isProblem() ? "<td class=\"status-bad\">" : "<td>").append(row.status().label())
+                            .append("</td>");
                 } else {
                     page.append(ResultFormat.isNumeric(column) ? "<td class=\"number\">" : "<td>")
                             .append(escape(cells.get(c))).append("</td>");
@@ -126,6 +136,15 @@ public final class ReportWriter {
             page.append("<td>").append(escape(row.problem())).append("</td></tr>\n");
         }
         page.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    private static void appendNotes(StringBuilder page, List<String> notes) {
+        if (notes.isEmpty()) {
+            return;
+        }
+        page.append("<section id=\"notes\">\n<h2>Notes</h2>\n<ul class=\"notes\">\n");
+        notes.forEach(note -> page.append("<li>").append(escape(note)).append("</li>\n"));
+        page.append("</ul>\n</section>\n");
     }
 
     private static void appendChart(StringBuilder page, ReportCharts.ReportChart chart) {

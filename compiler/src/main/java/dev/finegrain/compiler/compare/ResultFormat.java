@@ -14,7 +14,7 @@ public enum ResultFormat {
 
     /** The columns every format shows, in order; {@link #cells} gives a row's text for each. */
     static final List<String> COLUMNS = List.of("kernel", "size", "schedule", "backend", "mechanism",
-            "granularity", "channels", "verified", "metric", "value", "unit", "ms");
+            "granularity", "channels", "status", "metric", "value", "unit", "ms");
 
     public String render(List<ResultRow> rows) {
         return switch (this) {
@@ -26,7 +26,7 @@ public enum ResultFormat {
 
     static List<String> cells(ResultRow row) {
         return List.of(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
-                row.channels(), Boolean.toString(row.verified()), row.metric(), number(row.value()), row.unit(), millis(row));
+                row.channels(), row.status().label(), row.metric(), number(row.value()), row.unit(), millis(row));
     }
 
     /** Whether a column holds numbers, which tables align right. */
@@ -41,6 +41,9 @@ public enum ResultFormat {
     }
 
     static String number(double value) {
+        if (Double.isNaN(value)) {
+            return "-";
+        }
         return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value)
                 : String.format(Locale.ROOT, "%.4g", value);
     }
@@ -68,8 +71,8 @@ public enum ResultFormat {
         }
         for (ResultRow row : rows) {
             if (!row.verified()) {
-                out.append("NOT VERIFIED: ").append(row.kernel()).append(' ').append(row.size()).append(' ')
-                        .append(row.schedule()).append(' ').append(row.backend())
+                out.append(row.status().label().toUpperCase(java.util.Locale.ROOT)).append(": ").append(row.kernel()).append(' ')
+                        .append(row.size()).append(' ').append(row.schedule()).append(' ').append(row.backend())
                         .append(row.mechanism().equals("-") ? "" : " " + row.mechanism()).append(": ").append(row.problem()).append('\n');
             }
         }
@@ -115,23 +118,7 @@ public enum ResultFormat {
     }
 
     private static String quote(String text) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
+        return Json.quote(text);
     }
 
     private static String csv(List<ResultRow> rows) {

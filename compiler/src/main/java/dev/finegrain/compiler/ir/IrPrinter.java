@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.ir;
 
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.Dimension;
 import dev.finegrain.dsl.LockGranularity;
 

@@ -1,8 +1,8 @@
 package dev.finegrain.compiler.ir;
 
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.ParamSpec;
-import dev.finegrain.dsl.TypeRules;
+import dev.finegrain.dsl.internal.TypeRules;
 import dev.finegrain.dsl.Type;
 
 import java.util.HashSet;

@@ -9,7 +9,7 @@ import dev.finegrain.dsl.ChannelOverride;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.ChannelSpec;
 import dev.finegrain.dsl.Kernel;
-import dev.finegrain.dsl.SpecPrinter;
+import dev.finegrain.dsl.internal.SpecPrinter;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package dev.finegrain.compiler.pass;
 
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 
 /** Records the Lamport hyperplane h with h.d >= 1 for every non-zero channel vector d (the kernel's validation guarantees one); needs channels. */
 public final class FindHyperplane implements Pass {

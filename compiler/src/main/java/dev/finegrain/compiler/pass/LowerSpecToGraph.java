@@ -10,7 +10,7 @@ import dev.finegrain.dsl.Boundary;
 import dev.finegrain.dsl.Expr;
 import dev.finegrain.dsl.FieldSpec;
 import dev.finegrain.dsl.Kernel;
-import dev.finegrain.dsl.TypeRules;
+import dev.finegrain.dsl.internal.TypeRules;
 
 import java.util.ArrayList;
 import java.util.HashMap;

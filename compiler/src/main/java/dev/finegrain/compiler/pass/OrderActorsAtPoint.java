@@ -2,7 +2,7 @@ package dev.finegrain.compiler.pass;
 
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.ArrayList;
 import java.util.List;

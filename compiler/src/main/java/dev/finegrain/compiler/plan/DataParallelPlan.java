@@ -1,7 +1,7 @@
 package dev.finegrain.compiler.plan;
 
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.Diagnostics;
+import dev.finegrain.dsl.internal.Diagnostics;
 import dev.finegrain.dsl.Schedule;
 
 import java.util.Arrays;

@@ -2,7 +2,7 @@ package dev.finegrain.compiler.plan;
 
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.Schedule;
 
 import java.util.ArrayList;
@@ -11,21 +11,29 @@ import java.util.List;
 /**
  * Lock-based dataflow: every actor instance is a task that fires once each channel in {@code waits} has its
  * producer's token (the producer instance at p - vector, when that point is in the domain). No barriers.
+ *
+ * @param persistent one launch for the whole domain, workers owning bands of the last dimension
+ *                   ({@link Schedule.LockDataflow#persistent()}); the order and the waits are the same
  */
-public record DataflowPlan(KernelGraph graph, List<IrChannel> waits) implements ExecutionPlan {
+public record DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean persistent) implements ExecutionPlan {
 
     public DataflowPlan {
         waits = List.copyOf(waits);
     }
 
+    public DataflowPlan(KernelGraph graph, List<IrChannel> waits) {
+        this(graph, waits, false);
+    }
+
     @Override
     public Schedule schedule() {
-        return new Schedule.LockDataflow();
+        return persistent ? new Schedule.LockDataflow().persistent() : new Schedule.LockDataflow();
     }
 
     @Override
     public String describe() {
-        StringBuilder text = new StringBuilder("lock-dataflow: every actor instance fires once its channels hold tokens\n");
+        StringBuilder text = new StringBuilder(schedule().cliName() + ": every actor instance fires once its channels hold tokens"
+                + (persistent ? "; one launch, workers own bands of columns" : "") + "\n");
         for (IrChannel channel : waits) {
             text.append("  sync: ").append(graph.actor(channel.consumer()).name()).append(" waits for ")
                     .append(graph.actor(channel.producer()).name()).append(' ').append(DependenceMath.format(channel.vector()))

@@ -1,7 +1,7 @@
 package dev.finegrain.compiler.plan;
 
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.Diagnostics;
+import dev.finegrain.dsl.internal.Diagnostics;
 import dev.finegrain.dsl.Schedule;
 
 /** Lowers the data-parallel schedule to block-diagonal tile steps, rejecting a tile of the wrong rank or size and a kernel that tiles cannot respect; needs analyze-tiling. */

@@ -7,7 +7,7 @@ public final class PlanLockDataflow {
 
     private PlanLockDataflow() {}
 
-    public static DataflowPlan plan(KernelGraph graph) {
-        return new DataflowPlan(graph, graph.syncChannels());
+    public static DataflowPlan plan(KernelGraph graph, boolean persistent) {
+        return new DataflowPlan(graph, graph.syncChannels(), persistent);
     }
 }

@@ -2,7 +2,7 @@ package dev.finegrain.compiler.plan;
 
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 
 /** Lowers the wavefront schedule to steps of the graph's hyperplane as wide as its smallest dependence allows; needs find-hyperplane and order-actors-at-point. */
 public final class PlanWavefront {

@@ -1,7 +1,7 @@
 package dev.finegrain.compiler.plan;
 
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.Schedule;
 
 /**

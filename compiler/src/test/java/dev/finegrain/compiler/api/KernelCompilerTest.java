@@ -12,6 +12,7 @@ import java.util.List;
 import static dev.finegrain.dsl.Finegrain.INT;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dataParallel;
 import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.wavefront;
@@ -29,11 +30,23 @@ class KernelCompilerTest {
     @Test
     void writesAClassFileAndItsSourcePerKernelAndSchedule(@TempDir Path dir) throws Exception {
         List<KernelCompiler.Generated> generated = KernelCompiler.compile(new CompileRequest(List.of(prefix("nw-2d")),
-                List.of(wavefront()), List.of(), "com.example", dir.resolve("classes"), dir.resolve("sources")));
+                List.of(wavefront()), List.of(), "com.example", dir.resolve("classes"), dir.resolve("sources"))).classes();
         assertEquals(1, generated.size());
         assertEquals("com.example.Nw2dWavefront", generated.get(0).className());
         assertTrue(Files.size(generated.get(0).classFile()) > 0);
         assertTrue(Files.readString(generated.get(0).sourceFile()).contains("public final class Nw2dWavefront"));
+    }
+
+    @Test
+    void aScheduleThatCannotPlanAKernelIsSkippedWithItsReason(@TempDir Path dir) throws Exception {
+        Kernel antiDiagonal = kernel("anti").domain(dim("i", "n"), dim("j", "m")).state("a", INT, boundary(constant(0)))
+                .actor("add", "a", c -> c.read("a", -1, 1).plus(1)).build();
+        KernelCompiler.Output output = KernelCompiler.compile(new CompileRequest(List.of(antiDiagonal),
+                List.of(wavefront(), dataParallel(4)), List.of(), "com.example", dir.resolve("classes"), dir.resolve("sources")));
+        assertEquals(List.of("com.example.AntiWavefront"), output.classes().stream().map(KernelCompiler.Generated::className).toList());
+        assertEquals(1, output.skipped().size());
+        assertTrue(output.skipped().getFirst().startsWith("anti under data-parallel:4: kernel 'anti': dataParallel tiles cannot"
+                + " respect dependence (1,-1)"), output.skipped().getFirst());
     }
 
     /** Found in review: 'nw-2d' and 'nw2d' both became class Nw2d..., and the second silently overwrote the first. */

@@ -16,7 +16,7 @@ import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.compiler.plan.TaskGraph;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.KernelDefinitionException;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;

@@ -2,7 +2,7 @@ package dev.finegrain.compiler.check;
 
 import dev.finegrain.dsl.BinaryOperator;
 import dev.finegrain.dsl.CallSite;
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.Dimension;
 import dev.finegrain.dsl.Expr;
 import dev.finegrain.dsl.Invocation;

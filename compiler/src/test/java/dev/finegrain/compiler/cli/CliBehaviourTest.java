@@ -1,7 +1,10 @@
 package dev.finegrain.compiler.cli;
 
+import dev.finegrain.compiler.compare.Json;
 import dev.finegrain.compiler.compare.Backends;
+import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
+import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.ir.IrPrinter;
@@ -67,7 +70,7 @@ class CliBehaviourTest {
             .actor("add", "a", a -> a.read("a", -32).plus(a.read("x", 0)))
             .build();
 
-    private static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
+    static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
             new LibraryKernel(NW, "global alignment scores with a gap penalty",
                     "Each cell takes the best of its north-west neighbour plus a substitution score, or its north or west "
                             + "neighbour minus the penalty.",
@@ -146,7 +149,7 @@ class CliBehaviourTest {
                 () -> assertEquals("8x8", row.get("size")),
                 () -> assertEquals("wavefront", row.get("schedule")),
                 () -> assertEquals("reference", row.get("backend")),
-                () -> assertEquals("true", row.get("verified")),
+                () -> assertEquals("verified", row.get("status")),
                 () -> assertEquals("15", row.get("value"), "one firing per anti-diagonal of an 8x8 grid"));
     }
 
@@ -155,7 +158,7 @@ class CliBehaviourTest {
         Outcome run = finegrain("run", "pascal", "--size", "4x6", "--schedule", "data-parallel:2x3");
         assertEquals(0, run.exit(), run.err());
         Map<String, String> row = tableRows(run.out()).getFirst();
-        assertEquals(List.of("4x6", "data-parallel:2x3", "true"), List.of(row.get("size"), row.get("schedule"), row.get("verified")));
+        assertEquals(List.of("4x6", "data-parallel:2x3", "verified"), List.of(row.get("size"), row.get("schedule"), row.get("status")));
     }
 
     /** The table's rows as header-to-cell maps; every cell is one word. */
@@ -178,13 +181,13 @@ class CliBehaviourTest {
     // ---- compare -------------------------------------------------------------------------------------------
 
     private static final List<String> REQUIRED_KEYS = List.of("kernel", "size", "schedule", "backend", "mechanism",
-            "granularity", "channels", "verified", "metric", "value", "unit");
+            "granularity", "channels", "status", "metric", "value", "unit");
 
     @Test
     void compareJsonIsAnArrayWithOneObjectPerCombination() {
         Outcome compare = finegrain("compare", "nw", "--backends", "reference", "--format", "json");
         assertEquals(0, compare.exit(), compare.err());
-        List<?> rows = assertInstanceOf(List.class, MinimalJson.parse(compare.out()));
+        List<?> rows = assertInstanceOf(List.class, Json.parse(compare.out()));
         assertEquals(3, rows.size(), "default size 16x16 times the three default schedules:\n" + compare.out());
         Set<Object> schedules = new java.util.HashSet<>();
         for (Object element : rows) {
@@ -237,7 +240,7 @@ class CliBehaviourTest {
         for (String line : lines.subList(1, lines.size())) {
             String[] cells = line.split(",", -1);
             assertEquals(header.size(), cells.length, line);
-            assertEquals("true", cells[header.indexOf("verified")], line);
+            assertEquals("verified", cells[header.indexOf("status")], line);
             combinations.add(cells[header.indexOf("size")] + " " + cells[header.indexOf("schedule")]);
         }
         assertEquals(Set.of("8 wavefront", "8 lock-dataflow", "8 data-parallel:4", "12 wavefront", "12 lock-dataflow",
@@ -258,7 +261,7 @@ class CliBehaviourTest {
                 + "--backends reference --quick --out " + out + "</code>"), page);
         assertTrue(page.contains(LocalDate.now().toString()) || page.contains(LocalDate.now().minusDays(1).toString()), "today's date");
         assertEquals(5, Files.readString(out.resolve("results.csv")).lines().count(), "header and four rows");
-        assertEquals(4, ((List<?>) MinimalJson.parse(Files.readString(out.resolve("results.json")))).size());
+        assertEquals(4, ((List<?>) Json.parse(Files.readString(out.resolve("results.json")))).size());
     }
 
     @Test
@@ -309,11 +312,25 @@ class CliBehaviourTest {
                         List.of("run", "nw", "--size", "8", "--backend", "jvm", "--schedule", "wavefront", "--mechanism", "tiny-lock"),
                         "wavefront synchronises with barriers only and takes no lock mechanism; drop the mechanism option"),
                 Arguments.of("show: two views", List.of("show", "nw", "--java", "--simt", "--schedule", "wavefront"),
-                        "--java and --simt are two views; choose one"),
+                        "--java and --simt are separate views; choose one"),
                 Arguments.of("show: --mechanism without a view", List.of("show", "nw", "--mechanism", "tiny-lock"),
-                        "--mechanism chooses the variant of the --java or --simt view; add one of them"),
+                        "--mechanism chooses the variant of the --java, --simt, --gpu-plan or --cuda view; add one of them"),
                 Arguments.of("show: --sizes without --simt", List.of("show", "nw", "--sizes", "64"),
-                        "--sizes is for the --simt view; add --simt or drop it"),
+                        "--sizes is for the --simt, --gpu-plan and --cuda views; add one or drop it"),
+                Arguments.of("show: --arch without --cuda", List.of("show", "nw", "--simt", "--schedule", "wavefront", "--arch", "sm_90"),
+                        "--arch chooses the CUDA architecture for --cuda and --gpu-plan; add one or drop it"),
+                Arguments.of("show: --profile with --cuda", List.of("show", "nw", "--cuda", "--schedule", "wavefront", "--profile", "fermi-gtx570"),
+                        "--profile chooses the GPU model for --simt and --gpu-plan; add one or drop it"),
+                Arguments.of("show: a mechanism the CUDA target cannot use for the kernel",
+                        List.of("show", "nw", "--cuda", "--schedule", "lock-dataflow", "--mechanism", "warp-vote", "--sizes", "64"),
+                        "backend 'cuda:sm_90' cannot use mechanism 'warp-vote' here"),
+                Arguments.of("a schedule the backend never runs",
+                        List.of("run", "nw", "--size", "8", "--backend", "jvm", "--schedule", "lock-dataflow:persistent"),
+                        "backend 'jvm' does not run lock-dataflow:persistent: its lock-dataflow is persistent already: workers"
+                                + " own bands of columns for the whole run"),
+                Arguments.of("export: no --out", List.of("export", "nw", "--sizes", "8"), "Missing required option: '--out=DIR'"),
+                Arguments.of("export: a backend that is not CUDA", List.of("export", "nw", "--sizes", "8", "--backends", "jvm", "--out", "x"),
+                        "export writes CUDA bundles; --backends takes cuda or cuda:sm_XX, not 'jvm'"),
                 Arguments.of("show: --passes with a view", List.of("show", "nw", "--java", "--passes", "--schedule", "wavefront"),
                         "--passes shows the IR, not the --java view; drop one of them"),
                 Arguments.of("show: a tile that does not divide the size",
@@ -330,7 +347,14 @@ class CliBehaviourTest {
                 Arguments.of("unknown format in run", List.of("run", "nw", "--size", "8", "--format", "xml"),
                         "unknown format 'xml'; use table, json or csv"),
                 Arguments.of("unknown format in compare", List.of("compare", "nw", "--format", "yaml"),
-                        "unknown format 'yaml'; use table, json or csv"));
+                        "unknown format 'yaml'; use table, json or csv"),
+                Arguments.of("a comma inside one size", List.of("run", "nw", "--size", "64,32"),
+                        "size '64,32' holds a comma, which separates sizes in a list; write one size as N or as extents joined"
+                                + " by 'x' (64x32)"),
+                Arguments.of("a tile of zero", List.of("compare", "nw", "--schedules", "data-parallel:0"),
+                        "schedule 'data-parallel:0': tile extents must be positive, e.g. data-parallel:16 or data-parallel:32x8"),
+                Arguments.of("threads out of range", List.of("compare", "nw", "--threads", "0"), "--threads 0 is out of range"),
+                Arguments.of("jobs out of range", List.of("compare", "nw", "--jobs", "0"), "--jobs 0 is out of range"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -418,7 +442,7 @@ class CliBehaviourTest {
         assertEquals(0, compare.exit(), compare.err());
         List<String> rows = compare.out().lines().skip(1).toList();
         assertEquals(5, rows.size(), compare.out());
-        assertTrue(rows.stream().allMatch(row -> row.contains(",gpu-model:fermi-gtx570,") && row.contains(",true,cycles,")),
+        assertTrue(rows.stream().allMatch(row -> row.contains(",gpu-model:fermi-gtx570,") && row.contains(",verified,cycles,")),
                 compare.out());
     }
 
@@ -443,11 +467,11 @@ class CliBehaviourTest {
 
     @Test
     void theCommandTheFidelityPagePrintsRunsTheSameCombinationsItMeasured() {
-        ComparisonRunner.Request request = new ComparisonRunner.Request(CATALOG.find("nw").orElseThrow(),
-                List.of(new int[] {16, 16}, new int[] {24, 24}),
-                List.of(new Schedule.DataParallel(List.of(8, 8)), new Schedule.LockDataflow()),
-                List.of(Backends.byName("gpu-model:fermi-gtx570").orElseThrow()),
-                List.of(LockMechanism.TINY_LOCK, LockMechanism.ATOMIC_SPIN_LOCK), 7, 1, false, null);
+        ComparisonRequest request = ComparisonRequest.builder(CATALOG.find("nw").orElseThrow())
+                .sizes(List.of(new int[] {16, 16}, new int[] {24, 24}))
+                .schedules(List.of(new Schedule.DataParallel(List.of(8, 8)), new Schedule.LockDataflow()))
+                .backends(List.of(Backends.byName("gpu-model:fermi-gtx570").orElseThrow()))
+                .mechanisms(MechanismChoice.listed(List.of(LockMechanism.TINY_LOCK, LockMechanism.ATOMIC_SPIN_LOCK))).seed(7).build();
         String command = FidelityCommand.compareCommandFor(request);
         assertTrue(command.startsWith("./finegrain compare nw "), command);
 
@@ -456,7 +480,7 @@ class CliBehaviourTest {
         Outcome typed = finegrain(arguments.toArray(String[]::new));
         assertEquals(0, typed.exit(), typed.err());
         // the same rows, seed included; only the checker's time (column ms) differs between runs
-        String measured = ResultFormat.CSV.render(ComparisonRunner.run(request));
+        String measured = ResultFormat.CSV.render(ComparisonRunner.run(request).rows());
         assertEquals(withoutColumn(measured, "ms"), withoutColumn(typed.out(), "ms"));
     }
 
@@ -468,15 +492,69 @@ class CliBehaviourTest {
         return lines;
     }
 
+    /** A built-in profile with some keys replaced, written as a profile file. */
+    private static Path profileFile(Path folder, Map<String, String> changes) throws IOException {
+        java.util.Properties profile = new java.util.Properties();
+        try (var in = dev.finegrain.gpu.runtime.SimtProfile.class.getResourceAsStream("/dev/finegrain/gpu/profiles/fermi-gtx570.properties")) {
+            profile.load(in);
+        }
+        changes.forEach(profile::setProperty);
+        Path file = folder.resolve("my-gpu.properties");
+        try (var out = Files.newOutputStream(file)) {
+            profile.store(out, "a user's profile");
+        }
+        return file;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badProfiles")
+    void aProfileFileWithAnImpossibleValueIsOneLineNamingTheKey(String key, String value, String expected, @TempDir Path dir)
+            throws IOException {
+        Path file = profileFile(dir, Map.of(key, value));
+        Outcome outcome = finegrain("compare", "nw", "--backends", "gpu-model:" + file, "--schedules", "wavefront");
+        assertUsageError(outcome);
+        assertEquals("finegrain: backend 'gpu-model:" + file + "': profile " + file + ": " + expected + "\n", outcome.err());
+    }
+
+    static Stream<Arguments> badProfiles() {
+        return Stream.of(
+                Arguments.of("sm.count", "-2", "sm.count must be at least 1, was -2"),
+                Arguments.of("block.maxThreads", "0", "block.maxThreads must be at least 32, was 0"),
+                Arguments.of("sm.lockBits", "-1", "sm.lockBits must be at least 0, was -1"),
+                Arguments.of("clock.mhz", "0", "clock.mhz must be a positive number, was 0"),
+                Arguments.of("block.maxThreads", "4096", "block.maxThreads (4096) must not exceed sm.maxThreads (1536)"));
+    }
+
+    @Test
+    void aRowFromAProfileFileIsLabelledWithTheFile(@TempDir Path dir) throws IOException {
+        Path file = profileFile(dir, Map.of("profile.name", "fermi-gtx570"));
+        Outcome compare = finegrain("compare", "prefix-sum", "--backends", "gpu-model:" + file, "--schedules", "wavefront",
+                "--sizes", "64", "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        assertTrue(compare.out().lines().skip(1).allMatch(row -> row.contains(",gpu-model:" + file + ",")), compare.out());
+    }
+
+    @Test
+    void aDefaultMechanismTheProfileCannotRunIsANoteNotASilentChange(@TempDir Path dir) throws IOException {
+        Path file = profileFile(dir, Map.of("sm.lockBits", "0"));
+        Outcome run = finegrain("run", "warp-chain", "--size", "128", "--backend", "gpu-model:" + file, "--format", "csv");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("note: backend 'gpu-model:" + file + "' cannot use its default mechanism tiny-lock here (tiny-lock needs"
+                + " shared-memory lock bits, which profile fermi-gtx570 does not have), so this run uses named-barrier;"
+                + " choose one with --mechanism\n", run.err());
+        assertTrue(run.out().contains(",named-barrier,"), run.out());
+    }
+
     @Test
     void theGpuModelRefusesWhatItCannotRunInOneLine() {
         Outcome unknown = finegrain("compare", "nw", "--backends", "gpu-model:gtx9000");
         assertUsageError(unknown);
         assertTrue(unknown.err().startsWith("finegrain: backend 'gpu-model:gtx9000': "), unknown.err());
         Outcome longs = finegrain("compare", "pascal", "--backends", "gpu-model:fermi-gtx570", "--schedules", "wavefront");
-        assertUsageError(longs);
-        assertEquals("finegrain: backend 'gpu-model:fermi-gtx570' cannot run wavefront of kernel 'pascal': the GPU"
-                + " model's backend holds int fields only; field 'c' of pascal is long; leave it out with --schedules or"
-                + " --backends\n", longs.err());
+        assertEquals(FinegrainCli.EXIT_USAGE, longs.exit(), longs.err());
+        assertEquals("finegrain: nothing ran: every combination was skipped, for the reasons in the table\n", longs.err());
+        assertTrue(longs.out().contains("SKIPPED: pascal 8x8 wavefront gpu-model:fermi-gtx570: backend 'gpu-model:fermi-gtx570'"
+                + " cannot run wavefront of kernel 'pascal': the GPU model's backend holds int fields only; field 'c' of pascal"
+                + " is long\n"), longs.out());
     }
 }

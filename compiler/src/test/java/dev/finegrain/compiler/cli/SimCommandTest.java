@@ -90,4 +90,22 @@ class SimCommandTest {
         assertEquals(2, outcome.exit());
         assertTrue(outcome.err().matches("(?s)finegrain: .*broken\\.sass:2:\\d+: .*expected.*"), outcome.err());
     }
+
+    @Test
+    void anEmptyFileIsOneLineSayingItHasNoInstructions(@TempDir Path folder) throws IOException {
+        Path program = Files.writeString(folder.resolve("empty.sass"), "");
+        Outcome outcome = sim("sim", program.toString(), "--profile", "fermi-gtx570", "--threads", "32");
+        assertEquals(2, outcome.exit());
+        assertEquals("finegrain: " + program + ": the program has no instructions; write one per line as in"
+                + " docs/simt-isa.md, ending with EXIT\n", outcome.err());
+    }
+
+    @Test
+    void aBinaryFileIsOneLineSayingItIsNotText(@TempDir Path folder) throws IOException {
+        Path program = Files.write(folder.resolve("a.out"), new byte[] {0x7f, 'E', 'L', 'F', (byte) 0xc3, (byte) 0x28, 0, 1});
+        Outcome outcome = sim("sim", program.toString(), "--profile", "fermi-gtx570", "--threads", "32");
+        assertEquals(2, outcome.exit());
+        assertEquals("finegrain: cannot read " + program + ": it is not a UTF-8 text file; give a program in the model ISA"
+                + " (docs/simt-isa.md)\n", outcome.err());
+    }
 }

@@ -43,13 +43,13 @@ class FidelityReportTest {
 
     private static ResultRow chainRow(String mechanism, long phaseCycles) {
         return new ResultRow("chain", "512", "lock-dataflow", "gpu-model:fermi-gtx570", mechanism, "per-thread", "shared",
-                true, "cycles", 10_000, "cycles", 42, "", Map.of("sync_phase_cycles", phaseCycles,
+                RowStatus.VERIFIED, "cycles", 10_000, "cycles", 42, "", Map.of("sync_phase_cycles", phaseCycles,
                 "sync_shared_bytes", 0, "lock_bits_explicit", 0, "lock_bits_implicit", 0, "named_barriers", 0));
     }
 
     private static ResultRow needleRow(int size, String schedule, String mechanism, double micros) {
         return new ResultRow("needleman-wunsch", size + "x" + size, schedule, "gpu-model:fermi-gtx570", mechanism,
-                "per-thread", "shared", true, "cycles", micros * 1464, "cycles", 42, "", Map.of("us", 9 * micros,
+                "per-thread", "shared", RowStatus.VERIFIED, "cycles", micros * 1464, "cycles", 42, "", Map.of("us", 9 * micros,
                 "longest_launch_us", micros));
     }
 }

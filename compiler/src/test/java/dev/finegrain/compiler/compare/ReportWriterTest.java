@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.compare;
 
-import dev.finegrain.compiler.cli.MinimalJson;
+import dev.finegrain.compiler.compare.Json;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,13 +42,18 @@ class ReportWriterTest {
 
     /** Two sizes, two schedules, the reference backend: four verified critical-path rows. */
     private static List<ResultRow> compareRows() {
-        return ComparisonRunner.run(ComparisonRunner.Request.once(PrefixSumEntry.ENTRY, List.of(new int[] {8}, new int[] {32}),
-                List.of(wavefront(), lockDataflow()), List.of(Backends.byName("reference").orElseThrow()), 42));
+        return ComparisonRunner.run(ComparisonRequest.builder(PrefixSumEntry.ENTRY).sizes(List.of(new int[] {8}, new int[] {32}))
+                .schedules(List.of(wavefront(), lockDataflow())).backends(List.of(Backends.byName("reference").orElseThrow()))
+                .build()).rows();
     }
 
     private static ResultRow notVerified() {
-        return new ResultRow("prefix-sum", "32", "wavefront", "broken-backend", "-", "cell", "shared", false,
+        return new ResultRow("prefix-sum", "32", "wavefront", "broken-backend", "-", "cell", "shared", RowStatus.NOT_VERIFIED,
                 "critical_path", 98765, "firings", 42, "total[3] is 7, the oracle says 6", Map.of());
+    }
+
+    private static Comparison comparison(List<ResultRow> rows) {
+        return new Comparison(rows, List.of());
     }
 
     private static String chartsSection(String page) {
@@ -87,17 +92,17 @@ class ReportWriterTest {
     void resultsJsonIsWhatFormatJsonPrints(@TempDir Path dir) throws Exception {
         // the keys of --format json are CliBehaviourTest's to check; the file must be that text, whole
         List<ResultRow> rows = compareRows();
-        ReportWriter.into(dir).write(rows, COMMAND, PRODUCED_AT);
+        ReportWriter.into(dir).write(comparison(rows), COMMAND, PRODUCED_AT);
         String json = Files.readString(dir.resolve("results.json"));
         assertEquals(ResultFormat.JSON.render(rows), json);
-        assertEquals(4, assertInstanceOf(List.class, MinimalJson.parse(json)).size(), json);
+        assertEquals(4, assertInstanceOf(List.class, Json.parse(json)).size(), json);
     }
 
     @Test
     void resultsCsvIsWhatFormatCsvPrintsWithAHeaderAndOneLinePerRow(@TempDir Path dir) throws IOException {
         List<ResultRow> rows = new ArrayList<>(compareRows());
         rows.add(notVerified());
-        ReportWriter.into(dir).write(rows, COMMAND, PRODUCED_AT);
+        ReportWriter.into(dir).write(comparison(rows), COMMAND, PRODUCED_AT);
         String csv = Files.readString(dir.resolve("results.csv"));
         assertEquals(ResultFormat.CSV.render(rows), csv);
         List<String> lines = csv.lines().toList();
@@ -108,7 +113,7 @@ class ReportWriterTest {
     @Test
     void theFolderIsCreatedWhenMissing(@TempDir Path dir) {
         Path nested = dir.resolve("a/b/report");
-        Path page = ReportWriter.into(nested).write(compareRows(), COMMAND, PRODUCED_AT);
+        Path page = ReportWriter.into(nested).write(comparison(compareRows()), COMMAND, PRODUCED_AT);
         assertEquals(nested.resolve("report.html"), page);
         assertAll(List.of("results.json", "results.csv", "report.html").stream()
                 .map(name -> () -> assertTrue(Files.isRegularFile(nested.resolve(name)), name)));
@@ -118,7 +123,7 @@ class ReportWriterTest {
 
     @Test
     void thePageReferencesNothingOnTheNetwork() {
-        String page = ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT);
+        String page = ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT);
         assertAll(
                 () -> assertFalse(page.contains("http://"), "no http:// anywhere"),
                 () -> assertFalse(page.contains("https://"), "no https:// anywhere"),
@@ -132,7 +137,7 @@ class ReportWriterTest {
 
     @Test
     void thePageStatesTheCommandLineAndTheDate() {
-        String page = ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT);
+        String page = ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT);
         assertTrue(page.contains("<code>" + COMMAND + "</code>"), page);
         assertTrue(page.contains("2026-03-14 09:26"), "the date");
     }
@@ -140,7 +145,7 @@ class ReportWriterTest {
     @Test
     void thePageHasOneTableRowPerResult() {
         List<ResultRow> rows = compareRows();
-        String table = resultsSection(ReportWriter.html(rows, COMMAND, PRODUCED_AT));
+        String table = resultsSection(ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT));
         assertEquals(rows.size(), Pattern.compile("<tr><td>").matcher(table).results().count(), "one verified row per result:\n" + table);
         for (ResultRow row : rows) {
             assertTrue(table.contains("<td>" + row.size() + "</td><td>" + row.schedule() + "</td><td>reference</td>"), row + " in\n" + table);
@@ -149,11 +154,12 @@ class ReportWriterTest {
 
     @Test
     void thePageEmbedsOneValueChartPerMetricAndOneSpeedupChartAsRenderedPngs() throws IOException {
-        String page = ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT);
+        String page = ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT);
         List<byte[]> charts = embeddedPngs(page);
         assertEquals(2, charts.size(), "critical_path vs size, then the speedups");
         assertTrue(page.contains("alt=\"critical_path (firings) vs size\""), "the value chart");
-        assertTrue(page.contains("alt=\"Speedup over the worst row of the same size and backend\""), "the speedup chart");
+        assertTrue(page.contains("alt=\"Speed-up on reference (critical_path): each row over the row with the most firings of the"
+                + " same size\""), "the speed-up chart");
         for (byte[] png : charts) {
             BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
             assertEquals(List.of(960, 520), List.of(image.getWidth(), image.getHeight()));
@@ -166,9 +172,9 @@ class ReportWriterTest {
         List<ResultRow> rows = new ArrayList<>(compareRows());
         ResultRow broken = notVerified();
         rows.add(broken);
-        String page = ReportWriter.html(rows, COMMAND, PRODUCED_AT);
+        String page = ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT);
         String table = resultsSection(page);
-        assertTrue(table.contains("<tr class=\"not-verified\"><td>prefix-sum</td><td>32</td><td>wavefront</td><td>broken-backend</td>"), table);
+        assertTrue(table.contains("<tr class=\"problem\"><td>prefix-sum</td><td>32</td><td>wavefront</td><td>broken-backend</td>"), table);
         assertTrue(table.contains("<td class=\"status-bad\">NOT VERIFIED</td>"), table);
         assertTrue(table.contains("total[3] is 7, the oracle says 6"), "the problem is shown");
 
@@ -179,7 +185,7 @@ class ReportWriterTest {
         assertEquals(2, models.size(), "no chart of its own either");
         assertTrue(models.stream().flatMap(chart -> chart.series().stream()).flatMap(series -> series.points().stream())
                 .noneMatch(point -> point.row().equals(broken)), "no data point comes from it");
-        assertEquals(embeddedPngs(ReportWriter.html(compareRows(), COMMAND, PRODUCED_AT)).size(), embeddedPngs(page).size());
+        assertEquals(embeddedPngs(ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT)).size(), embeddedPngs(page).size());
     }
 
     @Test
@@ -190,10 +196,13 @@ class ReportWriterTest {
                 row("64", "wavefront", "jvm", 100, "cells/s"),
                 row("64", "lock-dataflow", "jvm", 300, "cells/s"),
                 row("256", "wavefront", "reference", 40, "firings"));
-        ReportCharts.ReportChart speedups = ReportCharts.of(rows).getLast();
-        assertTrue(speedups.bars());
+        List<ReportCharts.ReportChart> speedups = ReportCharts.of(rows).stream().filter(ReportCharts.ReportChart::bars).toList();
+        assertEquals(List.of("Speed-up on reference (critical_path): each row over the row with the most firings of the same size",
+                "Speed-up on jvm (cells_per_s): each row over the slowest row of the same size"),
+                speedups.stream().map(ReportCharts.ReportChart::title).toList(), "one chart per backend, never mixing them");
         Map<String, List<Double>> bySeries = new java.util.LinkedHashMap<>();
-        speedups.series().forEach(series -> bySeries.put(series.name(), series.points().stream().map(ReportCharts.Point::value).toList()));
+        speedups.forEach(chart -> chart.series().forEach(series -> bySeries.put(series.name(),
+                series.points().stream().map(ReportCharts.Point::value).toList())));
         assertEquals(Map.of(
                 "wavefront / reference", List.of(1.0, 1.0),
                 "lock-dataflow / reference", List.of(2.0),
@@ -202,8 +211,22 @@ class ReportWriterTest {
                 "max / value for firings, value / min for a rate; a row alone at its size is 1");
     }
 
+    @Test
+    void theSizesAlongXAreAsWrittenInOrderOfPoints() {
+        List<ResultRow> rows = List.of(row("256x256", "wavefront", "reference", 510, "firings"),
+                row("64x32", "wavefront", "reference", 95, "firings"), row("128x128", "wavefront", "reference", 255, "firings"));
+        assertEquals(List.of("64x32", "128x128", "256x256"), ReportCharts.of(rows).getFirst().sizes());
+    }
+
+    @Test
+    void tickLabelsAreReadableNumbers() {
+        assertEquals(List.of("1.5 G", "250 M", "4.1 k", "12", "0.5", "1 k", "999"), List.of(ReportCharts.readable(1.5e9),
+                ReportCharts.readable(2.5e8), ReportCharts.readable(4096), ReportCharts.readable(12), ReportCharts.readable(0.5),
+                ReportCharts.readable(1000), ReportCharts.readable(999)));
+    }
+
     private static ResultRow row(String size, String schedule, String backend, double value, String unit) {
-        return new ResultRow("k", size, schedule, backend, "-", "cell", "shared", true,
+        return new ResultRow("k", size, schedule, backend, "-", "cell", "shared", RowStatus.VERIFIED,
                 unit.endsWith("/s") ? "cells_per_s" : "critical_path", value, unit, 42, "", Map.of());
     }
 
@@ -211,7 +234,7 @@ class ReportWriterTest {
     void aFileThatCannotBeWrittenIsAUsageErrorNamingIt(@TempDir Path dir) throws IOException {
         Files.createDirectory(dir.resolve("results.csv"));
         UsageException problem = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
-                () -> ReportWriter.into(dir).write(compareRows(), COMMAND, PRODUCED_AT));
+                () -> ReportWriter.into(dir).write(comparison(compareRows()), COMMAND, PRODUCED_AT));
         assertTrue(problem.getMessage().startsWith("cannot write " + dir.resolve("results.csv") + ": "), problem.getMessage());
         assertEquals(1, problem.getMessage().lines().count(), problem.getMessage());
     }
@@ -222,7 +245,7 @@ class ReportWriterTest {
     void headlessChromiumRendersTheCharts(@TempDir Path dir) throws Exception {
         Optional<Path> chromium = onPath("chromium").or(() -> onPath("chromium-browser"));
         Assumptions.assumeTrue(chromium.isPresent(), "chromium is not installed; apt-get install chromium to run this test");
-        Path page = ReportWriter.into(dir).write(compareRows(), COMMAND, PRODUCED_AT);
+        Path page = ReportWriter.into(dir).write(comparison(compareRows()), COMMAND, PRODUCED_AT);
         String url = page.toUri().toString();
         List<String> headless = List.of(chromium.get().toString(), "--headless", "--disable-gpu", "--no-sandbox",
                 "--user-data-dir=" + dir.resolve("profile"));

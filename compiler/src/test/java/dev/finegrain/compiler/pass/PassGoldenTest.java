@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Text in, text out: the IR printed after the lowering and after every pass, with the verifier run after each,
  * must equal the golden file. After a deliberate change, regenerate with
- * {@code ./mvnw -pl compiler test -Dtest=PassGoldenTest -Dfinegrain.updateGoldens=true} and review the diff.
+ * {@code ./mvnw -pl compiler test -Dtest=PassGoldenTest -Dfinegrain.golden.update=true} and review the diff.
  */
 class PassGoldenTest {
 
@@ -34,7 +34,7 @@ class PassGoldenTest {
         Pipeline.run(GoldenKernels.all().get(name), true, new PrintStream(trace, true, StandardCharsets.UTF_8));
         String actual = trace.toString(StandardCharsets.UTF_8);
         Path golden = GOLDEN.resolve(name + ".txt");
-        if (Boolean.getBoolean("finegrain.updateGoldens")) {
+        if (Boolean.getBoolean("finegrain.golden.update")) {
             Files.writeString(golden, actual);
         }
         assertEquals(Files.readString(golden), actual);

@@ -1,6 +1,6 @@
 package dev.finegrain.dsl.test;
 
-import dev.finegrain.dsl.DependenceMath;
+import dev.finegrain.dsl.internal.DependenceMath;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -188,6 +188,41 @@ class KernelRulesTest {
                 () -> nwWithCell().actor("again", "score", a -> constant(0)).build());
     }
 
+    @Test
+    void rejectsANullBodyCallback() {
+        assertRejected("kernel 'nw', actor 'cell': no body callback was given; return the body's expression, e.g. a -> a.read(\"x\", -1).plus(1)",
+                () -> nw().actor("cell", "score", null));
+    }
+
+    @Test
+    void rejectsABodyCallbackThatReturnsNull() {
+        assertRejected("kernel 'nw', actor 'cell': the body callback returned null; return the body's expression, e.g. a -> a.read(\"x\", -1).plus(1)",
+                () -> nw().actor("cell", "score", a -> null));
+    }
+
+    @Test
+    void rejectsALibraryKernelWhoseDefaultSizeDoesNotFitItsDomain() {
+        Kernel kernel = nwWithCell().build();
+        KernelDefinitionException error = assertThrows(KernelDefinitionException.class, () -> new dev.finegrain.dsl.LibraryKernel(
+                kernel, "nw", "nw", (k, sizes, seed) -> null, java.util.List.of(new int[] {64})));
+        assertEquals("kernel 'nw': default size [64] does not fit a domain of 2 dimensions; give 2 positive extents per size",
+                error.getMessage());
+    }
+
+    @Test
+    void rejectsATileExtentBelowOneAtTheCall() {
+        assertRejected("dataParallel tile [0] has an extent below 1; give one positive extent, or one per dimension",
+                () -> dev.finegrain.dsl.Finegrain.dataParallel(0));
+        assertRejected("dataParallel tile [16, -2] has an extent below 1; give one positive extent, or one per dimension",
+                () -> dev.finegrain.dsl.Finegrain.dataParallel(16, -2));
+    }
+
+    @Test
+    void rejectsAWarpSharedGroupBelowOneOnTheSchedule() {
+        assertRejected("lockDataflow().warpShared(0): a lock group of 0 actor instances is not positive; use a positive group size such as 32",
+                () -> dev.finegrain.dsl.Finegrain.lockDataflow().warpShared(0));
+    }
+
     // ---- types ---------------------------------------------------------------------------------------------
 
     @Test

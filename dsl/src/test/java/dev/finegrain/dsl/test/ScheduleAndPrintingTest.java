@@ -1,13 +1,20 @@
 package dev.finegrain.dsl.test;
 
+import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Optional;
 
+import static dev.finegrain.dsl.Finegrain.DOUBLE;
 import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.LONG;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.select;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dataParallel;
@@ -51,6 +58,59 @@ class ScheduleAndPrintingTest {
                   actor a: s = max(s[i-1, j], s[i, j-1]) + iterate(w, i, acc -> acc * 3)
                   channels shared, granularity per-thread
                 """, kernel.toString());
+    }
+
+    @Test
+    void anIntLiteralTakesTheTypeOfTheLongOrDoubleOperandBesideIt() {
+        Kernel kernel = kernel("k")
+                .domain(dim("i", "n"))
+                .param("rate", DOUBLE)
+                .state("total", LONG, boundary(constant(0)))
+                .state("decayed", DOUBLE, boundary(constant(1)))
+                .actor("sum", "total", c -> c.read("total", -1).times(3).plus(constant(1)))
+                .actor("decay", "decayed", c -> select(c.read("decayed", -1).greaterThan(2), c.read("decayed", -1).times(c.param("rate")), constant(0)))
+                .build();
+        assertEquals("""
+                kernel k over [i < n]
+                  param rate: double
+                  state total: long, boundary 0L
+                  state decayed: double, boundary 1.0
+                  actor sum: total = (total[i-1] * 3L) + 1L
+                  actor decay: decayed = select(decayed[i-1] > 2.0, decayed[i-1] * rate, 0.0)
+                  channels shared, granularity per-thread
+                """, kernel.toString());
+    }
+
+    @Test
+    void shiftCountsAndIntOperandsKeepTheirType() {
+        Kernel kernel = kernel("k").domain(dim("i", "n")).state("bits", LONG, boundary(constant(1L)))
+                .actor("a", "bits", c -> c.read("bits", -1).shiftLeft(1).castTo(INT).plus(2).castTo(LONG)).build();
+        assertEquals("bits = long(int(bits[i-1] << 1) + 2)", kernel.toString().lines()
+                .filter(line -> line.contains("actor a")).findFirst().orElseThrow().replace("  actor a: ", ""));
+    }
+
+    @Test
+    void lockChoicesOnTheScheduleOverrideTheKernels() {
+        Kernel original = kernel("k").domain(dim("i", "n")).state("s", INT, boundary(constant(0)))
+                .actor("a", "s", c -> c.read("s", -1).plus(1)).mechanism(LockMechanism.ATOMIC_SPIN_LOCK).build();
+        Schedule.LockDataflow plain = lockDataflow();
+        org.junit.jupiter.api.Assertions.assertSame(original, plain.appliedTo(original), "no choices: the kernel as declared");
+        assertEquals(Optional.of(LockMechanism.ATOMIC_SPIN_LOCK), plain.mechanismFor(original));
+        Schedule.LockDataflow chosen = lockDataflow().mechanism(LockMechanism.TINY_LOCK).warpShared(8).channels(ChannelPolicy.PRIVATE);
+        Kernel applied = chosen.appliedTo(original);
+        assertEquals(Optional.of(LockMechanism.TINY_LOCK), chosen.mechanismFor(original));
+        assertEquals(LockGranularity.WARP_SHARED, applied.granularity());
+        assertEquals(8, applied.groupSize());
+        assertEquals(ChannelPolicy.PRIVATE, applied.channelPolicy());
+        assertEquals(LockGranularity.PER_THREAD, chosen.perThread().appliedTo(applied).granularity());
+        assertEquals("lock-dataflow", chosen.cliName());
+    }
+
+    @Test
+    void aOneExtentTileIsSpelledInFullForItsRank() {
+        assertEquals(new Schedule.DataParallel(List.of(16, 16)), dataParallel(16).normalized(2));
+        assertEquals(dataParallel(8, 4), dataParallel(8, 4).normalized(2));
+        assertEquals(dataParallel(16), dataParallel(16).normalized(1));
     }
 
     @Test

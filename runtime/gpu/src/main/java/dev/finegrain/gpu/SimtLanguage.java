@@ -27,4 +27,14 @@ public final class SimtLanguage extends TruffleLanguage<TruffleLanguage.Env> {
     protected Env createContext(Env env) {
         return env;
     }
+
+    /**
+     * Any number of threads may be in a context at once: the language keeps no state in its context (the
+     * {@link Env}), a run's state is its own {@link dev.finegrain.gpu.runtime.SimtMachine}, and nodes hold only
+     * what their kernel was built from, so concurrent runs of one kernel share its call targets and nothing else.
+     */
+    @Override
+    protected boolean isThreadAccessAllowed(Thread thread, boolean singleThreaded) {
+        return true;
+    }
 }

@@ -21,9 +21,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The entry point: runs one {@link SimRequest} on the modeled GPU and returns a {@link SimResult}. User mistakes
@@ -54,20 +56,30 @@ import java.util.Map;
  */
 public final class SimtSimulator {
     private static final int DEFAULT_SHARED_BYTES_PER_BLOCK = 16 * 1024;
-    private static volatile boolean interpreterNoticePrinted;
-    private static Engine engine;
-    private static Context context;
-    /** Kernel call targets by (instructions, profile): a program run again reuses its compiled code. */
-    private static final Map<List<Object>, CallTarget> KERNELS = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<List<Object>, CallTarget> eldest) {
-            return size() > 64;
-        }
-    };
+    private static final AtomicBoolean INTERPRETER_NOTICE_PRINTED = new AtomicBoolean();
+    /**
+     * Kernel call targets by (instructions, profile), the 64 used last: a program run again, on any thread, reuses
+     * its call targets and what Graal compiled for them. A call target holds nothing of a run (the machine is its
+     * argument, the nodes hold the program and the profile, which are the key), so sharing it between concurrent
+     * runs changes how soon they run compiled code, never what they compute. The lock is held to find or build the
+     * call target, not while the kernel runs.
+     */
+    private static final Map<List<Object>, CallTarget> KERNELS = Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<List<Object>, CallTarget> eldest) {
+                    return size() > 64;
+                }
+            });
 
     private SimtSimulator() {
     }
 
+    /**
+     * Runs one request. Thread-safe: independent requests may run at the same time on as many threads as there
+     * are cores; each run has a machine and memories of its own (a request's {@link SimRequest#globalMemory()}
+     * array is written by its run, so concurrent requests must not share one).
+     */
     public static SimResult run(SimRequest request) {
         SimtProgram program = parse(request);
         SimtProfile profile = request.profile();
@@ -75,25 +87,31 @@ public final class SimtSimulator {
         SimtLaunch launch = launchFor(request, program, profile);
         SimtMachine.checkFits(profile, launch);
         noticeInterpreterOnly();
-        synchronized (SimtSimulator.class) {
-            Context shared = context();
-            shared.enter();
-            try {
-                CallTarget kernel = KERNELS.computeIfAbsent(List.of(program.instructions(), profile),
-                        key -> new SimtKernelRootNode(SimtLanguage.get(), program, profile).getCallTarget());
-                return run(request, program, profile, mode, launch, kernel);
-            } finally {
-                shared.leave();
-            }
+        Context shared = SharedContext.CONTEXT;
+        shared.enter();
+        try {
+            CallTarget kernel = KERNELS.computeIfAbsent(List.of(program.instructions(), profile),
+                    key -> new SimtKernelRootNode(SimtLanguage.get(), program, profile).getCallTarget());
+            return run(request, program, profile, mode, launch, kernel);
+        } finally {
+            shared.leave();
         }
     }
 
-    /** One context for the JVM, entered by one simulation at a time, so that its call targets outlive a run. */
-    private static Context context() {
-        if (context == null) {
-            context = Context.newBuilder(SimtLanguage.ID).engine(engine()).build();
+    /**
+     * One context for the JVM, made on first use and entered by every run, by any number of threads at once
+     * ({@link SimtLanguage#isThreadAccessAllowed}), so that call targets outlive a run and serve every thread. A
+     * context per thread (or a pool of contexts each entered by one thread at a time) would give each its own
+     * language instance and call targets, and Graal would compile every program once per context.
+     */
+    private static final class SharedContext {
+        static final Context CONTEXT = newContext();
+
+        private static Context newContext() {
+            Context context = Context.newBuilder(SimtLanguage.ID).engine(engine()).build();
+            context.initialize(SimtLanguage.ID);
+            return context;
         }
-        return context;
     }
 
     private static SimResult run(SimRequest request, SimtProgram program, SimtProfile profile, SimMode mode,
@@ -120,25 +138,23 @@ public final class SimtSimulator {
     }
 
     /**
-     * One engine for the JVM, so that runs share its compiler threads; {@code polyglot.engine.*} system properties
-     * configure it, experimental ones included (such as {@code -Dpolyglot.engine.TraceCompilationDetails=true}). Truffle's own interpreter-only warning is replaced by the one line of
-     * {@link #noticeInterpreterOnly}.
+     * The engine of the one context, so that runs share its compiler threads; {@code polyglot.engine.*} system
+     * properties configure it, experimental ones included (such as
+     * {@code -Dpolyglot.engine.TraceCompilationDetails=true}). Truffle's own interpreter-only warning is replaced by
+     * the one line of {@link #noticeInterpreterOnly}.
      *
      * <p>With the JIT, each instruction's call target is compiled once, at the last tier, unless
      * {@code -Dpolyglot.engine.MultiTier} says otherwise: every instruction runs thousands of times in the first
      * launch, so a first-tier compilation is replaced almost at once, and on a 2-core machine compiling everything
      * twice kept Graal busy, and the simulation waiting for compiled code, through most of a benchmark's warm-up.
      */
-    private static synchronized Engine engine() {
-        if (engine == null) {
-            Engine.Builder builder = Engine.newBuilder(SimtLanguage.ID).allowExperimentalOptions(true)
-                    .option("engine.WarnInterpreterOnly", "false");
-            if (isJitAvailable() && System.getProperty("polyglot.engine.MultiTier") == null) {
-                builder.option("engine.MultiTier", "false");
-            }
-            engine = builder.build();
+    private static Engine engine() {
+        Engine.Builder builder = Engine.newBuilder(SimtLanguage.ID).allowExperimentalOptions(true)
+                .option("engine.WarnInterpreterOnly", "false");
+        if (isJitAvailable() && System.getProperty("polyglot.engine.MultiTier") == null) {
+            builder.option("engine.MultiTier", "false");
         }
-        return engine;
+        return builder.build();
     }
 
     /** Whether Truffle runs with the Graal JIT (false: the interpreter only). */
@@ -160,12 +176,16 @@ public final class SimtSimulator {
     }
 
     private static String describe(IOException e) {
-        return e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage();
+        return switch (e) {
+            case java.nio.file.NoSuchFileException missing -> "no such file";
+            case java.nio.charset.CharacterCodingException notText -> "it is not a UTF-8 text file; give a program in the"
+                    + " model ISA (docs/simt-isa.md)";
+            default -> e.getMessage();
+        };
     }
 
     private static void noticeInterpreterOnly() {
-        if (!interpreterNoticePrinted && !isJitAvailable()) {
-            interpreterNoticePrinted = true;
+        if (!isJitAvailable() && INTERPRETER_NOTICE_PRINTED.compareAndSet(false, true)) {
             System.err.println("finegrain-gpu: Graal JIT not available (" + Truffle.getRuntime().getName()
                     + "), running on the Truffle interpreter");
         }

@@ -31,6 +31,9 @@
  * {@link dev.finegrain.gpu.DeadlockKind}) and {@link dev.finegrain.gpu.SimResult#word(MemorySpace, int, int)} over the
  * dumped ranges.
  *
+ * <p>{@code SimtSimulator.run} is thread-safe: independent requests may run on several threads at once, each with
+ * the result it has alone (docs/simt-isa.md, "Concurrent runs").
+ *
  * <h2>Packages</h2>
  * {@code isa} (the instruction model), {@code parser} (text to program), {@code nodes} and its {@code expression},
  * {@code memory}, {@code controlflow}, {@code sync} subpackages (one Truffle node per instruction), {@code runtime}

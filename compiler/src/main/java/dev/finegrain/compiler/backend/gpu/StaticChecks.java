@@ -2,38 +2,35 @@ package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.LockMechanism;
-import dev.finegrain.gpu.runtime.SimtProfile;
 
 /**
- * The checks a lowered variant must pass before it runs: threads per block, shared memory, lock bits (more
- * token words than lock bits means aliased bits, seed 001's alias deadlock) and the 16 named barriers of a block.
- * Each failure is one message naming the limit, the need and what to change.
+ * The checks a mapped variant must pass before any emitter spells it: threads per block, shared memory, lock bits
+ * (more token words than lock bits means aliased bits, seed 001's alias deadlock) and the 16 named barriers of a
+ * block. Each failure is one message naming the limit, the need and what to change.
  */
 final class StaticChecks {
 
-    static final int NAMED_BARRIERS = 16;
-
     private StaticChecks() {}
 
-    static void check(KernelGraph graph, SimtProfile profile, int threadsPerBlock, int sharedBytes, int lockBits,
-                      int namedBarriers, LockMechanism mechanism) {
+    static void check(KernelGraph graph, GpuTarget target, int threadsPerBlock, GpuMapping.Resources resources,
+                      LockMechanism mechanism) {
         String variant = graph.name() + (mechanism != null ? " with " + mechanism : "");
-        if (threadsPerBlock > profile.maxThreadsPerBlock()) {
+        if (threadsPerBlock > target.maxThreadsPerBlock()) {
             throw new GpuLoweringException(variant + " needs " + threadsPerBlock + " threads per block; "
-                    + profile.name() + " allows " + profile.maxThreadsPerBlock() + "; use a smaller tile");
+                    + target.name() + " allows " + target.maxThreadsPerBlock() + "; use a smaller tile");
         }
-        if (sharedBytes > profile.sharedBytesPerSm()) {
-            throw new GpuLoweringException(variant + " needs " + sharedBytes + " bytes of shared memory per block; "
-                    + profile.name() + " has " + profile.sharedBytesPerSm() + " per SM; use a smaller tile");
+        if (resources.sharedBytes() > target.sharedBytesPerBlock()) {
+            throw new GpuLoweringException(variant + " needs " + resources.sharedBytes() + " bytes of shared memory per block; "
+                    + target.name() + " has " + target.sharedBytesPerBlock() + " per SM; use a smaller tile");
         }
-        if (lockBits > profile.lockBits()) {
-            throw new GpuLoweringException(variant + " needs " + lockBits + " lock bits per block; " + profile.name()
-                    + " has " + profile.lockBits() + ", so token words would alias (seed 001 §4.4.2); use shared"
-                    + " channels or a smaller tile");
+        if (resources.claimedLockBits() > target.lockBits()) {
+            throw new GpuLoweringException(variant + " needs " + resources.claimedLockBits() + " lock bits per block; "
+                    + target.name() + " has " + target.lockBits() + ", so token words would alias (seed 001 §4.4.2); use"
+                    + " shared channels or a smaller tile");
         }
-        if (namedBarriers > NAMED_BARRIERS) {
-            throw new GpuLoweringException(variant + " needs " + namedBarriers + " named barriers per block; a block"
-                    + " has " + NAMED_BARRIERS + " (seed 001 §2); use a smaller tile or another mechanism");
+        if (resources.namedBarriers() > GpuTarget.NAMED_BARRIERS) {
+            throw new GpuLoweringException(variant + " needs " + resources.namedBarriers() + " named barriers per block; a"
+                    + " block has " + GpuTarget.NAMED_BARRIERS + " (seed 001 §2); use a smaller tile or another mechanism");
         }
     }
 }

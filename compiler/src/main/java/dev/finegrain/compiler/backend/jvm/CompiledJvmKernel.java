@@ -67,6 +67,11 @@ public final class CompiledJvmKernel {
         }
     }
 
+    /** A variant whose class was generated earlier, e.g. ahead of time by the Maven plugin, and loaded by the caller. */
+    public static CompiledJvmKernel of(Variant variant, Class<?> kernelClass) {
+        return new CompiledJvmKernel(variant, constructorOf(kernelClass));
+    }
+
     static MethodHandle constructorOf(Class<?> kernelClass) {
         try {
             return MethodHandles.lookup().findConstructor(kernelClass, MethodType.methodType(void.class, Object[].class,

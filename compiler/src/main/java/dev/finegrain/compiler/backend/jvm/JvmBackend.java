@@ -32,6 +32,8 @@ import java.util.WeakHashMap;
  */
 public final class JvmBackend implements Backend {
 
+    /** The mechanism a single run uses when neither the caller, the schedule nor the kernel names one. */
+    public static final LockMechanism DEFAULT_MECHANISM = LockMechanism.ACQUIRE_RELEASE_FLAG;
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.TINY_LOCK,
             LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.BLOCKING);
     private static final int WARMUP_RUNS = 10;
@@ -53,9 +55,14 @@ public final class JvmBackend implements Backend {
     }
     /**
      * One team per thread count, shared by every backend of the JVM: a team's daemon threads live until the JVM
-     * ends, so a team per backend instance leaked threads with each new backend (found in review).
+     * ends, so a team per backend instance would leak threads with each new backend.
      */
     private static final Map<Integer, WorkerTeam> TEAMS = new ConcurrentHashMap<>();
+
+    /** The JVM's shared team of {@code threads} workers, started when first asked for. */
+    public static WorkerTeam team(int threads) {
+        return TEAMS.computeIfAbsent(threads, WorkerTeam::new);
+    }
 
     @Override
     public String name() {
@@ -68,11 +75,39 @@ public final class JvmBackend implements Backend {
     }
 
     @Override
+    public List<LockMechanism> sweep() {
+        return SWEEP;
+    }
+
+    @Override
+    public Optional<LockMechanism> preferredMechanism() {
+        return Optional.of(DEFAULT_MECHANISM);
+    }
+
+    @Override
+    public boolean usesThreads() {
+        return true;
+    }
+
+    @Override
+    public boolean timesRealHardware() {
+        return true;
+    }
+
+    @Override
     public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
         if (!(schedule instanceof Schedule.LockDataflow)) {
             return List.of();
         }
         return SWEEP.stream().filter(m -> SyncLayout.unsupported(graph, m).isEmpty()).toList();
+    }
+
+    /** Its lock-dataflow workers own bands of columns for the whole run already; persistence would repeat that row. */
+    @Override
+    public Optional<String> neverRuns(Schedule schedule) {
+        return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch()
+                ? Optional.of("its lock-dataflow is persistent already: workers own bands of columns for the whole run")
+                : Optional.empty();
     }
 
     @Override
@@ -94,7 +129,7 @@ public final class JvmBackend implements Backend {
     }
 
     private BackendRun measure(CompiledJvmKernel kernel, Invocation invocation, RunSettings settings) {
-        WorkerTeam team = TEAMS.computeIfAbsent(settings.threads(), WorkerTeam::new);
+        WorkerTeam team = team(settings.threads());
         if (settings.measure()) {
             long warmupStart = System.nanoTime();
             for (int warm = 0; warm < MAX_WARMUP_RUNS && (warm < WARMUP_RUNS || System.nanoTime() - warmupStart < WARMUP_NANOS); warm++) {

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.jvm;
 
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
@@ -10,7 +11,11 @@ import dev.finegrain.dsl.LockMechanism;
 
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -57,12 +62,30 @@ public final class JvmCodegen {
 
     private static JClass lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width) {
         String name = packageName + "." + className(plan, mechanism);
-        return switch (plan) {
+        JClass lowered = switch (plan) {
             case DataflowPlan dataflow -> DataflowLoops.lower(name, dataflow, SyncLayout.of(plan.graph(), dataflow.waits(),
                     mechanism.orElseThrow(() -> new IllegalArgumentException("lock-dataflow needs a lock mechanism"))), width);
             case WavefrontPlan wavefront -> WavefrontLoops.lower(name, wavefront, width);
             case DataParallelPlan dataParallel -> DataParallelLoops.lower(name, dataParallel, width);
         };
+        return lowered.withFingerprint(fingerprint(plan, mechanism));
+    }
+
+    /**
+     * A digest of what a class is generated from: the kernel's IR (fields, actors, channels with their policies),
+     * its lock granularity, the plan and the mechanism, and the constructor protocol's version. Two definitions
+     * that would generate different code get different fingerprints.
+     */
+    public static String fingerprint(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
+        String source = "protocol 1\n" + IrPrinter.print(plan.graph()) + plan.describe()
+                + "granularity " + plan.graph().kernel().granularity() + " group " + plan.graph().kernel().groupSize()
+                + "\nmechanism " + mechanism.map(LockMechanism::cliName).orElse("-") + "\n";
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(source.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 12);
+        } catch (NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException("every JDK has SHA-256", impossible);
+        }
     }
 
     /** Asked once: the JVM's preferred shape does not change while it runs. */
@@ -71,7 +94,7 @@ public final class JvmCodegen {
     }
 
     /** e.g. {@code NeedlemanWunschLockDataflowAcquireReleasePerThreadShared}. */
-    static String className(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
+    public static String className(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
         StringBuilder name = new StringBuilder(camel(plan.graph().name())).append(camel(plan.schedule().cliName()));
         mechanism.ifPresent(m -> name.append(camel(m.cliName()))
                 .append(camel(plan.graph().kernel().granularity().cliName()))

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.jvm;
 
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.TokenRule;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
@@ -49,11 +50,11 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
     }
 
     /**
-     * A channel needs a token unless it stays within one point or (rank >= 2, where workers own bands of columns)
-     * within one column, so within one worker: such a channel gets no word array, since nothing would touch it.
+     * Workers own bands of columns ({@link TokenRule.Ownership#COLUMN_BAND}), so a channel within one point or one
+     * column needs no token: such a channel gets no word array, since nothing would touch it.
      */
     static boolean needsToken(int rank, IrChannel channel) {
-        return !dev.finegrain.dsl.DependenceMath.isZero(channel.vector()) && (rank == 1 || channel.vector()[rank - 1] != 0);
+        return TokenRule.needsToken(channel, rank, TokenRule.Ownership.COLUMN_BAND);
     }
 
     /** Why this backend cannot implement the mechanism for the graph, if it cannot. */

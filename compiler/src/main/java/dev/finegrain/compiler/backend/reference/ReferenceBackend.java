@@ -33,8 +33,21 @@ public final class ReferenceBackend implements Backend {
     }
 
     @Override
+    public List<LockMechanism> sweep() {
+        return List.of();
+    }
+
+    @Override
     public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
         return List.of();
+    }
+
+    /** Persistence changes how a GPU launches the plan, not the plan's critical path, which is what this backend reports. */
+    @Override
+    public Optional<String> neverRuns(Schedule schedule) {
+        return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch()
+                ? Optional.of("its critical path is lock-dataflow's: persistence changes the launches, not the plan")
+                : Optional.empty();
     }
 
     @Override

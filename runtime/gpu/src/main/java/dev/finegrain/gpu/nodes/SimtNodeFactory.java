@@ -46,15 +46,15 @@ public final class SimtNodeFactory {
     }
 
     /**
-     * The nodes of a program; latencies that do not depend on the run are baked in from {@code profile}, the rest
-     * are read from the machine's profile as the instruction executes.
+     * The nodes of a program for {@code profile}: each node reads the latencies and features it needs into final
+     * fields, which compiled code has as constants, so the nodes serve only runs on this profile.
      */
     static SimtInstructionNode[] create(SimtProgram program, SimtProfile profile) {
         SimtInstructionNode[] nodes = new SimtInstructionNode[program.size() + 1];
         for (SimtInstruction instruction : program.instructions()) {
             nodes[instruction.index()] = create(instruction, program, profile);
         }
-        nodes[program.size()] = new SimtExitNode(implicitExit(program));
+        nodes[program.size()] = new SimtExitNode(implicitExit(program), profile);
         return nodes;
     }
 
@@ -79,51 +79,54 @@ public final class SimtNodeFactory {
             case LOP_OR -> alu(in, SimtIntegerOp.OR, profile.aluLatency(), 1, 2);
             case LOP_XOR -> alu(in, SimtIntegerOp.XOR, profile.aluLatency(), 1, 2);
             case SEL -> new SimtSelNode(in, register(in, 0), source(in, 1), source(in, 2), predicate(in, 3),
-                    negated(in, 3));
-            case ISETP -> isetp(in);
-            case PSETP -> psetp(in);
-            case S2R -> new SimtS2rNode(in, register(in, 0), ((SimtOperand.Special) in.operand(1)).register());
-            case LDS -> new SimtLdsNode(in, register(in, 0), address(in, 1));
-            case STS -> new SimtStsNode(in, address(in, 0), source(in, 1));
-            case LDSLK -> new SimtLdslkNode(in, predicate(in, 0), register(in, 1), address(in, 2));
-            case STSUL -> new SimtStsulNode(in, address(in, 0), source(in, 1));
-            case LDG, LD -> new SimtGlobalLoadNode(in, register(in, 0), address(in, 1));
-            case STG, ST -> new SimtGlobalStoreNode(in, address(in, 0), source(in, 1));
-            case ATOMS_CAS -> atomic(in, SimtAtomicOp.CAS, true);
-            case ATOMS_EXCH -> atomic(in, SimtAtomicOp.EXCH, true);
-            case ATOMS_ADD -> atomic(in, SimtAtomicOp.ADD, true);
-            case ATOM_CAS -> atomic(in, SimtAtomicOp.CAS, false);
-            case ATOM_EXCH -> atomic(in, SimtAtomicOp.EXCH, false);
-            case ATOM_ADD -> atomic(in, SimtAtomicOp.ADD, false);
+                    negated(in, 3), profile);
+            case ISETP -> isetp(in, profile);
+            case PSETP -> psetp(in, profile);
+            case S2R -> new SimtS2rNode(in, register(in, 0), ((SimtOperand.Special) in.operand(1)).register(),
+                    profile);
+            case LDS -> new SimtLdsNode(in, register(in, 0), address(in, 1), profile);
+            case STS -> new SimtStsNode(in, address(in, 0), source(in, 1), profile);
+            case LDSLK -> new SimtLdslkNode(in, predicate(in, 0), register(in, 1), address(in, 2), profile);
+            case STSUL -> new SimtStsulNode(in, address(in, 0), source(in, 1), profile);
+            case LDG, LD -> new SimtGlobalLoadNode(in, register(in, 0), address(in, 1), profile);
+            case STG, ST -> new SimtGlobalStoreNode(in, address(in, 0), source(in, 1), profile);
+            case ATOMS_CAS -> atomic(in, SimtAtomicOp.CAS, true, profile);
+            case ATOMS_EXCH -> atomic(in, SimtAtomicOp.EXCH, true, profile);
+            case ATOMS_ADD -> atomic(in, SimtAtomicOp.ADD, true, profile);
+            case ATOM_CAS -> atomic(in, SimtAtomicOp.CAS, false, profile);
+            case ATOM_EXCH -> atomic(in, SimtAtomicOp.EXCH, false, profile);
+            case ATOM_ADD -> atomic(in, SimtAtomicOp.ADD, false, profile);
             case BRA -> {
                 rejectSynchronizeModifier(in);
                 int target = ((SimtOperand.Target) in.operand(0)).instructionIndex();
-                yield SimtBraNodeGen.create(in, target, program.reconvergenceIndex(in.index()));
+                yield SimtBraNodeGen.create(in, target, program.reconvergenceIndex(in.index()), profile);
             }
             case SSY -> {
                 rejectSynchronizeModifier(in);
-                yield new SimtSsyNode(in, ((SimtOperand.Target) in.operand(0)).instructionIndex());
+                yield new SimtSsyNode(in, ((SimtOperand.Target) in.operand(0)).instructionIndex(), profile);
             }
-            case SYNC -> new SimtSyncNode(in);
+            case SYNC -> new SimtSyncNode(in, profile);
             case EXIT -> {
                 rejectSynchronizeModifier(in);
-                yield new SimtExitNode(in);
+                yield new SimtExitNode(in, profile);
             }
-            case NOP -> new SimtNopNode(in);
-            case BAR_SYNC -> new SimtBarSyncNode(in, source(in, 0), in.operandCount() > 1 ? source(in, 1) : null);
-            case BAR_ARRIVE -> new SimtBarArriveNode(in, source(in, 0), source(in, 1));
+            case NOP -> new SimtNopNode(in, profile);
+            case BAR_SYNC -> new SimtBarSyncNode(in, source(in, 0), in.operandCount() > 1 ? source(in, 1) : null,
+                    profile);
+            case BAR_ARRIVE -> new SimtBarArriveNode(in, source(in, 0), source(in, 1), profile);
             case BAR_RED_POPC -> new SimtBarRedPopcNode(in, register(in, 0), source(in, 1),
-                    in.operandCount() > 2 ? predicate(in, 2) : SimtOperand.PT, in.operandCount() > 2 && negated(in, 2));
+                    in.operandCount() > 2 ? predicate(in, 2) : SimtOperand.PT, in.operandCount() > 2 && negated(in, 2),
+                    profile);
             case VOTE_ANY, VOTE_ALL -> new SimtVoteNode(in, in.opcode() == SimtOpcode.VOTE_ALL, register(in, 0),
-                    predicate(in, 1), predicate(in, 2), negated(in, 2));
-            case MEMBAR -> new SimtMembarNode(in);
-            case NANOSLEEP -> new SimtNanosleepNode(in, source(in, 0));
+                    predicate(in, 1), predicate(in, 2), negated(in, 2), profile);
+            case MEMBAR -> new SimtMembarNode(in, profile);
+            case NANOSLEEP -> new SimtNanosleepNode(in, source(in, 0), profile);
             case MBARRIER_INIT -> new SimtMbarrierNode(in, SimtMbarrierNode.Operation.INIT, -1, address(in, 0),
-                    source(in, 1));
+                    source(in, 1), profile);
             case MBARRIER_ARRIVE -> new SimtMbarrierNode(in, SimtMbarrierNode.Operation.ARRIVE, register(in, 0),
-                    address(in, 1), null);
+                    address(in, 1), null, profile);
             case MBARRIER_TRY_WAIT -> new SimtMbarrierNode(in, SimtMbarrierNode.Operation.TRY_WAIT, predicate(in, 0),
-                    address(in, 1), source(in, 2));
+                    address(in, 1), source(in, 2), profile);
         };
     }
 
@@ -134,7 +137,7 @@ public final class SimtNodeFactory {
         return SimtIntegerOpNodeGen.create(in, op, register(in, 0), latency, a, b, c);
     }
 
-    private static SimtInstructionNode isetp(SimtInstruction in) {
+    private static SimtInstructionNode isetp(SimtInstruction in, SimtProfile profile) {
         SimtIsetpNode.Comparison comparison = null;
         SimtPredicateLogic combine = SimtPredicateLogic.AND;
         for (String modifier : in.modifiers()) {
@@ -147,10 +150,10 @@ public final class SimtNodeFactory {
             }
         }
         return new SimtIsetpNode(in, comparison, in.has("U32"), combine, predicate(in, 0), predicate(in, 1),
-                predicate(in, 4), negated(in, 4), source(in, 2), source(in, 3));
+                predicate(in, 4), negated(in, 4), source(in, 2), source(in, 3), profile);
     }
 
-    private static SimtInstructionNode psetp(SimtInstruction in) {
+    private static SimtInstructionNode psetp(SimtInstruction in, SimtProfile profile) {
         List<SimtPredicateLogic> logic = in.modifiers().stream().filter(m -> !m.equals(SimtOpcode.SYNC_MODIFIER))
                 .map(SimtPredicateLogic::valueOf).toList();
         if (logic.size() > 2) {
@@ -159,12 +162,13 @@ public final class SimtNodeFactory {
         SimtPredicateLogic second = logic.size() > 1 ? logic.get(1) : SimtPredicateLogic.AND;
         return new SimtPsetpNode(in, logic.getFirst(), second, predicate(in, 0), predicate(in, 1),
                 new int[] {predicate(in, 2), predicate(in, 3), predicate(in, 4)},
-                new boolean[] {negated(in, 2), negated(in, 3), negated(in, 4)});
+                new boolean[] {negated(in, 2), negated(in, 3), negated(in, 4)}, profile);
     }
 
-    private static SimtInstructionNode atomic(SimtInstruction in, SimtAtomicOp op, boolean shared) {
+    private static SimtInstructionNode atomic(SimtInstruction in, SimtAtomicOp op, boolean shared,
+                                              SimtProfile profile) {
         return new SimtAtomicNode(in, op, shared, register(in, 0), address(in, 1), source(in, 2),
-                in.operandCount() > 3 ? source(in, 3) : null);
+                in.operandCount() > 3 ? source(in, 3) : null, profile);
     }
 
     private static void rejectSynchronizeModifier(SimtInstruction in) {

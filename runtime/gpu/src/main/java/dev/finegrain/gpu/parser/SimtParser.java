@@ -67,6 +67,10 @@ public final class SimtParser {
         if (!pendingLabels.isEmpty()) {
             throw error(position(), "an instruction after label '" + pendingLabels.getLast() + "'");
         }
+        if (instructions.isEmpty()) {
+            throw new SimUserException(file + ": the program has no instructions; write one per line as in docs/simt-isa.md,"
+                    + " ending with EXIT");
+        }
         List<SimtInstruction> resolved = new ArrayList<>();
         for (SimtInstruction instruction : instructions) {
             resolved.add(resolveTargets(instruction));

@@ -7,9 +7,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Cycles an instruction keeps its warp from issuing again. ALU, branch, vote and barrier costs are flat latencies
- * from the profile. Shared memory adds one replay per extra word that lands in an already used bank (and per extra
- * lane on one lock bit). Global memory follows seed 000's three-parameter abstraction: each memory line serves one
+ * The costs that depend on what a run does, so one per machine: the bank conflicts of a shared access and the queues
+ * of global memory lines. Flat latencies (ALU, branch, vote, barrier, a shared access and its replays) are final
+ * fields of the instruction nodes, read from the profile when the kernel is built. Shared memory adds one replay per
+ * extra word that lands in an already used bank (and per extra lane on one lock bit). Global memory follows seed 000's three-parameter abstraction: each memory line serves one
  * access at a time, a volatile one for {@code volatileServiceCycles} and an atomic one for
  * {@code atomicServiceCycles} (their ratio is the atomic:volatile ratio), so contentious accesses queue behind each
  * other while noncontentious ones overlap (the contentious:noncontentious ratio falls out of the queueing); and when
@@ -82,21 +83,6 @@ public final class SimtCostModel {
             }
         }
         return worst;
-    }
-
-    /**
-     * What a store costs its warp: GPUs do not wait for a store to reach memory, so the warp pays the issue (taken
-     * as an ALU instruction's latency, the model's unit of issue) and the replays of bank conflicts, not the
-     * memory latency. The store's effect is visible at issue, as every access is in this sequentially consistent
-     * model.
-     */
-    public int storeIssueCycles(int conflictDegree) {
-        return profile.aluLatency() + (conflictDegree - 1) * profile.sharedReplayCycles();
-    }
-
-    /** Shared-memory latency plus one replay per conflict beyond the first access. */
-    public int sharedAccessCycles(int conflictDegree) {
-        return profile.sharedLatency() + (conflictDegree - 1) * profile.sharedReplayCycles();
     }
 
     /** Cycles from {@code now} until a global access to the line of {@code byteAddress} completes. */

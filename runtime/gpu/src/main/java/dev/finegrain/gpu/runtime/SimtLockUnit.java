@@ -21,10 +21,6 @@ public final class SimtLockUnit {
         this.shift = shift;
     }
 
-    public boolean present() {
-        return taken.length > 0;
-    }
-
     public int lockAddress(int physicalByteAddress) {
         return (physicalByteAddress >>> shift) & (taken.length - 1);
     }

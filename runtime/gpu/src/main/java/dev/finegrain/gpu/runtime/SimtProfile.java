@@ -69,32 +69,41 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
 
     private static SimtProfile from(String source, Properties p) {
         Values v = new Values(source, p);
-        int lockBits = v.integer("sm.lockBits");
-        if (lockBits < 0 || Integer.bitCount(lockBits) > 1) {
-            throw new SimUserException("profile " + source + ": sm.lockBits must be 0 or a power of two, was "
-                    + lockBits);
+        int lockBits = v.atLeast("sm.lockBits", 0);
+        if (Integer.bitCount(lockBits) > 1) {
+            throw new SimUserException("profile " + source + ": sm.lockBits must be 0 or a power of two, was " + lockBits);
+        }
+        int maxThreadsPerBlock = v.atLeast("block.maxThreads", 32);
+        int maxThreadsPerSm = v.atLeast("sm.maxThreads", 32);
+        if (maxThreadsPerBlock > maxThreadsPerSm) {
+            throw new SimUserException("profile " + source + ": block.maxThreads (" + maxThreadsPerBlock + ") must not exceed"
+                    + " sm.maxThreads (" + maxThreadsPerSm + ")");
+        }
+        int lineBytes = v.atLeast("global.lineBytes", 4);
+        if (Integer.bitCount(lineBytes) != 1) {
+            throw new SimUserException("profile " + source + ": global.lineBytes must be a power of two, was " + lineBytes);
         }
         return new SimtProfile(v.text("profile.name"), v.text("profile.description"),
-                SimMode.parse(v.text("profile.defaultMode")), v.decimal("clock.mhz"),
-                v.integer("sm.count"), v.integer("sm.maxThreads"), v.integer("sm.maxBlocks"),
-                v.integer("block.maxThreads"), v.integer("sm.sharedBytes"), lockBits,
-                v.integer("sm.lockAddressShift"), v.integer("sm.schedulers"),
+                SimMode.parse(v.text("profile.defaultMode")), v.positiveDecimal("clock.mhz"),
+                v.atLeast("sm.count", 1), maxThreadsPerSm, v.atLeast("sm.maxBlocks", 1),
+                maxThreadsPerBlock, v.atLeast("sm.sharedBytes", 0), lockBits,
+                v.atLeast("sm.lockAddressShift", 0), v.atLeast("sm.schedulers", 1),
                 SchedulerPolicy.valueOf(v.text("sm.schedulerPolicy").toUpperCase(Locale.ROOT)),
-                v.integer("sm.sharedBanks"),
-                v.integer("latency.alu"), v.integer("latency.multiply"), v.integer("latency.branch"),
-                v.integer("latency.specialRegister"), v.integer("latency.shared"),
-                v.integer("latency.sharedReplay"), v.integer("latency.sharedAtomic"), v.integer("latency.global"),
-                v.integer("global.lineBytes"), v.decimal("global.volatileServiceCycles"),
-                v.decimal("global.atomicServiceCycles"), v.bool("global.atomicHoldsLine"),
-                v.integer("latency.barrier"), v.integer("latency.vote"), v.integer("latency.membar"),
-                v.integer("launch.overheadCycles"), v.bool("feature.mbarrier"), v.bool("feature.nanosleep"),
+                v.atLeast("sm.sharedBanks", 1),
+                v.atLeast("latency.alu", 1), v.atLeast("latency.multiply", 1), v.atLeast("latency.branch", 1),
+                v.atLeast("latency.specialRegister", 1), v.atLeast("latency.shared", 1),
+                v.atLeast("latency.sharedReplay", 0), v.atLeast("latency.sharedAtomic", 0), v.atLeast("latency.global", 1),
+                lineBytes, v.nonNegativeDecimal("global.volatileServiceCycles"),
+                v.nonNegativeDecimal("global.atomicServiceCycles"), v.bool("global.atomicHoldsLine"),
+                v.atLeast("latency.barrier", 1), v.atLeast("latency.vote", 1), v.atLeast("latency.membar", 1),
+                v.atLeast("launch.overheadCycles", 0), v.bool("feature.mbarrier"), v.bool("feature.nanosleep"),
                 v.bool("feature.sharedAtomicsAsLockLoops", false),
-                v.integer("latency.membarGpu", v.integer("latency.membar")),
-                v.integer("latency.membarSys", v.integer("latency.membar")),
-                v.integer("latency.mbarrier", v.integer("latency.shared")),
+                v.atLeast("latency.membarGpu", 1, v.integer("latency.membar")),
+                v.atLeast("latency.membarSys", 1, v.integer("latency.membar")),
+                v.atLeast("latency.mbarrier", 1, v.integer("latency.shared")),
                 v.bool("nanosleep.roundsUpToPowerOfTwo", false),
-                v.integer("nanosleep.minimumNs", 0),
-                v.integer("latency.globalAtomic", v.integer("latency.global")));
+                v.atLeast("nanosleep.minimumNs", 0, 0),
+                v.atLeast("latency.globalAtomic", 1, v.integer("latency.global")));
     }
 
     /** How long NANOSLEEP with a request of {@code nanoseconds} sleeps on this GPU, in nanoseconds. */
@@ -134,9 +143,34 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
             }
         }
 
-        /** An optional key: its value, or {@code fallback} when the profile leaves it out. */
-        int integer(String key, int fallback) {
-            return properties.containsKey(key) ? integer(key) : fallback;
+        /** An integer of at least {@code minimum}; a smaller one names the key and the bound. */
+        int atLeast(String key, int minimum) {
+            int value = integer(key);
+            if (value < minimum) {
+                throw new SimUserException("profile " + source + ": " + key + " must be at least " + minimum + ", was " + value);
+            }
+            return value;
+        }
+
+        /** An optional key: its value, at least {@code minimum}, or {@code fallback} when the profile leaves it out. */
+        int atLeast(String key, int minimum, int fallback) {
+            return properties.containsKey(key) ? atLeast(key, minimum) : fallback;
+        }
+
+        double positiveDecimal(String key) {
+            double value = decimal(key);
+            if (!(value > 0) || Double.isInfinite(value)) {
+                throw new SimUserException("profile " + source + ": " + key + " must be a positive number, was " + text(key));
+            }
+            return value;
+        }
+
+        double nonNegativeDecimal(String key) {
+            double value = decimal(key);
+            if (!(value >= 0) || Double.isInfinite(value)) {
+                throw new SimUserException("profile " + source + ": " + key + " must be zero or more, was " + text(key));
+            }
+            return value;
         }
 
         /** An optional flag: its value, or {@code fallback} when the profile leaves it out. */

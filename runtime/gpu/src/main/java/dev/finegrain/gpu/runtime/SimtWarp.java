@@ -30,6 +30,13 @@ public final class SimtWarp {
     private final int[] failedLockAddress = new int[WARP_SIZE];
     /** Each lane's name, made once: LDSLK names every lane that takes a lock bit, run after run of a spin loop. */
     private final SimtThread[] threads = new SimtThread[WARP_SIZE];
+    /**
+     * Scratch of the instruction the warp is executing, here rather than in the instruction's node because a node
+     * is shared by every warp of every run of its kernel, on any thread, while a warp issues one instruction at a
+     * time on its machine's thread.
+     */
+    private final int[] laneAddresses = new int[WARP_SIZE];
+    private final int[] laneLockBits = new int[WARP_SIZE];
     private int waitingLanes;
     private long readyAt;
     private int schedulerSlot = -1;
@@ -51,6 +58,16 @@ public final class SimtWarp {
 
     public SimtMachine machine() {
         return machine;
+    }
+
+    /** Scratch for the executing instruction: the active lanes' byte addresses, in lane order. */
+    public int[] laneAddresses() {
+        return laneAddresses;
+    }
+
+    /** Scratch for the executing instruction: the lock bits of the active lanes' addresses, in lane order. */
+    public int[] laneLockBits() {
+        return laneLockBits;
     }
 
     /** A load into {@code register} delivers at {@code cycle}; instructions that touch it wait until then. */

@@ -36,6 +36,8 @@ public final class AsmEmitter implements Opcodes {
         };
         writer.visit(V21, ACC_PUBLIC | ACC_FINAL | ACC_SUPER, generated.internalName(), null, "java/lang/Object",
                 generated.interfaces().toArray(String[]::new));
+        writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.FINGERPRINT_FIELD, "Ljava/lang/String;", null,
+                generated.fingerprint()).visitEnd();
         for (JClass.FieldBinding field : generated.fields()) {
             writer.visitField(ACC_PRIVATE | ACC_FINAL, field.name(), field.type().descriptor(), null, null).visitEnd();
         }

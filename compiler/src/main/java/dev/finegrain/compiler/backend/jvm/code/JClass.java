@@ -9,16 +9,35 @@ import java.util.List;
  *
  * @param name       binary name with dots, e.g. {@code dev.finegrain.generated.Nw_LockDataflow}
  * @param interfaces internal names of implemented interfaces
- * @param locals     the run method's local table; slots 0..2 are this, worker, workers
+ * @param locals      the run method's local table; slots 0..2 are this, worker, workers
+ * @param fingerprint what the class was generated from (see {@link #FINGERPRINT_FIELD}), or empty before
+ *                    {@code JvmCodegen} sets it
  */
 public record JClass(String name, List<String> interfaces, String javadoc, List<FieldBinding> fields,
-                     List<JExpr.Local> locals, List<JStmt> run) {
+                     List<JExpr.Local> locals, List<JStmt> run, String fingerprint) {
+
+    /**
+     * A public static final String of every generated class: a digest of the kernel's IR, the plan and the lock
+     * choices it was generated from, so that a class compiled ahead of time can be checked against the kernel it is
+     * run for.
+     */
+    public static final String FINGERPRINT_FIELD = "FINEGRAIN_FINGERPRINT";
 
     public JClass {
         interfaces = List.copyOf(interfaces);
         fields = List.copyOf(fields);
         locals = List.copyOf(locals);
         run = List.copyOf(run);
+    }
+
+    /** A class whose fingerprint is set later, by the code generator's entry. */
+    public JClass(String name, List<String> interfaces, String javadoc, List<FieldBinding> fields, List<JExpr.Local> locals,
+                  List<JStmt> run) {
+        this(name, interfaces, javadoc, fields, locals, run, "");
+    }
+
+    public JClass withFingerprint(String digest) {
+        return new JClass(name, interfaces, javadoc, fields, locals, run, digest);
     }
 
     /** Where the constructor takes a field's value from. */

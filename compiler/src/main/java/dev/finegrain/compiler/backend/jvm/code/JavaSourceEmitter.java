@@ -25,6 +25,8 @@ public final class JavaSourceEmitter {
         for (String implemented : generated.interfaces()) {
             type.addSuperinterface(ClassName.bestGuess(implemented.replace('/', '.')));
         }
+        type.addField(com.palantir.javapoet.FieldSpec.builder(String.class, JClass.FINGERPRINT_FIELD, Modifier.PUBLIC,
+                Modifier.STATIC, Modifier.FINAL).initializer("$S", generated.fingerprint()).build());
         MethodSpec.Builder constructor = MethodSpec.constructorBuilder().addModifiers(Modifier.PUBLIC)
                 .addParameter(Object[].class, "arrays")
                 .addParameter(long[].class, "integralParams")

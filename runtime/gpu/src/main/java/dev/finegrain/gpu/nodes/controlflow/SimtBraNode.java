@@ -4,6 +4,7 @@ import com.oracle.truffle.api.dsl.Specialization;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -15,17 +16,19 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 public abstract class SimtBraNode extends SimtInstructionNode {
     private final int target;
     private final int reconvergence;
+    private final int latency;
 
-    protected SimtBraNode(SimtInstruction instruction, int target, int reconvergence) {
+    protected SimtBraNode(SimtInstruction instruction, int target, int reconvergence, SimtProfile profile) {
         super(instruction);
         this.target = target;
         this.reconvergence = reconvergence;
+        this.latency = profile.branchLatency();
     }
 
     @Override
     protected final int execute(SimtWarp warp, int active) {
         executeBranch(warp, warp.divergence().groupMask(), active);
-        return warp.machine().profile().branchLatency();
+        return latency;
     }
 
     protected abstract void executeBranch(SimtWarp warp, int group, int taken);

@@ -3,6 +3,7 @@ package dev.finegrain.gpu.nodes.controlflow;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -11,13 +12,16 @@ import dev.finegrain.gpu.runtime.SimtWarp;
  */
 @NodeInfo(shortName = "SYNC")
 public final class SimtSyncNode extends SimtInstructionNode {
-    public SimtSyncNode(SimtInstruction instruction) {
+    private final int latency;
+
+    public SimtSyncNode(SimtInstruction instruction, SimtProfile profile) {
         super(instruction);
+        this.latency = profile.branchLatency();
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
         warp.divergence().sync(active);
-        return warp.machine().profile().branchLatency();
+        return latency;
     }
 }

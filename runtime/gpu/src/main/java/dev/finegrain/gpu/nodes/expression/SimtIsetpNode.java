@@ -3,6 +3,7 @@ package dev.finegrain.gpu.nodes.expression;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -23,11 +24,13 @@ public final class SimtIsetpNode extends SimtInstructionNode {
     private final boolean carryNegated;
     @Child private SimtOperandNode a;
     @Child private SimtOperandNode b;
+    private final int latency;
 
     public SimtIsetpNode(SimtInstruction instruction, Comparison comparison, boolean unsigned,
                          SimtPredicateLogic combine, int destination, int complement, int carry, boolean carryNegated,
-                         SimtOperandNode a, SimtOperandNode b) {
+                         SimtOperandNode a, SimtOperandNode b, SimtProfile profile) {
         super(instruction);
+        this.latency = profile.aluLatency();
         this.comparison = comparison;
         this.unsigned = unsigned;
         this.combine = combine;
@@ -52,7 +55,7 @@ public final class SimtIsetpNode extends SimtInstructionNode {
         warp.writePredicate(destination, active, combine.apply(holds, carried));
         warp.writePredicate(complement, active, combine.apply(~holds, carried));
         fallThrough(warp);
-        return warp.machine().profile().aluLatency();
+        return latency;
     }
 
     private boolean compare(int x, int y) {

@@ -1,8 +1,10 @@
 package dev.finegrain.gpu.nodes.expression;
 
+import com.oracle.truffle.api.CompilerDirectives.CompilationFinal;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -15,12 +17,14 @@ public final class SimtPsetpNode extends SimtInstructionNode {
     private final SimtPredicateLogic second;
     private final int destination;
     private final int complement;
-    private final int[] sources;
-    private final boolean[] negated;
+    @CompilationFinal(dimensions = 1) private final int[] sources;
+    @CompilationFinal(dimensions = 1) private final boolean[] negated;
+    private final int latency;
 
     public SimtPsetpNode(SimtInstruction instruction, SimtPredicateLogic first, SimtPredicateLogic second,
-                         int destination, int complement, int[] sources, boolean[] negated) {
+                         int destination, int complement, int[] sources, boolean[] negated, SimtProfile profile) {
         super(instruction);
+        this.latency = profile.aluLatency();
         this.first = first;
         this.second = second;
         this.destination = destination;
@@ -36,7 +40,7 @@ public final class SimtPsetpNode extends SimtInstructionNode {
         warp.writePredicate(destination, active, second.apply(combined, carried));
         warp.writePredicate(complement, active, second.apply(~combined, carried));
         fallThrough(warp);
-        return warp.machine().profile().aluLatency();
+        return latency;
     }
 
     private int read(SimtWarp warp, int i) {

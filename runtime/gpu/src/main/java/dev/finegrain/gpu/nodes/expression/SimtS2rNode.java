@@ -4,6 +4,7 @@ import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand.SpecialRegister;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -14,9 +15,11 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 public final class SimtS2rNode extends SimtInstructionNode {
     private final int destination;
     private final SpecialRegister register;
+    private final int latency;
 
-    public SimtS2rNode(SimtInstruction instruction, int destination, SpecialRegister register) {
+    public SimtS2rNode(SimtInstruction instruction, int destination, SpecialRegister register, SimtProfile profile) {
         super(instruction);
+        this.latency = profile.specialRegisterLatency();
         this.destination = destination;
         this.register = register;
     }
@@ -28,7 +31,7 @@ public final class SimtS2rNode extends SimtInstructionNode {
             warp.writeRegister(lane, destination, value(warp, lane));
         }
         fallThrough(warp);
-        return warp.machine().profile().specialRegisterLatency();
+        return latency;
     }
 
     private int value(SimtWarp warp, int lane) {

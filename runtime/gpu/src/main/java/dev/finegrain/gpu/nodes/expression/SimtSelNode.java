@@ -3,6 +3,7 @@ package dev.finegrain.gpu.nodes.expression;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /** {@code SEL Rd, Ra, b, Pc}: {@code Rd = Pc ? Ra : b} per lane. */
@@ -13,10 +14,12 @@ public final class SimtSelNode extends SimtInstructionNode {
     private final boolean conditionNegated;
     @Child private SimtOperandNode whenTrue;
     @Child private SimtOperandNode whenFalse;
+    private final int latency;
 
     public SimtSelNode(SimtInstruction instruction, int destination, SimtOperandNode whenTrue,
-                       SimtOperandNode whenFalse, int condition, boolean conditionNegated) {
+                       SimtOperandNode whenFalse, int condition, boolean conditionNegated, SimtProfile profile) {
         super(instruction);
+        this.latency = profile.aluLatency();
         this.destination = destination;
         this.whenTrue = whenTrue;
         this.whenFalse = whenFalse;
@@ -33,6 +36,6 @@ public final class SimtSelNode extends SimtInstructionNode {
             warp.writeRegister(lane, destination, value);
         }
         fallThrough(warp);
-        return warp.machine().profile().aluLatency();
+        return latency;
     }
 }

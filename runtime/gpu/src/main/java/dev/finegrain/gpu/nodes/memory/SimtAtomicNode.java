@@ -5,6 +5,7 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.runtime.SimtMemory;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -20,20 +21,25 @@ public final class SimtAtomicNode extends SimtMemoryAccessNode {
     private final int destination;
     @Child private SimtOperandNode b;
     @Child private SimtOperandNode c;
+    private final int sharedLatency;
+    private final int sharedAtomicCycles;
 
     public SimtAtomicNode(SimtInstruction instruction, SimtAtomicOp op, boolean shared, int destination,
-                          SimtOperand.Address address, SimtOperandNode b, SimtOperandNode c) {
-        super(instruction, address);
+                          SimtOperand.Address address, SimtOperandNode b, SimtOperandNode c, SimtProfile profile) {
+        super(instruction, address, profile);
         this.op = op;
         this.shared = shared;
         this.destination = destination;
         this.b = b;
         this.c = c;
+        this.sharedLatency = profile.sharedLatency();
+        this.sharedAtomicCycles = profile.sharedAtomicCycles();
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
         SimtMemory memory = shared ? warp.block().shared() : warp.machine().global();
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
@@ -52,7 +58,6 @@ public final class SimtAtomicNode extends SimtMemoryAccessNode {
         if (!shared) {
             return SimtGlobalLines.atomicCycles(warp, addresses, count);
         }
-        var profile = warp.machine().profile();
-        return profile.sharedLatency() + profile.sharedAtomicCycles() * sameWordDegree(count);
+        return sharedLatency + sharedAtomicCycles * sameWordDegree(addresses, count);
     }
 }

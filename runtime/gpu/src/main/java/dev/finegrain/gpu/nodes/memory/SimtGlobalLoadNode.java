@@ -3,6 +3,7 @@ package dev.finegrain.gpu.nodes.memory;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /** {@code LDG Rd, [addr]} (also {@code LD}): a volatile global load per active lane, one access per distinct line. */
@@ -10,14 +11,16 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 public final class SimtGlobalLoadNode extends SimtMemoryAccessNode {
     private final int destination;
 
-    public SimtGlobalLoadNode(SimtInstruction instruction, int destination, SimtOperand.Address address) {
-        super(instruction, address);
+    public SimtGlobalLoadNode(SimtInstruction instruction, int destination, SimtOperand.Address address,
+                              SimtProfile profile) {
+        super(instruction, address, profile);
         this.destination = destination;
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);

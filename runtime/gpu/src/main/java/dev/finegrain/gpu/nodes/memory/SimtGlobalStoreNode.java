@@ -4,25 +4,28 @@ import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * {@code STG [addr], Rs} (also {@code ST}): a volatile global store per active lane, one access per distinct line.
  * The lines are busy for the store's service time, but the warp goes on after the issue (see
- * {@link dev.finegrain.gpu.runtime.SimtCostModel#storeIssueCycles}).
+ * {@link SimtMemoryAccessNode#storeIssueCycles}).
  */
 @NodeInfo(shortName = "STG")
 public final class SimtGlobalStoreNode extends SimtMemoryAccessNode {
     @Child private SimtOperandNode value;
 
-    public SimtGlobalStoreNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value) {
-        super(instruction, address);
+    public SimtGlobalStoreNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value,
+                               SimtProfile profile) {
+        super(instruction, address, profile);
         this.value = value;
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
@@ -34,6 +37,6 @@ public final class SimtGlobalStoreNode extends SimtMemoryAccessNode {
         fallThrough(warp);
         warp.machine().counters().globalStores += count;
         SimtGlobalLines.volatileCycles(warp, addresses, count);
-        return warp.machine().costs().storeIssueCycles(1);
+        return storeIssueCycles(1);
     }
 }

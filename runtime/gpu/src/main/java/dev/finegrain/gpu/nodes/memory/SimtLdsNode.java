@@ -3,7 +3,7 @@ package dev.finegrain.gpu.nodes.memory;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
-import dev.finegrain.gpu.runtime.SimtCostModel;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /** {@code LDS Rd, [addr]}: loads a shared word per active lane; bank conflicts replay. */
@@ -11,14 +11,16 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 public final class SimtLdsNode extends SimtMemoryAccessNode {
     private final int destination;
 
-    public SimtLdsNode(SimtInstruction instruction, int destination, SimtOperand.Address address) {
-        super(instruction, address);
+    public SimtLdsNode(SimtInstruction instruction, int destination, SimtOperand.Address address,
+                       SimtProfile profile) {
+        super(instruction, address, profile);
         this.destination = destination;
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
@@ -27,12 +29,11 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         }
         fallThrough(warp);
         if (count == 0) {
-            return warp.machine().profile().aluLatency();
+            return issueCycles;
         }
-        SimtCostModel costs = warp.machine().costs();
-        int degree = costs.bankConflictDegree(addresses, count);
+        int degree = warp.machine().costs().bankConflictDegree(addresses, count);
         warp.machine().counters().sharedLoads += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return issueLoad(warp, destination, count, costs.sharedAccessCycles(degree));
+        return issueLoad(warp, destination, count, sharedAccessCycles(degree));
     }
 }

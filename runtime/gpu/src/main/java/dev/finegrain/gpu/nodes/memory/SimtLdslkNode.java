@@ -4,8 +4,8 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
-import dev.finegrain.gpu.runtime.SimtCostModel;
 import dev.finegrain.gpu.runtime.SimtLockUnit;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 import java.util.Arrays;
@@ -20,24 +20,28 @@ import java.util.Arrays;
 public final class SimtLdslkNode extends SimtMemoryAccessNode {
     private final int predicate;
     private final int destination;
-    private final int[] bits = new int[SimtWarp.WARP_SIZE];
+    private final boolean hasLockUnit;
 
-    public SimtLdslkNode(SimtInstruction instruction, int predicate, int destination, SimtOperand.Address address) {
-        super(instruction, address);
+    public SimtLdslkNode(SimtInstruction instruction, int predicate, int destination, SimtOperand.Address address,
+                         SimtProfile profile) {
+        super(instruction, address, profile);
         this.predicate = predicate;
         this.destination = destination;
+        this.hasLockUnit = profile.lockBits() > 0;
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
         SimtLockUnit locks = warp.block().sm().lockUnit();
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
+        int[] bits = warp.laneLockBits();
         int acquired = 0;
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i]);
-            if (!locks.present()) {
+            if (!hasLockUnit) {
                 throw missingFeature(warp, lane, "lock unit");
             }
             int bit = locks.lockAddress(warp.block().sharedBase() + addresses[i]);
@@ -55,16 +59,15 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         warp.writePredicate(predicate, active, acquired);
         fallThrough(warp);
         if (count == 0) {
-            return warp.machine().profile().aluLatency();
+            return issueCycles;
         }
         var counters = warp.machine().counters();
         counters.lockAttempts += count;
         counters.lockFailures += count - Integer.bitCount(acquired);
         counters.sharedLoads += count;
-        SimtCostModel costs = warp.machine().costs();
-        int degree = Math.max(costs.bankConflictDegree(addresses, count), sameBitDegree(count));
+        int degree = Math.max(warp.machine().costs().bankConflictDegree(addresses, count), sameBitDegree(bits, count));
         counters.sharedBankConflictReplays += degree - 1;
-        return costs.sharedAccessCycles(degree);
+        return sharedAccessCycles(degree);
     }
 
     /**
@@ -73,7 +76,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
      * quadratic scan per LDSLK.
      */
     @TruffleBoundary
-    private int sameBitDegree(int count) {
+    private static int sameBitDegree(int[] bits, int count) {
         int rising = 1;
         while (rising < count && bits[rising] > bits[rising - 1]) {
             rising++;

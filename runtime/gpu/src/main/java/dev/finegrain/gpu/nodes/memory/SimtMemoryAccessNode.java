@@ -6,30 +6,40 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
 import dev.finegrain.gpu.runtime.SimtMemory;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * An instruction with an {@code [Rn+offset]} operand: computes each active lane's byte address and turns a misaligned
- * or out-of-range one into a fault that names the thread.
+ * or out-of-range one into a fault that names the thread; and what an access costs its warp, from the latencies of
+ * the profile the kernel was built for.
  */
 public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     private final int baseRegister;
     private final int offset;
-    /** Byte addresses of the active lanes, in lane order, filled by {@link #collectAddresses}. */
-    protected final int[] addresses = new int[SimtWarp.WARP_SIZE];
+    /** One issue slot, taken as an ALU instruction's latency (the model's unit of issue). */
+    protected final int issueCycles;
+    private final int sharedLatency;
+    private final int sharedReplayCycles;
 
-    protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address) {
+    protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address, SimtProfile profile) {
         super(instruction);
         this.baseRegister = address.baseRegister();
         this.offset = address.offset();
+        this.issueCycles = profile.aluLatency();
+        this.sharedLatency = profile.sharedLatency();
+        this.sharedReplayCycles = profile.sharedReplayCycles();
     }
 
     protected final int byteAddress(SimtWarp warp, int lane) {
         return warp.readRegister(lane, baseRegister) + offset;
     }
 
-    /** Fills {@link #addresses} for the active lanes; returns how many there are. */
-    protected final int collectAddresses(SimtWarp warp, int active) {
+    /**
+     * Fills {@code addresses} (the warp's {@link SimtWarp#laneAddresses() scratch}) with the active lanes' byte
+     * addresses, in lane order; returns how many there are.
+     */
+    protected final int collectAddresses(SimtWarp warp, int active, int[] addresses) {
         int count = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             addresses[count++] = byteAddress(warp, Integer.numberOfTrailingZeros(lanes));
@@ -71,16 +81,30 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
      * from now (the scoreboard makes the first reader wait). A load with no active lane writes nothing, so it
      * leaves the register alone and costs only the issue.
      */
-    protected static int issueLoad(SimtWarp warp, int destination, int activeLaneCount, int latency) {
+    protected final int issueLoad(SimtWarp warp, int destination, int activeLaneCount, int latency) {
         if (activeLaneCount != 0) {
             warp.loadPending(destination, warp.machine().cycle() + latency);
         }
-        return warp.machine().profile().aluLatency();
+        return issueCycles;
+    }
+
+    /** Shared-memory latency plus one replay per conflict beyond the first access. */
+    protected final int sharedAccessCycles(int conflictDegree) {
+        return sharedLatency + (conflictDegree - 1) * sharedReplayCycles;
+    }
+
+    /**
+     * What a store costs its warp: GPUs do not wait for a store to reach memory, so the warp pays the issue and the
+     * replays of bank conflicts, not the memory latency. The store's effect is visible at issue, as every access is
+     * in this sequentially consistent model.
+     */
+    protected final int storeIssueCycles(int conflictDegree) {
+        return issueCycles + (conflictDegree - 1) * sharedReplayCycles;
     }
 
     /** The most active lanes that share one word: how often an atomic unit must serialize. */
     @TruffleBoundary
-    protected final int sameWordDegree(int count) {
+    protected static int sameWordDegree(int[] addresses, int count) {
         int worst = count == 0 ? 0 : 1;
         for (int i = 0; i < count; i++) {
             int same = 0;

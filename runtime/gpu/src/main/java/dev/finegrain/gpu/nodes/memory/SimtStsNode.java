@@ -4,7 +4,7 @@ import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
-import dev.finegrain.gpu.runtime.SimtCostModel;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /** {@code STS [addr], Rs}: stores a shared word per active lane (lanes in order, so the highest lane wins a tie). */
@@ -12,14 +12,16 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 public final class SimtStsNode extends SimtMemoryAccessNode {
     @Child private SimtOperandNode value;
 
-    public SimtStsNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value) {
-        super(instruction, address);
+    public SimtStsNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value,
+                       SimtProfile profile) {
+        super(instruction, address, profile);
         this.value = value;
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
@@ -30,12 +32,11 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
         }
         fallThrough(warp);
         if (count == 0) {
-            return warp.machine().profile().aluLatency();
+            return issueCycles;
         }
-        SimtCostModel costs = warp.machine().costs();
-        int degree = costs.bankConflictDegree(addresses, count);
+        int degree = warp.machine().costs().bankConflictDegree(addresses, count);
         warp.machine().counters().sharedStores += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return costs.storeIssueCycles(degree);
+        return storeIssueCycles(degree);
     }
 }

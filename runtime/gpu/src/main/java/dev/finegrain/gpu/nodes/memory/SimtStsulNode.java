@@ -4,8 +4,8 @@ import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
-import dev.finegrain.gpu.runtime.SimtCostModel;
 import dev.finegrain.gpu.runtime.SimtLockUnit;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -15,21 +15,25 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 @NodeInfo(shortName = "STSUL")
 public final class SimtStsulNode extends SimtMemoryAccessNode {
     @Child private SimtOperandNode value;
+    private final boolean hasLockUnit;
 
-    public SimtStsulNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value) {
-        super(instruction, address);
+    public SimtStsulNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value,
+                         SimtProfile profile) {
+        super(instruction, address, profile);
         this.value = value;
+        this.hasLockUnit = profile.lockBits() > 0;
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
         SimtLockUnit locks = warp.block().sm().lockUnit();
-        int count = collectAddresses(warp, active);
+        int[] addresses = warp.laneAddresses();
+        int count = collectAddresses(warp, active, addresses);
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i]);
-            if (!locks.present()) {
+            if (!hasLockUnit) {
                 throw missingFeature(warp, lane, "lock unit");
             }
             if (warp.block().shared().store(word, value.read(warp, lane))) {
@@ -39,13 +43,12 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
         }
         fallThrough(warp);
         if (count == 0) {
-            return warp.machine().profile().aluLatency();
+            return issueCycles;
         }
         warp.machine().counters().lockReleases += count;
         warp.machine().counters().sharedStores += count;
-        SimtCostModel costs = warp.machine().costs();
-        int degree = costs.bankConflictDegree(addresses, count);
+        int degree = warp.machine().costs().bankConflictDegree(addresses, count);
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return costs.storeIssueCycles(degree);
+        return storeIssueCycles(degree);
     }
 }

@@ -3,6 +3,7 @@ package dev.finegrain.gpu.nodes.sync;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -17,8 +18,8 @@ public final class SimtBarRedPopcNode extends SimtBarrierNode {
     private final boolean predicateNegated;
 
     public SimtBarRedPopcNode(SimtInstruction instruction, int destination, SimtOperandNode id, int predicate,
-                              boolean predicateNegated) {
-        super(instruction, id, null);
+                              boolean predicateNegated, SimtProfile profile) {
+        super(instruction, id, null, profile);
         this.destination = destination;
         this.predicate = predicate;
         this.predicateNegated = predicateNegated;

@@ -5,6 +5,7 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.runtime.SimtBarrierUnit;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -15,11 +16,13 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 abstract class SimtBarrierNode extends SimtInstructionNode {
     @Child private SimtOperandNode id;
     @Child private SimtOperandNode count;
+    private final int latency;
 
-    SimtBarrierNode(SimtInstruction instruction, SimtOperandNode id, SimtOperandNode count) {
+    SimtBarrierNode(SimtInstruction instruction, SimtOperandNode id, SimtOperandNode count, SimtProfile profile) {
         super(instruction);
         this.id = id;
         this.count = count;
+        this.latency = profile.barrierLatency();
     }
 
     protected final int arrive(SimtWarp warp, int active, boolean wait, int reductionRegister, int reductionLanes) {
@@ -32,7 +35,7 @@ abstract class SimtBarrierNode extends SimtInstructionNode {
             warp.block().barriers().arrive(warp, instruction.index(), active, barrier, threads, wait,
                     reductionRegister, reductionLanes);
         }
-        return warp.machine().profile().barrierLatency();
+        return latency;
     }
 
     @TruffleBoundary

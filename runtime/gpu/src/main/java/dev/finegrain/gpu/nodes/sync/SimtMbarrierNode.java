@@ -6,6 +6,7 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.nodes.memory.SimtMemoryAccessNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -27,13 +28,17 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
     private final Operation operation;
     private final int destination;
     @Child private SimtOperandNode operand;
+    private final boolean hasMbarrier;
+    private final int latency;
 
     public SimtMbarrierNode(SimtInstruction instruction, Operation operation, int destination,
-                            SimtOperand.Address address, SimtOperandNode operand) {
-        super(instruction, address);
+                            SimtOperand.Address address, SimtOperandNode operand, SimtProfile profile) {
+        super(instruction, address, profile);
         this.operation = operation;
         this.destination = destination;
         this.operand = operand;
+        this.hasMbarrier = profile.hasMbarrier();
+        this.latency = profile.mbarrierLatency();
     }
 
     @Override
@@ -41,7 +46,7 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
         int ready = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
-            if (!warp.machine().profile().hasMbarrier()) {
+            if (!hasMbarrier) {
                 throw missingFeature(warp, lane, "mbarrier");
             }
             int word = sharedWord(warp, lane, byteAddress(warp, lane));
@@ -53,7 +58,7 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
             warp.writePredicate(destination, active, ready);
         }
         fallThrough(warp);
-        return warp.machine().profile().mbarrierLatency();
+        return latency;
     }
 
     @TruffleBoundary

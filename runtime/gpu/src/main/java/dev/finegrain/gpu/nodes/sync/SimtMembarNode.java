@@ -3,6 +3,7 @@ package dev.finegrain.gpu.nodes.sync;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -12,22 +13,17 @@ import dev.finegrain.gpu.runtime.SimtWarp;
  */
 @NodeInfo(shortName = "MEMBAR")
 public final class SimtMembarNode extends SimtInstructionNode {
-    private final Scope scope;
+    private final int latency;
 
-    private enum Scope { BLOCK, GPU, SYSTEM }
-
-    public SimtMembarNode(SimtInstruction instruction) {
+    public SimtMembarNode(SimtInstruction instruction, SimtProfile profile) {
         super(instruction);
-        this.scope = instruction.has("SYS") ? Scope.SYSTEM : instruction.has("GL") ? Scope.GPU : Scope.BLOCK;
+        this.latency = instruction.has("SYS") ? profile.membarSystemLatency()
+                : instruction.has("GL") ? profile.membarGpuLatency() : profile.membarLatency();
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
         fallThrough(warp);
-        return switch (scope) {
-            case BLOCK -> warp.machine().profile().membarLatency();
-            case GPU -> warp.machine().profile().membarGpuLatency();
-            case SYSTEM -> warp.machine().profile().membarSystemLatency();
-        };
+        return latency;
     }
 }

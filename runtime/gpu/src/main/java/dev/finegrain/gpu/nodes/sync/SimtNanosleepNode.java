@@ -1,5 +1,6 @@
 package dev.finegrain.gpu.nodes.sync;
 
+import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
@@ -14,26 +15,36 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 @NodeInfo(shortName = "NANOSLEEP")
 public final class SimtNanosleepNode extends SimtInstructionNode {
     @Child private SimtOperandNode duration;
+    private final SimtProfile profile;
+    private final int issueCycles;
+    private final boolean hasNanosleep;
 
-    public SimtNanosleepNode(SimtInstruction instruction, SimtOperandNode duration) {
+    public SimtNanosleepNode(SimtInstruction instruction, SimtOperandNode duration, SimtProfile profile) {
         super(instruction);
         this.duration = duration;
+        this.profile = profile;
+        this.issueCycles = profile.aluLatency();
+        this.hasNanosleep = profile.hasNanosleep();
     }
 
     @Override
     protected int execute(SimtWarp warp, int active) {
         if (active == 0) {
             fallThrough(warp);
-            return warp.machine().profile().aluLatency();
+            return issueCycles;
         }
         int lane = Integer.numberOfTrailingZeros(active);
-        if (!warp.machine().profile().hasNanosleep()) {
+        if (!hasNanosleep) {
             throw missingFeature(warp, lane, "NANOSLEEP");
         }
         long nanoseconds = Integer.toUnsignedLong(duration.read(warp, lane));
         fallThrough(warp);
         warp.machine().counters().sleeps++;
-        SimtProfile profile = warp.machine().profile();
+        return sleepCycles(nanoseconds);
+    }
+
+    @TruffleBoundary
+    private int sleepCycles(long nanoseconds) {
         return (int) Math.min(Integer.MAX_VALUE, profile.cyclesFor(profile.sleepNanoseconds(nanoseconds)));
     }
 }

@@ -3,6 +3,7 @@ package dev.finegrain.gpu.nodes.sync;
 import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -17,10 +18,12 @@ public final class SimtVoteNode extends SimtInstructionNode {
     private final int result;
     private final int source;
     private final boolean sourceNegated;
+    private final int latency;
 
     public SimtVoteNode(SimtInstruction instruction, boolean all, int destination, int result, int source,
-                        boolean sourceNegated) {
+                        boolean sourceNegated, SimtProfile profile) {
         super(instruction);
+        this.latency = profile.voteLatency();
         this.all = all;
         this.destination = destination;
         this.result = result;
@@ -39,6 +42,6 @@ public final class SimtVoteNode extends SimtInstructionNode {
         warp.writePredicate(result, active, outcome ? -1 : 0);
         warp.machine().counters().votes++;
         fallThrough(warp);
-        return warp.machine().profile().voteLatency();
+        return latency;
     }
 }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# gpu-run.sh: runs on a GPU machine (nvcc and an NVIDIA GPU; Java comes with the kit of prepare.sh) and measures
+# what docs/cuda.md, docs/performance.md and docs/validation.md quote. Each step exports CUDA bundles with
+# finegrain export, runs their run.sh (parallel builds, each row alone on the GPU, checked against the oracle's
+# outputs), and merges the rows with finegrain compare --results into results.json, results.csv and report.html:
+#   samples     every sample, every schedule and mechanism, at two sizes (a whole number of tiles, and one that is not)
+#   validation  needleman-wunsch at seven sizes from 64 to 4096, and smith-waterman at five, for docs/validation.md
+#   nw          needleman-wunsch at 4096, 8192 and 16384
+#   rodinia     Rodinia's CUDA NW (32-wide blocks) at the same three sizes, timed the same way (CUDA events)
+# Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
+#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia]     (default: all four)
+#   SCHEDULES=S,...   only these schedules
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+kit="$root/target/cuda-kit"
+results="${RESULTS:-$root/target/cuda-results}"
+steps="${*:-samples validation nw rodinia}"
+mkdir -p "$results"
+jre="$(mktemp -d)"
+tar -C "$jre" -xJf "$kit/jre.txz"
+fg() { "$jre/jre/bin/java" -XX:+UseParallelGC -Xss16m -Xmx32g -cp "$kit/lib/*" dev.finegrain.compiler.cli.FinegrainCli "$@"; }
+{ date -u +%Y-%m-%dT%H:%MZ; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader;
+  nvcc --version | tail -n 1; } >"$results/gpu.txt" 2>&1
+cat "$results/gpu.txt"
+
+# run_set STEP KERNEL SIZES: one bundle, run and merged into $results/STEP/KERNEL
+run_set() {
+  local step="$1" kernel="$2" sizes="$3" dir="$results/$1/$2"
+  rm -rf "$dir" "/tmp/fg-bundle-$step-$kernel"
+  mkdir -p "$dir"
+  fg export "$kernel" --sizes "$sizes" ${SCHEDULES:+--schedules "$SCHEDULES"} --mechanisms all --out "/tmp/fg-bundle-$step-$kernel" \
+    >"$dir/export.log" 2>&1 || { echo "$step $kernel: export failed: $(tail -n 1 "$dir/export.log")"; return; }
+  FG_TIMEOUT=120 bash "/tmp/fg-bundle-$step-$kernel/run.sh" 2>"$dir/run.log"
+  cp "/tmp/fg-bundle-$step-$kernel/results.json" "$dir/bundle-results.json"
+  # with --results and no --backends, compare runs nothing here and only merges
+  fg compare "$kernel" --results "$dir/bundle-results.json" --out "$dir" >"$dir/table.txt" 2>"$dir/compare.log"
+  echo "$step $kernel: $(tail -n 1 "$dir/run.log")"
+  rm -rf "/tmp/fg-bundle-$step-$kernel"
+}
+
+if [[ " $steps " == *" samples "* ]]; then
+  for kernel in chain efficiency-loop livermore-5; do run_set samples "$kernel" 512,1000; done
+  for kernel in needleman-wunsch smith-waterman lcs gauss-seidel-2d; do run_set samples "$kernel" 256,1000x600; done
+fi
+if [[ " $steps " == *" validation "* ]]; then
+  run_set validation needleman-wunsch 64,128,256,512,1024,2048,4096
+  run_set validation smith-waterman 64,128,256,512,1024
+fi
+if [[ " $steps " == *" nw "* ]]; then
+  run_set nw needleman-wunsch 4096,8192,16384
+fi
+if [[ " $steps " == *" rodinia "* ]]; then
+  build="$(mktemp -d)"
+  cp "$kit/rodinia/needle.h" "$kit/rodinia/needle_kernel.cu" "$root/bench/cuda/rodinia-nw-events.cu" "$build/"
+  nvcc -O3 -arch=sm_90 -DRD_WG_SIZE=32 "$build/rodinia-nw-events.cu" -o "$build/rodinia-nw-events" \
+    && "$build/rodinia-nw-events" 4096 8192 16384 | tee "$results/rodinia-nw.txt"
+fi
+echo "== rows that are not verified or skipped =="
+grep -h -E '"status": "(NOT VERIFIED|failed)"' "$results"/*/*/bundle-results.json 2>/dev/null | cut -c1-400 | head -20

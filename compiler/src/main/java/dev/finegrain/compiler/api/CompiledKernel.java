@@ -1,0 +1,182 @@
+package dev.finegrain.compiler.api;
+
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.CompiledJvmKernel;
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
+import dev.finegrain.compiler.backend.jvm.JvmCodegen;
+import dev.finegrain.compiler.backend.jvm.SyncLayout;
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
+import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import dev.finegrain.runtime.jvm.TeamTask;
+import dev.finegrain.runtime.jvm.WorkerTeam;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A kernel compiled for the JVM under one schedule, ready to run many times from Java:
+ *
+ * <pre>{@code
+ * CompiledKernel nw = CompiledKernel.compile(kernel, lockDataflow().mechanism(TINY_LOCK));   // at run time
+ * CompiledKernel aot = CompiledKernel.load(kernel, lockDataflow(), "com.example.finegrain"); // the Maven plugin's class
+ * KernelResult result = nw.run(kernel.invocation().sizes(512, 512).param("penalty", 10).input("reference", ref).build());
+ * int[] score = result.ints("score");
+ * }</pre>
+ *
+ * The schedule's lock choices override the kernel's; lock-dataflow without a mechanism uses the kernel's, else
+ * {@code acquire-release}. Runs use a team of worker threads shared by the whole JVM (one per thread count).
+ *
+ * <p>Errors: a definition the JVM backend cannot compile is an {@link IllegalArgumentException} with the reason;
+ * a class that is missing or was compiled from another definition of the kernel is an
+ * {@link IllegalStateException} saying what to rebuild; a run's own error (an integer division by zero) is a
+ * {@link dev.finegrain.compiler.backend.KernelExecutionException}, a stalled wait a
+ * {@link dev.finegrain.runtime.jvm.StallException}.
+ */
+public final class CompiledKernel {
+
+    private final Kernel kernel;
+    private final Schedule schedule;
+    private final Optional<LockMechanism> mechanism;
+    private final String className;
+    private final CompiledJvmKernel compiled;
+
+    private CompiledKernel(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, String className,
+                           CompiledJvmKernel compiled) {
+        this.kernel = kernel;
+        this.schedule = schedule;
+        this.mechanism = mechanism;
+        this.className = className;
+        this.compiled = compiled;
+    }
+
+    /** Compiles the kernel under the schedule now, into a class of this JVM's own. */
+    public static CompiledKernel compile(Kernel kernel, Schedule schedule) {
+        Variant variant = variant(kernel, schedule);
+        JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), GeneratedKernels.PACKAGE);
+        try {
+            Class<?> type = GeneratedKernels.define(AsmEmitter.emit(generated));
+            return new CompiledKernel(kernel, schedule, variant.mechanism(), generated.name(), CompiledJvmKernel.of(variant, type));
+        } catch (IllegalAccessException failure) {
+            throw new IllegalStateException("cannot define the generated class of kernel '" + kernel.name() + "'", failure);
+        }
+    }
+
+    /** The class the Maven plugin compiled ahead of time for this kernel and schedule, from the context class loader. */
+    public static CompiledKernel load(Kernel kernel, Schedule schedule, String packageName) {
+        return load(kernel, schedule, packageName, Thread.currentThread().getContextClassLoader());
+    }
+
+    /**
+     * The class compiled ahead of time into {@code packageName} for this kernel and schedule (the plugin's
+     * {@code packageName}, by default the project's groupId followed by {@code .finegrain}).
+     *
+     * @throws IllegalStateException when no such class exists, or it was generated from another definition
+     */
+    public static CompiledKernel load(Kernel kernel, Schedule schedule, String packageName, ClassLoader loader) {
+        Variant variant = variant(kernel, schedule);
+        String name = packageName + "." + JvmCodegen.className(variant.plan(), variant.mechanism());
+        Class<?> type;
+        try {
+            type = Class.forName(name, true, loader);
+        } catch (ClassNotFoundException missing) {
+            throw new IllegalStateException("no class " + name + " for kernel '" + kernel.name() + "' under "
+                    + describe(schedule, variant.mechanism()) + ": compile it with the finegrain-maven-plugin (goal compile, "
+                    + "with this schedule and mechanism and packageName " + packageName + "), or use CompiledKernel.compile");
+        }
+        String expected = JvmCodegen.fingerprint(variant.plan(), variant.mechanism());
+        String found = fingerprintOf(type);
+        if (!TeamTask.class.isAssignableFrom(type) || !expected.equals(found)) {
+            throw new IllegalStateException("class " + name + " was generated from another definition of kernel '"
+                    + kernel.name() + "' (fingerprint " + found + ", this definition's is " + expected + "); rebuild it "
+                    + "(mvn compile) after changing the kernel");
+        }
+        return new CompiledKernel(kernel, schedule, variant.mechanism(), name, CompiledJvmKernel.of(variant, type));
+    }
+
+    public Kernel kernel() {
+        return kernel;
+    }
+
+    public Schedule schedule() {
+        return schedule;
+    }
+
+    /** The lock mechanism lock-dataflow runs with; empty for the schedules that synchronise with barriers. */
+    public Optional<LockMechanism> mechanism() {
+        return mechanism;
+    }
+
+    /** The binary name of the class that runs. */
+    public String className() {
+        return className;
+    }
+
+    /** Runs once on as many worker threads as the machine has processors. */
+    public KernelResult run(Invocation invocation) {
+        return run(invocation, RunSettings.defaultThreads());
+    }
+
+    /**
+     * Runs once on {@code threads} worker threads (fresh state each run) and returns the state fields.
+     *
+     * @throws IllegalArgumentException when the invocation is of another kernel, or threads is not positive
+     */
+    public KernelResult run(Invocation invocation, int threads) {
+        Objects.requireNonNull(invocation, "invocation");
+        if (!invocation.kernel().name().equals(kernel.name())) {
+            throw new IllegalArgumentException("an invocation of kernel '" + invocation.kernel().name()
+                    + "' cannot run kernel '" + kernel.name() + "'");
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be positive, not " + threads);
+        }
+        WorkerTeam team = JvmBackend.team(threads);
+        CompiledJvmKernel.Prepared prepared = compiled.prepare(invocation, team.size(), RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
+        long started = System.nanoTime();
+        prepared.runOn(team);
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+        KernelGraph graph = compiled.variant().graph();
+        return new KernelResult(kernel, graph, invocation.sizes(), prepared.outputs(), elapsed);
+    }
+
+    /** The plan and mechanism a kernel and schedule compile to, as every backend derives them. */
+    private static Variant variant(Kernel kernel, Schedule schedule) {
+        Objects.requireNonNull(kernel, "kernel");
+        Objects.requireNonNull(schedule, "schedule");
+        KernelGraph graph = Pipeline.compile(schedule.appliedTo(kernel));
+        ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+        Optional<LockMechanism> mechanism = schedule instanceof Schedule.LockDataflow dataflow
+                ? Optional.of(dataflow.mechanismFor(kernel).orElse(JvmBackend.DEFAULT_MECHANISM)) : Optional.empty();
+        mechanism.flatMap(m -> SyncLayout.unsupported(graph, m)).ifPresent(reason -> {
+            throw new IllegalArgumentException("the jvm backend cannot use mechanism '" + mechanism.orElseThrow()
+                    + "' for kernel '" + kernel.name() + "': " + reason);
+        });
+        return new Variant(graph, plan, mechanism);
+    }
+
+    private static String describe(Schedule schedule, Optional<LockMechanism> mechanism) {
+        return schedule.cliName() + mechanism.map(m -> " with " + m).orElse("");
+    }
+
+    private static String fingerprintOf(Class<?> type) {
+        try {
+            Field field = type.getField(JClass.FINGERPRINT_FIELD);
+            return Modifier.isStatic(field.getModifiers()) ? String.valueOf(field.get(null)) : "none";
+        } catch (NoSuchFieldException | IllegalAccessException none) {
+            return "none";
+        }
+    }
+}

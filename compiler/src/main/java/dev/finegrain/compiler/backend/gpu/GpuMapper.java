@@ -1,0 +1,83 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.ir.IrChannel;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.DataParallelPlan;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.WavefrontPlan;
+import dev.finegrain.dsl.internal.DependenceMath;
+import dev.finegrain.dsl.LockMechanism;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The entry to the GPU mapping: checks what every GPU mapping needs of a kernel (1D or 2D domains, dependences that
+ * point backwards in every dimension, so that tiles and steps can follow them), then maps the plan with its
+ * schedule's mapping. Emitters take the result and only spell it.
+ */
+public final class GpuMapper {
+
+    private GpuMapper() {}
+
+    /** Why no GPU mapping exists for this kernel at all, if none does. */
+    public static Optional<String> unmappableKernel(KernelGraph graph) {
+        if (graph.rank() > 2) {
+            return Optional.of("the GPU model lowers 1D and 2D domains; " + graph.name() + " has " + graph.rank());
+        }
+        for (IrChannel channel : graph.channels()) {
+            if (Arrays.stream(channel.vector()).anyMatch(component -> component < 0)) {
+                return Optional.of("the GPU model's tiles need dependences that point backwards in every dimension; "
+                        + graph.name() + " has " + DependenceMath.format(channel.vector()) + " (" + channel.via() + ")");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why this plan (with this mechanism, for lock-dataflow) cannot be mapped on {@code target} at any size, if it
+     * cannot: computed from the kernel, the plan and the mechanism's requirements, without mapping a size. A variant
+     * that passes may still not fit at a given size (a tile the sizes cap, a block over the machine's limits); its
+     * mapping says so.
+     */
+    public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
+        KernelGraph graph = plan.graph();
+        return unmappableKernel(graph).or(() -> switch (plan) {
+            case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront);
+            case DataParallelPlan dataParallel -> Optional.empty();
+            case DataflowPlan dataflow when dataflow.persistent() -> MapBands.unsupported(graph, mechanism, target);
+            case DataflowPlan dataflow -> mechanism.isEmpty()
+                    ? Optional.of("lock-dataflow on the GPU model needs a lock mechanism")
+                    : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target);
+        });
+    }
+
+    /** The mechanism a lock-dataflow program runs: the requested one, or its warp-shared form for warp-shared locks. */
+    public static LockMechanism effectiveMechanism(ExecutionPlan plan, LockMechanism requested, GpuTarget target) {
+        if (plan instanceof DataflowPlan dataflow && dataflow.persistent()) {
+            return requested;   // a band's edge tokens keep the requested mechanism whatever the granularity
+        }
+        return MapLockDataflow.effectiveMechanism(plan.graph(), requested, target);
+    }
+
+    /**
+     * Maps {@code plan} for {@code sizes} on {@code target}; lock-dataflow needs its mechanism.
+     *
+     * @throws GpuLoweringException naming the reason when the variant cannot run there
+     */
+    public static GpuMapping map(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target, int[] sizes) {
+        KernelGraph graph = plan.graph();
+        unmappableKernel(graph).ifPresent(reason -> {
+            throw new GpuLoweringException(reason);
+        });
+        return switch (plan) {
+            case WavefrontPlan wavefront -> MapWavefront.map(graph, wavefront, target, sizes);
+            case DataParallelPlan dataParallel -> MapDataParallel.map(graph, dataParallel, target, sizes);
+            case DataflowPlan dataflow when dataflow.persistent() -> MapBands.map(graph, mechanism.orElseThrow(() ->
+                    new GpuLoweringException("lock-dataflow:persistent needs a lock mechanism")), target, sizes);
+            case DataflowPlan dataflow -> MapLockDataflow.map(graph, dataflow, mechanism.orElseThrow(() ->
+                    new GpuLoweringException("lock-dataflow on the GPU model needs a lock mechanism")), target, sizes);
+        };
+    }
+}

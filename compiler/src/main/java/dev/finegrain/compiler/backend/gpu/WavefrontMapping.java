@@ -1,0 +1,49 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.List;
+
+/**
+ * Wavefront in one launch over global memory: {@code steps} hyperplane steps (anti-diagonals in 2D, runs of
+ * {@code stride} points in 1D), the threads of the grid dealt the points of a step in turn, a barrier between steps:
+ * the block barrier for one block, or one persistent block per SM and seed 000's atomic inter-block barrier when the
+ * widest step needs more threads than a block holds.
+ */
+public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes, int steps, int widest, int stride,
+                               int threadsPerBlock, int blocks) implements GpuMapping {
+
+    public boolean interBlockBarrier() {
+        return blocks > 1;
+    }
+
+    @Override
+    public List<Integer> blocksPerLaunch() {
+        return List.of(blocks);
+    }
+
+    @Override
+    public Resources resources() {
+        return Resources.NONE;
+    }
+
+    @Override
+    public String launchPlan() {
+        return "wavefront: " + steps + " steps of at most " + widest + " points over global memory; "
+                + (blocks == 1 ? "one block of " + threadsPerBlock + " threads, a block barrier per step"
+                : blocks + " persistent blocks of " + threadsPerBlock + " threads, an atomic inter-block barrier per step")
+                + "; 1 launch";
+    }
+
+    @Override
+    public String describe() {
+        return "schedule:   wavefront over " + (graph.rank() == 2 ? "anti-diagonals" : "runs of " + stride + " points") + "\n"
+                + "launches:   1, " + blocks + (blocks == 1 ? " block" : " persistent blocks (at most one per SM)") + " of "
+                + threadsPerBlock + " threads\n"
+                + "ownership:  thread k of the grid takes points k, k + " + (threadsPerBlock * blocks) + ", ... of each step\n"
+                + "steps:      " + steps + ", the widest " + widest + " points\n"
+                + "barrier:    " + (interBlockBarrier() ? "the block barrier, then the atomic inter-block barrier of seed 000"
+                : "the block barrier") + " after each step\n"
+                + "memory:     every field in global memory, no shared memory\n";
+    }
+}

@@ -1,0 +1,90 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrField;
+
+/**
+ * Mutex words (seed 001 Listings 2, 11, 14): 1 while the producer has not fired; a consumer exchanges 1 in and owns
+ * the token when 0 came out, and gives a shared token back at once. Atomics are relaxed in CUDA, so block fences order
+ * the data around them.
+ */
+public final class AtomicSpinLockCuda implements CudaSync {
+
+    @Override
+    public void initTokens(CudaSyncContext cx) {
+        cx.out.comment("mutexes: producers start locked (1), halo words free (0)");
+        for (int a = 0; a < cx.tokenArrays(); a++) {
+            cx.out.line(CudaSyncContext.tokenArray(a) + "[t] = computes ? 1 : 0;");
+        }
+    }
+
+    @Override
+    public void tryTake(CudaSyncContext cx, int c, String have) {
+        cx.out.open("if (!" + have + " && atomicExch(&" + cx.producerToken(c) + ", 1) == 0)");
+        cx.out.line(have + " = true;");
+        if (!cx.privateChannels()) {
+            cx.out.line("atomicExch(&" + cx.producerToken(c) + ", 0);   // restore the token");
+        }
+        cx.out.line("__threadfence_block();");
+        cx.out.close();
+    }
+
+    @Override
+    public void waitInTurn(CudaSyncContext cx, int c) {
+        cx.out.line("while (atomicExch(&" + cx.producerToken(c) + ", 1) != 0) { }   // lock (Listing 2)");
+        cx.out.line("__threadfence_block();");
+    }
+
+    @Override
+    public void publish(CudaSyncContext cx, IrActor actor, String value) {
+        cx.out.line(cx.ownWord(actor) + " = " + value + ";");
+        for (int a = 0; a < cx.tokenArrays(); a++) {
+            if (cx.publishes(actor, a)) {
+                cx.out.line("__threadfence_block();");
+                cx.out.line("atomicExch(&" + CudaSyncContext.tokenArray(a) + "[t], 0);   // unlock");
+            }
+        }
+    }
+
+    @Override
+    public void restore(CudaSyncContext cx, int c) {
+        cx.out.line("atomicExch(&" + cx.producerToken(c) + ", 0);   // restore the token");
+    }
+
+    @Override
+    public void finalizePrivate(CudaSyncContext cx, int c) {
+        cx.out.line("atomicExch(&" + cx.producerToken(c) + ", 0);   // finalize");
+    }
+
+    // ---- band edges: a lock word per group of rows in device memory, locked (0) until the producer frees it (1)
+
+    @Override
+    public String bandTokenType() {
+        return "int";
+    }
+
+    @Override
+    public void bandWait(CudaBandContext cx, String last, String seen) {
+        int group = cx.mapping.edge().groupRows();
+        String upTo = group == 1 ? last : last + " / " + group;
+        cx.out.line("for (int t = " + seen + " + lane; t <= " + upTo + "; t += 32) {");
+        cx.out.line("    while (atomicCAS(&" + cx.tokenWord("band - 1", "t") + ", 1, 0) != 1) { }   // take the lock (Listing 14)");
+        cx.out.line("    atomicExch(&" + cx.tokenWord("band - 1", "t") + ", 1);   // and give it back");
+        cx.out.line("}");
+        cx.out.line("__threadfence();   // the atomics are relaxed: order the edge's loads after them");
+        cx.out.line(seen + " = " + upTo + " + 1;");
+        cx.out.line("__syncwarp();");
+    }
+
+    @Override
+    public void bandLoadEdge(CudaBandContext cx, IrField field, String row, String slot, String target) {
+        cx.out.line(target + " = fg::load_relaxed_gpu(&" + cx.fieldElement(field, row, "32 * band - "
+                + cx.mapping.edge().columns() + " + " + slot) + ");");
+    }
+
+    @Override
+    public void bandPublishToken(CudaBandContext cx, String token) {
+        cx.out.line("__threadfence();   // the rows before it, then the unlock");
+        cx.out.line("atomicExch(&" + cx.tokenWord("band", token) + ", 1);");
+    }
+}

@@ -1,0 +1,50 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.ir.IrField;
+
+/**
+ * What a mechanism's band-edge protocol ({@link CudaSync#bandWait} and the rest) needs of the kernel {@link CudaBands}
+ * writes: the writer, the mapping, and the names of the device-memory tokens and of the loop variables in scope.
+ */
+final class CudaBandContext {
+
+    /** The pointer to the edge tokens in the run's scratch memory. */
+    static final String TOKENS = "tokens";
+
+    final CudaWriter out;
+    final BandMapping mapping;
+    private final CudaFields fields;
+
+    CudaBandContext(CudaWriter out, BandMapping mapping, CudaFields fields) {
+        this.out = out;
+        this.mapping = mapping;
+        this.fields = fields;
+    }
+
+    /** Tokens each band publishes: one per group of rows. */
+    int tokensPerBand() {
+        return mapping.edge().tokensPerBand(mapping.rows());
+    }
+
+    /** The token word {@code token} of band {@code band} (expressions). */
+    String tokenWord(String band, String token) {
+        return TOKENS + "[(" + band + ") * " + tokensPerBand() + " + " + token + "]";
+    }
+
+    /** Tiny-lock's ready word of edge field {@code field}, band {@code band}, edge slot {@code slot}, row {@code row}. */
+    String readyWord(IrField field, String band, String slot, String row) {
+        int k = mapping.edge().fields().indexOf(field);
+        return TOKENS + "[((long long) (" + k + " * " + mapping.bands() + " + " + band + ") * " + mapping.edge().columns()
+                + " + " + slot + ") * " + mapping.rows() + " + " + row + "]";
+    }
+
+    /** The field's array element at a point of the domain (expressions for row and column). */
+    String fieldElement(IrField field, String row, String column) {
+        return "f." + CudaNames.member(field.name()) + "[" + fields.index(new String[] {row, column}) + "]";
+    }
+
+    String type(IrField field) {
+        return CudaExpressions.type(field.type());
+    }
+}

@@ -1,0 +1,126 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+import dev.finegrain.compiler.compare.Json;
+import dev.finegrain.compiler.compare.Sweep;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Type;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A folder that runs a comparison's CUDA rows on any machine with nvcc, a C++ compiler and a GPU (no Java, no
+ * network): the prelude and the host harness, one folder per row (its translation unit, the row's leading JSON
+ * members, and where its inputs and the oracle's expected outputs are), the inputs and expected outputs once per size,
+ * and {@code run.sh}, which builds every variant, runs each alone, and writes {@code results.json} in the row schema of
+ * {@code finegrain compare --format json}, for {@code finegrain compare --results} to merge.
+ */
+public final class CudaBundle {
+
+    private final Path folder;
+    private final List<String> rows = new ArrayList<>();
+
+    private CudaBundle(Path folder) {
+        this.folder = folder;
+    }
+
+    /** A bundle in {@code folder}, with the shared files written now. */
+    public static CudaBundle create(Path folder) throws IOException {
+        Files.createDirectories(folder.resolve("rows"));
+        Files.writeString(folder.resolve(CudaSource.PRELUDE), CudaToolchain.prelude());
+        Files.writeString(folder.resolve("harness.cu"), CudaToolchain.harness());
+        Path script = folder.resolve("run.sh");
+        try (InputStream in = CudaBundle.class.getResourceAsStream("/dev/finegrain/compiler/cuda/run.sh")) {
+            Files.write(script, in.readAllBytes());
+        }
+        try {
+            Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (UnsupportedOperationException notPosix) {
+            // run it with bash run.sh
+        }
+        return new CudaBundle(folder);
+    }
+
+    /** Writes one size's inputs and the oracle's outputs, which every row of the size shares; returns their folder. */
+    public Path addSize(KernelGraph graph, Invocation invocation, KernelOutputs oracle) throws IOException {
+        Path size = folder.resolve("sizes").resolve(Sweep.sizeText(invocation.sizes()));
+        CudaFiles.writeInputs(size.resolve("inputs"), graph, invocation);
+        CudaFiles.writeDomains(size.resolve("expected"), graph, oracle);
+        return size;
+    }
+
+    /**
+     * Adds one row to run: its source, the harness flags, and where its size's data lies.
+     *
+     * @param leading the row's leading JSON members: kernel, size, schedule, backend, mechanism, ...
+     */
+    public void addRow(CudaBackend backend, Sweep.Planned row, Path size, String leading) throws IOException {
+        CudaSource source;
+        try {
+            source = backend.source(row.variant().orElseThrow(), row.sizes());
+        } catch (GpuLoweringException cannot) {
+            addSkipped(leading, cannot.getMessage());
+            return;
+        }
+        Path dir = nextRow(source.id());
+        Files.writeString(dir.resolve(source.id() + ".cu"), source.text());
+        Files.writeString(dir.resolve("variant"), source.id() + "\n");
+        Files.writeString(dir.resolve("arch"), backend.arch() + "\n");
+        Files.writeString(dir.resolve("data"), "../../" + folder.relativize(size) + "\n");
+        Files.writeString(dir.resolve("row.json"), leading + "\n");
+        List<String> flags = new ArrayList<>();
+        KernelGraph graph = row.variant().orElseThrow().graph();
+        for (IrField field : graph.fields()) {
+            if (field.isState() && field.type() == Type.DOUBLE) {
+                flags.add("--double " + field.name());
+            }
+        }
+        Files.writeString(dir.resolve("flags"), String.join(" ", flags) + "\n");
+    }
+
+    /** Adds a row that the comparison already knows it cannot run, with the reason. */
+    public void addSkipped(String leading, String reason) throws IOException {
+        Path dir = nextRow("skipped");
+        Files.writeString(dir.resolve("skipped.json"), "{" + leading + ", \"status\": \"skipped\", \"verified\": false,"
+                + " \"metric\": \"-\", \"value\": null, \"unit\": \"-\", \"problem\": " + Json.quote(reason) + "}\n");
+    }
+
+    private Path nextRow(String name) throws IOException {
+        String numbered = String.format("%04d-%s", rows.size(), name);
+        rows.add(numbered);
+        return Files.createDirectories(folder.resolve("rows").resolve(numbered));
+    }
+
+    public int rows() {
+        return rows.size();
+    }
+
+    /** How to run it, for the bundle's README. */
+    public void writeReadme(String commandLine) throws IOException {
+        Files.writeString(folder.resolve("README.txt"), """
+                A Finegrain CUDA bundle: %d rows of
+
+                    %s
+
+                Run it on a machine with nvcc (CUDA 12 or newer), a C++ compiler and an NVIDIA GPU; it needs no Java:
+
+                    bash run.sh            # FG_JOBS parallel builds, FG_TIMEOUT seconds per row (default 600), NVCC
+
+                run.sh builds every variant with the host harness, runs each alone (warm-up, then the median of 7 timed runs,
+                CUDA events around every launch of one run), checks every output cell against the sequential oracle's
+                (expected/ of each size, bit for bit) and writes results.json. Merge it with the comparison where Finegrain is:
+
+                    finegrain compare KERNEL ... --results results.json
+                """.formatted(rows.size(), commandLine), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,130 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
+import dev.finegrain.compiler.backend.gpu.TileGeometry;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.internal.DependenceMath;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Spells a {@link DataParallelMapping} as a CUDA kernel, the way Rodinia's needle is written: one block per tile, one
+ * launch per block-diagonal; the block copies the tile and its halo of every field into shared memory, then sweeps
+ * the tile's anti-diagonals with {@code __syncthreads} after each (thread t computes row t), storing every point to
+ * shared and global memory as it computes it. In 1D a block sweeps its tile in steps of {@code lanes} points.
+ */
+final class CudaDataParallel {
+
+    private final DataParallelMapping mapping;
+    private final KernelGraph graph;
+    private final CudaFields fields;
+    private final CudaWriter out;
+    private final TileGeometry tile;
+
+    private CudaDataParallel(DataParallelMapping mapping, CudaFields fields, CudaWriter out) {
+        this.mapping = mapping;
+        this.graph = mapping.graph();
+        this.fields = fields;
+        this.out = out;
+        this.tile = mapping.tile();
+    }
+
+    /** Writes the kernel {@code data_parallel} and returns how the host launches it. */
+    static String emit(DataParallelMapping mapping, CudaFields fields, CudaWriter out) {
+        new CudaDataParallel(mapping, fields, out).emitKernel();
+        return CudaTiles.launchPerDiagonal(mapping.tile(), "data_parallel", mapping.lanes());
+    }
+
+    private String tileArray(int field) {
+        return "s_" + CudaNames.member(graph.field(field).name());
+    }
+
+    private void emitKernel() {
+        int[] low = tile.haloLow();
+        int[] interior = tile.interior();
+        int lanes = mapping.lanes();
+        out.comment("data-parallel: " + mapping.launchPlan());
+        out.open("__global__ void __launch_bounds__(" + lanes + ") data_parallel(const Fields f, const Params p,"
+                + " const int diagonal, int* const error)");
+        for (IrField field : graph.fields()) {
+            out.line("__shared__ " + CudaExpressions.type(field.type()) + " " + tileArray(field.id()) + "[" + tile.words() + "];");
+        }
+        out.line("const int t = threadIdx.x;");
+        if (tile.rank() == 2) {
+            out.line("const int tileRow = max(0, diagonal - " + (tile.tiles(1) - 1) + ") + (int) blockIdx.x;");
+            out.line("const int i0 = tileRow * " + interior[0] + ";");
+            out.line("const int j0 = (diagonal - tileRow) * " + interior[1] + ";");
+        } else {
+            out.line("const int i0 = diagonal * " + interior[0] + ";");
+        }
+        out.comment("copy the tile and its halo of every field into shared memory");
+        out.open("for (int w = t; w < " + tile.words() + "; w += " + lanes + ")");
+        String[] point;
+        if (tile.rank() == 2) {
+            out.line("const int i = i0 + w / " + tile.width() + " - " + low[0] + ";");
+            out.line("const int j = j0 + w % " + tile.width() + " - " + low[1] + ";");
+            out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + " && j < "
+                    + (fields.sizes()[1] + tile.haloHigh()[1]) + ";");
+            point = new String[] {"i", "j"};
+        } else {
+            out.line("const int i = i0 + w - " + low[0] + ";");
+            out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + ";");
+            point = new String[] {"i"};
+        }
+        out.line("const long long g = " + fields.index(point) + ";");
+        for (IrField field : graph.fields()) {
+            out.line(tileArray(field.id()) + "[w] = inside ? f." + CudaNames.member(field.name()) + "[g] : "
+                    + (field.type() == dev.finegrain.dsl.Type.DOUBLE ? "0.0" : "0") + ";");
+        }
+        out.close();
+        out.line("__syncthreads();");
+        out.comment("sweep: " + mapping.steps() + " steps, a block barrier after each");
+        out.open("for (int s = 0; s < " + mapping.steps() + "; s++)");
+        String test;
+        String word;
+        if (tile.rank() == 2) {
+            out.comment("thread t computes row t, column s - t");
+            out.line("const int column = s - t;");
+            out.line("const int i = i0 + t;");
+            out.line("const int j = j0 + column;");
+            test = "column >= 0 && column < " + interior[1] + " && i < " + fields.sizes()[0] + " && j < " + fields.sizes()[1];
+            word = "(t + " + low[0] + ") * " + tile.width() + " + column + " + low[1];
+        } else {
+            out.comment("thread t computes point s * " + lanes + " + t of the tile");
+            out.line("const int k = s * " + lanes + " + t;");
+            out.line("const int i = i0 + k;");
+            test = "k < " + interior[0] + " && i < " + fields.sizes()[0];
+            word = "k + " + low[0];
+        }
+        out.open("if (" + test + ")");
+        out.line("const int w = " + word + ";");
+        out.line("const long long g = " + fields.index(point) + ";");
+        Map<Integer, String> produced = new LinkedHashMap<>();
+        CudaExpressions expressions = new CudaExpressions(out, graph, new CudaExpressions.Operands() {
+            @Override
+            public String index(int dimension) {
+                return point[dimension];
+            }
+
+            @Override
+            public String load(IrExpr.Load load) {
+                if (DependenceMath.isZero(load.offset()) && produced.containsKey(load.field())) {
+                    return produced.get(load.field());
+                }
+                return tileArray(load.field()) + "[w" + CudaTiles.wordOffset(load.offset(), tile.width()) + "]";
+            }
+        }, fields.sizes(), "error");
+        expressions.lowerActors(produced, (actor, value) -> {
+            out.line(tileArray(actor.writes()) + "[w] = " + value + ";");
+            out.line("f." + CudaNames.member(graph.field(actor.writes()).name()) + "[g] = " + value + ";");
+        });
+        out.close();
+        out.line("__syncthreads();");
+        out.close();
+        out.close();
+        out.blank();
+    }
+}

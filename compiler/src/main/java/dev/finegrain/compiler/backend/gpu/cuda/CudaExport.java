@@ -1,0 +1,71 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.compare.ComparisonRequest;
+import dev.finegrain.compiler.compare.Json;
+import dev.finegrain.compiler.compare.Sweep;
+import dev.finegrain.compiler.compare.UsageException;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.dsl.Invocation;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code finegrain export}: the CUDA rows of a comparison as a {@link CudaBundle}. The rows are the comparison's own
+ * sweep; each size's inputs come from the kernel's generator and its expected outputs from the sequential oracle, so
+ * the bundle checks on the GPU machine exactly what {@code compare} checks here.
+ */
+public final class CudaExport {
+
+    private CudaExport() {}
+
+    /** Writes the bundle; returns how many rows it holds. */
+    public static int export(ComparisonRequest request, Path folder, String commandLine) throws IOException {
+        if (request.backends().isEmpty() || !request.backends().stream().allMatch(CudaBackend.class::isInstance)) {
+            throw new UsageException("export writes CUDA bundles; give --backends cuda (or cuda:sm_XX)");
+        }
+        Sweep sweep = Sweep.of(request);
+        CudaBundle bundle = CudaBundle.create(folder);
+        KernelGraph graph = Pipeline.compile(request.kernel().kernel());
+        List<Sweep.Planned> rows = sweep.rows();
+        int from = 0;
+        while (from < rows.size()) {
+            int[] sizes = rows.get(from).sizes();
+            int to = from;
+            while (to < rows.size() && Arrays.equals(rows.get(to).sizes(), sizes)) {
+                to++;
+            }
+            List<Sweep.Planned> ofSize = rows.subList(from, to);
+            Path data = null;
+            if (ofSize.stream().anyMatch(row -> row.skipReason().isEmpty())) {
+                Invocation invocation = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
+                KernelOutputs oracle = SequentialOracle.run(graph, invocation);
+                data = bundle.addSize(graph, invocation, oracle);
+            }
+            for (Sweep.Planned row : ofSize) {
+                String leading = leading(row, request.seed());
+                if (row.skipReason().isPresent()) {
+                    bundle.addSkipped(leading, row.skipReason().get());
+                } else {
+                    bundle.addRow((CudaBackend) row.backend(), row, data, leading);
+                }
+            }
+            from = to;
+        }
+        bundle.writeReadme(commandLine);
+        return bundle.rows();
+    }
+
+    /** The members a row starts with, as every format names them. */
+    private static String leading(Sweep.Planned row, long seed) {
+        return "\"kernel\": " + Json.quote(row.kernel().name()) + ", \"size\": " + Json.quote(Sweep.sizeText(row.sizes()))
+                + ", \"schedule\": " + Json.quote(row.schedule().cliName()) + ", \"backend\": " + Json.quote(row.backend().name())
+                + ", \"mechanism\": " + Json.quote(row.mechanismText()) + ", \"granularity\": " + Json.quote(row.granularityText())
+                + ", \"channels\": " + Json.quote(row.kernel().channelPolicy().cliName()) + ", \"seed\": " + seed;
+    }
+}

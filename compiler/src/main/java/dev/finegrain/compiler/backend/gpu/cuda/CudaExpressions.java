@@ -1,0 +1,229 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.Type;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.IntPredicate;
+
+/**
+ * Translates an actor's expression tree into CUDA C statements, one temporary per node, with Java's semantics: the
+ * helpers of {@code finegrain.cuh} wrap integers, mask shift counts, keep division from trapping and give doubles
+ * Math.min/max; a select evaluates only the branch it takes, as the oracle does, so a division by zero in the other
+ * branch is no error. Where a value comes from is the schedule's business: {@link Operands} supplies it.
+ */
+final class CudaExpressions {
+
+    /** Where the leaves of an expression come from, supplied by the schedule's emitter. */
+    interface Operands {
+        String index(int dimension);
+
+        /** An expression holding the field value the load names, at the current point plus its offset. */
+        String load(IrExpr.Load load);
+    }
+
+    private final CudaWriter out;
+    private final KernelGraph graph;
+    private final Operands operands;
+    private final int[] sizes;
+    private final String error;
+    private final Map<Integer, String> accumulators = new HashMap<>();
+    private final Map<IrExpr, String> precomputed = new IdentityHashMap<>();
+
+    /**
+     * @param sizes the domain's extents, which a program is generated for, so a size in a body is a constant
+     * @param error the expression of the run's error word, for a division by zero
+     */
+    CudaExpressions(CudaWriter out, KernelGraph graph, Operands operands, int[] sizes, String error) {
+        this.out = out;
+        this.graph = graph;
+        this.operands = operands;
+        this.sizes = sizes.clone();
+        this.error = error;
+    }
+
+    static String type(Type type) {
+        return switch (type) {
+            case INT, BOOL -> "int";
+            case LONG -> "long long";
+            case DOUBLE -> "double";
+        };
+    }
+
+    /**
+     * Evaluates, here, every largest subtree of {@code expr} that reads no state field (seed 001's "independent
+     * computation"), so that a later {@link #lower} reuses the temporaries: a dataflow emitter calls this before its
+     * threads wait for tokens, which takes the work off the chain of synchronisations.
+     */
+    void precomputeStateFree(IrExpr expr, IntPredicate isState) {
+        if (!(expr instanceof IrExpr.Const || expr instanceof IrExpr.IndexVar || expr instanceof IrExpr.ParamVar
+                || expr instanceof IrExpr.Load || expr instanceof IrExpr.Accumulator || expr instanceof IrExpr.SizeVar)
+                && closedAndStateFree(expr, isState, new HashSet<>())) {
+            precomputed.put(expr, lower(expr));
+            return;
+        }
+        switch (expr) {
+            case IrExpr.Unary u -> precomputeStateFree(u.operand(), isState);
+            case IrExpr.Binary b -> {
+                precomputeStateFree(b.left(), isState);
+                precomputeStateFree(b.right(), isState);
+            }
+            case IrExpr.Select sel -> precomputeStateFree(sel.condition(), isState);
+            case IrExpr.Cast c -> precomputeStateFree(c.operand(), isState);
+            default -> { }
+        }
+    }
+
+    /** No state loads, and every accumulator it reads is bound by an iterate inside it. */
+    private static boolean closedAndStateFree(IrExpr expr, IntPredicate isState, Set<Integer> bound) {
+        return switch (expr) {
+            case IrExpr.Load load -> !isState.test(load.field());
+            case IrExpr.Accumulator a -> bound.contains(a.slot());
+            case IrExpr.Unary u -> closedAndStateFree(u.operand(), isState, bound);
+            case IrExpr.Binary b -> closedAndStateFree(b.left(), isState, bound) && closedAndStateFree(b.right(), isState, bound);
+            case IrExpr.Select sel -> closedAndStateFree(sel.condition(), isState, bound)
+                    && closedAndStateFree(sel.whenTrue(), isState, bound) && closedAndStateFree(sel.whenFalse(), isState, bound);
+            case IrExpr.Cast c -> closedAndStateFree(c.operand(), isState, bound);
+            case IrExpr.Iterate it -> {
+                Set<Integer> inner = new HashSet<>(bound);
+                inner.add(it.slot());
+                yield closedAndStateFree(it.count(), isState, bound) && closedAndStateFree(it.init(), isState, bound)
+                        && closedAndStateFree(it.body(), isState, inner);
+            }
+            default -> true;
+        };
+    }
+
+    /**
+     * The point's actors in firing order; each value goes into {@code produced} (later actors of the point read it
+     * from there) and to {@code store}.
+     */
+    void lowerActors(Map<Integer, String> produced, BiConsumer<IrActor, String> store) {
+        for (int actorId : graph.actorOrder()) {
+            IrActor actor = graph.actor(actorId);
+            out.comment("actor " + actor.name());
+            String value = lower(actor.body());
+            produced.put(actor.writes(), value);
+            store.accept(actor, value);
+        }
+    }
+
+    /** Emits the statements for {@code expr}; returns the expression (a temporary or a leaf) holding its value. */
+    String lower(IrExpr expr) {
+        String done = precomputed.get(expr);
+        if (done != null) {
+            return done;
+        }
+        return switch (expr) {
+            case IrExpr.Const c -> constant(c);
+            case IrExpr.IndexVar v -> operands.index(v.dimension());
+            case IrExpr.SizeVar v -> Integer.toString(sizes[v.dimension()]);
+            case IrExpr.ParamVar p -> "p." + graph.kernel().params().get(p.param()).name();
+            case IrExpr.Load load -> operands.load(load);
+            case IrExpr.Accumulator a -> accumulators.get(a.slot());
+            case IrExpr.Cast c -> define(c.type(), cast(lower(c.operand()), c.operand().type(), c.type()));
+            case IrExpr.Unary u -> define(u.type(), unary(u, lower(u.operand())));
+            case IrExpr.Binary b -> define(b.type(), binary(b, lower(b.left()), lower(b.right())));
+            case IrExpr.Select s -> select(s);
+            case IrExpr.Iterate it -> iterate(it);
+        };
+    }
+
+    private String define(Type type, String value) {
+        String name = out.temporary("v");
+        out.line("const " + type(type) + " " + name + " = " + value + ";");
+        return name;
+    }
+
+    static String constant(IrExpr.Const c) {
+        return switch (c.type()) {
+            case INT -> c.integral() == Integer.MIN_VALUE ? "(-2147483647 - 1)" : Long.toString(c.integral());
+            case LONG -> c.integral() == Long.MIN_VALUE ? "(-9223372036854775807ll - 1)" : c.integral() + "ll";
+            case BOOL -> c.integral() != 0 ? "1" : "0";
+            case DOUBLE -> Double.isFinite(c.real()) ? "(" + Double.toHexString(c.real()) + ")"
+                    : "__longlong_as_double(" + Double.doubleToRawLongBits(c.real()) + "ll)";
+        };
+    }
+
+    private static String cast(String value, Type from, Type to) {
+        if (from == to) {
+            return value;
+        }
+        return switch (to) {
+            case INT -> from == Type.DOUBLE ? "fg::d2i(" + value + ")" : "fg::l2i(" + value + ")";
+            case LONG -> from == Type.DOUBLE ? "fg::d2l(" + value + ")" : "(long long) " + value;
+            case DOUBLE -> "(double) " + value;
+            case BOOL -> throw new IllegalStateException("verified IR casts to bool");
+        };
+    }
+
+    private static String unary(IrExpr.Unary unary, String operand) {
+        return switch (unary.operator()) {
+            case NEG -> "fg::neg(" + operand + ")";
+            case ABS -> "fg::abs_(" + operand + ")";
+            case NOT -> unary.type() == Type.BOOL ? operand + " ^ 1" : "~" + operand;
+        };
+    }
+
+    private String binary(IrExpr.Binary binary, String left, String right) {
+        return switch (binary.operator()) {
+            case ADD -> "fg::add(" + left + ", " + right + ")";
+            case SUB -> "fg::sub(" + left + ", " + right + ")";
+            case MUL -> "fg::mul(" + left + ", " + right + ")";
+            case DIV -> "fg::div(" + left + ", " + right + ", " + error + ")";
+            case REM -> "fg::rem(" + left + ", " + right + ", " + error + ")";
+            case MIN -> "fg::min_(" + left + ", " + right + ")";
+            case MAX -> "fg::max_(" + left + ", " + right + ")";
+            case AND -> left + " & " + right;
+            case OR -> left + " | " + right;
+            case XOR -> left + " ^ " + right;
+            case SHL -> "fg::shl(" + left + ", (long long) " + right + ")";
+            case SHR -> "fg::shr(" + left + ", (long long) " + right + ")";
+            case USHR -> "fg::ushr(" + left + ", (long long) " + right + ")";
+            case LT -> "(int) (" + left + " < " + right + ")";
+            case LE -> "(int) (" + left + " <= " + right + ")";
+            case GT -> "(int) (" + left + " > " + right + ")";
+            case GE -> "(int) (" + left + " >= " + right + ")";
+            case EQ -> "(int) (" + left + " == " + right + ")";
+            case NE -> "(int) (" + left + " != " + right + ")";
+        };
+    }
+
+    /** Only the branch the condition takes runs, as in the oracle. */
+    private String select(IrExpr.Select select) {
+        String condition = lower(select.condition());
+        String result = out.temporary("v");
+        out.line(type(select.type()) + " " + result + ";");
+        out.open("if (" + condition + " != 0)");
+        out.line(result + " = " + lower(select.whenTrue()) + ";");
+        out.reopen("else");
+        out.line(result + " = " + lower(select.whenFalse()) + ";");
+        out.close();
+        return result;
+    }
+
+    /** {@code acc = init; repeat count times: acc = body}; a count below one leaves init. */
+    private String iterate(IrExpr.Iterate iterate) {
+        String count = lower(iterate.count());
+        String accumulator = out.temporary("acc");
+        out.line(type(iterate.type()) + " " + accumulator + " = " + lower(iterate.init()) + ";");
+        String round = out.temporary("round");
+        out.open("for (int " + round + " = " + count + "; " + round + " > 0; " + round + "--)");
+        String previous = accumulators.put(iterate.slot(), accumulator);
+        out.line(accumulator + " = " + lower(iterate.body()) + ";");
+        if (previous == null) {
+            accumulators.remove(iterate.slot());
+        } else {
+            accumulators.put(iterate.slot(), previous);
+        }
+        out.close();
+        return accumulator;
+    }
+}

@@ -1,0 +1,61 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.gpu.CommonHalo;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+/**
+ * How a variant's fields lie in device memory: one array per field, each the domain padded by the common halo (the
+ * widest any field needs), row-major, so that one index {@code g} addresses a point in every field, as on the model.
+ */
+record CudaFields(KernelGraph graph, int[] sizes, CommonHalo halo) {
+
+    static CudaFields of(KernelGraph graph, int[] sizes) {
+        return new CudaFields(graph, sizes.clone(), CommonHalo.of(graph));
+    }
+
+    int rank() {
+        return sizes.length;
+    }
+
+    long extent(int d) {
+        return halo.extent(sizes, d);
+    }
+
+    long paddedLength() {
+        long length = 1;
+        for (int d = 0; d < rank(); d++) {
+            length *= extent(d);
+        }
+        return length;
+    }
+
+    /** The padded index of the point whose coordinates are {@code point} (expressions), as a {@code long long}. */
+    String index(String[] point) {
+        StringBuilder index = new StringBuilder("(long long) (" + point[0] + " + " + halo.low()[0] + ")");
+        for (int d = 1; d < rank(); d++) {
+            index.insert(0, "(").append(") * " + extent(d) + " + (" + point[d] + " + " + halo.low()[d] + ")");
+        }
+        return index.toString();
+    }
+
+    /** The element offset from a point to the point {@code offset} away, in the padded layout. */
+    long offset(int[] offset) {
+        long linear = 0;
+        for (int d = 0; d < rank(); d++) {
+            linear = linear * extent(d) + offset[d];
+        }
+        return linear;
+    }
+
+    /** The {@code Fields} struct: one device pointer per field, inputs const. */
+    void emitStruct(CudaWriter out) {
+        out.comment("one device array per field, the domain padded by the common halo, row-major");
+        out.open("struct Fields");
+        for (IrField field : graph.fields()) {
+            out.line((field.isInput() ? "const " : "") + CudaExpressions.type(field.type()) + "* " + CudaNames.member(field.name())
+                    + ";   // " + (field.isInput() ? "input" : "state") + " field '" + field.name() + "'");
+        }
+        out.close("};");
+    }
+}

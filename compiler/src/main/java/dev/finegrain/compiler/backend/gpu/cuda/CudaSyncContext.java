@@ -1,0 +1,80 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
+import dev.finegrain.compiler.backend.gpu.SyncChannel;
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrField;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What a mechanism's {@link CudaSync} spelling reads and writes while {@link CudaLockDataflow} writes a kernel: the
+ * writer, the mapping, and the names of the tile's shared arrays and of this thread's variables.
+ */
+public final class CudaSyncContext {
+
+    final CudaWriter out;
+    final LockDataflowMapping mapping;
+    /** Tiny-lock's shared channels: the local each channel's read of the producer's word left its value in. */
+    final Map<Integer, String> tokenValues = new HashMap<>();
+
+    CudaSyncContext(CudaWriter out, LockDataflowMapping mapping) {
+        this.out = out;
+        this.mapping = mapping;
+    }
+
+    SyncChannel channel(int c) {
+        return mapping.channels().get(c);
+    }
+
+    int channels() {
+        return mapping.channels().size();
+    }
+
+    boolean privateChannels() {
+        return mapping.tokens().privateChannels();
+    }
+
+    /** Token arrays with words of their own ({@code tok0}, {@code tok1}, ...). */
+    int tokenArrays() {
+        return mapping.tokens().tokenBase().length;
+    }
+
+    static String tokenArray(int array) {
+        return "tok" + array;
+    }
+
+    /** The tile copy of a field in shared memory. */
+    String tile(int field) {
+        return "s_" + CudaNames.member(mapping.graph().field(field).name());
+    }
+
+    /** The producer's token word of channel c, as this thread addresses it. */
+    String producerToken(int c) {
+        return tokenArray(channel(c).tokenArray()) + "[t - " + channel(c).threadDistance() + "]";
+    }
+
+    /** The producer's word of channel c in the tile of the field it writes. */
+    String producerWord(int c) {
+        return tile(channel(c).producerField()) + "[t - " + channel(c).threadDistance() + "]";
+    }
+
+    /** This thread's own word in the tile of the field {@code actor} writes. */
+    String ownWord(IrActor actor) {
+        return tile(actor.writes()) + "[t]";
+    }
+
+    /** The producer warp's token word of channel c, {@code warpsBack} warps before this thread's. */
+    String warpToken(int c, int warpsBack) {
+        return tokenArray(channel(c).tokenArray()) + "[warp - " + warpsBack + "]";
+    }
+
+    /** Whether token array {@code array} belongs to {@code actor}'s output. */
+    boolean publishes(IrActor actor, int array) {
+        if (privateChannels()) {
+            return channel(array).channel().producer() == actor.id();
+        }
+        return mapping.graph().fields().stream().filter(IrField::isState).toList().get(array).id() == actor.writes();
+    }
+}

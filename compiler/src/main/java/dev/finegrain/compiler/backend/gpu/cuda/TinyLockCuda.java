@@ -1,0 +1,95 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrField;
+
+/**
+ * Tiny-lock on a GPU without lock bits: a shared channel's token is a ready bit beside the producer's 32-bit value in
+ * one 64-bit word (bit 32), stored with release and read with acquire, so that one load brings token and value
+ * together as LDSLK does (seed 001 Listing 4); a consumer takes nothing, so nothing is restored. A private channel has
+ * a ready flag of its own.
+ */
+public final class TinyLockCuda implements CudaSync {
+
+    @Override
+    public boolean packsStateWords(CudaSyncContext cx) {
+        return !cx.privateChannels();
+    }
+
+    @Override
+    public void initTokens(CudaSyncContext cx) {
+        if (cx.privateChannels()) {
+            cx.out.comment("private channels: one ready flag per channel, set for halo words");
+            for (int a = 0; a < cx.tokenArrays(); a++) {
+                cx.out.line(CudaSyncContext.tokenArray(a) + "[t] = computes ? 0 : 1;");
+            }
+        } else {
+            cx.out.comment("the ready bits were set with the copy: halo words ready, producers' words not yet");
+        }
+    }
+
+    @Override
+    public void tryTake(CudaSyncContext cx, int c, String have) {
+        if (cx.privateChannels()) {
+            cx.out.line("if (!" + have + ") " + have + " = fg::load_acquire_cta(&" + cx.producerToken(c) + ") != 0;");
+            return;
+        }
+        String word = cx.out.temporary("word");
+        String value = cx.out.temporary("value");
+        cx.tokenValues.put(c, value);
+        cx.out.line("const fg::u64 " + word + " = fg::load_acquire_cta(&" + cx.producerWord(c) + ");");
+        cx.out.line("if (!" + have + ") " + have + " = (" + word + " >> 32) != 0;");
+        cx.out.line("const int " + value + " = (int) (unsigned) " + word + ";");
+    }
+
+    @Override
+    public void waitInTurn(CudaSyncContext cx, int c) {
+        if (cx.privateChannels()) {
+            cx.out.line("while (fg::load_acquire_cta(&" + cx.producerToken(c) + ") == 0) { }");
+            return;
+        }
+        String word = cx.out.temporary("word");
+        String value = cx.out.temporary("value");
+        cx.tokenValues.put(c, value);
+        cx.out.line("fg::u64 " + word + ";");
+        cx.out.line("do { " + word + " = fg::load_acquire_cta(&" + cx.producerWord(c) + "); } while ((" + word + " >> 32) == 0);");
+        cx.out.line("const int " + value + " = (int) (unsigned) " + word + ";");
+    }
+
+    @Override
+    public void publish(CudaSyncContext cx, IrActor actor, String value) {
+        if (!cx.privateChannels()) {
+            cx.out.line("fg::store_release_cta(&" + cx.ownWord(actor) + ", (1ull << 32) | (unsigned) " + value + ");"
+                    + "   // store and unlock");
+            return;
+        }
+        cx.out.line(cx.ownWord(actor) + " = " + value + ";");
+        for (int c = 0; c < cx.channels(); c++) {
+            if (cx.channel(c).channel().producer() == actor.id()) {
+                cx.out.line("fg::store_release_cta(&" + CudaSyncContext.tokenArray(c) + "[t], 1);   // unlock");
+            }
+        }
+    }
+
+    // ---- band edges: each edge value is a 64-bit word of its own with the ready bit beside it, so no fence is needed
+
+    @Override
+    public String bandTokenType() {
+        return "fg::u64";
+    }
+
+    @Override
+    public void bandLoadEdge(CudaBandContext cx, IrField field, String row, String slot, String target) {
+        String word = cx.out.temporary("word");
+        cx.out.line("fg::u64 " + word + ";");
+        cx.out.line("do { " + word + " = fg::load_relaxed_gpu(&" + cx.readyWord(field, "band - 1", slot, row) + "); } while (("
+                + word + " >> 32) == 0);   // the value's own ready bit");
+        cx.out.line(target + " = (int) (unsigned) " + word + ";");
+    }
+
+    @Override
+    public void bandPublishValue(CudaBandContext cx, IrField field, String slot, String value) {
+        cx.out.line("fg::store_relaxed_gpu(&" + cx.readyWord(field, "band", slot, "i") + ", (1ull << 32) | (unsigned) " + value
+                + ");   // value and ready bit in one store");
+    }
+}

@@ -1,0 +1,30 @@
+package dev.finegrain.compiler.backend.gpu.mechanism;
+
+import dev.finegrain.dsl.LockMechanism;
+
+import java.util.Optional;
+
+/** The registry: the one place a {@link LockMechanism} becomes the {@link GpuMechanism} that implements it on GPUs. */
+public final class GpuMechanisms {
+
+    private GpuMechanisms() {}
+
+    /** The GPU implementation of a mechanism, or empty for one that has no GPU analogue. */
+    public static Optional<GpuMechanism> of(LockMechanism mechanism) {
+        return Optional.ofNullable(switch (mechanism) {
+            case TINY_LOCK -> new TinyLock();
+            case ATOMIC_SPIN_LOCK -> new AtomicSpinLock();
+            case SHARED_SPIN_LOCK -> new SharedSpinLock();
+            case NAMED_BARRIER -> new NamedBarrier();
+            case WARP_VOTE -> new WarpVote();
+            case ACQUIRE_RELEASE_FLAG -> new AcquireRelease();
+            case MBARRIER -> new Mbarrier();
+            case BLOCKING -> null;
+        });
+    }
+
+    /** Why a mechanism has no GPU implementation. */
+    public static String whyNoGpuForm(LockMechanism mechanism) {
+        return mechanism + " (seed 003's lock-box) is a CPU mechanism with no GPU analogue";
+    }
+}

@@ -1,0 +1,47 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.ir.IrActor;
+
+/**
+ * Ready flags in the model ISA: 0 until the producer fired (1 for halo words); the producer stores its value, fences
+ * the block (MEMBAR.CTA) and sets its flag; a consumer reads the flag until it is set. Nothing to restore.
+ */
+public final class AcquireReleaseSimt implements SimtSync {
+
+    @Override
+    public void initTokens(SimtSyncContext cx) {
+        cx.asm.comment("ready flags: 0 until my point is published, 1 for halo words");
+        String initial = cx.asm.register();
+        cx.asm.emit("SEL " + initial + ", RZ, " + cx.one + ", P6");
+        for (int base : cx.tokenBase()) {
+            cx.asm.emit("STS " + SimtAssembler.address(cx.sharedOffset, base) + ", " + initial);
+        }
+    }
+
+    @Override
+    public void tryTake(SimtSyncContext cx, int c, String have) {
+        String flag = cx.asm.register();
+        cx.asm.emit("!" + have, "LDS " + flag + ", " + cx.channelAddress(c, true));
+        cx.asm.emit("!" + have, "ISETP.NE.AND " + have + ", PT, " + flag + ", RZ, PT");
+    }
+
+    @Override
+    public void waitInTurn(SimtSyncContext cx, int c, String wait) {
+        String flag = cx.asm.register();
+        cx.asm.emit("LDS " + flag + ", " + cx.channelAddress(c, true) + "   // acquire");
+        cx.asm.emit("ISETP.EQ.AND P1, PT, " + flag + ", RZ, PT");
+        cx.asm.emit("P1", "BRA " + wait);
+    }
+
+    @Override
+    public void publish(SimtSyncContext cx, IrActor actor, String value) {
+        cx.asm.emit("STS " + cx.ownDataAddress(actor) + ", " + value);
+        for (int a = 0; a < cx.tokenBase().length; a++) {
+            if (cx.publishes(actor, a)) {
+                cx.asm.emit("MEMBAR.CTA");
+                cx.asm.emit("STS " + SimtAssembler.address(cx.sharedOffset, cx.tokenBase()[a]) + ", " + cx.one
+                        + "   // release the flag");
+            }
+        }
+    }
+}

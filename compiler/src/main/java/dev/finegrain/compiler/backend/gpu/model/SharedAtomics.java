@@ -1,0 +1,67 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+/**
+ * Shared-memory atomics as the target compiles them: the {@code ATOMS} instruction, or, on profiles whose shared
+ * atomics are loops on lock bits ({@code feature.sharedAtomicsAsLockLoops}: Fermi), the SASS nvcc emits there
+ * (seed 001 Listing 1 for an exchange, Listing 3 for Listing 2's lock), so that atomics contend for the word's lock
+ * bit with every other lane that touches it, as they do on the chip. The caller names the scratch predicates.
+ */
+final class SharedAtomics {
+
+    private final SimtAssembler asm;
+    private final boolean lockLoops;
+
+    SharedAtomics(SimtAssembler asm, boolean lockLoops) {
+        this.asm = asm;
+        this.lockLoops = lockLoops;
+    }
+
+    /**
+     * {@code old = atomicExch(address, value)} for the lanes where {@code participants} holds ({@code PT},
+     * {@code P1}, {@code !P1}); {@code old} may be RZ. Scratch: {@code todo}, {@code took}, {@code P0}.
+     */
+    void exchange(String old, String address, String value, String participants, String todo, String took,
+                  String why) {
+        if (!lockLoops) {
+            asm.emit(participants, "ATOMS.EXCH " + old + ", " + address + ", " + value + "   // " + why);
+            return;
+        }
+        String loop = asm.label("exchange");
+        asm.comment(why + ": atomicExch as Fermi runs it, a loop on the word's lock bit (Listing 1)");
+        asm.emit("PSETP.AND.AND " + todo + ", PT, " + participants + ", PT, PT");
+        asm.place(loop);
+        asm.emit(todo, "LDSLK " + took + ", " + old + ", " + address);
+        asm.emit("PSETP.AND.AND P0, PT, " + took + ", " + todo + ", PT");
+        asm.emit("P0", "STSUL " + address + ", " + value);
+        asm.emit("PSETP.AND.AND " + todo + ", PT, " + todo + ", !" + took + ", PT");
+        asm.emit(todo, "BRA " + loop);
+    }
+
+    /**
+     * Listing 2's {@code while (atomicCAS(address, 0, 1) != 0);} for every active lane. Scratch: {@code todo},
+     * {@code took}, {@code taken}, {@code P0}; {@code old} ends 0.
+     */
+    void lock(String old, String address, String one, String todo, String took, String taken) {
+        String spin = asm.label("lock");
+        asm.place(spin);
+        if (!lockLoops) {
+            asm.emit("ATOMS.CAS " + old + ", " + address + ", RZ, " + one + "   // lock (Listing 2)");
+        } else {
+            String cas = asm.label("cas");
+            asm.comment("lock (Listing 2) as Fermi runs it: atomicCAS is a loop on the lock bit inside the while loop"
+                    + " (Listing 3)");
+            String updated = asm.register();
+            asm.emit("PSETP.AND.AND " + todo + ", PT, PT, PT, PT");
+            asm.place(cas);
+            asm.emit(todo, "LDSLK " + took + ", " + old + ", " + address);
+            asm.emit("PSETP.AND.AND P0, PT, " + took + ", " + todo + ", PT");
+            asm.emit("P0", "ISETP.NE.U32.AND " + taken + ", PT, " + old + ", RZ, PT");
+            asm.emit("P0", "SEL " + updated + ", " + old + ", 0x1, " + taken);
+            asm.emit("P0", "STSUL " + address + ", " + updated);
+            asm.emit("PSETP.AND.AND " + todo + ", PT, " + todo + ", !" + took + ", PT");
+            asm.emit(todo, "BRA " + cas);
+        }
+        asm.emit("ISETP.NE.AND " + taken + ", PT, " + old + ", RZ, PT");
+        asm.emit(taken, "BRA " + spin);
+    }
+}

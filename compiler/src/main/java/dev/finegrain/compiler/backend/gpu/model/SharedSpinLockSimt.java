@@ -1,0 +1,45 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.ir.IrActor;
+
+/**
+ * The shared spin-lock in the model ISA: one mutex per warp, locked while the warp has not fired; the warp's
+ * representative (lane 0) takes each producer warp's mutex and gives it back, and unlocks its own once the lanes
+ * reconverged after firing.
+ */
+public final class SharedSpinLockSimt implements SimtSync {
+
+    @Override
+    public void initTokens(SimtSyncContext cx) {
+        cx.asm.comment("one mutex per warp: locked (1) when the warp computes, free (0) for halo warps");
+        String initial = cx.asm.register();
+        cx.asm.emit("SEL " + initial + ", " + cx.one + ", RZ, P4");
+        for (int base : cx.tokenBase()) {
+            cx.asm.emit("P5", "STS " + SimtAssembler.address(cx.warpOffset, base) + ", " + initial);
+        }
+    }
+
+    @Override
+    public void publish(SimtSyncContext cx, IrActor actor, String value) {
+        WarpStore.store(cx, actor, value);
+    }
+
+    @Override
+    public void waitForWarp(SimtSyncContext cx, int c, int warpDistance) {
+        String skip = cx.asm.label("representative_waited");
+        String old = cx.asm.register();
+        String address = cx.warpTokenAddress(cx.channel(c).tokenArray(), warpDistance);
+        cx.asm.emit("!P5", "BRA " + skip);
+        cx.atomics.lock(old, address, cx.one, "P1", "P2", "P3");
+        cx.atomics.exchange("RZ", address, "RZ", "PT", "P1", "P2", "restore the token");
+        cx.asm.place(skip);
+    }
+
+    @Override
+    public void publishWarp(SimtSyncContext cx) {
+        cx.asm.emit("PSETP.AND.AND P1, PT, P5, P4, PT");
+        for (int base : cx.tokenBase()) {
+            cx.atomics.exchange("RZ", SimtAssembler.address(cx.warpOffset, base), "RZ", "P1", "P2", "P3", "unlock");
+        }
+    }
+}

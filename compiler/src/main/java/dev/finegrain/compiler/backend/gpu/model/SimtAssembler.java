@@ -1,0 +1,95 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+import dev.finegrain.dsl.Type;
+
+/**
+ * Writes a model-ISA program (docs/simt-isa.md) as text: one instruction per line, labels, and comments that say
+ * which part of the kernel each block of code implements, so that {@code finegrain show --simt} reads like seed
+ * 001's listings. Registers are handed out in order and never reused: the programs are small, and a register per
+ * value keeps the text easy to follow.
+ */
+final class SimtAssembler {
+
+    /** Registers R0..R254 exist; RZ is R255. */
+    private static final int REGISTERS = 255;
+
+    private final StringBuilder text = new StringBuilder();
+    private int nextRegister;
+    private int nextLabel;
+
+    /** A fresh general register. */
+    String register() {
+        if (nextRegister == REGISTERS) {
+            throw new GpuLoweringException("the kernel needs more than " + REGISTERS + " registers per thread on the"
+                    + " GPU model; simplify the actor bodies");
+        }
+        return "R" + nextRegister++;
+    }
+
+    /** A fresh label with a readable stem. */
+    String label(String stem) {
+        return stem + "_" + nextLabel++;
+    }
+
+    void place(String label) {
+        text.append(label).append(":\n");
+    }
+
+    /** One instruction, optionally followed by {@code // why} (the comment goes after the terminator). */
+    void emit(String instruction) {
+        int comment = instruction.indexOf("//");
+        String code = comment < 0 ? instruction : instruction.substring(0, comment).strip();
+        text.append("        ").append(code).append(';');
+        if (comment >= 0) {
+            text.append("   ").append(instruction.substring(comment));
+        }
+        text.append('\n');
+    }
+
+    /** An instruction that runs only for lanes where {@code guard} ({@code P0}, {@code !P1}) holds. */
+    void emit(String guard, String instruction) {
+        emit("@" + guard + " " + instruction);
+    }
+
+    void comment(String line) {
+        text.append("        // ").append(line).append('\n');
+    }
+
+    void section(String title) {
+        text.append("// ").append(title).append('\n');
+    }
+
+    /** A register holding {@code value}. */
+    String constant(long value) {
+        String register = register();
+        emit("MOV32I " + register + ", " + immediate(value));
+        return register;
+    }
+
+    static String immediate(long value) {
+        int word = (int) value;
+        return word < 0 ? "-0x" + Integer.toHexString(-word) : "0x" + Integer.toHexString(word);
+    }
+
+    /** An address operand {@code [Rbase+offset]}. */
+    static String address(String base, long offset) {
+        if (offset == 0) {
+            return "[" + base + "]";
+        }
+        return "[" + base + (offset < 0 ? "+-" : "+") + "0x" + Long.toHexString(Math.abs(offset)) + "]";
+    }
+
+    int registersUsed() {
+        return nextRegister;
+    }
+
+    String text() {
+        return text.toString();
+    }
+
+    /** Whether the model's 32-bit integer registers hold values of {@code type} exactly. */
+    static boolean fitsRegister(Type type) {
+        return type == Type.INT || type == Type.BOOL;
+    }
+}

@@ -1,0 +1,202 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
+import dev.finegrain.compiler.backend.gpu.TileGeometry;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Spells a {@link DataParallelMapping} in the model ISA, the way Rodinia's needle kernel is written: the block copies
+ * the tile and its halo of every field into shared memory, then sweeps the tile's anti-diagonals with a block barrier
+ * after each (lane t computes row t); every point is written back to global memory as it is computed. In 1D a block
+ * sweeps its tile in steps of {@code lanes} independent points.
+ */
+final class SimtDataParallel {
+
+    private final KernelGraph graph;
+    private final DataParallelMapping mapping;
+    private final GlobalLayout layout;
+    private final TileGeometry tile;
+    private final int lanes;
+    private final SimtAssembler asm = new SimtAssembler();
+    private final int[] dataBase;
+
+    private SimtDataParallel(DataParallelMapping mapping, GlobalLayout layout) {
+        this.graph = mapping.graph();
+        this.mapping = mapping;
+        this.layout = layout;
+        this.tile = mapping.tile();
+        this.lanes = mapping.lanes();
+        this.dataBase = mapping.dataBase();
+    }
+
+    static SimtKernel emit(DataParallelMapping mapping, GlobalLayout layout) {
+        return new SimtDataParallel(mapping, layout).emit();
+    }
+
+    private SimtKernel emit() {
+        emitProgram();
+        return new SimtKernel(asm.text(), mapping.launchPlan(), lanes, tile.blocksPerLaunch(), mapping.sharedBytes(), 0, -1,
+                new SimtKernel.Resources(0, mapping.sharedBytes(), 0, 0, 0, asm.registersUsed()));
+    }
+
+    private String lane;
+    private String one;
+    private String[] origin;
+    private final Map<Integer, String> params = new HashMap<>();
+
+    private void emitProgram() {
+        asm.section(graph.name() + ": data-parallel, " + tile.describe());
+        lane = asm.register();
+        asm.emit("S2R " + lane + ", SR_TID.X");
+        one = asm.constant(1);
+        origin = SimtTiles.emitOrigin(asm, tile);
+        for (int p = 0; p < graph.kernel().params().size(); p++) {
+            String param = asm.register();
+            asm.emit("LDG " + param + ", [" + SimtAssembler.immediate(GlobalLayout.paramByte(p)) + "]");
+            params.put(p, param);
+        }
+        emitCopyIn();
+        asm.emit("BAR.RED.POPC RZ, RZ");
+        emitSweep();
+        asm.place("end");
+        asm.emit("EXIT");
+    }
+
+    /**
+     * Lanes copy the tile with its halo, word k = row * width + column for k = lane, lane + lanes, ...;
+     * the mapping's copy unroll of words per lane and round, every load issued before the first store, so the loads
+     * overlap as a compiler's unrolled copy loop makes them. A round's last words may fall past the tile, into each
+     * array's padding.
+     */
+    private void emitCopyIn() {
+        asm.section("copy the tile and its halo of every field into shared memory, " + mapping.copyUnroll()
+                + " words per lane and round");
+        String row = asm.register();
+        String column = asm.register();
+        String word = asm.register();
+        asm.emit("MOV " + row + ", RZ");
+        asm.emit("MOV " + column + ", " + lane);
+        asm.emit("MOV " + word + ", " + lane);
+        String coordinate = asm.register();
+        String[] shared = new String[mapping.copyUnroll()];
+        String[][] values = new String[mapping.copyUnroll()][graph.fields().size()];
+        String[] global = new String[mapping.copyUnroll()];
+        for (int u = 0; u < mapping.copyUnroll(); u++) {
+            shared[u] = asm.register();
+            global[u] = asm.register();
+            for (IrField field : graph.fields()) {
+                values[u][field.id()] = asm.register();
+            }
+        }
+        asm.place("copy");
+        asm.emit("ISETP.GE.AND P0, PT, " + word + ", " + SimtAssembler.immediate(tile.words()) + ", PT");
+        asm.emit("P0", "BRA copied");
+        int last = graph.rank() - 1;
+        for (int u = 0; u < mapping.copyUnroll(); u++) {
+            asm.comment("word " + u + " of the round: P1 says it lies in the padded fields");
+            if (graph.rank() == 2) {
+                asm.emit("IADD " + global[u] + ", " + origin[0] + ", " + row);
+                asm.emit("ISETP.LT.AND P1, PT, " + global[u] + ", "
+                        + SimtAssembler.immediate(layout.extent(0)) + ", PT");
+                asm.emit("IMAD " + global[u] + ", " + global[u] + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
+                        + origin[1]);
+                asm.emit("IADD " + global[u] + ", " + global[u] + ", " + column);
+            } else {
+                asm.emit("IADD " + global[u] + ", " + origin[0] + ", " + column);
+            }
+            asm.emit("IADD " + coordinate + ", " + origin[last] + ", " + column);
+            asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", "
+                    + SimtAssembler.immediate(layout.extent(last))
+                    + ", " + (graph.rank() == 2 ? "P1" : "PT"));
+            asm.emit("SHL " + global[u] + ", " + global[u] + ", 0x2");
+            asm.emit("SHL " + shared[u] + ", " + word + ", 0x2");
+            for (IrField field : graph.fields()) {
+                String value = values[u][field.id()];
+                asm.emit("MOV " + value + ", RZ");
+                asm.emit("P1", "LDG " + value + ", " + SimtAssembler.address(global[u], layout.fieldByte(field.id())));
+            }
+            asm.emit("IADD " + word + ", " + word + ", " + SimtAssembler.immediate(lanes));
+            asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes));
+            asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
+            asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
+            asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
+        }
+        for (int u = 0; u < mapping.copyUnroll(); u++) {
+            for (IrField field : graph.fields()) {
+                asm.emit("STS " + SimtAssembler.address(shared[u], dataBase[field.id()]) + ", " + values[u][field.id()]);
+            }
+        }
+        asm.emit("BRA copy");
+        asm.place("copied");
+    }
+
+    private void emitSweep() {
+        int[] low = layout.haloLow();
+        int steps = mapping.steps();
+        asm.section("sweep: " + steps + " steps, a block barrier after each");
+        String step = asm.register();
+        asm.emit("MOV " + step + ", RZ");
+        String[] point = new String[graph.rank()];
+        String shared = asm.register();
+        String global = asm.register();
+        String inTile = asm.register();
+        for (int d = 0; d < point.length; d++) {
+            point[d] = asm.register();
+        }
+        asm.place("step");
+        if (graph.rank() == 2) {
+            asm.comment("lane t computes row t, column step - t");
+            asm.emit("IADD " + inTile + ", " + step + ", -" + lane);
+            asm.emit("ISETP.GE.AND P1, PT, " + inTile + ", RZ, PT");
+            asm.emit("ISETP.LT.AND P1, PT, " + inTile + ", " + SimtAssembler.immediate(tile.interior()[1]) + ", P1");
+            asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + lane);
+            asm.emit("IADD " + point[1] + ", " + origin[1] + ", " + inTile);
+            asm.emit("IADD " + shared + ", " + lane + ", " + SimtAssembler.immediate(low[0]));
+            asm.emit("IMUL " + shared + ", " + shared + ", " + SimtAssembler.immediate(tile.width()));
+            asm.emit("IADD " + shared + ", " + shared + ", " + inTile);
+            asm.emit("IADD " + shared + ", " + shared + ", " + SimtAssembler.immediate(low[1]));
+            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(low[0]));
+            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
+                    + point[1]);
+            asm.emit("IADD " + global + ", " + global + ", " + SimtAssembler.immediate(low[1]));
+        } else {
+            asm.comment("lane t computes point step * lanes + t of the tile");
+            asm.emit("IMAD " + inTile + ", " + step + ", " + SimtAssembler.immediate(lanes) + ", " + lane);
+            asm.emit("ISETP.LT.AND P1, PT, " + inTile + ", " + SimtAssembler.immediate(tile.interior()[0]) + ", PT");
+            asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + inTile);
+            asm.emit("IADD " + shared + ", " + inTile + ", " + SimtAssembler.immediate(low[0]));
+            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(low[0]));
+        }
+        for (int d = 0; d < point.length; d++) {
+            asm.emit("ISETP.LT.AND P1, PT, " + point[d] + ", " + SimtAssembler.immediate(layout.size(d)) + ", P1");
+        }
+        asm.emit("SHL " + shared + ", " + shared + ", 0x2");
+        asm.emit("SHL " + global + ", " + global + ", 0x2");
+        asm.emit("!P1", "BRA computed");
+        emitPoint(point, shared, global);
+        asm.place("computed");
+        asm.emit("BAR.RED.POPC RZ, RZ");
+        asm.emit("IADD " + step + ", " + step + ", 0x1");
+        asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(steps) + ", PT");
+        asm.emit("P0", "BRA step");
+    }
+
+    private void emitPoint(String[] point, String shared, String global) {
+        Map<Integer, String> produced = new HashMap<>();
+        SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(point, params, produced, load -> {
+            String value = asm.register();
+            int offset = graph.rank() == 1 ? 4 * load.offset()[0]
+                    : 4 * (load.offset()[0] * tile.width() + load.offset()[1]);
+            asm.emit("LDS " + value + ", " + SimtAssembler.address(shared, dataBase[load.field()] + offset));
+            return value;
+        }), one, layout);
+        expressions.lowerActors(graph, produced, (actor, value) -> {
+            asm.emit("STS " + SimtAssembler.address(shared, dataBase[actor.writes()]) + ", " + value);
+            asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value);
+        });
+    }
+}

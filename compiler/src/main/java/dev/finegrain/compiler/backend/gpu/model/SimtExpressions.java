@@ -1,0 +1,285 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.BinaryOperator;
+import dev.finegrain.dsl.Type;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.IntPredicate;
+
+/**
+ * Translates an actor's expression tree into model-ISA instructions, one node at a time, with Java's int
+ * semantics (wrapping arithmetic, shift counts taken mod 32, booleans as 0 and 1). Where a value comes from is the
+ * schedule's business: {@link Operands} supplies index, param and field registers.
+ */
+final class SimtExpressions {
+
+    /** Registers for the leaves of an expression, supplied by the schedule's lowering. */
+    interface Operands {
+        String index(int dimension);
+
+        String param(int param);
+
+        /** A register holding the field value the load names, at the current point plus its offset. */
+        String load(IrExpr.Load load);
+    }
+
+    private final SimtAssembler asm;
+    private final Operands operands;
+    private final Map<Integer, String> accumulators = new HashMap<>();
+    private final Map<IrExpr, String> precomputed = new IdentityHashMap<>();
+    private final String one;
+    private final GlobalLayout layout;
+
+    /**
+     * {@code one} is a register that holds 1 on every path (set in the prologue), for booleans; {@code layout} gives
+     * the domain's sizes, which a program is lowered for, so a size in an actor body is a constant.
+     */
+    SimtExpressions(SimtAssembler asm, Operands operands, String one, GlobalLayout layout) {
+        this.asm = asm;
+        this.operands = operands;
+        this.one = one;
+        this.layout = layout;
+    }
+
+    /**
+     * Evaluates, here, every largest subtree of {@code expr} that reads no state field (seed 001's "independent
+     * computation"), so that a later {@link #lower} of {@code expr} reuses the registers: a dataflow lowering calls
+     * this before its threads wait for tokens, which takes the work off the chain of synchronisations.
+     */
+    void precomputeStateFree(IrExpr expr, IntPredicate isState) {
+        if (!(expr instanceof IrExpr.Const || expr instanceof IrExpr.IndexVar || expr instanceof IrExpr.ParamVar
+                || expr instanceof IrExpr.Load || expr instanceof IrExpr.Accumulator)
+                && closedAndStateFree(expr, isState, new HashSet<>())) {
+            precomputed.put(expr, lower(expr));
+            return;
+        }
+        switch (expr) {
+            case IrExpr.Unary u -> precomputeStateFree(u.operand(), isState);
+            case IrExpr.Binary b -> {
+                precomputeStateFree(b.left(), isState);
+                precomputeStateFree(b.right(), isState);
+            }
+            case IrExpr.Select sel -> {
+                precomputeStateFree(sel.condition(), isState);
+                precomputeStateFree(sel.whenTrue(), isState);
+                precomputeStateFree(sel.whenFalse(), isState);
+            }
+            case IrExpr.Cast c -> precomputeStateFree(c.operand(), isState);
+            default -> { }
+        }
+    }
+
+    /** No state loads, and every accumulator it reads is bound by an iterate inside it. */
+    private static boolean closedAndStateFree(IrExpr expr, IntPredicate isState,
+                                              Set<Integer> bound) {
+        return switch (expr) {
+            case IrExpr.Load load -> !isState.test(load.field());
+            case IrExpr.Accumulator a -> bound.contains(a.slot());
+            case IrExpr.Unary u -> closedAndStateFree(u.operand(), isState, bound);
+            case IrExpr.Binary b -> closedAndStateFree(b.left(), isState, bound)
+                    && closedAndStateFree(b.right(), isState, bound);
+            case IrExpr.Select sel -> closedAndStateFree(sel.condition(), isState, bound)
+                    && closedAndStateFree(sel.whenTrue(), isState, bound)
+                    && closedAndStateFree(sel.whenFalse(), isState, bound);
+            case IrExpr.Cast c -> closedAndStateFree(c.operand(), isState, bound);
+            case IrExpr.Iterate it -> {
+                Set<Integer> inner = new HashSet<>(bound);
+                inner.add(it.slot());
+                yield closedAndStateFree(it.count(), isState, bound) && closedAndStateFree(it.init(), isState, bound)
+                        && closedAndStateFree(it.body(), isState, inner);
+            }
+            default -> true;
+        };
+    }
+
+    /**
+     * Lowers the point's actors in firing order; each value goes into {@code produced} (the map the operands read,
+     * so later actors of the point use the register) and to {@code store}.
+     */
+    void lowerActors(KernelGraph graph, Map<Integer, String> produced,
+                     BiConsumer<IrActor, String> store) {
+        for (int actorId : graph.actorOrder()) {
+            IrActor actor = graph.actor(actorId);
+            asm.comment("actor " + actor.name());
+            preloadFields(actor.body());
+            String value = lower(actor.body());
+            produced.put(actor.writes(), value);
+            store.accept(actor, value);
+        }
+    }
+
+    /**
+     * Issues every field load of {@code expr} before any arithmetic, so that the loads overlap (the model's
+     * scoreboard stalls only at a register's first use); a load inside a fold's body reads the same word on every
+     * round, so it is loaded once here too.
+     */
+    private void preloadFields(IrExpr expr) {
+        if (precomputed.containsKey(expr)) {
+            return;
+        }
+        switch (expr) {
+            case IrExpr.Load load -> precomputed.computeIfAbsent(load, unused -> operands.load(load));
+            case IrExpr.Unary u -> preloadFields(u.operand());
+            case IrExpr.Binary b -> {
+                preloadFields(b.left());
+                preloadFields(b.right());
+            }
+            case IrExpr.Select sel -> {
+                preloadFields(sel.condition());
+                preloadFields(sel.whenTrue());
+                preloadFields(sel.whenFalse());
+            }
+            case IrExpr.Cast c -> preloadFields(c.operand());
+            case IrExpr.Iterate it -> {
+                preloadFields(it.count());
+                preloadFields(it.init());
+                preloadFields(it.body());
+            }
+            default -> { }
+        }
+    }
+
+    /** Emits code for {@code expr}; returns the register holding its value. */
+    String lower(IrExpr expr) {
+        String done = precomputed.get(expr);
+        if (done != null) {
+            return done;
+        }
+        return switch (expr) {
+            case IrExpr.Const c -> asm.constant(c.integral());
+            case IrExpr.IndexVar v -> operands.index(v.dimension());
+            case IrExpr.SizeVar v -> asm.constant(layout.size(v.dimension()));
+            case IrExpr.ParamVar p -> operands.param(p.param());
+            case IrExpr.Load load -> operands.load(load);
+            case IrExpr.Accumulator a -> accumulators.get(a.slot());
+            case IrExpr.Cast c -> lower(c.operand());
+            case IrExpr.Unary u -> unary(u);
+            case IrExpr.Binary b -> binary(b);
+            case IrExpr.Select s -> select(s);
+            case IrExpr.Iterate it -> iterate(it);
+        };
+    }
+
+    private String unary(IrExpr.Unary unary) {
+        String operand = lower(unary.operand());
+        String result = asm.register();
+        switch (unary.operator()) {
+            case NEG -> asm.emit("IADD " + result + ", RZ, -" + operand);
+            case NOT -> asm.emit("LOP.XOR " + result + ", " + operand + ", "
+                    + (unary.type() == Type.BOOL ? "0x1" : "-0x1"));
+            case ABS -> {
+                asm.emit("IADD " + result + ", RZ, -" + operand);
+                asm.emit("ISETP.LT.AND P0, PT, " + operand + ", RZ, PT");
+                asm.emit("SEL " + result + ", " + result + ", " + operand + ", P0");
+            }
+        }
+        return result;
+    }
+
+    private String binary(IrExpr.Binary binary) {
+        String left = lower(binary.left());
+        String right = rightOperand(binary);
+        String result = asm.register();
+        switch (binary.operator()) {
+            case ADD -> asm.emit("IADD " + result + ", " + left + ", " + right);
+            case SUB -> asm.emit("IADD " + result + ", " + left + ", " + negated(right));
+            case MUL -> asm.emit("IMUL " + result + ", " + left + ", " + right);
+            case MIN -> {
+                asm.emit("ISETP.LE.AND P0, PT, " + left + ", " + right + ", PT");
+                asm.emit("SEL " + result + ", " + left + ", " + right + ", P0");
+            }
+            case MAX -> {
+                asm.emit("ISETP.GE.AND P0, PT, " + left + ", " + right + ", PT");
+                asm.emit("SEL " + result + ", " + left + ", " + right + ", P0");
+            }
+            case AND -> asm.emit("LOP.AND " + result + ", " + left + ", " + right);
+            case OR -> asm.emit("LOP.OR " + result + ", " + left + ", " + right);
+            case XOR -> asm.emit("LOP.XOR " + result + ", " + left + ", " + right);
+            case SHL -> asm.emit("SHL " + result + ", " + left + ", " + shiftCount(right));
+            case SHR -> asm.emit("SHR " + result + ", " + left + ", " + shiftCount(right));
+            case USHR -> asm.emit("SHR.U32 " + result + ", " + left + ", " + shiftCount(right));
+            case LT, LE, GT, GE, EQ, NE -> {
+                asm.emit("ISETP." + binary.operator().name() + ".AND P0, PT, " + left + ", " + right + ", PT");
+                asm.emit("SEL " + result + ", " + one + ", RZ, P0");
+            }
+            case DIV, REM -> throw new GpuLoweringException("the GPU model ISA has no integer division (operator "
+                    + binary.operator().symbol() + "); rewrite the actor without / and %");
+        }
+        return result;
+    }
+
+    /** A constant right operand becomes an immediate, as ptxas would emit it. */
+    private String rightOperand(IrExpr.Binary binary) {
+        if (binary.right() instanceof IrExpr.Const c && binary.operator().kind() != BinaryOperator.Kind.SHIFT) {
+            return SimtAssembler.immediate(c.integral());
+        }
+        if (binary.right() instanceof IrExpr.Const c) {
+            return SimtAssembler.immediate(c.integral() & 31);
+        }
+        return lower(binary.right());
+    }
+
+    private static String negated(String operand) {
+        if (operand.startsWith("-")) {
+            return operand.substring(1);
+        }
+        return "-" + operand;
+    }
+
+    /** Java takes shift counts mod 32; the model shifts by the full count. */
+    private String shiftCount(String count) {
+        if (count.startsWith("0x") || count.startsWith("-")) {
+            return count;
+        }
+        String masked = asm.register();
+        asm.emit("LOP.AND " + masked + ", " + count + ", 0x1f");
+        return masked;
+    }
+
+    private String select(IrExpr.Select select) {
+        String condition = lower(select.condition());
+        String whenTrue = lower(select.whenTrue());
+        String whenFalse = lower(select.whenFalse());
+        String result = asm.register();
+        asm.emit("ISETP.NE.AND P0, PT, " + condition + ", RZ, PT");
+        asm.emit("SEL " + result + ", " + whenTrue + ", " + whenFalse + ", P0");
+        return result;
+    }
+
+    /** {@code slot = init; repeat count times: slot = body}, as a counted loop that lanes may leave apart. */
+    private String iterate(IrExpr.Iterate iterate) {
+        String remaining = asm.register();
+        asm.emit("MOV " + remaining + ", " + lower(iterate.count()));
+        String slot = asm.register();
+        asm.emit("MOV " + slot + ", " + lower(iterate.init()));
+        String top = asm.label("iterate");
+        String done = asm.label("iterated");
+        asm.place(top);
+        asm.emit("ISETP.LE.AND P0, PT, " + remaining + ", RZ, PT");
+        asm.emit("P0", "BRA " + done);
+        String previous = accumulators.put(iterate.slot(), slot);
+        asm.emit("MOV " + slot + ", " + lower(iterate.body()));
+        restore(iterate.slot(), previous);
+        asm.emit("IADD " + remaining + ", " + remaining + ", -0x1");
+        asm.emit("BRA " + top);
+        asm.place(done);
+        return slot;
+    }
+
+    private void restore(int slot, String previous) {
+        if (previous == null) {
+            accumulators.remove(slot);
+        } else {
+            accumulators.put(slot, previous);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Spells a {@link WavefrontMapping} in the model ISA: one launch over global memory, the hyperplane steps (the
+ * anti-diagonals i + j = s in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt the points of a
+ * step, and a barrier between steps: the block barrier, and with persistent blocks seed 000's atomic inter-block
+ * barrier (a block barrier, one atomic increment per block, a spin until every block arrived).
+ */
+final class SimtWavefront {
+
+    private final KernelGraph graph;
+    private final WavefrontMapping mapping;
+    private final GlobalLayout layout;
+    private final int steps;
+    private final int stride;
+    private final int threads;
+    private final int blocks;
+    private final SimtAssembler asm = new SimtAssembler();
+
+    private SimtWavefront(WavefrontMapping mapping, GlobalLayout layout) {
+        this.graph = mapping.graph();
+        this.mapping = mapping;
+        this.layout = layout;
+        this.steps = mapping.steps();
+        this.stride = mapping.stride();
+        this.threads = mapping.threadsPerBlock();
+        this.blocks = mapping.blocks();
+    }
+
+    static SimtKernel emit(WavefrontMapping mapping, GlobalLayout layout) {
+        return new SimtWavefront(mapping, layout).emit();
+    }
+
+    private SimtKernel emit() {
+        emitProgram();
+        return new SimtKernel(asm.text(), mapping.launchPlan(), threads, mapping.blocksPerLaunch(), 0, 0, -1,
+                new SimtKernel.Resources(0, 0, 0, 0, 0, asm.registersUsed()));
+    }
+
+    private final Map<Integer, String> params = new HashMap<>();
+
+    private void emitProgram() {
+        asm.section(graph.name() + ": wavefront, " + steps + " steps");
+        String thread = asm.register();
+        String block = asm.register();
+        asm.emit("S2R " + thread + ", SR_TID.X");
+        asm.emit("S2R " + block + ", SR_CTAID.X");
+        String one = asm.constant(1);
+        String first = asm.register();
+        asm.emit("IMAD " + first + ", " + block + ", " + SimtAssembler.immediate(threads) + ", " + thread);
+        for (int p = 0; p < graph.kernel().params().size(); p++) {
+            String param = asm.register();
+            asm.emit("LDG " + param + ", [" + SimtAssembler.immediate(GlobalLayout.paramByte(p)) + "]");
+            params.put(p, param);
+        }
+        String step = asm.register();
+        String count = asm.register();
+        String low = asm.register();
+        String k = asm.register();
+        String target = asm.register();
+        String[] point = new String[graph.rank()];
+        for (int d = 0; d < point.length; d++) {
+            point[d] = asm.register();
+        }
+        String global = asm.register();
+        asm.emit("MOV " + step + ", RZ");
+        asm.emit("MOV " + target + ", RZ");
+        asm.place("step");
+        if (graph.rank() == 2) {
+            asm.comment("rows max(0, s - (cols - 1)) .. min(rows - 1, s) of anti-diagonal s");
+            asm.emit("IADD " + low + ", " + step + ", " + SimtAssembler.immediate(-(layout.size(1) - 1)));
+            asm.emit("ISETP.LT.AND P0, PT, " + low + ", RZ, PT");
+            asm.emit("SEL " + low + ", RZ, " + low + ", P0");
+            asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(layout.size(0) - 1) + ", PT");
+            asm.emit("SEL " + count + ", " + step + ", " + SimtAssembler.immediate(layout.size(0) - 1) + ", P0");
+            asm.emit("IADD " + count + ", " + count + ", -" + low);
+            asm.emit("IADD " + count + ", " + count + ", 0x1");
+        } else {
+            asm.comment("points s * stride .. min(n, s * stride + stride) - 1");
+            asm.emit("IMUL " + low + ", " + step + ", " + SimtAssembler.immediate(stride));
+            asm.emit("IADD " + count + ", RZ, -" + low);
+            asm.emit("IADD " + count + ", " + count + ", " + SimtAssembler.immediate(layout.size(0)));
+            asm.emit("ISETP.GT.AND P0, PT, " + count + ", " + SimtAssembler.immediate(stride) + ", PT");
+            asm.emit("P0", "MOV32I " + count + ", " + SimtAssembler.immediate(stride));
+        }
+        asm.emit("MOV " + k + ", " + first);
+        asm.place("point");
+        asm.emit("ISETP.GE.AND P0, PT, " + k + ", " + count + ", PT");
+        asm.emit("P0", "BRA barrier");
+        int[] haloLow = layout.haloLow();
+        if (graph.rank() == 2) {
+            asm.emit("IADD " + point[0] + ", " + low + ", " + k);
+            asm.emit("IADD " + point[1] + ", " + step + ", -" + point[0]);
+            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(haloLow[0]));
+            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
+                    + point[1]);
+            asm.emit("IADD " + global + ", " + global + ", " + SimtAssembler.immediate(haloLow[1]));
+        } else {
+            asm.emit("IADD " + point[0] + ", " + low + ", " + k);
+            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(haloLow[0]));
+        }
+        asm.emit("SHL " + global + ", " + global + ", 0x2");
+        emitPoint(point, global, one);
+        asm.emit("IADD " + k + ", " + k + ", " + SimtAssembler.immediate((long) threads * blocks));
+        asm.emit("BRA point");
+        asm.place("barrier");
+        emitBarrier(thread, target, one);
+        asm.emit("IADD " + step + ", " + step + ", 0x1");
+        asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(steps) + ", PT");
+        asm.emit("P0", "BRA step");
+        asm.emit("EXIT");
+    }
+
+    private void emitBarrier(String thread, String target, String one) {
+        asm.emit("BAR.RED.POPC RZ, RZ");
+        if (blocks == 1) {
+            return;
+        }
+        asm.comment("atomic inter-block barrier (seed 000): thread 0 counts its block in and waits for the rest");
+        asm.emit("IADD " + target + ", " + target + ", " + SimtAssembler.immediate(blocks));
+        asm.emit("ISETP.NE.AND P0, PT, " + thread + ", RZ, PT");
+        asm.emit("P0", "BRA arrived");
+        String counter = asm.register();
+        asm.emit("ATOM.ADD RZ, [" + SimtAssembler.immediate(GlobalLayout.BARRIER_COUNTER_BYTE) + "], " + one);
+        asm.place("spin");
+        asm.emit("LDG " + counter + ", [" + SimtAssembler.immediate(GlobalLayout.BARRIER_COUNTER_BYTE) + "]");
+        asm.emit("ISETP.LT.AND P0, PT, " + counter + ", " + target + ", PT");
+        asm.emit("P0", "BRA spin");
+        asm.place("arrived");
+        asm.emit("BAR.RED.POPC RZ, RZ");
+    }
+
+    private void emitPoint(String[] point, String global, String one) {
+        Map<Integer, String> produced = new HashMap<>();
+        SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(point, params, produced, load -> {
+            String value = asm.register();
+            asm.emit("LDG " + value + ", " + SimtAssembler.address(global,
+                    layout.fieldByte(load.field()) + layout.byteOffset(load.offset())));
+            return value;
+        }), one, layout);
+        expressions.lowerActors(graph, produced, (actor, value) ->
+                asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value));
+    }
+}

@@ -1,0 +1,75 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.ir.IrActor;
+
+/**
+ * Tiny-lock in the model ISA (seed 001 Listings 4, 15): LDSLK takes a lock bit (and, for a shared channel, the
+ * producer's value with it), STSUL stores and frees it. Shared channels use the data words' own bits; private ones a
+ * token word per channel, freed for good once the consumer fired.
+ */
+public final class TinyLockSimt implements SimtSync {
+
+    @Override
+    public void initTokens(SimtSyncContext cx) {
+        cx.asm.comment("Lock (seed 001 Listing 4): producers take their own lock bits; halo words stay free");
+        if (cx.privateChannels()) {
+            for (int c = 0; c < cx.channels(); c++) {
+                cx.asm.emit("P6", "LDSLK P0, RZ, " + SimtAssembler.address(cx.sharedOffset, cx.tokenBase()[c]));
+            }
+        } else {
+            cx.mapping.graph().fields().stream().filter(f -> f.isState()).forEach(field -> cx.asm.emit("P6",
+                    "LDSLK P0, RZ, " + SimtAssembler.address(cx.sharedOffset, cx.mapping.dataBase()[field.id()])));
+        }
+    }
+
+    @Override
+    public void tryTake(SimtSyncContext cx, int c, String have) {
+        if (cx.privateChannels()) {
+            cx.asm.emit("!" + have, "LDSLK " + have + ", RZ, " + cx.channelAddress(c, true));
+            return;
+        }
+        String value = cx.asm.register();
+        cx.tokenValues.put(c, value);
+        cx.asm.comment("as Listing 15: once held, the token is restored on every pass; the value is final,"
+                + " so a second restore only frees a bit that no one needs held");
+        cx.asm.emit("!" + have, "LDSLK " + have + ", " + value + ", " + cx.channelAddress(c, false));
+        cx.asm.emit(have, "STSUL " + cx.channelAddress(c, false) + ", " + value + "   // restore the token");
+    }
+
+    @Override
+    public void waitInTurn(SimtSyncContext cx, int c, String wait) {
+        if (cx.privateChannels()) {
+            cx.asm.emit("LDSLK P1, RZ, " + cx.channelAddress(c, true) + "   // Waitlock");
+        } else {
+            String value = cx.asm.register();
+            cx.tokenValues.put(c, value);
+            cx.asm.emit("LDSLK P1, " + value + ", " + cx.channelAddress(c, false) + "   // Waitlock");
+        }
+        cx.asm.emit("!P1", "BRA " + wait);
+    }
+
+    @Override
+    public void publish(SimtSyncContext cx, IrActor actor, String value) {
+        String own = cx.ownDataAddress(actor);
+        if (!cx.privateChannels()) {
+            cx.asm.emit("STSUL " + own + ", " + value + "   // store and Unlock");
+            return;
+        }
+        cx.asm.emit("STS " + own + ", " + value);
+        for (int c = 0; c < cx.channels(); c++) {
+            if (cx.channel(c).channel().producer() == actor.id()) {
+                cx.asm.emit("STSUL " + SimtAssembler.address(cx.sharedOffset, cx.tokenBase()[c]) + ", RZ   // Unlock");
+            }
+        }
+    }
+
+    @Override
+    public void restore(SimtSyncContext cx, int c) {
+        cx.asm.emit("STSUL " + cx.channelAddress(c, false) + ", " + cx.tokenValues.get(c) + "   // restore the token");
+    }
+
+    @Override
+    public void finalizePrivate(SimtSyncContext cx, int c) {
+        cx.asm.emit("STSUL " + cx.channelAddress(c, true) + ", RZ   // finalize: free the private bit");
+    }
+}

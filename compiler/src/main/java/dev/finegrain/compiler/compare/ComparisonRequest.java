@@ -1,0 +1,111 @@
+package dev.finegrain.compiler.compare;
+
+import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.Schedule;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What to compare: one kernel at each size, under each schedule, on each backend, with the chosen lock mechanisms.
+ *
+ * @param threads          worker threads for backends that run on threads
+ * @param threadsRequested whether the user asked for a thread count (a note says so when no backend uses threads)
+ * @param measure          warm up and report the median of several timed runs, rather than run once
+ * @param jobs             how many rows may run at once; rows timed on real hardware always run alone
+ * @param progress         where progress and notes go, or null
+ */
+public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends,
+                                MechanismChoice mechanisms, long seed, int threads, boolean threadsRequested,
+                                boolean measure, int jobs, PrintWriter progress) {
+
+    public ComparisonRequest {
+        Objects.requireNonNull(kernel, "kernel");
+        sizes = sizes.stream().map(int[]::clone).toList();
+        schedules = List.copyOf(schedules);
+        backends = List.copyOf(backends);
+        Objects.requireNonNull(mechanisms, "mechanisms");
+        if (threads < 1 || jobs < 1) {
+            throw new IllegalArgumentException("threads and jobs must be positive: " + threads + ", " + jobs);
+        }
+    }
+
+    public static Builder builder(LibraryKernel kernel) {
+        return new Builder(kernel);
+    }
+
+    /** Defaults: the kernel's sizes, no schedules or backends yet, its own mechanism or all, seed 42, run once. */
+    public static final class Builder {
+        private final LibraryKernel kernel;
+        private List<int[]> sizes;
+        private List<Schedule> schedules = List.of();
+        private List<Backend> backends = List.of();
+        private MechanismChoice mechanisms = MechanismChoice.ownOrAll();
+        private long seed = 42;
+        private int threads = RunSettings.defaultThreads();
+        private boolean threadsRequested;
+        private boolean measure;
+        private int jobs = 1;
+        private PrintWriter progress;
+
+        private Builder(LibraryKernel kernel) {
+            this.kernel = Objects.requireNonNull(kernel, "kernel");
+            this.sizes = kernel.defaultSizes();
+        }
+
+        public Builder sizes(List<int[]> given) {
+            sizes = given;
+            return this;
+        }
+
+        public Builder schedules(List<Schedule> given) {
+            schedules = given;
+            return this;
+        }
+
+        public Builder backends(List<Backend> given) {
+            backends = given;
+            return this;
+        }
+
+        public Builder mechanisms(MechanismChoice given) {
+            mechanisms = given;
+            return this;
+        }
+
+        public Builder seed(long given) {
+            seed = given;
+            return this;
+        }
+
+        /** Worker threads, as the user asked for them. */
+        public Builder threads(int given) {
+            threads = given;
+            threadsRequested = true;
+            return this;
+        }
+
+        public Builder measure(boolean given) {
+            measure = given;
+            return this;
+        }
+
+        public Builder jobs(int given) {
+            jobs = given;
+            return this;
+        }
+
+        public Builder progress(PrintWriter given) {
+            progress = given;
+            return this;
+        }
+
+        public ComparisonRequest build() {
+            return new ComparisonRequest(kernel, sizes, schedules, backends, mechanisms, seed, threads, threadsRequested,
+                    measure, jobs, progress);
+        }
+    }
+}

@@ -1,0 +1,222 @@
+// finegrain.cuh: what every translation unit Finegrain generates includes.
+//
+// 1. The DSL's operators with Java's semantics, which C's differ from: int and long arithmetic wraps (C: undefined
+//    on signed overflow), shift counts are taken mod 32 or 64, integer division truncates and never traps (INT_MIN / -1
+//    is INT_MIN; a zero divisor sets the run's error word), double min/max follow Math.min/Math.max (NaN wins, -0.0 is
+//    below 0.0), double-to-integer casts saturate and map NaN to 0. Doubles are IEEE binary64 with round-to-nearest;
+//    build with -fmad=false so that nvcc never fuses a*b+c, which Java never does.
+// 2. The primitives the lock mechanisms use: acquire loads and release stores on shared words, the block fence,
+//    named barriers, mbarriers, and the inter-block barrier of Stuart and Owens.
+// 3. What the generic host harness (harness.cu) needs to know of a variant: FgInfo.
+#ifndef FINEGRAIN_CUH
+#define FINEGRAIN_CUH
+
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+
+namespace fg {
+
+// ---- the run's error word ------------------------------------------------------------------------------------
+constexpr int ERROR_DIVISION_BY_ZERO = 1;
+
+__device__ __forceinline__ void fail(int* error, int code) { atomicCAS(error, 0, code); }
+
+// ---- int (32-bit) ------------------------------------------------------------------------------------------------
+__device__ __forceinline__ int add(int a, int b) { return (int) ((unsigned) a + (unsigned) b); }
+__device__ __forceinline__ int sub(int a, int b) { return (int) ((unsigned) a - (unsigned) b); }
+__device__ __forceinline__ int mul(int a, int b) { return (int) ((unsigned) a * (unsigned) b); }
+__device__ __forceinline__ int neg(int a) { return (int) (0u - (unsigned) a); }
+__device__ __forceinline__ int abs_(int a) { return a < 0 ? neg(a) : a; }
+__device__ __forceinline__ int div(int a, int b, int* error) {
+    if (b == 0) { fail(error, ERROR_DIVISION_BY_ZERO); return 0; }
+    return b == -1 ? neg(a) : a / b;
+}
+__device__ __forceinline__ int rem(int a, int b, int* error) {
+    if (b == 0) { fail(error, ERROR_DIVISION_BY_ZERO); return 0; }
+    return b == -1 ? 0 : a % b;
+}
+__device__ __forceinline__ int shl(int a, long long n) { return (int) ((unsigned) a << (n & 31)); }
+__device__ __forceinline__ int shr(int a, long long n) { return a >> (n & 31); }
+__device__ __forceinline__ int ushr(int a, long long n) { return (int) ((unsigned) a >> (n & 31)); }
+__device__ __forceinline__ int min_(int a, int b) { return a <= b ? a : b; }
+__device__ __forceinline__ int max_(int a, int b) { return a >= b ? a : b; }
+
+// ---- long (64-bit) -----------------------------------------------------------------------------------------------
+typedef unsigned long long u64;
+__device__ __forceinline__ long long add(long long a, long long b) { return (long long) ((u64) a + (u64) b); }
+__device__ __forceinline__ long long sub(long long a, long long b) { return (long long) ((u64) a - (u64) b); }
+__device__ __forceinline__ long long mul(long long a, long long b) { return (long long) ((u64) a * (u64) b); }
+__device__ __forceinline__ long long neg(long long a) { return (long long) (0ull - (u64) a); }
+__device__ __forceinline__ long long abs_(long long a) { return a < 0 ? neg(a) : a; }
+__device__ __forceinline__ long long div(long long a, long long b, int* error) {
+    if (b == 0) { fail(error, ERROR_DIVISION_BY_ZERO); return 0; }
+    return b == -1 ? neg(a) : a / b;
+}
+__device__ __forceinline__ long long rem(long long a, long long b, int* error) {
+    if (b == 0) { fail(error, ERROR_DIVISION_BY_ZERO); return 0; }
+    return b == -1 ? 0 : a % b;
+}
+__device__ __forceinline__ long long shl(long long a, long long n) { return (long long) ((u64) a << (n & 63)); }
+__device__ __forceinline__ long long shr(long long a, long long n) { return a >> (n & 63); }
+__device__ __forceinline__ long long ushr(long long a, long long n) { return (long long) ((u64) a >> (n & 63)); }
+__device__ __forceinline__ long long min_(long long a, long long b) { return a <= b ? a : b; }
+__device__ __forceinline__ long long max_(long long a, long long b) { return a >= b ? a : b; }
+
+// ---- double ------------------------------------------------------------------------------------------------------
+__device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ double sub(double a, double b) { return __dsub_rn(a, b); }
+__device__ __forceinline__ double mul(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ double div(double a, double b, int*) { return __ddiv_rn(a, b); }
+__device__ __forceinline__ double neg(double a) { return -a; }
+__device__ __forceinline__ double abs_(double a) { return fabs(a); }
+// Math.min and Math.max: a NaN operand wins, and -0.0 counts as less than 0.0.
+__device__ __forceinline__ double min_(double a, double b) {
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == 0.0 && b == 0.0) return signbit(a) ? a : b;
+    return a <= b ? a : b;
+}
+__device__ __forceinline__ double max_(double a, double b) {
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == 0.0 && b == 0.0) return signbit(a) ? b : a;
+    return a >= b ? a : b;
+}
+
+// ---- casts with Java's semantics ---------------------------------------------------------------------------------
+__device__ __forceinline__ int d2i(double d) {
+    if (d != d) return 0;
+    if (d >= 2147483647.0) return 2147483647;
+    if (d <= -2147483648.0) return (int) 0x80000000u;
+    return (int) d;
+}
+__device__ __forceinline__ long long d2l(double d) {
+    if (d != d) return 0;
+    if (d >= 9223372036854775807.0) return 9223372036854775807ll;
+    if (d <= -9223372036854775808.0) return (long long) 0x8000000000000000ull;
+    return (long long) d;
+}
+__device__ __forceinline__ int l2i(long long v) { return (int) (unsigned) (u64) v; }
+
+// ---- sync primitives ---------------------------------------------------------------------------------------------
+__device__ __forceinline__ int load_acquire_cta(const int* word) {
+    int value;
+    asm volatile("ld.acquire.cta.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
+    return value;
+}
+__device__ __forceinline__ void store_release_cta(int* word, int value) {
+    asm volatile("st.release.cta.b32 [%0], %1;" :: "l"(word), "r"(value) : "memory");
+}
+__device__ __forceinline__ u64 load_acquire_cta(const u64* word) {
+    u64 value;
+    asm volatile("ld.acquire.cta.b64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
+    return value;
+}
+__device__ __forceinline__ void store_release_cta(u64* word, u64 value) {
+    asm volatile("st.release.cta.b64 [%0], %1;" :: "l"(word), "l"(value) : "memory");
+}
+__device__ __forceinline__ int load_acquire_gpu(const int* word) {
+    int value;
+    asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
+    return value;
+}
+__device__ __forceinline__ void store_release_gpu(int* word, int value) {
+    asm volatile("st.release.gpu.b32 [%0], %1;" :: "l"(word), "r"(value) : "memory");
+}
+// Relaxed device-scope loads and stores: single-copy atomic, never served from a stale L1 line; what orders them is
+// the acquire, release or fence around them.
+__device__ __forceinline__ int load_relaxed_gpu(const int* word) {
+    int value;
+    asm volatile("ld.relaxed.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");
+    return value;
+}
+__device__ __forceinline__ u64 load_relaxed_gpu(const u64* word) {
+    u64 value;
+    asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(value) : "l"(word) : "memory");
+    return value;
+}
+__device__ __forceinline__ long long load_relaxed_gpu(const long long* word) {
+    return (long long) load_relaxed_gpu((const u64*) word);
+}
+__device__ __forceinline__ double load_relaxed_gpu(const double* word) {
+    return __longlong_as_double((long long) load_relaxed_gpu((const u64*) word));
+}
+__device__ __forceinline__ void store_relaxed_gpu(u64* word, u64 value) {
+    asm volatile("st.relaxed.gpu.b64 [%0], %1;" :: "l"(word), "l"(value) : "memory");
+}
+// Asynchronous copies from global to shared memory (sm_80 and later): the warp computes while they land.
+__device__ __forceinline__ void cp_async(void* shared, const void* global, int bytes) {
+    const unsigned address = (unsigned) __cvta_generic_to_shared(shared);
+    if (bytes == 8) {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"(address), "l"(global) : "memory");
+    } else {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(address), "l"(global) : "memory");
+    }
+}
+__device__ __forceinline__ void cp_async_commit() {
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+__device__ __forceinline__ void cp_async_wait_all() {
+    asm volatile("cp.async.wait_all;" ::: "memory");
+}
+// Named barrier `id` for `threads` threads: a producer warp arrives, a consumer warp waits (seed 001 Listing 12).
+__device__ __forceinline__ void bar_sync(int id, int threads) {
+    asm volatile("bar.sync %0, %1;" :: "r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void bar_arrive(int id, int threads) {
+    asm volatile("bar.arrive %0, %1;" :: "r"(id), "r"(threads) : "memory");
+}
+// Hopper's mbarrier: one 64-bit word in shared memory, armed for `count` arrivals; phase 0 completes with the last.
+__device__ __forceinline__ void mbarrier_init(u64* barrier, int count) {
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;" :: "r"((unsigned) __cvta_generic_to_shared(barrier)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbarrier_arrive(u64* barrier) {
+    asm volatile("{ .reg .b64 state; mbarrier.arrive.shared.b64 state, [%0]; }"
+                 :: "r"((unsigned) __cvta_generic_to_shared(barrier)) : "memory");
+}
+__device__ __forceinline__ bool mbarrier_try_wait_phase0(u64* barrier) {
+    unsigned done;
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"((unsigned) __cvta_generic_to_shared(barrier)) : "memory");
+    return done != 0;
+}
+// Stuart and Owens' atomic inter-block barrier for a grid of co-resident blocks: every block's thread 0 counts its
+// block in and spins until all have; `target` grows by the grid's size each time, so the counter is never reset.
+__device__ __forceinline__ void grid_barrier(unsigned* counter, unsigned target) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(counter, 1u);
+        while (*(volatile unsigned*) counter < target) {
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+}  // namespace fg
+
+// ---- what the host harness knows of a variant --------------------------------------------------------------------
+struct FgField {
+    const char* name;
+    int element_bytes;      // 4 for int and bool, 8 for long and double
+    int is_state;           // state fields are written; inputs only read
+    int rank;
+    long long extent[3];    // of the padded copy, per dimension
+    long long halo_low[3];  // where the domain starts in it
+    long long size[3];      // the domain
+};
+
+struct FgInfo {
+    const char* variant;    // kernel, schedule and mechanism
+    const char* mapping;    // the GPU mapping, one line
+    int field_count;
+    const FgField* fields;
+    int param_count;        // params come as 8-byte slots: integers sign-extended, doubles as their bits, bools 0/1
+    long long scratch_bytes;// zeroed before every run: word 0 the error word, then barrier counters and flags
+    int launches;
+    int threads_per_block;
+};
+
+#endif

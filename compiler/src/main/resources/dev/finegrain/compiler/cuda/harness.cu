@@ -1,0 +1,227 @@
+// harness.cu: runs one Finegrain variant on the GPU, times it and checks it. Built with the variant's translation unit:
+//   nvcc -O3 -fmad=false -arch=sm_90 -DFG_VARIANT=<id> harness.cu <id>.cu -o <id>
+// Usage: <id> --inputs DIR [--expected DIR] [--outputs DIR] [--runs N] [--warmup-ms MS] [--row FILE] [--result FILE]
+//   DIR/<field>.bin holds each field's padded array (state fields with their halos filled, interiors zero), little
+//   endian; DIR/params.bin one 8-byte slot per param. --expected DIR/<field>.bin holds each state field's domain
+//   (no halo) as the sequential oracle computed it; the first differing cell makes the row NOT VERIFIED. --outputs
+//   writes each state field's domain after the last run. --row FILE holds the row's leading JSON members (kernel,
+//   size, ...); the harness completes the row and writes it to --result (default: stdout).
+// A run uploads every field (not timed), then CUDA events time every launch of one run; the row reports the median of
+// the timed runs, after warm-up runs of at least --warmup-ms (default 300) and 3 runs.
+#include "finegrain.cuh"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#define FG_CAT2(a, b) a##b
+#define FG_CAT(a, b) FG_CAT2(a, b)
+extern "C" const FgInfo* FG_CAT(fg_info_, FG_VARIANT)();
+extern "C" cudaError_t FG_CAT(fg_run_, FG_VARIANT)(void* const* buffers, const long long* params, void* scratch,
+                                                   cudaStream_t stream);
+
+static std::string result_path;
+
+// Ends the run with one row marked failed (or skipped), saying why.
+static void finish(const std::string& row, const char* status, const std::string& problem) {
+    std::string escaped;
+    for (char c : problem) {
+        if (c == '"' || c == '\\') escaped += '\\';
+        escaped += (c == '\n') ? ' ' : c;
+    }
+    std::string text = "{" + row + (row.empty() ? "" : ", ") + "\"status\": \"" + status + "\", \"verified\": false, "
+            "\"metric\": \"cells_per_s\", \"value\": null, \"unit\": \"cells/s\", \"problem\": \"" + escaped + "\"}\n";
+    FILE* out = result_path.empty() ? stdout : fopen(result_path.c_str(), "w");
+    if (out != nullptr) {
+        fputs(text.c_str(), out);
+        if (out != stdout) fclose(out);
+    }
+    fprintf(stderr, "%s: %s\n", status, problem.c_str());
+    exit(status[0] == 's' ? 4 : 1);
+}
+
+static std::string row_text;
+
+static void check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess) finish(row_text, "failed", std::string(what) + ": " + cudaGetErrorString(status));
+}
+
+static std::vector<char> read_file(const std::string& path, size_t expected, bool exact) {
+    FILE* in = fopen(path.c_str(), "rb");
+    if (in == nullptr) finish(row_text, "failed", "cannot read " + path);
+    std::vector<char> bytes;
+    char buffer[1 << 16];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, in)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
+    fclose(in);
+    if (exact && bytes.size() != expected) {
+        finish(row_text, "failed", path + " holds " + std::to_string(bytes.size()) + " bytes, not " + std::to_string(expected));
+    }
+    return bytes;
+}
+
+static long long cells(const FgField& field) { return field.size[0] * field.size[1] * field.size[2]; }
+static long long padded(const FgField& field) { return field.extent[0] * field.extent[1] * field.extent[2]; }
+
+// The domain of a state field, copied out of its padded array.
+static std::vector<char> domain_of(const FgField& field, const std::vector<char>& padded_bytes) {
+    std::vector<char> out((size_t) (cells(field) * field.element_bytes));
+    long long k = 0;
+    for (long long a = 0; a < field.size[0]; a++)
+        for (long long b = 0; b < field.size[1]; b++)
+            for (long long c = 0; c < field.size[2]; c++, k++) {
+                long long index = ((a + field.halo_low[0]) * field.extent[1] + (b + field.halo_low[1])) * field.extent[2]
+                        + (c + field.halo_low[2]);
+                memcpy(&out[(size_t) (k * field.element_bytes)], &padded_bytes[(size_t) (index * field.element_bytes)],
+                       field.element_bytes);
+            }
+    return out;
+}
+
+static std::string value_text(const FgField& field, const char* bytes, bool is_double) {
+    char text[64];
+    if (field.element_bytes == 4) {
+        int v;
+        memcpy(&v, bytes, 4);
+        snprintf(text, sizeof text, "%d", v);
+    } else if (is_double) {
+        double v;
+        memcpy(&v, bytes, 8);
+        snprintf(text, sizeof text, "%.17g", v);
+    } else {
+        long long v;
+        memcpy(&v, bytes, 8);
+        snprintf(text, sizeof text, "%lld", v);
+    }
+    return text;
+}
+
+int main(int argc, char** argv) {
+    std::string inputs, expected, outputs, row_file;
+    int runs = 7;
+    double warmup_ms = 300;
+    std::vector<std::string> doubles;   // state fields whose 8-byte values are doubles, for readable differences
+    for (int a = 1; a + 1 < argc; a += 2) {
+        std::string option = argv[a], value = argv[a + 1];
+        if (option == "--inputs") inputs = value;
+        else if (option == "--expected") expected = value;
+        else if (option == "--outputs") outputs = value;
+        else if (option == "--runs") runs = std::max(1, atoi(value.c_str()));
+        else if (option == "--warmup-ms") warmup_ms = atof(value.c_str());
+        else if (option == "--row") row_file = value;
+        else if (option == "--result") result_path = value;
+        else if (option == "--double") doubles.push_back(value);
+        else { fprintf(stderr, "unknown option %s\n", option.c_str()); return 2; }
+    }
+    if (!row_file.empty()) {
+        std::vector<char> row = read_file(row_file, 0, false);
+        row_text.assign(row.begin(), row.end());
+        while (!row_text.empty() && (row_text.back() == '\n' || row_text.back() == ' ')) row_text.pop_back();
+    }
+    if (inputs.empty()) finish(row_text, "failed", "no --inputs folder");
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) finish(row_text, "skipped", "no CUDA GPU on this machine");
+    cudaDeviceProp device;
+    check(cudaGetDeviceProperties(&device, 0), "cudaGetDeviceProperties");
+    const FgInfo* info = FG_CAT(fg_info_, FG_VARIANT)();
+
+    std::vector<std::vector<char>> host(info->field_count);
+    std::vector<void*> buffers(info->field_count);
+    for (int k = 0; k < info->field_count; k++) {
+        const FgField& field = info->fields[k];
+        size_t bytes = (size_t) (padded(field) * field.element_bytes);
+        host[k] = read_file(inputs + "/" + field.name + ".bin", bytes, true);
+        check(cudaMalloc(&buffers[k], bytes), "cudaMalloc");
+    }
+    std::vector<char> param_bytes = read_file(inputs + "/params.bin", (size_t) info->param_count * 8, true);
+    std::vector<long long> params(info->param_count + 1);
+    memcpy(params.data(), param_bytes.data(), param_bytes.size());
+    void* scratch;
+    check(cudaMalloc(&scratch, (size_t) info->scratch_bytes), "cudaMalloc");
+    cudaStream_t stream;
+    check(cudaStreamCreate(&stream), "cudaStreamCreate");
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+
+    auto one_run = [&]() -> float {
+        for (int k = 0; k < info->field_count; k++) {
+            check(cudaMemcpyAsync(buffers[k], host[k].data(), host[k].size(), cudaMemcpyHostToDevice, stream), "upload");
+        }
+        check(cudaMemsetAsync(scratch, 0, (size_t) info->scratch_bytes, stream), "cudaMemset");
+        check(cudaEventRecord(start, stream), "cudaEventRecord");
+        check(FG_CAT(fg_run_, FG_VARIANT)(buffers.data(), params.data(), scratch, stream), "launch");
+        check(cudaEventRecord(stop, stream), "cudaEventRecord");
+        check(cudaEventSynchronize(stop), "the kernel");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+        int error = 0;
+        check(cudaMemcpy(&error, scratch, 4, cudaMemcpyDeviceToHost), "download");
+        if (error == fg::ERROR_DIVISION_BY_ZERO) {
+            finish(row_text, "failed", std::string("kernel '") + info->variant + "': integer division by zero in an actor body"
+                   " on the GPU; guard the divisor with select(...)");
+        }
+        return ms;
+    };
+
+    double warmed = 0;
+    for (int w = 0; w < 3 || warmed < warmup_ms; w++) warmed += one_run();
+    std::vector<float> times;
+    for (int r = 0; r < runs; r++) times.push_back(one_run());
+    std::vector<float> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    double median_ms = sorted[sorted.size() / 2];
+
+    std::string status = "verified", problem;
+    long long domain = 0;
+    for (int k = 0; k < info->field_count; k++) {
+        const FgField& field = info->fields[k];
+        if (!field.is_state) continue;
+        domain = cells(field);
+        std::vector<char> device_bytes(host[k].size());
+        check(cudaMemcpy(device_bytes.data(), buffers[k], device_bytes.size(), cudaMemcpyDeviceToHost), "download");
+        std::vector<char> got = domain_of(field, device_bytes);
+        if (!outputs.empty()) {
+            FILE* out = fopen((outputs + "/" + field.name + ".bin").c_str(), "wb");
+            if (out == nullptr) finish(row_text, "failed", "cannot write " + outputs);
+            fwrite(got.data(), 1, got.size(), out);
+            fclose(out);
+        }
+        if (!expected.empty() && status == "verified") {
+            std::vector<char> want = read_file(expected + "/" + field.name + ".bin", got.size(), true);
+            bool is_double = std::find(doubles.begin(), doubles.end(), field.name) != doubles.end();
+            for (long long c = 0; c < cells(field); c++) {
+                const char* a = &want[(size_t) (c * field.element_bytes)];
+                const char* b = &got[(size_t) (c * field.element_bytes)];
+                if (memcmp(a, b, field.element_bytes) != 0) {
+                    long long i = c / (field.size[1] * field.size[2]), j = c / field.size[2] % field.size[1], l = c % field.size[2];
+                    std::string at = field.rank == 1 ? std::to_string(i)
+                            : field.rank == 2 ? std::to_string(i) + ", " + std::to_string(j)
+                            : std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(l);
+                    status = "NOT VERIFIED";
+                    problem = std::string(field.name) + "[" + at + "]: expected " + value_text(field, a, is_double) + ", got "
+                            + value_text(field, b, is_double);
+                    break;
+                }
+            }
+        }
+    }
+    std::string runs_text;
+    for (size_t r = 0; r < times.size(); r++) runs_text += (r ? ", " : "") + std::to_string(times[r] * 1000.0);
+    char measured[1024];
+    snprintf(measured, sizeof measured,
+             "\"status\": \"%s\", \"verified\": %s, \"metric\": \"cells_per_s\", \"value\": %.17g, \"unit\": \"cells/s\", "
+             "\"device\": \"%s\", \"launches\": %d, \"median_ms\": %.6f, \"threads_per_block\": %d, \"timed_runs\": %d, "
+             "\"us\": %.3f, \"runs_us\": [%s]",
+             status.c_str(), status == "verified" ? "true" : "false", domain / (median_ms / 1000.0), device.name,
+             info->launches, median_ms, info->threads_per_block, (int) times.size(), median_ms * 1000.0, runs_text.c_str());
+    std::string text = "{" + row_text + (row_text.empty() ? "" : ", ") + measured;
+    if (status != "verified") text += ", \"problem\": \"" + problem + "\"";
+    text += "}\n";
+    FILE* out = result_path.empty() ? stdout : fopen(result_path.c_str(), "w");
+    fputs(text.c_str(), out);
+    if (out != stdout) fclose(out);
+    return status == "verified" ? 0 : 1;
+}

@@ -1,0 +1,88 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.Type;
+
+import java.util.List;
+
+import static dev.finegrain.dsl.Finegrain.DOUBLE;
+import static dev.finegrain.dsl.Finegrain.LONG;
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
+import static dev.finegrain.dsl.Finegrain.iterate;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.param;
+
+/**
+ * The kernels of the GPU emitters' goldens ({@code show --simt}, {@code show --cuda}): one of each idea the mapping
+ * handles, defined here so that a change to a sample never moves an emitter's golden.
+ */
+public final class GpuGoldenCatalog {
+
+    private GpuGoldenCatalog() {}
+
+    /** The validation chain of seed 001 (Listing 10), as sample 1 defines it: element i waits for i - 32. */
+    private static Kernel.Builder chain(String name) {
+        return kernel(name)
+                .domain(dim("i", "n"))
+                .param("work", INT)
+                .state("a", INT, boundary(index("i").negate()))
+                .actor("link", "a", a -> a.read("a", -32).plus(
+                        iterate(a.param("work"), a.index("i"), x -> x.times(1664525).plus(1013904223))));
+    }
+
+    /** Needleman-Wunsch as the pass goldens define it, under another name. */
+    private static Kernel.Builder nw(String name) {
+        return kernel(name)
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .param("penalty", INT)
+                .input("reference", INT)
+                .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
+                .actor("cell", "score", a -> max(
+                        a.read("score", -1, -1).plus(a.read("reference", 0, 0)),
+                        a.read("score", -1, 0).minus(a.param("penalty")),
+                        a.read("score", 0, -1).minus(a.param("penalty"))));
+    }
+
+    /** A 2D average in doubles: the 64-bit fields, the double operators and their CUDA spelling. */
+    private static Kernel smooth() {
+        return kernel("smooth")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("u", DOUBLE, boundary(index("i").minus(index("j")).castTo(Type.DOUBLE).times(0.5)))
+                .actor("average", "u", a -> a.read("u", -1, 0).plus(a.read("u", 0, -1)).times(0.5)
+                        .plus(a.read("u", -1, -1).times(0.25)))
+                .build();
+    }
+
+    /** A 1D hash chain in longs: 64-bit integers that wrap and shift as Java's do. */
+    private static Kernel longHash() {
+        return kernel("long-hash")
+                .domain(dim("i", "n"))
+                .state("h", LONG, boundary(index("i").castTo(Type.LONG)))
+                .actor("mix", "h", a -> a.read("h", -1).times(constant(6364136223846793005L)).plus(a.index("i").castTo(Type.LONG))
+                        .xor(a.read("h", -1).shiftRight(29)))
+                .build();
+    }
+
+    public static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
+            entry(GoldenKernels.needlemanWunsch()),
+            entry(nw("nw-private").channelPolicy(ChannelPolicy.PRIVATE).build()),
+            entry(chain("chain").build()),
+            entry(chain("chain-warp-shared").warpShared(32).build()),
+            entry(smooth()),
+            entry(longHash())));
+
+    private static LibraryKernel entry(Kernel kernel) {
+        return new LibraryKernel(kernel, kernel.name(), kernel.name(), (k, sizes, seed) -> {
+            throw new UnsupportedOperationException("show never makes inputs");
+        }, List.of(kernel.rank() == 1 ? new int[] {512} : new int[] {62, 62}));
+    }
+}

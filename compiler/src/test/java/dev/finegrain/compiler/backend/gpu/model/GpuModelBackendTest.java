@@ -1,0 +1,320 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import dev.finegrain.gpu.runtime.SimtProfile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+
+import static dev.finegrain.dsl.Finegrain.abs;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
+import static dev.finegrain.dsl.Finegrain.iterate;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.select;
+import static dev.finegrain.dsl.Type.DOUBLE;
+import static dev.finegrain.dsl.Type.INT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The GPU model backend: every schedule and mechanism it accepts computes what the oracle computes. */
+class GpuModelBackendTest {
+
+    private static final Kernel NW = GoldenKernels.needlemanWunsch();
+
+    /** Seed 001's validation chain with a hash as the independent computation (a loop in the program). */
+    private static final Kernel CHAIN = kernel("chain-like")
+            .domain(dim("i", "n"))
+            .param("work", INT)
+            .state("a", INT, boundary(index("i").negate()))
+            .actor("link", "a", a -> a.read("a", -32).plus(
+                    iterate(a.param("work"), a.index("i"), x -> x.times(1664525).plus(1013904223))))
+            .build();
+
+    /** Two actors per point, a select, and shifts and bitwise operators. */
+    private static final Kernel MIXED = kernel("mixed")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .input("same", INT)
+            .state("length", INT, boundary(constant(0)))
+            .state("mark", INT, boundary(constant(7)))
+            .actor("lcs", "length", a -> select(
+                    a.read("same", 0, 0).isEqualTo(constant(1)),
+                    a.read("length", -1, -1).plus(1),
+                    max(a.read("length", -1, 0), a.read("length", 0, -1))))
+            .actor("mark", "mark", a -> a.read("length", 0, 0).shiftLeft(3)
+                    .xor(a.read("mark", -1, 0)).minus(abs(a.index("j").negate())).not())
+            .build();
+
+    private static final GpuModelBackend FERMI = new GpuModelBackend("fermi-gtx570");
+    private static final GpuModelBackend HOPPER = new GpuModelBackend("hopper-h200");
+
+    @Test
+    void everyScheduleAndMechanismMatchesTheOracleOnFermi() {
+        assertAllVerified(FERMI, NW, new int[] {40, 37}, List.of(new Schedule.Wavefront(),
+                new Schedule.DataParallel(List.of(16, 16)), new Schedule.LockDataflow()));
+        assertAllVerified(FERMI, CHAIN, new int[] {200}, List.of(new Schedule.Wavefront(),
+                new Schedule.DataParallel(List.of(16)), new Schedule.LockDataflow()));
+        assertAllVerified(FERMI, MIXED, new int[] {33, 70}, List.of(new Schedule.Wavefront(),
+                new Schedule.DataParallel(List.of(8, 8)), new Schedule.LockDataflow()));
+    }
+
+    @Test
+    void aProfileReadFromAFileRunsAsLoaded(@TempDir Path dir) throws IOException {
+        // the launches once looked the profile up again by its name, which only built-in profiles have
+        Path file = dir.resolve("slow-barrier.properties");
+        try (InputStream builtIn = SimtProfile.class.getResourceAsStream("/dev/finegrain/gpu/profiles/fermi-gtx570.properties")) {
+            String text = new String(builtIn.readAllBytes(), StandardCharsets.UTF_8);
+            Files.writeString(file, text.replace("profile.name=fermi-gtx570", "profile.name=slow-barrier")
+                    .replace("latency.barrier=20", "latency.barrier=200"));
+        }
+        GpuModelBackend fromFile = new GpuModelBackend(file.toString());
+        assertAllVerified(fromFile, CHAIN, new int[] {256}, List.of(new Schedule.LockDataflow()));
+
+        KernelGraph graph = Pipeline.compile(CHAIN);
+        Variant namedBarriers = new Variant(graph, SchedulePlanner.plan(graph, new Schedule.LockDataflow()),
+                Optional.of(LockMechanism.NAMED_BARRIER));
+        Invocation invocation = inputs(CHAIN, new int[] {256});
+        double slow = fromFile.run(namedBarriers, invocation, RunSettings.once(1, 1)).value();
+        double fast = FERMI.run(namedBarriers, invocation, RunSettings.once(1, 1)).value();
+        assertTrue(slow > fast, "the file's slower barrier is what runs: " + slow + " against " + fast + " cycles");
+    }
+
+    @Test
+    void independentThreadSchedulingRunsThePerThreadMechanisms() {
+        assertAllVerified(HOPPER, NW, new int[] {45, 50}, List.of(new Schedule.Wavefront(), new Schedule.LockDataflow()));
+        assertAllVerified(HOPPER, CHAIN, new int[] {1100}, List.of(new Schedule.Wavefront(), new Schedule.LockDataflow()));
+    }
+
+    @Test
+    void privateChannelsMatchTheOracle() {
+        Kernel privateNw = NW.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build();
+        assertAllVerified(FERMI, privateNw, new int[] {50, 50}, List.of(new Schedule.LockDataflow()));
+        assertAllVerified(HOPPER, privateNw, new int[] {40, 40}, List.of(new Schedule.LockDataflow()));
+    }
+
+    /** Found in review: a lane holding one shared token while it waited for another deadlocked its warp. */
+    @Test
+    void twoSharedChannelsAcrossWarpsDoNotHoldAndWait() {
+        Kernel rows = kernel("two-reads-back")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("s", INT, boundary(index("i").plus(index("j"))))
+                .actor("sum", "s", a -> a.read("s", -1, 0).plus(a.read("s", -1, -1)).and(0xffff))
+                .build();
+        assertAllVerified(FERMI, rows, new int[] {40, 40}, List.of(new Schedule.LockDataflow()));
+        Kernel chains = kernel("two-chains")
+                .domain(dim("i", "n"))
+                .state("a", INT, boundary(index("i")))
+                .actor("link", "a", a -> a.read("a", -48).plus(a.read("a", -32)).plus(1))
+                .build();
+        assertAllVerified(FERMI, chains, new int[] {300}, List.of(new Schedule.LockDataflow()));
+        assertAllVerified(HOPPER, chains, new int[] {300}, List.of(new Schedule.LockDataflow()));
+    }
+
+    /** Found in review: the independent computation ran on halo threads too and read past the shared window. */
+    @Test
+    void independentWorkReadingAheadRunsOnlyWhereAPointIsComputed() {
+        Kernel ahead = kernel("reads-ahead")
+                .domain(dim("i", "n"))
+                .input("b", INT, 1)
+                .state("a", INT, boundary(index("i")))
+                .actor("link", "a", a -> a.read("a", -32).plus(a.read("b", 1).times(3)))
+                .build();
+        assertAllVerified(FERMI, ahead, new int[] {300}, List.of(new Schedule.LockDataflow(), new Schedule.Wavefront()));
+    }
+
+    /** Found in review: a size in an actor body reached the lowering as an internal error instead of a constant. */
+    @Test
+    void aSizeInAnActorBodyIsTheSizeLoweredFor() {
+        Kernel distance = kernel("distance-to-edge")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("d", INT, boundary(constant(0)))
+                .actor("edge", "d", a -> max(a.read("d", -1, 0), a.read("d", 0, -1)).plus(a.size("cols").minus(a.index("j")))
+                        .plus(a.size("rows")))
+                .build();
+        assertAllVerified(FERMI, distance, new int[] {40, 37}, List.of(new Schedule.Wavefront(),
+                new Schedule.DataParallel(List.of(16, 16)), new Schedule.LockDataflow()));
+    }
+
+    /** Found in review: params beyond the fourteenth overlapped the barrier counter and the fields. */
+    @Test
+    void sixteenParamsKeepTheirOwnWords() {
+        Kernel.Builder builder = kernel("many-params").domain(dim("i", "n"));
+        for (int k = 0; k < 16; k++) {
+            builder.param("p" + k, INT);
+        }
+        Kernel many = builder.state("a", INT, boundary(constant(0)))
+                .actor("sum", "a", a -> {
+                    var total = a.read("a", -1);
+                    for (int k = 0; k < 16; k++) {
+                        total = total.plus(a.param("p" + k).times(k + 1));
+                    }
+                    return total;
+                })
+                .build();
+        assertAllVerified(FERMI, many, new int[] {100}, List.of(new Schedule.Wavefront(), new Schedule.LockDataflow()));
+    }
+
+    @Test
+    void warpSharedGranularityTurnsLocksIntoTheirOneTokenPerWarpForms() {
+        Kernel warpChain = CHAIN.toBuilder().warpShared(32).build();
+        assertAllVerified(FERMI, warpChain, new int[] {700}, List.of(new Schedule.LockDataflow()));
+        KernelGraph graph = Pipeline.compile(warpChain);
+        SimtKernel tiny = FERMI.lower(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.LockDataflow()),
+                Optional.of(LockMechanism.TINY_LOCK)), new int[] {512});
+        assertTrue(tiny.launchPlan().startsWith("lock-dataflow with tiny-lock in its warp-shared form, warp-vote"),
+                tiny.launchPlan());
+        assertTrue(tiny.program().contains("VOTE.ANY"), tiny.program());
+        assertEquals(17, tiny.resources().explicitLockBits(), "one lock bit per warp");
+        assertEquals(Optional.of("warp-shared groups of 16 actor instances do not match the GPU model's warps of 32;"
+                + " use warpShared(32)"), FERMI.unsupported(Pipeline.compile(CHAIN.toBuilder().warpShared(16).build()),
+                new Schedule.LockDataflow(), LockMechanism.TINY_LOCK));
+    }
+
+    @Test
+    void mbarriersAreHoppersAndRefusedElsewhere() {
+        KernelGraph graph = Pipeline.compile(NW);
+        assertTrue(HOPPER.mechanisms(graph, new Schedule.LockDataflow()).contains(LockMechanism.MBARRIER));
+        assertEquals(Optional.of("mbarrier needs a profile with feature.mbarrier (hopper-h200); fermi-gtx570 has none"),
+                FERMI.unsupported(graph, new Schedule.LockDataflow(), LockMechanism.MBARRIER));
+    }
+
+    @Test
+    void largerGridsSpanSeveralPersistentBlocksAndManyTiles() {
+        Kernel wide = kernel("wide")
+                .domain(dim("i", "n"))
+                .state("a", INT, boundary(index("i")))
+                .actor("step", "a", a -> a.read("a", -2000).plus(3))
+                .build();
+        assertAllVerified(FERMI, wide, new int[] {5000}, List.of(new Schedule.Wavefront()));
+        KernelGraph graph = Pipeline.compile(wide);
+        SimtKernel wavefront = FERMI.lower(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.Wavefront()),
+                Optional.empty()), new int[] {5000});
+        assertEquals(List.of(2), wavefront.blocksPerLaunch(), "2000 points a step need two blocks of 1024");
+        assertTrue(wavefront.program().contains("ATOM.ADD"), "the atomic inter-block barrier:\n" + wavefront.program());
+        assertAllVerified(FERMI, NW, new int[] {93, 124}, List.of(new Schedule.LockDataflow()));
+    }
+
+    @Test
+    void warpMechanismsRefuseChannelsInsideAWarp() {
+        KernelGraph graph = Pipeline.compile(NW);
+        Optional<String> vote = FERMI.unsupported(graph, new Schedule.LockDataflow(), LockMechanism.WARP_VOTE);
+        assertEquals(Optional.of("channel score[i, j-1] (0,1) of nw links threads 1 apart, inside or across part of"
+                + " a warp; warp-vote keeps one token per warp, so use a per-thread mechanism (tiny-lock,"
+                + " atomic-spin-lock)"), vote);
+        assertEquals(List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.TINY_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG),
+                FERMI.mechanisms(graph, new Schedule.LockDataflow()));
+        KernelGraph chain = Pipeline.compile(CHAIN);
+        assertEquals(List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.NAMED_BARRIER, LockMechanism.TINY_LOCK,
+                LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.MBARRIER), HOPPER.mechanisms(chain, new Schedule.LockDataflow()),
+                "tokens a representative publishes need Fermi's reconvergence; named barriers count lanes");
+        assertEquals(6, FERMI.mechanisms(chain, new Schedule.LockDataflow()).size());
+    }
+
+    @Test
+    void kernelsTheModelIsaCannotHoldAreRefusedWithAReason() {
+        Kernel doubles = kernel("doubles")
+                .domain(dim("i", "n"))
+                .state("x", DOUBLE, boundary(constant(1.0)))
+                .actor("halve", "x", a -> a.read("x", -1).times(0.5))
+                .build();
+        assertEquals(Optional.of("the GPU model's backend holds int fields only; field 'x' of doubles is double"),
+                FERMI.unsupportedKernel(Pipeline.compile(doubles), new Schedule.Wavefront()));
+    }
+
+    @Test
+    void tinyLockSharesTheDataWordsLockBitsAndFitsThemWithoutAliasing() {
+        KernelGraph graph = Pipeline.compile(NW);
+        SimtKernel tiny = FERMI.lower(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.LockDataflow()),
+                Optional.of(LockMechanism.TINY_LOCK)), new int[] {62, 62});
+        assertEquals(1024, tiny.threadsPerBlock(), "seed 001's 32 x 32 blocks");
+        assertEquals(new SimtKernel.Resources(0, 8192, 1024, 0, 0, tiny.resources().registers()), tiny.resources());
+        assertEquals(List.of(1, 2, 1), tiny.blocksPerLaunch(), "a 31 x 31 interior per block, 2 x 2 tiles");
+        assertTrue(tiny.program().contains("STSUL"), tiny.program());
+        Kernel privateNw = NW.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build();
+        KernelGraph privateGraph = Pipeline.compile(privateNw);
+        SimtKernel privateTiny = FERMI.lower(new Variant(privateGraph, SchedulePlanner.plan(privateGraph,
+                new Schedule.LockDataflow()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {62, 62});
+        assertEquals(512, privateTiny.threadsPerBlock(), "two flag words per point halve the block");
+        assertEquals(1024, privateTiny.resources().explicitLockBits());
+    }
+
+    @Test
+    void fermiAtomicsAreLockBitLoopsAndHoppersAreAtomicInstructions() {
+        KernelGraph graph = Pipeline.compile(NW);
+        Variant atomic = new Variant(graph, SchedulePlanner.plan(graph, new Schedule.LockDataflow()),
+                Optional.of(LockMechanism.ATOMIC_SPIN_LOCK));
+        SimtKernel fermi = FERMI.lower(atomic, new int[] {62, 62});
+        assertFalse(fermi.program().contains("ATOMS"), fermi.program());
+        assertTrue(fermi.program().contains("atomicExch as Fermi runs it"), fermi.program());
+        assertEquals(1024, fermi.lockBits(), "the mutex words' lock bits count for occupancy");
+        SimtKernel hopper = HOPPER.lower(atomic, new int[] {62, 62});
+        assertTrue(hopper.program().contains("ATOMS.EXCH"), hopper.program());
+        assertEquals(0, hopper.lockBits());
+    }
+
+    private static void assertAllVerified(GpuModelBackend backend, Kernel kernel, int[] sizes, List<Schedule> schedules) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        Invocation invocation = inputs(kernel, sizes);
+        KernelOutputs oracle = SequentialOracle.run(graph, invocation);
+        int runs = 0;
+        for (Schedule schedule : schedules) {
+            List<LockMechanism> mechanisms = backend.mechanisms(graph, schedule);
+            List<Optional<LockMechanism>> variants = mechanisms.isEmpty() ? List.of(Optional.empty())
+                    : mechanisms.stream().map(Optional::of).toList();
+            for (Optional<LockMechanism> mechanism : variants) {
+                Variant variant = new Variant(graph, SchedulePlanner.plan(graph, schedule), mechanism);
+                BackendRun run = backend.run(variant, invocation, RunSettings.once(1, 1));
+                String name = backend.name() + " " + kernel.name() + " " + schedule.cliName() + " " + mechanism;
+                assertEquals(Optional.empty(), run.failure(), name);
+                assertEquals(Optional.empty(), oracle.firstDifference(graph, sizes, run.outputs()), name);
+                assertTrue(run.value() > 0, name);
+                runs++;
+            }
+        }
+        assertFalse(runs == 0);
+    }
+
+    private static Invocation inputs(Kernel kernel, int[] sizes) {
+        Random random = new Random(7);
+        Invocation.Builder builder = kernel.invocation().sizes(sizes);
+        int points = java.util.Arrays.stream(sizes).reduce(1, (a, b) -> a * b);
+        switch (kernel.name()) {
+            case "nw" -> builder.param("penalty", 10).input("reference", random.ints(points, -4, 12).toArray());
+            case "chain-like" -> builder.param("work", 3);
+            case "mixed" -> builder.input("same", random.ints(points, 0, 2).toArray());
+            case "reads-ahead" -> builder.input("b", random.ints(Invocation.paddedLength(sizes, 1), -9, 9).toArray());
+            case "many-params" -> {
+                for (int k = 0; k < 16; k++) {
+                    builder.param("p" + k, 3 * k - 7);
+                }
+            }
+            default -> { }
+        }
+        return builder.build();
+    }
+}

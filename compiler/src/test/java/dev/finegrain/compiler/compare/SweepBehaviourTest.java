@@ -1,0 +1,197 @@
+package dev.finegrain.compiler.compare;
+
+import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
+import dev.finegrain.compiler.backend.reference.ReferenceBackend;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static dev.finegrain.dsl.Finegrain.LONG;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A sweep reports what it cannot run or what fails as rows, runs the rest, and says what it leaves out. */
+class SweepBehaviourTest {
+
+    /** Pascal's rule in longs: the jvm's tiny-lock (a ready bit beside a 32-bit int) cannot carry it. */
+    private static final Kernel PASCAL = kernel("pascal")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .state("c", LONG, boundary(constant(1)))
+            .actor("sum", "c", a -> a.read("c", -1, 0).plus(a.read("c", 0, -1)))
+            .build();
+
+    private static final LibraryKernel PASCAL_ENTRY = new LibraryKernel(PASCAL, "pascal", "pascal",
+            (kernel, sizes, seed) -> kernel.invocation().sizes(sizes).build(), List.of(new int[] {8, 8}));
+
+    private static ComparisonRequest.Builder pascal() {
+        return ComparisonRequest.builder(PASCAL_ENTRY);
+    }
+
+    @Test
+    void aTileThatDoesNotDivideOneSizeSkipsThatRowAndTheRestRun() {
+        Comparison comparison = ComparisonRunner.run(pascal().sizes(List.of(new int[] {16, 16}, new int[] {20, 20}))
+                .schedules(List.of(wavefront(), dataParallel(16))).backends(List.of(new ReferenceBackend())).build());
+        List<ResultRow> rows = comparison.rows();
+        assertEquals(List.of("16x16 wavefront verified", "16x16 data-parallel:16x16 verified", "20x20 wavefront verified",
+                "20x20 data-parallel:16x16 skipped"), rows.stream().map(r -> r.size() + " " + r.schedule() + " " + r.status()).toList());
+        assertEquals("data-parallel:16x16 tiles do not divide size 20x20 of kernel 'pascal' (rows = 20 is not a multiple of 16); "
+                + "choose sizes that are multiples of the tile, or a tile that divides them (data-parallel:B or data-parallel:BxC)",
+                rows.getLast().problem());
+        assertFalse(comparison.hasProblems(), "a skipped row is no failure");
+        assertTrue(Double.isNaN(rows.getLast().value()), "a skipped row has no value");
+    }
+
+    @Test
+    void aBackendThatCannotRunTheKernelSkipsItsRowsAndTheOthersRun() {
+        Backend gpu = Backends.byName("gpu-model:fermi-gtx570").orElseThrow();
+        Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(wavefront()))
+                .backends(List.of(new ReferenceBackend(), gpu)).build());
+        assertEquals(List.of(RowStatus.VERIFIED, RowStatus.SKIPPED), comparison.rows().stream().map(ResultRow::status).toList());
+        assertEquals("backend 'gpu-model:fermi-gtx570' cannot run wavefront of kernel 'pascal': the GPU model's backend holds"
+                + " int fields only; field 'c' of pascal is long", comparison.rows().getLast().problem());
+    }
+
+    @Test
+    void aScheduleThatCannotPlanTheKernelIsSkippedNotAnAbort() {
+        Kernel antiDiagonal = kernel("anti").domain(dim("i", "n"), dim("j", "m")).state("s", LONG, boundary(constant(0)))
+                .actor("a", "s", c -> c.read("s", -1, 1).plus(1)).build();
+        LibraryKernel entry = new LibraryKernel(antiDiagonal, "anti", "anti", (kernel, sizes, seed) -> kernel.invocation()
+                .sizes(sizes).build(), List.of(new int[] {8, 8}));
+        Comparison comparison = ComparisonRunner.run(ComparisonRequest.builder(entry)
+                .schedules(List.of(wavefront(), dataParallel(4))).backends(List.of(new ReferenceBackend())).build());
+        assertEquals(List.of(RowStatus.VERIFIED, RowStatus.SKIPPED), comparison.rows().stream().map(ResultRow::status).toList());
+        assertTrue(comparison.rows().getLast().problem().startsWith("data-parallel:4x4 cannot run kernel 'anti': kernel 'anti':"
+                + " dataParallel tiles cannot respect dependence (1,-1)"), comparison.rows().getLast().problem());
+    }
+
+    @Test
+    void anErrorInOneRowFailsThatRowAndTheSweepGoesOn() {
+        Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(wavefront(), lockDataflow()))
+                .backends(List.of(new FailingBackend(), new ReferenceBackend())).build());
+        assertEquals(List.of("wavefront failing failed", "wavefront reference verified", "lock-dataflow failing failed",
+                "lock-dataflow reference verified"), comparison.rows().stream()
+                .map(r -> r.schedule() + " " + r.backend() + " " + r.status()).toList());
+        assertEquals("kernel 'pascal': the device fell over", comparison.rows().getFirst().problem());
+        assertTrue(comparison.hasProblems(), "a failed row makes the comparison's exit status 1");
+    }
+
+    @Test
+    void mechanismsABackendCannotUseForTheKernelAreNamedInOneNote() {
+        Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(lockDataflow()))
+                .backends(List.of(new JvmBackend())).build());
+        assertTrue(comparison.rows().stream().noneMatch(row -> row.mechanism().equals("tiny-lock")), "tiny-lock is left out");
+        assertEquals(List.of("left out of the mechanism sweep (the backend cannot use them for kernel 'pascal'): jvm tiny-lock"
+                + " (tiny-lock packs the ready bit beside a 32-bit int value, and state field 'c' is long)"), comparison.notes());
+    }
+
+    @Test
+    void aListedMechanismABackendCannotUseIsASkippedRow() {
+        Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(lockDataflow())).backends(List.of(new JvmBackend()))
+                .mechanisms(MechanismChoice.listed(List.of(LockMechanism.TINY_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG))).build());
+        assertEquals(List.of("tiny-lock skipped", "acquire-release verified"), comparison.rows().stream()
+                .map(r -> r.mechanism() + " " + r.status()).toList());
+        assertEquals("backend 'jvm' cannot use mechanism 'tiny-lock' for kernel 'pascal': tiny-lock packs the ready bit beside"
+                + " a 32-bit int value, and state field 'c' is long", comparison.rows().getFirst().problem());
+    }
+
+    @Test
+    void theKernelsOwnMechanismIsTheDefaultAndAllSweepsEveryOne() {
+        LibraryKernel own = new LibraryKernel(PASCAL.toBuilder().mechanism(LockMechanism.ATOMIC_SPIN_LOCK).build(), "p", "p",
+                PASCAL_ENTRY.inputs(), List.of(new int[] {8, 8}));
+        ComparisonRequest.Builder request = ComparisonRequest.builder(own).schedules(List.of(lockDataflow()))
+                .backends(List.of(new JvmBackend()));
+        assertEquals(List.of("atomic-spin-lock"), mechanisms(ComparisonRunner.run(request.build())));
+        assertEquals(List.of("acquire-release", "atomic-spin-lock", "shared-spin-lock", "blocking"),
+                mechanisms(ComparisonRunner.run(request.mechanisms(MechanismChoice.all()).build())));
+        assertEquals(List.of("blocking"), mechanisms(ComparisonRunner.run(request.mechanisms(MechanismChoice.ownOrAll())
+                .schedules(List.of(lockDataflow().mechanism(LockMechanism.BLOCKING))).build())), "the schedule's choice wins");
+    }
+
+    @Test
+    void lockChoicesOnTheScheduleShowInTheRows() {
+        Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(lockDataflow()
+                        .mechanism(LockMechanism.ACQUIRE_RELEASE_FLAG).warpShared(4)))
+                .backends(List.of(new JvmBackend())).build());
+        ResultRow row = comparison.rows().getFirst();
+        assertAll(() -> assertEquals(RowStatus.VERIFIED, row.status(), row.problem()),
+                () -> assertEquals("warp-shared", row.granularity()),
+                () -> assertEquals("acquire-release", row.mechanism()));
+    }
+
+    @Test
+    void threadsOnBackendsWithoutThreadsIsANote() {
+        Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(wavefront()))
+                .backends(List.of(new ReferenceBackend())).threads(3).build());
+        assertEquals(List.of("--threads applies to backends that run on threads (jvm); reference ignore it"), comparison.notes());
+    }
+
+    @Test
+    void aParallelSweepGivesTheSameRowsAsASequentialOne() {
+        ComparisonRequest.Builder request = ComparisonRequest.builder(PrefixSumEntry.ENTRY)
+                .sizes(List.of(new int[] {64}, new int[] {96}))
+                .schedules(List.of(wavefront(), lockDataflow(), dataParallel(32)))
+                .backends(List.of(Backends.byName("gpu-model:fermi-gtx570").orElseThrow()));
+        String sequential = ResultFormat.JSON.render(ComparisonRunner.run(request.jobs(1).build()).rows());
+        String parallel = ResultFormat.JSON.render(ComparisonRunner.run(request.jobs(4).build()).rows());
+        assertEquals(sequential, parallel);
+        assertTrue(sequential.contains("\"status\": \"verified\""), sequential);
+    }
+
+    /** A backend whose every run ends in a run-time error, as a division by zero or a fault would. */
+    private static final class FailingBackend implements Backend {
+        @Override
+        public String name() {
+            return "failing";
+        }
+
+        @Override
+        public boolean modelsSyncAbstractly() {
+            return true;
+        }
+
+        @Override
+        public List<LockMechanism> sweep() {
+            return List.of();
+        }
+
+        @Override
+        public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
+            return List.of();
+        }
+
+        @Override
+        public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
+            return Optional.of("none");
+        }
+
+        @Override
+        public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
+            throw new KernelExecutionException("kernel '" + variant.graph().name() + "': the device fell over");
+        }
+    }
+
+    private static List<String> mechanisms(Comparison comparison) {
+        return comparison.rows().stream().map(ResultRow::mechanism).toList();
+    }
+}
