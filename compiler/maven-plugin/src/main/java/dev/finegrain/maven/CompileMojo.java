@@ -143,7 +143,9 @@ public class CompileMojo extends AbstractMojo {
             try (OutputStream out = Files.newOutputStream(requestFile)) {
                 request.store(out, "finegrain:compile request for " + WORKER);
             }
+            // the Vector API module lets the compiler give kernels strips of lanes as wide as this machine's vectors
             argFile = fork.argumentFile(work, "worker.args", List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "--add-modules", "jdk.incubator.vector",
                     "-cp", String.join(File.pathSeparator, fork.pluginClasspath()), WORKER, requestFile.toString()));
         } catch (IOException e) {
             throw new MojoExecutionException("cannot write the finegrain worker's request in " + work + ": " + e.getMessage(), e);

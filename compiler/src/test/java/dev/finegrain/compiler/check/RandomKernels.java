@@ -36,7 +36,8 @@ import static dev.finegrain.dsl.Finegrain.select;
 import static dev.finegrain.dsl.Finegrain.size;
 
 /**
- * Random kernels that the DSL must accept, for the property tests. One actor per state field; a state field is read
+ * Random kernels that the DSL must accept, for the property tests (and, with {@link #generateForLanes}, only what
+ * strips of lanes compute). One actor per state field; a state field is read
  * at an offset whose dependence vector (minus the offset) is lexicographically positive, or zero when the writer
  * comes earlier in a random firing order that differs from the declaration order (so order-actors-at-point has work
  * to do). Inputs are read within their halo. Integer division is guarded so its divisor is never 0.
@@ -103,6 +104,9 @@ final class RandomKernels {
 
     private final Random random;
     private final int rank;
+    /** Kernels that strips of lanes accept: 2D, one numeric type, no casts, shifts, division or folds, reads one row up at most. */
+    private final boolean lanes;
+    private final List<Type> numeric;
     private final List<Type> params = new ArrayList<>();
     private final List<Input> inputs = new ArrayList<>();
     private final List<State> states = new ArrayList<>();
@@ -110,15 +114,26 @@ final class RandomKernels {
     private final int[] firingPosition;
     private final List<int[]> dependences = new ArrayList<>();
 
-    private RandomKernels(Random random, int rank, int actors) {
+    private RandomKernels(Random random, int rank, int actors, boolean lanes) {
         this.random = random;
         this.rank = rank;
         this.firingPosition = new int[actors];
+        this.lanes = lanes;
+        this.numeric = lanes ? List.of(NUMERIC.get(random.nextInt(NUMERIC.size()))) : NUMERIC;
     }
 
     /** A valid kernel of the given rank, with {@code actors} actors (and as many state fields) and {@code inputs} inputs. */
     static RandomCase generate(int rank, int actors, int inputs, long seed) {
-        RandomKernels generator = new RandomKernels(new Random(seed), rank, actors);
+        return generate(rank, actors, inputs, seed, false);
+    }
+
+    /** A valid 2D kernel of one numeric type with only what strips of lanes compute, on sizes large enough for strips. */
+    static RandomCase generateForLanes(int actors, int inputs, long seed) {
+        return generate(2, actors, inputs, seed, true);
+    }
+
+    private static RandomCase generate(int rank, int actors, int inputs, long seed, boolean lanes) {
+        RandomKernels generator = new RandomKernels(new Random(seed), rank, actors, lanes);
         Kernel kernel = generator.kernelWith(actors, inputs);
         return new RandomCase(kernel, generator.invocation(kernel), List.copyOf(generator.dependences));
     }
@@ -139,16 +154,16 @@ final class RandomKernels {
         Kernel.Builder builder = kernel("random-kernel").domain(domain);
         int paramCount = random.nextInt(4);
         for (int p = 0; p < paramCount; p++) {
-            params.add(pick(NUMERIC));
+            params.add(pick(numeric));
             builder.param("p" + p, params.get(p));
         }
         for (int f = 0; f < inputCount; f++) {
-            Input input = new Input("in" + f, pick(NUMERIC), random.nextInt(3));
+            Input input = new Input("in" + f, pick(numeric), random.nextInt(3));
             inputs.add(input);
             builder.input(input.name(), input.type(), input.halo());
         }
         for (int s = 0; s < actorCount; s++) {
-            Type type = pick(NUMERIC);
+            Type type = pick(numeric);
             List<Input> sameType = inputs.stream().filter(in -> in.type() == type).toList();
             int roll = random.nextInt(10);
             State state = roll < 2 ? new State("s" + s, type, BoundaryKind.NONE, null)
@@ -182,7 +197,7 @@ final class RandomKernels {
     private Invocation invocation(Kernel kernel) {
         int[] sizes = new int[rank];
         for (int d = 0; d < rank; d++) {
-            sizes[d] = 1 + random.nextInt(9);
+            sizes[d] = lanes ? 1 + random.nextInt(d == 0 ? 40 : 70) : 1 + random.nextInt(9);
         }
         Invocation.Builder invocation = kernel.invocation().sizes(sizes);
         for (int p = 0; p < params.size(); p++) {
@@ -230,6 +245,22 @@ final class RandomKernels {
 
     private Expr integralComposite(Type type, int depth, Scope scope, boolean folds) {
         Supplier<Expr> operand = () -> expression(type, depth - 1, scope, folds);
+        if (lanes) {
+            return switch (random.nextInt(4)) {
+                case 0 -> arithmetic(operand);
+                case 1 -> switch (random.nextInt(3)) {
+                    case 0 -> operand.get().negate();
+                    case 1 -> abs(operand.get());
+                    default -> operand.get().not();
+                };
+                case 2 -> select(condition(depth - 1, scope, false), operand.get(), operand.get());
+                default -> switch (random.nextInt(3)) {
+                    case 0 -> operand.get().and(operand.get());
+                    case 1 -> operand.get().or(operand.get());
+                    default -> operand.get().xor(operand.get());
+                };
+            };
+        }
         return switch (random.nextInt(folds ? 9 : 8)) {
             case 0 -> arithmetic(operand);
             case 1 -> switch (random.nextInt(3)) {
@@ -253,6 +284,13 @@ final class RandomKernels {
 
     private Expr realComposite(int depth, Scope scope, boolean folds) {
         Supplier<Expr> operand = () -> expression(DOUBLE, depth - 1, scope, folds);
+        if (lanes) {
+            return switch (random.nextInt(3)) {
+                case 0 -> arithmetic(operand);
+                case 1 -> random.nextBoolean() ? operand.get().negate() : abs(operand.get());
+                default -> select(condition(depth - 1, scope, false), operand.get(), operand.get());
+            };
+        }
         return switch (random.nextInt(folds ? 5 : 4)) {
             case 0, 1 -> arithmetic(operand);
             case 2 -> random.nextBoolean() ? operand.get().negate() : abs(operand.get());
@@ -306,6 +344,14 @@ final class RandomKernels {
     }
 
     private Expr condition(int depth, Scope scope, boolean folds) {
+        if (lanes) {
+            return switch (depth <= 0 ? 3 : random.nextInt(4)) {
+                case 0 -> condition(depth - 1, scope, folds).and(condition(depth - 1, scope, folds));
+                case 1 -> condition(depth - 1, scope, folds).or(condition(depth - 1, scope, folds));
+                case 2 -> condition(depth - 1, scope, folds).not();
+                default -> comparison(numeric.getFirst(), Math.max(depth - 1, 0), scope, folds);
+            };
+        }
         if (depth <= 0) {
             return random.nextInt(4) == 0 ? constant(random.nextBoolean()) : comparison(pick(NUMERIC), 0, scope, folds);
         }
@@ -389,10 +435,10 @@ final class RandomKernels {
         int[] vector;
         do {
             vector = offsetWithin(reach);
-        } while (DependenceMath.isZero(vector));
-        if (!DependenceMath.isLexicographicallyPositive(vector)) {
-            vector = Arrays.stream(vector).map(c -> -c).toArray();
-        }
+            if (!DependenceMath.isLexicographicallyPositive(vector)) {
+                vector = Arrays.stream(vector).map(c -> -c).toArray();
+            }
+        } while (DependenceMath.isZero(vector) || lanes && vector[0] > 1);
         return vector;
     }
 

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC"})
+@Fork(value = 2, jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC"})
 public class HandWrittenNeedlemanWunschBenchmark {
 
     @Param({"4096"})

@@ -35,14 +35,15 @@ import java.util.concurrent.TimeUnit;
  * ({@code wavefront}, {@code data-parallel:B}), or {@code lock-dataflow/<mechanism>[/warp-shared]} (warp-shared:
  * one sync word per group of 32 instances instead of one per instance). What would make the numbers
  * wrong: an output nobody checks (the trial's last result is verified against the oracle in tear-down), or a JIT
- * that never warmed up (3 warm-up iterations of at least 1 s).
+ * that never warmed up (10 warm-up iterations of at least 1 s: the first runs of a class with lanes are interpreted and
+ * take seconds each, and a path first taken later, such as a worker that waits, recompiles once more).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 1)
+@Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC"})
+@Fork(value = 2, jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC", "--add-modules", "jdk.incubator.vector"})
 public abstract class KernelBenchmark {
 
     @Param({"1", "2"})

@@ -6,7 +6,7 @@ import dev.finegrain.samples.Sample02NeedlemanWunsch;
 import org.openjdk.jmh.annotations.Param;
 
 /**
- * Needleman-Wunsch at 4096 x 4096 (issue #3's setting): the generated code under each schedule and mechanism,
+ * Needleman-Wunsch at 4096 x 4096: the generated code under each schedule and mechanism,
  * on 1 and 2 threads. The baseline is {@link HandWrittenNeedlemanWunschBenchmark}. Run with
  * {@code java -cp 'samples/target/finegrain-samples.jar:samples/target/lib/*' org.openjdk.jmh.Main NeedlemanWunsch}.
  */

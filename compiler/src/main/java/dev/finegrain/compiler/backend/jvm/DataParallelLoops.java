@@ -9,6 +9,7 @@ import dev.finegrain.compiler.plan.DataParallelPlan;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
@@ -17,21 +18,27 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 
 /**
- * Rodinia's structure on threads: for each block-diagonal k, the tiles whose coordinates sum to k are dealt to
- * workers in turn; a tile runs its points in lexicographic order; a sense-reversing barrier separates
- * block-diagonals. With one tile covering the domain and one worker this is the plain serial loop nest. A tile's
+ * Rodinia's structure on threads: for each block-diagonal k, the tiles whose coordinates sum to k run on the worker
+ * their tile row is dealt to (row t to worker t mod workers, so that a tile finds its west neighbour, whose column it
+ * reads across every row, in its own core's cache); a tile runs its points in lexicographic order (in strips of lanes
+ * where the kernel and the tile allow, see {@link LaneStrips}); a sense-reversing barrier separates block-diagonals. With one tile covering the domain and one worker this is the plain serial loop nest. A tile's
  * row runs in column order, so a read one column west comes from a local carried along the row.
  */
 final class DataParallelLoops {
 
     private DataParallelLoops() {}
 
-    static JClass lower(String className, DataParallelPlan plan) {
+    static JClass lower(String className, DataParallelPlan plan, VectorWidth width) {
         LoweringContext cx = new LoweringContext(plan.graph(), null);
+        int[] tileShape = plan.tile();
+        LaneStrips.Choice lanes = LaneStrips.choose(cx, width, (k, skew) -> tileShape[0] >= k && tileShape[1] >= skew * (k - 1) + k
+                ? Optional.empty()
+                : Optional.of("tiles of " + tileShape[0] + " x " + tileShape[1] + " hold no block of a strip (" + k + " rows by "
+                        + (skew * (k - 1) + k) + " columns)"));
         JExpr.Local barrier = cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);
         int rank = cx.rank;
         int last = cx.last;
-        int[] tile = plan.tile();
+        int[] tile = tileShape;
         List<JStmt> out = new ArrayList<>();
         JExpr.Local[] tiles = new JExpr.Local[rank];
         JExpr.Local[] tileIndex = new JExpr.Local[rank];
@@ -43,15 +50,7 @@ final class DataParallelLoops {
             diagonals = add(diagonals, sub(tiles[d], constant(1)));
         }
         JExpr.Local diagonal = cx.local("diagonal", JType.INT);
-        JExpr.Local dealt = cx.local("dealt", JType.INT);
 
-        cx.carryWestReads();
-        cx.readCarries(true);
-        List<JStmt> point = new ArrayList<>();
-        for (int actor : cx.graph.actorOrder()) {
-            cx.fire(cx.graph.actor(actor), point);
-        }
-        point.addAll(cx.advanceCarries());
         // the tile's bounds live in locals, so every loop of the tile is a plain counted loop between two locals
         JExpr.Local[] tileStart = new JExpr.Local[rank];
         JExpr.Local[] tileEnd = new JExpr.Local[rank];
@@ -62,12 +61,29 @@ final class DataParallelLoops {
             bounds.add(new JStmt.Assign(tileStart[d], mul(tileIndex[d], constant(tile[d]))));
             bounds.add(new JStmt.Assign(tileEnd[d], add(tileStart[d], constant(tile[d]))));
         }
+        // a tile's row runs from column 0 of the tile to its width, a constant, from row bases that point at the tile
+        cx.columnsFrom(tileStart[last]);
+        cx.carryWestReads();
+        cx.readCarries(true);
+        List<JStmt> point = new ArrayList<>();
+        for (int actor : cx.graph.actorOrder()) {
+            cx.fire(cx.graph.actor(actor), point);
+        }
+        point.addAll(cx.advanceCarries());
         List<JStmt> tileBody = new ArrayList<>(cx.rowBases());
-        tileBody.addAll(cx.seedCarries(tileStart[last]));
-        tileBody.add(new JStmt.Loop(cx.coordinate[last], tileStart[last], tileEnd[last], constant(1), point));
+        tileBody.addAll(cx.seedCarries(constant(0)));
+        tileBody.add(new JStmt.Loop(cx.coordinate[last], constant(0), constant(tile[last]), constant(1), point));
+        cx.columnsFrom(null);
         List<JStmt> runTile = tileBody;
         for (int d = last - 1; d >= 0; d--) {
-            runTile = List.of(new JStmt.Loop(cx.coordinate[d], tileStart[d], tileEnd[d], constant(1), runTile));
+            JExpr rowsFrom = tileStart[d];
+            if (d == 0 && lanes.strips().isPresent()) {
+                LaneStrips strips = lanes.strips().get();
+                bounds.addAll(strips.strips(tileStart[0], tileEnd[0], tileStart[1], tileEnd[1], List.of(), List.of()));
+                bounds.add(new JStmt.Comment("the rows after the last whole strip, one by one"));
+                rowsFrom = strips.stripsEnd();
+            }
+            runTile = List.of(new JStmt.Loop(cx.coordinate[d], rowsFrom, tileEnd[d], constant(1), runTile));
         }
         runTile = concat(bounds, runTile);
 
@@ -78,17 +94,15 @@ final class DataParallelLoops {
         List<JStmt> candidate = new ArrayList<>();
         candidate.add(new JStmt.Assign(tileIndex[last], sub(diagonal, otherSum)));
         JExpr onDiagonal = new JExpr.Binary(Op.AND, compare(Op.GE, tileIndex[last], constant(0)), compare(Op.LT, tileIndex[last], tiles[last]));
-        List<JStmt> mine = List.of(
-                new JStmt.If(compare(Op.EQ, new JExpr.Binary(Op.REM, dealt, cx.workers), cx.worker), runTile, List.of()),
-                new JStmt.Assign(dealt, add(dealt, constant(1))));
-        candidate.add(new JStmt.If(onDiagonal, mine, List.of()));
+        JExpr mine = compare(Op.EQ, new JExpr.Binary(Op.REM, tileIndex[0], cx.workers), cx.worker);
+        candidate.add(new JStmt.If(new JExpr.Binary(Op.AND, onDiagonal, mine), runTile, List.of()));
         List<JStmt> tileNest = candidate;
         for (int d = last - 1; d >= 0; d--) {
             tileNest = List.of(new JStmt.Loop(tileIndex[d], constant(0), tiles[d], constant(1), tileNest));
         }
         List<JStmt> perDiagonal = new ArrayList<>();
-        perDiagonal.add(new JStmt.Comment("the tiles of block-diagonal k are dealt to workers in turn"));
-        perDiagonal.add(new JStmt.Assign(dealt, constant(0)));
+        perDiagonal.add(new JStmt.Comment("the tiles of block-diagonal k, tile row t to worker t mod workers: a tile's west "
+                + "neighbour, the larger hand-off, stays on its worker"));
         perDiagonal.addAll(tileNest);
         perDiagonal.add(new JStmt.Evaluate(new JExpr.InvokeVirtual(barrier, "await", List.of(JType.INT, LoweringContext.WATCHDOG),
                 JType.VOID, List.of(cx.worker, cx.watchdog))));
@@ -96,7 +110,8 @@ final class DataParallelLoops {
         List<JStmt> run = new ArrayList<>(cx.prologue);
         run.addAll(out);
         return new JClass(className, List.of(LoweringContext.RUNTIME + "TeamTask"),
-                "Data-parallel tiles of kernel " + plan.graph().name() + "; generated by Finegrain.\n", cx.bindings, cx.locals, run);
+                "Data-parallel tiles of kernel " + plan.graph().name() + "; generated by Finegrain.\n" + lanes.summary() + "\n",
+                cx.bindings, cx.locals, run);
     }
 
     private static List<JStmt> concat(List<JStmt> first, List<JStmt> second) {

@@ -42,6 +42,17 @@ public final class JvmBackend implements Backend {
     private static final int TIMED_RUNS = 7;
 
     private final Map<ExecutionPlan, Map<Optional<LockMechanism>, MethodHandle>> constructors = new WeakHashMap<>();
+    private final Optional<VectorWidth> width;
+
+    /** Classes with lanes as wide as this JVM's preferred vectors ({@link VectorWidth#preferred()}). */
+    public JvmBackend() {
+        this.width = Optional.empty();
+    }
+
+    /** Classes with lanes of the given width (tests use narrow ones, so that small domains hold whole strips). */
+    public JvmBackend(VectorWidth width) {
+        this.width = Optional.of(width);
+    }
     /**
      * One team per thread count, shared by every backend of the JVM: a team's daemon threads live until the JVM
      * ends, so a team per backend instance would leak threads with each new backend.
@@ -146,7 +157,8 @@ public final class JvmBackend implements Backend {
     private MethodHandle constructor(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
         synchronized (constructors) {
             return constructors.computeIfAbsent(plan, p -> new HashMap<>()).computeIfAbsent(mechanism, m -> {
-                JClass generated = JvmCodegen.generate(plan, m, GeneratedKernels.PACKAGE);
+                JClass generated = width.map(w -> JvmCodegen.generate(plan, m, GeneratedKernels.PACKAGE, w))
+                        .orElseGet(() -> JvmCodegen.generate(plan, m, GeneratedKernels.PACKAGE));
                 try {
                     return CompiledJvmKernel.constructorOf(GeneratedKernels.define(AsmEmitter.emit(generated)));
                 } catch (IllegalAccessException failure) {

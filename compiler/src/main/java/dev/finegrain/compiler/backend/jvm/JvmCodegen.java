@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.jvm;
 
+import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.plan.DataParallelPlan;
@@ -8,6 +9,8 @@ import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.WavefrontPlan;
 import dev.finegrain.dsl.LockMechanism;
 
+import java.lang.classfile.Attributes;
+import java.lang.classfile.ClassFile;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,18 +25,48 @@ public final class JvmCodegen {
 
     private JvmCodegen() {}
 
-    /** @throws IllegalArgumentException when the mechanism cannot implement this kernel's channels, saying why */
+    /** With lanes as wide as this JVM's preferred vector shape ({@link VectorWidth#preferred()}). */
     public static JClass generate(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName) {
+        return generate(plan, mechanism, packageName, PreferredWidth.WIDTH);
+    }
+
+    /**
+     * HotSpot leaves a method of more bytecode than this to the interpreter ({@code -XX:+DontCompileHugeMethods}, on by
+     * default), where the Vector API allocates every vector: strips unrolled past it would run a hundred times slower
+     * than scalar loops.
+     */
+    static final int HUGE_METHOD_LIMIT = 8000;
+
+    /**
+     * @throws IllegalArgumentException when the mechanism cannot implement this kernel's channels, saying why
+     */
+    public static JClass generate(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width) {
         mechanism.flatMap(m -> SyncLayout.unsupported(plan.graph(), m)).ifPresent(reason -> {
             throw new IllegalArgumentException("the jvm backend cannot use mechanism '" + mechanism.orElseThrow() + "' for kernel '"
                     + plan.graph().name() + "': " + reason);
         });
+        JClass generated = lower(plan, mechanism, packageName, width);
+        int size = runBytecodeSize(generated);
+        if (width.bits() > 0 && size > HUGE_METHOD_LIMIT) {
+            return lower(plan, mechanism, packageName, VectorWidth.none("with lanes the run method holds " + size
+                    + " bytes of bytecode, more than the " + HUGE_METHOD_LIMIT + " HotSpot compiles"));
+        }
+        return generated;
+    }
+
+    private static int runBytecodeSize(JClass generated) {
+        return ClassFile.of().parse(AsmEmitter.emit(generated)).methods().stream()
+                .filter(m -> m.methodName().equalsString("run"))
+                .mapToInt(m -> m.findAttribute(Attributes.code()).orElseThrow().codeLength()).findFirst().orElseThrow();
+    }
+
+    private static JClass lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width) {
         String name = packageName + "." + className(plan, mechanism);
         JClass lowered = switch (plan) {
             case DataflowPlan dataflow -> DataflowLoops.lower(name, dataflow, SyncLayout.of(plan.graph(), dataflow.waits(),
-                    mechanism.orElseThrow(() -> new IllegalArgumentException("lock-dataflow needs a lock mechanism"))));
-            case WavefrontPlan wavefront -> WavefrontLoops.lower(name, wavefront);
-            case DataParallelPlan dataParallel -> DataParallelLoops.lower(name, dataParallel);
+                    mechanism.orElseThrow(() -> new IllegalArgumentException("lock-dataflow needs a lock mechanism"))), width);
+            case WavefrontPlan wavefront -> WavefrontLoops.lower(name, wavefront, width);
+            case DataParallelPlan dataParallel -> DataParallelLoops.lower(name, dataParallel, width);
         };
         return lowered.withFingerprint(fingerprint(plan, mechanism));
     }
@@ -53,6 +86,11 @@ public final class JvmCodegen {
         } catch (NoSuchAlgorithmException impossible) {
             throw new IllegalStateException("every JDK has SHA-256", impossible);
         }
+    }
+
+    /** Asked once: the JVM's preferred shape does not change while it runs. */
+    private static final class PreferredWidth {
+        static final VectorWidth WIDTH = VectorWidth.preferred();
     }
 
     /** e.g. {@code NeedlemanWunschLockDataflowAcquireReleasePerThreadShared}. */

@@ -65,6 +65,7 @@ final class LoweringContext {
     private final Map<String, JExpr.Local> accumulators = new HashMap<>();
     private final Map<Integer, Carry> carries = new LinkedHashMap<>();
     private boolean readCarries;
+    private JExpr columnOrigin;
 
     /** A state field's value one column west of the point ({@code west}) and the one this point stores ({@code current}). */
     private record Carry(JExpr.Local west, JExpr.Local current) {}
@@ -146,8 +147,9 @@ final class LoweringContext {
                 || locals.stream().anyMatch(l -> l.name().equals(name));
     }
 
-    /** The first segments of what the Java source names qualified (see {@link #isTaken}). */
-    private static final Set<String> SHADOWING = Set.of("java", "dev", "Integer", "Long", "Double", "Math");
+    /** The first segments of what the Java source names qualified, and the vector classes it imports (see {@link #isTaken}). */
+    private static final Set<String> SHADOWING = Set.of("java", "dev", "Integer", "Long", "Double", "Math", "IntVector", "LongVector",
+            "DoubleVector", "VectorMask", "VectorOperators", "VectorSpecies");
 
     /** A final field bound from the frame, copied into a local of the same name at the start of run. */
     JExpr.Local bind(String name, JType type, JClass.Source source, int index) {
@@ -235,7 +237,7 @@ final class LoweringContext {
             for (int d = 0; d < last; d++) {
                 base = add(base, mul(add(coordinate[d], constant(field.haloLow()[d])), stride[field.id()][d]));
             }
-            statements.add(new JStmt.Assign(rowBase[field.id()], base));
+            statements.add(new JStmt.Assign(rowBase[field.id()], columnOrigin == null ? base : add(base, columnOrigin)));
         }
         JExpr linear = constant(0);
         JExpr row = constant(0);
@@ -249,12 +251,25 @@ final class LoweringContext {
         return statements;
     }
 
+    /**
+     * From now on the last coordinate counts from {@code origin} (null: from 0): row bases include it and an index
+     * read adds it. A tile's rows then loop from 0 to the tile's width, a constant, which the JIT unrolls whole for
+     * narrow tiles. Only for schedules without tokens, whose words are numbered by the absolute point.
+     */
+    void columnsFrom(JExpr origin) {
+        if (origin != null && sync != null) {
+            throw new IllegalStateException("token words are numbered by absolute points");
+        }
+        columnOrigin = origin;
+    }
+
     /** The index in field {@code field}'s storage of the current point plus {@code offset}. */
     JExpr index(int field, int[] offset) {
         return add(add(rowBase[field], coordinate[last]), delta(field, offset));
     }
 
-    private JExpr delta(int field, int[] offset) {
+    /** The storage distance from the current point of field {@code field} to the point {@code offset} from it. */
+    JExpr delta(int field, int[] offset) {
         if (last == 0) {
             return constant(offset[0]);
         }
@@ -360,6 +375,7 @@ final class LoweringContext {
                 case DOUBLE -> JExpr.Const.ofDouble(c.real());
                 case BOOL -> JExpr.Const.ofBoolean(c.integral() != 0);
             };
+            case IrExpr.IndexVar v when v.dimension() == last && columnOrigin != null -> add(columnOrigin, coordinate[last]);
             case IrExpr.IndexVar v -> coordinate[v.dimension()];
             case IrExpr.SizeVar v -> size[v.dimension()];
             case IrExpr.ParamVar p -> param[p.param()];
@@ -441,6 +457,10 @@ final class LoweringContext {
     /** Whether expressions lowered from now on read carried fields' west values from their locals. */
     void readCarries(boolean fromLocals) {
         readCarries = fromLocals;
+    }
+
+    boolean readingCarries() {
+        return readCarries;
     }
 
     /** Loads every carried field's value west of column {@code from}, before a point loop that starts there. */

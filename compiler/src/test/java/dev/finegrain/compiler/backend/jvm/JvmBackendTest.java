@@ -26,19 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.util.CheckClassAdapter;
 
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.SimpleJavaFileObject;
-import javax.tools.ToolProvider;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URI;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 
@@ -54,7 +45,6 @@ import static dev.finegrain.dsl.Finegrain.wavefront;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 class JvmBackendTest {
 
@@ -199,7 +189,7 @@ class JvmBackendTest {
         Invocation invocation = inputs(kernel, new int[] {10, 14}, 5);
         for (Variant variant : variants(kernel)) {
             JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), "dev.finegrain.generated.source");
-            Class<?> compiled = compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
+            Class<?> compiled = SourceCompiler.compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
             BackendRun fromSource = backend.runWith(compiled, variant, invocation, RunSettings.once(1, 2));
             BackendRun fromBytecode = backend.run(variant, invocation, RunSettings.once(1, 2));
             assertEquals(Optional.empty(), fromBytecode.outputs().firstDifference(variant.graph(), invocation.sizes(), fromSource.outputs()),
@@ -224,7 +214,7 @@ class JvmBackendTest {
             KernelOutputs oracle = SequentialOracle.run(Pipeline.compile(kernel), invocation);
             for (Variant variant : variants(kernel)) {
                 JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), "dev.finegrain.generated.source");
-                Class<?> compiled = compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
+                Class<?> compiled = SourceCompiler.compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
                 BackendRun fromSource = backend.runWith(compiled, variant, invocation, RunSettings.once(1, 2));
                 assertEquals(Optional.empty(), oracle.firstDifference(variant.graph(), invocation.sizes(), fromSource.outputs()),
                         generated.name() + " with java = " + java);
@@ -360,47 +350,5 @@ class JvmBackendTest {
         assertEquals(1, rows.size());
         assertEquals("jvm", rows.getFirst().backend());
         assertTrue(rows.getFirst().verified(), rows.getFirst().problem());
-    }
-
-    /** Compiles one source file in memory with javax.tools against the test class path. */
-    private static Class<?> compile(String className, String source) throws ClassNotFoundException {
-        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
-        Map<String, ByteArrayOutputStream> classes = new HashMap<>();
-        var standard = compiler.getStandardFileManager(null, null, null);
-        var files = new javax.tools.ForwardingJavaFileManager<>(standard) {
-            @Override
-            public JavaFileObject getJavaFileForOutput(Location location, String name, JavaFileObject.Kind kind, javax.tools.FileObject sibling) {
-                return new SimpleJavaFileObject(URI.create("mem:///" + name.replace('.', '/') + kind.extension), kind) {
-                    @Override
-                    public OutputStream openOutputStream() {
-                        return classes.computeIfAbsent(name, k -> new ByteArrayOutputStream());
-                    }
-                };
-            }
-        };
-        JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///" + className.replace('.', '/') + ".java"), JavaFileObject.Kind.SOURCE) {
-            @Override
-            public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-                return source;
-            }
-        };
-        StringWriter diagnostics = new StringWriter();
-        boolean ok = compiler.getTask(diagnostics, files, null, List.of("-classpath", System.getProperty("java.class.path")), null,
-                List.of(file)).call();
-        if (!ok) {
-            fail("generated source does not compile:\n" + diagnostics + "\n" + source);
-        }
-        ClassLoader loader = new ClassLoader(JvmBackendTest.class.getClassLoader()) {
-            @Override
-            protected Class<?> findClass(String name) throws ClassNotFoundException {
-                ByteArrayOutputStream bytes = classes.get(name);
-                if (bytes == null) {
-                    throw new ClassNotFoundException(name);
-                }
-                byte[] code = bytes.toByteArray();
-                return defineClass(name, code, 0, code.length);
-            }
-        };
-        return loader.loadClass(className);
     }
 }

@@ -10,6 +10,10 @@ import java.util.List;
 /** Translates a {@link JClass} to JVM bytecode, one instruction sequence per loop-IR node; no optimisation here. */
 public final class AsmEmitter implements Opcodes {
 
+    private static final String OPERATORS = "jdk/incubator/vector/VectorOperators";
+    /** A vector operand of the Vector API's methods, which take any {@code Vector<E>}. */
+    private static final String VECTOR = "Ljdk/incubator/vector/Vector;";
+
     static final String FRAME_DESCRIPTOR = "([Ljava/lang/Object;[J[D[I[Ljava/lang/Object;Ldev/finegrain/runtime/jvm/Watchdog;)V";
 
     private final JClass generated;
@@ -131,6 +135,21 @@ public final class AsmEmitter implements Opcodes {
                 statements(branch.otherwise());
                 method.visitLabel(end);
             }
+            case JStmt.VectorStore store -> {
+                expression(store.vector());
+                expression(store.array());
+                expression(store.index());
+                method.visitMethodInsn(INVOKEVIRTUAL, store.vector().type().internalName(), "intoArray",
+                        "(" + store.array().type().descriptor() + "I)V", false);
+            }
+            case JStmt.MaskedVectorStore store -> {
+                expression(store.vector());
+                expression(store.array());
+                expression(store.index());
+                expression(store.mask());
+                method.visitMethodInsn(INVOKEVIRTUAL, store.vector().type().internalName(), "intoArray",
+                        "(" + store.array().type().descriptor() + "I" + store.mask().type().descriptor() + ")V", false);
+            }
             case JStmt.Evaluate evaluate -> {
                 expression(evaluate.call());
                 JType type = evaluate.call().type();
@@ -191,7 +210,96 @@ public final class AsmEmitter implements Opcodes {
                 call.arguments().forEach(this::expression);
                 method.visitMethodInsn(INVOKEVIRTUAL, call.target().type().internalName(), call.name(), call.descriptor(), false);
             }
+            case JExpr.Species species -> method.visitFieldInsn(GETSTATIC, species.vector().internalName(), species.constant(),
+                    species.type().descriptor());
+            case JExpr.VectorLoad load -> {
+                expression(load.species());
+                expression(load.array());
+                expression(load.index());
+                method.visitMethodInsn(INVOKESTATIC, load.type().internalName(), "fromArray",
+                        "(" + load.species().type().descriptor() + load.array().type().descriptor() + "I)" + load.type().descriptor(), false);
+            }
+            case JExpr.MaskedVectorLoad load -> {
+                expression(load.species());
+                expression(load.array());
+                expression(load.index());
+                expression(load.mask());
+                method.visitMethodInsn(INVOKESTATIC, load.type().internalName(), "fromArray", "(" + load.species().type().descriptor()
+                        + load.array().type().descriptor() + "I" + load.mask().type().descriptor() + ")" + load.type().descriptor(), false);
+            }
+            case JExpr.LaneValue value -> {
+                expression(value.vector());
+                pushInt(method, value.lane());
+                method.visitMethodInsn(INVOKEVIRTUAL, value.vector().type().internalName(), "lane", "(I)" + value.type().descriptor(), false);
+            }
+            case JExpr.NewArrayOfLength array -> {
+                expression(array.length());
+                method.visitIntInsn(NEWARRAY, arrayType(array.element()));
+            }
+            case JExpr.Broadcast broadcast -> {
+                expression(broadcast.species());
+                expression(broadcast.value());
+                method.visitMethodInsn(INVOKESTATIC, broadcast.type().internalName(), "broadcast", "(" + broadcast.species().type().descriptor()
+                        + broadcast.species().lane().descriptor() + ")" + broadcast.type().descriptor(), false);
+            }
+            case JExpr.Lanewise lanewise -> lanewise(lanewise);
+            case JExpr.LaneCompare compare -> {
+                expression(compare.left());
+                method.visitFieldInsn(GETSTATIC, OPERATORS, compare.op().name(), "L" + OPERATORS + "$Comparison;");
+                expression(compare.right());
+                method.visitMethodInsn(INVOKEVIRTUAL, compare.left().type().internalName(), "compare",
+                        "(L" + OPERATORS + "$Comparison;" + VECTOR + ")" + compare.type().descriptor(), false);
+            }
+            case JExpr.Blend blend -> {
+                expression(blend.whenFalse());
+                expression(blend.whenTrue());
+                expression(blend.mask());
+                method.visitMethodInsn(INVOKEVIRTUAL, blend.type().internalName(), "blend",
+                        "(" + VECTOR + blend.mask().type().descriptor() + ")" + blend.type().descriptor(), false);
+            }
+            case JExpr.Permute permute -> {
+                expression(permute.indexes());
+                expression(permute.first());
+                expression(permute.second());
+                method.visitMethodInsn(INVOKEVIRTUAL, permute.type().internalName(), "selectFrom",
+                        "(" + VECTOR + VECTOR + ")" + permute.type().descriptor(), false);
+            }
+            case JExpr.NewArray array -> {
+                pushInt(method, array.values().size());
+                method.visitIntInsn(NEWARRAY, arrayType(array.element()));
+                for (int i = 0; i < array.values().size(); i++) {
+                    method.visitInsn(DUP);
+                    pushInt(method, i);
+                    expression(array.values().get(i));
+                    method.visitInsn(opcode(array.element(), IASTORE, LASTORE, DASTORE, AASTORE));
+                }
+            }
         }
+    }
+
+    private static int arrayType(JType element) {
+        return switch (element.kind()) {
+            case INT -> T_INT;
+            case LONG -> T_LONG;
+            case DOUBLE -> T_DOUBLE;
+            default -> throw new IllegalStateException("no primitive array of " + element);
+        };
+    }
+
+    /** A vector's or a mask's lane-wise method; XOR goes through {@code lanewise(VectorOperators.XOR, v)}. */
+    private void lanewise(JExpr.Lanewise lanewise) {
+        JType type = lanewise.type();
+        expression(lanewise.left());
+        if (lanewise.op() == JExpr.LaneOp.XOR) {
+            method.visitFieldInsn(GETSTATIC, OPERATORS, "XOR", "L" + OPERATORS + "$Associative;");
+        }
+        String parameters = "";
+        if (lanewise.right() != null) {
+            expression(lanewise.right());
+            String operand = type.kind() == JType.Kind.MASK ? type.descriptor() : VECTOR;
+            parameters = lanewise.op() == JExpr.LaneOp.XOR ? "L" + OPERATORS + "$Binary;" + operand : operand;
+        }
+        method.visitMethodInsn(INVOKEVIRTUAL, type.internalName(), lanewise.op().method, "(" + parameters + ")" + type.descriptor(), false);
     }
 
     /** Pushes 1 or 0 for a boolean expression. */
@@ -330,7 +438,7 @@ public final class AsmEmitter implements Opcodes {
             case INT, BOOLEAN -> forInt;
             case LONG -> forLong;
             case DOUBLE -> forDouble;
-            case REFERENCE -> forReference;
+            case REFERENCE, VECTOR, MASK -> forReference;
             case VOID -> throw new IllegalStateException("void value");
         };
     }

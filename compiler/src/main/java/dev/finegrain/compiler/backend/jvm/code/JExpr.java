@@ -2,7 +2,11 @@ package dev.finegrain.compiler.backend.jvm.code;
 
 import java.util.List;
 
-/** An expression of the loop IR; translates one for one to bytecode (AsmEmitter) and Java source (JavaSourceEmitter). */
+/**
+ * An expression of the loop IR; translates one for one to bytecode (AsmEmitter) and Java source (JavaSourceEmitter).
+ * Besides scalars it has the Vector API's vectors (one value per lane, {@link JType#vectorOf}) and their masks: a
+ * vector expression is the Vector API call it names, so both emitters spell it the same way.
+ */
 public sealed interface JExpr {
 
     JType type();
@@ -87,5 +91,123 @@ public sealed interface JExpr {
             parameters.forEach(p -> d.append(p.descriptor()));
             return d.append(')').append(type.descriptor()).toString();
         }
+    }
+
+    // ---- vectors (jdk.incubator.vector) ------------------------------------------------------------------------
+
+    /** The species of {@code bits}-bit vectors of {@code lane}, e.g. {@code IntVector.SPECIES_512}. */
+    record Species(JType lane, int bits) implements JExpr {
+        public Species {
+            JType.boxName(lane);
+            if (bits != 64 && bits != 128 && bits != 256 && bits != 512) {
+                throw new IllegalArgumentException("no vector species of " + bits + " bits");
+            }
+        }
+
+        @Override
+        public JType type() { return JType.reference(JType.VECTOR_PACKAGE + "VectorSpecies"); }
+
+        public JType vector() { return JType.vectorOf(lane); }
+
+        public int lanes() { return bits / (lane.isWide() ? 64 : 32); }
+
+        /** The name of the species constant in the vector class: {@code SPECIES_512}. */
+        public String constant() { return "SPECIES_" + bits; }
+    }
+
+    /** {@code IntVector.fromArray(species, array, index)}: the elements from {@code index} on, one per lane. */
+    record VectorLoad(Species species, JExpr array, JExpr index) implements JExpr {
+        @Override
+        public JType type() { return species.vector(); }
+    }
+
+    /**
+     * {@code IntVector.fromArray(species, array, index, mask)}: the elements from {@code index} on where the mask is
+     * set, 0 elsewhere; lanes not set may lie outside the array.
+     */
+    record MaskedVectorLoad(Species species, JExpr array, JExpr index, JExpr mask) implements JExpr {
+        @Override
+        public JType type() { return species.vector(); }
+    }
+
+    /** {@code vector.lane(lane)}: the value of one lane. */
+    record LaneValue(JExpr vector, int lane) implements JExpr {
+        @Override
+        public JType type() { return vector.type().lane(); }
+    }
+
+    /** {@code IntVector.broadcast(species, value)}: {@code value} in every lane. */
+    record Broadcast(Species species, JExpr value) implements JExpr {
+        @Override
+        public JType type() { return species.vector(); }
+    }
+
+    /** The Vector API's lane-wise operations, by the method that applies them (XOR by {@code lanewise(XOR, v)}). */
+    enum LaneOp {
+        ADD("add", 2), SUB("sub", 2), MUL("mul", 2), MIN("min", 2), MAX("max", 2), AND("and", 2), OR("or", 2), XOR("lanewise", 2),
+        NEG("neg", 1), ABS("abs", 1), NOT("not", 1);
+
+        public final String method;
+        public final int operands;
+
+        LaneOp(String method, int operands) {
+            this.method = method;
+            this.operands = operands;
+        }
+    }
+
+    /**
+     * A lane-wise operation on vectors ({@code left.add(right)}, {@code left.neg()}) or on masks ({@code left.and(right)},
+     * {@code left.not()}); {@code right} is null for a unary one.
+     */
+    record Lanewise(LaneOp op, JExpr left, JExpr right) implements JExpr {
+        public Lanewise {
+            if ((right == null) != (op.operands == 1)) {
+                throw new IllegalArgumentException(op + " takes " + op.operands + " operand(s)");
+            }
+        }
+
+        @Override
+        public JType type() { return left.type(); }
+    }
+
+    /** {@code left.compare(VectorOperators.LT, right)}: the mask of lanes where the comparison holds. */
+    record LaneCompare(Binary.Op op, JExpr left, JExpr right) implements JExpr {
+        public LaneCompare {
+            if (!op.isComparison()) {
+                throw new IllegalArgumentException(op + " is no comparison");
+            }
+        }
+
+        @Override
+        public JType type() { return JType.maskOf(left.type().lane()); }
+    }
+
+    /** {@code whenFalse.blend(whenTrue, mask)}: per lane, {@code whenTrue} where the mask is set, else {@code whenFalse}. */
+    record Blend(JExpr mask, JExpr whenTrue, JExpr whenFalse) implements JExpr {
+        @Override
+        public JType type() { return whenFalse.type(); }
+    }
+
+    /** {@code indexes.selectFrom(first, second)}: lane l takes lane {@code indexes[l]} of the lanes of first then second. */
+    record Permute(JExpr indexes, JExpr first, JExpr second) implements JExpr {
+        @Override
+        public JType type() { return first.type(); }
+    }
+
+    /** {@code new int[length]}: a fresh array of zeros. */
+    record NewArrayOfLength(JType element, JExpr length) implements JExpr {
+        @Override
+        public JType type() { return JType.arrayOf(element); }
+    }
+
+    /** {@code new int[] {values...}}: a fresh array holding the values. */
+    record NewArray(JType element, List<JExpr> values) implements JExpr {
+        public NewArray {
+            values = List.copyOf(values);
+        }
+
+        @Override
+        public JType type() { return JType.arrayOf(element); }
     }
 }

@@ -23,6 +23,12 @@ public sealed interface JStmt {
         }
     }
 
+    /** {@code vector.intoArray(array, index)}: the lanes stored to the elements from {@code index} on. */
+    record VectorStore(JExpr vector, JExpr array, JExpr index) implements JStmt {}
+
+    /** {@code vector.intoArray(array, index, mask)}: the lanes where the mask is set stored, the others left alone. */
+    record MaskedVectorStore(JExpr vector, JExpr array, JExpr index, JExpr mask) implements JStmt {}
+
     /** Evaluates a call for its effect; a value it returns is dropped. */
     record Evaluate(JExpr call) implements JStmt {}
 

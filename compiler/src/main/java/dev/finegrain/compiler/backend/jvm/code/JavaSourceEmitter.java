@@ -56,7 +56,10 @@ public final class JavaSourceEmitter {
                 .addParameter(int.class, "worker").addParameter(int.class, "workers");
         CodeBlock.Builder body = CodeBlock.builder();
         for (JExpr.Local local : generated.locals()) {
-            if (local.slot() > 2) {
+            if (local.slot() > 2 && (local.type().kind() == JType.Kind.VECTOR || local.type().kind() == JType.Kind.MASK)) {
+                // a vector class is imported, so the unrolled lane code reads IntVector rather than its qualified name
+                body.addStatement("$T $N = $L", typeName(local.type()), local.name(), zero(local.type()));
+            } else if (local.slot() > 2) {
                 body.addStatement("$L $N = $L", local.type().javaName(), local.name(), zero(local.type()));
             }
         }
@@ -88,6 +91,10 @@ public final class JavaSourceEmitter {
                     }
                     body.endControlFlow();
                 }
+                case JStmt.VectorStore store -> body.addStatement("$L.intoArray($L, $L)", expression(store.vector()),
+                        expression(store.array()), expression(store.index()));
+                case JStmt.MaskedVectorStore store -> body.addStatement("$L.intoArray($L, $L, $L)", expression(store.vector()),
+                        expression(store.array()), expression(store.index()), expression(store.mask()));
                 case JStmt.Evaluate evaluate -> body.addStatement("$L", expression(evaluate.call()));
                 case JStmt.Comment comment -> body.add("// $L\n", comment.text());
             }
@@ -95,28 +102,59 @@ public final class JavaSourceEmitter {
     }
 
     /** Fully parenthesised below the top, so the source's evaluation order is the bytecode's. */
-    static String expression(JExpr expr) {
+    static CodeBlock expression(JExpr expr) {
         return switch (expr) {
-            case JExpr.Const c -> constant(c);
-            case JExpr.Local local -> local.name();
-            case JExpr.Field field -> "this." + field.name();
-            case JExpr.ArrayLoad load -> expression(load.array()) + "[" + expression(load.index()) + "]";
-            case JExpr.Binary binary -> "(" + expression(binary.left()) + " " + binary.op().symbol + " " + expression(binary.right()) + ")";
+            case JExpr.Const c -> CodeBlock.of("$L", constant(c));
+            case JExpr.Local local -> CodeBlock.of("$L", local.name());
+            case JExpr.Field field -> CodeBlock.of("this.$L", field.name());
+            case JExpr.ArrayLoad load -> CodeBlock.of("$L[$L]", expression(load.array()), expression(load.index()));
+            case JExpr.Binary binary -> CodeBlock.of("($L $L $L)", expression(binary.left()), binary.op().symbol, expression(binary.right()));
             // the space keeps the negation of a negative constant from reading as a decrement: (- -3), not (--3)
-            case JExpr.Negate negate -> "(- " + expression(negate.operand()) + ")";
-            case JExpr.Not not -> "(!" + expression(not.operand()) + ")";
-            case JExpr.Conditional c -> "(" + expression(c.condition()) + " ? " + expression(c.whenTrue()) + " : "
-                    + expression(c.whenFalse()) + ")";
+            case JExpr.Negate negate -> CodeBlock.of("(- $L)", expression(negate.operand()));
+            case JExpr.Not not -> CodeBlock.of("(!$L)", expression(not.operand()));
+            case JExpr.Conditional c -> CodeBlock.of("($L ? $L : $L)", expression(c.condition()), expression(c.whenTrue()),
+                    expression(c.whenFalse()));
             case JExpr.Convert convert when convert.operand().type().kind() == JType.Kind.BOOLEAN ->
-                    "(" + expression(convert.operand()) + " ? 1 : 0)";
+                    CodeBlock.of("($L ? 1 : 0)", expression(convert.operand()));
             case JExpr.Convert convert when convert.type().kind() == JType.Kind.BOOLEAN ->
-                    "(" + expression(convert.operand()) + " != 0)";
-            case JExpr.Convert convert -> "((" + convert.type().javaName() + ") " + expression(convert.operand()) + ")";
-            case JExpr.InvokeStatic call -> call.owner().replace('/', '.') + "." + call.name() + "("
-                    + String.join(", ", call.arguments().stream().map(JavaSourceEmitter::expression).toList()) + ")";
-            case JExpr.InvokeVirtual call -> expression(call.target()) + "." + call.name() + "("
-                    + String.join(", ", call.arguments().stream().map(JavaSourceEmitter::expression).toList()) + ")";
+                    CodeBlock.of("($L != 0)", expression(convert.operand()));
+            case JExpr.Convert convert -> CodeBlock.of("(($L) $L)", convert.type().javaName(), expression(convert.operand()));
+            case JExpr.InvokeStatic call -> CodeBlock.of("$L.$L($L)", call.owner().replace('/', '.'), call.name(), arguments(call.arguments()));
+            case JExpr.InvokeVirtual call -> CodeBlock.of("$L.$L($L)", expression(call.target()), call.name(), arguments(call.arguments()));
+            case JExpr.Species species -> CodeBlock.of("$T.$L", className(species.vector()), species.constant());
+            case JExpr.VectorLoad load -> CodeBlock.of("$T.fromArray($L, $L, $L)", className(load.type()), expression(load.species()),
+                    expression(load.array()), expression(load.index()));
+            case JExpr.MaskedVectorLoad load -> CodeBlock.of("$T.fromArray($L, $L, $L, $L)", className(load.type()),
+                    expression(load.species()), expression(load.array()), expression(load.index()), expression(load.mask()));
+            case JExpr.LaneValue value -> CodeBlock.of("$L.lane($L)", expression(value.vector()), value.lane());
+            case JExpr.NewArrayOfLength array -> CodeBlock.of("new $L[$L]", array.element().javaName(), expression(array.length()));
+            case JExpr.Broadcast broadcast -> CodeBlock.of("$T.broadcast($L, $L)", className(broadcast.type()),
+                    expression(broadcast.species()), expression(broadcast.value()));
+            case JExpr.Lanewise lanewise when lanewise.op() == JExpr.LaneOp.XOR -> CodeBlock.of("$L.lanewise($T.XOR, $L)",
+                    expression(lanewise.left()), OPERATORS, expression(lanewise.right()));
+            case JExpr.Lanewise lanewise when lanewise.right() == null -> CodeBlock.of("$L.$L()", expression(lanewise.left()),
+                    lanewise.op().method);
+            case JExpr.Lanewise lanewise -> CodeBlock.of("$L.$L($L)", expression(lanewise.left()), lanewise.op().method,
+                    expression(lanewise.right()));
+            case JExpr.LaneCompare compare -> CodeBlock.of("$L.compare($T.$L, $L)", expression(compare.left()), OPERATORS,
+                    compare.op().name(), expression(compare.right()));
+            case JExpr.Blend blend -> CodeBlock.of("$L.blend($L, $L)", expression(blend.whenFalse()), expression(blend.whenTrue()),
+                    expression(blend.mask()));
+            case JExpr.Permute permute -> CodeBlock.of("$L.selectFrom($L, $L)", expression(permute.indexes()), expression(permute.first()),
+                    expression(permute.second()));
+            case JExpr.NewArray array -> CodeBlock.of("new $L[] {$L}", array.element().javaName(), arguments(array.values()));
         };
+    }
+
+    private static final ClassName OPERATORS = ClassName.get("jdk.incubator.vector", "VectorOperators");
+
+    private static CodeBlock arguments(List<JExpr> arguments) {
+        return arguments.stream().map(JavaSourceEmitter::expression).collect(CodeBlock.joining(", "));
+    }
+
+    /** A class by its internal name; JavaPoet imports it once and spells it by its simple name. */
+    private static ClassName className(JType type) {
+        return ClassName.bestGuess(type.internalName().replace('/', '.'));
     }
 
     private static String constant(JExpr.Const c) {
@@ -151,6 +189,8 @@ public final class JavaSourceEmitter {
             case REFERENCE -> type.internalName().startsWith("[")
                     ? com.palantir.javapoet.ArrayTypeName.of(typeName(type.element()))
                     : ClassName.bestGuess(type.internalName().replace('/', '.'));
+            case VECTOR -> className(type);
+            case MASK -> com.palantir.javapoet.ParameterizedTypeName.get(className(type), typeName(type.lane()).box());
         };
     }
 }

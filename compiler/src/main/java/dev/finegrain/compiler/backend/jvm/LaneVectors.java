@@ -1,0 +1,234 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
+import dev.finegrain.compiler.backend.jvm.code.JStmt;
+import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.ir.IrExpr;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
+
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+
+/**
+ * What every lowering to strips of lanes shares ({@link LaneStrips} for tiles and bands, {@link WavefrontLanes} for
+ * hyperplane steps): the species and lane count, the constant index vectors of the in-register transpose and of the
+ * one-lane shift, the transpose itself, and the arithmetic of a strip's cells in a field's storage.
+ */
+final class LaneVectors {
+
+    final LoweringContext cx;
+    final StripMapping mapping;
+    final JExpr.Species species;
+    final JType lane;
+    final JType vector;
+    final int k;
+    final int skew;
+    private final List<JExpr.Local[]> transposeIndexes = new ArrayList<>();
+    /** Lane 0 takes lane 0 of the second vector, lane r lane r - 1 of the first. */
+    private JExpr.Local shiftUp;
+    /** Locals a caller may fill with k row vectors before {@link #transpose}, or take its result in. */
+    JExpr.Local[] scratchA;
+    private JExpr.Local[] scratchB;
+    private JExpr.Local[] scratchC;
+    private final Map<Integer, JExpr.Local> laneStride = new LinkedHashMap<>();
+    private JExpr.Local laneIndex;
+    private JExpr.Local laneLag;
+
+    /** Lanes for the kernel, or none; {@code summary} is the line {@code show --java} prints about it. */
+    record Choice(Optional<LaneVectors> lanes, String summary) {}
+
+    /**
+     * Lanes when the kernel maps to strips ({@link StripMapping}), the width gives at least two lanes of its type, and
+     * {@code shapeAgainst} (given the lanes and the skew) finds no reason in the schedule against them.
+     */
+    static Choice choose(LoweringContext cx, VectorWidth width, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
+        StripMapping.Decision decision = StripMapping.of(cx.graph);
+        if (decision.mapping().isEmpty()) {
+            return new Choice(Optional.empty(), "Lanes: none; " + decision.reason() + ".");
+        }
+        StripMapping mapping = decision.mapping().get();
+        JType lane = LoweringContext.valueType(mapping.laneType());
+        int lanes = width.lanes(lane);
+        if (lanes < 2) {
+            return new Choice(Optional.empty(), "Lanes: none; " + width.origin() + ".");
+        }
+        Optional<String> against = shapeAgainst.apply(lanes, mapping.skew());
+        if (against.isPresent()) {
+            return new Choice(Optional.empty(), "Lanes: none; " + against.get() + ".");
+        }
+        JExpr.Species species = width.species(lane);
+        return new Choice(Optional.of(new LaneVectors(cx, mapping, species)), "Lanes: strips of " + lanes + " rows, one "
+                + lane.javaName() + " lane per row (" + species.vector().simpleName()
+                + "." + species.constant() + ", fixed at generation: " + width.origin() + "), each row " + mapping.skew()
+                + " column(s) behind the one above, from the hyperplane (" + mapping.skew() + ",1).");
+    }
+
+    private LaneVectors(LoweringContext cx, StripMapping mapping, JExpr.Species species) {
+        this.cx = cx;
+        this.mapping = mapping;
+        this.species = species;
+        this.lane = species.lane();
+        this.vector = species.vector();
+        this.k = species.lanes();
+        this.skew = mapping.skew();
+    }
+
+    /**
+     * Declares the constant index vectors (set in the run method's prologue) and the transpose's scratch locals; the
+     * lowering calls it once, after its own first locals.
+     */
+    void declareLocals() {
+        for (int d = k / 2; d >= 1; d /= 2) {
+            int distance = d;
+            JExpr.Local low = cx.local("transposeLow" + d, vector);
+            JExpr.Local high = cx.local("transposeHigh" + d, vector);
+            cx.prologue.add(new JStmt.Assign(low, constants(c -> (c & distance) == 0 ? c : k + c - distance)));
+            cx.prologue.add(new JStmt.Assign(high, constants(c -> (c & distance) == 0 ? c + distance : k + c)));
+            transposeIndexes.add(new JExpr.Local[] {low, high});
+        }
+        shiftUp = cx.local("laneShiftUp", vector);
+        cx.prologue.add(new JStmt.Assign(shiftUp, constants(c -> c == 0 ? k : c - 1)));
+        scratchA = locals("laneScratchA", vector, k);
+        scratchB = locals("laneScratchB", vector, k);
+        scratchC = locals("laneScratchC", vector, k);
+    }
+
+    /**
+     * Transposes k vectors (row r, lane c) to k vectors (lane c becomes vector c, row r its lane r): log2 k rounds,
+     * round d exchanging blocks of d lanes between vectors d apart with two-vector permutes.
+     */
+    List<JStmt> transpose(JExpr.Local[] rows, JExpr.Local[] out) {
+        List<JStmt> statements = new ArrayList<>();
+        JExpr.Local[] current = rows;
+        for (int round = 0; round < transposeIndexes.size(); round++) {
+            int d = k >> (round + 1);
+            JExpr.Local[] target = round == transposeIndexes.size() - 1 ? out : round % 2 == 0 ? scratchB : scratchC;
+            JExpr.Local[] indexes = transposeIndexes.get(round);
+            for (int a = 0; a < k; a++) {
+                if ((a & d) == 0) {
+                    statements.add(new JStmt.Assign(target[a], new JExpr.Permute(indexes[0], current[a], current[a + d])));
+                    statements.add(new JStmt.Assign(target[a + d], new JExpr.Permute(indexes[1], current[a], current[a + d])));
+                }
+            }
+            current = target;
+        }
+        return statements;
+    }
+
+    /** {@code vector} with every lane one lane up, and lane 0 taking {@code fill}. */
+    JExpr shiftedUp(JExpr vector, JExpr fill) {
+        return new JExpr.Permute(shiftUp, vector, new JExpr.Broadcast(species, fill));
+    }
+
+    /** An int in every lane, converted to the lane type. */
+    JExpr broadcastInt(JExpr value) {
+        return new JExpr.Broadcast(species, lane.equals(JType.INT) ? value : new JExpr.Convert(value, lane));
+    }
+
+    /** A vector of the k values {@code value(c)}, one per lane c. */
+    JExpr constants(IntUnaryOperator value) {
+        List<JExpr> values = new ArrayList<>();
+        for (int c = 0; c < k; c++) {
+            int v = value.applyAsInt(c);
+            values.add(switch (lane.kind()) {
+                case INT -> JExpr.Const.ofInt(v);
+                case LONG -> JExpr.Const.ofLong(v);
+                default -> JExpr.Const.ofDouble(v);
+            });
+        }
+        return new JExpr.VectorLoad(species, new JExpr.NewArray(lane, values), constant(0));
+    }
+
+    /** A vector of lane r's element {@code index.apply(r)} of the field, loaded one by one. */
+    JExpr gather(int field, IntFunction<JExpr> index) {
+        List<JExpr> values = new ArrayList<>();
+        for (int r = 0; r < k; r++) {
+            values.add(new JExpr.ArrayLoad(cx.array[field], index.apply(r)));
+        }
+        return new JExpr.VectorLoad(species, new JExpr.NewArray(lane, values), constant(0));
+    }
+
+    /**
+     * The storage index of lane r's cell at lane 0's column {@code column}, in a strip whose first row the field's
+     * row base points to: r rows down and skew * r columns west.
+     */
+    JExpr cell(int field, int r, JExpr column) {
+        return add(add(cx.rowBase[field], mul(constant(r), laneStride(field))), column);
+    }
+
+    /** Per field: its row stride minus the skew, so that lane r's cell is r of these past lane 0's. */
+    private JExpr.Local laneStride(int field) {
+        return laneStride.computeIfAbsent(field, f -> {
+            JExpr.Local local = cx.local(cx.graph.field(f).name() + "LaneStride", JType.INT);
+            cx.prologue.add(new JStmt.Assign(local, sub(cx.stride[f][0], constant(skew))));
+            return local;
+        });
+    }
+
+    /** An index variable's vector: the strip's rows from {@code stripRow}, or each lane's column at lane 0's {@code column}. */
+    JExpr indexVector(int dimension, JExpr stripRow, JExpr column) {
+        if (laneIndex == null) {
+            laneIndex = cx.local("laneIndex", vector);
+            laneLag = cx.local("laneLag", vector);
+            cx.prologue.add(new JStmt.Assign(laneIndex, constants(c -> c)));
+            cx.prologue.add(new JStmt.Assign(laneLag, constants(c -> c * skew)));
+        }
+        return dimension == 0
+                ? new JExpr.Lanewise(JExpr.LaneOp.ADD, broadcastInt(stripRow), laneIndex)
+                : new JExpr.Lanewise(JExpr.LaneOp.SUB, broadcastInt(column), laneLag);
+    }
+
+    /** The scalar local of a param or size, which lanes broadcast. */
+    JExpr scalar(IrExpr expr) {
+        return switch (expr) {
+            case IrExpr.ParamVar p -> cx.param[p.param()];
+            case IrExpr.SizeVar v -> cx.size[v.dimension()];
+            default -> throw new IllegalStateException("no scalar for " + expr);
+        };
+    }
+
+    JExpr.Local[] locals(String name, JType type, int count) {
+        JExpr.Local[] locals = new JExpr.Local[count];
+        for (int i = 0; i < count; i++) {
+            locals[i] = cx.local(name + i, type);
+        }
+        return locals;
+    }
+
+    /** Every distinct read of an input in the actors' bodies, by a name that says field and offset. */
+    Map<String, IrExpr.Load> inputReads() {
+        Map<String, IrExpr.Load> reads = new LinkedHashMap<>();
+        cx.graph.actors().forEach(actor -> collectInputs(actor.body(), reads));
+        return reads;
+    }
+
+    private void collectInputs(IrExpr expr, Map<String, IrExpr.Load> reads) {
+        if (expr instanceof IrExpr.Load load && cx.graph.field(load.field()).isInput()) {
+            reads.putIfAbsent(inputKey(load.field(), load.offset()), load);
+        }
+        StripMapping.children(expr).forEach(child -> collectInputs(child, reads));
+    }
+
+    /** {@code grid} at (0, 0), {@code gridIPlus1} at (1, 0), {@code gridJMinus2} at (0, -2). */
+    String inputKey(int field, int[] offset) {
+        StringBuilder key = new StringBuilder(cx.graph.field(field).name());
+        for (int d = 0; d < offset.length; d++) {
+            if (offset[d] != 0) {
+                String index = cx.graph.kernel().domain().get(d).index();
+                key.append(Character.toUpperCase(index.charAt(0))).append(index.substring(1))
+                        .append(offset[d] > 0 ? "Plus" : "Minus").append(Math.abs(offset[d]));
+            }
+        }
+        return key.toString();
+    }
+}

@@ -1,0 +1,291 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
+import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr.LaneOp;
+import dev.finegrain.compiler.backend.jvm.code.JStmt;
+import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+
+/**
+ * The wavefront of a 2D kernel in strips of lanes: the points of one hyperplane that lie in a strip of k rows are the
+ * k lanes of one step of that strip ({@link StripMapping}), so a barrier step runs one vector step per strip. Strips
+ * are dealt round-robin (strip p to worker p mod W), so every worker has strips on every hyperplane.
+ *
+ * <p>A strip's state lives across barrier steps in its worker's scratch array: a ring of its last R step vectors per
+ * state field, and the step vectors of its inputs for the current block of k steps, loaded k rows at a time and
+ * transposed as in {@link LaneStrips}. Results reach storage a block at a time through the transpose, except the
+ * strip's last row, stored at once: the strip below reads it in the next step. Lanes outside the domain (a strip's
+ * first and last steps) compute throwaway values and then take the halo's, so the lanes that read them see the
+ * boundary; loads and stores there are masked.
+ */
+final class WavefrontLanes {
+
+    private final LaneVectors v;
+    private final LoweringContext cx;
+    private final int k;
+    private final int skew;
+    private final int ring;
+    private final int deepest;
+    private final int stripWords;
+    private final Map<Integer, Integer> ringOffset = new LinkedHashMap<>();
+    private final Map<String, Integer> inputOffset = new LinkedHashMap<>();
+    private final Map<String, IrExpr.Load> inputReads;
+    private final JExpr.Local strips;
+    private final JExpr.Local ownStrips;
+    private final JExpr.Local scratch;
+    private final JExpr.Local stepEnd;
+    private final JExpr.Local hyperplane;
+    private final JExpr.Local ownStrip;
+    private final JExpr.Local stripRow;
+    private final JExpr.Local step;
+    private final JExpr.Local stepInBlock;
+    private final JExpr.Local base;
+    private final JExpr.Local blockStart;
+    private final JExpr.Local interior;
+    private final JExpr.Local lane;
+    private final JExpr.Local back;
+    private final JExpr.Local[] ringRows;
+    private final Map<Integer, JExpr.Local> values = new LinkedHashMap<>();
+    private final Map<String, JExpr.Local> inputValues = new LinkedHashMap<>();
+    private final JExpr.Local laneIndex;
+
+    WavefrontLanes(LaneVectors lanes) {
+        this.v = lanes;
+        this.cx = lanes.cx;
+        this.k = lanes.k;
+        this.skew = lanes.skew;
+        int reach = 0;
+        for (IrActor actor : cx.graph.actors()) {
+            reach = Math.max(reach, Math.max(v.mapping.deepest(actor.writes(), 0), v.mapping.deepest(actor.writes(), 1)));
+        }
+        this.deepest = reach;
+        // a power of two that holds a block's k step vectors and the deepest read's, so a slot is a mask away
+        this.ring = Integer.highestOneBit(Math.max(k, deepest + 1) * 2 - 1);
+        int words = 0;
+        for (IrActor actor : cx.graph.actors()) {
+            ringOffset.put(actor.writes(), words);
+            words += ring * k;
+        }
+        inputReads = v.inputReads();
+        for (String name : inputReads.keySet()) {
+            inputOffset.put(name, words);
+            words += k * k;
+        }
+        this.stripWords = words;
+        strips = cx.local("strips", JType.INT);
+        ownStrips = cx.local("ownStrips", JType.INT);
+        scratch = cx.local("stripScratch", JType.arrayOf(v.lane));
+        stepEnd = cx.local("stripSteps", JType.INT);
+        hyperplane = cx.local("hyperplane", JType.INT);
+        ownStrip = cx.local("ownStrip", JType.INT);
+        stripRow = cx.local("stripRow", JType.INT);
+        step = cx.local("stripStep", JType.INT);
+        stepInBlock = cx.local("stepInBlock", JType.INT);
+        base = cx.local("stripBase", JType.INT);
+        blockStart = cx.local("blockStart", JType.INT);
+        interior = cx.local("interiorBlock", JType.BOOLEAN);
+        lane = cx.local("lane", JType.INT);
+        back = cx.local("stepsBack", JType.INT);
+        v.declareLocals();
+        ringRows = v.locals("ringRow", v.vector, k);
+        laneIndex = cx.local("laneIndex", v.vector);
+        cx.prologue.add(new JStmt.Assign(laneIndex, v.constants(c -> c)));
+        for (IrActor actor : cx.graph.actors()) {
+            values.put(actor.writes(), cx.local(cx.graph.field(actor.writes()).name() + "Lanes", v.vector));
+        }
+        inputReads.keySet().forEach(name -> inputValues.put(name, cx.local(name + "Lanes", v.vector)));
+    }
+
+    /** Before the steps: the strips, this worker's share of them, and its scratch (rings and input blocks per strip). */
+    List<JStmt> setUp() {
+        return List.of(
+                new JStmt.Comment("strips of " + k + " rows dealt round-robin; per own strip a ring of its last " + ring
+                        + " step vectors per state field and its inputs' step vectors for the current block of " + k + " steps"),
+                new JStmt.Assign(strips, new JExpr.Binary(Op.DIV, cx.size[0], constant(k))),
+                new JStmt.Assign(ownStrips, math("max", JType.INT, constant(0),
+                        math("ceilDiv", JType.INT, sub(strips, cx.worker), cx.workers))),
+                new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, mul(ownStrips, constant(stripWords)))),
+                new JStmt.Assign(stepEnd, add(cx.size[1], constant(skew * (k - 1)))));
+    }
+
+    /** One hyperplane value {@code value}: each own strip's step on it, then the rows below the last whole strip. */
+    List<JStmt> hyperplane(JExpr value) {
+        boolean carries = cx.readingCarries();
+        cx.readCarries(false);
+        List<JStmt> strip = new ArrayList<>();
+        strip.add(new JStmt.Assign(stripRow, mul(add(cx.worker, mul(ownStrip, cx.workers)), constant(k))));
+        strip.add(new JStmt.Assign(step, sub(hyperplane, mul(constant(skew), stripRow))));
+        List<JStmt> active = new ArrayList<>();
+        active.add(new JStmt.Assign(cx.coordinate[0], stripRow));
+        active.addAll(cx.rowBases());
+        active.add(new JStmt.Assign(base, mul(ownStrip, constant(stripWords))));
+        active.add(new JStmt.If(compare(Op.EQ, step, constant(0)), ringBeforeFirstStep(), List.of()));
+        active.add(new JStmt.Assign(stepInBlock, new JExpr.Binary(Op.AND, step, constant(k - 1))));
+        active.add(new JStmt.If(compare(Op.EQ, stepInBlock, constant(0)), loadInputBlock(), List.of()));
+        active.addAll(vectorStep());
+        active.add(new JStmt.If(new JExpr.Binary(Op.OR, compare(Op.EQ, stepInBlock, constant(k - 1)),
+                compare(Op.EQ, step, sub(stepEnd, constant(1)))), storeBlock(), List.of()));
+        strip.add(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.GE, step, constant(0)), compare(Op.LT, step, stepEnd)), active, List.of()));
+        List<JStmt> out = new ArrayList<>();
+        out.add(new JStmt.Assign(hyperplane, value));
+        out.add(new JStmt.Loop(ownStrip, constant(0), ownStrips, constant(1), strip));
+        out.addAll(rowsBelowStrips());
+        cx.readCarries(carries);
+        return out;
+    }
+
+    /** Before a strip's first step: each ring's entries for the steps before it hold the west halo, lane by lane. */
+    private List<JStmt> ringBeforeFirstStep() {
+        List<JStmt> out = new ArrayList<>();
+        for (int field : ringOffset.keySet()) {
+            List<JStmt> lanes = new ArrayList<>();
+            lanes.add(new JStmt.Store(scratch, add(ringSlot(field, back), lane), haloValue(field, sub(back, mul(constant(skew), lane)))));
+            out.add(new JStmt.Loop(back, constant(-deepest), constant(0), constant(1),
+                    List.of(new JStmt.Loop(lane, constant(0), constant(k), constant(1), lanes))));
+        }
+        return out;
+    }
+
+    /** At a block's first step: each input's next k steps, k row loads (masked at the domain's edges) transposed. */
+    private List<JStmt> loadInputBlock() {
+        List<JStmt> out = new ArrayList<>();
+        out.add(new JStmt.Assign(interior, interiorBlock(step)));
+        inputReads.forEach((name, input) -> {
+            for (int r = 0; r < k; r++) {
+                JExpr index = add(v.cell(input.field(), r, step), cx.delta(input.field(), input.offset()));
+                out.add(new JStmt.If(interior,
+                        List.of(new JStmt.Assign(v.scratchA[r], new JExpr.VectorLoad(v.species, cx.array[input.field()], index))),
+                        List.of(new JStmt.Assign(v.scratchA[r], new JExpr.MaskedVectorLoad(v.species, cx.array[input.field()], index,
+                                columnsInside(sub(step, constant(skew * r))))))));
+            }
+            out.addAll(v.transpose(v.scratchA, ringRows));
+            for (int c = 0; c < k; c++) {
+                out.add(new JStmt.VectorStore(ringRows[c], scratch, add(add(base, constant(inputOffset.get(name))), constant(c * k))));
+            }
+        });
+        return out;
+    }
+
+    /** This step of the strip: every actor's vector, halo values in the lanes outside the domain, the last row stored. */
+    private List<JStmt> vectorStep() {
+        List<JStmt> out = new ArrayList<>();
+        inputValues.forEach((name, local) -> out.add(new JStmt.Assign(local, new JExpr.VectorLoad(v.species, scratch,
+                add(add(base, constant(inputOffset.get(name))), mul(stepInBlock, constant(k)))))));
+        for (int actor : cx.graph.actorOrder()) {
+            IrActor spec = cx.graph.actor(actor);
+            int field = spec.writes();
+            JExpr.Local value = values.get(field);
+            out.add(new JStmt.Assign(value, LaneExpressions.lower(spec.body(), v.species, this::read,
+                    dimension -> v.indexVector(dimension, stripRow, step), v::scalar)));
+            out.add(new JStmt.VectorStore(value, scratch, ringSlot(field, step)));
+            // lanes outside the domain hold throwaway values; where a later read may look, the ring gets the halo's
+            JExpr column = sub(step, mul(constant(skew), lane));
+            List<JStmt> fix = List.of(new JStmt.If(new JExpr.Binary(Op.OR, compare(Op.LT, column, constant(0)), compare(Op.GE, column, cx.size[1])),
+                    List.of(new JStmt.Store(scratch, add(ringSlot(field, step), lane), haloValue(field, column))), List.of()));
+            out.add(new JStmt.If(new JExpr.Binary(Op.OR, compare(Op.LT, step, constant(skew * (k - 1))), compare(Op.GE, step, cx.size[1])),
+                    List.of(new JStmt.Loop(lane, constant(0), constant(k), constant(1), fix)), List.of()));
+            JExpr lastColumn = sub(step, constant(skew * (k - 1)));
+            out.add(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.GE, lastColumn, constant(0)), compare(Op.LT, lastColumn, cx.size[1])),
+                    List.of(new JStmt.Store(cx.array[field], v.cell(field, k - 1, step), new JExpr.LaneValue(value, k - 1))), List.of()));
+        }
+        return out;
+    }
+
+    /** At a block's last step (or the strip's): the block's step vectors from the ring, transposed, stored row by row. */
+    private List<JStmt> storeBlock() {
+        List<JStmt> out = new ArrayList<>();
+        out.add(new JStmt.Assign(blockStart, sub(step, stepInBlock)));
+        out.add(new JStmt.Assign(interior, interiorBlock(blockStart)));
+        for (int field : ringOffset.keySet()) {
+            for (int c = 0; c < k; c++) {
+                out.add(new JStmt.Assign(ringRows[c], new JExpr.VectorLoad(v.species, scratch, ringSlot(field, add(blockStart, constant(c))))));
+            }
+            out.addAll(v.transpose(ringRows, v.scratchA));
+            for (int r = 0; r < k; r++) {
+                JExpr index = v.cell(field, r, blockStart);
+                out.add(new JStmt.If(interior, List.of(new JStmt.VectorStore(v.scratchA[r], cx.array[field], index)),
+                        List.of(new JStmt.MaskedVectorStore(v.scratchA[r], cx.array[field], index, columnsInside(sub(blockStart, constant(skew * r)))))));
+            }
+        }
+        return out;
+    }
+
+    /** A read's vector at this step: an input's from the block, or a state field's from its ring (shifted up, from above). */
+    private JExpr read(IrExpr.Load load) {
+        if (cx.graph.field(load.field()).isInput()) {
+            return inputValues.get(v.inputKey(load.field(), load.offset()));
+        }
+        StripMapping.StateRead source = v.mapping.stateRead(load.offset());
+        if (source.stepsBack() == 0) {
+            return values.get(load.field());
+        }
+        JExpr earlier = new JExpr.VectorLoad(v.species, scratch, ringSlot(load.field(), sub(step, constant(source.stepsBack()))));
+        if (source.rowsUp() == 0) {
+            return earlier;
+        }
+        IrField field = cx.graph.field(load.field());
+        JExpr column = math("min", JType.INT, sub(add(step, constant(skew)), constant(source.stepsBack())),
+                add(cx.size[1], constant(field.haloHigh()[1] - 1)));
+        return v.shiftedUp(earlier, new JExpr.ArrayLoad(cx.array[load.field()], add(sub(cx.rowBase[load.field()], cx.stride[load.field()][0]), column)));
+    }
+
+    /** The rows after the last whole strip, on this hyperplane: scalar points, run by the worker the next strip would go to. */
+    private List<JStmt> rowsBelowStrips() {
+        List<JStmt> point = new ArrayList<>();
+        for (int actor : cx.graph.actorOrder()) {
+            cx.fire(cx.graph.actor(actor), point);
+        }
+        List<JStmt> row = new ArrayList<>();
+        row.add(new JStmt.Assign(cx.coordinate[1], sub(hyperplane, mul(constant(skew), cx.coordinate[0]))));
+        List<JStmt> inside = new ArrayList<>(cx.rowBases());
+        inside.addAll(point);
+        row.add(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.GE, cx.coordinate[1], constant(0)), compare(Op.LT, cx.coordinate[1], cx.size[1])),
+                inside, List.of()));
+        return List.of(new JStmt.If(compare(Op.EQ, new JExpr.Binary(Op.REM, strips, cx.workers), cx.worker),
+                List.of(new JStmt.Loop(cx.coordinate[0], mul(strips, constant(k)), cx.size[0], constant(1), row)), List.of()));
+    }
+
+    /** Lane {@code lane}'s cell of the field at {@code column}, clamped into its storage: the halo where the column lies in it. */
+    private JExpr haloValue(int field, JExpr column) {
+        IrField spec = cx.graph.field(field);
+        JExpr clamped = math("max", JType.INT, constant(-spec.haloLow()[1]), math("min", JType.INT, column,
+                add(cx.size[1], constant(spec.haloHigh()[1] - 1))));
+        return new JExpr.ArrayLoad(cx.array[field], add(add(cx.rowBase[field], mul(lane, cx.stride[field][0])), clamped));
+    }
+
+    /** Where the field's ring keeps the step vector of step {@code at}. */
+    private JExpr ringSlot(int field, JExpr at) {
+        return add(add(base, constant(ringOffset.get(field))), mul(new JExpr.Binary(Op.AND, at, constant(ring - 1)), constant(k)));
+    }
+
+    /** The mask of lanes c whose column {@code first + c} lies inside the domain (lanes along a row). */
+    private JExpr columnsInside(JExpr first) {
+        return inside(new JExpr.Lanewise(LaneOp.ADD, laneIndex, v.broadcastInt(first)));
+    }
+
+    /** The mask of lanes whose column, in the vector {@code columns}, lies inside the domain. */
+    private JExpr inside(JExpr columns) {
+        return new JExpr.Lanewise(LaneOp.AND, new JExpr.LaneCompare(Op.GE, columns, v.broadcastInt(constant(0))),
+                new JExpr.LaneCompare(Op.LT, columns, v.broadcastInt(cx.size[1])));
+    }
+
+    /** Whether every lane of every row of the block starting at lane 0's column {@code start} lies inside the domain. */
+    private JExpr interiorBlock(JExpr start) {
+        return new JExpr.Binary(Op.AND, compare(Op.GE, start, constant(skew * (k - 1))), compare(Op.LE, add(start, constant(k)), cx.size[1]));
+    }
+}

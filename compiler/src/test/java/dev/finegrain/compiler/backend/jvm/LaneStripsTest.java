@@ -1,0 +1,232 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
+import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.util.CheckClassAdapter;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+import static dev.finegrain.dsl.Finegrain.DOUBLE;
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.LONG;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.select;
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Strips of lanes against the oracle: every width (2 to 16 lanes), sizes around the strip's edges (fewer rows than
+ * lanes, a prologue wider than the domain, one block, a ragged last block), every schedule that uses them, and the
+ * kernels that stress a mapping (reads one row up at several distances, two actors at one point, long and double
+ * lanes, a skew of 2, indices in the body).
+ */
+class LaneStripsTest {
+
+    private static final int[] WIDTHS = {128, 256, 512};
+    private static final List<int[]> SIZES = List.of(new int[] {3, 5}, new int[] {16, 31}, new int[] {17, 40}, new int[] {37, 53},
+            new int[] {64, 90});
+
+    /** Smith-Waterman's shape in longs, with the row index in its body. */
+    static Kernel longsWithIndices() {
+        return kernel("sw-long").domain(dim("i", "rows"), dim("j", "cols")).param("gap", LONG).input("similarity", LONG)
+                .state("h", LONG, boundary(constant(0L)))
+                .actor("cell", "h", a -> max(constant(0L), a.read("h", -1, -1).plus(a.read("similarity", 0, 0)),
+                        a.read("h", -1, 0).minus(a.param("gap")), a.read("h", 0, -1).minus(a.param("gap"))))
+                .build();
+    }
+
+    /** Reads one row up at three distances and two columns west; the row and column indices select the branch. */
+    static Kernel reachesAndIndices() {
+        return kernel("reaches").domain(dim("i", "rows"), dim("j", "cols")).input("w", INT, 1)
+                .state("f", INT, boundary(index("i").minus(index("j"))))
+                .actor("cell", "f", a -> select(index("i").lessThan(index("j")),
+                        a.read("f", -1, -2).plus(a.read("w", 1, 1)).minus(a.read("f", 0, -2)),
+                        a.read("f", -1, 0).times(3).plus(a.read("f", -1, 1)).minus(a.read("f", 0, -1)).plus(a.read("w", -1, 0))))
+                .build();
+    }
+
+    /** Two actors at a point: the second reads the first's value at the same point and one row up. */
+    static Kernel twoActorsInLanes() {
+        return kernel("pair").domain(dim("i", "rows"), dim("j", "cols")).input("x", DOUBLE)
+                .state("a", DOUBLE, boundary(constant(0.5)))
+                .state("b", DOUBLE, boundary(constant(-1.0)))
+                .actor("second", "b", c -> c.read("a", 0, 0).times(0.5).plus(c.read("b", -1, 0)).minus(c.read("a", -1, -1)))
+                .actor("first", "a", c -> c.read("a", 0, -1).times(0.25).plus(c.read("x", 0, 0)).plus(c.read("b", -1, 1).times(0.125)))
+                .build();
+    }
+
+    /** Every dependence points at least one column west, so the hyperplane is (0,1) and lanes are not skewed at all. */
+    static Kernel unskewed() {
+        return kernel("unskewed").domain(dim("i", "rows"), dim("j", "cols")).input("w", INT)
+                .state("f", INT, boundary(index("j")))
+                .actor("cell", "f", a -> a.read("f", -1, -1).times(2).minus(a.read("f", 0, -1)).plus(a.read("f", -1, -3)).plus(a.read("w", 0, 0)))
+                .build();
+    }
+
+    static List<Kernel> kernels() {
+        return List.of(GoldenKernels.needlemanWunsch(), JavaSourceGoldenTest.gaussSeidel(), longsWithIndices(), reachesAndIndices(),
+                twoActorsInLanes(), unskewed());
+    }
+
+    @Test
+    void everyKernelHereMapsToStrips() {
+        for (Kernel kernel : kernels()) {
+            StripMapping.Decision decision = StripMapping.of(Pipeline.compile(kernel));
+            assertTrue(decision.mapping().isPresent(), kernel.name() + ": " + decision.reason());
+        }
+        assertEquals(2, StripMapping.of(Pipeline.compile(reachesAndIndices())).mapping().orElseThrow().skew(), "f[i-1, j+1] asks skew 2");
+        assertEquals(0, StripMapping.of(Pipeline.compile(unskewed())).mapping().orElseThrow().skew(), "every read is a column west");
+    }
+
+    @Test
+    void theGeneratedClassSaysWhetherItHasLanesAndWhyNot() {
+        Kernel nw = GoldenKernels.needlemanWunsch();
+        VectorWidth avx512 = VectorWidth.of(512);
+        assertEquals("Lanes: strips of 16 rows, one int lane per row (IntVector.SPECIES_512, fixed at generation: a width of 512 bits "
+                + "chosen by the caller), each row 1 column(s) behind the one above, from the hyperplane (1,1).",
+                lanes(nw, dataParallel(64, 64), Optional.empty(), avx512));
+        assertEquals("Lanes: none; tiles of 16 x 16 hold no block of a strip (16 rows by 31 columns).",
+                lanes(nw, dataParallel(16), Optional.empty(), avx512));
+        assertTrue(lanes(nw, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).startsWith("Lanes: strips of 16 rows"));
+        assertEquals("Lanes: none; tiny-lock keeps a ready bit in every data word, which whole-vector stores would not set.",
+                lanes(nw, lockDataflow(), Optional.of(LockMechanism.TINY_LOCK), avx512));
+        assertEquals("Lanes: none; channel f[i-1, j+1] takes tokens from the band to the east, and a strip waits for a whole strip of them.",
+                lanes(reachesAndIndices(), lockDataflow(), Optional.of(LockMechanism.BLOCKING), avx512));
+        assertEquals("Lanes: none; this JVM runs without --add-modules jdk.incubator.vector.",
+                lanes(nw, dataParallel(64, 64), Optional.empty(), VectorWidth.none("this JVM runs without --add-modules jdk.incubator.vector")));
+        Kernel dividing = kernel("dividing").domain(dim("i", "rows"), dim("j", "cols")).state("f", INT, boundary(constant(1)))
+                .actor("cell", "f", a -> a.read("f", -1, 0).plus(a.read("f", 0, -1)).dividedBy(constant(3))).build();
+        assertEquals("Lanes: none; actor 'cell': integer division may throw per cell, so it keeps scalar loops.",
+                lanes(dividing, dataParallel(64, 64), Optional.empty(), avx512));
+        Kernel wide = kernel("wide").domain(dim("i", "rows"), dim("j", "cols")).input("w", INT, 2).state("f", INT, boundary(constant(1)))
+                .actor("cell", "f", a -> a.read("f", -1, 0).plus(a.read("f", 0, -1)).plus(a.read("w", 0, 0)).plus(a.read("w", 1, 0))
+                        .plus(a.read("w", 0, 1)).plus(a.read("w", 2, 0)).plus(a.read("w", 0, 2)).plus(a.read("w", -1, 0))).build();
+        assertTrue(lanes(wide, wavefront(), Optional.empty(), avx512).matches(
+                "Lanes: none; with lanes the run method holds \\d+ bytes of bytecode, more than the 8000 HotSpot compiles\\."));
+    }
+
+    private static String lanes(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, VectorWidth width) {
+        JClass generated = JvmCodegen.generate(SchedulePlanner.plan(Pipeline.compile(kernel), schedule), mechanism, "p", width);
+        return generated.javadoc().lines().filter(line -> line.startsWith("Lanes: ")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void stripsInOneTileMatchTheOracle() {
+        for (Kernel kernel : kernels().stream().filter(k -> Pipeline.compile(k).tiling().legal()).toList()) {
+            for (int[] sizes : SIZES) {
+                for (int bits : WIDTHS) {
+                    check(kernel, sizes, dataParallel(sizes), Optional.empty(), bits, 1);
+                }
+            }
+        }
+    }
+
+    @Test
+    void stripsInColumnBandsMatchTheOracleWithEveryMechanism() {
+        for (Kernel kernel : kernels()) {
+            KernelGraph graph = Pipeline.compile(kernel);
+            List<LockMechanism> mechanisms = new JvmBackend().mechanisms(graph, lockDataflow());
+            for (int[] sizes : SIZES) {
+                for (int threads = 1; threads <= 3; threads++) {
+                    for (LockMechanism mechanism : mechanisms) {
+                        check(kernel, sizes, lockDataflow(), Optional.of(mechanism), 128, threads);
+                    }
+                    check(kernel.toBuilder().warpShared(4).build(), sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG),
+                            256, threads);
+                }
+            }
+        }
+    }
+
+    @Test
+    void theWavefrontInStripsMatchesTheOracle() {
+        for (Kernel kernel : kernels()) {
+            for (int[] sizes : SIZES) {
+                for (int threads = 1; threads <= 3; threads++) {
+                    check(kernel, sizes, wavefront(), Optional.empty(), threads == 2 ? 512 : 128, threads);
+                }
+            }
+        }
+    }
+
+    @Test
+    void stripsInSeveralTilesMatchTheOracle() {
+        for (Kernel kernel : kernels().stream().filter(k -> Pipeline.compile(k).tiling().legal()).toList()) {
+            check(kernel, new int[] {48, 80}, dataParallel(16, 40), Optional.empty(), 128, 2);
+            check(kernel, new int[] {48, 80}, dataParallel(24, 80), Optional.empty(), 256, 3);
+        }
+    }
+
+    private static void check(Kernel kernel, int[] sizes, Schedule schedule, Optional<LockMechanism> mechanism, int bits, int threads) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+        JClass generated = JvmCodegen.generate(plan, mechanism, GeneratedKernels.PACKAGE, VectorWidth.of(bits));
+        String what = kernel.name() + " " + sizes[0] + "x" + sizes[1] + " " + schedule.cliName() + " " + mechanism.map(LockMechanism::cliName).orElse("")
+                + " " + bits + " bits, " + threads + " thread(s)";
+        StringWriter problems = new StringWriter();
+        byte[] bytecode = AsmEmitter.emit(generated);
+        CheckClassAdapter.verify(new ClassReader(bytecode), LaneStripsTest.class.getClassLoader(), false, new PrintWriter(problems));
+        assertEquals("", problems.toString(), what);
+        Invocation invocation = inputs(kernel, sizes);
+        Variant variant = new Variant(graph, plan, mechanism);
+        BackendRun run;
+        try {
+            run = new JvmBackend().runWith(GeneratedKernels.define(bytecode), variant, invocation, RunSettings.once(1, threads));
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+        }
+        KernelOutputs oracle = SequentialOracle.run(graph, invocation);
+        assertEquals(Optional.empty(), oracle.firstDifference(graph, sizes, run.outputs()), what + "\n" + JavaSourceEmitter.emit(generated));
+    }
+
+    static Invocation inputs(Kernel kernel, int[] sizes) {
+        SplittableRandom random = new SplittableRandom(sizes[0] * 1000L + sizes[1]);
+        Invocation.Builder builder = kernel.invocation().sizes(sizes);
+        kernel.params().forEach(p -> builder.param(p.name(), switch (p.type()) {
+            case INT -> random.nextInt(1, 5);
+            case LONG -> random.nextLong(1, 5);
+            case DOUBLE -> random.nextDouble();
+            case BOOL -> random.nextBoolean();
+        }));
+        kernel.fields().stream().filter(f -> f.isInput()).forEach(f -> {
+            int length = Invocation.paddedLength(sizes, f.halo());
+            builder.input(f.name(), switch (f.type()) {
+                case INT, BOOL -> random.ints(length, -50, 50).toArray();
+                case LONG -> random.longs(length, -50, 50).toArray();
+                case DOUBLE -> random.doubles(length).toArray();
+            });
+        });
+        return builder.build();
+    }
+}

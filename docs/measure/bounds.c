@@ -1,0 +1,38 @@
+// Machine bounds for docs/performance.md: memory bandwidth (b[i] = a[i] + 1 and a pure read, 256 MiB int arrays,
+// counted as 8 bytes per element for the copy) and the core clock (a chain of dependent adds).
+// Build and run: gcc -O3 -march=native -fopenmp docs/measure/bounds.c -o /tmp/bounds && /tmp/bounds
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+#include <stdint.h>
+static double now(void) { return omp_get_wtime(); }
+int main(void) {
+    size_t n = (size_t)256 << 20 >> 2; // 256 MiB of ints
+    int *a = aligned_alloc(64, n * 4), *b = aligned_alloc(64, n * 4);
+    #pragma omp parallel for
+    for (size_t i = 0; i < n; i++) { a[i] = (int)i; b[i] = 0; }
+    for (int threads = 1; threads <= 2; threads++) {
+        omp_set_num_threads(threads);
+        double best = 1e9, bestRead = 1e9; long long sink = 0;
+        for (int rep = 0; rep < 10; rep++) {
+            double t = now();
+            #pragma omp parallel for
+            for (size_t i = 0; i < n; i++) b[i] = a[i] + 1;
+            t = now() - t; if (t < best) best = t;
+            t = now(); long long s = 0;
+            #pragma omp parallel for reduction(+:s)
+            for (size_t i = 0; i < n; i++) s += a[i];
+            t = now() - t; if (t < bestRead) bestRead = t; sink += s;
+        }
+        printf("%d thread(s): b[i] = a[i] + 1: %.1f GB/s (8 bytes per element, best of 10); read: %.1f GB/s%s\n", threads,
+               n * 8.0 / best / 1e9, n * 4.0 / bestRead / 1e9, sink == 42 ? "!" : "");
+    }
+    // clock: 1e9 dependent adds
+    uint64_t x = 0; double t = now();
+    for (long i = 0; i < 100000000; i++) {
+        __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
+    }
+    t = now() - t;
+    printf("dependent adds: %.3f GHz (%lu)\n", 1e9 / t / 1e9, (unsigned long)(x & 1));
+    return 0;
+}
