@@ -71,9 +71,11 @@ public final class KernelCompiler {
                             : own.map(List::of).orElse(supported);
                     List<LockMechanism> chosen = wanted.stream().filter(supported::contains).toList();
                     if (chosen.isEmpty()) {
-                        throw new IllegalArgumentException("kernel '" + kernel.name() + "' under " + schedule.cliName()
-                                + " supports none of the requested mechanisms " + wanted + "; it supports "
-                                + supported.stream().map(LockMechanism::cliName).toList());
+                        // a request's mistake, reported as the kernel's (one line, no exception name)
+                        throw new KernelDefinitionException("kernel '" + kernel.name() + "' under " + schedule.cliName()
+                                + " supports none of the requested mechanisms " + wanted.stream().map(LockMechanism::cliName).toList()
+                                + "; it supports " + supported.stream().map(LockMechanism::cliName).toList()
+                                + "; list one of those, or none for every one it supports");
                     }
                     chosen.forEach(m -> mechanisms.add(Optional.of(m)));
                 }

@@ -27,7 +27,7 @@ final class CliValues {
 
     static LibraryKernel kernel(KernelCatalog catalog, String name) {
         return catalog.find(name).orElseThrow(() -> new UsageException("unknown kernel '" + name + "'; known kernels: "
-                + String.join(", ", catalog.names()) + " (see ./finegrain list)"));
+                + String.join(", ", catalog.names())));
     }
 
     /**

@@ -61,14 +61,22 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
         } else if (Files.exists(out)) {
             throw new UsageException("cannot write the bundle into " + out + ": it is a file");
         }
+        try {
+            Files.createDirectories(out);
+        } catch (IOException cannot) {
+            throw new UsageException("cannot create the bundle folder " + out + " (" + cannot.getClass().getSimpleName() + ": "
+                    + cannot.getMessage() + "); give a folder you can write");
+        }
         ComparisonRequest request = ComparisonRequest.builder(kernel)
                 .sizes(sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, kernel.kernel().rank(), kernelName))
                 .schedules(schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules))
                 .backends(cudaBackends)
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
                 .seed(seed).build();
-        int rows = CudaExport.export(request, out, CliValues.commandLine(spec));
-        out().println("wrote " + rows + " rows to " + out + "; run " + out.resolve("run.sh") + " where nvcc and a GPU are, then"
+        CudaExport.Exported exported = CudaExport.export(request, out, CliValues.commandLine(spec));
+        exported.notes().forEach(note -> err().println("note: " + note));
+        exported.skipped().forEach(row -> err().println("skipped: " + row));
+        out().println("wrote " + exported.rows() + " rows to " + out + "; run " + out.resolve("run.sh") + " where nvcc and a GPU are, then"
                 + " merge with finegrain compare " + kernelName + " --results " + out.resolve("results.json"));
         return 0;
     }

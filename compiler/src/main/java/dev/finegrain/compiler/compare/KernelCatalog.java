@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.zip.ZipFile;
 
 /**
  * Every kernel of every {@link KernelLibrary} service on the class path, plus those of a user's extra class path
@@ -54,7 +55,7 @@ public final class KernelCatalog {
                 : new URLClassLoader("finegrain-user-kernels", urls(extraClassPath), KernelCatalog.class.getClassLoader());
         Map<String, LibraryKernel> byName = new LinkedHashMap<>();
         Map<String, String> libraryOf = new LinkedHashMap<>();
-        List<String> problems = new ArrayList<>();
+        List<String> problems = new ArrayList<>(unreadableJars(extraClassPath));
         Iterator<ServiceLoader.Provider<KernelLibrary>> providers = ServiceLoader.load(KernelLibrary.class, loader).stream().iterator();
         while (true) {
             ServiceLoader.Provider<KernelLibrary> provider;
@@ -86,6 +87,23 @@ public final class KernelCatalog {
             }
         }
         return new KernelCatalog(new ArrayList<>(byName.values()), problems);
+    }
+
+    /** A line for each file on the class path that is not a readable jar: the JVM would skip it without a word. */
+    private static List<String> unreadableJars(List<Path> extraClassPath) {
+        List<String> problems = new ArrayList<>();
+        for (Path entry : extraClassPath) {
+            if (!Files.isRegularFile(entry)) {
+                continue;
+            }
+            try (ZipFile jar = new ZipFile(entry.toFile())) {
+                jar.size();
+            } catch (IOException notAJar) {
+                problems.add("class path entry " + entry + " is not a readable jar (" + notAJar.getMessage()
+                        + "), so no kernel library in it is loaded; rebuild it or drop it from the class path");
+            }
+        }
+        return problems;
     }
 
     public static KernelCatalog of(List<LibraryKernel> kernels) {

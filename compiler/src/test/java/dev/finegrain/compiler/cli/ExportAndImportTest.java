@@ -69,6 +69,25 @@ class ExportAndImportTest {
     }
 
     @Test
+    void exportSaysWhichRowsItWritesAsSkippedAndWhy(@TempDir Path temp) {
+        Outcome export = finegrain("export", "nw", "--sizes", "12x10", "--schedules", "data-parallel:4",
+                "--out", temp.resolve("bundle").toString());
+        assertEquals(0, export.exit(), export.err());
+        assertTrue(export.err().contains("skipped: nw 12x10 data-parallel:4x4 cuda:sm_90: data-parallel:4x4 tiles do not divide"),
+                export.err());
+    }
+
+    @Test
+    void aBundleFolderThatCannotBeCreatedIsOneLine(@TempDir Path temp) throws IOException {
+        Path file = Files.writeString(temp.resolve("a-file"), "x");
+        Outcome export = finegrain("export", "nw", "--sizes", "16", "--out", file.resolve("sub").toString());
+        assertEquals(2, export.exit(), export.err());
+        assertEquals(1, export.err().lines().count(), export.err());
+        assertTrue(export.err().startsWith("finegrain: cannot create the bundle folder " + file.resolve("sub")), export.err());
+        assertFalse(export.err().contains("\tat "), export.err());
+    }
+
+    @Test
     void exportRefusesAFolderThatHoldsSomething(@TempDir Path temp) throws IOException {
         Files.writeString(temp.resolve("keep.txt"), "mine");
         Outcome export = finegrain("export", "nw", "--sizes", "16", "--out", temp.toString());

@@ -148,6 +148,16 @@ class UserClassPathTest {
     }
 
     @Test
+    void aFileThatIsNotAJarIsAWarningNamingIt() throws IOException {
+        Path garbage = Files.writeString(work.resolve("garbage.jar"), "not a zip");
+        Outcome list = finegrain("--classpath", garbage + File.pathSeparator + good, "list");
+        assertEquals(0, list.exit(), list.err());
+        assertTrue(list.out().contains("triple-sum"), list.out());
+        assertEquals(1, list.err().lines().count(), list.err());
+        assertTrue(list.err().startsWith("finegrain: warning: class path entry " + garbage + " is not a readable jar"), list.err());
+    }
+
+    @Test
     void helpNeverLoadsTheLibraries() {
         Outcome help = finegrain("--classpath", broken.toString(), "compare", "--help");
         assertEquals(0, help.exit(), help.err());

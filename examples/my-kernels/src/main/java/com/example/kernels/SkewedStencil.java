@@ -15,8 +15,10 @@ import static dev.finegrain.dsl.Finegrain.kernel;
 
 /**
  * A 2D stencil in doubles whose dependences are (1,0) and (0,2): {@code s[i,j] = (s[i-1,j] + s[i,j-2]) / 2 + src[i,j]}.
- * The compiler finds the wavefront {@code 2i + j} and shows that lock-dataflow needs no sync word for the west
- * channel, which stays inside one worker's columns.
+ * The compiler's wavefront is {@code i + j} (the hyperplane (1,1) orders both dependences). Under lock-dataflow each
+ * worker owns a band of columns: the north channel stays inside a band and needs no sync word, while the west one,
+ * two columns back, crosses band edges and waits on tokens ({@code finegrain show skewed-stencil --java} prints the
+ * awaits).
  */
 public final class SkewedStencil {
 

@@ -42,6 +42,8 @@ public final class CudaBackend implements Backend {
 
     public static final String PREFIX = "cuda";
     public static final String DEFAULT_ARCH = "sm_90";
+    /** The oldest compute capability nvcc 13 builds for (Turing). */
+    public static final int OLDEST_ARCH = 75;
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.TINY_LOCK,
             LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.WARP_VOTE,
             LockMechanism.NAMED_BARRIER, LockMechanism.MBARRIER);
@@ -55,6 +57,11 @@ public final class CudaBackend implements Backend {
     public CudaBackend(String arch) {
         if (!arch.matches("sm_[1-9][0-9]{1,2}a?")) {
             throw new IllegalArgumentException("'" + arch + "' is not a CUDA architecture; use sm_90 (Hopper), sm_80, ...");
+        }
+        // nvcc 13 builds for Turing (sm_75) and newer only; older numbers would be emitted and then fail to build
+        if (Integer.parseInt(arch.substring(3).replace("a", "")) < OLDEST_ARCH) {
+            throw new IllegalArgumentException("'" + arch + "' is older than nvcc 13 builds for; use sm_" + OLDEST_ARCH
+                    + " or newer (sm_90 for Hopper)");
         }
         this.arch = arch;
         this.target = CudaLowering.target(arch.replace("a", ""));

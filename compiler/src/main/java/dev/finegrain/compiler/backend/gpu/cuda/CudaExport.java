@@ -12,6 +12,7 @@ import dev.finegrain.dsl.Invocation;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -24,8 +25,14 @@ public final class CudaExport {
 
     private CudaExport() {}
 
-    /** Writes the bundle; returns how many rows it holds. */
-    public static int export(ComparisonRequest request, Path folder, String commandLine) throws IOException {
+    /**
+     * What an export wrote: its row count, the sweep's notes (what it leaves out and why), and a line for each row
+     * written as skipped, with its reason, for the command to say before anyone carries the bundle to a GPU.
+     */
+    public record Exported(int rows, List<String> notes, List<String> skipped) {}
+
+    /** Writes the bundle. */
+    public static Exported export(ComparisonRequest request, Path folder, String commandLine) throws IOException {
         if (request.backends().isEmpty() || !request.backends().stream().allMatch(CudaBackend.class::isInstance)) {
             throw new UsageException("export writes CUDA bundles; give --backends cuda (or cuda:sm_XX)");
         }
@@ -33,6 +40,7 @@ public final class CudaExport {
         CudaBundle bundle = CudaBundle.create(folder);
         KernelGraph graph = Pipeline.compile(request.kernel().kernel());
         List<Sweep.Planned> rows = sweep.rows();
+        List<String> skipped = new ArrayList<>();
         int from = 0;
         while (from < rows.size()) {
             int[] sizes = rows.get(from).sizes();
@@ -51,6 +59,9 @@ public final class CudaExport {
                 String leading = leading(row, request.seed());
                 if (row.skipReason().isPresent()) {
                     bundle.addSkipped(leading, row.skipReason().get());
+                    skipped.add(row.kernel().name() + " " + Sweep.sizeText(row.sizes()) + " " + row.schedule().cliName() + " "
+                            + row.backend().name() + row.mechanism().map(m -> " " + m).orElse("") + ": "
+                            + row.skipReason().get());
                 } else {
                     bundle.addRow((CudaBackend) row.backend(), row, data, leading);
                 }
@@ -58,7 +69,7 @@ public final class CudaExport {
             from = to;
         }
         bundle.writeReadme(commandLine);
-        return bundle.rows();
+        return new Exported(bundle.rows(), sweep.notes(), List.copyOf(skipped));
     }
 
     /** The members a row starts with, as every format names them. */
