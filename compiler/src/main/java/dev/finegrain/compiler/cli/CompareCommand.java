@@ -43,7 +43,7 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "also write DIR/results.json, DIR/results.csv and DIR/report.html")
     Path outDir;
 
-    @Option(names = "--results", paramLabel = "FILE,...", split = ",",
+    @Option(names = "--results", paramLabel = "FILE", split = ",",
             description = "rows to merge, from results.json files (an exported CUDA bundle's, or an earlier --out's)")
     List<Path> results = new ArrayList<>();
 
@@ -69,7 +69,10 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         }
         ReportWriter report = outDir == null ? null : ReportWriter.into(outDir);
         Comparison local = ComparisonRunner.run(options.applyTo(request).build());
-        Comparison comparison = local.withImported(imported, kernelName, String.join(", ", results.stream().map(Path::toString).toList()));
+        List<String> askedSizes = sizes == null ? List.of()
+                : CliValues.sizes(sizes, rank, kernelName).stream().map(ComparisonRunner::sizeText).toList();
+        Comparison comparison = local.withImported(imported, kernelName, askedSizes,
+                String.join(", ", results.stream().map(Path::toString).toList()));
         // the runner printed its own notes as it went; what the merge adds is said here
         comparison.notes().stream().skip(local.notes().size()).forEach(note -> err().println("note: " + note));
         out().print(resultFormat.render(comparison.rows()));

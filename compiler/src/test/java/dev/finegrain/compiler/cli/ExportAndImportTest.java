@@ -151,6 +151,20 @@ class ExportAndImportTest {
     }
 
     @Test
+    void mergingAnEarlierRunLeavesOutItsRepeatsAndOtherSizes(@TempDir Path temp) {
+        Path earlier = temp.resolve("earlier");
+        Outcome first = finegrain("compare", "nw", "--sizes", "16,8", "--backends", "reference", "--schedules", "wavefront",
+                "--out", earlier.toString());
+        assertEquals(0, first.exit(), first.err());
+        Outcome again = finegrain("compare", "nw", "--sizes", "16", "--backends", "reference", "--schedules", "wavefront",
+                "--format", "json", "--results", earlier.resolve("results.json").toString());
+        assertEquals(0, again.exit(), again.err());
+        assertEquals(1, ((List<?>) Json.parse(again.out())).size(), again.out());
+        assertTrue(again.err().contains("merged 0 rows of kernel 'nw' from " + earlier.resolve("results.json")
+                + "; left out 1 rows of sizes not asked for, 1 rows that repeat rows computed here"), again.err());
+    }
+
+    @Test
     void aResultsFileThatIsNotRowsIsOneLine(@TempDir Path temp) throws IOException {
         Path broken = temp.resolve("results.json");
         Files.writeString(broken, "{\"rows\": 3}");
