@@ -52,8 +52,18 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
     Integer jobs;
 
 
+    @Option(names = "--fit-only", description = "derive the fitted Fermi costs, print them as profile lines, and stop")
+    boolean fitOnly;
+
     @Override
     public Integer call() throws IOException {
+        if (fitOnly) {
+            for (FermiCalibration.Fit fit : fit(profileText())) {
+                out().printf("%s=%d   # %s: model %.2fx, paper %.1fx; steps %s%n", fit.parameter().key(), fit.value(),
+                        fit.parameter().mark(), fit.speedup(), fit.paperSpeedup(), fit.stepsText());
+            }
+            return 0;
+        }
         // checked before minutes of simulation, not after: the default paths are relative to the repository root
         if (!Files.isRegularFile(notes)) {
             throw new UsageException("notes file " + notes.toAbsolutePath() + " not found; run from the repository root "

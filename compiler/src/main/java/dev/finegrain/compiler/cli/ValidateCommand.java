@@ -111,8 +111,8 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
                     .toList(), model));
         }
         ValidationAnalysis analysis = ValidationAnalysis.of(kept, modelled, notRun);
-        String device = String.join(", ", distinct(kept.stream().map(row -> String.valueOf(row.details().getOrDefault("device",
-                row.backend()))).toList()));
+        String device = String.join(", ", distinct(kept.stream().filter(row -> row.details().get("device") != null)
+                .map(row -> row.details().get("device") + " (" + row.backend() + ")").toList()));
         ValidationReport report = new ValidationReport(analysis, model.name(), device,
                 results.stream().map(Path::toString).toList(), "./" + CliValues.commandLine(spec));
         Path json = out.resolveSibling(out.getFileName().toString().replaceFirst("\\.md$", "") + ".json");
