@@ -4,10 +4,12 @@ import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
+import dev.finegrain.compiler.compare.FermiCalibration;
 import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.FidelityReport;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.UsageException;
+import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -20,19 +22,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
- * {@code finegrain fidelity}: runs seed 001's two experiments on the GPU model (the validation chain of Tables 1
- * and 2, Needleman-Wunsch of Table 3) and writes docs/fidelity.md with the paper's numbers beside the model's.
+ * {@code finegrain fidelity}: derives the two Fermi costs fitted to one Table 2 cell each ({@link FermiCalibration}),
+ * then runs seed 001's two experiments on the GPU model (the validation chain of Tables 1 and 2, Needleman-Wunsch of
+ * Table 3) and writes docs/fidelity.md with the paper's numbers beside the model's.
  */
 @Command(name = "fidelity", description = "Reproduce seed 001's Tables 1-3 on the GPU model and write docs/fidelity.md.")
 final class FidelityCommand extends CatalogCommand implements Callable<Integer> {
 
-    private static final String PROFILE = "gpu-model:fermi-gtx570";
+    private static final String PROFILE_NAME = "fermi-gtx570";
+    private static final String PROFILE = "gpu-model:" + PROFILE_NAME;
 
     @Option(names = "--out", paramLabel = "FILE", description = "where to write the page (default: docs/fidelity.md)")
     Path out = Path.of("docs/fidelity.md");
@@ -47,8 +53,18 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
     Integer jobs;
 
 
+    @Option(names = "--fit-only", description = "derive the fitted Fermi costs, print them as profile lines, and stop")
+    boolean fitOnly;
+
     @Override
     public Integer call() throws IOException {
+        if (fitOnly) {
+            for (FermiCalibration.Fit fit : fit(profileText())) {
+                out().printf("%s=%d   # %s: model %.2fx, paper %.1fx; steps %s%n", fit.parameter().key(), fit.value(),
+                        fit.parameter().mark(), fit.speedup(), fit.paperSpeedup(), fit.stepsText());
+            }
+            return 0;
+        }
         // checked before minutes of simulation, not after: the default paths are relative to the repository root
         if (!Files.isRegularFile(notes)) {
             throw new UsageException("notes file " + notes.toAbsolutePath() + " not found; run from the repository root "
@@ -60,6 +76,17 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
                     + "is a folder; run from the repository root or give --out FILE");
         }
         Backend gpu = CliValues.backend(PROFILE);
+        String profileText = profileText();
+        List<FermiCalibration.Fit> fits = fit(profileText);
+        Map<String, Integer> held = new LinkedHashMap<>();
+        FermiCalibration.FITTED.forEach(parameter -> held.put(parameter.key(),
+                FermiCalibration.valueIn(profileText, parameter.key())));
+        for (FermiCalibration.Fit fit : fits) {
+            if (fit.value() != held.get(fit.parameter().key())) {
+                err().println("finegrain: warning: " + PROFILE_NAME + " sets " + fit.parameter().key() + "="
+                        + held.get(fit.parameter().key()) + " but the fit derives " + fit.value() + "; the page says so");
+            }
+        }
         List<LockMechanism> chainMechanisms = new ArrayList<>(
                 FidelityReport.TABLE2_SPEEDUP.keySet().stream().map(CliValues::mechanism).toList());
         chainMechanisms.add(LockMechanism.ACQUIRE_RELEASE_FLAG);
@@ -84,12 +111,75 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
         String fixed = Files.readString(notes, StandardCharsets.UTF_8);
         List<String> commands = List.of(compareCommandFor(table2), compareCommandFor(table3));
         try {
-            Files.writeString(out, FidelityReport.markdown(chainRows, needleRows, commands, fixed), StandardCharsets.UTF_8);
+            Files.writeString(out, FidelityReport.markdown(chainRows, needleRows, commands, fits, held, fixed),
+                    StandardCharsets.UTF_8);
         } catch (IOException problem) {
             throw new UsageException("cannot write " + out.toAbsolutePath() + ": " + problem.getMessage());
         }
         out().println("wrote " + out);
         return 0;
+    }
+
+    /**
+     * Fits each {@link FermiCalibration#FITTED} key in turn on a copy of the profile (the later fits use the earlier
+     * values), running the chain at 512 with the atomic spin-lock and the key's scheme for every value tried.
+     */
+    private List<FermiCalibration.Fit> fit(String profileText) throws IOException {
+        Path folder = Files.createTempDirectory("finegrain-fit");
+        try {
+            String fitted = profileText;
+            List<FermiCalibration.Fit> fits = new ArrayList<>();
+            for (FermiCalibration.Parameter parameter : FermiCalibration.FITTED) {
+                String base = fitted;
+                err().println("fitting " + parameter.key() + " to Li et al. Table 2, " + parameter.paperScheme());
+                FermiCalibration.Fit fit = FermiCalibration.fit(parameter, value -> speedup(base, parameter, value, folder));
+                fits.add(fit);
+                fitted = FermiCalibration.withValue(fitted, parameter.key(), fit.value());
+            }
+            return fits;
+        } finally {
+            try (Stream<Path> files = Files.list(folder)) {
+                for (Path file : files.toList()) {
+                    Files.deleteIfExists(file);
+                }
+            }
+            Files.deleteIfExists(folder);
+        }
+    }
+
+    /** The model's Table 2 speed-up of the parameter's scheme with the key set to a value. */
+    private double speedup(String profileText, FermiCalibration.Parameter parameter, int value, Path folder) {
+        Path file = folder.resolve(PROFILE_NAME + "-" + parameter.key() + "-" + value + ".properties");
+        try {
+            Files.writeString(file, FermiCalibration.withValue(profileText, parameter.key(), value), StandardCharsets.UTF_8);
+        } catch (IOException problem) {
+            throw new UsageException("cannot write the fit's profile " + file + ": " + problem.getMessage());
+        }
+        ComparisonRequest chain = ComparisonRequest.builder(CliValues.kernel(catalog(), "chain")).sizes(List.of(new int[] {512}))
+                .schedules(List.of(new Schedule.LockDataflow())).backends(List.of(CliValues.backend("gpu-model:" + file)))
+                .mechanisms(MechanismChoice.listed(List.of(LockMechanism.ATOMIC_SPIN_LOCK,
+                        CliValues.mechanism(parameter.mechanism())))).seed(seed)
+                .jobs(jobs == null ? RunSettings.defaultThreads() : CliValues.jobs(jobs)).build();
+        List<ResultRow> rows = ComparisonRunner.run(chain).rows();
+        if (rows.size() != 2 || !rows.stream().allMatch(ResultRow::verified)) {
+            throw new IllegalStateException("the fit's chain rows did not both verify: " + rows);
+        }
+        ResultRow atomic = rows.stream().filter(row -> row.mechanism().equals("atomic-spin-lock")).findFirst().orElseThrow();
+        ResultRow scheme = rows.stream().filter(row -> row.mechanism().equals(parameter.mechanism())).findFirst().orElseThrow();
+        return phaseCycles(atomic) / phaseCycles(scheme);
+    }
+
+    private static double phaseCycles(ResultRow row) {
+        return ((Number) row.details().get("sync_phase_cycles")).doubleValue();
+    }
+
+    private static String profileText() throws IOException {
+        try (var in = SimtProfile.class.getResourceAsStream("/dev/finegrain/gpu/profiles/" + PROFILE_NAME + ".properties")) {
+            if (in == null) {
+                throw new IllegalStateException("the built-in profile " + PROFILE_NAME + " is missing from the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     private ComparisonRequest request(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules,

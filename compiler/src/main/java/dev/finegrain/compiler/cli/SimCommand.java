@@ -30,7 +30,7 @@ final class SimCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "the program")
     Path file;
 
-    @Option(names = "--profile", required = true, paramLabel = "P", description = "tesla-gtx295, fermi-gtx570, fermi-gtx580, hopper-h200, or a .properties file")
+    @Option(names = "--profile", required = true, paramLabel = "P", description = "tesla-gtx295, fermi-gtx570, fermi-gtx580, hopper-h200, hopper-h100, or a .properties file")
     String profile;
 
     @Option(names = "--blocks", defaultValue = "1", paramLabel = "N", description = "blocks in the grid (default: ${DEFAULT-VALUE})")

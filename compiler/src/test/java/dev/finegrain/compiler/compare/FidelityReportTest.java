@@ -15,9 +15,24 @@ class FidelityReportTest {
     void table2VerdictsCompareSpeedupsWithinTenPercent() {
         List<ResultRow> chain = List.of(chainRow("atomic-spin-lock", 4000), chainRow("tiny-lock", 1000),
                 chainRow("named-barrier", 2000));
-        String page = FidelityReport.markdown(chain, List.of(), List.of("cmd"), "");
-        assertTrue(page.contains("| tiny lock | tiny-lock | 4.0 | 1000 | 4.00 | yes |"), page);
-        assertTrue(page.contains("| warp barr | named-barrier | 2.6 | 2000 | 2.00 | **no** |"), page);
+        String page = FidelityReport.markdown(chain, List.of(), List.of("cmd"), List.of(), Map.of(), "");
+        assertTrue(page.contains("| tiny lock | tiny-lock | predicted | 4.0 | 1000 | 4.00 | yes |"), page);
+        assertTrue(page.contains("| warp barr | named-barrier | predicted | 2.6 | 2000 | 2.00 | **no** |"), page);
+        assertTrue(page.contains("Predicted cells within ±10 %: 1 of 2. **Target missed**"), page);
+    }
+
+    @Test
+    void aFittedCellIsMarkedAndLeftOutOfThePredictedVerdict() {
+        List<ResultRow> chain = List.of(chainRow("atomic-spin-lock", 4000), chainRow("tiny-lock", 1000),
+                chainRow("named-barrier", 2000));
+        FermiCalibration.Fit fit = new FermiCalibration.Fit(FermiCalibration.FITTED.getFirst(), 2.6, 77, 2.0,
+                List.of(new FermiCalibration.Step(77, 2.0)));
+        String page = FidelityReport.markdown(chain, List.of(), List.of("cmd"), List.of(fit),
+                Map.of("latency.barrier", 20), "");
+        assertTrue(page.contains("| warp barr | named-barrier | fitted (`latency.barrier`) | 2.6 | 2000 | 2.00 | (no) |"), page);
+        assertTrue(page.contains("Predicted cells within ±10 %: 1 of 1. Target met."), page);
+        assertTrue(page.contains("| `latency.barrier` | calibrated on Li et al. Table 2, warp barr | 2.6 | 77 | 2.00 |"
+                + " **20: out of date** | 77 → 2.00x |"), page);
     }
 
     @Test
@@ -33,11 +48,13 @@ class FidelityReportTest {
             missed.add(needleRow(size, "lock-dataflow", "tiny-lock", 50));
             missed.add(needleRow(size, "lock-dataflow", "atomic-spin-lock", 70));
         }
-        String good = FidelityReport.markdown(List.of(), reproduced, List.of("cmd"), "");
-        assertTrue(good.contains("Model: faster at 31, 62, 124, 248; slower at 496, 992, 1984. Reproduced."), good);
-        assertTrue(good.contains("Model: slowest at every size"), good);
-        String bad = FidelityReport.markdown(List.of(), missed, List.of("cmd"), "");
-        assertTrue(bad.contains("slower at no size. **Not reproduced.**"), bad);
+        String good = FidelityReport.markdown(List.of(), reproduced, List.of("cmd"), List.of(), Map.of(), "");
+        assertTrue(good.contains("Model: faster at 31, 62, 124, 248; slower at 496, 992, 1984. Met."), good);
+        assertTrue(good.contains("Model: 20.0x at 31, 20.0x at 62"), good);
+        assertTrue(good.contains("The atomic spin-lock slowest at every size."), good);
+        String bad = FidelityReport.markdown(List.of(), missed, List.of("cmd"), List.of(), Map.of(), "");
+        assertTrue(bad.contains("slower at no size. **Missed.**"), bad);
+        assertTrue(bad.contains("Model: 1.4x at 31"), bad);
         assertTrue(bad.contains("**not the slowest at every size**"), bad);
     }
 

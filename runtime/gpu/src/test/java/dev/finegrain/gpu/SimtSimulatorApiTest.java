@@ -172,7 +172,7 @@ class SimtSimulatorApiTest {
     @Test
     void userErrorsAreOneLine() {
         assertEquals("unknown profile 'fermi-gtx999' (built in: tesla-gtx295, fermi-gtx570, fermi-gtx580,"
-                        + " hopper-h200; or the path of a .properties file)",
+                        + " hopper-h200, hopper-h100; or the path of a .properties file)",
                 assertThrows(SimUserException.class, () -> run(program("EXIT;").profile("fermi-gtx999")))
                         .getMessage());
         assertEquals("cannot read no/such.sass: no such file", assertThrows(SimUserException.class,

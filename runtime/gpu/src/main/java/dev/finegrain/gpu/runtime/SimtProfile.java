@@ -32,7 +32,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
-            "hopper-h200");
+            "hopper-h200", "hopper-h100");
 
     /** How an SM picks the next warp to issue. */
     public enum SchedulerPolicy {

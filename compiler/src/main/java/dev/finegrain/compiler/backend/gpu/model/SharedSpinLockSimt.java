@@ -5,7 +5,8 @@ import dev.finegrain.compiler.ir.IrActor;
 /**
  * The shared spin-lock in the model ISA: one mutex per warp, locked while the warp has not fired; the warp's
  * representative (lane 0) takes each producer warp's mutex and gives it back, and unlocks its own once the lanes
- * reconverged after firing.
+ * reconverged after firing. The representative fences the block (MEMBAR.CTA) after taking a mutex and before
+ * unlocking, as the CUDA lowering does, so that its lanes' writes are ordered for the other warps.
  */
 public final class SharedSpinLockSimt implements SimtSync {
 
@@ -32,12 +33,14 @@ public final class SharedSpinLockSimt implements SimtSync {
         cx.asm.emit("!P5", "BRA " + skip);
         cx.atomics.lock(old, address, cx.one, "P1", "P2", "P3");
         cx.atomics.exchange("RZ", address, "RZ", "PT", "P1", "P2", "restore the token");
+        cx.asm.emit("MEMBAR.CTA");
         cx.asm.place(skip);
     }
 
     @Override
     public void publishWarp(SimtSyncContext cx) {
         cx.asm.emit("PSETP.AND.AND P1, PT, P5, P4, PT");
+        cx.asm.emit("P1", "MEMBAR.CTA");
         for (int base : cx.tokenBase()) {
             cx.atomics.exchange("RZ", SimtAssembler.address(cx.warpOffset, base), "RZ", "P1", "P2", "P3", "unlock");
         }

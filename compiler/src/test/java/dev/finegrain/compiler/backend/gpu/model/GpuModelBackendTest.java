@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.BackendRun;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.compare.FermiCalibration;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.GoldenKernels;
@@ -89,8 +90,9 @@ class GpuModelBackendTest {
         Path file = dir.resolve("slow-barrier.properties");
         try (InputStream builtIn = SimtProfile.class.getResourceAsStream("/dev/finegrain/gpu/profiles/fermi-gtx570.properties")) {
             String text = new String(builtIn.readAllBytes(), StandardCharsets.UTF_8);
-            Files.writeString(file, text.replace("profile.name=fermi-gtx570", "profile.name=slow-barrier")
-                    .replace("latency.barrier=20", "latency.barrier=200"));
+            int barrier = FermiCalibration.valueIn(text, "latency.barrier");
+            Files.writeString(file, FermiCalibration.withValue(text.replace("profile.name=fermi-gtx570",
+                    "profile.name=slow-barrier"), "latency.barrier", 10 * barrier));
         }
         GpuModelBackend fromFile = new GpuModelBackend(file.toString());
         assertAllVerified(fromFile, CHAIN, new int[] {256}, List.of(new Schedule.LockDataflow()));
