@@ -236,14 +236,14 @@ class GpuModelBackendTest {
     }
 
     @Test
-    void kernelsTheModelIsaCannotHoldAreRefusedWithAReason() {
-        Kernel doubles = kernel("doubles")
-                .domain(dim("i", "n"))
+    void kernelsTheMappingCannotTileAreRefusedWithAReason() {
+        Kernel cube = kernel("cube")
+                .domain(dim("i", "n"), dim("j", "m"), dim("k", "p"))
                 .state("x", DOUBLE, boundary(constant(1.0)))
-                .actor("halve", "x", a -> a.read("x", -1).times(0.5))
+                .actor("halve", "x", a -> a.read("x", -1, 0, 0).times(0.5))
                 .build();
-        assertEquals(Optional.of("the GPU model's backend holds int fields only; field 'x' of doubles is double"),
-                FERMI.unsupportedKernel(Pipeline.compile(doubles), new Schedule.Wavefront()));
+        assertEquals(Optional.of("the GPU model lowers 1D and 2D domains; cube has 3"),
+                FERMI.unsupportedKernel(Pipeline.compile(cube), new Schedule.Wavefront()));
     }
 
     @Test
