@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
@@ -14,6 +15,7 @@ import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.Type;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +40,10 @@ import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Finegrain.select;
 import static dev.finegrain.dsl.Type.DOUBLE;
 import static dev.finegrain.dsl.Type.INT;
+import static dev.finegrain.dsl.Type.LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The GPU model backend: every schedule and mechanism it accepts computes what the oracle computes. */
@@ -115,6 +119,42 @@ class GpuModelBackendTest {
         Kernel privateNw = NW.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build();
         assertAllVerified(FERMI, privateNw, new int[] {50, 50}, List.of(new Schedule.LockDataflow()));
         assertAllVerified(HOPPER, privateNw, new int[] {40, 40}, List.of(new Schedule.LockDataflow()));
+    }
+
+    /**
+     * A guarded division whose divisor is zero where the guard holds not verifies (only the taken branch runs, as in
+     * the oracle); the same division unguarded fails the run with the JVM backend's message.
+     */
+    @Test
+    void integerDivisionByZeroFailsTheRunOnlyWhereItIsEvaluated() {
+        Kernel guarded = kernel("dividing").domain(dim("i", "n")).input("d", INT).state("q", LONG, boundary(constant(7L)))
+                .actor("step", "q", a -> select(a.read("d", 0).isNotEqualTo(0),
+                        a.read("q", -1).plus(a.read("q", -1).dividedBy(a.read("d", 0).castTo(Type.LONG))),
+                        a.read("q", -1).remainder(3).plus(1)))
+                .build();
+        Kernel unguarded = kernel("dividing").domain(dim("i", "n")).input("d", INT)
+                .state("q", INT, boundary(constant(7)))
+                .actor("step", "q", a -> a.read("q", -1).plus(100).dividedBy(a.read("d", 0)))
+                .build();
+        int[] divisors = {3, -2, 0, 5, 0, 1, -7, 2};
+        for (GpuModelBackend backend : List.of(FERMI, HOPPER)) {
+            for (Schedule schedule : List.of(new Schedule.Wavefront(), new Schedule.LockDataflow())) {
+                KernelGraph graph = Pipeline.compile(guarded);
+                Invocation invocation = guarded.invocation().sizes(8).input("d", divisors).build();
+                Variant variant = new Variant(graph, SchedulePlanner.plan(graph, schedule),
+                        backend.mechanisms(graph, schedule).stream().findFirst());
+                BackendRun run = backend.run(variant, invocation, RunSettings.once(1, 1));
+                assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph,
+                        new int[] {8}, run.outputs()), backend.name() + " " + schedule.cliName());
+                KernelGraph failing = Pipeline.compile(unguarded);
+                Variant failingVariant = new Variant(failing, SchedulePlanner.plan(failing, schedule),
+                        backend.mechanisms(failing, schedule).stream().findFirst());
+                KernelExecutionException error = assertThrows(KernelExecutionException.class, () -> backend.run(
+                        failingVariant, unguarded.invocation().sizes(8).input("d", divisors).build(), RunSettings.once(1, 1)));
+                assertTrue(error.getMessage().startsWith("kernel 'dividing': integer division by zero in an actor body on"
+                        + " the GPU model"), error.getMessage());
+            }
+        }
     }
 
     /** Found in review: a lane holding one shared token while it waited for another deadlocked its warp. */
