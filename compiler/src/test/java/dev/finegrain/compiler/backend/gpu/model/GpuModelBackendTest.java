@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.GoldenKernels;
@@ -284,6 +285,27 @@ class GpuModelBackendTest {
                 .build();
         assertEquals(Optional.of("the GPU model lowers 1D and 2D domains; cube has 3"),
                 FERMI.unsupportedKernel(Pipeline.compile(cube), new Schedule.Wavefront()));
+    }
+
+    /** A dependence with a negative component is refused with the schedule that takes it, which then verifies. */
+    @Test
+    void aDependenceTheTilesCannotFollowNamesTheWavefrontThatTakesIt() {
+        Kernel anti = kernel("anti")
+                .domain(dim("i", "n"), dim("j", "m"))
+                .state("s", LONG, boundary(index("i").minus(index("j")).castTo(Type.LONG)))
+                .actor("a", "s", c -> c.read("s", -1, 1).times(3).plus(c.index("j").castTo(Type.LONG)))
+                .build();
+        KernelGraph graph = Pipeline.compile(anti);
+        String reason = FERMI.unsupportedKernel(graph, new Schedule.Wavefront()).orElseThrow();
+        assertTrue(reason.startsWith("the GPU model's tiles need dependences that point backwards in every dimension;"
+                + " anti has (1,-1)"), reason);
+        assertTrue(reason.endsWith(", which the wavefront along hyperplane (1,0) takes on the reference and jvm backends"),
+                reason);
+        Invocation invocation = anti.invocation().sizes(9, 7).build();
+        BackendRun jvm = new JvmBackend().run(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.Wavefront()),
+                Optional.empty()), invocation, RunSettings.once(1, 2));
+        assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, new int[] {9, 7},
+                jvm.outputs()));
     }
 
     @Test
