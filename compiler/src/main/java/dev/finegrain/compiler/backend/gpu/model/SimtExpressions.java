@@ -171,7 +171,7 @@ final class SimtExpressions {
         if (done != null) {
             return done;
         }
-        if (SimtAssembler.isWide(expr.type()) || expr instanceof IrExpr.Cast) {
+        if (SimtAssembler.isWide(expr.type())) {
             return wide.lower(expr);
         }
         if (expr instanceof IrExpr.Binary b && b.left().type() != b.type() && SimtAssembler.isWide(b.left().type())) {
@@ -184,7 +184,7 @@ final class SimtExpressions {
             case IrExpr.ParamVar p -> operands.param(p.param());
             case IrExpr.Load load -> operands.load(load);
             case IrExpr.Accumulator a -> accumulators.get(a.slot());
-            case IrExpr.Cast c -> lower(c.operand());
+            case IrExpr.Cast c -> wide.cast(c);
             case IrExpr.Unary u -> unary(u);
             case IrExpr.Binary b -> binary(b);
             case IrExpr.Select s -> select(s);

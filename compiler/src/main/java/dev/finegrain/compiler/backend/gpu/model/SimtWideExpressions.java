@@ -23,7 +23,7 @@ final class SimtWideExpressions {
         this.one = one;
     }
 
-    /** A long or double expression, or any cast; returns its register (a pair's low register for long and double). */
+    /** A long or double expression; returns its register (a pair's low register). */
     String lower(IrExpr expr) {
         return switch (expr) {
             case IrExpr.Const c -> c.type() == Type.DOUBLE ? asm.constant64(Double.doubleToRawLongBits(c.real()))
@@ -40,7 +40,8 @@ final class SimtWideExpressions {
         };
     }
 
-    private String cast(IrExpr.Cast cast) {
+    /** Any cast: a conversion where the representation changes, else the operand's own register. */
+    String cast(IrExpr.Cast cast) {
         Type from = cast.operand().type();
         Type to = cast.type();
         String value = expressions.lower(cast.operand());
