@@ -4,6 +4,8 @@ import dev.finegrain.compiler.backend.BackendRun;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+import dev.finegrain.compiler.backend.gpu.model.GpuModelBackend;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.jvm.JvmCodegen;
 import dev.finegrain.compiler.backend.jvm.VectorWidth;
@@ -180,6 +182,45 @@ class RandomKernelPropertiesTest {
 
     private static Optional<LockMechanism> jvmMechanism(KernelGraph graph, Schedule schedule) {
         return new JvmBackend().mechanisms(graph, schedule).stream().findFirst();
+    }
+
+    /**
+     * The GPU model runs every random kernel of rank 1 or 2 whose dependences its tiles can follow, of every type (int,
+     * long, double, bool, with casts and guarded division), under every schedule and mechanism it offers, and matches
+     * the oracle bit for bit. What it refuses, it refuses for the domain, the dependences or a tile the sizes cap,
+     * never for a type.
+     */
+    @Property(tries = 30, seed = "20261124")
+    void theGpuModelMatchesTheOracleUnderEveryScheduleAndMechanism(@ForAll("kernels") RandomCase random) {
+        KernelGraph graph = Pipeline.compile(random.kernel());
+        KernelOutputs oracle = SequentialOracle.run(graph, random.invocation());
+        GpuModelBackend gpu = new GpuModelBackend("fermi-gtx570");
+        for (Schedule schedule : schedulesFor(random)) {
+            Optional<String> refused = gpu.unsupportedKernel(graph, schedule);
+            if (refused.isPresent()) {
+                assertTrue(refused.get().startsWith("the GPU model lowers 1D and 2D domains")
+                        || refused.get().startsWith("the GPU model's tiles need dependences that point backwards")
+                        || refused.get().startsWith("the GPU model lowers 2D wavefronts along anti-diagonals"),
+                        refused.get());
+                continue;
+            }
+            ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+            List<Optional<LockMechanism>> mechanisms = gpu.mechanisms(graph, schedule).stream().map(Optional::of).toList();
+            for (Optional<LockMechanism> mechanism : schedule instanceof Schedule.LockDataflow ? mechanisms
+                    : List.of(Optional.<LockMechanism>empty())) {
+                BackendRun run;
+                try {
+                    run = gpu.run(new Variant(graph, plan, mechanism), random.invocation(), RunSettings.once(1, 1));
+                } catch (GpuLoweringException sizeLimit) {
+                    assertTrue(sizeLimit.getMessage().contains("(the sizes cap the tile)"), sizeLimit.getMessage());
+                    continue;
+                }
+                assertEquals(Optional.empty(), run.failure(), () -> schedule.cliName() + " " + mechanism + " for\n" + random);
+                assertEquals(Optional.empty(), oracle.firstDifference(graph, random.sizes(), run.outputs()),
+                        () -> "the GPU model differs from the oracle under " + schedule.cliName() + " " + mechanism
+                                + " for\n" + random);
+            }
+        }
     }
 
     private static List<Schedule> schedulesFor(RandomCase random) {

@@ -552,11 +552,12 @@ class CliBehaviourTest {
         Outcome unknown = finegrain("compare", "nw", "--backends", "gpu-model:gtx9000");
         assertUsageError(unknown);
         assertTrue(unknown.err().startsWith("finegrain: backend 'gpu-model:gtx9000': "), unknown.err());
-        Outcome longs = finegrain("compare", "pascal", "--backends", "gpu-model:fermi-gtx570", "--schedules", "wavefront");
-        assertEquals(FinegrainCli.EXIT_USAGE, longs.exit(), longs.err());
+        Outcome longs = finegrain("compare", "pascal", "--backends", "gpu-model:fermi-gtx570", "--schedules",
+                "lock-dataflow", "--mechanisms", "warp-vote");
+        assertEquals(FinegrainCli.EXIT_USAGE, longs.exit(), longs.err() + longs.out());
         assertEquals("finegrain: nothing ran: every combination was skipped, for the reasons in the table\n", longs.err());
-        assertTrue(longs.out().contains("SKIPPED: pascal 8x8 wavefront gpu-model:fermi-gtx570: backend 'gpu-model:fermi-gtx570'"
-                + " cannot run wavefront of kernel 'pascal': the GPU model's backend holds int fields only; field 'c' of pascal"
-                + " is long\n"), longs.out());
+        assertTrue(longs.out().contains("SKIPPED: pascal 8x8 lock-dataflow gpu-model:fermi-gtx570 warp-vote: backend"
+                + " 'gpu-model:fermi-gtx570' cannot use mechanism 'warp-vote' for kernel 'pascal': channel c[i, j-1] (0,1)"
+                + " of pascal links threads 1 apart"), longs.out());
     }
 }

@@ -64,12 +64,18 @@ class SweepBehaviourTest {
 
     @Test
     void aBackendThatCannotRunTheKernelSkipsItsRowsAndTheOthersRun() {
+        Kernel cube = kernel("cube").domain(dim("i", "n"), dim("j", "m"), dim("k", "p"))
+                .state("c", LONG, boundary(constant(1)))
+                .actor("sum", "c", a -> a.read("c", -1, 0, 0).plus(a.read("c", 0, 0, -1)))
+                .build();
+        LibraryKernel entry = new LibraryKernel(cube, "cube", "cube", (kernel, sizes, seed) -> kernel.invocation()
+                .sizes(sizes).build(), List.of(new int[] {4, 4, 4}));
         Backend gpu = Backends.byName("gpu-model:fermi-gtx570").orElseThrow();
-        Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(wavefront()))
+        Comparison comparison = ComparisonRunner.run(ComparisonRequest.builder(entry).schedules(List.of(wavefront()))
                 .backends(List.of(new ReferenceBackend(), gpu)).build());
         assertEquals(List.of(RowStatus.VERIFIED, RowStatus.SKIPPED), comparison.rows().stream().map(ResultRow::status).toList());
-        assertEquals("backend 'gpu-model:fermi-gtx570' cannot run wavefront of kernel 'pascal': the GPU model's backend holds"
-                + " int fields only; field 'c' of pascal is long", comparison.rows().getLast().problem());
+        assertEquals("backend 'gpu-model:fermi-gtx570' cannot run wavefront of kernel 'cube': the GPU model lowers 1D and"
+                + " 2D domains; cube has 3", comparison.rows().getLast().problem());
     }
 
     @Test

@@ -5,9 +5,11 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.compiler.plan.WavefrontPlan;
 import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
 
 import java.util.Arrays;
 import java.util.Optional;
@@ -29,10 +31,22 @@ public final class GpuMapper {
         for (IrChannel channel : graph.channels()) {
             if (Arrays.stream(channel.vector()).anyMatch(component -> component < 0)) {
                 return Optional.of("the GPU model's tiles need dependences that point backwards in every dimension; "
-                        + graph.name() + " has " + DependenceMath.format(channel.vector()) + " (" + channel.via() + ")");
+                        + graph.name() + " has " + DependenceMath.format(channel.vector()) + " (" + channel.via() + ")"
+                        + skewedWavefront(graph));
             }
         }
         return Optional.empty();
+    }
+
+    /** Which schedule takes a dependence the tiles cannot: the skewed wavefront the planner finds, where it finds one. */
+    private static String skewedWavefront(KernelGraph graph) {
+        try {
+            WavefrontPlan plan = (WavefrontPlan) SchedulePlanner.plan(graph, new Schedule.Wavefront());
+            return ", which the wavefront along hyperplane " + DependenceMath.format(plan.hyperplane())
+                    + " takes on the reference and jvm backends";
+        } catch (RuntimeException noWavefront) {
+            return "";
+        }
     }
 
     /**

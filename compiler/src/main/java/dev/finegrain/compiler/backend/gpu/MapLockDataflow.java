@@ -110,14 +110,18 @@ final class MapLockDataflow {
         int syncBytes = next;
         int[] dataBase = new int[graph.fields().size()];
         for (IrField field : stateFields()) {
-            dataBase[field.id()] = next;
             // a ready bit beside the value makes every state word 64 bits
-            next += (storage == TokenStorage.READY_BIT_BESIDE_VALUE ? 8 : GpuTarget.elementBytes(field.type())) * tile.words();
+            int bytes = storage == TokenStorage.READY_BIT_BESIDE_VALUE ? 8 : GpuTarget.elementBytes(field.type());
+            next = Math.ceilDiv(next, bytes) * bytes;
+            dataBase[field.id()] = next;
+            next += bytes * tile.words();
         }
         for (IrField field : graph.fields()) {
             if (field.isInput()) {
+                int bytes = GpuTarget.elementBytes(field.type());
+                next = Math.ceilDiv(next, bytes) * bytes;
                 dataBase[field.id()] = next;
-                next += GpuTarget.elementBytes(field.type()) * tile.words();
+                next += bytes * tile.words();
             }
         }
         int sharedBytes = next;
@@ -193,7 +197,7 @@ final class MapLockDataflow {
         int[] high = halo.high();
         int threadLimit = mechanism.maxThreadsPerBlock(target, arrays, warpsBackInOneDimension());
         if (!mechanism.oneTokenPerWarp() && mechanism.claimsLockBit(target)) {
-            threadLimit = Math.min(threadLimit, target.lockBits() / Math.max(1, arrays));
+            threadLimit = Math.min(threadLimit, target.lockBits() / Math.max(1, lockBitsPerThread(arrays)));
         }
         if (graph.rank() == 1) {
             int width = Math.min(Math.ceilDiv(halo.extent(sizes, 0), WARP) * WARP, threadLimit / WARP * WARP);
@@ -211,6 +215,17 @@ final class MapLockDataflow {
                     + threadLimit + " threads (32 per row)");
         }
         return new TileGeometry(2, new int[] {rows, columns}, low, high, sizes);
+    }
+
+    /**
+     * Lock bits a thread's tokens span: one per token word, and for the data words' own bits one per 4 bytes of the
+     * thread's state words (a long or double spans two bits, of which its low word's is the token).
+     */
+    private int lockBitsPerThread(int arrays) {
+        if (storage != TokenStorage.LOCK_BIT_OF_DATA_WORD) {
+            return arrays;
+        }
+        return stateFields().stream().mapToInt(field -> GpuTarget.elementBytes(field.type()) / 4).sum();
     }
 
     /** In 1D, how many warps back the nearest channel's producer lies (known before the tile is); 1 in 2D. */

@@ -4,6 +4,7 @@ import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOpcode;
 import dev.finegrain.gpu.isa.SimtOperand;
+import dev.finegrain.gpu.isa.SimtPairs;
 import dev.finegrain.gpu.isa.SimtProgram;
 import dev.finegrain.gpu.isa.SimtSourcePosition;
 import dev.finegrain.gpu.nodes.controlflow.SimtBraNodeGen;
@@ -68,6 +69,9 @@ public final class SimtNodeFactory {
     }
 
     private static SimtInstructionNode create(SimtInstruction in, SimtProgram program, SimtProfile profile) {
+        if (SimtPairs.usesPairs(in) || in.opcode() == SimtOpcode.IDIV || in.opcode() == SimtOpcode.IREM) {
+            return SimtWideNodes.create(in, profile);
+        }
         return switch (in.opcode()) {
             case MOV, MOV32I -> alu(in, SimtIntegerOp.MOV, profile.aluLatency(), 1);
             case IADD -> alu(in, SimtIntegerOp.IADD, profile.aluLatency(), 1, 2);
@@ -84,12 +88,12 @@ public final class SimtNodeFactory {
             case PSETP -> psetp(in, profile);
             case S2R -> new SimtS2rNode(in, register(in, 0), ((SimtOperand.Special) in.operand(1)).register(),
                     profile);
-            case LDS -> new SimtLdsNode(in, register(in, 0), address(in, 1), profile);
-            case STS -> new SimtStsNode(in, address(in, 0), source(in, 1), profile);
+            case LDS -> new SimtLdsNode(in, register(in, 0), address(in, 1), false, profile);
+            case STS -> new SimtStsNode(in, address(in, 0), source(in, 1), null, profile);
             case LDSLK -> new SimtLdslkNode(in, predicate(in, 0), register(in, 1), address(in, 2), profile);
             case STSUL -> new SimtStsulNode(in, address(in, 0), source(in, 1), profile);
-            case LDG, LD -> new SimtGlobalLoadNode(in, register(in, 0), address(in, 1), profile);
-            case STG, ST -> new SimtGlobalStoreNode(in, address(in, 0), source(in, 1), profile);
+            case LDG, LD -> new SimtGlobalLoadNode(in, register(in, 0), address(in, 1), false, profile);
+            case STG, ST -> new SimtGlobalStoreNode(in, address(in, 0), source(in, 1), null, profile);
             case ATOMS_CAS -> atomic(in, SimtAtomicOp.CAS, true, profile);
             case ATOMS_EXCH -> atomic(in, SimtAtomicOp.EXCH, true, profile);
             case ATOMS_ADD -> atomic(in, SimtAtomicOp.ADD, true, profile);
@@ -127,10 +131,16 @@ public final class SimtNodeFactory {
                     address(in, 1), null, profile);
             case MBARRIER_TRY_WAIT -> new SimtMbarrierNode(in, SimtMbarrierNode.Operation.TRY_WAIT, predicate(in, 0),
                     address(in, 1), source(in, 2), profile);
+            case FADD -> alu(in, SimtIntegerOp.FADD, profile.fp32Latency(), 1, 2);
+            case FMUL -> alu(in, SimtIntegerOp.FMUL, profile.fp32Latency(), 1, 2);
+            case FFMA -> alu(in, SimtIntegerOp.FFMA, profile.fp32Latency(), 1, 2, 3);
+            case FMNMX -> alu(in, SimtWideNodes.minimum(in) ? SimtIntegerOp.FMIN : SimtIntegerOp.FMAX,
+                    profile.fp32Latency(), 1, 2);
+            case FSETP, I2F, F2I, F2F, IDIV, IREM, DADD, DMUL, DFMA, DDIV, DMNMX, DSETP -> SimtWideNodes.create(in, profile);
         };
     }
 
-    private static SimtInstructionNode alu(SimtInstruction in, SimtIntegerOp op, int latency, int... sources) {
+    static SimtInstructionNode alu(SimtInstruction in, SimtIntegerOp op, int latency, int... sources) {
         SimtOperandNode a = source(in, sources[0]);
         SimtOperandNode b = sources.length > 1 ? source(in, sources[1]) : null;
         SimtOperandNode c = sources.length > 2 ? source(in, sources[2]) : null;
@@ -178,7 +188,7 @@ public final class SimtNodeFactory {
         }
     }
 
-    private static SimtOperandNode source(SimtInstruction in, int i) {
+    static SimtOperandNode source(SimtInstruction in, int i) {
         return switch (in.operand(i)) {
             case SimtOperand.Register r -> new SimtRegisterReadNode(r.index(), r.negated());
             case SimtOperand.Immediate imm -> new SimtImmediateNode(imm.value());
@@ -186,19 +196,19 @@ public final class SimtNodeFactory {
         };
     }
 
-    private static int register(SimtInstruction in, int i) {
+    static int register(SimtInstruction in, int i) {
         return ((SimtOperand.Register) in.operand(i)).index();
     }
 
-    private static int predicate(SimtInstruction in, int i) {
+    static int predicate(SimtInstruction in, int i) {
         return ((SimtOperand.Predicate) in.operand(i)).index();
     }
 
-    private static boolean negated(SimtInstruction in, int i) {
+    static boolean negated(SimtInstruction in, int i) {
         return ((SimtOperand.Predicate) in.operand(i)).negated();
     }
 
-    private static SimtOperand.Address address(SimtInstruction in, int i) {
+    static SimtOperand.Address address(SimtInstruction in, int i) {
         return (SimtOperand.Address) in.operand(i);
     }
 }

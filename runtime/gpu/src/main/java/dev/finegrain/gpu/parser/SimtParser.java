@@ -3,6 +3,7 @@ package dev.finegrain.gpu.parser;
 import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOpcode;
+import dev.finegrain.gpu.isa.SimtPairs;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.isa.SimtOperand.SpecialRegister;
 import dev.finegrain.gpu.isa.SimtProgram;
@@ -156,13 +157,39 @@ public final class SimtParser {
             labels.put(label, index);
         }
         pendingLabels.clear();
-        instructions.add(new SimtInstruction(index, address, guard, opcode, List.copyOf(modifiers), operands, written,
-                start));
+        SimtInstruction instruction = new SimtInstruction(index, address, guard, opcode, List.copyOf(modifiers),
+                operands, written, start);
+        checkPairs(instruction);
+        instructions.add(instruction);
+    }
+
+    /** A pair operand names an even register (its high word is the next one, which the program then uses too). */
+    private void checkPairs(SimtInstruction instruction) {
+        for (int i = 0; i < instruction.operandCount(); i++) {
+            if (instruction.operand(i) instanceof SimtOperand.Register r && r.index() != SimtOperand.RZ
+                    && SimtPairs.isPair(instruction, i)) {
+                if (r.index() % 2 != 0 || r.index() + 1 >= GENERAL_REGISTERS) {
+                    throw new SimUserException(r.position() + ": expected an even register below R254 for a 64-bit"
+                            + " operand (the pair Rn:Rn+1), found '" + r + "'");
+                }
+                maxRegister = Math.max(maxRegister, r.index() + 1);
+            }
+        }
     }
 
     private static void checkRequiredModifiers(SimtOpcode opcode, List<String> modifiers, SimtSourcePosition at) {
         if (opcode == SimtOpcode.ISETP && modifiers.stream().noneMatch(SimtParser::isComparison)) {
             throw new SimUserException(at + ": expected a comparison after ISETP (EQ, NE, LT, LE, GT or GE)");
+        }
+        if ((opcode == SimtOpcode.DSETP || opcode == SimtOpcode.FSETP)
+                && modifiers.stream().noneMatch(m -> isComparison(m) || m.equals("NEU"))) {
+            throw new SimUserException(at + ": expected a comparison after " + opcode.mnemonic()
+                    + " (EQ, NE, NEU, LT, LE, GT or GE)");
+        }
+        if ((opcode == SimtOpcode.I2F || opcode == SimtOpcode.F2I || opcode == SimtOpcode.F2F)
+                && modifiers.stream().filter(SimtPairs::isNumberType).count() != 2) {
+            throw new SimUserException(at + ": expected the destination and source types after " + opcode.mnemonic()
+                    + " (e.g. I2F.F64.S32, F2I.S32.F64, F2F.F32.F64)");
         }
         if (opcode == SimtOpcode.PSETP && modifiers.stream().noneMatch(m -> m.equals("AND") || m.equals("OR")
                 || m.equals("XOR"))) {

@@ -28,7 +28,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int launchOverheadCycles, boolean hasMbarrier, boolean hasNanosleep,
                           boolean sharedAtomicsAsLockLoops, int membarGpuLatency, int membarSystemLatency,
                           int mbarrierLatency, boolean nanosleepRoundsUpToPowerOfTwo, int nanosleepMinimumNs,
-                          int globalAtomicLatency) {
+                          int globalAtomicLatency, int fp32Latency, int fp64Latency, int convertLatency,
+                          int convert64Latency, int specialFunctionLatency) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -103,7 +104,17 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.atLeast("latency.mbarrier", 1, v.integer("latency.shared")),
                 v.bool("nanosleep.roundsUpToPowerOfTwo", false),
                 v.atLeast("nanosleep.minimumNs", 0, 0),
-                v.atLeast("latency.globalAtomic", 1, v.integer("latency.global")));
+                v.atLeast("latency.globalAtomic", 1, v.integer("latency.global")),
+                v.atLeast("latency.fp32", 1, v.integer("latency.alu")),
+                v.atLeast("latency.fp64", 1, v.integer("latency.alu")),
+                v.atLeast("latency.convert", 1, v.integer("latency.alu")),
+                v.atLeast("latency.convert64", 1, v.integer("latency.alu")),
+                v.atLeast("latency.specialFunction", 1, v.integer("latency.alu")));
+    }
+
+    /** The costs of the instructions that stand for a sequence of hardware instructions (64-bit, division). */
+    public SimtSequences sequences() {
+        return new SimtSequences(this);
     }
 
     /** How long NANOSLEEP with a request of {@code nanoseconds} sleeps on this GPU, in nanoseconds. */

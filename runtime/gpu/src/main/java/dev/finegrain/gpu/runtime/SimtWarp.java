@@ -132,6 +132,23 @@ public final class SimtWarp {
         }
     }
 
+    /** The 64-bit value of the pair {@code Rn:Rn+1} (low word in {@code Rn}); RZ reads as 0. */
+    public long readPair(int lane, int register) {
+        if (register == SimtOperand.RZ) {
+            return 0;
+        }
+        int slot = lane * registerCount + register;
+        return Integer.toUnsignedLong(registers[slot]) | (long) registers[slot + 1] << 32;
+    }
+
+    /** Writes the pair {@code Rn:Rn+1}, word by word as {@link #writeRegister} does. */
+    public void writePair(int lane, int register, long value) {
+        writeRegister(lane, register, (int) value);
+        if (register != SimtOperand.RZ) {
+            writeRegister(lane, register + 1, (int) (value >>> 32));
+        }
+    }
+
     /** The lanes for which predicate {@code index} is true; PT is true for all. */
     public int predicate(int index) {
         return index == SimtOperand.PT ? -1 : predicates[index];

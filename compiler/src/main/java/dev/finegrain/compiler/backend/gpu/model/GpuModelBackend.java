@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelExecutionException;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
@@ -156,6 +157,11 @@ public final class GpuModelBackend implements Backend {
                 String report = result.deadlock() != null ? result.deadlock().kind().description() + ": "
                         + result.deadlock().lanes().stream().limit(3).map(Object::toString).toList() : "";
                 return failed(layout, memory, launch, kernel, "ended " + result.status().label() + " " + report);
+            }
+            if (layout.dividedByZero(memory)) {
+                throw new KernelExecutionException("kernel '" + graph.name() + "': integer division by zero in an actor"
+                        + " body on the GPU model (launch " + (launch + 1) + " of " + kernel.launches() + "); guard the"
+                        + " divisor with select(...)");
             }
             totalCycles += result.totalCycles();
             longestLaunch = Math.max(longestLaunch, result.totalCycles());

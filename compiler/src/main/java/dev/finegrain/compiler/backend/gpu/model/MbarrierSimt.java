@@ -31,7 +31,7 @@ public final class MbarrierSimt implements SimtSync {
 
     @Override
     public void publish(SimtSyncContext cx, IrActor actor, String value) {
-        cx.asm.emit("STS " + cx.ownDataAddress(actor) + ", " + value);
+        cx.asm.emit(cx.storeOwnData(actor, value));
         for (int a = 0; a < cx.tokenBase().length; a++) {
             if (cx.publishes(actor, a)) {
                 cx.asm.emit("MBARRIER.ARRIVE RZ, " + SimtAssembler.address(cx.sharedOffset, cx.tokenBase()[a])

@@ -27,6 +27,36 @@ final class SimtAssembler {
         return "R" + nextRegister++;
     }
 
+    /** A fresh 64-bit register pair {@code Rn:Rn+1}, {@code n} even, named by its low register {@code Rn}. */
+    String pair() {
+        if (nextRegister % 2 != 0) {
+            register();
+        }
+        String low = register();
+        register();
+        return low;
+    }
+
+    /** A fresh register for a value of {@code type}: a pair for long and double. */
+    String register(Type type) {
+        return isWide(type) ? pair() : register();
+    }
+
+    /** The high register of the pair {@code low} names. */
+    static String high(String low) {
+        return "R" + (Integer.parseInt(low.substring(1)) + 1);
+    }
+
+    /** Whether values of {@code type} take a 64-bit register pair. */
+    static boolean isWide(Type type) {
+        return type == Type.LONG || type == Type.DOUBLE;
+    }
+
+    /** The modifier of a 64-bit load, store, move or select of {@code type}: {@code .64}, or nothing. */
+    static String width(Type type) {
+        return isWide(type) ? ".64" : "";
+    }
+
     /** A fresh label with a readable stem. */
     String label(String stem) {
         return stem + "_" + nextLabel++;
@@ -67,6 +97,14 @@ final class SimtAssembler {
         return register;
     }
 
+    /** A pair holding the 64 bits of {@code bits}. */
+    String constant64(long bits) {
+        String pair = pair();
+        emit("MOV32I " + pair + ", " + immediate((int) bits));
+        emit("MOV32I " + high(pair) + ", " + immediate((int) (bits >>> 32)));
+        return pair;
+    }
+
     static String immediate(long value) {
         int word = (int) value;
         return word < 0 ? "-0x" + Integer.toHexString(-word) : "0x" + Integer.toHexString(word);
@@ -86,10 +124,5 @@ final class SimtAssembler {
 
     String text() {
         return text.toString();
-    }
-
-    /** Whether the model's 32-bit integer registers hold values of {@code type} exactly. */
-    static boolean fitsRegister(Type type) {
-        return type == Type.INT || type == Type.BOOL;
     }
 }

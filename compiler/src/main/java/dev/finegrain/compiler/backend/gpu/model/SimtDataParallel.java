@@ -1,9 +1,11 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
+import dev.finegrain.compiler.backend.gpu.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.TileGeometry;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.Type;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -54,11 +56,7 @@ final class SimtDataParallel {
         asm.emit("S2R " + lane + ", SR_TID.X");
         one = asm.constant(1);
         origin = SimtTiles.emitOrigin(asm, tile);
-        for (int p = 0; p < graph.kernel().params().size(); p++) {
-            String param = asm.register();
-            asm.emit("LDG " + param + ", [" + SimtAssembler.immediate(GlobalLayout.paramByte(p)) + "]");
-            params.put(p, param);
-        }
+        params.putAll(SimtParams.load(asm, graph, layout));
         emitCopyIn();
         asm.emit("BAR.RED.POPC RZ, RZ");
         emitSweep();
@@ -85,12 +83,16 @@ final class SimtDataParallel {
         String[] shared = new String[mapping.copyUnroll()];
         String[][] values = new String[mapping.copyUnroll()][graph.fields().size()];
         String[] global = new String[mapping.copyUnroll()];
+        SimtFieldAddress[] sharedAt = new SimtFieldAddress[mapping.copyUnroll()];
+        SimtFieldAddress[] globalAt = new SimtFieldAddress[mapping.copyUnroll()];
         for (int u = 0; u < mapping.copyUnroll(); u++) {
             shared[u] = asm.register();
             global[u] = asm.register();
             for (IrField field : graph.fields()) {
-                values[u][field.id()] = asm.register();
+                values[u][field.id()] = asm.register(field.type());
             }
+            sharedAt[u] = new SimtFieldAddress(layout, shared[u], layout.hasWideFields() ? asm.register() : null);
+            globalAt[u] = new SimtFieldAddress(layout, global[u], layout.hasWideFields() ? asm.register() : null);
         }
         asm.place("copy");
         asm.emit("ISETP.GE.AND P0, PT, " + word + ", " + SimtAssembler.immediate(tile.words()) + ", PT");
@@ -114,10 +116,12 @@ final class SimtDataParallel {
                     + ", " + (graph.rank() == 2 ? "P1" : "PT"));
             asm.emit("SHL " + global[u] + ", " + global[u] + ", 0x2");
             asm.emit("SHL " + shared[u] + ", " + word + ", 0x2");
+            emitWideOffsets(sharedAt[u], globalAt[u]);
             for (IrField field : graph.fields()) {
                 String value = values[u][field.id()];
-                asm.emit("MOV " + value + ", RZ");
-                asm.emit("P1", "LDG " + value + ", " + SimtAssembler.address(global[u], layout.fieldByte(field.id())));
+                String width = SimtAssembler.width(field.type());
+                asm.emit("MOV" + width + " " + value + ", RZ");
+                asm.emit("P1", "LDG" + width + " " + value + ", " + globalAt[u].at(field.id(), layout.fieldByte(field.id())));
             }
             asm.emit("IADD " + word + ", " + word + ", " + SimtAssembler.immediate(lanes));
             asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes));
@@ -127,7 +131,8 @@ final class SimtDataParallel {
         }
         for (int u = 0; u < mapping.copyUnroll(); u++) {
             for (IrField field : graph.fields()) {
-                asm.emit("STS " + SimtAssembler.address(shared[u], dataBase[field.id()]) + ", " + values[u][field.id()]);
+                asm.emit("STS" + SimtAssembler.width(field.type()) + " " + sharedAt[u].at(field.id(), dataBase[field.id()])
+                        + ", " + values[u][field.id()]);
             }
         }
         asm.emit("BRA copy");
@@ -147,6 +152,8 @@ final class SimtDataParallel {
         for (int d = 0; d < point.length; d++) {
             point[d] = asm.register();
         }
+        SimtFieldAddress sharedAt = new SimtFieldAddress(layout, shared, layout.hasWideFields() ? asm.register() : null);
+        SimtFieldAddress globalAt = new SimtFieldAddress(layout, global, layout.hasWideFields() ? asm.register() : null);
         asm.place("step");
         if (graph.rank() == 2) {
             asm.comment("lane t computes row t, column step - t");
@@ -176,8 +183,9 @@ final class SimtDataParallel {
         }
         asm.emit("SHL " + shared + ", " + shared + ", 0x2");
         asm.emit("SHL " + global + ", " + global + ", 0x2");
+        emitWideOffsets(sharedAt, globalAt);
         asm.emit("!P1", "BRA computed");
-        emitPoint(point, shared, global);
+        emitPoint(point, sharedAt, globalAt);
         asm.place("computed");
         asm.emit("BAR.RED.POPC RZ, RZ");
         asm.emit("IADD " + step + ", " + step + ", 0x1");
@@ -185,18 +193,29 @@ final class SimtDataParallel {
         asm.emit("P0", "BRA step");
     }
 
-    private void emitPoint(String[] point, String shared, String global) {
+    /** The 8-byte fields' offsets, twice the 4-byte ones, when the kernel has such fields. */
+    private void emitWideOffsets(SimtFieldAddress shared, SimtFieldAddress global) {
+        for (SimtFieldAddress offsets : new SimtFieldAddress[] {shared, global}) {
+            if (offsets.wide() != null) {
+                asm.emit("IADD " + offsets.wide() + ", " + offsets.narrow() + ", " + offsets.narrow());
+            }
+        }
+    }
+
+    private void emitPoint(String[] point, SimtFieldAddress shared, SimtFieldAddress global) {
         Map<Integer, String> produced = new HashMap<>();
         SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(point, params, produced, load -> {
-            String value = asm.register();
-            int offset = graph.rank() == 1 ? 4 * load.offset()[0]
-                    : 4 * (load.offset()[0] * tile.width() + load.offset()[1]);
-            asm.emit("LDS " + value + ", " + SimtAssembler.address(shared, dataBase[load.field()] + offset));
+            Type type = graph.field(load.field()).type();
+            String value = asm.register(type);
+            int words = graph.rank() == 1 ? load.offset()[0] : load.offset()[0] * tile.width() + load.offset()[1];
+            asm.emit("LDS" + SimtAssembler.width(type) + " " + value + ", " + shared.at(load.field(),
+                    dataBase[load.field()] + (long) GpuTarget.elementBytes(type) * words));
             return value;
         }), one, layout);
         expressions.lowerActors(graph, produced, (actor, value) -> {
-            asm.emit("STS " + SimtAssembler.address(shared, dataBase[actor.writes()]) + ", " + value);
-            asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value);
+            String width = SimtAssembler.width(graph.field(actor.writes()).type());
+            asm.emit("STS" + width + " " + shared.at(actor.writes(), dataBase[actor.writes()]) + ", " + value);
+            asm.emit("STG" + width + " " + global.at(actor.writes(), layout.fieldByte(actor.writes())) + ", " + value);
         });
     }
 }

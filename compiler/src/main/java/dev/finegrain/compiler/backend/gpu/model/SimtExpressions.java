@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
-import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -16,11 +15,27 @@ import java.util.function.BiConsumer;
 import java.util.function.IntPredicate;
 
 /**
- * Translates an actor's expression tree into model-ISA instructions, one node at a time, with Java's int
- * semantics (wrapping arithmetic, shift counts taken mod 32, booleans as 0 and 1). Where a value comes from is the
- * schedule's business: {@link Operands} supplies index, param and field registers.
+ * Translates an actor's expression tree into model-ISA instructions, one node at a time, with Java's semantics:
+ * int and bool in a register (booleans as 0 and 1), long and double in a register pair (docs/simt-isa.md); wrapping
+ * arithmetic, shift counts taken mod 32 or 64, doubles rounded per operation (no FMA contraction), casts that
+ * truncate and saturate. An integer division first checks its divisor and sets the run's error word when it is zero;
+ * a select whose branches divide branches around the one not taken, as the oracle evaluates only the taken one.
+ * Where a value comes from is the schedule's business: {@link Operands} supplies index, param and field registers.
  */
 final class SimtExpressions {
+
+    /** The register of an accumulator an enclosing iterate binds. */
+    String accumulator(int slot) {
+        return accumulators.get(slot);
+    }
+
+    Operands operands() {
+        return operands;
+    }
+
+    GlobalLayout layout() {
+        return layout;
+    }
 
     /** Registers for the leaves of an expression, supplied by the schedule's lowering. */
     interface Operands {
@@ -38,6 +53,7 @@ final class SimtExpressions {
     private final Map<IrExpr, String> precomputed = new IdentityHashMap<>();
     private final String one;
     private final GlobalLayout layout;
+    private final SimtWideExpressions wide;
 
     /**
      * {@code one} is a register that holds 1 on every path (set in the prologue), for booleans; {@code layout} gives
@@ -48,6 +64,7 @@ final class SimtExpressions {
         this.operands = operands;
         this.one = one;
         this.layout = layout;
+        this.wide = new SimtWideExpressions(asm, this, one);
     }
 
     /**
@@ -148,11 +165,17 @@ final class SimtExpressions {
         }
     }
 
-    /** Emits code for {@code expr}; returns the register holding its value. */
+    /** Emits code for {@code expr}; returns the register (for long and double, the pair's low register) holding it. */
     String lower(IrExpr expr) {
         String done = precomputed.get(expr);
         if (done != null) {
             return done;
+        }
+        if (SimtAssembler.isWide(expr.type())) {
+            return wide.lower(expr);
+        }
+        if (expr instanceof IrExpr.Binary b && b.left().type() != b.type() && SimtAssembler.isWide(b.left().type())) {
+            return wide.compare(b);
         }
         return switch (expr) {
             case IrExpr.Const c -> asm.constant(c.integral());
@@ -161,7 +184,7 @@ final class SimtExpressions {
             case IrExpr.ParamVar p -> operands.param(p.param());
             case IrExpr.Load load -> operands.load(load);
             case IrExpr.Accumulator a -> accumulators.get(a.slot());
-            case IrExpr.Cast c -> lower(c.operand());
+            case IrExpr.Cast c -> wide.cast(c);
             case IrExpr.Unary u -> unary(u);
             case IrExpr.Binary b -> binary(b);
             case IrExpr.Select s -> select(s);
@@ -211,10 +234,37 @@ final class SimtExpressions {
                 asm.emit("ISETP." + binary.operator().name() + ".AND P0, PT, " + left + ", " + right + ", PT");
                 asm.emit("SEL " + result + ", " + one + ", RZ, P0");
             }
-            case DIV, REM -> throw new GpuLoweringException("the GPU model ISA has no integer division (operator "
-                    + binary.operator().symbol() + "); rewrite the actor without / and %");
+            case DIV, REM -> {
+                String divisor = inRegister(right);
+                checkDivisor("ISETP.EQ.AND P0, PT, " + divisor + ", RZ, PT", binary.right());
+                asm.emit((binary.operator() == BinaryOperator.DIV ? "IDIV " : "IREM ") + result + ", " + left + ", "
+                        + divisor);
+            }
         }
         return result;
+    }
+
+    /** An operand in a register: an immediate is moved into one. */
+    private String inRegister(String operand) {
+        if (operand.startsWith("R")) {
+            return operand;
+        }
+        String register = asm.register();
+        asm.emit("MOV32I " + register + ", " + operand);
+        return register;
+    }
+
+    /**
+     * Before an integer division: {@code compare} sets P0 when the divisor is zero, and those lanes set the error word
+     * (a constant non-zero divisor needs no check).
+     */
+    void checkDivisor(String compare, IrExpr divisor) {
+        if (divisor instanceof IrExpr.Const c && c.integral() != 0) {
+            return;
+        }
+        asm.emit(compare);
+        asm.emit("P0", "STG [" + SimtAssembler.immediate(layout.errorByte()) + "], " + one
+                + "   // division by zero: the run fails");
     }
 
     /** A constant right operand becomes an immediate, as ptxas would emit it. */
@@ -245,7 +295,13 @@ final class SimtExpressions {
         return masked;
     }
 
-    private String select(IrExpr.Select select) {
+    String select(IrExpr.Select select) {
+        if (GlobalLayout.divides(select.whenTrue()) || GlobalLayout.divides(select.whenFalse())) {
+            return branchingSelect(select);
+        }
+        if (SimtAssembler.isWide(select.type())) {
+            return wide.select(select);
+        }
         String condition = lower(select.condition());
         String whenTrue = lower(select.whenTrue());
         String whenFalse = lower(select.whenFalse());
@@ -255,19 +311,37 @@ final class SimtExpressions {
         return result;
     }
 
+    /** A select whose branches divide: only the lanes that take a branch evaluate it (a divergent branch). */
+    private String branchingSelect(IrExpr.Select select) {
+        String condition = lower(select.condition());
+        String result = asm.register(select.type());
+        String move = "MOV" + SimtAssembler.width(select.type()) + " " + result + ", ";
+        String otherwise = asm.label("otherwise");
+        String joined = asm.label("selected");
+        asm.emit("ISETP.EQ.AND P0, PT, " + condition + ", RZ, PT");
+        asm.emit("P0", "BRA " + otherwise);
+        asm.emit(move + lower(select.whenTrue()));
+        asm.emit("BRA " + joined);
+        asm.place(otherwise);
+        asm.emit(move + lower(select.whenFalse()));
+        asm.place(joined);
+        return result;
+    }
+
     /** {@code slot = init; repeat count times: slot = body}, as a counted loop that lanes may leave apart. */
-    private String iterate(IrExpr.Iterate iterate) {
+    String iterate(IrExpr.Iterate iterate) {
         String remaining = asm.register();
         asm.emit("MOV " + remaining + ", " + lower(iterate.count()));
-        String slot = asm.register();
-        asm.emit("MOV " + slot + ", " + lower(iterate.init()));
+        String move = "MOV" + SimtAssembler.width(iterate.type()) + " ";
+        String slot = asm.register(iterate.type());
+        asm.emit(move + slot + ", " + lower(iterate.init()));
         String top = asm.label("iterate");
         String done = asm.label("iterated");
         asm.place(top);
         asm.emit("ISETP.LE.AND P0, PT, " + remaining + ", RZ, PT");
         asm.emit("P0", "BRA " + done);
         String previous = accumulators.put(iterate.slot(), slot);
-        asm.emit("MOV " + slot + ", " + lower(iterate.body()));
+        asm.emit(move + slot + ", " + lower(iterate.body()));
         restore(iterate.slot(), previous);
         asm.emit("IADD " + remaining + ", " + remaining + ", -0x1");
         asm.emit("BRA " + top);

@@ -11,6 +11,7 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Type;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -36,6 +37,9 @@ final class SimtLockDataflow {
     private final SimtSyncContext cx;
     private SimtExpressions expressions;
     private String globalOffset;
+    /** This thread's point in the global fields and in the shared tile copies, for 4- and 8-byte elements. */
+    private SimtFieldAddress global;
+    private SimtFieldAddress shared;
     private String[] point;
     private final Map<Integer, String> params = new HashMap<>();
     /** This point's values by field, for later actors of the point and the write-back. */
@@ -109,6 +113,10 @@ final class SimtLockDataflow {
         cx.one = asm.constant(1);
         cx.sharedOffset = asm.register();
         asm.emit("SHL " + cx.sharedOffset + ", " + cx.tid + ", 0x2");
+        if (layout.hasWideFields()) {
+            cx.wideSharedOffset = asm.register();
+            asm.emit("IADD " + cx.wideSharedOffset + ", " + cx.sharedOffset + ", " + cx.sharedOffset);
+        }
         String row = "RZ";
         String column = cx.tid;
         if (graph.rank() == 2) {
@@ -137,13 +145,19 @@ final class SimtLockDataflow {
             asm.emit("IADD " + point[1] + ", " + point[1] + ", " + SimtAssembler.immediate(-low[1]));
         }
         asm.emit("SHL " + globalOffset + ", " + globalOffset + ", 0x2");
+        global = new SimtFieldAddress(layout, globalOffset, layout.hasWideFields() ? asm.register() : null);
+        shared = new SimtFieldAddress(layout, cx.sharedOffset, cx.wideSharedOffset);
+        if (global.wide() != null) {
+            asm.emit("IADD " + global.wide() + ", " + globalOffset + ", " + globalOffset);
+        }
         asm.comment("P6: my word lies in the padded fields");
         emitInside(layout.haloHigh());
         for (IrField field : graph.fields()) {
-            String value = asm.register();
-            asm.emit("MOV " + value + ", RZ");
-            asm.emit("P6", "LDG " + value + ", " + SimtAssembler.address(globalOffset, layout.fieldByte(field.id())));
-            asm.emit("STS " + SimtAssembler.address(cx.sharedOffset, mapping.dataBase()[field.id()]) + ", " + value);
+            String width = SimtAssembler.width(field.type());
+            String value = asm.register(field.type());
+            asm.emit("MOV" + width + " " + value + ", RZ");
+            asm.emit("P6", "LDG" + width + " " + value + ", " + global.at(field.id(), layout.fieldByte(field.id())));
+            asm.emit("STS" + width + " " + shared.at(field.id(), mapping.dataBase()[field.id()]) + ", " + value);
         }
         asm.comment("P6: I compute a point (inside the tile's interior and the domain)");
         emitInside(new int[graph.rank()]);
@@ -155,11 +169,7 @@ final class SimtLockDataflow {
         int last = graph.rank() - 1;
         asm.emit("ISETP.GE.AND P6, PT, " + column + ", " + SimtAssembler.immediate(low[last]) + ", P6");
         asm.emit("ISETP.LT.AND P6, PT, " + column + ", " + SimtAssembler.immediate(low[last] + interior[last]) + ", P6");
-        for (int p = 0; p < graph.kernel().params().size(); p++) {
-            String param = asm.register();
-            asm.emit("LDG " + param + ", [" + SimtAssembler.immediate(GlobalLayout.paramByte(p)) + "]");
-            params.put(p, param);
-        }
+        params.putAll(SimtParams.load(asm, graph, layout));
         if (mapping.waitForm() == WaitForm.WARP) {
             emitWarpRegisters();
         }
@@ -292,9 +302,10 @@ final class SimtLockDataflow {
                     return token.getValue();
                 }
             }
-            String value = asm.register();
-            asm.emit("LDS " + value + ", " + SimtAssembler.address(cx.sharedOffset,
-                    mapping.dataBase()[load.field()] + tileByteOffset(load.offset())));
+            Type type = graph.field(load.field()).type();
+            String value = asm.register(type);
+            asm.emit("LDS" + SimtAssembler.width(type) + " " + value + ", " + shared.at(load.field(),
+                    mapping.dataBase()[load.field()] + (long) GpuTarget.elementBytes(type) * tileWordOffset(load.offset())));
             return value;
         });
     }
@@ -309,8 +320,8 @@ final class SimtLockDataflow {
     private void emitWriteBack(String guard, Map<Integer, String> fired, String phaseStart, String phaseEnd) {
         asm.section("write back my point and my sync phase's clocks");
         for (Map.Entry<Integer, String> field : fired.entrySet()) {
-            asm.emit(guard, "STG " + SimtAssembler.address(globalOffset, layout.fieldByte(field.getKey())) + ", "
-                    + field.getValue());
+            asm.emit(guard, "STG" + SimtAssembler.width(graph.field(field.getKey()).type()) + " "
+                    + global.at(field.getKey(), layout.fieldByte(field.getKey())) + ", " + field.getValue());
         }
         String slot = asm.register();
         String block = asm.register();
@@ -321,8 +332,8 @@ final class SimtLockDataflow {
         asm.emit(guard, "STG " + SimtAssembler.address(slot, layout.totalBytes() + 4) + ", " + phaseEnd);
     }
 
-    private int tileByteOffset(int[] offset) {
-        return graph.rank() == 1 ? 4 * offset[0] : 4 * (offset[0] * mapping.tile().width() + offset[1]);
+    private int tileWordOffset(int[] offset) {
+        return graph.rank() == 1 ? offset[0] : offset[0] * mapping.tile().width() + offset[1];
     }
 
     private static int[] negate(int[] vector) {

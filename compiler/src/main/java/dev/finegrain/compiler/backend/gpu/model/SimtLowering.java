@@ -8,66 +8,29 @@ import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
-import dev.finegrain.compiler.ir.IrExpr;
-import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.TokenRule;
-import dev.finegrain.dsl.BinaryOperator;
 import dev.finegrain.dsl.LockMechanism;
-import dev.finegrain.dsl.ParamSpec;
-import dev.finegrain.dsl.Type;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.Optional;
 
 /**
- * The entry to the GPU model's lowering: checks that a kernel fits the model ISA (32-bit integers, no division), has
- * the plan mapped ({@link GpuMapper}) and spells the mapping in the model ISA, one emitter per schedule.
+ * The entry to the GPU model's lowering: checks that the kernel can be mapped, has the plan mapped
+ * ({@link GpuMapper}) and spells the mapping in the model ISA, one emitter per schedule.
  */
 public final class SimtLowering {
 
     private SimtLowering() {}
 
-    /** Why the GPU model cannot run this kernel at all, if it cannot. */
+    /**
+     * Why the GPU model cannot run this kernel at all, if it cannot: every type and operator has a lowering, so only
+     * the mapping's requirements of a kernel remain ({@link GpuMapper#unmappableKernel}).
+     */
     public static Optional<String> unsupportedKernel(KernelGraph graph) {
-        if (graph.rank() > 2) {
-            return GpuMapper.unmappableKernel(graph);
-        }
-        for (IrField field : graph.fields()) {
-            if (field.type() != Type.INT) {
-                return Optional.of("the GPU model's backend holds int fields only; field '" + field.name()
-                        + "' of " + graph.name() + " is " + field.type());
-            }
-        }
-        for (ParamSpec param : graph.kernel().params()) {
-            if (!SimtAssembler.fitsRegister(param.type())) {
-                return Optional.of("the GPU model ISA has 32-bit integer registers only; param '" + param.name()
-                        + "' of " + graph.name() + " is " + param.type());
-            }
-        }
-        return GpuMapper.unmappableKernel(graph).or(() -> graph.actors().stream()
-                .map(actor -> unsupportedExpression(actor.body())).flatMap(Optional::stream).findFirst());
-    }
-
-    private static Optional<String> unsupportedExpression(IrExpr expr) {
-        if (!SimtAssembler.fitsRegister(expr.type())) {
-            return Optional.of("the GPU model ISA has 32-bit integer registers only; an expression is " + expr.type());
-        }
-        return switch (expr) {
-            case IrExpr.Binary b when b.operator() == BinaryOperator.DIV
-                    || b.operator() == BinaryOperator.REM ->
-                    Optional.of("the GPU model ISA has no integer division (operator " + b.operator().symbol() + ")");
-            case IrExpr.Binary b -> unsupportedExpression(b.left()).or(() -> unsupportedExpression(b.right()));
-            case IrExpr.Unary u -> unsupportedExpression(u.operand());
-            case IrExpr.Select s -> unsupportedExpression(s.condition()).or(() -> unsupportedExpression(s.whenTrue()))
-                    .or(() -> unsupportedExpression(s.whenFalse()));
-            case IrExpr.Cast c -> unsupportedExpression(c.operand());
-            case IrExpr.Iterate it -> unsupportedExpression(it.count()).or(() -> unsupportedExpression(it.init()))
-                    .or(() -> unsupportedExpression(it.body()));
-            default -> Optional.empty();
-        };
+        return GpuMapper.unmappableKernel(graph);
     }
 
     /**

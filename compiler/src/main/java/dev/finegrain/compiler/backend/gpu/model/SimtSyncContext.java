@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.SyncChannel;
 import dev.finegrain.compiler.ir.IrActor;
@@ -22,6 +23,8 @@ public final class SimtSyncContext {
     String tid;
     String one;
     String sharedOffset;
+    /** This thread's byte offset in the tile copies of 8-byte fields (twice sharedOffset), when the kernel has some. */
+    String wideSharedOffset;
     /** Warp mechanisms: this thread's warp, and the warp's byte offset in a warp-token array. */
     String warp;
     String warpOffset;
@@ -48,16 +51,49 @@ public final class SimtSyncContext {
         return mapping.tokens().tokenBase();
     }
 
-    /** The producer's token word of channel c ({@code token}) or its data word, as this thread addresses it. */
-    String channelAddress(int c, boolean token) {
+    /**
+     * The producer's token word of channel c ({@code token}) or its data word (for a long or double, the pair's low
+     * word), as this thread addresses it; {@code plus} bytes further.
+     */
+    String channelAddress(int c, boolean token, int plus) {
         SyncChannel channel = channel(c);
-        int base = token ? tokenBase()[channel.tokenArray()] : mapping.dataBase()[channel.producerField()];
-        return SimtAssembler.address(sharedOffset, base - 4L * channel.threadDistance());
+        if (token) {
+            return SimtAssembler.address(sharedOffset, tokenBase()[channel.tokenArray()] - 4L * channel.threadDistance()
+                    + plus);
+        }
+        int bytes = elementBytes(channel.producerField());
+        return SimtAssembler.address(bytes == 8 ? wideSharedOffset : sharedOffset,
+                mapping.dataBase()[channel.producerField()] - (long) bytes * channel.threadDistance() + plus);
+    }
+
+    String channelAddress(int c, boolean token) {
+        return channelAddress(c, token, 0);
+    }
+
+    /** This thread's own word of a field's tile copy, by field. */
+    String ownDataAddress(int field, int plus) {
+        return SimtAssembler.address(elementBytes(field) == 8 ? wideSharedOffset : sharedOffset,
+                (long) mapping.dataBase()[field] + plus);
+    }
+
+    /** The type of the field channel c carries. */
+    dev.finegrain.dsl.Type channelType(int c) {
+        return mapping.graph().field(channel(c).producerField()).type();
+    }
+
+    private int elementBytes(int field) {
+        return GpuTarget.elementBytes(mapping.graph().field(field).type());
     }
 
     /** This thread's own word of a field's tile copy. */
     String ownDataAddress(IrActor actor) {
-        return SimtAssembler.address(sharedOffset, mapping.dataBase()[actor.writes()]);
+        return ownDataAddress(actor.writes(), 0);
+    }
+
+    /** The store of an actor's value to this thread's word of its field's tile copy (a pair for long and double). */
+    String storeOwnData(IrActor actor, String value) {
+        return "STS" + SimtAssembler.width(mapping.graph().field(actor.writes()).type()) + " " + ownDataAddress(actor)
+                + ", " + value;
     }
 
     /** The token word of warp {@code warpsBack} before this thread's, in token array {@code array}. */

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.Type;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -54,11 +55,7 @@ final class SimtWavefront {
         String one = asm.constant(1);
         String first = asm.register();
         asm.emit("IMAD " + first + ", " + block + ", " + SimtAssembler.immediate(threads) + ", " + thread);
-        for (int p = 0; p < graph.kernel().params().size(); p++) {
-            String param = asm.register();
-            asm.emit("LDG " + param + ", [" + SimtAssembler.immediate(GlobalLayout.paramByte(p)) + "]");
-            params.put(p, param);
-        }
+        params.putAll(SimtParams.load(asm, graph, layout));
         String step = asm.register();
         String count = asm.register();
         String low = asm.register();
@@ -69,6 +66,7 @@ final class SimtWavefront {
             point[d] = asm.register();
         }
         String global = asm.register();
+        String wideGlobal = layout.hasWideFields() ? asm.register() : null;
         asm.emit("MOV " + step + ", RZ");
         asm.emit("MOV " + target + ", RZ");
         asm.place("step");
@@ -106,7 +104,10 @@ final class SimtWavefront {
             asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(haloLow[0]));
         }
         asm.emit("SHL " + global + ", " + global + ", 0x2");
-        emitPoint(point, global, one);
+        if (wideGlobal != null) {
+            asm.emit("IADD " + wideGlobal + ", " + global + ", " + global + "   // the point's offset in 8-byte fields");
+        }
+        emitPoint(point, new SimtFieldAddress(layout, global, wideGlobal), one);
         asm.emit("IADD " + k + ", " + k + ", " + SimtAssembler.immediate((long) threads * blocks));
         asm.emit("BRA point");
         asm.place("barrier");
@@ -136,15 +137,17 @@ final class SimtWavefront {
         asm.emit("BAR.RED.POPC RZ, RZ");
     }
 
-    private void emitPoint(String[] point, String global, String one) {
+    private void emitPoint(String[] point, SimtFieldAddress global, String one) {
         Map<Integer, String> produced = new HashMap<>();
         SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(point, params, produced, load -> {
-            String value = asm.register();
-            asm.emit("LDG " + value + ", " + SimtAssembler.address(global,
-                    layout.fieldByte(load.field()) + layout.byteOffset(load.offset())));
+            Type type = graph.field(load.field()).type();
+            String value = asm.register(type);
+            asm.emit("LDG" + SimtAssembler.width(type) + " " + value + ", " + global.at(load.field(),
+                    layout.fieldByte(load.field()) + layout.byteOffset(load.field(), load.offset())));
             return value;
         }), one, layout);
         expressions.lowerActors(graph, produced, (actor, value) ->
-                asm.emit("STG " + SimtAssembler.address(global, layout.fieldByte(actor.writes())) + ", " + value));
+                asm.emit("STG" + SimtAssembler.width(graph.field(actor.writes()).type()) + " "
+                        + global.at(actor.writes(), layout.fieldByte(actor.writes())) + ", " + value));
     }
 }

@@ -5,7 +5,10 @@ import dev.finegrain.compiler.ir.IrActor;
 /**
  * Tiny-lock in the model ISA (seed 001 Listings 4, 15): LDSLK takes a lock bit (and, for a shared channel, the
  * producer's value with it), STSUL stores and frees it. Shared channels use the data words' own bits; private ones a
- * token word per channel, freed for good once the consumer fired.
+ * token word per channel, freed for good once the consumer fired. A long or double value is a pair of words: the lock
+ * bit of its low word is the token, so the producer stores the high word with STS first and then the low word with
+ * STSUL, and a consumer that took the bit with LDSLK loads the high word with LDS (the model is sequentially
+ * consistent, so the high word is there once the bit is free).
  */
 public final class TinyLockSimt implements SimtSync {
 
@@ -18,7 +21,7 @@ public final class TinyLockSimt implements SimtSync {
             }
         } else {
             cx.mapping.graph().fields().stream().filter(f -> f.isState()).forEach(field -> cx.asm.emit("P6",
-                    "LDSLK P0, RZ, " + SimtAssembler.address(cx.sharedOffset, cx.mapping.dataBase()[field.id()])));
+                    "LDSLK P0, RZ, " + cx.ownDataAddress(field.id(), 0)));
         }
     }
 
@@ -28,11 +31,12 @@ public final class TinyLockSimt implements SimtSync {
             cx.asm.emit("!" + have, "LDSLK " + have + ", RZ, " + cx.channelAddress(c, true));
             return;
         }
-        String value = cx.asm.register();
+        String value = cx.asm.register(cx.channelType(c));
         cx.tokenValues.put(c, value);
         cx.asm.comment("as Listing 15: once held, the token is restored on every pass; the value is final,"
                 + " so a second restore only frees a bit that no one needs held");
         cx.asm.emit("!" + have, "LDSLK " + have + ", " + value + ", " + cx.channelAddress(c, false));
+        loadHighWord(cx, c, have, value);
         cx.asm.emit(have, "STSUL " + cx.channelAddress(c, false) + ", " + value + "   // restore the token");
     }
 
@@ -41,21 +45,36 @@ public final class TinyLockSimt implements SimtSync {
         if (cx.privateChannels()) {
             cx.asm.emit("LDSLK P1, RZ, " + cx.channelAddress(c, true) + "   // Waitlock");
         } else {
-            String value = cx.asm.register();
+            String value = cx.asm.register(cx.channelType(c));
             cx.tokenValues.put(c, value);
             cx.asm.emit("LDSLK P1, " + value + ", " + cx.channelAddress(c, false) + "   // Waitlock");
+            cx.asm.emit("!P1", "BRA " + wait);
+            loadHighWord(cx, c, "PT", value);
+            return;
         }
         cx.asm.emit("!P1", "BRA " + wait);
+    }
+
+    /** A long or double value's high word, beside the low word whose lock bit {@code held} lanes took. */
+    private static void loadHighWord(SimtSyncContext cx, int c, String held, String value) {
+        if (SimtAssembler.isWide(cx.channelType(c))) {
+            cx.asm.emit(held, "LDS " + SimtAssembler.high(value) + ", " + cx.channelAddress(c, false, 4)
+                    + "   // the high word, beside the token's low word");
+        }
     }
 
     @Override
     public void publish(SimtSyncContext cx, IrActor actor, String value) {
         String own = cx.ownDataAddress(actor);
         if (!cx.privateChannels()) {
+            if (SimtAssembler.isWide(cx.mapping.graph().field(actor.writes()).type())) {
+                cx.asm.emit("STS " + cx.ownDataAddress(actor.writes(), 4) + ", " + SimtAssembler.high(value)
+                        + "   // the high word first");
+            }
             cx.asm.emit("STSUL " + own + ", " + value + "   // store and Unlock");
             return;
         }
-        cx.asm.emit("STS " + own + ", " + value);
+        cx.asm.emit(cx.storeOwnData(actor, value));
         for (int c = 0; c < cx.channels(); c++) {
             if (cx.channel(c).channel().producer() == actor.id()) {
                 cx.asm.emit("STSUL " + SimtAssembler.address(cx.sharedOffset, cx.tokenBase()[c]) + ", RZ   // Unlock");

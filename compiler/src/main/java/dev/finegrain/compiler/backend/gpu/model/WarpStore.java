@@ -8,6 +8,6 @@ final class WarpStore {
     private WarpStore() {}
 
     static void store(SimtSyncContext cx, IrActor actor, String value) {
-        cx.asm.emit("STS " + cx.ownDataAddress(actor) + ", " + value);
+        cx.asm.emit(cx.storeOwnData(actor, value));
     }
 }

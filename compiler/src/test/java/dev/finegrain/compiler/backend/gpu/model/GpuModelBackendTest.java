@@ -1,10 +1,12 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.compare.FermiCalibration;
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.GoldenKernels;
@@ -15,6 +17,7 @@ import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.Type;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,8 +42,10 @@ import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Finegrain.select;
 import static dev.finegrain.dsl.Type.DOUBLE;
 import static dev.finegrain.dsl.Type.INT;
+import static dev.finegrain.dsl.Type.LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The GPU model backend: every schedule and mechanism it accepts computes what the oracle computes. */
@@ -117,6 +122,42 @@ class GpuModelBackendTest {
         Kernel privateNw = NW.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build();
         assertAllVerified(FERMI, privateNw, new int[] {50, 50}, List.of(new Schedule.LockDataflow()));
         assertAllVerified(HOPPER, privateNw, new int[] {40, 40}, List.of(new Schedule.LockDataflow()));
+    }
+
+    /**
+     * A guarded division whose divisor is zero where the guard holds not verifies (only the taken branch runs, as in
+     * the oracle); the same division unguarded fails the run with the JVM backend's message.
+     */
+    @Test
+    void integerDivisionByZeroFailsTheRunOnlyWhereItIsEvaluated() {
+        Kernel guarded = kernel("dividing").domain(dim("i", "n")).input("d", INT).state("q", LONG, boundary(constant(7L)))
+                .actor("step", "q", a -> select(a.read("d", 0).isNotEqualTo(0),
+                        a.read("q", -1).plus(a.read("q", -1).dividedBy(a.read("d", 0).castTo(Type.LONG))),
+                        a.read("q", -1).remainder(3).plus(1)))
+                .build();
+        Kernel unguarded = kernel("dividing").domain(dim("i", "n")).input("d", INT)
+                .state("q", INT, boundary(constant(7)))
+                .actor("step", "q", a -> a.read("q", -1).plus(100).dividedBy(a.read("d", 0)))
+                .build();
+        int[] divisors = {3, -2, 0, 5, 0, 1, -7, 2};
+        for (GpuModelBackend backend : List.of(FERMI, HOPPER)) {
+            for (Schedule schedule : List.of(new Schedule.Wavefront(), new Schedule.LockDataflow())) {
+                KernelGraph graph = Pipeline.compile(guarded);
+                Invocation invocation = guarded.invocation().sizes(8).input("d", divisors).build();
+                Variant variant = new Variant(graph, SchedulePlanner.plan(graph, schedule),
+                        backend.mechanisms(graph, schedule).stream().findFirst());
+                BackendRun run = backend.run(variant, invocation, RunSettings.once(1, 1));
+                assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph,
+                        new int[] {8}, run.outputs()), backend.name() + " " + schedule.cliName());
+                KernelGraph failing = Pipeline.compile(unguarded);
+                Variant failingVariant = new Variant(failing, SchedulePlanner.plan(failing, schedule),
+                        backend.mechanisms(failing, schedule).stream().findFirst());
+                KernelExecutionException error = assertThrows(KernelExecutionException.class, () -> backend.run(
+                        failingVariant, unguarded.invocation().sizes(8).input("d", divisors).build(), RunSettings.once(1, 1)));
+                assertTrue(error.getMessage().startsWith("kernel 'dividing': integer division by zero in an actor body on"
+                        + " the GPU model"), error.getMessage());
+            }
+        }
     }
 
     /** Found in review: a lane holding one shared token while it waited for another deadlocked its warp. */
@@ -238,14 +279,35 @@ class GpuModelBackendTest {
     }
 
     @Test
-    void kernelsTheModelIsaCannotHoldAreRefusedWithAReason() {
-        Kernel doubles = kernel("doubles")
-                .domain(dim("i", "n"))
+    void kernelsTheMappingCannotTileAreRefusedWithAReason() {
+        Kernel cube = kernel("cube")
+                .domain(dim("i", "n"), dim("j", "m"), dim("k", "p"))
                 .state("x", DOUBLE, boundary(constant(1.0)))
-                .actor("halve", "x", a -> a.read("x", -1).times(0.5))
+                .actor("halve", "x", a -> a.read("x", -1, 0, 0).times(0.5))
                 .build();
-        assertEquals(Optional.of("the GPU model's backend holds int fields only; field 'x' of doubles is double"),
-                FERMI.unsupportedKernel(Pipeline.compile(doubles), new Schedule.Wavefront()));
+        assertEquals(Optional.of("the GPU model lowers 1D and 2D domains; cube has 3"),
+                FERMI.unsupportedKernel(Pipeline.compile(cube), new Schedule.Wavefront()));
+    }
+
+    /** A dependence with a negative component is refused with the schedule that takes it, which then verifies. */
+    @Test
+    void aDependenceTheTilesCannotFollowNamesTheWavefrontThatTakesIt() {
+        Kernel anti = kernel("anti")
+                .domain(dim("i", "n"), dim("j", "m"))
+                .state("s", LONG, boundary(index("i").minus(index("j")).castTo(Type.LONG)))
+                .actor("a", "s", c -> c.read("s", -1, 1).times(3).plus(c.index("j").castTo(Type.LONG)))
+                .build();
+        KernelGraph graph = Pipeline.compile(anti);
+        String reason = FERMI.unsupportedKernel(graph, new Schedule.Wavefront()).orElseThrow();
+        assertTrue(reason.startsWith("the GPU model's tiles need dependences that point backwards in every dimension;"
+                + " anti has (1,-1)"), reason);
+        assertTrue(reason.endsWith(", which the wavefront along hyperplane (1,0) takes on the reference and jvm backends"),
+                reason);
+        Invocation invocation = anti.invocation().sizes(9, 7).build();
+        BackendRun jvm = new JvmBackend().run(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.Wavefront()),
+                Optional.empty()), invocation, RunSettings.once(1, 2));
+        assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, new int[] {9, 7},
+                jvm.outputs()));
     }
 
     @Test

@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * FileCheck-style goldens of the model-ISA emitter: the whole of {@code finegrain show KERNEL --simt ...} (launch plan,
- * resources, program) for one variant of each idea the lowering handles. After a deliberate change, regenerate with
+ * resources, program) for one variant of each idea the lowering handles, 64-bit values (a double stencil, a long
+ * hash) among them. After a deliberate change, regenerate with
  * {@code ./mvnw -pl compiler -am test -Dtest=SimtProgramGoldenTest -Dsurefire.failIfNoSpecifiedTests=false
  * -Dfinegrain.golden.update=true} and review the diff; a refactor keeps every file byte for byte.
  */
@@ -50,7 +51,14 @@ class SimtProgramGoldenTest {
                         "--mechanism", "tiny-lock")),
                 Arguments.of("chain-wavefront-fermi", List.of("chain", "--schedule", "wavefront")),
                 Arguments.of("chain-atomic-spin-lock-hopper", List.of("chain", "--schedule", "lock-dataflow", "--mechanism",
-                        "atomic-spin-lock", "--profile", "hopper-h200")));
+                        "atomic-spin-lock", "--profile", "hopper-h200")),
+                Arguments.of("smooth-tiny-lock-fermi", List.of("smooth", "--schedule", "lock-dataflow", "--mechanism",
+                        "tiny-lock")),
+                Arguments.of("smooth-data-parallel-16-fermi", List.of("smooth", "--schedule", "data-parallel:16", "--sizes",
+                        "64")),
+                Arguments.of("long-hash-wavefront-fermi", List.of("long-hash", "--schedule", "wavefront")),
+                Arguments.of("long-hash-acquire-release-fermi", List.of("long-hash", "--schedule", "lock-dataflow",
+                        "--mechanism", "acquire-release")));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,6 +1,10 @@
 package dev.finegrain.gpu.nodes.expression;
 
-/** What an integer instruction computes from its (up to three) source values, with SASS's shift clamping. */
+/**
+ * What an instruction on 32-bit registers computes from its (up to three) source values: integers with SASS's shift
+ * clamping, the division pseudo-instructions with Java's semantics (a zero divisor gives 0: the lowering reports it
+ * before), and fp32 arithmetic on the registers' bits, IEEE round-to-nearest as Java's float arithmetic.
+ */
 public enum SimtIntegerOp {
     MOV {
         @Override
@@ -61,6 +65,53 @@ public enum SimtIntegerOp {
         @Override
         public int apply(int a, int b, int c) {
             return a ^ b;
+        }
+    },
+    /** Java's int division; {@code MIN_VALUE / -1} wraps; a zero divisor gives 0. */
+    IDIV {
+        @Override
+        public int apply(int a, int b, int c) {
+            return b == 0 ? 0 : a / b;
+        }
+    },
+    /** Java's int remainder, the sign of the dividend; a zero divisor gives 0. */
+    IREM {
+        @Override
+        public int apply(int a, int b, int c) {
+            return b == 0 ? 0 : a % b;
+        }
+    },
+    FADD {
+        @Override
+        public int apply(int a, int b, int c) {
+            return Float.floatToRawIntBits(Float.intBitsToFloat(a) + Float.intBitsToFloat(b));
+        }
+    },
+    FMUL {
+        @Override
+        public int apply(int a, int b, int c) {
+            return Float.floatToRawIntBits(Float.intBitsToFloat(a) * Float.intBitsToFloat(b));
+        }
+    },
+    /** {@code a * b + c} rounded once. */
+    FFMA {
+        @Override
+        public int apply(int a, int b, int c) {
+            return Float.floatToRawIntBits(Math.fma(Float.intBitsToFloat(a), Float.intBitsToFloat(b),
+                    Float.intBitsToFloat(c)));
+        }
+    },
+    /** Java's Math.min: a NaN operand wins, -0.0 is below 0.0. */
+    FMIN {
+        @Override
+        public int apply(int a, int b, int c) {
+            return Float.floatToRawIntBits(Math.min(Float.intBitsToFloat(a), Float.intBitsToFloat(b)));
+        }
+    },
+    FMAX {
+        @Override
+        public int apply(int a, int b, int c) {
+            return Float.floatToRawIntBits(Math.max(Float.intBitsToFloat(a), Float.intBitsToFloat(b)));
         }
     };
 

@@ -6,15 +6,20 @@ import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
-/** {@code LDG Rd, [addr]} (also {@code LD}): a volatile global load per active lane, one access per distinct line. */
+/**
+ * {@code LDG Rd, [addr]} (also {@code LD}): a volatile global load per active lane, one access per distinct line.
+ * {@code LDG.64} loads the pair {@code Rd:Rd+1} from an 8-byte aligned address (one line, as the low word's).
+ */
 @NodeInfo(shortName = "LDG")
 public final class SimtGlobalLoadNode extends SimtMemoryAccessNode {
     private final int destination;
+    private final boolean wide;
 
-    public SimtGlobalLoadNode(SimtInstruction instruction, int destination, SimtOperand.Address address,
+    public SimtGlobalLoadNode(SimtInstruction instruction, int destination, SimtOperand.Address address, boolean wide,
                               SimtProfile profile) {
         super(instruction, address, profile);
         this.destination = destination;
+        this.wide = wide;
     }
 
     @Override
@@ -25,6 +30,10 @@ public final class SimtGlobalLoadNode extends SimtMemoryAccessNode {
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = globalWord(warp, lane, addresses[i++]);
+            if (wide) {
+                checkPairAligned(warp, lane, addresses[i - 1]);
+                warp.writeRegister(lane, destination + 1, warp.machine().global().load(word + 1));
+            }
             warp.writeRegister(lane, destination, warp.machine().global().load(word));
         }
         fallThrough(warp);

@@ -10,16 +10,20 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 /**
  * {@code STG [addr], Rs} (also {@code ST}): a volatile global store per active lane, one access per distinct line.
  * The lines are busy for the store's service time, but the warp goes on after the issue (see
- * {@link SimtMemoryAccessNode#storeIssueCycles}).
+ * {@link SimtMemoryAccessNode#storeIssueCycles}). {@code STG.64} stores the pair {@code Rs:Rs+1} to an 8-byte aligned
+ * address.
  */
 @NodeInfo(shortName = "STG")
 public final class SimtGlobalStoreNode extends SimtMemoryAccessNode {
     @Child private SimtOperandNode value;
+    /** The pair's high word for STG.64, else null. */
+    @Child private SimtOperandNode high;
 
     public SimtGlobalStoreNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value,
-                               SimtProfile profile) {
+                               SimtOperandNode high, SimtProfile profile) {
         super(instruction, address, profile);
         this.value = value;
+        this.high = high;
     }
 
     @Override
@@ -30,6 +34,12 @@ public final class SimtGlobalStoreNode extends SimtMemoryAccessNode {
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = globalWord(warp, lane, addresses[i++]);
+            if (high != null) {
+                checkPairAligned(warp, lane, addresses[i - 1]);
+                if (warp.machine().global().store(word + 1, high.read(warp, lane))) {
+                    warp.machine().noteProgress();
+                }
+            }
             if (warp.machine().global().store(word, value.read(warp, lane))) {
                 warp.machine().noteProgress();
             }

@@ -6,15 +6,20 @@ import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
-/** {@code LDS Rd, [addr]}: loads a shared word per active lane; bank conflicts replay. */
+/**
+ * {@code LDS Rd, [addr]}: loads a shared word per active lane; bank conflicts replay. {@code LDS.64} loads the pair
+ * {@code Rd:Rd+1} from an 8-byte aligned address, one pass more than its low words' conflicts need.
+ */
 @NodeInfo(shortName = "LDS")
 public final class SimtLdsNode extends SimtMemoryAccessNode {
     private final int destination;
+    private final boolean wide;
 
-    public SimtLdsNode(SimtInstruction instruction, int destination, SimtOperand.Address address,
+    public SimtLdsNode(SimtInstruction instruction, int destination, SimtOperand.Address address, boolean wide,
                        SimtProfile profile) {
         super(instruction, address, profile);
         this.destination = destination;
+        this.wide = wide;
     }
 
     @Override
@@ -25,13 +30,17 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i++]);
+            if (wide) {
+                checkPairAligned(warp, lane, addresses[i - 1]);
+                warp.writeRegister(lane, destination + 1, warp.block().shared().load(word + 1));
+            }
             warp.writeRegister(lane, destination, warp.block().shared().load(word));
         }
         fallThrough(warp);
         if (count == 0) {
             return issueCycles;
         }
-        int degree = warp.machine().costs().bankConflictDegree(addresses, count);
+        int degree = warp.machine().costs().bankConflictDegree(addresses, count) + (wide ? 1 : 0);
         warp.machine().counters().sharedLoads += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
         return issueLoad(warp, destination, count, sharedAccessCycles(degree));

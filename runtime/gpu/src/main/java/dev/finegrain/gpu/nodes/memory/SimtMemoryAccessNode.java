@@ -68,6 +68,19 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
         return word;
     }
 
+    /** A 64-bit access needs an 8-byte aligned address (its second word is then in range whenever the first is). */
+    protected final void checkPairAligned(SimtWarp warp, int lane, int byteAddress) {
+        if ((byteAddress & 7) != 0) {
+            throw misalignedPair(warp, lane, byteAddress);
+        }
+    }
+
+    @TruffleBoundary
+    private SimUserException misalignedPair(SimtWarp warp, int lane, int byteAddress) {
+        return fault(warp, lane, "address 0x" + Integer.toHexString(byteAddress) + " of a 64-bit access is not 8-byte"
+                + " aligned");
+    }
+
     /** The fault for a bad address; built behind the boundary, so that compiled accesses carry no string code. */
     @TruffleBoundary
     private SimUserException outOfRange(SimtWarp warp, int lane, String space, int byteAddress, SimtMemory memory) {

@@ -7,15 +7,21 @@ import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
-/** {@code STS [addr], Rs}: stores a shared word per active lane (lanes in order, so the highest lane wins a tie). */
+/**
+ * {@code STS [addr], Rs}: stores a shared word per active lane (lanes in order, so the highest lane wins a tie).
+ * {@code STS.64} stores the pair {@code Rs:Rs+1} to an 8-byte aligned address, one pass more than {@code STS}.
+ */
 @NodeInfo(shortName = "STS")
 public final class SimtStsNode extends SimtMemoryAccessNode {
     @Child private SimtOperandNode value;
+    /** The pair's high word for STS.64, else null. */
+    @Child private SimtOperandNode high;
 
     public SimtStsNode(SimtInstruction instruction, SimtOperand.Address address, SimtOperandNode value,
-                       SimtProfile profile) {
+                       SimtOperandNode high, SimtProfile profile) {
         super(instruction, address, profile);
         this.value = value;
+        this.high = high;
     }
 
     @Override
@@ -26,6 +32,12 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i++]);
+            if (high != null) {
+                checkPairAligned(warp, lane, addresses[i - 1]);
+                if (warp.block().shared().store(word + 1, high.read(warp, lane))) {
+                    warp.machine().noteProgress();
+                }
+            }
             if (warp.block().shared().store(word, value.read(warp, lane))) {
                 warp.machine().noteProgress();
             }
@@ -34,7 +46,7 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
         if (count == 0) {
             return issueCycles;
         }
-        int degree = warp.machine().costs().bankConflictDegree(addresses, count);
+        int degree = warp.machine().costs().bankConflictDegree(addresses, count) + (high != null ? 1 : 0);
         warp.machine().counters().sharedStores += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
         return storeIssueCycles(degree);
