@@ -154,8 +154,13 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             LockMechanism chosen = mechanism == null ? backend.defaultMechanism(graph, parsed).orElse(LockMechanism.TINY_LOCK)
                     : CliValues.mechanism(mechanism);
             backend.unsupported(graph, parsed, chosen).ifPresent(reason -> {
+                if (mechanism == null && backend.mechanisms(graph, parsed).isEmpty()) {
+                    // no mechanism would do: the schedule is what does not fit, so say that, not the default's name
+                    throw new UsageException(what + " cannot run " + parsed.cliName() + " of kernel '" + graph.name()
+                            + "' with any lock mechanism: " + reason);
+                }
                 throw new UsageException("backend '" + backend.name() + "' cannot use mechanism '" + chosen + "' here: "
-                        + reason);
+                        + reason + (mechanism == null ? " (the default; choose one with --mechanism M)" : ""));
             });
             lock = Optional.of(chosen);
         } else if (mechanism != null) {

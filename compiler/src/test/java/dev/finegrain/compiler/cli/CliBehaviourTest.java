@@ -355,6 +355,9 @@ class CliBehaviourTest {
                         "schedule 'data-parallel:0': tile extents must be positive, e.g. data-parallel:16 or data-parallel:32x8"),
                 Arguments.of("threads out of range", List.of("compare", "nw", "--threads", "0"), "--threads 0 is out of range"),
                 Arguments.of("jobs out of range", List.of("compare", "nw", "--jobs", "0"), "--jobs 0 is out of range"),
+                Arguments.of("a schedule no mechanism can run, without --mechanism", List.of("show", "nw", "--gpu-plan",
+                        "--schedule", "lock-dataflow:persistent", "--profile", "fermi-gtx570"),
+                        "the GPU model cannot run lock-dataflow:persistent of kernel 'nw' with any lock mechanism: "),
                 Arguments.of("an architecture nvcc no longer builds", List.of("show", "nw", "--cuda", "--schedule", "wavefront",
                         "--arch", "sm_12"), "'sm_12' is older than nvcc 13 builds for; use sm_75 or newer"));
     }
