@@ -63,15 +63,15 @@ final class DataParallelLoops {
         }
         // a tile's row runs from column 0 of the tile to its width, a constant, from row bases that point at the tile
         cx.columnsFrom(tileStart[last]);
-        cx.carryWestReads();
-        cx.readCarries(true);
+        cx.carries.carryWestReads();
+        cx.carries.readFromLocals(true);
         List<JStmt> point = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
-            cx.fire(cx.graph.actor(actor), point);
+            cx.actors.fire(cx.graph.actor(actor), point);
         }
-        point.addAll(cx.advanceCarries());
+        point.addAll(cx.carries.advance());
         List<JStmt> tileBody = new ArrayList<>(cx.rowBases());
-        tileBody.addAll(cx.seedCarries(constant(0)));
+        tileBody.addAll(cx.carries.seed(constant(0)));
         tileBody.add(new JStmt.Loop(cx.coordinate[last], constant(0), constant(tile[last]), constant(1), point));
         cx.columnsFrom(null);
         List<JStmt> runTile = tileBody;

@@ -99,7 +99,7 @@ final class DataflowLoops {
         // token channel along a row (edge 0) nothing is read west, and a band must not seed from its neighbour's column
         boolean carry = cx.rank > 1 && edgeWidth() > 0;
         if (carry) {
-            cx.carryWestReads();
+            cx.carries.carryWestReads();
         }
         List<JStmt> synced = new ArrayList<>();
         List<JStmt> plain = new ArrayList<>();
@@ -112,11 +112,11 @@ final class DataflowLoops {
                 }
             }
             List<JStmt> folds = new ArrayList<>();
-            JExpr value = cx.lower(spec, spec.body(), folds);
+            JExpr value = cx.actors.lower(spec, spec.body(), folds);
             List<JStmt> fire = new ArrayList<>(folds);
-            cx.store(spec, value, fire);
-            synced.add(cx.describe(spec));
-            if (!folds.isEmpty() && !awaits.isEmpty() && cx.foldsReadNoState(spec.body())) {
+            cx.actors.store(spec, value, fire);
+            synced.add(cx.actors.describe(spec));
+            if (!folds.isEmpty() && !awaits.isEmpty() && cx.actors.foldsReadNoState(spec.body())) {
                 synced.add(new JStmt.Comment("the independent work first: these folds read no state, so they need no token"));
                 synced.addAll(folds);
                 synced.addAll(awaits);
@@ -128,16 +128,16 @@ final class DataflowLoops {
             synced.addAll(publish(spec));
             if (carry) {
                 // the plain middle of a band reads its west neighbour from the carried local, not from memory
-                cx.readCarries(true);
-                cx.fire(spec, plain);
-                cx.readCarries(false);
+                cx.carries.readFromLocals(true);
+                cx.actors.fire(spec, plain);
+                cx.carries.readFromLocals(false);
             } else {
-                plain.add(cx.describe(spec));
+                plain.add(cx.actors.describe(spec));
                 plain.addAll(fire);
             }
         }
-        synced.addAll(cx.advanceCarries());
-        plain.addAll(cx.advanceCarries());
+        synced.addAll(cx.carries.advance());
+        plain.addAll(cx.carries.advance());
         List<JStmt> row = new ArrayList<>(cx.rowBases());
         if (cx.rank == 1) {
             JExpr.Local units = cx.local("blocks", JType.INT);
@@ -161,7 +161,7 @@ final class DataflowLoops {
         out.add(new JStmt.Assign(prefixEnd, LoweringContext.math("min", JType.INT, add(bandStart, constant(edge)), bandEnd)));
         out.add(new JStmt.Assign(suffixStart, LoweringContext.math("max", JType.INT, sub(bandEnd, constant(edge)), prefixEnd)));
         row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), synced));
-        row.addAll(cx.seedCarries(prefixEnd));
+        row.addAll(cx.carries.seed(prefixEnd));
         row.add(new JStmt.Loop(x, prefixEnd, suffixStart, constant(1), plain));
         row.add(new JStmt.Loop(x, suffixStart, bandEnd, constant(1), synced));
         if (strips.isPresent() && cx.rank == 2) {

@@ -105,8 +105,8 @@ final class LaneStrips {
      * {@code after} around each strip; every cell the rectangle reads outside itself must be final before it starts.
      */
     List<JStmt> strips(JExpr rowFrom, JExpr rowTo, JExpr columnFrom, JExpr columnTo, List<JStmt> before, List<JStmt> after) {
-        boolean carries = cx.readingCarries();
-        cx.readCarries(false);
+        boolean carries = cx.carries.readingFromLocals();
+        cx.carries.readFromLocals(false);
         List<JStmt> out = new ArrayList<>();
         out.add(new JStmt.Comment("strips of " + k + " rows in " + k + " lanes; lane r runs " + skew + " * r columns behind lane 0, "
                 + "so the cells of one step lie on one hyperplane and do not depend on each other"));
@@ -126,7 +126,7 @@ final class LaneStrips {
         strip.addAll(triangle(false, columnFrom, columnTo));
         strip.addAll(after);
         out.add(new JStmt.Loop(stripRow, rowFrom, stripsEnd, constant(k), strip));
-        cx.readCarries(carries);
+        cx.carries.readFromLocals(carries);
         return out;
     }
 
@@ -136,7 +136,7 @@ final class LaneStrips {
         List<JStmt> row = new ArrayList<>(cx.rowBases());
         List<JStmt> point = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
-            cx.fire(cx.graph.actor(actor), point);
+            cx.actors.fire(cx.graph.actor(actor), point);
         }
         if (prologue) {
             row.add(new JStmt.Assign(laneEnd, math("min", JType.INT, add(columnFrom, mul(constant(skew), sub(constant(k - 1), laneNumber))),

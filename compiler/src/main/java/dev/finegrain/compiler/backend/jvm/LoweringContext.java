@@ -5,13 +5,9 @@ import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
-import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrChannel;
-import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
-import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.ir.Loads;
 import dev.finegrain.dsl.Type;
 
 import javax.lang.model.SourceVersion;
@@ -19,14 +15,14 @@ import javax.lang.model.SourceVersion;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * What every schedule's lowering shares: the frame bindings and locals of the generated {@code run} method, the
- * padded-array arithmetic, the lowering of actor bodies, and firing one point with its awaits and publishes.
+ * What every schedule's lowering shares: the frame bindings and locals of the generated {@code run} method and the
+ * padded-array arithmetic; it holds the {@link ActorLowering} that fires actors and the {@link WestCarries} that
+ * keep west reads in locals.
  *
  * <p>Layout. A field's storage is its domain padded by its halo, row-major. Along the last dimension L the
  * index of point p + offset o is {@code rowBase + x_L + delta(o)}, where rowBase depends only on the outer
@@ -61,14 +57,10 @@ final class LoweringContext {
     final JExpr.Local rowNumber;
     final JExpr.Local watchdog;
     final JExpr.Local[] syncArray;
+    final WestCarries carries;
+    final ActorLowering actors;
     private final Map<String, JExpr> deltas = new HashMap<>();
-    private final Map<String, JExpr.Local> accumulators = new HashMap<>();
-    private final Map<Integer, Carry> carries = new LinkedHashMap<>();
-    private boolean readCarries;
     private JExpr columnOrigin;
-
-    /** A state field's value one column west of the point ({@code west}) and the one this point stores ({@code current}). */
-    private record Carry(JExpr.Local west, JExpr.Local current) {}
 
     LoweringContext(KernelGraph graph, SyncLayout sync) {
         this.graph = graph;
@@ -117,6 +109,8 @@ final class LoweringContext {
         for (int a = 0; a < syncArray.length; a++) {
             syncArray[a] = bind("tokens" + a, syncType(), JClass.Source.SYNC, a);
         }
+        carries = new WestCarries(this);
+        actors = new ActorLowering(this);
     }
 
     // ---- locals and bindings -------------------------------------------------------------------------------
@@ -306,124 +300,10 @@ final class LoweringContext {
         return point;
     }
 
-    // ---- actor bodies --------------------------------------------------------------------------------------
-
-    /** Statements firing one actor at the current point: evaluate the body, then store (or publish, when packed). */
-    void fire(IrActor actor, List<JStmt> out) {
-        out.add(describe(actor));
-        store(actor, lower(actor, actor.body(), out), out);
-    }
-
-    JStmt describe(IrActor actor) {
-        return new JStmt.Comment("actor " + actor.name() + ": " + IrPrinter.load(graph, actor.writes(), new int[rank])
-                + " = " + IrPrinter.expression(graph, actor.body()));
-    }
-
-    /** Stores an actor's value at the current point (publishing it, when the ready bit is packed beside it). */
-    void store(IrActor actor, JExpr value, List<JStmt> out) {
-        int field = actor.writes();
-        JExpr index = index(field, new int[rank]);
-        Carry carry = carries.get(field);
-        if (carry != null) {
-            out.add(new JStmt.Assign(carry.current(), value));
-            value = carry.current();
-        }
-        if (packed(field)) {
-            out.add(new JStmt.Evaluate(runtime("PackedReadyWords", "publish", JType.VOID,
-                    List.of(JType.LONG_ARRAY, JType.INT, JType.INT), array[field], index, value)));
-        } else {
-            JType element = storageType(graph.field(field)).element();
-            out.add(new JStmt.Store(array[field], index, value.type().equals(element) ? value : new JExpr.Convert(value, element)));
-        }
-    }
-
-    /**
-     * True when the statements that lowering hoists out of the expression (fold loops, and the branches of a select
-     * around a fold) read no state field, so they need no token to run.
-     */
-    boolean foldsReadNoState(IrExpr expr) {
-        return switch (expr) {
-            case IrExpr.Iterate it -> !readsState(it);
-            case IrExpr.Select sel when containsFold(sel.whenTrue()) || containsFold(sel.whenFalse()) -> !readsState(sel);
-            case IrExpr.Unary u -> foldsReadNoState(u.operand());
-            case IrExpr.Binary b -> foldsReadNoState(b.left()) && foldsReadNoState(b.right());
-            case IrExpr.Select sel -> foldsReadNoState(sel.condition()) && foldsReadNoState(sel.whenTrue()) && foldsReadNoState(sel.whenFalse());
-            case IrExpr.Cast c -> foldsReadNoState(c.operand());
-            case IrExpr.Const c -> true;
-            case IrExpr.IndexVar v -> true;
-            case IrExpr.SizeVar v -> true;
-            case IrExpr.ParamVar p -> true;
-            case IrExpr.Load l -> true;
-            case IrExpr.Accumulator a -> true;
-        };
-    }
-
-    private static boolean containsFold(IrExpr expr) {
-        return IrExpr.slotsNeeded(expr) > 0;
-    }
-
-    private boolean readsState(IrExpr expr) {
-        return Loads.anyMatch(expr, load -> graph.field(load.field()).isState());
-    }
-
-    /** Lowers an expression; loops of iterate folds are hoisted into {@code sink} ahead of the expression. */
-    JExpr lower(IrActor actor, IrExpr expr, List<JStmt> sink) {
-        return switch (expr) {
-            case IrExpr.Const c -> switch (c.type()) {
-                case INT -> JExpr.Const.ofInt((int) c.integral());
-                case LONG -> JExpr.Const.ofLong(c.integral());
-                case DOUBLE -> JExpr.Const.ofDouble(c.real());
-                case BOOL -> JExpr.Const.ofBoolean(c.integral() != 0);
-            };
-            case IrExpr.IndexVar v when v.dimension() == last && columnOrigin != null -> add(columnOrigin, coordinate[last]);
-            case IrExpr.IndexVar v -> coordinate[v.dimension()];
-            case IrExpr.SizeVar v -> size[v.dimension()];
-            case IrExpr.ParamVar p -> param[p.param()];
-            case IrExpr.Load load when readCarries && carries.containsKey(load.field()) && Arrays.equals(load.offset(), west()) ->
-                    carries.get(load.field()).west();
-            case IrExpr.Load load -> value(load.field(), index(load.field(), load.offset()));
-            case IrExpr.Unary u -> {
-                JExpr operand = lower(actor, u.operand(), sink);
-                yield switch (u.operator()) {
-                    case NEG -> new JExpr.Negate(operand);
-                    case ABS -> math("abs", operand.type(), operand);
-                    case NOT -> u.type() == Type.BOOL ? new JExpr.Not(operand)
-                            : new JExpr.Binary(Op.XOR, operand, u.type() == Type.INT ? JExpr.Const.ofInt(-1) : JExpr.Const.ofLong(-1));
-                };
-            }
-            case IrExpr.Binary b -> binary(b, lower(actor, b.left(), sink), lower(actor, b.right(), sink));
-            case IrExpr.Select s when containsFold(s.whenTrue()) || containsFold(s.whenFalse()) -> {
-                JExpr condition = lower(actor, s.condition(), sink);
-                JExpr.Local chosen = local("chosen", valueType(s.type()));
-                List<JStmt> whenTrue = new ArrayList<>();
-                whenTrue.add(new JStmt.Assign(chosen, lower(actor, s.whenTrue(), whenTrue)));
-                List<JStmt> whenFalse = new ArrayList<>();
-                whenFalse.add(new JStmt.Assign(chosen, lower(actor, s.whenFalse(), whenFalse)));
-                sink.add(new JStmt.Comment("only the branch taken runs its folds, as in the reference"));
-                sink.add(new JStmt.If(condition, whenTrue, whenFalse));
-                yield chosen;
-            }
-            case IrExpr.Select s -> new JExpr.Conditional(lower(actor, s.condition(), sink), lower(actor, s.whenTrue(), sink),
-                    lower(actor, s.whenFalse(), sink));
-            case IrExpr.Cast c -> new JExpr.Convert(lower(actor, c.operand(), sink), valueType(c.type()));
-            case IrExpr.Iterate it -> {
-                JExpr.Local accumulator = accumulator(actor, it.slot(), valueType(it.type()));
-                JExpr.Local count = local("rounds" + it.slot(), JType.INT);
-                JExpr.Local round = local("round" + it.slot(), JType.INT);
-                sink.add(new JStmt.Assign(count, lower(actor, it.count(), sink)));
-                sink.add(new JStmt.Assign(accumulator, lower(actor, it.init(), sink)));
-                List<JStmt> body = new ArrayList<>();
-                JExpr next = lower(actor, it.body(), body);
-                body.add(new JStmt.Assign(accumulator, next));
-                sink.add(new JStmt.Loop(round, constant(0), count, constant(1), body));
-                yield accumulator;
-            }
-            case IrExpr.Accumulator a -> accumulator(actor, a.slot(), valueType(a.type()));
-        };
-    }
+    // ---- reading fields -------------------------------------------------------------------------------------
 
     /** The value of field {@code field} at storage index {@code index}, as its actors compute with it. */
-    private JExpr value(int field, JExpr index) {
+    JExpr value(int field, JExpr index) {
         JExpr element = new JExpr.ArrayLoad(array[field], index);
         if (packed(field)) {
             return new JExpr.Convert(element, JType.INT);
@@ -431,87 +311,9 @@ final class LoweringContext {
         return graph.field(field).type() == Type.BOOL ? new JExpr.Convert(element, JType.BOOLEAN) : element;
     }
 
-    /** The offset one column west along the last dimension: (0, ..., 0, -1). */
-    private int[] west() {
-        int[] west = new int[rank];
-        west[last] = -1;
-        return west;
-    }
-
-    /**
-     * Keeps every state field that an actor reads one column west of the point in a local carried along the point
-     * loop: each point stores its value there too, so the next point reads a register instead of loading what the
-     * previous iteration has just stored (a load that waits on that store). The schedule then runs the point loop in
-     * column order, calls {@link #seedCarries} before each such loop and {@link #advanceCarries} after each point, and
-     * says with {@link #readCarries} in which loop bodies the reads may use the locals.
-     */
-    void carryWestReads() {
-        for (IrField field : graph.fields()) {
-            if (field.isState() && graph.actors().stream().anyMatch(actor -> reads(actor.body(), field.id(), west()))) {
-                JType type = valueType(field.type());
-                carries.put(field.id(), new Carry(local(field.name() + "West", type), local(field.name() + "Here", type)));
-            }
-        }
-    }
-
-    /** Whether expressions lowered from now on read carried fields' west values from their locals. */
-    void readCarries(boolean fromLocals) {
-        readCarries = fromLocals;
-    }
-
-    boolean readingCarries() {
-        return readCarries;
-    }
-
-    /** Loads every carried field's value west of column {@code from}, before a point loop that starts there. */
-    List<JStmt> seedCarries(JExpr from) {
-        List<JStmt> seeds = new ArrayList<>();
-        carries.forEach((field, carry) -> seeds.add(new JStmt.Assign(carry.west(),
-                value(field, add(add(rowBase[field], from), delta(field, west()))))));
-        return seeds;
-    }
-
-    /** After a point: the value it stored is the next point's west value. */
-    List<JStmt> advanceCarries() {
-        return carries.values().stream().<JStmt>map(carry -> new JStmt.Assign(carry.west(), carry.current())).toList();
-    }
-
-    private static boolean reads(IrExpr expr, int field, int[] offset) {
-        return Loads.anyMatch(expr, load -> load.field() == field && Arrays.equals(load.offset(), offset));
-    }
-
-    private JExpr.Local accumulator(IrActor actor, int slot, JType type) {
-        return accumulators.computeIfAbsent(actor.id() + ":" + slot, k -> local(actor.name() + "Acc" + slot, type));
-    }
-
-    private static JExpr binary(IrExpr.Binary b, JExpr left, JExpr right) {
-        JType type = left.type();
-        return switch (b.operator()) {
-            case ADD -> new JExpr.Binary(Op.ADD, left, right);
-            case SUB -> new JExpr.Binary(Op.SUB, left, right);
-            case MUL -> new JExpr.Binary(Op.MUL, left, right);
-            case DIV -> new JExpr.Binary(Op.DIV, left, right);
-            case REM -> new JExpr.Binary(Op.REM, left, right);
-            case MIN -> math("min", type, left, right);
-            case MAX -> math("max", type, left, right);
-            case AND -> new JExpr.Binary(Op.AND, left, right);
-            case OR -> new JExpr.Binary(Op.OR, left, right);
-            case XOR -> new JExpr.Binary(Op.XOR, left, right);
-            case SHL -> new JExpr.Binary(Op.SHL, left, shiftCount(right));
-            case SHR -> new JExpr.Binary(Op.SHR, left, shiftCount(right));
-            case USHR -> new JExpr.Binary(Op.USHR, left, shiftCount(right));
-            case LT -> new JExpr.Binary(Op.LT, left, right);
-            case LE -> new JExpr.Binary(Op.LE, left, right);
-            case GT -> new JExpr.Binary(Op.GT, left, right);
-            case GE -> new JExpr.Binary(Op.GE, left, right);
-            case EQ -> new JExpr.Binary(Op.EQ, left, right);
-            case NE -> new JExpr.Binary(Op.NE, left, right);
-        };
-    }
-
-    /** The JVM shifts by an int count; a long count keeps its low bits, which are all Java's semantics use. */
-    private static JExpr shiftCount(JExpr count) {
-        return count.type().equals(JType.INT) ? count : new JExpr.Convert(count, JType.INT);
+    /** The kernel's coordinate {@code dimension} of the current point, absolute even while columns count from an origin. */
+    JExpr absoluteCoordinate(int dimension) {
+        return dimension == last && columnOrigin != null ? add(columnOrigin, coordinate[last]) : coordinate[dimension];
     }
 
     // ---- channels ------------------------------------------------------------------------------------------

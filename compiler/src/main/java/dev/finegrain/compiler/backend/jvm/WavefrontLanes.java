@@ -125,8 +125,8 @@ final class WavefrontLanes {
 
     /** One hyperplane value {@code value}: each own strip's step on it, then the rows below the last whole strip. */
     List<JStmt> hyperplane(JExpr value) {
-        boolean carries = cx.readingCarries();
-        cx.readCarries(false);
+        boolean carries = cx.carries.readingFromLocals();
+        cx.carries.readFromLocals(false);
         List<JStmt> strip = new ArrayList<>();
         strip.add(new JStmt.Assign(stripRow, mul(add(cx.worker, mul(ownStrip, cx.workers)), constant(k))));
         strip.add(new JStmt.Assign(step, sub(hyperplane, mul(constant(skew), stripRow))));
@@ -145,7 +145,7 @@ final class WavefrontLanes {
         out.add(new JStmt.Assign(hyperplane, value));
         out.add(new JStmt.Loop(ownStrip, constant(0), ownStrips, constant(1), strip));
         out.addAll(rowsBelowStrips());
-        cx.readCarries(carries);
+        cx.carries.readFromLocals(carries);
         return out;
     }
 
@@ -248,7 +248,7 @@ final class WavefrontLanes {
     private List<JStmt> rowsBelowStrips() {
         List<JStmt> point = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
-            cx.fire(cx.graph.actor(actor), point);
+            cx.actors.fire(cx.graph.actor(actor), point);
         }
         List<JStmt> row = new ArrayList<>();
         row.add(new JStmt.Assign(cx.coordinate[1], sub(hyperplane, mul(constant(skew), cx.coordinate[0]))));

@@ -69,7 +69,7 @@ final class WavefrontLoops {
         boolean rowsSolved = rank == 2 && solve == 1 && h[0] != 0;
         List<JStmt> point = new ArrayList<>(rowsSolved ? List.of() : cx.rowBases());
         for (int actor : cx.graph.actorOrder()) {
-            cx.fire(cx.graph.actor(actor), point);
+            cx.actors.fire(cx.graph.actor(actor), point);
         }
         JExpr.Local from = cx.local("from", JType.INT);
         JExpr.Local to = cx.local("to", JType.INT);
