@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.compare.Backends;
 import dev.finegrain.compiler.compare.Comparison;
 import dev.finegrain.compiler.compare.KernelCatalog;
@@ -116,7 +117,11 @@ final class CliValues {
         return requested;
     }
 
-    static int jobs(int requested) {
+    /** {@code --jobs}: the number given, checked, or available processors when none was. */
+    static int jobs(Integer requested) {
+        if (requested == null) {
+            return RunSettings.defaultThreads();
+        }
         if (requested < 1 || requested > 1024) {
             throw new UsageException("--jobs " + requested + " is out of range; use 1 to 1024");
         }

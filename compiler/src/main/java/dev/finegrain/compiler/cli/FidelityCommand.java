@@ -1,7 +1,6 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
-import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.FermiCalibration;
@@ -177,7 +176,7 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
                 .schedules(List.of(new Schedule.LockDataflow())).backends(List.of(CliValues.backend("gpu-model:" + file)))
                 .mechanisms(MechanismChoice.listed(List.of(LockMechanism.ATOMIC_SPIN_LOCK,
                         CliValues.mechanism(parameter.mechanism())))).seed(seed)
-                .jobs(jobs == null ? RunSettings.defaultThreads() : CliValues.jobs(jobs)).build();
+                .jobs(CliValues.jobs(jobs)).build();
         List<ResultRow> rows = ComparisonRunner.run(chain).rows();
         if (rows.size() != 2 || !rows.stream().allMatch(ResultRow::verified)) {
             throw new IllegalStateException("the fit's chain rows did not both verify: " + rows);
@@ -203,8 +202,7 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
     private ComparisonRequest request(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules,
                                       Backend backend, List<LockMechanism> mechanisms) {
         return ComparisonRequest.builder(kernel).sizes(sizes).schedules(schedules).backends(List.of(backend))
-                .mechanisms(MechanismChoice.listed(mechanisms)).seed(seed).jobs(jobs == null ? RunSettings.defaultThreads()
-                        : CliValues.jobs(jobs)).progress(err()).build();
+                .mechanisms(MechanismChoice.listed(mechanisms)).seed(seed).jobs(CliValues.jobs(jobs)).progress(err()).build();
     }
 
     /** The {@code finegrain compare} line that runs the same combinations as a request, for readers to rerun one table. */

@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.cli;
 
-import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.UsageException;
@@ -29,7 +28,7 @@ final class RunOptions {
 
     /** The options shared by run and compare, applied to a request. */
     ComparisonRequest.Builder applyTo(ComparisonRequest.Builder request) {
-        request.seed(seed).measure(!quick).jobs(jobs == null ? RunSettings.defaultThreads() : CliValues.jobs(jobs));
+        request.seed(seed).measure(!quick).jobs(CliValues.jobs(jobs));
         if (threads != null) {
             request.threads(CliValues.threads(threads));
         }

@@ -1,7 +1,6 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
-import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.ImportedRows;
@@ -142,7 +141,7 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
         ComparisonRequest request = ComparisonRequest.builder(kernel).sizes(sizes).schedules(schedules)
                 .backends(List.of(model)).mechanisms(mechanisms.isEmpty() ? MechanismChoice.ownOrAll()
                         : MechanismChoice.listed(mechanisms)).seed(seed)
-                .jobs(jobs == null ? RunSettings.defaultThreads() : CliValues.jobs(jobs)).progress(err()).build();
+                .jobs(CliValues.jobs(jobs)).progress(err()).build();
         return ComparisonRunner.run(request).rows();
     }
 

@@ -172,15 +172,14 @@ public final class Sweep {
         };
         List<Optional<LockMechanism>> mechanisms = new ArrayList<>();
         if (wanted == null) {
-            List<LockMechanism> usable = backend.mechanisms(graph, schedule);
             Map<String, List<String>> mechanismsByReason = new LinkedHashMap<>();
             for (LockMechanism mechanism : backend.sweep()) {
-                if (usable.contains(mechanism)) {
+                Optional<String> reason = backend.unsupported(graph, schedule, mechanism);
+                if (reason.isEmpty()) {
                     mechanisms.add(Optional.of(mechanism));
                 } else {
-                    String reason = backend.unsupported(graph, schedule, mechanism).orElse("not implemented");
-                    leftOut.add(backend.name() + " " + mechanism + " (" + reason + ")");
-                    mechanismsByReason.computeIfAbsent(reason, r -> new ArrayList<>()).add(mechanism.toString());
+                    leftOut.add(backend.name() + " " + mechanism + " (" + reason.get() + ")");
+                    mechanismsByReason.computeIfAbsent(reason.get(), r -> new ArrayList<>()).add(mechanism.toString());
                 }
             }
             if (mechanisms.isEmpty()) {

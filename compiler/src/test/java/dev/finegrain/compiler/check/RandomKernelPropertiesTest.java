@@ -195,6 +195,7 @@ class RandomKernelPropertiesTest {
         KernelGraph graph = Pipeline.compile(random.kernel());
         KernelOutputs oracle = SequentialOracle.run(graph, random.invocation());
         GpuModelBackend gpu = new GpuModelBackend("fermi-gtx570");
+        boolean lockDataflowRan = false;
         for (Schedule schedule : schedulesFor(random)) {
             Optional<String> refused = gpu.unsupportedKernel(graph, schedule);
             if (refused.isPresent()) {
@@ -219,8 +220,12 @@ class RandomKernelPropertiesTest {
                 assertEquals(Optional.empty(), oracle.firstDifference(graph, random.sizes(), run.outputs()),
                         () -> "the GPU model differs from the oracle under " + schedule.cliName() + " " + mechanism
                                 + " for\n" + random);
+                lockDataflowRan |= mechanism.isPresent();
             }
         }
+        // a regression that refused every mechanism (or every kernel) would otherwise pass without comparing anything
+        Statistics.label("gpu lock-dataflow ran").collect(lockDataflowRan);
+        Statistics.label("gpu lock-dataflow ran").coverage(coverage -> coverage.check(true).percentage(p -> p > 0));
     }
 
     private static List<Schedule> schedulesFor(RandomCase random) {

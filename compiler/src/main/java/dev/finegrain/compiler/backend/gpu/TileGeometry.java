@@ -24,6 +24,11 @@ public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHi
         return rows() * width();
     }
 
+    /** How many words the point {@code offset} away lies from a point of the tile (with its halo, row-major). */
+    public long wordOffset(int[] offset) {
+        return rank == 1 ? offset[0] : (long) offset[0] * width() + offset[1];
+    }
+
     public int tiles(int dimension) {
         return Math.ceilDiv(sizes[dimension], interior[dimension]);
     }

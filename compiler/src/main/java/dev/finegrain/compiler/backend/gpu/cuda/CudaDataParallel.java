@@ -114,7 +114,7 @@ final class CudaDataParallel {
                 if (DependenceMath.isZero(load.offset()) && produced.containsKey(load.field())) {
                     return produced.get(load.field());
                 }
-                return tileArray(load.field()) + "[w" + CudaTiles.wordOffset(load.offset(), tile.width()) + "]";
+                return tileArray(load.field()) + "[w" + CudaTiles.wordOffset(load.offset(), tile) + "]";
             }
         }, fields.sizes(), "error");
         expressions.lowerActors(produced, (actor, value) -> {

@@ -205,7 +205,7 @@ final class CudaLockDataflow {
                         return token.getValue();
                     }
                 }
-                String word = cx.tile(load.field()) + "[t" + CudaTiles.wordOffset(load.offset(), mapping.tile().width()) + "]";
+                String word = cx.tile(load.field()) + "[t" + CudaTiles.wordOffset(load.offset(), mapping.tile()) + "]";
                 return packed && graph.field(load.field()).isState() ? "(int) (unsigned) " + word : word;
             }
         };

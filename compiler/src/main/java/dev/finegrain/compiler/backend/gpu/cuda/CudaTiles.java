@@ -45,9 +45,9 @@ final class CudaTiles {
                 + (low[1] + interior[1]) + " && i < " + sizes[0] + " && j < " + sizes[1];
     }
 
-    /** The word {@code offset} away in a tile with its halo ({@code width} words per row in 2D), as {@code " + k"}. */
-    static String wordOffset(int[] offset, int width) {
-        long words = offset.length == 1 ? offset[0] : (long) offset[0] * width + offset[1];
+    /** The word {@code offset} away in {@code tile} (with its halo), as {@code " + k"}. */
+    static String wordOffset(int[] offset, TileGeometry tile) {
+        long words = tile.wordOffset(offset);
         return words == 0 ? "" : words < 0 ? " - " + -words : " + " + words;
     }
 

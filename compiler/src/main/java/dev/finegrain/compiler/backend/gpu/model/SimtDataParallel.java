@@ -207,9 +207,8 @@ final class SimtDataParallel {
         SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(point, params, produced, load -> {
             Type type = graph.field(load.field()).type();
             String value = asm.register(type);
-            int words = graph.rank() == 1 ? load.offset()[0] : load.offset()[0] * tile.width() + load.offset()[1];
             asm.emit("LDS" + SimtAssembler.width(type) + " " + value + ", " + shared.at(load.field(),
-                    dataBase[load.field()] + (long) GpuTarget.elementBytes(type) * words));
+                    dataBase[load.field()] + GpuTarget.elementBytes(type) * tile.wordOffset(load.offset())));
             return value;
         }), one, layout);
         expressions.lowerActors(graph, produced, (actor, value) -> {

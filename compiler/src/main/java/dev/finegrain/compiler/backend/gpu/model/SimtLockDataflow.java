@@ -305,7 +305,7 @@ final class SimtLockDataflow {
             Type type = graph.field(load.field()).type();
             String value = asm.register(type);
             asm.emit("LDS" + SimtAssembler.width(type) + " " + value + ", " + shared.at(load.field(),
-                    mapping.dataBase()[load.field()] + (long) GpuTarget.elementBytes(type) * tileWordOffset(load.offset())));
+                    mapping.dataBase()[load.field()] + GpuTarget.elementBytes(type) * mapping.tile().wordOffset(load.offset())));
             return value;
         });
     }
@@ -330,10 +330,6 @@ final class SimtLockDataflow {
         asm.emit("SHL " + slot + ", " + slot + ", 0x3");
         asm.emit(guard, "STG " + SimtAssembler.address(slot, layout.totalBytes()) + ", " + phaseStart);
         asm.emit(guard, "STG " + SimtAssembler.address(slot, layout.totalBytes() + 4) + ", " + phaseEnd);
-    }
-
-    private int tileWordOffset(int[] offset) {
-        return graph.rank() == 1 ? offset[0] : offset[0] * mapping.tile().width() + offset[1];
     }
 
     private static int[] negate(int[] vector) {
