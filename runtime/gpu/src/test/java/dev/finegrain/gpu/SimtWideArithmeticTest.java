@@ -182,4 +182,27 @@ class SimtWideArithmeticTest {
                 "GT200 has one fp64 unit per SM");
         assertTrue(fermi.sequences().divide() > 10 * fermi.aluLatency());
     }
+
+    /** The scoreboard holds both halves of a 64-bit load: reading only the high word waits as long as the low one. */
+    @Test
+    void aReadOfTheHighWordWaitsForA64BitLoad() {
+        long low = kernelCyclesReading("R2");
+        long high = kernelCyclesReading("R3");
+        long none = kernelCyclesReading("R0");
+        assertEquals(low, high, "a read of R3 after LDG.64 R2 must wait for the load as a read of R2 does");
+        assertTrue(high > none, "reading a loaded register costs the load's latency: " + high + " vs " + none);
+    }
+
+    private static long kernelCyclesReading(String register) {
+        SimResult result = SimtSimulator.run(SimRequest.builder("pair.sass", """
+                S2R R0, SR_TID.X;
+                SHL R1, R0, 0x3;
+                LDG.64 R2, [R1];
+                MOV R6, %s;
+                STG [R1+0x200], R6;
+                """.formatted(register)).profile("fermi-gtx570").threads(32).globalMemory(new GlobalMemory(0x400)).build());
+        assertEquals(SimStatus.COMPLETED, result.status());
+        return result.kernelCycles();
+    }
+
 }

@@ -7,7 +7,10 @@ import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOpcode;
 import dev.finegrain.gpu.isa.SimtOperand;
+import dev.finegrain.gpu.isa.SimtPairs;
 import dev.finegrain.gpu.runtime.SimtWarp;
+
+import java.util.stream.IntStream;
 
 /**
  * One instruction of the kernel as a Truffle node. The kernel's root node calls {@link #executeGroup} for the lanes
@@ -27,11 +30,25 @@ public abstract class SimtInstructionNode extends Node {
         this.guardIndex = instruction.guard() == null ? -1 : instruction.guard().index();
         this.guardNegated = instruction.guard() != null && instruction.guard().negated();
         this.synchronizeAfter = instruction.has(SimtOpcode.SYNC_MODIFIER);
-        this.registersTouched = instruction.operands().stream().mapToInt(operand -> switch (operand) {
-            case SimtOperand.Register register -> register.index();
-            case SimtOperand.Address address -> address.baseRegister();
-            default -> SimtOperand.RZ;
-        }).filter(register -> register != SimtOperand.RZ).distinct().toArray();
+        this.registersTouched = registersTouched(instruction);
+    }
+
+    /** Every register an operand names, both halves of a 64-bit pair, so a load into either half holds the warp. */
+    private static int[] registersTouched(SimtInstruction instruction) {
+        IntStream.Builder touched = IntStream.builder();
+        for (int i = 0; i < instruction.operands().size(); i++) {
+            switch (instruction.operand(i)) {
+                case SimtOperand.Register register -> {
+                    touched.add(register.index());
+                    if (register.index() != SimtOperand.RZ && SimtPairs.isPair(instruction, i)) {
+                        touched.add(register.index() + 1);
+                    }
+                }
+                case SimtOperand.Address address -> touched.add(address.baseRegister());
+                default -> { }
+            }
+        }
+        return touched.build().filter(register -> register != SimtOperand.RZ).distinct().toArray();
     }
 
     /**

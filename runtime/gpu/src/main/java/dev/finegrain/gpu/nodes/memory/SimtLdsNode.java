@@ -43,6 +43,6 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         int degree = warp.machine().costs().bankConflictDegree(addresses, count) + (wide ? 1 : 0);
         warp.machine().counters().sharedLoads += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return issueLoad(warp, destination, count, sharedAccessCycles(degree));
+        return issueLoad(warp, destination, wide, count, sharedAccessCycles(degree));
     }
 }

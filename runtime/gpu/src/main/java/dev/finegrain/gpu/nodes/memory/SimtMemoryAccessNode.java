@@ -91,12 +91,15 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
 
     /**
      * A load's issue: the warp goes on after one issue slot, and {@code destination} delivers {@code latency} cycles
-     * from now (the scoreboard makes the first reader wait). A load with no active lane writes nothing, so it
-     * leaves the register alone and costs only the issue.
+     * from now (the scoreboard makes the first reader wait), with {@code destination + 1} when the load is 64-bit. A
+     * load with no active lane writes nothing, so it leaves the registers alone and costs only the issue.
      */
-    protected final int issueLoad(SimtWarp warp, int destination, int activeLaneCount, int latency) {
+    protected final int issueLoad(SimtWarp warp, int destination, boolean wide, int activeLaneCount, int latency) {
         if (activeLaneCount != 0) {
             warp.loadPending(destination, warp.machine().cycle() + latency);
+            if (wide) {
+                warp.loadPending(destination + 1, warp.machine().cycle() + latency);
+            }
         }
         return issueCycles;
     }
