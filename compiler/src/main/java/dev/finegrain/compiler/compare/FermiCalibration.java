@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 /**
  * The two Fermi costs that no publication gives, each fitted to one cell of Table 2 of Li et al., "Fine-grained
  * synchronizations and dataflow programming on GPUs" (the tiny-lock paper): the named-barrier hand-off
- * ({@code latency.barrier}) to the speed-up of its warp-barrier scheme, and the block fence with which the shared
+ * ({@code latency.namedBarrier}) to the speed-up of its warp-barrier scheme, and the block fence with which the shared
  * spin-lock's representative orders its warp ({@code latency.membar}) to the speed-up of its shared-lock scheme. The
  * other Table 2 cells and all of Table 3 are predictions. The fit is a bisection over integer cycles, so the profile's
  * values are derived, never typed: {@code finegrain fidelity} runs it and prints each step.
@@ -44,7 +44,7 @@ public final class FermiCalibration {
 
     /** The fitted parameters, in the order they are fitted (the second fit uses the first's value). */
     public static final List<Parameter> FITTED = List.of(
-            new Parameter("latency.barrier", "named-barrier", "warp barr"),
+            new Parameter("latency.namedBarrier", "named-barrier", "warp barr"),
             new Parameter("latency.membar", "shared-spin-lock", "shrd lock"));
     /** The range searched, in cycles. */
     public static final int LOWEST = 1;

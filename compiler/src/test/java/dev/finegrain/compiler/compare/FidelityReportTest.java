@@ -28,10 +28,10 @@ class FidelityReportTest {
         FermiCalibration.Fit fit = new FermiCalibration.Fit(FermiCalibration.FITTED.getFirst(), 2.6, 77, 2.0,
                 List.of(new FermiCalibration.Step(77, 2.0)));
         String page = FidelityReport.markdown(chain, List.of(), List.of("cmd"), List.of(fit),
-                Map.of("latency.barrier", 20), "");
-        assertTrue(page.contains("| warp barr | named-barrier | fitted (`latency.barrier`) | 2.6 | 2000 | 2.00 | (no) |"), page);
+                Map.of("latency.namedBarrier", 20), "");
+        assertTrue(page.contains("| warp barr | named-barrier | fitted (`latency.namedBarrier`) | 2.6 | 2000 | 2.00 | (no) |"), page);
         assertTrue(page.contains("Predicted cells within ±10 %: 1 of 1. Target met."), page);
-        assertTrue(page.contains("| `latency.barrier` | calibrated on Li et al. Table 2, warp barr | 2.6 | 77 | 2.00 |"
+        assertTrue(page.contains("| `latency.namedBarrier` | calibrated on Li et al. Table 2, warp barr | 2.6 | 77 | 2.00 |"
                 + " **20: out of date** | 77 → 2.00x |"), page);
     }
 

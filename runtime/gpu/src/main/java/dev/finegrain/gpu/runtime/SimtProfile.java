@@ -29,7 +29,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           boolean sharedAtomicsAsLockLoops, int membarGpuLatency, int membarSystemLatency,
                           int mbarrierLatency, boolean nanosleepRoundsUpToPowerOfTwo, int nanosleepMinimumNs,
                           int globalAtomicLatency, int fp32Latency, int fp64Latency, int convertLatency,
-                          int convert64Latency, int specialFunctionLatency) {
+                          int convert64Latency, int specialFunctionLatency, int namedBarrierLatency) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -109,7 +109,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.atLeast("latency.fp64", 1, v.integer("latency.alu")),
                 v.atLeast("latency.convert", 1, v.integer("latency.alu")),
                 v.atLeast("latency.convert64", 1, v.integer("latency.alu")),
-                v.atLeast("latency.specialFunction", 1, v.integer("latency.alu")));
+                v.atLeast("latency.specialFunction", 1, v.integer("latency.alu")),
+                v.atLeast("latency.namedBarrier", 1, v.integer("latency.barrier")));
     }
 
     /** The costs of the instructions that stand for a sequence of hardware instructions (64-bit, division). */

@@ -95,9 +95,9 @@ class GpuModelBackendTest {
         Path file = dir.resolve("slow-barrier.properties");
         try (InputStream builtIn = SimtProfile.class.getResourceAsStream("/dev/finegrain/gpu/profiles/fermi-gtx570.properties")) {
             String text = new String(builtIn.readAllBytes(), StandardCharsets.UTF_8);
-            int barrier = FermiCalibration.valueIn(text, "latency.barrier");
+            int barrier = FermiCalibration.valueIn(text, "latency.namedBarrier");
             Files.writeString(file, FermiCalibration.withValue(text.replace("profile.name=fermi-gtx570",
-                    "profile.name=slow-barrier"), "latency.barrier", 10 * barrier));
+                    "profile.name=slow-barrier"), "latency.namedBarrier", 10 * barrier));
         }
         GpuModelBackend fromFile = new GpuModelBackend(file.toString());
         assertAllVerified(fromFile, CHAIN, new int[] {256}, List.of(new Schedule.LockDataflow()));

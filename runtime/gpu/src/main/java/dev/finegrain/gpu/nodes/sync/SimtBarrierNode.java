@@ -10,7 +10,9 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * What BAR.SYNC, BAR.ARRIVE and BAR.RED.POPC share: the barrier id and optional thread count, read from the first
- * active lane (they must be warp-uniform), checked, and handed to the block's {@link SimtBarrierUnit}. The lanes move
+ * active lane (they must be warp-uniform), checked, and handed to the block's {@link SimtBarrierUnit}. One with a
+ * thread count (a named barrier between producer and consumer warps) costs {@code latency.namedBarrier}, the block's
+ * barrier {@code latency.barrier}. The lanes move
  * past the barrier first, so they continue after it once it opens.
  */
 abstract class SimtBarrierNode extends SimtInstructionNode {
@@ -22,7 +24,8 @@ abstract class SimtBarrierNode extends SimtInstructionNode {
         super(instruction);
         this.id = id;
         this.count = count;
-        this.latency = profile.barrierLatency();
+        // a barrier with a thread count is a named one, handed between warps; without, it is the block's barrier
+        this.latency = count == null ? profile.barrierLatency() : profile.namedBarrierLatency();
     }
 
     protected final int arrive(SimtWarp warp, int active, boolean wait, int reductionRegister, int reductionLanes) {
