@@ -6,6 +6,7 @@ import dev.finegrain.compiler.backend.jvm.CompiledJvmKernel;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.jvm.JvmCodegen;
 import dev.finegrain.compiler.backend.jvm.SyncLayout;
+import dev.finegrain.compiler.backend.jvm.VectorWidth;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
@@ -95,6 +96,8 @@ public final class CompiledKernel {
             throw new IllegalStateException("no class " + name + " for kernel '" + kernel.name() + "' under "
                     + describe(schedule, variant.mechanism()) + ": compile it with the finegrain-maven-plugin (goal compile, "
                     + "with this schedule and mechanism and packageName " + packageName + "), or use CompiledKernel.compile");
+        } catch (LinkageError unlinkable) {
+            throw cannotLink(name, unlinkable);
         }
         String expected = JvmCodegen.fingerprint(variant.plan(), variant.mechanism());
         String found = fingerprintOf(type);
@@ -169,6 +172,21 @@ public final class CompiledKernel {
 
     private static String describe(Schedule schedule, Optional<LockMechanism> mechanism) {
         return schedule.cliName() + mechanism.map(m -> " with " + m).orElse("");
+    }
+
+    /**
+     * Why a class compiled ahead of time does not link in this JVM. The usual cause: it runs strips of SIMD lanes
+     * (the plugin's JVM had the Vector API) and this JVM was started without the module.
+     */
+    static IllegalStateException cannotLink(String className, LinkageError unlinkable) {
+        String missing = String.valueOf(unlinkable.getMessage());
+        if (missing.startsWith(VectorWidth.MODULE.replace('.', '/'))) {
+            return new IllegalStateException("class " + className + " computes in SIMD lanes with the Vector API, which "
+                    + "this JVM was started without: add --add-modules " + VectorWidth.MODULE + " to the java command "
+                    + "(and to surefire's argLine in tests), or compile the kernel without lanes on a JVM without it");
+        }
+        return new IllegalStateException("class " + className + " does not link in this JVM (" + unlinkable + "); "
+                + "rebuild it (mvn compile) with the same Finegrain version and JDK that run it", unlinkable);
     }
 
     private static String fingerprintOf(Class<?> type) {

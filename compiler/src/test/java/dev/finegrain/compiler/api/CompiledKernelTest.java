@@ -100,6 +100,34 @@ class CompiledKernelTest {
     }
 
     @Test
+    void aClassWithLanesLoadedWhereTheVectorApiIsMissingSaysWhichFlagToAdd(@TempDir Path dir) throws Exception {
+        Schedule blocking = lockDataflow().mechanism(LockMechanism.BLOCKING);
+        KernelCompiler.Output output = KernelCompiler.compile(new CompileRequest(List.of(NW), List.of(blocking), List.of(),
+                "com.example.finegrain", dir.resolve("classes"), dir.resolve("sources")));
+        KernelCompiler.Generated generated = output.classes().getFirst();
+        assertTrue(java.nio.file.Files.readString(generated.sourceFile()).contains("IntVector"),
+                "the class should compute in lanes, as this JVM has the Vector API");
+        // a JVM started without --add-modules jdk.incubator.vector: the module's classes cannot be found
+        ClassLoader withoutVectorApi = new ClassLoader(getClass().getClassLoader()) {
+            @Override
+            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                if (name.startsWith("jdk.incubator.vector.")) {
+                    throw new ClassNotFoundException(name);
+                }
+                return super.loadClass(name, resolve);
+            }
+        };
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, withoutVectorApi)) {
+            IllegalStateException unlinkable = assertThrows(IllegalStateException.class,
+                    () -> CompiledKernel.load(NW, blocking, "com.example.finegrain", loader));
+            assertEquals("class " + generated.className() + " computes in SIMD "
+                    + "lanes with the Vector API, which this JVM was started without: add --add-modules "
+                    + "jdk.incubator.vector to the java command (and to surefire's argLine in tests), or compile the "
+                    + "kernel without lanes on a JVM without it", unlinkable.getMessage());
+        }
+    }
+
+    @Test
     void askingForAFieldByTheWrongNameOrTypeSaysWhatToAskFor() {
         KernelResult result = CompiledKernel.compile(NW, wavefront()).run(nw(8, 8, 1));
         assertEquals("state field 'score' of kernel 'nw' is int, not double; ask for it with ints(\"score\")",

@@ -16,7 +16,7 @@ import dev.finegrain.compiler.backend.jvm.code.JType;
  */
 public record VectorWidth(int bits, String origin) {
 
-    static final String MODULE = "jdk.incubator.vector";
+    public static final String MODULE = "jdk.incubator.vector";
 
     public VectorWidth {
         if (bits != 0 && bits != 64 && bits != 128 && bits != 256 && bits != 512) {
