@@ -130,8 +130,13 @@ public sealed interface Schedule {
      * sequentially, the tiles of one block-diagonal run in parallel, a barrier between block-diagonals.
      */
     record DataParallel(List<Integer> tile) implements Schedule {
+        /** @throws IllegalArgumentException unless the tile has one to three extents, each positive */
         public DataParallel {
             tile = List.copyOf(tile);
+            if (tile.isEmpty() || tile.size() > 3 || tile.stream().anyMatch(extent -> extent < 1)) {
+                throw new IllegalArgumentException("tile extents must be positive, one for all dimensions or one per "
+                        + "dimension (at most 3), e.g. data-parallel:16 or data-parallel:32x8");
+            }
         }
 
         @Override
@@ -160,6 +165,8 @@ public sealed interface Schedule {
      * Parses a command-line spelling: {@code wavefront}, {@code lock-dataflow}, {@code lock-dataflow:persistent},
      * {@code data-parallel} (tile 16)
      * or {@code data-parallel:B} / {@code data-parallel:BxB}.
+     *
+     * @throws IllegalArgumentException for a data-parallel tile with an extent of 0 or more than three extents
      */
     static Optional<Schedule> parse(String text) {
         return switch (text) {
@@ -171,9 +178,10 @@ public sealed interface Schedule {
         };
     }
 
+    /** A tile of zero, or of more than three extents, is a data-parallel schedule spelled wrong: its constructor says so. */
     private static Optional<Schedule> parseDataParallel(String text) {
         String prefix = "data-parallel:";
-        if (!text.startsWith(prefix) || !text.substring(prefix.length()).matches("[1-9][0-9]{0,5}(x[1-9][0-9]{0,5}){0,2}")) {
+        if (!text.startsWith(prefix) || !text.substring(prefix.length()).matches("[0-9]{1,6}(x[0-9]{1,6})*")) {
             return Optional.empty();
         }
         List<Integer> tile = Arrays.stream(text.substring(prefix.length()).split("x"))

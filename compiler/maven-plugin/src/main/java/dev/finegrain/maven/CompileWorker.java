@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
@@ -194,7 +195,13 @@ public final class CompileWorker {
         }
         List<Schedule> schedules = new ArrayList<>();
         for (String name : names) {
-            schedules.add(Schedule.parse(name).orElseThrow(() -> new UserMistake("finegrain schedules: '" + name
+            Optional<Schedule> parsed;
+            try {
+                parsed = Schedule.parse(name);
+            } catch (IllegalArgumentException badTile) {
+                throw new UserMistake("finegrain schedules: '" + name + "': " + badTile.getMessage());
+            }
+            schedules.add(parsed.orElseThrow(() -> new UserMistake("finegrain schedules: '" + name
                     + "' is not a schedule; use wavefront, lock-dataflow, data-parallel, data-parallel:B or data-parallel:BxB")));
         }
         return schedules;

@@ -86,6 +86,10 @@ class CompileWorkerTest {
         assertEquals(CompileWorker.FAILURE, CompileWorker.execute(request("wavefront,zigzag", "", ""), result));
         assertTrue(result.get(0).startsWith("failure\tfinegrain schedules: 'zigzag' is not a schedule"), result::toString);
         result.clear();
+        assertEquals(CompileWorker.FAILURE, CompileWorker.execute(request("data-parallel:0", "", ""), result));
+        assertTrue(result.get(0).startsWith("failure\tfinegrain schedules: 'data-parallel:0': tile extents must be positive"),
+                result::toString);
+        result.clear();
         assertEquals(CompileWorker.FAILURE, CompileWorker.execute(request("wavefront", "carrier-pigeon", ""), result));
         assertTrue(result.get(0).startsWith("failure\tfinegrain mechanisms: 'carrier-pigeon' is not a lock mechanism"), result::toString);
         result.clear();

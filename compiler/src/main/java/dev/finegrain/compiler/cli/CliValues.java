@@ -16,6 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** Turns command-line words into kernels, sizes, schedules, backends and mechanisms, or one clear usage error. */
@@ -79,12 +80,13 @@ final class CliValues {
     }
 
     static Schedule schedule(String text) {
-        if (text.trim().matches("data-parallel:[0-9]+(x[0-9]+)*") && Arrays.stream(text.trim().substring("data-parallel:".length())
-                .split("x")).anyMatch(extent -> extent.matches("0+"))) {
-            throw new UsageException("schedule '" + text.trim() + "': tile extents must be positive, e.g. data-parallel:16 or"
-                    + " data-parallel:32x8");
+        Optional<Schedule> parsed;
+        try {
+            parsed = Schedule.parse(text.trim());
+        } catch (IllegalArgumentException badTile) {
+            throw new UsageException("schedule '" + text.trim() + "': " + badTile.getMessage());
         }
-        return Schedule.parse(text.trim()).orElseThrow(() -> new UsageException("unknown schedule '" + text
+        return parsed.orElseThrow(() -> new UsageException("unknown schedule '" + text
                 + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, data-parallel or data-parallel:B (tile B, or BxB)"));
     }
 

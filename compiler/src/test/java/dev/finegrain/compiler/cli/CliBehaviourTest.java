@@ -352,7 +352,11 @@ class CliBehaviourTest {
                         "size '64,32' holds a comma, which separates sizes in a list; write one size as N or as extents joined"
                                 + " by 'x' (64x32)"),
                 Arguments.of("a tile of zero", List.of("compare", "nw", "--schedules", "data-parallel:0"),
-                        "schedule 'data-parallel:0': tile extents must be positive, e.g. data-parallel:16 or data-parallel:32x8"),
+                        "schedule 'data-parallel:0': tile extents must be positive, one for all dimensions or one per dimension"
+                                + " (at most 3), e.g. data-parallel:16 or data-parallel:32x8"),
+                Arguments.of("a tile of four extents", List.of("compare", "nw", "--schedules", "data-parallel:2x2x2x2"),
+                        "schedule 'data-parallel:2x2x2x2': tile extents must be positive, one for all dimensions or one per"
+                                + " dimension (at most 3), e.g. data-parallel:16 or data-parallel:32x8"),
                 Arguments.of("threads out of range", List.of("compare", "nw", "--threads", "0"), "--threads 0 is out of range"),
                 Arguments.of("jobs out of range", List.of("compare", "nw", "--jobs", "0"), "--jobs 0 is out of range"),
                 Arguments.of("a schedule no mechanism can run, without --mechanism", List.of("show", "nw", "--gpu-plan",

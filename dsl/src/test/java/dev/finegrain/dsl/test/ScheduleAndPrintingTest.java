@@ -23,6 +23,7 @@ import static dev.finegrain.dsl.Finegrain.iterate;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.max;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class ScheduleAndPrintingTest {
 
@@ -32,8 +33,19 @@ class ScheduleAndPrintingTest {
         assertEquals(Optional.of(new Schedule.LockDataflow()), Schedule.parse("lock-dataflow"));
         assertEquals(Optional.of(new Schedule.DataParallel(List.of(16))), Schedule.parse("data-parallel"));
         assertEquals(Optional.of(new Schedule.DataParallel(List.of(8, 4))), Schedule.parse("data-parallel:8x4"));
-        assertEquals(Optional.empty(), Schedule.parse("data-parallel:0"));
         assertEquals(Optional.empty(), Schedule.parse("diagonal"));
+        assertEquals(Optional.empty(), Schedule.parse("data-parallel:8y4"));
+    }
+
+    @Test
+    void aDataParallelTileOfZeroOrOfFourExtentsIsRefusedWhereverItIsMade() {
+        for (String spelling : List.of("data-parallel:0", "data-parallel:8x0", "data-parallel:2x2x2x2")) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Schedule.parse(spelling));
+            assertEquals("tile extents must be positive, one for all dimensions or one per dimension (at most 3), e.g. "
+                    + "data-parallel:16 or data-parallel:32x8", refused.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> new Schedule.DataParallel(List.of()));
+        assertThrows(IllegalArgumentException.class, () -> new Schedule.DataParallel(List.of(16, -1)));
     }
 
     @Test
