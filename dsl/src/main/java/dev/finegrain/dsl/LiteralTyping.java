@@ -37,90 +37,75 @@ final class LiteralTyping {
 
     /** A tree that is stored into a field of {@code fieldType}. */
     private Expr asFieldValue(Expr tree, Type fieldType) {
-        Expr typed = typed(tree);
-        return fieldType == null ? typed : adopt(typed, fieldType);
+        Typed typed = typed(tree);
+        return fieldType == null ? typed.expr() : adopt(typed, fieldType).expr();
     }
 
+    /**
+     * A retyped tree and its type (null when a name in it is unknown or its operands do not fit), found in one
+     * pass from the leaves up, so a deep tree costs its size, not its size squared.
+     */
+    private record Typed(Expr expr, Type type) {}
+
     /** The tree with every int literal beside a long or double operand retyped. */
-    private Expr typed(Expr expr) {
+    private Typed typed(Expr expr) {
         return switch (expr) {
             case Expr.Binary binary -> {
-                Expr left = typed(binary.left());
-                Expr right = typed(binary.right());
+                Typed left = typed(binary.left());
+                Typed right = typed(binary.right());
                 if (binary.operator().kind() != BinaryOperator.Kind.SHIFT) {
-                    Type leftType = typeOf(left);
-                    Type rightType = typeOf(right);
-                    left = rightType == null ? left : adopt(left, rightType);
-                    right = leftType == null ? right : adopt(right, leftType);
+                    Typed adoptedLeft = right.type() == null ? left : adopt(left, right.type());
+                    right = left.type() == null ? right : adopt(right, left.type());
+                    left = adoptedLeft;
                 }
-                yield new Expr.Binary(binary.operator(), left, right, binary.site());
+                Type type = left.type() == null || right.type() == null ? null
+                        : TypeRules.binary(binary.operator(), left.type(), right.type()).orElse(null);
+                yield new Typed(new Expr.Binary(binary.operator(), left.expr(), right.expr(), binary.site()), type);
             }
             case Expr.Select select -> {
-                Expr whenTrue = typed(select.whenTrue());
-                Expr whenFalse = typed(select.whenFalse());
-                Type trueType = typeOf(whenTrue);
-                Type falseType = typeOf(whenFalse);
-                yield new Expr.Select(typed(select.condition()), falseType == null ? whenTrue : adopt(whenTrue, falseType),
-                        trueType == null ? whenFalse : adopt(whenFalse, trueType), select.site());
+                Typed whenTrue = typed(select.whenTrue());
+                Typed whenFalse = typed(select.whenFalse());
+                Typed condition = typed(select.condition());
+                Typed adoptedTrue = whenFalse.type() == null ? whenTrue : adopt(whenTrue, whenFalse.type());
+                Typed adoptedFalse = whenTrue.type() == null ? whenFalse : adopt(whenFalse, whenTrue.type());
+                yield new Typed(new Expr.Select(condition.expr(), adoptedTrue.expr(), adoptedFalse.expr(), select.site()),
+                        adoptedTrue.type() == adoptedFalse.type() ? adoptedTrue.type() : null);
             }
-            case Expr.Unary unary -> new Expr.Unary(unary.operator(), typed(unary.operand()), unary.site());
-            case Expr.Cast cast -> new Expr.Cast(cast.type(), typed(cast.operand()), cast.site());
+            case Expr.Unary unary -> {
+                Typed operand = typed(unary.operand());
+                yield new Typed(new Expr.Unary(unary.operator(), operand.expr(), unary.site()),
+                        operand.type() == null ? null : TypeRules.unary(unary.operator(), operand.type()).orElse(null));
+            }
+            case Expr.Cast cast -> new Typed(new Expr.Cast(cast.type(), typed(cast.operand()).expr(), cast.site()), cast.type());
             case Expr.Iterate iterate -> {
-                Expr init = typed(iterate.init());
-                Type initType = typeOf(init);
-                if (initType != null) {
-                    accumulators.put(iterate.accumulator().id(), initType);
+                Typed init = typed(iterate.init());
+                if (init.type() != null) {
+                    accumulators.put(iterate.accumulator().id(), init.type());
                 }
-                Expr body = typed(iterate.body());
+                Typed body = typed(iterate.body());
                 accumulators.remove(iterate.accumulator().id());
-                yield new Expr.Iterate(typed(iterate.count()), init, iterate.accumulator(),
-                        initType == null ? body : adopt(body, initType), iterate.site());
+                Expr count = typed(iterate.count()).expr();
+                yield new Typed(new Expr.Iterate(count, init.expr(), iterate.accumulator(),
+                        init.type() == null ? body.expr() : adopt(body, init.type()).expr(), iterate.site()), init.type());
             }
-            case Expr.Constant c -> c;
-            case Expr.Index index -> index;
-            case Expr.Param param -> param;
-            case Expr.Size size -> size;
-            case Expr.Read read -> read;
-            case Expr.Accumulator accumulator -> accumulator;
+            case Expr.Constant c -> new Typed(c, c.type());
+            case Expr.Index index -> new Typed(index, Type.INT);
+            case Expr.Size size -> new Typed(size, Type.INT);
+            case Expr.Param param -> new Typed(param, kernel.param(param.name()).map(ParamSpec::type).orElse(null));
+            case Expr.Read read -> new Typed(read, kernel.field(read.field()).map(FieldSpec::type).orElse(null));
+            case Expr.Accumulator accumulator -> new Typed(accumulator, accumulators.get(accumulator.id()));
         };
     }
 
     /** An int literal takes a long or double type; anything else stays as it is. */
-    private static Expr adopt(Expr expr, Type type) {
-        if (!(expr instanceof Expr.Constant literal) || literal.type() != Type.INT) {
-            return expr;
+    private static Typed adopt(Typed typed, Type type) {
+        if (!(typed.expr() instanceof Expr.Constant literal) || literal.type() != Type.INT) {
+            return typed;
         }
         return switch (type) {
-            case LONG -> new Expr.Constant(Type.LONG, literal.integral(), literal.integral(), literal.site());
-            case DOUBLE -> new Expr.Constant(Type.DOUBLE, 0, literal.integral(), literal.site());
-            case INT, BOOL -> expr;
-        };
-    }
-
-    /** The type of an already typed tree, or null when a name in it is unknown or its operands do not fit. */
-    private Type typeOf(Expr expr) {
-        return switch (expr) {
-            case Expr.Constant c -> c.type();
-            case Expr.Index index -> Type.INT;
-            case Expr.Size size -> Type.INT;
-            case Expr.Param param -> kernel.param(param.name()).map(ParamSpec::type).orElse(null);
-            case Expr.Read read -> kernel.field(read.field()).map(FieldSpec::type).orElse(null);
-            case Expr.Unary unary -> {
-                Type operand = typeOf(unary.operand());
-                yield operand == null ? null : TypeRules.unary(unary.operator(), operand).orElse(null);
-            }
-            case Expr.Binary binary -> {
-                Type left = typeOf(binary.left());
-                Type right = typeOf(binary.right());
-                yield left == null || right == null ? null : TypeRules.binary(binary.operator(), left, right).orElse(null);
-            }
-            case Expr.Select select -> {
-                Type whenTrue = typeOf(select.whenTrue());
-                yield whenTrue == typeOf(select.whenFalse()) ? whenTrue : null;
-            }
-            case Expr.Cast cast -> cast.type();
-            case Expr.Iterate iterate -> typeOf(iterate.init());
-            case Expr.Accumulator accumulator -> accumulators.get(accumulator.id());
+            case LONG -> new Typed(new Expr.Constant(Type.LONG, literal.integral(), literal.integral(), literal.site()), Type.LONG);
+            case DOUBLE -> new Typed(new Expr.Constant(Type.DOUBLE, 0, literal.integral(), literal.site()), Type.DOUBLE);
+            case INT, BOOL -> typed;
         };
     }
 }
