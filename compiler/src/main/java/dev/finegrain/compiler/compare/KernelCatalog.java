@@ -4,14 +4,18 @@ import dev.finegrain.dsl.KernelLibrary;
 import dev.finegrain.dsl.LibraryKernel;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.MalformedURLException;
+import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +23,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.ZipFile;
 
 /**
@@ -65,7 +71,7 @@ public final class KernelCatalog {
                 }
                 provider = providers.next();
             } catch (ServiceConfigurationError broken) {
-                problems.add("a kernel library listed in META-INF/services/" + KernelLibrary.class.getName()
+                problems.add("a kernel library listed in " + listedIn(loader, broken)
                         + " could not be loaded, so its kernels are left out: " + reason(broken));
                 continue;
             }
@@ -179,6 +185,45 @@ public final class KernelCatalog {
         CodeSource source = library.getProtectionDomain().getCodeSource();
         String location = source == null || source.getLocation() == null ? "" : " (" + source.getLocation().getPath() + ")";
         return library.getName() + location;
+    }
+
+    /**
+     * The service files that list the provider a {@link ServiceConfigurationError} names, with the jar or class
+     * folder each is in, so that the warning says which library to fix; just the service file's name when the
+     * error names no provider or no file lists it.
+     */
+    private static String listedIn(ClassLoader loader, ServiceConfigurationError broken) {
+        String service = "META-INF/services/" + KernelLibrary.class.getName();
+        Matcher provider = Pattern.compile("Provider (\\S+)").matcher(String.valueOf(broken.getMessage()));
+        if (!provider.find()) {
+            return service;
+        }
+        List<String> places = new ArrayList<>();
+        try {
+            for (URL file : Collections.list(loader.getResources(service))) {
+                try (InputStream in = file.openStream()) {
+                    if (new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                            .map(line -> line.replaceFirst("#.*", "").trim()).anyMatch(provider.group(1)::equals)) {
+                        places.add(entryOf(file, service));
+                    }
+                }
+            }
+        } catch (IOException unreadable) {
+            return service;
+        }
+        return places.isEmpty() ? service : service + " of " + String.join(" and ", places);
+    }
+
+    /** The class path entry a resource comes from: the jar of a {@code jar:} URL, else the folder above the resource. */
+    private static String entryOf(URL resource, String name) {
+        String text = resource.toString();
+        if (text.startsWith("jar:file:") && text.contains("!/")) {
+            return Path.of(URI.create(text.substring("jar:".length(), text.indexOf("!/")))).toString();
+        }
+        if (text.startsWith("file:") && text.endsWith(name)) {
+            return Path.of(URI.create(text.substring(0, text.length() - name.length()))).toString();
+        }
+        return text;
     }
 
     /** The innermost cause's message: a ServiceConfigurationError wraps the error that matters. */

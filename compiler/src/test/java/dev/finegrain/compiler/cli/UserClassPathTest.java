@@ -135,6 +135,22 @@ class UserClassPathTest {
     }
 
     @Test
+    void aServiceFileNamingAMissingClassIsOneWarningNamingItsClassFolder() throws IOException {
+        Path listed = work.resolve("listed-missing/classes");
+        Files.createDirectories(listed.resolve("META-INF/services"));
+        Files.writeString(listed.resolve("META-INF/services/dev.finegrain.dsl.KernelLibrary"), "# renamed since\ncom.example.GoneLibrary\n");
+        Outcome list = finegrain("--classpath", listed + File.pathSeparator + good, "list");
+        assertEquals(0, list.exit(), list.err());
+        assertTrue(list.out().contains("triple-sum"), "the good library's kernel is listed:\n" + list.out());
+        List<String> warnings = list.err().lines().toList();
+        assertEquals(1, warnings.size(), list.err());
+        assertTrue(warnings.getFirst().startsWith("finegrain: warning: a kernel library listed in META-INF/services/"
+                + "dev.finegrain.dsl.KernelLibrary of " + listed.toAbsolutePath() + " could not be loaded, so its kernels are left"
+                + " out: ServiceConfigurationError: dev.finegrain.dsl.KernelLibrary: Provider com.example.GoneLibrary not found"),
+                warnings.getFirst());
+    }
+
+    @Test
     void aLibraryThatFailsToLoadIsOneWarningAndTheOthersStillWork() {
         Outcome list = finegrain("--classpath", broken + File.pathSeparator + good, "list");
         assertEquals(0, list.exit(), list.err());
