@@ -87,8 +87,8 @@ public record WavefrontPlanes(int[] sizes, int[] hyperplane) {
     public String describe() {
         String row = NAMES[rowDimension()];
         String column = NAMES[columnDimension()];
-        return "candidate c of step s is " + row + " = " + (onPlane(rowDimension()) ? "max(0, s - " + rowReach() + ")"
-                : "0") + " + c / " + columns() + ", " + column + " = c % " + columns() + ", " + NAMES[derived()] + " = s"
+        return "candidate c of step s is " + row + " = " + (onPlane(rowDimension()) ? "max(0, s - " + rowReach() + ") + "
+                : "") + "c / " + columns() + ", " + column + " = c % " + columns() + ", " + NAMES[derived()] + " = s"
                 + (onPlane(rowDimension()) ? " - " + row : "") + (onPlane(columnDimension()) ? " - " + column : "")
                 + " (skipped unless 0 <= " + NAMES[derived()] + " < " + sizes[derived()] + ")";
     }
