@@ -114,11 +114,15 @@ final class RandomKernels {
     private final int[] firingPosition;
     private final List<int[]> dependences = new ArrayList<>();
 
-    private RandomKernels(Random random, int rank, int actors, boolean lanes) {
+    /** Kernels whose every dependence points backwards in every dimension (no negative component): tiles follow them. */
+    private final boolean backward;
+
+    private RandomKernels(Random random, int rank, int actors, boolean lanes, boolean backward) {
         this.random = random;
         this.rank = rank;
         this.firingPosition = new int[actors];
         this.lanes = lanes;
+        this.backward = backward;
         this.numeric = lanes ? List.of(NUMERIC.get(random.nextInt(NUMERIC.size()))) : NUMERIC;
     }
 
@@ -132,8 +136,18 @@ final class RandomKernels {
         return generate(2, actors, inputs, seed, true);
     }
 
+    /**
+     * A valid kernel of the given rank whose dependences have no negative component, so that every tiled schedule
+     * (and the GPU mapping) takes it.
+     */
+    static RandomCase generateBackward(int rank, int actors, int inputs, long seed) {
+        RandomKernels generator = new RandomKernels(new Random(seed), rank, actors, false, true);
+        Kernel kernel = generator.kernelWith(actors, inputs);
+        return new RandomCase(kernel, generator.invocation(kernel), List.copyOf(generator.dependences));
+    }
+
     private static RandomCase generate(int rank, int actors, int inputs, long seed, boolean lanes) {
-        RandomKernels generator = new RandomKernels(new Random(seed), rank, actors, lanes);
+        RandomKernels generator = new RandomKernels(new Random(seed), rank, actors, lanes, false);
         Kernel kernel = generator.kernelWith(actors, inputs);
         return new RandomCase(kernel, generator.invocation(kernel), List.copyOf(generator.dependences));
     }
@@ -435,7 +449,9 @@ final class RandomKernels {
         int[] vector;
         do {
             vector = offsetWithin(reach);
-            if (!DependenceMath.isLexicographicallyPositive(vector)) {
+            if (backward) {
+                vector = Arrays.stream(vector).map(Math::abs).toArray();
+            } else if (!DependenceMath.isLexicographicallyPositive(vector)) {
                 vector = Arrays.stream(vector).map(c -> -c).toArray();
             }
         } while (DependenceMath.isZero(vector) || lanes && vector[0] > 1);

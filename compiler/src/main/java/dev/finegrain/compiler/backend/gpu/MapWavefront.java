@@ -22,10 +22,9 @@ final class MapWavefront {
             return Optional.of("the GPU model lowers 2D wavefronts along anti-diagonals (hyperplane (1,1)); "
                     + graph.name() + " needs " + DependenceMath.format(h));
         }
-        if (graph.rank() == 3 && !(WavefrontPlanes.steps(h) && plan.stride() == 1)) {
-            return Optional.of("the GPU model lowers 3D wavefronts along hyperplanes of 0s and 1s, one plane a step;"
-                    + " " + graph.name() + " needs " + DependenceMath.format(h)
-                    + (plan.stride() == 1 ? "" : " with steps of " + plan.stride() + " planes"));
+        if (graph.rank() == 3 && !WavefrontPlanes.steps(h)) {
+            return Optional.of("the GPU model lowers 3D wavefronts along hyperplanes of 0s and 1s; " + graph.name()
+                    + " needs " + DependenceMath.format(h));
         }
         if (graph.rank() == 1 && h[0] != 1) {
             return Optional.of("the GPU model lowers 1D wavefronts with hyperplane (1); " + graph.name() + " needs "

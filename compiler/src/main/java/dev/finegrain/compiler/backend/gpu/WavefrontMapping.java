@@ -65,7 +65,9 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
                 + "ownership:  thread k of the grid takes " + (graph.rank() == 3 ? "candidates" : "points") + " k, k + "
                 + (threadsPerBlock * blocks) + ", ... of each step\n"
                 + (graph.rank() == 3 ? "candidates: " + planes().describe() + "\n" : "")
-                + "steps:      " + steps + ", the widest " + widest + unit() + "\n"
+                + "steps:      " + steps + ", the widest " + widest + unit() + (graph.rank() == 3 && stride > 1
+                ? "; one plane a step, where the plan lets a step hold " + stride + " (a barrier more per plane, no"
+                + " loop over planes inside a step)" : "") + "\n"
                 + "barrier:    " + (interBlockBarrier() ? "the block barrier, then the atomic inter-block barrier of seed 000"
                 : "the block barrier") + " after each step\n"
                 + "memory:     every field in global memory, no shared memory\n";
