@@ -40,7 +40,8 @@ import static dev.finegrain.dsl.Finegrain.size;
  * strips of lanes compute). One actor per state field; a state field is read
  * at an offset whose dependence vector (minus the offset) is lexicographically positive, or zero when the writer
  * comes earlier in a random firing order that differs from the declaration order (so order-actors-at-point has work
- * to do). Inputs are read within their halo. Integer division is guarded so its divisor is never 0.
+ * to do). Inputs are read within their halo. Integer division is guarded so its divisor is never 0. With
+ * {@link #generateBackward} every dependence has non-negative components, so tiles and the GPU mapping follow it.
  *
  * <p>Every double node that is not a leaf is clamped to [-1e9, 1e9] and double leaves are small, so no value is
  * ever infinite or NaN: NaN payloads may legally differ between two runs of the same arithmetic (interpreted and
