@@ -17,7 +17,8 @@ import java.util.Optional;
 /**
  * The entry to the GPU mapping: checks what every GPU mapping needs of a kernel (1D, 2D or 3D domains, dependences
  * that point backwards in every dimension, so that tiles and steps can follow them), then maps the plan with its
- * schedule's mapping. Lock-dataflow takes 1D and 2D domains only ({@link #unmappableLockDataflow}). Emitters take the result and only spell it.
+ * schedule's mapping. Lock-dataflow takes 1D and 2D domains only ({@link #unmappableLockDataflow}). Emitters take
+ * the result and only spell it.
  */
 public final class GpuMapper {
 

@@ -8,8 +8,9 @@ import java.util.Optional;
 
 /**
  * Maps a wavefront plan onto a GPU in one launch: the steps along the plan's hyperplane (in 3D a plane of candidates a
- * step, {@link WavefrontPlanes}), as many threads as the widest step needs (whole warps, at most a block), and one persistent block per SM with an inter-block barrier when one
- * block cannot hold a step; throws {@link GpuLoweringException} for a hyperplane the GPU steps cannot follow.
+ * step, {@link WavefrontPlanes}), as many threads as the widest step needs (whole warps, at most a block), and one
+ * persistent block per SM with an inter-block barrier when one block cannot hold a step; throws
+ * {@link GpuLoweringException} for a hyperplane the GPU steps cannot follow.
  */
 final class MapWavefront {
 
