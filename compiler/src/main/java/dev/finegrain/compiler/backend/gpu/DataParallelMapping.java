@@ -9,8 +9,8 @@ import java.util.stream.Collectors;
 /**
  * Rodinia's structure: one block per tile, one launch per block-diagonal of tiles. A block has {@code lanes} threads,
  * one per tile row (in 1D, one per point of a step; in 3D, one per line along the inner dimension); it copies the
- * tile and its halo of every field into shared memory ({@code copyUnroll} words per lane and round), sweeps the tile in {@code steps} steps with a block barrier after
- * each, and stores each point to global memory as it computes it.
+ * tile and its halo of every field into shared memory ({@code copyUnroll} words per lane and round), sweeps the
+ * tile in {@code steps} steps with a block barrier after each, and stores each point to global memory as it computes it.
  *
  * @param dataBase shared byte offset of each field's tile copy, by field id
  */

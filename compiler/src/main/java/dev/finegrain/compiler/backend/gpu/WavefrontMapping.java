@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * Wavefront in one launch over global memory: {@code steps} hyperplane steps (planes of candidates in 3D,
  * {@link WavefrontPlanes}; anti-diagonals in 2D; runs of {@code stride} points in 1D), the threads of the grid dealt
- * the points of a step in turn, a barrier between steps: the block barrier for one block, or one persistent block per SM and seed 000's atomic inter-block barrier when the
- * widest step needs more threads than a block holds.
+ * the points of a step in turn, a barrier between steps: the block barrier for one block, or one persistent block per
+ * SM and seed 000's atomic inter-block barrier when the widest step needs more threads than a block holds.
  */
 public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes, int steps, int widest, int stride,
                                int threadsPerBlock, int blocks, int[] hyperplane) implements GpuMapping {
