@@ -10,9 +10,9 @@ import java.util.Map;
 
 /**
  * Spells a {@link WavefrontMapping} in the model ISA: one launch over global memory, the hyperplane steps (planes of
- * candidates in 3D, the anti-diagonals i + j = s in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt the points of a
- * step, and a barrier between steps: the block barrier, and with persistent blocks seed 000's atomic inter-block
- * barrier (a block barrier, one atomic increment per block, a spin until every block arrived).
+ * candidates in 3D, the anti-diagonals i + j = s in 2D, runs of {@code stride} points in 1D), the threads of the grid
+ * dealt the points of a step, and a barrier between steps: the block barrier, and with persistent blocks seed 000's
+ * atomic inter-block barrier (a block barrier, one atomic increment per block, a spin until every block arrived).
  */
 final class SimtWavefront {
 
