@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * Spells a {@link WavefrontMapping} as one CUDA launch over global memory: the hyperplane steps (planes of candidates
  * in 3D, anti-diagonals in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt each step's points
- * in turn, and a barrier between steps: {@code __syncthreads} for one block, Stuart and Owens' atomic inter-block barrier for persistent blocks.
+ * in turn, and a barrier between steps: {@code __syncthreads} for one block, Stuart and Owens' atomic inter-block
+ * barrier for persistent blocks.
  */
 final class CudaWavefront {
 
