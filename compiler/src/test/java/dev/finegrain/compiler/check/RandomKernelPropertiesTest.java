@@ -38,6 +38,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static dev.finegrain.dsl.Finegrain.dataParallel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
@@ -185,24 +187,60 @@ class RandomKernelPropertiesTest {
     }
 
     /**
-     * The GPU model runs every random kernel of rank 1 or 2 whose dependences its tiles can follow, of every type (int,
+     * The GPU model runs every random kernel whose dependences its tiles can follow (1D, 2D and 3D), of every type (int,
      * long, double, bool, with casts and guarded division), under every schedule and mechanism it offers, and matches
-     * the oracle bit for bit. What it refuses, it refuses for the domain, the dependences or a tile the sizes cap,
-     * never for a type.
+     * the oracle bit for bit. What it refuses, it refuses for the dependences, a 3D domain under lock-dataflow, a
+     * hyperplane its steps do not follow, or a tile the sizes cap, never for a type.
      */
     @Property(tries = 30, seed = "20261124")
     void theGpuModelMatchesTheOracleUnderEveryScheduleAndMechanism(@ForAll("kernels") RandomCase random) {
+        Set<String> ran = runsOnTheGpuModel(random, "fermi-gtx570");
+        // a regression that refused every mechanism (or every kernel) would otherwise pass without comparing anything
+        Statistics.label("gpu lock-dataflow ran").collect(ran.contains("lock-dataflow"));
+        Statistics.label("gpu lock-dataflow ran").coverage(coverage -> coverage.check(true).percentage(p -> p > 0));
+    }
+
+    @Provide
+    Arbitrary<RandomCase> backwardKernels3d() {
+        return Combinators.combine(Arbitraries.integers().between(1, 3), Arbitraries.integers().between(0, 2), Arbitraries.longs())
+                .as((actors, inputs, seed) -> RandomKernels.generateBackward(3, actors, inputs, seed))
+                .withoutEdgeCases();
+    }
+
+    /**
+     * 3D kernels of every type whose dependences point backwards in every dimension (so every tiled schedule takes
+     * them) verify on a Fermi and a Hopper profile under wavefront (planes of the planner's hyperplane) and
+     * data-parallel (3D tiles); lock-dataflow in 3D is refused with the schedules that take it.
+     */
+    @Property(tries = 20, seed = "20261125")
+    void theGpuModelMatchesTheOracleOn3dDomainsOnFermiAndHopper(@ForAll("backwardKernels3d") RandomCase random) {
+        Statistics.label("3D field types").collect(random.kernel().fields().stream().map(field -> field.type().name())
+                .collect(java.util.stream.Collectors.toCollection(TreeSet::new)).toString());
+        for (String profile : List.of("fermi-gtx570", "hopper-h200")) {
+            Set<String> ran = runsOnTheGpuModel(random, profile);
+            assertTrue(ran.contains("data-parallel"), () -> "no data-parallel run on " + profile + " for\n" + random);
+            Statistics.label("3D wavefront ran on " + profile).collect(ran.contains("wavefront"));
+        }
+        Statistics.label("3D wavefront ran on hopper-h200").coverage(coverage -> coverage.check(true).percentage(p -> p >= 60));
+    }
+
+    /**
+     * Runs {@code random} under every schedule and mechanism the profile offers and checks each against the oracle;
+     * returns the schedules (by CLI name, tiles left out) that ran at least once.
+     */
+    private static Set<String> runsOnTheGpuModel(RandomCase random, String profile) {
         KernelGraph graph = Pipeline.compile(random.kernel());
         KernelOutputs oracle = SequentialOracle.run(graph, random.invocation());
-        GpuModelBackend gpu = new GpuModelBackend("fermi-gtx570");
-        boolean lockDataflowRan = false;
+        GpuModelBackend gpu = new GpuModelBackend(profile);
+        Set<String> ran = new TreeSet<>();
         for (Schedule schedule : schedulesFor(random)) {
             Optional<String> refused = gpu.unsupportedKernel(graph, schedule);
             if (refused.isPresent()) {
-                assertTrue(refused.get().startsWith("the GPU model lowers 1D and 2D domains")
-                        || refused.get().startsWith("the GPU model's tiles need dependences that point backwards")
-                        || refused.get().startsWith("the GPU model lowers 2D wavefronts along anti-diagonals"),
-                        refused.get());
+                assertTrue(refused.get().startsWith("the GPU model's tiles need dependences that point backwards")
+                        || refused.get().startsWith("the GPU model lowers 2D wavefronts along anti-diagonals")
+                        || refused.get().startsWith("the GPU model lowers 3D wavefronts along hyperplanes of 0s and 1s")
+                        || refused.get().startsWith("lock-dataflow on the GPU tiles 1D and 2D domains")
+                        && graph.rank() == 3, refused.get());
                 continue;
             }
             ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
@@ -216,16 +254,14 @@ class RandomKernelPropertiesTest {
                     assertTrue(sizeLimit.getMessage().contains("(the sizes cap the tile)"), sizeLimit.getMessage());
                     continue;
                 }
-                assertEquals(Optional.empty(), run.failure(), () -> schedule.cliName() + " " + mechanism + " for\n" + random);
+                String where = schedule.cliName() + " " + mechanism + " on " + profile;
+                assertEquals(Optional.empty(), run.failure(), () -> where + " for\n" + random);
                 assertEquals(Optional.empty(), oracle.firstDifference(graph, random.sizes(), run.outputs()),
-                        () -> "the GPU model differs from the oracle under " + schedule.cliName() + " " + mechanism
-                                + " for\n" + random);
-                lockDataflowRan |= mechanism.isPresent();
+                        () -> "the GPU model differs from the oracle under " + where + " for\n" + random);
+                ran.add(schedule.cliName().replaceAll(":.*", ""));
             }
         }
-        // a regression that refused every mechanism (or every kernel) would otherwise pass without comparing anything
-        Statistics.label("gpu lock-dataflow ran").collect(lockDataflowRan);
-        Statistics.label("gpu lock-dataflow ran").coverage(coverage -> coverage.check(true).percentage(p -> p > 0));
+        return ran;
     }
 
     private static List<Schedule> schedulesFor(RandomCase random) {

@@ -40,7 +40,8 @@ import static dev.finegrain.dsl.Finegrain.size;
  * strips of lanes compute). One actor per state field; a state field is read
  * at an offset whose dependence vector (minus the offset) is lexicographically positive, or zero when the writer
  * comes earlier in a random firing order that differs from the declaration order (so order-actors-at-point has work
- * to do). Inputs are read within their halo. Integer division is guarded so its divisor is never 0.
+ * to do). Inputs are read within their halo. Integer division is guarded so its divisor is never 0. With
+ * {@link #generateBackward} every dependence has non-negative components, so tiles and the GPU mapping follow it.
  *
  * <p>Every double node that is not a leaf is clamped to [-1e9, 1e9] and double leaves are small, so no value is
  * ever infinite or NaN: NaN payloads may legally differ between two runs of the same arithmetic (interpreted and
@@ -114,11 +115,15 @@ final class RandomKernels {
     private final int[] firingPosition;
     private final List<int[]> dependences = new ArrayList<>();
 
-    private RandomKernels(Random random, int rank, int actors, boolean lanes) {
+    /** Kernels whose every dependence points backwards in every dimension (no negative component): tiles follow them. */
+    private final boolean backward;
+
+    private RandomKernels(Random random, int rank, int actors, boolean lanes, boolean backward) {
         this.random = random;
         this.rank = rank;
         this.firingPosition = new int[actors];
         this.lanes = lanes;
+        this.backward = backward;
         this.numeric = lanes ? List.of(NUMERIC.get(random.nextInt(NUMERIC.size()))) : NUMERIC;
     }
 
@@ -132,8 +137,18 @@ final class RandomKernels {
         return generate(2, actors, inputs, seed, true);
     }
 
+    /**
+     * A valid kernel of the given rank whose dependences have no negative component, so that every tiled schedule
+     * (and the GPU mapping) takes it.
+     */
+    static RandomCase generateBackward(int rank, int actors, int inputs, long seed) {
+        RandomKernels generator = new RandomKernels(new Random(seed), rank, actors, false, true);
+        Kernel kernel = generator.kernelWith(actors, inputs);
+        return new RandomCase(kernel, generator.invocation(kernel), List.copyOf(generator.dependences));
+    }
+
     private static RandomCase generate(int rank, int actors, int inputs, long seed, boolean lanes) {
-        RandomKernels generator = new RandomKernels(new Random(seed), rank, actors, lanes);
+        RandomKernels generator = new RandomKernels(new Random(seed), rank, actors, lanes, false);
         Kernel kernel = generator.kernelWith(actors, inputs);
         return new RandomCase(kernel, generator.invocation(kernel), List.copyOf(generator.dependences));
     }
@@ -435,7 +450,9 @@ final class RandomKernels {
         int[] vector;
         do {
             vector = offsetWithin(reach);
-            if (!DependenceMath.isLexicographicallyPositive(vector)) {
+            if (backward) {
+                vector = Arrays.stream(vector).map(Math::abs).toArray();
+            } else if (!DependenceMath.isLexicographicallyPositive(vector)) {
                 vector = Arrays.stream(vector).map(c -> -c).toArray();
             }
         } while (DependenceMath.isZero(vector) || lanes && vector[0] > 1);

@@ -76,8 +76,40 @@ class UserClassPathTest {
             }
             """;
 
+    /** A library with a 3D kernel: a recurrence in doubles and ints reading back along i, j and k. */
+    private static final String CUBES = """
+            package com.example;
+
+            import dev.finegrain.dsl.*;
+            import java.util.List;
+            import static dev.finegrain.dsl.Finegrain.*;
+
+            public final class CubeLibrary implements KernelLibrary {
+                @Override
+                public List<LibraryKernel> kernels() {
+                    Kernel cube = kernel("cube-sum").domain(dim("i", "ni"), dim("j", "nj"), dim("k", "nk"))
+                            .input("w", DOUBLE)
+                            .state("c", INT, boundary(index("i").times(3).plus(index("k"))))
+                            .state("u", DOUBLE, boundary(constant(0.5)))
+                            .actor("count", "c", a -> a.read("c", -1, 0, 0).plus(a.read("c", 0, -1, 0))
+                                    .minus(a.read("c", 0, 0, -1)).remainder(1000003))
+                            .actor("average", "u", a -> a.read("u", -1, 0, 0).plus(a.read("u", 0, -1, 0))
+                                    .plus(a.read("u", 0, 0, -1)).times(0.3).plus(a.read("w", 0, 0, 0))
+                                    .plus(a.read("c", 0, 0, 0).castTo(Type.DOUBLE)))
+                            .build();
+                    return List.of(new LibraryKernel(cube, "a 3D recurrence", "Each point sums its three predecessors.",
+                            (kernel, sizes, seed) -> kernel.invocation().sizes(sizes)
+                                    .input("w", new java.util.Random(seed).doubles(sizes[0] * sizes[1] * sizes[2], -1, 1).toArray())
+                                    .build(), List.of(new int[] {8, 6, 10})));
+                }
+            }
+            """;
+
+    private static Path cubes;
+
     @BeforeAll
     static void compileLibraries() throws IOException {
+        cubes = compile("cubes", "CubeLibrary", CUBES);
         good = compile("good", "UserLibrary", library("UserLibrary", "triple-sum"));
         broken = compile("broken", "BrokenLibrary", BROKEN);
         duplicate = compile("duplicate", "OtherLibrary", library("OtherLibrary", "triple-sum"));
@@ -123,6 +155,26 @@ class UserClassPathTest {
                 "--schedule", "wavefront", "--quick");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().contains(" verified "), run.out());
+    }
+
+    /** A user's 3D kernel verifies on the GPU model under wavefront and data-parallel; lock-dataflow says what takes it. */
+    @Test
+    void aUsersThreeDimensionalKernelVerifiesOnTheGpuModel() {
+        Outcome compare = finegrain("--classpath", cubes.toString(), "compare", "cube-sum", "--backends",
+                "gpu-model:hopper-h200,jvm", "--schedules", "wavefront,data-parallel:4x3x5,lock-dataflow", "--quick");
+        assertEquals(0, compare.exit(), compare.err());
+        List<String> gpuRows = compare.out().lines().filter(line -> line.startsWith("cube-sum") && line.contains("gpu-model:hopper-h200")).toList();
+        assertEquals(3, gpuRows.size(), compare.out());
+        for (String[] expected : new String[][] {{"wavefront", "verified"}, {"data-parallel:4x3x5", "verified"},
+                {"lock-dataflow", "skipped"}}) {
+            assertTrue(gpuRows.stream().anyMatch(row -> row.contains(" " + expected[0] + " ") && row.contains(" " + expected[1] + " ")),
+                    () -> expected[0] + " should be " + expected[1] + ":\n" + compare.out());
+        }
+        assertTrue(compare.out().contains("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile"
+                + " whose rows are a warp wide); cube-sum has 3 dimensions: use wavefront or dataParallel(tile), which the"
+                + " GPU targets take in 3D"), compare.out());
+        assertTrue(compare.out().lines().filter(line -> line.startsWith("cube-sum") && line.contains(" jvm ")).allMatch(line -> line.contains(" verified ")),
+                compare.out());
     }
 
     @Test

@@ -71,11 +71,12 @@ class SweepBehaviourTest {
         LibraryKernel entry = new LibraryKernel(cube, "cube", "cube", (kernel, sizes, seed) -> kernel.invocation()
                 .sizes(sizes).build(), List.of(new int[] {4, 4, 4}));
         Backend gpu = Backends.byName("gpu-model:fermi-gtx570").orElseThrow();
-        Comparison comparison = ComparisonRunner.run(ComparisonRequest.builder(entry).schedules(List.of(wavefront()))
+        Comparison comparison = ComparisonRunner.run(ComparisonRequest.builder(entry).schedules(List.of(lockDataflow()))
                 .backends(List.of(new ReferenceBackend(), gpu)).build());
         assertEquals(List.of(RowStatus.VERIFIED, RowStatus.SKIPPED), comparison.rows().stream().map(ResultRow::status).toList());
-        assertEquals("backend 'gpu-model:fermi-gtx570' cannot run wavefront of kernel 'cube': the GPU model lowers 1D and"
-                + " 2D domains; cube has 3", comparison.rows().getLast().problem());
+        assertEquals("backend 'gpu-model:fermi-gtx570' cannot run lock-dataflow of kernel 'cube': lock-dataflow on the GPU"
+                + " tiles 1D and 2D domains (one thread per word of a tile whose rows are a warp wide); cube has 3 dimensions:"
+                + " use wavefront or dataParallel(tile), which the GPU targets take in 3D", comparison.rows().getLast().problem());
     }
 
     @Test

@@ -15,9 +15,10 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * The entry to the GPU mapping: checks what every GPU mapping needs of a kernel (1D or 2D domains, dependences that
- * point backwards in every dimension, so that tiles and steps can follow them), then maps the plan with its
- * schedule's mapping. Emitters take the result and only spell it.
+ * The entry to the GPU mapping: checks what every GPU mapping needs of a kernel (1D, 2D or 3D domains, dependences
+ * that point backwards in every dimension, so that tiles and steps can follow them), then maps the plan with its
+ * schedule's mapping. Lock-dataflow takes 1D and 2D domains only ({@link #unmappableLockDataflow}). Emitters take
+ * the result and only spell it.
  */
 public final class GpuMapper {
 
@@ -25,8 +26,8 @@ public final class GpuMapper {
 
     /** Why no GPU mapping exists for this kernel at all, if none does. */
     public static Optional<String> unmappableKernel(KernelGraph graph) {
-        if (graph.rank() > 2) {
-            return Optional.of("the GPU model lowers 1D and 2D domains; " + graph.name() + " has " + graph.rank());
+        if (graph.rank() > 3) {
+            return Optional.of("the GPU model lowers 1D, 2D and 3D domains; " + graph.name() + " has " + graph.rank());
         }
         for (IrChannel channel : graph.channels()) {
             if (Arrays.stream(channel.vector()).anyMatch(component -> component < 0)) {
@@ -34,6 +35,21 @@ public final class GpuMapper {
                         + graph.name() + " has " + DependenceMath.format(channel.vector()) + " (" + channel.via() + ")"
                         + skewedWavefront(graph));
             }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why lock-dataflow (per-point tokens, or persistent bands) cannot take this kernel's domain, whatever the
+     * mechanism, if it cannot. Its tiles give each thread one word of a 2D tile whose rows are a warp wide, and every
+     * mechanism's token addressing, warp distances and lock-bit budget are built on that shape; a 3D form (tokens on
+     * a tile's three incoming faces) would redo each of them, while wavefront and data-parallel already cover 3D.
+     */
+    public static Optional<String> unmappableLockDataflow(KernelGraph graph) {
+        if (graph.rank() == 3) {
+            return Optional.of("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose"
+                    + " rows are a warp wide); " + graph.name() + " has 3 dimensions: use wavefront or dataParallel(tile),"
+                    + " which the GPU targets take in 3D");
         }
         return Optional.empty();
     }
@@ -60,10 +76,11 @@ public final class GpuMapper {
         return unmappableKernel(graph).or(() -> switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront);
             case DataParallelPlan dataParallel -> Optional.empty();
-            case DataflowPlan dataflow when dataflow.persistent() -> MapBands.unsupported(graph, mechanism, target);
-            case DataflowPlan dataflow -> mechanism.isEmpty()
+            case DataflowPlan dataflow when dataflow.persistent() -> unmappableLockDataflow(graph)
+                    .or(() -> MapBands.unsupported(graph, mechanism, target));
+            case DataflowPlan dataflow -> unmappableLockDataflow(graph).or(() -> mechanism.isEmpty()
                     ? Optional.of("lock-dataflow on the GPU model needs a lock mechanism")
-                    : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target);
+                    : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target));
         });
     }
 
@@ -82,9 +99,10 @@ public final class GpuMapper {
      */
     public static GpuMapping map(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target, int[] sizes) {
         KernelGraph graph = plan.graph();
-        unmappableKernel(graph).ifPresent(reason -> {
-            throw new GpuLoweringException(reason);
-        });
+        unmappableKernel(graph).or(() -> plan instanceof DataflowPlan ? unmappableLockDataflow(graph) : Optional.empty())
+                .ifPresent(reason -> {
+                    throw new GpuLoweringException(reason);
+                });
         return switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.map(graph, wavefront, target, sizes);
             case DataParallelPlan dataParallel -> MapDataParallel.map(graph, dataParallel, target, sizes);

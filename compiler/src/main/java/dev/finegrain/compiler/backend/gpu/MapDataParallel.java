@@ -6,7 +6,8 @@ import dev.finegrain.compiler.plan.DataParallelPlan;
 
 /**
  * Maps a data-parallel plan onto a GPU as Rodinia's needle does: a block per tile (the sizes cap the tile), one thread
- * per tile row (in 1D, as many points per step as the shortest dependence allows), each field's tile copy in shared
+ * per tile row (in 1D, as many points per step as the shortest dependence allows; in 3D, one per line of the tile
+ * along its inner dimension, T0 x T1 threads sweeping the planes a + b + c = s), each field's tile copy in shared
  * memory padded to whole copy rounds; throws {@link GpuLoweringException} when the tile does not fit the scheme.
  */
 final class MapDataParallel {
@@ -29,6 +30,8 @@ final class MapDataParallel {
             int stride = graph.channels().stream().filter(c -> !c.isImplied()).mapToInt(c -> c.vector()[0])
                     .filter(v -> v > 0).min().orElse(interior[0]);
             lanes = Math.min(interior[0], stride);
+        } else if (rank == 3) {
+            lanes = interior[0] * interior[1];
         } else {
             lanes = interior[0];
             if (lanes > tile.width()) {
@@ -44,7 +47,11 @@ final class MapDataParallel {
             dataBase[field.id()] = next;
             next += GpuTarget.elementBytes(field.type()) * Math.ceilDiv(tile.words(), COPY_UNROLL * lanes) * COPY_UNROLL * lanes;
         }
-        int steps = rank == 2 ? interior[0] + interior[1] - 1 : Math.ceilDiv(interior[0], lanes);
+        int steps = switch (rank) {
+            case 1 -> Math.ceilDiv(interior[0], lanes);
+            case 2 -> interior[0] + interior[1] - 1;
+            default -> interior[0] + interior[1] + interior[2] - 2;
+        };
         DataParallelMapping mapping = new DataParallelMapping(graph, target, sizes.clone(), tile, lanes, steps, COPY_UNROLL,
                 dataBase, next);
         StaticChecks.check(graph, target, lanes, mapping.resources(), null);

@@ -4,29 +4,43 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How a tiled schedule cuts the domain (1D or 2D) into sub-grids and orders them: tile (I, J) covers interior
- * points [I*T0, I*T0+T0) x [J*T1, J*T1+T1); its shared copy adds the common halo around it, {@code rows x width}
- * words per field. Tiles on one block-diagonal (I + J = d) are independent when every dependence vector is
- * non-negative, so launch d runs them as blocks; in 1D each launch runs one tile.
+ * How a tiled schedule cuts the domain (1D, 2D or 3D) into sub-grids and orders them: tile (I, J) covers interior
+ * points [I*T0, I*T0+T0) x [J*T1, J*T1+T1) (and [K*T2, K*T2+T2) in 3D); its shared copy adds the common halo around
+ * it, {@code planes x rows x width} words per field (one plane below 3D, one row in 1D). Tiles on one block-diagonal
+ * (I + J (+ K) = d) are independent when every dependence vector is non-negative, so launch d runs them as blocks; in
+ * 1D each launch runs one tile.
  */
 public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHigh, int[] sizes) {
 
+    /** The copy's extent in dimension {@code d}: the interior and the halo on both sides. */
+    public int copyExtent(int d) {
+        return haloLow[d] + interior[d] + haloHigh[d];
+    }
+
+    /** Planes of the copy: the outer dimension's extent in 3D, else 1. */
+    public int planes() {
+        return rank == 3 ? copyExtent(0) : 1;
+    }
+
     public int rows() {
-        return rank == 1 ? 1 : haloLow[0] + interior[0] + haloHigh[0];
+        return rank == 1 ? 1 : copyExtent(rank - 2);
     }
 
     public int width() {
-        int last = rank - 1;
-        return haloLow[last] + interior[last] + haloHigh[last];
+        return copyExtent(rank - 1);
     }
 
     public int words() {
-        return rows() * width();
+        return planes() * rows() * width();
     }
 
     /** How many words the point {@code offset} away lies from a point of the tile (with its halo, row-major). */
     public long wordOffset(int[] offset) {
-        return rank == 1 ? offset[0] : (long) offset[0] * width() + offset[1];
+        return switch (rank) {
+            case 1 -> offset[0];
+            case 2 -> (long) offset[0] * width() + offset[1];
+            default -> ((long) offset[0] * rows() + offset[1]) * width() + offset[2];
+        };
     }
 
     public int tiles(int dimension) {
@@ -42,6 +56,16 @@ public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHi
             }
             return blocks;
         }
+        if (rank == 3) {
+            for (int diagonal = 0; diagonal < tiles(0) + tiles(1) + tiles(2) - 2; diagonal++) {
+                int count = 0;
+                for (int tileRow = 0; tileRow <= Math.min(diagonal, tiles(0) - 1); tileRow++) {
+                    count += innerTiles(diagonal - tileRow);
+                }
+                blocks.add(count);
+            }
+            return blocks;
+        }
         for (int diagonal = 0; diagonal < tiles(0) + tiles(1) - 1; diagonal++) {
             int first = Math.max(0, diagonal - (tiles(1) - 1));
             int last = Math.min(diagonal, tiles(0) - 1);
@@ -50,10 +74,23 @@ public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHi
         return blocks;
     }
 
+    /**
+     * In 3D, the tiles (J, K) with J + K = {@code rest}: the blocks of a launch take the tiles I = 0, 1, ... in turn,
+     * each I's tiles by rising J, so a block finds its tile by subtracting these counts.
+     */
+    public int innerTiles(int rest) {
+        return Math.max(0, Math.min(rest, tiles(1) - 1) - Math.max(0, rest - (tiles(2) - 1)) + 1);
+    }
+
     public String describe() {
-        String tile = rank == 1 ? interior[0] + " points" : interior[0] + "x" + interior[1] + " points";
-        String copy = rank == 1 ? width() + " words" : rows() + "x" + width() + " words";
-        String grid = rank == 1 ? tiles(0) + " tiles" : tiles(0) + "x" + tiles(1) + " tiles";
-        return "tiles of " + tile + " (shared copy with halo: " + copy + " per field), " + grid;
+        return switch (rank) {
+            case 1 -> "tiles of " + interior[0] + " points (shared copy with halo: " + width() + " words per field), "
+                    + tiles(0) + " tiles";
+            case 2 -> "tiles of " + interior[0] + "x" + interior[1] + " points (shared copy with halo: " + rows() + "x"
+                    + width() + " words per field), " + tiles(0) + "x" + tiles(1) + " tiles";
+            default -> "tiles of " + interior[0] + "x" + interior[1] + "x" + interior[2] + " points (shared copy with halo: "
+                    + planes() + "x" + rows() + "x" + width() + " words per field), " + tiles(0) + "x" + tiles(1) + "x"
+                    + tiles(2) + " tiles";
+        };
     }
 }

@@ -23,7 +23,7 @@ import static dev.finegrain.dsl.Finegrain.param;
 
 /**
  * The kernels of the GPU emitters' goldens ({@code show --simt}, {@code show --cuda}): one of each idea the mapping
- * handles, defined here so that a change to a sample never moves an emitter's golden.
+ * handles (1D, 2D and 3D), defined here so that a change to a sample never moves an emitter's golden.
  */
 public final class GpuGoldenCatalog {
 
@@ -72,17 +72,38 @@ public final class GpuGoldenCatalog {
                 .build();
     }
 
+    /**
+     * A 3D recurrence in ints and doubles reading back along each of i, j and k: the wavefront steps the planes
+     * i + j + k = s, data-parallel sweeps 3D tiles.
+     */
+    public static Kernel box3d() {
+        return kernel("box-3d")
+                .domain(dim("i", "ni"), dim("j", "nj"), dim("k", "nk"))
+                .state("c", INT, boundary(index("i").times(3).plus(index("k"))))
+                .state("u", DOUBLE, boundary(index("i").minus(index("k")).castTo(Type.DOUBLE).times(0.5)))
+                .actor("count", "c", a -> a.read("c", -1, 0, 0).plus(a.read("c", 0, -1, 0)).minus(a.read("c", 0, 0, -1))
+                        .xor(a.index("j")))
+                .actor("average", "u", a -> a.read("u", -1, 0, 0).plus(a.read("u", 0, -1, 0)).plus(a.read("u", 0, 0, -1))
+                        .times(0.25).plus(a.read("c", 0, 0, 0).castTo(Type.DOUBLE)))
+                .build();
+    }
+
     public static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
             entry(GoldenKernels.needlemanWunsch()),
             entry(nw("nw-private").channelPolicy(ChannelPolicy.PRIVATE).build()),
             entry(chain("chain").build()),
             entry(chain("chain-warp-shared").warpShared(32).build()),
             entry(smooth()),
-            entry(longHash())));
+            entry(longHash()),
+            entry(box3d())));
 
     private static LibraryKernel entry(Kernel kernel) {
         return new LibraryKernel(kernel, kernel.name(), kernel.name(), (k, sizes, seed) -> {
             throw new UnsupportedOperationException("show never makes inputs");
-        }, List.of(kernel.rank() == 1 ? new int[] {512} : new int[] {62, 62}));
+        }, List.of(switch (kernel.rank()) {
+            case 1 -> new int[] {512};
+            case 2 -> new int[] {62, 62};
+            default -> new int[] {12, 10, 9};
+        }));
     }
 }

@@ -123,4 +123,51 @@ class GpuMappingTest {
         assertTrue(barriers.getMessage().startsWith("nw with named-barrier needs 17 named barriers per block;"),
                 barriers.getMessage());
     }
+    private static final Kernel CUBE = kernel("cube")
+            .domain(dim("i", "n"), dim("j", "m"), dim("k", "p"))
+            .state("x", INT, boundary(constant(1)))
+            .actor("sum", "x", a -> a.read("x", -1, 0, 0).plus(a.read("x", 0, -1, 0)).plus(a.read("x", 0, 0, -1)))
+            .build();
+
+    @Test
+    void aCubeStepsThePlanesIPlusJPlusKAndTilesInThreeDimensions() {
+        WavefrontMapping planes = (WavefrontMapping) map(CUBE, wavefront(), null, FERMI, 12, 10, 9);
+        assertEquals("""
+                schedule:   wavefront over planes (1,1,1).p = s
+                launches:   1, 1 block of 128 threads
+                ownership:  thread k of the grid takes candidates k, k + 128, ... of each step
+                candidates: candidate c of step s is i = max(0, s - 17) + c / 10, j = c % 10, k = s - i - j (skipped unless 0 <= k < 9)
+                steps:      29, the widest 120 candidates
+                barrier:    the block barrier after each step
+                memory:     every field in global memory, no shared memory
+                """, planes.describe());
+        DataParallelMapping tiles = (DataParallelMapping) map(CUBE, dataParallel(4, 5, 3), null, FERMI, 12, 10, 9);
+        assertEquals("""
+                schedule:   data-parallel, tiles of 4x5x3 points (shared copy with halo: 5x6x4 words per field), 3x2x3 tiles
+                launches:   6, one per block-diagonal; blocks per launch 1 3 5 5 3 1
+                ownership:  20 threads per block, thread t takes the tile's line a = t / 5, b = t % 5, point c = s - a - b of it at step s (the planes a + b + c = s in turn)
+                steps:      10 per tile, a block barrier after each
+                shared:     640 bytes: each field's tile copy at [0], copied 4 words per thread and round
+                """, tiles.describe());
+    }
+
+    @Test
+    void aCubeTileOverTheMachinesLimitsIsRefusedByTheStaticChecks() {
+        GpuLoweringException threads = assertThrows(GpuLoweringException.class,
+                () -> map(CUBE, dataParallel(64, 32, 4), null, FERMI, 64, 64, 64));
+        assertEquals("cube needs 2048 threads per block; fermi-gtx570 allows 1024; use a smaller tile", threads.getMessage());
+        GpuLoweringException shared = assertThrows(GpuLoweringException.class,
+                () -> map(CUBE, dataParallel(32), null, FERMI, 64, 64, 64));
+        assertTrue(shared.getMessage().startsWith("cube needs 147456 bytes of shared memory per block; fermi-gtx570 has"),
+                shared.getMessage());
+    }
+
+    @Test
+    void lockDataflowOnACubeNamesTheSchedulesThatTakeIt() {
+        GpuLoweringException refused = assertThrows(GpuLoweringException.class,
+                () -> map(CUBE, lockDataflow(), LockMechanism.TINY_LOCK, HOPPER, 8, 8, 8));
+        assertEquals("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose rows are a warp"
+                + " wide); cube has 3 dimensions: use wavefront or dataParallel(tile), which the GPU targets take in 3D",
+                refused.getMessage());
+    }
 }

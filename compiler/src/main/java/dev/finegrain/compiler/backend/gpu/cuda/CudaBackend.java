@@ -110,7 +110,8 @@ public final class CudaBackend implements Backend {
 
     @Override
     public Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
-        return schedule instanceof Schedule.LockDataflow ? GpuMapper.unmappableKernel(graph)
+        return schedule instanceof Schedule.LockDataflow
+                ? GpuMapper.unmappableKernel(graph).or(() -> GpuMapper.unmappableLockDataflow(graph))
                 : CudaLowering.unsupported(SchedulePlanner.plan(graph, schedule), Optional.empty(), target);
     }
 

@@ -14,7 +14,8 @@ import java.util.Map;
  * Spells a {@link DataParallelMapping} as a CUDA kernel, the way Rodinia's needle is written: one block per tile, one
  * launch per block-diagonal; the block copies the tile and its halo of every field into shared memory, then sweeps
  * the tile's anti-diagonals with {@code __syncthreads} after each (thread t computes row t), storing every point to
- * shared and global memory as it computes it. In 1D a block sweeps its tile in steps of {@code lanes} points.
+ * shared and global memory as it computes it. In 1D a block sweeps its tile in steps of {@code lanes} points; in 3D
+ * thread t owns a line (a, b) of the tile and the block sweeps the planes a + b + c = s.
  */
 final class CudaDataParallel {
 
@@ -53,7 +54,9 @@ final class CudaDataParallel {
             out.line("__shared__ " + CudaExpressions.type(field.type()) + " " + tileArray(field.id()) + "[" + tile.words() + "];");
         }
         out.line("const int t = threadIdx.x;");
-        if (tile.rank() == 2) {
+        if (tile.rank() == 3) {
+            CudaTiles.emitTileOrigin3d(out, tile);
+        } else if (tile.rank() == 2) {
             out.line("const int tileRow = max(0, diagonal - " + (tile.tiles(1) - 1) + ") + (int) blockIdx.x;");
             out.line("const int i0 = tileRow * " + interior[0] + ";");
             out.line("const int j0 = (diagonal - tileRow) * " + interior[1] + ";");
@@ -63,7 +66,15 @@ final class CudaDataParallel {
         out.comment("copy the tile and its halo of every field into shared memory");
         out.open("for (int w = t; w < " + tile.words() + "; w += " + lanes + ")");
         String[] point;
-        if (tile.rank() == 2) {
+        int[] sizes = fields.sizes();
+        if (tile.rank() == 3) {
+            out.line("const int i = i0 + w / " + (tile.rows() * tile.width()) + " - " + low[0] + ";");
+            out.line("const int j = j0 + w / " + tile.width() + " % " + tile.rows() + " - " + low[1] + ";");
+            out.line("const int k = k0 + w % " + tile.width() + " - " + low[2] + ";");
+            out.line("const bool inside = i < " + (sizes[0] + tile.haloHigh()[0]) + " && j < " + (sizes[1] + tile.haloHigh()[1])
+                    + " && k < " + (sizes[2] + tile.haloHigh()[2]) + ";");
+            point = new String[] {"i", "j", "k"};
+        } else if (tile.rank() == 2) {
             out.line("const int i = i0 + w / " + tile.width() + " - " + low[0] + ";");
             out.line("const int j = j0 + w % " + tile.width() + " - " + low[1] + ";");
             out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + " && j < "
@@ -85,7 +96,17 @@ final class CudaDataParallel {
         out.open("for (int s = 0; s < " + mapping.steps() + "; s++)");
         String test;
         String word;
-        if (tile.rank() == 2) {
+        if (tile.rank() == 3) {
+            out.comment("thread t computes point c = s - a - b of its line a = t / " + interior[1] + ", b = t % " + interior[1]);
+            out.line("const int a = t / " + interior[1] + ";");
+            out.line("const int b = t % " + interior[1] + ";");
+            out.line("const int c = s - a - b;");
+            out.line("const int i = i0 + a;");
+            out.line("const int j = j0 + b;");
+            out.line("const int k = k0 + c;");
+            test = "c >= 0 && c < " + interior[2] + " && i < " + sizes[0] + " && j < " + sizes[1] + " && k < " + sizes[2];
+            word = "((a + " + low[0] + ") * " + tile.rows() + " + b + " + low[1] + ") * " + tile.width() + " + c + " + low[2];
+        } else if (tile.rank() == 2) {
             out.comment("thread t computes row t, column s - t");
             out.line("const int column = s - t;");
             out.line("const int i = i0 + t;");

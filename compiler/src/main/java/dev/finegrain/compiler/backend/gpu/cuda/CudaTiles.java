@@ -2,6 +2,8 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.gpu.TileGeometry;
 
+import java.util.stream.Collectors;
+
 /** What the tiled schedules (lock-dataflow, data-parallel) share in CUDA: which tile a block runs, and its launches. */
 final class CudaTiles {
 
@@ -45,6 +47,33 @@ final class CudaTiles {
                 + (low[1] + interior[1]) + " && i < " + sizes[0] + " && j < " + sizes[1];
     }
 
+    /**
+     * In 3D, declares the tile (I, J, K) block b of launch {@code diagonal} computes: the blocks take the tiles
+     * I = 0, 1, ... in turn, each I's tiles (J, K) with J + K = diagonal - I by rising J (as
+     * {@link TileGeometry#blocksPerLaunch} counts them); declares {@code i0}, {@code j0}, {@code k0}.
+     */
+    static void emitTileOrigin3d(CudaWriter out, TileGeometry tile) {
+        int[] interior = tile.interior();
+        out.comment("which tile: block b of block-diagonal d takes the b-th tile (I, J, K), I + J + K = d, by rising I then J");
+        out.line("int tileRow = 0;");
+        out.line("int rest = diagonal;");
+        out.line("int block = (int) blockIdx.x;");
+        out.open("for (;;)");
+        out.line("const int count = max(0, min(rest, " + (tile.tiles(1) - 1) + ") - max(0, rest - " + (tile.tiles(2) - 1)
+                + ") + 1);");
+        out.open("if (block < count)");
+        out.line("break;");
+        out.close();
+        out.line("block -= count;");
+        out.line("tileRow++;");
+        out.line("rest--;");
+        out.close();
+        out.line("const int tileColumn = max(0, rest - " + (tile.tiles(2) - 1) + ") + block;");
+        out.line("const int i0 = tileRow * " + interior[0] + ";");
+        out.line("const int j0 = tileColumn * " + interior[1] + ";");
+        out.line("const int k0 = (rest - tileColumn) * " + interior[2] + ";");
+    }
+
     /** The word {@code offset} away in {@code tile} (with its halo), as {@code " + k"}. */
     static String wordOffset(int[] offset, TileGeometry tile) {
         long words = tile.wordOffset(offset);
@@ -56,6 +85,12 @@ final class CudaTiles {
         if (tile.rank() == 1) {
             return "for (int d = 0; d < " + tile.tiles(0) + "; d++) {\n"
                     + "        " + kernel + "<<<1, " + threads + ", 0, stream>>>(f, p, d, error);\n    }";
+        }
+        if (tile.rank() == 3) {
+            String counts = tile.blocksPerLaunch().stream().map(String::valueOf).collect(Collectors.joining(", "));
+            return "static const int blocks[] = {" + counts + "};   // tiles on each block-diagonal\n"
+                    + "    for (int d = 0; d < " + tile.blocksPerLaunch().size() + "; d++) {\n"
+                    + "        " + kernel + "<<<blocks[d], " + threads + ", 0, stream>>>(f, p, d, error);\n    }";
         }
         int rows = tile.tiles(0);
         int columns = tile.tiles(1);

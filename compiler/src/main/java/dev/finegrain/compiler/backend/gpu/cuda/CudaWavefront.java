@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
+import dev.finegrain.compiler.backend.gpu.WavefrontPlanes;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.internal.DependenceMath;
@@ -9,13 +10,42 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Spells a {@link WavefrontMapping} as one CUDA launch over global memory: the hyperplane steps (anti-diagonals in 2D,
- * runs of {@code stride} points in 1D), the threads of the grid dealt each step's points in turn, and a barrier between
- * steps: {@code __syncthreads} for one block, Stuart and Owens' atomic inter-block barrier for persistent blocks.
+ * Spells a {@link WavefrontMapping} as one CUDA launch over global memory: the hyperplane steps (planes of candidates
+ * in 3D, anti-diagonals in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt each step's points
+ * in turn, and a barrier between steps: {@code __syncthreads} for one block, Stuart and Owens' atomic inter-block
+ * barrier for persistent blocks.
  */
 final class CudaWavefront {
 
     private CudaWavefront() {}
+
+    /**
+     * Opens the loop over a 3D step's candidates ({@link WavefrontPlanes}) and declares their coordinates
+     * {@code i, j, k}; the derived one may fall outside the domain.
+     */
+    private static String[] emitPlaneStep(WavefrontPlanes planes, int grid, CudaWriter out) {
+        String[] names = {"i", "j", "k"};
+        int row = planes.rowDimension();
+        int column = planes.columnDimension();
+        int rowLast = planes.sizes()[row] - 1;
+        if (planes.onPlane(row)) {
+            out.comment("rows max(0, step - " + planes.rowReach() + ") .. min(" + rowLast + ", step) of the plane's box, "
+                    + planes.columns() + " columns each");
+            out.line("const int low = max(0, step - " + planes.rowReach() + ");");
+            out.line("const int count = (min(step, " + rowLast + ") - low + 1) * " + planes.columns() + ";");
+        } else {
+            out.comment("every row of the box (the plane does not constrain " + names[row] + "), " + planes.columns()
+                    + " columns each");
+            out.line("const int low = 0;");
+            out.line("const int count = " + (rowLast + 1) * planes.columns() + ";");
+        }
+        out.open("for (int c = first; c < count; c += " + grid + ")");
+        out.line("const int " + names[row] + " = low + c / " + planes.columns() + ";");
+        out.line("const int " + names[column] + " = c % " + planes.columns() + ";");
+        out.line("const int " + names[planes.derived()] + " = step" + (planes.onPlane(row) ? " - " + names[row] : "")
+                + (planes.onPlane(column) ? " - " + names[column] : "") + ";");
+        return names;
+    }
 
     /** Writes the kernel {@code wavefront} and returns how the host launches it. */
     static String emit(WavefrontMapping mapping, CudaFields fields, CudaWriter out) {
@@ -28,7 +58,9 @@ final class CudaWavefront {
         out.line("const int first = (int) (blockIdx.x * blockDim.x + threadIdx.x);");
         out.open("for (int step = 0; step < " + mapping.steps() + "; step++)");
         String[] point;
-        if (graph.rank() == 2) {
+        if (graph.rank() == 3) {
+            point = emitPlaneStep(mapping.planes(), grid, out);
+        } else if (graph.rank() == 2) {
             out.comment("rows max(0, step - (cols - 1)) .. min(rows - 1, step) of anti-diagonal step");
             out.line("const int low = max(0, step - " + (sizes[1] - 1) + ");");
             out.line("const int count = min(step, " + (sizes[0] - 1) + ") - low + 1;");
@@ -43,6 +75,13 @@ final class CudaWavefront {
             out.open("for (int k = first; k < count; k += " + grid + ")");
             out.line("const int i = low + k;");
             point = new String[] {"i"};
+        }
+        if (graph.rank() == 3) {
+            WavefrontPlanes planes = mapping.planes();
+            String derived = point[planes.derived()];
+            out.open("if (" + derived + " < 0 || " + derived + " >= " + sizes[planes.derived()] + ")");
+            out.line("continue;   // a candidate whose derived coordinate leaves the domain computes nothing");
+            out.close();
         }
         out.line("const long long g = " + fields.index(point) + ";");
         Map<Integer, String> produced = new LinkedHashMap<>();

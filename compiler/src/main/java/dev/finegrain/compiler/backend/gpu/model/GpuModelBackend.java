@@ -6,6 +6,7 @@ import dev.finegrain.compiler.backend.KernelExecutionException;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
+import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.SchedulePlanner;
@@ -67,7 +68,8 @@ public final class GpuModelBackend implements Backend {
     @Override
     public Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
         // lock-dataflow is judged per mechanism (unsupported below); the others here
-        return schedule instanceof Schedule.LockDataflow ? SimtLowering.unsupportedKernel(graph)
+        return schedule instanceof Schedule.LockDataflow
+                ? SimtLowering.unsupportedKernel(graph).or(() -> GpuMapper.unmappableLockDataflow(graph))
                 : SimtLowering.unsupported(SchedulePlanner.plan(graph, schedule), Optional.empty(), profile);
     }
 

@@ -14,7 +14,8 @@ import java.util.Map;
  * Spells a {@link DataParallelMapping} in the model ISA, the way Rodinia's needle kernel is written: the block copies
  * the tile and its halo of every field into shared memory, then sweeps the tile's anti-diagonals with a block barrier
  * after each (lane t computes row t); every point is written back to global memory as it is computed. In 1D a block
- * sweeps its tile in steps of {@code lanes} independent points.
+ * sweeps its tile in steps of {@code lanes} independent points; in 3D lane t owns a line (a, b) of the tile and the
+ * block sweeps the planes a + b + c = s.
  */
 final class SimtDataParallel {
 
@@ -76,8 +77,20 @@ final class SimtDataParallel {
         String row = asm.register();
         String column = asm.register();
         String word = asm.register();
-        asm.emit("MOV " + row + ", RZ");
-        asm.emit("MOV " + column + ", " + lane);
+        String plane = graph.rank() == 3 ? asm.register() : null;
+        if (plane != null) {
+            asm.comment("word = lane: plane, row and column of the copy (" + tile.rows() + " rows of " + tile.width()
+                    + " words a plane)");
+            String divisor = asm.constant(tile.width());
+            asm.emit("IREM " + column + ", " + lane + ", " + divisor);
+            asm.emit("IDIV " + row + ", " + lane + ", " + divisor);
+            asm.emit("MOV32I " + divisor + ", " + SimtAssembler.immediate(tile.rows()));
+            asm.emit("IDIV " + plane + ", " + row + ", " + divisor);
+            asm.emit("IREM " + row + ", " + row + ", " + divisor);
+        } else {
+            asm.emit("MOV " + row + ", RZ");
+            asm.emit("MOV " + column + ", " + lane);
+        }
         asm.emit("MOV " + word + ", " + lane);
         String coordinate = asm.register();
         String[] shared = new String[mapping.copyUnroll()];
@@ -100,7 +113,9 @@ final class SimtDataParallel {
         int last = graph.rank() - 1;
         for (int u = 0; u < mapping.copyUnroll(); u++) {
             asm.comment("word " + u + " of the round: P1 says it lies in the padded fields");
-            if (graph.rank() == 2) {
+            if (graph.rank() == 3) {
+                emitCopyAddress3d(global[u], coordinate, plane, row, column);
+            } else if (graph.rank() == 2) {
                 asm.emit("IADD " + global[u] + ", " + origin[0] + ", " + row);
                 asm.emit("ISETP.LT.AND P1, PT, " + global[u] + ", "
                         + SimtAssembler.immediate(layout.extent(0)) + ", PT");
@@ -113,7 +128,7 @@ final class SimtDataParallel {
             asm.emit("IADD " + coordinate + ", " + origin[last] + ", " + column);
             asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", "
                     + SimtAssembler.immediate(layout.extent(last))
-                    + ", " + (graph.rank() == 2 ? "P1" : "PT"));
+                    + ", " + (graph.rank() >= 2 ? "P1" : "PT"));
             asm.emit("SHL " + global[u] + ", " + global[u] + ", 0x2");
             asm.emit("SHL " + shared[u] + ", " + word + ", 0x2");
             emitWideOffsets(sharedAt[u], globalAt[u]);
@@ -124,6 +139,10 @@ final class SimtDataParallel {
                 asm.emit("P1", "LDG" + width + " " + value + ", " + globalAt[u].at(field.id(), layout.fieldByte(field.id())));
             }
             asm.emit("IADD " + word + ", " + word + ", " + SimtAssembler.immediate(lanes));
+            if (plane != null) {
+                emitNextWord3d(plane, row, column);
+                continue;
+            }
             asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes));
             asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
             asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
@@ -137,6 +156,31 @@ final class SimtDataParallel {
         }
         asm.emit("BRA copy");
         asm.place("copied");
+    }
+
+    /** The padded index of copy word (plane, row, column) in {@code global}; P1 says it lies in the padded fields. */
+    private void emitCopyAddress3d(String global, String coordinate, String plane, String row, String column) {
+        asm.emit("IADD " + global + ", " + origin[0] + ", " + plane);
+        asm.emit("ISETP.LT.AND P1, PT, " + global + ", " + SimtAssembler.immediate(layout.extent(0)) + ", PT");
+        asm.emit("IADD " + coordinate + ", " + origin[1] + ", " + row);
+        asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", " + SimtAssembler.immediate(layout.extent(1)) + ", P1");
+        asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", " + coordinate);
+        asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(2)) + ", " + origin[2]);
+        asm.emit("IADD " + global + ", " + global + ", " + column);
+    }
+
+    /** Moves (plane, row, column) on by {@code lanes} words: the lanes split into planes, rows and columns, carried. */
+    private void emitNextWord3d(String plane, String row, String column) {
+        int perPlane = tile.rows() * tile.width();
+        asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes % tile.width()));
+        asm.emit("IADD " + row + ", " + row + ", " + SimtAssembler.immediate(lanes % perPlane / tile.width()));
+        asm.emit("IADD " + plane + ", " + plane + ", " + SimtAssembler.immediate(lanes / perPlane));
+        asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
+        asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
+        asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
+        asm.emit("ISETP.GE.AND P0, PT, " + row + ", " + SimtAssembler.immediate(tile.rows()) + ", PT");
+        asm.emit("P0", "IADD " + row + ", " + row + ", " + SimtAssembler.immediate(-tile.rows()));
+        asm.emit("P0", "IADD " + plane + ", " + plane + ", 0x1");
     }
 
     private void emitSweep() {
@@ -154,8 +198,11 @@ final class SimtDataParallel {
         }
         SimtFieldAddress sharedAt = new SimtFieldAddress(layout, shared, layout.hasWideFields() ? asm.register() : null);
         SimtFieldAddress globalAt = new SimtFieldAddress(layout, global, layout.hasWideFields() ? asm.register() : null);
+        String[] line = graph.rank() == 3 ? emitLine() : null;
         asm.place("step");
-        if (graph.rank() == 2) {
+        if (line != null) {
+            emitSweepPoint3d(line, step, inTile, point, shared, global);
+        } else if (graph.rank() == 2) {
             asm.comment("lane t computes row t, column step - t");
             asm.emit("IADD " + inTile + ", " + step + ", -" + lane);
             asm.emit("ISETP.GE.AND P1, PT, " + inTile + ", RZ, PT");
@@ -191,6 +238,42 @@ final class SimtDataParallel {
         asm.emit("IADD " + step + ", " + step + ", 0x1");
         asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(steps) + ", PT");
         asm.emit("P0", "BRA step");
+    }
+
+    /** In 3D, lane t's line of the tile: (a, b) = (t / T1, t % T1), split once before the sweep. */
+    private String[] emitLine() {
+        int across = tile.interior()[1];
+        asm.comment("lane t computes the line a = t / " + across + ", b = t % " + across + " of the tile");
+        String divisor = asm.constant(across);
+        String a = asm.register();
+        String b = asm.register();
+        asm.emit("IDIV " + a + ", " + lane + ", " + divisor);
+        asm.emit("IREM " + b + ", " + lane + ", " + divisor);
+        return new String[] {a, b};
+    }
+
+    /** Lane (a, b) at step s computes c = s - a - b of its line, when that lies in the tile. */
+    private void emitSweepPoint3d(String[] line, String step, String depth, String[] point, String shared, String global) {
+        int[] low = layout.haloLow();
+        asm.comment("plane a + b + c = step: my point c = step - a - b");
+        asm.emit("IADD " + depth + ", " + step + ", -" + line[0]);
+        asm.emit("IADD " + depth + ", " + depth + ", -" + line[1]);
+        asm.emit("ISETP.GE.AND P1, PT, " + depth + ", RZ, PT");
+        asm.emit("ISETP.LT.AND P1, PT, " + depth + ", " + SimtAssembler.immediate(tile.interior()[2]) + ", P1");
+        String[] inTile = {line[0], line[1], depth};
+        for (int d = 0; d < 3; d++) {
+            asm.emit("IADD " + point[d] + ", " + origin[d] + ", " + inTile[d]);
+        }
+        asm.emit("IADD " + shared + ", " + line[0] + ", " + SimtAssembler.immediate(low[0]));
+        asm.emit("IMAD " + shared + ", " + shared + ", " + SimtAssembler.immediate(tile.rows()) + ", " + line[1]);
+        asm.emit("IADD " + shared + ", " + shared + ", " + SimtAssembler.immediate(low[1]));
+        asm.emit("IMAD " + shared + ", " + shared + ", " + SimtAssembler.immediate(tile.width()) + ", " + depth);
+        asm.emit("IADD " + shared + ", " + shared + ", " + SimtAssembler.immediate(low[2]));
+        asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(low[0]));
+        for (int d = 1; d < 3; d++) {
+            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(d)) + ", " + point[d]);
+            asm.emit("IADD " + global + ", " + global + ", " + SimtAssembler.immediate(low[d]));
+        }
     }
 
     /** The 8-byte fields' offsets, twice the 4-byte ones, when the kernel has such fields. */

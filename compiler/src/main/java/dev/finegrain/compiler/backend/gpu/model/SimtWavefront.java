@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
+import dev.finegrain.compiler.backend.gpu.WavefrontPlanes;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Type;
 
@@ -8,10 +9,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Spells a {@link WavefrontMapping} in the model ISA: one launch over global memory, the hyperplane steps (the
- * anti-diagonals i + j = s in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt the points of a
- * step, and a barrier between steps: the block barrier, and with persistent blocks seed 000's atomic inter-block
- * barrier (a block barrier, one atomic increment per block, a spin until every block arrived).
+ * Spells a {@link WavefrontMapping} in the model ISA: one launch over global memory, the hyperplane steps (planes of
+ * candidates in 3D, the anti-diagonals i + j = s in 2D, runs of {@code stride} points in 1D), the threads of the grid
+ * dealt the points of a step, and a barrier between steps: the block barrier, and with persistent blocks seed 000's
+ * atomic inter-block barrier (a block barrier, one atomic increment per block, a spin until every block arrived).
  */
 final class SimtWavefront {
 
@@ -56,6 +57,10 @@ final class SimtWavefront {
         String first = asm.register();
         asm.emit("IMAD " + first + ", " + block + ", " + SimtAssembler.immediate(threads) + ", " + thread);
         params.putAll(SimtParams.load(asm, graph, layout));
+        if (graph.rank() == 3) {
+            emitPlanes(thread, first, one);
+            return;
+        }
         String step = asm.register();
         String count = asm.register();
         String low = asm.register();
@@ -109,6 +114,93 @@ final class SimtWavefront {
         }
         emitPoint(point, new SimtFieldAddress(layout, global, wideGlobal), one);
         asm.emit("IADD " + k + ", " + k + ", " + SimtAssembler.immediate((long) threads * blocks));
+        asm.emit("BRA point");
+        asm.place("barrier");
+        emitBarrier(thread, target, one);
+        asm.emit("IADD " + step + ", " + step + ", 0x1");
+        asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(steps) + ", PT");
+        asm.emit("P0", "BRA step");
+        asm.emit("EXIT");
+    }
+
+    /**
+     * The 3D steps ({@link WavefrontPlanes}): each thread splits its first candidate into (row, column) once, then
+     * steps through the candidates of a step by adding the grid's split, so no step divides.
+     */
+    private void emitPlanes(String thread, String first, String one) {
+        WavefrontPlanes planes = mapping.planes();
+        int row = planes.rowDimension();
+        int column = planes.columnDimension();
+        int derived = planes.derived();
+        int columns = planes.columns();
+        long grid = (long) threads * blocks;
+        asm.comment("my first candidate, split into (row, column) of the step's box, " + columns + " columns a row");
+        String columnCount = asm.constant(columns);
+        String firstRow = asm.register();
+        String firstColumn = asm.register();
+        asm.emit("IDIV " + firstRow + ", " + first + ", " + columnCount);
+        asm.emit("IREM " + firstColumn + ", " + first + ", " + columnCount);
+        String step = asm.register();
+        String target = asm.register();
+        String low = asm.register();
+        String rows = asm.register();
+        String candidateRow = asm.register();
+        String candidateColumn = asm.register();
+        String[] point = {asm.register(), asm.register(), asm.register()};
+        String global = asm.register();
+        String wideGlobal = layout.hasWideFields() ? asm.register() : null;
+        asm.emit("MOV " + step + ", RZ");
+        asm.emit("MOV " + target + ", RZ");
+        asm.place("step");
+        if (planes.onPlane(row)) {
+            asm.comment("rows max(0, s - " + planes.rowReach() + ") .. min(" + (layout.size(row) - 1) + ", s) of plane s");
+            asm.emit("IADD " + low + ", " + step + ", " + SimtAssembler.immediate(-planes.rowReach()));
+            asm.emit("ISETP.LT.AND P0, PT, " + low + ", RZ, PT");
+            asm.emit("SEL " + low + ", RZ, " + low + ", P0");
+            asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(layout.size(row) - 1) + ", PT");
+            asm.emit("SEL " + rows + ", " + step + ", " + SimtAssembler.immediate(layout.size(row) - 1) + ", P0");
+            asm.emit("IADD " + rows + ", " + rows + ", -" + low);
+            asm.emit("IADD " + rows + ", " + rows + ", 0x1");
+        } else {
+            asm.comment("every row of the box: the plane does not constrain the row dimension");
+            asm.emit("MOV " + low + ", RZ");
+            asm.emit("MOV32I " + rows + ", " + SimtAssembler.immediate(layout.size(row)));
+        }
+        asm.emit("MOV " + candidateRow + ", " + firstRow);
+        asm.emit("MOV " + candidateColumn + ", " + firstColumn);
+        asm.place("point");
+        asm.emit("ISETP.GE.AND P0, PT, " + candidateRow + ", " + rows + ", PT");
+        asm.emit("P0", "BRA barrier");
+        asm.emit("IADD " + point[row] + ", " + low + ", " + candidateRow);
+        asm.emit("MOV " + point[column] + ", " + candidateColumn);
+        asm.emit("MOV " + point[derived] + ", " + step);
+        for (int d : new int[] {row, column}) {
+            if (planes.onPlane(d)) {
+                asm.emit("IADD " + point[derived] + ", " + point[derived] + ", -" + point[d]);
+            }
+        }
+        asm.comment("a candidate whose derived coordinate leaves the domain computes nothing");
+        asm.emit("ISETP.GE.AND P1, PT, " + point[derived] + ", RZ, PT");
+        asm.emit("ISETP.LT.AND P1, PT, " + point[derived] + ", " + SimtAssembler.immediate(layout.size(derived)) + ", P1");
+        asm.emit("!P1", "BRA next");
+        int[] haloLow = layout.haloLow();
+        asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(haloLow[0]));
+        for (int d = 1; d < 3; d++) {
+            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(d)) + ", " + point[d]);
+            asm.emit("IADD " + global + ", " + global + ", " + SimtAssembler.immediate(haloLow[d]));
+        }
+        asm.emit("SHL " + global + ", " + global + ", 0x2");
+        if (wideGlobal != null) {
+            asm.emit("IADD " + wideGlobal + ", " + global + ", " + global + "   // the point's offset in 8-byte fields");
+        }
+        emitPoint(point, new SimtFieldAddress(layout, global, wideGlobal), one);
+        asm.place("next");
+        asm.comment("the next candidate, " + grid + " on: " + grid / columns + " rows and " + grid % columns + " columns");
+        asm.emit("IADD " + candidateColumn + ", " + candidateColumn + ", " + SimtAssembler.immediate(grid % columns));
+        asm.emit("IADD " + candidateRow + ", " + candidateRow + ", " + SimtAssembler.immediate(grid / columns));
+        asm.emit("ISETP.GE.AND P0, PT, " + candidateColumn + ", " + SimtAssembler.immediate(columns) + ", PT");
+        asm.emit("P0", "IADD " + candidateColumn + ", " + candidateColumn + ", " + SimtAssembler.immediate(-columns));
+        asm.emit("P0", "IADD " + candidateRow + ", " + candidateRow + ", 0x1");
         asm.emit("BRA point");
         asm.place("barrier");
         emitBarrier(thread, target, one);

@@ -51,7 +51,9 @@ class CudaSourceGoldenTest {
                 Arguments.of("smooth-acquire-release", List.of("smooth", "--schedule", "lock-dataflow", "--mechanism",
                         "acquire-release")),
                 Arguments.of("long-hash-atomic-spin-lock", List.of("long-hash", "--schedule", "lock-dataflow", "--mechanism",
-                        "atomic-spin-lock")));
+                        "atomic-spin-lock")),
+                Arguments.of("box-3d-wavefront", List.of("box-3d", "--schedule", "wavefront", "--sizes", "40x40x40")),
+                Arguments.of("box-3d-data-parallel-4x5x3", List.of("box-3d", "--schedule", "data-parallel:4x5x3")));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -278,15 +278,29 @@ class GpuModelBackendTest {
         assertEquals(6, FERMI.mechanisms(chain, new Schedule.LockDataflow()).size());
     }
 
+    /**
+     * A 3D recurrence along i: the plane (1,0,0) leaves j and k free, 15625 candidates a step, more than Fermi's 15
+     * persistent blocks of 1024 threads, so threads step on to a second candidate and blocks meet at the inter-block
+     * barrier; 3D tiles of 2 x 3 x 7 points run many blocks per launch on Hopper; lock-dataflow is refused.
+     */
     @Test
-    void kernelsTheMappingCannotTileAreRefusedWithAReason() {
+    void threeDimensionalDomainsRunWavefrontAndDataParallelAndRefuseLockDataflow() {
         Kernel cube = kernel("cube")
                 .domain(dim("i", "n"), dim("j", "m"), dim("k", "p"))
-                .state("x", DOUBLE, boundary(constant(1.0)))
-                .actor("halve", "x", a -> a.read("x", -1, 0, 0).times(0.5))
+                .state("x", DOUBLE, boundary(index("j").minus(index("k")).castTo(Type.DOUBLE)))
+                .actor("halve", "x", a -> a.read("x", -1, 0, 0).times(0.5).plus(a.index("k").castTo(Type.DOUBLE)))
                 .build();
-        assertEquals(Optional.of("the GPU model lowers 1D and 2D domains; cube has 3"),
-                FERMI.unsupportedKernel(Pipeline.compile(cube), new Schedule.Wavefront()));
+        KernelGraph graph = Pipeline.compile(cube);
+        assertEquals(Optional.of("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose"
+                        + " rows are a warp wide); cube has 3 dimensions: use wavefront or dataParallel(tile), which the"
+                        + " GPU targets take in 3D"), FERMI.unsupportedKernel(graph, new Schedule.LockDataflow()));
+        assertAllVerified(FERMI, cube, new int[] {3, 125, 125}, List.of(new Schedule.Wavefront()));
+        SimtKernel wavefront = FERMI.lower(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.Wavefront()),
+                Optional.empty()), new int[] {3, 125, 125});
+        assertEquals(List.of(15), wavefront.blocksPerLaunch(), "15625 candidates a step fill Fermi's 15 SMs");
+        assertTrue(wavefront.program().contains("ATOM.ADD"), "the atomic inter-block barrier:\n" + wavefront.program());
+        assertAllVerified(HOPPER, cube, new int[] {6, 9, 14}, List.of(new Schedule.Wavefront(),
+                new Schedule.DataParallel(List.of(2, 3, 7))));
     }
 
     /** A dependence with a negative component is refused with the schedule that takes it, which then verifies. */

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * FileCheck-style goldens of the model-ISA emitter: the whole of {@code finegrain show KERNEL --simt ...} (launch plan,
  * resources, program) for one variant of each idea the lowering handles, 64-bit values (a double stencil, a long
- * hash) among them. After a deliberate change, regenerate with
+ * hash) and a 3D domain among them. After a deliberate change, regenerate with
  * {@code ./mvnw -pl compiler -am test -Dtest=SimtProgramGoldenTest -Dsurefire.failIfNoSpecifiedTests=false
  * -Dfinegrain.golden.update=true} and review the diff; a refactor keeps every file byte for byte.
  */
@@ -58,7 +58,10 @@ class SimtProgramGoldenTest {
                         "64")),
                 Arguments.of("long-hash-wavefront-fermi", List.of("long-hash", "--schedule", "wavefront")),
                 Arguments.of("long-hash-acquire-release-fermi", List.of("long-hash", "--schedule", "lock-dataflow",
-                        "--mechanism", "acquire-release")));
+                        "--mechanism", "acquire-release")),
+                Arguments.of("box-3d-wavefront-fermi", List.of("box-3d", "--schedule", "wavefront")),
+                Arguments.of("box-3d-data-parallel-4x5x3-hopper", List.of("box-3d", "--schedule", "data-parallel:4x5x3",
+                        "--profile", "hopper-h200")));
     }
 
     @ParameterizedTest(name = "{0}")
