@@ -18,6 +18,7 @@ import dev.finegrain.gpu.SimResult;
 import dev.finegrain.gpu.SimStatus;
 import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.SimtSimulator;
+import dev.finegrain.gpu.runtime.SimtLaunchStream;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.Arrays;
@@ -132,7 +133,7 @@ public final class GpuModelBackend implements Backend {
         int maxBlocks = kernel.blocksPerLaunch().stream().mapToInt(Integer::intValue).max().orElse(1);
         int clockBytes = kernel.phaseClockByte() < 0 ? 0 : 8 * maxBlocks * kernel.threadsPerBlock();
         GlobalMemory memory = layout.upload(invocation, clockBytes);
-        long totalCycles = 0;
+        SimtLaunchStream stream = new SimtLaunchStream(profile);
         long kernelCycles = 0;
         long phaseCycles = 0;
         long longestLaunch = 0;
@@ -163,7 +164,7 @@ public final class GpuModelBackend implements Backend {
                         + " body on the GPU model (launch " + (launch + 1) + " of " + kernel.launches() + "); guard the"
                         + " divisor with select(...)");
             }
-            totalCycles += result.totalCycles();
+            stream.add(result.kernelCycles());
             longestLaunch = Math.max(longestLaunch, result.totalCycles());
             kernelCycles += result.kernelCycles();
             result.counters().forEach((name, value) -> counters.merge(name, value, Long::sum));
@@ -171,6 +172,7 @@ public final class GpuModelBackend implements Backend {
                 phaseCycles += phaseCycles(memory.read(kernel.phaseClockByte(), clockBytes / 4));
             }
         }
+        long totalCycles = stream.totalCycles();
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("us", Math.round(totalCycles / profile.clockMhz() * 10) / 10.0);
         details.put("launches", kernel.launches());
