@@ -476,6 +476,10 @@ __device__ __forceinline__ bool mbar_try(unsigned addr, unsigned parity) {
 // column 0 arrive at once, thread (r, c) waits on (r-1, c) and (r, c-1) with the emitted loop, then arrives.
 // out[0] = cycles until thread (31, 31) is through: a critical path of 61 hand-offs (reported per hand-off).
 // MODE 5: as MODE 4 with volatile shared flags (spin).
+// MODE 6: every thread of the block calls try_wait once on a phase that never completes; out[0] = the longest call.
+// MODE 7: every warp runs its own chain along its 32 lanes (lane k waits on lane k-1 of its warp); out[0] = cycles
+// until lane 31 of the last warp is through (31 hand-offs), so MODE 1 with other warps doing the same.
+// MODES 4 and 5 with fewer threads: a tile of 32 columns and blockDim.x / 32 rows, R + 29 hand-offs.
 template <int MODE>
 __global__ void k_mbar_suspend(int lanes, int reps, long long* out) {
     __shared__ __align__(8) unsigned long long tok[1024];
@@ -485,6 +489,33 @@ __global__ void k_mbar_suspend(int lanes, int reps, long long* out) {
     mbar_init(base + 8u * t, MODE == 0 ? 2 : 1);
     flags[t] = 0;
     __syncthreads();
+    if (MODE == 6) {
+        __shared__ unsigned long long longest;
+        if (t == 0) longest = 0;
+        __syncthreads();
+        long long c0 = clk();
+        unsigned ok = mbar_try(base, 0) ? 1u : 0u;
+        long long c1;
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c1) : "r"(ok) : "memory");
+        atomicMax(&longest, (unsigned long long)(c1 - c0));
+        __syncthreads();
+        if (t == 0) out[0] = (long long)longest;
+        return;
+    }
+    if (MODE == 7) {
+        long long c0 = clk();
+        if (l == 0) {
+            mbar_arrive(base + 8u * t);
+        } else {
+            bool have = false, done = false;
+            while (!done) {
+                if (!have) have = mbar_try(base + 8u * (t - 1), 0);
+                if (have) { mbar_arrive(base + 8u * t); done = true; }
+            }
+        }
+        if (t == (int)blockDim.x - 1) out[0] = clk() - c0;
+        return;
+    }
     if (MODE >= 4) {
         long long c0 = clk();
         if (w == 0 || l == 0) {
@@ -505,7 +536,7 @@ __global__ void k_mbar_suspend(int lanes, int reps, long long* out) {
                 }
             }
         }
-        if (t == 1023) out[0] = clk() - c0;
+        if (t == (int)blockDim.x - 1) out[0] = clk() - c0;
         return;
     }
     if (MODE == 0) {
@@ -995,6 +1026,30 @@ int main() {
              "hand-offs on the critical path");
         tile("volatile_flag_tile32x32_per_handoff", k_mbar_suspend<5>,
              "as mbarrier_tile32x32 with volatile shared flags; 61 hand-offs on the critical path");
+        auto scaled = [&](const std::string& name, int threads, double handoffs, auto kernel, const char* note) {
+            std::vector<double> c;
+            for (int r = 0; r < REPS; r++) {
+                kernel<<<1, threads>>>(0, 0, d_out);
+                LAUNCHED();
+                CHECK(cudaDeviceSynchronize());
+                long long h;
+                CHECK(cudaMemcpy(&h, d_out, sizeof h, cudaMemcpyDeviceToHost));
+                c.push_back(h / handoffs);
+            }
+            report(name.c_str(), median(c), "cycles", c.size(), note);
+        };
+        for (int rows : {2, 4, 8, 16}) {
+            scaled("mbarrier_tile32x" + std::to_string(rows) + "_per_handoff", 32 * rows, rows + 29.0,
+                   k_mbar_suspend<4>, "as mbarrier_tile32x32 with fewer rows (warps); per hand-off");
+        }
+        for (int warps : {2, 8, 32}) {
+            scaled("mbarrier_chain_in_warp_" + std::to_string(warps) + "warps_per_handoff", 32 * warps, 31.0,
+                   k_mbar_suspend<7>, "every warp runs the in-warp chain at once; per hand-off of the last warp");
+        }
+        for (int warps : {1, 8, 32}) {
+            scaled("mbarrier_trywait_fail_" + std::to_string(warps) + "warps_longest", 32 * warps, 1.0,
+                   k_mbar_suspend<6>, "every thread calls try_wait once on a phase that never completes; longest call");
+        }
     }
     // Launches as the CUDA harness times them: cudaEvents around the launches of one run, on one stream.
     {
