@@ -114,6 +114,11 @@ public final class SimtCostModel {
         return served + (atomic ? profile.globalAtomicLatency() : profile.globalLatency());
     }
 
+    /** Whether the profile's SMs have a memory port at all (counting sectors is wasted work otherwise). */
+    public boolean hasSectorPort() {
+        return sectorTicks != 0 || partialStoreSectorTicks != 0;
+    }
+
     /**
      * Queues a warp's {@code sectors} (of which {@code partialStoreSectors} are stores writing part of a sector) on
      * the SM's memory port; returns the cycles from {@code now} until the last has passed, beyond the one sector
@@ -121,7 +126,7 @@ public final class SimtCostModel {
      */
     @TruffleBoundary
     public long sectorPort(SimtSm sm, long now, int sectors, int partialStoreSectors) {
-        if (sectorTicks == 0 && partialStoreSectorTicks == 0 || sectors == 0) {
+        if (!hasSectorPort() || sectors == 0) {
             return 0;
         }
         long nowTicks = now * TICKS_PER_CYCLE;

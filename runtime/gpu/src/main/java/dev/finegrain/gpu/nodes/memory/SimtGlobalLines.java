@@ -22,8 +22,9 @@ final class SimtGlobalLines {
         if (count == 0) {
             return warp.machine().profile().aluLatency();
         }
-        long port = warp.machine().costs().sectorPort(warp.block().sm(), warp.machine().cycle(),
-                distinctSectors(addresses, count), 0);
+        SimtCostModel costs = warp.machine().costs();
+        long port = costs.hasSectorPort() ? costs.sectorPort(warp.block().sm(), warp.machine().cycle(),
+                distinctSectors(addresses, count), 0) : 0;
         return (int) Math.min(Integer.MAX_VALUE, port + lineCycles(warp, addresses, count));
     }
 
@@ -37,6 +38,9 @@ final class SimtGlobalLines {
             return;
         }
         lineCycles(warp, addresses, count);
+        if (!warp.machine().costs().hasSectorPort()) {
+            return;
+        }
         int sectors = 0;
         int partial = 0;
         for (int i = 0; i < count; i++) {
