@@ -154,10 +154,11 @@ public final class SimtMachine {
         counters.threadInstructions -= Integer.bitCount(warp.divergence().groupMask());
     }
 
-    /** The issued instruction keeps its warp busy for {@code latency} cycles. */
+    /** The issued instruction keeps its warp busy for {@code latency} cycles, plus a hand-over between its groups. */
     @TruffleBoundary
     public void issued(SimtWarp warp, int latency) {
-        warp.block().sm().scheduler().issued(warp, cycle + Math.max(1, latency));
+        int handOver = warp.divergence().takeSwitchCycles();
+        warp.block().sm().scheduler().issued(warp, cycle + Math.max(1, latency) + handOver);
     }
 
     /**
