@@ -45,9 +45,4 @@ public sealed interface SimtDivergence permits SimtReconvergenceStack, SimtIndep
      * independent thread scheduling, where every lane keeps its own program counter.
      */
     boolean isMaskedOff(int lane);
-
-    /** Extra cycles the last group selection costs the warp (and resets them): a hand-over between groups. */
-    default int takeSwitchCycles() {
-        return 0;
-    }
 }

@@ -7,10 +7,6 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
  * backward branch (a loop, perhaps a spin) it hands the next issue to the group after it, so no group starves the
  * others: the producer lane of a one-warp producer/consumer pair gets to release its lock.
  *
- * <p>Such a hand-over after a backward branch costs the warp {@code its.yieldSwitchCycles}
- * ({@link #takeSwitchCycles}): on the H100 a token passed along the lanes of one warp, each lane spinning on its
- * neighbour's flag, takes 150 cycles per hand-off where the spin loop itself takes about 40.
- *
  * <p>SSY and SYNC only regroup: SYNC sends a lane to its innermost SSY target without waiting for anyone.
  */
 public final class SimtIndependentThreads implements SimtDivergence {
@@ -23,12 +19,9 @@ public final class SimtIndependentThreads implements SimtDivergence {
     private int groupPc;
     private int groupMask;
     private int yieldAfterPc = -1;
-    private final int yieldSwitchCycles;
-    private int pendingSwitchCycles;
 
-    public SimtIndependentThreads(int lanes, int yieldSwitchCycles) {
+    public SimtIndependentThreads(int lanes) {
         alive = lanes;
-        this.yieldSwitchCycles = yieldSwitchCycles;
     }
 
     @Override
@@ -46,9 +39,6 @@ public final class SimtIndependentThreads implements SimtDivergence {
                 after = Math.min(after, pc);
             }
         }
-        if (after != Integer.MAX_VALUE) {
-            pendingSwitchCycles = yieldSwitchCycles;
-        }
         groupPc = after != Integer.MAX_VALUE ? after : lowest;
         yieldAfterPc = -1;
         groupMask = 0;
@@ -59,13 +49,6 @@ public final class SimtIndependentThreads implements SimtDivergence {
             }
         }
         return true;
-    }
-
-    @Override
-    public int takeSwitchCycles() {
-        int cycles = pendingSwitchCycles;
-        pendingSwitchCycles = 0;
-        return cycles;
     }
 
     @Override

@@ -154,11 +154,10 @@ public final class SimtMachine {
         counters.threadInstructions -= Integer.bitCount(warp.divergence().groupMask());
     }
 
-    /** The issued instruction keeps its warp busy for {@code latency} cycles, plus a hand-over between its groups. */
+    /** The issued instruction keeps its warp busy for {@code latency} cycles. */
     @TruffleBoundary
     public void issued(SimtWarp warp, int latency) {
-        int handOver = warp.divergence().takeSwitchCycles();
-        warp.block().sm().scheduler().issued(warp, cycle + Math.max(1, latency) + handOver);
+        warp.block().sm().scheduler().issued(warp, cycle + Math.max(1, latency));
     }
 
     /**

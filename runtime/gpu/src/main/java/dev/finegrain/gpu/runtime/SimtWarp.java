@@ -52,7 +52,7 @@ public final class SimtWarp {
         this.registerReadyAt = new long[registerCount];
         int lanes = laneCount == WARP_SIZE ? -1 : (1 << laneCount) - 1;
         this.divergence = machine.mode() == SimMode.FERMI ? new SimtReconvergenceStack(lanes)
-                : new SimtIndependentThreads(lanes, machine.profile().yieldSwitchCycles());
+                : new SimtIndependentThreads(lanes);
         Arrays.fill(failedLockAddress, -1);
     }
 
