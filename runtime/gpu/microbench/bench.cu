@@ -355,6 +355,231 @@ __global__ void k_fence(int* word, int iters, long long* out) {
 
 __global__ void k_empty() {}
 
+// ================================================================ throughput and suspension (model mechanisms)
+
+// ---------------------------------------------------------------- per-SM global-memory lines per cycle
+// One block of `warps` warps; every thread issues `iters` independent 32-bit loads (or stores). Lane l of warp w in
+// iteration i touches word ((i * 1024 + w * 32 + l) * stride) & mask: stride 1 puts a warp's 32 lanes on one line
+// (coalesced), stride 33 (132 bytes) puts every lane on its own line (uncoalesced, as along an anti-diagonal).
+// MODE 0: ld.global.cg (served by L2), 1: ld.global.ca (warmed, served by L1; mask keeps it at 128 KiB),
+// 2: st.global (write-through to L2). Thread 0 reads the clock between two block barriers, so the result is the
+// SM's time for warps * iters warp accesses.
+template <int MODE>
+__global__ void k_lsu(const unsigned* buf, unsigned* wbuf, int stride, unsigned mask, int iters, long long* out,
+                      unsigned* sink) {
+    int w = threadIdx.x >> 5, l = threadIdx.x & 31;
+    unsigned acc = 0;
+    if (MODE == 1) {  // warm L1 with the same addresses
+        for (int i = 0; i < iters; i++) {
+            unsigned idx = ((unsigned)(i * 1024 + w * 32 + l) * stride) & mask;
+            unsigned v;
+            asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(buf + idx) : "memory");
+            acc += v;
+        }
+    }
+    __syncthreads();
+    long long c0 = clk();
+    unsigned long long g0 = gtime();
+    __syncthreads();
+#pragma unroll 8
+    for (int i = 0; i < iters; i++) {
+        unsigned idx = ((unsigned)(i * 1024 + w * 32 + l) * stride) & mask;
+        unsigned v;
+        if (MODE == 0) {
+            asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(buf + idx) : "memory");
+            acc += v;
+        } else if (MODE == 1) {
+            asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(buf + idx) : "memory");
+            acc += v;
+        } else {
+            asm volatile("st.global.u32 [%0], %1;" ::"l"(wbuf + idx), "r"(idx) : "memory");
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        out[0] = clk() - c0;
+        out[1] = (long long)(gtime() - g0);
+    }
+    sink[threadIdx.x & 1023] = acc;
+}
+
+// ---------------------------------------------------------------- per-SM shared-memory accesses per cycle
+// One block of `warps` warps; each thread issues `iters` independent conflict-free shared accesses.
+// MODE 0: ld.volatile.shared.u32, 1: atom.shared.add.u32 on its own word (32 distinct banks per warp).
+template <int MODE>
+__global__ void k_shared_tp(int iters, long long* out, unsigned* sink) {
+    __shared__ unsigned s[1024];
+    s[threadIdx.x & 1023] = threadIdx.x;
+    unsigned base = (unsigned)__cvta_generic_to_shared(s);
+    int l = threadIdx.x & 31;
+    unsigned acc = 0;
+    __syncthreads();
+    long long c0 = clk();
+    unsigned long long g0 = gtime();
+    __syncthreads();
+#pragma unroll 8
+    for (int i = 0; i < iters; i++) {
+        unsigned a = base + 4u * ((l + 32 * (i & 31)) & 1023);
+        unsigned v;
+        if (MODE == 0) asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+        else asm volatile("atom.shared.add.u32 %0, [%1], 1;" : "=r"(v) : "r"(a) : "memory");
+        acc += v;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        out[0] = clk() - c0;
+        out[1] = (long long)(gtime() - g0);
+    }
+    sink[threadIdx.x & 1023] = acc;
+}
+
+// ---------------------------------------------------------------- do spinning warps slow a working warp?
+// Lane 0 of warp 0 follows a dependent ld.shared chain (as k_shared_chase) while the other warps of the block spin on
+// a volatile shared flag (ld.volatile.shared + compare + branch, as a token wait) until warp 0 raises it.
+__global__ void k_spin_interference(int iters, long long* out, unsigned* sink) {
+    __shared__ unsigned s[1024];
+    __shared__ volatile unsigned flag;
+    unsigned base = (unsigned)__cvta_generic_to_shared(s);
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = base + 4u * ((i + 33) % 1024);
+    if (threadIdx.x == 0) flag = 0;
+    __syncthreads();
+    if (threadIdx.x >= 32) {
+        while (flag == 0) { }
+        return;
+    }
+    if (threadIdx.x != 0) return;
+    unsigned p = base;
+    Stopwatch watch;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int j = 0; j < 32; j++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
+    }
+    watch.stop(out);
+    flag = 1;
+    sink[0] = p;
+}
+
+// ---------------------------------------------------------------- mbarrier.try_wait: suspension
+__device__ __forceinline__ bool mbar_try(unsigned addr, unsigned parity) {
+    unsigned done;
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(addr), "r"(parity) : "memory");
+    return done != 0;
+}
+// MODE 0: the first `lanes` lanes of warp 0 each call try_wait once on a phase that never completes (a count-2
+// barrier with no arrival), `reps` times; out[2 + r] = cycles of the r-th call seen by lane 0 (the time limit).
+// MODE 1: chain within one warp: lane 0 arrives on tok[0]; lane k waits on tok[k-1] with a try_wait loop in the form
+// the CUDA backend emits, then arrives on tok[k]. out[0] = cycles until lane 31 is through: 31 hand-offs.
+// MODE 2: the same chain across warps: lane 0 of warp w waits on tok[w-1] (w = 1..31), 31 hand-offs.
+// MODE 3: as MODE 1 with a volatile shared flag per lane in place of the mbarrier (spin, no suspension).
+// MODE 4: a 32 x 32 tile as the CUDA backend's lock-dataflow runs it: 1024 threads, one token each; row 0 and
+// column 0 arrive at once, thread (r, c) waits on (r-1, c) and (r, c-1) with the emitted loop, then arrives.
+// out[0] = cycles until thread (31, 31) is through: a critical path of 61 hand-offs (reported per hand-off).
+// MODE 5: as MODE 4 with volatile shared flags (spin).
+// MODE 6: every thread of the block calls try_wait once on a phase that never completes; out[0] = the longest call.
+// MODE 7: every warp runs its own chain along its 32 lanes (lane k waits on lane k-1 of its warp); out[0] = cycles
+// until lane 31 of the last warp is through (31 hand-offs), so MODE 1 with other warps doing the same.
+// MODES 4 and 5 with fewer threads: a tile of 32 columns and blockDim.x / 32 rows, R + 29 hand-offs.
+template <int MODE>
+__global__ void k_mbar_suspend(int lanes, int reps, long long* out) {
+    __shared__ __align__(8) unsigned long long tok[1024];
+    __shared__ volatile unsigned flags[1024];
+    int t = threadIdx.x, w = t >> 5, l = t & 31;
+    unsigned base = (unsigned)__cvta_generic_to_shared(tok);
+    mbar_init(base + 8u * t, MODE == 0 ? 2 : 1);
+    flags[t] = 0;
+    __syncthreads();
+    if (MODE == 6) {
+        __shared__ unsigned long long longest;
+        if (t == 0) longest = 0;
+        __syncthreads();
+        long long c0 = clk();
+        unsigned ok = mbar_try(base, 0) ? 1u : 0u;
+        long long c1;
+        asm volatile("mov.u64 %0, %%clock64;" : "=l"(c1) : "r"(ok) : "memory");
+        atomicMax(&longest, (unsigned long long)(c1 - c0));
+        __syncthreads();
+        if (t == 0) out[0] = (long long)longest;
+        return;
+    }
+    if (MODE == 7) {
+        long long c0 = clk();
+        if (l == 0) {
+            mbar_arrive(base + 8u * t);
+        } else {
+            bool have = false, done = false;
+            while (!done) {
+                if (!have) have = mbar_try(base + 8u * (t - 1), 0);
+                if (have) { mbar_arrive(base + 8u * t); done = true; }
+            }
+        }
+        if (t == (int)blockDim.x - 1) out[0] = clk() - c0;
+        return;
+    }
+    if (MODE >= 4) {
+        long long c0 = clk();
+        if (w == 0 || l == 0) {
+            if (MODE == 4) mbar_arrive(base + 8u * t); else flags[t] = 1;
+        } else {
+            bool have0 = false, have1 = false, done = false;
+            while (!done) {
+                if (MODE == 4) {
+                    if (!have0) have0 = mbar_try(base + 8u * (t - 32), 0);
+                    if (!have1) have1 = mbar_try(base + 8u * (t - 1), 0);
+                } else {
+                    if (!have0) have0 = flags[t - 32] != 0;
+                    if (!have1) have1 = flags[t - 1] != 0;
+                }
+                if (have0 && have1) {
+                    if (MODE == 4) mbar_arrive(base + 8u * t); else flags[t] = 1;
+                    done = true;
+                }
+            }
+        }
+        if (t == (int)blockDim.x - 1) out[0] = clk() - c0;
+        return;
+    }
+    if (MODE == 0) {
+        if (w != 0 || l >= lanes) return;
+        for (int r = 0; r < reps; r++) {
+            long long c0 = clk();
+            unsigned ok = mbar_try(base, 0) ? 1u : 0u;
+            long long c1;  // the clock read takes the result as an input, so it waits for the try_wait
+            asm volatile("mov.u64 %0, %%clock64;" : "=l"(c1) : "r"(ok) : "memory");
+            if (l == 0) out[2 + r] = ok ? -1 : c1 - c0;
+        }
+        return;
+    }
+    int me = MODE == 2 ? w : l;
+    if (MODE == 2 && l != 0) return;
+    if (MODE != 2 && w != 0) return;
+    long long c0 = clk();
+    if (me == 0) {
+        if (MODE == 3) flags[0] = 1; else mbar_arrive(base);
+    } else if (MODE == 3) {
+        bool done = false;
+        while (!done) {
+            if (flags[me - 1] != 0) { flags[me] = 1; done = true; }
+        }
+    } else {
+        bool have = false, done = false;
+        while (!done) {
+            if (!have) have = mbar_try(base + 8u * (me - 1), 0);
+            if (have) { mbar_arrive(base + 8u * me); done = true; }
+        }
+    }
+    long long c1 = clk();
+    if (me == 31) out[0] = c1 - c0;
+}
+
+// ---------------------------------------------------------------- launches of a kernel that runs for a while
+// One thread of each block spins `cycles` SM cycles on clock64.
+__global__ void k_spin(long long cycles) {
+    if (threadIdx.x != 0) return;
+    long long c0 = clk();
+    while (clk() - c0 < cycles) { }
+}
+
 // ================================================================ host
 static long long* d_out;
 static void* d_sink;
@@ -703,6 +928,165 @@ int main() {
         timed_chain("store_fence_sys", REPS, 2000, [&] { k_fence<3><<<1, 1>>>(w, 2000, d_out); },
                     "volatile global store + __threadfence_system() per iteration; one thread");
         CHECK(cudaFree(w));
+    }
+
+    // Throughput and suspension: the model's per-SM limits, mbarrier suspension, launch pipelining.
+    {
+        const unsigned WORDS = 1u << 22;  // 16 MiB: stays in the 50 MiB L2
+        unsigned *gb, *gw;
+        CHECK(cudaMalloc(&gb, WORDS * 4));
+        CHECK(cudaMalloc(&gw, WORDS * 4));
+        CHECK(cudaMemset(gb, 0, WORDS * 4));
+        const int IT = 512;
+        const int warpsList[3] = {1, 8, 32};
+        for (int stride : {1, 33}) {
+            for (int wi = 0; wi < 3; wi++) {
+                int wn = warpsList[wi];
+                double ops = (double)wn * IT;
+                std::string tag = std::string(stride == 1 ? "coalesced" : "uncoalesced") + "_" +
+                                  std::to_string(wn) + "warps";
+                k_lsu<0><<<1, 32 * wn>>>(gb, gw, stride, WORDS - 1, IT, d_out, usink);  // warm L2
+                timed_chain(("lsu_load_l2_" + tag).c_str(), REPS, ops,
+                            [&] { k_lsu<0><<<1, 32 * wn>>>(gb, gw, stride, WORDS - 1, IT, d_out, usink); },
+                            "one block; independent ld.global.cg per thread, lanes stride*4 bytes apart; per warp load");
+                timed_chain(("lsu_load_l1_" + tag).c_str(), REPS, ops,
+                            [&] { k_lsu<1><<<1, 32 * wn>>>(gb, gw, stride, 32767, IT, d_out, usink); },
+                            "one block; independent ld.global.ca per thread over 128 KiB, warmed; per warp load");
+                timed_chain(("lsu_store_" + tag).c_str(), REPS, ops,
+                            [&] { k_lsu<2><<<1, 32 * wn>>>(gb, gw, stride, WORDS - 1, IT, d_out, usink); },
+                            "one block; independent st.global per thread; per warp store");
+            }
+        }
+        CHECK(cudaFree(gb));
+        CHECK(cudaFree(gw));
+        for (int wn : {1, 8, 32}) {
+            timed_chain(("shared_tp_load_" + std::to_string(wn) + "warps").c_str(), REPS, (double)wn * 2048,
+                        [&] { k_shared_tp<0><<<1, 32 * wn>>>(2048, d_out, usink); },
+                        "one block; independent conflict-free ld.volatile.shared per thread; per warp load");
+            timed_chain(("shared_tp_atomicadd_" + std::to_string(wn) + "warps").c_str(), REPS, (double)wn * 2048,
+                        [&] { k_shared_tp<1><<<1, 32 * wn>>>(2048, d_out, usink); },
+                        "one block; independent atom.shared.add per thread, own word; per warp atomic");
+        }
+        for (int wn : {1, 8, 32}) {
+            timed_chain(("shared_chase_with_spinners_" + std::to_string(wn - 1)).c_str(), REPS, 2000.0 * 32,
+                        [&] { k_spin_interference<<<1, 32 * wn>>>(2000, d_out, usink); },
+                        "lane 0 of warp 0: dependent ld.shared chain while the block's other warps spin on a volatile "
+                        "shared flag; per load");
+        }
+        // mbarrier.try_wait on a phase that never completes: how long one call suspends its thread.
+        for (int lanes : {1, 32}) {
+            const int R = 32;
+            std::vector<double> c;
+            for (int r = 0; r < 3; r++) {
+                k_mbar_suspend<0><<<1, 32>>>(lanes, R, d_out);
+                LAUNCHED();
+                CHECK(cudaDeviceSynchronize());
+                long long h[2 + R];
+                CHECK(cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost));
+                for (int i = 1; i < R; i++) c.push_back((double)h[2 + i]);
+            }
+            std::sort(c.begin(), c.end());
+            std::string nm = "mbarrier_trywait_fail_" + std::to_string(lanes) + "lanes_cycles";
+            report(nm.c_str(), median(c), "cycles", c.size(),
+                   "one try_wait.parity on a phase that never completes; cycles until it returns false; min " +
+                       std::to_string((long long)c.front()) + " max " + std::to_string((long long)c.back()));
+        }
+        auto chain = [&](const char* name, int threads, auto kernel, const char* note) {
+            std::vector<double> c;
+            for (int r = 0; r < REPS; r++) {
+                kernel<<<1, threads>>>(0, 0, d_out);
+                LAUNCHED();
+                CHECK(cudaDeviceSynchronize());
+                long long h;
+                CHECK(cudaMemcpy(&h, d_out, sizeof h, cudaMemcpyDeviceToHost));
+                c.push_back(h / 31.0);
+            }
+            report(name, median(c), "cycles", c.size(), note);
+        };
+        chain("mbarrier_chain_in_warp_per_handoff", 32, k_mbar_suspend<1>,
+              "lane k try_wait-loops on lane k-1's mbarrier then arrives on its own (CUDA backend form); 31 hand-offs");
+        chain("mbarrier_chain_across_warps_per_handoff", 1024, k_mbar_suspend<2>,
+              "lane 0 of warp w try_wait-loops on warp w-1's mbarrier then arrives; 31 hand-offs");
+        chain("volatile_flag_chain_in_warp_per_handoff", 32, k_mbar_suspend<3>,
+              "lane k spins on lane k-1's volatile shared flag then sets its own; 31 hand-offs");
+        auto tile = [&](const char* name, auto kernel, const char* note) {
+            std::vector<double> c;
+            for (int r = 0; r < REPS; r++) {
+                kernel<<<1, 1024>>>(0, 0, d_out);
+                LAUNCHED();
+                CHECK(cudaDeviceSynchronize());
+                long long h;
+                CHECK(cudaMemcpy(&h, d_out, sizeof h, cudaMemcpyDeviceToHost));
+                c.push_back(h / 61.0);
+            }
+            report(name, median(c), "cycles", c.size(), note);
+        };
+        tile("mbarrier_tile32x32_per_handoff", k_mbar_suspend<4>,
+             "1024 threads with one mbarrier each; (r c) waits on (r-1 c) and (r c-1) as the CUDA backend emits; 61 "
+             "hand-offs on the critical path");
+        tile("volatile_flag_tile32x32_per_handoff", k_mbar_suspend<5>,
+             "as mbarrier_tile32x32 with volatile shared flags; 61 hand-offs on the critical path");
+        auto scaled = [&](const std::string& name, int threads, double handoffs, auto kernel, const char* note) {
+            std::vector<double> c;
+            for (int r = 0; r < REPS; r++) {
+                kernel<<<1, threads>>>(0, 0, d_out);
+                LAUNCHED();
+                CHECK(cudaDeviceSynchronize());
+                long long h;
+                CHECK(cudaMemcpy(&h, d_out, sizeof h, cudaMemcpyDeviceToHost));
+                c.push_back(h / handoffs);
+            }
+            report(name.c_str(), median(c), "cycles", c.size(), note);
+        };
+        for (int rows : {2, 4, 8, 16}) {
+            scaled("mbarrier_tile32x" + std::to_string(rows) + "_per_handoff", 32 * rows, rows + 29.0,
+                   k_mbar_suspend<4>, "as mbarrier_tile32x32 with fewer rows (warps); per hand-off");
+        }
+        for (int warps : {2, 8, 32}) {
+            scaled("mbarrier_chain_in_warp_" + std::to_string(warps) + "warps_per_handoff", 32 * warps, 31.0,
+                   k_mbar_suspend<7>, "every warp runs the in-warp chain at once; per hand-off of the last warp");
+        }
+        for (int warps : {1, 8, 32}) {
+            scaled("mbarrier_trywait_fail_" + std::to_string(warps) + "warps_longest", 32 * warps, 1.0,
+                   k_mbar_suspend<6>, "every thread calls try_wait once on a phase that never completes; longest call");
+        }
+    }
+    // Launches as the CUDA harness times them: cudaEvents around the launches of one run, on one stream.
+    {
+        cudaEvent_t e0, e1;
+        CHECK(cudaEventCreate(&e0));
+        CHECK(cudaEventCreate(&e1));
+        auto timed = [&](int n, int blocks, int threads, long long spin, int reps) {
+            std::vector<double> t;
+            for (int r = 0; r < reps; r++) {
+                CHECK(cudaEventRecord(e0));
+                for (int i = 0; i < n; i++) k_spin<<<blocks, threads>>>(spin);
+                CHECK(cudaEventRecord(e1));
+                CHECK(cudaEventSynchronize(e1));
+                float ms;
+                CHECK(cudaEventElapsedTime(&ms, e0, e1));
+                t.push_back(ms * 1000.0 / n);
+            }
+            return median(t);
+        };
+        timed(200, 1, 32, 0, 3);
+        for (long long spin : {0LL, 4000LL, 16000LL}) {
+            std::string s = std::to_string(spin);
+            report(("launch_event_single_spin" + s + "_us").c_str(), timed(1, 1, 32, spin, 501), "us", 501,
+                   "cudaEventRecord, one <<<1,32>>> launch spinning " + s + " cycles, cudaEventRecord; event time");
+            report(("launch_event_single_spin" + s + "_1024x1024_us").c_str(), timed(1, 1024, 1024, spin, 201), "us",
+                   201, "as above, <<<1024,1024>>>");
+        }
+        for (long long spin : {0LL, 2000LL, 4000LL, 8000LL, 16000LL, 32000LL}) {
+            std::string s = std::to_string(spin);
+            report(("launch_event_stream_spin" + s + "_us").c_str(), timed(200, 1, 32, spin, 7), "us", 7,
+                   "200 back-to-back <<<1,32>>> launches spinning " + s + " cycles between two events; per launch");
+        }
+        for (long long spin : {0LL, 16000LL}) {
+            std::string s = std::to_string(spin);
+            report(("launch_event_stream_spin" + s + "_64x1024_us").c_str(), timed(200, 64, 1024, spin, 7), "us", 7,
+                   "as above, <<<64,1024>>>");
+        }
     }
 
     // Clock again at the end, to show it did not drift.

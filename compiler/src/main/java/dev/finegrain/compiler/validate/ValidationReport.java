@@ -36,8 +36,9 @@ public record ValidationReport(ValidationAnalysis analysis, String profile, Stri
                 .map(source -> "`" + source + "`").toList())).append(". Modelled times: `").append(profile)
                 .append("`, the same kernels, sizes, schedules and mechanisms, each row verified against the oracle."
                         + " Both are µs for the whole run, launches included: the median of the timed runs on the GPU;"
-                        + " kernel cycles plus the profile's launch overhead per launch, at the profile's clock, on the"
-                        + " model.\n\n");
+                        + " on the model, the kernels' cycles placed on the profile's launch stream (a lone launch's"
+                        + " latency, then each launch after the later of the submission interval and the previous"
+                        + " kernel's end plus the dependent-launch gap; docs/profiles.md), at the profile's clock.\n\n");
         summary(page);
         misses(page);
         groups(page);

@@ -18,6 +18,11 @@ import java.util.Map;
  * Service times may be fractions of a cycle (Hopper serves contended accesses faster than one per cycle): a line's
  * queue is kept in hundredths of a cycle and a warp waits whole cycles, rounded up. An atomic then takes
  * {@code latency.globalAtomic}, a volatile access {@code latency.global}.
+ * <p>Besides the lines, each SM has one memory port through which every 32-byte sector of its warps' global loads
+ * and stores passes, {@code global.smSectorCycles} each ({@code global.smPartialStoreSectorCycles} for a store that
+ * writes part of a sector): a warp whose 32 lanes touch 32 lines waits for 32 sectors, where a coalesced warp waits
+ * for one line's. The measured latency already contains one sector's passage, so an unloaded port adds nothing to
+ * a one-sector access. A profile without the keys has no port (0).
  */
 public final class SimtCostModel {
     /** Line queues count time in hundredths of a cycle. */
@@ -33,11 +38,16 @@ public final class SimtCostModel {
     /** How long a global line is busy per access, in ticks (the profile's fractional service cycles, rounded once). */
     private final long volatileServiceTicks;
     private final long atomicServiceTicks;
+    /** How long the SM's memory port is busy per sector, in ticks. */
+    private final long sectorTicks;
+    private final long partialStoreSectorTicks;
 
     public SimtCostModel(SimtProfile profile) {
         this.profile = profile;
         this.volatileServiceTicks = Math.round(TICKS_PER_CYCLE * profile.volatileServiceCycles());
         this.atomicServiceTicks = Math.round(TICKS_PER_CYCLE * profile.atomicServiceCycles());
+        this.sectorTicks = Math.round(TICKS_PER_CYCLE * profile.smSectorCycles());
+        this.partialStoreSectorTicks = Math.round(TICKS_PER_CYCLE * profile.smPartialStoreSectorCycles());
         this.bankWord = new int[Math.max(1, Math.abs(profile.sharedBanks()))];
     }
 
@@ -102,5 +112,27 @@ public final class SimtCostModel {
         }
         long served = Math.ceilDiv(start + service - nowTicks, TICKS_PER_CYCLE);
         return served + (atomic ? profile.globalAtomicLatency() : profile.globalLatency());
+    }
+
+    /** Whether the profile's SMs have a memory port at all (counting sectors is wasted work otherwise). */
+    public boolean hasSectorPort() {
+        return sectorTicks != 0 || partialStoreSectorTicks != 0;
+    }
+
+    /**
+     * Queues a warp's {@code sectors} (of which {@code partialStoreSectors} are stores writing part of a sector) on
+     * the SM's memory port; returns the cycles from {@code now} until the last has passed, beyond the one sector
+     * that the unloaded latency contains.
+     */
+    @TruffleBoundary
+    public long sectorPort(SimtSm sm, long now, int sectors, int partialStoreSectors) {
+        if (!hasSectorPort() || sectors == 0) {
+            return 0;
+        }
+        long nowTicks = now * TICKS_PER_CYCLE;
+        long busy = (sectors - partialStoreSectors) * sectorTicks + partialStoreSectors * partialStoreSectorTicks;
+        long end = Math.max(nowTicks, sm.sectorPortFreeAt()) + busy;
+        sm.sectorPortBusyUntil(end);
+        return Math.max(0, Math.ceilDiv(end - nowTicks - sectorTicks, TICKS_PER_CYCLE));
     }
 }

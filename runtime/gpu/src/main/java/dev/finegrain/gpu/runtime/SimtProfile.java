@@ -29,7 +29,9 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           boolean sharedAtomicsAsLockLoops, int membarGpuLatency, int membarSystemLatency,
                           int mbarrierLatency, boolean nanosleepRoundsUpToPowerOfTwo, int nanosleepMinimumNs,
                           int globalAtomicLatency, int fp32Latency, int fp64Latency, int convertLatency,
-                          int convert64Latency, int specialFunctionLatency, int namedBarrierLatency) {
+                          int convert64Latency, int specialFunctionLatency, int namedBarrierLatency,
+                          double smSectorCycles, double smPartialStoreSectorCycles, boolean launchPipelined,
+                          int launchIntervalCycles, int launchGapCycles) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -80,6 +82,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
             throw new SimUserException("profile " + source + ": block.maxThreads (" + maxThreadsPerBlock + ") must not exceed"
                     + " sm.maxThreads (" + maxThreadsPerSm + ")");
         }
+        boolean pipelined = v.bool("launch.pipelined", false);
         int lineBytes = v.atLeast("global.lineBytes", 4);
         if (Integer.bitCount(lineBytes) != 1) {
             throw new SimUserException("profile " + source + ": global.lineBytes must be a power of two, was " + lineBytes);
@@ -110,7 +113,12 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.atLeast("latency.convert", 1, v.integer("latency.alu")),
                 v.atLeast("latency.convert64", 1, v.integer("latency.alu")),
                 v.atLeast("latency.specialFunction", 1, v.integer("latency.alu")),
-                v.atLeast("latency.namedBarrier", 1, v.integer("latency.barrier")));
+                v.atLeast("latency.namedBarrier", 1, v.integer("latency.barrier")),
+                v.nonNegativeDecimal("global.smSectorCycles", 0),
+                v.nonNegativeDecimal("global.smPartialStoreSectorCycles",
+                        v.nonNegativeDecimal("global.smSectorCycles", 0)),
+                pipelined, pipelined ? v.atLeast("launch.intervalCycles", 0) : 0,
+                pipelined ? v.atLeast("launch.gapCycles", 0) : 0);
     }
 
     /** The costs of the instructions that stand for a sequence of hardware instructions (64-bit, division). */
@@ -183,6 +191,11 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 throw new SimUserException("profile " + source + ": " + key + " must be zero or more, was " + text(key));
             }
             return value;
+        }
+
+        /** An optional decimal of zero or more: its value, or {@code fallback} when the profile leaves it out. */
+        double nonNegativeDecimal(String key, double fallback) {
+            return properties.containsKey(key) ? nonNegativeDecimal(key) : fallback;
         }
 
         /** An optional flag: its value, or {@code fallback} when the profile leaves it out. */

@@ -23,6 +23,8 @@ public final class SimtSm {
     private int usedShared;
     private int usedLockBits;
     private int peakResidentBlocks;
+    /** When this SM's memory port has sent every sector given to it, in the cost model's ticks. */
+    private long sectorPortFreeAt;
 
     SimtSm(int id, SimtProfile profile) {
         this.id = id;
@@ -89,6 +91,14 @@ public final class SimtSm {
     /** Distinct lock bits taken on this SM during the run. */
     public int lockBitsEverTaken() {
         return lockBitsEverTaken;
+    }
+
+    long sectorPortFreeAt() {
+        return sectorPortFreeAt;
+    }
+
+    void sectorPortBusyUntil(long ticks) {
+        sectorPortFreeAt = ticks;
     }
 
     public int peakResidentBlocks() {

@@ -19,6 +19,7 @@ import dev.finegrain.gpu.SimResult;
 import dev.finegrain.gpu.SimStatus;
 import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.SimtSimulator;
+import dev.finegrain.gpu.runtime.SimtLaunchStream;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.Arrays;
@@ -134,7 +135,7 @@ public final class GpuModelBackend implements Backend {
         int maxBlocks = kernel.blocksPerLaunch().stream().mapToInt(Integer::intValue).max().orElse(1);
         int clockBytes = kernel.phaseClockByte() < 0 ? 0 : 8 * maxBlocks * kernel.threadsPerBlock();
         GlobalMemory memory = layout.upload(invocation, clockBytes);
-        long totalCycles = 0;
+        SimtLaunchStream stream = new SimtLaunchStream(profile);
         long kernelCycles = 0;
         long phaseCycles = 0;
         long longestLaunch = 0;
@@ -165,7 +166,7 @@ public final class GpuModelBackend implements Backend {
                         + " body on the GPU model (launch " + (launch + 1) + " of " + kernel.launches() + "); guard the"
                         + " divisor with select(...)");
             }
-            totalCycles += result.totalCycles();
+            stream.add(result.kernelCycles());
             longestLaunch = Math.max(longestLaunch, result.totalCycles());
             kernelCycles += result.kernelCycles();
             result.counters().forEach((name, value) -> counters.merge(name, value, Long::sum));
@@ -173,6 +174,7 @@ public final class GpuModelBackend implements Backend {
                 phaseCycles += phaseCycles(memory.read(kernel.phaseClockByte(), clockBytes / 4));
             }
         }
+        long totalCycles = stream.totalCycles();
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("us", Math.round(totalCycles / profile.clockMhz() * 10) / 10.0);
         details.put("launches", kernel.launches());

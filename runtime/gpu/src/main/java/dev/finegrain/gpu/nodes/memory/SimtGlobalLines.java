@@ -4,17 +4,58 @@ import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.finegrain.gpu.runtime.SimtCostModel;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
-/** Costs of a warp's global accesses: coalesced per line for volatile accesses, one per lane for atomics. */
+/**
+ * Costs of a warp's global accesses: coalesced per line for volatile accesses, one per lane for atomics; loads and
+ * stores also pass their 32-byte sectors through the SM's memory port ({@link SimtCostModel#sectorPort}).
+ */
 final class SimtGlobalLines {
     private SimtGlobalLines() {
     }
 
-    /** Cycles until the slowest line of a coalesced volatile access completes. */
+    /** The bytes of a sector, the unit in which an SM's memory port moves data. */
+    private static final int SECTOR_BYTES = 32;
+    private static final int WORDS_PER_SECTOR = SECTOR_BYTES / 4;
+
+    /** Cycles until the slowest line of a coalesced volatile load completes, its sectors through the SM's port. */
     @TruffleBoundary
-    static int volatileCycles(SimtWarp warp, int[] addresses, int count) {
+    static int loadCycles(SimtWarp warp, int[] addresses, int count) {
         if (count == 0) {
             return warp.machine().profile().aluLatency();
         }
+        SimtCostModel costs = warp.machine().costs();
+        long port = costs.hasSectorPort() ? costs.sectorPort(warp.block().sm(), warp.machine().cycle(),
+                distinctSectors(addresses, count), 0) : 0;
+        return (int) Math.min(Integer.MAX_VALUE, port + lineCycles(warp, addresses, count));
+    }
+
+    /**
+     * A store: its lines are busy as for a volatile access and its sectors pass the SM's port, a sector written only
+     * in part at the partial-store rate; the warp does not wait for either.
+     */
+    @TruffleBoundary
+    static void store(SimtWarp warp, int[] addresses, int count, boolean wide) {
+        if (count == 0) {
+            return;
+        }
+        lineCycles(warp, addresses, count);
+        if (!warp.machine().costs().hasSectorPort()) {
+            return;
+        }
+        int sectors = 0;
+        int partial = 0;
+        for (int i = 0; i < count; i++) {
+            if (isFirstInSector(addresses, i)) {
+                sectors++;
+                if (wordsInSector(addresses, count, i, wide) < WORDS_PER_SECTOR) {
+                    partial++;
+                }
+            }
+        }
+        warp.machine().costs().sectorPort(warp.block().sm(), warp.machine().cycle(), sectors, partial);
+    }
+
+    /** Cycles until the slowest line of a coalesced volatile access completes. */
+    private static long lineCycles(SimtWarp warp, int[] addresses, int count) {
         SimtCostModel costs = warp.machine().costs();
         int lineBytes = warp.machine().profile().globalLineBytes();
         long now = warp.machine().cycle();
@@ -24,7 +65,7 @@ final class SimtGlobalLines {
                 slowest = Math.max(slowest, costs.globalAccess(now, addresses[i], false));
             }
         }
-        return (int) Math.min(Integer.MAX_VALUE, slowest);
+        return slowest;
     }
 
     /** Cycles until the last of the lanes' atomics completes; each lane is its own access to its line. */
@@ -40,6 +81,41 @@ final class SimtGlobalLines {
             slowest = Math.max(slowest, costs.globalAccess(now, addresses[i], true));
         }
         return (int) Math.min(Integer.MAX_VALUE, slowest);
+    }
+
+    private static int distinctSectors(int[] addresses, int count) {
+        int sectors = 0;
+        for (int i = 0; i < count; i++) {
+            if (isFirstInSector(addresses, i)) {
+                sectors++;
+            }
+        }
+        return sectors;
+    }
+
+    private static boolean isFirstInSector(int[] addresses, int index) {
+        return isFirstOnLine(addresses, index, SECTOR_BYTES);
+    }
+
+    /** The distinct words the lanes write into the sector of lane {@code index} (two per lane when wide). */
+    private static int wordsInSector(int[] addresses, int count, int index, boolean wide) {
+        int sector = Integer.divideUnsigned(addresses[index], SECTOR_BYTES);
+        int words = 0;
+        for (int k = 0; k < count; k++) {
+            if (Integer.divideUnsigned(addresses[k], SECTOR_BYTES) == sector && isFirstWord(addresses, k)) {
+                words += wide ? 2 : 1;
+            }
+        }
+        return words;
+    }
+
+    private static boolean isFirstWord(int[] addresses, int index) {
+        for (int k = 0; k < index; k++) {
+            if (addresses[k] >>> 2 == addresses[index] >>> 2) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isFirstOnLine(int[] addresses, int index, int lineBytes) {

@@ -38,6 +38,6 @@ public final class SimtGlobalLoadNode extends SimtMemoryAccessNode {
         }
         fallThrough(warp);
         warp.machine().counters().globalLoads += count;
-        return issueLoad(warp, destination, wide, count, SimtGlobalLines.volatileCycles(warp, addresses, count));
+        return issueLoad(warp, destination, wide, count, SimtGlobalLines.loadCycles(warp, addresses, count));
     }
 }

@@ -46,7 +46,7 @@ public final class SimtGlobalStoreNode extends SimtMemoryAccessNode {
         }
         fallThrough(warp);
         warp.machine().counters().globalStores += count;
-        SimtGlobalLines.volatileCycles(warp, addresses, count);
+        SimtGlobalLines.store(warp, addresses, count, high != null);
         return storeIssueCycles(1);
     }
 }

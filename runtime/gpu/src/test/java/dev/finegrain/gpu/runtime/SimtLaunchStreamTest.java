@@ -1,0 +1,46 @@
+package dev.finegrain.gpu.runtime;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What a run of launches costs: serial overheads, or a pipelined stream of submissions. */
+class SimtLaunchStreamTest {
+    private static final SimtProfile H100 = SimtProfile.load("hopper-h100");
+
+    private static long total(SimtProfile profile, long... kernels) {
+        SimtLaunchStream stream = new SimtLaunchStream(profile);
+        for (long kernel : kernels) {
+            stream.add(kernel);
+        }
+        return stream.totalCycles();
+    }
+
+    @Test
+    void aLoneLaunchPaysTheLoneLatency() {
+        assertTrue(H100.launchPipelined());
+        assertEquals(H100.launchOverheadCycles() + 500, total(H100, 500));
+    }
+
+    @Test
+    void kernelsShorterThanTheIntervalCostTheIntervalEach() {
+        assertEquals(H100.launchOverheadCycles() + 2L * H100.launchIntervalCycles() + 100, total(H100, 100, 100, 100));
+    }
+
+    @Test
+    void kernelsLongerThanTheIntervalCostThemselvesAndTheGap() {
+        long kernel = 4L * H100.launchIntervalCycles();
+        assertEquals(H100.launchOverheadCycles() + 3 * kernel + 2L * H100.launchGapCycles(),
+                total(H100, kernel, kernel, kernel));
+    }
+
+    @Test
+    void withoutPipeliningEveryLaunchAddsItsOverheadInTurn() {
+        SimtProfile fermi = SimtProfile.load("fermi-gtx570");
+        assertFalse(fermi.launchPipelined());
+        assertEquals(3L * fermi.launchOverheadCycles() + 100 + 20000 + 5, total(fermi, 100, 20000, 5));
+        assertEquals(0, total(fermi));
+    }
+}
