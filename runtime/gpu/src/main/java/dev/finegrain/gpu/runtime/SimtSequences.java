@@ -4,10 +4,12 @@ package dev.finegrain.gpu.runtime;
  * What the model's 64-bit and division instructions cost: each stands for the sequence of 32-bit hardware
  * instructions nvcc emits for it, and costs the sum of that sequence's latencies on the profile (the model charges
  * an instruction's latency before its warp issues again, so a sequence of dependent instructions costs the sum).
- * The instruction counts come from {@code cuobjdump -sass} of nvcc 13.0's code for sm_90 ({@code -O3 -fmad=false}),
- * per kind of instruction: ALU (IADD3, LOP3, ISETP, SEL, MOV, BRA ...), multiply (IMAD, IMAD.WIDE, IMAD.HI), special
- * function (MUFU.RCP, MUFU.RCP64H), conversion (I2F, F2I), fp32 (FSETP, FFMA), fp64 (DFMA, DMUL). docs/simt-isa.md
- * lists the sequences.
+ * The instruction counts come from {@code cuobjdump -sass} of nvcc 13.0's code for sm_90 ({@code -O3 -fmad=false}):
+ * the kernels are {@code runtime/gpu/microbench/sequences.cu}, {@code sequences.sh} beside it writes the listing, and
+ * {@code runtime/gpu/microbench/results/sequences-sm90-nvcc13.0.sass} is its output (the counts below leave out each
+ * kernel's loads, stores and address arithmetic), per kind of instruction: ALU (IADD3, LOP3, ISETP, SEL, MOV,
+ * BRA ...), multiply (IMAD, IMAD.WIDE, IMAD.HI), special function (MUFU.RCP, MUFU.RCP64H), conversion (I2F, F2I),
+ * fp32 (FSETP, FFMA), fp64 (DFMA, DMUL). docs/simt-isa.md lists the sequences.
  */
 public final class SimtSequences {
     private final SimtProfile profile;
