@@ -14,13 +14,15 @@ import java.util.Optional;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 
 /**
- * Rodinia's structure on threads: for each block-diagonal k, the tiles whose coordinates sum to k run on the worker
- * their tile row is dealt to (row t to worker t mod workers, so that a tile finds its west neighbour, whose column it
- * reads across every row, in its own core's cache); a tile runs its points in lexicographic order (in strips of lanes
+ * Rodinia's structure on threads: for each block-diagonal k, the tiles whose coordinates sum to k are cut by tile row
+ * into one contiguous chunk per worker, as OpenMP's static schedule cuts Rodinia's loop (so that a tile finds its west
+ * neighbour, whose column it reads across every row, and its north neighbour in its own core's cache, except at a
+ * chunk's edge); a tile runs its points in lexicographic order (in strips of lanes
  * where the kernel and the tile allow, see {@link LaneStrips}); a sense-reversing barrier separates block-diagonals. With one tile covering the domain and one worker this is the plain serial loop nest. A tile's
  * row runs in column order, so a read one column west comes from a local carried along the row.
  */
@@ -94,15 +96,33 @@ final class DataParallelLoops {
         List<JStmt> candidate = new ArrayList<>();
         candidate.add(new JStmt.Assign(tileIndex[last], sub(diagonal, otherSum)));
         JExpr onDiagonal = new JExpr.Binary(Op.AND, compare(Op.GE, tileIndex[last], constant(0)), compare(Op.LT, tileIndex[last], tiles[last]));
-        JExpr mine = compare(Op.EQ, new JExpr.Binary(Op.REM, tileIndex[0], cx.workers), cx.worker);
-        candidate.add(new JStmt.If(new JExpr.Binary(Op.AND, onDiagonal, mine), runTile, List.of()));
-        List<JStmt> tileNest = candidate;
-        for (int d = last - 1; d >= 0; d--) {
-            tileNest = List.of(new JStmt.Loop(tileIndex[d], constant(0), tiles[d], constant(1), tileNest));
-        }
         List<JStmt> perDiagonal = new ArrayList<>();
-        perDiagonal.add(new JStmt.Comment("the tiles of block-diagonal k, tile row t to worker t mod workers: a tile's west "
-                + "neighbour, the larger hand-off, stays on its worker"));
+        List<JStmt> tileNest = candidate;
+        if (last == 0) {
+            JExpr mine = compare(Op.EQ, new JExpr.Binary(Op.REM, tileIndex[0], cx.workers), cx.worker);
+            candidate.add(new JStmt.If(new JExpr.Binary(Op.AND, onDiagonal, mine), runTile, List.of()));
+            perDiagonal.add(new JStmt.Comment("one tile per block-diagonal, tile t to worker t mod workers"));
+        } else {
+            candidate.add(new JStmt.If(onDiagonal, runTile, List.of()));
+            JExpr.Local rowFrom = cx.local("diagonalTileFrom", JType.INT);
+            JExpr.Local rowTo = cx.local("diagonalTileTo", JType.INT);
+            JExpr.Local rowChunk = cx.local("tileChunk", JType.INT);
+            JExpr reach = constant(0);
+            for (int d = 1; d < rank; d++) {
+                reach = add(reach, sub(tiles[d], constant(1)));
+            }
+            perDiagonal.add(new JStmt.Comment("the tiles of block-diagonal k in one contiguous chunk of tile rows per worker: a tile's "
+                    + "west and north neighbours, from block-diagonal k - 1, are on its own worker except at a chunk's edge"));
+            perDiagonal.add(new JStmt.Assign(rowFrom, math("max", JType.INT, constant(0), sub(diagonal, reach))));
+            perDiagonal.add(new JStmt.Assign(rowTo, math("min", JType.INT, tiles[0], add(diagonal, constant(1)))));
+            perDiagonal.add(new JStmt.Assign(rowChunk, math("ceilDiv", JType.INT,
+                    math("max", JType.INT, constant(0), sub(rowTo, rowFrom)), cx.workers)));
+            perDiagonal.add(new JStmt.Assign(rowFrom, add(rowFrom, mul(cx.worker, rowChunk))));
+            perDiagonal.add(new JStmt.Assign(rowTo, math("min", JType.INT, rowTo, add(rowFrom, rowChunk))));
+            for (int d = last - 1; d >= 0; d--) {
+                tileNest = List.of(new JStmt.Loop(tileIndex[d], d == 0 ? rowFrom : constant(0), d == 0 ? rowTo : tiles[d], constant(1), tileNest));
+            }
+        }
         perDiagonal.addAll(tileNest);
         perDiagonal.add(new JStmt.Evaluate(new JExpr.InvokeVirtual(barrier, "await", List.of(JType.INT, LoweringContext.WATCHDOG),
                 JType.VOID, List.of(cx.worker, cx.watchdog))));

@@ -163,7 +163,12 @@ final class LaneVectors {
      * row base points to: r rows down and skew * r columns west.
      */
     JExpr cell(int field, int r, JExpr column) {
-        return add(add(cx.rowBase[field], mul(constant(r), laneStride(field))), column);
+        return cell(field, constant(r), column);
+    }
+
+    /** As {@link #cell(int, int, JExpr)}, for a lane number computed at run time. */
+    JExpr cell(int field, JExpr r, JExpr column) {
+        return add(add(cx.rowBase[field], mul(r, laneStride(field))), column);
     }
 
     /** Per field: its row stride minus the skew, so that lane r's cell is r of these past lane 0's. */

@@ -24,21 +24,39 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 /**
  * The wavefront of a 2D kernel in strips of lanes: the points of one hyperplane that lie in a strip of k rows are the
  * k lanes of one step of that strip ({@link StripMapping}), so a barrier step runs one vector step per strip. Strips
- * are dealt round-robin (strip p to worker p mod W), so every worker has strips on every hyperplane.
+ * are dealt in groups of {@link #GROUP} consecutive strips (group g to worker g mod W), so every worker has strips on
+ * every hyperplane and few strips read across workers.
  *
  * <p>A strip's state lives across barrier steps in its worker's scratch array: a ring of its last R step vectors per
- * state field, and the step vectors of its inputs for the current block of k steps, loaded k rows at a time and
- * transposed as in {@link LaneStrips}. Results reach storage a block at a time through the transpose, except the
- * strip's last row, stored at once: the strip below reads it in the next step. Lanes outside the domain (a strip's
- * first and last steps) compute throwaway values and then take the halo's, so the lanes that read them see the
- * boundary; loads and stores there are masked.
+ * state field, and the step vectors of its inputs for the current block of {@link #SUB_BLOCKS} k steps, loaded k
+ * rows at a time and transposed as in {@link LaneStrips}. Results reach storage a block at a time through the
+ * transpose, except the strip's last row, stored at once: the strip below reads it in the next step. Lanes outside
+ * the domain (a strip's first and last steps) compute throwaway values and then take the halo's, so the lanes that
+ * read them see the boundary; loads and stores there are masked, row by row through a staging area of k vectors
+ * (so that the run method stays small enough for HotSpot to compile).
  */
 final class WavefrontLanes {
+
+    /**
+     * Vectors per row in a block's loads and stores. A strip comes back to the same rows only once per block, after
+     * every other strip's step of as many hyperplanes, so no prefetcher follows its rows and each access waits for
+     * memory; four vectors per row (four cache lines at 16 int lanes) put four times the misses in flight at once
+     * and pay the wait once per 4 k steps instead of once per k.
+     */
+    static final int SUB_BLOCKS = 4;
+    /**
+     * Consecutive strips dealt to one worker: only the first strip of a group reads its row above from another
+     * worker's strip (a cache line that crosses between cores every step), and groups of 8 still spread every
+     * hyperplane's strips over all workers.
+     */
+    static final int GROUP = 8;
 
     private final LaneVectors v;
     private final LoweringContext cx;
     private final int k;
     private final int skew;
+    /** Steps per block: a block's loads and stores cover this many columns of each row, {@link #SUB_BLOCKS} vectors. */
+    private final int span;
     private final int ring;
     private final int deepest;
     private final int stripWords;
@@ -47,7 +65,10 @@ final class WavefrontLanes {
     private final Map<String, IrExpr.Load> inputReads;
     private final JExpr.Local strips;
     private final JExpr.Local ownStrips;
+    private final JExpr.Local group;
+    private final JExpr.Local stripIndex;
     private final JExpr.Local scratch;
+    private final JExpr.Local staging;
     private final JExpr.Local stepEnd;
     private final JExpr.Local hyperplane;
     private final JExpr.Local ownStrip;
@@ -56,6 +77,7 @@ final class WavefrontLanes {
     private final JExpr.Local stepInBlock;
     private final JExpr.Local base;
     private final JExpr.Local blockStart;
+    private final JExpr.Local subBlock;
     private final JExpr.Local interior;
     private final JExpr.Local lane;
     private final JExpr.Local back;
@@ -74,8 +96,9 @@ final class WavefrontLanes {
             reach = Math.max(reach, Math.max(v.mapping.deepest(actor.writes(), 0), v.mapping.deepest(actor.writes(), 1)));
         }
         this.deepest = reach;
-        // a power of two that holds a block's k step vectors and the deepest read's, so a slot is a mask away
-        this.ring = Integer.highestOneBit(Math.max(k, deepest + 1) * 2 - 1);
+        this.span = SUB_BLOCKS * k;
+        // a power of two that holds a block's step vectors and the deepest read's, so a slot is a mask away
+        this.ring = Integer.highestOneBit(Math.max(span, deepest + 1) * 2 - 1);
         int words = 0;
         for (IrActor actor : cx.graph.actors()) {
             ringOffset.put(actor.writes(), words);
@@ -84,12 +107,15 @@ final class WavefrontLanes {
         inputReads = v.inputReads();
         for (String name : inputReads.keySet()) {
             inputOffset.put(name, words);
-            words += k * k;
+            words += span * k;
         }
         this.stripWords = words;
         strips = cx.local("strips", JType.INT);
         ownStrips = cx.local("ownStrips", JType.INT);
+        group = cx.local("stripGroup", JType.INT);
+        stripIndex = cx.local("stripIndex", JType.INT);
         scratch = cx.local("stripScratch", JType.arrayOf(v.lane));
+        staging = cx.local("stagingRows", JType.INT);
         stepEnd = cx.local("stripSteps", JType.INT);
         hyperplane = cx.local("hyperplane", JType.INT);
         ownStrip = cx.local("ownStrip", JType.INT);
@@ -98,6 +124,7 @@ final class WavefrontLanes {
         stepInBlock = cx.local("stepInBlock", JType.INT);
         base = cx.local("stripBase", JType.INT);
         blockStart = cx.local("blockStart", JType.INT);
+        subBlock = cx.local("subBlock", JType.INT);
         interior = cx.local("interiorBlock", JType.BOOLEAN);
         lane = cx.local("lane", JType.INT);
         back = cx.local("stepsBack", JType.INT);
@@ -114,12 +141,16 @@ final class WavefrontLanes {
     /** Before the steps: the strips, this worker's share of them, and its scratch (rings and input blocks per strip). */
     List<JStmt> setUp() {
         return List.of(
-                new JStmt.Comment("strips of " + k + " rows dealt round-robin; per own strip a ring of its last " + ring
-                        + " step vectors per state field and its inputs' step vectors for the current block of " + k + " steps"),
+                new JStmt.Comment("strips of " + k + " rows dealt in groups of " + GROUP + " (group g to worker g mod workers); per own strip"
+                        + " a ring of its last " + ring + " step vectors per state field and its inputs' step vectors for the current block of "
+                        + span + " steps (" + SUB_BLOCKS + " vectors per row, so that more of a block's memory accesses are in flight at once)"),
                 new JStmt.Assign(strips, new JExpr.Binary(Op.DIV, cx.size[0], constant(k))),
-                new JStmt.Assign(ownStrips, math("max", JType.INT, constant(0),
-                        math("ceilDiv", JType.INT, sub(strips, cx.worker), cx.workers))),
-                new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, mul(ownStrips, constant(stripWords)))),
+                new JStmt.Assign(ownStrips, constant(0)),
+                new JStmt.Loop(group, cx.worker, math("ceilDiv", JType.INT, strips, constant(GROUP)), cx.workers,
+                        List.of(new JStmt.Assign(ownStrips, add(ownStrips, math("min", JType.INT, constant(GROUP),
+                                sub(strips, mul(group, constant(GROUP)))))))),
+                new JStmt.Assign(staging, mul(ownStrips, constant(stripWords))),
+                new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, add(staging, constant(k * k)))),
                 new JStmt.Assign(stepEnd, add(cx.size[1], constant(skew * (k - 1)))));
     }
 
@@ -128,17 +159,19 @@ final class WavefrontLanes {
         boolean carries = cx.carries.readingFromLocals();
         cx.carries.readFromLocals(false);
         List<JStmt> strip = new ArrayList<>();
-        strip.add(new JStmt.Assign(stripRow, mul(add(cx.worker, mul(ownStrip, cx.workers)), constant(k))));
+        strip.add(new JStmt.Assign(stripIndex, add(mul(add(mul(new JExpr.Binary(Op.DIV, ownStrip, constant(GROUP)), cx.workers), cx.worker),
+                constant(GROUP)), new JExpr.Binary(Op.REM, ownStrip, constant(GROUP)))));
+        strip.add(new JStmt.Assign(stripRow, mul(stripIndex, constant(k))));
         strip.add(new JStmt.Assign(step, sub(hyperplane, mul(constant(skew), stripRow))));
         List<JStmt> active = new ArrayList<>();
         active.add(new JStmt.Assign(cx.coordinate[0], stripRow));
         active.addAll(cx.rowBases());
         active.add(new JStmt.Assign(base, mul(ownStrip, constant(stripWords))));
         active.add(new JStmt.If(compare(Op.EQ, step, constant(0)), ringBeforeFirstStep(), List.of()));
-        active.add(new JStmt.Assign(stepInBlock, new JExpr.Binary(Op.AND, step, constant(k - 1))));
+        active.add(new JStmt.Assign(stepInBlock, new JExpr.Binary(Op.AND, step, constant(span - 1))));
         active.add(new JStmt.If(compare(Op.EQ, stepInBlock, constant(0)), loadInputBlock(), List.of()));
         active.addAll(vectorStep());
-        active.add(new JStmt.If(new JExpr.Binary(Op.OR, compare(Op.EQ, stepInBlock, constant(k - 1)),
+        active.add(new JStmt.If(new JExpr.Binary(Op.OR, compare(Op.EQ, stepInBlock, constant(span - 1)),
                 compare(Op.EQ, step, sub(stepEnd, constant(1)))), storeBlock(), List.of()));
         strip.add(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.GE, step, constant(0)), compare(Op.LT, step, stepEnd)), active, List.of()));
         List<JStmt> out = new ArrayList<>();
@@ -165,18 +198,30 @@ final class WavefrontLanes {
     private List<JStmt> loadInputBlock() {
         List<JStmt> out = new ArrayList<>();
         out.add(new JStmt.Assign(interior, interiorBlock(step)));
+        JExpr start = add(step, mul(subBlock, constant(k)));
         inputReads.forEach((name, input) -> {
+            List<JStmt> whole = new ArrayList<>();
+            List<JStmt> edge = new ArrayList<>();
             for (int r = 0; r < k; r++) {
-                JExpr index = add(v.cell(input.field(), r, step), cx.delta(input.field(), input.offset()));
-                out.add(new JStmt.If(interior,
-                        List.of(new JStmt.Assign(v.scratchA[r], new JExpr.VectorLoad(v.species, cx.array[input.field()], index))),
-                        List.of(new JStmt.Assign(v.scratchA[r], new JExpr.MaskedVectorLoad(v.species, cx.array[input.field()], index,
-                                columnsInside(sub(step, constant(skew * r))))))));
+                whole.add(new JStmt.Assign(v.scratchA[r], new JExpr.VectorLoad(v.species, cx.array[input.field()],
+                        add(v.cell(input.field(), r, start), cx.delta(input.field(), input.offset())))));
             }
-            out.addAll(v.transpose(v.scratchA, ringRows));
+            // at the domain's edges the rows go through the staging area one by one, masked, so the code stays small
+            edge.add(new JStmt.Loop(lane, constant(0), constant(k), constant(1), List.of(new JStmt.VectorStore(
+                    new JExpr.MaskedVectorLoad(v.species, cx.array[input.field()], add(v.cell(input.field(), lane, start),
+                            cx.delta(input.field(), input.offset())), columnsInside(sub(start, mul(constant(skew), lane)))),
+                    scratch, add(staging, mul(lane, constant(k)))))));
+            for (int r = 0; r < k; r++) {
+                edge.add(new JStmt.Assign(v.scratchA[r], new JExpr.VectorLoad(v.species, scratch, add(staging, constant(r * k)))));
+            }
+            List<JStmt> rows = new ArrayList<>();
+            rows.add(new JStmt.If(interior, whole, edge));
+            rows.addAll(v.transpose(v.scratchA, ringRows));
+            JExpr firstSlot = add(add(base, constant(inputOffset.get(name))), mul(subBlock, constant(k * k)));
             for (int c = 0; c < k; c++) {
-                out.add(new JStmt.VectorStore(ringRows[c], scratch, add(add(base, constant(inputOffset.get(name))), constant(c * k))));
+                rows.add(new JStmt.VectorStore(ringRows[c], scratch, add(firstSlot, constant(c * k))));
             }
+            out.add(new JStmt.Loop(subBlock, constant(0), constant(SUB_BLOCKS), constant(1), rows));
         });
         return out;
     }
@@ -211,16 +256,24 @@ final class WavefrontLanes {
         List<JStmt> out = new ArrayList<>();
         out.add(new JStmt.Assign(blockStart, sub(step, stepInBlock)));
         out.add(new JStmt.Assign(interior, interiorBlock(blockStart)));
+        JExpr start = add(blockStart, mul(subBlock, constant(k)));
         for (int field : ringOffset.keySet()) {
+            List<JStmt> rows = new ArrayList<>();
             for (int c = 0; c < k; c++) {
-                out.add(new JStmt.Assign(ringRows[c], new JExpr.VectorLoad(v.species, scratch, ringSlot(field, add(blockStart, constant(c))))));
+                rows.add(new JStmt.Assign(ringRows[c], new JExpr.VectorLoad(v.species, scratch, ringSlot(field, add(start, constant(c))))));
             }
-            out.addAll(v.transpose(ringRows, v.scratchA));
+            rows.addAll(v.transpose(ringRows, v.scratchA));
+            List<JStmt> whole = new ArrayList<>();
+            List<JStmt> edge = new ArrayList<>();
             for (int r = 0; r < k; r++) {
-                JExpr index = v.cell(field, r, blockStart);
-                out.add(new JStmt.If(interior, List.of(new JStmt.VectorStore(v.scratchA[r], cx.array[field], index)),
-                        List.of(new JStmt.MaskedVectorStore(v.scratchA[r], cx.array[field], index, columnsInside(sub(blockStart, constant(skew * r)))))));
+                whole.add(new JStmt.VectorStore(v.scratchA[r], cx.array[field], v.cell(field, r, start)));
+                edge.add(new JStmt.VectorStore(v.scratchA[r], scratch, add(staging, constant(r * k))));
             }
+            edge.add(new JStmt.Loop(lane, constant(0), constant(k), constant(1), List.of(new JStmt.MaskedVectorStore(
+                    new JExpr.VectorLoad(v.species, scratch, add(staging, mul(lane, constant(k)))), cx.array[field],
+                    v.cell(field, lane, start), columnsInside(sub(start, mul(constant(skew), lane)))))));
+            rows.add(new JStmt.If(interior, whole, edge));
+            out.add(new JStmt.Loop(subBlock, constant(0), constant(SUB_BLOCKS), constant(1), rows));
         }
         return out;
     }
@@ -256,7 +309,7 @@ final class WavefrontLanes {
         inside.addAll(point);
         row.add(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.GE, cx.coordinate[1], constant(0)), compare(Op.LT, cx.coordinate[1], cx.size[1])),
                 inside, List.of()));
-        return List.of(new JStmt.If(compare(Op.EQ, new JExpr.Binary(Op.REM, strips, cx.workers), cx.worker),
+        return List.of(new JStmt.If(compare(Op.EQ, new JExpr.Binary(Op.REM, new JExpr.Binary(Op.DIV, strips, constant(GROUP)), cx.workers), cx.worker),
                 List.of(new JStmt.Loop(cx.coordinate[0], mul(strips, constant(k)), cx.size[0], constant(1), row)), List.of()));
     }
 
@@ -286,6 +339,6 @@ final class WavefrontLanes {
 
     /** Whether every lane of every row of the block starting at lane 0's column {@code start} lies inside the domain. */
     private JExpr interiorBlock(JExpr start) {
-        return new JExpr.Binary(Op.AND, compare(Op.GE, start, constant(skew * (k - 1))), compare(Op.LE, add(start, constant(k)), cx.size[1]));
+        return new JExpr.Binary(Op.AND, compare(Op.GE, start, constant(skew * (k - 1))), compare(Op.LE, add(start, constant(span)), cx.size[1]));
     }
 }

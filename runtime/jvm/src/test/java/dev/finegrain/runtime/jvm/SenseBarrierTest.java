@@ -13,10 +13,65 @@ class SenseBarrierTest {
     /** Each phase every worker writes its slot, then reads all slots; no worker may run ahead or lag a phase. */
     @Test
     void everyWorkerSeesEveryWriteOfThePhaseBeforeTheBarrier() {
-        int parties = 3;
-        int phases = 2_000;
+        everyWorkerSeesEveryWriteOfThePhase(new SenseBarrier(3), 2_000);
+    }
+
+    /** The same with waiters that park at once: the last arrival must wake them, and what they see is the same. */
+    @Test
+    void parkedWaitersSeeEveryWriteOfThePhaseBeforeTheBarrier() {
+        everyWorkerSeesEveryWriteOfThePhase(new SenseBarrier(3, 0L), 500);
+    }
+
+    /**
+     * Waiters that park at once and would sleep a minute unless unparked: a lost wakeup would hold a phase for the
+     * whole slice, and the run would miss its deadline.
+     */
+    @Test
+    void theLastArrivalUnparksTheParkedWaiters() {
+        SenseBarrier barrier = new SenseBarrier(2, 0L, 60_000_000_000L);
         Watchdog watchdog = Concurrently.watchdog();
-        SenseBarrier barrier = new SenseBarrier(parties);
+        int phases = 300;
+        long start = System.nanoTime();
+        Concurrently.run(
+                () -> {
+                    for (int phase = 0; phase < phases; phase++) {
+                        barrier.await(0, watchdog);
+                    }
+                },
+                () -> {
+                    for (int phase = 0; phase < phases; phase++) {
+                        barrier.await(1, watchdog);
+                    }
+                });
+        assertTrue(System.nanoTime() - start < 20_000_000_000L, "300 phases took longer than 20 s");
+    }
+
+    /** A waiter that spins past its budget parks, and still leaves when the last one arrives much later. */
+    @Test
+    void aWaiterThatSpunOutParksUntilTheLastArrival() {
+        SenseBarrier barrier = new SenseBarrier(2, 1_000L, 60_000_000_000L);
+        Watchdog watchdog = Concurrently.watchdog();
+        Concurrently.run(
+                () -> barrier.await(0, watchdog),
+                () -> {
+                    sleepMillis(50);
+                    barrier.await(1, watchdog);
+                });
+        assertFalse(watchdog.stalled());
+    }
+
+    @Test
+    void aParkedWaiterNoticesADepartureWithinASlice() {
+        SenseBarrier barrier = new SenseBarrier(2, 0L, 1_000_000L);
+        Concurrently.run(() -> {
+            sleepMillis(20);
+            barrier.depart();
+        }, () -> assertThrows(StallException.class, () -> barrier.await(0, Concurrently.watchdog())));
+    }
+
+    private static void everyWorkerSeesEveryWriteOfThePhase(SenseBarrier barrier, int phases) {
+        int parties = barrier.parties();
+        Watchdog watchdog = Concurrently.watchdog();
         int[] slots = new int[parties];
         Runnable[] workers = new Runnable[parties];
         for (int w = 0; w < parties; w++) {
@@ -33,6 +88,11 @@ class SenseBarrierTest {
             };
         }
         Concurrently.run(workers);
+    }
+
+    @Test
+    void aNegativeSpinIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new SenseBarrier(2, -1L));
     }
 
     @Test
