@@ -31,18 +31,11 @@ final class SimtWarpScheduler {
     private final int[] bucketHead = new int[WHEEL_CYCLES];
     /** The next warp in the same bucket, per slot. */
     private int[] nextInBucket = new int[0];
-    /** One bit per bucket that holds a warp, so that a pick skips the empty buckets of the cycles passed. */
-    private final long[] occupied = new long[WHEEL_CYCLES / 64];
     /** Warps waiting {@link #WHEEL_CYCLES} or more cycles ahead, as a bit set, and the earliest of their cycles. */
     private long[] far = new long[0];
     private long farEarliest = Long.MAX_VALUE;
     /** Every warp whose ready cycle is at most this one has been marked due; the buckets after it are pending. */
     private long markedThrough;
-    /**
-     * The earliest ready cycle of the warps in the wheel or the far set (a bound: never later): before it, a pick
-     * has no bucket to empty, which is most picks of most SMs, since a warp waits many cycles between issues.
-     */
-    private long nextWake;
     /** Set when the warps changed: the next pick looks at every warp, as the wheel does not know them yet. */
     private boolean rescan = true;
 
@@ -83,11 +76,7 @@ final class SimtWarpScheduler {
 
     /** The next warp to issue at {@code cycle}, or null: greedy-then-oldest or loose round robin. */
     SimtWarp pick(long cycle) {
-        if (cycle >= nextWake || rescan) {
-            markDue(cycle);
-        } else {
-            markedThrough = Math.max(markedThrough, cycle); // the buckets up to this cycle are empty
-        }
+        markDue(cycle);
         int n = warps.length;
         if (n == 0) {
             return null;
@@ -154,57 +143,24 @@ final class SimtWarpScheduler {
             markDueByScan(cycle);
             return;
         }
-        // the buckets of cycles markedThrough+1 .. cycle, fewer than the wheel's, possibly wrapping around its end
-        int bucket = (int) ((markedThrough + 1) & (WHEEL_CYCLES - 1));
-        for (long remaining = cycle - markedThrough; remaining > 0; ) {
-            int word = bucket >>> 6;
-            int bit = bucket & 63;
-            int span = (int) Math.min(64 - bit, remaining);
-            long range = span == 64 ? -1L : ((1L << span) - 1) << bit;
-            for (long bits = occupied[word] & range; bits != 0; bits &= bits - 1) {
-                int passed = (word << 6) + Long.numberOfTrailingZeros(bits);
-                for (int slot = bucketHead[passed]; slot != NO_WARP; slot = nextInBucket[slot]) {
-                    due[slot >>> 6] |= 1L << slot;
-                }
-                bucketHead[passed] = NO_WARP;
+        for (long passed = markedThrough + 1; passed <= cycle; passed++) {
+            int bucket = (int) (passed & (WHEEL_CYCLES - 1));
+            for (int slot = bucketHead[bucket]; slot != NO_WARP; slot = nextInBucket[slot]) {
+                due[slot >>> 6] |= 1L << slot;
             }
-            occupied[word] &= ~range;
-            remaining -= span;
-            bucket = (bucket + span) & (WHEEL_CYCLES - 1);
+            bucketHead[bucket] = NO_WARP;
         }
         markedThrough = cycle;
         if (cycle >= farEarliest) {
             markFarDue(cycle);
         }
-        nextWake = Math.min(nextOccupiedCycle(), farEarliest);
-    }
-
-    /** The cycle of the first non-empty bucket after {@link #markedThrough}, or {@code Long.MAX_VALUE}. */
-    private long nextOccupiedCycle() {
-        int start = (int) ((markedThrough + 1) & (WHEEL_CYCLES - 1));
-        for (int step = 0; step <= occupied.length; step++) {
-            int word = ((start >>> 6) + step) % occupied.length;
-            long bits = occupied[word];
-            if (step == 0) {
-                bits &= -1L << (start & 63);
-            } else if (step == occupied.length) {
-                bits &= ~(-1L << (start & 63)); // back at the first word: the buckets before the start
-            }
-            if (bits != 0) {
-                int bucket = (word << 6) + Long.numberOfTrailingZeros(bits);
-                return markedThrough + 1 + ((bucket - start) & (WHEEL_CYCLES - 1));
-            }
-        }
-        return Long.MAX_VALUE;
     }
 
     /** Looks at every warp (after the warps changed, or a jump longer than the wheel) and refills the wheel. */
     private void markDueByScan(long cycle) {
         Arrays.fill(bucketHead, NO_WARP);
-        Arrays.fill(occupied, 0L);
         Arrays.fill(far, 0L);
         farEarliest = Long.MAX_VALUE;
-        nextWake = Long.MAX_VALUE;
         markedThrough = cycle;
         rescan = false;
         for (int slot = 0; slot < readyAt.length; slot++) {
@@ -235,12 +191,10 @@ final class SimtWarpScheduler {
 
     /** Puts a warp that is not due in the bucket of its ready cycle, or among the far warps. */
     private void enqueue(int slot, long ready) {
-        nextWake = Math.min(nextWake, ready);
         if (ready - markedThrough < WHEEL_CYCLES) {
             int bucket = (int) (ready & (WHEEL_CYCLES - 1));
             nextInBucket[slot] = bucketHead[bucket];
             bucketHead[bucket] = slot;
-            occupied[bucket >>> 6] |= 1L << bucket;
         } else {
             far[slot >>> 6] |= 1L << slot;
             farEarliest = Math.min(farEarliest, ready);
