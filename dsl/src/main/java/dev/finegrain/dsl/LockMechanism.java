@@ -46,6 +46,11 @@ public enum LockMechanism {
         };
     }
 
+    /** The granularity a kernel that asks for {@code asked} gets under this mechanism: warp-shared when it keeps one token per warp. */
+    public LockGranularity granularityFor(LockGranularity asked) {
+        return oneTokenPerWarp() ? LockGranularity.WARP_SHARED : asked;
+    }
+
     public static Optional<LockMechanism> fromCliName(String name) {
         return Arrays.stream(values()).filter(m -> m.cliName.equals(name)).findFirst();
     }

@@ -9,7 +9,6 @@ import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.KernelDefinitionException;
-import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 
@@ -45,8 +44,7 @@ public final class Sweep {
 
         /** Warp mechanisms keep one token per warp whatever the kernel asks for, and the row says so. */
         public String granularityText() {
-            return mechanism.map(LockMechanism::oneTokenPerWarp).orElse(false)
-                    ? LockGranularity.WARP_SHARED.cliName() : kernel.granularity().cliName();
+            return mechanism.map(m -> m.granularityFor(kernel.granularity())).orElse(kernel.granularity()).cliName();
         }
     }
 

@@ -128,6 +128,14 @@ class CompiledKernelTest {
     }
 
     @Test
+    void aWarpMechanismsClassIsNamedWarpSharedAsItsRowsAre() {
+        CompiledKernel warp = CompiledKernel.compile(NW, lockDataflow().mechanism(LockMechanism.SHARED_SPIN_LOCK));
+        assertTrue(warp.className().endsWith(".NwLockDataflowSharedSpinLockWarpSharedShared"), warp.className());
+        CompiledKernel perThread = CompiledKernel.compile(NW, lockDataflow().mechanism(LockMechanism.ATOMIC_SPIN_LOCK));
+        assertTrue(perThread.className().endsWith(".NwLockDataflowAtomicSpinLockPerThreadShared"), perThread.className());
+    }
+
+    @Test
     void askingForAFieldByTheWrongNameOrTypeSaysWhatToAskFor() {
         KernelResult result = CompiledKernel.compile(NW, wavefront()).run(nw(8, 8, 1));
         assertEquals("state field 'score' of kernel 'nw' is int, not double; ask for it with ints(\"score\")",

@@ -93,11 +93,14 @@ public final class JvmCodegen {
         static final VectorWidth WIDTH = VectorWidth.preferred();
     }
 
-    /** e.g. {@code NeedlemanWunschLockDataflowAcquireReleasePerThreadShared}. */
+    /**
+     * e.g. {@code NeedlemanWunschLockDataflowAcquireReleasePerThreadShared}: kernel, schedule, mechanism, the
+     * granularity the mechanism runs with (a warp mechanism's class says {@code WarpShared}) and the channel policy.
+     */
     public static String className(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
         StringBuilder name = new StringBuilder(camel(plan.graph().name())).append(camel(plan.schedule().cliName()));
         mechanism.ifPresent(m -> name.append(camel(m.cliName()))
-                .append(camel(plan.graph().kernel().granularity().cliName()))
+                .append(camel(m.granularityFor(plan.graph().kernel().granularity()).cliName()))
                 .append(camel(plan.graph().kernel().channelPolicy().cliName())));
         return name.toString();
     }

@@ -30,7 +30,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
 
     public static SyncLayout of(KernelGraph graph, List<IrChannel> waits, LockMechanism mechanism) {
         boolean packed = mechanism == LockMechanism.TINY_LOCK;
-        boolean grouped = graph.kernel().granularity() == LockGranularity.WARP_SHARED || mechanism.oneTokenPerWarp();
+        boolean grouped = mechanism.granularityFor(graph.kernel().granularity()) == LockGranularity.WARP_SHARED;
         int group = grouped ? graph.kernel().groupSize() : 1;
         List<Integer> arrayOfChannel = new ArrayList<>();
         List<String> arrays = new ArrayList<>();
