@@ -69,7 +69,8 @@ class JvmBackendTest {
         return variants;
     }
 
-    private static Invocation inputs(Kernel kernel, int[] sizes, long seed) {
+    /** Random inputs and params of every type for a kernel (small positive params, values in [-50, 50)). */
+    static Invocation inputs(Kernel kernel, int[] sizes, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         Invocation.Builder builder = kernel.invocation().sizes(sizes);
         kernel.params().forEach(p -> builder.param(p.name(), switch (p.type()) {
