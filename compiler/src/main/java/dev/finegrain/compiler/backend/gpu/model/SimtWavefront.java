@@ -115,12 +115,7 @@ final class SimtWavefront {
         emitPoint(point, new SimtFieldAddress(layout, global, wideGlobal), one);
         asm.emit("IADD " + k + ", " + k + ", " + SimtAssembler.immediate((long) threads * blocks));
         asm.emit("BRA point");
-        asm.place("barrier");
-        emitBarrier(thread, target, one);
-        asm.emit("IADD " + step + ", " + step + ", 0x1");
-        asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(steps) + ", PT");
-        asm.emit("P0", "BRA step");
-        asm.emit("EXIT");
+        emitStepEnd(thread, target, one, step);
     }
 
     /**
@@ -202,6 +197,11 @@ final class SimtWavefront {
         asm.emit("P0", "IADD " + candidateColumn + ", " + candidateColumn + ", " + SimtAssembler.immediate(-columns));
         asm.emit("P0", "IADD " + candidateRow + ", " + candidateRow + ", 0x1");
         asm.emit("BRA point");
+        emitStepEnd(thread, target, one, step);
+    }
+
+    /** The end of every step, in 2D and 3D alike: the barrier, then the next step or the end of the kernel. */
+    private void emitStepEnd(String thread, String target, String one, String step) {
         asm.place("barrier");
         emitBarrier(thread, target, one);
         asm.emit("IADD " + step + ", " + step + ", 0x1");
