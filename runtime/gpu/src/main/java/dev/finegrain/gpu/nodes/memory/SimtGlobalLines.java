@@ -43,10 +43,11 @@ final class SimtGlobalLines {
         }
         int sectors = 0;
         int partial = 0;
+        long firstWords = firstWords(addresses, count);
         for (int i = 0; i < count; i++) {
             if (isFirstInSector(addresses, i)) {
                 sectors++;
-                if (wordsInSector(addresses, count, i, wide) < WORDS_PER_SECTOR) {
+                if (wordsInSector(addresses, count, i, wide, firstWords) < WORDS_PER_SECTOR) {
                     partial++;
                 }
             }
@@ -97,25 +98,34 @@ final class SimtGlobalLines {
         return isFirstOnLine(addresses, index, SECTOR_BYTES);
     }
 
-    /** The distinct words the lanes write into the sector of lane {@code index} (two per lane when wide). */
-    private static int wordsInSector(int[] addresses, int count, int index, boolean wide) {
+    /**
+     * The distinct words the lanes write into the sector of lane {@code index} (two per lane when wide), given
+     * {@code firstWords}, the lanes that are the first to write their word: a store costs count² steps, not count³.
+     */
+    private static int wordsInSector(int[] addresses, int count, int index, boolean wide, long firstWords) {
         int sector = Integer.divideUnsigned(addresses[index], SECTOR_BYTES);
         int words = 0;
         for (int k = 0; k < count; k++) {
-            if (Integer.divideUnsigned(addresses[k], SECTOR_BYTES) == sector && isFirstWord(addresses, k)) {
+            if ((firstWords >>> k & 1) != 0 && Integer.divideUnsigned(addresses[k], SECTOR_BYTES) == sector) {
                 words += wide ? 2 : 1;
             }
         }
         return words;
     }
 
-    private static boolean isFirstWord(int[] addresses, int index) {
-        for (int k = 0; k < index; k++) {
-            if (addresses[k] >>> 2 == addresses[index] >>> 2) {
-                return false;
+    /** A bit per lane (at most a warp's 32) that is the first of the lanes to write its word. */
+    private static long firstWords(int[] addresses, int count) {
+        long first = 0;
+        for (int index = 0; index < count; index++) {
+            boolean seen = false;
+            for (int k = 0; k < index && !seen; k++) {
+                seen = addresses[k] >>> 2 == addresses[index] >>> 2;
+            }
+            if (!seen) {
+                first |= 1L << index;
             }
         }
-        return true;
+        return first;
     }
 
     private static boolean isFirstOnLine(int[] addresses, int index, int lineBytes) {
