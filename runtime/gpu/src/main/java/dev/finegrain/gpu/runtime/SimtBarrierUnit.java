@@ -91,6 +91,7 @@ public final class SimtBarrierUnit {
             waiter.warp.leaveBarrier(waiter.lanes);
         }
         waiters.get(id).clear();
+        block.barrierOpened();
         arrived[id] = 0;
         expected[id] = 0;
         reduction[id] = 0;

@@ -15,6 +15,8 @@ public final class SimtBlock {
     private final List<SimtWarp> warps = new ArrayList<>();
     private final SimtBarrierUnit barriers;
     private final Map<Integer, int[]> mbarriers = new HashMap<>();
+    /** Null when the profile makes shared stores visible at once. */
+    private final SimtStoreVisibility storeVisibility;
     private final long startCycle;
     private long endCycle = -1;
     private int liveThreads;
@@ -27,6 +29,8 @@ public final class SimtBlock {
         this.sharedBase = sharedBase;
         this.shared = new SimtMemory(sharedBytes);
         this.barriers = new SimtBarrierUnit(this);
+        int visibleCycles = machine.profile().sharedStoreVisibleCycles();
+        this.storeVisibility = visibleCycles > 0 ? new SimtStoreVisibility(visibleCycles, sharedBytes, startCycle) : null;
         this.startCycle = startCycle;
         this.liveThreads = threads;
         int registers = machine.program().registerCount();
@@ -59,6 +63,18 @@ public final class SimtBlock {
 
     public SimtBarrierUnit barriers() {
         return barriers;
+    }
+
+    /** When shared stores become visible to the block's other threads; null when at once. */
+    public SimtStoreVisibility storeVisibility() {
+        return storeVisibility;
+    }
+
+    /** A barrier of the block opened: the stores before it are visible to all its threads. */
+    void barrierOpened() {
+        if (storeVisibility != null) {
+            storeVisibility.barrierOpened(machine.cycle());
+        }
     }
 
     /** mbarrier objects by word index: expected arrivals, pending arrivals, phase. */

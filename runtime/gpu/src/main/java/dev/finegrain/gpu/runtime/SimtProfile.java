@@ -31,7 +31,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int globalAtomicLatency, int fp32Latency, int fp64Latency, int convertLatency,
                           int convert64Latency, int specialFunctionLatency, int namedBarrierLatency,
                           double smSectorCycles, double smPartialStoreSectorCycles, boolean launchPipelined,
-                          int launchIntervalCycles, int launchGapCycles) {
+                          int launchIntervalCycles, int launchGapCycles, int sharedStoreVisibleCycles,
+                          int mbarrierAddressCycles) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -118,7 +119,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.nonNegativeDecimal("global.smPartialStoreSectorCycles",
                         v.nonNegativeDecimal("global.smSectorCycles", 0)),
                 pipelined, pipelined ? v.atLeast("launch.intervalCycles", 0) : 0,
-                pipelined ? v.atLeast("launch.gapCycles", 0) : 0);
+                pipelined ? v.atLeast("launch.gapCycles", 0) : 0,
+                v.atLeast("shared.storeVisibleCycles", 0, 0), v.atLeast("mbarrier.addressCycles", 0, 0));
     }
 
     /** The costs of the instructions that stand for a sequence of hardware instructions (64-bit, division). */

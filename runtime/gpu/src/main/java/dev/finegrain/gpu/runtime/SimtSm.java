@@ -5,13 +5,14 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * A streaming multiprocessor: resident blocks under the occupancy limits, the lock unit they share, and a warp
+ * A streaming multiprocessor: resident blocks under the occupancy limits, the lock and mbarrier units they share, and a warp
  * scheduler that issues up to {@code schedulersPerSm} warps per cycle.
  */
 public final class SimtSm {
     private final int id;
     private final SimtProfile profile;
     private final SimtLockUnit lockUnit;
+    private final SimtMbarrierUnit mbarrierUnit;
     private final SimtWarpScheduler scheduler;
     private final List<SimtBlock> blocks = new ArrayList<>();
     private final List<SimtWarp> warps = new ArrayList<>();
@@ -31,6 +32,7 @@ public final class SimtSm {
         this.profile = profile;
         this.lockUnit = new SimtLockUnit(profile.lockBits(), profile.lockAddressShift());
         this.scheduler = new SimtWarpScheduler(profile.schedulerPolicy());
+        this.mbarrierUnit = new SimtMbarrierUnit(profile.mbarrierAddressCycles());
         this.lockBitsTaken = new boolean[profile.lockBits()];
     }
 
@@ -40,6 +42,10 @@ public final class SimtSm {
 
     public SimtLockUnit lockUnit() {
         return lockUnit;
+    }
+
+    public SimtMbarrierUnit mbarrierUnit() {
+        return mbarrierUnit;
     }
 
     public List<SimtBlock> blocks() {

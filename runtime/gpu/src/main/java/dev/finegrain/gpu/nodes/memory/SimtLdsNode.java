@@ -4,11 +4,13 @@ import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtStoreVisibility;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * {@code LDS Rd, [addr]}: loads a shared word per active lane; bank conflicts replay. {@code LDS.64} loads the pair
- * {@code Rd:Rd+1} from an 8-byte aligned address, one pass more than its low words' conflicts need.
+ * {@code Rd:Rd+1} from an 8-byte aligned address, one pass more than its low words' conflicts need. A word that
+ * another thread stored too recently arrives when the store becomes visible ({@link SimtStoreVisibility}).
  */
 @NodeInfo(shortName = "LDS")
 public final class SimtLdsNode extends SimtMemoryAccessNode {
@@ -26,10 +28,20 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
     protected int execute(SimtWarp warp, int active) {
         int[] addresses = warp.laneAddresses();
         int count = collectAddresses(warp, active, addresses);
+        SimtStoreVisibility visibility = warp.block().storeVisibility();
+        long cycle = warp.machine().cycle();
+        int unseen = 0;
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i++]);
+            if (visibility != null) {
+                int thread = warp.threadIndex(lane);
+                unseen = Math.max(unseen, visibility.waitFor(word, thread, cycle));
+                if (wide) {
+                    unseen = Math.max(unseen, visibility.waitFor(word + 1, thread, cycle));
+                }
+            }
             if (wide) {
                 checkPairAligned(warp, lane, addresses[i - 1]);
                 warp.writeRegister(lane, destination + 1, warp.block().shared().load(word + 1));
@@ -43,6 +55,6 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         int degree = warp.machine().costs().bankConflictDegree(addresses, count) + (wide ? 1 : 0);
         warp.machine().counters().sharedLoads += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return issueLoad(warp, destination, wide, count, sharedAccessCycles(degree));
+        return issueLoad(warp, destination, wide, count, unseen + sharedAccessCycles(degree));
     }
 }

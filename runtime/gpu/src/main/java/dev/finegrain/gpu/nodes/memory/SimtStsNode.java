@@ -5,11 +5,13 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtStoreVisibility;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * {@code STS [addr], Rs}: stores a shared word per active lane (lanes in order, so the highest lane wins a tie).
  * {@code STS.64} stores the pair {@code Rs:Rs+1} to an 8-byte aligned address, one pass more than {@code STS}.
+ * Other threads see the store when {@link SimtStoreVisibility} says.
  */
 @NodeInfo(shortName = "STS")
 public final class SimtStsNode extends SimtMemoryAccessNode {
@@ -28,10 +30,17 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
     protected int execute(SimtWarp warp, int active) {
         int[] addresses = warp.laneAddresses();
         int count = collectAddresses(warp, active, addresses);
+        SimtStoreVisibility visibility = warp.block().storeVisibility();
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i++]);
+            if (visibility != null) {
+                visibility.stored(word, warp.threadIndex(lane), warp.machine().cycle());
+                if (high != null) {
+                    visibility.stored(word + 1, warp.threadIndex(lane), warp.machine().cycle());
+                }
+            }
             if (high != null) {
                 checkPairAligned(warp, lane, addresses[i - 1]);
                 if (warp.block().shared().store(word + 1, high.read(warp, lane))) {

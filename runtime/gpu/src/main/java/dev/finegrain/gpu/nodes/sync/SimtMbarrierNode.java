@@ -6,6 +6,7 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.nodes.memory.SimtMemoryAccessNode;
+import dev.finegrain.gpu.runtime.SimtMbarrierUnit;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
@@ -14,7 +15,8 @@ import dev.finegrain.gpu.runtime.SimtWarp;
  * arrivals; {@code MBARRIER.ARRIVE Rd, [a]} returns the current phase in Rd and counts one arrival, the last of which
  * completes the phase and re-arms it; {@code MBARRIER.TRY_WAIT Pd, [a], Rphase} sets Pd when the phase in Rphase has
  * completed. Waiting is a loop around TRY_WAIT, as in PTX. Only profiles with {@code feature.mbarrier} have it.
- * Each costs {@code latency.mbarrier} (default {@code latency.shared}).
+ * Each costs {@code latency.mbarrier} (default {@code latency.shared}), plus what the SM's {@link SimtMbarrierUnit}
+ * takes for the distinct barriers its lanes name.
  */
 @NodeInfo(shortName = "MBARRIER")
 public final class SimtMbarrierNode extends SimtMemoryAccessNode {
@@ -44,6 +46,8 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
     @Override
     protected int execute(SimtWarp warp, int active) {
         int ready = 0;
+        int[] words = warp.laneAddresses();
+        int barriers = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             if (!hasMbarrier) {
@@ -53,12 +57,24 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
             if (step(warp, lane, word)) {
                 ready |= 1 << lane;
             }
+            barriers = addDistinct(words, barriers, word);
         }
         if (operation == Operation.TRY_WAIT) {
             warp.writePredicate(destination, active, ready);
         }
         fallThrough(warp);
-        return latency;
+        return latency + warp.block().sm().mbarrierUnit().serve(warp.machine().cycle(), barriers);
+    }
+
+    /** Adds {@code word} to the first {@code count} entries of {@code words} unless it is there; the new count. */
+    private static int addDistinct(int[] words, int count, int word) {
+        for (int i = 0; i < count; i++) {
+            if (words[i] == word) {
+                return count;
+            }
+        }
+        words[count] = word;
+        return count + 1;
     }
 
     @TruffleBoundary
