@@ -1,0 +1,49 @@
+package dev.finegrain.gpu.runtime;
+
+import dev.finegrain.gpu.SimRequest;
+import dev.finegrain.gpu.SimtSimulator;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** A shared store reaches the block's other threads {@code shared.storeVisibleCycles} after it issues. */
+class SimtStoreVisibilityTest {
+
+    /** Kernel cycles of one warp whose lanes store their index to {@code store}, then load {@code load}. */
+    private static long cycles(String profile, String store, String between, String load) {
+        String program = """
+                S2R R1, SR_TID.X;
+                SHL R2, R1, 0x2;
+                STS [%s], R1;
+                %s
+                LDS R3, [%s];
+                IADD R4, R3, 0x1;
+                """.formatted(store, between, load);
+        return SimtSimulator.run(SimRequest.builder("visibility.sass", program).profile(profile).threads(32).build())
+                .kernelCycles();
+    }
+
+    @Test
+    void aLoadOfAWordAnotherLaneJustStoredArrivesWhenTheStoreIsVisible() {
+        SimtProfile h100 = SimtProfile.load("hopper-h100");
+        assertEquals(97, h100.sharedStoreVisibleCycles());
+        long others = cycles("hopper-h100", "RZ", "", "RZ");
+        long own = cycles("hopper-h100", "R2", "", "R2");
+        assertEquals(h100.sharedStoreVisibleCycles() - h100.aluLatency(), others - own,
+                "lane 31 wins the store to word 0; the other lanes' load issues one store issue (5 cycles) after it"
+                        + " and waits the rest of the 97; a lane reading its own word waits for nothing");
+    }
+
+    @Test
+    void aBarrierMakesTheStoresBeforeItVisible() {
+        assertEquals(cycles("hopper-h100", "R2", "BAR.SYNC 0x0;", "R2"),
+                cycles("hopper-h100", "RZ", "BAR.SYNC 0x0;", "RZ"));
+    }
+
+    @Test
+    void fermiAndTheH200SeeStoresAtOnce() {
+        assertEquals(0, SimtProfile.load("fermi-gtx570").sharedStoreVisibleCycles());
+        assertEquals(cycles("fermi-gtx570", "R2", "", "R2"), cycles("fermi-gtx570", "RZ", "", "RZ"));
+        assertEquals(cycles("hopper-h200", "R2", "", "R2"), cycles("hopper-h200", "RZ", "", "RZ"));
+    }
+}
