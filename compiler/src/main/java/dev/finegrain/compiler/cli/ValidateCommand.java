@@ -90,6 +90,7 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
                     results.stream().map(Path::toString).toList()) + "; give the results.json of an exported CUDA bundle");
         }
         Map<String, String> notRun = new LinkedHashMap<>();
+        Map<String, String> notModelled = new LinkedHashMap<>();
         List<ResultRow> kept = new ArrayList<>();
         for (ResultRow row : real) {
             String key = ValidationAnalysis.key(row.kernel(), row.size(), row.schedule(), row.mechanism());
@@ -101,15 +102,18 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
             if (cells > maxCells) {
                 notRun.put(key, row.size() + " has " + cells + " points, above --max-cells " + maxCells);
             }
+            model.neverRuns(CliValues.schedule(row.schedule()))
+                    .ifPresent(reason -> notModelled.put(row.schedule(), reason));
             kept.add(row);
         }
         List<ResultRow> modelled = new ArrayList<>();
         for (String kernelName : distinct(kept.stream().map(ResultRow::kernel).toList())) {
             modelled.addAll(simulate(kernelName, kept.stream().filter(row -> row.kernel().equals(kernelName)
+                    && !notModelled.containsKey(row.schedule())
                     && !notRun.containsKey(ValidationAnalysis.key(row.kernel(), row.size(), row.schedule(), row.mechanism())))
                     .toList(), model));
         }
-        ValidationAnalysis analysis = ValidationAnalysis.of(kept, modelled, notRun);
+        ValidationAnalysis analysis = ValidationAnalysis.of(kept, modelled, notRun, notModelled);
         String device = String.join(", ", distinct(kept.stream().filter(row -> row.details().get("device") != null)
                 .map(row -> row.details().get("device") + " (" + row.backend() + ")").toList()));
         ValidationReport report = new ValidationReport(analysis, model.name(), device,
@@ -127,8 +131,7 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
 
     /** The model's rows for the real rows of one kernel: their sizes, schedules and mechanisms, on the pool. */
     private List<ResultRow> simulate(String kernelName, List<ResultRow> rows, Backend model) {
-        List<Schedule> schedules = distinct(rows.stream().map(ResultRow::schedule)
-                .filter(schedule -> !schedule.equals(ValidationAnalysis.NOT_MODELLED_SCHEDULE)).toList())
+        List<Schedule> schedules = distinct(rows.stream().map(ResultRow::schedule).toList())
                 .stream().map(CliValues::schedule).toList();
         if (schedules.isEmpty()) {
             return List.of();

@@ -24,8 +24,6 @@ public record ValidationAnalysis(List<ValidationPair> pairs, List<ValidationGrou
     public static final double WINNER_TARGET = 0.90;
     /** The largest median |modelled / real - 1| over all compared rows that meets the target. */
     public static final double ERROR_TARGET = 0.25;
-    /** The schedule the model leaves out: real rows of it are listed, never compared. */
-    public static final String NOT_MODELLED_SCHEDULE = "lock-dataflow:persistent";
 
     public ValidationAnalysis {
         pairs = List.copyOf(pairs);
@@ -36,8 +34,11 @@ public record ValidationAnalysis(List<ValidationPair> pairs, List<ValidationGrou
      * Pairs each real row with the model row of the same kernel, size, schedule and mechanism.
      *
      * @param notRun why the model did not run a variant, by {@link #key}; used when no model row exists
+     * @param notModelled why the model never runs a schedule, by schedule name (the model backend's own refusal):
+     *                    real rows of it are listed, never compared
      */
-    public static ValidationAnalysis of(List<ResultRow> realRows, List<ResultRow> modelRows, Map<String, String> notRun) {
+    public static ValidationAnalysis of(List<ResultRow> realRows, List<ResultRow> modelRows, Map<String, String> notRun,
+                                        Map<String, String> notModelled) {
         Map<String, ResultRow> model = new LinkedHashMap<>();
         modelRows.forEach(row -> model.put(key(row.kernel(), row.size(), row.schedule(), row.mechanism()), row));
         List<ValidationPair> pairs = new ArrayList<>();
@@ -51,8 +52,8 @@ public record ValidationAnalysis(List<ValidationPair> pairs, List<ValidationGrou
             if (!real.verified() || Double.isNaN(realUs)) {
                 note = "real row " + real.status() + (real.problem().isEmpty() ? "" : ": " + real.problem());
                 realUs = Double.NaN;
-            } else if (real.schedule().equals(NOT_MODELLED_SCHEDULE)) {
-                note = "not modelled: the GPU model leaves " + NOT_MODELLED_SCHEDULE + " out";
+            } else if (notModelled.containsKey(real.schedule())) {
+                note = "not modelled: " + notModelled.get(real.schedule());
             } else if (modelled == null) {
                 note = "not run on the model: " + notRun.getOrDefault(key, "no model row");
             } else if (!modelled.verified()) {

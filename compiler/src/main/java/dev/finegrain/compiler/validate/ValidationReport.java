@@ -71,8 +71,8 @@ public record ValidationReport(ValidationAnalysis analysis, String profile, Stri
         page.append("\nA winner is the variant with the least time; the order is every compared variant of a kernel at"
                 + " one size, fastest first. Kendall tau counts the pairs of variants the model orders as the GPU does"
                 + " minus those it orders the other way, over all pairs (1: the same order; tied times count as"
-                + " neither). Rows of lock-dataflow:persistent have no model counterpart and stay outside every"
-                + " statistic (listed at the end).\n\n");
+                + " neither). Rows the model does not run (a schedule its backend refuses on this profile, a size"
+                + " above --max-cells) stay outside every statistic (listed at the end, with the reason).\n\n");
     }
 
     private void misses(StringBuilder page) {

@@ -22,6 +22,8 @@ class ValidationAnalysisTest {
             real("128x128", "wavefront", "-", 100, null),
             real("128x128", "lock-dataflow", "tiny-lock", 50, null),
             real("128x128", "data-parallel:16x16", "-", 80, null));
+    /** The model backend's refusal of a schedule, as the validate command passes it. */
+    private static final Map<String, String> NOT_MODELLED = Map.of("lock-dataflow:persistent", "no warp shuffle");
     private static final List<ResultRow> MODEL = List.of(
             model("64x64", "wavefront", "-", 12),
             model("64x64", "lock-dataflow", "tiny-lock", 18),
@@ -32,7 +34,7 @@ class ValidationAnalysisTest {
 
     @Test
     void ratiosAreModelledOverRealAndTheMedianErrorIsOverEveryComparedRow() {
-        ValidationAnalysis analysis = ValidationAnalysis.of(REAL, MODEL, Map.of());
+        ValidationAnalysis analysis = ValidationAnalysis.of(REAL, MODEL, Map.of(), NOT_MODELLED);
         List<ValidationPair> compared = analysis.compared();
         assertEquals(6, compared.size());
         assertEquals(1.2, compared.getFirst().ratio(), 1e-12);
@@ -46,7 +48,7 @@ class ValidationAnalysisTest {
 
     @Test
     void winnerAgreementCountsTheKernelSizePairsWhoseFastestVariantTheModelPicks() {
-        ValidationAnalysis analysis = ValidationAnalysis.of(REAL, MODEL, Map.of());
+        ValidationAnalysis analysis = ValidationAnalysis.of(REAL, MODEL, Map.of(), NOT_MODELLED);
         assertEquals(2, analysis.groups().size());
         ValidationGroup small = analysis.groups().get(0);
         ValidationGroup large = analysis.groups().get(1);
@@ -69,10 +71,11 @@ class ValidationAnalysisTest {
     @Test
     void persistentRowsAndRowsTheModelDidNotRunStayOutOfEveryStatistic() {
         ValidationAnalysis analysis = ValidationAnalysis.of(REAL, MODEL.subList(0, 3),
-                Map.of(ValidationAnalysis.key("needleman-wunsch", "128x128", "wavefront", "-"), "too large"));
+                Map.of(ValidationAnalysis.key("needleman-wunsch", "128x128", "wavefront", "-"), "too large"),
+                NOT_MODELLED);
         List<ValidationPair> left = analysis.notCompared();
         assertEquals(4, left.size());
-        assertEquals("not modelled: the GPU model leaves lock-dataflow:persistent out", left.getFirst().note());
+        assertEquals("not modelled: no warp shuffle", left.getFirst().note());
         assertEquals("not run on the model: too large", left.get(1).note());
         assertEquals("not run on the model: no model row", left.get(2).note());
         assertEquals(1, analysis.groups().size());
@@ -90,7 +93,7 @@ class ValidationAnalysisTest {
 
     @Test
     void theReportStatesTheVerdictsAndListsTheMisses() {
-        ValidationReport report = new ValidationReport(ValidationAnalysis.of(REAL, MODEL, Map.of()), "gpu-model:test",
+        ValidationReport report = new ValidationReport(ValidationAnalysis.of(REAL, MODEL, Map.of(), NOT_MODELLED), "gpu-model:test",
                 "a GPU", List.of("results.json"), "./finegrain validate");
         String page = report.markdown("## Notes\n");
         assertTrue(page.contains("| winner agreement, (kernel, size) pairs | 50.0 % (1 of 2) | ≥ 90 % | **missed** |"), page);
