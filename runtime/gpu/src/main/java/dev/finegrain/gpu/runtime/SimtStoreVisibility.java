@@ -6,8 +6,9 @@ package dev.finegrain.gpu.runtime;
  * model that lets a store be seen at once; the same gap appears between two lane groups of one warp. So a thread's
  * shared load of a word that another thread stored less than {@code visibleCycles} ago returns when the store becomes
  * visible, plus the load's own latency. The value it returns is the newest one, as before: only the time changes, so
- * no kernel's result can change. A barrier of the block orders every store issued before it opened: loads after it
- * wait for none of them. The thread that stored reads its own store at once.
+ * no kernel's result can change. STS and STSUL are stores, LDS and LDSLK loads; atomics and mbarriers are not
+ * delayed (not measured). A barrier of the block orders every store issued before it opened: loads after it wait for
+ * none of them. The thread that stored reads its own store at once.
  *
  * <p>The two tables are made on the block's first shared store, one entry per shared word: the cycle of the newest
  * store (relative to the block's start, 0 for none) and the thread that made it.

@@ -6,6 +6,7 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.runtime.SimtLockUnit;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtStoreVisibility;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 import java.util.Arrays;
@@ -14,7 +15,8 @@ import java.util.Arrays;
  * {@code LDSLK Pd, Rd, [addr]} (seed 001 §3.2): per active lane, in lane order, loads the shared word into Rd and
  * reads the lock bit of the address into Pd, clearing it. Pd true means this lane took the lock; a bit already
  * cleared (by anyone, through any aliased address) leaves Pd false. Lanes of one warp that hit the same bit conflict:
- * the first takes it, the rest fail, and each extra lane replays.
+ * the first takes it, the rest fail, and each extra lane replays. A word another thread stored too recently arrives
+ * when the store becomes visible ({@link SimtStoreVisibility}), as for LDS.
  */
 @NodeInfo(shortName = "LDSLK")
 public final class SimtLdslkNode extends SimtMemoryAccessNode {
@@ -37,6 +39,8 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         int count = collectAddresses(warp, active, addresses);
         int[] bits = warp.laneLockBits();
         int acquired = 0;
+        SimtStoreVisibility visibility = warp.block().storeVisibility();
+        int unseen = 0;
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
             int lane = Integer.numberOfTrailingZeros(lanes);
@@ -54,6 +58,9 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
             } else {
                 warp.recordLockWait(lane, addresses[i]);
             }
+            if (visibility != null) {
+                unseen = Math.max(unseen, visibility.waitFor(word, warp.threadIndex(lane), warp.machine().cycle()));
+            }
             warp.writeRegister(lane, destination, warp.block().shared().load(word));
         }
         warp.writePredicate(predicate, active, acquired);
@@ -67,7 +74,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         counters.sharedLoads += count;
         int degree = Math.max(warp.machine().costs().bankConflictDegree(addresses, count), sameBitDegree(bits, count));
         counters.sharedBankConflictReplays += degree - 1;
-        return sharedAccessCycles(degree);
+        return unseen + sharedAccessCycles(degree);
     }
 
     /**

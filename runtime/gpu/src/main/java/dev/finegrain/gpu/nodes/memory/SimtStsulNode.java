@@ -6,11 +6,13 @@ import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.runtime.SimtLockUnit;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtStoreVisibility;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * {@code STSUL [addr], Rs} (seed 001 §3.2): stores the word and sets the address's lock bit back to 1 (free). The
- * hardware does not check who took the bit, and neither does the model.
+ * hardware does not check who took the bit, and neither does the model. Its store reaches other threads as an STS
+ * does ({@link SimtStoreVisibility}).
  */
 @NodeInfo(shortName = "STSUL")
 public final class SimtStsulNode extends SimtMemoryAccessNode {
@@ -29,12 +31,16 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
         SimtLockUnit locks = warp.block().sm().lockUnit();
         int[] addresses = warp.laneAddresses();
         int count = collectAddresses(warp, active, addresses);
+        SimtStoreVisibility visibility = warp.block().storeVisibility();
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i]);
             if (!hasLockUnit) {
                 throw missingFeature(warp, lane, "lock unit");
+            }
+            if (visibility != null) {
+                visibility.stored(word, warp.threadIndex(lane), warp.machine().cycle());
             }
             if (warp.block().shared().store(word, value.read(warp, lane))) {
                 warp.machine().noteProgress();
