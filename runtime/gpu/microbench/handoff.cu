@@ -195,6 +195,54 @@ __global__ void k_chain(long long* out) {
     if (t == 32 * W - 1) out[0] = clk() - c0;
 }
 
+
+// What a store's visibility costs, timed directly: clock64 is one counter per SM, so the writer's clock just before
+// its store and the reader's clock when its poll first returns the new value bound the store-to-load latency. Lane 0
+// of warp 0 writes, lane 0 of warp 1 (every lane when READER_LANES is 32) polls; the writer waits for the reader's
+// acknowledgement and 400 cycles more before each of `rounds` stores, so every store meets a reader already
+// spinning. The block's other warps are bystanders: NONE, LDS (all lanes spin on a volatile shared word of their
+// own), ALU (a dependent add chain, reading a shared stop word every 256 adds). out[2 + i] = reader clock - writer
+// clock of round i. PAD dependent adds per failed poll of the reader.
+enum SpinKind { SPIN_NONE = 0, SPIN_LDS = 1, SPIN_ALU = 2 };
+template <int PAD>
+__global__ void k_visibility(int rounds, int reader_lanes, int by, long long* out, unsigned* sink) {
+    __shared__ volatile unsigned flag, ack;
+    __shared__ volatile unsigned stop[32];
+    __shared__ volatile long long t_read;
+    int t = threadIdx.x, w = t >> 5, l = t & 31;
+    if (t == 0) { flag = 0; ack = 0; }
+    if (l == 0) stop[w] = 0;
+    __syncthreads();
+    unsigned acc = t;
+    if (w == 0) {
+        if (l != 0) return;
+        for (int i = 0; i < rounds; i++) {
+            while (ld_flag<0>(saddr(&ack)) != (unsigned)i) { }
+            long long c = clk();
+            while (clk() - c < 400) { }
+            long long c0 = clk();
+            flag = i + 1;
+            while (ld_flag<0>(saddr(&ack)) != (unsigned)i + 1) { }
+            out[2 + i] = t_read - c0;
+        }
+        for (int k = 0; k < 32; k++) stop[k] = 1;
+    } else if (w == 1) {
+        if (l >= reader_lanes) return;
+        for (int i = 0; i < rounds; i++) {
+            acc = wait_for<1, VOL, PAD, 0>(saddr(&flag), 0, i + 1, acc);
+            long long c1 = clk();
+            if (l == 0) { t_read = c1; __threadfence_block(); ack = i + 1; }
+        }
+    } else if (by == SPIN_LDS) {
+        while (ld_flag<0>(saddr(&stop[w])) == 0) { }
+    } else if (by == SPIN_ALU) {
+        while (ld_flag<0>(saddr(&stop[w])) == 0) {
+            for (int k = 0; k < 256; k++) asm volatile("add.u32 %0, %0, %1;" : "+r"(acc) : "r"(k));
+        }
+    }
+    sink[t] = acc;
+}
+
 static long long* d_out;
 static unsigned* d_sink;
 
@@ -302,6 +350,38 @@ int main() {
         measure("handoff_chain_in_warp_testwait_" + std::to_string(warps) + "warps", 31.0,
                 [&] { k_chain<2><<<1, 32 * warps>>>(d_out); },
                 "every warp passes an mbarrier token along its 32 lanes with test_wait; per hand-off of the last warp");
+    }
+    // Store-to-load visibility timed directly, against the bystanders' load traffic and the reader's poll rate.
+    {
+        const int N = 200;
+        long long* d_lat;
+        CHECK(cudaMalloc(&d_lat, (N + 2) * sizeof(long long)));
+        auto vis = [&](const char* kind, int by, int warps, int lanes, int pad) {
+            std::vector<double> all;
+            for (int r = 0; r < 3; r++) {
+                if (pad == 0) k_visibility<0><<<1, 32 * warps>>>(N, lanes, by, d_lat, d_sink);
+                else k_visibility<32><<<1, 32 * warps>>>(N, lanes, by, d_lat, d_sink);
+                CHECK(cudaGetLastError());
+                CHECK(cudaDeviceSynchronize());
+                std::vector<long long> h(N + 2);
+                CHECK(cudaMemcpy(h.data(), d_lat, (N + 2) * sizeof(long long), cudaMemcpyDeviceToHost));
+                for (int i = 1; i < N; i++) all.push_back((double)h[2 + i]);
+            }
+            std::sort(all.begin(), all.end());
+            printf("R,handoff_visibility_%dlanes%s_%dwarps_%s,%.1f,cycles,%zu,writer clock before its store to reader clock "
+                   "when its poll sees it; median; min %.0f p10 %.0f p90 %.0f max %.0f\n",
+                   lanes, pad ? "_pad32" : "", warps, kind, median(all), all.size(), all.front(),
+                   all[all.size() / 10], all[all.size() * 9 / 10], all.back());
+            fflush(stdout);
+        };
+        for (int lanes : {1, 32}) vis("none", SPIN_NONE, 2, lanes, 0);
+        vis("none", SPIN_NONE, 2, 32, 32);
+        for (int warps : {8, 16, 32}) {
+            vis("lds", SPIN_LDS, warps, 32, 0);
+            vis("alu", SPIN_ALU, warps, 32, 0);
+        }
+        vis("lds", SPIN_LDS, 32, 32, 32);
+        CHECK(cudaFree(d_lat));
     }
     printf("I,done,ok\n");
     return 0;
