@@ -30,6 +30,8 @@ public final class SimtMachine {
     private final SimtCounters counters = new SimtCounters();
     private final SimtMemory global;
     private final List<SimtSm> sms = new ArrayList<>();
+    /** The SMs' schedulers in SM order: the per-cycle sweep reads them without going through the SMs. */
+    private final SimtWarpScheduler[] schedulers;
     private final List<SimtBlock> allBlocks = new ArrayList<>();
     private final CallTarget kernel;
     private final Consumer<SimtBlock> blockInitializer;
@@ -56,8 +58,10 @@ public final class SimtMachine {
         this.launch = launch;
         this.costs = new SimtCostModel(profile);
         this.global = global;
+        this.schedulers = new SimtWarpScheduler[profile.smCount()];
         for (int i = 0; i < profile.smCount(); i++) {
             sms.add(new SimtSm(i, profile));
+            schedulers[i] = sms.get(i).scheduler();
         }
         this.kernel = kernel;
         this.blockInitializer = blockInitializer;
@@ -130,9 +134,10 @@ public final class SimtMachine {
      */
     @TruffleBoundary
     public SimtWarp nextIssue() {
-        while (smCursor < sms.size()) {
-            if (slotCursor < profile.schedulersPerSm()) {
-                SimtWarp warp = sms.get(smCursor).scheduler().pick(cycle);
+        while (smCursor < schedulers.length) {
+            SimtWarpScheduler scheduler = schedulers[smCursor];
+            if (slotCursor < profile.schedulersPerSm() && scheduler.wakeAt() <= cycle) {
+                SimtWarp warp = scheduler.pick(cycle);
                 if (warp != null) {
                     slotCursor++;
                     issuedThisCycle = true;

@@ -20,6 +20,12 @@ final class SimtWarpScheduler {
     private long[] readyAt = new long[0];
     /** The earliest ready cycle of the warps not yet due ({@code Long.MAX_VALUE} if all are). */
     private long nextDue;
+    /**
+     * Before this cycle no warp can issue: set when a pick finds none (to {@link #nextDue}), lowered when a warp's
+     * lanes become runnable or the warps change. The machine skips the SM until then without asking, which matters
+     * because in most cycles most SMs have nothing to issue.
+     */
+    private long wakeAt = Long.MIN_VALUE;
     private int lastIssued = -1;
 
     SimtWarpScheduler(SimtProfile.SchedulerPolicy policy) {
@@ -52,6 +58,12 @@ final class SimtWarpScheduler {
         if (!retired.isEmpty()) {
             lastIssued = -1;
         }
+        wakeAt = Long.MIN_VALUE;
+    }
+
+    /** Picks at cycles before this one find no warp (see {@link #wakeAt}). */
+    long wakeAt() {
+        return wakeAt;
     }
 
     /** The next warp to issue at {@code cycle}, or null: greedy-then-oldest or loose round robin. */
@@ -61,6 +73,7 @@ final class SimtWarpScheduler {
         }
         int n = warps.length;
         if (n == 0) {
+            wakeAt = Long.MAX_VALUE;
             return null;
         }
         int chosen;
@@ -77,6 +90,7 @@ final class SimtWarpScheduler {
             }
         }
         if (chosen < 0) {
+            wakeAt = nextDue;
             return null;
         }
         lastIssued = chosen;
@@ -111,6 +125,7 @@ final class SimtWarpScheduler {
         }
         if (warp.runnableLanes() != 0) {
             runnable[slot >>> 6] |= 1L << slot;
+            wakeAt = Long.MIN_VALUE;
         } else {
             runnable[slot >>> 6] &= ~(1L << slot);
         }
