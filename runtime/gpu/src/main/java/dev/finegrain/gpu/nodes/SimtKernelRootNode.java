@@ -15,7 +15,8 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * cycles ({@link SimtCycleNode}) and returns how the run ended. Each instruction is its own call target (one
  * {@link SimtInstructionRootNode} per instruction, plus the implicit EXIT after the last): a warp's next PC is only
  * known at run time, so one compilation unit for the whole kernel would inline every instruction into one large
- * graph (measured: 8.5 s to compile Listing 15 on a 2-core machine), while per-instruction units stay small.
+ * graph (measured: 8.5 s to compile Listing 15 on a 2-core machine), while per-instruction units stay small, and
+ * kernels that hold the same instruction share its unit ({@link SimtInstructionTargets}).
  */
 public final class SimtKernelRootNode extends RootNode {
     @Child private LoopNode cycles;
@@ -23,11 +24,7 @@ public final class SimtKernelRootNode extends RootNode {
 
     public SimtKernelRootNode(TruffleLanguage<?> language, SimtProgram program, SimtProfile profile) {
         super(language);
-        SimtInstructionNode[] nodes = SimtNodeFactory.create(program, profile);
-        CallTarget[] instructions = new CallTarget[nodes.length];
-        for (int i = 0; i < nodes.length; i++) {
-            instructions[i] = new SimtInstructionRootNode(language, nodes[i]).getCallTarget();
-        }
+        CallTarget[] instructions = SimtInstructionTargets.of(language, program, profile);
         this.cycles = Truffle.getRuntime().createLoopNode(new SimtCycleNode(instructions));
         this.name = program.file();
     }
