@@ -20,7 +20,7 @@ import java.util.Map;
  * branch's reconvergence point in its program, and the profile; the key holds exactly those, with the language the
  * call target belongs to.
  */
-final class SimtInstructionTargets {
+public final class SimtInstructionTargets {
     private static final int CAPACITY = 16_384;
     private static final Map<List<Object>, CallTarget> TARGETS = Collections.synchronizedMap(
             new LinkedHashMap<>(256, 0.75f, true) {
@@ -34,7 +34,7 @@ final class SimtInstructionTargets {
     }
 
     /** One call target per instruction of the program, in order, plus the implicit EXIT after the last. */
-    static CallTarget[] of(TruffleLanguage<?> language, SimtProgram program, SimtProfile profile) {
+    public static CallTarget[] of(TruffleLanguage<?> language, SimtProgram program, SimtProfile profile) {
         CallTarget[] targets = new CallTarget[program.size() + 1];
         for (SimtInstruction instruction : program.instructions()) {
             List<Object> key = List.of(language, instruction, program.reconvergenceIndex(instruction.index()), profile);

@@ -34,6 +34,7 @@ public final class SimtMachine {
     private final SimtWarpScheduler[] schedulers;
     private final List<SimtBlock> allBlocks = new ArrayList<>();
     private final CallTarget kernel;
+    private final CallTarget[] instructions;
     private final Consumer<SimtBlock> blockInitializer;
     private int nextBlock;
     private int residentBlocks;
@@ -46,12 +47,13 @@ public final class SimtMachine {
     private long lastProgress;
 
     /**
-     * {@code kernel} is the program's {@link SimtKernelRootNode} call target (reused across launches, so what Graal
-     * compiled for one run serves the next); {@code global} is the grid's global memory; {@code blockInitializer} fills each block's shared
-     * window as the block is placed.
+     * {@code kernel} is the language's {@link SimtKernelRootNode} call target and {@code instructions} the program's
+     * instructions' call targets, the implicit EXIT last (both reused across launches, so what Graal compiled for one
+     * run serves the next); {@code global} is the grid's global memory; {@code blockInitializer} fills each block's
+     * shared window as the block is placed.
      */
     public SimtMachine(SimtProgram program, SimtProfile profile, SimMode mode, SimtLaunch launch, CallTarget kernel,
-                       SimtMemory global, Consumer<SimtBlock> blockInitializer) {
+                       CallTarget[] instructions, SimtMemory global, Consumer<SimtBlock> blockInitializer) {
         this.program = program;
         this.profile = profile;
         this.mode = mode;
@@ -64,6 +66,7 @@ public final class SimtMachine {
             schedulers[i] = sms.get(i).scheduler();
         }
         this.kernel = kernel;
+        this.instructions = instructions;
         this.blockInitializer = blockInitializer;
     }
 
@@ -89,6 +92,11 @@ public final class SimtMachine {
 
     public SimtCounters counters() {
         return counters;
+    }
+
+    /** The call target of each instruction by index, the implicit EXIT after the last. */
+    public CallTarget[] instructions() {
+        return instructions;
     }
 
     public SimtMemory global() {
