@@ -1,12 +1,13 @@
 package dev.finegrain.gpu;
 
+import com.oracle.truffle.api.CallTarget;
 import com.oracle.truffle.api.TruffleLanguage;
 import dev.finegrain.gpu.nodes.SimtKernelRootNode;
 
 /**
- * The Truffle language the kernels run in. It exists so that each kernel's {@link SimtKernelRootNode} belongs to a
- * language and runs inside a polyglot context, where the engine's options (the JIT, its tracing) apply;
- * {@link SimtSimulator} enters a context, builds the kernel's root node and calls it once per launch.
+ * The Truffle language the kernels run in. It exists so that the {@link SimtKernelRootNode} and the instructions'
+ * call targets belong to a language and run inside a polyglot context, where the engine's options (the JIT, its
+ * tracing) apply; {@link SimtSimulator} enters a context and calls the language's one kernel root once per launch.
  * Programs are not evaluated through the polyglot API: a run needs a launch (profile, grid, mode) that
  * {@code Context.eval} cannot carry.
  */
@@ -18,9 +19,26 @@ public final class SimtLanguage extends TruffleLanguage<TruffleLanguage.Env> {
 
     private static final LanguageReference<SimtLanguage> REFERENCE = LanguageReference.create(SimtLanguage.class);
 
+    private volatile CallTarget kernel;
+
     /** The language of the context the current thread has entered. */
     public static SimtLanguage get() {
         return REFERENCE.get(null);
+    }
+
+    /** The root every launch runs in, made on first use: it holds no program, so one serves every kernel. */
+    public CallTarget kernel() {
+        CallTarget made = kernel;
+        if (made == null) {
+            synchronized (this) {
+                made = kernel;
+                if (made == null) {
+                    made = new SimtKernelRootNode(this).getCallTarget();
+                    kernel = made;
+                }
+            }
+        }
+        return made;
     }
 
     @Override

@@ -4,7 +4,7 @@ import com.oracle.truffle.api.CallTarget;
 import com.oracle.truffle.api.Truffle;
 import dev.finegrain.gpu.isa.SimtOpcode;
 import dev.finegrain.gpu.isa.SimtProgram;
-import dev.finegrain.gpu.nodes.SimtKernelRootNode;
+import dev.finegrain.gpu.nodes.SimtInstructionTargets;
 import dev.finegrain.gpu.parser.SimtParser;
 import dev.finegrain.gpu.runtime.SimtBlock;
 import dev.finegrain.gpu.runtime.SimtCounters;
@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +39,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>A {@link dev.finegrain.gpu.runtime.SimtProfile} (tesla-gtx295, fermi-gtx570, fermi-gtx580, hopper-h200) gives
  * the machine's shape and costs; the {@link SimMode} says how lanes diverge.</li>
  * <li>Inside a {@link SimtLanguage} context, {@link dev.finegrain.gpu.nodes.SimtNodeFactory} turns each instruction
- * into a Truffle node ({@code SimtLdslkNode}, {@code SimtBraNode}, {@code SimtBarSyncNode}, ...) under one
- * {@link dev.finegrain.gpu.nodes.SimtKernelRootNode} per kernel.</li>
+ * into a Truffle node ({@code SimtLdslkNode}, {@code SimtBraNode}, {@code SimtBarSyncNode}, ...), each its own call
+ * target, shared by the kernels that hold the same instruction; one {@link dev.finegrain.gpu.nodes.SimtKernelRootNode}
+ * loops over the cycles of every launch.</li>
  * <li>{@link dev.finegrain.gpu.runtime.SimtMachine} places blocks on {@link dev.finegrain.gpu.runtime.SimtSm}s under
  * the occupancy limits (threads, blocks, shared memory, lock bits) and lets each SM's scheduler issue
  * {@link dev.finegrain.gpu.runtime.SimtWarp}s cycle by cycle; a warp's lanes move through a
@@ -57,21 +57,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SimtSimulator {
     private static final int DEFAULT_SHARED_BYTES_PER_BLOCK = 16 * 1024;
     private static final AtomicBoolean INTERPRETER_NOTICE_PRINTED = new AtomicBoolean();
-    /**
-     * Kernel call targets by (instructions, profile), the 64 used last: a program run again, on any thread, reuses
-     * its call targets and what Graal compiled for them. A call target holds nothing of a run (the machine is its
-     * argument, the nodes hold the program and the profile, which are the key), so sharing it between concurrent
-     * runs changes how soon they run compiled code, never what they compute. The lock is held to find or build the
-     * call target, not while the kernel runs.
-     */
-    private static final Map<List<Object>, CallTarget> KERNELS = Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<List<Object>, CallTarget> eldest) {
-                    return size() > 64;
-                }
-            });
-
     private SimtSimulator() {
     }
 
@@ -90,9 +75,9 @@ public final class SimtSimulator {
         Context shared = SharedContext.CONTEXT;
         shared.enter();
         try {
-            CallTarget kernel = KERNELS.computeIfAbsent(List.of(program.instructions(), profile),
-                    key -> new SimtKernelRootNode(SimtLanguage.get(), program, profile).getCallTarget());
-            return run(request, program, profile, mode, launch, kernel);
+            SimtLanguage language = SimtLanguage.get();
+            CallTarget[] instructions = SimtInstructionTargets.of(language, program, profile);
+            return run(request, program, profile, mode, launch, language.kernel(), instructions);
         } finally {
             shared.leave();
         }
@@ -115,10 +100,10 @@ public final class SimtSimulator {
     }
 
     private static SimResult run(SimRequest request, SimtProgram program, SimtProfile profile, SimMode mode,
-                                 SimtLaunch launch, CallTarget kernel) {
+                                 SimtLaunch launch, CallTarget kernel, CallTarget[] instructions) {
         SimtMemory global = request.globalMemory() != null ? new SimtMemory(request.globalMemory().words())
                 : new SimtMemory(launch.globalBytes());
-        SimtMachine machine = new SimtMachine(program, profile, mode, launch, kernel, global,
+        SimtMachine machine = new SimtMachine(program, profile, mode, launch, kernel, instructions, global,
                 block -> initializeShared(block, request.inits()));
         for (MemoryInit init : request.inits()) {
             if (init.space() == MemorySpace.GLOBAL) {

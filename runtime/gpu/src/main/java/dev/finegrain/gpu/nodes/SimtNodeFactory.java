@@ -46,17 +46,9 @@ public final class SimtNodeFactory {
     private SimtNodeFactory() {
     }
 
-    /**
-     * The nodes of a program for {@code profile}: each node reads the latencies and features it needs into final
-     * fields, which compiled code has as constants, so the nodes serve only runs on this profile.
-     */
-    static SimtInstructionNode[] create(SimtProgram program, SimtProfile profile) {
-        SimtInstructionNode[] nodes = new SimtInstructionNode[program.size() + 1];
-        for (SimtInstruction instruction : program.instructions()) {
-            nodes[instruction.index()] = create(instruction, program, profile);
-        }
-        nodes[program.size()] = new SimtExitNode(implicitExit(program), profile);
-        return nodes;
+    /** The EXIT that lanes falling off the end of the program execute, for {@code profile}. */
+    static SimtInstructionNode exit(SimtInstruction implicitExit, SimtProfile profile) {
+        return new SimtExitNode(implicitExit, profile);
     }
 
     /** The EXIT that lanes falling off the end of the program execute. */
@@ -68,7 +60,12 @@ public final class SimtNodeFactory {
                 "EXIT (implicit, after the last instruction)", end);
     }
 
-    private static SimtInstructionNode create(SimtInstruction in, SimtProgram program, SimtProfile profile) {
+    /**
+     * The node of one instruction of {@code program} for {@code profile}: it reads the latencies and features it needs
+     * into final fields, which compiled code has as constants, so the node serves only runs on this profile. It
+     * depends on the program only through a branch's reconvergence point.
+     */
+    static SimtInstructionNode create(SimtInstruction in, SimtProgram program, SimtProfile profile) {
         if (SimtPairs.usesPairs(in) || in.opcode() == SimtOpcode.IDIV || in.opcode() == SimtOpcode.IREM) {
             return SimtWideNodes.create(in, profile);
         }

@@ -30,8 +30,11 @@ public final class SimtMachine {
     private final SimtCounters counters = new SimtCounters();
     private final SimtMemory global;
     private final List<SimtSm> sms = new ArrayList<>();
+    /** The SMs' schedulers in SM order: the per-cycle sweep reads them without going through the SMs. */
+    private final SimtWarpScheduler[] schedulers;
     private final List<SimtBlock> allBlocks = new ArrayList<>();
     private final CallTarget kernel;
+    private final CallTarget[] instructions;
     private final Consumer<SimtBlock> blockInitializer;
     private int nextBlock;
     private int residentBlocks;
@@ -44,22 +47,26 @@ public final class SimtMachine {
     private long lastProgress;
 
     /**
-     * {@code kernel} is the program's {@link SimtKernelRootNode} call target (reused across launches, so what Graal
-     * compiled for one run serves the next); {@code global} is the grid's global memory; {@code blockInitializer} fills each block's shared
-     * window as the block is placed.
+     * {@code kernel} is the language's {@link SimtKernelRootNode} call target and {@code instructions} the program's
+     * instructions' call targets, the implicit EXIT last (both reused across launches, so what Graal compiled for one
+     * run serves the next); {@code global} is the grid's global memory; {@code blockInitializer} fills each block's
+     * shared window as the block is placed.
      */
     public SimtMachine(SimtProgram program, SimtProfile profile, SimMode mode, SimtLaunch launch, CallTarget kernel,
-                       SimtMemory global, Consumer<SimtBlock> blockInitializer) {
+                       CallTarget[] instructions, SimtMemory global, Consumer<SimtBlock> blockInitializer) {
         this.program = program;
         this.profile = profile;
         this.mode = mode;
         this.launch = launch;
         this.costs = new SimtCostModel(profile);
         this.global = global;
+        this.schedulers = new SimtWarpScheduler[profile.smCount()];
         for (int i = 0; i < profile.smCount(); i++) {
             sms.add(new SimtSm(i, profile));
+            schedulers[i] = sms.get(i).scheduler();
         }
         this.kernel = kernel;
+        this.instructions = instructions;
         this.blockInitializer = blockInitializer;
     }
 
@@ -85,6 +92,11 @@ public final class SimtMachine {
 
     public SimtCounters counters() {
         return counters;
+    }
+
+    /** The call target of each instruction by index, the implicit EXIT after the last. */
+    public CallTarget[] instructions() {
+        return instructions;
     }
 
     public SimtMemory global() {
@@ -130,9 +142,10 @@ public final class SimtMachine {
      */
     @TruffleBoundary
     public SimtWarp nextIssue() {
-        while (smCursor < sms.size()) {
-            if (slotCursor < profile.schedulersPerSm()) {
-                SimtWarp warp = sms.get(smCursor).scheduler().pick(cycle);
+        while (smCursor < schedulers.length) {
+            SimtWarpScheduler scheduler = schedulers[smCursor];
+            if (slotCursor < profile.schedulersPerSm() && scheduler.wakeAt() <= cycle) {
+                SimtWarp warp = scheduler.pick(cycle);
                 if (warp != null) {
                     slotCursor++;
                     issuedThisCycle = true;
