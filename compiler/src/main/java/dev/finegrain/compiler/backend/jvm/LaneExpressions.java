@@ -25,17 +25,21 @@ final class LaneExpressions {
      */
     static JExpr lower(IrExpr expr, JExpr.Species species, Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices,
                        Function<IrExpr, JExpr> scalar) {
-        Function<IrExpr, JExpr> recurse = e -> lower(e, species, loads, indices, scalar);
+        return lowerWithUniform(expr, loads, indices, uniform -> broadcast(uniform, species, scalar));
+    }
+
+    /**
+     * As {@link #lower}, with {@code uniform} giving the vector of a constant, param or size (the same in every lane),
+     * for callers that broadcast each once, outside their steps.
+     */
+    static JExpr lowerWithUniform(IrExpr expr, Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices,
+                                  Function<IrExpr, JExpr> uniform) {
+        Function<IrExpr, JExpr> recurse = e -> lowerWithUniform(e, loads, indices, uniform);
         return switch (expr) {
-            case IrExpr.Const c -> new JExpr.Broadcast(species, switch (c.type()) {
-                case INT -> JExpr.Const.ofInt((int) c.integral());
-                case LONG -> JExpr.Const.ofLong(c.integral());
-                case DOUBLE -> JExpr.Const.ofDouble(c.real());
-                case BOOL -> throw new IllegalStateException("a bool constant in lanes");
-            });
+            case IrExpr.Const c -> uniform.apply(c);
             case IrExpr.IndexVar v -> indices.apply(v.dimension());
-            case IrExpr.SizeVar v -> new JExpr.Broadcast(species, scalar.apply(v));
-            case IrExpr.ParamVar p -> new JExpr.Broadcast(species, scalar.apply(p));
+            case IrExpr.SizeVar v -> uniform.apply(v);
+            case IrExpr.ParamVar p -> uniform.apply(p);
             case IrExpr.Load load -> loads.apply(load);
             case IrExpr.Unary u -> new JExpr.Lanewise(switch (u.operator()) {
                 case NEG -> LaneOp.NEG;
@@ -48,6 +52,16 @@ final class LaneExpressions {
             case IrExpr.Iterate it -> throw new IllegalStateException("a fold in lanes");
             case IrExpr.Accumulator a -> throw new IllegalStateException("a fold in lanes");
         };
+    }
+
+    /** A constant, param or size in every lane; {@code scalar} gives a param's or size's local. */
+    static JExpr broadcast(IrExpr uniform, JExpr.Species species, Function<IrExpr, JExpr> scalar) {
+        return new JExpr.Broadcast(species, uniform instanceof IrExpr.Const c ? switch (c.type()) {
+            case INT -> JExpr.Const.ofInt((int) c.integral());
+            case LONG -> JExpr.Const.ofLong(c.integral());
+            case DOUBLE -> JExpr.Const.ofDouble(c.real());
+            case BOOL -> throw new IllegalStateException("a bool constant in lanes");
+        } : scalar.apply(uniform));
     }
 
     private static JExpr binary(IrExpr.Binary b, JExpr left, JExpr right) {

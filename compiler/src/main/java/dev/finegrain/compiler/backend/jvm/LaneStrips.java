@@ -62,7 +62,7 @@ final class LaneStrips {
         return new Choice(lanes.lanes().map(LaneStrips::new), lanes.summary());
     }
 
-    private LaneStrips(LaneVectors lanes) {
+    LaneStrips(LaneVectors lanes) {
         this.v = lanes;
         this.cx = lanes.cx;
         this.k = lanes.k;

@@ -182,15 +182,21 @@ final class LaneVectors {
 
     /** An index variable's vector: the strip's rows from {@code stripRow}, or each lane's column at lane 0's {@code column}. */
     JExpr indexVector(int dimension, JExpr stripRow, JExpr column) {
+        laneIndex();
+        return dimension == 0
+                ? new JExpr.Lanewise(JExpr.LaneOp.ADD, broadcastInt(stripRow), laneIndex)
+                : new JExpr.Lanewise(JExpr.LaneOp.SUB, broadcastInt(column), laneLag);
+    }
+
+    /** The constant vector of lane numbers (0, 1, ..., k - 1), set once in the prologue. */
+    JExpr.Local laneIndex() {
         if (laneIndex == null) {
             laneIndex = cx.local("laneIndex", vector);
             laneLag = cx.local("laneLag", vector);
             cx.prologue.add(new JStmt.Assign(laneIndex, constants(c -> c)));
             cx.prologue.add(new JStmt.Assign(laneLag, constants(c -> c * skew)));
         }
-        return dimension == 0
-                ? new JExpr.Lanewise(JExpr.LaneOp.ADD, broadcastInt(stripRow), laneIndex)
-                : new JExpr.Lanewise(JExpr.LaneOp.SUB, broadcastInt(column), laneLag);
+        return laneIndex;
     }
 
     /** The scalar local of a param or size, which lanes broadcast. */

@@ -24,8 +24,8 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 /**
  * The wavefront of a 2D kernel in strips of lanes: the points of one hyperplane that lie in a strip of k rows are the
  * k lanes of one step of that strip ({@link StripMapping}), so a barrier step runs one vector step per strip. Strips
- * are dealt in groups of {@link #GROUP} consecutive strips (group g to worker g mod W), so every worker has strips on
- * every hyperplane and few strips read across workers.
+ * are dealt in groups of consecutive strips (group g to worker g mod W), two groups per worker (groups of a power of
+ * two, at least {@link #GROUP}), so every worker has strips on every hyperplane and few strips read across workers.
  *
  * <p>A strip's state lives across barrier steps in its worker's scratch array: a ring of its last R step vectors per
  * state field, and the step vectors of its inputs for the current block of {@link #SUB_BLOCKS} k steps, loaded k
@@ -45,9 +45,10 @@ final class WavefrontLanes {
      */
     static final int SUB_BLOCKS = 4;
     /**
-     * Consecutive strips dealt to one worker: only the first strip of a group reads its row above from another
-     * worker's strip (a cache line that crosses between cores every step), and groups of 8 still spread every
-     * hyperplane's strips over all workers.
+     * The fewest consecutive strips dealt to one worker. Only the first strip of a group reads its row above from
+     * another worker's strip, a cache line that crosses between cores every step and that the step waits for, so
+     * groups are as large as two per worker allows (docs/performance.md has the measurement); two groups per worker
+     * still spread a hyperplane's strips over all workers.
      */
     static final int GROUP = 8;
 
@@ -66,6 +67,7 @@ final class WavefrontLanes {
     private final JExpr.Local strips;
     private final JExpr.Local ownStrips;
     private final JExpr.Local group;
+    private final JExpr.Local groupShift;
     private final JExpr.Local stripIndex;
     private final JExpr.Local scratch;
     private final JExpr.Local staging;
@@ -113,6 +115,7 @@ final class WavefrontLanes {
         strips = cx.local("strips", JType.INT);
         ownStrips = cx.local("ownStrips", JType.INT);
         group = cx.local("stripGroup", JType.INT);
+        groupShift = cx.local("groupShift", JType.INT);
         stripIndex = cx.local("stripIndex", JType.INT);
         scratch = cx.local("stripScratch", JType.arrayOf(v.lane));
         staging = cx.local("stagingRows", JType.INT);
@@ -141,17 +144,25 @@ final class WavefrontLanes {
     /** Before the steps: the strips, this worker's share of them, and its scratch (rings and input blocks per strip). */
     List<JStmt> setUp() {
         return List.of(
-                new JStmt.Comment("strips of " + k + " rows dealt in groups of " + GROUP + " (group g to worker g mod workers); per own strip"
+                new JStmt.Comment("strips of " + k + " rows dealt in groups of 2^groupShift, two per worker and at least " + GROUP
+                        + " (group g to worker g mod workers); per own strip"
                         + " a ring of its last " + ring + " step vectors per state field and its inputs' step vectors for the current block of "
                         + span + " steps (" + SUB_BLOCKS + " vectors per row, so that more of a block's memory accesses are in flight at once)"),
                 new JStmt.Assign(strips, new JExpr.Binary(Op.DIV, cx.size[0], constant(k))),
+                new JStmt.Assign(groupShift, new JExpr.InvokeStatic("java/lang/Integer", "numberOfTrailingZeros", List.of(JType.INT), JType.INT,
+                        List.of(new JExpr.InvokeStatic("java/lang/Integer", "highestOneBit", List.of(JType.INT), JType.INT, List.of(math("max",
+                                JType.INT, constant(GROUP), new JExpr.Binary(Op.DIV, strips, mul(constant(2), cx.workers)))))))),
                 new JStmt.Assign(ownStrips, constant(0)),
-                new JStmt.Loop(group, cx.worker, math("ceilDiv", JType.INT, strips, constant(GROUP)), cx.workers,
-                        List.of(new JStmt.Assign(ownStrips, add(ownStrips, math("min", JType.INT, constant(GROUP),
-                                sub(strips, mul(group, constant(GROUP)))))))),
+                new JStmt.Loop(group, cx.worker, add(new JExpr.Binary(Op.SHR, sub(strips, constant(1)), groupShift), constant(1)), cx.workers,
+                        List.of(new JStmt.Assign(ownStrips, add(ownStrips, math("min", JType.INT, groupSize(),
+                                sub(strips, new JExpr.Binary(Op.SHL, group, groupShift))))))),
                 new JStmt.Assign(staging, mul(ownStrips, constant(stripWords))),
                 new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, add(staging, constant(k * k)))),
                 new JStmt.Assign(stepEnd, add(cx.size[1], constant(skew * (k - 1)))));
+    }
+
+    private JExpr groupSize() {
+        return new JExpr.Binary(Op.SHL, constant(1), groupShift);
     }
 
     /** One hyperplane value {@code value}: each own strip's step on it, then the rows below the last whole strip. */
@@ -159,8 +170,8 @@ final class WavefrontLanes {
         boolean carries = cx.carries.readingFromLocals();
         cx.carries.readFromLocals(false);
         List<JStmt> strip = new ArrayList<>();
-        strip.add(new JStmt.Assign(stripIndex, add(mul(add(mul(new JExpr.Binary(Op.DIV, ownStrip, constant(GROUP)), cx.workers), cx.worker),
-                constant(GROUP)), new JExpr.Binary(Op.REM, ownStrip, constant(GROUP)))));
+        strip.add(new JStmt.Assign(stripIndex, add(new JExpr.Binary(Op.SHL, add(mul(new JExpr.Binary(Op.SHR, ownStrip, groupShift), cx.workers),
+                cx.worker), groupShift), new JExpr.Binary(Op.AND, ownStrip, sub(groupSize(), constant(1))))));
         strip.add(new JStmt.Assign(stripRow, mul(stripIndex, constant(k))));
         strip.add(new JStmt.Assign(step, sub(hyperplane, mul(constant(skew), stripRow))));
         List<JStmt> active = new ArrayList<>();
@@ -309,7 +320,7 @@ final class WavefrontLanes {
         inside.addAll(point);
         row.add(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.GE, cx.coordinate[1], constant(0)), compare(Op.LT, cx.coordinate[1], cx.size[1])),
                 inside, List.of()));
-        return List.of(new JStmt.If(compare(Op.EQ, new JExpr.Binary(Op.REM, new JExpr.Binary(Op.DIV, strips, constant(GROUP)), cx.workers), cx.worker),
+        return List.of(new JStmt.If(compare(Op.EQ, new JExpr.Binary(Op.REM, new JExpr.Binary(Op.SHR, strips, groupShift), cx.workers), cx.worker),
                 List.of(new JStmt.Loop(cx.coordinate[0], mul(strips, constant(k)), cx.size[0], constant(1), row)), List.of()));
     }
 

@@ -115,8 +115,9 @@ class LaneStripsTest {
         assertEquals("Lanes: strips of 16 rows, one int lane per row (IntVector.SPECIES_512, fixed at generation: a width of 512 bits "
                 + "chosen by the caller), each row 1 column(s) behind the one above, from the hyperplane (1,1).",
                 lanes(nw, dataParallel(64, 64), Optional.empty(), avx512));
-        assertEquals("Lanes: none; tiles of 16 x 16 hold no block of a strip (16 rows by 31 columns).",
-                lanes(nw, dataParallel(16), Optional.empty(), avx512));
+        assertEquals("Lanes: none; tiles of 8 x 16 hold neither a block of a strip (16 rows by 31 columns) nor whole strips of 16 rows "
+                + "by 16 columns.", lanes(nw, dataParallel(8, 16), Optional.empty(), avx512));
+
         assertTrue(lanes(nw, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).startsWith("Lanes: strips of 16 rows"));
         assertEquals("Lanes: none; tiny-lock keeps a ready bit in every data word, which whole-vector stores would not set.",
                 lanes(nw, lockDataflow(), Optional.of(LockMechanism.TINY_LOCK), avx512));
@@ -176,6 +177,9 @@ class LaneStripsTest {
                     check(kernel, sizes, wavefront(), Optional.empty(), threads == 2 ? 512 : 128, threads);
                 }
             }
+            // 64 strips of 4 lanes: two workers take groups of 16 strips, three of 8, and a rest of rows below the strips
+            check(kernel, new int[] {258, 40}, wavefront(), Optional.empty(), 128, 2);
+            check(kernel, new int[] {258, 40}, wavefront(), Optional.empty(), 128, 3);
         }
     }
 
@@ -185,6 +189,23 @@ class LaneStripsTest {
             check(kernel, new int[] {48, 80}, dataParallel(16, 40), Optional.empty(), 128, 2);
             check(kernel, new int[] {48, 80}, dataParallel(24, 80), Optional.empty(), 256, 3);
         }
+    }
+
+    @Test
+    void tilesOneStripWideMatchTheOracle() {
+        for (Kernel kernel : kernels().stream().filter(k -> Pipeline.compile(k).tiling().legal()).toList()) {
+            for (int bits : WIDTHS) {
+                int k = bits / (kernel.fields().stream().anyMatch(f -> f.type() == dev.finegrain.dsl.Type.INT) ? 32 : 64);
+                for (int threads = 1; threads <= 3; threads++) {
+                    check(kernel, new int[] {3 * k, 4 * k}, dataParallel(k, k), Optional.empty(), bits, threads);
+                    check(kernel, new int[] {4 * k, 2 * k}, dataParallel(2 * k, k), Optional.empty(), bits, threads);
+                }
+            }
+        }
+        assertTrue(lanes(GoldenKernels.needlemanWunsch(), dataParallel(16), Optional.empty(), VectorWidth.of(512))
+                .endsWith("A tile is 16 columns wide: one strip of its rows is 31 steps, its loads and stores rotated and transposed whole."));
+        assertTrue(lanes(longsWithIndices(), dataParallel(8), Optional.empty(), VectorWidth.of(512)).contains("A tile is 8 columns wide"));
+        assertTrue(lanes(JavaSourceGoldenTest.gaussSeidel(), dataParallel(8), Optional.empty(), VectorWidth.of(512)).contains("A tile is 8 columns wide"));
     }
 
     private static void check(Kernel kernel, int[] sizes, Schedule schedule, Optional<LockMechanism> mechanism, int bits, int threads) {
