@@ -16,14 +16,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                                         \
-    do {                                                                                                 \
-        cudaError_t e_ = (x);                                                                            \
-        if (e_ != cudaSuccess) {                                                                         \
-            fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
-            exit(2);                                                                                     \
-        }                                                                                                \
-    } while (0)
+#include "cuda_check.h"
 #define LAUNCHED() CHECK(cudaGetLastError())
 
 static double median(std::vector<double> v) {

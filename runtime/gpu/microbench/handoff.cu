@@ -18,14 +18,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                                         \
-    do {                                                                                                 \
-        cudaError_t e_ = (x);                                                                            \
-        if (e_ != cudaSuccess) {                                                                         \
-            fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
-            exit(2);                                                                                     \
-        }                                                                                                \
-    } while (0)
+#include "cuda_check.h"
 
 __device__ __forceinline__ long long clk() {
     long long c;
