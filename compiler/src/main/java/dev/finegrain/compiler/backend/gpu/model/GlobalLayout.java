@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.gpu.CommonHalo;
+import dev.finegrain.compiler.backend.gpu.CommonHaloArrays;
 import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
 import dev.finegrain.compiler.backend.reference.PaddedFields;
@@ -168,23 +169,14 @@ final class GlobalLayout {
                 default -> memory.writeWord(paramByte(p), (Integer) value);
             }
         }
-        Object[] padded = PaddedFields.prepare(graph, invocation);
+        // the fields laid out as every GPU target holds them; here each element becomes one or two 32-bit words
+        Object[] padded = CommonHaloArrays.of(graph, invocation);
         for (IrField field : graph.fields()) {
             Object values = padded[field.id()];
             int elementWords = GpuTarget.elementBytes(field.type()) / 4;
-            int[] fieldExtents = new int[sizes.length];
-            for (int d = 0; d < sizes.length; d++) {
-                fieldExtents[d] = sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
-            }
-            Domain fieldLayout = new Domain(fieldExtents);
             int[] words = new int[fieldWords * elementWords];
-            int[] point = new int[sizes.length];
-            for (int index = 0; index < fieldLayout.points(); index++) {
-                fieldLayout.coordinates(index, point);
-                for (int d = 0; d < point.length; d++) {
-                    point[d] += haloLow[d] - field.haloLow()[d];
-                }
-                int at = paddedLayout.linear(point) * elementWords;
+            for (int index = 0; index < fieldWords; index++) {
+                int at = index * elementWords;
                 switch (values) {
                     case int[] ints -> words[at] = ints[index];
                     case long[] longs when elementWords == 1 -> words[at] = (int) longs[index];
