@@ -6,12 +6,14 @@ import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.compiler.plan.TokenRule;
 import dev.finegrain.compiler.plan.WavefrontPlan;
 import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -23,6 +25,15 @@ import java.util.Optional;
 public final class GpuMapper {
 
     private GpuMapper() {}
+
+    /**
+     * The plan's waits that need a token on a GPU, where each thread owns one point
+     * ({@link TokenRule.Ownership#POINT}): the one rule every GPU target and check applies.
+     */
+    public static List<IrChannel> tokenWaits(DataflowPlan plan) {
+        return plan.waits().stream()
+                .filter(c -> TokenRule.needsToken(c, plan.graph().rank(), TokenRule.Ownership.POINT)).toList();
+    }
 
     /** Why no GPU mapping exists for this kernel at all, if none does. */
     public static Optional<String> unmappableKernel(KernelGraph graph) {

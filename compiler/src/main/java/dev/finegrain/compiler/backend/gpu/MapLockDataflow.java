@@ -8,7 +8,6 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.ir.Loads;
 import dev.finegrain.compiler.plan.DataflowPlan;
-import dev.finegrain.compiler.plan.TokenRule;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockGranularity;
@@ -44,7 +43,7 @@ final class MapLockDataflow {
         this.halo = CommonHalo.of(graph);
         this.requested = requested;
         this.mechanism = effectiveMechanism(graph, requested);
-        this.waits = plan.waits().stream().filter(c -> TokenRule.needsToken(c, graph.rank(), TokenRule.Ownership.POINT)).toList();
+        this.waits = GpuMapper.tokenWaits(plan);
         this.privateChannels = graph.kernel().channelPolicy() == ChannelPolicy.PRIVATE;
         this.storage = mechanism.storage(graph.kernel().channelPolicy(), target);
     }

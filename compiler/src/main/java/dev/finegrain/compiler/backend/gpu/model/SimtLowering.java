@@ -11,7 +11,6 @@ import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
-import dev.finegrain.compiler.plan.TokenRule;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
@@ -42,8 +41,7 @@ public final class SimtLowering {
         return unsupportedKernel(plan.graph()).or(() -> GpuMapper.unsupported(plan, mechanism, target)).or(() ->
                 plan instanceof DataflowPlan dataflow ? SimtLockDataflow.unsupported(plan.graph(),
                         GpuMapper.effectiveMechanism(plan, mechanism.orElseThrow(), target), target,
-                        (int) dataflow.waits().stream().filter(c -> TokenRule.needsToken(c, plan.graph().rank(),
-                                TokenRule.Ownership.POINT)).count()) : Optional.empty());
+                        GpuMapper.tokenWaits(dataflow).size()) : Optional.empty());
     }
 
     /**
