@@ -92,6 +92,15 @@ __global__ void k_imad(unsigned a, unsigned b, int iters, long long* out, unsign
 }
 
 // ---------------------------------------------------------------- shared-memory pointer chase
+// Follows a chain of shared addresses for 32 x iters dependent ld.shared.u32 (unrolled by 32); returns where it ends.
+__device__ __forceinline__ unsigned chase_shared(unsigned p, int iters) {
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int j = 0; j < 32; j++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
+    }
+    return p;
+}
+
 // s[i] holds the 32-bit shared address of s[(i+33) % 1024]; one thread follows it with ld.shared.u32.
 __global__ void k_shared_chase(int iters, long long* out, unsigned* sink) {
     __shared__ unsigned s[1024];
@@ -101,10 +110,7 @@ __global__ void k_shared_chase(int iters, long long* out, unsigned* sink) {
     if (threadIdx.x != 0) return;
     unsigned p = base;
     Stopwatch watch;
-    for (int i = 0; i < iters; i++) {
-#pragma unroll
-        for (int j = 0; j < 32; j++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
-    }
+    p = chase_shared(p, iters);
     watch.stop(out);
     sink[0] = p;
 }
@@ -307,10 +313,7 @@ __global__ void k_bank_conflict(int d, int iters, long long* out, unsigned* sink
     unsigned p = base + 4u * ((lane % d) * 32 + lane / d);
     long long c0 = clk();
     unsigned long long g0 = gtime();
-    for (int i = 0; i < iters; i++) {
-#pragma unroll
-        for (int j = 0; j < 32; j++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
-    }
+    p = chase_shared(p, iters);
     long long c1 = clk();
     unsigned long long g1 = gtime();
     if (lane == 0) { out[0] = c1 - c0; out[1] = (long long)(g1 - g0); }
@@ -443,10 +446,7 @@ __global__ void k_spin_interference(int iters, long long* out, unsigned* sink) {
     if (threadIdx.x != 0) return;
     unsigned p = base;
     Stopwatch watch;
-    for (int i = 0; i < iters; i++) {
-#pragma unroll
-        for (int j = 0; j < 32; j++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
-    }
+    p = chase_shared(p, iters);
     watch.stop(out);
     flag = 1;
     sink[0] = p;
