@@ -196,6 +196,13 @@ class LaneStripsTest {
         for (Kernel kernel : kernels().stream().filter(k -> Pipeline.compile(k).tiling().legal()).toList()) {
             for (int bits : WIDTHS) {
                 int k = bits / (kernel.fields().stream().anyMatch(f -> f.type() == dev.finegrain.dsl.Type.INT) ? 32 : 64);
+                // lanes only if k is the lane count the compiler picks (else scalar loops run and match the oracle too):
+                // a skewed kernel's tile runs as one strip of tile lanes, an unskewed one's holds whole strips
+                for (Schedule tile : List.of(dataParallel(k, k), dataParallel(2 * k, k))) {
+                    String summary = lanes(kernel, tile, Optional.empty(), VectorWidth.of(bits));
+                    assertTrue(summary.contains("A tile is " + k + " columns wide") || summary.startsWith("Lanes: strips of " + k + " rows"),
+                            kernel.name() + " " + tile.cliName() + " at " + bits + " bits runs in tile lanes: " + summary);
+                }
                 for (int threads = 1; threads <= 3; threads++) {
                     check(kernel, new int[] {3 * k, 4 * k}, dataParallel(k, k), Optional.empty(), bits, threads);
                     check(kernel, new int[] {4 * k, 2 * k}, dataParallel(2 * k, k), Optional.empty(), bits, threads);

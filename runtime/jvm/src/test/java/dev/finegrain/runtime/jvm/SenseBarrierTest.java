@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 class SenseBarrierTest {
@@ -46,18 +48,33 @@ class SenseBarrierTest {
         assertTrue(System.nanoTime() - start < 20_000_000_000L, "300 phases took longer than 20 s");
     }
 
-    /** A waiter that spins past its budget parks, and still leaves when the last one arrives much later. */
+    /**
+     * A waiter that spins past its budget parks, and leaves as soon as the last one arrives: the last arrival waits
+     * until the waiter is parked on the barrier, and the waiter must be back well within its 60 s park slice, so only
+     * the arrival's unpark can have woken it.
+     */
     @Test
     void aWaiterThatSpunOutParksUntilTheLastArrival() {
         SenseBarrier barrier = new SenseBarrier(2, 1_000L, 60_000_000_000L);
         Watchdog watchdog = Concurrently.watchdog();
+        AtomicReference<Thread> waiter = new AtomicReference<>();
+        long[] left = new long[1];
+        long[] arrived = new long[1];
         Concurrently.run(
-                () -> barrier.await(0, watchdog),
                 () -> {
-                    sleepMillis(50);
+                    waiter.set(Thread.currentThread());
+                    barrier.await(0, watchdog);
+                    left[0] = System.nanoTime();
+                },
+                () -> {
+                    while (waiter.get() == null || LockSupport.getBlocker(waiter.get()) != barrier) {
+                        Thread.onSpinWait();
+                    }
+                    arrived[0] = System.nanoTime();
                     barrier.await(1, watchdog);
                 });
         assertFalse(watchdog.stalled());
+        assertTrue(left[0] - arrived[0] < 10_000_000_000L, "the parked waiter left " + (left[0] - arrived[0]) + " ns after the arrival");
     }
 
     @Test
