@@ -1,10 +1,13 @@
 package dev.finegrain.gpu.runtime;
 
 import dev.finegrain.gpu.SimRequest;
+import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.SimtSimulator;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A shared store reaches the block's other threads {@code shared.storeVisibleCycles} after it issues. */
 class SimtStoreVisibilityTest {
@@ -45,5 +48,16 @@ class SimtStoreVisibilityTest {
         assertEquals(0, SimtProfile.load("fermi-gtx570").sharedStoreVisibleCycles());
         assertEquals(cycles("fermi-gtx570", "R2", "", "R2"), cycles("fermi-gtx570", "RZ", "", "RZ"));
         assertEquals(cycles("hopper-h200", "R2", "", "R2"), cycles("hopper-h200", "RZ", "", "RZ"));
+    }
+
+    /** A misaligned pair at a window's last word is the kernel's fault, not an index past the visibility record. */
+    @Test
+    void aMisalignedPairAtTheLastWordFaultsWithTheUsersMessage() {
+        for (String access : new String[] {"STS.64 [0xc], R2;", "LDS.64 R4, [0xc];"}) {
+            SimRequest request = SimRequest.builder("pair.sass", "MOV32I R2, 0x7;\nMOV32I R3, 0x8;\n" + access + "\n")
+                    .profile("hopper-h100").threads(1).sharedBytesPerBlock(16).build();
+            SimUserException fault = assertThrows(SimUserException.class, () -> SimtSimulator.run(request), access);
+            assertTrue(fault.getMessage().contains("is not 8-byte"), fault.getMessage());
+        }
     }
 }

@@ -35,6 +35,12 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i++]);
+            if (wide) {
+                // a misaligned or out-of-range pair faults here, before its second word is looked up anywhere
+                checkPairAligned(warp, lane, addresses[i - 1]);
+                warp.writeRegister(lane, destination + 1, warp.block().shared().load(word + 1));
+            }
+            warp.writeRegister(lane, destination, warp.block().shared().load(word));
             if (visibility != null) {
                 int thread = warp.threadIndex(lane);
                 unseen = Math.max(unseen, visibility.waitFor(word, thread, cycle));
@@ -42,11 +48,6 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
                     unseen = Math.max(unseen, visibility.waitFor(word + 1, thread, cycle));
                 }
             }
-            if (wide) {
-                checkPairAligned(warp, lane, addresses[i - 1]);
-                warp.writeRegister(lane, destination + 1, warp.block().shared().load(word + 1));
-            }
-            warp.writeRegister(lane, destination, warp.block().shared().load(word));
         }
         fallThrough(warp);
         if (count == 0) {

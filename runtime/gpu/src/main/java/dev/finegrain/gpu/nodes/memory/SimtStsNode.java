@@ -35,13 +35,8 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
             int word = sharedWord(warp, lane, addresses[i++]);
-            if (visibility != null) {
-                visibility.stored(word, warp.threadIndex(lane), warp.machine().cycle());
-                if (high != null) {
-                    visibility.stored(word + 1, warp.threadIndex(lane), warp.machine().cycle());
-                }
-            }
             if (high != null) {
+                // a misaligned or out-of-range pair faults here, before its second word is recorded anywhere
                 checkPairAligned(warp, lane, addresses[i - 1]);
                 if (warp.block().shared().store(word + 1, high.read(warp, lane))) {
                     warp.machine().noteProgress();
@@ -49,6 +44,14 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
             }
             if (warp.block().shared().store(word, value.read(warp, lane))) {
                 warp.machine().noteProgress();
+            }
+            if (visibility != null) {
+                int thread = warp.threadIndex(lane);
+                long cycle = warp.machine().cycle();
+                visibility.stored(word, thread, cycle);
+                if (high != null) {
+                    visibility.stored(word + 1, thread, cycle);
+                }
             }
         }
         fallThrough(warp);
