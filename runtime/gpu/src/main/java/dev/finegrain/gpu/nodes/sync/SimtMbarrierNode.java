@@ -32,6 +32,8 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
     @Child private SimtOperandNode operand;
     private final boolean hasMbarrier;
     private final int latency;
+    /** Whether the profile's mbarrier unit costs anything: only then are the distinct barriers counted. */
+    private final boolean countsBarriers;
 
     public SimtMbarrierNode(SimtInstruction instruction, Operation operation, int destination,
                             SimtOperand.Address address, SimtOperandNode operand, SimtProfile profile) {
@@ -41,6 +43,7 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
         this.operand = operand;
         this.hasMbarrier = profile.hasMbarrier();
         this.latency = profile.mbarrierLatency();
+        this.countsBarriers = profile.mbarrierAddressCycles() > 0;
     }
 
     @Override
@@ -57,13 +60,15 @@ public final class SimtMbarrierNode extends SimtMemoryAccessNode {
             if (step(warp, lane, word)) {
                 ready |= 1 << lane;
             }
-            barriers = addDistinct(words, barriers, word);
+            if (countsBarriers) {
+                barriers = addDistinct(words, barriers, word);
+            }
         }
         if (operation == Operation.TRY_WAIT) {
             warp.writePredicate(destination, active, ready);
         }
         fallThrough(warp);
-        return latency + warp.block().sm().mbarrierUnit().serve(warp.machine().cycle(), barriers);
+        return countsBarriers ? latency + warp.block().sm().mbarrierUnit().serve(warp.machine().cycle(), barriers) : latency;
     }
 
     /** Adds {@code word} to the first {@code count} entries of {@code words} unless it is there; the new count. */
