@@ -2,6 +2,7 @@ package dev.finegrain.gpu;
 
 import com.oracle.truffle.api.CallTarget;
 import com.oracle.truffle.api.TruffleLanguage;
+import dev.finegrain.gpu.nodes.SimtInstructionTargets;
 import dev.finegrain.gpu.nodes.SimtKernelRootNode;
 
 /**
@@ -20,6 +21,7 @@ public final class SimtLanguage extends TruffleLanguage<TruffleLanguage.Env> {
     private static final LanguageReference<SimtLanguage> REFERENCE = LanguageReference.create(SimtLanguage.class);
 
     private volatile CallTarget kernel;
+    private final SimtInstructionTargets instructionTargets = new SimtInstructionTargets(this);
 
     /** The language of the context the current thread has entered. */
     public static SimtLanguage get() {
@@ -39,6 +41,11 @@ public final class SimtLanguage extends TruffleLanguage<TruffleLanguage.Env> {
             }
         }
         return made;
+    }
+
+    /** The call targets of instructions, shared by every kernel run in this language. */
+    public SimtInstructionTargets instructionTargets() {
+        return instructionTargets;
     }
 
     @Override

@@ -4,7 +4,6 @@ import com.oracle.truffle.api.CallTarget;
 import com.oracle.truffle.api.Truffle;
 import dev.finegrain.gpu.isa.SimtOpcode;
 import dev.finegrain.gpu.isa.SimtProgram;
-import dev.finegrain.gpu.nodes.SimtInstructionTargets;
 import dev.finegrain.gpu.parser.SimtParser;
 import dev.finegrain.gpu.runtime.SimtBlock;
 import dev.finegrain.gpu.runtime.SimtCounters;
@@ -76,7 +75,7 @@ public final class SimtSimulator {
         shared.enter();
         try {
             SimtLanguage language = SimtLanguage.get();
-            CallTarget[] instructions = SimtInstructionTargets.of(language, program, profile);
+            CallTarget[] instructions = language.instructionTargets().of(program, profile);
             return run(request, program, profile, mode, launch, language.kernel(), instructions);
         } finally {
             shared.leave();

@@ -62,7 +62,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
         return "schedule:   wavefront over " + stepShape() + "\n"
                 + "launches:   1, " + blocks + (blocks == 1 ? " block" : " persistent blocks (at most one per SM)") + " of "
                 + threadsPerBlock + " threads\n"
-                + "ownership:  thread k of the grid takes " + (graph.rank() == 3 ? "candidates" : "points") + " k, k + "
+                + "ownership:  thread k of the grid takes" + unit() + " k, k + "
                 + (threadsPerBlock * blocks) + ", ... of each step\n"
                 + (graph.rank() == 3 ? "candidates: " + planes().describe() + "\n" : "")
                 + "steps:      " + steps + ", the widest " + widest + unit() + (graph.rank() == 3 && stride > 1

@@ -25,22 +25,38 @@ class SimtInstructionTargetsTest {
                 """.formatted("0x" + Integer.toHexString(bound)));
     }
 
+    private static SimtProgram branch(String fallThrough) {
+        return SimtParser.parse("branch.sass", """
+                /*0000*/ S2R R0, SR_TID.X;
+                /*0008*/ @P0 BRA 0x18;
+                /*0010*/ %s;
+                /*0018*/ NOP;
+                /*0020*/ EXIT;
+                """.formatted(fallThrough));
+    }
+
     @Test
     void programsThatDifferInOneImmediateShareEveryOtherInstruction() {
         try (Context context = Context.newBuilder(SimtLanguage.ID).build()) {
             context.initialize(SimtLanguage.ID);
             context.enter();
             try {
-                SimtLanguage language = SimtLanguage.get();
+                SimtInstructionTargets targets = SimtLanguage.get().instructionTargets();
                 SimtProfile fermi = SimtProfile.load("fermi-gtx570");
-                CallTarget[] small = SimtInstructionTargets.of(language, loop(16), fermi);
-                CallTarget[] large = SimtInstructionTargets.of(language, loop(4096), fermi);
+                CallTarget[] small = targets.of(loop(16), fermi);
+                CallTarget[] large = targets.of(loop(4096), fermi);
                 for (int i : new int[] {0, 1, 3, 4, 5}) {
                     assertSame(small[i], large[i], "instruction " + i + " is the same in both programs");
                 }
                 assertNotSame(small[2], large[2], "the ISETP holds a different bound");
-                CallTarget[] otherProfile = SimtInstructionTargets.of(language, loop(16), SimtProfile.load("hopper-h200"));
+                CallTarget[] otherProfile = targets.of(loop(16), SimtProfile.load("hopper-h200"));
                 assertNotSame(small[1], otherProfile[1], "a node holds its profile's latencies as constants");
+
+                // the same branch text, but the lanes that fall through exit in one program and go on in the other
+                CallTarget[] joining = targets.of(branch("NOP"), fermi);
+                CallTarget[] exiting = targets.of(branch("EXIT"), fermi);
+                assertSame(joining[0], exiting[0]);
+                assertNotSame(joining[1], exiting[1], "the branch reconverges at 0x18 in one program and at the end in the other");
             } finally {
                 context.leave();
             }
