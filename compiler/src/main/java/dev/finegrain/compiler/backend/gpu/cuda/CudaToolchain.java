@@ -103,23 +103,52 @@ public final class CudaToolchain {
             Files.writeString(folder.resolve(CudaSource.PRELUDE), prelude());
             Files.writeString(folder.resolve("harness.cu"), harness());
             Files.writeString(folder.resolve(source.id() + ".cu"), source.text());
-            List<String> command = new ArrayList<>(List.of("nvcc"));
-            command.addAll(FLAGS);
-            command.addAll(List.of("-arch=" + arch, "-DFG_VARIANT=" + source.id(), "harness.cu", source.id() + ".cu", "-o",
+            Nvcc nvcc = nvcc(folder, arch, List.of("-DFG_VARIANT=" + source.id(), "harness.cu", source.id() + ".cu", "-o",
                     source.id() + ".partial"));
-            Process nvcc = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true).start();
-            String log = new String(nvcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (nvcc.waitFor() != 0) {
-                String first = log.lines().filter(line -> line.contains("error")).findFirst().orElse(log.strip());
+            if (nvcc.exit() != 0) {
+                String first = nvcc.log().lines().filter(line -> line.contains("error")).findFirst().orElse(nvcc.log().strip());
                 throw new CompileException("nvcc could not compile " + folder.resolve(source.id() + ".cu") + ": " + first);
             }
             Files.move(folder.resolve(source.id() + ".partial"), binary);
             return binary;
         } catch (IOException failure) {
             throw new UncheckedIOException(failure);
+        }
+    }
+
+    /**
+     * Compiles {@code file} in {@code folder} to an object file, with the flags of {@link #build}, and returns nvcc's
+     * output (its warnings). Tests compile many variants as one translation unit this way, so that they pay nvcc's
+     * start-up once instead of linking a harness per variant.
+     *
+     * @throws CompileException with nvcc's whole output when the file does not compile
+     */
+    public static String compileObject(Path folder, String file, String arch, String... defines) {
+        List<String> arguments = new ArrayList<>(List.of(defines));
+        arguments.addAll(List.of("-c", file, "-o", file + ".o"));
+        Nvcc nvcc = nvcc(folder, arch, arguments);
+        if (nvcc.exit() != 0) {
+            throw new CompileException("nvcc could not compile " + folder.resolve(file) + ":\n" + nvcc.log());
+        }
+        return nvcc.log();
+    }
+
+    private record Nvcc(int exit, String log) {}
+
+    private static Nvcc nvcc(Path folder, String arch, List<String> arguments) {
+        List<String> command = new ArrayList<>(List.of("nvcc"));
+        command.addAll(FLAGS);
+        command.add("-arch=" + arch);
+        command.addAll(arguments);
+        try {
+            Process process = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true).start();
+            String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return new Nvcc(process.waitFor(), log);
+        } catch (IOException failure) {
+            throw new UncheckedIOException(failure);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while nvcc compiled " + source.id(), interrupted);
+            throw new IllegalStateException("interrupted while nvcc compiled in " + folder, interrupted);
         }
     }
 

@@ -1,0 +1,55 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.gpu.GpuGoldenCatalog;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Building a variant with the host harness, which only a machine with a GPU runs: the binary is linked, a second
+ * build of the same sources comes from the cache, and a source nvcc rejects gives one line naming the file and nvcc's
+ * first error. Skipped where nvcc is missing.
+ */
+class CudaToolchainTest {
+
+    @Test
+    void buildsAVariantOnceAndTakesItFromTheCacheAfterwards(@TempDir Path cache) throws Exception {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.box3d());
+        CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH)
+                .source(new Variant(graph, SchedulePlanner.plan(graph, wavefront()), Optional.empty()), new int[] {6, 5, 4});
+
+        Path binary = CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache);
+        assertTrue(Files.isExecutable(binary), binary + " is not an executable");
+        long built = Files.getLastModifiedTime(binary).toMillis();
+
+        assertEquals(binary, CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache));
+        assertEquals(built, Files.getLastModifiedTime(binary).toMillis(), "the second build linked again");
+    }
+
+    @Test
+    void aSourceNvccRejectsIsOneLineNamingTheFileAndTheError(@TempDir Path cache) {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        CudaSource broken = new CudaSource("broken", "#include \"finegrain.cuh\"\nint fg_broken() { return undeclared_name; }\n");
+
+        CudaToolchain.CompileException failure = assertThrows(CudaToolchain.CompileException.class,
+                () -> CudaToolchain.build(broken, CudaBackend.DEFAULT_ARCH, cache));
+        assertTrue(failure.getMessage().startsWith("nvcc could not compile "), failure.getMessage());
+        assertTrue(failure.getMessage().contains("broken.cu"), failure.getMessage());
+        assertTrue(failure.getMessage().contains("undeclared_name"), failure.getMessage());
+        assertEquals(1, failure.getMessage().lines().count(), failure.getMessage());
+    }
+}
