@@ -109,6 +109,18 @@ final class GlobalLayout {
         return haloHigh.clone();
     }
 
+    /**
+     * Spells the padded row-major index of a domain point into {@code index}: (point[0] + low[0]), then for each
+     * further dimension times its padded extent plus point[d] + low[d]. The one place the model ISA writes it.
+     */
+    void emitPaddedIndex(SimtAssembler asm, String index, String[] point) {
+        asm.emit("IADD " + index + ", " + point[0] + ", " + SimtAssembler.immediate(haloLow[0]));
+        for (int d = 1; d < point.length; d++) {
+            asm.emit("IMAD " + index + ", " + index + ", " + SimtAssembler.immediate(extents[d]) + ", " + point[d]);
+            asm.emit("IADD " + index + ", " + index + ", " + SimtAssembler.immediate(haloLow[d]));
+        }
+    }
+
     /** Padded extent of dimension {@code d}. */
     int extent(int d) {
         return extents[d];

@@ -213,17 +213,14 @@ final class SimtDataParallel {
             asm.emit("IMUL " + shared + ", " + shared + ", " + SimtAssembler.immediate(tile.width()));
             asm.emit("IADD " + shared + ", " + shared + ", " + inTile);
             asm.emit("IADD " + shared + ", " + shared + ", " + SimtAssembler.immediate(low[1]));
-            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(low[0]));
-            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
-                    + point[1]);
-            asm.emit("IADD " + global + ", " + global + ", " + SimtAssembler.immediate(low[1]));
+            layout.emitPaddedIndex(asm, global, point);
         } else {
             asm.comment("lane t computes point step * lanes + t of the tile");
             asm.emit("IMAD " + inTile + ", " + step + ", " + SimtAssembler.immediate(lanes) + ", " + lane);
             asm.emit("ISETP.LT.AND P1, PT, " + inTile + ", " + SimtAssembler.immediate(tile.interior()[0]) + ", PT");
             asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + inTile);
             asm.emit("IADD " + shared + ", " + inTile + ", " + SimtAssembler.immediate(low[0]));
-            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(low[0]));
+            layout.emitPaddedIndex(asm, global, point);
         }
         for (int d = 0; d < point.length; d++) {
             asm.emit("ISETP.LT.AND P1, PT, " + point[d] + ", " + SimtAssembler.immediate(layout.size(d)) + ", P1");
@@ -269,11 +266,7 @@ final class SimtDataParallel {
         asm.emit("IADD " + shared + ", " + shared + ", " + SimtAssembler.immediate(low[1]));
         asm.emit("IMAD " + shared + ", " + shared + ", " + SimtAssembler.immediate(tile.width()) + ", " + depth);
         asm.emit("IADD " + shared + ", " + shared + ", " + SimtAssembler.immediate(low[2]));
-        asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(low[0]));
-        for (int d = 1; d < 3; d++) {
-            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(d)) + ", " + point[d]);
-            asm.emit("IADD " + global + ", " + global + ", " + SimtAssembler.immediate(low[d]));
-        }
+        layout.emitPaddedIndex(asm, global, point);
     }
 
     /** The 8-byte fields' offsets, twice the 4-byte ones, when the kernel has such fields. */

@@ -96,18 +96,13 @@ final class SimtWavefront {
         asm.place("point");
         asm.emit("ISETP.GE.AND P0, PT, " + k + ", " + count + ", PT");
         asm.emit("P0", "BRA barrier");
-        int[] haloLow = layout.haloLow();
         if (graph.rank() == 2) {
             asm.emit("IADD " + point[0] + ", " + low + ", " + k);
             asm.emit("IADD " + point[1] + ", " + step + ", -" + point[0]);
-            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(haloLow[0]));
-            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
-                    + point[1]);
-            asm.emit("IADD " + global + ", " + global + ", " + SimtAssembler.immediate(haloLow[1]));
         } else {
             asm.emit("IADD " + point[0] + ", " + low + ", " + k);
-            asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(haloLow[0]));
         }
+        layout.emitPaddedIndex(asm, global, point);
         asm.emit("SHL " + global + ", " + global + ", 0x2");
         if (wideGlobal != null) {
             asm.emit("IADD " + wideGlobal + ", " + global + ", " + global + "   // the point's offset in 8-byte fields");
@@ -178,12 +173,7 @@ final class SimtWavefront {
         asm.emit("ISETP.GE.AND P1, PT, " + point[derived] + ", RZ, PT");
         asm.emit("ISETP.LT.AND P1, PT, " + point[derived] + ", " + SimtAssembler.immediate(layout.size(derived)) + ", P1");
         asm.emit("!P1", "BRA next");
-        int[] haloLow = layout.haloLow();
-        asm.emit("IADD " + global + ", " + point[0] + ", " + SimtAssembler.immediate(haloLow[0]));
-        for (int d = 1; d < 3; d++) {
-            asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(d)) + ", " + point[d]);
-            asm.emit("IADD " + global + ", " + global + ", " + SimtAssembler.immediate(haloLow[d]));
-        }
+        layout.emitPaddedIndex(asm, global, point);
         asm.emit("SHL " + global + ", " + global + ", 0x2");
         if (wideGlobal != null) {
             asm.emit("IADD " + wideGlobal + ", " + global + ", " + global + "   // the point's offset in 8-byte fields");
