@@ -58,6 +58,7 @@ public final class SimtAtomicNode extends SimtMemoryAccessNode {
         if (!shared) {
             return SimtGlobalLines.atomicCycles(warp, addresses, count);
         }
-        return sharedLatency + sharedAtomicCycles * sameWordDegree(addresses, count);
+        int serialized = sameWordDegree(addresses, count);
+        return sharedPortWait(warp, serialized) + sharedLatency + sharedAtomicCycles * serialized;
     }
 }
