@@ -78,6 +78,8 @@ class SimtSharedPortTest {
         // lane k reads word 32k: all 32 words in bank 0, so the first warp holds the port for 32 passes of 2 cycles
         assertEquals(2 * 32, portCost(64, 7, "LDS R3, [R2];\nIADD R4, R3, 0x1;"));
         assertEquals(2 * 32, portCost(64, 7, "STS [R2], R1;"), "a store's passes hold the port as a load's do");
+        assertEquals(2 * 32, portCost(64, 2, "MOV32I R5, 0x1;\nATOMS.ADD R3, [RZ], R5;\nIADD R4, R3, 0x1;"),
+                "an atomic takes one pass per lane on its word");
     }
 
     @Test
