@@ -5,14 +5,15 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * A streaming multiprocessor: resident blocks under the occupancy limits, the lock and mbarrier units they share, and a warp
- * scheduler that issues up to {@code schedulersPerSm} warps per cycle.
+ * A streaming multiprocessor: resident blocks under the occupancy limits, the lock and mbarrier units and the
+ * shared-memory port they share, and a warp scheduler that issues up to {@code schedulersPerSm} warps per cycle.
  */
 public final class SimtSm {
     private final int id;
     private final SimtProfile profile;
     private final SimtLockUnit lockUnit;
     private final SimtMbarrierUnit mbarrierUnit;
+    private final SimtSharedPort sharedPort;
     private final SimtWarpScheduler scheduler;
     private final List<SimtBlock> blocks = new ArrayList<>();
     private final List<SimtWarp> warps = new ArrayList<>();
@@ -33,6 +34,7 @@ public final class SimtSm {
         this.lockUnit = new SimtLockUnit(profile.lockBits(), profile.lockAddressShift());
         this.scheduler = new SimtWarpScheduler(profile.schedulerPolicy());
         this.mbarrierUnit = new SimtMbarrierUnit(profile.mbarrierAddressCycles());
+        this.sharedPort = new SimtSharedPort(profile.sharedPortCycles());
         this.lockBitsTaken = new boolean[profile.lockBits()];
     }
 
@@ -46,6 +48,10 @@ public final class SimtSm {
 
     public SimtMbarrierUnit mbarrierUnit() {
         return mbarrierUnit;
+    }
+
+    public SimtSharedPort sharedPort() {
+        return sharedPort;
     }
 
     public List<SimtBlock> blocks() {

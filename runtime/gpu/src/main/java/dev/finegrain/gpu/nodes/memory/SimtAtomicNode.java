@@ -11,8 +11,8 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 /**
  * {@code ATOMS.op} (shared) and {@code ATOM.op} (global): each active lane, in lane order, reads the old value into Rd
  * and writes the updated one, indivisibly. Shared atomics serialize per word in the SM (each lane on the busiest word
- * costs {@code latency.sharedAtomic}); global ones go through the line model of {@code SimtCostModel}. The model's
- * shared atomics do not consult the lock unit.
+ * costs {@code latency.sharedAtomic}, and holds the SM's shared-memory port for one pass); global ones go through the
+ * line model of {@code SimtCostModel}. The model's shared atomics do not consult the lock unit.
  */
 @NodeInfo(shortName = "ATOM")
 public final class SimtAtomicNode extends SimtMemoryAccessNode {
@@ -58,6 +58,7 @@ public final class SimtAtomicNode extends SimtMemoryAccessNode {
         if (!shared) {
             return SimtGlobalLines.atomicCycles(warp, addresses, count);
         }
-        return sharedLatency + sharedAtomicCycles * sameWordDegree(addresses, count);
+        int serialized = sameWordDegree(addresses, count);
+        return sharedPortWait(warp, serialized) + sharedLatency + sharedAtomicCycles * serialized;
     }
 }

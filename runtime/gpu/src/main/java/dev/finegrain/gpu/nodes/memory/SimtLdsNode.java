@@ -56,6 +56,7 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         int degree = warp.machine().costs().bankConflictDegree(addresses, count) + (wide ? 1 : 0);
         warp.machine().counters().sharedLoads += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return issueLoad(warp, destination, wide, count, unseen + sharedAccessCycles(degree));
+        int portWait = sharedPortWait(warp, degree);
+        return portWait + issueLoad(warp, destination, wide, count, portWait + unseen + sharedAccessCycles(degree));
     }
 }

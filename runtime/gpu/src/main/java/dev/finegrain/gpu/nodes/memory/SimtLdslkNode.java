@@ -72,9 +72,12 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         counters.lockAttempts += count;
         counters.lockFailures += count - Integer.bitCount(acquired);
         counters.sharedLoads += count;
-        int degree = Math.max(warp.machine().costs().bankConflictDegree(addresses, count), sameBitDegree(bits, count));
+        int bankPasses = warp.machine().costs().bankConflictDegree(addresses, count);
+        int degree = Math.max(bankPasses, sameBitDegree(bits, count));
         counters.sharedBankConflictReplays += degree - 1;
-        return unseen + sharedAccessCycles(degree);
+        // lanes on one bit through one word are one pass of the banks (a broadcast); the lock unit answers them beside
+        // the data access (seed 001 section 3.1), so their serialisation costs this warp, not the SM's port
+        return sharedPortWait(warp, bankPasses) + unseen + sharedAccessCycles(degree);
     }
 
     /**

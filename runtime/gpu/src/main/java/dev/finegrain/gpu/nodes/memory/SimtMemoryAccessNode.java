@@ -7,6 +7,7 @@ import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
 import dev.finegrain.gpu.runtime.SimtMemory;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtSharedPort;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -21,6 +22,8 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     protected final int issueCycles;
     private final int sharedLatency;
     private final int sharedReplayCycles;
+    /** Whether the SM's shared-memory port limits accesses (a profile constant, so Graal folds the check away). */
+    private final boolean hasSharedPort;
 
     protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address, SimtProfile profile) {
         super(instruction);
@@ -29,6 +32,7 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
         this.issueCycles = profile.aluLatency();
         this.sharedLatency = profile.sharedLatency();
         this.sharedReplayCycles = profile.sharedReplayCycles();
+        this.hasSharedPort = profile.sharedPortCycles() > 0;
     }
 
     protected final int byteAddress(SimtWarp warp, int lane) {
@@ -102,6 +106,14 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
             }
         }
         return issueCycles;
+    }
+
+    /**
+     * Cycles a shared-memory or lock-bit access of {@code passes} passes (1 plus its replays) waits for its SM's
+     * shared-memory port, which it then holds ({@link SimtSharedPort}); 0 on a profile without the port.
+     */
+    protected final int sharedPortWait(SimtWarp warp, int passes) {
+        return hasSharedPort ? warp.block().sm().sharedPort().dispatch(warp.machine().cycle(), passes) : 0;
     }
 
     /** Shared-memory latency plus one replay per conflict beyond the first access. */

@@ -61,6 +61,6 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
         int degree = warp.machine().costs().bankConflictDegree(addresses, count) + (high != null ? 1 : 0);
         warp.machine().counters().sharedStores += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return storeIssueCycles(degree);
+        return sharedPortWait(warp, degree) + storeIssueCycles(degree);
     }
 }

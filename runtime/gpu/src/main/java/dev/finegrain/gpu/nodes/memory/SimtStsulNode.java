@@ -55,6 +55,6 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
         warp.machine().counters().sharedStores += count;
         int degree = warp.machine().costs().bankConflictDegree(addresses, count);
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
-        return storeIssueCycles(degree);
+        return sharedPortWait(warp, degree) + storeIssueCycles(degree);
     }
 }
