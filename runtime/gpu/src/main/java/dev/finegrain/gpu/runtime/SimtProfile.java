@@ -32,7 +32,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int convert64Latency, int specialFunctionLatency, int namedBarrierLatency,
                           double smSectorCycles, double smPartialStoreSectorCycles, boolean launchPipelined,
                           int launchIntervalCycles, int launchGapCycles, int sharedStoreVisibleCycles,
-                          int mbarrierAddressCycles) {
+                          int mbarrierAddressCycles, double sharedPollCycles) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -120,7 +120,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                         v.nonNegativeDecimal("global.smSectorCycles", 0)),
                 pipelined, pipelined ? v.atLeast("launch.intervalCycles", 0) : 0,
                 pipelined ? v.atLeast("launch.gapCycles", 0) : 0,
-                v.atLeast("shared.storeVisibleCycles", 0, 0), v.atLeast("mbarrier.addressCycles", 0, 0));
+                v.atLeast("shared.storeVisibleCycles", 0, 0), v.atLeast("mbarrier.addressCycles", 0, 0),
+                v.nonNegativeDecimal("shared.pollCycles", 0));
     }
 
     /** The costs of the instructions that stand for a sequence of hardware instructions (64-bit, division). */

@@ -13,6 +13,8 @@ public final class SimtSm {
     private final SimtProfile profile;
     private final SimtLockUnit lockUnit;
     private final SimtMbarrierUnit mbarrierUnit;
+    /** Null when the profile has no shared poll port. */
+    private final SimtSharedPollPort sharedPollPort;
     private final SimtWarpScheduler scheduler;
     private final List<SimtBlock> blocks = new ArrayList<>();
     private final List<SimtWarp> warps = new ArrayList<>();
@@ -33,6 +35,7 @@ public final class SimtSm {
         this.lockUnit = new SimtLockUnit(profile.lockBits(), profile.lockAddressShift());
         this.scheduler = new SimtWarpScheduler(profile.schedulerPolicy());
         this.mbarrierUnit = new SimtMbarrierUnit(profile.mbarrierAddressCycles());
+        this.sharedPollPort = profile.sharedPollCycles() > 0 ? new SimtSharedPollPort(profile.sharedPollCycles()) : null;
         this.lockBitsTaken = new boolean[profile.lockBits()];
     }
 
@@ -46,6 +49,11 @@ public final class SimtSm {
 
     public SimtMbarrierUnit mbarrierUnit() {
         return mbarrierUnit;
+    }
+
+    /** The shared-memory port that polls queue for; null when the profile has none. */
+    public SimtSharedPollPort sharedPollPort() {
+        return sharedPollPort;
     }
 
     public List<SimtBlock> blocks() {
