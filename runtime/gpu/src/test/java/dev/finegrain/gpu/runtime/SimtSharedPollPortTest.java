@@ -70,6 +70,27 @@ class SimtSharedPollPortTest {
                 "every load reads a new word, so none is a poll and none waits");
     }
 
+    /** Kernel cycles of a block of 1024 threads that store their index, meet at a barrier, then load {@code load}. */
+    private static long storesThenBarrier(String load) {
+        String program = """
+                S2R R1, SR_TID.X;
+                SHL R2, R1, 0x2;
+                STS [R2], R1;
+                BAR.SYNC 0x0;
+                LDS R3, [%s];
+                IADD R4, R3, 0x1;
+                """.formatted(load);
+        return SimtSimulator.run(SimRequest.builder("barrier.sass", program).profile("hopper-h100").threads(1024)
+                .build()).kernelCycles();
+    }
+
+    @Test
+    void aBarrierOrdersTheStoresStillQueuedAtThePort() {
+        assertEquals(storesThenBarrier("R2"), storesThenBarrier("R2+0x80"),
+                "32 warp stores queue 112 cycles at the port, yet after the barrier a word of another warp is seen"
+                        + " as soon as a thread's own");
+    }
+
     @Test
     void otherProfilesHaveNoPort() {
         for (String profile : new String[] {"fermi-gtx570", "fermi-gtx580", "tesla-gtx295", "hopper-h200"}) {
