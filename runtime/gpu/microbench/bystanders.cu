@@ -8,8 +8,8 @@
 //   participants on two sub-partitions or on one; what they do: spin on a shared load, run dependent or independent
 //   FMA chains (issue rate), sleep in __nanosleep, or wait at a named barrier (resident but not issuing); how often the
 //   participants poll (dependent adds per failed poll); which store releases and which load polls (st.volatile,
-//   st.shared, st.release.cta, atom.exch; ld.volatile, ld.relaxed.cta, ld.acquire.cta). Last, lock-dataflow's
-//   volatile tile with 2 to 32 rows (warps).
+//   st.shared, st.release.cta, atom.exch; ld.volatile, ld.relaxed.cta, ld.acquire.cta); handoff.cu's dependent-add
+//   bystanders and its direct store-to-poll timing. Last, lock-dataflow's volatile tile with 2 to 32 rows (warps).
 // Result lines: R,<name>,<median>,<unit>,<samples>,<note>; every value is SM cycles per hand-off, the median of 9
 // launches of one block (after one warm-up launch).
 #include <cuda_runtime.h>
@@ -71,9 +71,10 @@ __device__ __forceinline__ unsigned wait_for(unsigned word, unsigned k, unsigned
 // FMADEP: one dependent fma.rn.f32 chain (a new FMA every ~4 cycles at most), reading stop[w] every 64 FMAs. FMAIND:
 // eight independent FMA chains (up to one FMA per cycle), stop[w] every 64 rounds. SLEEP: __nanosleep(2000) between
 // reads of stop[w] (resident, almost never issuing). BAR: waits at named barrier 1 until warp 0 arrives at the end
-// (resident, not issuing at all).
-enum Bystander { NONE = 0, LDS = 1, FMADEP = 2, FMAIND = 3, SLEEP = 4, BAR = 5 };
-static const char* BY_NAME[6] = {"none", "lds", "fmadep", "fmaind", "sleep", "bar"};
+// (resident, not issuing at all). ADDDEP: a dependent add.u32 chain reading stop[w] every 256 adds (handoff.cu's
+// k_visibility ALU bystanders, written the same way).
+enum Bystander { NONE = 0, LDS = 1, FMADEP = 2, FMAIND = 3, SLEEP = 4, BAR = 5, ADDDEP = 6 };
+static const char* BY_NAME[7] = {"none", "lds", "fmadep", "fmaind", "sleep", "bar", "adddep"};
 
 __device__ __forceinline__ void bystand(int by, unsigned stopw, int bar_threads, float* fsink) {
     if (by == LDS) {
@@ -104,6 +105,49 @@ __device__ __forceinline__ void bystand(int by, unsigned stopw, int bar_threads,
         while (get<0, LD_VOL>(stopw) == 0) __nanosleep(2000);
     } else if (by == BAR) {
         asm volatile("bar.sync 1, %0;" ::"r"(bar_threads) : "memory");
+    } else if (by == ADDDEP) {
+        unsigned acc = threadIdx.x;
+        while (get<0, LD_VOL>(stopw) == 0) {
+            for (int k = 0; k < 256; k++) asm volatile("add.u32 %0, %0, %1;" : "+r"(acc) : "r"(k));
+        }
+        fsink[threadIdx.x] = (float)acc;
+    }
+}
+
+// handoff.cu's k_visibility with this file's bystanders: lane 0 of warp 0 stores a flag that every lane of warp 1
+// polls, 400 cycles after the reader acknowledged the previous one; out[2 + i] = the reader's clock when its poll
+// returns the value minus the writer's clock just before its store (clock64 is one counter per SM).
+__global__ void k_visibility(int rounds, int by, int bar_threads, long long* out, float* fsink) {
+    __shared__ volatile unsigned flag, ack;
+    __shared__ volatile unsigned stop[32];
+    __shared__ volatile long long t_read;
+    int t = threadIdx.x, w = t >> 5, l = t & 31;
+    if (t == 0) { flag = 0; ack = 0; }
+    if (l == 0) stop[w] = 0;
+    __syncthreads();
+    if (w == 0) {
+        if (l == 0) {
+            for (int i = 0; i < rounds; i++) {
+                while (get<0, LD_VOL>(saddr(&ack)) != (unsigned)i) { }
+                long long c = clk();
+                while (clk() - c < 400) { }
+                long long c0 = clk();
+                flag = i + 1;
+                while (get<0, LD_VOL>(saddr(&ack)) != (unsigned)i + 1) { }
+                out[2 + i] = t_read - c0;
+            }
+            for (int k = 0; k < 32; k++) stop[k] = 1;
+        }
+        __syncwarp();
+        if (by == BAR) asm volatile("bar.arrive 1, %0;" ::"r"(bar_threads) : "memory");
+    } else if (w == 1) {
+        for (int i = 0; i < rounds; i++) {
+            while (get<1, LD_VOL>(saddr(&flag)) != (unsigned)i + 1) { }
+            long long c1 = clk();
+            if (l == 0) { t_read = c1; __threadfence_block(); ack = i + 1; }
+        }
+    } else {
+        bystand(by, saddr(&stop[w]), bar_threads, fsink);
     }
 }
 
@@ -259,6 +303,34 @@ int main() {
         pp<ST_VOL, LD_ACQUIRE, 0>(1, warps, by, 0xf);
         pp<ST_RELEASE, LD_ACQUIRE, 0>(1, warps, by, 0xf);
         pp<ST_ATOM, LD_ACQUIRE, 0>(1, warps, by, 0xf);
+    }
+    // (7) The dependent-add bystanders of handoff.cu's visibility test, in the ping-pong; then that test's direct
+    // store-to-poll timing with this file's bystanders.
+    for (int warps : {8, 16, 24, 32}) pp<ST_VOL, LD_VOL, 0>(1, warps, ADDDEP, 0xf);
+    {
+        const int N = 200;
+        long long* d_lat;
+        CHECK(cudaMalloc(&d_lat, (N + 2) * sizeof(long long)));
+        for (int by : {NONE, LDS, ADDDEP, FMADEP, SLEEP}) {
+            for (int warps : {2, 16, 32}) {
+                if ((by == NONE) != (warps == 2)) continue;
+                std::vector<double> all;
+                for (int r = 0; r < 3; r++) {
+                    k_visibility<<<1, 32 * warps>>>(N, by, 32 * (warps - 1), d_lat, d_fsink);
+                    CHECK(cudaGetLastError());
+                    CHECK(cudaDeviceSynchronize());
+                    std::vector<long long> h(N + 2);
+                    CHECK(cudaMemcpy(h.data(), d_lat, (N + 2) * sizeof(long long), cudaMemcpyDeviceToHost));
+                    for (int i = 1; i < N; i++) all.push_back((double)h[2 + i]);
+                }
+                std::sort(all.begin(), all.end());
+                printf("R,bystanders_visibility_%dwarps_%s,%.1f,cycles,%zu,writer clock before its store to reader clock "
+                       "when its poll sees it; median; p10 %.0f p90 %.0f\n",
+                       warps, BY_NAME[by], median(all), all.size(), all[all.size() / 10], all[all.size() * 9 / 10]);
+                fflush(stdout);
+            }
+        }
+        CHECK(cudaFree(d_lat));
     }
     // (6) Lock-dataflow's volatile tile with 2 to 32 rows (warps).
     for (int rows : {2, 4, 8, 12, 16, 20, 24, 28, 32}) {
