@@ -73,7 +73,8 @@ public final class SimtBlock {
     /** A barrier of the block opened: the stores before it are visible to all its threads. */
     void barrierOpened() {
         if (storeVisibility != null) {
-            storeVisibility.barrierOpened(machine.cycle());
+            SimtSharedPollPort port = sm.sharedPollPort();
+            storeVisibility.barrierOpened(port == null ? machine.cycle() : port.drainedBy(machine.cycle()));
         }
     }
 

@@ -32,7 +32,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int convert64Latency, int specialFunctionLatency, int namedBarrierLatency,
                           double smSectorCycles, double smPartialStoreSectorCycles, boolean launchPipelined,
                           int launchIntervalCycles, int launchGapCycles, int sharedStoreVisibleCycles,
-                          int mbarrierAddressCycles, int sharedPortCycles) {
+                          int mbarrierAddressCycles, int sharedPortCycles, double sharedPollCycles) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -88,6 +88,10 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
         if (Integer.bitCount(lineBytes) != 1) {
             throw new SimUserException("profile " + source + ": global.lineBytes must be a power of two, was " + lineBytes);
         }
+        if (v.atLeast("shared.portCycles", 0, 0) > 0 && v.nonNegativeDecimal("shared.pollCycles", 0) > 0) {
+            throw new SimUserException("profile " + source + ": shared.portCycles and shared.pollCycles are two models of"
+                    + " the SM's shared-memory port (every access queues, or polls queue); set one of them");
+        }
         return new SimtProfile(v.text("profile.name"), v.text("profile.description"),
                 SimMode.parse(v.text("profile.defaultMode")), v.positiveDecimal("clock.mhz"),
                 v.atLeast("sm.count", 1), maxThreadsPerSm, v.atLeast("sm.maxBlocks", 1),
@@ -121,7 +125,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 pipelined, pipelined ? v.atLeast("launch.intervalCycles", 0) : 0,
                 pipelined ? v.atLeast("launch.gapCycles", 0) : 0,
                 v.atLeast("shared.storeVisibleCycles", 0, 0), v.atLeast("mbarrier.addressCycles", 0, 0),
-                v.atLeast("shared.portCycles", 0, 0));
+                v.atLeast("shared.portCycles", 0, 0), v.nonNegativeDecimal("shared.pollCycles", 0));
     }
 
     /** The costs of the instructions that stand for a sequence of hardware instructions (64-bit, division). */

@@ -14,6 +14,8 @@ public final class SimtSm {
     private final SimtLockUnit lockUnit;
     private final SimtMbarrierUnit mbarrierUnit;
     private final SimtSharedPort sharedPort;
+    /** Null when the profile has no shared poll port. */
+    private final SimtSharedPollPort sharedPollPort;
     private final SimtWarpScheduler scheduler;
     private final List<SimtBlock> blocks = new ArrayList<>();
     private final List<SimtWarp> warps = new ArrayList<>();
@@ -35,6 +37,7 @@ public final class SimtSm {
         this.scheduler = new SimtWarpScheduler(profile.schedulerPolicy());
         this.mbarrierUnit = new SimtMbarrierUnit(profile.mbarrierAddressCycles());
         this.sharedPort = new SimtSharedPort(profile.sharedPortCycles());
+        this.sharedPollPort = profile.sharedPollCycles() > 0 ? new SimtSharedPollPort(profile.sharedPollCycles()) : null;
         this.lockBitsTaken = new boolean[profile.lockBits()];
     }
 
@@ -52,6 +55,11 @@ public final class SimtSm {
 
     public SimtSharedPort sharedPort() {
         return sharedPort;
+    }
+
+    /** The shared-memory port that polls queue for; null when the profile has none. */
+    public SimtSharedPollPort sharedPollPort() {
+        return sharedPollPort;
     }
 
     public List<SimtBlock> blocks() {

@@ -37,6 +37,8 @@ public final class SimtWarp {
      */
     private final int[] laneAddresses = new int[WARP_SIZE];
     private final int[] laneLockBits = new int[WARP_SIZE];
+    /** What each of a few instruction slots loaded last from shared memory: instruction index << 32 | byte address. */
+    private final long[] lastSharedLoads = new long[4];
     private int waitingLanes;
     private long readyAt;
     private int schedulerSlot = -1;
@@ -54,10 +56,23 @@ public final class SimtWarp {
         this.divergence = machine.mode() == SimMode.FERMI ? new SimtReconvergenceStack(lanes)
                 : new SimtIndependentThreads(lanes);
         Arrays.fill(failedLockAddress, -1);
+        Arrays.fill(lastSharedLoads, -1);
     }
 
     public SimtMachine machine() {
         return machine;
+    }
+
+    /**
+     * Whether shared load {@code instruction} reads byte {@code address} again (its first active lane), as it did the
+     * last time this warp ran it (a poll, {@link SimtSharedPollPort}); remembers this load either way.
+     */
+    public boolean repeatsSharedLoad(int instruction, int address) {
+        long key = (long) instruction << 32 | (address & 0xffffffffL);
+        int slot = instruction & (lastSharedLoads.length - 1);
+        boolean repeated = lastSharedLoads[slot] == key;
+        lastSharedLoads[slot] = key;
+        return repeated;
     }
 
     /** Scratch for the executing instruction: the active lanes' byte addresses, in lane order. */

@@ -6,13 +6,16 @@ import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.runtime.SimtMemory;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtSharedPollPort;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * {@code ATOMS.op} (shared) and {@code ATOM.op} (global): each active lane, in lane order, reads the old value into Rd
  * and writes the updated one, indivisibly. Shared atomics serialize per word in the SM (each lane on the busiest word
- * costs {@code latency.sharedAtomic}, and holds the SM's shared-memory port for one pass); global ones go through the
- * line model of {@code SimtCostModel}. The model's shared atomics do not consult the lock unit.
+ * costs {@code latency.sharedAtomic}); global ones go through the line model of {@code SimtCostModel}. A shared
+ * atomic holds the SM's shared-memory port for a pass per serialised lane ({@link dev.finegrain.gpu.runtime.SimtSharedPort},
+ * Fermi) or waits for the port as stores do ({@link SimtSharedPollPort}, Hopper). The model's shared atomics do not
+ * consult the lock unit.
  */
 @NodeInfo(shortName = "ATOM")
 public final class SimtAtomicNode extends SimtMemoryAccessNode {
@@ -59,6 +62,8 @@ public final class SimtAtomicNode extends SimtMemoryAccessNode {
             return SimtGlobalLines.atomicCycles(warp, addresses, count);
         }
         int serialized = sameWordDegree(addresses, count);
-        return sharedPortWait(warp, serialized) + sharedLatency + sharedAtomicCycles * serialized;
+        SimtSharedPollPort port = warp.block().sm().sharedPollPort();
+        int queued = port == null || count == 0 ? 0 : port.store(warp.machine().cycle());
+        return sharedPortWait(warp, serialized) + queued + sharedLatency + sharedAtomicCycles * serialized;
     }
 }

@@ -4,13 +4,15 @@ import com.oracle.truffle.api.nodes.NodeInfo;
 import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtSharedPollPort;
 import dev.finegrain.gpu.runtime.SimtStoreVisibility;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * {@code LDS Rd, [addr]}: loads a shared word per active lane; bank conflicts replay. {@code LDS.64} loads the pair
  * {@code Rd:Rd+1} from an 8-byte aligned address, one pass more than its low words' conflicts need. A word that
- * another thread stored too recently arrives when the store becomes visible ({@link SimtStoreVisibility}).
+ * another thread stored too recently arrives when the store becomes visible ({@link SimtStoreVisibility}); a poll
+ * first waits for the SM's shared port ({@link SimtSharedPollPort}).
  */
 @NodeInfo(shortName = "LDS")
 public final class SimtLdsNode extends SimtMemoryAccessNode {
@@ -29,7 +31,10 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         int[] addresses = warp.laneAddresses();
         int count = collectAddresses(warp, active, addresses);
         SimtStoreVisibility visibility = warp.block().storeVisibility();
-        long cycle = warp.machine().cycle();
+        SimtSharedPollPort port = warp.block().sm().sharedPollPort();
+        long issued = warp.machine().cycle();
+        int queued = port == null || count == 0 ? 0 : port.load(warp, instruction.index(), addresses[0], issued);
+        long cycle = issued + queued;
         int unseen = 0;
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
@@ -57,6 +62,6 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         warp.machine().counters().sharedLoads += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
         int portWait = sharedPortWait(warp, degree);
-        return portWait + issueLoad(warp, destination, wide, count, portWait + unseen + sharedAccessCycles(degree));
+        return portWait + issueLoad(warp, destination, wide, count, portWait + queued + unseen + sharedAccessCycles(degree));
     }
 }

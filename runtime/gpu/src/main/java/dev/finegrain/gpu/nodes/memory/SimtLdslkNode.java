@@ -6,6 +6,7 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.runtime.SimtLockUnit;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtSharedPollPort;
 import dev.finegrain.gpu.runtime.SimtStoreVisibility;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
@@ -16,7 +17,8 @@ import java.util.Arrays;
  * reads the lock bit of the address into Pd, clearing it. Pd true means this lane took the lock; a bit already
  * cleared (by anyone, through any aliased address) leaves Pd false. Lanes of one warp that hit the same bit conflict:
  * the first takes it, the rest fail, and each extra lane replays. A word another thread stored too recently arrives
- * when the store becomes visible ({@link SimtStoreVisibility}), as for LDS.
+ * when the store becomes visible ({@link SimtStoreVisibility}), and a poll waits for the SM's shared port
+ * ({@link SimtSharedPollPort}), as for LDS.
  */
 @NodeInfo(shortName = "LDSLK")
 public final class SimtLdslkNode extends SimtMemoryAccessNode {
@@ -40,6 +42,10 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         int[] bits = warp.laneLockBits();
         int acquired = 0;
         SimtStoreVisibility visibility = warp.block().storeVisibility();
+        SimtSharedPollPort port = warp.block().sm().sharedPollPort();
+        int queued = port == null || count == 0 ? 0
+                : port.load(warp, instruction.index(), addresses[0], warp.machine().cycle());
+        long cycle = warp.machine().cycle() + queued;
         int unseen = 0;
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
@@ -59,7 +65,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
                 warp.recordLockWait(lane, addresses[i]);
             }
             if (visibility != null) {
-                unseen = Math.max(unseen, visibility.waitFor(word, warp.threadIndex(lane), warp.machine().cycle()));
+                unseen = Math.max(unseen, visibility.waitFor(word, warp.threadIndex(lane), cycle));
             }
             warp.writeRegister(lane, destination, warp.block().shared().load(word));
         }
@@ -77,7 +83,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         counters.sharedBankConflictReplays += degree - 1;
         // lanes on one bit through one word are one pass of the banks (a broadcast); the lock unit answers them beside
         // the data access (seed 001 section 3.1), so their serialisation costs this warp, not the SM's port
-        return sharedPortWait(warp, bankPasses) + unseen + sharedAccessCycles(degree);
+        return sharedPortWait(warp, bankPasses) + queued + unseen + sharedAccessCycles(degree);
     }
 
     /**

@@ -5,13 +5,15 @@ import dev.finegrain.gpu.isa.SimtInstruction;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtSharedPollPort;
 import dev.finegrain.gpu.runtime.SimtStoreVisibility;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * {@code STS [addr], Rs}: stores a shared word per active lane (lanes in order, so the highest lane wins a tie).
  * {@code STS.64} stores the pair {@code Rs:Rs+1} to an 8-byte aligned address, one pass more than {@code STS}.
- * Other threads see the store when {@link SimtStoreVisibility} says.
+ * Other threads see the store when {@link SimtStoreVisibility} says, counted from when the SM's shared port takes it
+ * ({@link SimtSharedPollPort}).
  */
 @NodeInfo(shortName = "STS")
 public final class SimtStsNode extends SimtMemoryAccessNode {
@@ -31,6 +33,8 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
         int[] addresses = warp.laneAddresses();
         int count = collectAddresses(warp, active, addresses);
         SimtStoreVisibility visibility = warp.block().storeVisibility();
+        SimtSharedPollPort port = warp.block().sm().sharedPollPort();
+        long cycle = warp.machine().cycle() + (port == null || count == 0 ? 0 : port.store(warp.machine().cycle()));
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
             int lane = Integer.numberOfTrailingZeros(lanes);
@@ -47,7 +51,6 @@ public final class SimtStsNode extends SimtMemoryAccessNode {
             }
             if (visibility != null) {
                 int thread = warp.threadIndex(lane);
-                long cycle = warp.machine().cycle();
                 visibility.stored(word, thread, cycle);
                 if (high != null) {
                     visibility.stored(word + 1, thread, cycle);

@@ -6,13 +6,14 @@ import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.expression.SimtOperandNode;
 import dev.finegrain.gpu.runtime.SimtLockUnit;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtSharedPollPort;
 import dev.finegrain.gpu.runtime.SimtStoreVisibility;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
  * {@code STSUL [addr], Rs} (seed 001 §3.2): stores the word and sets the address's lock bit back to 1 (free). The
  * hardware does not check who took the bit, and neither does the model. Its store reaches other threads as an STS
- * does ({@link SimtStoreVisibility}).
+ * does ({@link SimtStoreVisibility}, {@link SimtSharedPollPort}).
  */
 @NodeInfo(shortName = "STSUL")
 public final class SimtStsulNode extends SimtMemoryAccessNode {
@@ -32,6 +33,8 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
         int[] addresses = warp.laneAddresses();
         int count = collectAddresses(warp, active, addresses);
         SimtStoreVisibility visibility = warp.block().storeVisibility();
+        SimtSharedPollPort port = warp.block().sm().sharedPollPort();
+        long cycle = warp.machine().cycle() + (port == null || count == 0 ? 0 : port.store(warp.machine().cycle()));
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
             int lane = Integer.numberOfTrailingZeros(lanes);
@@ -40,7 +43,7 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
                 throw missingFeature(warp, lane, "lock unit");
             }
             if (visibility != null) {
-                visibility.stored(word, warp.threadIndex(lane), warp.machine().cycle());
+                visibility.stored(word, warp.threadIndex(lane), cycle);
             }
             if (warp.block().shared().store(word, value.read(warp, lane))) {
                 warp.machine().noteProgress();

@@ -1,0 +1,54 @@
+package dev.finegrain.gpu.runtime;
+
+/**
+ * The SM's shared-memory port as spinning warps meet it ({@code shared.pollCycles}, docs/profiles.md), a
+ * phenomenological mechanism. Every shared access of the SM takes the port for {@code pollCycles}. A poll (a warp's
+ * shared load that reads the same address through the same instruction as that instruction's previous load by the
+ * warp), a store and a shared atomic wait until the port is free, and a store becomes visible counted from then; any
+ * other load goes first and does not wait, because on the H100 a dependent shared-load chain ran as fast among 31
+ * spinning warps as alone.
+ *
+ * <p>Why: on the H100 two warps passing a volatile shared word cost 118 cycles per hand-off alone, about 1 more for
+ * each warp spinning on a shared load beside them up to 20 warps, then about 6.5 more for each further spinner (200
+ * among 30), while 30 warps running FMA chains, sleeping or parked at a barrier add 0-7, and a participant that polls
+ * less often hands off faster among the spinners. A queue that the polls of every spinning warp join reproduces
+ * that rise; {@code pollCycles} is fitted on it (3.5), not the 2.0 cycles per access measured for throughput, and the
+ * model's queue fills from about 10 spinners where the H100's cost stays nearly flat up to 20.
+ *
+ * <p>What a warp loaded last is kept per warp in a few slots chosen by the instruction's index, so a loop that polls
+ * two words (lock-dataflow's west and north flags) polls both.
+ */
+public final class SimtSharedPollPort {
+    private final double pollCycles;
+    private double freeAt;
+
+    SimtSharedPollPort(double pollCycles) {
+        this.pollCycles = pollCycles;
+    }
+
+    /**
+     * Warp {@code warp} issues shared load {@code instruction} whose first active lane reads byte {@code address} at
+     * {@code cycle}: the cycles the load waits for the port, 0 unless it is a poll.
+     */
+    public int load(SimtWarp warp, int instruction, int address, long cycle) {
+        boolean poll = warp.repeatsSharedLoad(instruction, address);
+        double start = Math.max(cycle, freeAt);
+        freeAt = start + pollCycles;
+        return poll ? (int) Math.ceil(start - cycle) : 0;
+    }
+
+    /** A shared store or atomic issued at {@code cycle}: the cycles it waits for the port before it is performed. */
+    public int store(long cycle) {
+        double start = Math.max(cycle, freeAt);
+        freeAt = start + pollCycles;
+        return (int) Math.ceil(start - cycle);
+    }
+
+    /**
+     * The first cycle, not before {@code cycle}, by which every store given to the port so far has been performed: a
+     * barrier opening at {@code cycle} orders those stores, and a store issued later is performed no earlier.
+     */
+    public long drainedBy(long cycle) {
+        return Math.max(cycle, (long) Math.ceil(freeAt));
+    }
+}

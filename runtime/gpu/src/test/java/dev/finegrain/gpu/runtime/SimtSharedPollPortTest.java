@@ -1,0 +1,102 @@
+package dev.finegrain.gpu.runtime;
+
+import dev.finegrain.gpu.SimRequest;
+import dev.finegrain.gpu.SimtSimulator;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Polls, stores and shared atomics queue at the SM's shared port, {@code shared.pollCycles} each; other loads do not. */
+class SimtSharedPollPortTest {
+    private static final int ROUNDS = 40;
+
+    /**
+     * Kernel cycles of {@code threads} threads whose warps each load {@code ROUNDS} times through one LDS: the word of
+     * their warp every time (a poll from the second load on) or, with {@code moving}, the next word each time.
+     */
+    private static long cycles(String profile, int threads, boolean moving) {
+        String program = """
+                S2R R1, SR_WARPID;
+                SHL R2, R1, 0x2;
+                MOV32I R5, 0x0;
+                again: LDS R3, [R2];
+                IADD R2, R2, %s;
+                IADD R5, R5, 0x1;
+                ISETP.LT.AND P0, pt, R5, %s, pt;
+                @P0 BRA again;
+                """.formatted(moving ? "0x80" : "RZ", "0x" + Integer.toHexString(ROUNDS));
+        return SimtSimulator.run(SimRequest.builder("poll.sass", program).profile(profile).threads(threads)
+                .sharedBytesPerBlock(ROUNDS * 128 + 128).build()).kernelCycles();
+    }
+
+    /** The hopper-h100 profile without its shared port, as a file. */
+    private static String h100WithoutPort() throws IOException {
+        try (InputStream in = SimtProfile.class.getResourceAsStream("/dev/finegrain/gpu/profiles/hopper-h100.properties")) {
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("shared.pollCycles=", "#");
+            Path file = Files.createTempFile("hopper-h100-no-port", ".properties");
+            file.toFile().deleteOnExit();
+            return Files.writeString(file, text).toString();
+        }
+    }
+
+    @Test
+    void thirtyTwoPollingWarpsTakeThePortInTurn() throws IOException {
+        SimtProfile h100 = SimtProfile.load("hopper-h100");
+        assertEquals(3.5, h100.sharedPollCycles());
+        long withPort = cycles("hopper-h100", 1024, false);
+        long without = cycles(h100WithoutPort(), 1024, false);
+        double saturated = (ROUNDS - 1) * 32 * 3.5;
+        assertTrue(withPort >= saturated && withPort <= saturated + 2 * without / ROUNDS + 200,
+                "39 rounds of 32 polls at 3.5 cycles each (" + saturated + ") plus about one free round; was "
+                        + withPort + " (" + without + " without the port)");
+    }
+
+    @Test
+    void aWarpPollingAloneNeverWaits() throws IOException {
+        assertEquals(cycles(h100WithoutPort(), 32, false), cycles("hopper-h100", 32, false),
+                "one poll per loop of LDS + IADD + IADD + ISETP + BRA, far longer than the 3.5 cycles the port takes");
+    }
+
+    @Test
+    void loadsThatAreNotPollsGoFirst() throws IOException {
+        assertEquals(cycles(h100WithoutPort(), 1024, true), cycles("hopper-h100", 1024, true),
+                "every load reads a new word, so none is a poll and none waits");
+    }
+
+    /** Kernel cycles of a block of 1024 threads that store their index, meet at a barrier, then load {@code load}. */
+    private static long storesThenBarrier(String load) {
+        String program = """
+                S2R R1, SR_TID.X;
+                SHL R2, R1, 0x2;
+                STS [R2], R1;
+                BAR.SYNC 0x0;
+                LDS R3, [%s];
+                IADD R4, R3, 0x1;
+                """.formatted(load);
+        return SimtSimulator.run(SimRequest.builder("barrier.sass", program).profile("hopper-h100").threads(1024)
+                .build()).kernelCycles();
+    }
+
+    @Test
+    void aBarrierOrdersTheStoresStillQueuedAtThePort() {
+        assertEquals(storesThenBarrier("R2"), storesThenBarrier("R2+0x80"),
+                "32 warp stores queue 112 cycles at the port, yet after the barrier a word of another warp is seen"
+                        + " as soon as a thread's own");
+    }
+
+    @Test
+    void otherProfilesHaveNoPort() {
+        for (String profile : new String[] {"fermi-gtx570", "fermi-gtx580", "tesla-gtx295", "hopper-h200"}) {
+            assertEquals(0.0, SimtProfile.load(profile).sharedPollCycles(), profile);
+        }
+        assertEquals(cycles("hopper-h200", 1024, true), cycles("hopper-h200", 1024, false),
+                "without the port a poll costs what any load costs");
+    }
+}
