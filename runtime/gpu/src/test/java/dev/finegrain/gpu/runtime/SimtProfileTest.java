@@ -104,4 +104,15 @@ class SimtProfileTest {
         assertEquals("profile " + odd + ": sm.lockBits must be 0 or a power of two, was 1000",
                 assertThrows(SimUserException.class, () -> SimtProfile.load(odd.toString())).getMessage());
     }
+
+    @Test
+    void aProfileWithBothModelsOfTheSharedPortIsRefused(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        String fermi = Files.readString(Path.of("src/main/resources/dev/finegrain/gpu/profiles/fermi-gtx570.properties"));
+        assertTrue(fermi.contains("\nshared.portCycles=2"), "fermi-gtx570 sets shared.portCycles");
+        Path both = dir.resolve("both.properties");
+        Files.writeString(both, fermi + "\nshared.pollCycles=3.5\n");
+        assertEquals("profile " + both + ": shared.portCycles and shared.pollCycles are two models of the SM's shared-memory"
+                        + " port (every access queues, or polls queue); set one of them",
+                assertThrows(SimUserException.class, () -> SimtProfile.load(both.toString())).getMessage());
+    }
 }
