@@ -18,14 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda_check.h"
+#include "handoff_timing.h"
 
-__device__ __forceinline__ long long clk() {
-    long long c;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
-    return c;
-}
-__device__ __forceinline__ unsigned saddr(const volatile void* p) { return (unsigned)__cvta_generic_to_shared((void*)p); }
 
 // How the writer releases (ST_*) and how the reader polls (LD_*).
 enum Store { ST_VOL = 0, ST_WEAK = 1, ST_RELEASE = 2, ST_ATOM = 3 };
@@ -213,32 +207,8 @@ __global__ void k_tile(long long* out) {
     if (t == (int)blockDim.x - 1) out[0] = clk() - c0;
 }
 
-static long long* d_out;
 static unsigned* d_sink;
 static float* d_fsink;
-
-static double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
-}
-
-template <typename F>
-static void measure(const std::string& name, double handoffs, F launch, const std::string& note) {
-    std::vector<double> c;
-    for (int r = 0; r < 10; r++) {
-        launch();
-        CHECK(cudaGetLastError());
-        CHECK(cudaDeviceSynchronize());
-        long long h;
-        CHECK(cudaMemcpy(&h, d_out, sizeof h, cudaMemcpyDeviceToHost));
-        if (r > 0) c.push_back(h / handoffs);
-    }
-    std::sort(c.begin(), c.end());
-    printf("R,%s,%.3f,cycles,%zu,%s; min %.1f max %.1f\n", name.c_str(), median(c), c.size(), note.c_str(), c.front(),
-           c.back());
-    fflush(stdout);
-}
 
 // One ping-pong row: name bystanders_<st>_<ld>[_pad<P>]_<place>_<W>warps_<by>[_smsp<M>].
 template <int ST, int LD, int PAD>

@@ -18,14 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda_check.h"
+#include "handoff_timing.h"
 
-__device__ __forceinline__ long long clk() {
-    long long c;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
-    return c;
-}
-__device__ __forceinline__ unsigned saddr(const volatile void* p) { return (unsigned)__cvta_generic_to_shared((void*)p); }
 
 // How a participant waits. VOL: spins on a volatile shared word. TRY: mbarrier.try_wait.parity loop (as the CUDA
 // backend emits). HINT: try_wait with an explicit suspend-time hint of HINT_NS. TEST: mbarrier.test_wait.parity loop
@@ -236,32 +230,7 @@ __global__ void k_visibility(int rounds, int reader_lanes, int by, long long* ou
     sink[t] = acc;
 }
 
-static long long* d_out;
 static unsigned* d_sink;
-
-static double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
-}
-
-// Launches `launch` (one block) 9 times after a warm-up; reports the median of out[0] / handoffs.
-template <typename F>
-static void measure(const std::string& name, double handoffs, F launch, const std::string& note) {
-    std::vector<double> c;
-    for (int r = 0; r < 10; r++) {
-        launch();
-        CHECK(cudaGetLastError());
-        CHECK(cudaDeviceSynchronize());
-        long long h;
-        CHECK(cudaMemcpy(&h, d_out, sizeof h, cudaMemcpyDeviceToHost));
-        if (r > 0) c.push_back(h / handoffs);
-    }
-    std::sort(c.begin(), c.end());
-    printf("R,%s,%.3f,cycles,%zu,%s; min %.1f max %.1f\n", name.c_str(), median(c), c.size(), note.c_str(), c.front(),
-           c.back());
-    fflush(stdout);
-}
 
 static const char* BY_NAME[5] = {"none", "own", "same", "diverged", "mbar"};
 
