@@ -92,6 +92,11 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
             throw new SimUserException("profile " + source + ": shared.portCycles and shared.pollCycles are two models of"
                     + " the SM's shared-memory port (every access queues, or polls queue); set one of them");
         }
+        if (v.atLeast("shared.portCycles", 0, 0) > 0 && v.atLeast("shared.storeVisibleCycles", 0, 0) > 0) {
+            throw new SimUserException("profile " + source + ": shared.portCycles does not combine with"
+                    + " shared.storeVisibleCycles (the port's wait is not counted into a store's visibility); use"
+                    + " shared.pollCycles for the port of a profile with a visibility delay");
+        }
         return new SimtProfile(v.text("profile.name"), v.text("profile.description"),
                 SimMode.parse(v.text("profile.defaultMode")), v.positiveDecimal("clock.mhz"),
                 v.atLeast("sm.count", 1), maxThreadsPerSm, v.atLeast("sm.maxBlocks", 1),

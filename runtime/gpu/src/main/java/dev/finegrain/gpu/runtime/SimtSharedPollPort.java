@@ -9,14 +9,18 @@ package dev.finegrain.gpu.runtime;
  * spinning warps as alone.
  *
  * <p>Why: on the H100 two warps passing a volatile shared word cost 118 cycles per hand-off alone, about 1 more for
- * each warp spinning on a shared load beside them up to 20 warps, then about 6.5 more for each further spinner (200
- * among 30), while 30 warps running FMA chains, sleeping or parked at a barrier add 0-7, and a participant that polls
+ * each warp spinning on a shared load beside them up to 20 warps, then about 6 more for each further spinner (200
+ * among 30), while 30 warps running dependent FMA chains, sleeping or parked at a barrier add 0-7, and a participant that polls
  * less often hands off faster among the spinners. A queue that the polls of every spinning warp join reproduces
  * that rise; {@code pollCycles} is fitted on it (3.5), not the 2.0 cycles per access measured for throughput, and the
  * model's queue fills from about 10 spinners where the H100's cost stays nearly flat up to 20.
  *
- * <p>What a warp loaded last is kept per warp in a few slots chosen by the instruction's index, so a loop that polls
- * two words (lock-dataflow's west and north flags) polls both.
+ * <p>A load that is not a poll takes the port at once, ahead of the queue, and does not push the queue back: the port
+ * is busy until at least {@code pollCycles} after it. Pushing the queue back instead would let a stream of such loads
+ * (a tile reading its neighbours) build a backlog that the next store or atomic pays, which no measurement shows.
+ *
+ * <p>Each warp remembers, per load instruction, the address it read last, so a loop that polls two words
+ * (lock-dataflow's west and north flags) polls both.
  */
 public final class SimtSharedPollPort {
     private final double pollCycles;
@@ -31,14 +35,19 @@ public final class SimtSharedPollPort {
      * {@code cycle}: the cycles the load waits for the port, 0 unless it is a poll.
      */
     public int load(SimtWarp warp, int instruction, int address, long cycle) {
-        boolean poll = warp.repeatsSharedLoad(instruction, address);
-        double start = Math.max(cycle, freeAt);
-        freeAt = start + pollCycles;
-        return poll ? (int) Math.ceil(start - cycle) : 0;
+        if (warp.repeatsSharedLoad(instruction, address)) {
+            return queue(cycle);
+        }
+        freeAt = Math.max(freeAt, cycle + pollCycles);
+        return 0;
     }
 
     /** A shared store or atomic issued at {@code cycle}: the cycles it waits for the port before it is performed. */
     public int store(long cycle) {
+        return queue(cycle);
+    }
+
+    private int queue(long cycle) {
         double start = Math.max(cycle, freeAt);
         freeAt = start + pollCycles;
         return (int) Math.ceil(start - cycle);

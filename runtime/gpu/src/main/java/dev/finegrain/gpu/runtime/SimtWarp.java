@@ -37,8 +37,11 @@ public final class SimtWarp {
      */
     private final int[] laneAddresses = new int[WARP_SIZE];
     private final int[] laneLockBits = new int[WARP_SIZE];
-    /** What each of a few instruction slots loaded last from shared memory: instruction index << 32 | byte address. */
-    private final long[] lastSharedLoads = new long[4];
+    /**
+     * The byte address each shared load instruction (by index) read last in this warp, -1 before it ran; made on the
+     * first question, so only profiles with a shared poll port pay for it.
+     */
+    private long[] lastSharedLoads;
     private int waitingLanes;
     private long readyAt;
     private int schedulerSlot = -1;
@@ -56,7 +59,6 @@ public final class SimtWarp {
         this.divergence = machine.mode() == SimMode.FERMI ? new SimtReconvergenceStack(lanes)
                 : new SimtIndependentThreads(lanes);
         Arrays.fill(failedLockAddress, -1);
-        Arrays.fill(lastSharedLoads, -1);
     }
 
     public SimtMachine machine() {
@@ -68,10 +70,13 @@ public final class SimtWarp {
      * last time this warp ran it (a poll, {@link SimtSharedPollPort}); remembers this load either way.
      */
     public boolean repeatsSharedLoad(int instruction, int address) {
-        long key = (long) instruction << 32 | (address & 0xffffffffL);
-        int slot = instruction & (lastSharedLoads.length - 1);
-        boolean repeated = lastSharedLoads[slot] == key;
-        lastSharedLoads[slot] = key;
+        if (lastSharedLoads == null) {
+            lastSharedLoads = new long[machine.program().size()];
+            Arrays.fill(lastSharedLoads, -1);
+        }
+        long key = address & 0xffffffffL;
+        boolean repeated = lastSharedLoads[instruction] == key;
+        lastSharedLoads[instruction] = key;
         return repeated;
     }
 

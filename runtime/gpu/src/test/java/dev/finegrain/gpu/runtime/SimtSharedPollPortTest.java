@@ -70,6 +70,65 @@ class SimtSharedPollPortTest {
                 "every load reads a new word, so none is a poll and none waits");
     }
 
+    /**
+     * Kernel cycles of 1024 threads whose warps each read {@code ROUNDS} new words (no poll), then add to their warp's
+     * word with a shared atomic and use the result.
+     */
+    private static long loadsThenAtomic(String profile) {
+        String program = """
+                S2R R1, SR_WARPID;
+                SHL R2, R1, 0x2;
+                MOV R6, R2;
+                MOV32I R5, 0x0;
+                again: LDS R3, [R2];
+                IADD R2, R2, 0x80;
+                IADD R5, R5, 0x1;
+                ISETP.LT.AND P0, pt, R5, %s, pt;
+                @P0 BRA again;
+                MOV32I R7, 0x1;
+                ATOMS.ADD R8, [R6], R7;
+                IADD R9, R8, 0x1;
+                """.formatted("0x" + Integer.toHexString(ROUNDS));
+        return SimtSimulator.run(SimRequest.builder("atomic.sass", program).profile(profile).threads(1024)
+                .sharedBytesPerBlock(ROUNDS * 128 + 128).build()).kernelCycles();
+    }
+
+    @Test
+    void loadsThatAreNotPollsLeaveNoBacklogForTheNextAtomic() throws IOException {
+        long extra = loadsThenAtomic("hopper-h100") - loadsThenAtomic(h100WithoutPort());
+        assertTrue(extra >= 0 && extra <= 32 * 3.5 + 4,
+                "at most the 32 warps' atomics queue behind each other (112 cycles), not the 32 x 40 loads before them"
+                        + " (4480); was " + extra);
+    }
+
+    /** Kernel cycles of 1024 threads whose warps poll two words of their own in one loop, 4 instructions apart. */
+    private static long twoPolls(String profile) {
+        String program = """
+                S2R R1, SR_WARPID;
+                SHL R2, R1, 0x2;
+                IADD R6, R2, 0x80;
+                MOV32I R5, 0x0;
+                again: LDS R3, [R2];
+                IADD R5, R5, 0x1;
+                ISETP.LT.AND P0, pt, R5, %s, pt;
+                MOV R7, R3;
+                LDS R4, [R6];
+                @P0 BRA again;
+                """.formatted("0x" + Integer.toHexString(ROUNDS));
+        return SimtSimulator.run(SimRequest.builder("two-polls.sass", program).profile(profile).threads(1024)
+                .sharedBytesPerBlock(256).build()).kernelCycles();
+    }
+
+    @Test
+    void aLoopPollingTwoWordsPollsBoth() throws IOException {
+        long withPort = twoPolls("hopper-h100");
+        long without = twoPolls(h100WithoutPort());
+        double bothQueue = 2 * (ROUNDS - 1) * 32 * 3.5;
+        assertTrue(withPort >= bothQueue && without < bothQueue / 2,
+                "both loads repeat their address, so 32 warps x 2 polls x 39 rounds take the port 3.5 cycles each ("
+                        + bothQueue + "); was " + withPort + " (" + without + " without the port)");
+    }
+
     /** Kernel cycles of a block of 1024 threads that store their index, meet at a barrier, then load {@code load}. */
     private static long storesThenBarrier(String load) {
         String program = """

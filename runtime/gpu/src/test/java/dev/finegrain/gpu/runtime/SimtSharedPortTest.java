@@ -48,7 +48,7 @@ class SimtSharedPortTest {
     }
 
     @Test
-    void fermiTakesTwoCyclesPerPassFromItsSixteenLoadStoreUnitsAndHopperHasNoPort() {
+    void fermiTakesTwoCyclesPerPassFromItsSixteenLoadStoreUnitsAndHopperHasNoPerAccessPort() {
         assertEquals(2, SimtProfile.load("fermi-gtx570").sharedPortCycles());
         assertEquals(2, SimtProfile.load("fermi-gtx580").sharedPortCycles());
         assertEquals(0, SimtProfile.load("hopper-h100").sharedPortCycles());

@@ -62,8 +62,7 @@ public final class SimtAtomicNode extends SimtMemoryAccessNode {
             return SimtGlobalLines.atomicCycles(warp, addresses, count);
         }
         int serialized = sameWordDegree(addresses, count);
-        SimtSharedPollPort port = warp.block().sm().sharedPollPort();
-        int queued = port == null || count == 0 ? 0 : port.store(warp.machine().cycle());
-        return sharedPortWait(warp, serialized) + queued + sharedLatency + sharedAtomicCycles * serialized;
+        int portWait = count == 0 ? 0 : sharedPortWait(warp, serialized);
+        return portWait + pollPortStoreWait(warp, count) + sharedLatency + sharedAtomicCycles * serialized;
     }
 }

@@ -31,10 +31,8 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         int[] addresses = warp.laneAddresses();
         int count = collectAddresses(warp, active, addresses);
         SimtStoreVisibility visibility = warp.block().storeVisibility();
-        SimtSharedPollPort port = warp.block().sm().sharedPollPort();
-        long issued = warp.machine().cycle();
-        int queued = port == null || count == 0 ? 0 : port.load(warp, instruction.index(), addresses[0], issued);
-        long cycle = issued + queued;
+        int queued = pollPortLoadWait(warp, count, addresses[0]);
+        long cycle = warp.machine().cycle() + queued;
         int unseen = 0;
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1) {

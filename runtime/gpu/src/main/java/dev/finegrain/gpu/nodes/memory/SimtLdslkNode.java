@@ -42,9 +42,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         int[] bits = warp.laneLockBits();
         int acquired = 0;
         SimtStoreVisibility visibility = warp.block().storeVisibility();
-        SimtSharedPollPort port = warp.block().sm().sharedPollPort();
-        int queued = port == null || count == 0 ? 0
-                : port.load(warp, instruction.index(), addresses[0], warp.machine().cycle());
+        int queued = pollPortLoadWait(warp, count, addresses[0]);
         long cycle = warp.machine().cycle() + queued;
         int unseen = 0;
         int i = 0;

@@ -7,6 +7,7 @@ import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
 import dev.finegrain.gpu.runtime.SimtMemory;
 import dev.finegrain.gpu.runtime.SimtProfile;
+import dev.finegrain.gpu.runtime.SimtSharedPollPort;
 import dev.finegrain.gpu.runtime.SimtSharedPort;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
@@ -24,6 +25,8 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     private final int sharedReplayCycles;
     /** Whether the SM's shared-memory port limits accesses (a profile constant, so Graal folds the check away). */
     private final boolean hasSharedPort;
+    /** Whether polls and stores queue at the SM's shared poll port (a profile constant, as above). */
+    private final boolean hasPollPort;
 
     protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address, SimtProfile profile) {
         super(instruction);
@@ -33,6 +36,7 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
         this.sharedLatency = profile.sharedLatency();
         this.sharedReplayCycles = profile.sharedReplayCycles();
         this.hasSharedPort = profile.sharedPortCycles() > 0;
+        this.hasPollPort = profile.sharedPollCycles() > 0;
     }
 
     protected final int byteAddress(SimtWarp warp, int lane) {
@@ -114,6 +118,21 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
      */
     protected final int sharedPortWait(SimtWarp warp, int passes) {
         return hasSharedPort ? warp.block().sm().sharedPort().dispatch(warp.machine().cycle(), passes) : 0;
+    }
+
+    /**
+     * Cycles a shared load of {@code count} active lanes, the first reading byte {@code firstAddress}, waits at its
+     * SM's shared poll port ({@link SimtSharedPollPort}): 0 unless it is a poll; 0 on a profile without the port.
+     */
+    protected final int pollPortLoadWait(SimtWarp warp, int count, int firstAddress) {
+        return hasPollPort && count != 0
+                ? warp.block().sm().sharedPollPort().load(warp, instruction.index(), firstAddress, warp.machine().cycle())
+                : 0;
+    }
+
+    /** Cycles a shared store or atomic of {@code count} active lanes waits at its SM's shared poll port, as above. */
+    protected final int pollPortStoreWait(SimtWarp warp, int count) {
+        return hasPollPort && count != 0 ? warp.block().sm().sharedPollPort().store(warp.machine().cycle()) : 0;
     }
 
     /** Shared-memory latency plus one replay per conflict beyond the first access. */

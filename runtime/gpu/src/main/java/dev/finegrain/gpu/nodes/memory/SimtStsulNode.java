@@ -33,8 +33,7 @@ public final class SimtStsulNode extends SimtMemoryAccessNode {
         int[] addresses = warp.laneAddresses();
         int count = collectAddresses(warp, active, addresses);
         SimtStoreVisibility visibility = warp.block().storeVisibility();
-        SimtSharedPollPort port = warp.block().sm().sharedPollPort();
-        long cycle = warp.machine().cycle() + (port == null || count == 0 ? 0 : port.store(warp.machine().cycle()));
+        long cycle = warp.machine().cycle() + pollPortStoreWait(warp, count);
         int i = 0;
         for (int lanes = active; lanes != 0; lanes &= lanes - 1, i++) {
             int lane = Integer.numberOfTrailingZeros(lanes);
