@@ -30,8 +30,8 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * same number of strips on every hyperplane (the set moves down the domain as the wavefront does, and a fixed deal
  * would leave the first and last hyperplanes to one worker), and only the strip at each chunk's edge reads its row
  * above from another worker. A strip changes workers only between blocks, where nothing of its state lives outside
- * storage: each block's first step reads the ring's entries for the steps before it back from storage (the block
- * before was stored at its end).
+ * storage: a block's first step on a new worker reads the ring's entries for the steps before it back from storage
+ * (the block before was stored at its end).
  *
  * <p>A strip's state lives across barrier steps in its worker's scratch array: a ring of its last R step vectors per
  * state field, and the step vectors of its inputs for the current block of {@link #SUB_BLOCKS} k steps, loaded k
@@ -66,9 +66,9 @@ final class WavefrontLanes {
     private final JExpr.Local strips;
     private final JExpr.Local activeFrom;
     private final JExpr.Local activeTo;
-    private final JExpr.Local blockHyperplane;
-    private final JExpr.Local blockFrom;
-    private final JExpr.Local blockChunk;
+    private final JExpr.Local chunk;
+    private final JExpr.Local owners;
+    private final JExpr.Local previousOwner;
     private final JExpr.Local stripIndex;
     private final JExpr.Local scratch;
     private final JExpr.Local staging;
@@ -115,9 +115,9 @@ final class WavefrontLanes {
         strips = cx.local("strips", JType.INT);
         activeFrom = cx.local("activeFrom", JType.INT);
         activeTo = cx.local("activeTo", JType.INT);
-        blockHyperplane = cx.local("blockHyperplane", JType.INT);
-        blockFrom = cx.local("blockFrom", JType.INT);
-        blockChunk = cx.local("blockChunk", JType.INT);
+        chunk = cx.local("stripChunk", JType.INT);
+        owners = cx.local("blockOwner", JType.INT_ARRAY);
+        previousOwner = cx.local("previousOwner", JType.INT);
         stripIndex = cx.local("stripIndex", JType.INT);
         scratch = cx.local("stripScratch", JType.arrayOf(v.lane));
         staging = cx.local("stagingRows", JType.INT);
@@ -152,6 +152,7 @@ final class WavefrontLanes {
                 new JStmt.Assign(strips, new JExpr.Binary(Op.DIV, cx.size[0], constant(k))),
                 new JStmt.Assign(staging, mul(strips, constant(stripWords))),
                 new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, add(staging, constant(k * k)))),
+                new JStmt.Assign(owners, new JExpr.NewArrayOfLength(JType.INT, strips)),
                 new JStmt.Assign(stepEnd, add(cx.size[1], constant(skew * (k - 1)))));
     }
 
@@ -177,25 +178,29 @@ final class WavefrontLanes {
         strip.add(new JStmt.Assign(stripRow, mul(stripIndex, constant(k))));
         strip.add(new JStmt.Assign(step, sub(hyperplane, mul(constant(skew), stripRow))));
         strip.add(new JStmt.Assign(stepInBlock, new JExpr.Binary(Op.AND, step, constant(span - 1))));
-        strip.add(new JStmt.Comment("the block's owner: the worker whose chunk of the strips met by the block's first hyperplane holds the strip"));
-        strip.add(new JStmt.Assign(blockHyperplane, sub(hyperplane, stepInBlock)));
-        strip.add(new JStmt.Assign(blockFrom, firstStripAt(blockHyperplane)));
-        strip.add(new JStmt.Assign(blockChunk, math("ceilDiv", JType.INT, sub(stripsEndAt(blockHyperplane), blockFrom), cx.workers)));
+        strip.add(new JStmt.Comment("at a block's first hyperplane: its owner, the worker whose chunk of this hyperplane's strips holds the strip"
+                + " (every worker keeps every strip's, so none divides on the other steps)"));
+        strip.add(new JStmt.Assign(previousOwner, new JExpr.ArrayLoad(owners, stripIndex)));
+        strip.add(new JStmt.If(compare(Op.EQ, stepInBlock, constant(0)), List.of(
+                new JStmt.Store(owners, stripIndex, new JExpr.Binary(Op.DIV, sub(stripIndex, activeFrom), chunk))), List.of()));
         List<JStmt> active = new ArrayList<>();
         active.add(new JStmt.Assign(cx.coordinate[0], stripRow));
         active.addAll(cx.rowBases());
         active.add(new JStmt.Assign(base, mul(stripIndex, constant(stripWords))));
-        List<JStmt> blockStarts = new ArrayList<>(ringFromStorage());
+        List<JStmt> blockStarts = new ArrayList<>();
+        blockStarts.add(new JStmt.If(new JExpr.Binary(Op.OR, compare(Op.EQ, step, constant(0)), compare(Op.NE, previousOwner, cx.worker)),
+                ringFromStorage(), List.of()));
         blockStarts.addAll(loadInputBlock());
         active.add(new JStmt.If(compare(Op.EQ, stepInBlock, constant(0)), blockStarts, List.of()));
         active.addAll(vectorStep());
         active.add(new JStmt.If(new JExpr.Binary(Op.OR, compare(Op.EQ, stepInBlock, constant(span - 1)),
                 compare(Op.EQ, step, sub(stepEnd, constant(1)))), storeBlock(), List.of()));
-        strip.add(new JStmt.If(compare(Op.EQ, new JExpr.Binary(Op.DIV, sub(stripIndex, blockFrom), blockChunk), cx.worker), active, List.of()));
+        strip.add(new JStmt.If(compare(Op.EQ, new JExpr.ArrayLoad(owners, stripIndex), cx.worker), active, List.of()));
         List<JStmt> out = new ArrayList<>();
         out.add(new JStmt.Assign(hyperplane, value));
         out.add(new JStmt.Assign(activeFrom, firstStripAt(hyperplane)));
         out.add(new JStmt.Assign(activeTo, stripsEndAt(hyperplane)));
+        out.add(new JStmt.Assign(chunk, math("ceilDiv", JType.INT, sub(activeTo, activeFrom), cx.workers)));
         out.add(new JStmt.Loop(stripIndex, activeFrom, activeTo, constant(1), strip));
         out.addAll(rowsBelowStrips());
         cx.carries.readFromLocals(carries);
@@ -203,9 +208,9 @@ final class WavefrontLanes {
     }
 
     /**
-     * At a block's first step: each ring's entries for the steps before it, lane by lane from storage (the west halo
-     * before the strip's first step; the block before, stored at its end, after it), so the block needs nothing from
-     * the worker that ran the block before.
+     * At a block's first step on a worker that did not run the block before: each ring's entries for the steps before
+     * it, lane by lane from storage (the west halo before the strip's first step; the block before, stored at its end,
+     * after it), so the block needs nothing from the worker that ran the block before.
      */
     private List<JStmt> ringFromStorage() {
         List<JStmt> out = new ArrayList<>();
