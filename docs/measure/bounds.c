@@ -1,10 +1,12 @@
 // Machine bounds for docs/performance.md: memory bandwidth (b[i] = a[i] + 1 and a pure read, 256 MiB int arrays,
-// counted as 8 bytes per element for the copy) and the core clock (a chain of dependent adds).
+// counted as 8 bytes per element for the copy), the core clock (a chain of dependent adds) and the round trip of a
+// cache line between two cores (two threads hand one word back and forth, each waiting for the other's store).
 // Build and run: gcc -O3 -march=native -fopenmp docs/measure/bounds.c -o /tmp/bounds && /tmp/bounds
 #include <stdio.h>
 #include <stdlib.h>
 #include <omp.h>
 #include <stdint.h>
+#include <stdatomic.h>
 static double now(void) { return omp_get_wtime(); }
 int main(void) {
     size_t n = (size_t)256 << 20 >> 2; // 256 MiB of ints
@@ -34,5 +36,21 @@ int main(void) {
     }
     t = now() - t;
     printf("dependent adds: %.3f GHz (%lu)\n", 1e9 / t / 1e9, (unsigned long)(x & 1));
+    // ping-pong: thread 0 stores odd values, thread 1 even ones, each after seeing the other's last store
+    static _Atomic int turn __attribute__((aligned(64)));
+    int rounds = 2000000; double pingPong = 0;
+    #pragma omp parallel num_threads(2)
+    {
+        int id = omp_get_thread_num();
+        #pragma omp barrier
+        double start = now();
+        for (int r = 0; r < rounds; r++) {
+            int wait = 2 * r + id;
+            while (atomic_load_explicit(&turn, memory_order_acquire) != wait) { }
+            atomic_store_explicit(&turn, wait + 1, memory_order_release);
+        }
+        if (id == 0) pingPong = now() - start;
+    }
+    printf("cache line round trip between the two threads: %.0f ns\n", pingPong / rounds * 1e9);
     return 0;
 }

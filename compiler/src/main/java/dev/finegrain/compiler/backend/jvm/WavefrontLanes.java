@@ -23,9 +23,15 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 
 /**
  * The wavefront of a 2D kernel in strips of lanes: the points of one hyperplane that lie in a strip of k rows are the
- * k lanes of one step of that strip ({@link StripMapping}), so a barrier step runs one vector step per strip. Strips
- * are dealt in groups of consecutive strips (group g to worker g mod W), two groups per worker (groups of a power of
- * two, at least {@link #GROUP}), so every worker has strips on every hyperplane and few strips read across workers.
+ * k lanes of one step of that strip ({@link StripMapping}), so a barrier step runs one vector step per strip.
+ *
+ * <p>Strips are dealt per block: the strips a hyperplane meets are consecutive, and a strip's block goes to the worker
+ * whose contiguous chunk of the strips met by the block's first hyperplane holds it. So every worker has about the
+ * same number of strips on every hyperplane (the set moves down the domain as the wavefront does, and a fixed deal
+ * would leave the first and last hyperplanes to one worker), and only the strip at each chunk's edge reads its row
+ * above from another worker. A strip changes workers only between blocks, where nothing of its state lives outside
+ * storage: a block's first step on a new worker reads the ring's entries for the steps before it back from storage
+ * (the block before was stored at its end).
  *
  * <p>A strip's state lives across barrier steps in its worker's scratch array: a ring of its last R step vectors per
  * state field, and the step vectors of its inputs for the current block of {@link #SUB_BLOCKS} k steps, loaded k
@@ -44,13 +50,6 @@ final class WavefrontLanes {
      * and pay the wait once per 4 k steps instead of once per k.
      */
     static final int SUB_BLOCKS = 4;
-    /**
-     * The fewest consecutive strips dealt to one worker. Only the first strip of a group reads its row above from
-     * another worker's strip, a cache line that crosses between cores every step and that the step waits for, so
-     * groups are as large as two per worker allows (docs/performance.md has the measurement); two groups per worker
-     * still spread a hyperplane's strips over all workers.
-     */
-    static final int GROUP = 8;
 
     private final LaneVectors v;
     private final LoweringContext cx;
@@ -65,15 +64,16 @@ final class WavefrontLanes {
     private final Map<String, Integer> inputOffset = new LinkedHashMap<>();
     private final Map<String, IrExpr.Load> inputReads;
     private final JExpr.Local strips;
-    private final JExpr.Local ownStrips;
-    private final JExpr.Local group;
-    private final JExpr.Local groupShift;
+    private final JExpr.Local activeFrom;
+    private final JExpr.Local activeTo;
+    private final JExpr.Local chunk;
+    private final JExpr.Local owners;
+    private final JExpr.Local previousOwner;
     private final JExpr.Local stripIndex;
     private final JExpr.Local scratch;
     private final JExpr.Local staging;
     private final JExpr.Local stepEnd;
     private final JExpr.Local hyperplane;
-    private final JExpr.Local ownStrip;
     private final JExpr.Local stripRow;
     private final JExpr.Local step;
     private final JExpr.Local stepInBlock;
@@ -113,15 +113,16 @@ final class WavefrontLanes {
         }
         this.stripWords = words;
         strips = cx.local("strips", JType.INT);
-        ownStrips = cx.local("ownStrips", JType.INT);
-        group = cx.local("stripGroup", JType.INT);
-        groupShift = cx.local("groupShift", JType.INT);
+        activeFrom = cx.local("activeFrom", JType.INT);
+        activeTo = cx.local("activeTo", JType.INT);
+        chunk = cx.local("stripChunk", JType.INT);
+        owners = cx.local("blockOwner", JType.INT_ARRAY);
+        previousOwner = cx.local("previousOwner", JType.INT);
         stripIndex = cx.local("stripIndex", JType.INT);
         scratch = cx.local("stripScratch", JType.arrayOf(v.lane));
         staging = cx.local("stagingRows", JType.INT);
         stepEnd = cx.local("stripSteps", JType.INT);
         hyperplane = cx.local("hyperplane", JType.INT);
-        ownStrip = cx.local("ownStrip", JType.INT);
         stripRow = cx.local("stripRow", JType.INT);
         step = cx.local("stripStep", JType.INT);
         stepInBlock = cx.local("stepInBlock", JType.INT);
@@ -141,28 +142,32 @@ final class WavefrontLanes {
         inputReads.keySet().forEach(name -> inputValues.put(name, cx.local(name + "Lanes", v.vector)));
     }
 
-    /** Before the steps: the strips, this worker's share of them, and its scratch (rings and input blocks per strip). */
+    /** Before the steps: the strips and this worker's scratch (rings and input blocks, a slot per strip). */
     List<JStmt> setUp() {
         return List.of(
-                new JStmt.Comment("strips of " + k + " rows dealt in groups of 2^groupShift, two per worker and at least " + GROUP
-                        + " (group g to worker g mod workers); per own strip"
-                        + " a ring of its last " + ring + " step vectors per state field and its inputs' step vectors for the current block of "
-                        + span + " steps (" + SUB_BLOCKS + " vectors per row, so that more of a block's memory accesses are in flight at once)"),
+                new JStmt.Comment("strips of " + k + " rows, each block of a strip to the worker whose chunk of the strips met by the block's"
+                        + " first hyperplane holds it; per strip a ring of its last " + ring + " step vectors per state field and its inputs'"
+                        + " step vectors for the current block of " + span + " steps (" + SUB_BLOCKS
+                        + " vectors per row, so that more of a block's memory accesses are in flight at once)"),
                 new JStmt.Assign(strips, new JExpr.Binary(Op.DIV, cx.size[0], constant(k))),
-                new JStmt.Assign(groupShift, new JExpr.InvokeStatic("java/lang/Integer", "numberOfTrailingZeros", List.of(JType.INT), JType.INT,
-                        List.of(new JExpr.InvokeStatic("java/lang/Integer", "highestOneBit", List.of(JType.INT), JType.INT, List.of(math("max",
-                                JType.INT, constant(GROUP), new JExpr.Binary(Op.DIV, strips, mul(constant(2), cx.workers)))))))),
-                new JStmt.Assign(ownStrips, constant(0)),
-                new JStmt.Loop(group, cx.worker, add(new JExpr.Binary(Op.SHR, sub(strips, constant(1)), groupShift), constant(1)), cx.workers,
-                        List.of(new JStmt.Assign(ownStrips, add(ownStrips, math("min", JType.INT, groupSize(),
-                                sub(strips, new JExpr.Binary(Op.SHL, group, groupShift))))))),
-                new JStmt.Assign(staging, mul(ownStrips, constant(stripWords))),
+                new JStmt.Assign(staging, mul(strips, constant(stripWords))),
                 new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, add(staging, constant(k * k)))),
+                new JStmt.Assign(owners, new JExpr.NewArrayOfLength(JType.INT, strips)),
                 new JStmt.Assign(stepEnd, add(cx.size[1], constant(skew * (k - 1)))));
     }
 
-    private JExpr groupSize() {
-        return new JExpr.Binary(Op.SHL, constant(1), groupShift);
+    /**
+     * The first strip whose steps reach hyperplane {@code at}: strip s runs hyperplanes skew k s to skew k s + stepEnd - 1
+     * (every strip every hyperplane when the rows are not skewed).
+     */
+    private JExpr firstStripAt(JExpr at) {
+        return skew == 0 ? constant(0)
+                : math("max", JType.INT, constant(0), math("ceilDiv", JType.INT, add(sub(at, stepEnd), constant(1)), constant(skew * k)));
+    }
+
+    /** One past the last strip whose steps reach hyperplane {@code at}. */
+    private JExpr stripsEndAt(JExpr at) {
+        return skew == 0 ? strips : math("min", JType.INT, strips, add(math("floorDiv", JType.INT, at, constant(skew * k)), constant(1)));
     }
 
     /** One hyperplane value {@code value}: each own strip's step on it, then the rows below the last whole strip. */
@@ -170,35 +175,49 @@ final class WavefrontLanes {
         boolean carries = cx.carries.readingFromLocals();
         cx.carries.readFromLocals(false);
         List<JStmt> strip = new ArrayList<>();
-        strip.add(new JStmt.Assign(stripIndex, add(new JExpr.Binary(Op.SHL, add(mul(new JExpr.Binary(Op.SHR, ownStrip, groupShift), cx.workers),
-                cx.worker), groupShift), new JExpr.Binary(Op.AND, ownStrip, sub(groupSize(), constant(1))))));
         strip.add(new JStmt.Assign(stripRow, mul(stripIndex, constant(k))));
         strip.add(new JStmt.Assign(step, sub(hyperplane, mul(constant(skew), stripRow))));
+        strip.add(new JStmt.Assign(stepInBlock, new JExpr.Binary(Op.AND, step, constant(span - 1))));
+        strip.add(new JStmt.Comment("at a block's first hyperplane: its owner, the worker whose chunk of this hyperplane's strips holds the strip"
+                + " (every worker keeps every strip's, so none divides on the other steps)"));
+        strip.add(new JStmt.Assign(previousOwner, new JExpr.ArrayLoad(owners, stripIndex)));
+        strip.add(new JStmt.If(compare(Op.EQ, stepInBlock, constant(0)), List.of(
+                new JStmt.Store(owners, stripIndex, new JExpr.Binary(Op.DIV, sub(stripIndex, activeFrom), chunk))), List.of()));
         List<JStmt> active = new ArrayList<>();
         active.add(new JStmt.Assign(cx.coordinate[0], stripRow));
         active.addAll(cx.rowBases());
-        active.add(new JStmt.Assign(base, mul(ownStrip, constant(stripWords))));
-        active.add(new JStmt.If(compare(Op.EQ, step, constant(0)), ringBeforeFirstStep(), List.of()));
-        active.add(new JStmt.Assign(stepInBlock, new JExpr.Binary(Op.AND, step, constant(span - 1))));
-        active.add(new JStmt.If(compare(Op.EQ, stepInBlock, constant(0)), loadInputBlock(), List.of()));
+        active.add(new JStmt.Assign(base, mul(stripIndex, constant(stripWords))));
+        List<JStmt> blockStarts = new ArrayList<>();
+        blockStarts.add(new JStmt.If(new JExpr.Binary(Op.OR, compare(Op.EQ, step, constant(0)), compare(Op.NE, previousOwner, cx.worker)),
+                ringFromStorage(), List.of()));
+        blockStarts.addAll(loadInputBlock());
+        active.add(new JStmt.If(compare(Op.EQ, stepInBlock, constant(0)), blockStarts, List.of()));
         active.addAll(vectorStep());
         active.add(new JStmt.If(new JExpr.Binary(Op.OR, compare(Op.EQ, stepInBlock, constant(span - 1)),
                 compare(Op.EQ, step, sub(stepEnd, constant(1)))), storeBlock(), List.of()));
-        strip.add(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.GE, step, constant(0)), compare(Op.LT, step, stepEnd)), active, List.of()));
+        strip.add(new JStmt.If(compare(Op.EQ, new JExpr.ArrayLoad(owners, stripIndex), cx.worker), active, List.of()));
         List<JStmt> out = new ArrayList<>();
         out.add(new JStmt.Assign(hyperplane, value));
-        out.add(new JStmt.Loop(ownStrip, constant(0), ownStrips, constant(1), strip));
+        out.add(new JStmt.Assign(activeFrom, firstStripAt(hyperplane)));
+        out.add(new JStmt.Assign(activeTo, stripsEndAt(hyperplane)));
+        out.add(new JStmt.Assign(chunk, math("ceilDiv", JType.INT, sub(activeTo, activeFrom), cx.workers)));
+        out.add(new JStmt.Loop(stripIndex, activeFrom, activeTo, constant(1), strip));
         out.addAll(rowsBelowStrips());
         cx.carries.readFromLocals(carries);
         return out;
     }
 
-    /** Before a strip's first step: each ring's entries for the steps before it hold the west halo, lane by lane. */
-    private List<JStmt> ringBeforeFirstStep() {
+    /**
+     * At a block's first step on a worker that did not run the block before: each ring's entries for the steps before
+     * it, lane by lane from storage (the west halo before the strip's first step; the block before, stored at its end,
+     * after it), so the block needs nothing from the worker that ran the block before.
+     */
+    private List<JStmt> ringFromStorage() {
         List<JStmt> out = new ArrayList<>();
         for (int field : ringOffset.keySet()) {
             List<JStmt> lanes = new ArrayList<>();
-            lanes.add(new JStmt.Store(scratch, add(ringSlot(field, back), lane), haloValue(field, sub(back, mul(constant(skew), lane)))));
+            lanes.add(new JStmt.Store(scratch, add(ringSlot(field, add(step, back)), lane),
+                    haloValue(field, sub(add(step, back), mul(constant(skew), lane)))));
             out.add(new JStmt.Loop(back, constant(-deepest), constant(0), constant(1),
                     List.of(new JStmt.Loop(lane, constant(0), constant(k), constant(1), lanes))));
         }
@@ -308,7 +327,7 @@ final class WavefrontLanes {
         return v.shiftedUp(earlier, new JExpr.ArrayLoad(cx.array[load.field()], add(sub(cx.rowBase[load.field()], cx.stride[load.field()][0]), column)));
     }
 
-    /** The rows after the last whole strip, on this hyperplane: scalar points, run by the worker the next strip would go to. */
+    /** The rows after the last whole strip, on this hyperplane: scalar points, run by the last worker (whose chunk ends there). */
     private List<JStmt> rowsBelowStrips() {
         List<JStmt> point = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
@@ -320,7 +339,7 @@ final class WavefrontLanes {
         inside.addAll(point);
         row.add(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.GE, cx.coordinate[1], constant(0)), compare(Op.LT, cx.coordinate[1], cx.size[1])),
                 inside, List.of()));
-        return List.of(new JStmt.If(compare(Op.EQ, new JExpr.Binary(Op.REM, new JExpr.Binary(Op.SHR, strips, groupShift), cx.workers), cx.worker),
+        return List.of(new JStmt.If(compare(Op.EQ, cx.worker, sub(cx.workers, constant(1))),
                 List.of(new JStmt.Loop(cx.coordinate[0], mul(strips, constant(k)), cx.size[0], constant(1), row)), List.of()));
     }
 

@@ -177,7 +177,8 @@ class LaneStripsTest {
                     check(kernel, sizes, wavefront(), Optional.empty(), threads == 2 ? 512 : 128, threads);
                 }
             }
-            // 64 strips of 4 lanes: two workers take groups of 16 strips, three of 8, and a rest of rows below the strips
+            // 64 strips of 4 lanes, 3 blocks each: a strip's blocks go to different workers as the wavefront moves down the
+            // strips, and a rest of rows below the strips
             check(kernel, new int[] {258, 40}, wavefront(), Optional.empty(), 128, 2);
             check(kernel, new int[] {258, 40}, wavefront(), Optional.empty(), 128, 3);
         }
