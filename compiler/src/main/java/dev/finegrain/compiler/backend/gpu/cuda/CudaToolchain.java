@@ -133,6 +133,9 @@ public final class CudaToolchain {
         return nvcc.log();
     }
 
+    /** How long one nvcc run may take; a hung nvcc fails the build instead of stopping it. */
+    private static final long NVCC_SECONDS = 600;
+
     private record Nvcc(int exit, String log) {}
 
     private static Nvcc nvcc(Path folder, String arch, List<String> arguments) {
@@ -141,9 +144,15 @@ public final class CudaToolchain {
         command.add("-arch=" + arch);
         command.addAll(arguments);
         try {
-            Process process = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true).start();
-            String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            return new Nvcc(process.waitFor(), log);
+            // the output goes to a file, so that a hung nvcc is caught by the time limit rather than by a blocked read
+            Path logFile = folder.resolve("nvcc.log");
+            Process process = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true)
+                    .redirectOutput(logFile.toFile()).start();
+            if (!process.waitFor(NVCC_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+                throw new CompileException("nvcc did not finish within " + NVCC_SECONDS + " s in " + folder);
+            }
+            return new Nvcc(process.exitValue(), Files.readString(logFile, StandardCharsets.UTF_8));
         } catch (IOException failure) {
             throw new UncheckedIOException(failure);
         } catch (InterruptedException interrupted) {
