@@ -12,7 +12,7 @@ package dev.finegrain.gpu.runtime;
  * <p>The issuing warp's own passes are in its latency already ({@code latency.shared} holds one pass, each replay adds
  * {@code latency.sharedReplay}); what the port adds is the wait for the passes of other warps queued before it. The
  * access is dispatched when the port frees, so its warp issues nothing else until then and its result comes that
- * much later. A profile without the key (0) has no port: every access dispatches at once, as before.
+ * much later. A profile without the key (0) has no port: every access dispatches at once.
  */
 public final class SimtSharedPort {
     private final int passCycles;
