@@ -284,16 +284,8 @@ int main() {
         for (int by : {NONE, LDS, ADDDEP, FMADEP, SLEEP}) {
             for (int warps : {2, 16, 32}) {
                 if ((by == NONE) != (warps == 2)) continue;
-                std::vector<double> all;
-                for (int r = 0; r < 3; r++) {
-                    k_visibility<<<1, 32 * warps>>>(N, by, 32 * (warps - 1), d_lat, d_fsink);
-                    CHECK(cudaGetLastError());
-                    CHECK(cudaDeviceSynchronize());
-                    std::vector<long long> h(N + 2);
-                    CHECK(cudaMemcpy(h.data(), d_lat, (N + 2) * sizeof(long long), cudaMemcpyDeviceToHost));
-                    for (int i = 1; i < N; i++) all.push_back((double)h[2 + i]);
-                }
-                std::sort(all.begin(), all.end());
+                std::vector<double> all = latency_samples(
+                        N, d_lat, [&] { k_visibility<<<1, 32 * warps>>>(N, by, 32 * (warps - 1), d_lat, d_fsink); });
                 printf("R,bystanders_visibility_%dwarps_%s,%.1f,cycles,%zu,writer clock before its store to reader clock "
                        "when its poll sees it; median; p10 %.0f p90 %.0f\n",
                        warps, BY_NAME[by], median(all), all.size(), all[all.size() / 10], all[all.size() * 9 / 10]);

@@ -319,17 +319,10 @@ int main() {
         long long* d_lat;
         CHECK(cudaMalloc(&d_lat, (N + 2) * sizeof(long long)));
         auto vis = [&](const char* kind, int by, int warps, int lanes, int pad) {
-            std::vector<double> all;
-            for (int r = 0; r < 3; r++) {
+            std::vector<double> all = latency_samples(N, d_lat, [&] {
                 if (pad == 0) k_visibility<0><<<1, 32 * warps>>>(N, lanes, by, d_lat, d_sink);
                 else k_visibility<32><<<1, 32 * warps>>>(N, lanes, by, d_lat, d_sink);
-                CHECK(cudaGetLastError());
-                CHECK(cudaDeviceSynchronize());
-                std::vector<long long> h(N + 2);
-                CHECK(cudaMemcpy(h.data(), d_lat, (N + 2) * sizeof(long long), cudaMemcpyDeviceToHost));
-                for (int i = 1; i < N; i++) all.push_back((double)h[2 + i]);
-            }
-            std::sort(all.begin(), all.end());
+            });
             printf("R,handoff_visibility_%dlanes%s_%dwarps_%s,%.1f,cycles,%zu,writer clock before its store to reader clock "
                    "when its poll sees it; median; min %.0f p10 %.0f p90 %.0f max %.0f\n",
                    lanes, pad ? "_pad32" : "", warps, kind, median(all), all.size(), all.front(),

@@ -40,3 +40,20 @@ static void measure(const std::string& name, double handoffs, F launch, const st
            c.back());
     fflush(stdout);
 }
+
+// Runs `launch` (a visibility kernel) 3 times; each run leaves n + 2 values in d_lat, of which entries 3 to n + 1 are
+// the samples, as both visibility kernels lay them out. Returns every sample, sorted.
+template <typename F>
+static std::vector<double> latency_samples(int n, const long long* d_lat, F launch) {
+    std::vector<double> all;
+    for (int r = 0; r < 3; r++) {
+        launch();
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        std::vector<long long> h(n + 2);
+        CHECK(cudaMemcpy(h.data(), d_lat, (n + 2) * sizeof(long long), cudaMemcpyDeviceToHost));
+        for (int i = 1; i < n; i++) all.push_back((double)h[2 + i]);
+    }
+    std::sort(all.begin(), all.end());
+    return all;
+}
