@@ -170,8 +170,11 @@ final class WavefrontLanes {
         return skew == 0 ? strips : math("min", JType.INT, strips, add(math("floorDiv", JType.INT, at, constant(skew * k)), constant(1)));
     }
 
-    /** One hyperplane value {@code value}: each own strip's step on it, then the rows below the last whole strip. */
-    List<JStmt> hyperplane(JExpr value) {
+    /**
+     * One hyperplane value {@code value}, the {@code withinStep}-th of its barrier step: each own strip's step on it,
+     * then the rows below the last whole strip.
+     */
+    List<JStmt> hyperplane(JExpr value, JExpr withinStep) {
         boolean carries = cx.carries.readingFromLocals();
         cx.carries.readFromLocals(false);
         List<JStmt> strip = new ArrayList<>();
@@ -179,9 +182,11 @@ final class WavefrontLanes {
         strip.add(new JStmt.Assign(step, sub(hyperplane, mul(constant(skew), stripRow))));
         strip.add(new JStmt.Assign(stepInBlock, new JExpr.Binary(Op.AND, step, constant(span - 1))));
         strip.add(new JStmt.Comment("at a block's first hyperplane: its owner, the worker whose chunk of this hyperplane's strips holds the strip"
-                + " (every worker keeps every strip's, so none divides on the other steps)"));
+                + " (every worker keeps every strip's, so none divides on the other steps); a block that starts inside a barrier step"
+                + " stays with the strip's worker, whose steps before it in the same barrier step no other worker has seen yet"));
         strip.add(new JStmt.Assign(previousOwner, new JExpr.ArrayLoad(owners, stripIndex)));
-        strip.add(new JStmt.If(compare(Op.EQ, stepInBlock, constant(0)), List.of(
+        strip.add(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.EQ, stepInBlock, constant(0)),
+                new JExpr.Binary(Op.OR, compare(Op.EQ, step, constant(0)), compare(Op.EQ, withinStep, constant(0)))), List.of(
                 new JStmt.Store(owners, stripIndex, new JExpr.Binary(Op.DIV, sub(stripIndex, activeFrom), chunk))), List.of()));
         List<JStmt> active = new ArrayList<>();
         active.add(new JStmt.Assign(cx.coordinate[0], stripRow));

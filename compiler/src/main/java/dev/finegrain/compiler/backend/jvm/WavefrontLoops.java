@@ -93,7 +93,7 @@ final class WavefrontLoops {
         if (strips.isPresent()) {
             out.addAll(strips.get().setUp());
             JExpr.Local within = cx.local("withinStep", JType.INT);
-            inner = List.of(new JStmt.Loop(within, constant(0), width, constant(1), strips.get().hyperplane(add(mul(step, width), within))));
+            inner = List.of(new JStmt.Loop(within, constant(0), width, constant(1), strips.get().hyperplane(add(mul(step, width), within), within)));
         } else if (rowsSolved) {
             inner = rowsOfStep(cx, h, step, width, solveRange, from, to, point);
         } else if (rank == 1) {
