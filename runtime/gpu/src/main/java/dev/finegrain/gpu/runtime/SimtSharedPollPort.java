@@ -54,8 +54,9 @@ public final class SimtSharedPollPort {
     }
 
     /**
-     * The first cycle, not before {@code cycle}, by which every store given to the port so far has been performed: a
-     * barrier opening at {@code cycle} orders those stores, and a store issued later is performed no earlier.
+     * The first cycle, not before {@code cycle}, by which the port has served every access given to it so far, the
+     * stores among them: a barrier opening at {@code cycle} orders those stores (a load's hold of the port may delay
+     * them by up to {@code pollCycles} more), and a store issued later is performed no earlier.
      */
     public long drainedBy(long cycle) {
         return Math.max(cycle, (long) Math.ceil(freeAt));

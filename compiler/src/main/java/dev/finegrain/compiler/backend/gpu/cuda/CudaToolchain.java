@@ -145,10 +145,11 @@ public final class CudaToolchain {
         command.addAll(arguments);
         try {
             // the output goes to a file, so that a hung nvcc is caught by the time limit rather than by a blocked read
-            Path logFile = folder.resolve("nvcc.log");
+            Path logFile = Files.createTempFile(folder, "nvcc", ".log");
             Process process = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true)
                     .redirectOutput(logFile.toFile()).start();
             if (!process.waitFor(NVCC_SECONDS, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly().waitFor();
                 throw new CompileException("nvcc did not finish within " + NVCC_SECONDS + " s in " + folder);
             }
