@@ -150,6 +150,20 @@ class SimtSharedPollPortTest {
                         + " as soon as a thread's own");
     }
 
+    /** Kernel cycles of the fit's model-ISA counterpart with {@code warps} warps (docs/profiles.md, "Many spinning warps"). */
+    private static long bystanders(int warps) throws IOException {
+        String program = Files.readString(Path.of("microbench/model/pingpong-bystanders.sass"));
+        return SimtSimulator.run(SimRequest.builder("pingpong-bystanders.sass", program).profile("hopper-h100")
+                .threads(32 * warps).build()).kernelCycles();
+    }
+
+    @Test
+    void theFitsCounterpartRisesAsTheH100sHandOffDoesAmongThirtySpinners() throws IOException {
+        double rise = (bystanders(32) - bystanders(2)) / 200.0;
+        assertEquals(80.9, rise, 0.5, "3.5 cycles was fitted so that this rise matches the H100's 81.5 per hand-off; a model"
+                + " change that moves it moves the fit (docs/profiles.md)");
+    }
+
     @Test
     void otherProfilesHaveNoPort() {
         for (String profile : new String[] {"fermi-gtx570", "fermi-gtx580", "tesla-gtx295", "hopper-h200"}) {
