@@ -12,7 +12,7 @@ package dev.finegrain.gpu.runtime;
  * <p>The issuing warp's own passes are in its latency already ({@code latency.shared} holds one pass, each replay adds
  * {@code latency.sharedReplay}); what the port adds is the wait for the passes of other warps queued before it. The
  * access is dispatched when the port frees, so its warp issues nothing else until then and its result comes that
- * much later. A profile without the key (0) has no port: every access dispatches at once.
+ * much later. On a profile without the key (0) the SM has no port: every access dispatches at once.
  */
 public final class SimtSharedPort {
     private final int passCycles;
@@ -25,12 +25,9 @@ public final class SimtSharedPort {
 
     /**
      * Queues an access of {@code passes} passes issued at {@code now} behind those queued before it; returns the
-     * cycles it waits for the port before its first pass (0 when the port is free or the profile has none).
+     * cycles it waits for the port before its first pass (0 when the port is free).
      */
     public int dispatch(long now, int passes) {
-        if (passCycles == 0) {
-            return 0;
-        }
         long start = Math.max(now, freeAt);
         freeAt = start + (long) passes * passCycles;
         return (int) (start - now);

@@ -36,7 +36,7 @@ public final class SimtSm {
         this.lockUnit = new SimtLockUnit(profile.lockBits(), profile.lockAddressShift());
         this.scheduler = new SimtWarpScheduler(profile.schedulerPolicy());
         this.mbarrierUnit = new SimtMbarrierUnit(profile.mbarrierAddressCycles());
-        this.sharedPort = new SimtSharedPort(profile.sharedPortCycles());
+        this.sharedPort = profile.sharedPortCycles() > 0 ? new SimtSharedPort(profile.sharedPortCycles()) : null;
         this.sharedPollPort = profile.sharedPollCycles() > 0 ? new SimtSharedPollPort(profile.sharedPollCycles()) : null;
         this.lockBitsTaken = new boolean[profile.lockBits()];
     }
@@ -53,6 +53,7 @@ public final class SimtSm {
         return mbarrierUnit;
     }
 
+    /** The shared-memory port every access queues for; null when the profile has none. */
     public SimtSharedPort sharedPort() {
         return sharedPort;
     }

@@ -41,7 +41,7 @@ public final class SimtWarp {
      * The byte address each shared load instruction (by index) read last in this warp, -1 before it ran; made on the
      * first question, so only profiles with a shared poll port pay for it.
      */
-    private long[] lastSharedLoads;
+    private int[] lastSharedLoads;
     private int waitingLanes;
     private long readyAt;
     private int schedulerSlot = -1;
@@ -71,12 +71,12 @@ public final class SimtWarp {
      */
     public boolean repeatsSharedLoad(int instruction, int address) {
         if (lastSharedLoads == null) {
-            lastSharedLoads = new long[machine.program().size()];
+            lastSharedLoads = new int[machine.program().size()];
             Arrays.fill(lastSharedLoads, -1);
         }
-        long key = address & 0xffffffffL;
-        boolean repeated = lastSharedLoads[instruction] == key;
-        lastSharedLoads[instruction] = key;
+        // -1 is no address a load can read without a fault, so it marks an instruction not yet run
+        boolean repeated = lastSharedLoads[instruction] == address;
+        lastSharedLoads[instruction] = address;
         return repeated;
     }
 
