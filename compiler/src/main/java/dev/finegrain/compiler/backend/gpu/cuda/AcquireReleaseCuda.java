@@ -43,19 +43,16 @@ public final class AcquireReleaseCuda implements CudaSync {
 
     @Override
     public void bandWait(CudaBandContext cx, String last, String seen) {
-        int group = cx.mapping.edge().groupRows();
-        String upTo = group == 1 ? last : last + " / " + group;
-        cx.out.line("for (int t = " + seen + " + lane; t <= " + upTo + "; t += 32) {");
+        String upTo = cx.openPendingTokens(last, seen);
         cx.out.line("    while (fg::load_acquire_gpu(&" + cx.tokenWord("band - 1", "t") + ") == 0) { }   // acquire");
         cx.out.line("}");
-        cx.out.line(seen + " = " + upTo + " + 1;");
+        cx.closePendingTokens(seen, upTo);
         cx.out.line("__syncwarp();   // every lane's acquire before any lane reads the edge");
     }
 
     @Override
     public void bandLoadEdge(CudaBandContext cx, IrField field, String row, String slot, String target) {
-        cx.out.line(target + " = fg::load_relaxed_gpu(&" + cx.fieldElement(field, row, "32 * band - "
-                + cx.mapping.edge().columns() + " + " + slot) + ");");
+        cx.loadEdgeRelaxed(field, row, slot, target);
     }
 
     @Override

@@ -65,21 +65,18 @@ public final class AtomicSpinLockCuda implements CudaSync {
 
     @Override
     public void bandWait(CudaBandContext cx, String last, String seen) {
-        int group = cx.mapping.edge().groupRows();
-        String upTo = group == 1 ? last : last + " / " + group;
-        cx.out.line("for (int t = " + seen + " + lane; t <= " + upTo + "; t += 32) {");
+        String upTo = cx.openPendingTokens(last, seen);
         cx.out.line("    while (atomicCAS(&" + cx.tokenWord("band - 1", "t") + ", 1, 0) != 1) { }   // take the lock (Listing 14)");
         cx.out.line("    atomicExch(&" + cx.tokenWord("band - 1", "t") + ", 1);   // and give it back");
         cx.out.line("}");
         cx.out.line("__threadfence();   // the atomics are relaxed: order the edge's loads after them");
-        cx.out.line(seen + " = " + upTo + " + 1;");
+        cx.closePendingTokens(seen, upTo);
         cx.out.line("__syncwarp();");
     }
 
     @Override
     public void bandLoadEdge(CudaBandContext cx, IrField field, String row, String slot, String target) {
-        cx.out.line(target + " = fg::load_relaxed_gpu(&" + cx.fieldElement(field, row, "32 * band - "
-                + cx.mapping.edge().columns() + " + " + slot) + ");");
+        cx.loadEdgeRelaxed(field, row, slot, target);
     }
 
     @Override

@@ -32,6 +32,32 @@ final class CudaBandContext {
         return TOKENS + "[(" + band + ") * " + tokensPerBand() + " + " + token + "]";
     }
 
+    /**
+     * Opens the loop of a token-word protocol's wait: each lane takes the left band's tokens not yet {@code seen}, 32
+     * apart, up to the one that covers row {@code last}; the loop variable is {@code t}. Returns the last token's
+     * index (an expression) for the caller to close with {@link #closePendingTokens}.
+     */
+    String openPendingTokens(String last, String seen) {
+        int group = mapping.edge().groupRows();
+        String upTo = group == 1 ? last : last + " / " + group;
+        out.line("for (int t = " + seen + " + lane; t <= " + upTo + "; t += 32) {");
+        return upTo;
+    }
+
+    /** Marks every token up to {@code upTo} as seen. */
+    void closePendingTokens(String seen, String upTo) {
+        out.line(seen + " = " + upTo + " + 1;");
+    }
+
+    /**
+     * Copies the left band's edge value into {@code target} with a relaxed device-scope load, for protocols whose
+     * token wait has already ordered it (token words: the acquire or the fence after the wait).
+     */
+    void loadEdgeRelaxed(IrField field, String row, String slot, String target) {
+        out.line(target + " = fg::load_relaxed_gpu(&" + fieldElement(field, row, "32 * band - " + mapping.edge().columns()
+                + " + " + slot) + ");");
+    }
+
     /** Tiny-lock's ready word of edge field {@code field}, band {@code band}, edge slot {@code slot}, row {@code row}. */
     String readyWord(IrField field, String band, String slot, String row) {
         int k = mapping.edge().fields().indexOf(field);
