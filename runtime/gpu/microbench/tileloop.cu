@@ -12,7 +12,10 @@
 // Variants: the order of the two loads (north first or west first); PAD loop-carried dependent adds per iteration
 // (a longer loop: is a hand-off a whole number of iterations?). k_chain_counted is handoff.cu's in-warp chain with
 // the same counter. k_words: two warps ping-pong through one word, or every lane through its own word (do 32 lanes
-// polling 32 words cost more than one word?).
+// polling 32 words cost more than one word?). k_place: where the store sits and how many loads the loop holds, in one
+// warp. k_stld: does one thread's load wait for its own earlier store? k_spinrate: one iteration of each loop shape
+// with nothing to hand off (every poll fails), and with one lane leaving the loop in every iteration. k_ifs: what a
+// divergent if-block costs outside a spin loop.
 // Result lines: R,<name>,<median>,<unit>,<samples>,<note>; cycles are SM cycles, medians of 9 launches of one block.
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -240,6 +243,130 @@ __global__ void k_stld(int n, long long* out) {
     out[1] = v;
 }
 
+// How long one failing iteration of a poll loop takes, with nothing to hand off: warp 0's lane 0 raises a flag
+// `spin` cycles after the block's barrier; every lane of warp 1 polls it meanwhile with loop SHAPE, counting
+// iterations. SHAPE 0: handoff.cu's poll (load, compare, branch); SHAPE 1: the tile's loop of k_grid (two guarded
+// loads, tokens in bools, the store inside), both tokens pending; SHAPE 2: FORM 0 of k_place (one load, the store
+// inside); SHAPE 3: no load, a dependent integer chain of one IMAD per iteration with a runtime trip count (the loop's
+// branch alone); SHAPE 4: a dependent chase through shared words that point to themselves (one ld.shared per
+// iteration, runtime trip count: the poll's load and branch without polling); SHAPE 5: the same chase with volatile
+// loads; SHAPE 6: the poll of SHAPE 0 with eight independent adds per iteration. SHAPES 7-9: SHAPES 0-2 where lane l
+// also leaves the loop after l + 1 iterations, so one lane leaves in every iteration (as in a hand-off along the
+// lanes) with no store to wait for (spin = 0: the flag is never raised while they run). out[0] = warp 1's last lane's
+// cycles, out[1] = its iterations.
+template <int SHAPE>
+__global__ void k_spinrate(int spin, long long* out, unsigned* sink) {
+    __shared__ volatile unsigned flags[64];
+    int t = threadIdx.x, w = t >> 5, l = t & 31;
+    if (t < 64) flags[t] = 0;
+    __syncthreads();
+    unsigned it = 0, acc = t;
+    if (w == 0) {
+        if (l == 0) {
+            long long c = clk();
+            while (clk() - c < spin) { }
+            flags[0] = 1;
+            flags[1] = 1;
+        }
+        return;
+    }
+    long long c0 = clk();
+    if (SHAPE == 0) {
+        while (true) {
+            it++;
+            if (flags[0] != 0) break;
+        }
+    } else if (SHAPE == 7) {
+        while (true) {
+            it++;
+            if (flags[0] != 0 || it > (unsigned)l) break;
+        }
+    } else if (SHAPE == 8) {
+        bool done = false;
+        while (!done) {
+            it++;
+            if (flags[0] != 0 || it > (unsigned)l) { flags[32 + l] = 1; done = true; }
+        }
+    } else if (SHAPE == 9) {
+        bool have0 = false, have1 = false, done = false;
+        while (!done) {
+            it++;
+            if (!have0) have0 = flags[0] != 0 || it > (unsigned)l;
+            if (!have1) have1 = flags[1] != 0 || it > (unsigned)l;
+            if (have0 && have1) { flags[32 + l] = 1; done = true; }
+        }
+    } else if (SHAPE == 1) {
+        bool have0 = false, have1 = false, done = false;
+        while (!done) {
+            it++;
+            if (!have0) have0 = flags[0] != 0;
+            if (!have1) have1 = flags[1] != 0;
+            if (have0 && have1) { flags[32 + l] = 1; done = true; }
+        }
+    } else if (SHAPE == 2) {
+        bool done = false;
+        while (!done) {
+            it++;
+            if (flags[0] != 0) { flags[32 + l] = 1; done = true; }
+        }
+    } else if (SHAPE == 4 || SHAPE == 5) {
+        __shared__ unsigned self[64];
+        self[l] = 4 * l;
+        __syncwarp();
+        unsigned a = 4 * l;
+        int n = spin / 32;
+#pragma unroll 1
+        for (int i = 0; i < n; i++) {
+            it++;
+            if (SHAPE == 4) asm volatile("ld.shared.u32 %0, [%1];" : "=r"(a) : "r"(saddr(self) + a) : "memory");
+            else asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(a) : "r"(saddr(self) + a) : "memory");
+        }
+        acc += a;
+    } else if (SHAPE == 6) {
+        unsigned x0 = t, x1 = t + 1, x2 = t + 2, x3 = t + 3;
+        while (true) {
+            it++;
+            if (flags[0] != 0) break;
+            asm volatile("add.u32 %0, %0, 1; add.u32 %1, %1, 1; add.u32 %2, %2, 1; add.u32 %3, %3, 1;"
+                         "add.u32 %0, %0, 1; add.u32 %1, %1, 1; add.u32 %2, %2, 1; add.u32 %3, %3, 1;"
+                         : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3));
+        }
+        acc += x0 + x1 + x2 + x3;
+    } else {
+        int n = spin / 8;
+#pragma unroll 1
+        for (int i = 0; i < n; i++) {
+            it++;
+            asm volatile("mad.lo.u32 %0, %0, 3, 1;" : "+r"(acc));
+        }
+    }
+    if (t == (int)blockDim.x - 1) {
+        out[0] = clk() - c0;
+        out[1] = it;
+    }
+    sink[t] = acc;
+}
+
+// Divergence outside a spin loop: 32 if-blocks one after another, block k taken by lane k alone (a short loop inside
+// with a runtime trip count keeps it a branch rather than predication), by every lane (WHO = 1: no divergence), or
+// by no lane (WHO = 2). out[0] = the last lane's cycles for the 32 blocks.
+template <int WHO>
+__global__ void k_ifs(int reps, long long* out, unsigned* sink) {
+    int t = threadIdx.x, l = t & 31;
+    unsigned acc = t;
+    long long c0 = clk();
+#pragma unroll
+    for (int k = 0; k < 32; k++) {
+        bool take = WHO == 0 ? l == k : WHO == 1 ? (reps > 0) : (reps < 0);
+        if (take) {
+#pragma unroll 1
+            for (int q = 0; q < reps; q++) acc = acc * 3u + (unsigned)q;
+        }
+    }
+    if (t == 31) out[0] = clk() - c0;
+    sink[t] = acc;
+}
+
 static unsigned* d_sink;
 
 // Launches one block 9 times after a warm-up; prints the median cycles per hand-off, cycles per iteration and
@@ -356,6 +483,47 @@ int main() {
             "one thread; a store to another word, then the dependent load; cycles per iteration");
     measure("tileloop_stld_store_same_word", 1000.0, [&] { k_stld<2><<<1, 64>>>(10000, d_out); },
             "one thread; a store to the word the dependent load then reads; cycles per iteration");
+    // One failing iteration of each loop shape.
+    {
+        const char* shape_name[10] = {"poll", "tileloop", "storeinside", "imadloop", "ldschase", "ldschase_volatile",
+                                      "poll_8adds", "poll_onelaneleaves", "storeinside_onelaneleaves",
+                                      "tileloop_onelaneleaves"};
+        auto rate = [&](int shape, auto kernel) {
+            std::vector<double> per;
+            for (int r = 0; r < 10; r++) {
+                kernel<<<1, 64>>>(shape >= 7 ? 1000000 : 20000, d_out, d_sink);
+                CHECK(cudaGetLastError());
+                CHECK(cudaDeviceSynchronize());
+                long long h[2];
+                CHECK(cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost));
+                if (r > 0 && h[1] > 0) per.push_back((double)h[0] / h[1]);
+            }
+            std::sort(per.begin(), per.end());
+            printf("R,tileloop_spinrate_%s,%.3f,cycles,%zu,%s; min %.2f max %.2f\n",
+                   shape_name[shape], median(per), per.size(),
+                   shape >= 7 ? "one iteration of the loop in which one lane of warp 1 leaves (32 iterations)"
+                              : "one failing iteration of the loop (32 lanes of warp 1, about 20000 cycles)",
+                   per.front(), per.back());
+            fflush(stdout);
+        };
+        rate(0, k_spinrate<0>);
+        rate(1, k_spinrate<1>);
+        rate(2, k_spinrate<2>);
+        rate(3, k_spinrate<3>);
+        rate(4, k_spinrate<4>);
+        rate(5, k_spinrate<5>);
+        rate(6, k_spinrate<6>);
+        rate(7, k_spinrate<7>);
+        rate(8, k_spinrate<8>);
+        rate(9, k_spinrate<9>);
+    }
+    // Divergence outside a spin loop.
+    measure("tileloop_ifs_onelane", 32.0, [&] { k_ifs<0><<<1, 32>>>(1, d_out, d_sink); },
+            "32 if-blocks, block k taken by lane k alone; per block");
+    measure("tileloop_ifs_alllanes", 32.0, [&] { k_ifs<1><<<1, 32>>>(1, d_out, d_sink); },
+            "32 if-blocks taken by every lane; per block");
+    measure("tileloop_ifs_nolane", 32.0, [&] { k_ifs<2><<<1, 32>>>(1, d_out, d_sink); },
+            "32 if-blocks taken by no lane; per block");
     printf("I,done,ok\n");
     return 0;
 }
