@@ -46,7 +46,7 @@ public final class AcquireReleaseCuda implements CudaSync {
         String upTo = cx.openPendingTokens(last, seen);
         cx.out.line("    while (fg::load_acquire_gpu(&" + cx.tokenWord("band - 1", "t") + ") == 0) { }   // acquire");
         cx.out.line("}");
-        cx.closePendingTokens(seen, upTo);
+        cx.markTokensSeen(seen, upTo);
         cx.out.line("__syncwarp();   // every lane's acquire before any lane reads the edge");
     }
 

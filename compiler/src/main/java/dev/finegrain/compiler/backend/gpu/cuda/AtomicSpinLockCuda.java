@@ -70,7 +70,7 @@ public final class AtomicSpinLockCuda implements CudaSync {
         cx.out.line("    atomicExch(&" + cx.tokenWord("band - 1", "t") + ", 1);   // and give it back");
         cx.out.line("}");
         cx.out.line("__threadfence();   // the atomics are relaxed: order the edge's loads after them");
-        cx.closePendingTokens(seen, upTo);
+        cx.markTokensSeen(seen, upTo);
         cx.out.line("__syncwarp();");
     }
 

@@ -35,7 +35,7 @@ final class CudaBandContext {
     /**
      * Opens the loop of a token-word protocol's wait: each lane takes the left band's tokens not yet {@code seen}, 32
      * apart, up to the one that covers row {@code last}; the loop variable is {@code t}. Returns the last token's
-     * index (an expression) for the caller to close with {@link #closePendingTokens}.
+     * index (an expression); the caller writes the loop's body and its closing brace, then {@link #markTokensSeen}.
      */
     String openPendingTokens(String last, String seen) {
         int group = mapping.edge().groupRows();
@@ -45,7 +45,7 @@ final class CudaBandContext {
     }
 
     /** Marks every token up to {@code upTo} as seen. */
-    void closePendingTokens(String seen, String upTo) {
+    void markTokensSeen(String seen, String upTo) {
         out.line(seen + " = " + upTo + " + 1;");
     }
 
