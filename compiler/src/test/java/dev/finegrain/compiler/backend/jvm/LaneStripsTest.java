@@ -115,8 +115,9 @@ class LaneStripsTest {
         assertEquals("Lanes: strips of 16 rows, one int lane per row (IntVector.SPECIES_512, fixed at generation: a width of 512 bits "
                 + "chosen by the caller), each row 1 column(s) behind the one above, from the hyperplane (1,1).",
                 lanes(nw, dataParallel(64, 64), Optional.empty(), avx512));
-        assertEquals("Lanes: none; tiles of 8 x 16 hold neither a block of a strip (16 rows by 31 columns) nor whole strips of 16 rows "
-                + "by 16 columns.", lanes(nw, dataParallel(8, 16), Optional.empty(), avx512));
+        assertEquals("Lanes: none; lanes across tiles need tiles as wide as the 16 lanes, one row a vector, and these are 24 wide; tiles of "
+                + "8 x 24 hold neither a block of a strip (16 rows by 31 columns) nor whole strips of 16 rows by 16 columns.",
+                lanes(nw, dataParallel(8, 24), Optional.empty(), avx512));
 
         assertTrue(lanes(nw, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).startsWith("Lanes: strips of 16 rows"));
         assertEquals("Lanes: none; tiny-lock keeps a ready bit in every data word, which whole-vector stores would not set.",
@@ -136,7 +137,7 @@ class LaneStripsTest {
                 "Lanes: none; with lanes the run method holds \\d+ bytes of bytecode, more than the 8000 HotSpot compiles\\."));
     }
 
-    private static String lanes(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, VectorWidth width) {
+    static String lanes(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, VectorWidth width) {
         JClass generated = JvmCodegen.generate(SchedulePlanner.plan(Pipeline.compile(kernel), schedule), mechanism, "p", width);
         return generated.javadoc().lines().filter(line -> line.startsWith("Lanes: ")).findFirst().orElseThrow();
     }
@@ -198,10 +199,11 @@ class LaneStripsTest {
             for (int bits : WIDTHS) {
                 int k = bits / (kernel.fields().stream().anyMatch(f -> f.type() == dev.finegrain.dsl.Type.INT) ? 32 : 64);
                 // lanes only if k is the lane count the compiler picks (else scalar loops run and match the oracle too):
-                // a skewed kernel's tile runs as one strip of tile lanes, an unskewed one's holds whole strips
+                // a skewed kernel's tile runs in lanes across tiles or as one strip of tile lanes, an unskewed one's holds whole strips
                 for (Schedule tile : List.of(dataParallel(k, k), dataParallel(2 * k, k))) {
                     String summary = lanes(kernel, tile, Optional.empty(), VectorWidth.of(bits));
-                    assertTrue(summary.contains("A tile is " + k + " columns wide") || summary.startsWith("Lanes: strips of " + k + " rows"),
+                    assertTrue(summary.contains("A tile is " + k + " columns wide") || summary.contains("Lanes across tiles")
+                                    || summary.startsWith("Lanes: strips of " + k + " rows"),
                             kernel.name() + " " + tile.cliName() + " at " + bits + " bits runs in tile lanes: " + summary);
                 }
                 for (int threads = 1; threads <= 3; threads++) {
@@ -210,13 +212,14 @@ class LaneStripsTest {
                 }
             }
         }
-        assertTrue(lanes(GoldenKernels.needlemanWunsch(), dataParallel(16), Optional.empty(), VectorWidth.of(512))
+        assertTrue(lanes(TileGroupLanesTest.westTwo(), dataParallel(16), Optional.empty(), VectorWidth.of(512))
                 .endsWith("A tile is 16 columns wide: one strip of its rows is 31 steps, its loads and stores rotated and transposed whole."));
-        assertTrue(lanes(longsWithIndices(), dataParallel(8), Optional.empty(), VectorWidth.of(512)).contains("A tile is 8 columns wide"));
-        assertTrue(lanes(JavaSourceGoldenTest.gaussSeidel(), dataParallel(8), Optional.empty(), VectorWidth.of(512)).contains("A tile is 8 columns wide"));
+        for (int threads = 1; threads <= 3; threads++) {
+            check(TileGroupLanesTest.westTwo(), new int[] {48, 64}, dataParallel(16), Optional.empty(), 512, threads);
+        }
     }
 
-    private static void check(Kernel kernel, int[] sizes, Schedule schedule, Optional<LockMechanism> mechanism, int bits, int threads) {
+    static void check(Kernel kernel, int[] sizes, Schedule schedule, Optional<LockMechanism> mechanism, int bits, int threads) {
         KernelGraph graph = Pipeline.compile(kernel);
         ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
         JClass generated = JvmCodegen.generate(plan, mechanism, GeneratedKernels.PACKAGE, VectorWidth.of(bits));

@@ -227,6 +227,15 @@ public final class AsmEmitter implements Opcodes {
                 method.visitMethodInsn(INVOKESTATIC, load.type().internalName(), "fromArray", "(" + load.species().type().descriptor()
                         + load.array().type().descriptor() + "I" + load.mask().type().descriptor() + ")" + load.type().descriptor(), false);
             }
+            case JExpr.VectorGather gather -> {
+                expression(gather.species());
+                expression(gather.array());
+                expression(gather.index());
+                expression(gather.indexMap());
+                expression(gather.mapOffset());
+                method.visitMethodInsn(INVOKESTATIC, gather.type().internalName(), "fromArray", "(" + gather.species().type().descriptor()
+                        + gather.array().type().descriptor() + "I[II)" + gather.type().descriptor(), false);
+            }
             case JExpr.LaneValue value -> {
                 expression(value.vector());
                 pushInt(method, value.lane());

@@ -130,6 +130,15 @@ public sealed interface JExpr {
         public JType type() { return species.vector(); }
     }
 
+    /**
+     * {@code IntVector.fromArray(species, array, index, indexMap, mapOffset)}: lane l takes the element at {@code index +
+     * indexMap[mapOffset + l]}, a gather; every lane's element must lie inside the array.
+     */
+    record VectorGather(Species species, JExpr array, JExpr index, JExpr indexMap, JExpr mapOffset) implements JExpr {
+        @Override
+        public JType type() { return species.vector(); }
+    }
+
     /** {@code vector.lane(lane)}: the value of one lane. */
     record LaneValue(JExpr vector, int lane) implements JExpr {
         @Override

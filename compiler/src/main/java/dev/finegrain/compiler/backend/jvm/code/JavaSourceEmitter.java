@@ -126,6 +126,9 @@ public final class JavaSourceEmitter {
                     expression(load.array()), expression(load.index()));
             case JExpr.MaskedVectorLoad load -> CodeBlock.of("$T.fromArray($L, $L, $L, $L)", className(load.type()),
                     expression(load.species()), expression(load.array()), expression(load.index()), expression(load.mask()));
+            case JExpr.VectorGather gather -> CodeBlock.of("$T.fromArray($L, $L, $L, $L, $L)", className(gather.type()),
+                    expression(gather.species()), expression(gather.array()), expression(gather.index()), expression(gather.indexMap()),
+                    expression(gather.mapOffset()));
             case JExpr.LaneValue value -> CodeBlock.of("$L.lane($L)", expression(value.vector()), value.lane());
             case JExpr.NewArrayOfLength array -> CodeBlock.of("new $L[$L]", array.element().javaName(), expression(array.length()));
             case JExpr.Broadcast broadcast -> CodeBlock.of("$T.broadcast($L, $L)", className(broadcast.type()),
