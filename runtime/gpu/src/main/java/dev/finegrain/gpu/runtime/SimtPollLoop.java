@@ -13,7 +13,8 @@ package dev.finegrain.gpu.runtime;
  * loop takes 76.6 cycles where counted loops without one take 29; an iteration in which one lane leaves the loop
  * takes 177.3, about 100 more. A hand-off between lanes of one warp is one such iteration. A divergent if-block
  * outside a loop costs 57 more than a uniform one on the H100 too, but the model ISA's branches are not nvcc's one
- * for one (nvcc predicates the short blocks the model ISA branches around), so only the poll loop's are charged.
+ * for one, and charging every divergent branch of the model ISA raised kernels without poll loops (data-parallel)
+ * as much as those with them, so only the poll loop's are charged.
  */
 public final class SimtPollLoop {
     private final int yieldCycles;
