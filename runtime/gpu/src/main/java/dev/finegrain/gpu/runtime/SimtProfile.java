@@ -32,7 +32,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int convert64Latency, int specialFunctionLatency, int namedBarrierLatency,
                           double smSectorCycles, double smPartialStoreSectorCycles, boolean launchPipelined,
                           int launchIntervalCycles, int launchGapCycles, int sharedStoreVisibleCycles,
-                          int mbarrierAddressCycles, int sharedPortCycles, double sharedPollCycles) {
+                          int mbarrierAddressCycles, int sharedPortCycles, double sharedPollCycles,
+                          int pollLoopYieldCycles, int pollLoopDepartureCycles) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -97,6 +98,11 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                     + " shared.storeVisibleCycles (the port's wait is not counted into a store's visibility); use"
                     + " shared.pollCycles for the port of a profile with a visibility delay");
         }
+        boolean pollLoop = v.atLeast("pollLoop.yieldCycles", 0, 0) > 0 || v.atLeast("pollLoop.departureCycles", 0, 0) > 0;
+        if (pollLoop && !(v.nonNegativeDecimal("shared.pollCycles", 0) > 0)) {
+            throw new SimUserException("profile " + source + ": pollLoop.yieldCycles and pollLoop.departureCycles need"
+                    + " shared.pollCycles (a poll loop is found by the polls that port sees)");
+        }
         return new SimtProfile(v.text("profile.name"), v.text("profile.description"),
                 SimMode.parse(v.text("profile.defaultMode")), v.positiveDecimal("clock.mhz"),
                 v.atLeast("sm.count", 1), maxThreadsPerSm, v.atLeast("sm.maxBlocks", 1),
@@ -130,7 +136,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 pipelined, pipelined ? v.atLeast("launch.intervalCycles", 0) : 0,
                 pipelined ? v.atLeast("launch.gapCycles", 0) : 0,
                 v.atLeast("shared.storeVisibleCycles", 0, 0), v.atLeast("mbarrier.addressCycles", 0, 0),
-                v.atLeast("shared.portCycles", 0, 0), v.nonNegativeDecimal("shared.pollCycles", 0));
+                v.atLeast("shared.portCycles", 0, 0), v.nonNegativeDecimal("shared.pollCycles", 0),
+                v.atLeast("pollLoop.yieldCycles", 0, 0), v.atLeast("pollLoop.departureCycles", 0, 0));
     }
 
     /** The costs of the instructions that stand for a sequence of hardware instructions (64-bit, division). */

@@ -3,8 +3,8 @@ package dev.finegrain.gpu.runtime;
 /**
  * The SM's shared-memory port as spinning warps meet it ({@code shared.pollCycles}, docs/profiles.md), a
  * phenomenological mechanism. Every shared access of the SM takes the port for {@code pollCycles}. A poll (a warp's
- * shared load that reads the same address through the same instruction as that instruction's previous load by the
- * warp), a store and a shared atomic wait until the port is free, and a store becomes visible counted from then; any
+ * shared load whose first active lane reads the same address through the same instruction as the last time that
+ * lane ran it), a store and a shared atomic wait until the port is free, and a store becomes visible counted from then; any
  * other load goes first and does not wait, because on the H100 a dependent shared-load chain ran as fast among 31
  * spinning warps as alone.
  *
@@ -19,7 +19,7 @@ package dev.finegrain.gpu.runtime;
  * is busy until at least {@code pollCycles} after it. Pushing the queue back instead would let a stream of such loads
  * (a tile reading its neighbours) build a backlog that the next store or atomic pays, which no measurement shows.
  *
- * <p>Each warp remembers, per load instruction, the address it read last, so a loop that polls two words
+ * <p>Each warp remembers, per load instruction and lane, the address read last, so a loop that polls two words
  * (lock-dataflow's west and north flags) polls both.
  */
 public final class SimtSharedPollPort {
@@ -31,11 +31,11 @@ public final class SimtSharedPollPort {
     }
 
     /**
-     * Warp {@code warp} issues shared load {@code instruction} whose first active lane reads byte {@code address} at
-     * {@code cycle}: the cycles the load waits for the port, 0 unless it is a poll.
+     * Warp {@code warp} issues shared load {@code instruction} whose {@code active} lanes read bytes {@code addresses}
+     * (in lane order) at {@code cycle}: the cycles the load waits for the port, 0 unless it is a poll.
      */
-    public int load(SimtWarp warp, int instruction, int address, long cycle) {
-        if (warp.repeatsSharedLoad(instruction, address)) {
+    public int load(SimtWarp warp, int instruction, int active, int[] addresses, long cycle) {
+        if (warp.repeatsSharedLoad(instruction, active, addresses)) {
             return queue(cycle);
         }
         freeAt = Math.max(freeAt, cycle + pollCycles);

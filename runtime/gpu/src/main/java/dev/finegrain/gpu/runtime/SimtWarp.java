@@ -38,10 +38,13 @@ public final class SimtWarp {
     private final int[] laneAddresses = new int[WARP_SIZE];
     private final int[] laneLockBits = new int[WARP_SIZE];
     /**
-     * The byte address each shared load instruction (by index) read last in this warp, -1 before it ran; made on the
-     * first question, so only profiles with a shared poll port pay for it.
+     * Per shared load instruction (by index), the byte address each lane read last through it in this warp, -1 before
+     * it did; made on the first question and per instruction on its first run, so only profiles with a shared poll
+     * port pay for it.
      */
-    private int[] lastSharedLoads;
+    private int[][] lastSharedLoads;
+    /** Whether a poll was issued since the warp's last backward branch ({@link SimtPollLoop}). */
+    private boolean polledSinceBackBranch;
     private int waitingLanes;
     private long readyAt;
     private int schedulerSlot = -1;
@@ -66,18 +69,36 @@ public final class SimtWarp {
     }
 
     /**
-     * Whether shared load {@code instruction} reads byte {@code address} again (its first active lane), as it did the
-     * last time this warp ran it (a poll, {@link SimtSharedPollPort}); remembers this load either way.
+     * Whether shared load {@code instruction}, run for the {@code active} lanes reading {@code addresses} (in lane
+     * order), is a poll: its first active lane reads the address that lane read the last time it ran this instruction
+     * ({@link SimtSharedPollPort}). Remembers every active lane's address either way. Asking the lane rather than the
+     * warp finds the poll of a lane waiting in a token chain, whose warp's first waiting lane changes at every hand-off.
      */
-    public boolean repeatsSharedLoad(int instruction, int address) {
+    public boolean repeatsSharedLoad(int instruction, int active, int[] addresses) {
         if (lastSharedLoads == null) {
-            lastSharedLoads = new int[machine.program().size()];
-            Arrays.fill(lastSharedLoads, -1);
+            lastSharedLoads = new int[machine.program().size()][];
         }
-        // -1 is no address a load can read without a fault, so it marks an instruction not yet run
-        boolean repeated = lastSharedLoads[instruction] == address;
-        lastSharedLoads[instruction] = address;
+        int[] last = lastSharedLoads[instruction];
+        if (last == null) {
+            // -1 is no address a load can read without a fault, so it marks a lane that has not run it
+            last = new int[WARP_SIZE];
+            Arrays.fill(last, -1);
+            lastSharedLoads[instruction] = last;
+        }
+        boolean repeated = last[Integer.numberOfTrailingZeros(active)] == addresses[0];
+        int i = 0;
+        for (int lanes = active; lanes != 0; lanes &= lanes - 1) {
+            last[Integer.numberOfTrailingZeros(lanes)] = addresses[i++];
+        }
+        polledSinceBackBranch |= repeated;
         return repeated;
+    }
+
+    /** Whether the warp polled since it last asked (at a backward branch, {@link SimtPollLoop}); forgets it. */
+    public boolean takePolledSinceBackBranch() {
+        boolean polled = polledSinceBackBranch;
+        polledSinceBackBranch = false;
+        return polled;
     }
 
     /** Scratch for the executing instruction: the active lanes' byte addresses, in lane order. */

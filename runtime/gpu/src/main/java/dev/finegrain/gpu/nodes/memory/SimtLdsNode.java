@@ -31,7 +31,7 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         int[] addresses = warp.laneAddresses();
         int count = collectAddresses(warp, active, addresses);
         SimtStoreVisibility visibility = warp.block().storeVisibility();
-        int queued = pollPortLoadWait(warp, count, addresses[0]);
+        int queued = pollPortLoadWait(warp, active, count, addresses);
         long cycle = warp.machine().cycle() + queued;
         int unseen = 0;
         int i = 0;

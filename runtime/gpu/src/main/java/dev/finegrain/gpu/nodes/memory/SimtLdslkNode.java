@@ -42,7 +42,7 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
         int[] bits = warp.laneLockBits();
         int acquired = 0;
         SimtStoreVisibility visibility = warp.block().storeVisibility();
-        int queued = pollPortLoadWait(warp, count, addresses[0]);
+        int queued = pollPortLoadWait(warp, active, count, addresses);
         long cycle = warp.machine().cycle() + queued;
         int unseen = 0;
         int i = 0;

@@ -121,12 +121,13 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     }
 
     /**
-     * Cycles a shared load of {@code count} active lanes, the first reading byte {@code firstAddress}, waits at its
-     * SM's shared poll port ({@link SimtSharedPollPort}): 0 unless it is a poll; 0 on a profile without the port.
+     * Cycles a shared load of {@code count} {@code active} lanes reading bytes {@code addresses} (in lane order) waits
+     * at its SM's shared poll port ({@link SimtSharedPollPort}): 0 unless it is a poll; 0 on a profile without the port.
      */
-    protected final int pollPortLoadWait(SimtWarp warp, int count, int firstAddress) {
+    protected final int pollPortLoadWait(SimtWarp warp, int active, int count, int[] addresses) {
         return hasPollPort && count != 0
-                ? warp.block().sm().sharedPollPort().load(warp, instruction.index(), firstAddress, warp.machine().cycle())
+                ? warp.block().sm().sharedPollPort().load(warp, instruction.index(), active, addresses,
+                        warp.machine().cycle())
                 : 0;
     }
 
