@@ -9,7 +9,7 @@ package dev.finegrain.gpu.runtime;
  */
 public final class SimtMbarrierUnit {
     private final int addressCycles;
-    private long freeAt;
+    private final SimtServiceQueue queue = new SimtServiceQueue();
 
     SimtMbarrierUnit(int addressCycles) {
         this.addressCycles = addressCycles;
@@ -23,8 +23,6 @@ public final class SimtMbarrierUnit {
         if (addressCycles == 0 || barriers == 0) {
             return 0;
         }
-        long start = Math.max(cycle, freeAt);
-        freeAt = start + (long) addressCycles * barriers;
-        return (int) (start - cycle) + addressCycles * (barriers - 1);
+        return queue.enter(cycle, (double) addressCycles * barriers) + addressCycles * (barriers - 1);
     }
 }

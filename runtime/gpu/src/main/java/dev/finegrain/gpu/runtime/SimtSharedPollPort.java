@@ -24,7 +24,7 @@ package dev.finegrain.gpu.runtime;
  */
 public final class SimtSharedPollPort {
     private final double pollCycles;
-    private double freeAt;
+    private final SimtServiceQueue queue = new SimtServiceQueue();
 
     SimtSharedPollPort(double pollCycles) {
         this.pollCycles = pollCycles;
@@ -36,21 +36,15 @@ public final class SimtSharedPollPort {
      */
     public int load(SimtWarp warp, int instruction, int active, int[] addresses, long cycle) {
         if (warp.repeatsSharedLoad(instruction, active, addresses)) {
-            return queue(cycle);
+            return queue.enter(cycle, pollCycles);
         }
-        freeAt = Math.max(freeAt, cycle + pollCycles);
+        queue.passAhead(cycle, pollCycles);
         return 0;
     }
 
     /** A shared store or atomic issued at {@code cycle}: the cycles it waits for the port before it is performed. */
     public int store(long cycle) {
-        return queue(cycle);
-    }
-
-    private int queue(long cycle) {
-        double start = Math.max(cycle, freeAt);
-        freeAt = start + pollCycles;
-        return (int) Math.ceil(start - cycle);
+        return queue.enter(cycle, pollCycles);
     }
 
     /**
@@ -59,6 +53,6 @@ public final class SimtSharedPollPort {
      * them by up to {@code pollCycles} more), and a store issued later is performed no earlier.
      */
     public long drainedBy(long cycle) {
-        return Math.max(cycle, (long) Math.ceil(freeAt));
+        return queue.drainedBy(cycle);
     }
 }

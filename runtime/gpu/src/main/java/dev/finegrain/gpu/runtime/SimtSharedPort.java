@@ -16,8 +16,7 @@ package dev.finegrain.gpu.runtime;
  */
 public final class SimtSharedPort {
     private final int passCycles;
-    /** The cycle from which the port is free: the end of the last pass queued on it. */
-    private long freeAt;
+    private final SimtServiceQueue queue = new SimtServiceQueue();
 
     SimtSharedPort(int passCycles) {
         this.passCycles = passCycles;
@@ -28,8 +27,6 @@ public final class SimtSharedPort {
      * cycles it waits for the port before its first pass (0 when the port is free).
      */
     public int dispatch(long now, int passes) {
-        long start = Math.max(now, freeAt);
-        freeAt = start + (long) passes * passCycles;
-        return (int) (start - now);
+        return queue.enter(now, (double) passes * passCycles);
     }
 }
