@@ -96,11 +96,18 @@ final class LaneVectors {
             cx.prologue.add(new JStmt.Assign(high, constants(c -> (c & distance) == 0 ? c + distance : k + c)));
             transposeIndexes.add(new JExpr.Local[] {low, high});
         }
-        shiftUp = cx.local("laneShiftUp", vector);
-        cx.prologue.add(new JStmt.Assign(shiftUp, constants(c -> c == 0 ? k : c - 1)));
+        declareShiftUp();
         scratchA = locals("laneScratchA", vector, k);
         scratchB = locals("laneScratchB", vector, k);
         scratchC = locals("laneScratchC", vector, k);
+    }
+
+    /** Declares the constant index vector of {@link #shiftedUp} (set in the prologue), once; lowerings without transposes call it alone. */
+    void declareShiftUp() {
+        if (shiftUp == null) {
+            shiftUp = cx.local("laneShiftUp", vector);
+            cx.prologue.add(new JStmt.Assign(shiftUp, constants(c -> c == 0 ? k : c - 1)));
+        }
     }
 
     /**

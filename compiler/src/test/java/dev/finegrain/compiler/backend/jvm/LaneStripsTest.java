@@ -203,7 +203,7 @@ class LaneStripsTest {
                 for (Schedule tile : List.of(dataParallel(k, k), dataParallel(2 * k, k))) {
                     String summary = lanes(kernel, tile, Optional.empty(), VectorWidth.of(bits));
                     assertTrue(summary.contains("A tile is " + k + " columns wide") || summary.contains("Lanes across tiles")
-                                    || summary.startsWith("Lanes: strips of " + k + " rows"),
+                                    || summary.contains("Row scan") || summary.startsWith("Lanes: strips of " + k + " rows"),
                             kernel.name() + " " + tile.cliName() + " at " + bits + " bits runs in tile lanes: " + summary);
                 }
                 for (int threads = 1; threads <= 3; threads++) {
@@ -220,6 +220,12 @@ class LaneStripsTest {
     }
 
     static void check(Kernel kernel, int[] sizes, Schedule schedule, Optional<LockMechanism> mechanism, int bits, int threads) {
+        check(kernel, inputs(kernel, sizes), sizes, schedule, mechanism, bits, threads);
+    }
+
+    /** As above, on the given inputs and params. */
+    static void check(Kernel kernel, Invocation invocation, int[] sizes, Schedule schedule, Optional<LockMechanism> mechanism, int bits,
+                      int threads) {
         KernelGraph graph = Pipeline.compile(kernel);
         ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
         JClass generated = JvmCodegen.generate(plan, mechanism, GeneratedKernels.PACKAGE, VectorWidth.of(bits));
@@ -229,7 +235,6 @@ class LaneStripsTest {
         byte[] bytecode = AsmEmitter.emit(generated);
         CheckClassAdapter.verify(new ClassReader(bytecode), LaneStripsTest.class.getClassLoader(), false, new PrintWriter(problems));
         assertEquals("", problems.toString(), what);
-        Invocation invocation = inputs(kernel, sizes);
         Variant variant = new Variant(graph, plan, mechanism);
         BackendRun run;
         try {

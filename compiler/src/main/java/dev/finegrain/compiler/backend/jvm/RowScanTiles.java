@@ -1,0 +1,216 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
+import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr.LaneOp;
+import dev.finegrain.compiler.backend.jvm.code.JStmt;
+import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
+
+/**
+ * A tile k columns wide (k the lane count) as its rows in order, each row one vector, for kernels of a
+ * {@link WestMaxRecurrence} {@code max(rest, west - gap)}: {@code rest} of a whole row at once (its north and
+ * north-west neighbours are the row above, held in registers; its inputs one row load each), then the west
+ * dependence as a max-plus scan over the lanes: the value west of the row enters as {@code west - (l + 1) gap} in
+ * lane l, and log2 k steps take {@code h = max(h, h shifted d lanes up - d gap)} for d = 1, 2, 4, ... (lanes below d
+ * take their own value, which the max keeps). A row is one load per input, one store, and a chain of log2 k
+ * permute-and-max steps; no transposes, no copies, and the tile's rows are the rows of storage.
+ *
+ * <p>Exactness: the scan regroups {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in int and long
+ * arithmetic while nothing wraps. So the run checks once that {@code 0 <= gap <= MAX / k}, and each row that its
+ * values and the west value are at least {@code MIN + k gap} (then no term of the scan or of the sequential
+ * recurrence wraps); a row that fails takes the k cells one by one in the sequential order, exactly as the scalar
+ * code would.
+ */
+final class RowScanTiles {
+
+    private final LaneVectors v;
+    private final LoweringContext cx;
+    private final int k;
+    private final int field;
+    private final WestMaxRecurrence recurrence;
+    private final JExpr gap;
+    private final JExpr.Local north;
+    private final JExpr.Local northWest;
+    private final JExpr.Local west;
+    private final JExpr.Local rest;
+    private final JExpr.Local row;
+    private final JExpr.Local carry;
+    private final JExpr.Local lane;
+    private final JExpr.Local scratch;
+    private final JExpr.Local exact;
+    private final JExpr.Local floor;
+    private final JExpr.Local floorVector;
+    private final JExpr.Local westGaps;
+    private final List<JExpr.Local[]> scanSteps = new ArrayList<>();
+    private final Map<IrExpr, JExpr.Local> uniforms = new LinkedHashMap<>();
+    private JExpr.Local laneColumns;
+    private JExpr columnFrom;
+
+    /** A row scan for tiles of {@code tile} in the kernel, or the reason there is none. */
+    static Optional<String> against(KernelGraph graph, int lanes, int[] tile) {
+        if (tile.length != 2 || tile[1] != lanes) {
+            return Optional.of("a row scan needs tiles as wide as the " + lanes + " lanes, one row a vector, and these are "
+                    + tile[tile.length - 1] + " wide");
+        }
+        WestMaxRecurrence.Decision decision = WestMaxRecurrence.of(graph);
+        if (decision.recurrence().isEmpty()) {
+            return Optional.of(decision.reason());
+        }
+        int field = graph.actors().getFirst().writes();
+        return northReadsAgainst(graph, decision.recurrence().get().rest(), field);
+    }
+
+    private static Optional<String> northReadsAgainst(KernelGraph graph, IrExpr expr, int field) {
+        if (expr instanceof IrExpr.Load load && graph.field(load.field()).isState()) {
+            int[] o = load.offset();
+            if (load.field() != field || o[0] != -1 || o[1] < -1 || o[1] > 0) {
+                return Optional.of("a row scan holds only the row above, and '" + graph.field(load.field()).name()
+                        + "' is read at (" + o[0] + ", " + o[1] + ")");
+            }
+        }
+        return StripMapping.children(expr).stream().map(child -> northReadsAgainst(graph, child, field)).flatMap(Optional::stream).findFirst();
+    }
+
+    RowScanTiles(LaneVectors lanes) {
+        this.v = lanes;
+        this.cx = lanes.cx;
+        this.k = lanes.k;
+        this.field = cx.graph.actors().getFirst().writes();
+        this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
+        String name = cx.graph.field(field).name();
+        v.declareShiftUp();
+        north = cx.local(name + "North", v.vector);
+        northWest = cx.local(name + "NorthWest", v.vector);
+        west = cx.local(name + "West", v.lane);
+        rest = cx.local(name + "Rest", v.vector);
+        row = cx.local(name + "Cells", v.vector);
+        carry = cx.local(name + "Carry", v.lane);
+        lane = cx.local("lane", JType.INT);
+        scratch = cx.local("rowScratch", JType.arrayOf(v.lane));
+        exact = cx.local("scanExact", JType.BOOLEAN);
+        floor = cx.local("scanFloor", v.lane);
+        floorVector = cx.local("scanFloors", v.vector);
+        westGaps = cx.local("westGaps", v.vector);
+        gap = switch (recurrence.gap()) {
+            case IrExpr.Const c -> isLong() ? JExpr.Const.ofLong(c.integral()) : JExpr.Const.ofInt((int) c.integral());
+            default -> v.scalar(recurrence.gap());
+        };
+        List<JStmt> prologue = cx.prologue;
+        prologue.add(new JStmt.Comment("the row scan is exact while no term wraps: 0 <= gap <= MAX / " + k
+                + ", and a row's values at least MIN + " + k + " gap (else the row runs cell by cell)"));
+        prologue.add(new JStmt.Assign(exact, new JExpr.Binary(Op.AND, compare(Op.GE, gap, laneConstant(0)),
+                compare(Op.LE, gap, isLong() ? JExpr.Const.ofLong(Long.MAX_VALUE / k) : constant(Integer.MAX_VALUE / k)))));
+        prologue.add(new JStmt.Assign(floor, add(isLong() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE),
+                new JExpr.Binary(Op.MUL, laneConstant(k), gap))));
+        prologue.add(new JStmt.Assign(floorVector, new JExpr.Broadcast(v.species, floor)));
+        prologue.add(new JStmt.Assign(westGaps, new JExpr.Lanewise(LaneOp.MUL, new JExpr.Broadcast(v.species, gap), v.constants(l -> l + 1))));
+        for (int d = 1; d < k; d *= 2) {
+            int distance = d;
+            JExpr.Local shift = cx.local("scanShift" + d, v.vector);
+            JExpr.Local gaps = cx.local("scanGap" + d, v.vector);
+            prologue.add(new JStmt.Assign(shift, v.constants(l -> l >= distance ? l - distance : l)));
+            prologue.add(new JStmt.Assign(gaps, new JExpr.Broadcast(v.species, new JExpr.Binary(Op.MUL, laneConstant(d), gap))));
+            scanSteps.add(new JExpr.Local[] {shift, gaps});
+        }
+        prologue.add(new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, constant(k))));
+    }
+
+    /** The summary line {@code show --java} adds. */
+    String summary() {
+        return " Row scan: a tile's row is one vector of " + k + " cells; the value is max(rest, west - gap), so the row computes rest"
+                + " at once from the row above (held in registers) and one load per input, then the west dependence in "
+                + Integer.numberOfTrailingZeros(k) + " shift-and-max steps; a row whose values could wrap runs cell by cell.";
+    }
+
+    /** The tile whose first row and column are {@code tileStart}, rows to {@code tileEnd[0]}. */
+    List<JStmt> tile(JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
+        List<JStmt> body = new ArrayList<>();
+        columnFrom = tileStart[1];
+        cx.columnsFrom(columnFrom);
+        body.add(new JStmt.Assign(cx.coordinate[0], tileStart[0]));
+        body.addAll(cx.rowBases());
+        body.add(new JStmt.Comment("the row above the tile"));
+        body.add(new JStmt.Assign(north, rowVector(field, new int[] {-1, 0})));
+        body.add(new JStmt.Assign(northWest, rowVector(field, new int[] {-1, -1})));
+        List<JStmt> perRow = new ArrayList<>(cx.rowBases());
+        perRow.add(new JStmt.Assign(west, new JExpr.ArrayLoad(cx.array[field], add(cx.rowBase[field], cx.delta(field, new int[] {0, -1})))));
+        perRow.add(new JStmt.Assign(rest, LaneExpressions.lowerWithUniform(recurrence.rest(), this::read, this::indexVector, this::uniform)));
+        List<JStmt> scan = new ArrayList<>();
+        scan.add(new JStmt.Assign(row, new JExpr.Lanewise(LaneOp.MAX, rest,
+                new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, west), westGaps))));
+        for (JExpr.Local[] step : scanSteps) {
+            scan.add(new JStmt.Assign(row, new JExpr.Lanewise(LaneOp.MAX, row,
+                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Permute(step[0], row, row), step[1]))));
+        }
+        List<JStmt> cellByCell = new ArrayList<>();
+        cellByCell.add(new JStmt.VectorStore(rest, scratch, constant(0)));
+        cellByCell.add(new JStmt.Assign(carry, west));
+        cellByCell.add(new JStmt.Loop(lane, constant(0), constant(k), constant(1), List.of(
+                new JStmt.Assign(carry, math("max", v.lane, new JExpr.ArrayLoad(scratch, lane), new JExpr.Binary(Op.SUB, carry, gap))),
+                new JStmt.Store(scratch, lane, carry))));
+        cellByCell.add(new JStmt.Assign(row, new JExpr.VectorLoad(v.species, scratch, constant(0))));
+        JExpr noWrap = new JExpr.Binary(Op.AND, new JExpr.Binary(Op.AND, exact, compare(Op.GE, west, floor)),
+                new JExpr.Not(new JExpr.InvokeVirtual(new JExpr.LaneCompare(Op.LT, rest, floorVector), "anyTrue", List.of(), JType.BOOLEAN, List.of())));
+        perRow.add(new JStmt.Comment("the west dependence: a max-plus scan over the lanes, or cell by cell where a term could wrap"));
+        perRow.add(new JStmt.If(noWrap, scan, cellByCell));
+        perRow.add(new JStmt.VectorStore(row, cx.array[field], cx.rowBase[field]));
+        perRow.add(new JStmt.Assign(northWest, v.shiftedUp(row, west)));
+        perRow.add(new JStmt.Assign(north, row));
+        body.add(new JStmt.Loop(cx.coordinate[0], tileStart[0], tileEnd[0], constant(1), perRow));
+        cx.columnsFrom(null);
+        return body;
+    }
+
+    /** The k cells of the current row of field {@code f} at {@code offset} from the tile's columns. */
+    private JExpr rowVector(int f, int[] offset) {
+        return new JExpr.VectorLoad(v.species, cx.array[f], add(cx.rowBase[f], cx.delta(f, offset)));
+    }
+
+    private JExpr read(IrExpr.Load load) {
+        if (cx.graph.field(load.field()).isInput()) {
+            return rowVector(load.field(), load.offset());
+        }
+        return load.offset()[1] == 0 ? north : northWest;
+    }
+
+    /** Lane l's row (the tile's current row) or column (the tile's first column plus l). */
+    private JExpr indexVector(int dimension) {
+        if (dimension == 0) {
+            return v.broadcastInt(cx.coordinate[0]);
+        }
+        if (laneColumns == null) {
+            laneColumns = cx.local("laneColumns", v.vector);
+            cx.prologue.add(new JStmt.Assign(laneColumns, v.constants(l -> l)));
+        }
+        return new JExpr.Lanewise(LaneOp.ADD, v.broadcastInt(columnFrom), laneColumns);
+    }
+
+    private JExpr uniform(IrExpr expr) {
+        return uniforms.computeIfAbsent(expr, e -> {
+            JExpr.Local local = cx.local("uniform" + uniforms.size(), v.vector);
+            cx.prologue.add(new JStmt.Assign(local, LaneExpressions.broadcast(e, v.species, v::scalar)));
+            return local;
+        });
+    }
+
+    private boolean isLong() {
+        return v.lane.equals(JType.LONG);
+    }
+
+    private JExpr laneConstant(int value) {
+        return isLong() ? JExpr.Const.ofLong(value) : constant(value);
+    }
+}

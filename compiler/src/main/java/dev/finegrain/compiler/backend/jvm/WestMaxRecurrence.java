@@ -1,0 +1,91 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.BinaryOperator;
+import dev.finegrain.dsl.Type;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An actor whose value is {@code max(rest, west - gap)}: {@code rest} reads no west neighbour and {@code gap} is a
+ * constant, param or size. Along a row this is a max-plus scan, {@code h[l] = max over m <= l of (rest[m] - (l - m)
+ * gap)}, with the value west of the row as one more term, so a row of k cells can be computed at once in log2 k
+ * shift-and-max steps instead of k dependent ones ({@link RowScanTiles}). Integral values only: the scan regroups the
+ * subtractions, which int and long arithmetic allow exactly while nothing wraps and doubles do not.
+ *
+ * <p>Needleman-Wunsch ({@code max(nw + ref, n - penalty, w - penalty)}) and Smith-Waterman (with a floor of 0 as one
+ * more term of {@code rest}) have this form; the max may be nested in any order, as int and long max is associative
+ * and commutative.
+ */
+record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
+
+    /** The recurrence, or the reason the kernel has none. */
+    record Decision(Optional<WestMaxRecurrence> recurrence, String reason) {
+        static Decision no(String reason) {
+            return new Decision(Optional.empty(), reason);
+        }
+    }
+
+    static Decision of(KernelGraph graph) {
+        if (graph.actors().size() != 1) {
+            return Decision.no("a row scan computes one actor's value, and this kernel has " + graph.actors().size() + " actors");
+        }
+        IrActor actor = graph.actors().getFirst();
+        Type type = graph.field(actor.writes()).type();
+        if (type != Type.INT && type != Type.LONG) {
+            return Decision.no("a row scan regroups subtractions, exact for int and long values only, and '"
+                    + graph.field(actor.writes()).name() + "' is " + type);
+        }
+        List<IrExpr> terms = new ArrayList<>();
+        flattenMax(actor.body(), terms);
+        List<IrExpr> rest = new ArrayList<>();
+        IrExpr gap = null;
+        for (IrExpr term : terms) {
+            if (!readsWest(term, actor.writes())) {
+                rest.add(term);
+            } else if (gap == null && term instanceof IrExpr.Binary sub && sub.operator() == BinaryOperator.SUB
+                    && isWest(sub.left(), actor.writes()) && isUniform(sub.right(), type)) {
+                gap = sub.right();
+            } else {
+                return Decision.no("a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)");
+            }
+        }
+        if (gap == null || rest.isEmpty()) {
+            return Decision.no("a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)");
+        }
+        IrExpr restMax = rest.getFirst();
+        for (IrExpr term : rest.subList(1, rest.size())) {
+            restMax = new IrExpr.Binary(BinaryOperator.MAX, restMax, term, type);
+        }
+        return new Decision(Optional.of(new WestMaxRecurrence(restMax, gap)), "");
+    }
+
+    private static void flattenMax(IrExpr expr, List<IrExpr> terms) {
+        if (expr instanceof IrExpr.Binary max && max.operator() == BinaryOperator.MAX) {
+            flattenMax(max.left(), terms);
+            flattenMax(max.right(), terms);
+        } else {
+            terms.add(expr);
+        }
+    }
+
+    private static boolean isWest(IrExpr expr, int field) {
+        return expr instanceof IrExpr.Load load && load.field() == field && Arrays.equals(load.offset(), new int[] {0, -1});
+    }
+
+    private static boolean readsWest(IrExpr expr, int field) {
+        if (expr instanceof IrExpr.Load load && load.field() == field && load.offset().length == 2 && load.offset()[0] == 0) {
+            return true;
+        }
+        return StripMapping.children(expr).stream().anyMatch(child -> readsWest(child, field));
+    }
+
+    private static boolean isUniform(IrExpr expr, Type type) {
+        return expr.type() == type && (expr instanceof IrExpr.Const || expr instanceof IrExpr.ParamVar || expr instanceof IrExpr.SizeVar);
+    }
+}

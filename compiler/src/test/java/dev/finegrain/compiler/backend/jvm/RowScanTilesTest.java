@@ -1,0 +1,107 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.Type;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.max;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Row-scan tiles against the oracle: int lanes (4 to 16) and long lanes (2 to 8), tiles as tall as the lanes, taller
+ * and shorter, 1 to 3 workers; terms with inputs at offsets, both indices and a constant floor; and rows whose values
+ * could wrap, which must run cell by cell and still match the scalar order exactly.
+ */
+class RowScanTilesTest {
+
+    private static final int[] WIDTHS = {128, 256, 512};
+
+    /** Needleman-Wunsch's shape with both indices and an input read one row down and one column east in the rest. */
+    static Kernel indicesAndOffsets() {
+        return kernel("scan-indices").domain(dim("i", "rows"), dim("j", "cols")).param("gap", INT).input("w", INT, 1)
+                .state("f", INT, boundary(index("i").minus(index("j").times(2))))
+                .actor("cell", "f", a -> max(a.read("f", -1, -1).plus(a.read("w", 1, 1)).minus(index("j")),
+                        max(a.read("f", 0, -1).minus(a.param("gap")), a.read("f", -1, 0).minus(constant(3)).plus(index("i")))))
+                .build();
+    }
+
+    /** A boundary a few steps above the int minimum, so that the first rows' terms wrap. */
+    static Kernel nearTheMinimum() {
+        return kernel("near-min").domain(dim("i", "rows"), dim("j", "cols")).param("gap", INT).input("w", INT)
+                .state("f", INT, boundary(constant(Integer.MIN_VALUE + 3)))
+                .actor("cell", "f", a -> max(a.read("f", -1, -1).plus(a.read("w", 0, 0)), a.read("f", -1, 0).minus(a.param("gap")),
+                        a.read("f", 0, -1).minus(a.param("gap"))))
+                .build();
+    }
+
+    static List<Kernel> kernels() {
+        return List.of(GoldenKernels.needlemanWunsch(), LaneStripsTest.longsWithIndices(), indicesAndOffsets());
+    }
+
+    @Test
+    void rowScanTilesMatchTheOracle() {
+        for (Kernel kernel : kernels()) {
+            for (int bits : WIDTHS) {
+                int k = bits / (kernel.fields().stream().anyMatch(f -> f.type() == Type.LONG) ? 64 : 32);
+                for (int rows : new int[] {k, 2 * k, 3}) {
+                    Schedule tile = dataParallel(rows, k);
+                    String summary = LaneStripsTest.lanes(kernel, tile, Optional.empty(), VectorWidth.of(bits));
+                    assertTrue(summary.contains("Row scan"), kernel.name() + " " + tile.cliName() + " at " + bits + " bits: " + summary);
+                    for (int threads = 1; threads <= 3; threads++) {
+                        LaneStripsTest.check(kernel, new int[] {2 * rows, 3 * k}, tile, Optional.empty(), bits, threads);
+                        LaneStripsTest.check(kernel, new int[] {(k + 3) * rows, (k + 5) * k}, tile, Optional.empty(), bits, threads);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void rowsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
+        Kernel kernel = nearTheMinimum();
+        int[] sizes = {48, 64};
+        // gap 5: the first rows sit below MIN + 16 gap and wrap, the rows further down do not; gap -3 and a gap past
+        // MAX / 16: no row scans at all
+        for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 16 + 1, 1 << 20}) {
+            for (int threads = 1; threads <= 2; threads++) {
+                LaneStripsTest.check(kernel, invocation(kernel, sizes, gap), sizes, dataParallel(16), Optional.empty(), 512, threads);
+                LaneStripsTest.check(kernel, invocation(kernel, sizes, gap), sizes, dataParallel(8, 8), Optional.empty(), 256, threads);
+            }
+        }
+    }
+
+    private static Invocation invocation(Kernel kernel, int[] sizes, int gap) {
+        SplittableRandom random = new SplittableRandom(gap);
+        return kernel.invocation().sizes(sizes).param("gap", gap)
+                .input("w", random.ints(sizes[0] * sizes[1], -1 << 30, 1 << 30).toArray()).build();
+    }
+
+    @Test
+    void theClassSaysWhyATileRunsWithoutARowScan() {
+        // a select of three neighbours: lanes across tiles instead, and the class says why
+        assertTrue(LaneStripsTest.lanes(TileGroupLanesTest.neighboursAndIndices(), dataParallel(16), Optional.empty(), VectorWidth.of(512))
+                .contains(" No row scan: a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)."));
+        assertEquals(Optional.of("a row scan regroups subtractions, exact for int and long values only, and 'u' is double"),
+                RowScanTiles.against(Pipeline.compile(JavaSourceGoldenTest.gaussSeidel()), 8, new int[] {8, 8}));
+        assertEquals(Optional.of("a row scan needs tiles as wide as the 16 lanes, one row a vector, and these are 32 wide"),
+                RowScanTiles.against(Pipeline.compile(GoldenKernels.needlemanWunsch()), 16, new int[] {16, 32}));
+        assertEquals(Optional.of("a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)"),
+                RowScanTiles.against(Pipeline.compile(TileGroupLanesTest.westTwo()), 16, new int[] {16, 16}));
+    }
+}
