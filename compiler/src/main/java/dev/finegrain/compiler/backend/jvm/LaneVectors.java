@@ -33,6 +33,8 @@ final class LaneVectors {
     final JType vector;
     final int k;
     final int skew;
+    /** The species and why this width: "IntVector.SPECIES_512, fixed at generation: ...". */
+    private final String shape;
     private final List<JExpr.Local[]> transposeIndexes = new ArrayList<>();
     /** Lane 0 takes lane 0 of the second vector, lane r lane r - 1 of the first. */
     private JExpr.Local shiftUp;
@@ -67,16 +69,17 @@ final class LaneVectors {
             return new Choice(Optional.empty(), "Lanes: none; " + against.get() + ".");
         }
         JExpr.Species species = width.species(lane);
-        return new Choice(Optional.of(new LaneVectors(cx, mapping, species)), "Lanes: strips of " + lanes + " rows, one "
-                + lane.javaName() + " lane per row (" + species.vector().simpleName()
-                + "." + species.constant() + ", fixed at generation: " + width.origin() + "), each row " + mapping.skew()
+        String shape = species.vector().simpleName() + "." + species.constant() + ", fixed at generation: " + width.origin();
+        return new Choice(Optional.of(new LaneVectors(cx, mapping, species, shape)), "Lanes: strips of " + lanes + " rows, one "
+                + lane.javaName() + " lane per row (" + shape + "), each row " + mapping.skew()
                 + " column(s) behind the one above, from the hyperplane (" + mapping.skew() + ",1).");
     }
 
-    private LaneVectors(LoweringContext cx, StripMapping mapping, JExpr.Species species) {
+    private LaneVectors(LoweringContext cx, StripMapping mapping, JExpr.Species species, String shape) {
         this.cx = cx;
         this.mapping = mapping;
         this.species = species;
+        this.shape = shape;
         this.lane = species.lane();
         this.vector = species.vector();
         this.k = species.lanes();
@@ -100,6 +103,11 @@ final class LaneVectors {
         scratchA = locals("laneScratchA", vector, k);
         scratchB = locals("laneScratchB", vector, k);
         scratchC = locals("laneScratchC", vector, k);
+    }
+
+    /** The summary line of a lowering that runs its lanes other than as skewed strips of rows, which it then describes. */
+    String lanesSummary() {
+        return "Lanes: " + k + " " + lane.javaName() + " lanes (" + shape + ").";
     }
 
     /** Declares the constant index vector of {@link #shiftedUp} (set in the prologue), once; lowerings without transposes call it alone. */
