@@ -1,7 +1,16 @@
 package dev.finegrain.compiler.backend.jvm;
 
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.Schedule;
@@ -26,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Row-scan tiles against the oracle: int lanes (4 to 16) and long lanes (2 to 8), tiles as tall as the lanes, taller
  * and shorter, 1 to 3 workers; terms with inputs at offsets, both indices and a constant floor; and rows whose values
- * could wrap, which must run cell by cell and still match the scalar order exactly.
+ * could wrap, which must run cell by cell and still match the scalar order exactly; and the class's Java source.
  */
 class RowScanTilesTest {
 
@@ -41,10 +50,14 @@ class RowScanTilesTest {
                 .build();
     }
 
-    /** A boundary a few steps above the int minimum, so that the first rows' terms wrap. */
+    /**
+     * Needleman-Wunsch's shape with a boundary 7 above the int minimum: with gap 5, west - 5 does not wrap and west - 10
+     * does, so in the first row a scan would put the wrapped west - 10 (near the int maximum) into lane 1, where the
+     * scalar order has max(rest, (rest of lane 0) - 5); its inputs ({@link #invocation}) put more terms near the minimum.
+     */
     static Kernel nearTheMinimum() {
         return kernel("near-min").domain(dim("i", "rows"), dim("j", "cols")).param("gap", INT).input("w", INT)
-                .state("f", INT, boundary(constant(Integer.MIN_VALUE + 3)))
+                .state("f", INT, boundary(constant(Integer.MIN_VALUE + 7)))
                 .actor("cell", "f", a -> max(a.read("f", -1, -1).plus(a.read("w", 0, 0)), a.read("f", -1, 0).minus(a.param("gap")),
                         a.read("f", 0, -1).minus(a.param("gap"))))
                 .build();
@@ -76,7 +89,7 @@ class RowScanTilesTest {
     void rowsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
         Kernel kernel = nearTheMinimum();
         int[] sizes = {48, 64};
-        // gap 5: the first rows sit below MIN + 16 gap and wrap, the rows further down do not; gap -3 and a gap past
+        // gap 5 and 2^20: rows with a term below MIN + k gap run cell by cell, the others scan; gap -3 and a gap past
         // MAX / 16: no row scans at all
         for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 16 + 1, 1 << 20}) {
             for (int threads = 1; threads <= 2; threads++) {
@@ -86,10 +99,31 @@ class RowScanTilesTest {
         }
     }
 
+    /** Inputs of which about a third lie within 40 of the int minimum, so that rows both scan and run cell by cell. */
     private static Invocation invocation(Kernel kernel, int[] sizes, int gap) {
         SplittableRandom random = new SplittableRandom(gap);
-        return kernel.invocation().sizes(sizes).param("gap", gap)
-                .input("w", random.ints(sizes[0] * sizes[1], -1 << 30, 1 << 30).toArray()).build();
+        int[] w = new int[sizes[0] * sizes[1]];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = random.nextInt(3) == 0 ? Integer.MIN_VALUE + random.nextInt(40) : random.nextInt(-1000, 1000);
+        }
+        return kernel.invocation().sizes(sizes).param("gap", gap).input("w", w).build();
+    }
+
+    @Test
+    void theJavaSourceOfARowScanComputesWhatTheOracleDoes() throws Exception {
+        for (Kernel kernel : List.of(GoldenKernels.needlemanWunsch(), nearTheMinimum())) {
+            int[] sizes = {48, 64};
+            Invocation invocation = kernel.name().equals("near-min") ? invocation(kernel, sizes, 5) : LaneStripsTest.inputs(kernel, sizes);
+            KernelGraph graph = Pipeline.compile(kernel);
+            ExecutionPlan plan = SchedulePlanner.plan(graph, dataParallel(16));
+            JClass generated = JvmCodegen.generate(plan, Optional.empty(), "dev.finegrain.generated.source", VectorWidth.of(512));
+            assertTrue(generated.javadoc().contains("Row scan"), kernel.name());
+            Class<?> compiled = SourceCompiler.compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
+            BackendRun fromSource = new JvmBackend().runWith(compiled, new Variant(graph, plan, Optional.empty()), invocation,
+                    RunSettings.once(1, 2));
+            assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, sizes, fromSource.outputs()),
+                    kernel.name());
+        }
     }
 
     @Test
