@@ -13,8 +13,6 @@ import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
-import dev.finegrain.dsl.Schedule;
-import dev.finegrain.dsl.Type;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -38,8 +36,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * could wrap, which must run cell by cell and still match the scalar order exactly; and the class's Java source.
  */
 class RowScanTilesTest {
-
-    private static final int[] WIDTHS = {128, 256, 512};
 
     /** Needleman-Wunsch's shape with both indices and an input read one row down and one column east in the rest. */
     static Kernel indicesAndOffsets() {
@@ -70,18 +66,7 @@ class RowScanTilesTest {
     @Test
     void rowScanTilesMatchTheOracle() {
         for (Kernel kernel : kernels()) {
-            for (int bits : WIDTHS) {
-                int k = bits / (kernel.fields().stream().anyMatch(f -> f.type() == Type.LONG) ? 64 : 32);
-                for (int rows : new int[] {k, 2 * k, 3}) {
-                    Schedule tile = dataParallel(rows, k);
-                    String summary = LaneStripsTest.lanes(kernel, tile, Optional.empty(), VectorWidth.of(bits));
-                    assertTrue(summary.contains("Row scan"), kernel.name() + " " + tile.cliName() + " at " + bits + " bits: " + summary);
-                    for (int threads = 1; threads <= 3; threads++) {
-                        LaneStripsTest.check(kernel, new int[] {2 * rows, 3 * k}, tile, Optional.empty(), bits, threads);
-                        LaneStripsTest.check(kernel, new int[] {(k + 3) * rows, (k + 5) * k}, tile, Optional.empty(), bits, threads);
-                    }
-                }
-            }
+            TileGroupLanesTest.checkTilesAsWideAsTheLanes(kernel, "Row scan");
         }
     }
 

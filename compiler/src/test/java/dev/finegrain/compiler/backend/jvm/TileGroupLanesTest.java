@@ -68,17 +68,25 @@ class TileGroupLanesTest {
     @Test
     void lanesAcrossTilesMatchTheOracle() {
         for (Kernel kernel : kernels()) {
-            for (int bits : WIDTHS) {
-                int k = bits / (kernel.fields().stream().anyMatch(f -> f.type() == Type.LONG) ? 64 : 32);
-                for (int rows : new int[] {k, 2 * k, 3}) {
-                    Schedule tile = dataParallel(rows, k);
-                    String summary = LaneStripsTest.lanes(kernel, tile, Optional.empty(), VectorWidth.of(bits));
-                    assertTrue(summary.contains("Lanes across tiles"), kernel.name() + " " + tile.cliName() + " at " + bits + " bits: " + summary);
-                    for (int threads = 1; threads <= 3; threads++) {
-                        // up to 3 tiles on a diagonal (fewer than the lanes), and up to k + 3 (a full group and a partial one)
-                        LaneStripsTest.check(kernel, new int[] {2 * rows, 3 * k}, tile, Optional.empty(), bits, threads);
-                        LaneStripsTest.check(kernel, new int[] {(k + 3) * rows, (k + 5) * k}, tile, Optional.empty(), bits, threads);
-                    }
+            checkTilesAsWideAsTheLanes(kernel, "Lanes across tiles");
+        }
+    }
+
+    /**
+     * The kernel in tiles k columns wide (k lanes of 128 to 512 bits), k, 2k and 3 rows tall, on 1 to 3 workers, against
+     * the oracle; the class must say it runs {@code form}. Up to 3 tiles on a block-diagonal (fewer than the lanes), and
+     * up to k + 3 (a full group of k and a partial one).
+     */
+    static void checkTilesAsWideAsTheLanes(Kernel kernel, String form) {
+        for (int bits : WIDTHS) {
+            int k = bits / (kernel.fields().stream().anyMatch(f -> f.type() == Type.LONG) ? 64 : 32);
+            for (int rows : new int[] {k, 2 * k, 3}) {
+                Schedule tile = dataParallel(rows, k);
+                String summary = LaneStripsTest.lanes(kernel, tile, Optional.empty(), VectorWidth.of(bits));
+                assertTrue(summary.contains(form), kernel.name() + " " + tile.cliName() + " at " + bits + " bits: " + summary);
+                for (int threads = 1; threads <= 3; threads++) {
+                    LaneStripsTest.check(kernel, new int[] {2 * rows, 3 * k}, tile, Optional.empty(), bits, threads);
+                    LaneStripsTest.check(kernel, new int[] {(k + 3) * rows, (k + 5) * k}, tile, Optional.empty(), bits, threads);
                 }
             }
         }
