@@ -35,7 +35,8 @@ final class DataParallelLoops {
     static JClass lower(String className, DataParallelPlan plan, VectorWidth width) {
         LoweringContext cx = new LoweringContext(plan.graph(), null);
         int[] tileShape = plan.tile();
-        // a tile that holds a block of a strip runs in strips; else lanes across tiles where they apply; else a tile in one skewed strip
+        // a tile that holds a block of a strip runs in strips; else a row scan, else lanes across tiles, where they apply;
+        // else a tile in one skewed strip
         LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> holdsBlock(tileShape, k, skew)
                 ? Optional.empty() : tileLanesAgainst(plan, k, skew));
         Optional<LaneStrips> strips = lanes.lanes().filter(l -> holdsBlock(tileShape, l.k, l.skew)).map(LaneStrips::new);

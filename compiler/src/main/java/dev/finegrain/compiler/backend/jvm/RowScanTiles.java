@@ -29,10 +29,13 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
  * permute-and-max steps; no transposes, no copies, and the tile's rows are the rows of storage.
  *
  * <p>Exactness: the scan regroups {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in int and long
- * arithmetic while nothing wraps. So the run checks once that {@code 0 <= gap <= MAX / k}, and each row that its
- * values and the west value are at least {@code MIN + k gap} (then no term of the scan or of the sequential
- * recurrence wraps); a row that fails takes the k cells one by one in the sequential order, exactly as the scalar
- * code would.
+ * arithmetic while no subtraction wraps. The run checks once that {@code 0 <= gap <= MAX / k} ({@code d gap} and
+ * {@code (l + 1) gap} do not wrap, and a lane below d, which takes {@code max(h, h - d gap)}, keeps h), and each row
+ * that its west value is at least {@code MIN + k gap}. Then every value of lane l, in the scan as in the sequential
+ * recurrence, is at least {@code west - (l + 1) gap >= MIN + (k - l - 1) gap}, and every subtraction is of such a value
+ * (rest alone is never subtracted from: it enters the scan only through its max with the west term), so none wraps.
+ * A row whose west value is below that takes its k cells one by one in the sequential order, exactly as the scalar code
+ * would, and so does every row when the gap is out of range.
  */
 final class RowScanTiles {
 
@@ -46,20 +49,19 @@ final class RowScanTiles {
     private final JExpr.Local northWest;
     private final JExpr.Local west;
     private final JExpr.Local rest;
-    private final JExpr.Local row;
+    private final JExpr.Local cells;
     private final JExpr.Local carry;
     private final JExpr.Local lane;
     private final JExpr.Local scratch;
-    private final JExpr.Local exact;
+    private final JExpr.Local gapInRange;
     private final JExpr.Local floor;
-    private final JExpr.Local floorVector;
     private final JExpr.Local westGaps;
     private final List<JExpr.Local[]> scanSteps = new ArrayList<>();
     private final Map<IrExpr, JExpr.Local> uniforms = new LinkedHashMap<>();
     private JExpr.Local laneColumns;
     private JExpr columnFrom;
 
-    /** A row scan for tiles of {@code tile} in the kernel, or the reason there is none. */
+    /** Why tiles of {@code tile} in the kernel take no row scan, or empty when they take one. */
     static Optional<String> against(KernelGraph graph, int lanes, int[] tile) {
         if (tile.length != 2 || tile[1] != lanes) {
             return Optional.of("a row scan needs tiles as wide as the " + lanes + " lanes, one row a vector, and these are "
@@ -77,7 +79,7 @@ final class RowScanTiles {
         if (expr instanceof IrExpr.Load load && graph.field(load.field()).isState()) {
             int[] o = load.offset();
             if (load.field() != field || o[0] != -1 || o[1] < -1 || o[1] > 0) {
-                return Optional.of("a row scan holds only the row above, and '" + graph.field(load.field()).name()
+                return Optional.of("a row scan holds only the north and north-west neighbours, and '" + graph.field(load.field()).name()
                         + "' is read at (" + o[0] + ", " + o[1] + ")");
             }
         }
@@ -96,26 +98,24 @@ final class RowScanTiles {
         northWest = cx.local(name + "NorthWest", v.vector);
         west = cx.local(name + "West", v.lane);
         rest = cx.local(name + "Rest", v.vector);
-        row = cx.local(name + "Cells", v.vector);
+        cells = cx.local(name + "Cells", v.vector);
         carry = cx.local(name + "Carry", v.lane);
         lane = cx.local("lane", JType.INT);
         scratch = cx.local("rowScratch", JType.arrayOf(v.lane));
-        exact = cx.local("scanExact", JType.BOOLEAN);
+        gapInRange = cx.local("scanGapInRange", JType.BOOLEAN);
         floor = cx.local("scanFloor", v.lane);
-        floorVector = cx.local("scanFloors", v.vector);
         westGaps = cx.local("westGaps", v.vector);
         gap = switch (recurrence.gap()) {
             case IrExpr.Const c -> isLong() ? JExpr.Const.ofLong(c.integral()) : JExpr.Const.ofInt((int) c.integral());
             default -> v.scalar(recurrence.gap());
         };
         List<JStmt> prologue = cx.prologue;
-        prologue.add(new JStmt.Comment("the row scan is exact while no term wraps: 0 <= gap <= MAX / " + k
-                + ", and a row's values at least MIN + " + k + " gap (else the row runs cell by cell)"));
-        prologue.add(new JStmt.Assign(exact, new JExpr.Binary(Op.AND, compare(Op.GE, gap, laneConstant(0)),
+        prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + k
+                + ", and a row's west value at least MIN + " + k + " gap (else the row runs cell by cell)"));
+        prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, laneConstant(0)),
                 compare(Op.LE, gap, isLong() ? JExpr.Const.ofLong(Long.MAX_VALUE / k) : constant(Integer.MAX_VALUE / k)))));
         prologue.add(new JStmt.Assign(floor, add(isLong() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE),
                 new JExpr.Binary(Op.MUL, laneConstant(k), gap))));
-        prologue.add(new JStmt.Assign(floorVector, new JExpr.Broadcast(v.species, floor)));
         prologue.add(new JStmt.Assign(westGaps, new JExpr.Lanewise(LaneOp.MUL, new JExpr.Broadcast(v.species, gap), v.constants(l -> l + 1))));
         for (int d = 1; d < k; d *= 2) {
             int distance = d;
@@ -132,7 +132,8 @@ final class RowScanTiles {
     String summary() {
         return " Row scan: a tile's row is one vector of " + k + " cells; the value is max(rest, west - gap), so the row computes rest"
                 + " at once from the row above (held in registers) and one load per input, then the west dependence in "
-                + Integer.numberOfTrailingZeros(k) + " shift-and-max steps; a row whose values could wrap runs cell by cell.";
+                + Integer.numberOfTrailingZeros(k) + " shift-and-max steps; a row whose west value lies within " + k
+                + " gaps of the minimum, or every row when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
     }
 
     /** The tile whose first row and column are {@code tileStart}, rows to {@code tileEnd[0]}. */
@@ -149,11 +150,11 @@ final class RowScanTiles {
         perRow.add(new JStmt.Assign(west, new JExpr.ArrayLoad(cx.array[field], add(cx.rowBase[field], cx.delta(field, new int[] {0, -1})))));
         perRow.add(new JStmt.Assign(rest, LaneExpressions.lowerWithUniform(recurrence.rest(), this::read, this::indexVector, this::uniform)));
         List<JStmt> scan = new ArrayList<>();
-        scan.add(new JStmt.Assign(row, new JExpr.Lanewise(LaneOp.MAX, rest,
+        scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest,
                 new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, west), westGaps))));
         for (JExpr.Local[] step : scanSteps) {
-            scan.add(new JStmt.Assign(row, new JExpr.Lanewise(LaneOp.MAX, row,
-                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Permute(step[0], row, row), step[1]))));
+            scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
+                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Permute(step[0], cells, cells), step[1]))));
         }
         List<JStmt> cellByCell = new ArrayList<>();
         cellByCell.add(new JStmt.VectorStore(rest, scratch, constant(0)));
@@ -161,14 +162,13 @@ final class RowScanTiles {
         cellByCell.add(new JStmt.Loop(lane, constant(0), constant(k), constant(1), List.of(
                 new JStmt.Assign(carry, math("max", v.lane, new JExpr.ArrayLoad(scratch, lane), new JExpr.Binary(Op.SUB, carry, gap))),
                 new JStmt.Store(scratch, lane, carry))));
-        cellByCell.add(new JStmt.Assign(row, new JExpr.VectorLoad(v.species, scratch, constant(0))));
-        JExpr noWrap = new JExpr.Binary(Op.AND, new JExpr.Binary(Op.AND, exact, compare(Op.GE, west, floor)),
-                new JExpr.Not(new JExpr.InvokeVirtual(new JExpr.LaneCompare(Op.LT, rest, floorVector), "anyTrue", List.of(), JType.BOOLEAN, List.of())));
-        perRow.add(new JStmt.Comment("the west dependence: a max-plus scan over the lanes, or cell by cell where a term could wrap"));
+        cellByCell.add(new JStmt.Assign(cells, new JExpr.VectorLoad(v.species, scratch, constant(0))));
+        JExpr noWrap = new JExpr.Binary(Op.AND, gapInRange, compare(Op.GE, west, floor));
+        perRow.add(new JStmt.Comment("the west dependence: a max-plus scan over the lanes, or cell by cell where a subtraction could wrap"));
         perRow.add(new JStmt.If(noWrap, scan, cellByCell));
-        perRow.add(new JStmt.VectorStore(row, cx.array[field], cx.rowBase[field]));
-        perRow.add(new JStmt.Assign(northWest, v.shiftedUp(row, west)));
-        perRow.add(new JStmt.Assign(north, row));
+        perRow.add(new JStmt.VectorStore(cells, cx.array[field], cx.rowBase[field]));
+        perRow.add(new JStmt.Assign(northWest, v.shiftedUp(cells, west)));
+        perRow.add(new JStmt.Assign(north, cells));
         body.add(new JStmt.Loop(cx.coordinate[0], tileStart[0], tileEnd[0], constant(1), perRow));
         cx.columnsFrom(null);
         return body;

@@ -41,22 +41,23 @@ record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
             return Decision.no("a row scan regroups subtractions, exact for int and long values only, and '"
                     + graph.field(actor.writes()).name() + "' is " + type);
         }
+        String shape = "a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)";
         List<IrExpr> terms = new ArrayList<>();
         flattenMax(actor.body(), terms);
         List<IrExpr> rest = new ArrayList<>();
         IrExpr gap = null;
         for (IrExpr term : terms) {
-            if (!readsWest(term, actor.writes())) {
+            if (!readsOwnRow(term, actor.writes())) {
                 rest.add(term);
             } else if (gap == null && term instanceof IrExpr.Binary sub && sub.operator() == BinaryOperator.SUB
                     && isWest(sub.left(), actor.writes()) && isUniform(sub.right(), type)) {
                 gap = sub.right();
             } else {
-                return Decision.no("a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)");
+                return Decision.no(shape);
             }
         }
         if (gap == null || rest.isEmpty()) {
-            return Decision.no("a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)");
+            return Decision.no(shape);
         }
         IrExpr restMax = rest.getFirst();
         for (IrExpr term : rest.subList(1, rest.size())) {
@@ -78,11 +79,12 @@ record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
         return expr instanceof IrExpr.Load load && load.field() == field && Arrays.equals(load.offset(), new int[] {0, -1});
     }
 
-    private static boolean readsWest(IrExpr expr, int field) {
+    /** Whether the expression reads {@code field} anywhere in the current row (the west neighbour or any other). */
+    private static boolean readsOwnRow(IrExpr expr, int field) {
         if (expr instanceof IrExpr.Load load && load.field() == field && load.offset().length == 2 && load.offset()[0] == 0) {
             return true;
         }
-        return StripMapping.children(expr).stream().anyMatch(child -> readsWest(child, field));
+        return StripMapping.children(expr).stream().anyMatch(child -> readsOwnRow(child, field));
     }
 
     private static boolean isUniform(IrExpr expr, Type type) {

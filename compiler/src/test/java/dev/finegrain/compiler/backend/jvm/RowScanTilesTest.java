@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.LONG;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dataParallel;
@@ -59,6 +60,15 @@ class RowScanTilesTest {
                 .build();
     }
 
+    /** {@link #nearTheMinimum} in longs, 7 above the long minimum. */
+    static Kernel nearTheLongMinimum() {
+        return kernel("near-min-long").domain(dim("i", "rows"), dim("j", "cols")).param("gap", LONG).input("w", LONG)
+                .state("f", LONG, boundary(constant(Long.MIN_VALUE + 7)))
+                .actor("cell", "f", a -> max(a.read("f", -1, -1).plus(a.read("w", 0, 0)), a.read("f", -1, 0).minus(a.param("gap")),
+                        a.read("f", 0, -1).minus(a.param("gap"))))
+                .build();
+    }
+
     static List<Kernel> kernels() {
         return List.of(GoldenKernels.needlemanWunsch(), LaneStripsTest.longsWithIndices(), indicesAndOffsets());
     }
@@ -74,12 +84,23 @@ class RowScanTilesTest {
     void rowsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
         Kernel kernel = nearTheMinimum();
         int[] sizes = {48, 64};
-        // gap 5 and 2^20: rows with a term below MIN + k gap run cell by cell, the others scan; gap -3 and a gap past
-        // MAX / 16: no row scans at all
-        for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 16 + 1, 1 << 20}) {
+        // gap 5 and 2^20: rows whose west value lies below MIN + k gap run cell by cell, the others scan; gap -3: every
+        // row cell by cell; 2^27 is past MAX / 16 (cell by cell in 16 lanes) but not MAX / 8 (it scans in 8); 2^28 and
+        // 2^30 + 2^28 are past both, and 16 of them wrap to 0 and to 2^30, which a missing range check would let scan
+        for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 16 + 1, 1 << 20, 1 << 28, (1 << 30) + (1 << 28)}) {
             for (int threads = 1; threads <= 2; threads++) {
                 LaneStripsTest.check(kernel, invocation(kernel, sizes, gap), sizes, dataParallel(16), Optional.empty(), 512, threads);
                 LaneStripsTest.check(kernel, invocation(kernel, sizes, gap), sizes, dataParallel(8, 8), Optional.empty(), 256, threads);
+            }
+        }
+        Kernel longs = nearTheLongMinimum();
+        assertTrue(LaneStripsTest.lanes(longs, dataParallel(8), Optional.empty(), VectorWidth.of(512)).contains("Row scan"));
+        for (long gap : new long[] {5, -3, Long.MAX_VALUE / 8 + 1, 1L << 61}) {
+            SplittableRandom random = new SplittableRandom(gap);
+            long[] w = random.longs(sizes[0] * sizes[1], -1000, 1000).map(x -> x % 3 == 0 ? Long.MIN_VALUE + Math.abs(x) % 40 : x).toArray();
+            Invocation invocation = longs.invocation().sizes(sizes).param("gap", gap).input("w", w).build();
+            for (int threads = 1; threads <= 2; threads++) {
+                LaneStripsTest.check(longs, invocation, sizes, dataParallel(8), Optional.empty(), 512, threads);
             }
         }
     }
