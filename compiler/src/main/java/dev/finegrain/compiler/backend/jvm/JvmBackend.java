@@ -36,9 +36,17 @@ public final class JvmBackend implements Backend {
     public static final LockMechanism DEFAULT_MECHANISM = LockMechanism.ACQUIRE_RELEASE_FLAG;
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.TINY_LOCK,
             LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.BLOCKING);
+    /** Warm-up takes at least this many runs and this long. */
     private static final int WARMUP_RUNS = 10;
     private static final long WARMUP_NANOS = 300_000_000L;
-    private static final int MAX_WARMUP_RUNS = 1000;
+    /**
+     * Then it goes on to this many runs or this long, whichever comes first: a run method whose loops are short (a small
+     * domain) reaches HotSpot's C1 and C2 by its count of invocations (C2 needs at least 600), and until C2 compiles it
+     * the lanes' vector operations run as calls on objects, milliseconds a run; a large domain's loops compile on
+     * stack within the first runs, and there the time bound ends the warm-up.
+     */
+    private static final int COMPILED_RUNS = 1000;
+    private static final long MAX_WARMUP_NANOS = 2_000_000_000L;
     private static final int TIMED_RUNS = 7;
 
     private final Map<ExecutionPlan, Map<Optional<LockMechanism>, MethodHandle>> constructors = new WeakHashMap<>();
@@ -132,7 +140,11 @@ public final class JvmBackend implements Backend {
         WorkerTeam team = team(settings.threads());
         if (settings.measure()) {
             long warmupStart = System.nanoTime();
-            for (int warm = 0; warm < MAX_WARMUP_RUNS && (warm < WARMUP_RUNS || System.nanoTime() - warmupStart < WARMUP_NANOS); warm++) {
+            for (int warm = 0; ; warm++) {
+                long elapsed = System.nanoTime() - warmupStart;
+                if (warm >= WARMUP_RUNS && elapsed >= WARMUP_NANOS && (warm >= COMPILED_RUNS || elapsed >= MAX_WARMUP_NANOS)) {
+                    break;
+                }
                 kernel.prepare(invocation, team.size(), settings.stallTimeoutNanos()).runOn(team);
             }
         }
