@@ -23,7 +23,7 @@ import java.util.List;
 abstract class CliMojo extends AbstractMojo {
 
     /** The kernel, by the name its library gives it. */
-    @Parameter(property = "finegrain.kernel", required = true)
+    @Parameter(property = "finegrain.kernel")
     protected String kernel;
 
     /** The input and interleaving seed. */
@@ -64,8 +64,19 @@ abstract class CliMojo extends AbstractMojo {
     /** The subcommand and its own arguments, e.g. {@code compare KERNEL --sizes 512}. */
     abstract List<String> command();
 
+    /** A parameter the goal needs and was not given: one line naming the property (Maven's own message names none). */
+    static void require(String value, String goal, String property, String what) throws MojoFailureException {
+        if (value == null || value.isBlank()) {
+            throw new MojoFailureException("finegrain:" + goal + " needs " + what + ": add -D" + property + "=...");
+        }
+    }
+
+    /** Checks the goal's own required parameters before anything runs. */
+    void requireParameters() throws MojoFailureException {}
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
+        requireParameters();
         List<String> arguments = new ArrayList<>(command());
         arguments.addAll(List.of("--seed", Long.toString(seed), "--format", format));
         if (threads != null) {

@@ -1,5 +1,6 @@
 package dev.finegrain.maven;
 
+import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Execute;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -45,6 +46,11 @@ public class CompareMojo extends CliMojo {
     @Inject
     public CompareMojo(ToolchainManager toolchainManager) {
         super(toolchainManager);
+    }
+
+    @Override
+    void requireParameters() throws MojoFailureException {
+        require(kernel, "compare", "finegrain.kernel", "the kernel, by its library's name");
     }
 
     @Override

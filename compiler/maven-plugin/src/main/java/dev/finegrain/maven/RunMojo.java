@@ -1,5 +1,6 @@
 package dev.finegrain.maven;
 
+import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Execute;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -21,7 +22,7 @@ import java.util.List;
 public class RunMojo extends CliMojo {
 
     /** The domain size: N, or one extent per dimension joined by x. */
-    @Parameter(property = "finegrain.size", required = true)
+    @Parameter(property = "finegrain.size")
     private String size;
 
     /** wavefront, lock-dataflow or data-parallel[:B]. */
@@ -39,6 +40,12 @@ public class RunMojo extends CliMojo {
     @Inject
     public RunMojo(ToolchainManager toolchainManager) {
         super(toolchainManager);
+    }
+
+    @Override
+    void requireParameters() throws MojoFailureException {
+        require(kernel, "run", "finegrain.kernel", "the kernel, by its library's name");
+        require(size, "run", "finegrain.size", "the domain size, N or NxM");
     }
 
     @Override
