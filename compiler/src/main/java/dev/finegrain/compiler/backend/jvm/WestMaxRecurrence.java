@@ -44,20 +44,29 @@ record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
         String shape = "a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)";
         List<IrExpr> terms = new ArrayList<>();
         flattenMax(actor.body(), terms);
+        if (terms.size() < 2) {
+            return Decision.no(shape + ", and it is no max");
+        }
         List<IrExpr> rest = new ArrayList<>();
         IrExpr gap = null;
         for (IrExpr term : terms) {
             if (!readsOwnRow(term, actor.writes())) {
                 rest.add(term);
-            } else if (gap == null && term instanceof IrExpr.Binary sub && sub.operator() == BinaryOperator.SUB
-                    && isWest(sub.left(), actor.writes()) && isUniform(sub.right(), type)) {
-                gap = sub.right();
+            } else if (gap != null) {
+                return Decision.no(shape + ", and more than one term reads the west neighbour");
+            } else if (!(term instanceof IrExpr.Binary sub && sub.operator() == BinaryOperator.SUB && isWest(sub.left(), actor.writes()))) {
+                return Decision.no(shape + ", and a term reads '" + graph.field(actor.writes()).name() + "' in its own row other than as west - gap");
+            } else if (!isUniform(sub.right(), type)) {
+                return Decision.no(shape + ", and the west term subtracts " + what(graph, sub.right()));
             } else {
-                return Decision.no(shape);
+                gap = sub.right();
             }
         }
-        if (gap == null || rest.isEmpty()) {
-            return Decision.no(shape);
+        if (gap == null) {
+            return Decision.no(shape + ", and no term is west - gap");
+        }
+        if (rest.isEmpty()) {
+            return Decision.no(shape + ", and every term reads the west neighbour");
         }
         IrExpr restMax = rest.getFirst();
         for (IrExpr term : rest.subList(1, rest.size())) {
@@ -85,6 +94,17 @@ record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
             return true;
         }
         return StripMapping.children(expr).stream().anyMatch(child -> readsOwnRow(child, field));
+    }
+
+    /** What a gap that is no constant, param or size of the value's type is, for the reason. */
+    private static String what(KernelGraph graph, IrExpr expr) {
+        return switch (expr) {
+            case IrExpr.Load load -> "'" + graph.field(load.field()).name() + "', a field, which may differ per cell";
+            case IrExpr.Const c -> "a " + c.type() + " constant, not a value of the field's type";
+            case IrExpr.ParamVar p -> "a " + p.type() + " param, not a value of the field's type";
+            case IrExpr.SizeVar v -> "a size (an int), not a value of the field's type";
+            default -> "an expression, not one constant, param or size";
+        };
     }
 
     private static boolean isUniform(IrExpr expr, Type type) {

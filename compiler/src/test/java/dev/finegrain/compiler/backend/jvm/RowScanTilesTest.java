@@ -136,12 +136,16 @@ class RowScanTilesTest {
     void theClassSaysWhyATileRunsWithoutARowScan() {
         // a select of three neighbours: lanes across tiles instead, and the class says why
         assertTrue(LaneStripsTest.lanes(TileGroupLanesTest.neighboursAndIndices(), dataParallel(16), Optional.empty(), VectorWidth.of(512))
-                .contains(" No row scan: a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)."));
+                .contains(" No row scan: a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size),"
+                        + " and it is no max."));
         assertEquals(Optional.of("a row scan regroups subtractions, exact for int and long values only, and 'u' is double"),
                 RowScanTiles.against(Pipeline.compile(JavaSourceGoldenTest.gaussSeidel()), 8, new int[] {8, 8}));
         assertEquals(Optional.of("a row scan needs tiles as wide as the 16 lanes, one row a vector, and these are 32 wide"),
                 RowScanTiles.against(Pipeline.compile(GoldenKernels.needlemanWunsch()), 16, new int[] {16, 32}));
-        assertEquals(Optional.of("a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)"),
+        String shape = "a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)";
+        assertEquals(Optional.of(shape + ", and a term reads 'f' in its own row other than as west - gap"),
                 RowScanTiles.against(Pipeline.compile(TileGroupLanesTest.westTwo()), 16, new int[] {16, 16}));
+        assertEquals(Optional.of(shape + ", and the west term subtracts 'g', a field, which may differ per cell"),
+                RowScanTiles.against(Pipeline.compile(TileGroupLanesTest.inputGap(INT)), 16, new int[] {16, 16}));
     }
 }
