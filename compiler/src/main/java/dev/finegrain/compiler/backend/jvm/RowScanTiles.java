@@ -130,8 +130,8 @@ final class RowScanTiles {
 
     /** The summary line {@code show --java} adds. */
     String summary() {
-        return " Row scan: a tile's row is one vector of " + k + " cells; the value is max(rest, west - gap), so the row computes rest"
-                + " at once from the row above (held in registers) and one load per input, then the west dependence in "
+        return " Row scan: a tile's row is one vector of " + k + " cells; the value is max(terms, west - gap), so the row computes its"
+                + " terms at once from the row above (held in registers) and one load per input, then the west dependence in "
                 + Integer.numberOfTrailingZeros(k) + " shift-and-max steps; a row whose west value lies within " + k
                 + " gaps of the minimum, or every row when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
     }
