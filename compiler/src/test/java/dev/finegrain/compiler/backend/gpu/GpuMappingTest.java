@@ -103,7 +103,7 @@ class GpuMappingTest {
         assertEquals(Optional.of("channel score[i, j-1] (0,1) of nw links threads 1 apart, inside or across part of a warp;"
                 + " named-barrier keeps one token per warp, so use a per-thread mechanism (tiny-lock, atomic-spin-lock)"),
                 GpuMapper.unsupported(plan, Optional.of(LockMechanism.NAMED_BARRIER), FERMI));
-        assertEquals(Optional.of("mbarrier needs a profile with feature.mbarrier (hopper-h200); fermi-gtx570 has none"),
+        assertEquals(Optional.of("mbarrier needs a profile with feature.mbarrier (hopper-h100, hopper-h200); fermi-gtx570 has none"),
                 GpuMapper.unsupported(plan, Optional.of(LockMechanism.MBARRIER), FERMI));
         assertEquals(Optional.of("warp-vote publishes a warp's token after its lanes reconverge, which independent thread"
                 + " scheduling (profile hopper-h200) does not guarantee; use a Fermi profile or a per-thread mechanism"),

@@ -24,7 +24,7 @@ final class Mbarrier implements GpuMechanism {
     @Override
     public Optional<String> unsupportedOn(GpuTarget target) {
         return target.hasMbarrier() ? Optional.empty() : Optional.of(id() + " needs a profile with feature.mbarrier"
-                + " (hopper-h200); " + target.name() + " has none");
+                + " (hopper-h100, hopper-h200); " + target.name() + " has none");
     }
 
     @Override

@@ -242,7 +242,7 @@ class GpuModelBackendTest {
     void mbarriersAreHoppersAndRefusedElsewhere() {
         KernelGraph graph = Pipeline.compile(NW);
         assertTrue(HOPPER.mechanisms(graph, new Schedule.LockDataflow()).contains(LockMechanism.MBARRIER));
-        assertEquals(Optional.of("mbarrier needs a profile with feature.mbarrier (hopper-h200); fermi-gtx570 has none"),
+        assertEquals(Optional.of("mbarrier needs a profile with feature.mbarrier (hopper-h100, hopper-h200); fermi-gtx570 has none"),
                 FERMI.unsupported(graph, new Schedule.LockDataflow(), LockMechanism.MBARRIER));
     }
 
