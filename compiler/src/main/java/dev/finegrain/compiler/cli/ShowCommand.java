@@ -195,13 +195,16 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
 
     private int showJava(LibraryKernel kernel) {
         if (schedule == null) {
-            throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow[:persistent] or data-parallel[:B])");
+            throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
         }
         KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);
+        JvmBackend backend = new JvmBackend();
+        backend.neverRuns(parsed).ifPresent(reason -> {
+            throw new UsageException("the jvm backend does not run " + parsed.cliName() + ": " + reason + "; show --java --schedule lock-dataflow");
+        });
         Optional<LockMechanism> lock = Optional.empty();
         if (parsed instanceof Schedule.LockDataflow) {
-            JvmBackend backend = new JvmBackend();
             LockMechanism chosen = mechanism == null ? backend.defaultMechanism(graph, parsed).orElse(LockMechanism.ACQUIRE_RELEASE_FLAG)
                     : CliValues.mechanism(mechanism);
             backend.unsupported(graph, parsed, chosen).ifPresent(reason -> {
