@@ -87,7 +87,7 @@ final class CliValues {
             throw new UsageException("schedule '" + text.trim() + "': " + badTile.getMessage());
         }
         return parsed.orElseThrow(() -> new UsageException("unknown schedule '" + text
-                + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, data-parallel or data-parallel:B (tile B, or BxB)"));
+                + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, data-parallel or data-parallel:B (tiles B x B, or BxC for B rows by C columns)"));
     }
 
     static List<Schedule> schedules(String text) {
