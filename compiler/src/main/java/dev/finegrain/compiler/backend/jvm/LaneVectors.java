@@ -43,6 +43,7 @@ final class LaneVectors {
     private JExpr.Local[] scratchB;
     private JExpr.Local[] scratchC;
     private final Map<Integer, JExpr.Local> laneStride = new LinkedHashMap<>();
+    private final Map<IrExpr, JExpr.Local> uniforms = new LinkedHashMap<>();
     private JExpr.Local laneIndex;
     private JExpr.Local laneLag;
 
@@ -197,21 +198,32 @@ final class LaneVectors {
 
     /** An index variable's vector: the strip's rows from {@code stripRow}, or each lane's column at lane 0's {@code column}. */
     JExpr indexVector(int dimension, JExpr stripRow, JExpr column) {
-        laneIndex();
-        return dimension == 0
-                ? new JExpr.Lanewise(JExpr.LaneOp.ADD, broadcastInt(stripRow), laneIndex)
-                : new JExpr.Lanewise(JExpr.LaneOp.SUB, broadcastInt(column), laneLag);
+        if (dimension == 0) {
+            return new JExpr.Lanewise(JExpr.LaneOp.ADD, broadcastInt(stripRow), laneIndex());
+        }
+        if (laneLag == null) {
+            laneLag = cx.local("laneLag", vector);
+            cx.prologue.add(new JStmt.Assign(laneLag, constants(c -> c * skew)));
+        }
+        return new JExpr.Lanewise(JExpr.LaneOp.SUB, broadcastInt(column), laneLag);
     }
 
     /** The constant vector of lane numbers (0, 1, ..., k - 1), set once in the prologue. */
     JExpr.Local laneIndex() {
         if (laneIndex == null) {
             laneIndex = cx.local("laneIndex", vector);
-            laneLag = cx.local("laneLag", vector);
             cx.prologue.add(new JStmt.Assign(laneIndex, constants(c -> c)));
-            cx.prologue.add(new JStmt.Assign(laneLag, constants(c -> c * skew)));
         }
         return laneIndex;
+    }
+
+    /** The vector of a constant, param or size in every lane, broadcast once in the prologue and kept in a local. */
+    JExpr uniform(IrExpr expr) {
+        return uniforms.computeIfAbsent(expr, e -> {
+            JExpr.Local local = cx.local("uniform" + uniforms.size(), vector);
+            cx.prologue.add(new JStmt.Assign(local, LaneExpressions.broadcast(e, species, this::scalar)));
+            return local;
+        });
     }
 
     /** The scalar local of a param or size, which lanes broadcast. */

@@ -9,9 +9,7 @@ import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
@@ -57,8 +55,6 @@ final class RowScanTiles {
     private final JExpr.Local floor;
     private final JExpr.Local westGaps;
     private final List<JExpr.Local[]> scanSteps = new ArrayList<>();
-    private final Map<IrExpr, JExpr.Local> uniforms = new LinkedHashMap<>();
-    private JExpr.Local laneColumns;
     private JExpr columnFrom;
 
     /** Why tiles of {@code tile} in the kernel take no row scan, or empty when they take one. */
@@ -148,7 +144,7 @@ final class RowScanTiles {
         body.add(new JStmt.Assign(northWest, rowVector(field, new int[] {-1, -1})));
         List<JStmt> perRow = new ArrayList<>(cx.rowBases());
         perRow.add(new JStmt.Assign(west, new JExpr.ArrayLoad(cx.array[field], add(cx.rowBase[field], cx.delta(field, new int[] {0, -1})))));
-        perRow.add(new JStmt.Assign(rest, LaneExpressions.lowerWithUniform(recurrence.rest(), this::read, this::indexVector, this::uniform)));
+        perRow.add(new JStmt.Assign(rest, LaneExpressions.lowerWithUniform(recurrence.rest(), this::read, this::indexVector, v::uniform)));
         List<JStmt> scan = new ArrayList<>();
         scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest,
                 new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, west), westGaps))));
@@ -191,20 +187,9 @@ final class RowScanTiles {
         if (dimension == 0) {
             return v.broadcastInt(cx.coordinate[0]);
         }
-        if (laneColumns == null) {
-            laneColumns = cx.local("laneColumns", v.vector);
-            cx.prologue.add(new JStmt.Assign(laneColumns, v.constants(l -> l)));
-        }
-        return new JExpr.Lanewise(LaneOp.ADD, v.broadcastInt(columnFrom), laneColumns);
+        return new JExpr.Lanewise(LaneOp.ADD, v.broadcastInt(columnFrom), v.laneIndex());
     }
 
-    private JExpr uniform(IrExpr expr) {
-        return uniforms.computeIfAbsent(expr, e -> {
-            JExpr.Local local = cx.local("uniform" + uniforms.size(), v.vector);
-            cx.prologue.add(new JStmt.Assign(local, LaneExpressions.broadcast(e, v.species, v::scalar)));
-            return local;
-        });
-    }
 
     private boolean isLong() {
         return v.lane.equals(JType.LONG);

@@ -70,7 +70,6 @@ final class TileGroupLanes {
     private final Map<Integer, JExpr.Local> gatherMap = new LinkedHashMap<>();
     private final JExpr.Local laneRows;
     private final JExpr.Local laneColumns;
-    private final Map<IrExpr, JExpr.Local> uniforms = new LinkedHashMap<>();
     /** The group's first tile's first column. */
     private JExpr columnFrom;
 
@@ -168,7 +167,7 @@ final class TileGroupLanes {
         perRow.add(new JStmt.Comment(k + " steps, one per column; lane l computes tile l's cell"));
         List<JStmt> step = new ArrayList<>();
         step.add(new JStmt.Assign(aboveHere, new JExpr.VectorLoad(v.species, scratch, columnSlot(aboveSlot))));
-        step.add(new JStmt.Assign(west, LaneExpressions.lowerWithUniform(actor.body(), this::read, this::indexVector, this::uniform)));
+        step.add(new JStmt.Assign(west, LaneExpressions.lowerWithUniform(actor.body(), this::read, this::indexVector, v::uniform)));
         step.add(new JStmt.Assign(aboveWest, aboveHere));
         step.add(new JStmt.VectorStore(west, scratch, columnSlot(aboveSlot)));
         perRow.add(new JStmt.Loop(columnIndex, constant(0), constant(k), constant(1), step));
@@ -237,11 +236,4 @@ final class TileGroupLanes {
                 : new JExpr.Lanewise(JExpr.LaneOp.SUB, v.broadcastInt(add(columnFrom, columnIndex)), laneColumns);
     }
 
-    private JExpr uniform(IrExpr expr) {
-        return uniforms.computeIfAbsent(expr, e -> {
-            JExpr.Local local = cx.local("uniform" + uniforms.size(), v.vector);
-            cx.prologue.add(new JStmt.Assign(local, LaneExpressions.broadcast(e, v.species, v::scalar)));
-            return local;
-        });
-    }
 }

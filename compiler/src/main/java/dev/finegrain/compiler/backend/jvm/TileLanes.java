@@ -61,7 +61,6 @@ final class TileLanes {
     private final Map<Integer, JExpr.Local[]> aboveEarlier = new LinkedHashMap<>();
     /** Per state field: the strip's west halo, one vector per column west of the tile that its reads reach. */
     private final Map<Integer, JExpr.Local[]> westHalo = new LinkedHashMap<>();
-    private final Map<IrExpr, JExpr.Local> uniforms = new LinkedHashMap<>();
 
     /** Tile lanes for a tile of {@code tileRows} x {@code tileColumns}, or the reason there are none. */
     static Optional<String> shapeAgainst(int lanes, int skew, int tileRows, int tileColumns) {
@@ -181,7 +180,7 @@ final class TileLanes {
             IrActor spec = cx.graph.actor(actor);
             int field = spec.writes();
             JExpr value = LaneExpressions.lowerWithUniform(spec.body(), this::read,
-                    dimension -> v.indexVector(dimension, stripRow, add(columnFrom, step)), this::uniform);
+                    dimension -> v.indexVector(dimension, stripRow, add(columnFrom, step)), v::uniform);
             out.add(new JStmt.Assign(current.get(field), withWestHalo(field, step, value)));
             // the lanes inside the tile, into the vector of the results that holds their columns (step t mod k)
             out.add(new JStmt.MaskedVectorStore(current.get(field), scratch,
@@ -215,13 +214,6 @@ final class TileLanes {
     }
 
     /** A constant's, param's or size's vector, broadcast once in the prologue. */
-    private JExpr uniform(IrExpr expr) {
-        return uniforms.computeIfAbsent(expr, e -> {
-            JExpr.Local local = cx.local("uniform" + uniforms.size(), v.vector);
-            cx.prologue.add(new JStmt.Assign(local, LaneExpressions.broadcast(e, v.species, v::scalar)));
-            return local;
-        });
-    }
 
     /** The storage index of row r of the strip at column {@code column}. */
     private JExpr rowStart(int field, JExpr r, JExpr column) {

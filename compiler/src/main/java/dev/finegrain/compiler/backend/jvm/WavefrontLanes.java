@@ -134,8 +134,7 @@ final class WavefrontLanes {
         back = cx.local("stepsBack", JType.INT);
         v.declareLocals();
         ringRows = v.locals("ringRow", v.vector, k);
-        laneIndex = cx.local("laneIndex", v.vector);
-        cx.prologue.add(new JStmt.Assign(laneIndex, v.constants(c -> c)));
+        laneIndex = v.laneIndex();
         for (IrActor actor : cx.graph.actors()) {
             values.put(actor.writes(), cx.local(cx.graph.field(actor.writes()).name() + "Lanes", v.vector));
         }
