@@ -13,6 +13,7 @@ import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.Type;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -20,7 +21,6 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 import static dev.finegrain.dsl.Finegrain.INT;
-import static dev.finegrain.dsl.Finegrain.LONG;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dataParallel;
@@ -48,22 +48,14 @@ class RowScanTilesTest {
     }
 
     /**
-     * Needleman-Wunsch's shape with a boundary 7 above the int minimum: with gap 5, west - 5 does not wrap and west - 10
-     * does, so in the first row a scan would put the wrapped west - 10 (near the int maximum) into lane 1, where the
-     * scalar order has max(rest, (rest of lane 0) - 5); its inputs ({@link #invocation}) put more terms near the minimum.
+     * Needleman-Wunsch's shape with a boundary 7 above the int (or long) minimum: with gap 5, west - 5 does not wrap and
+     * west - 10 does, so in the first row a scan would put the wrapped west - 10 (near the maximum) into lane 1, where
+     * the scalar order has max(terms, lane 0's value - 5); its inputs put more terms near the minimum.
      */
-    static Kernel nearTheMinimum() {
-        return kernel("near-min").domain(dim("i", "rows"), dim("j", "cols")).param("gap", INT).input("w", INT)
-                .state("f", INT, boundary(constant(Integer.MIN_VALUE + 7)))
-                .actor("cell", "f", a -> max(a.read("f", -1, -1).plus(a.read("w", 0, 0)), a.read("f", -1, 0).minus(a.param("gap")),
-                        a.read("f", 0, -1).minus(a.param("gap"))))
-                .build();
-    }
-
-    /** {@link #nearTheMinimum} in longs, 7 above the long minimum. */
-    static Kernel nearTheLongMinimum() {
-        return kernel("near-min-long").domain(dim("i", "rows"), dim("j", "cols")).param("gap", LONG).input("w", LONG)
-                .state("f", LONG, boundary(constant(Long.MIN_VALUE + 7)))
+    static Kernel nearTheMinimum(Type type) {
+        boolean longs = type == Type.LONG;
+        return kernel(longs ? "near-min-long" : "near-min").domain(dim("i", "rows"), dim("j", "cols")).param("gap", type).input("w", type)
+                .state("f", type, boundary(longs ? constant(Long.MIN_VALUE + 7) : constant(Integer.MIN_VALUE + 7)))
                 .actor("cell", "f", a -> max(a.read("f", -1, -1).plus(a.read("w", 0, 0)), a.read("f", -1, 0).minus(a.param("gap")),
                         a.read("f", 0, -1).minus(a.param("gap"))))
                 .build();
@@ -82,7 +74,7 @@ class RowScanTilesTest {
 
     @Test
     void rowsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
-        Kernel kernel = nearTheMinimum();
+        Kernel kernel = nearTheMinimum(Type.INT);
         int[] sizes = {48, 64};
         // gap 5 and 2^20: rows whose west value lies below MIN + k gap run cell by cell, the others scan; gap -3: every
         // row cell by cell; 2^27 is past MAX / 16 (cell by cell in 16 lanes) but not MAX / 8 (it scans in 8); 2^28 and
@@ -93,7 +85,7 @@ class RowScanTilesTest {
                 LaneStripsTest.check(kernel, invocation(kernel, sizes, gap), sizes, dataParallel(8, 8), Optional.empty(), 256, threads);
             }
         }
-        Kernel longs = nearTheLongMinimum();
+        Kernel longs = nearTheMinimum(Type.LONG);
         assertTrue(LaneStripsTest.lanes(longs, dataParallel(8), Optional.empty(), VectorWidth.of(512)).contains("Row scan"));
         for (long gap : new long[] {5, -3, Long.MAX_VALUE / 8 + 1, 1L << 61}) {
             SplittableRandom random = new SplittableRandom(gap);
@@ -117,7 +109,7 @@ class RowScanTilesTest {
 
     @Test
     void theJavaSourceOfARowScanComputesWhatTheOracleDoes() throws Exception {
-        for (Kernel kernel : List.of(GoldenKernels.needlemanWunsch(), nearTheMinimum())) {
+        for (Kernel kernel : List.of(GoldenKernels.needlemanWunsch(), nearTheMinimum(Type.INT))) {
             int[] sizes = {48, 64};
             Invocation invocation = kernel.name().equals("near-min") ? invocation(kernel, sizes, 5) : LaneStripsTest.inputs(kernel, sizes);
             KernelGraph graph = Pipeline.compile(kernel);
