@@ -90,6 +90,13 @@ final class CliValues {
                 + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, data-parallel or data-parallel:B (tiles B x B, or BxC for B rows by C columns)"));
     }
 
+    /** Refuses, in one line, a schedule the backend never runs (it says why). */
+    static void requireRuns(Backend backend, Schedule schedule) {
+        backend.neverRuns(schedule).ifPresent(reason -> {
+            throw new UsageException("backend '" + backend.name() + "' does not run " + schedule.cliName() + ": " + reason);
+        });
+    }
+
     static List<Schedule> schedules(String text) {
         return Arrays.stream(text.split(",")).map(CliValues::schedule).toList();
     }

@@ -54,10 +54,7 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
         ResultFormat resultFormat = options.resultFormat();
         Schedule parsedSchedule = CliValues.schedule(schedule);
         Backend parsedBackend = CliValues.backend(backend);
-        parsedBackend.neverRuns(parsedSchedule).ifPresent(reason -> {
-            throw new UsageException("backend '" + parsedBackend.name() + "' does not run " + parsedSchedule.cliName() + ": "
-                    + reason);
-        });
+        CliValues.requireRuns(parsedBackend, parsedSchedule);
         ComparisonRequest.Builder request = ComparisonRequest.builder(kernel)
                 .sizes(List.of(CliValues.size(size, kernel.kernel().rank(), kernelName)))
                 .schedules(List.of(parsedSchedule)).backends(List.of(parsedBackend))

@@ -200,9 +200,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);
         JvmBackend backend = new JvmBackend();
-        backend.neverRuns(parsed).ifPresent(reason -> {
-            throw new UsageException("the jvm backend does not run " + parsed.cliName() + ": " + reason + "; show --java --schedule lock-dataflow");
-        });
+        CliValues.requireRuns(backend, parsed);
         Optional<LockMechanism> lock = Optional.empty();
         if (parsed instanceof Schedule.LockDataflow) {
             LockMechanism chosen = mechanism == null ? backend.defaultMechanism(graph, parsed).orElse(LockMechanism.ACQUIRE_RELEASE_FLAG)

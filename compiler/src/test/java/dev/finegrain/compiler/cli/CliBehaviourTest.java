@@ -330,8 +330,8 @@ class CliBehaviourTest {
                                 + " own bands of columns for the whole run"),
                 Arguments.of("show: the Java of a schedule the jvm backend never runs",
                         List.of("show", "nw", "--java", "--schedule", "lock-dataflow:persistent"),
-                        "the jvm backend does not run lock-dataflow:persistent: its lock-dataflow is persistent already: workers"
-                                + " own bands of columns for the whole run; show --java --schedule lock-dataflow"),
+                        "backend 'jvm' does not run lock-dataflow:persistent: its lock-dataflow is persistent already: workers"
+                                + " own bands of columns for the whole run"),
                 Arguments.of("export: no --out", List.of("export", "nw", "--sizes", "8"), "Missing required option: '--out=DIR'"),
                 Arguments.of("export: a backend that is not CUDA", List.of("export", "nw", "--sizes", "8", "--backends", "jvm", "--out", "x"),
                         "export writes CUDA bundles; --backends takes cuda or cuda:sm_XX, not 'jvm'"),
