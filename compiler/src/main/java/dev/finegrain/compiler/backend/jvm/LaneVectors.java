@@ -35,7 +35,9 @@ final class LaneVectors {
     final int skew;
     /** The species and why this width: "IntVector.SPECIES_512, fixed at generation: ...". */
     private final String shape;
-    private final List<JExpr.Local[]> transposeIndexes = new ArrayList<>();
+    /** The two index vectors of the transpose's zip: lanes 0..k/2-1 of two vectors interleaved, and lanes k/2..k-1. */
+    private JExpr.Local zipLow;
+    private JExpr.Local zipHigh;
     /** Lane 0 takes lane 0 of the second vector, lane r lane r - 1 of the first. */
     private JExpr.Local shiftUp;
     /** Locals a caller may fill with k row vectors before {@link #transpose}, or take its result in. */
@@ -92,14 +94,11 @@ final class LaneVectors {
      * lowering calls it once, after its own first locals.
      */
     void declareLocals() {
-        for (int d = k / 2; d >= 1; d /= 2) {
-            int distance = d;
-            JExpr.Local low = cx.local("transposeLow" + d, vector);
-            JExpr.Local high = cx.local("transposeHigh" + d, vector);
-            cx.prologue.add(new JStmt.Assign(low, constants(c -> (c & distance) == 0 ? c : k + c - distance)));
-            cx.prologue.add(new JStmt.Assign(high, constants(c -> (c & distance) == 0 ? c + distance : k + c)));
-            transposeIndexes.add(new JExpr.Local[] {low, high});
-        }
+        int half = k / 2;
+        zipLow = cx.local("transposeZipLow", vector);
+        zipHigh = cx.local("transposeZipHigh", vector);
+        cx.prologue.add(new JStmt.Assign(zipLow, constants(c -> c % 2 == 0 ? c / 2 : k + c / 2)));
+        cx.prologue.add(new JStmt.Assign(zipHigh, constants(c -> c % 2 == 0 ? half + c / 2 : k + half + c / 2)));
         declareShiftUp();
         scratchA = locals("laneScratchA", vector, k);
         scratchB = locals("laneScratchB", vector, k);
@@ -120,21 +119,25 @@ final class LaneVectors {
     }
 
     /**
-     * Transposes k vectors (row r, lane c) to k vectors (lane c becomes vector c, row r its lane r): log2 k rounds,
-     * round d exchanging blocks of d lanes between vectors d apart with two-vector permutes.
+     * Transposes k vectors (row r, lane c) to k vectors (lane c becomes vector c, row r its lane r): log2 k rounds of
+     * the same zip, vector 2i of a round interleaving the low halves of vectors i and i + k/2 of the round before and
+     * vector 2i+1 their high halves. A round moves the element at (r, c) to the position whose 2 log2 k bits, row then
+     * lane, are those of (r, c) rotated left by one, so log2 k rounds swap row and lane. Why a zip and not the usual
+     * exchange of blocks of d lanes per round: all rounds share two index vectors where the exchange needs two per
+     * round, and each index vector holds a register through the whole block loop. A strip block of 16 int lanes
+     * needs about all 32 AVX-512 registers: in a hand-written copy, HotSpot's C2 moved 163 vectors to or from the
+     * stack per block with 8 index vectors and 43 with 2. {@code out} must be neither {@code rows} nor the scratch
+     * locals B and C, which the rounds in between write.
      */
     List<JStmt> transpose(JExpr.Local[] rows, JExpr.Local[] out) {
         List<JStmt> statements = new ArrayList<>();
+        int rounds = Integer.numberOfTrailingZeros(k);
         JExpr.Local[] current = rows;
-        for (int round = 0; round < transposeIndexes.size(); round++) {
-            int d = k >> (round + 1);
-            JExpr.Local[] target = round == transposeIndexes.size() - 1 ? out : round % 2 == 0 ? scratchB : scratchC;
-            JExpr.Local[] indexes = transposeIndexes.get(round);
-            for (int a = 0; a < k; a++) {
-                if ((a & d) == 0) {
-                    statements.add(new JStmt.Assign(target[a], new JExpr.Permute(indexes[0], current[a], current[a + d])));
-                    statements.add(new JStmt.Assign(target[a + d], new JExpr.Permute(indexes[1], current[a], current[a + d])));
-                }
+        for (int round = 0; round < rounds; round++) {
+            JExpr.Local[] target = round == rounds - 1 ? out : round % 2 == 0 ? scratchB : scratchC;
+            for (int i = 0; i < k / 2; i++) {
+                statements.add(new JStmt.Assign(target[2 * i], new JExpr.Permute(zipLow, current[i], current[i + k / 2])));
+                statements.add(new JStmt.Assign(target[2 * i + 1], new JExpr.Permute(zipHigh, current[i], current[i + k / 2])));
             }
             current = target;
         }
