@@ -11,10 +11,12 @@ import dev.finegrain.dsl.LockMechanism;
 
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
+import java.lang.classfile.MethodModel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
@@ -46,18 +48,20 @@ public final class JvmCodegen {
                     + plan.graph().name() + "': " + reason);
         });
         JClass generated = lower(plan, mechanism, packageName, width);
-        int size = runBytecodeSize(generated);
+        var largest = ClassFile.of().parse(AsmEmitter.emit(generated)).methods().stream()
+                .filter(m -> !m.methodName().equalsString("<init>"))
+                .max(Comparator.comparingInt(JvmCodegen::bytecodeSize)).orElseThrow();
+        int size = bytecodeSize(largest);
         if (width.bits() > 0 && size > HUGE_METHOD_LIMIT) {
-            return lower(plan, mechanism, packageName, VectorWidth.none("with lanes the run method holds " + size
+            String method = largest.methodName().equalsString("run") ? "the run method" : "the method " + largest.methodName().stringValue();
+            return lower(plan, mechanism, packageName, VectorWidth.none("with lanes " + method + " holds " + size
                     + " bytes of bytecode, more than the " + HUGE_METHOD_LIMIT + " HotSpot compiles"));
         }
         return generated;
     }
 
-    private static int runBytecodeSize(JClass generated) {
-        return ClassFile.of().parse(AsmEmitter.emit(generated)).methods().stream()
-                .filter(m -> m.methodName().equalsString("run"))
-                .mapToInt(m -> m.findAttribute(Attributes.code()).orElseThrow().codeLength()).findFirst().orElseThrow();
+    private static int bytecodeSize(MethodModel method) {
+        return method.findAttribute(Attributes.code()).orElseThrow().codeLength();
     }
 
     private static JClass lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width) {

@@ -30,9 +30,18 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * consecutive rows (each row starting skew columns further west) turned into k step vectors by an in-register
  * transpose (log2 k rounds of two-vector permutes), and the k step vectors of the results transposed back and stored
  * the same way. A read of the row above comes from the previous step vectors shifted up one lane, the lane above the
- * strip loaded from memory; earlier steps' vectors are carried in locals from block to block.
+ * strip loaded from memory; earlier steps' vectors are carried in locals from block to block. A strip's blocks run
+ * in a private helper of the class ({@link LoweringContext#outline}), which HotSpot compiles apart from the run method.
  */
 final class LaneStrips {
+
+    /**
+     * Why a strip's blocks run in a method of their own: HotSpot's C2 allocates registers and optimises loops per
+     * method, and inside the run method, with the locals of the loops around the strips (bands, tokens, tiles, the
+     * triangles) live across the block loop, the block's vectors spill to the stack.
+     */
+    private static final String BLOCKS_APART = "A strip's whole blocks, in a method of their own so that HotSpot compiles them apart from the "
+            + "loops around the strips, whose locals would make the block's vectors spill to the stack.";
 
     private final LaneVectors v;
     private final LoweringContext cx;
@@ -122,7 +131,8 @@ final class LaneStrips {
         blocks.addAll(cx.rowBases());
         blocks.addAll(history(mainStart));
         blocks.add(new JStmt.Loop(block, mainStart, blocksEnd, constant(k), blockBody()));
-        strip.add(new JStmt.If(new JExpr.Binary(JExpr.Binary.Op.LT, mainStart, blocksEnd), blocks, List.of()));
+        strip.add(new JStmt.If(new JExpr.Binary(JExpr.Binary.Op.LT, mainStart, blocksEnd),
+                List.of(cx.outline("stripBlocks", BLOCKS_APART, blocks)), List.of()));
         strip.addAll(triangle(false, columnFrom, columnTo));
         strip.addAll(after);
         out.add(new JStmt.Loop(stripRow, rowFrom, stripsEnd, constant(k), strip));

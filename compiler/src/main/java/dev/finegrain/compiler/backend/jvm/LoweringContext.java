@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.code.LocalUse;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -14,6 +15,7 @@ import javax.lang.model.SourceVersion;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,8 @@ final class LoweringContext {
     final List<JClass.FieldBinding> bindings = new ArrayList<>();
     final List<JExpr.Local> locals = new ArrayList<>();
     final List<JStmt> prologue = new ArrayList<>();
+    /** The private methods {@link #outline} made, in the order the class declares them. */
+    final List<JClass.Helper> helpers = new ArrayList<>();
     private int nextSlot = 3;
 
     final JExpr.Local worker = new JExpr.Local(1, "worker", JType.INT);
@@ -120,6 +124,38 @@ final class LoweringContext {
         nextSlot += type.isWide() ? 2 : 1;
         locals.add(local);
         return local;
+    }
+
+    /**
+     * Moves {@code region} into a private helper method and returns the statement that calls it. The helper takes the
+     * run method's values of the locals the region reads before writing them and has its own copies of the rest, so
+     * the caller does not see what the region writes to a local: a lowering outlines only a region whose results are
+     * in memory, and whose locals the caller writes again before it reads them.
+     */
+    JStmt outline(String name, String why, List<JStmt> region) {
+        Set<JExpr.Local> read = LocalUse.readBeforeWritten(region);
+        List<JExpr.Local> parameters = read.stream().sorted(Comparator.comparingInt(JExpr.Local::slot)).toList();
+        List<JExpr.Local> own = LocalUse.mentioned(region).stream().filter(local -> !read.contains(local))
+                .sorted(Comparator.comparingInt(JExpr.Local::slot)).toList();
+        String unique = name;
+        for (int suffix = 2; isHelperName(unique); suffix++) {
+            unique = name + suffix;
+        }
+        JClass.Helper helper = new JClass.Helper(unique, why, parameters, own, region);
+        helpers.add(helper);
+        return new JStmt.CallHelper(helper);
+    }
+
+    private boolean isHelperName(String name) {
+        return name.equals("run") || helpers.stream().anyMatch(helper -> helper.name().equals(name));
+    }
+
+    /** The run method's local table for {@code run}: every local but those only helpers use. */
+    List<JExpr.Local> runLocals(List<JStmt> run) {
+        Set<JExpr.Local> inRun = LocalUse.mentioned(run);
+        Set<JExpr.Local> helpersOwn = new java.util.HashSet<>();
+        helpers.forEach(helper -> helpersOwn.addAll(helper.locals()));
+        return locals.stream().filter(local -> inRun.contains(local) || !helpersOwn.contains(local)).toList();
     }
 
     private String uniqueName(String name) {

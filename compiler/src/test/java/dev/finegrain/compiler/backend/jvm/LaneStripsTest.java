@@ -135,6 +135,8 @@ class LaneStripsTest {
                         .plus(a.read("w", 0, 1)).plus(a.read("w", 2, 0)).plus(a.read("w", 0, 2)).plus(a.read("w", -1, 0))).build();
         assertTrue(lanes(wide, wavefront(), Optional.empty(), avx512).matches(
                 "Lanes: none; with lanes the run method holds \\d+ bytes of bytecode, more than the 8000 HotSpot compiles\\."));
+        assertTrue(lanes(wide, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).matches(
+                "Lanes: none; with lanes the method stripBlocks holds \\d+ bytes of bytecode, more than the 8000 HotSpot compiles\\."));
     }
 
     static String lanes(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, VectorWidth width) {

@@ -5,7 +5,9 @@ import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Translates a {@link JClass} to JVM bytecode, one instruction sequence per loop-IR node; no optimisation here. */
 public final class AsmEmitter implements Opcodes {
@@ -18,6 +20,8 @@ public final class AsmEmitter implements Opcodes {
 
     private final JClass generated;
     private MethodVisitor method;
+    /** The slot of each local in the method being emitted; run uses the locals' own slots, a helper its own table. */
+    private Map<JExpr.Local, Integer> slots = Map.of();
 
     private AsmEmitter(JClass generated) {
         this.generated = generated;
@@ -48,8 +52,42 @@ public final class AsmEmitter implements Opcodes {
         method.visitInsn(RETURN);
         method.visitMaxs(0, 0);
         method.visitEnd();
+        for (JClass.Helper helper : generated.helpers()) {
+            emitHelper(writer, helper);
+        }
         writer.visitEnd();
         return writer.toByteArray();
+    }
+
+    /** A private instance method: slot 0 is this, then the parameters in order, then the helper's own locals. */
+    private void emitHelper(ClassWriter writer, JClass.Helper helper) {
+        Map<JExpr.Local, Integer> table = new HashMap<>();
+        int next = 1;
+        for (List<JExpr.Local> group : List.of(helper.parameters(), helper.locals())) {
+            for (JExpr.Local local : group) {
+                table.put(local, next);
+                next += local.type().isWide() ? 2 : 1;
+            }
+        }
+        slots = table;
+        method = writer.visitMethod(ACC_PRIVATE, helper.name(), helper.descriptor(), null, null);
+        method.visitCode();
+        statements(helper.body());
+        method.visitInsn(RETURN);
+        method.visitMaxs(0, 0);
+        method.visitEnd();
+        slots = Map.of();
+    }
+
+    private int slot(JExpr.Local local) {
+        if (slots.isEmpty()) {
+            return local.slot();
+        }
+        Integer slot = slots.get(local);
+        if (slot == null) {
+            throw new IllegalStateException("local " + local.name() + " is neither a parameter nor a local of the helper being emitted");
+        }
+        return slot;
     }
 
     private void emitConstructor(ClassWriter writer) {
@@ -96,7 +134,7 @@ public final class AsmEmitter implements Opcodes {
         switch (statement) {
             case JStmt.Assign assign -> {
                 expression(assign.value());
-                method.visitVarInsn(opcode(assign.local().type(), ISTORE, LSTORE, DSTORE, ASTORE), assign.local().slot());
+                method.visitVarInsn(opcode(assign.local().type(), ISTORE, LSTORE, DSTORE, ASTORE), slot(assign.local()));
             }
             case JStmt.Store store -> {
                 expression(store.array());
@@ -108,19 +146,19 @@ public final class AsmEmitter implements Opcodes {
                 Label test = new Label();
                 Label end = new Label();
                 expression(loop.from());
-                method.visitVarInsn(ISTORE, loop.variable().slot());
+                method.visitVarInsn(ISTORE, slot(loop.variable()));
                 method.visitLabel(test);
-                method.visitVarInsn(ILOAD, loop.variable().slot());
+                method.visitVarInsn(ILOAD, slot(loop.variable()));
                 expression(loop.to());
                 method.visitJumpInsn(IF_ICMPGE, end);
                 statements(loop.body());
                 if (loop.step() instanceof JExpr.Const step) {
-                    method.visitIincInsn(loop.variable().slot(), (int) step.integral());
+                    method.visitIincInsn(slot(loop.variable()), (int) step.integral());
                 } else {
-                    method.visitVarInsn(ILOAD, loop.variable().slot());
+                    method.visitVarInsn(ILOAD, slot(loop.variable()));
                     expression(loop.step());
                     method.visitInsn(IADD);
-                    method.visitVarInsn(ISTORE, loop.variable().slot());
+                    method.visitVarInsn(ISTORE, slot(loop.variable()));
                 }
                 method.visitJumpInsn(GOTO, test);
                 method.visitLabel(end);
@@ -157,6 +195,13 @@ public final class AsmEmitter implements Opcodes {
                     method.visitInsn(type.isWide() ? POP2 : POP);
                 }
             }
+            case JStmt.CallHelper call -> {
+                method.visitVarInsn(ALOAD, 0);
+                for (JExpr.Local argument : call.helper().parameters()) {
+                    expression(argument);
+                }
+                method.visitMethodInsn(INVOKESPECIAL, generated.internalName(), call.helper().name(), call.helper().descriptor(), false);
+            }
             case JStmt.Comment comment -> { }
         }
     }
@@ -166,7 +211,7 @@ public final class AsmEmitter implements Opcodes {
     private void expression(JExpr expr) {
         switch (expr) {
             case JExpr.Const c -> constant(c);
-            case JExpr.Local local -> method.visitVarInsn(opcode(local.type(), ILOAD, LLOAD, DLOAD, ALOAD), local.slot());
+            case JExpr.Local local -> method.visitVarInsn(opcode(local.type(), ILOAD, LLOAD, DLOAD, ALOAD), slot(local));
             case JExpr.Field field -> {
                 method.visitVarInsn(ALOAD, 0);
                 method.visitFieldInsn(GETFIELD, generated.internalName(), field.name(), field.type().descriptor());

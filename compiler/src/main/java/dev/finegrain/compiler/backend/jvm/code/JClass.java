@@ -3,18 +3,19 @@ package dev.finegrain.compiler.backend.jvm.code;
 import java.util.List;
 
 /**
- * A generated kernel class: final fields bound from a frame by the constructor, and one {@code run(int worker,
- * int workers)} method. The constructor's signature is fixed:
+ * A generated kernel class: final fields bound from a frame by the constructor, one {@code run(int worker,
+ * int workers)} method, and the private helper methods that run calls. The constructor's signature is fixed:
  * {@code (Object[] arrays, long[] integralParams, double[] realParams, int[] sizes, Object[] sync, Watchdog)}.
  *
  * @param name       binary name with dots, e.g. {@code dev.finegrain.generated.Nw_LockDataflow}
  * @param interfaces internal names of implemented interfaces
  * @param locals      the run method's local table; slots 0..2 are this, worker, workers
+ * @param helpers     the private methods that {@link JStmt.CallHelper} statements call, in the order they are declared
  * @param fingerprint what the class was generated from (see {@link #FINGERPRINT_FIELD}), or empty before
  *                    {@code JvmCodegen} sets it
  */
 public record JClass(String name, List<String> interfaces, String javadoc, List<FieldBinding> fields,
-                     List<JExpr.Local> locals, List<JStmt> run, String fingerprint) {
+                     List<JExpr.Local> locals, List<JStmt> run, List<Helper> helpers, String fingerprint) {
 
     /**
      * A public static final String of every generated class: a digest of the kernel's IR, the plan and the lock
@@ -28,16 +29,39 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
         fields = List.copyOf(fields);
         locals = List.copyOf(locals);
         run = List.copyOf(run);
+        helpers = List.copyOf(helpers);
     }
 
     /** A class whose fingerprint is set later, by the code generator's entry. */
     public JClass(String name, List<String> interfaces, String javadoc, List<FieldBinding> fields, List<JExpr.Local> locals,
-                  List<JStmt> run) {
-        this(name, interfaces, javadoc, fields, locals, run, "");
+                  List<JStmt> run, List<Helper> helpers) {
+        this(name, interfaces, javadoc, fields, locals, run, helpers, "");
     }
 
     public JClass withFingerprint(String digest) {
-        return new JClass(name, interfaces, javadoc, fields, locals, run, digest);
+        return new JClass(name, interfaces, javadoc, fields, locals, run, helpers, digest);
+    }
+
+    /**
+     * A private method that runs part of {@code run} (see {@code LoweringContext.outline}): it takes, by value, the
+     * run method's locals that its body reads before writing them, and has its own copies of the other locals the body
+     * uses, so what the body writes to a local stays in the helper.
+     *
+     * @param comment why the statements run in their own method: the helper's javadoc in the Java source
+     */
+    public record Helper(String name, String comment, List<JExpr.Local> parameters, List<JExpr.Local> locals, List<JStmt> body) {
+        public Helper {
+            parameters = List.copyOf(parameters);
+            locals = List.copyOf(locals);
+            body = List.copyOf(body);
+        }
+
+        /** The JVM method descriptor: the parameters' types, returning void. */
+        public String descriptor() {
+            StringBuilder descriptor = new StringBuilder("(");
+            parameters.forEach(parameter -> descriptor.append(parameter.type().descriptor()));
+            return descriptor.append(")V").toString();
+        }
     }
 
     /** Where the constructor takes a field's value from. */

@@ -32,6 +32,9 @@ public sealed interface JStmt {
     /** Evaluates a call for its effect; a value it returns is dropped. */
     record Evaluate(JExpr call) implements JStmt {}
 
+    /** Calls a helper of the class, passing the caller's values of the helper's parameters (the same locals). */
+    record CallHelper(JClass.Helper helper) implements JStmt {}
+
     /** A comment carried into the Java source (and dropped from bytecode): why the next statements exist. */
     record Comment(String text) implements JStmt {}
 }

@@ -55,18 +55,32 @@ public final class JavaSourceEmitter {
         MethodSpec.Builder run = MethodSpec.methodBuilder("run").addAnnotation(Override.class).addModifiers(Modifier.PUBLIC)
                 .addParameter(int.class, "worker").addParameter(int.class, "workers");
         CodeBlock.Builder body = CodeBlock.builder();
-        for (JExpr.Local local : generated.locals()) {
-            if (local.slot() > 2 && (local.type().kind() == JType.Kind.VECTOR || local.type().kind() == JType.Kind.MASK)) {
-                // a vector class is imported, so the unrolled lane code reads IntVector rather than its qualified name
-                body.addStatement("$T $N = $L", typeName(local.type()), local.name(), zero(local.type()));
-            } else if (local.slot() > 2) {
-                body.addStatement("$L $N = $L", local.type().javaName(), local.name(), zero(local.type()));
-            }
-        }
+        declare(body, generated.locals().stream().filter(local -> local.slot() > 2).toList());
         statements(body, generated.run());
         run.addCode(body.build());
         type.addMethod(run.build());
+        for (JClass.Helper helper : generated.helpers()) {
+            MethodSpec.Builder method = MethodSpec.methodBuilder(helper.name()).addModifiers(Modifier.PRIVATE).addJavadoc("$L\n", helper.comment());
+            helper.parameters().forEach(parameter -> method.addParameter(typeName(parameter.type()), parameter.name()));
+            CodeBlock.Builder helperBody = CodeBlock.builder();
+            declare(helperBody, helper.locals());
+            statements(helperBody, helper.body());
+            method.addCode(helperBody.build());
+            type.addMethod(method.build());
+        }
         return JavaFile.builder(generated.packageName(), type.build()).skipJavaLangImports(true).indent("    ").build();
+    }
+
+    /** Declares each local with its type's zero value. */
+    private static void declare(CodeBlock.Builder body, List<JExpr.Local> locals) {
+        for (JExpr.Local local : locals) {
+            if (local.type().kind() == JType.Kind.VECTOR || local.type().kind() == JType.Kind.MASK) {
+                // a vector class is imported, so the unrolled lane code reads IntVector rather than its qualified name
+                body.addStatement("$T $N = $L", typeName(local.type()), local.name(), zero(local.type()));
+            } else {
+                body.addStatement("$L $N = $L", local.type().javaName(), local.name(), zero(local.type()));
+            }
+        }
     }
 
     private static void statements(CodeBlock.Builder body, List<JStmt> statements) {
@@ -96,6 +110,8 @@ public final class JavaSourceEmitter {
                 case JStmt.MaskedVectorStore store -> body.addStatement("$L.intoArray($L, $L, $L)", expression(store.vector()),
                         expression(store.array()), expression(store.index()), expression(store.mask()));
                 case JStmt.Evaluate evaluate -> body.addStatement("$L", expression(evaluate.call()));
+                case JStmt.CallHelper call -> body.addStatement("$N($L)", call.helper().name(),
+                        String.join(", ", call.helper().parameters().stream().map(JExpr.Local::name).toList()));
                 case JStmt.Comment comment -> body.add("// $L\n", comment.text());
             }
         }
