@@ -132,7 +132,7 @@ final class LaneStrips {
         blocks.addAll(history(mainStart));
         blocks.add(new JStmt.Loop(block, mainStart, blocksEnd, constant(k), blockBody()));
         strip.add(new JStmt.If(new JExpr.Binary(JExpr.Binary.Op.LT, mainStart, blocksEnd),
-                List.of(cx.outline("stripBlocks", BLOCKS_APART, blocks)), List.of()));
+                cx.outline("stripBlocks", BLOCKS_APART, blocks), List.of()));
         strip.addAll(triangle(false, columnFrom, columnTo));
         strip.addAll(after);
         out.add(new JStmt.Loop(stripRow, rowFrom, stripsEnd, constant(k), strip));

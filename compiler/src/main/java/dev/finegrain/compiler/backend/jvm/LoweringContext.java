@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -127,14 +128,18 @@ final class LoweringContext {
     }
 
     /**
-     * Moves {@code region} into a private helper method and returns the statement that calls it. The helper takes the
+     * Moves {@code region} into a private helper method and returns the statement that calls it, or the region itself
+     * when the helper's parameters would not fit a JVM method (255 slots, {@code this} included). The helper takes the
      * run method's values of the locals the region reads before writing them and has its own copies of the rest, so
      * the caller does not see what the region writes to a local: a lowering outlines only a region whose results are
      * in memory, and whose locals the caller writes again before it reads them.
      */
-    JStmt outline(String name, String why, List<JStmt> region) {
+    List<JStmt> outline(String name, String why, List<JStmt> region) {
         Set<JExpr.Local> read = LocalUse.readBeforeWritten(region);
         List<JExpr.Local> parameters = read.stream().sorted(Comparator.comparingInt(JExpr.Local::slot)).toList();
+        if (1 + parameters.stream().mapToInt(local -> local.type().isWide() ? 2 : 1).sum() > 255) {
+            return region;
+        }
         List<JExpr.Local> own = LocalUse.mentioned(region).stream().filter(local -> !read.contains(local))
                 .sorted(Comparator.comparingInt(JExpr.Local::slot)).toList();
         String unique = name;
@@ -143,7 +148,7 @@ final class LoweringContext {
         }
         JClass.Helper helper = new JClass.Helper(unique, why, parameters, own, region);
         helpers.add(helper);
-        return new JStmt.CallHelper(helper);
+        return List.of(new JStmt.CallHelper(helper));
     }
 
     private boolean isHelperName(String name) {
@@ -153,7 +158,7 @@ final class LoweringContext {
     /** The run method's local table for {@code run}: every local but those only helpers use. */
     List<JExpr.Local> runLocals(List<JStmt> run) {
         Set<JExpr.Local> inRun = LocalUse.mentioned(run);
-        Set<JExpr.Local> helpersOwn = new java.util.HashSet<>();
+        Set<JExpr.Local> helpersOwn = new HashSet<>();
         helpers.forEach(helper -> helpersOwn.addAll(helper.locals()));
         return locals.stream().filter(local -> inRun.contains(local) || !helpersOwn.contains(local)).toList();
     }

@@ -20,8 +20,8 @@ public final class AsmEmitter implements Opcodes {
 
     private final JClass generated;
     private MethodVisitor method;
-    /** The slot of each local in the method being emitted; run uses the locals' own slots, a helper its own table. */
-    private Map<JExpr.Local, Integer> slots = Map.of();
+    /** The slot of each local in the helper being emitted; null while run is, whose locals carry their own slots. */
+    private Map<JExpr.Local, Integer> helperSlots;
 
     private AsmEmitter(JClass generated) {
         this.generated = generated;
@@ -69,21 +69,21 @@ public final class AsmEmitter implements Opcodes {
                 next += local.type().isWide() ? 2 : 1;
             }
         }
-        slots = table;
+        helperSlots = table;
         method = writer.visitMethod(ACC_PRIVATE, helper.name(), helper.descriptor(), null, null);
         method.visitCode();
         statements(helper.body());
         method.visitInsn(RETURN);
         method.visitMaxs(0, 0);
         method.visitEnd();
-        slots = Map.of();
+        helperSlots = null;
     }
 
     private int slot(JExpr.Local local) {
-        if (slots.isEmpty()) {
+        if (helperSlots == null) {
             return local.slot();
         }
-        Integer slot = slots.get(local);
+        Integer slot = helperSlots.get(local);
         if (slot == null) {
             throw new IllegalStateException("local " + local.name() + " is neither a parameter nor a local of the helper being emitted");
         }
