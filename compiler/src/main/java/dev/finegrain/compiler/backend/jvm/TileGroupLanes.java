@@ -82,6 +82,12 @@ final class TileGroupLanes {
             return Optional.of("lanes across tiles carry one state field's row from step to step, and this kernel has " + graph.actors().size() + " actors");
         }
         IrActor actor = graph.actors().getFirst();
+        int[] halo = graph.field(actor.writes()).haloLow();
+        if (halo[0] < 1 || halo[1] < 1) {
+            // the groups gather the row above and the column west of their tiles whatever the actor reads
+            return Optional.of("lanes across tiles gather the row above and the column west of the tiles, and '"
+                    + graph.field(actor.writes()).name() + "' has no halo row above or column west (its actor reads no neighbour there)");
+        }
         return neighbourAgainst(graph, actor.body(), actor.writes());
     }
 

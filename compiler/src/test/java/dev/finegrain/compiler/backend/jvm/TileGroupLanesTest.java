@@ -92,6 +92,21 @@ class TileGroupLanesTest {
         }
     }
 
+    /**
+     * Found in review: an actor that reads no neighbour leaves its field without a halo row above or column west, which
+     * the groups gather whatever the actor reads; the class threw an index out of bounds. Such tiles keep their rows.
+     */
+    @Test
+    void aFieldWithoutAHaloAboveOrWestGetsNoLanesAcrossTiles() {
+        Kernel constant = kernel("no-neighbour").domain(dim("i", "rows"), dim("j", "cols")).param("p", INT)
+                .state("f", INT, boundary(constant(1))).actor("cell", "f", a -> dev.finegrain.dsl.Finegrain.param("p").negate()).build();
+        assertTrue(LaneStripsTest.lanes(constant, dataParallel(12, 16), Optional.empty(), VectorWidth.of(512)).contains(
+                "lanes across tiles gather the row above and the column west of the tiles, and 'f' has no halo row above or column west"));
+        for (int threads = 1; threads <= 2; threads++) {
+            LaneStripsTest.check(constant, new int[] {24, 32}, dataParallel(12, 16), Optional.empty(), 512, threads);
+        }
+    }
+
     @Test
     void theClassSaysWhyATileRunsWithoutLanesAcrossTiles() {
         assertTrue(LaneStripsTest.lanes(westTwo(), dataParallel(16), Optional.empty(), VectorWidth.of(512)).contains(
