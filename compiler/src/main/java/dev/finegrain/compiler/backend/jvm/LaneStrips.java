@@ -35,13 +35,9 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  */
 final class LaneStrips {
 
-    /**
-     * Why a strip's blocks run in a method of their own: HotSpot's C2 allocates registers and optimises loops per
-     * method, and inside the run method, with the locals of the loops around the strips (bands, tokens, tiles, the
-     * triangles) live across the block loop, the block's vectors spill to the stack.
-     */
-    private static final String BLOCKS_APART = "A strip's whole blocks, in a method of their own so that HotSpot compiles them apart from the "
-            + "loops around the strips, whose locals would make the block's vectors spill to the stack.";
+    /** The helper's javadoc: HotSpot's C2 allocates registers and optimises loops per method. */
+    private static final String BLOCKS_APART = "A strip's whole blocks, compiled by HotSpot apart from the loops around the strips,\n"
+            + "whose live locals would make the block's vectors spill to the stack.";
 
     private final LaneVectors v;
     private final LoweringContext cx;

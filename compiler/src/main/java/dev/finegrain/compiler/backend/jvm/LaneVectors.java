@@ -124,10 +124,9 @@ final class LaneVectors {
      * vector 2i+1 their high halves. A round moves the element at (r, c) to the position whose 2 log2 k bits, row then
      * lane, are those of (r, c) rotated left by one, so log2 k rounds swap row and lane. Why a zip and not the usual
      * exchange of blocks of d lanes per round: all rounds share two index vectors where the exchange needs two per
-     * round, and each index vector holds a register through the whole block loop. A strip block of 16 int lanes
-     * needs about all 32 AVX-512 registers: in a hand-written copy, HotSpot's C2 moved 163 vectors to or from the
-     * stack per block with 8 index vectors and 43 with 2. {@code out} must be neither {@code rows} nor the scratch
-     * locals B and C, which the rounds in between write.
+     * round, and each index vector holds a register through the whole block loop, where a strip block of 16 int lanes
+     * needs about all 32 AVX-512 registers (docs/performance.md counts the spills). {@code out} must be neither
+     * {@code rows} nor the scratch locals B and C, which the rounds in between write.
      */
     List<JStmt> transpose(JExpr.Local[] rows, JExpr.Local[] out) {
         List<JStmt> statements = new ArrayList<>();

@@ -47,9 +47,9 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
      * run method's locals that its body reads before writing them, and has its own copies of the other locals the body
      * uses, so what the body writes to a local stays in the helper.
      *
-     * @param comment why the statements run in their own method: the helper's javadoc in the Java source
+     * @param why why the statements run in their own method: the helper's javadoc in the Java source
      */
-    public record Helper(String name, String comment, List<JExpr.Local> parameters, List<JExpr.Local> locals, List<JStmt> body) {
+    public record Helper(String name, String why, List<JExpr.Local> parameters, List<JExpr.Local> locals, List<JStmt> body) {
         public Helper {
             parameters = List.copyOf(parameters);
             locals = List.copyOf(locals);

@@ -60,7 +60,7 @@ public final class JavaSourceEmitter {
         run.addCode(body.build());
         type.addMethod(run.build());
         for (JClass.Helper helper : generated.helpers()) {
-            MethodSpec.Builder method = MethodSpec.methodBuilder(helper.name()).addModifiers(Modifier.PRIVATE).addJavadoc("$L\n", helper.comment());
+            MethodSpec.Builder method = MethodSpec.methodBuilder(helper.name()).addModifiers(Modifier.PRIVATE).addJavadoc("$L\n", helper.why());
             helper.parameters().forEach(parameter -> method.addParameter(typeName(parameter.type()), parameter.name()));
             CodeBlock.Builder helperBody = CodeBlock.builder();
             declare(helperBody, helper.locals());

@@ -55,8 +55,11 @@ public final class LocalUse {
                     written.addAll(then);
                 }
                 case JStmt.CallHelper call -> call.helper().parameters().stream().filter(l -> !written.contains(l)).forEach(exposed::add);
+                case JStmt.Store store -> reads(store, written, exposed);
+                case JStmt.VectorStore store -> reads(store, written, exposed);
+                case JStmt.MaskedVectorStore store -> reads(store, written, exposed);
+                case JStmt.Evaluate evaluate -> reads(evaluate, written, exposed);
                 case JStmt.Comment comment -> { }
-                default -> reads(statement, written, exposed);
             }
         }
         return written;

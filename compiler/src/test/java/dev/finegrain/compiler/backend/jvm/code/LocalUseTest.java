@@ -60,6 +60,23 @@ class LocalUseTest {
     }
 
     @Test
+    void aLoopReadsItsBoundAndStepWithItsVariableWritten() {
+        // for (c = a; c < c + b; c += b) { }  -- from reads a; to and step read the loop variable and b
+        List<JStmt> statements = List.of(new JStmt.Loop(C, A, plus(C, B), B, List.of()));
+        assertEquals(Set.of(A, B), LocalUse.readBeforeWritten(statements));
+        // a step that reads what the body certainly wrote needs nothing from before the loop
+        List<JStmt> stepFromBody = List.of(new JStmt.Loop(C, JExpr.Const.ofInt(0), JExpr.Const.ofInt(4), A, List.of(new JStmt.Assign(A, ONE))));
+        assertEquals(Set.of(), LocalUse.readBeforeWritten(stepFromBody));
+    }
+
+    @Test
+    void aCallToAHelperReadsItsParameters() {
+        JClass.Helper helper = new JClass.Helper("h", "why", List.of(A, ARRAY), List.of(), List.of(new JStmt.Store(ARRAY, ONE, A)));
+        assertEquals(Set.of(ARRAY), LocalUse.readBeforeWritten(List.of(new JStmt.Assign(A, ONE), new JStmt.CallHelper(helper))));
+        assertEquals(Set.of(A, ARRAY), LocalUse.mentioned(List.of(new JStmt.CallHelper(helper))));
+    }
+
+    @Test
     void operandsInsideVectorExpressionsAreFound() {
         JExpr.Species ints = new JExpr.Species(JType.INT, 128);
         JExpr.Local vector = new JExpr.Local(7, "v", JType.vectorOf(JType.INT));
