@@ -90,12 +90,7 @@ final class ActorLowering {
     /** Lowers an expression; loops of iterate folds are hoisted into {@code sink} ahead of the expression. */
     JExpr lower(IrActor actor, IrExpr expr, List<JStmt> sink) {
         return switch (expr) {
-            case IrExpr.Const c -> switch (c.type()) {
-                case INT -> JExpr.Const.ofInt((int) c.integral());
-                case LONG -> JExpr.Const.ofLong(c.integral());
-                case DOUBLE -> JExpr.Const.ofDouble(c.real());
-                case BOOL -> JExpr.Const.ofBoolean(c.integral() != 0);
-            };
+            case IrExpr.Const c -> LoweringContext.constant(c);
             case IrExpr.IndexVar v -> cx.absoluteCoordinate(v.dimension());
             case IrExpr.SizeVar v -> cx.size[v.dimension()];
             case IrExpr.ParamVar p -> cx.param[p.param()];

@@ -21,7 +21,7 @@ final class LaneExpressions {
     /**
      * @param loads   the vector of a read's values, one per lane
      * @param indices the vector of an index variable's values, one per lane
-     * @param scalar  the scalar local of a param or size, broadcast to every lane
+     * @param scalar  the scalar of a constant, param or size, broadcast to every lane
      */
     static JExpr lower(IrExpr expr, JExpr.Species species, Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices,
                        Function<IrExpr, JExpr> scalar) {
@@ -56,12 +56,10 @@ final class LaneExpressions {
 
     /** A constant, param or size in every lane; {@code scalar} gives a param's or size's local. */
     static JExpr broadcast(IrExpr uniform, JExpr.Species species, Function<IrExpr, JExpr> scalar) {
-        return new JExpr.Broadcast(species, uniform instanceof IrExpr.Const c ? switch (c.type()) {
-            case INT -> JExpr.Const.ofInt((int) c.integral());
-            case LONG -> JExpr.Const.ofLong(c.integral());
-            case DOUBLE -> JExpr.Const.ofDouble(c.real());
-            case BOOL -> throw new IllegalStateException("a bool constant in lanes");
-        } : scalar.apply(uniform));
+        if (uniform.type() == Type.BOOL) {
+            throw new IllegalStateException("a bool constant in lanes");
+        }
+        return new JExpr.Broadcast(species, scalar.apply(uniform));
     }
 
     private static JExpr binary(IrExpr.Binary b, JExpr left, JExpr right) {

@@ -228,9 +228,10 @@ final class LaneVectors {
         });
     }
 
-    /** The scalar local of a param or size, which lanes broadcast. */
+    /** The scalar of a constant, param or size (a param's or size's local), which lanes broadcast. */
     JExpr scalar(IrExpr expr) {
         return switch (expr) {
+            case IrExpr.Const c -> LoweringContext.constant(c);
             case IrExpr.ParamVar p -> cx.param[p.param()];
             case IrExpr.SizeVar v -> cx.size[v.dimension()];
             default -> throw new IllegalStateException("no scalar for " + expr);

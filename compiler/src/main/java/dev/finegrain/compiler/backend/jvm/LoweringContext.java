@@ -7,6 +7,7 @@ import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.backend.jvm.code.LocalUse;
 import dev.finegrain.compiler.ir.IrChannel;
+import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Type;
@@ -229,6 +230,16 @@ final class LoweringContext {
 
     static JExpr constant(int value) {
         return JExpr.Const.ofInt(value);
+    }
+
+    /** The Java constant of an IR constant, of the same type. */
+    static JExpr.Const constant(IrExpr.Const c) {
+        return switch (c.type()) {
+            case INT -> JExpr.Const.ofInt((int) c.integral());
+            case LONG -> JExpr.Const.ofLong(c.integral());
+            case DOUBLE -> JExpr.Const.ofDouble(c.real());
+            case BOOL -> JExpr.Const.ofBoolean(c.integral() != 0);
+        };
     }
 
     static JExpr add(JExpr a, JExpr b) {

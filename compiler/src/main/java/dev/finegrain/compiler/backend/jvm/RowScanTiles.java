@@ -101,10 +101,7 @@ final class RowScanTiles {
         gapInRange = cx.local("scanGapInRange", JType.BOOLEAN);
         floor = cx.local("scanFloor", v.lane);
         westGaps = cx.local("westGaps", v.vector);
-        gap = switch (recurrence.gap()) {
-            case IrExpr.Const c -> isLong() ? JExpr.Const.ofLong(c.integral()) : JExpr.Const.ofInt((int) c.integral());
-            default -> v.scalar(recurrence.gap());
-        };
+        gap = v.scalar(recurrence.gap());
         List<JStmt> prologue = cx.prologue;
         prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + k
                 + ", and a row's west value at least MIN + " + k + " gap (else the row runs cell by cell)"));
@@ -189,7 +186,6 @@ final class RowScanTiles {
         }
         return new JExpr.Lanewise(LaneOp.ADD, v.broadcastInt(columnFrom), v.laneIndex());
     }
-
 
     private boolean isLong() {
         return v.lane.equals(JType.LONG);

@@ -213,8 +213,6 @@ final class TileLanes {
                 new JExpr.LaneCompare(Op.GT, laneIndex, v.broadcastInt(sub(step, constant(k)))));
     }
 
-    /** A constant's, param's or size's vector, broadcast once in the prologue. */
-
     /** The storage index of row r of the strip at column {@code column}. */
     private JExpr rowStart(int field, JExpr r, JExpr column) {
         return add(add(cx.rowBase[field], r instanceof JExpr.Const c && c.integral() == 0 ? constant(0) : mul(r, cx.stride[field][0])), column);
