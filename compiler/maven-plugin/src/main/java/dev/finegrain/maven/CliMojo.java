@@ -61,18 +61,29 @@ abstract class CliMojo extends AbstractMojo {
         this.toolchainManager = toolchainManager;
     }
 
+    /** The goal's name, as in {@code finegrain:GOAL}, which is also the CLI's subcommand. */
+    abstract String goal();
+
     /** The subcommand and its own arguments, e.g. {@code compare KERNEL --sizes 512}. */
     abstract List<String> command();
 
-    /** A parameter the goal needs and was not given: one line naming the property (Maven's own message names none). */
-    static void require(String value, String goal, String property, String what) throws MojoFailureException {
-        if (value == null || value.isBlank()) {
-            throw new MojoFailureException("finegrain:" + goal + " needs " + what + ": add -D" + property + "=...");
-        }
+    /**
+     * Checks, before anything runs, the parameters the goal needs: the kernel, and what {@link #requireOwnParameters}
+     * adds. A missing one fails in one line naming its property (Maven's own message names the field only).
+     */
+    final void requireParameters() throws MojoFailureException {
+        require(kernel, "finegrain.kernel", "the kernel, by its library's name");
+        requireOwnParameters();
     }
 
-    /** Checks the goal's own required parameters before anything runs. */
-    void requireParameters() throws MojoFailureException {}
+    /** The goal's own required parameters, besides the kernel. */
+    void requireOwnParameters() throws MojoFailureException {}
+
+    final void require(String value, String property, String what) throws MojoFailureException {
+        if (value == null || value.isBlank()) {
+            throw new MojoFailureException("finegrain:" + goal() + " needs " + what + ": add -D" + property + "=...");
+        }
+    }
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {

@@ -49,13 +49,13 @@ public class CompareMojo extends CliMojo {
     }
 
     @Override
-    void requireParameters() throws MojoFailureException {
-        require(kernel, "compare", "finegrain.kernel", "the kernel, by its library's name");
+    String goal() {
+        return "compare";
     }
 
     @Override
     List<String> command() {
-        List<String> command = new ArrayList<>(List.of("compare", kernel));
+        List<String> command = new ArrayList<>(List.of(goal(), kernel));
         option(command, "--sizes", sizes);
         option(command, "--schedules", schedules);
         option(command, "--backends", backends);

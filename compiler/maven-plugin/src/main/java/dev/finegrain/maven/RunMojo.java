@@ -43,14 +43,18 @@ public class RunMojo extends CliMojo {
     }
 
     @Override
-    void requireParameters() throws MojoFailureException {
-        require(kernel, "run", "finegrain.kernel", "the kernel, by its library's name");
-        require(size, "run", "finegrain.size", "the domain size, N or NxM");
+    String goal() {
+        return "run";
+    }
+
+    @Override
+    void requireOwnParameters() throws MojoFailureException {
+        require(size, "finegrain.size", "the domain size, N or NxM");
     }
 
     @Override
     List<String> command() {
-        List<String> command = new ArrayList<>(List.of("run", kernel, "--size", size, "--schedule", schedule, "--backend", backend));
+        List<String> command = new ArrayList<>(List.of(goal(), kernel, "--size", size, "--schedule", schedule, "--backend", backend));
         CompareMojo.option(command, "--mechanism", mechanism);
         return command;
     }

@@ -10,11 +10,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class CliMojoTest {
 
     @Test
-    void aMissingParameterIsNamedWithItsProperty() throws MojoFailureException {
-        MojoFailureException missing = assertThrows(MojoFailureException.class,
-                () -> CliMojo.require(null, "run", "finegrain.size", "the domain size, N or NxM"));
-        assertEquals("finegrain:run needs the domain size, N or NxM: add -Dfinegrain.size=...", missing.getMessage());
-        assertThrows(MojoFailureException.class, () -> CliMojo.require(" ", "compare", "finegrain.kernel", "the kernel"));
-        CliMojo.require("512", "run", "finegrain.size", "the domain size, N or NxM");
+    void runNamesTheKernelThenTheSize() throws MojoFailureException {
+        RunMojo run = new RunMojo(null);
+        assertEquals("finegrain:run needs the kernel, by its library's name: add -Dfinegrain.kernel=...",
+                assertThrows(MojoFailureException.class, run::requireParameters).getMessage());
+        run.kernel = "needleman-wunsch";
+        assertEquals("finegrain:run needs the domain size, N or NxM: add -Dfinegrain.size=...",
+                assertThrows(MojoFailureException.class, run::requireParameters).getMessage());
+    }
+
+    @Test
+    void compareNeedsOnlyTheKernel() throws MojoFailureException {
+        CompareMojo compare = new CompareMojo(null);
+        compare.kernel = " ";
+        assertEquals("finegrain:compare needs the kernel, by its library's name: add -Dfinegrain.kernel=...",
+                assertThrows(MojoFailureException.class, compare::requireParameters).getMessage());
+        compare.kernel = "needleman-wunsch";
+        compare.requireParameters();
     }
 }
