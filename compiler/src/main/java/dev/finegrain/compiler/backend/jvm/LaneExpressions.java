@@ -21,20 +21,12 @@ final class LaneExpressions {
     /**
      * @param loads   the vector of a read's values, one per lane
      * @param indices the vector of an index variable's values, one per lane
-     * @param scalar  the scalar of a constant, param or size, broadcast to every lane
+     * @param uniform the vector of a constant, param or size (the same in every lane), which callers broadcast once,
+     *                outside their steps ({@link LaneVectors#uniform})
      */
-    static JExpr lower(IrExpr expr, JExpr.Species species, Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices,
-                       Function<IrExpr, JExpr> scalar) {
-        return lowerWithUniform(expr, loads, indices, uniform -> broadcast(uniform, species, scalar));
-    }
-
-    /**
-     * As {@link #lower}, with {@code uniform} giving the vector of a constant, param or size (the same in every lane),
-     * for callers that broadcast each once, outside their steps.
-     */
-    static JExpr lowerWithUniform(IrExpr expr, Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices,
-                                  Function<IrExpr, JExpr> uniform) {
-        Function<IrExpr, JExpr> recurse = e -> lowerWithUniform(e, loads, indices, uniform);
+    static JExpr lower(IrExpr expr, Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices,
+                       Function<IrExpr, JExpr> uniform) {
+        Function<IrExpr, JExpr> recurse = e -> lower(e, loads, indices, uniform);
         return switch (expr) {
             case IrExpr.Const c -> uniform.apply(c);
             case IrExpr.IndexVar v -> indices.apply(v.dimension());

@@ -197,8 +197,9 @@ final class LaneStrips {
             }
             for (int actor : cx.graph.actorOrder()) {
                 IrActor spec = cx.graph.actor(actor);
-                out.add(new JStmt.Assign(carried.get(spec.writes()).steps()[at], LaneExpressions.lower(spec.body(), v.species,
-                        load -> read(load, at), dimension -> v.indexVector(dimension, stripRow, add(block, constant(at))), v::scalar)));
+                out.add(new JStmt.Assign(carried.get(spec.writes()).steps()[at], LaneExpressions.lower(spec.body(),
+                        load -> read(load, at), dimension -> v.indexVector(dimension, stripRow, add(block, constant(at))),
+                        v::uniform)));
             }
         }
         out.add(new JStmt.Comment("the block's results: k step vectors transposed to k row stores"));

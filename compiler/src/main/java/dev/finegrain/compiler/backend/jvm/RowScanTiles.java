@@ -141,7 +141,7 @@ final class RowScanTiles {
         body.add(new JStmt.Assign(northWest, rowVector(field, new int[] {-1, -1})));
         List<JStmt> perRow = new ArrayList<>(cx.rowBases());
         perRow.add(new JStmt.Assign(west, new JExpr.ArrayLoad(cx.array[field], add(cx.rowBase[field], cx.delta(field, new int[] {0, -1})))));
-        perRow.add(new JStmt.Assign(rest, LaneExpressions.lowerWithUniform(recurrence.rest(), this::read, this::indexVector, v::uniform)));
+        perRow.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
         List<JStmt> scan = new ArrayList<>();
         scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest,
                 new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, west), westGaps))));

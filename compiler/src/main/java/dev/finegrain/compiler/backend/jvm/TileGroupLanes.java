@@ -173,7 +173,7 @@ final class TileGroupLanes {
         perRow.add(new JStmt.Comment(k + " steps, one per column; lane l computes tile l's cell"));
         List<JStmt> step = new ArrayList<>();
         step.add(new JStmt.Assign(aboveHere, new JExpr.VectorLoad(v.species, scratch, columnSlot(aboveSlot))));
-        step.add(new JStmt.Assign(west, LaneExpressions.lowerWithUniform(actor.body(), this::read, this::indexVector, v::uniform)));
+        step.add(new JStmt.Assign(west, LaneExpressions.lower(actor.body(), this::read, this::indexVector, v::uniform)));
         step.add(new JStmt.Assign(aboveWest, aboveHere));
         step.add(new JStmt.VectorStore(west, scratch, columnSlot(aboveSlot)));
         perRow.add(new JStmt.Loop(columnIndex, constant(0), constant(k), constant(1), step));

@@ -179,7 +179,7 @@ final class TileLanes {
         for (int actor : cx.graph.actorOrder()) {
             IrActor spec = cx.graph.actor(actor);
             int field = spec.writes();
-            JExpr value = LaneExpressions.lowerWithUniform(spec.body(), this::read,
+            JExpr value = LaneExpressions.lower(spec.body(), this::read,
                     dimension -> v.indexVector(dimension, stripRow, add(columnFrom, step)), v::uniform);
             out.add(new JStmt.Assign(current.get(field), withWestHalo(field, step, value)));
             // the lanes inside the tile, into the vector of the results that holds their columns (step t mod k)

@@ -269,8 +269,8 @@ final class WavefrontLanes {
             IrActor spec = cx.graph.actor(actor);
             int field = spec.writes();
             JExpr.Local value = values.get(field);
-            out.add(new JStmt.Assign(value, LaneExpressions.lower(spec.body(), v.species, this::read,
-                    dimension -> v.indexVector(dimension, stripRow, step), v::scalar)));
+            out.add(new JStmt.Assign(value, LaneExpressions.lower(spec.body(), this::read,
+                    dimension -> v.indexVector(dimension, stripRow, step), v::uniform)));
             out.add(new JStmt.VectorStore(value, scratch, ringSlot(field, step)));
             // lanes outside the domain hold throwaway values; where a later read may look, the ring gets the halo's
             JExpr column = sub(step, mul(constant(skew), lane));
