@@ -36,14 +36,16 @@ import java.util.concurrent.TimeUnit;
  * one sync word per group of 32 instances instead of one per instance). What would make the numbers
  * wrong: an output nobody checks (the trial's last result is verified against the oracle in tear-down), or a JIT
  * that never warmed up (10 warm-up iterations of at least 1 s: the first runs of a class with lanes are interpreted and
- * take seconds each, and a path first taken later, such as a worker that waits, recompiles once more).
+ * take seconds each, and a path first taken later, such as a worker that waits, recompiles once more). The forks run
+ * G1, as the launcher does: it starts the large arrays on heap regions, so the lock-dataflow strips' rows lie on cache
+ * lines (docs/performance.md, "Aligned rows").
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC", "--add-modules", "jdk.incubator.vector"})
+@Fork(value = 2, jvmArgsAppend = {"-Xmx4g", "-XX:+UseG1GC", "--add-modules", "jdk.incubator.vector"})
 public abstract class KernelBenchmark {
 
     @Param({"1", "2"})

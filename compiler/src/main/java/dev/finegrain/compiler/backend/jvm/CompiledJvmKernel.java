@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
+import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
 import dev.finegrain.compiler.backend.reference.HaloPoints;
 import dev.finegrain.compiler.backend.reference.PaddedFields;
@@ -49,10 +50,13 @@ public final class CompiledJvmKernel {
 
     private final Variant variant;
     private final MethodHandle constructor;
+    /** The row layout the class expects of its storage, if it aligns rows ({@link JClass#ROW_SKEW_FIELD}). */
+    private final Optional<JClass.RowAlignment> rows;
 
-    CompiledJvmKernel(Variant variant, MethodHandle constructor) {
+    CompiledJvmKernel(Variant variant, Class<?> kernelClass) {
         this.variant = variant;
-        this.constructor = constructor;
+        this.constructor = constructorOf(kernelClass);
+        this.rows = rowsOf(kernelClass);
     }
 
     /** Compiles a kernel under a schedule (and, for lock-dataflow, a lock mechanism) to a hidden class. */
@@ -61,7 +65,7 @@ public final class CompiledJvmKernel {
         ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
         try {
             Class<?> type = GeneratedKernels.define(AsmEmitter.emit(JvmCodegen.generate(plan, mechanism, GeneratedKernels.PACKAGE)));
-            return new CompiledJvmKernel(new Variant(graph, plan, mechanism), constructorOf(type));
+            return new CompiledJvmKernel(new Variant(graph, plan, mechanism), type);
         } catch (IllegalAccessException failure) {
             throw new IllegalStateException("cannot define the generated class of " + kernel.name(), failure);
         }
@@ -69,7 +73,18 @@ public final class CompiledJvmKernel {
 
     /** A variant whose class was generated earlier, e.g. ahead of time by the Maven plugin, and loaded by the caller. */
     public static CompiledJvmKernel of(Variant variant, Class<?> kernelClass) {
-        return new CompiledJvmKernel(variant, constructorOf(kernelClass));
+        return new CompiledJvmKernel(variant, kernelClass);
+    }
+
+    private static Optional<JClass.RowAlignment> rowsOf(Class<?> kernelClass) {
+        try {
+            return Optional.of(new JClass.RowAlignment(kernelClass.getField(JClass.ROW_SKEW_FIELD).getInt(null),
+                    kernelClass.getField(JClass.ROW_LANES_FIELD).getInt(null)));
+        } catch (NoSuchFieldException dense) {
+            return Optional.empty();
+        } catch (IllegalAccessException failure) {
+            throw new IllegalArgumentException(kernelClass + " hides its row layout", failure);
+        }
     }
 
     static MethodHandle constructorOf(Class<?> kernelClass) {
@@ -88,13 +103,16 @@ public final class CompiledJvmKernel {
     /** A kernel object bound to fresh storage, for one run on a team of {@code workers} threads. */
     public final class Prepared {
         private final Object[] arrays;
+        /** The layout of {@code arrays} when the class aligns its rows; null for the reference's layout. */
+        private final AlignedStorage layout;
         private final TeamTask task;
         private final int[] sizes;
         private final int workers;
         private final AtomicBoolean ran = new AtomicBoolean();
 
-        private Prepared(Object[] arrays, TeamTask task, int[] sizes, int workers) {
+        private Prepared(Object[] arrays, AlignedStorage layout, TeamTask task, int[] sizes, int workers) {
             this.arrays = arrays;
+            this.layout = layout;
             this.task = task;
             this.sizes = sizes;
             this.workers = workers;
@@ -129,16 +147,28 @@ public final class CompiledJvmKernel {
         }
 
         public KernelOutputs outputs() {
-            return KernelOutputs.fromPadded(variant.graph(), sizes, arrays);
+            return KernelOutputs.fromPadded(variant.graph(), sizes, layout == null ? arrays : layout.padded(arrays));
         }
     }
 
     public Prepared prepare(Invocation invocation, int workers, long stallTimeoutNanos) {
+        return prepare(invocation, workers, stallTimeoutNanos, AlignedStorage::startsOnLine);
+    }
+
+    /** The same, with {@code startsOnLine} saying which array sizes start on a cache line ({@link AlignedStorage}). */
+    Prepared prepare(Invocation invocation, int workers, long stallTimeoutNanos, java.util.function.LongPredicate startsOnLine) {
         if (variant.plan() instanceof DataParallelPlan dataParallel) {
             dataParallel.checkSizes(invocation.sizes());
         }
-        Object[] arrays = prepareArrays(variant, invocation);
-        return new Prepared(arrays, instantiate(invocation, arrays, workers, stallTimeoutNanos), invocation.sizes(), workers);
+        Object[] padded = prepareArrays(variant, invocation);
+        if (rows.isEmpty()) {
+            return new Prepared(padded, null, instantiate(invocation, padded, invocation.sizes(), workers, stallTimeoutNanos),
+                    invocation.sizes(), workers);
+        }
+        AlignedStorage layout = AlignedStorage.of(variant.graph(), invocation.sizes(), rows.get(), padded, startsOnLine);
+        Object[] arrays = layout.align(padded);
+        return new Prepared(arrays, layout, instantiate(invocation, arrays, layout.frame(), workers, stallTimeoutNanos),
+                invocation.sizes(), workers);
     }
 
     private static Object[] prepareArrays(Variant variant, Invocation invocation) {
@@ -160,7 +190,8 @@ public final class CompiledJvmKernel {
         return words;
     }
 
-    private TeamTask instantiate(Invocation invocation, Object[] arrays, int workers, long stallTimeoutNanos) {
+    /** The kernel object over {@code arrays}; {@code frame} is the sizes it is constructed with ({@link AlignedStorage#frame}). */
+    private TeamTask instantiate(Invocation invocation, Object[] arrays, int[] frame, int workers, long stallTimeoutNanos) {
         List<ParamSpec> params = variant.graph().kernel().params();
         long[] integral = new long[params.size()];
         double[] real = new double[params.size()];
@@ -177,7 +208,7 @@ public final class CompiledJvmKernel {
         Watchdog watchdog = new Watchdog(stallTimeoutNanos, describer(invocation.sizes()));
         TeamTask kernel;
         try {
-            kernel = (TeamTask) constructor.invoke(arrays, integral, real, invocation.sizes(), sync, watchdog);
+            kernel = (TeamTask) constructor.invoke(arrays, integral, real, frame, sync, watchdog);
         } catch (Throwable failure) {
             throw new IllegalStateException("cannot instantiate the generated kernel of " + variant.graph().name(), failure);
         }

@@ -14,7 +14,6 @@ import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 import dev.finegrain.runtime.jvm.WorkerTeam;
 
-import java.lang.invoke.MethodHandle;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +48,7 @@ public final class JvmBackend implements Backend {
     private static final long MAX_WARMUP_NANOS = 2_000_000_000L;
     private static final int TIMED_RUNS = 7;
 
-    private final Map<ExecutionPlan, Map<Optional<LockMechanism>, MethodHandle>> constructors = new WeakHashMap<>();
+    private final Map<ExecutionPlan, Map<Optional<LockMechanism>, Class<?>>> classes = new WeakHashMap<>();
     private final Optional<VectorWidth> width;
 
     /** Classes with lanes as wide as this JVM's preferred vectors ({@link VectorWidth#preferred()}). */
@@ -128,12 +127,12 @@ public final class JvmBackend implements Backend {
 
     @Override
     public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
-        return measure(new CompiledJvmKernel(variant, constructor(variant.plan(), variant.mechanism())), invocation, settings);
+        return measure(new CompiledJvmKernel(variant, generatedClass(variant.plan(), variant.mechanism())), invocation, settings);
     }
 
     /** Runs a kernel class with the generated constructor signature; the tests use it for classes compiled from source. */
     BackendRun runWith(Class<?> kernelClass, Variant variant, Invocation invocation, RunSettings settings) {
-        return measure(new CompiledJvmKernel(variant, CompiledJvmKernel.constructorOf(kernelClass)), invocation, settings);
+        return measure(new CompiledJvmKernel(variant, kernelClass), invocation, settings);
     }
 
     private BackendRun measure(CompiledJvmKernel kernel, Invocation invocation, RunSettings settings) {
@@ -166,13 +165,13 @@ public final class JvmBackend implements Backend {
     }
 
     /** Classes are cached per plan object (weakly, so a plan's classes go when it does) and mechanism. */
-    private MethodHandle constructor(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
-        synchronized (constructors) {
-            return constructors.computeIfAbsent(plan, p -> new HashMap<>()).computeIfAbsent(mechanism, m -> {
+    private Class<?> generatedClass(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
+        synchronized (classes) {
+            return classes.computeIfAbsent(plan, p -> new HashMap<>()).computeIfAbsent(mechanism, m -> {
                 JClass generated = width.map(w -> JvmCodegen.generate(plan, m, GeneratedKernels.PACKAGE, w))
                         .orElseGet(() -> JvmCodegen.generate(plan, m, GeneratedKernels.PACKAGE));
                 try {
-                    return CompiledJvmKernel.constructorOf(GeneratedKernels.define(AsmEmitter.emit(generated)));
+                    return GeneratedKernels.define(AsmEmitter.emit(generated));
                 } catch (IllegalAccessException failure) {
                     throw new IllegalStateException("cannot define generated class " + generated.name(), failure);
                 }

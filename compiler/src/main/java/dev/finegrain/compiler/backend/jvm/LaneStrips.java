@@ -32,6 +32,8 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * the same way. A read of the row above comes from the previous step vectors shifted up one lane, the lane above the
  * strip loaded from memory; earlier steps' vectors are carried in locals from block to block. A strip's blocks run
  * in a private helper of the class ({@link LoweringContext#outline}), which HotSpot compiles apart from the run method.
+ * Where the class aligns its rows ({@link LoweringContext#alignRows}, a band's strips across whole rows) the blocks
+ * start at the first column where every lane's row load is one whole vector, and the prologue runs up to it.
  */
 final class LaneStrips {
 
@@ -46,6 +48,8 @@ final class LaneStrips {
     private final JExpr.Local stripRow;
     private final JExpr.Local stripsEnd;
     private final JExpr.Local block;
+    /** Lane 0's first block column in a strip, where aligned rows make it depend on the strip (made on first use). */
+    private JExpr.Local blocksStart;
     private final JExpr.Local blocksEnd;
     private final JExpr.Local laneEnd;
     private final Map<Integer, Carried> carried = new LinkedHashMap<>();
@@ -105,6 +109,11 @@ final class LaneStrips {
         return k;
     }
 
+    /** How many columns each lane runs behind the lane above it. */
+    int skew() {
+        return skew;
+    }
+
     /**
      * Runs rows [rowFrom, rowTo) x columns [columnFrom, columnTo) in strips while k rows remain, with {@code before} and
      * {@code after} around each strip; every cell the rectangle reads outside itself must be final before it starts.
@@ -117,27 +126,45 @@ final class LaneStrips {
                 + "so the cells of one step lie on one hyperplane and do not depend on each other"));
         out.add(new JStmt.Assign(stripsEnd, add(rowFrom, mul(new JExpr.Binary(JExpr.Binary.Op.DIV, sub(rowTo, rowFrom), constant(k)), constant(k)))));
         List<JStmt> strip = new ArrayList<>(before);
-        strip.addAll(triangle(true, columnFrom, columnTo));
         JExpr mainStart = add(columnFrom, constant(skew * (k - 1)));
+        JExpr start = mainStart;
+        if (cx.rows().isPresent()) {
+            if (blocksStart == null) {
+                blocksStart = cx.local("blocksStart", JType.INT);
+            }
+            // in aligned storage (LoweringContext.alignRows) lane r's element of row stripRow + r at column c lies at
+            // (stripRow * skew + c) modulo k in a vector, the same for every lane: start where that is 0
+            strip.add(new JStmt.Comment("the blocks start where every lane's row load is one whole vector, when the storage's rows are aligned"));
+            strip.add(new JStmt.Assign(blocksStart, add(mainStart, math("floorMod", JType.INT,
+                    sub(constant(0), add(mul(stripRow, constant(skew)), mainStart)), constant(k)))));
+            start = blocksStart;
+        }
+        strip.addAll(triangle(true, columnFrom, columnTo, start));
         strip.add(new JStmt.Comment("whole blocks of " + k + " steps: every lane inside the rectangle"));
-        strip.add(new JStmt.Assign(blocksEnd, add(mainStart, mul(math("max", JType.INT, constant(0),
-                math("floorDiv", JType.INT, sub(sub(columnTo, columnFrom), constant(skew * (k - 1))), constant(k))), constant(k)))));
+        strip.add(new JStmt.Assign(blocksEnd, start == mainStart
+                ? add(mainStart, mul(math("max", JType.INT, constant(0), math("floorDiv", JType.INT,
+                        sub(sub(columnTo, columnFrom), constant(skew * (k - 1))), constant(k))), constant(k)))
+                : add(start, mul(math("max", JType.INT, constant(0), math("floorDiv", JType.INT, sub(columnTo, start), constant(k))),
+                        constant(k)))));
         List<JStmt> blocks = new ArrayList<>();
         blocks.add(new JStmt.Assign(cx.coordinate[0], stripRow));
         blocks.addAll(cx.rowBases());
-        blocks.addAll(history(mainStart));
-        blocks.add(new JStmt.Loop(block, mainStart, blocksEnd, constant(k), blockBody()));
-        strip.add(new JStmt.If(new JExpr.Binary(JExpr.Binary.Op.LT, mainStart, blocksEnd),
+        blocks.addAll(history(start));
+        blocks.add(new JStmt.Loop(block, start, blocksEnd, constant(k), blockBody()));
+        strip.add(new JStmt.If(new JExpr.Binary(JExpr.Binary.Op.LT, start, blocksEnd),
                 cx.outline("stripBlocks", BLOCKS_APART, blocks), List.of()));
-        strip.addAll(triangle(false, columnFrom, columnTo));
+        strip.addAll(triangle(false, columnFrom, columnTo, start));
         strip.addAll(after);
         out.add(new JStmt.Loop(stripRow, rowFrom, stripsEnd, constant(k), strip));
         cx.carries.readFromLocals(carries);
         return out;
     }
 
-    /** The prologue (lane r's columns before the blocks) or the epilogue (after them), as scalar points row by row. */
-    private List<JStmt> triangle(boolean prologue, JExpr columnFrom, JExpr columnTo) {
+    /**
+     * The prologue (lane r's columns before the blocks, lane 0's first block at {@code start}) or the epilogue (after
+     * them), as scalar points row by row.
+     */
+    private List<JStmt> triangle(boolean prologue, JExpr columnFrom, JExpr columnTo, JExpr start) {
         JExpr laneNumber = sub(cx.coordinate[0], stripRow);
         List<JStmt> row = new ArrayList<>(cx.rowBases());
         List<JStmt> point = new ArrayList<>();
@@ -145,13 +172,15 @@ final class LaneStrips {
             cx.actors.fire(cx.graph.actor(actor), point);
         }
         if (prologue) {
-            row.add(new JStmt.Assign(laneEnd, math("min", JType.INT, add(columnFrom, mul(constant(skew), sub(constant(k - 1), laneNumber))),
-                    columnTo)));
+            JExpr end = start == blocksStart ? sub(start, mul(constant(skew), laneNumber))
+                    : add(columnFrom, mul(constant(skew), sub(constant(k - 1), laneNumber)));
+            row.add(new JStmt.Assign(laneEnd, math("min", JType.INT, end, columnTo)));
             row.add(new JStmt.Loop(cx.coordinate[1], columnFrom, laneEnd, constant(1), point));
         } else {
             row.add(new JStmt.Loop(cx.coordinate[1], sub(blocksEnd, mul(constant(skew), laneNumber)), columnTo, constant(1), point));
         }
-        return List.of(new JStmt.Comment(prologue ? "prologue: lane r alone runs its first " + skew + " * (" + (k - 1) + " - r) columns"
+        return List.of(new JStmt.Comment(prologue ? (start == blocksStart ? "prologue: lane r alone runs its columns before the blocks"
+                        : "prologue: lane r alone runs its first " + skew + " * (" + (k - 1) + " - r) columns")
                         : "epilogue: the columns after the last whole block, row by row"),
                 new JStmt.Loop(cx.coordinate[0], stripRow, add(stripRow, constant(k)), constant(1), row));
     }

@@ -30,7 +30,9 @@ import java.util.Set;
  *
  * <p>Layout. A field's storage is its domain padded by its halo, row-major. Along the last dimension L the
  * index of point p + offset o is {@code rowBase + x_L + delta(o)}, where rowBase depends only on the outer
- * coordinates and delta(o) only on the run's sizes, so inner loops add three ints per access.
+ * coordinates and delta(o) only on the run's sizes, so inner loops add three ints per access. With {@link
+ * #alignRows} each field's row pitch and front (the elements before its first) come from the frame, and rowBase adds
+ * the front.
  */
 final class LoweringContext {
 
@@ -67,6 +69,10 @@ final class LoweringContext {
     final ActorLowering actors;
     private final Map<String, JExpr> deltas = new HashMap<>();
     private JExpr columnOrigin;
+    /** Where in the prologue each field's row pitch (its stride of the last-but-one dimension) is set. */
+    private final int[] pitchStatement;
+    private java.util.Optional<JClass.RowAlignment> rows = java.util.Optional.empty();
+    private JExpr.Local[] front;
 
     LoweringContext(KernelGraph graph, SyncLayout sync) {
         this.graph = graph;
@@ -93,8 +99,10 @@ final class LoweringContext {
         for (IrField field : graph.fields()) {
             array[field.id()] = bind(field.name(), storageType(field), JClass.Source.ARRAYS, field.id());
         }
+        pitchStatement = new int[graph.fields().size()];
         for (IrField field : graph.fields()) {
             stride[field.id()] = new JExpr.Local[last];
+            pitchStatement[field.id()] = prologue.size();
             JExpr below = null;
             for (int d = last - 1; d >= 0; d--) {
                 JExpr extent = add(size[d + 1], constant(field.haloLow()[d + 1] + field.haloHigh()[d + 1]));
@@ -173,14 +181,14 @@ final class LoweringContext {
     }
 
     /**
-     * A name is taken by another local, by run's parameters, or by the Java source itself: a keyword or literal
+     * A name is taken by another local or field, by run's parameters, or by the Java source itself: a keyword or literal
      * ({@code int}, {@code true}), or a name the source spells qualified calls and constants with ({@code java.lang.Math},
      * {@code dev.finegrain...}, {@code Integer.MIN_VALUE}), which a local of that name would shadow. Kernel names are
      * identifiers the DSL accepts, so a field named {@code int} becomes the local {@code int2}.
      */
     private boolean isTaken(String name) {
         return name.equals("worker") || name.equals("workers") || SourceVersion.isKeyword(name) || SHADOWING.contains(name)
-                || locals.stream().anyMatch(l -> l.name().equals(name));
+                || locals.stream().anyMatch(l -> l.name().equals(name)) || bindings.stream().anyMatch(b -> b.name().equals(name));
     }
 
     /** The first segments of what the Java source names qualified, and the vector classes it imports (see {@link #isTaken}). */
@@ -273,13 +281,50 @@ final class LoweringContext {
     // ---- layout --------------------------------------------------------------------------------------------
 
     /**
+     * Lays every field's rows out for strips of {@code lanes} lanes, lane r {@code skew * r} columns behind lane 0: the
+     * row pitch and the elements before the field's first one (its front) come from the frame, as {@link
+     * AlignedStorage} chose them when it allocated the storage. Where it knows that an array starts on a cache line it
+     * makes the pitch skew modulo lanes and puts the field's first point on a line, so the k row loads of a block
+     * starting at the right column ({@code LaneStrips}) are whole vectors of one line each; elsewhere the rows stay
+     * dense. Before any row base or delta is lowered.
+     */
+    void alignRows(int skew, int lanes) {
+        if (last == 0 || rows.isPresent()) {
+            throw new IllegalStateException("rows are aligned once, for a kernel of rank 2 or more");
+        }
+        rows = java.util.Optional.of(new JClass.RowAlignment(skew, lanes));
+        front = new JExpr.Local[graph.fields().size()];
+        for (IrField field : graph.fields()) {
+            int f = field.id();
+            JExpr pitch = bindLayout(field.name() + "Pitch", AlignedStorage.pitchIndex(rank, f));
+            prologue.set(pitchStatement[f], new JStmt.Assign(stride[f][last - 1], pitch));
+            front[f] = bind(field.name() + "Front", JType.INT, JClass.Source.SIZES, AlignedStorage.frontIndex(rank, f));
+        }
+    }
+
+    /**
+     * A final int field bound from the frame's sizes at {@code index}, read where the statement it replaces stood
+     * ({@link #bind} would read it into a local at the end of the prologue, after the strides that need it).
+     */
+    private JExpr bindLayout(String name, int index) {
+        String unique = uniqueName(name);
+        bindings.add(new JClass.FieldBinding(unique, JType.INT, JClass.Source.SIZES, index));
+        return new JExpr.Field(unique, JType.INT);
+    }
+
+    /** The row layout {@link #alignRows} chose, if it was called. */
+    java.util.Optional<JClass.RowAlignment> rows() {
+        return rows;
+    }
+
+    /**
      * Statements setting every field's rowBase and the point row from the outer coordinates; the row number (a
      * division) only where group tokens need it.
      */
     List<JStmt> rowBases() {
         List<JStmt> statements = new ArrayList<>();
         for (IrField field : graph.fields()) {
-            JExpr base = constant(field.haloLow()[last]);
+            JExpr base = rows.isEmpty() ? constant(field.haloLow()[last]) : add(front[field.id()], constant(field.haloLow()[last]));
             for (int d = 0; d < last; d++) {
                 base = add(base, mul(add(coordinate[d], constant(field.haloLow()[d])), stride[field.id()][d]));
             }

@@ -87,7 +87,7 @@ class VectorLoopIrTest {
                     new JExpr.Broadcast(LONGS, JExpr.Const.ofLong(1))), array[5], JExpr.Const.ofInt(2 * half)));
         }
         return new JClass("dev.finegrain.compiler.backend.jvm.generated." + name, List.of(LoweringContext.RUNTIME + "TeamTask"),
-                "Every vector node of the loop IR.\n", fields, locals, run, List.of());
+                "Every vector node of the loop IR.\n", fields, locals, run, List.of(), java.util.Optional.empty());
     }
 
     private static Object[] runs(Class<?> type) throws Throwable {

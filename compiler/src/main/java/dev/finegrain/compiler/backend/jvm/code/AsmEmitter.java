@@ -42,6 +42,10 @@ public final class AsmEmitter implements Opcodes {
                 generated.interfaces().toArray(String[]::new));
         writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.FINGERPRINT_FIELD, "Ljava/lang/String;", null,
                 generated.fingerprint()).visitEnd();
+        generated.rows().ifPresent(rows -> {
+            writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_SKEW_FIELD, "I", null, rows.skew()).visitEnd();
+            writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_LANES_FIELD, "I", null, rows.lanes()).visitEnd();
+        });
         for (JClass.FieldBinding field : generated.fields()) {
             writer.visitField(ACC_PRIVATE | ACC_FINAL, field.name(), field.type().descriptor(), null, null).visitEnd();
         }

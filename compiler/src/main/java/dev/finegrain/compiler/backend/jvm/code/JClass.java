@@ -1,11 +1,13 @@
 package dev.finegrain.compiler.backend.jvm.code;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A generated kernel class: final fields bound from a frame by the constructor, one {@code run(int worker,
  * int workers)} method, and the private helper methods that run calls. The constructor's signature is fixed:
- * {@code (Object[] arrays, long[] integralParams, double[] realParams, int[] sizes, Object[] sync, Watchdog)}.
+ * {@code (Object[] arrays, long[] integralParams, double[] realParams, int[] sizes, Object[] sync, Watchdog)}; a class
+ * with {@link #rows} takes, after the domain's sizes, each field's row pitch and front.
  *
  * @param name       binary name with dots, e.g. {@code dev.finegrain.generated.Nw_LockDataflow}
  * @param interfaces internal names of implemented interfaces
@@ -13,9 +15,11 @@ import java.util.List;
  * @param helpers     the private methods that {@link JStmt.CallHelper} statements call, in the order they are declared
  * @param fingerprint what the class was generated from (see {@link #FINGERPRINT_FIELD}), or empty before
  *                    {@code JvmCodegen} sets it
+ * @param rows        the row layout the class expects of its storage, when its rows are aligned for lanes
  */
 public record JClass(String name, List<String> interfaces, String javadoc, List<FieldBinding> fields,
-                     List<JExpr.Local> locals, List<JStmt> run, List<Helper> helpers, String fingerprint) {
+                     List<JExpr.Local> locals, List<JStmt> run, List<Helper> helpers, String fingerprint,
+                     Optional<RowAlignment> rows) {
 
     /**
      * A public static final String of every generated class: a digest of the kernel's IR, the plan and the lock
@@ -23,6 +27,17 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
      * run for.
      */
     public static final String FINGERPRINT_FIELD = "FINEGRAIN_FINGERPRINT";
+
+    /**
+     * The public static final ints of a class whose storage has aligned rows ({@code dev.finegrain.runtime.jvm.AlignedRows}):
+     * the skew and the lanes the row pitch and the fields' fronts are computed for. A class without them takes dense
+     * rows.
+     */
+    public static final String ROW_SKEW_FIELD = "FINEGRAIN_ROW_SKEW";
+    public static final String ROW_LANES_FIELD = "FINEGRAIN_ROW_LANES";
+
+    /** Rows whose pitch is {@code skew} modulo {@code lanes}, each field's origin on a vector boundary. */
+    public record RowAlignment(int skew, int lanes) {}
 
     public JClass {
         interfaces = List.copyOf(interfaces);
@@ -34,12 +49,12 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
 
     /** A class whose fingerprint is set later, by the code generator's entry. */
     public JClass(String name, List<String> interfaces, String javadoc, List<FieldBinding> fields, List<JExpr.Local> locals,
-                  List<JStmt> run, List<Helper> helpers) {
-        this(name, interfaces, javadoc, fields, locals, run, helpers, "");
+                  List<JStmt> run, List<Helper> helpers, Optional<RowAlignment> rows) {
+        this(name, interfaces, javadoc, fields, locals, run, helpers, "", rows);
     }
 
     public JClass withFingerprint(String digest) {
-        return new JClass(name, interfaces, javadoc, fields, locals, run, helpers, digest);
+        return new JClass(name, interfaces, javadoc, fields, locals, run, helpers, digest, rows);
     }
 
     /**

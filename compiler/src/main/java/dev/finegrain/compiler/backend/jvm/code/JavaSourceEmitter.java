@@ -27,6 +27,12 @@ public final class JavaSourceEmitter {
         }
         type.addField(com.palantir.javapoet.FieldSpec.builder(String.class, JClass.FINGERPRINT_FIELD, Modifier.PUBLIC,
                 Modifier.STATIC, Modifier.FINAL).initializer("$S", generated.fingerprint()).build());
+        generated.rows().ifPresent(rows -> {
+            type.addField(com.palantir.javapoet.FieldSpec.builder(int.class, JClass.ROW_SKEW_FIELD, Modifier.PUBLIC,
+                    Modifier.STATIC, Modifier.FINAL).initializer("$L", rows.skew()).build());
+            type.addField(com.palantir.javapoet.FieldSpec.builder(int.class, JClass.ROW_LANES_FIELD, Modifier.PUBLIC,
+                    Modifier.STATIC, Modifier.FINAL).initializer("$L", rows.lanes()).build());
+        });
         MethodSpec.Builder constructor = MethodSpec.constructorBuilder().addModifiers(Modifier.PUBLIC)
                 .addParameter(Object[].class, "arrays")
                 .addParameter(long[].class, "integralParams")

@@ -1,0 +1,163 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Array;
+import java.util.function.LongPredicate;
+
+/**
+ * Storage for a class whose rows are aligned for lanes ({@link LoweringContext#alignRows}): each field's halo-padded
+ * rows, laid out as the reference lays them out, copied to rows of a chosen pitch after a chosen front (elements
+ * before the field's first), and back; the class reads each field's pitch and front from its frame ({@link #frame}).
+ *
+ * <p>Why. A strip's lane r loads and stores k elements of row r starting {@code skew * r} columns west of lane 0.
+ * With a row pitch equal to the skew modulo k, all k lanes of a block start at the same place within a vector, and with
+ * the field's first point on a vector boundary a block starting at the right column loads and stores whole cache
+ * lines (a vector of 16 ints or 8 longs is one 64-byte line). Whether that pays depends on the array's start, which
+ * Java does not choose: HotSpot's G1 collector puts an array of at least half a heap region at a region's start, so
+ * its elements begin a header's size after a line boundary; such a field gets the aligned pitch and front. Any other
+ * array (another collector, a small array) keeps dense rows: the same rows at a start Java chose anywhere would put
+ * every lane of a block across two lines alike, which ran slower than dense rows (docs/performance.md, "Aligned rows").
+ */
+final class AlignedStorage {
+
+    /** The smallest array G1 starts on a region boundary, in bytes; -1 when the JVM does not run G1 (or will not say). */
+    private static final long REGION_START_BYTES = g1HumongousThreshold();
+    /** Bytes before element 0 of an int[] and of a long[] or double[]; -1 where unknown. */
+    private static final int INT_BASE = baseOffset("ARRAY_INT_BASE_OFFSET");
+    private static final int LONG_BASE = baseOffset("ARRAY_LONG_BASE_OFFSET");
+
+    private final KernelGraph graph;
+    private final Rows[] rows;
+    private final int[] frame;
+
+    /** Where one field's rows lie: the front, the pitch, the number of rows (all outer dimensions) and their width. */
+    private record Rows(int front, int pitch, int rows, int width) {
+        int length() {
+            return front + rows * pitch;
+        }
+    }
+
+    private AlignedStorage(KernelGraph graph, Rows[] rows, int[] frame) {
+        this.graph = graph;
+        this.rows = rows;
+        this.frame = frame;
+    }
+
+    /** Where the frame holds field {@code field}'s row pitch, after the {@code rank} sizes. */
+    static int pitchIndex(int rank, int field) {
+        return rank + 2 * field;
+    }
+
+    /** Where the frame holds field {@code field}'s front. */
+    static int frontIndex(int rank, int field) {
+        return rank + 2 * field + 1;
+    }
+
+    /** Whether this JVM starts an array of so many bytes on a cache line: G1 does for its humongous objects. */
+    static boolean startsOnLine(long bytes) {
+        return REGION_START_BYTES > 0 && bytes >= REGION_START_BYTES;
+    }
+
+    /** The layout of every field of {@code graph} at {@code sizes}, for storage laid out as {@code padded} is. */
+    static AlignedStorage of(KernelGraph graph, int[] sizes, JClass.RowAlignment alignment, Object[] padded) {
+        return of(graph, sizes, alignment, padded, AlignedStorage::startsOnLine);
+    }
+
+    /** The same, with {@code startsOnLine} saying which array sizes (in bytes) start on a cache line. */
+    static AlignedStorage of(KernelGraph graph, int[] sizes, JClass.RowAlignment alignment, Object[] padded,
+                             LongPredicate startsOnLine) {
+        Rows[] rows = new Rows[graph.fields().size()];
+        int[] frame = java.util.Arrays.copyOf(sizes, sizes.length + 2 * rows.length);
+        for (IrField field : graph.fields()) {
+            int f = field.id();
+            rows[f] = rows(field, sizes, alignment, padded[f] instanceof int[] ? Integer.BYTES : Long.BYTES, startsOnLine);
+            frame[pitchIndex(sizes.length, f)] = rows[f].pitch();
+            frame[frontIndex(sizes.length, f)] = rows[f].front();
+        }
+        return new AlignedStorage(graph, rows, frame);
+    }
+
+    /** The sizes the class is constructed with: the domain's, then each field's pitch and front. */
+    int[] frame() {
+        return frame.clone();
+    }
+
+    /** The fields of {@code padded} (the reference's layout) copied into this layout. */
+    Object[] align(Object[] padded) {
+        Object[] aligned = new Object[padded.length];
+        for (IrField field : graph.fields()) {
+            Rows r = rows[field.id()];
+            Object out = Array.newInstance(padded[field.id()].getClass().getComponentType(), r.length());
+            for (int row = 0; row < r.rows(); row++) {
+                System.arraycopy(padded[field.id()], row * r.width(), out, r.front() + row * r.pitch(), r.width());
+            }
+            aligned[field.id()] = out;
+        }
+        return aligned;
+    }
+
+    /** The fields of storage in this layout copied back to the reference's layout. */
+    Object[] padded(Object[] aligned) {
+        Object[] padded = new Object[aligned.length];
+        for (IrField field : graph.fields()) {
+            Rows r = rows[field.id()];
+            Object out = Array.newInstance(aligned[field.id()].getClass().getComponentType(), r.rows() * r.width());
+            for (int row = 0; row < r.rows(); row++) {
+                System.arraycopy(aligned[field.id()], r.front() + row * r.pitch(), out, row * r.width(), r.width());
+            }
+            padded[field.id()] = out;
+        }
+        return padded;
+    }
+
+    /**
+     * One field's rows: aligned when G1 will start its array on a region boundary (the array is at least the humongous
+     * threshold) and the array header's size is known, dense otherwise. Strides run from the last dimension outward, as
+     * the generated prologue computes them.
+     */
+    private static Rows rows(IrField field, int[] sizes, JClass.RowAlignment alignment, int elementBytes, LongPredicate startsOnLine) {
+        int last = sizes.length - 1;
+        int width = sizes[last] + field.haloLow()[last] + field.haloHigh()[last];
+        int outer = 1;
+        for (int d = 0; d < last; d++) {
+            outer *= sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
+        }
+        int pitch = width + Math.floorMod(alignment.skew() - width, alignment.lanes());
+        int origin = field.haloLow()[last];
+        int stride = pitch;
+        for (int d = last - 1; d >= 0; d--) {
+            origin += field.haloLow()[d] * stride;
+            stride *= sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
+        }
+        int base = elementBytes == Integer.BYTES ? INT_BASE : LONG_BASE;
+        Rows aligned = new Rows(Math.floorMod(-(base / elementBytes) - origin, alignment.lanes()), pitch, outer, width);
+        boolean lineStart = base > 0 && base % elementBytes == 0 && startsOnLine.test((long) aligned.length() * elementBytes);
+        return lineStart ? aligned : new Rows(0, width, outer, width);
+    }
+
+    /** Half of G1's region size: G1 allocates an object at least that large at the start of a region of its own. */
+    private static long g1HumongousThreshold() {
+        try {
+            var vm = ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            if (vm == null || !Boolean.parseBoolean(vm.getVMOption("UseG1GC").getValue())) {
+                return -1;
+            }
+            return Long.parseLong(vm.getVMOption("G1HeapRegionSize").getValue()) / 2;
+        } catch (RuntimeException | LinkageError unknown) {
+            return -1;
+        }
+    }
+
+    /** The array header size HotSpot reports through {@code sun.misc.Unsafe}'s constants, read reflectively; -1 if absent. */
+    private static int baseOffset(String constant) {
+        try {
+            return Class.forName("sun.misc.Unsafe").getField(constant).getInt(null);
+        } catch (ReflectiveOperationException | RuntimeException unknown) {
+            return -1;
+        }
+    }
+}
