@@ -54,6 +54,7 @@ public abstract class KernelBenchmark {
     private CompiledJvmKernel compiled;
     private Invocation invocation;
     private WorkerTeam team;
+    private CompiledJvmKernel.Runs runs;
     private CompiledJvmKernel.Prepared prepared;
 
     protected abstract Kernel kernel();
@@ -67,12 +68,13 @@ public abstract class KernelBenchmark {
         Kernel kernel = variant().endsWith("/warp-shared") ? kernel().toBuilder().warpShared(32).build() : kernel();
         invocation = inputs(kernel);
         compiled = CompiledJvmKernel.compile(kernel, schedule(variant(), invocation.sizes()), mechanism(variant()));
+        runs = compiled.runsOf(invocation);
         team = new WorkerTeam(variant().equals("serial") ? 1 : threads);
     }
 
     @Setup(Level.Invocation)
     public void freshState() {
-        prepared = compiled.prepare(invocation, team.size(), RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
+        prepared = runs.prepare(team.size(), RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
     }
 
     @Benchmark

@@ -151,24 +151,63 @@ public final class CompiledJvmKernel {
         }
     }
 
+    /** One run of {@code invocation} on fresh storage: {@code runsOf(invocation).prepare(workers, stallTimeoutNanos)}. */
     public Prepared prepare(Invocation invocation, int workers, long stallTimeoutNanos) {
-        return prepare(invocation, workers, stallTimeoutNanos, AlignedStorage::startsOnLine);
+        return runsOf(invocation).prepare(workers, stallTimeoutNanos);
+    }
+
+    /**
+     * Storage for many runs of one invocation, as a measurement makes them: the storage is laid out once, and each run
+     * gets fresh copies of the state fields while sharing the inputs, so a run allocates only its state. The inputs are
+     * read when this is called (and copied, for aligned rows); later changes to the invocation's arrays are not seen.
+     */
+    public Runs runsOf(Invocation invocation) {
+        return runsOf(invocation, AlignedStorage::startsOnLine);
     }
 
     /** The same, with {@code startsOnLine} saying which array sizes start on a cache line ({@link AlignedStorage}). */
-    Prepared prepare(Invocation invocation, int workers, long stallTimeoutNanos, java.util.function.LongPredicate startsOnLine) {
+    Runs runsOf(Invocation invocation, java.util.function.LongPredicate startsOnLine) {
         if (variant.plan() instanceof DataParallelPlan dataParallel) {
             dataParallel.checkSizes(invocation.sizes());
         }
         Object[] padded = prepareArrays(variant, invocation);
         if (rows.isEmpty()) {
-            return new Prepared(padded, null, instantiate(invocation, padded, invocation.sizes(), workers, stallTimeoutNanos),
-                    invocation.sizes(), workers);
+            return new Runs(invocation, padded, null, invocation.sizes());
         }
         AlignedStorage layout = AlignedStorage.of(variant.graph(), invocation.sizes(), rows.get(), padded, startsOnLine);
-        Object[] arrays = layout.align(padded);
-        return new Prepared(arrays, layout, instantiate(invocation, arrays, layout.frame(), workers, stallTimeoutNanos),
-                invocation.sizes(), workers);
+        return new Runs(invocation, layout.align(padded), layout, layout.frame());
+    }
+
+    /** See {@link #runsOf}: the storage every run starts from, its layout, and the sizes the class is constructed with. */
+    public final class Runs {
+        private final Invocation invocation;
+        private final Object[] template;
+        private final AlignedStorage layout;
+        private final int[] frame;
+
+        private Runs(Invocation invocation, Object[] template, AlignedStorage layout, int[] frame) {
+            this.invocation = invocation;
+            this.template = template;
+            this.layout = layout;
+            this.frame = frame;
+        }
+
+        /** A kernel object bound to fresh state (a copy of the template's) and the shared inputs. */
+        public Prepared prepare(int workers, long stallTimeoutNanos) {
+            Object[] arrays = template.clone();
+            for (IrField field : variant.graph().fields()) {
+                if (field.isState()) {
+                    arrays[field.id()] = switch (template[field.id()]) {
+                        case int[] ints -> ints.clone();
+                        case long[] longs -> longs.clone();
+                        case double[] doubles -> doubles.clone();
+                        default -> throw new IllegalStateException("field storage is int[], long[] or double[]");
+                    };
+                }
+            }
+            return new Prepared(arrays, layout, instantiate(invocation, arrays, frame.clone(), workers, stallTimeoutNanos),
+                    invocation.sizes(), workers);
+        }
     }
 
     private static Object[] prepareArrays(Variant variant, Invocation invocation) {

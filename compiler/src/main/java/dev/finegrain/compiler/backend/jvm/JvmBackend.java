@@ -135,8 +135,9 @@ public final class JvmBackend implements Backend {
         return measure(new CompiledJvmKernel(variant, kernelClass), invocation, settings);
     }
 
-    private BackendRun measure(CompiledJvmKernel kernel, Invocation invocation, RunSettings settings) {
+    private BackendRun measure(CompiledJvmKernel compiled, Invocation invocation, RunSettings settings) {
         WorkerTeam team = team(settings.threads());
+        CompiledJvmKernel.Runs kernel = compiled.runsOf(invocation);
         if (settings.measure()) {
             long warmupStart = System.nanoTime();
             for (int warm = 0; ; warm++) {
@@ -144,13 +145,13 @@ public final class JvmBackend implements Backend {
                 if (warm >= WARMUP_RUNS && elapsed >= WARMUP_NANOS && (warm >= COMPILED_RUNS || elapsed >= MAX_WARMUP_NANOS)) {
                     break;
                 }
-                kernel.prepare(invocation, team.size(), settings.stallTimeoutNanos()).runOn(team);
+                kernel.prepare(team.size(), settings.stallTimeoutNanos()).runOn(team);
             }
         }
         long[] timings = new long[settings.measure() ? TIMED_RUNS : 1];
         CompiledJvmKernel.Prepared last = null;
         for (int timed = 0; timed < timings.length; timed++) {
-            last = kernel.prepare(invocation, team.size(), settings.stallTimeoutNanos());
+            last = kernel.prepare(team.size(), settings.stallTimeoutNanos());
             long start = System.nanoTime();
             last.runOn(team);
             timings[timed] = System.nanoTime() - start;

@@ -242,10 +242,11 @@ class LaneStripsTest {
                 for (int[] sizes : List.of(new int[] {16, 31}, new int[] {37, 53}, new int[] {64, 90})) {
                     Invocation invocation = inputs(kernel, sizes);
                     KernelOutputs oracle = SequentialOracle.run(graph, invocation);
-                    for (int threads = 1; threads <= 2; threads++) {
-                        for (boolean aligned : new boolean[] {true, false}) {
-                            CompiledJvmKernel.Prepared run = compiled.prepare(invocation, threads, RunSettings.DEFAULT_STALL_TIMEOUT_NANOS,
-                                    bytes -> aligned);
+                    for (boolean aligned : new boolean[] {true, false}) {
+                        // one template, two runs: each run's state is a fresh copy
+                        CompiledJvmKernel.Runs runs = compiled.runsOf(invocation, bytes -> aligned);
+                        for (int threads = 1; threads <= 2; threads++) {
+                            CompiledJvmKernel.Prepared run = runs.prepare(threads, RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
                             run.runOn(JvmBackend.team(threads));
                             assertEquals(Optional.empty(), oracle.firstDifference(graph, sizes, run.outputs()), kernel.name() + " "
                                     + sizes[0] + "x" + sizes[1] + " " + mechanism.cliName() + " " + threads + " thread(s), aligned " + aligned);
