@@ -6,6 +6,7 @@ import dev.finegrain.compiler.ir.KernelGraph;
 
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Array;
+import java.util.Arrays;
 import java.util.function.LongPredicate;
 
 /**
@@ -34,8 +35,11 @@ final class AlignedStorage {
     private final Rows[] rows;
     private final int[] frame;
 
-    /** Where one field's rows lie: the front, the pitch, the number of rows (all outer dimensions) and their width. */
-    private record Rows(int front, int pitch, int rows, int width) {
+    /**
+     * Where one field's rows lie: the front, the pitch, the number of rows (all outer dimensions), their width, and
+     * whether they are aligned (or dense).
+     */
+    private record Rows(int front, int pitch, int rows, int width, boolean aligned) {
         int length() {
             return front + rows * pitch;
         }
@@ -57,6 +61,14 @@ final class AlignedStorage {
         return rank + 2 * field + 1;
     }
 
+    /**
+     * Where the frame holds the block alignment of a kernel with {@code fields} fields: the lanes when some field's rows
+     * are aligned, so a strip's blocks start on a line, and 1 when all are dense, so they start where they would anyway.
+     */
+    static int blockAlignmentIndex(int rank, int fields) {
+        return rank + 2 * fields;
+    }
+
     /** Whether this JVM starts an array of so many bytes on a cache line: G1 does for its humongous objects. */
     static boolean startsOnLine(long bytes) {
         return REGION_START_BYTES > 0 && bytes >= REGION_START_BYTES;
@@ -71,13 +83,16 @@ final class AlignedStorage {
     static AlignedStorage of(KernelGraph graph, int[] sizes, JClass.RowAlignment alignment, Object[] padded,
                              LongPredicate startsOnLine) {
         Rows[] rows = new Rows[graph.fields().size()];
-        int[] frame = java.util.Arrays.copyOf(sizes, sizes.length + 2 * rows.length);
+        int[] frame = Arrays.copyOf(sizes, sizes.length + 2 * rows.length + 1);
+        boolean anyAligned = false;
         for (IrField field : graph.fields()) {
             int f = field.id();
             rows[f] = rows(field, sizes, alignment, padded[f] instanceof int[] ? Integer.BYTES : Long.BYTES, startsOnLine);
             frame[pitchIndex(sizes.length, f)] = rows[f].pitch();
             frame[frontIndex(sizes.length, f)] = rows[f].front();
+            anyAligned |= rows[f].aligned();
         }
+        frame[blockAlignmentIndex(sizes.length, rows.length)] = anyAligned ? alignment.lanes() : 1;
         return new AlignedStorage(graph, rows, frame);
     }
 
@@ -100,10 +115,13 @@ final class AlignedStorage {
         return aligned;
     }
 
-    /** The fields of storage in this layout copied back to the reference's layout. */
+    /** The state fields of storage in this layout copied back to the reference's layout (the inputs as they are). */
     Object[] padded(Object[] aligned) {
-        Object[] padded = new Object[aligned.length];
+        Object[] padded = aligned.clone();
         for (IrField field : graph.fields()) {
+            if (!field.isState()) {
+                continue;
+            }
             Rows r = rows[field.id()];
             Object out = Array.newInstance(aligned[field.id()].getClass().getComponentType(), r.rows() * r.width());
             for (int row = 0; row < r.rows(); row++) {
@@ -134,9 +152,9 @@ final class AlignedStorage {
             stride *= sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
         }
         int base = elementBytes == Integer.BYTES ? INT_BASE : LONG_BASE;
-        Rows aligned = new Rows(Math.floorMod(-(base / elementBytes) - origin, alignment.lanes()), pitch, outer, width);
+        Rows aligned = new Rows(Math.floorMod(-(base / elementBytes) - origin, alignment.lanes()), pitch, outer, width, true);
         boolean lineStart = base > 0 && base % elementBytes == 0 && startsOnLine.test((long) aligned.length() * elementBytes);
-        return lineStart ? aligned : new Rows(0, width, outer, width);
+        return lineStart ? aligned : new Rows(0, width, outer, width, false);
     }
 
     /** Half of G1's region size: G1 allocates an object at least that large at the start of a region of its own. */

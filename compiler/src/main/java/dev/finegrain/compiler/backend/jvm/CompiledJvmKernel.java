@@ -40,6 +40,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongPredicate;
 
 /**
  * One variant compiled to a generated class, ready to run many times: {@link #prepare} allocates fresh state
@@ -158,15 +159,16 @@ public final class CompiledJvmKernel {
 
     /**
      * Storage for many runs of one invocation, as a measurement makes them: the storage is laid out once, and each run
-     * gets fresh copies of the state fields while sharing the inputs, so a run allocates only its state. The inputs are
-     * read when this is called (and copied, for aligned rows); later changes to the invocation's arrays are not seen.
+     * gets fresh copies of the state fields while sharing the inputs, so a run allocates only its state. The state's
+     * halos are computed from the inputs here, and aligned rows copy the inputs here: the invocation's arrays must not
+     * change while its runs are prepared.
      */
     public Runs runsOf(Invocation invocation) {
         return runsOf(invocation, AlignedStorage::startsOnLine);
     }
 
     /** The same, with {@code startsOnLine} saying which array sizes start on a cache line ({@link AlignedStorage}). */
-    Runs runsOf(Invocation invocation, java.util.function.LongPredicate startsOnLine) {
+    Runs runsOf(Invocation invocation, LongPredicate startsOnLine) {
         if (variant.plan() instanceof DataParallelPlan dataParallel) {
             dataParallel.checkSizes(invocation.sizes());
         }

@@ -127,21 +127,23 @@ final class LaneStrips {
         out.add(new JStmt.Assign(stripsEnd, add(rowFrom, mul(new JExpr.Binary(JExpr.Binary.Op.DIV, sub(rowTo, rowFrom), constant(k)), constant(k)))));
         List<JStmt> strip = new ArrayList<>(before);
         JExpr mainStart = add(columnFrom, constant(skew * (k - 1)));
+        boolean aligned = cx.rows().isPresent();
         JExpr start = mainStart;
-        if (cx.rows().isPresent()) {
+        if (aligned) {
             if (blocksStart == null) {
                 blocksStart = cx.local("blocksStart", JType.INT);
             }
             // in aligned storage (LoweringContext.alignRows) lane r's element of row stripRow + r at column c lies at
-            // (stripRow * skew + c) modulo k in a vector, the same for every lane: start where that is 0
+            // (stripRow * skew + c) modulo k in a vector, the same for every lane: start where that is 0 (the frame's
+            // block alignment is k then, and 1 for dense rows, which start the blocks as early as they can)
             strip.add(new JStmt.Comment("the blocks start where every lane's row load is one whole vector, when the storage's rows are aligned"));
             strip.add(new JStmt.Assign(blocksStart, add(mainStart, math("floorMod", JType.INT,
-                    sub(constant(0), add(mul(stripRow, constant(skew)), mainStart)), constant(k)))));
+                    sub(constant(0), add(mul(stripRow, constant(skew)), mainStart)), cx.blockAlignment()))));
             start = blocksStart;
         }
-        strip.addAll(triangle(true, columnFrom, columnTo, start));
+        strip.addAll(triangle(true, columnFrom, columnTo, start, aligned));
         strip.add(new JStmt.Comment("whole blocks of " + k + " steps: every lane inside the rectangle"));
-        strip.add(new JStmt.Assign(blocksEnd, start == mainStart
+        strip.add(new JStmt.Assign(blocksEnd, !aligned
                 ? add(mainStart, mul(math("max", JType.INT, constant(0), math("floorDiv", JType.INT,
                         sub(sub(columnTo, columnFrom), constant(skew * (k - 1))), constant(k))), constant(k)))
                 : add(start, mul(math("max", JType.INT, constant(0), math("floorDiv", JType.INT, sub(columnTo, start), constant(k))),
@@ -153,7 +155,7 @@ final class LaneStrips {
         blocks.add(new JStmt.Loop(block, start, blocksEnd, constant(k), blockBody()));
         strip.add(new JStmt.If(new JExpr.Binary(JExpr.Binary.Op.LT, start, blocksEnd),
                 cx.outline("stripBlocks", BLOCKS_APART, blocks), List.of()));
-        strip.addAll(triangle(false, columnFrom, columnTo, start));
+        strip.addAll(triangle(false, columnFrom, columnTo, start, aligned));
         strip.addAll(after);
         out.add(new JStmt.Loop(stripRow, rowFrom, stripsEnd, constant(k), strip));
         cx.carries.readFromLocals(carries);
@@ -161,10 +163,10 @@ final class LaneStrips {
     }
 
     /**
-     * The prologue (lane r's columns before the blocks, lane 0's first block at {@code start}) or the epilogue (after
-     * them), as scalar points row by row.
+     * The prologue (lane r's columns before the blocks, lane 0's first block at {@code start}, which {@code aligned} rows
+     * move per strip) or the epilogue (after them), as scalar points row by row.
      */
-    private List<JStmt> triangle(boolean prologue, JExpr columnFrom, JExpr columnTo, JExpr start) {
+    private List<JStmt> triangle(boolean prologue, JExpr columnFrom, JExpr columnTo, JExpr start, boolean aligned) {
         JExpr laneNumber = sub(cx.coordinate[0], stripRow);
         List<JStmt> row = new ArrayList<>(cx.rowBases());
         List<JStmt> point = new ArrayList<>();
@@ -172,14 +174,14 @@ final class LaneStrips {
             cx.actors.fire(cx.graph.actor(actor), point);
         }
         if (prologue) {
-            JExpr end = start == blocksStart ? sub(start, mul(constant(skew), laneNumber))
+            JExpr end = aligned ? sub(start, mul(constant(skew), laneNumber))
                     : add(columnFrom, mul(constant(skew), sub(constant(k - 1), laneNumber)));
             row.add(new JStmt.Assign(laneEnd, math("min", JType.INT, end, columnTo)));
             row.add(new JStmt.Loop(cx.coordinate[1], columnFrom, laneEnd, constant(1), point));
         } else {
             row.add(new JStmt.Loop(cx.coordinate[1], sub(blocksEnd, mul(constant(skew), laneNumber)), columnTo, constant(1), point));
         }
-        return List.of(new JStmt.Comment(prologue ? (start == blocksStart ? "prologue: lane r alone runs its columns before the blocks"
+        return List.of(new JStmt.Comment(prologue ? (aligned ? "prologue: lane r alone runs its columns before the blocks"
                         : "prologue: lane r alone runs its first " + skew + " * (" + (k - 1) + " - r) columns")
                         : "epilogue: the columns after the last whole block, row by row"),
                 new JStmt.Loop(cx.coordinate[0], stripRow, add(stripRow, constant(k)), constant(1), row));

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -71,8 +72,9 @@ final class LoweringContext {
     private JExpr columnOrigin;
     /** Where in the prologue each field's row pitch (its stride of the last-but-one dimension) is set. */
     private final int[] pitchStatement;
-    private java.util.Optional<JClass.RowAlignment> rows = java.util.Optional.empty();
+    private Optional<JClass.RowAlignment> rows = Optional.empty();
     private JExpr.Local[] front;
+    private JExpr.Local blockAlignment;
 
     LoweringContext(KernelGraph graph, SyncLayout sync) {
         this.graph = graph;
@@ -289,10 +291,10 @@ final class LoweringContext {
      * dense. Before any row base or delta is lowered.
      */
     void alignRows(int skew, int lanes) {
-        if (last == 0 || rows.isPresent()) {
-            throw new IllegalStateException("rows are aligned once, for a kernel of rank 2 or more");
+        if (last == 0 || rows.isPresent() || !deltas.isEmpty()) {
+            throw new IllegalStateException("rows are aligned once, for a kernel of rank 2 or more, before any delta is lowered");
         }
-        rows = java.util.Optional.of(new JClass.RowAlignment(skew, lanes));
+        rows = Optional.of(new JClass.RowAlignment(skew, lanes));
         front = new JExpr.Local[graph.fields().size()];
         for (IrField field : graph.fields()) {
             int f = field.id();
@@ -300,6 +302,12 @@ final class LoweringContext {
             prologue.set(pitchStatement[f], new JStmt.Assign(stride[f][last - 1], pitch));
             front[f] = bind(field.name() + "Front", JType.INT, JClass.Source.SIZES, AlignedStorage.frontIndex(rank, f));
         }
+        blockAlignment = bind("blockAlignment", JType.INT, JClass.Source.SIZES, AlignedStorage.blockAlignmentIndex(rank, front.length));
+    }
+
+    /** After {@link #alignRows}: the number of columns a strip's first block is aligned to, from the frame (lanes or 1). */
+    JExpr.Local blockAlignment() {
+        return blockAlignment;
     }
 
     /**
@@ -313,7 +321,7 @@ final class LoweringContext {
     }
 
     /** The row layout {@link #alignRows} chose, if it was called. */
-    java.util.Optional<JClass.RowAlignment> rows() {
+    Optional<JClass.RowAlignment> rows() {
         return rows;
     }
 

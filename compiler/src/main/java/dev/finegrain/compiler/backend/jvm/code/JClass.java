@@ -7,7 +7,7 @@ import java.util.Optional;
  * A generated kernel class: final fields bound from a frame by the constructor, one {@code run(int worker,
  * int workers)} method, and the private helper methods that run calls. The constructor's signature is fixed:
  * {@code (Object[] arrays, long[] integralParams, double[] realParams, int[] sizes, Object[] sync, Watchdog)}; a class
- * with {@link #rows} takes, after the domain's sizes, each field's row pitch and front.
+ * with {@link #rows} takes, after the domain's sizes, each field's row pitch and front, then its blocks' alignment.
  *
  * @param name       binary name with dots, e.g. {@code dev.finegrain.generated.Nw_LockDataflow}
  * @param interfaces internal names of implemented interfaces
@@ -29,14 +29,14 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
     public static final String FINGERPRINT_FIELD = "FINEGRAIN_FINGERPRINT";
 
     /**
-     * The public static final ints of a class whose storage has aligned rows ({@code dev.finegrain.runtime.jvm.AlignedRows}):
-     * the skew and the lanes the row pitch and the fields' fronts are computed for. A class without them takes dense
-     * rows.
+     * The public static final ints of a class that takes its rows' layout from its frame (the compiler's {@code
+     * AlignedStorage}): the skew and the lanes the row pitches and the fields' fronts are chosen for. A class without
+     * them takes dense rows.
      */
     public static final String ROW_SKEW_FIELD = "FINEGRAIN_ROW_SKEW";
     public static final String ROW_LANES_FIELD = "FINEGRAIN_ROW_LANES";
 
-    /** Rows whose pitch is {@code skew} modulo {@code lanes}, each field's origin on a vector boundary. */
+    /** Rows for strips of {@code lanes} lanes, lane r {@code skew * r} columns behind lane 0; pitch and front per field from the frame. */
     public record RowAlignment(int skew, int lanes) {}
 
     public JClass {
