@@ -20,6 +20,12 @@ import java.util.concurrent.locks.LockSupport;
  * sees the flag set and does not park. An unpark that lands before the park leaves a permit, so the park returns
  * at once. Parks are also bounded by a slice, to notice a stall declared by another waiter, and every wakeup
  * re-reads the flag, so spurious wakeups and stale entries (a waiter that left on a stall) are harmless.
+ *
+ * <p>The stacks live in chunks of {@link #CHUNK} words, each made by the first waiter that pushes into it (a volatile
+ * CAS on the chunk's slot), so a run allocates stacks only where a consumer waited: one array of a reference per word
+ * would be as large as the data (64 MB at 4096 x 4096) and a collector such as G1 scans it concurrently. The argument
+ * above holds with the chunk read added: a producer that reads no chunk read it before the waiter's CAS that made the
+ * chunk, so after the flag store, and the waiter's re-read sees the flag set.
  */
 public final class ParkingFlags {
     /**
@@ -34,11 +40,15 @@ public final class ParkingFlags {
 
     private static final VarHandle FLAG = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle WAITERS = MethodHandles.arrayElementVarHandle(Waiter[].class);
+    private static final VarHandle CHUNKS = MethodHandles.arrayElementVarHandle(Waiter[][].class);
+    /** Words per chunk of waiter stacks. */
+    static final int CHUNK = 1024;
     private static final int NOT_READY = 0;
     private static final int READY = 1;
 
     private final int[] flags;
-    private final Waiter[] waiters;
+    /** Chunk c holds the stacks of words [c * CHUNK, (c + 1) * CHUNK), or is null while no consumer waited there. */
+    private final Waiter[][] waiters;
     private final int spinsBeforePark;
     private final long parkSliceNanos;
 
@@ -50,7 +60,7 @@ public final class ParkingFlags {
     /** For tests that force the parking path ({@code spinsBeforePark = 0}) or make a lost wakeup hang. */
     ParkingFlags(int words, int spinsBeforePark, long parkSliceNanos) {
         this.flags = new int[words];
-        this.waiters = new Waiter[words];
+        this.waiters = new Waiter[Math.ceilDiv(words, CHUNK)][];
         this.spinsBeforePark = spinsBeforePark;
         this.parkSliceNanos = parkSliceNanos;
     }
@@ -58,8 +68,9 @@ public final class ParkingFlags {
     /** Sets the word ready (volatile store), then unparks the waiters parked on it, if any. */
     public void publish(int word) {
         FLAG.setVolatile(flags, word, READY);
-        if (WAITERS.getVolatile(waiters, word) != null) {
-            wakeWaiters(word);
+        Waiter[] chunk = (Waiter[]) CHUNKS.getVolatile(waiters, word / CHUNK);
+        if (chunk != null && WAITERS.getVolatile(chunk, word % CHUNK) != null) {
+            wakeWaiters(chunk, word % CHUNK);
         }
     }
 
@@ -70,8 +81,8 @@ public final class ParkingFlags {
         }
     }
 
-    private void wakeWaiters(int word) {
-        for (Waiter w = (Waiter) WAITERS.getAndSet(waiters, word, null); w != null; w = w.next) {
+    private static void wakeWaiters(Waiter[] chunk, int slot) {
+        for (Waiter w = (Waiter) WAITERS.getAndSet(chunk, slot, null); w != null; w = w.next) {
             LockSupport.unpark(w.thread);
         }
     }
@@ -85,9 +96,11 @@ public final class ParkingFlags {
         }
         long start = System.nanoTime();
         Waiter me = new Waiter(Thread.currentThread());
+        Waiter[] chunk = chunk(word / CHUNK);
+        int slot = word % CHUNK;
         do {
-            me.next = (Waiter) WAITERS.getVolatile(waiters, word);
-        } while (!WAITERS.compareAndSet(waiters, word, me.next, me));
+            me.next = (Waiter) WAITERS.getVolatile(chunk, slot);
+        } while (!WAITERS.compareAndSet(chunk, slot, me.next, me));
         while ((int) FLAG.getVolatile(flags, word) == NOT_READY) {
             LockSupport.parkNanos(this, parkSliceNanos);
             if ((int) FLAG.getVolatile(flags, word) != NOT_READY) {
@@ -95,6 +108,17 @@ public final class ParkingFlags {
             }
             watchdog.check(start, channel, consumerPoint, producerPoint);
         }
+    }
+
+    /** Chunk {@code c} of the stacks, made by whichever waiter gets there first. */
+    private Waiter[] chunk(int c) {
+        Waiter[] chunk = (Waiter[]) CHUNKS.getVolatile(waiters, c);
+        if (chunk != null) {
+            return chunk;
+        }
+        Waiter[] made = new Waiter[CHUNK];
+        Waiter[] found = (Waiter[]) CHUNKS.compareAndExchange(waiters, c, (Waiter[]) null, made);
+        return found == null ? made : found;
     }
 
     /** A parked consumer; {@code next} is written before the CAS that publishes the node. */

@@ -87,6 +87,30 @@ class ParkingFlagsTest {
     }
 
     @Test
+    void waitersInDifferentChunksOfStacksAreWoken() {
+        Watchdog watchdog = Concurrently.watchdog();
+        int[] words = {0, ParkingFlags.CHUNK - 1, ParkingFlags.CHUNK, 3 * ParkingFlags.CHUNK - 1};
+        ParkingFlags flags = new ParkingFlags(3 * ParkingFlags.CHUNK, 0, TimeUnit.SECONDS.toNanos(20));
+        int[] data = new int[words.length];
+        Runnable[] parties = new Runnable[words.length + 1];
+        for (int w = 0; w < words.length; w++) {
+            int index = w;
+            parties[w] = () -> {
+                flags.await(words[index], watchdog, 0, 1, 0);
+                assertEquals(index + 1, data[index], "word " + words[index]);
+            };
+        }
+        parties[words.length] = () -> {
+            LockSupportSleep.millis(50);
+            for (int w = words.length - 1; w >= 0; w--) {
+                data[w] = w + 1;
+                flags.publish(words[w]);
+            }
+        };
+        Concurrently.run(parties);
+    }
+
+    @Test
     void unpublishedFlagStallsWithinTheTimeoutNamingTheWaiter() {
         ParkingFlags flags = new ParkingFlags(2);
         long start = System.nanoTime();
