@@ -96,16 +96,19 @@ final class AlignedStorage {
         return new AlignedStorage(graph, rows, frame);
     }
 
-    /** The sizes the class is constructed with: the domain's, then each field's pitch and front. */
+    /** The sizes the class is constructed with: the domain's, then each field's pitch and front, then the block alignment. */
     int[] frame() {
         return frame.clone();
     }
 
-    /** The fields of {@code padded} (the reference's layout) copied into this layout. */
+    /** The fields of {@code padded} (the reference's layout) copied into this layout; dense fields are the same arrays. */
     Object[] align(Object[] padded) {
-        Object[] aligned = new Object[padded.length];
+        Object[] aligned = padded.clone();
         for (IrField field : graph.fields()) {
             Rows r = rows[field.id()];
+            if (!r.aligned()) {
+                continue;
+            }
             Object out = Array.newInstance(padded[field.id()].getClass().getComponentType(), r.length());
             for (int row = 0; row < r.rows(); row++) {
                 System.arraycopy(padded[field.id()], row * r.width(), out, r.front() + row * r.pitch(), r.width());
@@ -119,10 +122,10 @@ final class AlignedStorage {
     Object[] padded(Object[] aligned) {
         Object[] padded = aligned.clone();
         for (IrField field : graph.fields()) {
-            if (!field.isState()) {
+            Rows r = rows[field.id()];
+            if (!field.isState() || !r.aligned()) {
                 continue;
             }
-            Rows r = rows[field.id()];
             Object out = Array.newInstance(aligned[field.id()].getClass().getComponentType(), r.rows() * r.width());
             for (int row = 0; row < r.rows(); row++) {
                 System.arraycopy(aligned[field.id()], r.front() + row * r.pitch(), out, row * r.width(), r.width());
