@@ -127,9 +127,8 @@ final class LaneStrips {
         out.add(new JStmt.Assign(stripsEnd, add(rowFrom, mul(new JExpr.Binary(JExpr.Binary.Op.DIV, sub(rowTo, rowFrom), constant(k)), constant(k)))));
         List<JStmt> strip = new ArrayList<>(before);
         JExpr mainStart = add(columnFrom, constant(skew * (k - 1)));
-        boolean aligned = cx.rows().isPresent();
         JExpr start = mainStart;
-        if (aligned) {
+        if (cx.rows().isPresent()) {
             if (blocksStart == null) {
                 blocksStart = cx.local("blocksStart", JType.INT);
             }
@@ -141,13 +140,10 @@ final class LaneStrips {
                     sub(constant(0), add(mul(stripRow, constant(skew)), mainStart)), cx.blockAlignment()))));
             start = blocksStart;
         }
-        strip.addAll(triangle(true, columnFrom, columnTo, start, aligned));
+        strip.addAll(triangle(true, columnFrom, columnTo, start));
         strip.add(new JStmt.Comment("whole blocks of " + k + " steps: every lane inside the rectangle"));
-        strip.add(new JStmt.Assign(blocksEnd, !aligned
-                ? add(mainStart, mul(math("max", JType.INT, constant(0), math("floorDiv", JType.INT,
-                        sub(sub(columnTo, columnFrom), constant(skew * (k - 1))), constant(k))), constant(k)))
-                : add(start, mul(math("max", JType.INT, constant(0), math("floorDiv", JType.INT, sub(columnTo, start), constant(k))),
-                        constant(k)))));
+        strip.add(new JStmt.Assign(blocksEnd, add(start, mul(math("max", JType.INT, constant(0),
+                math("floorDiv", JType.INT, sub(columnTo, start), constant(k))), constant(k)))));
         List<JStmt> blocks = new ArrayList<>();
         blocks.add(new JStmt.Assign(cx.coordinate[0], stripRow));
         blocks.addAll(cx.rowBases());
@@ -155,7 +151,7 @@ final class LaneStrips {
         blocks.add(new JStmt.Loop(block, start, blocksEnd, constant(k), blockBody()));
         strip.add(new JStmt.If(new JExpr.Binary(JExpr.Binary.Op.LT, start, blocksEnd),
                 cx.outline("stripBlocks", BLOCKS_APART, blocks), List.of()));
-        strip.addAll(triangle(false, columnFrom, columnTo, start, aligned));
+        strip.addAll(triangle(false, columnFrom, columnTo, start));
         strip.addAll(after);
         out.add(new JStmt.Loop(stripRow, rowFrom, stripsEnd, constant(k), strip));
         cx.carries.readFromLocals(carries);
@@ -163,10 +159,10 @@ final class LaneStrips {
     }
 
     /**
-     * The prologue (lane r's columns before the blocks, lane 0's first block at {@code start}, which {@code aligned} rows
-     * move per strip) or the epilogue (after them), as scalar points row by row.
+     * The prologue (lane r's columns before the blocks, lane 0's first block at {@code start}) or the epilogue (after
+     * them), as scalar points row by row.
      */
-    private List<JStmt> triangle(boolean prologue, JExpr columnFrom, JExpr columnTo, JExpr start, boolean aligned) {
+    private List<JStmt> triangle(boolean prologue, JExpr columnFrom, JExpr columnTo, JExpr start) {
         JExpr laneNumber = sub(cx.coordinate[0], stripRow);
         List<JStmt> row = new ArrayList<>(cx.rowBases());
         List<JStmt> point = new ArrayList<>();
@@ -174,15 +170,12 @@ final class LaneStrips {
             cx.actors.fire(cx.graph.actor(actor), point);
         }
         if (prologue) {
-            JExpr end = aligned ? sub(start, mul(constant(skew), laneNumber))
-                    : add(columnFrom, mul(constant(skew), sub(constant(k - 1), laneNumber)));
-            row.add(new JStmt.Assign(laneEnd, math("min", JType.INT, end, columnTo)));
+            row.add(new JStmt.Assign(laneEnd, math("min", JType.INT, sub(start, mul(constant(skew), laneNumber)), columnTo)));
             row.add(new JStmt.Loop(cx.coordinate[1], columnFrom, laneEnd, constant(1), point));
         } else {
             row.add(new JStmt.Loop(cx.coordinate[1], sub(blocksEnd, mul(constant(skew), laneNumber)), columnTo, constant(1), point));
         }
-        return List.of(new JStmt.Comment(prologue ? (aligned ? "prologue: lane r alone runs its columns before the blocks"
-                        : "prologue: lane r alone runs its first " + skew + " * (" + (k - 1) + " - r) columns")
+        return List.of(new JStmt.Comment(prologue ? "prologue: lane r alone runs its columns before the blocks, " + skew + " * r behind lane 0's"
                         : "epilogue: the columns after the last whole block, row by row"),
                 new JStmt.Loop(cx.coordinate[0], stripRow, add(stripRow, constant(k)), constant(1), row));
     }

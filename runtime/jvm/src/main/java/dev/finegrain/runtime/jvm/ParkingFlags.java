@@ -23,7 +23,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The stacks live in chunks of {@link #CHUNK} words, each made by the first waiter that pushes into it (a volatile
  * CAS on the chunk's slot), so a run allocates stacks only where a consumer waited: one array of a reference per word
- * would be as large as the data (64 MB at 4096 x 4096) and a collector such as G1 scans it concurrently. The argument
+ * would be as large as the data (64 MB at 4096 x 4096), allocated every run, for a collector to trace. The argument
  * above holds with the chunk read added: a producer that reads no chunk read it before the waiter's CAS that made the
  * chunk, so after the flag store, and the waiter's re-read sees the flag set.
  */
