@@ -87,16 +87,7 @@ final class AsmMethodBody implements Opcodes {
                 method.visitJumpInsn(GOTO, test);
                 method.visitLabel(end);
             }
-            case JStmt.If branch -> {
-                Label otherwise = new Label();
-                Label end = new Label();
-                jumpIfFalse(branch.condition(), otherwise);
-                statements(branch.then());
-                method.visitJumpInsn(GOTO, end);
-                method.visitLabel(otherwise);
-                statements(branch.otherwise());
-                method.visitLabel(end);
-            }
+            case JStmt.If branch -> ifElse(branch.condition(), () -> statements(branch.then()), () -> statements(branch.otherwise()));
             case JStmt.VectorStore store -> {
                 expression(store.vector());
                 expression(store.array());
@@ -156,16 +147,8 @@ final class AsmMethodBody implements Opcodes {
                 method.visitInsn(opcode(negate.type(), INEG, LNEG, DNEG, -1));
             }
             case JExpr.Not not -> booleanValue(not);
-            case JExpr.Conditional conditional -> {
-                Label otherwise = new Label();
-                Label end = new Label();
-                jumpIfFalse(conditional.condition(), otherwise);
-                expression(conditional.whenTrue());
-                method.visitJumpInsn(GOTO, end);
-                method.visitLabel(otherwise);
-                expression(conditional.whenFalse());
-                method.visitLabel(end);
-            }
+            case JExpr.Conditional conditional -> ifElse(conditional.condition(), () -> expression(conditional.whenTrue()),
+                    () -> expression(conditional.whenFalse()));
             case JExpr.Convert convert -> {
                 expression(convert.operand());
                 convert(convert.operand().type(), convert.type());
@@ -293,6 +276,18 @@ final class AsmMethodBody implements Opcodes {
     }
 
     /** Jumps to {@code target} when the boolean expression is false, with Java's semantics for NaN. */
+    /** The code of {@code whenTrue} where {@code condition} holds, else that of {@code whenFalse}: an if statement or a ?: expression. */
+    private void ifElse(JExpr condition, Runnable whenTrue, Runnable whenFalse) {
+        Label otherwise = new Label();
+        Label end = new Label();
+        jumpIfFalse(condition, otherwise);
+        whenTrue.run();
+        method.visitJumpInsn(GOTO, end);
+        method.visitLabel(otherwise);
+        whenFalse.run();
+        method.visitLabel(end);
+    }
+
     private void jumpIfFalse(JExpr condition, Label target) {
         if (condition instanceof JExpr.Not not) {
             Label skip = new Label();
