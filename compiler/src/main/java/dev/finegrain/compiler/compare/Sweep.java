@@ -160,8 +160,8 @@ public final class Sweep {
             return new BackendRows(backend, List.of(Optional.empty()), skips);
         }
         if (backend.modelsSyncAbstractly()) {
-            // in a sweep of listed mechanisms a backend that takes none would only repeat its one row; a note says so
-            return new BackendRows(backend, request.mechanisms().isListed() ? List.of() : List.of(Optional.empty()), skips);
+            // one row for any mechanisms: its critical path is the baseline the mechanisms' rows are read against
+            return new BackendRows(backend, List.of(Optional.empty()), skips);
         }
         List<LockMechanism> wanted = switch (request.mechanisms().kind()) {
             case LISTED -> request.mechanisms().listed();
@@ -215,8 +215,6 @@ public final class Sweep {
                     + (schedules.size() == 1 ? " synchronises" : " synchronise") + " with barriers only and takes no lock "
                     + "mechanism; drop the mechanism option or add the lock-dataflow schedule");
         }
-        backends.stream().filter(Backend::modelsSyncAbstractly).forEach(abstractBackend -> notes.add("backend '"
-                + abstractBackend.name() + "' takes no lock mechanism, so the lock-dataflow rows of a mechanism sweep leave it out"));
     }
 
     /** Each size once (by its text), in the order first given: a repeat would only run the same rows again. */

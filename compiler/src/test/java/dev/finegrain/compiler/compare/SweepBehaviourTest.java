@@ -123,6 +123,16 @@ class SweepBehaviourTest {
     }
 
     @Test
+    void aMechanismSweepKeepsTheReferenceRowAsItsBaseline() {
+        Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(lockDataflow()))
+                .backends(List.of(new ReferenceBackend(), new JvmBackend()))
+                .mechanisms(MechanismChoice.listed(List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG))).build());
+        assertEquals(List.of("reference - verified", "jvm atomic-spin-lock verified", "jvm acquire-release verified"),
+                comparison.rows().stream().map(r -> r.backend() + " " + r.mechanism() + " " + r.status()).toList());
+        assertEquals(List.of(), comparison.notes());
+    }
+
+    @Test
     void theKernelsOwnMechanismIsTheDefaultAndAllSweepsEveryOne() {
         LibraryKernel own = new LibraryKernel(PASCAL.toBuilder().mechanism(LockMechanism.ATOMIC_SPIN_LOCK).build(), "p", "p",
                 PASCAL_ENTRY.inputs(), List.of(new int[] {8, 8}));
