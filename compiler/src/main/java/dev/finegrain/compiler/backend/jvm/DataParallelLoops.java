@@ -192,7 +192,17 @@ final class DataParallelLoops {
     private static Optional<String> tileLanesAgainst(DataParallelPlan plan, int k, int skew) {
         Optional<String> across = TileGroupLanes.against(plan.graph(), k, plan.tile());
         return across.isEmpty() ? Optional.empty()
-                : TileLanes.shapeAgainst(k, skew, plan.tile()[0], plan.tile()[1]).map(reason -> across.get() + "; " + reason);
+                : TileLanes.shapeAgainst(k, skew, plan.tile()[0], plan.tile()[1]).map(reason -> across.get() + "; " + reason
+                        + rowScanHint(plan, k));
+    }
+
+    /** Where tiles as wide as the lanes would run a row scan, the tile that does (a reader's next try), else nothing. */
+    private static String rowScanHint(DataParallelPlan plan, int k) {
+        int[] tile = plan.tile();
+        if (tile.length != 2 || tile[1] == k || RowScanTiles.against(plan.graph(), k, new int[] {tile[0], k}).isPresent()) {
+            return "";
+        }
+        return "; tiles " + k + " columns wide run a row scan (data-parallel:" + tile[0] + "x" + k + ")";
     }
 
     /** Whether a tile holds a whole block of a strip of k lanes: k rows by skew * (k - 1) + k columns. */
