@@ -128,7 +128,8 @@ public final class Sweep {
             graph = graphs.computeIfAbsent(applied, Pipeline::compile);
             plan = SchedulePlanner.plan(graph, schedule);
         } catch (KernelDefinitionException cannotPlan) {
-            String reason = schedule.cliName() + " cannot run kernel '" + kernel.name() + "': " + withoutCallSite(cannotPlan.getMessage());
+            String reason = schedule.cliName() + " cannot run kernel '" + kernel.name() + "': "
+                    + withoutKernelName(withoutCallSite(cannotPlan.getMessage()), kernel.name());
             List<BackendRows> skipped = backends.stream().map(backend -> new BackendRows(backend, List.of(Optional.<LockMechanism>empty()),
                     Map.of())).toList();
             return new ScheduleRows(schedule, kernel, Optional.empty(), Optional.empty(), Optional.of(reason), skipped);
@@ -242,6 +243,12 @@ public final class Sweep {
 
     public static String sizeText(int[] sizes) {
         return Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining("x"));
+    }
+
+    /** A DSL message starts with the kernel's name, which the row's reason has named already. */
+    private static String withoutKernelName(String message, String kernelName) {
+        String prefix = "kernel '" + kernelName + "': ";
+        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
     }
 
     /** A DSL message ends with the kernel's call site, which says nothing about a command-line combination. */

@@ -88,7 +88,7 @@ class SweepBehaviourTest {
         Comparison comparison = ComparisonRunner.run(ComparisonRequest.builder(entry)
                 .schedules(List.of(wavefront(), dataParallel(4))).backends(List.of(new ReferenceBackend())).build());
         assertEquals(List.of(RowStatus.VERIFIED, RowStatus.SKIPPED), comparison.rows().stream().map(ResultRow::status).toList());
-        assertTrue(comparison.rows().getLast().problem().startsWith("data-parallel:4x4 cannot run kernel 'anti': kernel 'anti':"
+        assertTrue(comparison.rows().getLast().problem().startsWith("data-parallel:4x4 cannot run kernel 'anti':"
                 + " dataParallel tiles cannot respect dependence (1,-1)"), comparison.rows().getLast().problem());
     }
 

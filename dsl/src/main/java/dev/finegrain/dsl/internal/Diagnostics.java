@@ -242,7 +242,7 @@ public final class Diagnostics {
 
     public static KernelDefinitionException tileRank(String kernel, List<Integer> tile, int rank, CallSite site) {
         return error(inKernel(kernel), "dataParallel tile " + tile + " has " + tile.size()
-                + " extents but the domain has " + rank + " dimensions", "give one extent, or one per dimension", site);
+                + " extents but the domain has " + rank + (rank == 1 ? " dimension" : " dimensions"), "give one extent, or one per dimension", site);
     }
 
     public static KernelDefinitionException tileNotPositive(String kernel, List<Integer> tile, CallSite site) {
