@@ -337,19 +337,4 @@ class JvmBackendTest {
         assertEquals("kernel 'dividing': integer division by zero in an actor body on the jvm backend; guard the divisor with select(...)",
                 failure.getMessage());
     }
-
-    @Test
-    void aMechanismSweepLeavesTheAbstractReferenceOut() {
-        Kernel nw = GoldenKernels.needlemanWunsch();
-        dev.finegrain.dsl.LibraryKernel library = new dev.finegrain.dsl.LibraryKernel(nw, "nw", "nw", JvmBackendTest::inputs,
-                List.of(new int[] {8, 8}));
-        var rows = dev.finegrain.compiler.compare.ComparisonRunner.run(dev.finegrain.compiler.compare.ComparisonRequest
-                .builder(library).sizes(List.of(new int[] {8, 8})).schedules(List.of(lockDataflow()))
-                .backends(List.of(new dev.finegrain.compiler.backend.reference.ReferenceBackend(), backend))
-                .mechanisms(dev.finegrain.compiler.compare.MechanismChoice.listed(List.of(LockMechanism.TINY_LOCK)))
-                .seed(1).threads(2).build()).rows();
-        assertEquals(1, rows.size());
-        assertEquals("jvm", rows.getFirst().backend());
-        assertTrue(rows.getFirst().verified(), rows.getFirst().problem());
-    }
 }
