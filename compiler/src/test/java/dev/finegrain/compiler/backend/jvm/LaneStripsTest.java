@@ -224,8 +224,8 @@ class LaneStripsTest {
 
     @Test
     void stripsInAlignedRowsMatchTheOracle() {
-        // small arrays never start on a region here, so the layout is forced both ways: aligned rows (a pitch of skew
-        // modulo k, fronts) and dense rows under the same class, whose blocks start on the aligned column either way
+        // small arrays never start on a region here, so the layout is forced both ways under the same class: aligned
+        // rows (a pitch of skew modulo k, fronts, blocks from the aligned column) and dense rows (blocks as early as they can)
         for (Kernel kernel : kernels()) {
             KernelGraph graph = Pipeline.compile(kernel);
             ExecutionPlan plan = SchedulePlanner.plan(graph, lockDataflow());
