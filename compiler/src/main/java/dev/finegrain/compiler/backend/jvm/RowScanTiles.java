@@ -71,7 +71,8 @@ final class RowScanTiles {
         return northReadsAgainst(graph, decision.recurrence().get().rest(), field);
     }
 
-    private static Optional<String> northReadsAgainst(KernelGraph graph, IrExpr expr, int field) {
+    /** Why {@code expr} reads state other than the north and north-west neighbours of {@code field}, or empty. */
+    static Optional<String> northReadsAgainst(KernelGraph graph, IrExpr expr, int field) {
         if (expr instanceof IrExpr.Load load && graph.field(load.field()).isState()) {
             int[] o = load.offset();
             if (load.field() != field || o[0] != -1 || o[1] < -1 || o[1] > 0) {

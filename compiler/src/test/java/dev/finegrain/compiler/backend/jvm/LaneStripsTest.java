@@ -120,7 +120,8 @@ class LaneStripsTest {
                         + "columns wide run a row scan (data-parallel:8x16).",
                 lanes(nw, dataParallel(8, 24), Optional.empty(), avx512));
 
-        assertTrue(lanes(nw, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).startsWith("Lanes: strips of 16 rows"));
+        assertTrue(lanes(unskewed(), lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).startsWith("Lanes: strips of 16 rows"));
+        assertTrue(lanes(nw, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).contains("Row scan: a band's row"));
         assertEquals("Lanes: none; tiny-lock keeps a ready bit in every data word, which whole-vector stores would not set.",
                 lanes(nw, lockDataflow(), Optional.of(LockMechanism.TINY_LOCK), avx512));
         assertEquals("Lanes: none; channel f[i-1, j+1] takes tokens from the band to the east, and a strip waits for a whole strip of them.",
@@ -257,6 +258,8 @@ class LaneStripsTest {
             }
         }
         assertTrue(JvmCodegen.generate(SchedulePlanner.plan(Pipeline.compile(GoldenKernels.needlemanWunsch()), lockDataflow()),
+                Optional.of(LockMechanism.ATOMIC_SPIN_LOCK), "p", VectorWidth.of(512)).rows().isPresent(), "a band's row scan aligns rows");
+        assertTrue(JvmCodegen.generate(SchedulePlanner.plan(Pipeline.compile(unskewed()), lockDataflow()),
                 Optional.of(LockMechanism.ATOMIC_SPIN_LOCK), "p", VectorWidth.of(512)).rows().isPresent(), "a band's strips align rows");
     }
 

@@ -98,7 +98,7 @@ class RowScanTilesTest {
     }
 
     /** Inputs of which about a third lie within 40 of the int minimum, so that rows both scan and run cell by cell. */
-    private static Invocation invocation(Kernel kernel, int[] sizes, int gap) {
+    static Invocation invocation(Kernel kernel, int[] sizes, int gap) {
         SplittableRandom random = new SplittableRandom(gap);
         int[] w = new int[sizes[0] * sizes[1]];
         for (int i = 0; i < w.length; i++) {

@@ -1,0 +1,190 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
+import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr.LaneOp;
+import dev.finegrain.compiler.backend.jvm.code.JStmt;
+import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+
+/**
+ * A row of a band, many vectors wide, for kernels of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: each
+ * vector of k columns computes {@code rest} at once (its north and north-west neighbours and its inputs one load each,
+ * from the row above and the row itself), scans it over its lanes in log2 k shift-and-max steps, and only then meets
+ * the value west of it, a scalar carried from vector to vector: {@code cells = max(scan, carry - (l + 1) gap)} and
+ * {@code carry = max(scan[k - 1], carry - k gap)}. The chain from vector to vector is thus one scalar subtraction and
+ * max, not the scan; the row streams its loads and stores in storage order, with no transposes.
+ *
+ * <p>Exactness. The scan regroups {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in int and long
+ * arithmetic while nothing wraps. The run checks once that {@code 0 <= gap <= MAX / k}, and each vector that its carry
+ * is at least {@code MIN + 2k gap}; a vector that fails runs its k cells one by one in the sequential order, as the
+ * scalar code would. A passing vector first raises every rest term to at least {@code F = MIN + k gap}, so no scan
+ * step (which subtracts at most {@code (k - 1) gap} from a value at least F) wraps. A raised term, at most
+ * {@code F - (l - m) gap <= F}, never exceeds lane l's west term {@code carry - (l + 1) gap >= MIN + (2k - l - 1) gap
+ * >= F}, so it changes no maximum; and no west term wraps.
+ */
+final class RowScanBands {
+
+    private final LaneVectors v;
+    private final LoweringContext cx;
+    private final int k;
+    private final int field;
+    private final WestMaxRecurrence recurrence;
+    private final JExpr gap;
+    private final JExpr.Local rest;
+    private final JExpr.Local cells;
+    private final JExpr.Local carry;
+    private final JExpr.Local scanLast;
+    private final JExpr.Local lane;
+    private final JExpr.Local scratch;
+    private final JExpr.Local gapInRange;
+    private final JExpr.Local carryFloor;
+    private final JExpr.Local restFloor;
+    private final JExpr.Local vectorGap;
+    private final JExpr.Local westGaps;
+    private final JExpr.Local scanStart;
+    private final JExpr.Local scanEnd;
+    private final List<JExpr.Local[]> scanSteps = new ArrayList<>();
+
+    /** Why the kernel's rows take no row scan, or empty when they take one. */
+    static Optional<String> against(KernelGraph graph) {
+        if (graph.kernel().rank() != 2) {
+            return Optional.of("a row scan runs the rows of a 2D domain, and this one has " + graph.kernel().rank() + " dimensions");
+        }
+        WestMaxRecurrence.Decision decision = WestMaxRecurrence.of(graph);
+        if (decision.recurrence().isEmpty()) {
+            return Optional.of(decision.reason());
+        }
+        return RowScanTiles.northReadsAgainst(graph, decision.recurrence().get().rest(), graph.actors().getFirst().writes());
+    }
+
+    RowScanBands(LaneVectors lanes) {
+        this.v = lanes;
+        this.cx = lanes.cx;
+        this.k = lanes.k;
+        this.field = cx.graph.actors().getFirst().writes();
+        this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
+        String name = cx.graph.field(field).name();
+        rest = cx.local(name + "Rest", v.vector);
+        cells = cx.local(name + "Cells", v.vector);
+        carry = cx.local(name + "Carry", v.lane);
+        scanLast = cx.local(name + "ScanLast", v.lane);
+        lane = cx.local("lane", JType.INT);
+        scratch = cx.local("rowScratch", JType.arrayOf(v.lane));
+        gapInRange = cx.local("scanGapInRange", JType.BOOLEAN);
+        carryFloor = cx.local("carryFloor", v.lane);
+        restFloor = cx.local("restFloor", v.vector);
+        vectorGap = cx.local("vectorGap", v.lane);
+        westGaps = cx.local("westGaps", v.vector);
+        scanStart = cx.local("scanStart", JType.INT);
+        scanEnd = cx.local("scanEnd", JType.INT);
+        gap = v.scalar(recurrence.gap());
+        List<JStmt> prologue = cx.prologue;
+        prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + k
+                + ", and a vector's carry at least MIN + 2 * " + k + " gap (else the vector runs cell by cell)"));
+        prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, laneConstant(0)),
+                compare(Op.LE, gap, isLong() ? JExpr.Const.ofLong(Long.MAX_VALUE / k) : constant(Integer.MAX_VALUE / k)))));
+        prologue.add(new JStmt.Assign(vectorGap, new JExpr.Binary(Op.MUL, laneConstant(k), gap)));
+        JExpr minimum = isLong() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE);
+        prologue.add(new JStmt.Assign(restFloor, new JExpr.Broadcast(v.species, add(minimum, vectorGap))));
+        prologue.add(new JStmt.Assign(carryFloor, add(add(minimum, vectorGap), vectorGap)));
+        prologue.add(new JStmt.Assign(westGaps, new JExpr.Lanewise(LaneOp.MUL, new JExpr.Broadcast(v.species, gap), v.constants(l -> l + 1))));
+        for (int d = 1; d < k; d *= 2) {
+            int distance = d;
+            JExpr.Local shift = cx.local("scanShift" + d, v.vector);
+            JExpr.Local gaps = cx.local("scanGap" + d, v.vector);
+            prologue.add(new JStmt.Assign(shift, v.constants(l -> l >= distance ? l - distance : l)));
+            prologue.add(new JStmt.Assign(gaps, new JExpr.Broadcast(v.species, new JExpr.Binary(Op.MUL, laneConstant(d), gap))));
+            scanSteps.add(new JExpr.Local[] {shift, gaps});
+        }
+        prologue.add(new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, constant(k))));
+    }
+
+    /** The summary line {@code show --java} adds. */
+    String summary() {
+        return " Row scan: a band's row runs in vectors of " + k + " cells; the value is max(terms, west - gap), so a vector"
+                + " computes its terms at once from one load per neighbour and input, scans them over its lanes in "
+                + Integer.numberOfTrailingZeros(k) + " shift-and-max steps, and then meets the value west of it, carried as a"
+                + " scalar from vector to vector; a vector whose carry lies within " + 2 * k + " gaps of the minimum, or every"
+                + " vector when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
+    }
+
+    /**
+     * The columns of the current row (row bases set) from {@code from} to {@code to}: {@code plain(a, b)} (the
+     * scalar points from a to b) up to the first column on a vector boundary of aligned storage, whole vectors from
+     * there while k columns remain, then {@code plain} again for the rest. Every point the row reads west of
+     * {@code from} must be final.
+     */
+    List<JStmt> row(JExpr from, JExpr to, Plain plain) {
+        List<JStmt> out = new ArrayList<>();
+        JExpr.Local x = cx.coordinate[cx.last];
+        JExpr aligned = cx.rows().isPresent()
+                ? add(from, math("floorMod", JType.INT, sub(constant(0), from), cx.blockAlignment())) : from;
+        out.add(new JStmt.Assign(scanStart, math("min", JType.INT, aligned, to)));
+        out.addAll(plain.points(from, scanStart));
+        out.add(new JStmt.Assign(scanEnd, add(scanStart, mul(new JExpr.Binary(Op.DIV, sub(to, scanStart), constant(k)), constant(k)))));
+        out.add(new JStmt.Assign(x, scanStart));
+        out.add(new JStmt.Assign(carry, cx.value(field, cx.index(field, new int[] {0, -1}))));
+        List<JStmt> vector = new ArrayList<>();
+        vector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
+        List<JStmt> scan = new ArrayList<>();
+        scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest, restFloor)));
+        for (JExpr.Local[] step : scanSteps) {
+            scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
+                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Permute(step[0], cells, cells), step[1]))));
+        }
+        scan.add(new JStmt.Assign(scanLast, new JExpr.LaneValue(cells, k - 1)));
+        scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
+                new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, carry), westGaps))));
+        scan.add(new JStmt.Assign(carry, math("max", v.lane, scanLast, new JExpr.Binary(Op.SUB, carry, vectorGap))));
+        List<JStmt> cellByCell = new ArrayList<>();
+        cellByCell.add(new JStmt.VectorStore(rest, scratch, constant(0)));
+        cellByCell.add(new JStmt.Loop(lane, constant(0), constant(k), constant(1), List.of(
+                new JStmt.Assign(carry, math("max", v.lane, new JExpr.ArrayLoad(scratch, lane), new JExpr.Binary(Op.SUB, carry, gap))),
+                new JStmt.Store(scratch, lane, carry))));
+        cellByCell.add(new JStmt.Assign(cells, new JExpr.VectorLoad(v.species, scratch, constant(0))));
+        vector.add(new JStmt.Comment("the west dependence: a max-plus scan over the lanes, then the carry; cell by cell where a subtraction could wrap"));
+        vector.add(new JStmt.If(new JExpr.Binary(Op.AND, gapInRange, compare(Op.GE, carry, carryFloor)), scan, cellByCell));
+        vector.add(new JStmt.VectorStore(cells, cx.array[field], cx.index(field, new int[] {0, 0})));
+        out.add(new JStmt.Loop(x, scanStart, scanEnd, constant(k), vector));
+        out.addAll(plain.points(scanEnd, to));
+        return out;
+    }
+
+    /** The scalar points of the current row from column {@code from} to {@code to}, as the schedule runs them. */
+    interface Plain {
+        List<JStmt> points(JExpr from, JExpr to);
+    }
+
+    private JExpr read(IrExpr.Load load) {
+        return new JExpr.VectorLoad(v.species, cx.array[load.field()], cx.index(load.field(), load.offset()));
+    }
+
+    /** Lane l's row (the current row) or column (the vector's first column plus l). */
+    private JExpr indexVector(int dimension) {
+        if (dimension == 0) {
+            return v.broadcastInt(cx.coordinate[0]);
+        }
+        return new JExpr.Lanewise(LaneOp.ADD, v.broadcastInt(cx.coordinate[cx.last]), v.laneIndex());
+    }
+
+    private boolean isLong() {
+        return v.lane.equals(JType.LONG);
+    }
+
+    private JExpr laneConstant(int value) {
+        return isLong() ? JExpr.Const.ofLong(value) : constant(value);
+    }
+}

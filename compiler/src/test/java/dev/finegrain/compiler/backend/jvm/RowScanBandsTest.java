@@ -1,0 +1,134 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Type;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.max;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Lock-dataflow bands whose rows run as row scans, against the oracle: int and long lanes of 128 to 512 bits, every
+ * mechanism, 1 to 3 workers, rows narrower than a vector and many vectors wide (bands of whole vectors and bands with a
+ * rest); values near the minimum, where vectors must run cell by cell in the scalar order; and the class's Java source.
+ */
+class RowScanBandsTest {
+
+    private static final List<int[]> SIZES = List.of(new int[] {3, 5}, new int[] {17, 40}, new int[] {9, 300}, new int[] {33, 517});
+
+    @Test
+    void bandsOfRowScansMatchTheOracleWithEveryMechanism() {
+        for (Kernel kernel : List.of(GoldenKernels.needlemanWunsch(), LaneStripsTest.longsWithIndices(), RowScanTilesTest.indicesAndOffsets())) {
+            KernelGraph graph = Pipeline.compile(kernel);
+            for (int bits : new int[] {128, 256, 512}) {
+                assertTrue(LaneStripsTest.lanes(kernel, lockDataflow(), Optional.of(LockMechanism.BLOCKING), VectorWidth.of(bits))
+                        .contains("Row scan: a band's row"), kernel.name() + " at " + bits + " bits");
+                for (int[] sizes : SIZES) {
+                    for (int threads = 1; threads <= 3; threads++) {
+                        for (LockMechanism mechanism : new JvmBackend().mechanisms(graph, lockDataflow())) {
+                            LaneStripsTest.check(kernel, sizes, lockDataflow(), Optional.of(mechanism), bits, threads);
+                        }
+                        LaneStripsTest.check(kernel.toBuilder().warpShared(8).build(), sizes, lockDataflow(),
+                                Optional.of(LockMechanism.ATOMIC_SPIN_LOCK), bits, threads);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Values that stay just above the int minimum, where the scalar order never wraps but a scan could: every term is at
+     * least the input, and the inputs lie 5 to 40 or 150 to 400 above the minimum, so with gap 5 some carries lie below
+     * MIN + 2k gap (those vectors must run cell by cell, or lane l's carry - (l + 1) gap wraps to near the maximum) and
+     * some rest terms lie within 40 of the minimum (a scanning vector must raise them, or a scan step wraps them).
+     */
+    static Kernel justAboveTheMinimum() {
+        return kernel("above-min").domain(dim("i", "rows"), dim("j", "cols")).param("gap", INT).input("w", INT)
+                .state("f", INT, boundary(constant(Integer.MIN_VALUE + 7)))
+                .actor("cell", "f", a -> max(a.read("w", 0, 0), a.read("f", -1, 0).minus(a.param("gap")),
+                        a.read("f", -1, -1).minus(a.param("gap")), a.read("f", 0, -1).minus(a.param("gap"))))
+                .build();
+    }
+
+    @Test
+    void aScanNeitherWrapsACarryNorARestTermNearTheMinimum() {
+        Kernel kernel = justAboveTheMinimum();
+        for (int[] sizes : List.of(new int[] {24, 200}, new int[] {40, 517})) {
+            SplittableRandom random = new SplittableRandom(sizes[1]);
+            int[] w = random.ints(sizes[0] * sizes[1], 0, 100)
+                    .map(x -> Integer.MIN_VALUE + (x < 50 ? 5 + x % 35 : 150 + 5 * x % 250)).toArray();
+            Invocation invocation = kernel.invocation().sizes(sizes).param("gap", 5).input("w", w).build();
+            for (int threads = 1; threads <= 3; threads++) {
+                LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), 512, threads);
+                LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.BLOCKING), 256, threads);
+            }
+        }
+    }
+
+    @Test
+    void vectorsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
+        int[] sizes = {24, 200};
+        // gap 5 and 2^20: vectors whose carry lies below MIN + 2k gap run cell by cell, the others scan; gap -3: every
+        // vector cell by cell; past MAX / 16 every vector of 16 lanes runs cell by cell, and 16 times 2^28 wraps to 0
+        Kernel ints = RowScanTilesTest.nearTheMinimum(Type.INT);
+        for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 16 + 1, 1 << 20, 1 << 28}) {
+            Invocation invocation = RowScanTilesTest.invocation(ints, sizes, gap);
+            for (int threads = 1; threads <= 2; threads++) {
+                LaneStripsTest.check(ints, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), 512, threads);
+                LaneStripsTest.check(ints, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.BLOCKING), 256, threads);
+            }
+        }
+        Kernel longs = RowScanTilesTest.nearTheMinimum(Type.LONG);
+        for (long gap : new long[] {5, -3, Long.MAX_VALUE / 8 + 1, 1L << 61}) {
+            SplittableRandom random = new SplittableRandom(gap);
+            long[] w = random.longs(sizes[0] * sizes[1], -1000, 1000).map(x -> x % 3 == 0 ? Long.MIN_VALUE + Math.abs(x) % 40 : x).toArray();
+            Invocation invocation = longs.invocation().sizes(sizes).param("gap", gap).input("w", w).build();
+            for (int threads = 1; threads <= 2; threads++) {
+                LaneStripsTest.check(longs, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.ATOMIC_SPIN_LOCK), 512, threads);
+            }
+        }
+    }
+
+    @Test
+    void theJavaSourceOfABandOfRowScansComputesWhatTheOracleDoes() throws Exception {
+        for (Kernel kernel : List.of(GoldenKernels.needlemanWunsch(), RowScanTilesTest.nearTheMinimum(Type.INT))) {
+            int[] sizes = {40, 150};
+            Invocation invocation = kernel.name().equals("near-min") ? RowScanTilesTest.invocation(kernel, sizes, 5) : LaneStripsTest.inputs(kernel, sizes);
+            KernelGraph graph = Pipeline.compile(kernel);
+            ExecutionPlan plan = SchedulePlanner.plan(graph, lockDataflow());
+            Optional<LockMechanism> mechanism = Optional.of(LockMechanism.SHARED_SPIN_LOCK);
+            JClass generated = JvmCodegen.generate(plan, mechanism, "dev.finegrain.generated.source", VectorWidth.of(512));
+            assertTrue(generated.javadoc().contains("Row scan: a band's row"), kernel.name());
+            Class<?> compiled = SourceCompiler.compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
+            for (int threads = 1; threads <= 2; threads++) {
+                BackendRun fromSource = new JvmBackend().runWith(compiled, new Variant(graph, plan, mechanism), invocation, RunSettings.once(2, threads));
+                assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, sizes, fromSource.outputs()),
+                        kernel.name() + " " + threads + " thread(s)");
+            }
+        }
+    }
+}
