@@ -22,6 +22,12 @@ import java.util.function.LongPredicate;
  * its elements begin a header's size after a line boundary; such a field gets the aligned pitch and front. Any other
  * array (another collector, a small array) keeps dense rows: the same rows at a start Java chose anywhere would put
  * every lane of a block across two lines alike, which ran slower than dense rows (docs/performance.md, "Aligned rows").
+ *
+ * <p>Band blocks. A class whose workers run bands of columns as row scans ({@link JClass.RowAlignment#bandGroup}) gets
+ * each band's columns, with the halo columns either side, as a block of rows of its own: a worker's loads and stores
+ * then stream through one contiguous block, where rows of the whole width would make them jump from row to row, which
+ * the hardware prefetchers follow badly (docs/performance.md, "Band blocks"). The band width depends on the number of
+ * workers, so this layout is made per team size.
  */
 final class AlignedStorage {
 
@@ -36,12 +42,33 @@ final class AlignedStorage {
     private final int[] frame;
 
     /**
-     * Where one field's rows lie: the front, the pitch, the number of rows (all outer dimensions), their width, and
-     * whether they are aligned (or dense).
+     * Where one field's rows lie: the front, the pitch, the number of rows (all outer dimensions), their padded width,
+     * and whether they are aligned (or dense); the band width in columns, the number of blocks, and the padded columns
+     * a block's rows hold ({@code span}: its band and the halo columns either side). Without bands one block holds all:
+     * the band is the domain's width and the span the padded width.
      */
-    private record Rows(int front, int pitch, int rows, int width, boolean aligned) {
+    private record Rows(int front, int pitch, int rows, int width, boolean aligned, int band, int blocks, int span) {
+        int blockStride() {
+            return rows * pitch;
+        }
+
         int length() {
-            return front + rows * pitch;
+            return front + blocks * blockStride();
+        }
+
+        /** Whether the storage differs from the reference's layout, and so is a copy. */
+        boolean copied() {
+            return aligned || blocks > 1;
+        }
+
+        /** The storage index of padded row {@code row}, padded column {@code column}, in block {@code block}. */
+        int index(int block, int row, int column) {
+            return front + block * blockStride() + row * pitch + column - block * band;
+        }
+
+        /** How many padded columns block {@code block} holds, from its first, {@code block * band}. */
+        int blockWidth(int block) {
+            return Math.min(span, width - block * band);
         }
     }
 
@@ -54,6 +81,11 @@ final class AlignedStorage {
     /** Where the frame holds field {@code field}'s row pitch, after the {@code rank} sizes. */
     static int pitchIndex(int rank, int field) {
         return rank + 2 * field;
+    }
+
+    /** Where the frame holds field {@code field}'s block stride (the elements from one band's block to the next), after the block alignment. */
+    static int blockStrideIndex(int rank, int fields, int field) {
+        return rank + 2 * fields + 1 + field;
     }
 
     /** Where the frame holds field {@code field}'s front. */
@@ -74,22 +106,23 @@ final class AlignedStorage {
         return REGION_START_BYTES > 0 && bytes >= REGION_START_BYTES;
     }
 
-    /** The layout of every field of {@code graph} at {@code sizes}, for storage laid out as {@code padded} is. */
-    static AlignedStorage of(KernelGraph graph, int[] sizes, JClass.RowAlignment alignment, Object[] padded) {
-        return of(graph, sizes, alignment, padded, AlignedStorage::startsOnLine);
-    }
-
-    /** The same, with {@code startsOnLine} saying which array sizes (in bytes) start on a cache line. */
-    static AlignedStorage of(KernelGraph graph, int[] sizes, JClass.RowAlignment alignment, Object[] padded,
+    /**
+     * The layout of every field of {@code graph} at {@code sizes} for a team of {@code workers}, for storage laid out as
+     * {@code padded} is; {@code startsOnLine} says which array sizes (in bytes) start on a cache line.
+     */
+    static AlignedStorage of(KernelGraph graph, int[] sizes, JClass.RowAlignment alignment, Object[] padded, int workers,
                              LongPredicate startsOnLine) {
         Rows[] rows = new Rows[graph.fields().size()];
-        int[] frame = Arrays.copyOf(sizes, sizes.length + 2 * rows.length + 1);
+        int[] frame = Arrays.copyOf(sizes, sizes.length + 3 * rows.length + 1);
+        int columns = sizes[sizes.length - 1];
+        int band = alignment.bandGroup() == 0 ? columns : Math.max(1, DataflowLoops.bandWidth(columns, workers, alignment.bandGroup()));
         boolean anyAligned = false;
         for (IrField field : graph.fields()) {
             int f = field.id();
-            rows[f] = rows(field, sizes, alignment, padded[f] instanceof int[] ? Integer.BYTES : Long.BYTES, startsOnLine);
+            rows[f] = rows(field, sizes, alignment, band, padded[f] instanceof int[] ? Integer.BYTES : Long.BYTES, startsOnLine);
             frame[pitchIndex(sizes.length, f)] = rows[f].pitch();
             frame[frontIndex(sizes.length, f)] = rows[f].front();
+            frame[blockStrideIndex(sizes.length, rows.length, f)] = rows[f].blockStride();
             anyAligned |= rows[f].aligned();
         }
         frame[blockAlignmentIndex(sizes.length, rows.length)] = anyAligned ? alignment.lanes() : 1;
@@ -101,17 +134,19 @@ final class AlignedStorage {
         return frame.clone();
     }
 
-    /** The fields of {@code padded} (the reference's layout) copied into this layout; dense fields are the same arrays. */
+    /** The fields of {@code padded} (the reference's layout) copied into this layout; dense fields of one block are the same arrays. */
     Object[] align(Object[] padded) {
         Object[] aligned = padded.clone();
         for (IrField field : graph.fields()) {
             Rows r = rows[field.id()];
-            if (!r.aligned()) {
+            if (!r.copied()) {
                 continue;
             }
             Object out = Array.newInstance(padded[field.id()].getClass().getComponentType(), r.length());
             for (int row = 0; row < r.rows(); row++) {
-                System.arraycopy(padded[field.id()], row * r.width(), out, r.front() + row * r.pitch(), r.width());
+                for (int b = 0; b < r.blocks(); b++) {
+                    System.arraycopy(padded[field.id()], row * r.width() + b * r.band(), out, r.index(b, row, b * r.band()), r.blockWidth(b));
+                }
             }
             aligned[field.id()] = out;
         }
@@ -123,12 +158,18 @@ final class AlignedStorage {
         Object[] padded = aligned.clone();
         for (IrField field : graph.fields()) {
             Rows r = rows[field.id()];
-            if (!field.isState() || !r.aligned()) {
+            if (!field.isState() || !r.copied()) {
                 continue;
             }
             Object out = Array.newInstance(aligned[field.id()].getClass().getComponentType(), r.rows() * r.width());
+            int haloLow = field.haloLow()[field.haloLow().length - 1];
             for (int row = 0; row < r.rows(); row++) {
-                System.arraycopy(aligned[field.id()], r.front() + row * r.pitch(), out, row * r.width(), r.width());
+                // each column from the block that computed it; the halo columns west of the domain from the first, east from the last
+                for (int b = 0; b < r.blocks(); b++) {
+                    int from = b == 0 ? 0 : b * r.band() + haloLow;
+                    int to = b == r.blocks() - 1 ? r.width() : (b + 1) * r.band() + haloLow;
+                    System.arraycopy(aligned[field.id()], r.index(b, row, from), out, row * r.width() + from, to - from);
+                }
             }
             padded[field.id()] = out;
         }
@@ -136,18 +177,20 @@ final class AlignedStorage {
     }
 
     /**
-     * One field's rows: aligned when G1 will start its array on a region boundary (the array is at least the humongous
-     * threshold) and the array header's size is known, dense otherwise. Strides run from the last dimension outward, as
-     * the generated prologue computes them.
+     * One field's rows in blocks of {@code band} columns: aligned when G1 will start its array on a region boundary (the
+     * array is at least the humongous threshold) and the array header's size is known, dense otherwise. Strides run
+     * from the last dimension outward, as the generated prologue computes them.
      */
-    private static Rows rows(IrField field, int[] sizes, JClass.RowAlignment alignment, int elementBytes, LongPredicate startsOnLine) {
+    private static Rows rows(IrField field, int[] sizes, JClass.RowAlignment alignment, int band, int elementBytes, LongPredicate startsOnLine) {
         int last = sizes.length - 1;
         int width = sizes[last] + field.haloLow()[last] + field.haloHigh()[last];
         int outer = 1;
         for (int d = 0; d < last; d++) {
             outer *= sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
         }
-        int pitch = width + Math.floorMod(alignment.skew() - width, alignment.lanes());
+        int blocks = Math.max(1, Math.ceilDiv(sizes[last], band));
+        int span = blocks == 1 ? width : band + width - sizes[last];
+        int pitch = span + Math.floorMod(alignment.skew() - span, alignment.lanes());
         int origin = field.haloLow()[last];
         int stride = pitch;
         for (int d = last - 1; d >= 0; d--) {
@@ -155,9 +198,9 @@ final class AlignedStorage {
             stride *= sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
         }
         int base = elementBytes == Integer.BYTES ? INT_BASE : LONG_BASE;
-        Rows aligned = new Rows(Math.floorMod(-(base / elementBytes) - origin, alignment.lanes()), pitch, outer, width, true);
+        Rows aligned = new Rows(Math.floorMod(-(base / elementBytes) - origin, alignment.lanes()), pitch, outer, width, true, band, blocks, span);
         boolean lineStart = base > 0 && base % elementBytes == 0 && startsOnLine.test((long) aligned.length() * elementBytes);
-        return lineStart ? aligned : new Rows(0, width, outer, width, false);
+        return lineStart ? aligned : new Rows(0, span, outer, width, false, band, blocks, span);
     }
 
     /** Half of G1's region size: G1 allocates an object at least that large at the start of a region of its own. */

@@ -38,7 +38,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongPredicate;
 
@@ -79,8 +81,10 @@ public final class CompiledJvmKernel {
 
     private static Optional<JClass.RowAlignment> rowsOf(Class<?> kernelClass) {
         try {
+            int bandGroup = Arrays.stream(kernelClass.getFields()).anyMatch(f -> f.getName().equals(JClass.ROW_BAND_GROUP_FIELD))
+                    ? kernelClass.getField(JClass.ROW_BAND_GROUP_FIELD).getInt(null) : 0;
             return Optional.of(new JClass.RowAlignment(kernelClass.getField(JClass.ROW_SKEW_FIELD).getInt(null),
-                    kernelClass.getField(JClass.ROW_LANES_FIELD).getInt(null)));
+                    kernelClass.getField(JClass.ROW_LANES_FIELD).getInt(null), bandGroup));
         } catch (NoSuchFieldException dense) {
             return Optional.empty();
         } catch (IllegalAccessException failure) {
@@ -158,10 +162,11 @@ public final class CompiledJvmKernel {
     }
 
     /**
-     * Storage for many runs of one invocation, as a measurement makes them: the storage is laid out once, and each run
-     * gets fresh copies of the state fields while sharing the inputs, so a run allocates only its state. The state's
-     * halos are computed from the inputs here, and aligned rows copy the inputs here: the invocation's arrays must not
-     * change while its runs are prepared.
+     * Storage for many runs of one invocation, as a measurement makes them: the storage is laid out once (per team size
+     * where the class splits it into the workers' bands), and each run gets fresh copies of the state fields while
+     * sharing the inputs, so a run allocates only its state. The state's halos are computed from the inputs here, and
+     * aligned rows copy the inputs (at the first run of each team size, for band blocks): the invocation's arrays must
+     * not change while its runs are prepared.
      */
     public Runs runsOf(Invocation invocation) {
         return runsOf(invocation, AlignedStorage::startsOnLine);
@@ -172,34 +177,48 @@ public final class CompiledJvmKernel {
         if (variant.plan() instanceof DataParallelPlan dataParallel) {
             dataParallel.checkSizes(invocation.sizes());
         }
-        Object[] padded = prepareArrays(variant, invocation);
-        if (rows.isEmpty()) {
-            return new Runs(invocation, padded, null, invocation.sizes());
+        Runs runs = new Runs(invocation, prepareArrays(variant, invocation), startsOnLine);
+        if (rows.isEmpty() || rows.get().bandGroup() == 0) {
+            runs.storage(1);
         }
-        AlignedStorage layout = AlignedStorage.of(variant.graph(), invocation.sizes(), rows.get(), padded, startsOnLine);
-        return new Runs(invocation, layout.align(padded), layout, layout.frame());
+        return runs;
     }
 
-    /** See {@link #runsOf}: the storage every run starts from, its layout, and the sizes the class is constructed with. */
+    /** See {@link #runsOf}: the storage every run starts from, per team size, and the sizes the class is constructed with. */
     public final class Runs {
         private final Invocation invocation;
-        private final Object[] template;
-        private final AlignedStorage layout;
-        private final int[] frame;
+        private final Object[] padded;
+        private final LongPredicate startsOnLine;
+        private final Map<Integer, Storage> storage = new ConcurrentHashMap<>();
 
-        private Runs(Invocation invocation, Object[] template, AlignedStorage layout, int[] frame) {
+        /** The arrays a run's state is copied from, their layout (null: the reference's), and the frame. */
+        private record Storage(Object[] template, AlignedStorage layout, int[] frame) {}
+
+        private Runs(Invocation invocation, Object[] padded, LongPredicate startsOnLine) {
             this.invocation = invocation;
-            this.template = template;
-            this.layout = layout;
-            this.frame = frame;
+            this.padded = padded;
+            this.startsOnLine = startsOnLine;
+        }
+
+        /** The storage of a team of {@code workers}: one for all team sizes unless the class splits it into bands. */
+        private Storage storage(int workers) {
+            int key = rows.isPresent() && rows.get().bandGroup() > 0 ? workers : 0;
+            return storage.computeIfAbsent(key, k -> {
+                if (rows.isEmpty()) {
+                    return new Storage(padded, null, invocation.sizes());
+                }
+                AlignedStorage layout = AlignedStorage.of(variant.graph(), invocation.sizes(), rows.get(), padded, workers, startsOnLine);
+                return new Storage(layout.align(padded), layout, layout.frame());
+            });
         }
 
         /** A kernel object bound to fresh state (a copy of the template's) and the shared inputs. */
         public Prepared prepare(int workers, long stallTimeoutNanos) {
-            Object[] arrays = template.clone();
+            Storage laidOut = storage(workers);
+            Object[] arrays = laidOut.template().clone();
             for (IrField field : variant.graph().fields()) {
                 if (field.isState()) {
-                    arrays[field.id()] = switch (template[field.id()]) {
+                    arrays[field.id()] = switch (laidOut.template()[field.id()]) {
                         case int[] ints -> ints.clone();
                         case long[] longs -> longs.clone();
                         case double[] doubles -> doubles.clone();
@@ -207,7 +226,7 @@ public final class CompiledJvmKernel {
                     };
                 }
             }
-            return new Prepared(arrays, layout, instantiate(invocation, arrays, frame.clone(), workers, stallTimeoutNanos),
+            return new Prepared(arrays, laidOut.layout(), instantiate(invocation, arrays, laidOut.frame().clone(), workers, stallTimeoutNanos),
                     invocation.sizes(), workers);
         }
     }

@@ -38,6 +38,7 @@ final class DataflowLoops {
     private final List<IrChannel> waits;
     private final int blockSize;
     private JExpr.Local groupsPerRow;
+    private JExpr.Local band;
     private JExpr.Local bandStart;
     private JExpr.Local bandEnd;
 
@@ -70,8 +71,9 @@ final class DataflowLoops {
         String summary;
         if (scanLanes != null && scanLanes.lanes().isPresent()) {
             RowScanBands scan = new RowScanBands(scanLanes.lanes().get());
-            // a band's rows start their vectors on aligned columns
+            // a band's rows start their vectors on aligned columns, and each band's rows are a block of their own
             cx.alignRows(0, scanLanes.lanes().get().k);
+            cx.splitIntoBands(cx.sync.group());
             body = loops.body(Optional.empty(), Optional.of(scan));
             summary = scanLanes.lanes().get().lanesSummary() + scan.summary();
         } else {
@@ -117,6 +119,9 @@ final class DataflowLoops {
         if (cx.rank > 1) {
             out.addAll(bands());
         }
+        if (scan.isPresent()) {
+            out.addAll(cx.blockOrigins(cx.worker, bandStart));
+        }
         // a west value crosses a band's edge only in the synced columns, where it is read after its token; with no
         // token channel along a row (edge 0) nothing is read west, and a band must not seed from its neighbour's column
         boolean carry = cx.rank > 1 && edgeWidth() > 0;
@@ -138,6 +143,9 @@ final class DataflowLoops {
             List<JStmt> fire = new ArrayList<>(folds);
             cx.actors.store(spec, value, fire);
             synced.add(cx.actors.describe(spec));
+            if (scan.isPresent()) {
+                awaits.addAll(westHaloCopy(spec));
+            }
             if (!folds.isEmpty() && !awaits.isEmpty() && cx.actors.foldsReadNoState(spec.body())) {
                 synced.add(new JStmt.Comment("the independent work first: these folds read no state, so they need no token"));
                 synced.addAll(folds);
@@ -200,6 +208,10 @@ final class DataflowLoops {
         for (int d = last - 1; d >= 0; d--) {
             nest = List.of(new JStmt.Loop(cx.coordinate[d], constant(0), cx.size[d], constant(1), nest));
         }
+        if (scan.isPresent()) {
+            // a band with no columns has no block of storage, so its rows must not even read their west value
+            nest = List.of(new JStmt.If(compare(Op.LT, bandStart, bandEnd), nest, List.of()));
+        }
         out.addAll(nest);
         return out;
     }
@@ -239,12 +251,30 @@ final class DataflowLoops {
     }
 
     /**
+     * With band blocks: at a band's first column, after its tokens, the value west of the band (the last column of the
+     * band to the west, in that band's block) copied into this block's halo column, where this band's points read it.
+     */
+    private List<JStmt> westHaloCopy(IrActor actor) {
+        int field = actor.writes();
+        JExpr west = cx.index(field, new int[] {0, -1});
+        JExpr inWesternBlock = add(sub(west, cx.blockStride(field)), band);
+        return List.of(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.EQ, cx.coordinate[cx.last], bandStart), compare(Op.GT, bandStart, constant(0))),
+                List.of(new JStmt.Comment("the value west of the band, from the western band's block into this block's halo column"),
+                        new JStmt.Store(cx.array[field], west, new JExpr.ArrayLoad(cx.array[field], inWesternBlock))), List.of()));
+    }
+
+    /** The columns of each worker's band: the generated code computes the same (see {@link #bands}). */
+    static int bandWidth(int columns, int workers, int group) {
+        return Math.ceilDiv(Math.ceilDiv(columns, workers), group) * group;
+    }
+
+    /**
      * Worker w's columns: [w * band, (w + 1) * band) clipped to the domain, with the band a whole number of sync
-     * groups so that no group's token is published by two workers.
+     * groups so that no group's token is published by two workers ({@link #bandWidth}).
      */
     private List<JStmt> bands() {
         int group = cx.sync.group();
-        JExpr.Local band = cx.local("band", JType.INT);
+        band = cx.local("band", JType.INT);
         bandStart = cx.local("bandStart", JType.INT);
         bandEnd = cx.local("bandEnd", JType.INT);
         JExpr columns = cx.size[cx.last];

@@ -75,6 +75,9 @@ final class LoweringContext {
     private Optional<JClass.RowAlignment> rows = Optional.empty();
     private JExpr.Local[] front;
     private JExpr.Local blockAlignment;
+    /** With band blocks: per field, the storage index its row bases count from (the worker's block less its first column). */
+    private JExpr.Local[] blockOrigin;
+    private JExpr.Local[] blockStride;
 
     LoweringContext(KernelGraph graph, SyncLayout sync) {
         this.graph = graph;
@@ -305,6 +308,41 @@ final class LoweringContext {
         blockAlignment = bind("blockAlignment", JType.INT, JClass.Source.SIZES, AlignedStorage.blockAlignmentIndex(rank, front.length));
     }
 
+    /**
+     * After {@link #alignRows}: splits the storage into band blocks ({@link AlignedStorage}), bands whole multiples of
+     * {@code group} columns; each field's block stride comes from the frame, and {@link #blockOrigins} must run before
+     * the first row base.
+     */
+    void splitIntoBands(int group) {
+        if (rows.isEmpty() || blockOrigin != null) {
+            throw new IllegalStateException("rows are split into bands once, after they are aligned");
+        }
+        rows = Optional.of(new JClass.RowAlignment(rows.get().skew(), rows.get().lanes(), group));
+        blockOrigin = new JExpr.Local[graph.fields().size()];
+        blockStride = new JExpr.Local[graph.fields().size()];
+        for (IrField field : graph.fields()) {
+            int f = field.id();
+            blockStride[f] = bind(field.name() + "BlockStride", JType.INT, JClass.Source.SIZES,
+                    AlignedStorage.blockStrideIndex(rank, graph.fields().size(), f));
+            blockOrigin[f] = local(field.name() + "BlockOrigin", JType.INT);
+        }
+    }
+
+    /** With band blocks: where band {@code band} (its first column {@code bandStart}) has its rows, per field. */
+    List<JStmt> blockOrigins(JExpr band, JExpr bandStart) {
+        List<JStmt> origins = new ArrayList<>();
+        for (IrField field : graph.fields()) {
+            int f = field.id();
+            origins.add(new JStmt.Assign(blockOrigin[f], sub(add(front[f], mul(band, blockStride[f])), bandStart)));
+        }
+        return origins;
+    }
+
+    /** With band blocks: field {@code field}'s elements from one band's block to the next, less the band's columns. */
+    JExpr.Local blockStride(int field) {
+        return blockStride[field];
+    }
+
     /** After {@link #alignRows}: the number of columns a strip's first block is aligned to, from the frame (lanes or 1). */
     JExpr.Local blockAlignment() {
         return blockAlignment;
@@ -332,7 +370,8 @@ final class LoweringContext {
     List<JStmt> rowBases() {
         List<JStmt> statements = new ArrayList<>();
         for (IrField field : graph.fields()) {
-            JExpr base = rows.isEmpty() ? constant(field.haloLow()[last]) : add(front[field.id()], constant(field.haloLow()[last]));
+            JExpr origin = blockOrigin != null ? blockOrigin[field.id()] : rows.isPresent() ? front[field.id()] : null;
+            JExpr base = origin == null ? constant(field.haloLow()[last]) : add(origin, constant(field.haloLow()[last]));
             for (int d = 0; d < last; d++) {
                 base = add(base, mul(add(coordinate[d], constant(field.haloLow()[d])), stride[field.id()][d]));
             }

@@ -28,12 +28,14 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * max, not the scan; the row streams its loads and stores in storage order, with no transposes.
  *
  * <p>Exactness. The scan regroups {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in int and long
- * arithmetic while nothing wraps. The run checks once that {@code 0 <= gap <= MAX / k}, and each vector that its carry
- * is at least {@code MIN + 2k gap}; a vector that fails runs its k cells one by one in the sequential order, as the
- * scalar code would. A passing vector first raises every rest term to at least {@code F = MIN + k gap}, so no scan
- * step (which subtracts at most {@code (k - 1) gap} from a value at least F) wraps. A raised term, at most
- * {@code F - (l - m) gap <= F}, never exceeds lane l's west term {@code carry - (l + 1) gap >= MIN + (2k - l - 1) gap
- * >= F}, so it changes no maximum; and no west term wraps.
+ * arithmetic while nothing wraps. It is safe for a vector whose carry is at least {@code MIN + 2k gap} (with {@code
+ * 0 <= gap <= MAX / k}): the vector first raises every rest term to at least {@code F = MIN + k gap}, so no scan step
+ * (which subtracts at most {@code (k - 1) gap} from a value at least F) wraps; a raised term, at most {@code F - (l -
+ * m) gap <= F}, never exceeds lane l's west term {@code carry - (l + 1) gap >= MIN + (2k - l - 1) gap >= F}, so it
+ * changes no maximum; and no west term wraps. Every value is at least its west neighbour's less the gap, so a row of w
+ * vector columns whose west value is at least {@code MIN + 2k gap + w gap} gives every vector such a carry. The run
+ * checks that once per row (in unsigned arithmetic, which holds the difference from the floor exactly); a row that
+ * fails runs its cells one by one in the sequential order, as the scalar code would, so the vector loop has no check.
  */
 final class RowScanBands {
 
@@ -47,8 +49,6 @@ final class RowScanBands {
     private final JExpr.Local cells;
     private final JExpr.Local carry;
     private final JExpr.Local scanLast;
-    private final JExpr.Local lane;
-    private final JExpr.Local scratch;
     private final JExpr.Local gapInRange;
     private final JExpr.Local carryFloor;
     private final JExpr.Local restFloor;
@@ -81,8 +81,6 @@ final class RowScanBands {
         cells = cx.local(name + "Cells", v.vector);
         carry = cx.local(name + "Carry", v.lane);
         scanLast = cx.local(name + "ScanLast", v.lane);
-        lane = cx.local("lane", JType.INT);
-        scratch = cx.local("rowScratch", JType.arrayOf(v.lane));
         gapInRange = cx.local("scanGapInRange", JType.BOOLEAN);
         carryFloor = cx.local("carryFloor", v.lane);
         restFloor = cx.local("restFloor", v.vector);
@@ -93,7 +91,7 @@ final class RowScanBands {
         gap = v.scalar(recurrence.gap());
         List<JStmt> prologue = cx.prologue;
         prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + k
-                + ", and a vector's carry at least MIN + 2 * " + k + " gap (else the vector runs cell by cell)"));
+                + ", and every vector's carry at least MIN + 2 * " + k + " gap (else the row runs cell by cell)"));
         prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, laneConstant(0)),
                 compare(Op.LE, gap, isLong() ? JExpr.Const.ofLong(Long.MAX_VALUE / k) : constant(Integer.MAX_VALUE / k)))));
         prologue.add(new JStmt.Assign(vectorGap, new JExpr.Binary(Op.MUL, laneConstant(k), gap)));
@@ -109,7 +107,6 @@ final class RowScanBands {
             prologue.add(new JStmt.Assign(gaps, new JExpr.Broadcast(v.species, new JExpr.Binary(Op.MUL, laneConstant(d), gap))));
             scanSteps.add(new JExpr.Local[] {shift, gaps});
         }
-        prologue.add(new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, constant(k))));
     }
 
     /** The summary line {@code show --java} adds. */
@@ -117,8 +114,8 @@ final class RowScanBands {
         return " Row scan: a band's row runs in vectors of " + k + " cells; the value is max(terms, west - gap), so a vector"
                 + " computes its terms at once from one load per neighbour and input, scans them over its lanes in "
                 + Integer.numberOfTrailingZeros(k) + " shift-and-max steps, and then meets the value west of it, carried as a"
-                + " scalar from vector to vector; a vector whose carry lies within " + 2 * k + " gaps of the minimum, or every"
-                + " vector when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
+                + " scalar from vector to vector; a row whose west value lies within " + 2 * k + " gaps and one gap per column of"
+                + " the minimum, or every row when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
     }
 
     /**
@@ -135,30 +132,34 @@ final class RowScanBands {
         out.add(new JStmt.Assign(scanStart, math("min", JType.INT, aligned, to)));
         out.addAll(plain.points(from, scanStart));
         out.add(new JStmt.Assign(scanEnd, add(scanStart, mul(new JExpr.Binary(Op.DIV, sub(to, scanStart), constant(k)), constant(k)))));
-        out.add(new JStmt.Assign(x, scanStart));
-        out.add(new JStmt.Assign(carry, cx.value(field, cx.index(field, new int[] {0, -1}))));
+        List<JStmt> vectors = new ArrayList<>();
+        vectors.add(new JStmt.Assign(x, scanStart));
+        vectors.add(new JStmt.Assign(carry, cx.value(field, cx.index(field, new int[] {0, -1}))));
         List<JStmt> vector = new ArrayList<>();
         vector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
-        List<JStmt> scan = new ArrayList<>();
-        scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest, restFloor)));
+        vector.add(new JStmt.Comment("the west dependence: a max-plus scan over the lanes, then the carry"));
+        vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest, restFloor)));
         for (JExpr.Local[] step : scanSteps) {
-            scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
+            vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
                     new JExpr.Lanewise(LaneOp.SUB, new JExpr.Permute(step[0], cells, cells), step[1]))));
         }
-        scan.add(new JStmt.Assign(scanLast, new JExpr.LaneValue(cells, k - 1)));
-        scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
+        vector.add(new JStmt.Assign(scanLast, new JExpr.LaneValue(cells, k - 1)));
+        vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
                 new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, carry), westGaps))));
-        scan.add(new JStmt.Assign(carry, math("max", v.lane, scanLast, new JExpr.Binary(Op.SUB, carry, vectorGap))));
-        List<JStmt> cellByCell = new ArrayList<>();
-        cellByCell.add(new JStmt.VectorStore(rest, scratch, constant(0)));
-        cellByCell.add(new JStmt.Loop(lane, constant(0), constant(k), constant(1), List.of(
-                new JStmt.Assign(carry, math("max", v.lane, new JExpr.ArrayLoad(scratch, lane), new JExpr.Binary(Op.SUB, carry, gap))),
-                new JStmt.Store(scratch, lane, carry))));
-        cellByCell.add(new JStmt.Assign(cells, new JExpr.VectorLoad(v.species, scratch, constant(0))));
-        vector.add(new JStmt.Comment("the west dependence: a max-plus scan over the lanes, then the carry; cell by cell where a subtraction could wrap"));
-        vector.add(new JStmt.If(new JExpr.Binary(Op.AND, gapInRange, compare(Op.GE, carry, carryFloor)), scan, cellByCell));
+        vector.add(new JStmt.Assign(carry, math("max", v.lane, scanLast, new JExpr.Binary(Op.SUB, carry, vectorGap))));
         vector.add(new JStmt.VectorStore(cells, cx.array[field], cx.index(field, new int[] {0, 0})));
-        out.add(new JStmt.Loop(x, scanStart, scanEnd, constant(k), vector));
+        // (carry - carryFloor) / columns >= gap, unsigned: the difference of a carry at least the floor fits exactly
+        String boxed = isLong() ? "java/lang/Long" : "java/lang/Integer";
+        JExpr columns = sub(scanEnd, scanStart);
+        JExpr perColumn = new JExpr.InvokeStatic(boxed, "divideUnsigned", List.of(v.lane, v.lane), v.lane,
+                List.of(sub(carry, carryFloor), isLong() ? new JExpr.Convert(columns, JType.LONG) : columns));
+        JExpr roomForTheRow = compare(Op.GE, new JExpr.InvokeStatic(boxed, "compareUnsigned", List.of(v.lane, v.lane), JType.INT,
+                List.of(perColumn, gap)), constant(0));
+        vectors.add(new JStmt.Comment("the row scans when no subtraction can wrap: every vector's carry stays at least MIN + 2 * "
+                + k + " gap"));
+        vectors.add(new JStmt.If(new JExpr.Binary(Op.AND, new JExpr.Binary(Op.AND, gapInRange, compare(Op.GE, carry, carryFloor)), roomForTheRow),
+                List.of(new JStmt.Loop(x, scanStart, scanEnd, constant(k), vector)), plain.points(scanStart, scanEnd)));
+        out.add(new JStmt.If(compare(Op.LT, scanStart, scanEnd), vectors, List.of()));
         out.addAll(plain.points(scanEnd, to));
         return out;
     }

@@ -22,7 +22,7 @@ class AlignedStorageTest {
         KernelGraph nw = Pipeline.compile(GoldenKernels.needlemanWunsch());
         for (int[] sizes : new int[][] {{37, 53}, {64, 64}, {100, 4096}}) {
             Object[] padded = PaddedFields.prepare(nw, LaneStripsTest.inputs(GoldenKernels.needlemanWunsch(), sizes));
-            AlignedStorage storage = AlignedStorage.of(nw, sizes, new JClass.RowAlignment(1, 16), padded, bytes -> true);
+            AlignedStorage storage = AlignedStorage.of(nw, sizes, new JClass.RowAlignment(1, 16), padded, 1, bytes -> true);
             int[] frame = storage.frame();
             assertArrayEquals(sizes, java.util.Arrays.copyOf(frame, 2));
             assertEquals(16, frame[AlignedStorage.blockAlignmentIndex(2, nw.fields().size())], "blocks start on a line");
@@ -53,7 +53,7 @@ class AlignedStorageTest {
         KernelGraph nw = Pipeline.compile(GoldenKernels.needlemanWunsch());
         int[] sizes = {37, 53};
         Object[] padded = PaddedFields.prepare(nw, LaneStripsTest.inputs(GoldenKernels.needlemanWunsch(), sizes));
-        AlignedStorage storage = AlignedStorage.of(nw, sizes, new JClass.RowAlignment(1, 16), padded, bytes -> false);
+        AlignedStorage storage = AlignedStorage.of(nw, sizes, new JClass.RowAlignment(1, 16), padded, 1, bytes -> false);
         Object[] dense = storage.align(padded);
         assertEquals(1, storage.frame()[AlignedStorage.blockAlignmentIndex(2, nw.fields().size())], "blocks start where they would anyway");
         for (int f = 0; f < padded.length; f++) {
@@ -61,6 +61,53 @@ class AlignedStorageTest {
             assertEquals(width, storage.frame()[AlignedStorage.pitchIndex(2, f)]);
             assertEquals(0, storage.frame()[AlignedStorage.frontIndex(2, f)]);
             assertArrayEquals((int[]) padded[f], (int[]) dense[f]);
+        }
+    }
+
+    /**
+     * Band blocks for 3 workers of bands of whole groups of 8: each band's columns, with the halo column west of it, in
+     * a block of rows of its own whose first point starts a line; every point of the reference's layout at its place in
+     * the block of the band that holds it, and the state back as the reference lays it out, halo columns included.
+     */
+    @Test
+    void bandBlocksHoldEachBandsColumnsAndTheirHalo() {
+        KernelGraph nw = Pipeline.compile(GoldenKernels.needlemanWunsch());
+        int[] sizes = {37, 53};
+        Object[] padded = PaddedFields.prepare(nw, LaneStripsTest.inputs(GoldenKernels.needlemanWunsch(), sizes));
+        for (boolean lineStart : new boolean[] {true, false}) {
+            AlignedStorage storage = AlignedStorage.of(nw, sizes, new JClass.RowAlignment(0, 16, 8), padded, 3, bytes -> lineStart);
+            int[] frame = storage.frame();
+            int band = DataflowLoops.bandWidth(53, 3, 8);
+            assertEquals(24, band, "ceil(53 / 3) = 18 columns, rounded up to whole groups of 8");
+            Object[] blocks = storage.align(padded);
+            for (int f = 0; f < padded.length; f++) {
+                int haloLow = nw.field(f).haloLow()[1];
+                int width = sizes[1] + haloLow + nw.field(f).haloHigh()[1];
+                int pitch = frame[AlignedStorage.pitchIndex(2, f)];
+                int front = frame[AlignedStorage.frontIndex(2, f)];
+                int stride = frame[AlignedStorage.blockStrideIndex(2, nw.fields().size(), f)];
+                int span = band + width - sizes[1];
+                assertEquals(lineStart ? span + Math.floorMod(-span, 16) : span, pitch, "a block's rows hold its band and the halo columns");
+                int rows = 37 + nw.field(f).haloLow()[0] + nw.field(f).haloHigh()[0];
+                assertEquals(rows * pitch, stride);
+                for (int b = 0; b < 3 && lineStart; b++) {
+                    int first = front + b * stride + nw.field(f).haloLow()[0] * pitch + haloLow;
+                    assertEquals(0, (INT_BASE + 4 * first) % 64, nw.field(f).name() + "'s first point of band " + b + " starts a line");
+                }
+                for (int row = 0; row < rows; row++) {
+                    for (int column = 0; column < width; column++) {
+                        for (int b = 0; b < 3; b++) {
+                            if (column >= b * band && column < Math.min(width, b * band + span)) {
+                                assertEquals(((int[]) padded[f])[row * width + column], ((int[]) blocks[f])[front + b * stride + row * pitch + column - b * band],
+                                        nw.field(f).name() + " row " + row + " column " + column + " in block " + b);
+                            }
+                        }
+                    }
+                }
+                if (nw.field(f).isState()) {
+                    assertArrayEquals((int[]) padded[f], (int[]) storage.padded(blocks)[f], "the state comes back as the reference lays it out");
+                }
+            }
         }
     }
 

@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Lock-dataflow bands whose rows run as row scans, against the oracle: int and long lanes of 128 to 512 bits, every
  * mechanism, 1 to 3 workers, rows narrower than a vector and many vectors wide (bands of whole vectors and bands with a
- * rest); values near the minimum, where vectors must run cell by cell in the scalar order; and the class's Java source.
+ * rest); values near the minimum, where rows must run cell by cell in the scalar order; and the class's Java source.
  */
 class RowScanBandsTest {
 
@@ -61,30 +61,41 @@ class RowScanBandsTest {
     }
 
     /**
-     * Values that stay just above the int minimum, where the scalar order never wraps but a scan could: every term is at
-     * least the input, and the inputs lie 5 to 40 or 150 to 400 above the minimum, so with gap 5 some carries lie below
-     * MIN + 2k gap (those vectors must run cell by cell, or lane l's carry - (l + 1) gap wraps to near the maximum) and
-     * some rest terms lie within 40 of the minimum (a scanning vector must raise them, or a scan step wraps them).
+     * Values just above the int minimum, where the scalar order never wraps but a scan could: every term is at least
+     * the input, which lies 5 to 40 above the minimum (or, in the north-reading kernel, for half the cells 150 to 400
+     * above it), and the boundary is {@code boundary}; with gap 5 a 16-lane vector needs a carry of at least MIN + 160.
      */
-    static Kernel justAboveTheMinimum() {
-        return kernel("above-min").domain(dim("i", "rows"), dim("j", "cols")).param("gap", INT).input("w", INT)
-                .state("f", INT, boundary(constant(Integer.MIN_VALUE + 7)))
-                .actor("cell", "f", a -> max(a.read("w", 0, 0), a.read("f", -1, 0).minus(a.param("gap")),
-                        a.read("f", -1, -1).minus(a.param("gap")), a.read("f", 0, -1).minus(a.param("gap"))))
+    static Kernel aboveTheMinimum(String name, int boundary, boolean readsNorth) {
+        return kernel(name).domain(dim("i", "rows"), dim("j", "cols")).param("gap", INT).input("w", INT)
+                .state("f", INT, boundary(constant(boundary)))
+                .actor("cell", "f", a -> readsNorth
+                        ? max(a.read("w", 0, 0), a.read("f", -1, 0).minus(a.param("gap")), a.read("f", -1, -1).minus(a.param("gap")),
+                                a.read("f", 0, -1).minus(a.param("gap")))
+                        : max(a.read("w", 0, 0), a.read("f", 0, -1).minus(a.param("gap"))))
                 .build();
     }
 
+    /**
+     * Three ways a scan could wrap where the scalar order does not. A boundary at MIN + 7: no row may scan. A boundary at
+     * MIN + 200: a row starts above the floor but its values fall by up to a gap per column, below it, so a row may scan
+     * only with room for all its columns. A boundary of 0 and rest terms that read no neighbour: rows scan, and their
+     * rest terms within 40 of the minimum must be raised before the scan steps subtract up to 8 gaps from them.
+     */
     @Test
     void aScanNeitherWrapsACarryNorARestTermNearTheMinimum() {
-        Kernel kernel = justAboveTheMinimum();
-        for (int[] sizes : List.of(new int[] {24, 200}, new int[] {40, 517})) {
-            SplittableRandom random = new SplittableRandom(sizes[1]);
-            int[] w = random.ints(sizes[0] * sizes[1], 0, 100)
-                    .map(x -> Integer.MIN_VALUE + (x < 50 ? 5 + x % 35 : 150 + 5 * x % 250)).toArray();
-            Invocation invocation = kernel.invocation().sizes(sizes).param("gap", 5).input("w", w).build();
-            for (int threads = 1; threads <= 3; threads++) {
-                LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), 512, threads);
-                LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.BLOCKING), 256, threads);
+        List<Kernel> kernels = List.of(aboveTheMinimum("at-min", Integer.MIN_VALUE + 7, true),
+                aboveTheMinimum("falling-to-min", Integer.MIN_VALUE + 200, true), aboveTheMinimum("rest-at-min", 0, false));
+        for (Kernel kernel : kernels) {
+            for (int[] sizes : List.of(new int[] {24, 200}, new int[] {40, 517})) {
+                SplittableRandom random = new SplittableRandom(sizes[1]);
+                boolean lowOnly = !kernel.name().equals("at-min");
+                int[] w = random.ints(sizes[0] * sizes[1], 0, 100)
+                        .map(x -> Integer.MIN_VALUE + (x < 50 || lowOnly ? 5 + x % 35 : 150 + 5 * x % 250)).toArray();
+                Invocation invocation = kernel.invocation().sizes(sizes).param("gap", 5).input("w", w).build();
+                for (int threads = 1; threads <= 3; threads++) {
+                    LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), 512, threads);
+                    LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.BLOCKING), 256, threads);
+                }
             }
         }
     }
@@ -92,8 +103,8 @@ class RowScanBandsTest {
     @Test
     void vectorsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
         int[] sizes = {24, 200};
-        // gap 5 and 2^20: vectors whose carry lies below MIN + 2k gap run cell by cell, the others scan; gap -3: every
-        // vector cell by cell; past MAX / 16 every vector of 16 lanes runs cell by cell, and 16 times 2^28 wraps to 0
+        // gap 5 and 2^20: rows whose west value lies too near the minimum run cell by cell, the others scan; gap -3: every
+        // row cell by cell; past MAX / 16 every row of 16 lanes runs cell by cell, and 16 times 2^28 wraps to 0
         Kernel ints = RowScanTilesTest.nearTheMinimum(Type.INT);
         for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 16 + 1, 1 << 20, 1 << 28}) {
             Invocation invocation = RowScanTilesTest.invocation(ints, sizes, gap);

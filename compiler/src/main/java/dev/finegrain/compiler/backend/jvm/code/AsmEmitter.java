@@ -40,6 +40,9 @@ public final class AsmEmitter implements Opcodes {
         generated.rows().ifPresent(rows -> {
             writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_SKEW_FIELD, "I", null, rows.skew()).visitEnd();
             writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_LANES_FIELD, "I", null, rows.lanes()).visitEnd();
+            if (rows.bandGroup() > 0) {
+                writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_BAND_GROUP_FIELD, "I", null, rows.bandGroup()).visitEnd();
+            }
         });
         for (JClass.FieldBinding field : generated.fields()) {
             writer.visitField(ACC_PRIVATE | ACC_FINAL, field.name(), field.type().descriptor(), null, null).visitEnd();

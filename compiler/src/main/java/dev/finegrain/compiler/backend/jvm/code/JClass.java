@@ -35,9 +35,19 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
      */
     public static final String ROW_SKEW_FIELD = "FINEGRAIN_ROW_SKEW";
     public static final String ROW_LANES_FIELD = "FINEGRAIN_ROW_LANES";
+    /** The public static final int of a class whose storage is split into band blocks: the sync group its bands are whole multiples of. */
+    public static final String ROW_BAND_GROUP_FIELD = "FINEGRAIN_ROW_BAND_GROUP";
 
-    /** Rows for strips of {@code lanes} lanes, lane r {@code skew * r} columns behind lane 0; pitch and front per field from the frame. */
-    public record RowAlignment(int skew, int lanes) {}
+    /**
+     * Rows for strips of {@code lanes} lanes, lane r {@code skew * r} columns behind lane 0; pitch and front per field
+     * from the frame. With {@code bandGroup} above 0 the columns are split into the workers' bands (whole multiples of
+     * that many columns), each band's rows a block of their own, the block stride per field from the frame.
+     */
+    public record RowAlignment(int skew, int lanes, int bandGroup) {
+        public RowAlignment(int skew, int lanes) {
+            this(skew, lanes, 0);
+        }
+    }
 
     public JClass {
         interfaces = List.copyOf(interfaces);

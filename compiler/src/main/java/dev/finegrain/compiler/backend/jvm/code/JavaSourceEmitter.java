@@ -32,6 +32,10 @@ public final class JavaSourceEmitter {
                     Modifier.STATIC, Modifier.FINAL).initializer("$L", rows.skew()).build());
             type.addField(com.palantir.javapoet.FieldSpec.builder(int.class, JClass.ROW_LANES_FIELD, Modifier.PUBLIC,
                     Modifier.STATIC, Modifier.FINAL).initializer("$L", rows.lanes()).build());
+            if (rows.bandGroup() > 0) {
+                type.addField(com.palantir.javapoet.FieldSpec.builder(int.class, JClass.ROW_BAND_GROUP_FIELD, Modifier.PUBLIC,
+                        Modifier.STATIC, Modifier.FINAL).initializer("$L", rows.bandGroup()).build());
+            }
         });
         MethodSpec.Builder constructor = MethodSpec.constructorBuilder().addModifiers(Modifier.PUBLIC)
                 .addParameter(Object[].class, "arrays")
