@@ -7,6 +7,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A reusable team of worker threads, created once and reused across runs; no task objects per actor.
  *
+ * <p>The caller is worker 0: a team of n runs n - 1 threads of its own, and {@code run} runs worker 0's share on the
+ * calling thread. Why: on a machine with as many cores as workers, a caller that only waited would be one thread too
+ * many, and the scheduler, waking the workers from the caller's core, at times queued two of them on one core for
+ * milliseconds (docs/performance.md, "Worker 0 is the caller").
+ *
  * <p>A run hands one {@link TeamTask} to every worker by bumping a volatile epoch; idle workers spin for about
  * {@link #IDLE_SPIN_NANOS} looking for the next epoch (so back-to-back runs never block), then park. The last
  * worker to finish unparks the caller if it parked. A run allocates nothing.
@@ -42,17 +47,19 @@ public final class WorkerTeam implements AutoCloseable {
     private volatile int epoch;
     private volatile int running;
     private volatile Thread parkedCaller;
+    /** The thread running worker 0 of the current run, if any: a run or close from it would wait for itself. */
+    private volatile Thread callerInRun;
     private volatile boolean closed;
 
-    /** Starts {@code threads} daemon threads named {@code finegrain-worker-N}. */
+    /** A team of {@code threads} workers: the caller of {@code run} and {@code threads - 1} daemon threads named {@code finegrain-worker-N}, N from 1. */
     public WorkerTeam(int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
-        workers = new Worker[threads];
+        workers = new Worker[threads - 1];
         failures = new Throwable[threads];
-        for (int i = 0; i < threads; i++) {
-            workers[i] = new Worker(this, i);
+        for (int i = 1; i < threads; i++) {
+            workers[i - 1] = new Worker(this, i);
         }
         for (Worker w : workers) {
             w.start();
@@ -60,11 +67,11 @@ public final class WorkerTeam implements AutoCloseable {
     }
 
     public int size() {
-        return workers.length;
+        return workers.length + 1;
     }
 
     /**
-     * Runs task.run(worker, size()) once on every worker, waits for all; rethrows the failure to blame (a stall
+     * Runs task.run(worker, size()) once on every worker, worker 0 on the calling thread, and waits for all; rethrows the failure to blame (a stall
      * that timed out, else a worker's own failure rather than the waits abandoned after it) on the caller, with
      * the other failures attached as suppressed.
      * Reusable many times; runs from several callers take turns.
@@ -74,6 +81,9 @@ public final class WorkerTeam implements AutoCloseable {
     public void run(TeamTask task) {
         if (Thread.currentThread() instanceof Worker w && w.team == this) {
             throw new IllegalStateException("WorkerTeam.run called from its own worker " + w.getName());
+        }
+        if (callerInRun == Thread.currentThread()) {
+            throw new IllegalStateException("WorkerTeam.run called from its own worker 0, the thread of the run in progress");
         }
         synchronized (runLock) {
             if (closed) {
@@ -86,6 +96,14 @@ public final class WorkerTeam implements AutoCloseable {
                 if (w.parked) {
                     LockSupport.unpark(w);
                 }
+            }
+            callerInRun = Thread.currentThread();
+            try {
+                task.run(0, size());
+            } catch (Throwable t) {
+                failures[0] = t;
+            } finally {
+                callerInRun = null;
             }
             awaitWorkers();
             this.task = null;
@@ -102,6 +120,9 @@ public final class WorkerTeam implements AutoCloseable {
     public void close() {
         if (Thread.currentThread() instanceof Worker w && w.team == this) {
             throw new IllegalStateException("WorkerTeam.close called from its own worker " + w.getName());
+        }
+        if (callerInRun == Thread.currentThread()) {
+            throw new IllegalStateException("WorkerTeam.close called from its own worker 0, the thread of the run in progress");
         }
         synchronized (runLock) {
             if (closed) {
@@ -217,7 +238,7 @@ public final class WorkerTeam implements AutoCloseable {
                     return;
                 }
                 try {
-                    team.task.run(index, team.workers.length);
+                    team.task.run(index, team.size());
                 } catch (Throwable t) {
                     team.failures[index] = t;
                 }

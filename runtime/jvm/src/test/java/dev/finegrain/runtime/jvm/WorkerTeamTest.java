@@ -55,21 +55,26 @@ class WorkerTeamTest {
     }
 
     @Test
-    void workersAreNamedDaemonThreadsCreatedOnce() {
+    void workerZeroIsTheCallerAndTheOthersAreNamedDaemonThreadsCreatedOnce() {
         Set<Thread> seen = ConcurrentHashMap.newKeySet();
+        Thread caller = Thread.currentThread();
         try (WorkerTeam team = new WorkerTeam(3)) {
             assertEquals(3, team.size());
             for (int run = 0; run < 20; run++) {
                 team.run((worker, workers) -> {
                     Thread t = Thread.currentThread();
-                    assertEquals("finegrain-worker-" + worker, t.getName());
-                    assertTrue(t.isDaemon());
+                    if (worker == 0) {
+                        assertEquals(caller, t);
+                    } else {
+                        assertEquals("finegrain-worker-" + worker, t.getName());
+                        assertTrue(t.isDaemon());
+                        seen.add(t);
+                    }
                     assertEquals(3, workers);
-                    seen.add(t);
                 });
             }
         }
-        assertEquals(3, seen.size());
+        assertEquals(2, seen.size());
         seen.forEach(t -> assertFalse(t.isAlive(), t.getName()));
     }
 
