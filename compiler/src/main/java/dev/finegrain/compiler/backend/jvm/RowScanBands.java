@@ -141,7 +141,7 @@ final class RowScanBands {
         vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest, restFloor)));
         for (JExpr.Local[] step : scanSteps) {
             vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
-                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Permute(step[0], cells, cells), step[1]))));
+                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Rearrange(step[0], cells), step[1]))));
         }
         vector.add(new JStmt.Assign(scanLast, new JExpr.LaneValue(cells, k - 1)));
         vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,

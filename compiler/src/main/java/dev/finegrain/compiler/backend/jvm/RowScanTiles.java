@@ -148,7 +148,7 @@ final class RowScanTiles {
                 new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, west), westGaps))));
         for (JExpr.Local[] step : scanSteps) {
             scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
-                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Permute(step[0], cells, cells), step[1]))));
+                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Rearrange(step[0], cells), step[1]))));
         }
         List<JStmt> cellByCell = new ArrayList<>();
         cellByCell.add(new JStmt.VectorStore(rest, scratch, constant(0)));

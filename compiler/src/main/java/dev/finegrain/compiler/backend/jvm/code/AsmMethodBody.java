@@ -218,6 +218,12 @@ final class AsmMethodBody implements Opcodes {
                 method.visitMethodInsn(INVOKEVIRTUAL, blend.type().internalName(), "blend",
                         "(" + VECTOR + blend.mask().type().descriptor() + ")" + blend.type().descriptor(), false);
             }
+            case JExpr.Rearrange rearrange -> {
+                expression(rearrange.indexes());
+                expression(rearrange.source());
+                method.visitMethodInsn(INVOKEVIRTUAL, rearrange.type().internalName(), "selectFrom",
+                        "(" + VECTOR + ")" + rearrange.type().descriptor(), false);
+            }
             case JExpr.Permute permute -> {
                 expression(permute.indexes());
                 expression(permute.first());

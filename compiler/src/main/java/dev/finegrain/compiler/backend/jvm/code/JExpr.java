@@ -204,6 +204,15 @@ public sealed interface JExpr {
         public JType type() { return first.type(); }
     }
 
+    /**
+     * {@code indexes.selectFrom(source)}: lane l takes lane {@code indexes[l]} of source; one source, where {@link
+     * Permute}'s two-source form costs more (a row scan's shifts run one in a few cycles fewer, docs/performance.md).
+     */
+    record Rearrange(JExpr indexes, JExpr source) implements JExpr {
+        @Override
+        public JType type() { return source.type(); }
+    }
+
     /** {@code new int[length]}: a fresh array of zeros. */
     record NewArrayOfLength(JType element, JExpr length) implements JExpr {
         @Override

@@ -169,6 +169,7 @@ public final class JavaSourceEmitter {
                     compare.op().name(), expression(compare.right()));
             case JExpr.Blend blend -> CodeBlock.of("$L.blend($L, $L)", expression(blend.whenFalse()), expression(blend.whenTrue()),
                     expression(blend.mask()));
+            case JExpr.Rearrange rearrange -> CodeBlock.of("$L.selectFrom($L)", expression(rearrange.indexes()), expression(rearrange.source()));
             case JExpr.Permute permute -> CodeBlock.of("$L.selectFrom($L, $L)", expression(permute.indexes()), expression(permute.first()),
                     expression(permute.second()));
             case JExpr.NewArray array -> CodeBlock.of("new $L[] {$L}", array.element().javaName(), arguments(array.values()));
