@@ -8,7 +8,10 @@ import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
 
+import dev.finegrain.dsl.BinaryOperator;
+
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,14 +31,19 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * max, not the scan; the row streams its loads and stores in storage order, with no transposes.
  *
  * <p>Exactness. The scan regroups {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in int and long
- * arithmetic while nothing wraps. It is safe for a vector whose carry is at least {@code MIN + 2k gap} (with {@code
- * 0 <= gap <= MAX / k}): the vector first raises every rest term to at least {@code F = MIN + k gap}, so no scan step
- * (which subtracts at most {@code (k - 1) gap} from a value at least F) wraps; a raised term, at most {@code F - (l -
- * m) gap <= F}, never exceeds lane l's west term {@code carry - (l + 1) gap >= MIN + (2k - l - 1) gap >= F}, so it
- * changes no maximum; and no west term wraps. Every value is at least its west neighbour's less the gap, so a row of w
- * vector columns whose west value is at least {@code MIN + 2k gap + w gap} gives every vector such a carry. The run
- * checks that once per row (in unsigned arithmetic, which holds the difference from the floor exactly); a row that
- * fails runs its cells one by one in the sequential order, as the scalar code would, so the vector loop has no check.
+ * arithmetic while nothing wraps. It is safe for a vector whose carry is at least the floor {@code MIN + (2k + 1) gap}
+ * (with {@code 0 <= gap <= MAX / (k + 1)}, so the floor does not wrap): the vector first raises every rest term to at
+ * least {@code F = MIN + k gap}, so no scan step (which subtracts at most {@code (k - 1) gap} from a value at least F)
+ * wraps; a raised term, at most {@code F - (l - m) gap <= F}, never exceeds lane l's west term {@code carry - (l + 1)
+ * gap >= MIN + (2k - l) gap >= F}, so it changes no maximum; and no west term wraps. Every value is at least its west
+ * neighbour's less the gap, so a row of w vector columns whose west value is at least the floor plus {@code w gap}
+ * gives every vector such a carry. The run checks that once per row (in unsigned arithmetic, which holds the
+ * difference from the floor exactly); a row that fails runs its cells one by one in the sequential order, as the scalar
+ * code would, so the vector loop has no check.
+ *
+ * <p>Where {@code rest} has the term {@code north - gap} (Needleman-Wunsch and Smith-Waterman do), a row below a row
+ * that scanned skips the raise: each value of that row is at least its vector's carry less {@code k gap}, so at least
+ * {@code MIN + (k + 1) gap}, and every rest term below it at least F already.
  */
 final class RowScanBands {
 
@@ -57,6 +65,8 @@ final class RowScanBands {
     private final JExpr.Local scanStart;
     private final JExpr.Local scanEnd;
     private final List<JExpr.Local[]> scanSteps = new ArrayList<>();
+    /** Whether the row above scanned, where rest has the term north - gap (else null): its values need no raise then. */
+    private final JExpr.Local northScanned;
 
     /** Why the kernel's rows take no row scan, or empty when they take one. */
     static Optional<String> against(KernelGraph graph) {
@@ -89,15 +99,19 @@ final class RowScanBands {
         scanStart = cx.local("scanStart", JType.INT);
         scanEnd = cx.local("scanEnd", JType.INT);
         gap = v.scalar(recurrence.gap());
+        northScanned = restHasNorthLessGap() ? cx.local("northScanned", JType.BOOLEAN) : null;
         List<JStmt> prologue = cx.prologue;
-        prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + k
-                + ", and every vector's carry at least MIN + 2 * " + k + " gap (else the row runs cell by cell)"));
+        prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + (k + 1)
+                + ", and every vector's carry at least MIN + " + (2 * k + 1) + " gap (else the row runs cell by cell)"));
         prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, laneConstant(0)),
-                compare(Op.LE, gap, isLong() ? JExpr.Const.ofLong(Long.MAX_VALUE / k) : constant(Integer.MAX_VALUE / k)))));
+                compare(Op.LE, gap, isLong() ? JExpr.Const.ofLong(Long.MAX_VALUE / (k + 1)) : constant(Integer.MAX_VALUE / (k + 1))))));
         prologue.add(new JStmt.Assign(vectorGap, new JExpr.Binary(Op.MUL, laneConstant(k), gap)));
         JExpr minimum = isLong() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE);
         prologue.add(new JStmt.Assign(restFloor, new JExpr.Broadcast(v.species, add(minimum, vectorGap))));
-        prologue.add(new JStmt.Assign(carryFloor, add(add(minimum, vectorGap), vectorGap)));
+        prologue.add(new JStmt.Assign(carryFloor, add(add(add(minimum, vectorGap), vectorGap), gap)));
+        if (northScanned != null) {
+            prologue.add(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(false)));
+        }
         prologue.add(new JStmt.Assign(westGaps, new JExpr.Lanewise(LaneOp.MUL, new JExpr.Broadcast(v.species, gap), v.constants(l -> l + 1))));
         for (int d = 1; d < k; d *= 2) {
             int distance = d;
@@ -114,8 +128,8 @@ final class RowScanBands {
         return " Row scan: a band's row runs in vectors of " + k + " cells; the value is max(terms, west - gap), so a vector"
                 + " computes its terms at once from one load per neighbour and input, scans them over its lanes in "
                 + Integer.numberOfTrailingZeros(k) + " shift-and-max steps, and then meets the value west of it, carried as a"
-                + " scalar from vector to vector; a row whose west value lies within " + 2 * k + " gaps and one gap per column of"
-                + " the minimum, or every row when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
+                + " scalar from vector to vector; a row whose west value lies within " + (2 * k + 1) + " gaps and one gap per column"
+                + " of the minimum, or every row when the gap is below 0 or above MAX / " + (k + 1) + ", runs cell by cell.";
     }
 
     /**
@@ -135,10 +149,40 @@ final class RowScanBands {
         List<JStmt> vectors = new ArrayList<>();
         vectors.add(new JStmt.Assign(x, scanStart));
         vectors.add(new JStmt.Assign(carry, cx.value(field, cx.index(field, new int[] {0, -1}))));
+        List<JStmt> scanned = new ArrayList<>();
+        if (northScanned == null) {
+            scanned.add(vectorLoop(true));
+        } else {
+            scanned.add(new JStmt.If(northScanned, List.of(vectorLoop(false)), List.of(vectorLoop(true))));
+            scanned.add(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(true)));
+        }
+        List<JStmt> cellByCell = new ArrayList<>(plain.points(scanStart, scanEnd));
+        if (northScanned != null) {
+            cellByCell.add(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(false)));
+        }
+        // (carry - carryFloor) / columns >= gap, unsigned: the difference of a carry at least the floor fits exactly
+        String boxed = isLong() ? "java/lang/Long" : "java/lang/Integer";
+        JExpr columns = sub(scanEnd, scanStart);
+        JExpr perColumn = new JExpr.InvokeStatic(boxed, "divideUnsigned", List.of(v.lane, v.lane), v.lane,
+                List.of(sub(carry, carryFloor), isLong() ? new JExpr.Convert(columns, JType.LONG) : columns));
+        JExpr roomForTheRow = compare(Op.GE, new JExpr.InvokeStatic(boxed, "compareUnsigned", List.of(v.lane, v.lane), JType.INT,
+                List.of(perColumn, gap)), constant(0));
+        vectors.add(new JStmt.Comment("the row scans when no subtraction can wrap: every vector's carry stays at least MIN + "
+                + (2 * k + 1) + " gap"));
+        vectors.add(new JStmt.If(new JExpr.Binary(Op.AND, new JExpr.Binary(Op.AND, gapInRange, compare(Op.GE, carry, carryFloor)), roomForTheRow),
+                scanned, cellByCell));
+        out.add(new JStmt.If(compare(Op.LT, scanStart, scanEnd), vectors, List.of()));
+        out.addAll(plain.points(scanEnd, to));
+        return out;
+    }
+
+    /** The row's vectors from scanStart to scanEnd, their rest terms raised to at least MIN + k gap or not. */
+    private JStmt vectorLoop(boolean raise) {
         List<JStmt> vector = new ArrayList<>();
         vector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
-        vector.add(new JStmt.Comment("the west dependence: a max-plus scan over the lanes, then the carry"));
-        vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest, restFloor)));
+        vector.add(new JStmt.Comment(raise ? "the west dependence: a max-plus scan over the lanes, then the carry"
+                : "the row above scanned, so every rest term is at least MIN + " + k + " gap: the scan needs no raise"));
+        vector.add(new JStmt.Assign(cells, raise ? new JExpr.Lanewise(LaneOp.MAX, rest, restFloor) : rest));
         for (JExpr.Local[] step : scanSteps) {
             vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
                     new JExpr.Lanewise(LaneOp.SUB, new JExpr.Rearrange(step[0], cells), step[1]))));
@@ -148,20 +192,16 @@ final class RowScanBands {
                 new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, carry), westGaps))));
         vector.add(new JStmt.Assign(carry, math("max", v.lane, scanLast, new JExpr.Binary(Op.SUB, carry, vectorGap))));
         vector.add(new JStmt.VectorStore(cells, cx.array[field], cx.index(field, new int[] {0, 0})));
-        // (carry - carryFloor) / columns >= gap, unsigned: the difference of a carry at least the floor fits exactly
-        String boxed = isLong() ? "java/lang/Long" : "java/lang/Integer";
-        JExpr columns = sub(scanEnd, scanStart);
-        JExpr perColumn = new JExpr.InvokeStatic(boxed, "divideUnsigned", List.of(v.lane, v.lane), v.lane,
-                List.of(sub(carry, carryFloor), isLong() ? new JExpr.Convert(columns, JType.LONG) : columns));
-        JExpr roomForTheRow = compare(Op.GE, new JExpr.InvokeStatic(boxed, "compareUnsigned", List.of(v.lane, v.lane), JType.INT,
-                List.of(perColumn, gap)), constant(0));
-        vectors.add(new JStmt.Comment("the row scans when no subtraction can wrap: every vector's carry stays at least MIN + 2 * "
-                + k + " gap"));
-        vectors.add(new JStmt.If(new JExpr.Binary(Op.AND, new JExpr.Binary(Op.AND, gapInRange, compare(Op.GE, carry, carryFloor)), roomForTheRow),
-                List.of(new JStmt.Loop(x, scanStart, scanEnd, constant(k), vector)), plain.points(scanStart, scanEnd)));
-        out.add(new JStmt.If(compare(Op.LT, scanStart, scanEnd), vectors, List.of()));
-        out.addAll(plain.points(scanEnd, to));
-        return out;
+        return new JStmt.Loop(cx.coordinate[cx.last], scanStart, scanEnd, constant(k), vector);
+    }
+
+    /** Whether one of rest's max terms is the north neighbour less the recurrence's own gap. */
+    private boolean restHasNorthLessGap() {
+        List<IrExpr> terms = new ArrayList<>();
+        WestMaxRecurrence.flattenMax(recurrence.rest(), terms);
+        return terms.stream().anyMatch(term -> term instanceof IrExpr.Binary sub && sub.operator() == BinaryOperator.SUB
+                && sub.left() instanceof IrExpr.Load load && load.field() == field && Arrays.equals(load.offset(), new int[] {-1, 0})
+                && sub.right().equals(recurrence.gap()));
     }
 
     /** The scalar points of the current row from column {@code from} to {@code to}, as the schedule runs them. */

@@ -75,7 +75,8 @@ record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
         return new Decision(Optional.of(new WestMaxRecurrence(restMax, gap)), "");
     }
 
-    private static void flattenMax(IrExpr expr, List<IrExpr> terms) {
+    /** The terms of a tree of max operations, left to right; an expression that is no max is its one term. */
+    static void flattenMax(IrExpr expr, List<IrExpr> terms) {
         if (expr instanceof IrExpr.Binary max && max.operator() == BinaryOperator.MAX) {
             flattenMax(max.left(), terms);
             flattenMax(max.right(), terms);

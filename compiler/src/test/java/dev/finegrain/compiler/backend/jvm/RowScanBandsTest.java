@@ -11,6 +11,7 @@ import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Expr;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
@@ -27,7 +28,9 @@ import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.select;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -66,8 +69,12 @@ class RowScanBandsTest {
      * above it), and the boundary is {@code boundary}; with gap 5 a 16-lane vector needs a carry of at least MIN + 160.
      */
     static Kernel aboveTheMinimum(String name, int boundary, boolean readsNorth) {
+        return aboveTheMinimum(name, constant(boundary), readsNorth);
+    }
+
+    static Kernel aboveTheMinimum(String name, Expr boundary, boolean readsNorth) {
         return kernel(name).domain(dim("i", "rows"), dim("j", "cols")).param("gap", INT).input("w", INT)
-                .state("f", INT, boundary(constant(boundary)))
+                .state("f", INT, boundary(boundary))
                 .actor("cell", "f", a -> readsNorth
                         ? max(a.read("w", 0, 0), a.read("f", -1, 0).minus(a.param("gap")), a.read("f", -1, -1).minus(a.param("gap")),
                                 a.read("f", 0, -1).minus(a.param("gap")))
@@ -76,15 +83,22 @@ class RowScanBandsTest {
     }
 
     /**
-     * Three ways a scan could wrap where the scalar order does not. A boundary at MIN + 7: no row may scan. A boundary at
+     * Four ways a scan could wrap where the scalar order does not. A boundary at MIN + 7: no row may scan. A boundary at
      * MIN + 200: a row starts above the floor but its values fall by up to a gap per column, below it, so a row may scan
      * only with room for all its columns. A boundary of 0 and rest terms that read no neighbour: rows scan, and their
-     * rest terms within 40 of the minimum must be raised before the scan steps subtract up to 8 gaps from them.
+     * rest terms within 40 of the minimum must be raised before the scan steps subtract up to 8 gaps from them. A
+     * boundary row above the domain at MIN + 7 and a boundary column of 0: the first row scans, and its rest terms (north
+     * - gap among them) lie near the minimum, so it must raise them though later rows, below a row that scanned, need not.
+     * A boundary at MIN + 7 above the domain and west of its first 32 rows, and at MIN + 2765 west of the rows below: the
+     * first 32 rows run cell by cell, and row 32 scans below a row that did not, so it must raise its rest terms.
      */
     @Test
     void aScanNeitherWrapsACarryNorARestTermNearTheMinimum() {
         List<Kernel> kernels = List.of(aboveTheMinimum("at-min", Integer.MIN_VALUE + 7, true),
-                aboveTheMinimum("falling-to-min", Integer.MIN_VALUE + 200, true), aboveTheMinimum("rest-at-min", 0, false));
+                aboveTheMinimum("falling-to-min", Integer.MIN_VALUE + 200, true), aboveTheMinimum("rest-at-min", 0, false),
+                aboveTheMinimum("low-row-above", select(index("i").lessThan(0), constant(Integer.MIN_VALUE + 7), constant(0)), true),
+                aboveTheMinimum("scan-below-cells", select(index("i").lessThan(32), constant(Integer.MIN_VALUE + 7),
+                        constant(Integer.MIN_VALUE + 2765)), true));
         for (Kernel kernel : kernels) {
             for (int[] sizes : List.of(new int[] {24, 200}, new int[] {40, 517})) {
                 SplittableRandom random = new SplittableRandom(sizes[1]);
