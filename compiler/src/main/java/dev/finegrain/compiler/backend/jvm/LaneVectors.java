@@ -148,6 +148,24 @@ final class LaneVectors {
         return new JExpr.Permute(shiftUp, vector, new JExpr.Broadcast(species, fill));
     }
 
+    /**
+     * The constants of a max-plus scan's log2 k steps, set in the prologue: for d = 1, 2, 4, ..., the index vector that
+     * shifts every lane d lanes up (lanes below d take their own value) and {@code d * gap} in every lane.
+     */
+    List<JExpr.Local[]> scanSteps(JExpr gap) {
+        List<JExpr.Local[]> steps = new ArrayList<>();
+        for (int d = 1; d < k; d *= 2) {
+            int distance = d;
+            JExpr.Local shift = cx.local("scanShift" + d, vector);
+            JExpr.Local gaps = cx.local("scanGap" + d, vector);
+            cx.prologue.add(new JStmt.Assign(shift, constants(l -> l >= distance ? l - distance : l)));
+            JExpr times = lane.equals(JType.LONG) ? JExpr.Const.ofLong(d) : constant(d);
+            cx.prologue.add(new JStmt.Assign(gaps, new JExpr.Broadcast(species, new JExpr.Binary(JExpr.Binary.Op.MUL, times, gap))));
+            steps.add(new JExpr.Local[] {shift, gaps});
+        }
+        return steps;
+    }
+
     /** An int in every lane, converted to the lane type. */
     JExpr broadcastInt(JExpr value) {
         return new JExpr.Broadcast(species, lane.equals(JType.INT) ? value : new JExpr.Convert(value, lane));

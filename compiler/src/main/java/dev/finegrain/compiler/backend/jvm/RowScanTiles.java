@@ -111,14 +111,7 @@ final class RowScanTiles {
         prologue.add(new JStmt.Assign(floor, add(isLong() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE),
                 new JExpr.Binary(Op.MUL, laneConstant(k), gap))));
         prologue.add(new JStmt.Assign(westGaps, new JExpr.Lanewise(LaneOp.MUL, new JExpr.Broadcast(v.species, gap), v.constants(l -> l + 1))));
-        for (int d = 1; d < k; d *= 2) {
-            int distance = d;
-            JExpr.Local shift = cx.local("scanShift" + d, v.vector);
-            JExpr.Local gaps = cx.local("scanGap" + d, v.vector);
-            prologue.add(new JStmt.Assign(shift, v.constants(l -> l >= distance ? l - distance : l)));
-            prologue.add(new JStmt.Assign(gaps, new JExpr.Broadcast(v.species, new JExpr.Binary(Op.MUL, laneConstant(d), gap))));
-            scanSteps.add(new JExpr.Local[] {shift, gaps});
-        }
+        scanSteps.addAll(v.scanSteps(gap));
         prologue.add(new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, constant(k))));
     }
 
