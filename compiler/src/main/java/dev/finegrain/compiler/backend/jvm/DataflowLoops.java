@@ -66,7 +66,7 @@ final class DataflowLoops {
         LoweringContext cx = new LoweringContext(plan.graph(), layout);
         DataflowLoops loops = new DataflowLoops(cx, plan.waits());
         Optional<String> notScan = RowScanBands.against(plan.graph());
-        LaneVectors.Choice scanLanes = notScan.isPresent() ? null : LaneVectors.choose(cx, width, (k, skew) -> loops.packedAgainst());
+        LaneVectors.Choice scanLanes = notScan.isPresent() ? null : LaneVectors.choose(cx, width, (k, skew) -> loops.rowScanAgainst());
         List<JStmt> body;
         String summary;
         if (scanLanes != null && scanLanes.lanes().isPresent()) {
@@ -97,6 +97,16 @@ final class DataflowLoops {
                 : Optional.empty();
     }
 
+    /** Why a band's rows cannot run as row scans: {@link #packedAgainst}, or a token from the east, which a row would await only after it. */
+    private Optional<String> rowScanAgainst() {
+        return packedAgainst().or(() -> eastChannel().map(channel -> "channel " + channel.via()
+                + " takes tokens from the band to the east, and a band's row scan awaits its tokens before the row, from the west"));
+    }
+
+    private Optional<IrChannel> eastChannel() {
+        return waits.stream().filter(cx::needsToken).filter(w -> w.vector()[cx.last] < 0).findFirst();
+    }
+
     /**
      * Why a band cannot run in strips, if it cannot: strips await a band edge's tokens before a strip and publish them
      * after it, which needs every token to come from the west; and a vector store would overwrite packed ready bits.
@@ -105,8 +115,7 @@ final class DataflowLoops {
         if (cx.sync.packed()) {
             return packedAgainst();
         }
-        return waits.stream().filter(cx::needsToken).filter(w -> w.vector()[cx.last] < 0).findFirst()
-                .map(w -> "channel " + w.via() + " takes tokens from the band to the east, and a strip waits for a whole strip of them");
+        return eastChannel().map(w -> "channel " + w.via() + " takes tokens from the band to the east, and a strip waits for a whole strip of them");
     }
 
     private List<JStmt> body(Optional<LaneStrips> strips, Optional<RowScanBands> scan) {
@@ -143,9 +152,6 @@ final class DataflowLoops {
             List<JStmt> fire = new ArrayList<>(folds);
             cx.actors.store(spec, value, fire);
             synced.add(cx.actors.describe(spec));
-            if (scan.isPresent()) {
-                awaits.addAll(westHaloCopy(spec));
-            }
             if (!folds.isEmpty() && !awaits.isEmpty() && cx.actors.foldsReadNoState(spec.body())) {
                 synced.add(new JStmt.Comment("the independent work first: these folds read no state, so they need no token"));
                 synced.addAll(folds);
@@ -190,14 +196,18 @@ final class DataflowLoops {
                 : "only the first and last " + edge + " column(s) of a band await or publish tokens; the rest run plain"));
         out.add(new JStmt.Assign(prefixEnd, LoweringContext.math("min", JType.INT, add(bandStart, constant(edge)), bandEnd)));
         out.add(new JStmt.Assign(suffixStart, LoweringContext.math("max", JType.INT, sub(bandEnd, constant(edge)), prefixEnd)));
-        row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), synced));
         RowScanBands.Plain points = (from, to) -> {
             List<JStmt> run = new ArrayList<>(cx.carries.seed(from));
             run.add(new JStmt.Loop(x, from, to, constant(1), plain));
             return run;
         };
-        row.addAll(scan.isPresent() ? scan.get().row(prefixEnd, suffixStart, points) : points.points(prefixEnd, suffixStart));
-        row.add(new JStmt.Loop(x, suffixStart, bandEnd, constant(1), synced));
+        if (scan.isPresent()) {
+            row.addAll(rowScan(scan.get(), prefixEnd, edge, points));
+        } else {
+            row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), synced));
+            row.addAll(points.points(prefixEnd, suffixStart));
+            row.add(new JStmt.Loop(x, suffixStart, bandEnd, constant(1), synced));
+        }
         if (strips.isPresent() && cx.rank == 2) {
             out.addAll(strips(strips.get(), prefixEnd, edge));
             out.add(new JStmt.Comment("the rows after the last whole strip, one by one"));
@@ -251,16 +261,43 @@ final class DataflowLoops {
     }
 
     /**
-     * With band blocks: at a band's first column, after its tokens, the value west of the band (the last column of the
-     * band to the west, in that band's block) copied into this block's halo column, where this band's points read it.
+     * A band's row as a row scan: first every token its first {@code edge} column(s) await, and the value west of the
+     * band (the last column of the band to the west, in that band's block) copied into this block's halo column, where
+     * the row reads it; then the whole row in vectors from the band's first column, which band blocks start on a line;
+     * then every token its last {@code edge} column(s) publish.
      */
-    private List<JStmt> westHaloCopy(IrActor actor) {
-        int field = actor.writes();
-        JExpr west = cx.index(field, new int[] {0, -1});
-        JExpr inWesternBlock = add(sub(west, cx.blockStride(field)), band);
-        return List.of(new JStmt.If(new JExpr.Binary(Op.AND, compare(Op.EQ, cx.coordinate[cx.last], bandStart), compare(Op.GT, bandStart, constant(0))),
-                List.of(new JStmt.Comment("the value west of the band, from the western band's block into this block's halo column"),
-                        new JStmt.Store(cx.array[field], west, new JExpr.ArrayLoad(cx.array[field], inWesternBlock))), List.of()));
+    private List<JStmt> rowScan(RowScanBands scan, JExpr.Local prefixEnd, int edge, RowScanBands.Plain points) {
+        JExpr.Local x = cx.coordinate[cx.last];
+        List<JStmt> awaits = new ArrayList<>();
+        List<JStmt> publishes = new ArrayList<>();
+        for (int actor : cx.graph.actorOrder()) {
+            for (int wait = 0; wait < waits.size(); wait++) {
+                if (waits.get(wait).consumer() == actor && cx.needsToken(waits.get(wait))) {
+                    awaits.addAll(await(wait));
+                }
+            }
+            publishes.addAll(publish(cx.graph.actor(actor)));
+        }
+        List<JStmt> row = new ArrayList<>();
+        if (edge > 0) {
+            row.add(new JStmt.Comment("the tokens the row's first " + edge + " column(s) await, all before the row"));
+            row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), awaits));
+            int field = cx.graph.actors().getFirst().writes();
+            row.add(new JStmt.Assign(x, bandStart));
+            JExpr west = cx.index(field, new int[] {0, -1});
+            row.add(new JStmt.If(compare(Op.GT, bandStart, constant(0)), List.of(
+                    new JStmt.Comment("the value west of the band, from the western band's block into this block's halo column"),
+                    new JStmt.Store(cx.array[field], west, new JExpr.ArrayLoad(cx.array[field], add(sub(west, cx.blockStride(field)), band)))),
+                    List.of()));
+        }
+        row.addAll(scan.row(bandStart, bandEnd, points));
+        if (edge > 0) {
+            JExpr.Local publishFrom = cx.local("publishFrom", JType.INT);
+            row.add(new JStmt.Comment("the tokens of the row's last " + edge + " column(s), all after the row"));
+            row.add(new JStmt.Assign(publishFrom, LoweringContext.math("max", JType.INT, sub(bandEnd, constant(edge)), bandStart)));
+            row.add(new JStmt.Loop(x, publishFrom, bandEnd, constant(1), publishes));
+        }
+        return row;
     }
 
     /** The columns of each worker's band: the generated code computes the same (see {@link #bands}). */
