@@ -8,18 +8,14 @@ import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.plan.DataflowPlan;
-import dev.finegrain.dsl.ChannelPolicy;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.runtime;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 
 /**
@@ -31,12 +27,17 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * cross a band edge need tokens; a worker follows its western neighbour one row behind, and the score rows, the
  * long streams the kernel is bound by, stay in one core's cache. Only the few columns at a band's edges await or
  * publish; the rest of each row runs as a plain loop. Rank 1: blocks, see {@link #blockSize}.
+ *
+ * <p>With lanes, a band's rows run as row scans where the kernel's value is a max-plus recurrence along the row
+ * ({@link RowScanBands}, storage in band blocks), else in strips ({@link LaneStrips}); the tokens' statements are
+ * {@link DataflowTokens}'.
  */
 final class DataflowLoops {
 
     private final LoweringContext cx;
     private final List<IrChannel> waits;
     private final int blockSize;
+    private final DataflowTokens tokens;
     private JExpr.Local groupsPerRow;
     private JExpr.Local band;
     private JExpr.Local bandStart;
@@ -46,6 +47,7 @@ final class DataflowLoops {
         this.cx = cx;
         this.waits = waits;
         this.blockSize = blockSize(cx, waits);
+        this.tokens = new DataflowTokens(cx, waits, blockSize);
     }
 
     /**
@@ -123,6 +125,7 @@ final class DataflowLoops {
         int last = cx.last;
         if (cx.sync.group() > 1) {
             groupsPerRow = cx.local("groupsPerRow", JType.INT);
+            tokens.groupsPerRow(groupsPerRow);
             out.add(new JStmt.Assign(groupsPerRow, LoweringContext.math("ceilDiv", JType.INT, cx.size[last], constant(cx.sync.group()))));
         }
         if (cx.rank > 1) {
@@ -141,12 +144,7 @@ final class DataflowLoops {
         List<JStmt> plain = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
             IrActor spec = cx.graph.actor(actor);
-            List<JStmt> awaits = new ArrayList<>();
-            for (int wait = 0; wait < waits.size(); wait++) {
-                if (waits.get(wait).consumer() == actor && cx.needsToken(waits.get(wait))) {
-                    awaits.addAll(await(wait));
-                }
-            }
+            List<JStmt> awaits = tokens.awaits(actor);
             List<JStmt> folds = new ArrayList<>();
             JExpr value = cx.actors.lower(spec, spec.body(), folds);
             List<JStmt> fire = new ArrayList<>(folds);
@@ -161,7 +159,7 @@ final class DataflowLoops {
                 synced.addAll(awaits);
                 synced.addAll(fire);
             }
-            synced.addAll(publish(spec));
+            synced.addAll(tokens.publish(spec));
             if (carry) {
                 // the plain middle of a band reads its west neighbour from the carried local, not from memory
                 cx.carries.readFromLocals(true);
@@ -232,16 +230,8 @@ final class DataflowLoops {
      * its western neighbour one strip behind, with one hand-off per strip edge.
      */
     private List<JStmt> strips(LaneStrips strips, JExpr.Local prefixEnd, int edge) {
-        List<JStmt> awaits = new ArrayList<>();
-        List<JStmt> publishes = new ArrayList<>();
-        for (int actor : cx.graph.actorOrder()) {
-            for (int wait = 0; wait < waits.size(); wait++) {
-                if (waits.get(wait).consumer() == actor && cx.needsToken(waits.get(wait))) {
-                    awaits.addAll(await(wait));
-                }
-            }
-            publishes.addAll(publish(cx.graph.actor(actor)));
-        }
+        List<JStmt> awaits = tokens.allAwaits();
+        List<JStmt> publishes = tokens.allPublishes();
         List<JStmt> before = new ArrayList<>();
         List<JStmt> after = new ArrayList<>();
         if (edge > 0) {
@@ -268,16 +258,8 @@ final class DataflowLoops {
      */
     private List<JStmt> rowScan(RowScanBands scan, JExpr.Local prefixEnd, int edge, RowScanBands.Plain points) {
         JExpr.Local x = cx.coordinate[cx.last];
-        List<JStmt> awaits = new ArrayList<>();
-        List<JStmt> publishes = new ArrayList<>();
-        for (int actor : cx.graph.actorOrder()) {
-            for (int wait = 0; wait < waits.size(); wait++) {
-                if (waits.get(wait).consumer() == actor && cx.needsToken(waits.get(wait))) {
-                    awaits.addAll(await(wait));
-                }
-            }
-            publishes.addAll(publish(cx.graph.actor(actor)));
-        }
+        List<JStmt> awaits = tokens.allAwaits();
+        List<JStmt> publishes = tokens.allPublishes();
         List<JStmt> row = new ArrayList<>();
         if (edge > 0) {
             row.add(new JStmt.Comment("the tokens the row's first " + edge + " column(s) await, all before the row"));
@@ -314,6 +296,7 @@ final class DataflowLoops {
         band = cx.local("band", JType.INT);
         bandStart = cx.local("bandStart", JType.INT);
         bandEnd = cx.local("bandEnd", JType.INT);
+        tokens.band(bandStart, bandEnd);
         JExpr columns = cx.size[cx.last];
         JExpr perWorker = LoweringContext.math("ceilDiv", JType.INT, columns, cx.workers);
         return List.of(
@@ -331,123 +314,5 @@ final class DataflowLoops {
     private int edgeWidth() {
         int reach = waits.stream().filter(cx::needsToken).mapToInt(w -> Math.abs(w.vector()[cx.last])).max().orElse(0);
         return Math.ceilDiv(reach, cx.sync.group()) * cx.sync.group();
-    }
-
-    /** Awaits the token of the plan's wait {@code channelIndex} at the current point, when its producer exists and runs on another worker. */
-    private List<JStmt> await(int channelIndex) {
-        IrChannel channel = waits.get(channelIndex);
-        int[] d = channel.vector();
-        JExpr condition = null;
-        for (int k = 0; k < cx.rank; k++) {
-            if (d[k] > 0) {
-                condition = and(condition, compare(Op.GE, cx.coordinate[k], constant(d[k])));
-            } else if (d[k] < 0) {
-                condition = and(condition, compare(Op.LT, sub(cx.coordinate[k], constant(d[k])), cx.size[k]));
-            }
-        }
-        JExpr remote;
-        if (cx.rank == 1) {
-            JExpr producerBlock = new JExpr.Binary(Op.DIV, sub(cx.coordinate[0], constant(d[0])), constant(blockSize));
-            remote = compare(Op.NE, new JExpr.Binary(Op.REM, producerBlock, cx.workers), cx.worker);
-        } else {
-            JExpr producerColumn = sub(cx.coordinate[cx.last], constant(d[cx.last]));
-            remote = d[cx.last] > 0 ? compare(Op.LT, producerColumn, bandStart) : compare(Op.GE, producerColumn, bandEnd);
-        }
-        JExpr consumer = cx.linearPoint();
-        JExpr producer = cx.linearPointBefore(d);
-        JExpr channelId = constant(channelIndex);
-        List<JStmt> waits = new ArrayList<>();
-        waits.add(new JStmt.Comment("await " + channel.via() + " from " + cx.graph.actor(channel.producer()).name()));
-        if (cx.sync.packed()) {
-            int field = cx.graph.actor(channel.producer()).writes();
-            int[] back = java.util.Arrays.stream(d).map(c -> -c).toArray();
-            waits.add(new JStmt.Evaluate(runtime("PackedReadyWords", "await", JType.INT,
-                    List.of(JType.LONG_ARRAY, JType.INT, LoweringContext.WATCHDOG, JType.INT, JType.INT, JType.INT),
-                    cx.array[field], cx.index(field, back), cx.watchdog, channelId, consumer, producer)));
-        } else {
-            JExpr.Local tokens = cx.syncArray[cx.sync.arrayOfChannel().get(channelIndex)];
-            JExpr word = word(d, producer);
-            List<JType> waitParameters = List.of(JType.INT, LoweringContext.WATCHDOG, JType.INT, JType.INT, JType.INT);
-            switch (cx.sync.mechanism()) {
-                case ACQUIRE_RELEASE_FLAG -> waits.add(new JStmt.Evaluate(runtime("ReadyFlags", "await", JType.VOID,
-                        prepend(JType.INT_ARRAY, waitParameters), tokens, word, cx.watchdog, channelId, consumer, producer)));
-                case BLOCKING -> waits.add(new JStmt.Evaluate(new JExpr.InvokeVirtual(tokens, "await", waitParameters, JType.VOID,
-                        List.of(word, cx.watchdog, channelId, consumer, producer))));
-                case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> {
-                    waits.add(new JStmt.Evaluate(runtime("SpinLockTokens", "take", JType.VOID,
-                            prepend(JType.INT_ARRAY, waitParameters), tokens, word, cx.watchdog, channelId, consumer, producer)));
-                    if (channel.policy() == ChannelPolicy.SHARED || cx.sync.group() > 1) {
-                        waits.add(new JStmt.Comment(channel.policy() == ChannelPolicy.SHARED
-                                ? "a shared token goes back for the producer's other consumers"
-                                : "a group's token goes back for the other instances that consume the same group"));
-                        waits.add(new JStmt.Evaluate(runtime("SpinLockTokens", "restore", JType.VOID,
-                                List.of(JType.INT_ARRAY, JType.INT), tokens, word)));
-                    }
-                }
-                default -> throw new IllegalStateException("no JVM lowering for " + cx.sync.mechanism());
-            }
-        }
-        return List.of(new JStmt.If(and(condition, remote), waits, List.of()));
-    }
-
-    /** Publishes the tokens the actor produces at the current point (per group: at the group's last point). */
-    private List<JStmt> publish(IrActor actor) {
-        if (cx.sync.packed()) {
-            return List.of();
-        }
-        Set<Integer> arrays = new LinkedHashSet<>();
-        for (int c = 0; c < waits.size(); c++) {
-            IrChannel channel = waits.get(c);
-            if (channel.producer() == actor.id() && cx.needsToken(channel)) {
-                arrays.add(cx.sync.arrayOfChannel().get(c));
-            }
-        }
-        List<JStmt> publishes = new ArrayList<>();
-        JExpr word = word(new int[cx.rank], cx.linearPoint());
-        for (int array : arrays) {
-            JExpr.Local tokens = cx.syncArray[array];
-            publishes.add(new JStmt.Evaluate(switch (cx.sync.mechanism()) {
-                case ACQUIRE_RELEASE_FLAG -> runtime("ReadyFlags", "publish", JType.VOID, List.of(JType.INT_ARRAY, JType.INT), tokens, word);
-                case BLOCKING -> new JExpr.InvokeVirtual(tokens, "publish", List.of(JType.INT), JType.VOID, List.of(word));
-                case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> runtime("SpinLockTokens", "release", JType.VOID,
-                        List.of(JType.INT_ARRAY, JType.INT), tokens, word);
-                default -> throw new IllegalStateException("no JVM lowering for " + cx.sync.mechanism());
-            }));
-        }
-        if (publishes.isEmpty() || cx.sync.group() == 1) {
-            return publishes;
-        }
-        JExpr x = cx.coordinate[cx.last];
-        JExpr groupEnds = new JExpr.Binary(Op.OR,
-                compare(Op.EQ, new JExpr.Binary(Op.REM, x, constant(cx.sync.group())), constant(cx.sync.group() - 1)),
-                compare(Op.EQ, x, sub(cx.size[cx.last], constant(1))));
-        return List.of(new JStmt.Comment("a group publishes once, after its last instance"), new JStmt.If(groupEnds, publishes, List.of()));
-    }
-
-    /** The sync word of the point {@code d} before the current one: its instance, or its group. */
-    private JExpr word(int[] d, JExpr linearPoint) {
-        if (cx.sync.group() == 1) {
-            return linearPoint;
-        }
-        JExpr row = cx.rowNumber;
-        for (int k = 0; k < cx.last; k++) {
-            if (d[k] != 0) {
-                row = sub(row, LoweringContext.mul(constant(d[k]),
-                        new JExpr.Binary(Op.DIV, cx.linearStride[k], cx.size[cx.last])));
-            }
-        }
-        JExpr column = new JExpr.Binary(Op.DIV, sub(cx.coordinate[cx.last], constant(d[cx.last])), constant(cx.sync.group()));
-        return add(LoweringContext.mul(row, groupsPerRow), column);
-    }
-
-    private static JExpr and(JExpr a, JExpr b) {
-        return a == null ? b : new JExpr.Binary(Op.AND, a, b);
-    }
-
-    private static List<JType> prepend(JType first, List<JType> rest) {
-        List<JType> all = new ArrayList<>();
-        all.add(first);
-        all.addAll(rest);
-        return all;
     }
 }
