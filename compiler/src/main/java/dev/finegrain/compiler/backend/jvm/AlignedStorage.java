@@ -26,7 +26,7 @@ import java.util.function.LongPredicate;
  * <p>Band blocks. A class whose workers run bands of columns as row scans ({@link JClass.RowAlignment#bandGroup}) gets
  * each band's columns, with the halo columns either side, as a block of rows of its own: a worker's loads and stores
  * then stream through one contiguous block, where rows of the whole width would make them jump from row to row, which
- * the hardware prefetchers follow badly (docs/performance.md, "Band blocks"). The band width depends on the number of
+ * ran almost twice as slow on one core (docs/performance.md, "Band blocks"). The band width depends on the number of
  * workers, so this layout is made per team size.
  */
 final class AlignedStorage {

@@ -8,9 +8,9 @@ import java.util.concurrent.locks.LockSupport;
  * A reusable team of worker threads, created once and reused across runs; no task objects per actor.
  *
  * <p>The caller is worker 0: a team of n runs n - 1 threads of its own, and {@code run} runs worker 0's share on the
- * calling thread. Why: on a machine with as many cores as workers, a caller that only waited would be one thread too
- * many, and the scheduler, waking the workers from the caller's core, at times queued two of them on one core for
- * milliseconds (docs/performance.md, "Worker 0 is the caller").
+ * calling thread. Why: on a machine with as many cores as workers, a caller that only waited was one thread too many,
+ * and with it about one run in four on two cores took half again as long or more, likely two woken workers queued on
+ * one core (docs/performance.md, "Worker 0 is the caller").
  *
  * <p>A run hands one {@link TeamTask} to every worker by bumping a volatile epoch; idle workers spin for about
  * {@link #IDLE_SPIN_NANOS} looking for the next epoch (so back-to-back runs never block), then park. The last
