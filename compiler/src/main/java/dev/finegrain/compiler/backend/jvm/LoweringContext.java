@@ -338,7 +338,7 @@ final class LoweringContext {
         return origins;
     }
 
-    /** With band blocks: field {@code field}'s elements from one band's block to the next, less the band's columns. */
+    /** With band blocks: the elements from one band's block of field {@code field} to the next. */
     JExpr.Local blockStride(int field) {
         return blockStride[field];
     }
