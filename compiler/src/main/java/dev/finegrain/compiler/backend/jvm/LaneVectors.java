@@ -159,11 +159,20 @@ final class LaneVectors {
             JExpr.Local shift = cx.local("scanShift" + d, vector);
             JExpr.Local gaps = cx.local("scanGap" + d, vector);
             cx.prologue.add(new JStmt.Assign(shift, constants(l -> l >= distance ? l - distance : l)));
-            JExpr times = lane.equals(JType.LONG) ? JExpr.Const.ofLong(d) : constant(d);
-            cx.prologue.add(new JStmt.Assign(gaps, new JExpr.Broadcast(species, new JExpr.Binary(JExpr.Binary.Op.MUL, times, gap))));
+            cx.prologue.add(new JStmt.Assign(gaps, new JExpr.Broadcast(species, new JExpr.Binary(JExpr.Binary.Op.MUL, laneConstant(d), gap))));
             steps.add(new JExpr.Local[] {shift, gaps});
         }
         return steps;
+    }
+
+    /** Whether the lanes hold longs (else ints, or doubles). */
+    boolean longLanes() {
+        return lane.equals(JType.LONG);
+    }
+
+    /** An integral constant of the lane type (long for long lanes, else int). */
+    JExpr laneConstant(int value) {
+        return longLanes() ? JExpr.Const.ofLong(value) : constant(value);
     }
 
     /** An int in every lane, converted to the lane type. */

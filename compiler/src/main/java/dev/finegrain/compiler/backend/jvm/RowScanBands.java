@@ -103,10 +103,10 @@ final class RowScanBands {
         List<JStmt> prologue = cx.prologue;
         prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + (k + 1)
                 + ", and every vector's carry at least MIN + " + (2 * k + 1) + " gap (else the row runs cell by cell)"));
-        prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, laneConstant(0)),
-                compare(Op.LE, gap, isLong() ? JExpr.Const.ofLong(Long.MAX_VALUE / (k + 1)) : constant(Integer.MAX_VALUE / (k + 1))))));
-        prologue.add(new JStmt.Assign(vectorGap, new JExpr.Binary(Op.MUL, laneConstant(k), gap)));
-        JExpr minimum = isLong() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE);
+        prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, v.laneConstant(0)),
+                compare(Op.LE, gap, v.longLanes() ? JExpr.Const.ofLong(Long.MAX_VALUE / (k + 1)) : constant(Integer.MAX_VALUE / (k + 1))))));
+        prologue.add(new JStmt.Assign(vectorGap, new JExpr.Binary(Op.MUL, v.laneConstant(k), gap)));
+        JExpr minimum = v.longLanes() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE);
         prologue.add(new JStmt.Assign(restFloor, new JExpr.Broadcast(v.species, add(minimum, vectorGap))));
         prologue.add(new JStmt.Assign(carryFloor, add(add(add(minimum, vectorGap), vectorGap), gap)));
         if (northScanned != null) {
@@ -154,10 +154,10 @@ final class RowScanBands {
             cellByCell.add(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(false)));
         }
         // (carry - carryFloor) / columns >= gap, unsigned: the difference of a carry at least the floor fits exactly
-        String boxed = isLong() ? "java/lang/Long" : "java/lang/Integer";
+        String boxed = v.longLanes() ? "java/lang/Long" : "java/lang/Integer";
         JExpr columns = sub(scanEnd, scanStart);
         JExpr perColumn = new JExpr.InvokeStatic(boxed, "divideUnsigned", List.of(v.lane, v.lane), v.lane,
-                List.of(sub(carry, carryFloor), isLong() ? new JExpr.Convert(columns, JType.LONG) : columns));
+                List.of(sub(carry, carryFloor), v.longLanes() ? new JExpr.Convert(columns, JType.LONG) : columns));
         JExpr roomForTheRow = compare(Op.GE, new JExpr.InvokeStatic(boxed, "compareUnsigned", List.of(v.lane, v.lane), JType.INT,
                 List.of(perColumn, gap)), constant(0));
         vectors.add(new JStmt.Comment("the row scans when no subtraction can wrap: every vector's carry stays at least MIN + "
@@ -212,13 +212,5 @@ final class RowScanBands {
             return v.broadcastInt(cx.coordinate[0]);
         }
         return new JExpr.Lanewise(LaneOp.ADD, v.broadcastInt(cx.coordinate[cx.last]), v.laneIndex());
-    }
-
-    private boolean isLong() {
-        return v.lane.equals(JType.LONG);
-    }
-
-    private JExpr laneConstant(int value) {
-        return isLong() ? JExpr.Const.ofLong(value) : constant(value);
     }
 }

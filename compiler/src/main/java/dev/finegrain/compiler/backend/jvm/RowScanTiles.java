@@ -106,10 +106,10 @@ final class RowScanTiles {
         List<JStmt> prologue = cx.prologue;
         prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + k
                 + ", and a row's west value at least MIN + " + k + " gap (else the row runs cell by cell)"));
-        prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, laneConstant(0)),
-                compare(Op.LE, gap, isLong() ? JExpr.Const.ofLong(Long.MAX_VALUE / k) : constant(Integer.MAX_VALUE / k)))));
-        prologue.add(new JStmt.Assign(floor, add(isLong() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE),
-                new JExpr.Binary(Op.MUL, laneConstant(k), gap))));
+        prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, v.laneConstant(0)),
+                compare(Op.LE, gap, v.longLanes() ? JExpr.Const.ofLong(Long.MAX_VALUE / k) : constant(Integer.MAX_VALUE / k)))));
+        prologue.add(new JStmt.Assign(floor, add(v.longLanes() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE),
+                new JExpr.Binary(Op.MUL, v.laneConstant(k), gap))));
         prologue.add(new JStmt.Assign(westGaps, new JExpr.Lanewise(LaneOp.MUL, new JExpr.Broadcast(v.species, gap), v.constants(l -> l + 1))));
         scanSteps.addAll(v.scanSteps(gap));
         prologue.add(new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, constant(k))));
@@ -179,13 +179,5 @@ final class RowScanTiles {
             return v.broadcastInt(cx.coordinate[0]);
         }
         return new JExpr.Lanewise(LaneOp.ADD, v.broadcastInt(columnFrom), v.laneIndex());
-    }
-
-    private boolean isLong() {
-        return v.lane.equals(JType.LONG);
-    }
-
-    private JExpr laneConstant(int value) {
-        return isLong() ? JExpr.Const.ofLong(value) : constant(value);
     }
 }
