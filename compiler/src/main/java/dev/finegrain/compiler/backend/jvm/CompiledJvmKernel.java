@@ -81,14 +81,21 @@ public final class CompiledJvmKernel {
 
     private static Optional<JClass.RowAlignment> rowsOf(Class<?> kernelClass) {
         try {
-            int bandGroup = Arrays.stream(kernelClass.getFields()).anyMatch(f -> f.getName().equals(JClass.ROW_BAND_GROUP_FIELD))
-                    ? kernelClass.getField(JClass.ROW_BAND_GROUP_FIELD).getInt(null) : 0;
             return Optional.of(new JClass.RowAlignment(kernelClass.getField(JClass.ROW_SKEW_FIELD).getInt(null),
-                    kernelClass.getField(JClass.ROW_LANES_FIELD).getInt(null), bandGroup));
+                    kernelClass.getField(JClass.ROW_LANES_FIELD).getInt(null), bandGroupOf(kernelClass)));
         } catch (NoSuchFieldException dense) {
             return Optional.empty();
         } catch (IllegalAccessException failure) {
             throw new IllegalArgumentException(kernelClass + " hides its row layout", failure);
+        }
+    }
+
+    /** The sync group of a class whose storage is in band blocks, 0 for rows of the whole width. */
+    private static int bandGroupOf(Class<?> kernelClass) throws IllegalAccessException {
+        try {
+            return kernelClass.getField(JClass.ROW_BAND_GROUP_FIELD).getInt(null);
+        } catch (NoSuchFieldException wholeRows) {
+            return 0;
         }
     }
 

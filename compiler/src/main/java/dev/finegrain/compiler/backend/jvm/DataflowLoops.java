@@ -73,9 +73,8 @@ final class DataflowLoops {
         String summary;
         if (scanLanes != null && scanLanes.lanes().isPresent()) {
             RowScanBands scan = new RowScanBands(scanLanes.lanes().get());
-            // a band's rows start their vectors on aligned columns, and each band's rows are a block of their own
-            cx.alignRows(0, scanLanes.lanes().get().k);
-            cx.splitIntoBands(cx.sync.group());
+            // each band's rows are a block of their own, its first column on a line where the storage is aligned
+            cx.alignRowsInBands(scanLanes.lanes().get().k, cx.sync.group());
             body = loops.body(Optional.empty(), Optional.of(scan));
             summary = scanLanes.lanes().get().lanesSummary() + scan.summary();
         } else {
@@ -114,10 +113,8 @@ final class DataflowLoops {
      * after it, which needs every token to come from the west; and a vector store would overwrite packed ready bits.
      */
     private Optional<String> stripsAgainst() {
-        if (cx.sync.packed()) {
-            return packedAgainst();
-        }
-        return eastChannel().map(w -> "channel " + w.via() + " takes tokens from the band to the east, and a strip waits for a whole strip of them");
+        return packedAgainst().or(() -> eastChannel().map(channel -> "channel " + channel.via()
+                + " takes tokens from the band to the east, and a strip waits for a whole strip of them"));
     }
 
     private List<JStmt> body(Optional<LaneStrips> strips, Optional<RowScanBands> scan) {
@@ -188,20 +185,23 @@ final class DataflowLoops {
         }
         JExpr.Local x = cx.coordinate[last];
         JExpr.Local prefixEnd = cx.local("prefixEnd", JType.INT);
-        JExpr.Local suffixStart = cx.local("suffixStart", JType.INT);
         int edge = edgeWidth();
-        out.add(new JStmt.Comment(edge == 0 ? "no token channel crosses a column, so no point awaits or publishes"
-                : "only the first and last " + edge + " column(s) of a band await or publish tokens; the rest run plain"));
-        out.add(new JStmt.Assign(prefixEnd, LoweringContext.math("min", JType.INT, add(bandStart, constant(edge)), bandEnd)));
-        out.add(new JStmt.Assign(suffixStart, LoweringContext.math("max", JType.INT, sub(bandEnd, constant(edge)), prefixEnd)));
         RowScanBands.Plain points = (from, to) -> {
             List<JStmt> run = new ArrayList<>(cx.carries.seed(from));
             run.add(new JStmt.Loop(x, from, to, constant(1), plain));
             return run;
         };
         if (scan.isPresent()) {
+            out.add(new JStmt.Comment("the first and last " + edge + " column(s) of a band await and publish tokens, before and after each row"));
+            out.add(new JStmt.Assign(prefixEnd, LoweringContext.math("min", JType.INT, add(bandStart, constant(edge)), bandEnd)));
+            out.addAll(scan.get().columns(bandStart, bandEnd));
             row.addAll(rowScan(scan.get(), prefixEnd, edge, points));
         } else {
+            out.add(new JStmt.Comment(edge == 0 ? "no token channel crosses a column, so no point awaits or publishes"
+                    : "only the first and last " + edge + " column(s) of a band await or publish tokens; the rest run plain"));
+            out.add(new JStmt.Assign(prefixEnd, LoweringContext.math("min", JType.INT, add(bandStart, constant(edge)), bandEnd)));
+            JExpr.Local suffixStart = cx.local("suffixStart", JType.INT);
+            out.add(new JStmt.Assign(suffixStart, LoweringContext.math("max", JType.INT, sub(bandEnd, constant(edge)), prefixEnd)));
             row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), synced));
             row.addAll(points.points(prefixEnd, suffixStart));
             row.add(new JStmt.Loop(x, suffixStart, bandEnd, constant(1), synced));
@@ -272,7 +272,7 @@ final class DataflowLoops {
                     new JStmt.Store(cx.array[field], west, new JExpr.ArrayLoad(cx.array[field], add(sub(west, cx.blockStride(field)), band)))),
                     List.of()));
         }
-        row.addAll(scan.row(bandStart, bandEnd, points));
+        row.addAll(scan.row(points));
         if (edge > 0) {
             JExpr.Local publishFrom = cx.local("publishFrom", JType.INT);
             row.add(new JStmt.Comment("the tokens of the row's last " + edge + " column(s), all after the row"));

@@ -294,30 +294,18 @@ final class LoweringContext {
      * dense. Before any row base or delta is lowered.
      */
     void alignRows(int skew, int lanes) {
-        if (last == 0 || rows.isPresent() || !deltas.isEmpty()) {
-            throw new IllegalStateException("rows are aligned once, for a kernel of rank 2 or more, before any delta is lowered");
-        }
-        rows = Optional.of(new JClass.RowAlignment(skew, lanes));
-        front = new JExpr.Local[graph.fields().size()];
-        for (IrField field : graph.fields()) {
-            int f = field.id();
-            JExpr pitch = bindLayout(field.name() + "Pitch", AlignedStorage.pitchIndex(rank, f));
-            prologue.set(pitchStatement[f], new JStmt.Assign(stride[f][last - 1], pitch));
-            front[f] = bind(field.name() + "Front", JType.INT, JClass.Source.SIZES, AlignedStorage.frontIndex(rank, f));
-        }
+        bindRows(new JClass.RowAlignment(skew, lanes));
         blockAlignment = bind("blockAlignment", JType.INT, JClass.Source.SIZES, AlignedStorage.blockAlignmentIndex(rank, front.length));
     }
 
     /**
-     * After {@link #alignRows}: splits the storage into band blocks ({@link AlignedStorage}), bands whole multiples of
-     * {@code group} columns; each field's block stride comes from the frame, and {@link #blockOrigins} must run before
-     * the first row base.
+     * Lays every field's rows out in band blocks ({@link AlignedStorage}) for row scans of {@code lanes} lanes: bands
+     * whole multiples of {@code group} columns, each band's first column on a line where the storage is aligned; each
+     * field's pitch, front and block stride come from the frame, and {@link #blockOrigins} must run before the first
+     * row base. Before any row base or delta is lowered.
      */
-    void splitIntoBands(int group) {
-        if (rows.isEmpty() || blockOrigin != null) {
-            throw new IllegalStateException("rows are split into bands once, after they are aligned");
-        }
-        rows = Optional.of(new JClass.RowAlignment(rows.get().skew(), rows.get().lanes(), group));
+    void alignRowsInBands(int lanes, int group) {
+        bindRows(new JClass.RowAlignment(0, lanes, group));
         blockOrigin = new JExpr.Local[graph.fields().size()];
         blockStride = new JExpr.Local[graph.fields().size()];
         for (IrField field : graph.fields()) {
@@ -325,6 +313,20 @@ final class LoweringContext {
             blockStride[f] = bind(field.name() + "BlockStride", JType.INT, JClass.Source.SIZES,
                     AlignedStorage.blockStrideIndex(rank, graph.fields().size(), f));
             blockOrigin[f] = local(field.name() + "BlockOrigin", JType.INT);
+        }
+    }
+
+    private void bindRows(JClass.RowAlignment alignment) {
+        if (last == 0 || rows.isPresent() || !deltas.isEmpty()) {
+            throw new IllegalStateException("rows are aligned once, for a kernel of rank 2 or more, before any delta is lowered");
+        }
+        rows = Optional.of(alignment);
+        front = new JExpr.Local[graph.fields().size()];
+        for (IrField field : graph.fields()) {
+            int f = field.id();
+            JExpr pitch = bindLayout(field.name() + "Pitch", AlignedStorage.pitchIndex(rank, f));
+            prologue.set(pitchStatement[f], new JStmt.Assign(stride[f][last - 1], pitch));
+            front[f] = bind(field.name() + "Front", JType.INT, JClass.Source.SIZES, AlignedStorage.frontIndex(rank, f));
         }
     }
 

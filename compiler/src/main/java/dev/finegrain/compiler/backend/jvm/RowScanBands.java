@@ -62,7 +62,9 @@ final class RowScanBands {
     private final JExpr.Local restFloor;
     private final JExpr.Local vectorGap;
     private final JExpr.Local westGaps;
-    private final JExpr.Local scanStart;
+    /** The band's columns, set by {@link #columns}. */
+    private JExpr from;
+    private JExpr to;
     private final JExpr.Local scanEnd;
     private final List<JExpr.Local[]> scanSteps = new ArrayList<>();
     /** Whether the row above scanned, where rest has the term north - gap (else null): its values need no raise then. */
@@ -73,11 +75,7 @@ final class RowScanBands {
         if (graph.kernel().rank() != 2) {
             return Optional.of("a row scan runs the rows of a 2D domain, and this one has " + graph.kernel().rank() + " dimensions");
         }
-        WestMaxRecurrence.Decision decision = WestMaxRecurrence.of(graph);
-        if (decision.recurrence().isEmpty()) {
-            return Optional.of(decision.reason());
-        }
-        return RowScanTiles.northReadsAgainst(graph, decision.recurrence().get().rest(), graph.actors().getFirst().writes());
+        return WestMaxRecurrence.rowScanAgainst(graph);
     }
 
     RowScanBands(LaneVectors lanes) {
@@ -96,7 +94,6 @@ final class RowScanBands {
         restFloor = cx.local("restFloor", v.vector);
         vectorGap = cx.local("vectorGap", v.lane);
         westGaps = cx.local("westGaps", v.vector);
-        scanStart = cx.local("scanStart", JType.INT);
         scanEnd = cx.local("scanEnd", JType.INT);
         gap = v.scalar(recurrence.gap());
         northScanned = restHasNorthLessGap() ? cx.local("northScanned", JType.BOOLEAN) : null;
@@ -126,21 +123,24 @@ final class RowScanBands {
     }
 
     /**
-     * The columns of the current row (row bases set) from {@code from} to {@code to}: {@code plain(a, b)} (the
-     * scalar points from a to b) up to the first column on a vector boundary of aligned storage, whole vectors from
-     * there while k columns remain, then {@code plain} again for the rest. Every point the row reads west of
-     * {@code from} must be final.
+     * Once per band, before its rows: the band's columns, from {@code from} to {@code to}, and where its whole vectors
+     * end. Band blocks put the band's first column on a line, so the vectors start there.
      */
-    List<JStmt> row(JExpr from, JExpr to, Plain plain) {
+    List<JStmt> columns(JExpr from, JExpr to) {
+        this.from = from;
+        this.to = to;
+        return List.of(new JStmt.Assign(scanEnd, add(from, mul(new JExpr.Binary(Op.DIV, sub(to, from), constant(k)), constant(k)))));
+    }
+
+    /**
+     * The current row of the band (row bases set): whole vectors while k columns remain, then {@code plain(a, b)}
+     * (the scalar points from a to b) for the rest. Every point the row reads west of the band must be final.
+     */
+    List<JStmt> row(Plain plain) {
         List<JStmt> out = new ArrayList<>();
         JExpr.Local x = cx.coordinate[cx.last];
-        JExpr aligned = cx.rows().isPresent()
-                ? add(from, math("floorMod", JType.INT, sub(constant(0), from), cx.blockAlignment())) : from;
-        out.add(new JStmt.Assign(scanStart, math("min", JType.INT, aligned, to)));
-        out.addAll(plain.points(from, scanStart));
-        out.add(new JStmt.Assign(scanEnd, add(scanStart, mul(new JExpr.Binary(Op.DIV, sub(to, scanStart), constant(k)), constant(k)))));
         List<JStmt> vectors = new ArrayList<>();
-        vectors.add(new JStmt.Assign(x, scanStart));
+        vectors.add(new JStmt.Assign(x, from));
         vectors.add(new JStmt.Assign(carry, cx.value(field, cx.index(field, new int[] {0, -1}))));
         List<JStmt> scanned = new ArrayList<>();
         if (northScanned == null) {
@@ -149,13 +149,13 @@ final class RowScanBands {
             scanned.add(new JStmt.If(northScanned, List.of(vectorLoop(false)), List.of(vectorLoop(true))));
             scanned.add(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(true)));
         }
-        List<JStmt> cellByCell = new ArrayList<>(plain.points(scanStart, scanEnd));
+        List<JStmt> cellByCell = new ArrayList<>(plain.points(from, scanEnd));
         if (northScanned != null) {
             cellByCell.add(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(false)));
         }
         // (carry - carryFloor) / columns >= gap, unsigned: the difference of a carry at least the floor fits exactly
         String boxed = v.longLanes() ? "java/lang/Long" : "java/lang/Integer";
-        JExpr columns = sub(scanEnd, scanStart);
+        JExpr columns = sub(scanEnd, from);
         JExpr perColumn = new JExpr.InvokeStatic(boxed, "divideUnsigned", List.of(v.lane, v.lane), v.lane,
                 List.of(sub(carry, carryFloor), v.longLanes() ? new JExpr.Convert(columns, JType.LONG) : columns));
         JExpr roomForTheRow = compare(Op.GE, new JExpr.InvokeStatic(boxed, "compareUnsigned", List.of(v.lane, v.lane), JType.INT,
@@ -164,12 +164,12 @@ final class RowScanBands {
                 + (2 * k + 1) + " gap"));
         vectors.add(new JStmt.If(new JExpr.Binary(Op.AND, new JExpr.Binary(Op.AND, gapInRange, compare(Op.GE, carry, carryFloor)), roomForTheRow),
                 scanned, cellByCell));
-        out.add(new JStmt.If(compare(Op.LT, scanStart, scanEnd), vectors, List.of()));
+        out.add(new JStmt.If(compare(Op.LT, from, scanEnd), vectors, List.of()));
         out.addAll(plain.points(scanEnd, to));
         return out;
     }
 
-    /** The row's vectors from scanStart to scanEnd, their rest terms raised to at least MIN + k gap or not. */
+    /** The row's vectors from the band's first column to scanEnd, their rest terms raised to at least MIN + k gap or not. */
     private JStmt vectorLoop(boolean raise) {
         List<JStmt> vector = new ArrayList<>();
         vector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
@@ -185,7 +185,7 @@ final class RowScanBands {
                 new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, carry), westGaps))));
         vector.add(new JStmt.Assign(carry, math("max", v.lane, scanLast, new JExpr.Binary(Op.SUB, carry, vectorGap))));
         vector.add(new JStmt.VectorStore(cells, cx.array[field], cx.index(field, new int[] {0, 0})));
-        return new JStmt.Loop(cx.coordinate[cx.last], scanStart, scanEnd, constant(k), vector);
+        return new JStmt.Loop(cx.coordinate[cx.last], from, scanEnd, constant(k), vector);
     }
 
     /** Whether one of rest's max terms is the north neighbour less the recurrence's own gap. */

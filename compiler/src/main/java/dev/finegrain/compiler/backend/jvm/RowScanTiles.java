@@ -63,24 +63,7 @@ final class RowScanTiles {
             return Optional.of("a row scan needs tiles as wide as the " + lanes + " lanes, one row a vector, and these are "
                     + tile[tile.length - 1] + " wide");
         }
-        WestMaxRecurrence.Decision decision = WestMaxRecurrence.of(graph);
-        if (decision.recurrence().isEmpty()) {
-            return Optional.of(decision.reason());
-        }
-        int field = graph.actors().getFirst().writes();
-        return northReadsAgainst(graph, decision.recurrence().get().rest(), field);
-    }
-
-    /** Why {@code expr} reads state other than the north and north-west neighbours of {@code field}, or empty. */
-    static Optional<String> northReadsAgainst(KernelGraph graph, IrExpr expr, int field) {
-        if (expr instanceof IrExpr.Load load && graph.field(load.field()).isState()) {
-            int[] o = load.offset();
-            if (load.field() != field || o[0] != -1 || o[1] < -1 || o[1] > 0) {
-                return Optional.of("a row scan holds only the north and north-west neighbours, and '" + graph.field(load.field()).name()
-                        + "' is read at (" + o[0] + ", " + o[1] + ")");
-            }
-        }
-        return StripMapping.children(expr).stream().map(child -> northReadsAgainst(graph, child, field)).flatMap(Optional::stream).findFirst();
+        return WestMaxRecurrence.rowScanAgainst(graph);
     }
 
     RowScanTiles(LaneVectors lanes) {

@@ -75,6 +75,30 @@ record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
         return new Decision(Optional.of(new WestMaxRecurrence(restMax, gap)), "");
     }
 
+    /**
+     * Why the kernel's rows take no row scan (tiles' or bands'), or empty: it must have the recurrence, and its rest may
+     * read its own field only at the north and north-west neighbours, the row above that a row scan holds.
+     */
+    static Optional<String> rowScanAgainst(KernelGraph graph) {
+        Decision decision = of(graph);
+        if (decision.recurrence().isEmpty()) {
+            return Optional.of(decision.reason());
+        }
+        return northReadsAgainst(graph, decision.recurrence().get().rest(), graph.actors().getFirst().writes());
+    }
+
+    /** Why {@code expr} reads state other than the north and north-west neighbours of {@code field}, or empty. */
+    private static Optional<String> northReadsAgainst(KernelGraph graph, IrExpr expr, int field) {
+        if (expr instanceof IrExpr.Load load && graph.field(load.field()).isState()) {
+            int[] o = load.offset();
+            if (load.field() != field || o[0] != -1 || o[1] < -1 || o[1] > 0) {
+                return Optional.of("a row scan holds only the north and north-west neighbours, and '" + graph.field(load.field()).name()
+                        + "' is read at (" + o[0] + ", " + o[1] + ")");
+            }
+        }
+        return StripMapping.children(expr).stream().map(child -> northReadsAgainst(graph, child, field)).flatMap(Optional::stream).findFirst();
+    }
+
     /** The terms of a tree of max operations, left to right; an expression that is no max is its one term. */
     static void flattenMax(IrExpr expr, List<IrExpr> terms) {
         if (expr instanceof IrExpr.Binary max && max.operator() == BinaryOperator.MAX) {
