@@ -100,8 +100,9 @@ abstract class CliMojo extends AbstractMojo {
             arguments.add("--quick");
         }
         ForkedJava fork = new ForkedJava(project, session, plugin, toolchainManager);
-        // the jvm backend's strips of lanes run on the Vector API, and on G1 their rows lie on cache lines, as in the launcher
+        // the jvm backend's lanes run on the Vector API, on G1 their rows lie on cache lines, and huge pages serve them, as in the launcher
         List<String> java = new ArrayList<>(List.of("-XX:+UseG1GC", "-Xss16m", "--add-modules", "jdk.incubator.vector"));
+        java.addAll(ForkedJava.hugePageOptions());
         java.addAll(fork.graalOptions());
         List<String> classpath = new ArrayList<>(fork.pluginClasspath());
         classpath.addAll(fork.projectClasspath());

@@ -129,6 +129,25 @@ final class ForkedJava {
                 "--sun-misc-unsafe-memory-access=allow");
     }
 
+    /**
+     * {@code -XX:+UseTransparentHugePages} where Linux lends transparent huge pages ({@code always} or {@code madvise}
+     * in {@code thpMode}, the text of {@code /sys/kernel/mm/transparent_hugepage/enabled}), as the {@code finegrain}
+     * launcher does: the jvm backend's kernels ran faster on 2 MiB pages (docs/performance.md, "Huge pages"); elsewhere
+     * the flag would only print a warning.
+     */
+    static List<String> hugePageOptions(String thpMode) {
+        return thpMode.contains("[always]") || thpMode.contains("[madvise]") ? List.of("-XX:+UseTransparentHugePages") : List.of();
+    }
+
+    /** {@link #hugePageOptions(String)} for this machine; none where the setting cannot be read (not Linux). */
+    static List<String> hugePageOptions() {
+        try {
+            return hugePageOptions(Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled")));
+        } catch (IOException | RuntimeException unreadable) {
+            return List.of();
+        }
+    }
+
     /** Writes the java command's arguments to an argument file (class paths can be longer than a command line). */
     Path argumentFile(Path folder, String name, List<String> arguments) throws MojoExecutionException {
         Path file = folder.resolve(name);

@@ -3,6 +3,8 @@ package dev.finegrain.maven;
 import org.apache.maven.plugin.MojoFailureException;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -27,5 +29,12 @@ class CliMojoTest {
                 assertThrows(MojoFailureException.class, compare::requireParameters).getMessage());
         compare.kernel = "needleman-wunsch";
         compare.requireParameters();
+    }
+
+    @Test
+    void forksAskForHugePagesOnlyWhereLinuxLendsThem() {
+        assertEquals(List.of("-XX:+UseTransparentHugePages"), ForkedJava.hugePageOptions("always [madvise] never\n"));
+        assertEquals(List.of("-XX:+UseTransparentHugePages"), ForkedJava.hugePageOptions("[always] madvise never\n"));
+        assertEquals(List.of(), ForkedJava.hugePageOptions("always madvise [never]\n"));
     }
 }

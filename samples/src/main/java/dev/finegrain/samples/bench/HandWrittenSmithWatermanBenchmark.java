@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC"})
+@Fork(value = 2, jvmArgsAppend = {"-Xmx4g", "-XX:+UseParallelGC", "-XX:+UseTransparentHugePages"})
 public class HandWrittenSmithWatermanBenchmark {
 
     @Param({"4096"})

@@ -38,14 +38,16 @@ import java.util.concurrent.TimeUnit;
  * that never warmed up (10 warm-up iterations of at least 1 s: the first runs of a class with lanes are interpreted and
  * take seconds each, and a path first taken later, such as a worker that waits, recompiles once more). The forks run
  * G1, as the launcher does: it starts the large arrays on heap regions, so the lock-dataflow strips' rows lie on cache
- * lines (docs/performance.md, "Aligned rows").
+ * lines (docs/performance.md, "Aligned rows"). They ask for transparent huge pages, as the launcher does where Linux
+ * lends them (docs/performance.md, "Huge pages"); the hand-written baselines run on them too. Where the OS has none,
+ * the JVM warns (two lines) and runs on small pages.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"-Xmx4g", "-XX:+UseG1GC", "--add-modules", "jdk.incubator.vector"})
+@Fork(value = 2, jvmArgsAppend = {"-Xmx4g", "-XX:+UseG1GC", "-XX:+UseTransparentHugePages", "--add-modules", "jdk.incubator.vector"})
 public abstract class KernelBenchmark {
 
     @Param({"1", "2"})
