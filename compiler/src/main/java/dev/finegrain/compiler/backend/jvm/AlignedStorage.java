@@ -28,6 +28,12 @@ import java.util.function.LongPredicate;
  * then stream through one contiguous block, where rows of the whole width would make them jump from row to row, which
  * ran almost twice as slow on one core (docs/performance.md, "Band blocks"). The band width depends on the number of
  * workers, so this layout is made per team size.
+ *
+ * <p>Column blocks. A class whose tiles are as wide as the lanes and run as row scans ({@link
+ * JClass.RowAlignment#blockColumns}) gets blocks of the tile's width, whatever the team: a tile's rows, with the halo
+ * columns, are then one contiguous run of storage, where rows of the whole width would put each of its 16 rows on a
+ * page of its own, which ran more than twice as slow (docs/performance.md, "Column blocks"). Their rows are dense: a
+ * row of 17 ints padded to two lines of its own doubled the lines a tile touches.
  */
 final class AlignedStorage {
 
@@ -115,7 +121,8 @@ final class AlignedStorage {
         Rows[] rows = new Rows[graph.fields().size()];
         int[] frame = Arrays.copyOf(sizes, sizes.length + 3 * rows.length + 1);
         int columns = sizes[sizes.length - 1];
-        int band = alignment.bandGroup() == 0 ? columns : Math.max(1, DataflowLoops.bandWidth(columns, workers, alignment.bandGroup()));
+        int band = alignment.blockColumns() > 0 ? alignment.blockColumns()
+                : alignment.bandGroup() == 0 ? columns : Math.max(1, DataflowLoops.bandWidth(columns, workers, alignment.bandGroup()));
         boolean anyAligned = false;
         for (IrField field : graph.fields()) {
             int f = field.id();
@@ -178,8 +185,8 @@ final class AlignedStorage {
 
     /**
      * One field's rows in blocks of {@code band} columns: aligned when G1 will start its array on a region boundary (the
-     * array is at least the humongous threshold) and the array header's size is known, dense otherwise. Strides run
-     * from the last dimension outward, as the generated prologue computes them.
+     * array is at least the humongous threshold) and the array header's size is known, dense otherwise; blocks of a
+     * fixed width are always dense. Strides run from the last dimension outward, as the generated prologue computes them.
      */
     private static Rows rows(IrField field, int[] sizes, JClass.RowAlignment alignment, int band, int elementBytes, LongPredicate startsOnLine) {
         int last = sizes.length - 1;
@@ -200,7 +207,8 @@ final class AlignedStorage {
         int base = elementBytes == Integer.BYTES ? INT_BASE : LONG_BASE;
         Rows aligned = new Rows(Math.floorMod(-(base / elementBytes) - origin, alignment.lanes()), pitch, outer, width, true, band, blocks, span);
         boolean lineStart = base > 0 && base % elementBytes == 0 && startsOnLine.test((long) aligned.length() * elementBytes);
-        return lineStart ? aligned : new Rows(0, span, outer, width, false, band, blocks, span);
+        boolean denseBlocks = alignment.blockColumns() > 0;
+        return lineStart && !denseBlocks ? aligned : new Rows(0, span, outer, width, false, band, blocks, span);
     }
 
     /** Half of G1's region size: G1 allocates an object at least that large at the start of a region of its own. */

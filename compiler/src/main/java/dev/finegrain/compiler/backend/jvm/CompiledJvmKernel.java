@@ -82,7 +82,8 @@ public final class CompiledJvmKernel {
     private static Optional<JClass.RowAlignment> rowsOf(Class<?> kernelClass) {
         try {
             return Optional.of(new JClass.RowAlignment(kernelClass.getField(JClass.ROW_SKEW_FIELD).getInt(null),
-                    kernelClass.getField(JClass.ROW_LANES_FIELD).getInt(null), bandGroupOf(kernelClass)));
+                    kernelClass.getField(JClass.ROW_LANES_FIELD).getInt(null), optionalInt(kernelClass, JClass.ROW_BAND_GROUP_FIELD),
+                    optionalInt(kernelClass, JClass.ROW_BLOCK_COLUMNS_FIELD)));
         } catch (NoSuchFieldException dense) {
             return Optional.empty();
         } catch (IllegalAccessException failure) {
@@ -90,10 +91,10 @@ public final class CompiledJvmKernel {
         }
     }
 
-    /** The sync group of a class whose storage is in band blocks, 0 for rows of the whole width. */
-    private static int bandGroupOf(Class<?> kernelClass) throws IllegalAccessException {
+    /** A static int field of the class's row layout that only some classes declare (the blocks' band group or width), else 0. */
+    private static int optionalInt(Class<?> kernelClass, String field) throws IllegalAccessException {
         try {
-            return kernelClass.getField(JClass.ROW_BAND_GROUP_FIELD).getInt(null);
+            return kernelClass.getField(field).getInt(null);
         } catch (NoSuchFieldException wholeRows) {
             return 0;
         }

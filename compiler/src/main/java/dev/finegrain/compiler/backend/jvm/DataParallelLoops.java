@@ -68,7 +68,7 @@ final class DataParallelLoops {
             bounds.add(new JStmt.Assign(tileStart[d], mul(tileIndex[d], constant(tile[d]))));
             bounds.add(new JStmt.Assign(tileEnd[d], add(tileStart[d], constant(tile[d]))));
         }
-        List<JStmt> runTile = scan.isPresent() ? concat(bounds, scan.get().tile(tileStart, tileEnd))
+        List<JStmt> runTile = scan.isPresent() ? concat(bounds, scan.get().tile(tileIndex[last], tileStart, tileEnd))
                 : tileLanes.isPresent() ? concat(bounds, tileLanes.get().strips(tileStart[0], tileEnd[0], tileStart[1]))
                 : groups.isPresent() ? List.of()   // lanes across tiles replace the whole tile nest below
                 : concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, strips, bounds));

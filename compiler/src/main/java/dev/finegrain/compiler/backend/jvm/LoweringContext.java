@@ -305,7 +305,21 @@ final class LoweringContext {
      * row base. Before any row base or delta is lowered.
      */
     void alignRowsInBands(int lanes, int group) {
-        bindRows(new JClass.RowAlignment(0, lanes, group));
+        bindBlocks(new JClass.RowAlignment(0, lanes, group, 0));
+    }
+
+    /**
+     * Lays every field's rows out in blocks of {@code columns} columns ({@link AlignedStorage}), each block's rows dense:
+     * a tile that wide then reads and writes one contiguous run of storage. Each field's pitch, front and block stride
+     * come from the frame, and {@link #blockOrigins} must run before the first row base. Before any row base or delta is
+     * lowered.
+     */
+    void alignRowsInColumnBlocks(int lanes, int columns) {
+        bindBlocks(new JClass.RowAlignment(0, lanes, 0, columns));
+    }
+
+    private void bindBlocks(JClass.RowAlignment alignment) {
+        bindRows(alignment);
         blockOrigin = new JExpr.Local[graph.fields().size()];
         blockStride = new JExpr.Local[graph.fields().size()];
         for (IrField field : graph.fields()) {
@@ -330,7 +344,7 @@ final class LoweringContext {
         }
     }
 
-    /** With band blocks: where band {@code band} (its first column {@code bandStart}) has its rows, per field. */
+    /** With blocks of columns: where block {@code band} (its first column {@code bandStart}) has its rows, per field. */
     List<JStmt> blockOrigins(JExpr band, JExpr bandStart) {
         List<JStmt> origins = new ArrayList<>();
         for (IrField field : graph.fields()) {
@@ -340,7 +354,7 @@ final class LoweringContext {
         return origins;
     }
 
-    /** With band blocks: the elements from one band's block of field {@code field} to the next. */
+    /** With blocks of columns: the elements from one block of field {@code field} to the next. */
     JExpr.Local blockStride(int field) {
         return blockStride[field];
     }

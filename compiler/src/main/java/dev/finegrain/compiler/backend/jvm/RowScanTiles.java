@@ -24,7 +24,8 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
  * dependence as a max-plus scan over the lanes: the value west of the row enters as {@code west - (l + 1) gap} in
  * lane l, and log2 k steps take {@code h = max(h, h shifted d lanes up - d gap)} for d = 1, 2, 4, ... (lanes below d
  * take their own value, which the max keeps). A row is one load per input, one store, and a chain of log2 k
- * permute-and-max steps; no transposes, no copies, and the tile's rows are the rows of storage.
+ * permute-and-max steps; no transposes and no copies. The storage is in blocks of k columns ({@link AlignedStorage},
+ * "Column blocks"), so a tile's rows are one contiguous run of its block.
  *
  * <p>Exactness: the scan regroups {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in int and long
  * arithmetic while no subtraction wraps. The run checks once that {@code 0 <= gap <= MAX / k} ({@code d gap} and
@@ -46,6 +47,7 @@ final class RowScanTiles {
     private final JExpr.Local north;
     private final JExpr.Local northWest;
     private final JExpr.Local west;
+    private final JExpr.Local westDelta;
     private final JExpr.Local rest;
     private final JExpr.Local cells;
     private final JExpr.Local carry;
@@ -74,9 +76,11 @@ final class RowScanTiles {
         this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
         String name = cx.graph.field(field).name();
         v.declareShiftUp();
+        cx.alignRowsInColumnBlocks(k, k);
         north = cx.local(name + "North", v.vector);
         northWest = cx.local(name + "NorthWest", v.vector);
         west = cx.local(name + "West", v.lane);
+        westDelta = cx.local(name + "WestDelta", JType.INT);
         rest = cx.local(name + "Rest", v.vector);
         cells = cx.local(name + "Cells", v.vector);
         carry = cx.local(name + "Carry", v.lane);
@@ -106,18 +110,27 @@ final class RowScanTiles {
                 + " gaps of the minimum, or every row when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
     }
 
-    /** The tile whose first row and column are {@code tileStart}, rows to {@code tileEnd[0]}. */
-    List<JStmt> tile(JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
-        List<JStmt> body = new ArrayList<>();
+    /**
+     * The tile in column {@code tileColumn} whose first row and column are {@code tileStart}, rows to {@code tileEnd[0]}.
+     * Its rows lie in the block of its columns; the values west of them are the last column of the block to the west
+     * (the block's own halo column only west of the first block, where it holds the boundary), read there, so no tile
+     * writes outside its own block.
+     */
+    List<JStmt> tile(JExpr tileColumn, JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
+        List<JStmt> body = new ArrayList<>(cx.blockOrigins(tileColumn, tileStart[1]));
         columnFrom = tileStart[1];
         cx.columnsFrom(columnFrom);
         body.add(new JStmt.Assign(cx.coordinate[0], tileStart[0]));
         body.addAll(cx.rowBases());
+        body.add(new JStmt.Comment("the column west of the tile: the west block's last, or the halo west of the first block"));
+        body.add(new JStmt.Assign(westDelta, add(cx.delta(field, new int[] {0, -1}), LoweringContext.mul(
+                math("min", JType.INT, tileColumn, constant(1)), LoweringContext.sub(constant(k), cx.blockStride(field))))));
         body.add(new JStmt.Comment("the row above the tile"));
         body.add(new JStmt.Assign(north, rowVector(field, new int[] {-1, 0})));
-        body.add(new JStmt.Assign(northWest, rowVector(field, new int[] {-1, -1})));
+        body.add(new JStmt.Assign(northWest, v.shiftedUp(north, new JExpr.ArrayLoad(cx.array[field],
+                add(add(cx.rowBase[field], cx.delta(field, new int[] {-1, 0})), westDelta)))));
         List<JStmt> perRow = new ArrayList<>(cx.rowBases());
-        perRow.add(new JStmt.Assign(west, new JExpr.ArrayLoad(cx.array[field], add(cx.rowBase[field], cx.delta(field, new int[] {0, -1})))));
+        perRow.add(new JStmt.Assign(west, new JExpr.ArrayLoad(cx.array[field], add(cx.rowBase[field], westDelta))));
         perRow.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
         List<JStmt> scan = new ArrayList<>();
         scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest,

@@ -7,6 +7,8 @@ import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Array;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,7 +77,7 @@ class AlignedStorageTest {
         int[] sizes = {37, 53};
         Object[] padded = PaddedFields.prepare(nw, LaneStripsTest.inputs(GoldenKernels.needlemanWunsch(), sizes));
         for (boolean lineStart : new boolean[] {true, false}) {
-            AlignedStorage storage = AlignedStorage.of(nw, sizes, new JClass.RowAlignment(0, 16, 8), padded, 3, bytes -> lineStart);
+            AlignedStorage storage = AlignedStorage.of(nw, sizes, new JClass.RowAlignment(0, 16, 8, 0), padded, 3, bytes -> lineStart);
             int[] frame = storage.frame();
             int band = DataflowLoops.bandWidth(53, 3, 8);
             assertEquals(24, band, "ceil(53 / 3) = 18 columns, rounded up to whole groups of 8");
@@ -107,6 +109,48 @@ class AlignedStorageTest {
                 if (nw.field(f).isState()) {
                     assertArrayEquals((int[]) padded[f], (int[]) storage.padded(blocks)[f], "the state comes back as the reference lays it out");
                 }
+            }
+        }
+    }
+
+    /**
+     * Column blocks of 16 for a 48 x 64 domain: four blocks whose rows are dense (the band and its halo columns, on a
+     * machine that would align rows too), the same layout for every team size; every point of the reference's layout at
+     * its place in each block that holds it, and the state back as the reference lays it out.
+     */
+    @Test
+    void columnBlocksAreDenseAndTheSameForEveryTeam() {
+        KernelGraph nw = Pipeline.compile(GoldenKernels.needlemanWunsch());
+        int[] sizes = {48, 64};
+        Object[] padded = PaddedFields.prepare(nw, LaneStripsTest.inputs(GoldenKernels.needlemanWunsch(), sizes));
+        JClass.RowAlignment columns = new JClass.RowAlignment(0, 16, 0, 16);
+        AlignedStorage storage = AlignedStorage.of(nw, sizes, columns, padded, 1, bytes -> true);
+        assertArrayEquals(storage.frame(), AlignedStorage.of(nw, sizes, columns, padded, 3, bytes -> true).frame(),
+                "the blocks are a tile's width, whatever the team");
+        int[] frame = storage.frame();
+        Object[] blocks = storage.align(padded);
+        for (int f = 0; f < padded.length; f++) {
+            int width = sizes[1] + nw.field(f).haloLow()[1] + nw.field(f).haloHigh()[1];
+            int span = 16 + width - sizes[1];
+            int pitch = frame[AlignedStorage.pitchIndex(2, f)];
+            int stride = frame[AlignedStorage.blockStrideIndex(2, nw.fields().size(), f)];
+            int rows = 48 + nw.field(f).haloLow()[0] + nw.field(f).haloHigh()[0];
+            assertEquals(span, pitch, nw.field(f).name() + "'s block rows are dense: the tile's columns and the halo");
+            assertEquals(0, frame[AlignedStorage.frontIndex(2, f)]);
+            assertEquals(rows * pitch, stride);
+            assertEquals(4 * stride, Array.getLength(blocks[f]));
+            for (int row = 0; row < rows; row++) {
+                for (int column = 0; column < width; column++) {
+                    for (int b = 0; b < 4; b++) {
+                        if (column >= b * 16 && column < b * 16 + span) {
+                            assertEquals(((int[]) padded[f])[row * width + column], ((int[]) blocks[f])[b * stride + row * pitch + column - b * 16],
+                                    nw.field(f).name() + " row " + row + " column " + column + " in block " + b);
+                        }
+                    }
+                }
+            }
+            if (nw.field(f).isState()) {
+                assertArrayEquals((int[]) padded[f], (int[]) storage.padded(blocks)[f], "the state comes back as the reference lays it out");
             }
         }
     }

@@ -43,6 +43,9 @@ public final class AsmEmitter implements Opcodes {
             if (rows.bandGroup() > 0) {
                 writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_BAND_GROUP_FIELD, "I", null, rows.bandGroup()).visitEnd();
             }
+            if (rows.blockColumns() > 0) {
+                writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_BLOCK_COLUMNS_FIELD, "I", null, rows.blockColumns()).visitEnd();
+            }
         });
         for (JClass.FieldBinding field : generated.fields()) {
             writer.visitField(ACC_PRIVATE | ACC_FINAL, field.name(), field.type().descriptor(), null, null).visitEnd();

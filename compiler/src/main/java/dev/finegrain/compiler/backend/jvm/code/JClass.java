@@ -37,15 +37,29 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
     public static final String ROW_LANES_FIELD = "FINEGRAIN_ROW_LANES";
     /** The public static final int of a class whose storage is split into band blocks: the sync group its bands are whole multiples of. */
     public static final String ROW_BAND_GROUP_FIELD = "FINEGRAIN_ROW_BAND_GROUP";
+    /** The public static final int of a class whose storage is split into blocks of a fixed width: that many columns. */
+    public static final String ROW_BLOCK_COLUMNS_FIELD = "FINEGRAIN_ROW_BLOCK_COLUMNS";
 
     /**
      * Rows for strips of {@code lanes} lanes, lane r {@code skew * r} columns behind lane 0; pitch and front per field
      * from the frame. With {@code bandGroup} above 0 the columns are split into the workers' bands (whole multiples of
-     * that many columns), each band's rows a block of their own, the block stride per field from the frame.
+     * that many columns), each band's rows a block of their own, the block stride per field from the frame; with
+     * {@code blockColumns} above 0 they are split into blocks of that many columns (a tile's width), whatever the team.
      */
-    public record RowAlignment(int skew, int lanes, int bandGroup) {
+    public record RowAlignment(int skew, int lanes, int bandGroup, int blockColumns) {
+        public RowAlignment {
+            if (bandGroup > 0 && blockColumns > 0) {
+                throw new IllegalArgumentException("blocks are the workers' bands or of a fixed width, not both");
+            }
+        }
+
         public RowAlignment(int skew, int lanes) {
-            this(skew, lanes, 0);
+            this(skew, lanes, 0, 0);
+        }
+
+        /** Whether the storage is split into blocks of columns. */
+        public boolean inBlocks() {
+            return bandGroup > 0 || blockColumns > 0;
         }
     }
 

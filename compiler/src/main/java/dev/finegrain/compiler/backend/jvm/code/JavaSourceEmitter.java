@@ -36,6 +36,10 @@ public final class JavaSourceEmitter {
                 type.addField(com.palantir.javapoet.FieldSpec.builder(int.class, JClass.ROW_BAND_GROUP_FIELD, Modifier.PUBLIC,
                         Modifier.STATIC, Modifier.FINAL).initializer("$L", rows.bandGroup()).build());
             }
+            if (rows.blockColumns() > 0) {
+                type.addField(com.palantir.javapoet.FieldSpec.builder(int.class, JClass.ROW_BLOCK_COLUMNS_FIELD, Modifier.PUBLIC,
+                        Modifier.STATIC, Modifier.FINAL).initializer("$L", rows.blockColumns()).build());
+            }
         });
         MethodSpec.Builder constructor = MethodSpec.constructorBuilder().addModifiers(Modifier.PUBLIC)
                 .addParameter(Object[].class, "arrays")
