@@ -1,16 +1,24 @@
 // Machine bounds for docs/performance.md: memory bandwidth (b[i] = a[i] + 1 and a pure read, 256 MiB int arrays,
-// counted as 8 bytes per element for the copy), the core clock (a chain of dependent adds) and the round trip of a
-// cache line between two cores (two threads hand one word back and forth, each waiting for the other's store).
+// counted as 8 bytes per element for the copy) on 4 KiB pages and on transparent huge pages (2 MiB, asked for with
+// madvise, as the JVM's -XX:+UseTransparentHugePages does), the core clock (a chain of dependent adds) and the round
+// trip of a cache line between two cores (two threads hand one word back and forth, each waiting for the other's store).
 // Build and run: gcc -O3 -march=native -fopenmp docs/measure/bounds.c -o /tmp/bounds && /tmp/bounds
 #include <stdio.h>
 #include <stdlib.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
 static double now(void) { return omp_get_wtime(); }
-int main(void) {
+static void bandwidth(const char *pages, int huge) {
     size_t n = (size_t)256 << 20 >> 2; // 256 MiB of ints
-    int *a = aligned_alloc(64, n * 4), *b = aligned_alloc(64, n * 4);
+    size_t align = huge ? (size_t)2 << 20 : 64;
+    int *a = aligned_alloc(align, n * 4), *b = aligned_alloc(align, n * 4);
+    if (huge) {
+        // 4 KiB pages stay where the OS lends no huge pages: the line below then measures small pages again
+        madvise(a, n * 4, MADV_HUGEPAGE);
+        madvise(b, n * 4, MADV_HUGEPAGE);
+    }
     #pragma omp parallel for
     for (size_t i = 0; i < n; i++) { a[i] = (int)i; b[i] = 0; }
     for (int threads = 1; threads <= 2; threads++) {
@@ -26,9 +34,15 @@ int main(void) {
             for (size_t i = 0; i < n; i++) s += a[i];
             t = now() - t; if (t < bestRead) bestRead = t; sink += s;
         }
-        printf("%d thread(s): b[i] = a[i] + 1: %.1f GB/s (8 bytes per element, best of 10); read: %.1f GB/s%s\n", threads,
-               n * 8.0 / best / 1e9, n * 4.0 / bestRead / 1e9, sink == 42 ? "!" : "");
+        printf("%d thread(s), %s: b[i] = a[i] + 1: %.1f GB/s (8 bytes per element, best of 10); read: %.1f GB/s%s\n",
+               threads, pages, n * 8.0 / best / 1e9, n * 4.0 / bestRead / 1e9, sink == 42 ? "!" : "");
     }
+    free(a);
+    free(b);
+}
+int main(void) {
+    bandwidth("4 KiB pages", 0);
+    bandwidth("huge pages", 1);
     // clock: 1e9 dependent adds
     uint64_t x = 0; double t = now();
     for (long i = 0; i < 100000000; i++) {
