@@ -39,13 +39,20 @@ public final class JvmBackend implements Backend {
     private static final int WARMUP_RUNS = 10;
     private static final long WARMUP_NANOS = 300_000_000L;
     /**
-     * Then it goes on to this many runs or this long, whichever comes first: a run method whose loops are short (a small
-     * domain) reaches HotSpot's C1 and C2 by its count of invocations (C2 needs at least 600), and until C2 compiles it
-     * the lanes' vector operations run as calls on objects, milliseconds a run; a large domain's loops compile on
-     * stack within the first runs, and there the time bound ends the warm-up.
+     * Then it goes on to this many runs: a run method whose loops are short (a small domain) reaches HotSpot's C1 and C2
+     * by its count of invocations (C2 needs at least 600), and until C2 compiles it the lanes' vector operations run as
+     * calls on objects, milliseconds a run.
      */
     private static final int COMPILED_RUNS = 1000;
-    private static final long MAX_WARMUP_NANOS = 2_000_000_000L;
+    /**
+     * Or, a large domain's, to this long and this many runs: its loops compile on stack within the first runs, but C2
+     * takes seconds over a large run method (the wavefront's, 2.5 to 4.6 s on a 2-core machine, one core running the
+     * kernel), and until then its runs are C1's, steady but slow; so a row stops after a few runs of C2's code.
+     */
+    private static final long SETTLE_NANOS = 2_000_000_000L;
+    private static final int SETTLE_RUNS = 30;
+    /** And no longer than this, for runs too slow to reach {@link #SETTLE_RUNS} soon. */
+    private static final long MAX_WARMUP_NANOS = 10_000_000_000L;
     private static final int TIMED_RUNS = 7;
 
     private final Map<ExecutionPlan, Map<Optional<LockMechanism>, Class<?>>> classes = new WeakHashMap<>();
@@ -142,7 +149,7 @@ public final class JvmBackend implements Backend {
             long warmupStart = System.nanoTime();
             for (int warm = 0; ; warm++) {
                 long elapsed = System.nanoTime() - warmupStart;
-                if (warm >= WARMUP_RUNS && elapsed >= WARMUP_NANOS && (warm >= COMPILED_RUNS || elapsed >= MAX_WARMUP_NANOS)) {
+                if (warmedUp(warm, elapsed)) {
                     break;
                 }
                 kernel.prepare(team.size(), settings.stallTimeoutNanos()).runOn(team);
@@ -163,6 +170,14 @@ public final class JvmBackend implements Backend {
         details.put("median_ms", Math.round(medianSeconds * 1e6) / 1e3);
         details.put("timed_runs", timings.length);
         return new BackendRun(last.outputs(), "cells_per_s", invocation.points() / medianSeconds, "cells/s", details, Optional.empty());
+    }
+
+    /** Whether a warm-up of {@code runs} runs over {@code elapsedNanos} is done (see {@link #COMPILED_RUNS} and {@link #SETTLE_NANOS}). */
+    static boolean warmedUp(int runs, long elapsedNanos) {
+        if (runs < WARMUP_RUNS || elapsedNanos < WARMUP_NANOS) {
+            return false;
+        }
+        return runs >= COMPILED_RUNS || (elapsedNanos >= SETTLE_NANOS && runs >= SETTLE_RUNS) || elapsedNanos >= MAX_WARMUP_NANOS;
     }
 
     /** Classes are cached per plan object (weakly, so a plan's classes go when it does) and mechanism. */

@@ -43,6 +43,7 @@ import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Finegrain.wavefront;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -336,5 +337,16 @@ class JvmBackendTest {
         assertTrue(System.nanoTime() - started < 5_000_000_000L, "the other worker stops waiting at once, not after the 10 s timeout");
         assertEquals("kernel 'dividing': integer division by zero in an actor body on the jvm backend; guard the divisor with select(...)",
                 failure.getMessage());
+    }
+
+    @Test
+    void warmUpWaitsForSlowCompilesOfLargeRunsButNotForever() {
+        long second = 1_000_000_000L;
+        assertFalse(JvmBackend.warmedUp(9, 20 * second), "at least 10 runs");
+        assertFalse(JvmBackend.warmedUp(999, second), "a small domain's runs go on towards C2's invocation count");
+        assertTrue(JvmBackend.warmedUp(1000, second / 2));
+        assertFalse(JvmBackend.warmedUp(12, 2 * second), "a large domain's slow run method: C2 may still be compiling it");
+        assertTrue(JvmBackend.warmedUp(30, 2 * second), "30 runs and 2 s");
+        assertTrue(JvmBackend.warmedUp(10, 10 * second), "runs too slow for 30 stop at 10 s");
     }
 }
