@@ -31,9 +31,9 @@ import java.util.function.LongPredicate;
  *
  * <p>Column blocks. A class whose tiles are as wide as the lanes and run as row scans ({@link
  * JClass.RowAlignment#blockColumns}) gets blocks of the tile's width, whatever the team: a tile's rows, with the halo
- * columns, are then one contiguous run of storage, where rows of the whole width would put each of its 16 rows on a
- * page of its own, which ran more than twice as slow (docs/performance.md, "Column blocks"). Their rows are dense: a
- * row of 17 ints padded to two lines of its own doubled the lines a tile touches.
+ * columns, are then one contiguous run of storage, where rows of the whole width would put its rows a whole row of
+ * storage apart, which ran more than twice as slow (docs/performance.md, "Column blocks"). Their rows are dense: a row
+ * of 17 ints padded to two lines of its own doubled the lines a tile touches, and ran slower.
  */
 final class AlignedStorage {
 

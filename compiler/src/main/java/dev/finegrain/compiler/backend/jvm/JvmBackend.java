@@ -46,8 +46,8 @@ public final class JvmBackend implements Backend {
     private static final int COMPILED_RUNS = 1000;
     /**
      * Or, a large domain's, to this long and this many runs: its loops compile on stack within the first runs, but C2
-     * takes seconds over a large run method (the wavefront's, 2.5 to 4.6 s on a 2-core machine, one core running the
-     * kernel), and until then its runs are C1's, steady but slow; so a row stops after a few runs of C2's code.
+     * takes seconds over a large run method (about 3.6 s for the wavefront's on a 2-core machine, one core running the
+     * kernel), and until then its runs are interpreted or C1's, steady but slow; so a row stops after runs of C2's code.
      */
     private static final long SETTLE_NANOS = 2_000_000_000L;
     private static final int SETTLE_RUNS = 30;

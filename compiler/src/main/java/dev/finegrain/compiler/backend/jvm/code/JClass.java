@@ -56,11 +56,6 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
         public RowAlignment(int skew, int lanes) {
             this(skew, lanes, 0, 0);
         }
-
-        /** Whether the storage is split into blocks of columns. */
-        public boolean inBlocks() {
-            return bandGroup > 0 || blockColumns > 0;
-        }
     }
 
     public JClass {
