@@ -29,10 +29,10 @@ import java.util.function.LongPredicate;
  * ran almost twice as slow on one core (docs/performance.md, "Band blocks"). The band width depends on the number of
  * workers, so this layout is made per team size.
  *
- * <p>Column blocks. A class whose tiles are as wide as the lanes and run as row scans ({@link
- * JClass.RowAlignment#blockColumns}) gets blocks of the tile's width, whatever the team: a tile's rows, with the halo
- * columns, are then one contiguous run of storage, where rows of the whole width would put its rows a whole row of
- * storage apart, which ran more than twice as slow (docs/performance.md, "Column blocks"). Their rows are dense: a row
+ * <p>Column blocks. A class of data-parallel tiles of a 2D kernel ({@link JClass.RowAlignment#blockColumns}; all but
+ * lanes across tiles) gets blocks of the tile's width, whatever the team: a tile's rows, with the halo columns, are then
+ * one contiguous run of storage, where rows of the whole width would put its rows a whole row of storage apart, which
+ * ran more than twice as slow for row-scan tiles (docs/performance.md, "Column blocks"). Their rows are dense: a row
  * of 17 ints padded to two lines of its own doubled the lines a tile touches, and ran slower.
  */
 final class AlignedStorage {

@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ final class DataParallelLoops {
         int[] tileShape = plan.tile();
         LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> holdsBlock(tileShape, k, skew)
                 ? Optional.empty() : tileLanesAgainst(plan, k, skew));
-        TileForm form = TileForm.of(plan, lanes);
+        TileForm form = TileForm.of(cx, plan, lanes);
         Optional<LaneStrips> strips = form.strips();
         Optional<RowScanTiles> scan = form.scan();
         Optional<TileGroupLanes> groups = form.groups();
@@ -67,6 +68,10 @@ final class DataParallelLoops {
             tileEnd[d] = cx.local(cx.coordinate[d].name() + "To", JType.INT);
             bounds.add(new JStmt.Assign(tileStart[d], mul(tileIndex[d], constant(tile[d]))));
             bounds.add(new JStmt.Assign(tileEnd[d], add(tileStart[d], constant(tile[d]))));
+        }
+        if (form.columnBlocks()) {
+            bounds.addAll(cx.blockOrigins(tileIndex[last], tileStart[last]));
+            bounds.addAll(westHalo(cx, tile[last], tileIndex[last], tileStart, tileEnd));
         }
         List<JStmt> runTile = scan.isPresent() ? concat(bounds, scan.get().tile(tileIndex[last], tileStart, tileEnd))
                 : tileLanes.isPresent() ? concat(bounds, tileLanes.get().strips(tileStart[0], tileEnd[0], tileStart[1]))
@@ -160,31 +165,57 @@ final class DataParallelLoops {
      * strip of its own. The chosen lowering declares its locals as it is made, so only it is made.
      */
     private record TileForm(Optional<LaneStrips> strips, Optional<RowScanTiles> scan, Optional<TileGroupLanes> groups,
-                            Optional<TileLanes> tileLanes, String summary) {
+                            Optional<TileLanes> tileLanes, boolean columnBlocks, String summary) {
 
-        static TileForm of(DataParallelPlan plan, LaneVectors.Choice lanes) {
+        /**
+         * The form, and the storage it takes: blocks of the tile's columns for every form of a 2D kernel but lanes across
+         * tiles (whose group of tiles spans several blocks), bound before the chosen lowering is made; a row scan binds
+         * its own and reads its west values from the west block, the others copy them into their block's halo first.
+         */
+        static TileForm of(LoweringContext cx, DataParallelPlan plan, LaneVectors.Choice lanes) {
+            int[] tile = plan.tile();
             if (lanes.lanes().isEmpty()) {
-                return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), lanes.summary());
+                boolean blocks = columnBlocks(cx, tile, 1);
+                return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
+                        lanes.summary() + blocksSummary(blocks, tile));
             }
             LaneVectors l = lanes.lanes().get();
-            int[] tile = plan.tile();
             if (holdsBlock(tile, l.k, l.skew)) {
-                return new TileForm(Optional.of(new LaneStrips(l)), Optional.empty(), Optional.empty(), Optional.empty(), lanes.summary());
+                boolean blocks = columnBlocks(cx, tile, l.k);
+                return new TileForm(Optional.of(new LaneStrips(l)), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
+                        lanes.summary() + blocksSummary(blocks, tile));
             }
             Optional<String> notScan = RowScanTiles.against(plan.graph(), l.k, tile);
             if (notScan.isEmpty()) {
                 RowScanTiles scan = new RowScanTiles(l);
-                return new TileForm(Optional.empty(), Optional.of(scan), Optional.empty(), Optional.empty(), l.lanesSummary() + scan.summary());
+                return new TileForm(Optional.empty(), Optional.of(scan), Optional.empty(), Optional.empty(), false,
+                        l.lanesSummary() + scan.summary() + "\nStorage: blocks of " + tile[1] + " columns (FINEGRAIN_ROW_BLOCK_COLUMNS), so a"
+                        + " tile's rows are one contiguous run; a tile reads the values west of it from the west block's last column.");
             }
             Optional<String> notAcross = TileGroupLanes.against(plan.graph(), l.k, tile);
             if (notAcross.isEmpty()) {
                 TileGroupLanes groups = new TileGroupLanes(l, tile[0]);
-                return new TileForm(Optional.empty(), Optional.empty(), Optional.of(groups), Optional.empty(),
+                return new TileForm(Optional.empty(), Optional.empty(), Optional.of(groups), Optional.empty(), false,
                         l.lanesSummary() + " No row scan: " + notScan.get() + "." + groups.summary());
             }
-            return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(new TileLanes(l)), lanes.summary()
+            boolean blocks = columnBlocks(cx, tile, l.k);
+            return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(new TileLanes(l)), blocks, lanes.summary()
                     + " No lanes across tiles: " + notAcross.get() + "." + " A tile is " + tile[1] + " columns wide: one strip of its rows is "
-                    + (2 * tile[1] - 1) + " steps, its loads and stores rotated and transposed whole.");
+                    + (2 * tile[1] - 1) + " steps, its loads and stores rotated and transposed whole." + blocksSummary(blocks, tile));
+        }
+
+        /** Binds blocks of the tile's columns where the kernel is 2D; whether it did. */
+        private static boolean columnBlocks(LoweringContext cx, int[] tile, int lanes) {
+            if (cx.rank != 2) {
+                return false;
+            }
+            cx.alignRowsInColumnBlocks(lanes, tile[1]);
+            return true;
+        }
+
+        private static String blocksSummary(boolean blocks, int[] tile) {
+            return blocks ? "\nStorage: blocks of " + tile[1] + " columns (FINEGRAIN_ROW_BLOCK_COLUMNS), so a tile's rows are one"
+                    + " contiguous run; a tile first copies the values west of it from the west block into its halo columns." : "";
         }
     }
 
@@ -208,6 +239,42 @@ final class DataParallelLoops {
     /** Whether a tile holds a whole block of a strip of k lanes: k rows by skew * (k - 1) + k columns. */
     private static boolean holdsBlock(int[] tile, int k, int skew) {
         return tile[0] >= k && tile[1] >= skew * (k - 1) + k;
+    }
+
+    /**
+     * With blocks of columns: the values west of the tile, from the west block's last columns into this block's halo
+     * columns, for every state field read to the west, the tile's rows and the rows above it that the halo holds. They
+     * are final there: the west block's tiles of these rows ran on earlier block-diagonals. West of the first block the
+     * halo holds the boundary, and nothing is copied. Inputs are never written, and their halo columns are copies already.
+     */
+    private static List<JStmt> westHalo(LoweringContext cx, int columns, JExpr tileColumn, JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
+        List<JStmt> copies = new ArrayList<>();
+        JExpr.Local haloRow = null;
+        for (IrField field : cx.graph.fields()) {
+            int f = field.id();
+            int west = field.haloLow()[1];
+            if (!field.isState() || west == 0) {
+                continue;
+            }
+            if (haloRow == null) {
+                haloRow = cx.local("haloRow", JType.INT);
+            }
+            // the storage index of row haloRow, column tileStart[1] - c (LoweringContext.rowBases with the block's origin)
+            JExpr rowStart = add(add(cx.blockOrigin(f), constant(west)), mul(add(haloRow, constant(field.haloLow()[0])), cx.stride[f][0]));
+            List<JStmt> row = new ArrayList<>();
+            for (int c = 1; c <= west; c++) {
+                JExpr here = add(rowStart, sub(tileStart[1], constant(c)));
+                row.add(new JStmt.Store(cx.array[f], here, new JExpr.ArrayLoad(cx.array[f], add(here, sub(constant(columns), cx.blockStride(f))))));
+            }
+            copies.add(new JStmt.Loop(haloRow, sub(tileStart[0], constant(field.haloLow()[0])), tileEnd[0], constant(1), row));
+        }
+        if (copies.isEmpty()) {
+            return copies;
+        }
+        List<JStmt> guarded = new ArrayList<>();
+        guarded.add(new JStmt.Comment("the values west of the tile, from the west block into this block's halo columns"));
+        guarded.add(new JStmt.If(compare(Op.GT, tileColumn, constant(0)), copies, List.of()));
+        return guarded;
     }
 
     private static List<JStmt> concat(List<JStmt> first, List<JStmt> second) {

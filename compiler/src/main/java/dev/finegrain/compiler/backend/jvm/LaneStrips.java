@@ -128,7 +128,7 @@ final class LaneStrips {
         List<JStmt> strip = new ArrayList<>(before);
         JExpr mainStart = add(columnFrom, constant(skew * (k - 1)));
         JExpr start = mainStart;
-        if (cx.rows().isPresent()) {
+        if (cx.blockAlignment() != null) {
             if (blocksStart == null) {
                 blocksStart = cx.local("blocksStart", JType.INT);
             }

@@ -354,12 +354,20 @@ final class LoweringContext {
         return origins;
     }
 
+    /** With blocks of columns: where the current block of field {@code field} has its rows ({@link #blockOrigins}). */
+    JExpr.Local blockOrigin(int field) {
+        return blockOrigin[field];
+    }
+
     /** With blocks of columns: the elements from one block of field {@code field} to the next. */
     JExpr.Local blockStride(int field) {
         return blockStride[field];
     }
 
-    /** After {@link #alignRows}: the number of columns a strip's first block is aligned to, from the frame (lanes or 1). */
+    /**
+     * After {@link #alignRows}: the number of columns a strip's first block is aligned to, from the frame (lanes or 1);
+     * null where the rows are not aligned for strips (dense, or in blocks of columns).
+     */
     JExpr.Local blockAlignment() {
         return blockAlignment;
     }

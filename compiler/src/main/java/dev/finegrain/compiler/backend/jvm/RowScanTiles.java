@@ -107,9 +107,7 @@ final class RowScanTiles {
         return " Row scan: a tile's row is one vector of " + k + " cells; the value is max(terms, west - gap), so the row computes its"
                 + " terms at once from the row above (held in registers) and one load per input, then the west dependence in "
                 + Integer.numberOfTrailingZeros(k) + " shift-and-max steps; a row whose west value lies within " + k
-                + " gaps of the minimum, or every row when the gap is below 0 or above MAX / " + k + ", runs cell by cell."
-                + " Storage in blocks of " + k + " columns (FINEGRAIN_ROW_BLOCK_COLUMNS), so a tile's rows are one contiguous run; a tile"
-                + " reads the values west of it from the west block's last column.";
+                + " gaps of the minimum, or every row when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
     }
 
     /**
