@@ -244,8 +244,10 @@ final class DataParallelLoops {
     /**
      * With blocks of columns: the values west of the tile, from the west block's last columns into this block's halo
      * columns, for every state field read to the west, the tile's rows and the rows above it that the halo holds. They
-     * are final there: the west block's tiles of these rows ran on earlier block-diagonals. West of the first block the
-     * halo holds the boundary, and nothing is copied. Inputs are never written, and their halo columns are copies already.
+     * are final there: the west block's tiles of these rows ran on earlier block-diagonals (where a tile is narrower than
+     * the halo, the farther columns come from the west block's own halo, which its tile of the same rows copied the same
+     * way). West of the first block the halo holds the boundary, and nothing is copied. Inputs are never written, and
+     * their halo columns are copies already.
      */
     private static List<JStmt> westHalo(LoweringContext cx, int columns, JExpr tileColumn, JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
         List<JStmt> copies = new ArrayList<>();

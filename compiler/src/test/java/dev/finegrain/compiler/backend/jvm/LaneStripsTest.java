@@ -220,6 +220,15 @@ class LaneStripsTest {
                 .endsWith("A tile is 16 columns wide: one strip of its rows is 31 steps, its loads and stores rotated and transposed whole."));
         for (int threads = 1; threads <= 3; threads++) {
             check(TileGroupLanesTest.westTwo(), new int[] {48, 64}, dataParallel(16), Optional.empty(), 512, threads);
+            // column blocks one column wide, narrower than the two columns read to the west: a tile's farther halo column
+            // comes from the west block's own halo, which that block's tile copied; two columns wide: both from the west block
+            check(TileGroupLanesTest.westTwo(), new int[] {12, 8}, dataParallel(4, 1), Optional.empty(), 512, threads);
+            check(TileGroupLanesTest.westTwo(), new int[] {12, 8}, dataParallel(4, 2), Optional.empty(), 512, threads);
+        }
+        for (int width = 1; width <= 2; width++) {
+            JClass generated = JvmCodegen.generate(SchedulePlanner.plan(Pipeline.compile(TileGroupLanesTest.westTwo()), dataParallel(4, width)),
+                    Optional.empty(), "p", VectorWidth.of(512));
+            assertTrue(generated.javadoc().contains("Storage: blocks of " + width + " columns"), "tiles " + width + " wide: " + generated.javadoc());
         }
     }
 
