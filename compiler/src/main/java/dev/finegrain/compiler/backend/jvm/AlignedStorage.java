@@ -10,7 +10,7 @@ import java.util.Arrays;
 import java.util.function.LongPredicate;
 
 /**
- * Storage for a class whose rows are aligned for lanes ({@link LoweringContext#alignRows}): each field's halo-padded
+ * Storage for a class whose rows are aligned for lanes ({@link RowLayout#alignRows}): each field's halo-padded
  * rows, laid out as the reference lays them out, copied to rows of a chosen pitch after a chosen front (elements
  * before the field's first), and back; the class reads each field's pitch and front from its frame ({@link #frame}).
  *

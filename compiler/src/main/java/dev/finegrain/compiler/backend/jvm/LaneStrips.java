@@ -32,7 +32,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * the same way. A read of the row above comes from the previous step vectors shifted up one lane, the lane above the
  * strip loaded from memory; earlier steps' vectors are carried in locals from block to block. A strip's blocks run
  * in a private helper of the class ({@link LoweringContext#outline}), which HotSpot compiles apart from the run method.
- * Where the class aligns its rows ({@link LoweringContext#alignRows}, a band's strips across whole rows) the blocks
+ * Where the class aligns its rows ({@link RowLayout#alignRows}, a band's strips across whole rows) the blocks
  * start at the first column where every lane's row load is one whole vector, and the prologue runs up to it.
  */
 final class LaneStrips {
@@ -128,16 +128,16 @@ final class LaneStrips {
         List<JStmt> strip = new ArrayList<>(before);
         JExpr mainStart = add(columnFrom, constant(skew * (k - 1)));
         JExpr start = mainStart;
-        if (cx.blockAlignment() != null) {
+        if (cx.layout.blockAlignment() != null) {
             if (blocksStart == null) {
                 blocksStart = cx.local("blocksStart", JType.INT);
             }
-            // in aligned storage (LoweringContext.alignRows) lane r's element of row stripRow + r at column c lies at
+            // in aligned storage (RowLayout.alignRows) lane r's element of row stripRow + r at column c lies at
             // (stripRow * skew + c) modulo k in a vector, the same for every lane: start where that is 0 (the frame's
             // block alignment is k then, and 1 for dense rows, which start the blocks as early as they can)
             strip.add(new JStmt.Comment("the blocks start where every lane's row load is one whole vector, when the storage's rows are aligned"));
             strip.add(new JStmt.Assign(blocksStart, add(mainStart, math("floorMod", JType.INT,
-                    sub(constant(0), add(mul(stripRow, constant(skew)), mainStart)), cx.blockAlignment()))));
+                    sub(constant(0), add(mul(stripRow, constant(skew)), mainStart)), cx.layout.blockAlignment()))));
             start = blocksStart;
         }
         strip.addAll(triangle(true, columnFrom, columnTo, start));

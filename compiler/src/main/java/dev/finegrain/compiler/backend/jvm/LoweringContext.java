@@ -21,7 +21,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -31,9 +30,9 @@ import java.util.Set;
  *
  * <p>Layout. A field's storage is its domain padded by its halo, row-major. Along the last dimension L the
  * index of point p + offset o is {@code rowBase + x_L + delta(o)}, where rowBase depends only on the outer
- * coordinates and delta(o) only on the run's sizes, so inner loops add three ints per access. With {@link
- * #alignRows} each field's row pitch and front (the elements before its first) come from the frame, and rowBase adds
- * the front.
+ * coordinates and delta(o) only on the run's sizes, so inner loops add three ints per access. Where its {@link
+ * RowLayout} aligns the rows or splits them into blocks, each field's row pitch, front (the elements before its first)
+ * and block stride come from the frame, and rowBase adds the front or the block's origin.
  */
 final class LoweringContext {
 
@@ -68,16 +67,12 @@ final class LoweringContext {
     final JExpr.Local[] syncArray;
     final WestCarries carries;
     final ActorLowering actors;
+    /** How the fields' rows lie in storage: dense, aligned for strips, or in blocks of columns. */
+    final RowLayout layout;
     private final Map<String, JExpr> deltas = new HashMap<>();
     private JExpr columnOrigin;
     /** Where in the prologue each field's row pitch (its stride of the last-but-one dimension) is set. */
-    private final int[] pitchStatement;
-    private Optional<JClass.RowAlignment> rows = Optional.empty();
-    private JExpr.Local[] front;
-    private JExpr.Local blockAlignment;
-    /** With band blocks: per field, the storage index its row bases count from (the worker's block less its first column). */
-    private JExpr.Local[] blockOrigin;
-    private JExpr.Local[] blockStride;
+    final int[] pitchStatement;
 
     LoweringContext(KernelGraph graph, SyncLayout sync) {
         this.graph = graph;
@@ -130,6 +125,7 @@ final class LoweringContext {
         }
         carries = new WestCarries(this);
         actors = new ActorLowering(this);
+        layout = new RowLayout(this);
     }
 
     // ---- locals and bindings -------------------------------------------------------------------------------
@@ -177,7 +173,7 @@ final class LoweringContext {
         return locals.stream().filter(local -> inRun.contains(local) || !helpersOwn.contains(local)).toList();
     }
 
-    private String uniqueName(String name) {
+    String uniqueName(String name) {
         String unique = name;
         for (int suffix = 2; isTaken(unique); suffix++) {
             unique = name + suffix;
@@ -283,110 +279,6 @@ final class LoweringContext {
         return new JExpr.InvokeStatic(RUNTIME + owner, name, parameters, result, List.of(arguments));
     }
 
-    // ---- layout --------------------------------------------------------------------------------------------
-
-    /**
-     * Lays every field's rows out for strips of {@code lanes} lanes, lane r {@code skew * r} columns behind lane 0: the
-     * row pitch and the elements before the field's first one (its front) come from the frame, as {@link
-     * AlignedStorage} chose them when it allocated the storage. Where it knows that an array starts on a cache line it
-     * makes the pitch skew modulo lanes and puts the field's first point on a line, so the k row loads of a block
-     * starting at the right column ({@code LaneStrips}) are whole vectors of one line each; elsewhere the rows stay
-     * dense. Before any row base or delta is lowered.
-     */
-    void alignRows(int skew, int lanes) {
-        bindRows(new JClass.RowAlignment(skew, lanes));
-        blockAlignment = bind("blockAlignment", JType.INT, JClass.Source.SIZES, AlignedStorage.blockAlignmentIndex(rank, front.length));
-    }
-
-    /**
-     * Lays every field's rows out in band blocks ({@link AlignedStorage}) for row scans of {@code lanes} lanes: bands
-     * whole multiples of {@code group} columns, each band's first column on a line where the storage is aligned; each
-     * field's pitch, front and block stride come from the frame, and {@link #blockOrigins} must run before the first
-     * row base. Before any row base or delta is lowered.
-     */
-    void alignRowsInBands(int lanes, int group) {
-        bindBlocks(new JClass.RowAlignment(0, lanes, group, 0));
-    }
-
-    /**
-     * Lays every field's rows out in blocks of {@code columns} columns ({@link AlignedStorage}), each block's rows dense:
-     * a tile that wide then reads and writes one contiguous run of storage. Each field's pitch, front and block stride
-     * come from the frame, and {@link #blockOrigins} must run before the first row base. Before any row base or delta is
-     * lowered.
-     */
-    void alignRowsInColumnBlocks(int lanes, int columns) {
-        bindBlocks(new JClass.RowAlignment(0, lanes, 0, columns));
-    }
-
-    private void bindBlocks(JClass.RowAlignment alignment) {
-        bindRows(alignment);
-        blockOrigin = new JExpr.Local[graph.fields().size()];
-        blockStride = new JExpr.Local[graph.fields().size()];
-        for (IrField field : graph.fields()) {
-            int f = field.id();
-            blockStride[f] = bind(field.name() + "BlockStride", JType.INT, JClass.Source.SIZES,
-                    AlignedStorage.blockStrideIndex(rank, graph.fields().size(), f));
-            blockOrigin[f] = local(field.name() + "BlockOrigin", JType.INT);
-        }
-    }
-
-    private void bindRows(JClass.RowAlignment alignment) {
-        if (last == 0 || rows.isPresent() || !deltas.isEmpty()) {
-            throw new IllegalStateException("rows are aligned once, for a kernel of rank 2 or more, before any delta is lowered");
-        }
-        rows = Optional.of(alignment);
-        front = new JExpr.Local[graph.fields().size()];
-        for (IrField field : graph.fields()) {
-            int f = field.id();
-            JExpr pitch = bindLayout(field.name() + "Pitch", AlignedStorage.pitchIndex(rank, f));
-            prologue.set(pitchStatement[f], new JStmt.Assign(stride[f][last - 1], pitch));
-            front[f] = bind(field.name() + "Front", JType.INT, JClass.Source.SIZES, AlignedStorage.frontIndex(rank, f));
-        }
-    }
-
-    /** With blocks of columns: where block {@code band} (its first column {@code bandStart}) has its rows, per field. */
-    List<JStmt> blockOrigins(JExpr band, JExpr bandStart) {
-        List<JStmt> origins = new ArrayList<>();
-        for (IrField field : graph.fields()) {
-            int f = field.id();
-            origins.add(new JStmt.Assign(blockOrigin[f], sub(add(front[f], mul(band, blockStride[f])), bandStart)));
-        }
-        return origins;
-    }
-
-    /** With blocks of columns: where the current block of field {@code field} has its rows ({@link #blockOrigins}). */
-    JExpr.Local blockOrigin(int field) {
-        return blockOrigin[field];
-    }
-
-    /** With blocks of columns: the elements from one block of field {@code field} to the next. */
-    JExpr.Local blockStride(int field) {
-        return blockStride[field];
-    }
-
-    /**
-     * After {@link #alignRows}: the number of columns a strip's first block is aligned to, from the frame (lanes or 1);
-     * null where the rows are not aligned for strips (dense, or in blocks of columns).
-     */
-    JExpr.Local blockAlignment() {
-        return blockAlignment;
-    }
-
-    /**
-     * A final int field bound from the frame's sizes at {@code index}, read where the statement it replaces stood
-     * ({@link #bind} would read it into a local at the end of the prologue, after the strides that need it).
-     */
-    private JExpr bindLayout(String name, int index) {
-        String unique = uniqueName(name);
-        bindings.add(new JClass.FieldBinding(unique, JType.INT, JClass.Source.SIZES, index));
-        return new JExpr.Field(unique, JType.INT);
-    }
-
-    /** The row layout {@link #alignRows} chose, if it was called. */
-    Optional<JClass.RowAlignment> rows() {
-        return rows;
-    }
-
     /**
      * Statements setting every field's rowBase and the point row from the outer coordinates; the row number (a
      * division) only where group tokens need it.
@@ -394,7 +286,7 @@ final class LoweringContext {
     List<JStmt> rowBases() {
         List<JStmt> statements = new ArrayList<>();
         for (IrField field : graph.fields()) {
-            JExpr origin = blockOrigin != null ? blockOrigin[field.id()] : rows.isPresent() ? front[field.id()] : null;
+            JExpr origin = layout.origin(field.id());
             JExpr base = origin == null ? constant(field.haloLow()[last]) : add(origin, constant(field.haloLow()[last]));
             for (int d = 0; d < last; d++) {
                 base = add(base, mul(add(coordinate[d], constant(field.haloLow()[d])), stride[field.id()][d]));
@@ -423,6 +315,11 @@ final class LoweringContext {
             throw new IllegalStateException("token words are numbered by absolute points");
         }
         columnOrigin = origin;
+    }
+
+    /** Whether a delta has been lowered yet (the row layout is chosen before the first). */
+    boolean lowersDeltas() {
+        return !deltas.isEmpty();
     }
 
     /** The index in field {@code field}'s storage of the current point plus {@code offset}. */

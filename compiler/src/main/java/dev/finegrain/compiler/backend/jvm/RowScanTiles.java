@@ -76,7 +76,7 @@ final class RowScanTiles {
         this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
         String name = cx.graph.field(field).name();
         v.declareShiftUp();
-        cx.alignRowsInColumnBlocks(k, k);
+        cx.layout.alignRowsInColumnBlocks(k, k);
         north = cx.local(name + "North", v.vector);
         northWest = cx.local(name + "NorthWest", v.vector);
         west = cx.local(name + "West", v.lane);
@@ -117,14 +117,14 @@ final class RowScanTiles {
      * writes outside its own block.
      */
     List<JStmt> tile(JExpr tileColumn, JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
-        List<JStmt> body = new ArrayList<>(cx.blockOrigins(tileColumn, tileStart[1]));
+        List<JStmt> body = new ArrayList<>(cx.layout.blockOrigins(tileColumn, tileStart[1]));
         columnFrom = tileStart[1];
         cx.columnsFrom(columnFrom);
         body.add(new JStmt.Assign(cx.coordinate[0], tileStart[0]));
         body.addAll(cx.rowBases());
         body.add(new JStmt.Comment("the column west of the tile: the west block's last, or the halo west of the first block"));
         body.add(new JStmt.Assign(westDelta, add(cx.delta(field, new int[] {0, -1}), LoweringContext.mul(
-                math("min", JType.INT, tileColumn, constant(1)), LoweringContext.sub(constant(k), cx.blockStride(field))))));
+                math("min", JType.INT, tileColumn, constant(1)), LoweringContext.sub(constant(k), cx.layout.blockStride(field))))));
         body.add(new JStmt.Comment("the row above the tile"));
         body.add(new JStmt.Assign(north, rowVector(field, new int[] {-1, 0})));
         body.add(new JStmt.Assign(northWest, v.shiftedUp(north, new JExpr.ArrayLoad(cx.array[field],
