@@ -264,7 +264,7 @@ final class DataflowLoops {
         if (edge > 0) {
             row.add(new JStmt.Comment("the tokens the row's first " + edge + " column(s) await, all before the row"));
             row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), awaits));
-            int field = cx.graph.actors().getFirst().writes();
+            int field = WestMaxRecurrence.field(cx.graph);
             row.add(new JStmt.Assign(x, bandStart));
             JExpr west = cx.index(field, new int[] {0, -1});
             row.add(new JStmt.If(compare(Op.GT, bandStart, constant(0)), List.of(

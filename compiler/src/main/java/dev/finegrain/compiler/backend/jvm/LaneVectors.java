@@ -170,6 +170,26 @@ final class LaneVectors {
         return lane.equals(JType.LONG);
     }
 
+    /**
+     * A row scan's gap check: {@code 0 <= gap <= MAX / divisor} in the lane type, so that no multiple of the gap up to
+     * {@code divisor} gaps wraps.
+     */
+    JExpr gapAtMostMaxOver(JExpr gap, int divisor) {
+        JExpr most = longLanes() ? JExpr.Const.ofLong(Long.MAX_VALUE / divisor) : constant(Integer.MAX_VALUE / divisor);
+        return new JExpr.Binary(JExpr.Binary.Op.AND, LoweringContext.compare(JExpr.Binary.Op.GE, gap, laneConstant(0)),
+                LoweringContext.compare(JExpr.Binary.Op.LE, gap, most));
+    }
+
+    /** The least value of the lane type (integral lanes). */
+    JExpr laneMinimum() {
+        return longLanes() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE);
+    }
+
+    /** A row scan's west terms' gaps: {@code (l + 1) gap} in lane l, which the value west of lane 0 loses by lane l. */
+    JExpr westGaps(JExpr gap) {
+        return new JExpr.Lanewise(JExpr.LaneOp.MUL, new JExpr.Broadcast(species, gap), constants(l -> l + 1));
+    }
+
     /** An integral constant of the lane type (long for long lanes, else int). */
     JExpr laneConstant(int value) {
         return longLanes() ? JExpr.Const.ofLong(value) : constant(value);

@@ -82,7 +82,7 @@ final class RowScanBands {
         this.v = lanes;
         this.cx = lanes.cx;
         this.k = lanes.k;
-        this.field = cx.graph.actors().getFirst().writes();
+        this.field = WestMaxRecurrence.field(cx.graph);
         this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
         String name = cx.graph.field(field).name();
         rest = cx.local(name + "Rest", v.vector);
@@ -100,16 +100,15 @@ final class RowScanBands {
         List<JStmt> prologue = cx.prologue;
         prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + (k + 1)
                 + ", and every vector's carry at least MIN + " + (2 * k + 1) + " gap (else the row runs cell by cell)"));
-        prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, v.laneConstant(0)),
-                compare(Op.LE, gap, v.longLanes() ? JExpr.Const.ofLong(Long.MAX_VALUE / (k + 1)) : constant(Integer.MAX_VALUE / (k + 1))))));
+        prologue.add(new JStmt.Assign(gapInRange, v.gapAtMostMaxOver(gap, k + 1)));
         prologue.add(new JStmt.Assign(vectorGap, new JExpr.Binary(Op.MUL, v.laneConstant(k), gap)));
-        JExpr minimum = v.longLanes() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE);
+        JExpr minimum = v.laneMinimum();
         prologue.add(new JStmt.Assign(restFloor, new JExpr.Broadcast(v.species, add(minimum, vectorGap))));
         prologue.add(new JStmt.Assign(carryFloor, add(add(add(minimum, vectorGap), vectorGap), gap)));
         if (northScanned != null) {
             prologue.add(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(false)));
         }
-        prologue.add(new JStmt.Assign(westGaps, new JExpr.Lanewise(LaneOp.MUL, new JExpr.Broadcast(v.species, gap), v.constants(l -> l + 1))));
+        prologue.add(new JStmt.Assign(westGaps, v.westGaps(gap)));
         scanSteps.addAll(v.scanSteps(gap));
     }
 

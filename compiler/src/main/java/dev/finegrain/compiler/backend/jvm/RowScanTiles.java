@@ -72,7 +72,7 @@ final class RowScanTiles {
         this.v = lanes;
         this.cx = lanes.cx;
         this.k = lanes.k;
-        this.field = cx.graph.actors().getFirst().writes();
+        this.field = WestMaxRecurrence.field(cx.graph);
         this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
         String name = cx.graph.field(field).name();
         v.declareShiftUp();
@@ -93,11 +93,9 @@ final class RowScanTiles {
         List<JStmt> prologue = cx.prologue;
         prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + k
                 + ", and a row's west value at least MIN + " + k + " gap (else the row runs cell by cell)"));
-        prologue.add(new JStmt.Assign(gapInRange, new JExpr.Binary(Op.AND, compare(Op.GE, gap, v.laneConstant(0)),
-                compare(Op.LE, gap, v.longLanes() ? JExpr.Const.ofLong(Long.MAX_VALUE / k) : constant(Integer.MAX_VALUE / k)))));
-        prologue.add(new JStmt.Assign(floor, add(v.longLanes() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE),
-                new JExpr.Binary(Op.MUL, v.laneConstant(k), gap))));
-        prologue.add(new JStmt.Assign(westGaps, new JExpr.Lanewise(LaneOp.MUL, new JExpr.Broadcast(v.species, gap), v.constants(l -> l + 1))));
+        prologue.add(new JStmt.Assign(gapInRange, v.gapAtMostMaxOver(gap, k)));
+        prologue.add(new JStmt.Assign(floor, add(v.laneMinimum(), new JExpr.Binary(Op.MUL, v.laneConstant(k), gap))));
+        prologue.add(new JStmt.Assign(westGaps, v.westGaps(gap)));
         scanSteps.addAll(v.scanSteps(gap));
         prologue.add(new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, constant(k))));
     }

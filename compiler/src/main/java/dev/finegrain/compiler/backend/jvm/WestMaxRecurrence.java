@@ -84,7 +84,12 @@ record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
         if (decision.recurrence().isEmpty()) {
             return Optional.of(decision.reason());
         }
-        return northReadsAgainst(graph, decision.recurrence().get().rest(), graph.actors().getFirst().writes());
+        return northReadsAgainst(graph, decision.recurrence().get().rest(), field(graph));
+    }
+
+    /** The field the recurrence computes: the one its kernel's one actor writes. */
+    static int field(KernelGraph graph) {
+        return graph.actors().getFirst().writes();
     }
 
     /** Why {@code expr} reads state other than the north and north-west neighbours of {@code field}, or empty. */
