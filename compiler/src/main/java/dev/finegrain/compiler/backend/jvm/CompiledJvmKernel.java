@@ -186,7 +186,7 @@ public final class CompiledJvmKernel {
             dataParallel.checkSizes(invocation.sizes());
         }
         Runs runs = new Runs(invocation, prepareArrays(variant, invocation), startsOnLine);
-        if (rows.isEmpty() || rows.get().bandGroup() == 0) {
+        if (rows.isEmpty() || !rows.get().perTeam()) {
             runs.storage(1);
         }
         return runs;
@@ -210,7 +210,7 @@ public final class CompiledJvmKernel {
 
         /** The storage of a team of {@code workers}: one for all team sizes unless the class splits it into bands. */
         private Storage storage(int workers) {
-            int key = rows.isPresent() && rows.get().bandGroup() > 0 ? workers : 0;
+            int key = rows.isPresent() && rows.get().perTeam() ? workers : 0;
             return storage.computeIfAbsent(key, k -> {
                 if (rows.isEmpty()) {
                     return new Storage(padded, null, invocation.sizes());

@@ -56,6 +56,11 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
         public RowAlignment(int skew, int lanes) {
             this(skew, lanes, 0, 0);
         }
+
+        /** Whether the storage depends on the team's size: the workers' bands are its blocks. */
+        public boolean perTeam() {
+            return bandGroup > 0;
+        }
     }
 
     public JClass {
