@@ -35,7 +35,7 @@ import java.util.function.LongPredicate;
  * ran more than twice as slow for row-scan tiles (docs/performance.md, "Column blocks"). Their rows are dense: a row
  * of 17 ints padded to two lines of its own doubled the lines a tile touches, and ran slower.
  */
-final class AlignedStorage {
+final class AlignedStorage implements StorageLayout {
 
     /** The smallest array G1 starts on a region boundary, in bytes; -1 when the JVM does not run G1 (or will not say). */
     private static final long REGION_START_BYTES = g1HumongousThreshold();
@@ -137,12 +137,14 @@ final class AlignedStorage {
     }
 
     /** The sizes the class is constructed with: the domain's, then each field's pitch and front, then the block alignment. */
-    int[] frame() {
+    @Override
+    public int[] frame() {
         return frame.clone();
     }
 
     /** The fields of {@code padded} (the reference's layout) copied into this layout; dense fields of one block are the same arrays. */
-    Object[] align(Object[] padded) {
+    @Override
+    public Object[] align(Object[] padded) {
         Object[] aligned = padded.clone();
         for (IrField field : graph.fields()) {
             Rows r = rows[field.id()];
@@ -161,7 +163,8 @@ final class AlignedStorage {
     }
 
     /** The state fields of storage in this layout copied back to the reference's layout (the inputs as they are). */
-    Object[] padded(Object[] aligned) {
+    @Override
+    public Object[] padded(Object[] aligned) {
         Object[] padded = aligned.clone();
         for (IrField field : graph.fields()) {
             Rows r = rows[field.id()];

@@ -83,7 +83,7 @@ public final class CompiledJvmKernel {
         try {
             return Optional.of(new JClass.RowAlignment(kernelClass.getField(JClass.ROW_SKEW_FIELD).getInt(null),
                     kernelClass.getField(JClass.ROW_LANES_FIELD).getInt(null), optionalInt(kernelClass, JClass.ROW_BAND_GROUP_FIELD),
-                    optionalInt(kernelClass, JClass.ROW_BLOCK_COLUMNS_FIELD)));
+                    optionalInt(kernelClass, JClass.ROW_BLOCK_COLUMNS_FIELD), optionalInt(kernelClass, JClass.ROW_HYPERPLANES_FIELD) == 1));
         } catch (NoSuchFieldException dense) {
             return Optional.empty();
         } catch (IllegalAccessException failure) {
@@ -91,7 +91,7 @@ public final class CompiledJvmKernel {
         }
     }
 
-    /** A static int field of the class's row layout that only some classes declare (the blocks' band group or width), else 0. */
+    /** A static int field of the class's row layout that only some classes declare (the blocks' band group or width, hyperplanes), else 0. */
     private static int optionalInt(Class<?> kernelClass, String field) throws IllegalAccessException {
         try {
             return kernelClass.getField(field).getInt(null);
@@ -116,14 +116,14 @@ public final class CompiledJvmKernel {
     /** A kernel object bound to fresh storage, for one run on a team of {@code workers} threads. */
     public final class Prepared {
         private final Object[] arrays;
-        /** The layout of {@code arrays} when the class aligns its rows; null for the reference's layout. */
-        private final AlignedStorage layout;
+        /** The layout of {@code arrays} when the class has one of its own; null for the reference's layout. */
+        private final StorageLayout layout;
         private final TeamTask task;
         private final int[] sizes;
         private final int workers;
         private final AtomicBoolean ran = new AtomicBoolean();
 
-        private Prepared(Object[] arrays, AlignedStorage layout, TeamTask task, int[] sizes, int workers) {
+        private Prepared(Object[] arrays, StorageLayout layout, TeamTask task, int[] sizes, int workers) {
             this.arrays = arrays;
             this.layout = layout;
             this.task = task;
@@ -200,7 +200,7 @@ public final class CompiledJvmKernel {
         private final Map<Integer, Storage> storage = new ConcurrentHashMap<>();
 
         /** The arrays a run's state is copied from, their layout (null: the reference's), and the frame. */
-        private record Storage(Object[] template, AlignedStorage layout, int[] frame) {}
+        private record Storage(Object[] template, StorageLayout layout, int[] frame) {}
 
         private Runs(Invocation invocation, Object[] padded, LongPredicate startsOnLine) {
             this.invocation = invocation;
@@ -215,7 +215,8 @@ public final class CompiledJvmKernel {
                 if (rows.isEmpty()) {
                     return new Storage(padded, null, invocation.sizes());
                 }
-                AlignedStorage layout = AlignedStorage.of(variant.graph(), invocation.sizes(), rows.get(), padded, workers, startsOnLine);
+                StorageLayout layout = rows.get().hyperplanes() ? HyperplaneStorage.of(variant.graph(), invocation.sizes(), rows.get().skew())
+                        : AlignedStorage.of(variant.graph(), invocation.sizes(), rows.get(), padded, workers, startsOnLine);
                 return new Storage(layout.align(padded), layout, layout.frame());
             });
         }
@@ -258,7 +259,7 @@ public final class CompiledJvmKernel {
         return words;
     }
 
-    /** The kernel object over {@code arrays}; {@code frame} is the sizes it is constructed with ({@link AlignedStorage#frame}). */
+    /** The kernel object over {@code arrays}; {@code frame} is the sizes it is constructed with ({@link StorageLayout#frame}). */
     private TeamTask instantiate(Invocation invocation, Object[] arrays, int[] frame, int workers, long stallTimeoutNanos) {
         List<ParamSpec> params = variant.graph().kernel().params();
         long[] integral = new long[params.size()];

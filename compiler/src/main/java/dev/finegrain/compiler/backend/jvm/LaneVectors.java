@@ -20,9 +20,9 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 
 /**
- * What every lowering to strips of lanes shares ({@link LaneStrips} for tiles and bands, {@link WavefrontLanes} for
- * hyperplane steps): the species and lane count, the constant index vectors of the in-register transpose and of the
- * one-lane shift, the transpose itself, and the arithmetic of a strip's cells in a field's storage.
+ * What every lowering to lanes shares ({@link LaneStrips} for tiles and bands, the row scans, {@link HyperplaneLanes}
+ * for hyperplane steps): the species and lane count, the constant index vectors of the in-register transpose and of
+ * the one-lane shift, the transpose itself, and the arithmetic of a strip's cells in a field's storage.
  */
 final class LaneVectors {
 
@@ -228,12 +228,7 @@ final class LaneVectors {
      * row base points to: r rows down and skew * r columns west.
      */
     JExpr cell(int field, int r, JExpr column) {
-        return cell(field, constant(r), column);
-    }
-
-    /** As {@link #cell(int, int, JExpr)}, for a lane number computed at run time. */
-    JExpr cell(int field, JExpr r, JExpr column) {
-        return add(add(cx.rowBase[field], mul(r, laneStride(field))), column);
+        return add(add(cx.rowBase[field], mul(constant(r), laneStride(field))), column);
     }
 
     /** Per field: its row stride minus the skew, so that lane r's cell is r of these past lane 0's. */

@@ -16,8 +16,9 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 
 /**
  * How a class's fields lie in storage, chosen once per class before any row base or delta is lowered: dense rows (the
- * reference's layout), rows aligned for strips ({@link #alignRows}), or blocks of columns, the workers' bands
- * ({@link #alignRowsInBands}) or a tile's width ({@link #alignRowsInColumnBlocks}). The chosen layout binds each field's
+ * reference's layout), rows aligned for strips ({@link #alignRows}), blocks of columns, the workers' bands
+ * ({@link #alignRowsInBands}) or a tile's width ({@link #alignRowsInColumnBlocks}), or no rows at all but hyperplanes
+ * ({@link #alongHyperplanes}). The chosen layout binds each field's
  * pitch, front and block stride from the frame, as {@link AlignedStorage} laid the storage out, and gives
  * {@link LoweringContext#rowBases} the index each field's row bases count from.
  */
@@ -68,6 +69,22 @@ final class RowLayout {
         bindBlocks(new JClass.RowAlignment(0, lanes, 0, columns));
     }
 
+    /**
+     * Lays every field out along the hyperplanes (skew, 1) ({@link HyperplaneStorage}) for vectors of {@code lanes}
+     * lanes: no rows, so nothing binds from the frame, and nothing may lower a row base or delta; the lowering finds
+     * each hyperplane through the runtime's {@code HyperplaneLayout}. Before any row base or delta is lowered.
+     */
+    void alongHyperplanes(int skew, int lanes) {
+        checkUnset();
+        rows = Optional.of(JClass.RowAlignment.alongHyperplanes(skew, lanes));
+    }
+
+    private void checkUnset() {
+        if (cx.last == 0 || rows.isPresent() || cx.lowersDeltas()) {
+            throw new IllegalStateException("rows are aligned once, for a kernel of rank 2 or more, before any delta is lowered");
+        }
+    }
+
     private void bindBlocks(JClass.RowAlignment alignment) {
         bindRows(alignment);
         blockOrigin = new JExpr.Local[cx.graph.fields().size()];
@@ -81,9 +98,7 @@ final class RowLayout {
     }
 
     private void bindRows(JClass.RowAlignment alignment) {
-        if (cx.last == 0 || rows.isPresent() || cx.lowersDeltas()) {
-            throw new IllegalStateException("rows are aligned once, for a kernel of rank 2 or more, before any delta is lowered");
-        }
+        checkUnset();
         rows = Optional.of(alignment);
         front = new JExpr.Local[cx.graph.fields().size()];
         for (IrField field : cx.graph.fields()) {

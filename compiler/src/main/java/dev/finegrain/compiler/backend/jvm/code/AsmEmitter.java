@@ -46,6 +46,9 @@ public final class AsmEmitter implements Opcodes {
             if (rows.blockColumns() > 0) {
                 writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_BLOCK_COLUMNS_FIELD, "I", null, rows.blockColumns()).visitEnd();
             }
+            if (rows.hyperplanes()) {
+                writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_HYPERPLANES_FIELD, "I", null, 1).visitEnd();
+            }
         });
         for (JClass.FieldBinding field : generated.fields()) {
             writer.visitField(ACC_PRIVATE | ACC_FINAL, field.name(), field.type().descriptor(), null, null).visitEnd();

@@ -39,22 +39,38 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
     public static final String ROW_BAND_GROUP_FIELD = "FINEGRAIN_ROW_BAND_GROUP";
     /** The public static final int of a class whose storage is split into blocks of a fixed width: that many columns. */
     public static final String ROW_BLOCK_COLUMNS_FIELD = "FINEGRAIN_ROW_BLOCK_COLUMNS";
+    /** The public static final int (1) of a class whose storage lies along the hyperplanes (skew, 1), not in rows. */
+    public static final String ROW_HYPERPLANES_FIELD = "FINEGRAIN_ROW_HYPERPLANES";
 
     /**
      * Rows for strips of {@code lanes} lanes, lane r {@code skew * r} columns behind lane 0; pitch and front per field
      * from the frame. With {@code bandGroup} above 0 the columns are split into the workers' bands (whole multiples of
      * that many columns), each band's rows a block of their own, the block stride per field from the frame; with
      * {@code blockColumns} above 0 they are split into blocks of that many columns (a tile's width), whatever the team.
+     * With {@code hyperplanes} there are no rows: each field lies along the hyperplanes (skew, 1), as the runtime's
+     * {@code HyperplaneLayout} lays it, and the frame holds the sizes alone.
      */
-    public record RowAlignment(int skew, int lanes, int bandGroup, int blockColumns) {
+    public record RowAlignment(int skew, int lanes, int bandGroup, int blockColumns, boolean hyperplanes) {
         public RowAlignment {
             if (bandGroup > 0 && blockColumns > 0) {
                 throw new IllegalArgumentException("blocks are the workers' bands or of a fixed width, not both");
             }
+            if (hyperplanes && (bandGroup > 0 || blockColumns > 0)) {
+                throw new IllegalArgumentException("storage along hyperplanes has no blocks of columns");
+            }
+        }
+
+        public RowAlignment(int skew, int lanes, int bandGroup, int blockColumns) {
+            this(skew, lanes, bandGroup, blockColumns, false);
         }
 
         public RowAlignment(int skew, int lanes) {
             this(skew, lanes, 0, 0);
+        }
+
+        /** Storage along the hyperplanes (skew, 1) for vectors of {@code lanes} lanes. */
+        public static RowAlignment alongHyperplanes(int skew, int lanes) {
+            return new RowAlignment(skew, lanes, 0, 0, true);
         }
 
         /** Whether the storage depends on the team's size: the workers' bands are its blocks. */

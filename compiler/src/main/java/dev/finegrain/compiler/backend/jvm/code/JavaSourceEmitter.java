@@ -40,6 +40,10 @@ public final class JavaSourceEmitter {
                 type.addField(com.palantir.javapoet.FieldSpec.builder(int.class, JClass.ROW_BLOCK_COLUMNS_FIELD, Modifier.PUBLIC,
                         Modifier.STATIC, Modifier.FINAL).initializer("$L", rows.blockColumns()).build());
             }
+            if (rows.hyperplanes()) {
+                type.addField(com.palantir.javapoet.FieldSpec.builder(int.class, JClass.ROW_HYPERPLANES_FIELD, Modifier.PUBLIC,
+                        Modifier.STATIC, Modifier.FINAL).initializer("$L", 1).build());
+            }
         });
         MethodSpec.Builder constructor = MethodSpec.constructorBuilder().addModifiers(Modifier.PUBLIC)
                 .addParameter(Object[].class, "arrays")

@@ -1,0 +1,171 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
+import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JStmt;
+import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+
+/**
+ * The wavefront of a 2D kernel in vectors along its hyperplanes: every field lies along the hyperplanes (skew, 1)
+ * ({@link HyperplaneStorage}), so the points of one hyperplane are consecutive in storage, in order of rows, and so
+ * are each read's neighbours on the hyperplanes before it. A step loads one vector per read, computes every actor's
+ * vector and stores it, for k consecutive points of the hyperplane at a time: no transposes, and nothing kept from one
+ * step to the next but storage.
+ *
+ * <p>Where. Point (i, j) of field f, whose halo puts lo0 rows and lo1 columns before the domain, is element
+ * (i + lo0, j + lo1) of its padded array, which {@code HyperplaneLayout} puts at
+ * {@code origins_f[skew (i + lo0) + j + lo1] + i + lo0}. A read at offset (di, dj) from point (i, t - skew i) of
+ * hyperplane t lies on hyperplane {@code t + skew di + dj}, so its index is {@code base + i}, one base per read and
+ * hyperplane: {@code origins_f[t + skew (di + lo0) + dj + lo1] + di + lo0}. The halo is laid out with the domain, so
+ * reads at the domain's edges need no case of their own.
+ *
+ * <p>Who. Each hyperplane's rows are cut into one chunk of whole vectors per worker: a worker's points on consecutive
+ * hyperplanes lie in about the same rows, and only those at a chunk's edge read points another worker wrote. The last
+ * vector of a chunk is masked.
+ */
+final class HyperplaneLanes {
+
+    private final LaneVectors v;
+    private final LoweringContext cx;
+    private final int k;
+    private final int skew;
+    /** Per field, the runtime's {@code HyperplaneLayout.origins} of its padded array, set in the prologue. */
+    private final Map<Integer, JExpr.Local> origins = new LinkedHashMap<>();
+    /** Per distinct read (and write) of a field at an offset, by {@link LaneVectors#inputKey}: its base on this hyperplane. */
+    private final Map<String, JExpr.Local> bases = new LinkedHashMap<>();
+    private final Map<String, IrExpr.Load> accesses = new LinkedHashMap<>();
+    /** Per state field, the vector its actor computed on this step, which later actors read at offset (0, 0). */
+    private final Map<Integer, JExpr.Local> values = new LinkedHashMap<>();
+    private final JExpr.Local hyperplane;
+    private final JExpr.Local rowFrom;
+    private final JExpr.Local rowTo;
+    private final JExpr.Local chunk;
+    private final JExpr.Local from;
+    private final JExpr.Local to;
+    private final JExpr.Local row;
+    private final JExpr.Local lanesInside;
+
+    /** Lays the class's storage along the hyperplanes; before anything else of the class is lowered. */
+    HyperplaneLanes(LaneVectors lanes) {
+        this.v = lanes;
+        this.cx = lanes.cx;
+        this.k = lanes.k;
+        this.skew = lanes.skew;
+        cx.layout.alongHyperplanes(skew, k);
+        for (IrField field : cx.graph.fields()) {
+            JExpr.Local local = cx.local(field.name() + "Origins", JType.INT_ARRAY);
+            JExpr paddedRows = add(cx.size[0], constant(field.haloLow()[0] + field.haloHigh()[0]));
+            JExpr paddedColumns = add(cx.size[1], constant(field.haloLow()[1] + field.haloHigh()[1]));
+            cx.prologue.add(new JStmt.Assign(local, LoweringContext.runtime("HyperplaneLayout", "origins", JType.INT_ARRAY,
+                    List.of(JType.INT, JType.INT, JType.INT), paddedRows, paddedColumns, constant(skew))));
+            origins.put(field.id(), local);
+        }
+        for (IrActor actor : cx.graph.actors()) {
+            collectAccesses(actor.body());
+            accesses.putIfAbsent(v.inputKey(actor.writes(), new int[2]), new IrExpr.Load(actor.writes(), new int[2],
+                    cx.graph.field(actor.writes()).type()));
+            values.put(actor.writes(), cx.local(cx.graph.field(actor.writes()).name() + "Lanes", v.vector));
+        }
+        accesses.keySet().forEach(key -> bases.put(key, cx.local(key + "Base", JType.INT)));
+        hyperplane = cx.local("hyperplane", JType.INT);
+        rowFrom = cx.local("rowFrom", JType.INT);
+        rowTo = cx.local("rowTo", JType.INT);
+        chunk = cx.local("rowChunk", JType.INT);
+        from = cx.local("from", JType.INT);
+        to = cx.local("to", JType.INT);
+        row = cx.local("vectorRow", JType.INT);
+        lanesInside = cx.local("lanesInside", JType.maskOf(v.lane));
+        v.laneIndex();
+    }
+
+    /** The lines {@code show --java} prints about the lanes and the storage. */
+    String summary() {
+        return v.lanesSummary() + "\nStorage: every field along the hyperplanes (" + skew + ",1) (FINEGRAIN_ROW_HYPERPLANES), halo"
+                + " included: a hyperplane's points are consecutive, in order of rows, and a step loads and stores " + k
+                + " of them at a time, each read from a hyperplane before it at a constant distance.";
+    }
+
+    /** One hyperplane {@code value}: this worker's chunk of its rows, a vector of k consecutive points at a time. */
+    List<JStmt> hyperplane(JExpr value) {
+        List<JStmt> out = new ArrayList<>();
+        out.add(new JStmt.Assign(hyperplane, value));
+        out.add(new JStmt.Assign(rowFrom, skew == 0 ? constant(0) : math("max", JType.INT, constant(0),
+                math("ceilDiv", JType.INT, add(sub(hyperplane, cx.size[1]), constant(1)), constant(skew)))));
+        // unskewed, hyperplane t is column t: all rows or, past the last column (a step wider than one hyperplane), none
+        out.add(new JStmt.Assign(rowTo, skew == 0 ? new JExpr.Conditional(compare(Op.LT, hyperplane, cx.size[1]), cx.size[0], constant(0))
+                : math("min", JType.INT, cx.size[0], add(math("floorDiv", JType.INT, hyperplane, constant(skew)), constant(1)))));
+        out.add(new JStmt.Assign(chunk, mul(math("ceilDiv", JType.INT, math("max", JType.INT, sub(rowTo, rowFrom), constant(0)),
+                mul(cx.workers, constant(k))), constant(k))));
+        out.add(new JStmt.Assign(from, add(rowFrom, mul(cx.worker, chunk))));
+        out.add(new JStmt.Assign(to, math("min", JType.INT, rowTo, add(from, chunk))));
+        List<JStmt> rows = new ArrayList<>();
+        accesses.forEach((key, access) -> rows.add(new JStmt.Assign(bases.get(key), base(access))));
+        rows.add(new JStmt.Loop(row, from, to, constant(k), vectorStep()));
+        out.add(new JStmt.If(compare(Op.LT, from, to), rows, List.of()));
+        return out;
+    }
+
+    /** Where the read {@code access} finds row 0's point of this hyperplane: {@code origins_f[t + skew (di + lo0) + dj + lo1] + di + lo0}. */
+    private JExpr base(IrExpr.Load access) {
+        IrField field = cx.graph.field(access.field());
+        int rowsDown = access.offset()[0] + field.haloLow()[0];
+        int shift = skew * rowsDown + access.offset()[1] + field.haloLow()[1];
+        return add(new JExpr.ArrayLoad(origins.get(access.field()), add(hyperplane, constant(shift))), constant(rowsDown));
+    }
+
+    /** The k points from {@code row} on: every actor's vector from its reads, stored; lanes past the chunk masked. */
+    private List<JStmt> vectorStep() {
+        List<JStmt> out = new ArrayList<>();
+        out.add(new JStmt.Assign(lanesInside, new JExpr.LaneCompare(Op.LT, v.laneIndex(), v.broadcastInt(sub(to, row)))));
+        List<Integer> computed = new ArrayList<>();
+        for (int actor : cx.graph.actorOrder()) {
+            IrActor spec = cx.graph.actor(actor);
+            JExpr.Local value = values.get(spec.writes());
+            out.add(new JStmt.Assign(value, LaneExpressions.lower(spec.body(), load -> read(load, computed),
+                    dimension -> v.indexVector(dimension, row, sub(hyperplane, mul(constant(skew), row))), v::uniform)));
+            out.add(new JStmt.MaskedVectorStore(value, cx.array[spec.writes()], at(spec.writes(), new int[2]), lanesInside));
+            computed.add(spec.writes());
+        }
+        return out;
+    }
+
+    /** A read's vector: an earlier actor's value at this point, or the k consecutive points of the read's hyperplane. */
+    private JExpr read(IrExpr.Load load, List<Integer> computed) {
+        boolean here = Arrays.stream(load.offset()).allMatch(d -> d == 0);
+        if (here && cx.graph.field(load.field()).isState()) {
+            if (!computed.contains(load.field())) {
+                throw new IllegalStateException("field " + cx.graph.field(load.field()).name() + " is read at its own point before it is computed");
+            }
+            return values.get(load.field());
+        }
+        return new JExpr.MaskedVectorLoad(v.species, cx.array[load.field()], at(load.field(), load.offset()), lanesInside);
+    }
+
+    /** The storage index of lane 0's point of field {@code field} at {@code offset}: the access's base plus the row. */
+    private JExpr at(int field, int[] offset) {
+        return add(bases.get(v.inputKey(field, offset)), row);
+    }
+
+    private void collectAccesses(IrExpr expr) {
+        if (expr instanceof IrExpr.Load load && !(cx.graph.field(load.field()).isState() && Arrays.stream(load.offset()).allMatch(d -> d == 0))) {
+            accesses.putIfAbsent(v.inputKey(load.field(), load.offset()), load);
+        }
+        StripMapping.children(expr).forEach(this::collectAccesses);
+    }
+}

@@ -1,0 +1,18 @@
+package dev.finegrain.compiler.backend.jvm;
+
+/**
+ * Where a generated class expects its fields' elements, when not where the reference puts them (halo-padded rows,
+ * dense): rows aligned or in blocks ({@link AlignedStorage}), or along hyperplanes ({@link HyperplaneStorage}). A run's
+ * storage is copied into the layout before the run and back after it, outside what is timed.
+ */
+sealed interface StorageLayout permits AlignedStorage, HyperplaneStorage {
+
+    /** The fields of {@code padded} (the reference's layout) copied into this layout; fields it keeps as they are, the same arrays. */
+    Object[] align(Object[] padded);
+
+    /** The state fields of storage in this layout copied back to the reference's layout (the inputs as they are). */
+    Object[] padded(Object[] laidOut);
+
+    /** The sizes the class is constructed with: the domain's, then what the layout tells the class. */
+    int[] frame();
+}
