@@ -36,8 +36,8 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * reads at the domain's edges need no case of their own.
  *
  * <p>Who. Each hyperplane's rows are cut into one chunk of whole vectors per worker: a worker's points on consecutive
- * hyperplanes lie in about the same rows, and only those at a chunk's edge read points another worker wrote. The last
- * vector of a chunk is masked.
+ * hyperplanes lie in about the same rows, and only those at a chunk's edge read points another worker wrote. A chunk runs
+ * in whole vectors, and a last, partial one masked.
  */
 final class HyperplaneLanes {
 
@@ -59,6 +59,8 @@ final class HyperplaneLanes {
     private final JExpr.Local from;
     private final JExpr.Local to;
     private final JExpr.Local row;
+    /** Where this worker's whole vectors of the hyperplane end: {@code to} less the rest of {@code (to - from) / k}. */
+    private final JExpr.Local wholeEnd;
     private final JExpr.Local lanesInside;
 
     /** Lays the class's storage along the hyperplanes; before anything else of the class is lowered. */
@@ -90,6 +92,7 @@ final class HyperplaneLanes {
         from = cx.local("from", JType.INT);
         to = cx.local("to", JType.INT);
         row = cx.local("vectorRow", JType.INT);
+        wholeEnd = cx.local("wholeVectorsEnd", JType.INT);
         lanesInside = cx.local("lanesInside", JType.maskOf(v.lane));
         v.laneIndex();
     }
@@ -116,7 +119,11 @@ final class HyperplaneLanes {
         out.add(new JStmt.Assign(to, math("min", JType.INT, rowTo, add(from, chunk))));
         List<JStmt> rows = new ArrayList<>();
         accesses.forEach((key, access) -> rows.add(new JStmt.Assign(bases.get(key), base(access))));
-        rows.add(new JStmt.Loop(row, from, to, constant(k), vectorStep()));
+        // whole vectors without masks (every vector masked: 8.59 against 7.48 ms for 4096², one thread), then the rest
+        rows.add(new JStmt.Assign(wholeEnd, sub(to, new JExpr.Binary(Op.REM, sub(to, from), constant(k)))));
+        rows.add(new JStmt.Loop(row, from, wholeEnd, constant(k), vectorStep(false)));
+        rows.add(new JStmt.Assign(row, wholeEnd));
+        rows.add(new JStmt.If(compare(Op.LT, row, to), vectorStep(true), List.of()));
         out.add(new JStmt.If(compare(Op.LT, from, to), rows, List.of()));
         return out;
     }
@@ -129,24 +136,28 @@ final class HyperplaneLanes {
         return add(new JExpr.ArrayLoad(origins.get(access.field()), add(hyperplane, constant(shift))), constant(rowsDown));
     }
 
-    /** The k points from {@code row} on: every actor's vector from its reads, stored; lanes past the chunk masked. */
-    private List<JStmt> vectorStep() {
+    /** The k points from {@code row} on: every actor's vector from its reads, stored; {@code masked}, lanes past the chunk are left alone. */
+    private List<JStmt> vectorStep(boolean masked) {
         List<JStmt> out = new ArrayList<>();
-        out.add(new JStmt.Assign(lanesInside, new JExpr.LaneCompare(Op.LT, v.laneIndex(), v.broadcastInt(sub(to, row)))));
+        if (masked) {
+            out.add(new JStmt.Assign(lanesInside, new JExpr.LaneCompare(Op.LT, v.laneIndex(), v.broadcastInt(sub(to, row)))));
+        }
         List<Integer> computed = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
             IrActor spec = cx.graph.actor(actor);
             JExpr.Local value = values.get(spec.writes());
-            out.add(new JStmt.Assign(value, LaneExpressions.lower(spec.body(), load -> read(load, computed),
+            out.add(new JStmt.Assign(value, LaneExpressions.lower(spec.body(), load -> read(load, computed, masked),
                     dimension -> v.indexVector(dimension, row, sub(hyperplane, mul(constant(skew), row))), v::uniform)));
-            out.add(new JStmt.MaskedVectorStore(value, cx.array[spec.writes()], at(spec.writes(), new int[2]), lanesInside));
+            JExpr index = at(spec.writes(), new int[2]);
+            out.add(masked ? new JStmt.MaskedVectorStore(value, cx.array[spec.writes()], index, lanesInside)
+                    : new JStmt.VectorStore(value, cx.array[spec.writes()], index));
             computed.add(spec.writes());
         }
         return out;
     }
 
     /** A read's vector: an earlier actor's value at this point, or the k consecutive points of the read's hyperplane. */
-    private JExpr read(IrExpr.Load load, List<Integer> computed) {
+    private JExpr read(IrExpr.Load load, List<Integer> computed, boolean masked) {
         boolean here = Arrays.stream(load.offset()).allMatch(d -> d == 0);
         if (here && cx.graph.field(load.field()).isState()) {
             if (!computed.contains(load.field())) {
@@ -154,7 +165,9 @@ final class HyperplaneLanes {
             }
             return values.get(load.field());
         }
-        return new JExpr.MaskedVectorLoad(v.species, cx.array[load.field()], at(load.field(), load.offset()), lanesInside);
+        JExpr index = at(load.field(), load.offset());
+        return masked ? new JExpr.MaskedVectorLoad(v.species, cx.array[load.field()], index, lanesInside)
+                : new JExpr.VectorLoad(v.species, cx.array[load.field()], index);
     }
 
     /** The storage index of lane 0's point of field {@code field} at {@code offset}: the access's base plus the row. */
