@@ -170,6 +170,9 @@ class RandomKernelPropertiesTest {
             String javadoc = JvmCodegen.generate(SchedulePlanner.plan(graph, schedule), jvmMechanism(graph, schedule), "p", width).javadoc();
             return javadoc.contains("Lanes: ") && !javadoc.contains("Lanes: none");
         }));
+        // the wavefront on its own: a regression that took its lanes away would hide among the other schedules' lanes
+        Statistics.label("wavefront in lanes").collect(JvmCodegen.generate(SchedulePlanner.plan(graph, wavefront()), Optional.empty(), "p", width)
+                .javadoc().contains("Storage: every field along the hyperplanes"));
         KernelOutputs oracle = SequentialOracle.run(graph, random.invocation());
         JvmBackend jvm = new JvmBackend(width);
         for (Schedule schedule : schedulesFor(random)) {
@@ -183,6 +186,7 @@ class RandomKernelPropertiesTest {
             }
         }
         Statistics.label("lanes in some schedule").coverage(coverage -> coverage.check(true).percentage(p -> p >= 65));
+        Statistics.label("wavefront in lanes").coverage(coverage -> coverage.check(true).percentage(p -> p >= 50));
     }
 
     private static Optional<LockMechanism> jvmMechanism(KernelGraph graph, Schedule schedule) {

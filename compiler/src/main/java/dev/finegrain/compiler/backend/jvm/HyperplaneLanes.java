@@ -24,7 +24,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 /**
  * The wavefront of a 2D kernel in vectors along its hyperplanes: every field lies along the hyperplanes (skew, 1)
  * ({@link HyperplaneStorage}), so the points of one hyperplane are consecutive in storage, in order of rows, and so
- * are each read's neighbours on the hyperplanes before it. A step loads one vector per read, computes every actor's
+ * are the points each read reaches, on its own hyperplane (state reads: one before this). A step loads one vector per read, computes every actor's
  * vector and stores it, for k consecutive points of the hyperplane at a time: no transposes, and nothing kept from one
  * step to the next but storage.
  *
@@ -47,7 +47,7 @@ final class HyperplaneLanes {
     private final int skew;
     /** Per field, the runtime's {@code HyperplaneLayout.origins} of its padded array, set in the prologue. */
     private final Map<Integer, JExpr.Local> origins = new LinkedHashMap<>();
-    /** Per distinct read (and write) of a field at an offset, by {@link LaneVectors#inputKey}: its base on this hyperplane. */
+    /** Per distinct read (and write) of a field at an offset, by {@link LaneVectors#accessKey}: its base on this hyperplane. */
     private final Map<String, JExpr.Local> bases = new LinkedHashMap<>();
     private final Map<String, IrExpr.Load> accesses = new LinkedHashMap<>();
     /** Per state field, the vector its actor computed on this step, which later actors read at offset (0, 0). */
@@ -55,12 +55,12 @@ final class HyperplaneLanes {
     private final JExpr.Local hyperplane;
     private final JExpr.Local rowFrom;
     private final JExpr.Local rowTo;
-    private final JExpr.Local chunk;
+    private final JExpr.Local rowChunk;
     private final JExpr.Local from;
     private final JExpr.Local to;
-    private final JExpr.Local row;
+    private final JExpr.Local vectorRow;
     /** Where this worker's whole vectors of the hyperplane end: {@code to} less the rest of {@code (to - from) / k}. */
-    private final JExpr.Local wholeEnd;
+    private final JExpr.Local wholeVectorsEnd;
     private final JExpr.Local lanesInside;
 
     /** Lays the class's storage along the hyperplanes; before anything else of the class is lowered. */
@@ -80,7 +80,7 @@ final class HyperplaneLanes {
         }
         for (IrActor actor : cx.graph.actors()) {
             collectAccesses(actor.body());
-            accesses.putIfAbsent(v.inputKey(actor.writes(), new int[2]), new IrExpr.Load(actor.writes(), new int[2],
+            accesses.putIfAbsent(v.accessKey(actor.writes(), new int[2]), new IrExpr.Load(actor.writes(), new int[2],
                     cx.graph.field(actor.writes()).type()));
             values.put(actor.writes(), cx.local(cx.graph.field(actor.writes()).name() + "Lanes", v.vector));
         }
@@ -88,11 +88,11 @@ final class HyperplaneLanes {
         hyperplane = cx.local("hyperplane", JType.INT);
         rowFrom = cx.local("rowFrom", JType.INT);
         rowTo = cx.local("rowTo", JType.INT);
-        chunk = cx.local("rowChunk", JType.INT);
+        rowChunk = cx.local("rowChunk", JType.INT);
         from = cx.local("from", JType.INT);
         to = cx.local("to", JType.INT);
-        row = cx.local("vectorRow", JType.INT);
-        wholeEnd = cx.local("wholeVectorsEnd", JType.INT);
+        vectorRow = cx.local("vectorRow", JType.INT);
+        wholeVectorsEnd = cx.local("wholeVectorsEnd", JType.INT);
         lanesInside = cx.local("lanesInside", JType.maskOf(v.lane));
         v.laneIndex();
     }
@@ -101,34 +101,37 @@ final class HyperplaneLanes {
     String summary() {
         return v.lanesSummary() + "\nStorage: every field along the hyperplanes (" + skew + ",1) (FINEGRAIN_ROW_HYPERPLANES), halo"
                 + " included: a hyperplane's points are consecutive, in order of rows, and a step loads and stores " + k
-                + " of them at a time, each read from a hyperplane before it at a constant distance.";
+                + " of them at a time, the points each read reaches consecutive on their own hyperplane.";
     }
 
     /** One hyperplane {@code value}: this worker's chunk of its rows, a vector of k consecutive points at a time. */
     List<JStmt> hyperplane(JExpr value) {
         List<JStmt> out = new ArrayList<>();
         out.add(new JStmt.Assign(hyperplane, value));
-        out.add(new JStmt.Assign(rowFrom, skew == 0 ? constant(0) : math("max", JType.INT, constant(0),
-                math("ceilDiv", JType.INT, add(sub(hyperplane, cx.size[1]), constant(1)), constant(skew)))));
-        // unskewed, hyperplane t is column t: all rows or, past the last column (a step wider than one hyperplane), none
-        out.add(new JStmt.Assign(rowTo, skew == 0 ? new JExpr.Conditional(compare(Op.LT, hyperplane, cx.size[1]), cx.size[0], constant(0))
-                : math("min", JType.INT, cx.size[0], add(math("floorDiv", JType.INT, hyperplane, constant(skew)), constant(1)))));
-        out.add(new JStmt.Assign(chunk, mul(math("ceilDiv", JType.INT, math("max", JType.INT, sub(rowTo, rowFrom), constant(0)),
+        List<JType> ints = List.of(JType.INT, JType.INT, JType.INT, JType.INT);
+        out.add(new JStmt.Assign(rowFrom, LoweringContext.runtime("HyperplaneLayout", "firstRow", JType.INT, ints.subList(0, 3),
+                hyperplane, cx.size[1], constant(skew))));
+        out.add(new JStmt.Assign(rowTo, add(LoweringContext.runtime("HyperplaneLayout", "lastRow", JType.INT, ints,
+                hyperplane, cx.size[0], cx.size[1], constant(skew)), constant(1))));
+        out.add(new JStmt.Assign(rowChunk, mul(math("ceilDiv", JType.INT, math("max", JType.INT, sub(rowTo, rowFrom), constant(0)),
                 mul(cx.workers, constant(k))), constant(k))));
-        out.add(new JStmt.Assign(from, add(rowFrom, mul(cx.worker, chunk))));
-        out.add(new JStmt.Assign(to, math("min", JType.INT, rowTo, add(from, chunk))));
+        out.add(new JStmt.Assign(from, add(rowFrom, mul(cx.worker, rowChunk))));
+        out.add(new JStmt.Assign(to, math("min", JType.INT, rowTo, add(from, rowChunk))));
         List<JStmt> rows = new ArrayList<>();
         accesses.forEach((key, access) -> rows.add(new JStmt.Assign(bases.get(key), base(access))));
         // whole vectors without masks (every vector masked: 8.59 against 7.48 ms for 4096², one thread), then the rest
-        rows.add(new JStmt.Assign(wholeEnd, sub(to, new JExpr.Binary(Op.REM, sub(to, from), constant(k)))));
-        rows.add(new JStmt.Loop(row, from, wholeEnd, constant(k), vectorStep(false)));
-        rows.add(new JStmt.Assign(row, wholeEnd));
-        rows.add(new JStmt.If(compare(Op.LT, row, to), vectorStep(true), List.of()));
+        rows.add(new JStmt.Assign(wholeVectorsEnd, sub(to, new JExpr.Binary(Op.REM, sub(to, from), constant(k)))));
+        rows.add(new JStmt.Loop(vectorRow, from, wholeVectorsEnd, constant(k), vectorStep(false)));
+        rows.add(new JStmt.Assign(vectorRow, wholeVectorsEnd));
+        rows.add(new JStmt.If(compare(Op.LT, vectorRow, to), vectorStep(true), List.of()));
         out.add(new JStmt.If(compare(Op.LT, from, to), rows, List.of()));
         return out;
     }
 
-    /** Where the read {@code access} finds row 0's point of this hyperplane: {@code origins_f[t + skew (di + lo0) + dj + lo1] + di + lo0}. */
+    /**
+     * The base of the read (or write) {@code access} on this hyperplane, to which a point's row is added to find what it
+     * reads: {@code origins_f[t + skew (di + lo0) + dj + lo1] + di + lo0}.
+     */
     private JExpr base(IrExpr.Load access) {
         IrField field = cx.graph.field(access.field());
         int rowsDown = access.offset()[0] + field.haloLow()[0];
@@ -136,18 +139,18 @@ final class HyperplaneLanes {
         return add(new JExpr.ArrayLoad(origins.get(access.field()), add(hyperplane, constant(shift))), constant(rowsDown));
     }
 
-    /** The k points from {@code row} on: every actor's vector from its reads, stored; {@code masked}, lanes past the chunk are left alone. */
+    /** The k points from {@code vectorRow} on: every actor's vector from its reads, stored; {@code masked}, lanes past the chunk are left alone. */
     private List<JStmt> vectorStep(boolean masked) {
         List<JStmt> out = new ArrayList<>();
         if (masked) {
-            out.add(new JStmt.Assign(lanesInside, new JExpr.LaneCompare(Op.LT, v.laneIndex(), v.broadcastInt(sub(to, row)))));
+            out.add(new JStmt.Assign(lanesInside, new JExpr.LaneCompare(Op.LT, v.laneIndex(), v.broadcastInt(sub(to, vectorRow)))));
         }
         List<Integer> computed = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
             IrActor spec = cx.graph.actor(actor);
             JExpr.Local value = values.get(spec.writes());
             out.add(new JStmt.Assign(value, LaneExpressions.lower(spec.body(), load -> read(load, computed, masked),
-                    dimension -> v.indexVector(dimension, row, sub(hyperplane, mul(constant(skew), row))), v::uniform)));
+                    dimension -> v.indexVector(dimension, vectorRow, sub(hyperplane, mul(constant(skew), vectorRow))), v::uniform)));
             JExpr index = at(spec.writes(), new int[2]);
             out.add(masked ? new JStmt.MaskedVectorStore(value, cx.array[spec.writes()], index, lanesInside)
                     : new JStmt.VectorStore(value, cx.array[spec.writes()], index));
@@ -172,12 +175,12 @@ final class HyperplaneLanes {
 
     /** The storage index of lane 0's point of field {@code field} at {@code offset}: the access's base plus the row. */
     private JExpr at(int field, int[] offset) {
-        return add(bases.get(v.inputKey(field, offset)), row);
+        return add(bases.get(v.accessKey(field, offset)), vectorRow);
     }
 
     private void collectAccesses(IrExpr expr) {
         if (expr instanceof IrExpr.Load load && !(cx.graph.field(load.field()).isState() && Arrays.stream(load.offset()).allMatch(d -> d == 0))) {
-            accesses.putIfAbsent(v.inputKey(load.field(), load.offset()), load);
+            accesses.putIfAbsent(v.accessKey(load.field(), load.offset()), load);
         }
         StripMapping.children(expr).forEach(this::collectAccesses);
     }

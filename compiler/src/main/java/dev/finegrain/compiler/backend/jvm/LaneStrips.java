@@ -257,7 +257,7 @@ final class LaneStrips {
     /** A read's vector at step {@code at} of the block. */
     private JExpr read(IrExpr.Load load, int at) {
         if (cx.graph.field(load.field()).isInput()) {
-            return inputSteps.get(v.inputKey(load.field(), load.offset()))[at];
+            return inputSteps.get(v.accessKey(load.field(), load.offset()))[at];
         }
         Carried c = carried.get(load.field());
         StripMapping.StateRead source = v.mapping.stateRead(load.offset());

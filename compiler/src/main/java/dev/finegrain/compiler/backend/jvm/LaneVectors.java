@@ -57,7 +57,12 @@ final class LaneVectors {
      * {@code shapeAgainst} (given the lanes and the skew) finds no reason in the schedule against them.
      */
     static Choice choose(LoweringContext cx, VectorWidth width, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
-        StripMapping.Decision decision = StripMapping.of(cx.graph);
+        return choose(cx, width, true, shapeAgainst);
+    }
+
+    /** As above; {@code strips} false for lanes that load every read from storage ({@link StripMapping#of}). */
+    static Choice choose(LoweringContext cx, VectorWidth width, boolean strips, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
+        StripMapping.Decision decision = StripMapping.of(cx.graph, strips);
         if (decision.mapping().isEmpty()) {
             return new Choice(Optional.empty(), "Lanes: none; " + decision.reason() + ".");
         }
@@ -297,13 +302,13 @@ final class LaneVectors {
 
     private void collectInputs(IrExpr expr, Map<String, IrExpr.Load> reads) {
         if (expr instanceof IrExpr.Load load && cx.graph.field(load.field()).isInput()) {
-            reads.putIfAbsent(inputKey(load.field(), load.offset()), load);
+            reads.putIfAbsent(accessKey(load.field(), load.offset()), load);
         }
         StripMapping.children(expr).forEach(child -> collectInputs(child, reads));
     }
 
-    /** {@code grid} at (0, 0), {@code gridIPlus1} at (1, 0), {@code gridJMinus2} at (0, -2). */
-    String inputKey(int field, int[] offset) {
+    /** The name of a read (or write) of a field at an offset: {@code grid} at (0, 0), {@code gridIPlus1} at (1, 0), {@code gridJMinus2} at (0, -2). */
+    String accessKey(int field, int[] offset) {
         StringBuilder key = new StringBuilder(cx.graph.field(field).name());
         for (int d = 0; d < offset.length; d++) {
             if (offset[d] != 0) {

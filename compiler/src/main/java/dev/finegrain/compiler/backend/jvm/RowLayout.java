@@ -154,6 +154,9 @@ final class RowLayout {
 
     /** The storage index field {@code field}'s row bases count from: the current block's origin, the front, or none (null). */
     JExpr origin(int field) {
+        if (rows.isPresent() && rows.get().hyperplanes()) {
+            throw new IllegalStateException("storage along hyperplanes has no rows to count row bases from");
+        }
         return blockOrigin != null ? blockOrigin[field] : rows.isPresent() ? front[field] : null;
     }
 }

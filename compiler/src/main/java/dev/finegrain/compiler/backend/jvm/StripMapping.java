@@ -27,7 +27,7 @@ import java.util.Optional;
  * (di = 1), with lane 0 taking the row above the strip from memory. Inputs are read a block of k steps at a time.
  *
  * <p>What runs in lanes: int, long or double fields and params of one type; + - * min max, and or xor and not on
- * integers, neg and abs, comparisons and select; reads at most one row up. Casts, division, shifts, folds, bool
+ * integers, neg and abs, comparisons and select; in strips, reads at most one row up. Casts, division, shifts, folds, bool
  * fields and reads two rows up keep the scalar loops, and {@link #reasonAgainst} says which.
  *
  * @param skew     the columns lane r + 1 runs behind lane r: the strips run hyperplane (skew, 1)
@@ -48,7 +48,15 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
 
     /** The mapping of the kernel's strips, or why it keeps scalar loops. */
     static Decision of(KernelGraph graph) {
-        Optional<String> against = reasonAgainst(graph);
+        return of(graph, true);
+    }
+
+    /**
+     * As {@link #of(KernelGraph)}; with {@code strips} false, for lanes that load every read from storage (the wavefront
+     * along hyperplanes), reads may reach any distance: the limits of a lane shift and of a strip's step vectors do not apply.
+     */
+    static Decision of(KernelGraph graph, boolean strips) {
+        Optional<String> against = reasonAgainst(graph, strips);
         if (against.isPresent()) {
             return new Decision(Optional.empty(), against.get());
         }
@@ -63,7 +71,7 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
     /** A mapping, or the reason there is none. */
     record Decision(Optional<StripMapping> mapping, String reason) {}
 
-    static Optional<String> reasonAgainst(KernelGraph graph) {
+    static Optional<String> reasonAgainst(KernelGraph graph, boolean strips) {
         if (graph.rank() != 2) {
             return Optional.of("strips of lanes need a 2D domain, and this one has " + graph.rank() + " dimension(s)");
         }
@@ -73,7 +81,7 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
                     + "' is " + laneType);
         }
         for (IrActor actor : graph.actors()) {
-            Optional<String> against = reasonAgainst(graph, actor.body(), laneType);
+            Optional<String> against = reasonAgainst(graph, actor.body(), laneType, strips);
             if (against.isPresent()) {
                 return Optional.of("actor '" + actor.name() + "': " + against.get());
             }
@@ -82,13 +90,13 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
     }
 
     /** Why an expression cannot be computed lane-wise in lanes of {@code laneType}, if it cannot. */
-    private static Optional<String> reasonAgainst(KernelGraph graph, IrExpr expr, Type laneType) {
+    private static Optional<String> reasonAgainst(KernelGraph graph, IrExpr expr, Type laneType, boolean strips) {
         Optional<String> own = switch (expr) {
             case IrExpr.Const c -> c.type() == laneType ? Optional.empty() : Optional.of(mixed(c.type(), laneType));
             case IrExpr.IndexVar v -> laneType == Type.INT ? Optional.empty() : Optional.of(mixed(Type.INT, laneType) + " (an index)");
             case IrExpr.SizeVar v -> laneType == Type.INT ? Optional.empty() : Optional.of(mixed(Type.INT, laneType) + " (a size)");
             case IrExpr.ParamVar p -> p.type() == laneType ? Optional.empty() : Optional.of(mixed(p.type(), laneType));
-            case IrExpr.Load load -> loadAgainst(graph, load, laneType);
+            case IrExpr.Load load -> loadAgainst(graph, load, laneType, strips);
             case IrExpr.Unary u -> u.type() == laneType || (u.type() == Type.BOOL && u.operator() == dev.finegrain.dsl.UnaryOperator.NOT)
                     ? Optional.empty() : Optional.of(mixed(u.type(), laneType));
             case IrExpr.Binary b -> binaryAgainst(b, laneType);
@@ -100,10 +108,10 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
         if (own.isPresent()) {
             return own;
         }
-        return children(expr).stream().map(child -> reasonAgainst(graph, child, laneType)).flatMap(Optional::stream).findFirst();
+        return children(expr).stream().map(child -> reasonAgainst(graph, child, laneType, strips)).flatMap(Optional::stream).findFirst();
     }
 
-    private static Optional<String> loadAgainst(KernelGraph graph, IrExpr.Load load, Type laneType) {
+    private static Optional<String> loadAgainst(KernelGraph graph, IrExpr.Load load, Type laneType, boolean strips) {
         IrField field = graph.field(load.field());
         if (field.type() != laneType) {
             return Optional.of("field '" + field.name() + "' is " + field.type() + ", the lanes " + laneType);
@@ -113,6 +121,9 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
         }
         if (graph.actors().stream().noneMatch(actor -> actor.writes() == field.id())) {
             return Optional.of("state field '" + field.name() + "' has no actor, so no lane computes it");
+        }
+        if (!strips) {
+            return Optional.empty();
         }
         int rowsUp = -load.offset()[0];
         int stepsBack = stepsBack(skew(graph), load.offset());

@@ -226,7 +226,7 @@ final class TileGroupLanes {
 
     private JExpr read(IrExpr.Load load) {
         if (cx.graph.field(load.field()).isInput()) {
-            return new JExpr.VectorLoad(v.species, scratch, columnSlot(inputSlot.get(v.inputKey(load.field(), load.offset()))));
+            return new JExpr.VectorLoad(v.species, scratch, columnSlot(inputSlot.get(v.accessKey(load.field(), load.offset()))));
         }
         int[] o = load.offset();
         if (o[0] == 0) {

@@ -240,7 +240,7 @@ final class TileLanes {
     /** A read's vector at the current step. */
     private JExpr read(IrExpr.Load load) {
         if (cx.graph.field(load.field()).isInput()) {
-            return inputValue.get(v.inputKey(load.field(), load.offset()));
+            return inputValue.get(v.accessKey(load.field(), load.offset()));
         }
         StripMapping.StateRead source = v.mapping.stateRead(load.offset());
         if (source.stepsBack() == 0) {

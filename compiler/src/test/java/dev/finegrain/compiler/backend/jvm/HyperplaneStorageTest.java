@@ -19,10 +19,13 @@ class HyperplaneStorageTest {
 
     @Test
     void everyElementLiesWhereTheClassLooksForItAndTheStateComesBack() {
-        // int fields with a halo (Needleman-Wunsch, skew 1), long fields with an index in the body, and a skew of 2
-        for (var kernel : java.util.List.of(GoldenKernels.needlemanWunsch(), LaneStripsTest.longsWithIndices(), LaneStripsTest.reachesAndIndices())) {
+        java.util.Set<Integer> seenSkews = new java.util.TreeSet<>();
+        // int fields with a halo (Needleman-Wunsch, skew 1), long fields with an index in the body, a skew of 2, and none
+        for (var kernel : java.util.List.of(GoldenKernels.needlemanWunsch(), LaneStripsTest.longsWithIndices(), LaneStripsTest.reachesAndIndices(),
+                LaneStripsTest.unskewed())) {
             KernelGraph graph = Pipeline.compile(kernel);
             int skew = StripMapping.of(graph).mapping().orElseThrow().skew();
+            seenSkews.add(skew);
             for (int[] sizes : new int[][] {{1, 1}, {3, 17}, {37, 5}}) {
                 Object[] padded = PaddedFields.prepare(graph, LaneStripsTest.inputs(kernel, sizes));
                 HyperplaneStorage storage = HyperplaneStorage.of(graph, sizes, skew);
@@ -49,5 +52,6 @@ class HyperplaneStorageTest {
                 }
             }
         }
+        assertEquals(java.util.Set.of(0, 1, 2), seenSkews, "skews 0, 1 and 2");
     }
 }

@@ -195,6 +195,27 @@ class LaneStripsTest {
             check(twoColumnsWest, new int[] {37, 9}, wavefront(), Optional.empty(), 512, threads);
         }
         assertTrue(lanes(twoColumnsWest, wavefront(), Optional.empty(), VectorWidth.of(512)).startsWith("Lanes: 16 int lanes"));
+        String twoWide = JavaSourceEmitter.emit(JvmCodegen.generate(SchedulePlanner.plan(Pipeline.compile(twoColumnsWest), wavefront()),
+                Optional.empty(), "p", VectorWidth.of(512))).toString();
+        assertTrue(twoWide.contains("FINEGRAIN_ROW_SKEW = 0;") && twoWide.contains("steps are 2 wide"), "unskewed, two columns a step:\n" + twoWide);
+        // two rows up: past what a strip's lane shift brings, so lock-dataflow keeps its scalar loops, but the wavefront
+        // loads every read from its hyperplane and takes lanes
+        Kernel twoRowsUp = kernel("two-up").domain(dim("i", "rows"), dim("j", "cols")).input("w", DOUBLE)
+                .state("f", DOUBLE, boundary(constant(0.25)))
+                .actor("cell", "f", a -> a.read("f", -2, 1).times(0.5).plus(a.read("f", 0, -1).times(0.25)).plus(a.read("w", 0, 0))).build();
+        for (int threads = 1; threads <= 3; threads++) {
+            check(twoRowsUp, new int[] {29, 23}, wavefront(), Optional.empty(), 512, threads);
+        }
+        assertTrue(lanes(twoRowsUp, wavefront(), Optional.empty(), VectorWidth.of(512)).startsWith("Lanes: 8 double lanes"));
+        assertTrue(lanes(twoRowsUp, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), VectorWidth.of(512)).contains("2 rows up"));
+        // no dependences at all: one step holds every hyperplane
+        Kernel independent = kernel("independent").domain(dim("i", "rows"), dim("j", "cols")).input("w", INT)
+                .state("f", INT, boundary(constant(0)))
+                .actor("cell", "f", a -> a.read("w", 0, 0).times(3).plus(index("i").minus(index("j")))).build();
+        for (int threads = 1; threads <= 3; threads++) {
+            check(independent, new int[] {19, 33}, wavefront(), Optional.empty(), 512, threads);
+        }
+        assertTrue(lanes(independent, wavefront(), Optional.empty(), VectorWidth.of(512)).startsWith("Lanes: 16 int lanes"));
         assertTrue(lanes(GoldenKernels.needlemanWunsch(), wavefront(), Optional.empty(), VectorWidth.of(512)).startsWith("Lanes: 16 int lanes"));
     }
 

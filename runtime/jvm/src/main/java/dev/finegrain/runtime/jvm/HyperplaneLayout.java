@@ -8,8 +8,8 @@ package dev.finegrain.runtime.jvm;
  * elements) and a wavefront's step reads and writes consecutive elements: the points of one hyperplane, as many at
  * once as a vector holds, with its neighbours on earlier hyperplanes at constant distances along them.
  *
- * <p>The compiler lays a class's storage out with this, and the class calls it to find its hyperplanes, so that both
- * count the same way.
+ * <p>The compiler lays a class's storage out with this, and the class calls it to find each hyperplane's rows and
+ * where they lie, so that both count the same way.
  */
 public final class HyperplaneLayout {
 
@@ -31,7 +31,7 @@ public final class HyperplaneLayout {
         for (int u = 0; u < origins.length; u++) {
             int first = firstRow(u, columns, skew);
             origins[u] = next - first;
-            next += lastRow(u, rows, skew) - first + 1;
+            next += lastRow(u, rows, columns, skew) - first + 1;
         }
         return origins;
     }
@@ -41,13 +41,23 @@ public final class HyperplaneLayout {
         return skew * (rows - 1) + columns;
     }
 
-    /** The first row of hyperplane {@code u}: the least r with {@code u - skew * r < columns}, and not below 0. */
+    /**
+     * The first row of hyperplane {@code u} of an array {@code columns} wide: the least r at or above 0 with
+     * {@code u - skew * r < columns}. Past the last hyperplane it lies past the last row, so the range is empty.
+     */
     public static int firstRow(int u, int columns, int skew) {
         return skew == 0 ? 0 : Math.max(0, Math.ceilDiv(u - columns + 1, skew));
     }
 
-    /** The last row of hyperplane {@code u}: the greatest r with {@code skew * r <= u}, and below {@code rows}. */
-    public static int lastRow(int u, int rows, int skew) {
-        return skew == 0 ? rows - 1 : Math.min(rows - 1, Math.floorDiv(u, skew));
+    /**
+     * The last row of hyperplane {@code u} of an array of {@code rows} x {@code columns}: the greatest r below
+     * {@code rows} with {@code skew * r <= u}; -1 when the hyperplane holds no element (unskewed, u is a column, and
+     * every row or none holds it).
+     */
+    public static int lastRow(int u, int rows, int columns, int skew) {
+        if (skew == 0) {
+            return u >= 0 && u < columns ? rows - 1 : -1;
+        }
+        return Math.min(rows - 1, Math.floorDiv(u, skew));
     }
 }

@@ -39,9 +39,13 @@ class HyperplaneLayoutTest {
     void firstAndLastRowsBoundEachHyperplane() {
         // 4 x 5, skew 2: hyperplane 7 holds (2, 3) and (3, 1); (1, 5) lies east of the last column
         assertEquals(2, HyperplaneLayout.firstRow(7, 5, 2));
-        assertEquals(3, HyperplaneLayout.lastRow(7, 4, 2));
-        assertEquals(0, HyperplaneLayout.firstRow(7, 5, 0));
-        assertEquals(3, HyperplaneLayout.lastRow(7, 4, 0));
+        assertEquals(3, HyperplaneLayout.lastRow(7, 4, 5, 2));
+        // past the last hyperplane (3 * 2 + 4 = 10): first row past the last, an empty range
+        assertTrue(HyperplaneLayout.firstRow(11, 5, 2) > HyperplaneLayout.lastRow(11, 4, 5, 2));
+        // unskewed, hyperplane u is column u: every row, or none past the last column
+        assertEquals(0, HyperplaneLayout.firstRow(3, 5, 0));
+        assertEquals(3, HyperplaneLayout.lastRow(3, 4, 5, 0));
+        assertEquals(-1, HyperplaneLayout.lastRow(7, 4, 5, 0));
     }
 
     @Test
