@@ -24,9 +24,9 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 /**
  * The wavefront of a 2D kernel in vectors along its hyperplanes: every field lies along the hyperplanes (skew, 1)
  * ({@link HyperplaneStorage}), so the points of one hyperplane are consecutive in storage, in order of rows, and so
- * are the points each read reaches, on its own hyperplane (state reads: one before this). A step loads one vector per read, computes every actor's
- * vector and stores it, for k consecutive points of the hyperplane at a time: no transposes, and nothing kept from one
- * step to the next but storage.
+ * are the points each read reaches, on its own hyperplane (a state read's lies before this one). A step loads one
+ * vector per read, computes every actor's vector and stores it, for k consecutive points of the hyperplane at a time:
+ * no transposes, and nothing kept from one step to the next but storage.
  *
  * <p>Where. Point (i, j) of field f, whose halo puts lo0 rows and lo1 columns before the domain, is element
  * (i + lo0, j + lo1) of its padded array, which {@code HyperplaneLayout} puts at
@@ -36,8 +36,8 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * reads at the domain's edges need no case of their own.
  *
  * <p>Who. Each hyperplane's rows are cut into one chunk of whole vectors per worker: a worker's points on consecutive
- * hyperplanes lie in about the same rows, and only those at a chunk's edge read points another worker wrote. A chunk runs
- * in whole vectors, and a last, partial one masked.
+ * hyperplanes lie in about the same rows, and only those at a chunk's edge read points another worker wrote. A chunk
+ * runs in whole vectors, and a last, partial one masked.
  */
 final class HyperplaneLanes {
 

@@ -307,7 +307,10 @@ final class LaneVectors {
         StripMapping.children(expr).forEach(child -> collectInputs(child, reads));
     }
 
-    /** The name of a read (or write) of a field at an offset: {@code grid} at (0, 0), {@code gridIPlus1} at (1, 0), {@code gridJMinus2} at (0, -2). */
+    /**
+     * The name of a read (or write) of a field at an offset: {@code grid} at (0, 0), {@code gridIPlus1} at (1, 0),
+     * {@code gridJMinus2} at (0, -2).
+     */
     String accessKey(int field, int[] offset) {
         StringBuilder key = new StringBuilder(cx.graph.field(field).name());
         for (int d = 0; d < offset.length; d++) {

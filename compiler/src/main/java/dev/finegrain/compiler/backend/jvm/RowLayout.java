@@ -18,9 +18,9 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * How a class's fields lie in storage, chosen once per class before any row base or delta is lowered: dense rows (the
  * reference's layout), rows aligned for strips ({@link #alignRows}), blocks of columns, the workers' bands
  * ({@link #alignRowsInBands}) or a tile's width ({@link #alignRowsInColumnBlocks}), or no rows at all but hyperplanes
- * ({@link #alongHyperplanes}). The chosen layout binds each field's
- * pitch, front and block stride from the frame, as {@link AlignedStorage} laid the storage out, and gives
- * {@link LoweringContext#rowBases} the index each field's row bases count from.
+ * ({@link #alongHyperplanes}). A layout of rows binds each field's pitch, front and block stride from the frame, as
+ * {@link AlignedStorage} laid the storage out, and gives {@link LoweringContext#rowBases} the index each field's row
+ * bases count from.
  */
 final class RowLayout {
 

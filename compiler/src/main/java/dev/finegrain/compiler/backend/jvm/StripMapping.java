@@ -27,8 +27,8 @@ import java.util.Optional;
  * (di = 1), with lane 0 taking the row above the strip from memory. Inputs are read a block of k steps at a time.
  *
  * <p>What runs in lanes: int, long or double fields and params of one type; + - * min max, and or xor and not on
- * integers, neg and abs, comparisons and select; in strips, reads at most one row up. Casts, division, shifts, folds, bool
- * fields and reads two rows up keep the scalar loops, and {@link #reasonAgainst} says which.
+ * integers, neg and abs, comparisons and select; in strips, reads at most one row up. Casts, division, shifts, folds,
+ * bool fields and (in strips) reads two rows up keep the scalar loops, and {@link #reasonAgainst} says which.
  *
  * @param skew     the columns lane r + 1 runs behind lane r: the strips run hyperplane (skew, 1)
  * @param laneType the one type of every field, param and lane value
@@ -53,7 +53,8 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
 
     /**
      * As {@link #of(KernelGraph)}; with {@code strips} false, for lanes that load every read from storage (the wavefront
-     * along hyperplanes), reads may reach any distance: the limits of a lane shift and of a strip's step vectors do not apply.
+     * along hyperplanes), reads may reach any distance: the limits of a lane shift and of a strip's step vectors do not
+     * apply.
      */
     static Decision of(KernelGraph graph, boolean strips) {
         Optional<String> against = reasonAgainst(graph, strips);
