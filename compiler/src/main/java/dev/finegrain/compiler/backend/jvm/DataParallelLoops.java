@@ -37,7 +37,7 @@ final class DataParallelLoops {
         LoweringContext cx = new LoweringContext(plan.graph(), null);
         int[] tileShape = plan.tile();
         LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> holdsBlock(tileShape, k, skew)
-                ? Optional.empty() : tileLanesAgainst(plan, k, skew));
+                || RowScanTiles.against(plan.graph(), k, tileShape).isEmpty() ? Optional.empty() : tileLanesAgainst(plan, k, skew));
         TileForm form = TileForm.of(cx, plan, lanes);
         Optional<LaneStrips> strips = form.strips();
         Optional<RowScanTiles> scan = form.scan();
@@ -160,9 +160,10 @@ final class DataParallelLoops {
     }
 
     /**
-     * How a tile runs its lanes, at most one of the four, and the line {@code show --java} says about it: in strips when
-     * it holds a block of a strip; else a row scan, else lanes across tiles, where the kernel allows; else as one skewed
-     * strip of its own. The chosen lowering declares its locals as it is made, so only it is made.
+     * How a tile runs its lanes, at most one of the four, and the line {@code show --java} says about it: a row scan
+     * where the kernel allows and the tile is a whole number of vectors wide (faster than strips and than scalar tiles,
+     * docs/performance.md, "Strips in tiles against scalar tiles"); else in strips when it holds a block of a strip; else
+     * lanes across tiles, where the kernel allows; else as one skewed strip of its own. The chosen lowering declares its locals as it is made, so only it is made.
      */
     private record TileForm(Optional<LaneStrips> strips, Optional<RowScanTiles> scan, Optional<TileGroupLanes> groups,
                             Optional<TileLanes> tileLanes, boolean columnBlocks, String summary) {
@@ -180,17 +181,17 @@ final class DataParallelLoops {
                         lanes.summary() + blocksSummary(blocks, tile));
             }
             LaneVectors l = lanes.lanes().get();
+            Optional<String> notScan = RowScanTiles.against(plan.graph(), l.k, tile);
+            if (notScan.isEmpty()) {
+                RowScanTiles scan = new RowScanTiles(l, tile[1]);
+                return new TileForm(Optional.empty(), Optional.of(scan), Optional.empty(), Optional.empty(), false,
+                        l.lanesSummary() + scan.summary() + "\nStorage: blocks of " + tile[1] + " columns (FINEGRAIN_ROW_BLOCK_COLUMNS), so a"
+                        + " tile's rows are one contiguous run; a tile reads the values west of it from the west block's last column.");
+            }
             if (holdsBlock(tile, l.k, l.skew)) {
                 boolean blocks = columnBlocks(cx, tile, l.k);
                 return new TileForm(Optional.of(new LaneStrips(l)), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
                         lanes.summary() + blocksSummary(blocks, tile));
-            }
-            Optional<String> notScan = RowScanTiles.against(plan.graph(), l.k, tile);
-            if (notScan.isEmpty()) {
-                RowScanTiles scan = new RowScanTiles(l);
-                return new TileForm(Optional.empty(), Optional.of(scan), Optional.empty(), Optional.empty(), false,
-                        l.lanesSummary() + scan.summary() + "\nStorage: blocks of " + tile[1] + " columns (FINEGRAIN_ROW_BLOCK_COLUMNS), so a"
-                        + " tile's rows are one contiguous run; a tile reads the values west of it from the west block's last column.");
             }
             Optional<String> notAcross = TileGroupLanes.against(plan.graph(), l.k, tile);
             if (notAcross.isEmpty()) {
@@ -230,7 +231,7 @@ final class DataParallelLoops {
     /** Where tiles as wide as the lanes would run a row scan, the tile that does (a reader's next try), else nothing. */
     private static String rowScanHint(DataParallelPlan plan, int k) {
         int[] tile = plan.tile();
-        if (tile.length != 2 || tile[1] == k || RowScanTiles.against(plan.graph(), k, new int[] {tile[0], k}).isPresent()) {
+        if (tile.length != 2 || tile[1] % k == 0 || RowScanTiles.against(plan.graph(), k, new int[] {tile[0], k}).isPresent()) {
             return "";
         }
         return "; tiles " + k + " columns wide run a row scan (data-parallel:" + tile[0] + "x" + k + ")";

@@ -18,23 +18,25 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
 
 /**
- * A tile k columns wide (k the lane count) as its rows in order, each row one vector, for kernels of a
- * {@link WestMaxRecurrence} {@code max(rest, west - gap)}: {@code rest} of a whole row at once (its north and
- * north-west neighbours are the row above, held in registers; its inputs one row load each), then the west
- * dependence as a max-plus scan over the lanes: the value west of the row enters as {@code west - (l + 1) gap} in
+ * A tile a whole number of vectors wide (k lanes each) as its rows in order, each row a vector at a time, for kernels
+ * of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: {@code rest} of a whole vector at once (its north and
+ * north-west neighbours are the row above; its inputs one vector load each), then the west dependence as a max-plus
+ * scan over the lanes: the value west of the row enters as {@code west - (l + 1) gap} in
  * lane l, and log2 k steps take {@code h = max(h, h shifted d lanes up - d gap)} for d = 1, 2, 4, ... (lanes below d
- * take their own value, which the max keeps). A row is one load per input, one store, and a chain of log2 k
- * permute-and-max steps; no transposes and no copies. The storage is in blocks of k columns ({@link AlignedStorage},
- * "Column blocks"), so a tile's rows are one contiguous run of its block.
+ * take their own value, which the max keeps). A vector is one load per input, one store, and a chain of log2 k
+ * permute-and-max steps; no transposes and no copies. In a tile one vector wide the row above stays in registers; in a
+ * wider one each vector loads it (its columns, and one column west), and its last lane is the next vector's west value.
+ * The storage is in blocks of the tile's columns ({@link AlignedStorage}, "Column blocks"), so a tile's rows are one
+ * contiguous run of its block.
  *
  * <p>Exactness: the scan regroups {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in int and long
  * arithmetic while no subtraction wraps. The run checks once that {@code 0 <= gap <= MAX / k} ({@code d gap} and
  * {@code (l + 1) gap} do not wrap, and a lane below d, which takes {@code max(h, h - d gap)}, keeps h), and each row
- * that its west value is at least {@code MIN + k gap}. Then every value of lane l, in the scan as in the sequential
- * recurrence, is at least {@code west - (l + 1) gap >= MIN + (k - l - 1) gap}, and every subtraction is of such a value
+ * (each vector) that its west value is at least {@code MIN + k gap}. Then every value of lane l, in the scan as in the
+ * sequential recurrence, is at least {@code west - (l + 1) gap >= MIN + (k - l - 1) gap}, and every subtraction is of such a value
  * (rest alone is never subtracted from: it enters the scan only through its max with the west term), so none wraps.
- * A row whose west value is below that takes its k cells one by one in the sequential order, exactly as the scalar code
- * would, and so does every row when the gap is out of range.
+ * A vector whose west value is below that takes its k cells one by one in the sequential order, exactly as the scalar
+ * code would, and so does every vector when the gap is out of range.
  */
 final class RowScanTiles {
 
@@ -58,25 +60,31 @@ final class RowScanTiles {
     private final JExpr.Local westGaps;
     private final List<JExpr.Local[]> scanSteps = new ArrayList<>();
     private JExpr columnFrom;
+    /** The tile's width, a whole number of vectors. */
+    private final int width;
+    /** In tiles wider than one vector: the column of the row's current vector, from the tile's first. */
+    private final JExpr.Local vectorColumn;
 
     /** Why tiles of {@code tile} in the kernel take no row scan, or empty when they take one. */
     static Optional<String> against(KernelGraph graph, int lanes, int[] tile) {
-        if (tile.length != 2 || tile[1] != lanes) {
-            return Optional.of("a row scan needs tiles as wide as the " + lanes + " lanes, one row a vector, and these are "
+        if (tile.length != 2 || tile[1] % lanes != 0) {
+            return Optional.of("a row scan needs tiles a whole number of vectors wide, " + lanes + " lanes each, and these are "
                     + tile[tile.length - 1] + " wide");
         }
         return WestMaxRecurrence.rowScanAgainst(graph);
     }
 
-    RowScanTiles(LaneVectors lanes) {
+    RowScanTiles(LaneVectors lanes, int width) {
         this.v = lanes;
         this.cx = lanes.cx;
         this.k = lanes.k;
+        this.width = width;
         this.field = WestMaxRecurrence.field(cx.graph);
         this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
         String name = cx.graph.field(field).name();
         v.declareShiftUp();
-        cx.layout.alignRowsInColumnBlocks(k, k);
+        cx.layout.alignRowsInColumnBlocks(k, width);
+        vectorColumn = width > k ? cx.local("vectorColumn", JType.INT) : null;
         north = cx.local(name + "North", v.vector);
         northWest = cx.local(name + "NorthWest", v.vector);
         west = cx.local(name + "West", v.lane);
@@ -102,8 +110,11 @@ final class RowScanTiles {
 
     /** The summary line {@code show --java} adds. */
     String summary() {
-        return " Row scan: a tile's row is one vector of " + k + " cells; the value is max(terms, west - gap), so the row computes its"
-                + " terms at once from the row above (held in registers) and one load per input, then the west dependence in "
+        String row = width == k ? "one vector of " + k + " cells" : width / k + " vectors of " + k + " cells, each vector's last lane"
+                + " the next one's west value";
+        String above = width == k ? "the row above (held in registers)" : "the row above (loaded, one vector and one column west)";
+        return " Row scan: a tile's row is " + row + "; the value is max(terms, west - gap), so " + (width == k ? "the row" : "a vector") + " computes its"
+                + " terms at once from " + above + " and one load per input, then the west dependence in "
                 + Integer.numberOfTrailingZeros(k) + " shift-and-max steps; a row whose west value lies within " + k
                 + " gaps of the minimum, or every row when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
     }
@@ -122,14 +133,27 @@ final class RowScanTiles {
         body.addAll(cx.rowBases());
         body.add(new JStmt.Comment("the column west of the tile: the west block's last, or the halo west of the first block"));
         body.add(new JStmt.Assign(westDelta, add(cx.delta(field, new int[] {0, -1}), LoweringContext.mul(
-                math("min", JType.INT, tileColumn, constant(1)), LoweringContext.sub(constant(k), cx.layout.blockStride(field))))));
-        body.add(new JStmt.Comment("the row above the tile"));
-        body.add(new JStmt.Assign(north, rowVector(field, new int[] {-1, 0})));
-        body.add(new JStmt.Assign(northWest, v.shiftedUp(north, new JExpr.ArrayLoad(cx.array[field],
-                add(add(cx.rowBase[field], cx.delta(field, new int[] {-1, 0})), westDelta)))));
+                math("min", JType.INT, tileColumn, constant(1)), LoweringContext.sub(constant(width), cx.layout.blockStride(field))))));
+        if (vectorColumn == null) {
+            body.add(new JStmt.Comment("the row above the tile"));
+            body.add(new JStmt.Assign(north, rowVector(field, new int[] {-1, 0})));
+            body.add(new JStmt.Assign(northWest, v.shiftedUp(north, new JExpr.ArrayLoad(cx.array[field],
+                    add(add(cx.rowBase[field], cx.delta(field, new int[] {-1, 0})), westDelta)))));
+        }
         List<JStmt> perRow = new ArrayList<>(cx.rowBases());
         perRow.add(new JStmt.Assign(west, new JExpr.ArrayLoad(cx.array[field], add(cx.rowBase[field], westDelta))));
-        perRow.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
+        List<JStmt> perVector = new ArrayList<>();
+        if (vectorColumn != null) {
+            // the row above from storage (its tile wrote it, or the north tile): the vector's columns, and one column west,
+            // which west of the first vector is the west block's
+            JExpr rowAbove = add(cx.rowBase[field], cx.delta(field, new int[] {-1, 0}));
+            perVector.add(new JStmt.Assign(north, new JExpr.VectorLoad(v.species, cx.array[field], add(rowAbove, vectorColumn))));
+            perVector.add(new JStmt.If(compare(Op.EQ, vectorColumn, constant(0)),
+                    List.of(new JStmt.Assign(northWest, v.shiftedUp(north, new JExpr.ArrayLoad(cx.array[field], add(rowAbove, westDelta))))),
+                    List.of(new JStmt.Assign(northWest, new JExpr.VectorLoad(v.species, cx.array[field],
+                            add(rowAbove, LoweringContext.sub(vectorColumn, constant(1))))))));
+        }
+        perVector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
         List<JStmt> scan = new ArrayList<>();
         scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest,
                 new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, west), westGaps))));
@@ -145,11 +169,19 @@ final class RowScanTiles {
                 new JStmt.Store(scratch, lane, carry))));
         cellByCell.add(new JStmt.Assign(cells, new JExpr.VectorLoad(v.species, scratch, constant(0))));
         JExpr noWrap = new JExpr.Binary(Op.AND, gapInRange, compare(Op.GE, west, floor));
-        perRow.add(new JStmt.Comment("the west dependence: a max-plus scan over the lanes, or cell by cell where a subtraction could wrap"));
-        perRow.add(new JStmt.If(noWrap, scan, cellByCell));
-        perRow.add(new JStmt.VectorStore(cells, cx.array[field], cx.rowBase[field]));
-        perRow.add(new JStmt.Assign(northWest, v.shiftedUp(cells, west)));
-        perRow.add(new JStmt.Assign(north, cells));
+        perVector.add(new JStmt.Comment("the west dependence: a max-plus scan over the lanes, or cell by cell where a subtraction could wrap"));
+        perVector.add(new JStmt.If(noWrap, scan, cellByCell));
+        if (vectorColumn == null) {
+            perRow.addAll(perVector);
+            perRow.add(new JStmt.VectorStore(cells, cx.array[field], cx.rowBase[field]));
+            perRow.add(new JStmt.Assign(northWest, v.shiftedUp(cells, west)));
+            perRow.add(new JStmt.Assign(north, cells));
+        } else {
+            perVector.add(new JStmt.VectorStore(cells, cx.array[field], add(cx.rowBase[field], vectorColumn)));
+            perVector.add(new JStmt.Comment("the next vector's west value: this one's last lane"));
+            perVector.add(new JStmt.Assign(west, new JExpr.LaneValue(cells, k - 1)));
+            perRow.add(new JStmt.Loop(vectorColumn, constant(0), constant(width), constant(k), perVector));
+        }
         body.add(new JStmt.Loop(cx.coordinate[0], tileStart[0], tileEnd[0], constant(1), perRow));
         cx.columnsFrom(null);
         return body;
@@ -157,7 +189,8 @@ final class RowScanTiles {
 
     /** The k cells of the current row of field {@code f} at {@code offset} from the tile's columns. */
     private JExpr rowVector(int f, int[] offset) {
-        return new JExpr.VectorLoad(v.species, cx.array[f], add(cx.rowBase[f], cx.delta(f, offset)));
+        JExpr index = add(cx.rowBase[f], cx.delta(f, offset));
+        return new JExpr.VectorLoad(v.species, cx.array[f], vectorColumn == null ? index : add(index, vectorColumn));
     }
 
     private JExpr read(IrExpr.Load load) {
@@ -172,6 +205,6 @@ final class RowScanTiles {
         if (dimension == 0) {
             return v.broadcastInt(cx.coordinate[0]);
         }
-        return new JExpr.Lanewise(LaneOp.ADD, v.broadcastInt(columnFrom), v.laneIndex());
+        return new JExpr.Lanewise(LaneOp.ADD, v.broadcastInt(vectorColumn == null ? columnFrom : add(columnFrom, vectorColumn)), v.laneIndex());
     }
 }

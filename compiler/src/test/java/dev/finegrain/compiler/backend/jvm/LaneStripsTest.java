@@ -113,8 +113,9 @@ class LaneStripsTest {
         Kernel nw = GoldenKernels.needlemanWunsch();
         VectorWidth avx512 = VectorWidth.of(512);
         assertEquals("Lanes: strips of 16 rows, one int lane per row (IntVector.SPECIES_512, fixed at generation: a width of 512 bits "
-                + "chosen by the caller), each row 1 column(s) behind the one above, from the hyperplane (1,1).",
-                lanes(nw, dataParallel(64, 64), Optional.empty(), avx512));
+                + "chosen by the caller), each row 0 column(s) behind the one above, from the hyperplane (0,1).",
+                lanes(unskewed(), dataParallel(64, 64), Optional.empty(), avx512));
+        assertTrue(lanes(nw, dataParallel(64, 64), Optional.empty(), avx512).contains("Row scan: a tile's row is 4 vectors of 16 cells"));
         assertEquals("Lanes: none; lanes across tiles need tiles as wide as the 16 lanes, one row a vector, and these are 24 wide; tiles of "
                 + "8 x 24 hold neither a block of a strip (16 rows by 31 columns) nor whole strips of 16 rows by 16 columns; tiles 16 "
                         + "columns wide run a row scan (data-parallel:8x16).",

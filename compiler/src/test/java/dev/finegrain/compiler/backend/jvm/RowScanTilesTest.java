@@ -72,6 +72,29 @@ class RowScanTilesTest {
         }
     }
 
+    /**
+     * Tiles several vectors wide: the west value carried from vector to vector, the row above from storage (its first
+     * vector's north-west from the west block); two and three vectors, and one tile as wide as the domain; 1 to 3
+     * workers, int and long lanes.
+     */
+    @Test
+    void rowScanTilesSeveralVectorsWideMatchTheOracle() {
+        for (Kernel kernel : kernels()) {
+            int k = kernel.fields().stream().anyMatch(f -> f.type() == Type.INT) ? 16 : 8;
+            assertTrue(LaneStripsTest.lanes(kernel, dataParallel(8, 2 * k), Optional.empty(), VectorWidth.of(512)).contains(
+                    "Row scan: a tile's row is 2 vectors of " + k + " cells"), kernel.name());
+            for (int threads = 1; threads <= 3; threads++) {
+                LaneStripsTest.check(kernel, new int[] {40, 64}, dataParallel(8, 2 * k), Optional.empty(), 512, threads);
+                LaneStripsTest.check(kernel, new int[] {48, 96}, dataParallel(16, 3 * k), Optional.empty(), 512, threads);
+                LaneStripsTest.check(kernel, new int[] {19, 80}, dataParallel(19, 80), Optional.empty(), 512, threads);
+            }
+        }
+        Kernel kernel = nearTheMinimum(Type.INT);
+        for (int gap : new int[] {5, -3, 1 << 20, 1 << 28}) {
+            LaneStripsTest.check(kernel, invocation(kernel, new int[] {48, 96}, gap), new int[] {48, 96}, dataParallel(16, 48), Optional.empty(), 512, 2);
+        }
+    }
+
     @Test
     void rowsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
         Kernel kernel = nearTheMinimum(Type.INT);
@@ -132,8 +155,8 @@ class RowScanTilesTest {
                         + " and it is no max."));
         assertEquals(Optional.of("a row scan regroups subtractions, exact for int and long values only, and 'u' is double"),
                 RowScanTiles.against(Pipeline.compile(JavaSourceGoldenTest.gaussSeidel()), 8, new int[] {8, 8}));
-        assertEquals(Optional.of("a row scan needs tiles as wide as the 16 lanes, one row a vector, and these are 32 wide"),
-                RowScanTiles.against(Pipeline.compile(GoldenKernels.needlemanWunsch()), 16, new int[] {16, 32}));
+        assertEquals(Optional.of("a row scan needs tiles a whole number of vectors wide, 16 lanes each, and these are 40 wide"),
+                RowScanTiles.against(Pipeline.compile(GoldenKernels.needlemanWunsch()), 16, new int[] {16, 40}));
         String shape = "a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)";
         assertEquals(Optional.of(shape + ", and a term reads 'f' in its own row other than as west - gap"),
                 RowScanTiles.against(Pipeline.compile(TileGroupLanesTest.westTwo()), 16, new int[] {16, 16}));
