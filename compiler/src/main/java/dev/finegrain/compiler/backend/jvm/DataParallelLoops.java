@@ -23,11 +23,12 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * Rodinia's structure on threads: for each block-diagonal k, the tiles whose coordinates sum to k are cut by tile row
  * into one contiguous chunk per worker, as OpenMP's static schedule cuts Rodinia's loop (so that a tile finds its west
  * neighbour, whose column it reads across every row, and its north neighbour in its own core's cache, except at a
- * chunk's edge); a tile runs its points in lexicographic order (in strips of lanes
- * where the kernel and the tile allow, see {@link LaneStrips}; a tile as wide as the lanes as one vector per row where
- * the value is a max-plus recurrence along the row, see {@link RowScanTiles}, else in lanes across tiles, see
- * {@link TileGroupLanes}); a sense-reversing barrier separates block-diagonals. With one tile covering the domain and one worker this is the plain serial loop nest. A tile's
- * row runs in column order, so a read one column west comes from a local carried along the row.
+ * chunk's edge); a tile runs its points in lexicographic order (a vector at a time along each row where the value is a
+ * max-plus recurrence along the row and the tile a whole number of vectors wide, see {@link RowScanTiles}; else in
+ * strips of lanes where the kernel and the tile allow, see {@link LaneStrips}; else in lanes across tiles, see
+ * {@link TileGroupLanes}); a sense-reversing barrier separates block-diagonals. With one tile covering the domain and
+ * one worker this is the plain serial loop nest. A tile's row runs in column order, so a read one column west comes
+ * from a local carried along the row.
  */
 final class DataParallelLoops {
 
@@ -228,7 +229,7 @@ final class DataParallelLoops {
                         + rowScanHint(plan, k));
     }
 
-    /** Where tiles as wide as the lanes would run a row scan, the tile that does (a reader's next try), else nothing. */
+    /** Where tiles a whole number of vectors wide would run a row scan, the tile k wide that does (a reader's next try), else nothing. */
     private static String rowScanHint(DataParallelPlan plan, int k) {
         int[] tile = plan.tile();
         if (tile.length != 2 || tile[1] % k == 0 || RowScanTiles.against(plan.graph(), k, new int[] {tile[0], k}).isPresent()) {
