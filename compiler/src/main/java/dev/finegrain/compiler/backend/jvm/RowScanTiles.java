@@ -21,7 +21,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
  * A tile a whole number of vectors wide (k lanes each) as its rows in order, each row a vector at a time, for kernels
  * of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: {@code rest} of a whole vector at once (its north and
  * north-west neighbours are the row above; its inputs one vector load each), then the west dependence as a max-plus
- * scan over the lanes: the value west of the row enters as {@code west - (l + 1) gap} in
+ * scan over the lanes: the value west of the vector enters as {@code west - (l + 1) gap} in
  * lane l, and log2 k steps take {@code h = max(h, h shifted d lanes up - d gap)} for d = 1, 2, 4, ... (lanes below d
  * take their own value, which the max keeps). A vector is one load per input, one store, and a chain of log2 k
  * permute-and-max steps; no transposes and no copies. In a tile one vector wide the row above stays in registers; in a
@@ -99,8 +99,9 @@ final class RowScanTiles {
         westGaps = cx.local("westGaps", v.vector);
         gap = v.scalar(recurrence.gap());
         List<JStmt> prologue = cx.prologue;
+        String unit = width == k ? "row" : "vector";
         prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + k
-                + ", and a row's west value at least MIN + " + k + " gap (else the row runs cell by cell)"));
+                + ", and a " + unit + "'s west value at least MIN + " + k + " gap (else the " + unit + " runs cell by cell)"));
         prologue.add(new JStmt.Assign(gapInRange, v.gapAtMostMaxOver(gap, k)));
         prologue.add(new JStmt.Assign(floor, add(v.laneMinimum(), new JExpr.Binary(Op.MUL, v.laneConstant(k), gap))));
         prologue.add(new JStmt.Assign(westGaps, v.westGaps(gap)));
@@ -110,13 +111,15 @@ final class RowScanTiles {
 
     /** The summary line {@code show --java} adds. */
     String summary() {
-        String row = width == k ? "one vector of " + k + " cells" : width / k + " vectors of " + k + " cells, each vector's last lane"
+        boolean oneVector = width == k;
+        String unit = oneVector ? "row" : "vector";
+        String row = oneVector ? "one vector of " + k + " cells" : width / k + " vectors of " + k + " cells, each vector's last lane"
                 + " the next one's west value";
-        String above = width == k ? "the row above (held in registers)" : "the row above (loaded, one vector and one column west)";
-        return " Row scan: a tile's row is " + row + "; the value is max(terms, west - gap), so " + (width == k ? "the row" : "a vector") + " computes its"
-                + " terms at once from " + above + " and one load per input, then the west dependence in "
-                + Integer.numberOfTrailingZeros(k) + " shift-and-max steps; a row whose west value lies within " + k
-                + " gaps of the minimum, or every row when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
+        String above = oneVector ? "the row above (held in registers)" : "the row above (loaded, one vector and one column west)";
+        return " Row scan: a tile's row is " + row + "; the value is max(terms, west - gap), so " + (oneVector ? "the row" : "a vector")
+                + " computes its terms at once from " + above + " and one load per input, then the west dependence in "
+                + Integer.numberOfTrailingZeros(k) + " shift-and-max steps; a " + unit + " whose west value lies within " + k
+                + " gaps of the minimum, or every " + unit + " when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
     }
 
     /**
@@ -187,7 +190,7 @@ final class RowScanTiles {
         return body;
     }
 
-    /** The k cells of the current row of field {@code f} at {@code offset} from the tile's columns. */
+    /** The k cells of the current row of field {@code f} at {@code offset} from the current vector's columns. */
     private JExpr rowVector(int f, int[] offset) {
         JExpr index = add(cx.rowBase[f], cx.delta(f, offset));
         return new JExpr.VectorLoad(v.species, cx.array[f], vectorColumn == null ? index : add(index, vectorColumn));
@@ -200,7 +203,7 @@ final class RowScanTiles {
         return load.offset()[1] == 0 ? north : northWest;
     }
 
-    /** Lane l's row (the tile's current row) or column (the tile's first column plus l). */
+    /** Lane l's row (the tile's current row) or column (the current vector's first column plus l). */
     private JExpr indexVector(int dimension) {
         if (dimension == 0) {
             return v.broadcastInt(cx.coordinate[0]);

@@ -11,6 +11,7 @@ import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Schedule;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.Type;
@@ -93,6 +94,15 @@ class RowScanTilesTest {
         for (int gap : new int[] {5, -3, 1 << 20, 1 << 28}) {
             LaneStripsTest.check(kernel, invocation(kernel, new int[] {48, 96}, gap), new int[] {48, 96}, dataParallel(16, 48), Optional.empty(), 512, 2);
         }
+        // long lanes: a west value carried from the vector before drops below the floor, and that vector runs cell by cell
+        Kernel longs = nearTheMinimum(Type.LONG);
+        int[] sizes = {32, 48};
+        for (long gap : new long[] {5, -3, Long.MAX_VALUE / 8 + 1}) {
+            SplittableRandom random = new SplittableRandom(gap);
+            long[] w = random.longs(sizes[0] * sizes[1], -1000, 1000).map(x -> x % 3 == 0 ? Long.MIN_VALUE + Math.abs(x) % 40 : x).toArray();
+            Invocation invocation = longs.invocation().sizes(sizes).param("gap", gap).input("w", w).build();
+            LaneStripsTest.check(longs, invocation, sizes, dataParallel(16, 16), Optional.empty(), 512, 2);
+        }
     }
 
     @Test
@@ -136,14 +146,17 @@ class RowScanTilesTest {
             int[] sizes = {48, 64};
             Invocation invocation = kernel.name().equals("near-min") ? invocation(kernel, sizes, 5) : LaneStripsTest.inputs(kernel, sizes);
             KernelGraph graph = Pipeline.compile(kernel);
-            ExecutionPlan plan = SchedulePlanner.plan(graph, dataParallel(16));
-            JClass generated = JvmCodegen.generate(plan, Optional.empty(), "dev.finegrain.generated.source", VectorWidth.of(512));
-            assertTrue(generated.javadoc().contains("Row scan"), kernel.name());
-            Class<?> compiled = SourceCompiler.compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
-            BackendRun fromSource = new JvmBackend().runWith(compiled, new Variant(graph, plan, Optional.empty()), invocation,
-                    RunSettings.once(1, 2));
-            assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, sizes, fromSource.outputs()),
-                    kernel.name());
+            // one vector wide, and four
+            for (Schedule tiles : List.of(dataParallel(16), dataParallel(16, 64))) {
+                ExecutionPlan plan = SchedulePlanner.plan(graph, tiles);
+                JClass generated = JvmCodegen.generate(plan, Optional.empty(), "dev.finegrain.generated.source", VectorWidth.of(512));
+                assertTrue(generated.javadoc().contains("Row scan"), kernel.name());
+                Class<?> compiled = SourceCompiler.compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
+                BackendRun fromSource = new JvmBackend().runWith(compiled, new Variant(graph, plan, Optional.empty()), invocation,
+                        RunSettings.once(1, 2));
+                assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, sizes, fromSource.outputs()),
+                        kernel.name() + " " + tiles.cliName());
+            }
         }
     }
 
