@@ -24,7 +24,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * into one contiguous chunk per worker, as OpenMP's static schedule cuts Rodinia's loop (so that a tile finds its west
  * neighbour, whose column it reads across every row, and its north neighbour in its own core's cache, except at a
  * chunk's edge); a tile runs its points in lexicographic order (a vector at a time along each row where the value is a
- * max-plus recurrence along the row and the tile a whole number of vectors wide, see {@link RowScanTiles}; else in
+ * max-plus recurrence along the row, see {@link RowScanTiles} and {@link RowScanBands}; else in
  * strips of lanes where the kernel and the tile allow, see {@link LaneStrips}; else in lanes across tiles, see
  * {@link TileGroupLanes}); a sense-reversing barrier separates block-diagonals. With one tile covering the domain and
  * one worker this is the plain serial loop nest. A tile's row runs in column order, so a read one column west comes
@@ -75,6 +75,7 @@ final class DataParallelLoops {
             bounds.addAll(westHalo(cx, tile[last], tileIndex[last], tileStart, tileEnd));
         }
         List<JStmt> runTile = scan.isPresent() ? concat(bounds, scan.get().tile(tileIndex[last], tileStart, tileEnd))
+                : form.rowScan().isPresent() ? concat(bounds, rowScans(cx, form.rowScan().get(), tileStart, tileEnd))
                 : tileLanes.isPresent() ? concat(bounds, tileLanes.get().strips(tileStart[0], tileEnd[0], tileStart[1]))
                 : groups.isPresent() ? List.of()   // lanes across tiles replace the whole tile nest below
                 : concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, strips, bounds));
@@ -161,13 +162,41 @@ final class DataParallelLoops {
     }
 
     /**
-     * How a tile runs its lanes, at most one of the four, and the line {@code show --java} says about it: a row scan
-     * where the kernel allows and the tile is a whole number of vectors wide (faster than strips and than scalar tiles,
-     * docs/performance.md, "Strips in tiles against scalar tiles"); else in strips when it holds a block of a strip; else
-     * lanes across tiles, where the kernel allows; else as one skewed strip of its own. The chosen lowering declares its locals as it is made, so only it is made.
+     * A tile of a kernel with a row scan, wider than {@link RowScanTiles} runs: its rows in order, each as a band's row is
+     * ({@link RowScanBands}): whole vectors with the west value carried beside the scan, then the columns left one by one
+     * (and every column, where a subtraction could wrap). The values west of the tile are in its halo column already.
      */
-    private record TileForm(Optional<LaneStrips> strips, Optional<RowScanTiles> scan, Optional<TileGroupLanes> groups,
-                            Optional<TileLanes> tileLanes, boolean columnBlocks, String summary) {
+    private static List<JStmt> rowScans(LoweringContext cx, RowScanBands rows, JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
+        int last = cx.last;
+        cx.carries.carryWestReads();
+        cx.carries.readFromLocals(true);
+        List<JStmt> point = new ArrayList<>();
+        for (int actor : cx.graph.actorOrder()) {
+            cx.actors.fire(cx.graph.actor(actor), point);
+        }
+        point.addAll(cx.carries.advance());
+        RowScanBands.Plain points = (from, to) -> {
+            List<JStmt> run = new ArrayList<>(cx.carries.seed(from));
+            run.add(new JStmt.Loop(cx.coordinate[last], from, to, constant(1), point));
+            return run;
+        };
+        List<JStmt> out = new ArrayList<>(rows.forgetNorth());
+        out.addAll(rows.columns(tileStart[last], tileEnd[last]));
+        List<JStmt> row = new ArrayList<>(cx.rowBases());
+        row.addAll(rows.row(points));
+        out.add(new JStmt.Loop(cx.coordinate[0], tileStart[0], tileEnd[0], constant(1), row));
+        return out;
+    }
+
+    /**
+     * How a tile runs its lanes, at most one of the five, and the line {@code show --java} says about it: a row scan where
+     * the kernel allows (faster than strips and than scalar tiles, docs/performance.md, "Strips in tiles against scalar
+     * tiles"): vector after vector, each scanning its west value in, in tiles of up to {@link RowScanTiles#MAX_VECTORS}
+     * whole vectors, else as a band's rows, the west value carried beside the scan; else in strips when it holds a block
+     * of a strip; else lanes across tiles, where the kernel allows; else as one skewed strip of its own. The chosen lowering declares its locals as it is made, so only it is made.
+     */
+    private record TileForm(Optional<LaneStrips> strips, Optional<RowScanTiles> scan, Optional<RowScanBands> rowScan,
+                            Optional<TileGroupLanes> groups, Optional<TileLanes> tileLanes, boolean columnBlocks, String summary) {
 
         /**
          * The form, and the storage it takes: blocks of the tile's columns for every form of a 2D kernel but lanes across
@@ -178,30 +207,36 @@ final class DataParallelLoops {
             int[] tile = plan.tile();
             if (lanes.lanes().isEmpty()) {
                 boolean blocks = columnBlocks(cx, tile, 1);
-                return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
+                return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
                         lanes.summary() + blocksSummary(blocks, tile));
             }
             LaneVectors l = lanes.lanes().get();
             Optional<String> notScan = RowScanTiles.against(plan.graph(), l.k, tile);
-            if (notScan.isEmpty()) {
+            if (notScan.isEmpty() && RowScanTiles.fits(tile[1], l.k)) {
                 RowScanTiles scan = new RowScanTiles(l, tile[1]);
-                return new TileForm(Optional.empty(), Optional.of(scan), Optional.empty(), Optional.empty(), false,
+                return new TileForm(Optional.empty(), Optional.of(scan), Optional.empty(), Optional.empty(), Optional.empty(), false,
                         l.lanesSummary() + scan.summary() + "\nStorage: blocks of " + tile[1] + " columns (FINEGRAIN_ROW_BLOCK_COLUMNS), so a"
                         + " tile's rows are one contiguous run; a tile reads the values west of it from the west block's last column.");
             }
+            if (notScan.isEmpty()) {
+                boolean blocks = columnBlocks(cx, tile, l.k);
+                RowScanBands rows = new RowScanBands(l);
+                return new TileForm(Optional.empty(), Optional.empty(), Optional.of(rows), Optional.empty(), Optional.empty(), blocks,
+                        l.lanesSummary() + rows.summary("a tile's row") + blocksSummary(blocks, tile));
+            }
             if (holdsBlock(tile, l.k, l.skew)) {
                 boolean blocks = columnBlocks(cx, tile, l.k);
-                return new TileForm(Optional.of(new LaneStrips(l)), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
+                return new TileForm(Optional.of(new LaneStrips(l)), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
                         lanes.summary() + blocksSummary(blocks, tile));
             }
             Optional<String> notAcross = TileGroupLanes.against(plan.graph(), l.k, tile);
             if (notAcross.isEmpty()) {
                 TileGroupLanes groups = new TileGroupLanes(l, tile[0]);
-                return new TileForm(Optional.empty(), Optional.empty(), Optional.of(groups), Optional.empty(), false,
+                return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(groups), Optional.empty(), false,
                         l.lanesSummary() + " No row scan: " + notScan.get() + "." + groups.summary());
             }
             boolean blocks = columnBlocks(cx, tile, l.k);
-            return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(new TileLanes(l)), blocks, lanes.summary()
+            return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(new TileLanes(l)), blocks, lanes.summary()
                     + " No lanes across tiles: " + notAcross.get() + "." + " A tile is " + tile[1] + " columns wide: one strip of its rows is "
                     + (2 * tile[1] - 1) + " steps, its loads and stores rotated and transposed whole." + blocksSummary(blocks, tile));
         }

@@ -114,11 +114,24 @@ final class RowScanBands {
 
     /** The summary line {@code show --java} adds. */
     String summary() {
-        return " Row scan: a band's row runs in vectors of " + k + " cells; the value is max(terms, west - gap), so a vector"
+        return summary("a band's row");
+    }
+
+    /** The summary line, for the rows of {@code what} ("a band's row", "a tile's row"). */
+    String summary(String what) {
+        return " Row scan: " + what + " runs in vectors of " + k + " cells; the value is max(terms, west - gap), so a vector"
                 + " computes its terms at once from one load per neighbour and input, scans them over its lanes in "
                 + Integer.numberOfTrailingZeros(k) + " shift-and-max steps, and then meets the value west of it, carried as a"
                 + " scalar from vector to vector; a row whose west value lies within " + (2 * k + 1) + " gaps and one gap per column"
                 + " of the minimum, or every row when the gap is below 0 or above MAX / " + (k + 1) + ", runs cell by cell.";
+    }
+
+    /**
+     * Where a new run of rows starts whose row above another run wrote (a tile's first row): it may not have scanned,
+     * so the first row raises its rest terms.
+     */
+    List<JStmt> forgetNorth() {
+        return northScanned == null ? List.of() : List.of(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(false)));
     }
 
     /**

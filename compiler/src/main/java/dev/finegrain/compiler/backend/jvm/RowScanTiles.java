@@ -18,7 +18,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
 
 /**
- * A tile a whole number of vectors wide (k lanes each) as its rows in order, each row a vector at a time, for kernels
+ * A tile of at most {@link #MAX_VECTORS} whole vectors (k lanes each) as its rows in order, each row a vector at a time, for kernels
  * of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: {@code rest} of a whole vector at once (its north and
  * north-west neighbours are the row above; its inputs one vector load each), then the west dependence as a max-plus
  * scan over the lanes: the value west of the vector enters as {@code west - (l + 1) gap} in
@@ -65,13 +65,28 @@ final class RowScanTiles {
     /** In tiles wider than one vector: the column of the row's current vector, from the tile's first. */
     private final JExpr.Local vectorColumn;
 
-    /** Why tiles of {@code tile} in the kernel take no row scan, or empty when they take one. */
+    /**
+     * The most vectors a tile's row may hold for this form; a wider tile's rows run as a band's do ({@link RowScanBands}),
+     * the west value carried beside the scan (Needleman-Wunsch, one thread: 4 vectors 10.93 against 11.78 ms, 16 vectors
+     * 11.63 against 6.35 ms; docs/performance.md, "Strips in tiles against scalar tiles").
+     */
+    static final int MAX_VECTORS = 4;
+
+    /**
+     * Why tiles of {@code tile} in the kernel take no row scan, or empty when they take one: this form where the tile is
+     * at most {@link #MAX_VECTORS} whole vectors wide ({@link #fits}), the band's ({@link RowScanBands}) where it is wider.
+     */
     static Optional<String> against(KernelGraph graph, int lanes, int[] tile) {
-        if (tile.length != 2 || tile[1] % lanes != 0) {
-            return Optional.of("a row scan needs tiles a whole number of vectors wide, " + lanes + " lanes each, and these are "
+        if (tile.length != 2 || tile[1] < lanes) {
+            return Optional.of("a row scan needs tiles at least as wide as the " + lanes + " lanes, and these are "
                     + tile[tile.length - 1] + " wide");
         }
         return WestMaxRecurrence.rowScanAgainst(graph);
+    }
+
+    /** Whether a tile {@code width} columns wide runs in this form: whole vectors, at most {@link #MAX_VECTORS} of them. */
+    static boolean fits(int width, int lanes) {
+        return width % lanes == 0 && width / lanes <= MAX_VECTORS;
     }
 
     RowScanTiles(LaneVectors lanes, int width) {

@@ -116,10 +116,12 @@ class LaneStripsTest {
                 + "chosen by the caller), each row 0 column(s) behind the one above, from the hyperplane (0,1).",
                 lanes(unskewed(), dataParallel(64, 64), Optional.empty(), avx512));
         assertTrue(lanes(nw, dataParallel(64, 64), Optional.empty(), avx512).contains("Row scan: a tile's row is 4 vectors of 16 cells"));
-        assertEquals("Lanes: none; lanes across tiles need tiles as wide as the 16 lanes, one row a vector, and these are 24 wide; tiles of "
-                + "8 x 24 hold neither a block of a strip (16 rows by 31 columns) nor whole strips of 16 rows by 16 columns; tiles 16 "
+        assertTrue(lanes(nw, dataParallel(64, 80), Optional.empty(), avx512).contains("Row scan: a tile's row runs in vectors of 16 cells"));
+        assertTrue(lanes(nw, dataParallel(8, 24), Optional.empty(), avx512).contains("Row scan: a tile's row runs in vectors of 16 cells"));
+        assertEquals("Lanes: none; lanes across tiles need tiles as wide as the 16 lanes, one row a vector, and these are 8 wide; tiles of "
+                + "8 x 8 hold neither a block of a strip (16 rows by 31 columns) nor whole strips of 16 rows by 16 columns; tiles 16 "
                         + "columns wide run a row scan (data-parallel:8x16).",
-                lanes(nw, dataParallel(8, 24), Optional.empty(), avx512));
+                lanes(nw, dataParallel(8, 8), Optional.empty(), avx512));
 
         assertTrue(lanes(unskewed(), lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).startsWith("Lanes: strips of 16 rows"));
         assertTrue(lanes(nw, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).contains("Row scan: a band's row"));

@@ -75,8 +75,8 @@ class RowScanTilesTest {
 
     /**
      * Tiles several vectors wide: the west value carried from vector to vector, the row above from storage (its first
-     * vector's north-west from the west block); two and three vectors, and one tile as wide as the domain; 1 to 3
-     * workers, int and long lanes.
+     * vector's north-west from the west block), in two and three vectors; wider tiles and tiles of a whole vector and a
+     * rest run as a band's rows (one tile as wide as the domain, and k + 5 columns); 1 to 3 workers, int and long lanes.
      */
     @Test
     void rowScanTilesSeveralVectorsWideMatchTheOracle() {
@@ -84,10 +84,15 @@ class RowScanTilesTest {
             int k = kernel.fields().stream().anyMatch(f -> f.type() == Type.INT) ? 16 : 8;
             assertTrue(LaneStripsTest.lanes(kernel, dataParallel(8, 2 * k), Optional.empty(), VectorWidth.of(512)).contains(
                     "Row scan: a tile's row is 2 vectors of " + k + " cells"), kernel.name());
+            // wider than four vectors, or not whole vectors: the rows run as a band's do, the west value beside the scan
+            assertTrue(LaneStripsTest.lanes(kernel, dataParallel(19, 80), Optional.empty(), VectorWidth.of(512)).contains(
+                    "Row scan: a tile's row runs in vectors of " + k + " cells"), kernel.name());
             for (int threads = 1; threads <= 3; threads++) {
                 LaneStripsTest.check(kernel, new int[] {40, 64}, dataParallel(8, 2 * k), Optional.empty(), 512, threads);
                 LaneStripsTest.check(kernel, new int[] {48, 96}, dataParallel(16, 3 * k), Optional.empty(), 512, threads);
                 LaneStripsTest.check(kernel, new int[] {19, 80}, dataParallel(19, 80), Optional.empty(), 512, threads);
+                // a whole vector and the columns left one by one
+                LaneStripsTest.check(kernel, new int[] {24, 2 * (k + 5)}, dataParallel(8, k + 5), Optional.empty(), 512, threads);
             }
         }
         Kernel kernel = nearTheMinimum(Type.INT);
@@ -143,11 +148,11 @@ class RowScanTilesTest {
     @Test
     void theJavaSourceOfARowScanComputesWhatTheOracleDoes() throws Exception {
         for (Kernel kernel : List.of(GoldenKernels.needlemanWunsch(), nearTheMinimum(Type.INT))) {
-            int[] sizes = {48, 64};
+            int[] sizes = {48, 96};
             Invocation invocation = kernel.name().equals("near-min") ? invocation(kernel, sizes, 5) : LaneStripsTest.inputs(kernel, sizes);
             KernelGraph graph = Pipeline.compile(kernel);
-            // one vector wide, and four
-            for (Schedule tiles : List.of(dataParallel(16), dataParallel(16, 64))) {
+            // one vector wide, three, and six (as a band's rows)
+            for (Schedule tiles : List.of(dataParallel(16), dataParallel(16, 48), dataParallel(16, 96))) {
                 ExecutionPlan plan = SchedulePlanner.plan(graph, tiles);
                 JClass generated = JvmCodegen.generate(plan, Optional.empty(), "dev.finegrain.generated.source", VectorWidth.of(512));
                 assertTrue(generated.javadoc().contains("Row scan"), kernel.name());
@@ -168,8 +173,8 @@ class RowScanTilesTest {
                         + " and it is no max."));
         assertEquals(Optional.of("a row scan regroups subtractions, exact for int and long values only, and 'u' is double"),
                 RowScanTiles.against(Pipeline.compile(JavaSourceGoldenTest.gaussSeidel()), 8, new int[] {8, 8}));
-        assertEquals(Optional.of("a row scan needs tiles a whole number of vectors wide, 16 lanes each, and these are 40 wide"),
-                RowScanTiles.against(Pipeline.compile(GoldenKernels.needlemanWunsch()), 16, new int[] {16, 40}));
+        assertEquals(Optional.of("a row scan needs tiles at least as wide as the 16 lanes, and these are 8 wide"),
+                RowScanTiles.against(Pipeline.compile(GoldenKernels.needlemanWunsch()), 16, new int[] {16, 8}));
         String shape = "a row scan needs the value to be max(terms without the west neighbour, west - a constant, param or size)";
         assertEquals(Optional.of(shape + ", and a term reads 'f' in its own row other than as west - gap"),
                 RowScanTiles.against(Pipeline.compile(TileGroupLanesTest.westTwo()), 16, new int[] {16, 16}));
