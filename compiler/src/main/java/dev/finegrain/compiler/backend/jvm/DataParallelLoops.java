@@ -137,13 +137,7 @@ final class DataParallelLoops {
                                              Optional<LaneStrips> strips, List<JStmt> bounds) {
         int last = cx.last;
         cx.columnsFrom(tileStart[last]);
-        cx.carries.carryWestReads();
-        cx.carries.readFromLocals(true);
-        List<JStmt> point = new ArrayList<>();
-        for (int actor : cx.graph.actorOrder()) {
-            cx.actors.fire(cx.graph.actor(actor), point);
-        }
-        point.addAll(cx.carries.advance());
+        List<JStmt> point = pointAlongRow(cx);
         List<JStmt> tileBody = new ArrayList<>(cx.rowBases());
         tileBody.addAll(cx.carries.seed(constant(0)));
         tileBody.add(new JStmt.Loop(cx.coordinate[last], constant(0), constant(tile[last]), constant(1), point));
@@ -161,13 +155,8 @@ final class DataParallelLoops {
         return runTile;
     }
 
-    /**
-     * A tile of a kernel with a row scan, wider than {@link RowScanTiles} runs: its rows in order, each as a band's row is
-     * ({@link RowScanBands}): whole vectors with the west value carried beside the scan, then the columns left one by one
-     * (and every column, where a subtraction could wrap). The values west of the tile are in its halo column already.
-     */
-    private static List<JStmt> rowScans(LoweringContext cx, RowScanBands rows, JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
-        int last = cx.last;
+    /** One point of a row in scalar code, every actor fired, its west reads from the locals carried along the row. */
+    private static List<JStmt> pointAlongRow(LoweringContext cx) {
         cx.carries.carryWestReads();
         cx.carries.readFromLocals(true);
         List<JStmt> point = new ArrayList<>();
@@ -175,6 +164,17 @@ final class DataParallelLoops {
             cx.actors.fire(cx.graph.actor(actor), point);
         }
         point.addAll(cx.carries.advance());
+        return point;
+    }
+
+    /**
+     * A tile of a kernel with a row scan, wider than {@link RowScanTiles} runs: its rows in order, each as a band's row is
+     * ({@link RowScanBands}): whole vectors with the west value carried beside the scan, then the columns left one by one
+     * (and every column, where a subtraction could wrap). The values west of the tile are in its halo column already.
+     */
+    private static List<JStmt> rowScans(LoweringContext cx, RowScanBands rows, JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
+        int last = cx.last;
+        List<JStmt> point = pointAlongRow(cx);
         RowScanBands.Plain points = (from, to) -> {
             List<JStmt> run = new ArrayList<>(cx.carries.seed(from));
             run.add(new JStmt.Loop(cx.coordinate[last], from, to, constant(1), point));
