@@ -193,7 +193,8 @@ final class DataParallelLoops {
      * the kernel allows (faster than strips and than scalar tiles, docs/performance.md, "Strips in tiles against scalar
      * tiles"): vector after vector, each scanning its west value in, in tiles of up to {@link RowScanTiles#MAX_VECTORS}
      * whole vectors, else as a band's rows, the west value carried beside the scan; else in strips when it holds a block
-     * of a strip; else lanes across tiles, where the kernel allows; else as one skewed strip of its own. The chosen lowering declares its locals as it is made, so only it is made.
+     * of a strip; else lanes across tiles, where the kernel allows; else as one skewed strip of its own. The chosen
+     * lowering declares its locals as it is made, so only it is made.
      */
     private record TileForm(Optional<LaneStrips> strips, Optional<RowScanTiles> scan, Optional<RowScanBands> rowScan,
                             Optional<TileGroupLanes> groups, Optional<TileLanes> tileLanes, boolean columnBlocks, String summary) {

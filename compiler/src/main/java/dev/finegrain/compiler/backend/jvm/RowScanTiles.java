@@ -18,8 +18,8 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
 import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
 
 /**
- * A tile of at most {@link #MAX_VECTORS} whole vectors (k lanes each) as its rows in order, each row a vector at a time, for kernels
- * of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: {@code rest} of a whole vector at once (its north and
+ * A tile of at most {@link #MAX_VECTORS} whole vectors (k lanes each) as its rows in order, each row a vector at a
+ * time, for kernels of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: {@code rest} of a whole vector at once (its north and
  * north-west neighbours are the row above; its inputs one vector load each), then the west dependence as a max-plus
  * scan over the lanes: the value west of the vector enters as {@code west - (l + 1) gap} in
  * lane l, and log2 k steps take {@code h = max(h, h shifted d lanes up - d gap)} for d = 1, 2, 4, ... (lanes below d
