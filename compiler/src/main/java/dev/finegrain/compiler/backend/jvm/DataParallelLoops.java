@@ -265,10 +265,13 @@ final class DataParallelLoops {
                         + rowScanHint(plan, k));
     }
 
-    /** Where tiles a whole number of vectors wide would run a row scan, the tile k wide that does (a reader's next try), else nothing. */
+    /**
+     * Where a tile narrower than the lanes keeps the kernel from its row scan, the tile k wide that runs one (a reader's
+     * next try), else nothing; a tile at least k wide that reaches here has no row scan in any width.
+     */
     private static String rowScanHint(DataParallelPlan plan, int k) {
         int[] tile = plan.tile();
-        if (tile.length != 2 || tile[1] % k == 0 || RowScanTiles.against(plan.graph(), k, new int[] {tile[0], k}).isPresent()) {
+        if (tile.length != 2 || tile[1] >= k || RowScanTiles.against(plan.graph(), k, new int[] {tile[0], k}).isPresent()) {
             return "";
         }
         return "; tiles " + k + " columns wide run a row scan (data-parallel:" + tile[0] + "x" + k + ")";
