@@ -160,14 +160,31 @@ final class LaneVectors {
     List<JExpr.Local[]> scanSteps(JExpr gap) {
         List<JExpr.Local[]> steps = new ArrayList<>();
         for (int d = 1; d < k; d *= 2) {
-            int distance = d;
-            JExpr.Local shift = cx.local("scanShift" + d, vector);
+            JExpr.Local shift = shift(d);
             JExpr.Local gaps = cx.local("scanGap" + d, vector);
-            cx.prologue.add(new JStmt.Assign(shift, constants(l -> l >= distance ? l - distance : l)));
             cx.prologue.add(new JStmt.Assign(gaps, new JExpr.Broadcast(species, new JExpr.Binary(JExpr.Binary.Op.MUL, laneConstant(d), gap))));
             steps.add(new JExpr.Local[] {shift, gaps});
         }
         return steps;
+    }
+
+    /**
+     * The lane shifts of a max scan over the lanes, d = 1, 2, 4, ... lanes up (set in the prologue): lane l of
+     * {@code shift.selectFrom(h)} is {@code h[l - d]}, or {@code h[l]} for the lanes below d, which a max keeps.
+     */
+    List<JExpr.Local> scanShifts() {
+        List<JExpr.Local> shifts = new ArrayList<>();
+        for (int d = 1; d < k; d *= 2) {
+            shifts.add(shift(d));
+        }
+        return shifts;
+    }
+
+    /** The lane shift d lanes up, set in the prologue. */
+    private JExpr.Local shift(int distance) {
+        JExpr.Local shift = cx.local("scanShift" + distance, vector);
+        cx.prologue.add(new JStmt.Assign(shift, constants(l -> l >= distance ? l - distance : l)));
+        return shift;
     }
 
     /** Whether the lanes hold longs (else ints, or doubles). */
@@ -188,6 +205,11 @@ final class LaneVectors {
     /** The least value of the lane type (integral lanes). */
     JExpr laneMinimum() {
         return longLanes() ? JExpr.Const.ofLong(Long.MIN_VALUE) : constant(Integer.MIN_VALUE);
+    }
+
+    /** A row scan's gaps to the vector's last lane: {@code (k - 1 - l) gap} in lane l. */
+    JExpr tailGaps(JExpr gap) {
+        return new JExpr.Lanewise(JExpr.LaneOp.MUL, new JExpr.Broadcast(species, gap), constants(l -> k - 1 - l));
     }
 
     /** A row scan's west terms' gaps: {@code (l + 1) gap} in lane l, which the value west of lane 0 loses by lane l. */

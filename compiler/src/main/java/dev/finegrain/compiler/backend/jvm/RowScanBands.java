@@ -25,21 +25,27 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
 /**
  * A row of a band, many vectors wide, for kernels of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: each
  * vector of k columns computes {@code rest} at once (its north and north-west neighbours and its inputs one load each,
- * from the row above and the row itself), scans it over its lanes in log2 k shift-and-max steps, and only then meets
- * the value west of it, a scalar carried from vector to vector: {@code cells = max(scan, carry - (l + 1) gap)} and
- * {@code carry = max(scan[k - 1], carry - k gap)}. The chain from vector to vector is thus one scalar subtraction and
- * max, not the scan; the row streams its loads and stores in storage order, with no transposes.
+ * from the row above and the row itself) and takes from lane l its distance to the vector's last lane, {@code (k - 1 -
+ * l) gap}. The west dependence inside the vector is then a plain max scan over the lanes (log2 k shift-and-max steps,
+ * no subtraction). Only then does the vector meet the value west of it, a scalar carried from vector to vector, and
+ * add the distances back: {@code cells = max(scan, carry - k gap) + (k - 1 - l) gap}, which is {@code max(rest[m] - (l
+ * - m) gap)} over the lanes m up to l and {@code carry - (l + 1) gap}; then {@code carry = max(scan[k - 1], carry - k
+ * gap)}. The chain from vector to vector is thus one scalar subtraction and max, not the scan; the row streams its
+ * loads and stores in storage order, with no transposes.
  *
- * <p>Exactness. The scan regroups {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in int and long
- * arithmetic while nothing wraps. It is safe for a vector whose carry is at least the floor {@code MIN + (2k + 1) gap}
- * (with {@code 0 <= gap <= MAX / (k + 1)}, so the floor does not wrap): the vector first raises every rest term to at
- * least {@code F = MIN + k gap}, so no scan step (which subtracts at most {@code (k - 1) gap} from a value at least F)
- * wraps; a raised term, at most {@code F - (l - m) gap <= F}, never exceeds lane l's west term {@code carry - (l + 1)
- * gap >= MIN + (2k - l) gap >= F}, so it changes no maximum; and no west term wraps. Every value is at least its west
- * neighbour's less the gap, so a row of w vector columns whose west value is at least the floor plus {@code w gap}
- * gives every vector such a carry. The run checks that once per row (in unsigned arithmetic, which holds the
- * difference from the floor exactly); a row that fails runs its cells one by one in the sequential order, as the scalar
- * code would, so the vector loop has no check.
+ * <p>Exactness. The scan regroups the sequential {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in
+ * int and long arithmetic while nothing wraps. It is safe for a vector whose carry is at least the floor {@code MIN +
+ * (2k + 1) gap} (with {@code 0 <= gap <= MAX / (k + 1)}, so the floor does not wrap): the vector first raises every
+ * rest term to at least {@code F = MIN + k gap}, so no distance taken (at most {@code (k - 1) gap}) wraps, and the
+ * west term {@code carry - k gap} is at least {@code MIN + (k + 1) gap}. A raised term, which reaches lane l as at
+ * most {@code F - (l - m) gap <= F}, never exceeds lane l's west term {@code carry - (l + 1) gap >= MIN + (2k - l) gap
+ * >= F}, so it changes no maximum. Each lane's maximum before the distance is added back is thus exact, and adding it
+ * back gives the lane's value, which the sequential recurrence computes without wrapping too (its west terms are at
+ * least the same bound), so the addition does not wrap either. Every value is at least its west neighbour's less the
+ * gap, so a row of w vector columns whose west value is at least the floor plus {@code w gap} gives every vector such
+ * a carry. The run checks that once per row (in unsigned arithmetic, which holds the difference from the floor
+ * exactly); a row that fails runs its cells one by one in the sequential order, as the scalar code would, so the
+ * vector loop has no check.
  *
  * <p>Where {@code rest} has the term {@code north - gap} (Needleman-Wunsch and Smith-Waterman do), a row below a row
  * that scanned skips the raise: each value of that row is at least its vector's carry less {@code k gap}, so at least
@@ -61,12 +67,13 @@ final class RowScanBands {
     private final JExpr.Local carryFloor;
     private final JExpr.Local restFloor;
     private final JExpr.Local vectorGap;
-    private final JExpr.Local westGaps;
+    private final JExpr.Local westTerm;
+    private final JExpr.Local tailGaps;
     /** The band's columns, set by {@link #columns}. */
     private JExpr from;
     private JExpr to;
     private final JExpr.Local scanEnd;
-    private final List<JExpr.Local[]> scanSteps = new ArrayList<>();
+    private final List<JExpr.Local> scanShifts = new ArrayList<>();
     /** Whether the row above scanned, where rest has the term north - gap (else null): its values need no raise then. */
     private final JExpr.Local northScanned;
 
@@ -93,7 +100,8 @@ final class RowScanBands {
         carryFloor = cx.local("carryFloor", v.lane);
         restFloor = cx.local("restFloor", v.vector);
         vectorGap = cx.local("vectorGap", v.lane);
-        westGaps = cx.local("westGaps", v.vector);
+        westTerm = cx.local(name + "WestTerm", v.lane);
+        tailGaps = cx.local("tailGaps", v.vector);
         scanEnd = cx.local("scanEnd", JType.INT);
         gap = v.scalar(recurrence.gap());
         northScanned = restHasNorthLessGap() ? cx.local("northScanned", JType.BOOLEAN) : null;
@@ -108,8 +116,8 @@ final class RowScanBands {
         if (northScanned != null) {
             prologue.add(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(false)));
         }
-        prologue.add(new JStmt.Assign(westGaps, v.westGaps(gap)));
-        scanSteps.addAll(v.scanSteps(gap));
+        prologue.add(new JStmt.Assign(tailGaps, v.tailGaps(gap)));
+        scanShifts.addAll(v.scanShifts());
     }
 
     /** The summary line {@code show --java} adds. */
@@ -120,9 +128,9 @@ final class RowScanBands {
     /** The summary line, for the rows of {@code what} ("a band's row", "a tile's row"). */
     String summary(String what) {
         return " Row scan: " + what + " runs in vectors of " + k + " cells; the value is max(terms, west - gap), so a vector"
-                + " computes its terms at once from one load per neighbour and input, scans them over its lanes in "
-                + Integer.numberOfTrailingZeros(k) + " shift-and-max steps, and then meets the value west of it, carried as a"
-                + " scalar from vector to vector; a row whose west value lies within " + (2 * k + 1) + " gaps and one gap per column"
+                + " computes its terms at once from one load per neighbour and input, takes from each lane its gaps to the"
+                + " vector's last lane, scans them over its lanes in " + Integer.numberOfTrailingZeros(k) + " shift-and-max steps,"
+                + " and then meets the value west of it, carried as a scalar from vector to vector; a row whose west value lies within " + (2 * k + 1) + " gaps and one gap per column"
                 + " of the minimum, or every row when the gap is below 0 or above MAX / " + (k + 1) + ", runs cell by cell.";
     }
 
@@ -187,15 +195,16 @@ final class RowScanBands {
         vector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
         vector.add(new JStmt.Comment(raise ? "the west dependence: a max-plus scan over the lanes, then the carry"
                 : "the row above scanned, so every rest term is at least MIN + " + k + " gap: the scan needs no raise"));
-        vector.add(new JStmt.Assign(cells, raise ? new JExpr.Lanewise(LaneOp.MAX, rest, restFloor) : rest));
-        for (JExpr.Local[] step : scanSteps) {
-            vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
-                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Rearrange(step[0], cells), step[1]))));
+        vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.SUB,
+                raise ? new JExpr.Lanewise(LaneOp.MAX, rest, restFloor) : rest, tailGaps)));
+        for (JExpr.Local shift : scanShifts) {
+            vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells, new JExpr.Rearrange(shift, cells))));
         }
         vector.add(new JStmt.Assign(scanLast, new JExpr.LaneValue(cells, k - 1)));
-        vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
-                new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, carry), westGaps))));
-        vector.add(new JStmt.Assign(carry, math("max", v.lane, scanLast, new JExpr.Binary(Op.SUB, carry, vectorGap))));
+        vector.add(new JStmt.Assign(westTerm, new JExpr.Binary(Op.SUB, carry, vectorGap)));
+        vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.ADD,
+                new JExpr.Lanewise(LaneOp.MAX, cells, new JExpr.Broadcast(v.species, westTerm)), tailGaps)));
+        vector.add(new JStmt.Assign(carry, math("max", v.lane, scanLast, westTerm)));
         vector.add(new JStmt.VectorStore(cells, cx.array[field], cx.index(field, new int[] {0, 0})));
         return new JStmt.Loop(cx.coordinate[cx.last], from, scanEnd, constant(k), vector);
     }

@@ -25,6 +25,7 @@ import java.util.SplittableRandom;
 import static dev.finegrain.dsl.Finegrain.INT;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dataParallel;
 import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
@@ -109,6 +110,32 @@ class RowScanBandsTest {
                 for (int threads = 1; threads <= 3; threads++) {
                     LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), 512, threads);
                     LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.BLOCKING), 256, threads);
+                }
+            }
+        }
+    }
+
+    /**
+     * Values just below the int maximum: the scan takes each lane's gaps to the vector's last lane from its terms and
+     * adds them back after meeting the carry, so no step may add to a term first (a term within 15 gaps of MAX plus
+     * lane l's l gaps would wrap). Gaps of 5 and 2^20, inputs up to 3 gaps below MAX; band rows and tiles 6 vectors
+     * wide (both run the band's row scan), on 1 to 3 workers.
+     */
+    @Test
+    void aScanDoesNotWrapNearTheMaximum() {
+        Kernel kernel = aboveTheMinimum("near-max", 0, true);
+        for (int gap : new int[] {5, 1 << 20}) {
+            for (int[] sizes : List.of(new int[] {24, 200}, new int[] {40, 517}, new int[] {40, 192})) {
+                SplittableRandom random = new SplittableRandom(sizes[1] + gap);
+                int[] w = random.ints(sizes[0] * sizes[1], 0, 3 * gap + 1).map(x -> Integer.MAX_VALUE - x).toArray();
+                Invocation invocation = kernel.invocation().sizes(sizes).param("gap", gap).input("w", w).build();
+                for (int threads = 1; threads <= 3; threads++) {
+                    if (sizes[1] == 192) {
+                        LaneStripsTest.check(kernel, invocation, sizes, dataParallel(8, 96), Optional.empty(), 512, threads);
+                    } else {
+                        LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), 512, threads);
+                        LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.BLOCKING), 256, threads);
+                    }
                 }
             }
         }
