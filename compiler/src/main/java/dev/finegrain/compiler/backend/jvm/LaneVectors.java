@@ -154,21 +154,6 @@ final class LaneVectors {
     }
 
     /**
-     * The constants of a max-plus scan's log2 k steps, set in the prologue: for d = 1, 2, 4, ..., the index vector that
-     * shifts every lane d lanes up (lanes below d take their own value) and {@code d * gap} in every lane.
-     */
-    List<JExpr.Local[]> scanSteps(JExpr gap) {
-        List<JExpr.Local[]> steps = new ArrayList<>();
-        for (int d = 1; d < k; d *= 2) {
-            JExpr.Local shift = shift(d);
-            JExpr.Local gaps = cx.local("scanGap" + d, vector);
-            cx.prologue.add(new JStmt.Assign(gaps, new JExpr.Broadcast(species, new JExpr.Binary(JExpr.Binary.Op.MUL, laneConstant(d), gap))));
-            steps.add(new JExpr.Local[] {shift, gaps});
-        }
-        return steps;
-    }
-
-    /**
      * The lane shifts of a max scan over the lanes, d = 1, 2, 4, ... lanes up (set in the prologue): lane l of
      * {@code shift.selectFrom(h)} is {@code h[l - d]}, or {@code h[l]} for the lanes below d, which a max keeps.
      */
@@ -210,11 +195,6 @@ final class LaneVectors {
     /** A row scan's gaps to the vector's last lane: {@code (k - 1 - l) gap} in lane l. */
     JExpr tailGaps(JExpr gap) {
         return new JExpr.Lanewise(JExpr.LaneOp.MUL, new JExpr.Broadcast(species, gap), constants(l -> k - 1 - l));
-    }
-
-    /** A row scan's west terms' gaps: {@code (l + 1) gap} in lane l, which the value west of lane 0 loses by lane l. */
-    JExpr westGaps(JExpr gap) {
-        return new JExpr.Lanewise(JExpr.LaneOp.MUL, new JExpr.Broadcast(species, gap), constants(l -> l + 1));
     }
 
     /** An integral constant of the lane type (long for long lanes, else int). */

@@ -19,24 +19,23 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
 
 /**
  * A tile of at most {@link #MAX_VECTORS} whole vectors (k lanes each) as its rows in order, each row a vector at a
- * time, for kernels of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: {@code rest} of a whole vector at once (its north and
- * north-west neighbours are the row above; its inputs one vector load each), then the west dependence as a max-plus
- * scan over the lanes: the value west of the vector enters as {@code west - (l + 1) gap} in
- * lane l, and log2 k steps take {@code h = max(h, h shifted d lanes up - d gap)} for d = 1, 2, 4, ... (lanes below d
- * take their own value, which the max keeps). A vector is one load per input, one store, and a chain of log2 k
- * permute-and-max steps; no transposes and no copies. In a tile one vector wide the row above stays in registers; in a
- * wider one each vector loads it (its columns, and one column west), and its last lane is the next vector's west value.
- * The storage is in blocks of the tile's columns ({@link AlignedStorage}, "Column blocks"), so a tile's rows are one
- * contiguous run of its block.
+ * time, for kernels of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: {@code rest} of a whole vector at
+ * once (its north and north-west neighbours are the row above; its inputs one vector load each), then the west
+ * dependence as a band's row takes it ({@link RowScanBands}): lane l gives up its distance to the vector's last lane,
+ * {@code (k - 1 - l) gap}, log2 k steps take {@code h = max(h, h shifted d lanes up)} for d = 1, 2, 4, ... (lanes below
+ * d take their own value), and only then does the vector meet its west value, {@code max(h, west - k gap)}, and get
+ * the distances back. A vector is one load per input, one store, and log2 k permute-and-max steps; no transposes and
+ * no copies. In a tile one vector wide the row above stays in registers; in a wider one each vector loads it (its
+ * columns, and one column west), and the next vector's west value is {@code max(h[k - 1], west - k gap)}, so the chain
+ * from vector to vector is one subtraction and one max, not the scan. The storage is in blocks of the tile's columns
+ * ({@link AlignedStorage}, "Column blocks"), so a tile's rows are one contiguous run of its block.
  *
- * <p>Exactness: the scan regroups {@code max(x, y) - gap} as {@code max(x - gap, y - gap)}, equal in int and long
- * arithmetic while no subtraction wraps. The run checks once that {@code 0 <= gap <= MAX / k} ({@code d gap} and
- * {@code (l + 1) gap} do not wrap, and a lane below d, which takes {@code max(h, h - d gap)}, keeps h), and each row
- * (each vector) that its west value is at least {@code MIN + k gap}. Then every value of lane l, in the scan as in the
- * sequential recurrence, is at least {@code west - (l + 1) gap >= MIN + (k - l - 1) gap}, and every subtraction is of such a value
- * (rest alone is never subtracted from: it enters the scan only through its max with the west term), so none wraps.
- * A vector whose west value is below that takes its k cells one by one in the sequential order, exactly as the scalar
- * code would, and so does every vector when the gap is out of range.
+ * <p>Exactness: as in {@link RowScanBands}, checked per vector. The run checks once that {@code 0 <= gap <= MAX / (k +
+ * 1)}, and each row (each vector) that its west value is at least {@code MIN + (2k + 1) gap}; the vector raises its
+ * rest terms to at least {@code MIN + k gap} first, which changes no maximum, since lane l's west term {@code west -
+ * (l + 1) gap} is above that, and then no subtraction wraps. A vector whose west value is below the floor takes its k
+ * cells one by one in the sequential order, exactly as the scalar code would, and so does every vector when the gap is
+ * out of range.
  */
 final class RowScanTiles {
 
@@ -57,11 +56,17 @@ final class RowScanTiles {
     private final JExpr.Local scratch;
     private final JExpr.Local gapInRange;
     private final JExpr.Local floor;
-    private final JExpr.Local westGaps;
-    private final List<JExpr.Local[]> scanSteps = new ArrayList<>();
+    private final JExpr.Local restFloor;
+    private final JExpr.Local vectorGap;
+    private final JExpr.Local westTerm;
+    private final JExpr.Local scanLast;
+    private final JExpr.Local tailGaps;
+    private final List<JExpr.Local> scanShifts = new ArrayList<>();
     private JExpr columnFrom;
     /** The tile's width, a whole number of vectors. */
     private final int width;
+    /** Whether rest reads the row above (north or north-west); a kernel that does not may have no halo row above. */
+    private final boolean readsRowAbove;
     /** In tiles wider than one vector: the column of the row's current vector, from the tile's first. */
     private final JExpr.Local vectorColumn;
 
@@ -97,6 +102,7 @@ final class RowScanTiles {
         this.field = WestMaxRecurrence.field(cx.graph);
         this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
         String name = cx.graph.field(field).name();
+        this.readsRowAbove = readsRowAbove(recurrence.rest(), field);
         v.declareShiftUp();
         cx.layout.alignRowsInColumnBlocks(k, width);
         vectorColumn = width > k ? cx.local("vectorColumn", JType.INT) : null;
@@ -111,16 +117,22 @@ final class RowScanTiles {
         scratch = cx.local("rowScratch", JType.arrayOf(v.lane));
         gapInRange = cx.local("scanGapInRange", JType.BOOLEAN);
         floor = cx.local("scanFloor", v.lane);
-        westGaps = cx.local("westGaps", v.vector);
+        restFloor = cx.local("restFloor", v.vector);
+        vectorGap = cx.local("vectorGap", v.lane);
+        westTerm = cx.local(name + "WestTerm", v.lane);
+        scanLast = cx.local(name + "ScanLast", v.lane);
+        tailGaps = cx.local("tailGaps", v.vector);
         gap = v.scalar(recurrence.gap());
         List<JStmt> prologue = cx.prologue;
         String unit = width == k ? "row" : "vector";
-        prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + k
-                + ", and a " + unit + "'s west value at least MIN + " + k + " gap (else the " + unit + " runs cell by cell)"));
-        prologue.add(new JStmt.Assign(gapInRange, v.gapAtMostMaxOver(gap, k)));
-        prologue.add(new JStmt.Assign(floor, add(v.laneMinimum(), new JExpr.Binary(Op.MUL, v.laneConstant(k), gap))));
-        prologue.add(new JStmt.Assign(westGaps, v.westGaps(gap)));
-        scanSteps.addAll(v.scanSteps(gap));
+        prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + (k + 1)
+                + ", and a " + unit + "'s west value at least MIN + " + (2 * k + 1) + " gap (else the " + unit + " runs cell by cell)"));
+        prologue.add(new JStmt.Assign(gapInRange, v.gapAtMostMaxOver(gap, k + 1)));
+        prologue.add(new JStmt.Assign(vectorGap, new JExpr.Binary(Op.MUL, v.laneConstant(k), gap)));
+        prologue.add(new JStmt.Assign(restFloor, new JExpr.Broadcast(v.species, add(v.laneMinimum(), vectorGap))));
+        prologue.add(new JStmt.Assign(floor, add(add(add(v.laneMinimum(), vectorGap), vectorGap), gap)));
+        prologue.add(new JStmt.Assign(tailGaps, v.tailGaps(gap)));
+        scanShifts.addAll(v.scanShifts());
         prologue.add(new JStmt.Assign(scratch, new JExpr.NewArrayOfLength(v.lane, constant(k))));
     }
 
@@ -132,9 +144,10 @@ final class RowScanTiles {
                 + " the next one's west value";
         String above = oneVector ? "the row above (held in registers)" : "the row above (loaded, one vector and one column west)";
         return " Row scan: a tile's row is " + row + "; the value is max(terms, west - gap), so " + (oneVector ? "the row" : "a vector")
-                + " computes its terms at once from " + above + " and one load per input, then the west dependence in "
-                + Integer.numberOfTrailingZeros(k) + " shift-and-max steps; a " + unit + " whose west value lies within " + k
-                + " gaps of the minimum, or every " + unit + " when the gap is below 0 or above MAX / " + k + ", runs cell by cell.";
+                + " computes its terms at once from " + above + " and one load per input, takes from each lane its gaps to the"
+                + " last lane, scans them in " + Integer.numberOfTrailingZeros(k) + " shift-and-max steps, and then meets its west"
+                + " value; a " + unit + " whose west value lies within " + (2 * k + 1) + " gaps of the minimum, or every " + unit
+                + " when the gap is below 0 or above MAX / " + (k + 1) + ", runs cell by cell.";
     }
 
     /**
@@ -152,7 +165,7 @@ final class RowScanTiles {
         body.add(new JStmt.Comment("the column west of the tile: the west block's last, or the halo west of the first block"));
         body.add(new JStmt.Assign(westDelta, add(cx.delta(field, new int[] {0, -1}), LoweringContext.mul(
                 math("min", JType.INT, tileColumn, constant(1)), LoweringContext.sub(constant(width), cx.layout.blockStride(field))))));
-        if (vectorColumn == null) {
+        if (vectorColumn == null && readsRowAbove) {
             body.add(new JStmt.Comment("the row above the tile"));
             body.add(new JStmt.Assign(north, rowVector(field, new int[] {-1, 0})));
             body.add(new JStmt.Assign(northWest, v.shiftedUp(north, new JExpr.ArrayLoad(cx.array[field],
@@ -161,7 +174,7 @@ final class RowScanTiles {
         List<JStmt> perRow = new ArrayList<>(cx.rowBases());
         perRow.add(new JStmt.Assign(west, new JExpr.ArrayLoad(cx.array[field], add(cx.rowBase[field], westDelta))));
         List<JStmt> perVector = new ArrayList<>();
-        if (vectorColumn != null) {
+        if (vectorColumn != null && readsRowAbove) {
             // the row above from storage (its tile wrote it, or the north tile): the vector's columns, and one column west,
             // which west of the first vector is the west block's
             JExpr rowAbove = add(cx.rowBase[field], cx.delta(field, new int[] {-1, 0}));
@@ -173,11 +186,19 @@ final class RowScanTiles {
         }
         perVector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
         List<JStmt> scan = new ArrayList<>();
-        scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest,
-                new JExpr.Lanewise(LaneOp.SUB, new JExpr.Broadcast(v.species, west), westGaps))));
-        for (JExpr.Local[] step : scanSteps) {
-            scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells,
-                    new JExpr.Lanewise(LaneOp.SUB, new JExpr.Rearrange(step[0], cells), step[1]))));
+        scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.SUB, new JExpr.Lanewise(LaneOp.MAX, rest, restFloor), tailGaps)));
+        for (JExpr.Local shift : scanShifts) {
+            scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, cells, new JExpr.Rearrange(shift, cells))));
+        }
+        if (vectorColumn != null) {
+            scan.add(new JStmt.Assign(scanLast, new JExpr.LaneValue(cells, k - 1)));
+        }
+        scan.add(new JStmt.Assign(westTerm, new JExpr.Binary(Op.SUB, west, vectorGap)));
+        scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.ADD,
+                new JExpr.Lanewise(LaneOp.MAX, cells, new JExpr.Broadcast(v.species, westTerm)), tailGaps)));
+        if (vectorColumn != null) {
+            scan.add(new JStmt.Comment("the next vector's west value, this one's last lane, from the scan and the west term alone"));
+            scan.add(new JStmt.Assign(carry, math("max", v.lane, scanLast, westTerm)));
         }
         List<JStmt> cellByCell = new ArrayList<>();
         cellByCell.add(new JStmt.VectorStore(rest, scratch, constant(0)));
@@ -192,17 +213,32 @@ final class RowScanTiles {
         if (vectorColumn == null) {
             perRow.addAll(perVector);
             perRow.add(new JStmt.VectorStore(cells, cx.array[field], cx.rowBase[field]));
-            perRow.add(new JStmt.Assign(northWest, v.shiftedUp(cells, west)));
-            perRow.add(new JStmt.Assign(north, cells));
+            if (readsRowAbove) {
+                perRow.add(new JStmt.Assign(northWest, v.shiftedUp(cells, west)));
+                perRow.add(new JStmt.Assign(north, cells));
+            }
         } else {
             perVector.add(new JStmt.VectorStore(cells, cx.array[field], add(cx.rowBase[field], vectorColumn)));
-            perVector.add(new JStmt.Comment("the next vector's west value: this one's last lane"));
-            perVector.add(new JStmt.Assign(west, new JExpr.LaneValue(cells, k - 1)));
+            perVector.add(new JStmt.Assign(west, carry));
             perRow.add(new JStmt.Loop(vectorColumn, constant(0), constant(width), constant(k), perVector));
         }
         body.add(new JStmt.Loop(cx.coordinate[0], tileStart[0], tileEnd[0], constant(1), perRow));
         cx.columnsFrom(null);
         return body;
+    }
+
+    private static boolean readsRowAbove(IrExpr expr, int field) {
+        return switch (expr) {
+            case IrExpr.Load load -> load.field() == field && load.offset()[0] == -1;
+            case IrExpr.Unary unary -> readsRowAbove(unary.operand(), field);
+            case IrExpr.Binary binary -> readsRowAbove(binary.left(), field) || readsRowAbove(binary.right(), field);
+            case IrExpr.Select select -> readsRowAbove(select.condition(), field) || readsRowAbove(select.whenTrue(), field)
+                    || readsRowAbove(select.whenFalse(), field);
+            case IrExpr.Cast cast -> readsRowAbove(cast.operand(), field);
+            case IrExpr.Iterate iterate -> readsRowAbove(iterate.count(), field) || readsRowAbove(iterate.init(), field)
+                    || readsRowAbove(iterate.body(), field);
+            default -> false;
+        };
     }
 
     /** The k cells of the current row of field {@code f} at {@code offset} from the current vector's columns. */

@@ -145,6 +145,24 @@ class RowScanTilesTest {
         return kernel.invocation().sizes(sizes).param("gap", gap).input("w", w).build();
     }
 
+    /**
+     * A west value between k and 2k + 1 gaps above the minimum (MIN + 83, gap 5, 16 lanes) beside rest terms within 40 of
+     * the minimum: the vector must run cell by cell, since raising its rest terms to MIN + k gap would lift lanes whose
+     * west term lies below that. Tiles of one and two vectors, on 1 and 2 workers.
+     */
+    @Test
+    void aVectorWhoseWestValueIsWithinTwiceTheLanesOfGapsOfTheMinimumRunsCellByCell() {
+        Kernel kernel = RowScanBandsTest.aboveTheMinimum("west-near-min", Integer.MIN_VALUE + 83, false);
+        int[] sizes = {24, 64};
+        SplittableRandom random = new SplittableRandom(83);
+        int[] w = random.ints(sizes[0] * sizes[1], 5, 40).map(x -> Integer.MIN_VALUE + x).toArray();
+        Invocation invocation = kernel.invocation().sizes(sizes).param("gap", 5).input("w", w).build();
+        for (int threads = 1; threads <= 2; threads++) {
+            LaneStripsTest.check(kernel, invocation, sizes, dataParallel(8, 16), Optional.empty(), 512, threads);
+            LaneStripsTest.check(kernel, invocation, sizes, dataParallel(8, 32), Optional.empty(), 512, threads);
+        }
+    }
+
     @Test
     void theJavaSourceOfARowScanComputesWhatTheOracleDoes() throws Exception {
         for (Kernel kernel : List.of(GoldenKernels.needlemanWunsch(), nearTheMinimum(Type.INT))) {
