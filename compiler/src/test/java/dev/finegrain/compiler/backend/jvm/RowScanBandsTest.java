@@ -141,6 +141,27 @@ class RowScanBandsTest {
         }
     }
 
+    /**
+     * A tile whose first row scans below a row that ran cell by cell, right after a tile whose last row scanned, on the
+     * same worker: tiles 96 columns wide (6 vectors, the band's row scan), one worker, so tile (0, 1) runs just before
+     * tile (1, 0). Tile (0, 0) runs cell by cell (its west and north boundary lie 7 above the minimum), its values near
+     * the minimum but for its last column (input 0); tile (0, 1) scans from that column's values; tile (1, 0) scans
+     * (its west boundary is 0) under tile (0, 0)'s last row, so its rest terms lie within 20 of the minimum and must be
+     * raised, though the row its worker scanned last did scan.
+     */
+    @Test
+    void aTileForgetsThatItsWorkersLastRowScanned() {
+        int min = Integer.MIN_VALUE;
+        Kernel kernel = aboveTheMinimum("tile-below-cells", select(index("i").lessThan(96), constant(min + 7), constant(0)), true);
+        int[] sizes = {192, 192};
+        int[] w = new int[sizes[0] * sizes[1]];
+        for (int p = 0; p < w.length; p++) {
+            w[p] = p % sizes[1] == 95 ? 0 : min + 20;
+        }
+        Invocation invocation = kernel.invocation().sizes(sizes).param("gap", 5).input("w", w).build();
+        LaneStripsTest.check(kernel, invocation, sizes, dataParallel(96, 96), Optional.empty(), 512, 1);
+    }
+
     @Test
     void vectorsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
         int[] sizes = {24, 200};
