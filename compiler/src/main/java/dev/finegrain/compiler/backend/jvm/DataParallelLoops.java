@@ -37,8 +37,12 @@ final class DataParallelLoops {
     static JClass lower(String className, DataParallelPlan plan, VectorWidth width) {
         LoweringContext cx = new LoweringContext(plan.graph(), null);
         int[] tileShape = plan.tile();
-        LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> holdsBlock(tileShape, k, skew)
-                || RowScanTiles.against(plan.graph(), k, tileShape).isEmpty() ? Optional.empty() : tileLanesAgainst(plan, k, skew));
+        LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> stripsPay(tileShape, k, skew)
+                || RowScanTiles.against(plan.graph(), k, tileShape).isEmpty() ? Optional.empty()
+                : holdsBlock(tileShape, k, skew) ? TileGroupLanes.against(plan.graph(), k, tileShape).map(reason -> "skewed strips lose"
+                        + " to scalar loops in tiles at most " + STRIP_MIN_VECTORS + " vectors wide (" + STRIP_MIN_VECTORS * k
+                        + " columns), and these are " + tileShape[1] + "; " + reason)
+                : tileLanesAgainst(plan, k, skew));
         TileForm form = TileForm.of(cx, plan, lanes);
         Optional<LaneStrips> strips = form.strips();
         Optional<RowScanTiles> scan = form.scan();
@@ -225,7 +229,7 @@ final class DataParallelLoops {
                 return new TileForm(Optional.empty(), Optional.empty(), Optional.of(rows), Optional.empty(), Optional.empty(), blocks,
                         l.lanesSummary() + rows.summary("a tile's row") + blocksSummary(blocks, tile));
             }
-            if (holdsBlock(tile, l.k, l.skew)) {
+            if (stripsPay(tile, l.k, l.skew)) {
                 boolean blocks = columnBlocks(cx, tile, l.k);
                 return new TileForm(Optional.of(new LaneStrips(l)), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
                         lanes.summary() + blocksSummary(blocks, tile));
@@ -275,6 +279,24 @@ final class DataParallelLoops {
             return "";
         }
         return "; tiles " + k + " columns wide run a row scan (data-parallel:" + tile[0] + "x" + k + ")";
+    }
+
+    /**
+     * Tiles at most this many vectors wide run scalar loops rather than strips (where they take no other lanes): a strip's
+     * first and last triangles run as scalar points, and its blocks transpose their loads and stores, which narrow tiles
+     * do not earn back. Gauss-Seidel (8 double lanes), one thread, strips against scalar tiles: data-parallel:16 61.19
+     * against 46.33 ms, :32 54.15 against 41.25, :64 49.63 against 47.85, :128 44.27 against 51.89, :256 36.25 against
+     * 54.73 (docs/performance.md, "Strips in tiles against scalar tiles").
+     */
+    static final int STRIP_MIN_VECTORS = 8;
+
+    /**
+     * Whether a tile runs in strips: it holds a block and, where the strips are skewed (their triangles run as scalar
+     * points), is more than {@link #STRIP_MIN_VECTORS} vectors wide. Unskewed strips have no triangles, and keep every
+     * tile that holds a block.
+     */
+    private static boolean stripsPay(int[] tile, int k, int skew) {
+        return holdsBlock(tile, k, skew) && (skew == 0 || tile[1] > STRIP_MIN_VECTORS * k);
     }
 
     /** Whether a tile holds a whole block of a strip of k lanes: k rows by skew * (k - 1) + k columns. */

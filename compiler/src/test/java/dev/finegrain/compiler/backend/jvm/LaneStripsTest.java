@@ -122,6 +122,12 @@ class LaneStripsTest {
                 + "8 x 8 hold neither a block of a strip (16 rows by 31 columns) nor whole strips of 16 rows by 16 columns; tiles 16 "
                         + "columns wide run a row scan (data-parallel:8x16).",
                 lanes(nw, dataParallel(8, 8), Optional.empty(), avx512));
+        // skewed strips only in tiles more than 8 vectors wide; narrower ones run scalar loops
+        Kernel sums = kernel("sums").domain(dim("i", "rows"), dim("j", "cols")).input("w", INT).state("f", INT, boundary(constant(1)))
+                .actor("cell", "f", a -> a.read("w", 0, 0).plus(a.read("f", -1, 0)).plus(a.read("f", 0, -1))).build();
+        assertTrue(lanes(sums, dataParallel(64, 128), Optional.empty(), avx512).startsWith("Lanes: none; skewed strips lose to scalar"
+                + " loops in tiles at most 8 vectors wide (128 columns), and these are 128; lanes across tiles need"));
+        assertTrue(lanes(sums, dataParallel(64, 144), Optional.empty(), avx512).startsWith("Lanes: strips of 16 rows"));
 
         assertTrue(lanes(unskewed(), lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).startsWith("Lanes: strips of 16 rows"));
         assertTrue(lanes(nw, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), avx512).contains("Row scan: a band's row"));
