@@ -59,6 +59,7 @@ final class RowScanTiles {
     private final JExpr.Local restFloor;
     private final JExpr.Local vectorGap;
     private final JExpr.Local westTerm;
+    /** In tiles wider than one vector: the scan's last lane, from which the next vector's west value comes. */
     private final JExpr.Local scanLast;
     private final JExpr.Local tailGaps;
     private final List<JExpr.Local> scanShifts = new ArrayList<>();
@@ -120,7 +121,7 @@ final class RowScanTiles {
         restFloor = cx.local("restFloor", v.vector);
         vectorGap = cx.local("vectorGap", v.lane);
         westTerm = cx.local(name + "WestTerm", v.lane);
-        scanLast = cx.local(name + "ScanLast", v.lane);
+        scanLast = vectorColumn == null ? null : cx.local(name + "ScanLast", v.lane);
         tailGaps = cx.local("tailGaps", v.vector);
         gap = v.scalar(recurrence.gap());
         List<JStmt> prologue = cx.prologue;
