@@ -195,10 +195,10 @@ final class DataParallelLoops {
     /**
      * How a tile runs its lanes, at most one of the five, and the line {@code show --java} says about it: a row scan where
      * the kernel allows (faster than strips and than scalar tiles, docs/performance.md, "Strips in tiles against scalar
-     * tiles"): vector after vector, each scanning its west value in, in tiles of up to {@link RowScanTiles#MAX_VECTORS}
-     * whole vectors, else as a band's rows, the west value carried beside the scan; else in strips when it holds a block
-     * of a strip; else lanes across tiles, where the kernel allows; else as one skewed strip of its own. The chosen
-     * lowering declares its locals as it is made, so only it is made.
+     * tiles"): vector after vector, the west value meeting each vector's scan at its end, in tiles of up to
+     * {@link RowScanTiles#MAX_VECTORS} whole vectors, else as a band's rows, the west value carried beside the scan; else
+     * in strips where they pay ({@link #stripsPay}); else lanes across tiles, where the kernel allows; else as one skewed
+     * strip of its own. The chosen lowering declares its locals as it is made, so only it is made.
      */
     private record TileForm(Optional<LaneStrips> strips, Optional<RowScanTiles> scan, Optional<RowScanBands> rowScan,
                             Optional<TileGroupLanes> groups, Optional<TileLanes> tileLanes, boolean columnBlocks, String summary) {
@@ -282,9 +282,9 @@ final class DataParallelLoops {
     }
 
     /**
-     * Tiles at most this many vectors wide run scalar loops rather than strips (where they take no other lanes): a strip's
-     * first and last triangles run as scalar points, and its blocks transpose their loads and stores, which narrow tiles
-     * do not earn back. Gauss-Seidel (8 double lanes), one thread, strips against scalar tiles: data-parallel:16 61.19
+     * Tiles at most this many vectors wide run scalar loops rather than skewed strips (where they take no other lanes): a
+     * strip's first and last triangles run as scalar points, and its blocks transpose their loads and stores, which
+     * narrow tiles do not earn back. Gauss-Seidel (8 double lanes), one thread, strips against scalar tiles: data-parallel:16 61.19
      * against 46.33 ms, :32 54.15 against 41.25, :64 49.63 against 47.85, :128 44.27 against 51.89, :256 36.25 against
      * 54.73 (docs/performance.md, "Strips in tiles against scalar tiles").
      */

@@ -25,10 +25,11 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
  * {@code (k - 1 - l) gap}, log2 k steps take {@code h = max(h, h shifted d lanes up)} for d = 1, 2, 4, ... (lanes below
  * d take their own value), and only then does the vector meet its west value, {@code max(h, west - k gap)}, and get
  * the distances back. A vector is one load per input, one store, and log2 k permute-and-max steps; no transposes and
- * no copies. In a tile one vector wide the row above stays in registers; in a wider one each vector loads it (its
- * columns, and one column west), and the next vector's west value is {@code max(h[k - 1], west - k gap)}, so the chain
- * from vector to vector is one subtraction and one max, not the scan. The storage is in blocks of the tile's columns
- * ({@link AlignedStorage}, "Column blocks"), so a tile's rows are one contiguous run of its block.
+ * no copies. In a tile one vector wide the row above (where the terms read it) stays in registers; in a wider one
+ * each vector loads it (its columns, and one column west), and the next vector's west value is {@code max(h[k - 1],
+ * west - k gap)}, so the chain from vector to vector is one subtraction and one max, not the scan. The storage is in
+ * blocks of the tile's columns ({@link AlignedStorage}, "Column blocks"), so a tile's rows are one contiguous run of
+ * its block.
  *
  * <p>Exactness: as in {@link RowScanBands}, checked per vector. The run checks once that {@code 0 <= gap <= MAX / (k +
  * 1)}, and each row (each vector) that its west value is at least {@code MIN + (2k + 1) gap}; the vector raises its
@@ -229,17 +230,8 @@ final class RowScanTiles {
     }
 
     private static boolean readsRowAbove(IrExpr expr, int field) {
-        return switch (expr) {
-            case IrExpr.Load load -> load.field() == field && load.offset()[0] == -1;
-            case IrExpr.Unary unary -> readsRowAbove(unary.operand(), field);
-            case IrExpr.Binary binary -> readsRowAbove(binary.left(), field) || readsRowAbove(binary.right(), field);
-            case IrExpr.Select select -> readsRowAbove(select.condition(), field) || readsRowAbove(select.whenTrue(), field)
-                    || readsRowAbove(select.whenFalse(), field);
-            case IrExpr.Cast cast -> readsRowAbove(cast.operand(), field);
-            case IrExpr.Iterate iterate -> readsRowAbove(iterate.count(), field) || readsRowAbove(iterate.init(), field)
-                    || readsRowAbove(iterate.body(), field);
-            default -> false;
-        };
+        return expr instanceof IrExpr.Load load ? load.field() == field && load.offset()[0] == -1
+                : StripMapping.children(expr).stream().anyMatch(child -> readsRowAbove(child, field));
     }
 
     /** The k cells of the current row of field {@code f} at {@code offset} from the current vector's columns. */

@@ -67,7 +67,7 @@ class RowScanBandsTest {
     /**
      * Values just above the int minimum, where the scalar order never wraps but a scan could: every term is at least
      * the input, which lies 5 to 40 above the minimum (or, in the north-reading kernel, for half the cells 150 to 400
-     * above it), and the boundary is {@code boundary}; with gap 5 a 16-lane vector needs a carry of at least MIN + 160.
+     * above it), and the boundary is {@code boundary}; with gap 5 a 16-lane vector needs a carry of at least MIN + 165.
      */
     static Kernel aboveTheMinimum(String name, int boundary, boolean readsNorth) {
         return aboveTheMinimum(name, constant(boundary), readsNorth);
@@ -87,7 +87,7 @@ class RowScanBandsTest {
      * Four ways a scan could wrap where the scalar order does not. A boundary at MIN + 7: no row may scan. A boundary at
      * MIN + 200: a row starts above the floor but its values fall by up to a gap per column, below it, so a row may scan
      * only with room for all its columns. A boundary of 0 and rest terms that read no neighbour: rows scan, and their
-     * rest terms within 40 of the minimum must be raised before the scan steps subtract up to 8 gaps from them. A
+     * rest terms within 40 of the minimum must be raised before up to 15 gaps to the last lane are taken from them. A
      * boundary row above the domain at MIN + 7 and a boundary column of 0: the first row scans, and its rest terms (north
      * - gap among them) lie near the minimum, so it must raise them though later rows, below a row that scanned, need not.
      * A boundary at MIN + 7 above the domain and west of its first 32 rows, and at MIN + 2765 west of the rows below: the
@@ -166,9 +166,11 @@ class RowScanBandsTest {
     void vectorsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
         int[] sizes = {24, 200};
         // gap 5 and 2^20: rows whose west value lies too near the minimum run cell by cell, the others scan; gap -3: every
-        // row cell by cell; past MAX / 16 every row of 16 lanes runs cell by cell, and 16 times 2^28 wraps to 0
+        // row cell by cell; MAX / 17 is the largest gap 16 lanes scan, past it every row of 16 lanes runs cell by cell
+        // (MAX / 9 for 8 lanes), and 16 times 2^28 wraps to 0
         Kernel ints = RowScanTilesTest.nearTheMinimum(Type.INT);
-        for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 16 + 1, 1 << 20, 1 << 28}) {
+        for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 17, Integer.MAX_VALUE / 17 + 1, Integer.MAX_VALUE / 9 + 1,
+                Integer.MAX_VALUE / 16 + 1, 1 << 20, 1 << 28}) {
             Invocation invocation = RowScanTilesTest.invocation(ints, sizes, gap);
             for (int threads = 1; threads <= 2; threads++) {
                 LaneStripsTest.check(ints, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), 512, threads);
@@ -176,7 +178,7 @@ class RowScanBandsTest {
             }
         }
         Kernel longs = RowScanTilesTest.nearTheMinimum(Type.LONG);
-        for (long gap : new long[] {5, -3, Long.MAX_VALUE / 8 + 1, 1L << 61}) {
+        for (long gap : new long[] {5, -3, Long.MAX_VALUE / 9, Long.MAX_VALUE / 9 + 1, Long.MAX_VALUE / 8 + 1, 1L << 61}) {
             SplittableRandom random = new SplittableRandom(gap);
             long[] w = random.longs(sizes[0] * sizes[1], -1000, 1000).map(x -> x % 3 == 0 ? Long.MIN_VALUE + Math.abs(x) % 40 : x).toArray();
             Invocation invocation = longs.invocation().sizes(sizes).param("gap", gap).input("w", w).build();

@@ -29,6 +29,7 @@ import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.select;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,8 +51,8 @@ class RowScanTilesTest {
 
     /**
      * Needleman-Wunsch's shape with a boundary 7 above the int (or long) minimum: with gap 5, west - 5 does not wrap and
-     * west - 10 does, so in the first row a scan would put the wrapped west - 10 (near the maximum) into lane 1, where
-     * the scalar order has max(terms, lane 0's value - 5); its inputs put more terms near the minimum.
+     * the west term a vector meets, west - k gap, does, so a scan of the first row would meet a west term near the
+     * maximum where the scalar order has max(terms, lane 0's value - 5); its inputs put more terms near the minimum.
      */
     static Kernel nearTheMinimum(Type type) {
         boolean longs = type == Type.LONG;
@@ -114,10 +115,12 @@ class RowScanTilesTest {
     void rowsWhoseTermsCouldWrapRunCellByCellInTheScalarOrder() {
         Kernel kernel = nearTheMinimum(Type.INT);
         int[] sizes = {48, 64};
-        // gap 5 and 2^20: rows whose west value lies below MIN + k gap run cell by cell, the others scan; gap -3: every
-        // row cell by cell; 2^27 is past MAX / 16 (cell by cell in 16 lanes) but not MAX / 8 (it scans in 8); 2^28 and
-        // 2^30 + 2^28 are past both, and 16 of them wrap to 0 and to 2^30, which a missing range check would let scan
-        for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 16 + 1, 1 << 20, 1 << 28, (1 << 30) + (1 << 28)}) {
+        // gap 5 and 2^20: rows whose west value lies below MIN + (2k + 1) gap run cell by cell, the others scan; gap -3:
+        // every row cell by cell; MAX / 17 and MAX / 9 are the largest gaps 16 and 8 lanes scan, one more runs cell by
+        // cell; 2^27 is past MAX / 17 but not MAX / 9; 2^28 and 2^30 + 2^28 are past both, and 16 of them wrap to 0 and
+        // to 2^30, which a missing range check would let scan
+        for (int gap : new int[] {5, -3, Integer.MAX_VALUE / 17, Integer.MAX_VALUE / 17 + 1, Integer.MAX_VALUE / 9,
+                Integer.MAX_VALUE / 9 + 1, Integer.MAX_VALUE / 16 + 1, 1 << 20, 1 << 28, (1 << 30) + (1 << 28)}) {
             for (int threads = 1; threads <= 2; threads++) {
                 LaneStripsTest.check(kernel, invocation(kernel, sizes, gap), sizes, dataParallel(16), Optional.empty(), 512, threads);
                 LaneStripsTest.check(kernel, invocation(kernel, sizes, gap), sizes, dataParallel(8, 8), Optional.empty(), 256, threads);
@@ -125,7 +128,7 @@ class RowScanTilesTest {
         }
         Kernel longs = nearTheMinimum(Type.LONG);
         assertTrue(LaneStripsTest.lanes(longs, dataParallel(8), Optional.empty(), VectorWidth.of(512)).contains("Row scan"));
-        for (long gap : new long[] {5, -3, Long.MAX_VALUE / 8 + 1, 1L << 61}) {
+        for (long gap : new long[] {5, -3, Long.MAX_VALUE / 9, Long.MAX_VALUE / 9 + 1, Long.MAX_VALUE / 8 + 1, 1L << 61}) {
             SplittableRandom random = new SplittableRandom(gap);
             long[] w = random.longs(sizes[0] * sizes[1], -1000, 1000).map(x -> x % 3 == 0 ? Long.MIN_VALUE + Math.abs(x) % 40 : x).toArray();
             Invocation invocation = longs.invocation().sizes(sizes).param("gap", gap).input("w", w).build();
@@ -146,13 +149,15 @@ class RowScanTilesTest {
     }
 
     /**
-     * A west value between k and 2k + 1 gaps above the minimum (MIN + 83, gap 5, 16 lanes) beside rest terms within 40 of
-     * the minimum: the vector must run cell by cell, since raising its rest terms to MIN + k gap would lift lanes whose
-     * west term lies below that. Tiles of one and two vectors, on 1 and 2 workers.
+     * A west value one below 2k gaps above the minimum (MIN + 159, gap 5, 16 lanes) beside rest terms within 40 of the
+     * minimum: the vector must run cell by cell, since raising its rest terms to MIN + k gap would lift lane 15, whose
+     * west term lies below that (any floor up to MIN + 159 fails here). Below row 12 the west boundary is 0, so those
+     * rows scan terms that do not read the row above. Tiles of one and two vectors, on 1 and 2 workers.
      */
     @Test
     void aVectorWhoseWestValueIsWithinTwiceTheLanesOfGapsOfTheMinimumRunsCellByCell() {
-        Kernel kernel = RowScanBandsTest.aboveTheMinimum("west-near-min", Integer.MIN_VALUE + 83, false);
+        Kernel kernel = RowScanBandsTest.aboveTheMinimum("west-near-min",
+                select(index("i").lessThan(12), constant(Integer.MIN_VALUE + 159), constant(0)), false);
         int[] sizes = {24, 64};
         SplittableRandom random = new SplittableRandom(83);
         int[] w = random.ints(sizes[0] * sizes[1], 5, 40).map(x -> Integer.MIN_VALUE + x).toArray();
