@@ -130,6 +130,14 @@ public final class Invocation {
                             + (input.halo() == 0 ? "" : ", the domain padded by halo " + input.halo());
                     throw Diagnostics.inputWrongLength(name, input, expected, actual, shape, site);
                 }
+                if (input.storage() == Storage.BYTE) {
+                    int[] values = (int[]) array;
+                    for (int i = 0; i < values.length; i++) {
+                        if (values[i] != (byte) values[i]) {
+                            throw Diagnostics.inputNotByte(name, input, i, values[i], site);
+                        }
+                    }
+                }
             }
             return new Invocation(kernel, sizes.clone(), params, inputs);
         }

@@ -188,21 +188,32 @@ public final class Kernel {
 
         /** An input field, given at run time over the domain only. */
         public Builder input(String fieldName, Type type) {
-            return addInput(fieldName, type, 0, CallSite.capture());
+            return addInput(fieldName, type, 0, Storage.NATURAL, CallSite.capture());
         }
 
         /** An input field given at run time over the domain padded by {@code halo} cells on every side. */
         public Builder input(String fieldName, Type type, int halo) {
-            return addInput(fieldName, type, halo, CallSite.capture());
+            return addInput(fieldName, type, halo, Storage.NATURAL, CallSite.capture());
         }
 
-        private Builder addInput(String fieldName, Type type, int halo, CallSite here) {
+        /**
+         * An input field given at run time over the domain, whose values fit {@code storage}: {@link Storage#BYTE} for
+         * an INT input whose values all lie in -128 to 127, which backends that stream it may keep in bytes.
+         */
+        public Builder input(String fieldName, Type type, Storage storage) {
+            return addInput(fieldName, type, 0, storage, CallSite.capture());
+        }
+
+        private Builder addInput(String fieldName, Type type, int halo, Storage storage, CallSite here) {
             requireIdentifier("field", fieldName, here);
             if (halo < 0) {
                 throw Diagnostics.badHalo(name, fieldName, halo, here);
             }
+            if (Objects.requireNonNull(storage, "storage") == Storage.BYTE && type != Type.INT) {
+                throw Diagnostics.byteStorageNotInt(name, fieldName, type, here);
+            }
             fields.add(new FieldSpec(fieldName, Objects.requireNonNull(type, "type"), FieldSpec.Role.INPUT,
-                    new Boundary.None(), halo, here));
+                    new Boundary.None(), halo, storage, here));
             return this;
         }
 
@@ -216,7 +227,7 @@ public final class Kernel {
             CallSite here = CallSite.capture();
             requireIdentifier("field", fieldName, here);
             fields.add(new FieldSpec(fieldName, Objects.requireNonNull(type, "type"), FieldSpec.Role.STATE,
-                    Objects.requireNonNull(boundary, "boundary"), 0, here));
+                    Objects.requireNonNull(boundary, "boundary"), 0, Storage.NATURAL, here));
             return this;
         }
 

@@ -30,7 +30,7 @@ final class LiteralTyping {
                 actor.site())).toList();
         List<FieldSpec> fields = kernel.fields().stream().map(field -> field.boundary() instanceof Boundary.FromExpression(Expr value)
                 ? new FieldSpec(field.name(), field.type(), field.role(),
-                        new Boundary.FromExpression(typing.asFieldValue(value, field.type())), field.halo(), field.site())
+                        new Boundary.FromExpression(typing.asFieldValue(value, field.type())), field.halo(), field.storage(), field.site())
                 : field).toList();
         return kernel.withTypedTrees(actors, fields);
     }

@@ -3,6 +3,7 @@ package dev.finegrain.samples;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.Storage;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -34,10 +35,18 @@ public final class Sample02NeedlemanWunsch {
     private Sample02NeedlemanWunsch() {}
 
     public static Kernel definition() {
+        return definition(Storage.NATURAL);
+    }
+
+    /**
+     * The kernel with its reference (BLOSUM62 scores, -4 to 11) declared to fit {@code referenceStorage}: with
+     * {@link Storage#BYTE} the jvm backend keeps it in bytes and reads 5 bytes a cell where ints take 8.
+     */
+    public static Kernel definition(Storage referenceStorage) {
         return kernel(NAME)
                 .domain(dim("i", "rows"), dim("j", "cols"))
                 .param("penalty", INT)
-                .input("reference", INT)
+                .input("reference", INT, referenceStorage)
                 .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
                 .actor("cell", "score", a -> max(
                         a.read("score", -1, -1).plus(a.read("reference", 0, 0)),

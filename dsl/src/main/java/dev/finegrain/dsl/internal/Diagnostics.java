@@ -70,6 +70,17 @@ public final class Diagnostics {
                 "use a halo of 0 or more cells", site);
     }
 
+    public static KernelDefinitionException byteStorageNotInt(String kernel, String field, Type type, CallSite site) {
+        return error(inKernel(kernel), "input '" + field + "' is " + type + " and declared Storage.BYTE",
+                "declare byte storage only for INT inputs whose values fit in -128 to 127", site);
+    }
+
+    public static KernelDefinitionException inputNotByte(String kernel, FieldSpec input, int index, int value, CallSite site) {
+        return error(inKernel(kernel), "input '" + input.name() + "' holds " + value + " at element " + index
+                + ", outside the byte it is declared to fit (Storage.BYTE: -128 to 127)",
+                "pass values that fit, or declare the input without Storage.BYTE", site);
+    }
+
     // ---- names ---------------------------------------------------------------------------------------------
 
     public static KernelDefinitionException duplicateName(String kernel, String kind, String name, CallSite first, CallSite site) {

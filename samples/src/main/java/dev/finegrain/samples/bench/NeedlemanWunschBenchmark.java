@@ -2,12 +2,14 @@ package dev.finegrain.samples.bench;
 
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.Storage;
 import dev.finegrain.samples.Sample02NeedlemanWunsch;
 import org.openjdk.jmh.annotations.Param;
 
 /**
  * Needleman-Wunsch at 4096 x 4096: the generated code under each schedule and mechanism,
- * on 1 and 2 threads. The baseline is {@link HandWrittenNeedlemanWunschBenchmark}. Run with
+ * on 1 and 2 threads, with the reference declared as ints or ({@code -p reference=byte}) as bytes. The baseline is
+ * {@link HandWrittenNeedlemanWunschBenchmark}. Run with
  * {@code java -cp 'samples/target/finegrain-samples.jar:samples/target/lib/*' org.openjdk.jmh.Main NeedlemanWunsch}.
  */
 public class NeedlemanWunschBenchmark extends KernelBenchmark {
@@ -21,9 +23,13 @@ public class NeedlemanWunschBenchmark extends KernelBenchmark {
             "lock-dataflow/blocking/warp-shared"})
     public String variant;
 
+    /** How the reference is declared: {@code natural} (ints, 8 bytes a cell moved) or {@code byte} (5 bytes a cell). */
+    @Param({"natural"})
+    public String reference;
+
     @Override
     protected Kernel kernel() {
-        return Sample02NeedlemanWunsch.definition();
+        return Sample02NeedlemanWunsch.definition(Storage.valueOf(reference.toUpperCase(java.util.Locale.ROOT)));
     }
 
     @Override

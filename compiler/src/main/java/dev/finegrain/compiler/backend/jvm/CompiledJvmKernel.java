@@ -55,11 +55,50 @@ public final class CompiledJvmKernel {
     private final MethodHandle constructor;
     /** The row layout the class expects of its storage, if it aligns rows ({@link JClass#ROW_SKEW_FIELD}). */
     private final Optional<JClass.RowAlignment> rows;
+    /** Per field, whether the class keeps it in a {@code byte[]} (an input declared {@code Storage.BYTE}). */
+    private final boolean[] bytes;
 
     CompiledJvmKernel(Variant variant, Class<?> kernelClass) {
         this.variant = variant;
         this.constructor = constructorOf(kernelClass);
         this.rows = rowsOf(kernelClass);
+        this.bytes = bytesOf(variant.graph(), kernelClass);
+    }
+
+    /** The fields the class keeps in bytes, from its {@link JClass#BYTE_FIELDS_FIELD}. */
+    private static boolean[] bytesOf(KernelGraph graph, Class<?> kernelClass) {
+        boolean[] bytes = new boolean[graph.fields().size()];
+        try {
+            for (String id : ((String) kernelClass.getField(JClass.BYTE_FIELDS_FIELD).get(null)).split(",")) {
+                bytes[Integer.parseInt(id)] = true;
+            }
+        } catch (NoSuchFieldException none) {
+            // the class keeps every field in its own type
+        } catch (IllegalAccessException failure) {
+            throw new IllegalArgumentException(kernelClass + " hides its byte fields", failure);
+        }
+        return bytes;
+    }
+
+    /** The template with each input the class keeps in bytes narrowed to a {@code byte[]}. */
+    private Object[] narrowed(Object[] template) {
+        Object[] out = template.clone();
+        for (int f = 0; f < bytes.length; f++) {
+            if (bytes[f]) {
+                int[] values = (int[]) template[f];
+                byte[] narrow = new byte[values.length];
+                for (int i = 0; i < values.length; i++) {
+                    if (values[i] != (byte) values[i]) {
+                        // a class generated for a kernel that declared the input Storage.BYTE, run for one that does not
+                        throw new IllegalArgumentException("input '" + variant.graph().field(f).name() + "' holds " + values[i]
+                                + ", but its class keeps it in bytes: regenerate the class for the kernel as declared now");
+                    }
+                    narrow[i] = (byte) values[i];
+                }
+                out[f] = narrow;
+            }
+        }
+        return out;
     }
 
     /** Compiles a kernel under a schedule (and, for lock-dataflow, a lock mechanism) to a hidden class. */
@@ -213,11 +252,11 @@ public final class CompiledJvmKernel {
             int key = rows.isPresent() && rows.get().perTeam() ? workers : 0;
             return storage.computeIfAbsent(key, k -> {
                 if (rows.isEmpty()) {
-                    return new Storage(padded, null, invocation.sizes());
+                    return new Storage(narrowed(padded), null, invocation.sizes());
                 }
                 StorageLayout layout = rows.get().hyperplanes() ? HyperplaneStorage.of(variant.graph(), invocation.sizes(), rows.get().skew())
                         : AlignedStorage.of(variant.graph(), invocation.sizes(), rows.get(), padded, workers, startsOnLine);
-                return new Storage(layout.align(padded), layout, layout.frame());
+                return new Storage(narrowed(layout.align(padded)), layout, layout.frame());
             });
         }
 

@@ -35,7 +35,7 @@ final class DataParallelLoops {
     private DataParallelLoops() {}
 
     static JClass lower(String className, DataParallelPlan plan, VectorWidth width) {
-        LoweringContext cx = new LoweringContext(plan.graph(), null);
+        LoweringContext cx = new LoweringContext(plan.graph(), null, width);
         int[] tileShape = plan.tile();
         LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> stripsPay(tileShape, k, skew)
                 || RowScanTiles.against(plan.graph(), k, tileShape).isEmpty() ? Optional.empty()

@@ -65,7 +65,7 @@ final class DataflowLoops {
     }
 
     static JClass lower(String className, DataflowPlan plan, SyncLayout layout, VectorWidth width) {
-        LoweringContext cx = new LoweringContext(plan.graph(), layout);
+        LoweringContext cx = new LoweringContext(plan.graph(), layout, width);
         DataflowLoops loops = new DataflowLoops(cx, plan.waits());
         Optional<String> notScan = RowScanBands.against(plan.graph());
         LaneVectors.Choice scanLanes = notScan.isPresent() ? null : LaneVectors.choose(cx, width, (k, skew) -> loops.rowScanAgainst());

@@ -10,6 +10,8 @@ import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.FieldSpec;
+import dev.finegrain.dsl.Storage;
 import dev.finegrain.dsl.Type;
 
 import javax.lang.model.SourceVersion;
@@ -69,13 +71,16 @@ final class LoweringContext {
     final ActorLowering actors;
     /** How the fields' rows lie in storage: dense, aligned for strips, or in blocks of columns. */
     final RowLayout layout;
+    /** The lanes the class may use; they decide whether an input declared {@code Storage.BYTE} is kept in bytes. */
+    private final VectorWidth width;
     private final Map<String, JExpr> deltas = new HashMap<>();
     private JExpr columnOrigin;
     /** Where in the prologue each field's row pitch (its stride of the last-but-one dimension) is set. */
     final int[] pitchStatement;
 
-    LoweringContext(KernelGraph graph, SyncLayout sync) {
+    LoweringContext(KernelGraph graph, SyncLayout sync, VectorWidth width) {
         this.graph = graph;
+        this.width = width;
         this.rank = graph.rank();
         this.last = rank - 1;
         this.sync = sync;
@@ -224,11 +229,23 @@ final class LoweringContext {
         if (sync != null && sync.packed() && field.isState()) {
             return JType.LONG_ARRAY;
         }
+        if (keptInBytes(field)) {
+            return JType.BYTE_ARRAY;
+        }
         return switch (field.type()) {
             case INT, BOOL -> JType.INT_ARRAY;
             case LONG -> JType.LONG_ARRAY;
             case DOUBLE -> JType.DOUBLE_ARRAY;
         };
+    }
+
+    /**
+     * Whether an input declared {@code Storage.BYTE} is kept in bytes: always in scalar classes, and where lanes hold at
+     * least 8 ints, so that a byte vector of as many lanes exists to widen (ByteVector's species start at 8 lanes).
+     */
+    private boolean keptInBytes(IrField field) {
+        return field.isInput() && graph.kernel().field(field.name()).map(FieldSpec::storage).orElse(Storage.NATURAL) == Storage.BYTE
+                && (width.bits() == 0 || width.lanes(JType.INT) >= 8);
     }
 
     boolean packed(int field) {

@@ -28,7 +28,7 @@ final class WavefrontLoops {
     private WavefrontLoops() {}
 
     static JClass lower(String className, WavefrontPlan plan, VectorWidth vectorWidth) {
-        LoweringContext cx = new LoweringContext(plan.graph(), null);
+        LoweringContext cx = new LoweringContext(plan.graph(), null, vectorWidth);
         JExpr.Local barrier = cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);
         int[] h = plan.hyperplane();
         LaneVectors.Choice lanes = LaneVectors.choose(cx, vectorWidth, false, (k, skew) -> h[0] == skew && h[1] == 1 ? Optional.empty()

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 class OutlineTest {
 
     private static LoweringContext context() {
-        return new LoweringContext(Pipeline.compile(GoldenKernels.needlemanWunsch()), null);
+        return new LoweringContext(Pipeline.compile(GoldenKernels.needlemanWunsch()), null, VectorWidth.none("a test"));
     }
 
     /** Sums {@code inputs} into a fresh local and stores the sum into {@code array[0]}. */

@@ -37,6 +37,8 @@ public final class AsmEmitter implements Opcodes {
                 generated.interfaces().toArray(String[]::new));
         writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.FINGERPRINT_FIELD, "Ljava/lang/String;", null,
                 generated.fingerprint()).visitEnd();
+        generated.byteFields().ifPresent(ids ->
+                writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.BYTE_FIELDS_FIELD, "Ljava/lang/String;", null, ids).visitEnd());
         generated.rows().ifPresent(rows -> {
             writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_SKEW_FIELD, "I", null, rows.skew()).visitEnd();
             writer.visitField(ACC_PUBLIC | ACC_STATIC | ACC_FINAL, JClass.ROW_LANES_FIELD, "I", null, rows.lanes()).visitEnd();

@@ -134,7 +134,7 @@ final class AsmMethodBody implements Opcodes {
             case JExpr.ArrayLoad load -> {
                 expression(load.array());
                 expression(load.index());
-                method.visitInsn(opcode(load.type(), IALOAD, LALOAD, DALOAD, AALOAD));
+                method.visitInsn(load.array().type().equals(JType.BYTE_ARRAY) ? BALOAD : opcode(load.type(), IALOAD, LALOAD, DALOAD, AALOAD));
             }
             case JExpr.Binary binary when binary.op().isComparison() -> booleanValue(binary);
             case JExpr.Binary binary -> {
@@ -164,6 +164,33 @@ final class AsmMethodBody implements Opcodes {
             }
             case JExpr.Species species -> method.visitFieldInsn(GETSTATIC, species.vector().internalName(), species.constant(),
                     species.type().descriptor());
+            case JExpr.VectorLoad load when load.array().type().equals(JType.BYTE_ARRAY) -> {
+                byteSpecies(load.species());
+                expression(load.array());
+                expression(load.index());
+                method.visitMethodInsn(INVOKESTATIC, BYTE_VECTOR, "fromArray", "(" + VECTOR_SPECIES + "[BI)L" + BYTE_VECTOR + ";", false);
+                widen(load.species());
+            }
+            case JExpr.MaskedVectorLoad load when load.array().type().equals(JType.BYTE_ARRAY) -> {
+                byteSpecies(load.species());
+                expression(load.array());
+                expression(load.index());
+                expression(load.mask());
+                byteSpecies(load.species());
+                method.visitMethodInsn(INVOKEVIRTUAL, VECTOR_MASK, "cast", "(" + VECTOR_SPECIES + ")L" + VECTOR_MASK + ";", false);
+                method.visitMethodInsn(INVOKESTATIC, BYTE_VECTOR, "fromArray", "(" + VECTOR_SPECIES + "[BIL" + VECTOR_MASK + ";)L"
+                        + BYTE_VECTOR + ";", false);
+                widen(load.species());
+            }
+            case JExpr.VectorGather gather when gather.array().type().equals(JType.BYTE_ARRAY) -> {
+                byteSpecies(gather.species());
+                expression(gather.array());
+                expression(gather.index());
+                expression(gather.indexMap());
+                expression(gather.mapOffset());
+                method.visitMethodInsn(INVOKESTATIC, BYTE_VECTOR, "fromArray", "(" + VECTOR_SPECIES + "[BI[II)L" + BYTE_VECTOR + ";", false);
+                widen(gather.species());
+            }
             case JExpr.VectorLoad load -> {
                 expression(load.species());
                 expression(load.array());
@@ -242,6 +269,25 @@ final class AsmMethodBody implements Opcodes {
                 }
             }
         }
+    }
+
+    private static final String BYTE_VECTOR = "jdk/incubator/vector/ByteVector";
+    private static final String VECTOR_MASK = "jdk/incubator/vector/VectorMask";
+    private static final String VECTOR_SPECIES = "Ljdk/incubator/vector/VectorSpecies;";
+
+    /** The {@code ByteVector} species of as many lanes as {@code species}. */
+    private void byteSpecies(JExpr.Species species) {
+        method.visitFieldInsn(GETSTATIC, BYTE_VECTOR, species.byteConstant(), VECTOR_SPECIES);
+    }
+
+    /** The byte vector on the stack widened to {@code species}: {@code (IntVector) v.convertShape(B2I, species, 0)}. */
+    private void widen(JExpr.Species species) {
+        method.visitFieldInsn(GETSTATIC, "jdk/incubator/vector/VectorOperators", "B2I", "Ljdk/incubator/vector/VectorOperators$Conversion;");
+        expression(species);
+        method.visitInsn(ICONST_0);
+        method.visitMethodInsn(INVOKEVIRTUAL, BYTE_VECTOR, "convertShape", "(Ljdk/incubator/vector/VectorOperators$Conversion;"
+                + VECTOR_SPECIES + "I)Ljdk/incubator/vector/Vector;", false);
+        method.visitTypeInsn(CHECKCAST, species.vector().internalName());
     }
 
     private static int arrayType(JType element) {

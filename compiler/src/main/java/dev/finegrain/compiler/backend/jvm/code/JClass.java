@@ -41,6 +41,18 @@ public record JClass(String name, List<String> interfaces, String javadoc, List<
     public static final String ROW_BLOCK_COLUMNS_FIELD = "FINEGRAIN_ROW_BLOCK_COLUMNS";
     /** The public static final int (1) of a class whose storage lies along the hyperplanes (skew, 1), not in rows. */
     public static final String ROW_HYPERPLANES_FIELD = "FINEGRAIN_ROW_HYPERPLANES";
+    /**
+     * The public static final String of a class that keeps inputs in bytes ({@code Storage.BYTE}): their field ids,
+     * comma-separated (the run narrows those arrays before it constructs the class). A class without it keeps none.
+     */
+    public static final String BYTE_FIELDS_FIELD = "FINEGRAIN_BYTE_FIELDS";
+
+    /** The {@link #BYTE_FIELDS_FIELD} value of this class, or empty when it keeps no input in bytes. */
+    public java.util.Optional<String> byteFields() {
+        String ids = fields().stream().filter(f -> f.source() == Source.ARRAYS && f.type().equals(JType.BYTE_ARRAY))
+                .map(f -> String.valueOf(f.index())).collect(java.util.stream.Collectors.joining(","));
+        return ids.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(ids);
+    }
 
     /**
      * Rows for strips of {@code lanes} lanes, lane r {@code skew * r} columns behind lane 0; pitch and front per field

@@ -113,6 +113,17 @@ public sealed interface JExpr {
 
         /** The name of the species constant in the vector class: {@code SPECIES_512}. */
         public String constant() { return "SPECIES_" + bits; }
+
+        /**
+         * The {@code ByteVector} species constant of as many lanes, from which a load of a byte array widens: {@code
+         * SPECIES_128} for 16 int lanes (int lanes only, at least 8 of them).
+         */
+        public String byteConstant() {
+            if (lane.kind() != JType.Kind.INT || lanes() < 8) {
+                throw new IllegalStateException("no byte species widens to " + lanes() + " lanes of " + lane);
+            }
+            return "SPECIES_" + 8 * lanes();
+        }
     }
 
     /** {@code IntVector.fromArray(species, array, index)}: the elements from {@code index} on, one per lane. */

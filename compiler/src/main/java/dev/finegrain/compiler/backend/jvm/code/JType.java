@@ -20,6 +20,11 @@ public record JType(Kind kind, String internalName, JType lane) {
     public static final JType INT_ARRAY = reference("[I");
     public static final JType LONG_ARRAY = reference("[J");
     public static final JType DOUBLE_ARRAY = reference("[D");
+    /**
+     * An int input kept in bytes ({@code Storage.BYTE}): its elements load as ints ({@link #element} is {@link #INT}),
+     * and a vector load widens them ({@code ByteVector} to {@code IntVector}).
+     */
+    public static final JType BYTE_ARRAY = reference("[B");
 
     public static JType reference(String internalName) {
         return new JType(Kind.REFERENCE, internalName, null);
@@ -68,10 +73,10 @@ public record JType(Kind kind, String internalName, JType lane) {
         return kind == Kind.LONG || kind == Kind.DOUBLE;
     }
 
-    /** The element type of an array type. */
+    /** The element type of an array type (a byte array's elements load as ints). */
     public JType element() {
         return switch (internalName.substring(1)) {
-            case "I" -> INT;
+            case "I", "B" -> INT;
             case "J" -> LONG;
             case "D" -> DOUBLE;
             default -> throw new IllegalStateException("not a primitive array: " + internalName);
@@ -86,7 +91,8 @@ public record JType(Kind kind, String internalName, JType lane) {
             case DOUBLE -> "double";
             case BOOLEAN -> "boolean";
             case VOID -> "void";
-            case REFERENCE -> internalName.startsWith("[") ? element().javaName() + "[]" : internalName.replace('/', '.');
+            case REFERENCE -> equals(BYTE_ARRAY) ? "byte[]"
+                    : internalName.startsWith("[") ? element().javaName() + "[]" : internalName.replace('/', '.');
             case VECTOR -> internalName.replace('/', '.');
             case MASK -> internalName.replace('/', '.') + "<java.lang." + (lane.kind == Kind.INT ? "Integer" : boxName(lane)) + ">";
         };

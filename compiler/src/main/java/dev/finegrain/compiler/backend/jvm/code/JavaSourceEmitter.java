@@ -27,6 +27,8 @@ public final class JavaSourceEmitter {
         }
         type.addField(com.palantir.javapoet.FieldSpec.builder(String.class, JClass.FINGERPRINT_FIELD, Modifier.PUBLIC,
                 Modifier.STATIC, Modifier.FINAL).initializer("$S", generated.fingerprint()).build());
+        generated.byteFields().ifPresent(ids -> type.addField(com.palantir.javapoet.FieldSpec.builder(String.class,
+                JClass.BYTE_FIELDS_FIELD, Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL).initializer("$S", ids).build()));
         generated.rows().ifPresent(rows -> {
             type.addField(com.palantir.javapoet.FieldSpec.builder(int.class, JClass.ROW_SKEW_FIELD, Modifier.PUBLIC,
                     Modifier.STATIC, Modifier.FINAL).initializer("$L", rows.skew()).build());
@@ -156,6 +158,17 @@ public final class JavaSourceEmitter {
             case JExpr.InvokeStatic call -> CodeBlock.of("$L.$L($L)", call.owner().replace('/', '.'), call.name(), arguments(call.arguments()));
             case JExpr.InvokeVirtual call -> CodeBlock.of("$L.$L($L)", expression(call.target()), call.name(), arguments(call.arguments()));
             case JExpr.Species species -> CodeBlock.of("$T.$L", className(species.vector()), species.constant());
+            case JExpr.VectorLoad load when load.array().type().equals(JType.BYTE_ARRAY) -> widened(load.species(),
+                    CodeBlock.of("$T.fromArray($T.$L, $L, $L)", BYTE_VECTOR, BYTE_VECTOR, load.species().byteConstant(),
+                            expression(load.array()), expression(load.index())));
+            case JExpr.MaskedVectorLoad load when load.array().type().equals(JType.BYTE_ARRAY) -> widened(load.species(),
+                    CodeBlock.of("$T.fromArray($T.$L, $L, $L, $L.cast($T.$L))", BYTE_VECTOR, BYTE_VECTOR, load.species().byteConstant(),
+                            expression(load.array()), expression(load.index()), expression(load.mask()), BYTE_VECTOR,
+                            load.species().byteConstant()));
+            case JExpr.VectorGather gather when gather.array().type().equals(JType.BYTE_ARRAY) -> widened(gather.species(),
+                    CodeBlock.of("$T.fromArray($T.$L, $L, $L, $L, $L)", BYTE_VECTOR, BYTE_VECTOR, gather.species().byteConstant(),
+                            expression(gather.array()), expression(gather.index()), expression(gather.indexMap()),
+                            expression(gather.mapOffset())));
             case JExpr.VectorLoad load -> CodeBlock.of("$T.fromArray($L, $L, $L)", className(load.type()), expression(load.species()),
                     expression(load.array()), expression(load.index()));
             case JExpr.MaskedVectorLoad load -> CodeBlock.of("$T.fromArray($L, $L, $L, $L)", className(load.type()),
@@ -191,6 +204,14 @@ public final class JavaSourceEmitter {
     }
 
     /** A class by its internal name; JavaPoet imports it once and spells it by its simple name. */
+    private static final ClassName BYTE_VECTOR = ClassName.get("jdk.incubator.vector", "ByteVector");
+
+    /** A byte vector of as many lanes as {@code species}, widened to it (an input kept in bytes). */
+    private static CodeBlock widened(JExpr.Species species, CodeBlock bytes) {
+        return CodeBlock.of("(($T) $L.convertShape($T.B2I, $L, 0))", className(species.vector()), bytes,
+                ClassName.get("jdk.incubator.vector", "VectorOperators"), expression(species));
+    }
+
     private static ClassName className(JType type) {
         return ClassName.bestGuess(type.internalName().replace('/', '.'));
     }
@@ -224,8 +245,8 @@ public final class JavaSourceEmitter {
             case DOUBLE -> TypeName.DOUBLE;
             case BOOLEAN -> TypeName.BOOLEAN;
             case VOID -> TypeName.VOID;
-            case REFERENCE -> type.internalName().startsWith("[")
-                    ? com.palantir.javapoet.ArrayTypeName.of(typeName(type.element()))
+            case REFERENCE -> type.equals(JType.BYTE_ARRAY) ? com.palantir.javapoet.ArrayTypeName.of(TypeName.BYTE)
+                    : type.internalName().startsWith("[") ? com.palantir.javapoet.ArrayTypeName.of(typeName(type.element()))
                     : ClassName.bestGuess(type.internalName().replace('/', '.'));
             case VECTOR -> className(type);
             case MASK -> com.palantir.javapoet.ParameterizedTypeName.get(className(type), typeName(type.lane()).box());
