@@ -204,6 +204,11 @@ public final class Kernel {
             return addInput(fieldName, type, 0, storage, CallSite.capture());
         }
 
+        /** An input field padded by {@code halo} cells on every side, whose values fit {@code storage}. */
+        public Builder input(String fieldName, Type type, int halo, Storage storage) {
+            return addInput(fieldName, type, halo, storage, CallSite.capture());
+        }
+
         private Builder addInput(String fieldName, Type type, int halo, Storage storage, CallSite here) {
             requireIdentifier("field", fieldName, here);
             if (halo < 0) {

@@ -22,6 +22,7 @@ import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.KernelDefinitionException;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.Storage;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -173,6 +174,8 @@ class RandomKernelPropertiesTest {
         // the wavefront on its own: a regression that took its lanes away would hide among the other schedules' lanes
         Statistics.label("wavefront in lanes").collect(JvmCodegen.generate(SchedulePlanner.plan(graph, wavefront()), Optional.empty(), "p", width)
                 .javadoc().contains("Storage: every field along the hyperplanes"));
+        // an int input declared Storage.BYTE, kept in bytes where the lanes hold at least 8 ints
+        Statistics.label("byte input").collect(random.kernel().fields().stream().anyMatch(field -> field.storage() == Storage.BYTE));
         KernelOutputs oracle = SequentialOracle.run(graph, random.invocation());
         JvmBackend jvm = new JvmBackend(width);
         for (Schedule schedule : schedulesFor(random)) {
@@ -187,6 +190,7 @@ class RandomKernelPropertiesTest {
         }
         Statistics.label("lanes in some schedule").coverage(coverage -> coverage.check(true).percentage(p -> p >= 65));
         Statistics.label("wavefront in lanes").coverage(coverage -> coverage.check(true).percentage(p -> p >= 50));
+        Statistics.label("byte input").coverage(coverage -> coverage.check(true).percentage(p -> p >= 10));
     }
 
     private static Optional<LockMechanism> jvmMechanism(KernelGraph graph, Schedule schedule) {

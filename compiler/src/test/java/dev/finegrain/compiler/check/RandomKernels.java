@@ -7,6 +7,7 @@ import dev.finegrain.dsl.Dimension;
 import dev.finegrain.dsl.Expr;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.Storage;
 import dev.finegrain.dsl.Type;
 
 import java.util.ArrayList;
@@ -75,7 +76,8 @@ final class RandomKernels {
     private static final int MAX_STATE_REACH = 2;
     private static final CallSite GENERATED = new CallSite("RandomKernels.java", 0);
 
-    private record Input(String name, Type type, int halo) {}
+    /** An input; an int one may be declared {@link Storage#BYTE}, and then its values are drawn in -128 to 127. */
+    private record Input(String name, Type type, int halo, Storage storage) {}
 
     private enum BoundaryKind { NONE, EXPRESSION, FROM_INPUT }
 
@@ -173,9 +175,11 @@ final class RandomKernels {
             builder.param("p" + p, params.get(p));
         }
         for (int f = 0; f < inputCount; f++) {
-            Input input = new Input("in" + f, pick(numeric), random.nextInt(3));
+            Type inputType = pick(numeric);
+            Input input = new Input("in" + f, inputType, random.nextInt(3),
+                    inputType == INT && random.nextInt(3) == 0 ? Storage.BYTE : Storage.NATURAL);
             inputs.add(input);
-            builder.input(input.name(), input.type(), input.halo());
+            builder.input(input.name(), input.type(), input.halo(), input.storage());
         }
         for (int s = 0; s < actorCount; s++) {
             Type type = pick(numeric);
@@ -227,7 +231,7 @@ final class RandomKernels {
             Object array = switch (input.type()) {
                 case INT -> {
                     int[] values = new int[length];
-                    Arrays.setAll(values, v -> (int) integral());
+                    Arrays.setAll(values, v -> input.storage() == Storage.BYTE ? (byte) integral() : (int) integral());
                     yield values;
                 }
                 case LONG -> {
