@@ -182,15 +182,6 @@ final class AsmMethodBody implements Opcodes {
                         + BYTE_VECTOR + ";", false);
                 widen(load.species());
             }
-            case JExpr.VectorGather gather when gather.array().type().equals(JType.BYTE_ARRAY) -> {
-                byteSpecies(gather.species());
-                expression(gather.array());
-                expression(gather.index());
-                expression(gather.indexMap());
-                expression(gather.mapOffset());
-                method.visitMethodInsn(INVOKESTATIC, BYTE_VECTOR, "fromArray", "(" + VECTOR_SPECIES + "[BI[II)L" + BYTE_VECTOR + ";", false);
-                widen(gather.species());
-            }
             case JExpr.VectorLoad load -> {
                 expression(load.species());
                 expression(load.array());

@@ -143,9 +143,16 @@ public sealed interface JExpr {
 
     /**
      * {@code IntVector.fromArray(species, array, index, indexMap, mapOffset)}: lane l takes the element at {@code index +
-     * indexMap[mapOffset + l]}, a gather; every lane's element must lie inside the array.
+     * indexMap[mapOffset + l]}, a gather; every lane's element must lie inside the array. Not of an input kept in bytes:
+     * lowerings gather state fields only.
      */
     record VectorGather(Species species, JExpr array, JExpr index, JExpr indexMap, JExpr mapOffset) implements JExpr {
+        public VectorGather {
+            if (array.type().equals(JType.BYTE_ARRAY)) {
+                throw new IllegalArgumentException("no gather of an input kept in bytes");
+            }
+        }
+
         @Override
         public JType type() { return species.vector(); }
     }

@@ -165,10 +165,6 @@ public final class JavaSourceEmitter {
                     CodeBlock.of("$T.fromArray($T.$L, $L, $L, $L.cast($T.$L))", BYTE_VECTOR, BYTE_VECTOR, load.species().byteConstant(),
                             expression(load.array()), expression(load.index()), expression(load.mask()), BYTE_VECTOR,
                             load.species().byteConstant()));
-            case JExpr.VectorGather gather when gather.array().type().equals(JType.BYTE_ARRAY) -> widened(gather.species(),
-                    CodeBlock.of("$T.fromArray($T.$L, $L, $L, $L, $L)", BYTE_VECTOR, BYTE_VECTOR, gather.species().byteConstant(),
-                            expression(gather.array()), expression(gather.index()), expression(gather.indexMap()),
-                            expression(gather.mapOffset())));
             case JExpr.VectorLoad load -> CodeBlock.of("$T.fromArray($L, $L, $L)", className(load.type()), expression(load.species()),
                     expression(load.array()), expression(load.index()));
             case JExpr.MaskedVectorLoad load -> CodeBlock.of("$T.fromArray($L, $L, $L, $L)", className(load.type()),
