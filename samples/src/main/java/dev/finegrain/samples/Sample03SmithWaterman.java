@@ -3,6 +3,7 @@ package dev.finegrain.samples;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.Storage;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -34,10 +35,18 @@ public final class Sample03SmithWaterman {
     private Sample03SmithWaterman() {}
 
     public static Kernel definition() {
+        return definition(Storage.NATURAL);
+    }
+
+    /**
+     * The kernel with its similarity (MATCH or MISMATCH, 3 or -3) declared to fit {@code similarityStorage}: with
+     * {@link Storage#BYTE} the jvm backend keeps it in bytes and reads 5 bytes a cell where ints take 8.
+     */
+    public static Kernel definition(Storage similarityStorage) {
         return kernel(NAME)
                 .domain(dim("i", "rows"), dim("j", "cols"))
                 .param("gap", INT)
-                .input("similarity", INT)
+                .input("similarity", INT, similarityStorage)
                 .state("h", INT, boundary(constant(0)))
                 .actor("cell", "h", a -> max(
                         constant(0),

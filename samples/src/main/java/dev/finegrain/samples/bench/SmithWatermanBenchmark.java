@@ -2,6 +2,7 @@ package dev.finegrain.samples.bench;
 
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.Storage;
 import dev.finegrain.samples.Sample03SmithWaterman;
 import org.openjdk.jmh.annotations.Param;
 
@@ -18,9 +19,13 @@ public class SmithWatermanBenchmark extends KernelBenchmark {
     @Param({"serial", "wavefront", "data-parallel:16", "lock-dataflow/acquire-release", "lock-dataflow/blocking"})
     public String variant;
 
+    /** How the similarity is declared: {@code natural} (ints, 8 bytes a cell moved) or {@code byte} (5 bytes a cell). */
+    @Param({"natural"})
+    public String similarity;
+
     @Override
     protected Kernel kernel() {
-        return Sample03SmithWaterman.definition();
+        return Sample03SmithWaterman.definition(Storage.valueOf(similarity.toUpperCase(java.util.Locale.ROOT)));
     }
 
     @Override
