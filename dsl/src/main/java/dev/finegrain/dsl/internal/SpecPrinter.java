@@ -1,6 +1,7 @@
 package dev.finegrain.dsl.internal;
 
 import dev.finegrain.dsl.FieldSpec;
+import dev.finegrain.dsl.Storage;
 import dev.finegrain.dsl.ParamSpec;
 import dev.finegrain.dsl.Dimension;
 import dev.finegrain.dsl.Expr;
@@ -51,7 +52,8 @@ public final class SpecPrinter {
     public static String field(FieldSpec field, List<Dimension> domain) {
         String head = (field.isInput() ? "input " : "state ") + field.name() + ": " + field.type();
         if (field.isInput()) {
-            return field.halo() == 0 ? head : head + ", halo " + field.halo();
+            String stored = field.storage() == Storage.BYTE ? ", stored in bytes" : "";
+            return (field.halo() == 0 ? head : head + ", halo " + field.halo()) + stored;
         }
         return switch (field.boundary()) {
             case Boundary.None none -> head;

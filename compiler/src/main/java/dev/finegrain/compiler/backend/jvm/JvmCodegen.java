@@ -8,6 +8,8 @@ import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.WavefrontPlan;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Storage;
+import dev.finegrain.dsl.FieldSpec;
 
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
@@ -77,13 +79,17 @@ public final class JvmCodegen {
 
     /**
      * A digest of what a class is generated from: the kernel's IR (fields, actors, channels with their policies),
-     * its lock granularity, the plan and the mechanism, and the constructor protocol's version. Two definitions
-     * that would generate different code get different fingerprints.
+     * its lock granularity, the plan and the mechanism, the inputs declared {@code Storage.BYTE} (where there are any),
+     * and the constructor protocol's version. Two definitions that would generate different code get different
+     * fingerprints.
      */
     public static String fingerprint(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
+        String bytes = plan.graph().kernel().fields().stream().filter(f -> f.storage() == Storage.BYTE).map(FieldSpec::name)
+                .collect(java.util.stream.Collectors.joining(","));
         String source = "protocol 1\n" + IrPrinter.print(plan.graph()) + plan.describe()
                 + "granularity " + plan.graph().kernel().granularity() + " group " + plan.graph().kernel().groupSize()
-                + "\nmechanism " + mechanism.map(LockMechanism::cliName).orElse("-") + "\n";
+                + "\nmechanism " + mechanism.map(LockMechanism::cliName).orElse("-") + "\n"
+                + (bytes.isEmpty() ? "" : "bytes " + bytes + "\n");
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(source.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 12);

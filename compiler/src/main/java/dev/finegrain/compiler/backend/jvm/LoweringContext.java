@@ -199,7 +199,7 @@ final class LoweringContext {
 
     /** The first segments of what the Java source names qualified, and the vector classes it imports (see {@link #isTaken}). */
     private static final Set<String> SHADOWING = Set.of("java", "dev", "Integer", "Long", "Double", "Math", "IntVector", "LongVector",
-            "DoubleVector", "VectorMask", "VectorOperators", "VectorSpecies");
+            "DoubleVector", "VectorMask", "VectorOperators", "VectorSpecies", "ByteVector");
 
     /** A final field bound from the frame, copied into a local of the same name at the start of run. */
     JExpr.Local bind(String name, JType type, JClass.Source source, int index) {

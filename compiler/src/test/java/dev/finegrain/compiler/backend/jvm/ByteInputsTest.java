@@ -121,6 +121,30 @@ class ByteInputsTest {
         }
     }
 
+    /**
+     * The forms the tests above take, pinned on the source: the wavefront's masked loads cast their mask to the byte
+     * species, 8 int lanes widen from {@code SPECIES_64}, and the Java source of the 8-lane row scan and wavefront
+     * compiles and runs too.
+     */
+    @Test
+    void theByteLoadsTakeTheFormsTheTestsClaim() throws Exception {
+        KernelGraph graph = Pipeline.compile(scores());
+        ExecutionPlan wave = SchedulePlanner.plan(graph, wavefront());
+        assertTrue(source(wave, VectorWidth.of(512)).contains(".cast(ByteVector.SPECIES_128)"));
+        assertTrue(source(wave, VectorWidth.of(256)).contains(".cast(ByteVector.SPECIES_64)"));
+        ExecutionPlan tiles = SchedulePlanner.plan(graph, dataParallel(16));
+        assertTrue(source(tiles, VectorWidth.of(256)).contains("ByteVector.fromArray(ByteVector.SPECIES_64, w, "));
+        assertTrue(source(SchedulePlanner.plan(Pipeline.compile(sums()), dataParallel(16, 144)), VectorWidth.of(512)).contains("Lanes: strips of 16 rows"));
+        int[] sizes = {48, 288};
+        Invocation invocation = invocation(scores(), sizes);
+        for (ExecutionPlan plan : List.of(wave, tiles)) {
+            JClass generated = JvmCodegen.generate(plan, Optional.empty(), "dev.finegrain.generated.source", VectorWidth.of(256));
+            Class<?> compiled = SourceCompiler.compile(generated.name(), JavaSourceEmitter.emit(generated).toString());
+            BackendRun fromSource = new JvmBackend().runWith(compiled, new Variant(graph, plan, Optional.empty()), invocation, RunSettings.once(1, 2));
+            assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, sizes, fromSource.outputs()));
+        }
+    }
+
     @Test
     void theClassKeepsTheInputInBytesWhereItsLanesHoldAtLeastEightInts() {
         var graph = Pipeline.compile(scores());
@@ -139,7 +163,8 @@ class ByteInputsTest {
 
     /**
      * A class generated for the kernel with its input in bytes, run for the same kernel declared with ints (the same
-     * IR, so the same fingerprint) on a value that does not fit: the run refuses it rather than truncate it.
+     * IR) on a value that does not fit: the run refuses it rather than truncate it; and the two get different
+     * fingerprints.
      */
     @Test
     void aClassThatKeepsAnInputInBytesRefusesAValueThatDoesNotFit() throws Exception {
@@ -158,6 +183,9 @@ class ByteInputsTest {
         CompiledJvmKernel compiled = CompiledJvmKernel.of(new Variant(Pipeline.compile(natural), plan, Optional.empty()), bytes);
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> compiled.runsOf(invocation).prepare(1, 1_000_000_000L));
         assertTrue(refused.getMessage().contains("input 'w' holds 200, but its class keeps it in bytes"), refused.getMessage());
+        // the two declarations have the same IR but different fingerprints, so CompiledKernel.load refuses the class first
+        ExecutionPlan naturalPlan = SchedulePlanner.plan(Pipeline.compile(natural), dataParallel(16));
+        assertTrue(!JvmCodegen.fingerprint(plan, Optional.empty()).equals(JvmCodegen.fingerprint(naturalPlan, Optional.empty())));
     }
 
     @Test

@@ -199,15 +199,14 @@ public final class JavaSourceEmitter {
         return arguments.stream().map(JavaSourceEmitter::expression).collect(CodeBlock.joining(", "));
     }
 
-    /** A class by its internal name; JavaPoet imports it once and spells it by its simple name. */
     private static final ClassName BYTE_VECTOR = ClassName.get("jdk.incubator.vector", "ByteVector");
 
     /** A byte vector of as many lanes as {@code species}, widened to it (an input kept in bytes). */
     private static CodeBlock widened(JExpr.Species species, CodeBlock bytes) {
-        return CodeBlock.of("(($T) $L.convertShape($T.B2I, $L, 0))", className(species.vector()), bytes,
-                ClassName.get("jdk.incubator.vector", "VectorOperators"), expression(species));
+        return CodeBlock.of("(($T) $L.convertShape($T.B2I, $L, 0))", className(species.vector()), bytes, OPERATORS, expression(species));
     }
 
+    /** A class by its internal name; JavaPoet imports it once and spells it by its simple name. */
     private static ClassName className(JType type) {
         return ClassName.bestGuess(type.internalName().replace('/', '.'));
     }
