@@ -80,7 +80,11 @@ public final class CompiledJvmKernel {
         return bytes;
     }
 
-    /** The template with each input the class keeps in bytes narrowed to a {@code byte[]}. */
+    /**
+     * The template with each input the class keeps in bytes narrowed to a {@code byte[]}. The values fit: the invocation
+     * checked them against the kernel's {@code Storage.BYTE}, and a class generated for another declaration of the
+     * input has another fingerprint, which {@code CompiledKernel.load} refuses.
+     */
     private Object[] narrowed(Object[] template) {
         Object[] out = template.clone();
         for (int f = 0; f < bytes.length; f++) {
@@ -88,11 +92,6 @@ public final class CompiledJvmKernel {
                 int[] values = (int[]) template[f];
                 byte[] narrow = new byte[values.length];
                 for (int i = 0; i < values.length; i++) {
-                    if (values[i] != (byte) values[i]) {
-                        // a class generated for a kernel that declared the input Storage.BYTE, run for one that does not
-                        throw new IllegalArgumentException("input '" + variant.graph().field(f).name() + "' holds " + values[i]
-                                + ", but its class keeps it in bytes: regenerate the class for the kernel as declared now");
-                    }
                     narrow[i] = (byte) values[i];
                 }
                 out[f] = narrow;

@@ -37,12 +37,7 @@ final class DataParallelLoops {
     static JClass lower(String className, DataParallelPlan plan, VectorWidth width) {
         LoweringContext cx = new LoweringContext(plan.graph(), null, width);
         int[] tileShape = plan.tile();
-        LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> stripsPay(tileShape, k, skew)
-                || RowScanTiles.against(plan.graph(), k, tileShape).isEmpty() ? Optional.empty()
-                : holdsBlock(tileShape, k, skew) ? TileGroupLanes.against(plan.graph(), k, tileShape).map(reason -> "skewed strips lose"
-                        + " to scalar loops in tiles at most " + STRIP_MIN_VECTORS + " vectors wide (" + STRIP_MIN_VECTORS * k
-                        + " columns), and these are " + tileShape[1] + "; " + reason)
-                : tileLanesAgainst(plan, k, skew));
+        LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> shapeAgainst(plan, k, skew));
         TileForm form = TileForm.of(cx, plan, lanes);
         Optional<LaneStrips> strips = form.strips();
         Optional<RowScanTiles> scan = form.scan();
@@ -267,6 +262,23 @@ final class DataParallelLoops {
         return across.isEmpty() ? Optional.empty()
                 : TileLanes.shapeAgainst(k, skew, plan.tile()[0], plan.tile()[1]).map(reason -> across.get() + "; " + reason
                         + rowScanHint(plan, k));
+    }
+
+    /**
+     * Why the tiles take no lanes of k lanes with this skew (the forms of {@link TileForm}, in its order), or empty
+     * when they take some: a row scan, strips where they pay, lanes across tiles, or one skewed strip of a tile.
+     */
+    private static Optional<String> shapeAgainst(DataParallelPlan plan, int k, int skew) {
+        int[] tile = plan.tile();
+        if (RowScanTiles.against(plan.graph(), k, tile).isEmpty() || stripsPay(tile, k, skew)) {
+            return Optional.empty();
+        }
+        if (holdsBlock(tile, k, skew)) {
+            // a tile that holds a skewed block is wider than k, so only lanes across tiles could still take it, and they never do
+            return TileGroupLanes.against(plan.graph(), k, tile).map(reason -> "skewed strips lose to scalar loops in tiles at most "
+                    + STRIP_MIN_VECTORS + " vectors wide (" + STRIP_MIN_VECTORS * k + " columns), and these are " + tile[1] + "; " + reason);
+        }
+        return tileLanesAgainst(plan, k, skew);
     }
 
     /**
