@@ -1,5 +1,5 @@
-// What the README promises for this project: the plugin's classes exist and the project's own test used them; the
-// comparison verified every row of its own kernel; one run on the jvm backend verified.
+// What docs/your-project.md promises for this project: the plugin's classes exist and the project's own test used
+// them; the comparison verified every row of its own kernel; one run on the jvm backend verified.
 def aot = new File(basedir, 'target/classes/com/example/finegrain')
 assert new File(aot, 'EditTracebackLockDataflowAcquireReleasePerThreadShared.class').isFile() : "no AOT classes in $aot"
 assert new File(aot, 'PrefixHashWavefront.class').isFile()

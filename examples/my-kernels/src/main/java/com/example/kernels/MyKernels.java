@@ -5,10 +5,7 @@ import dev.finegrain.dsl.LibraryKernel;
 
 import java.util.List;
 
-/**
- * How the finegrain command line and the Maven plugin find this project's kernels: a {@link KernelLibrary} service,
- * listed in src/main/resources/META-INF/services/dev.finegrain.dsl.KernelLibrary.
- */
+/** This project's kernels, for the finegrain CLI and Maven plugin; listed in META-INF/services. */
 public final class MyKernels implements KernelLibrary {
 
     @Override
