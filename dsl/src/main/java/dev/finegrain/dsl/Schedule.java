@@ -16,14 +16,6 @@ public sealed interface Schedule {
     /** The name used on the command line and in reports. */
     String cliName();
 
-    /**
-     * The kernel as this schedule runs it: lock-dataflow's lock choices (granularity, channel policy) replace the
-     * kernel's own; every other schedule runs the kernel as declared.
-     */
-    default Kernel appliedTo(Kernel kernel) {
-        return kernel;
-    }
-
     /** The same schedule spelled in full for a kernel of {@code rank} dimensions (a tile gets one extent per dimension). */
     default Schedule normalized(int rank) {
         return this;
@@ -40,7 +32,8 @@ public sealed interface Schedule {
     /**
      * Every actor instance fires as soon as the tokens of its channels are ready; no global barrier. The lock
      * choices left empty come from the kernel ({@link Kernel.Builder#mechanism}, {@link Kernel.Builder#granularity},
-     * {@link Kernel.Builder#channelPolicy}); a choice made here overrides the kernel's, e.g.
+     * {@link Kernel.Builder#channelPolicy}); a choice made here overrides the kernel's (the compiler's plan decides the
+     * lock choices once, from both), e.g.
      * {@code lockDataflow().mechanism(TINY_LOCK).warpShared(32)}. A channel policy given here replaces the kernel's
      * default policy; a per-channel override declared on the kernel still wins for its channel.
      *
@@ -105,23 +98,6 @@ public sealed interface Schedule {
         /** The mechanism a single run uses when none is asked for: this schedule's, else the kernel's. */
         public Optional<LockMechanism> mechanismFor(Kernel kernel) {
             return mechanism.or(kernel::mechanism);
-        }
-
-        @Override
-        public Kernel appliedTo(Kernel kernel) {
-            if (granularity.isEmpty() && channelPolicy.isEmpty()) {
-                return kernel;
-            }
-            Kernel.Builder builder = kernel.toBuilder();
-            granularity.ifPresent(chosen -> {
-                if (chosen == LockGranularity.WARP_SHARED) {
-                    builder.warpShared(groupSize.orElse(kernel.groupSize()));
-                } else {
-                    builder.granularity(chosen);
-                }
-            });
-            channelPolicy.ifPresent(builder::channelPolicy);
-            return builder.build();
         }
     }
 

@@ -88,7 +88,7 @@ class JvmBackendPropertiesTest {
         JvmBackend jvm = new JvmBackend(VectorWidth.of(new int[] {128, 256, 512}[widthIndex]));
         for (Schedule schedule : List.of(wavefront(), lockDataflow(), dataParallel(tile), dataParallel(size))) {
             ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
-            List<Optional<LockMechanism>> mechanisms = jvm.mechanisms(graph, schedule).stream().map(Optional::of).toList();
+            List<Optional<LockMechanism>> mechanisms = jvm.mechanisms(SchedulePlanner.plan(graph, schedule)).stream().map(Optional::of).toList();
             for (Optional<LockMechanism> mechanism : mechanisms.isEmpty() ? List.of(Optional.<LockMechanism>empty()) : mechanisms) {
                 BackendRun run = jvm.run(new Variant(graph, plan, mechanism), invocation, RunSettings.once(1, threads));
                 assertEquals(Optional.empty(), oracle.firstDifference(graph, size, run.outputs()), kernel.name() + " " + size[0] + "x"

@@ -5,17 +5,16 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.CompiledJvmKernel;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.jvm.JvmCodegen;
-import dev.finegrain.compiler.backend.jvm.SyncLayout;
 import dev.finegrain.compiler.backend.jvm.VectorWidth;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.pass.Pipeline;
-import dev.finegrain.compiler.plan.ExecutionPlan;
-import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.compiler.resolve.VariantRequest;
+import dev.finegrain.compiler.resolve.VariantResolver;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.KernelDefinitionException;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 import dev.finegrain.runtime.jvm.TeamTask;
@@ -43,7 +42,7 @@ import java.util.Optional;
  * <p>Errors: a definition the JVM backend cannot compile is an {@link IllegalArgumentException} with the reason;
  * a class that is missing or was compiled from another definition of the kernel is an
  * {@link IllegalStateException} saying what to rebuild; a run's own error (an integer division by zero) is a
- * {@link dev.finegrain.compiler.backend.KernelExecutionException}, a stalled wait a
+ * {@link dev.finegrain.compiler.ir.KernelExecutionException}, a stalled wait a
  * {@link dev.finegrain.runtime.jvm.StallException}.
  */
 public final class CompiledKernel {
@@ -155,19 +154,21 @@ public final class CompiledKernel {
         return new KernelResult(kernel, graph, invocation.sizes(), prepared.outputs(), elapsed);
     }
 
-    /** The plan and mechanism a kernel and schedule compile to, as every backend derives them. */
+    /**
+     * The variant a kernel and schedule compile to on the JVM, from the one resolver. A schedule that cannot order the
+     * kernel is the definition's error, as the DSL reports it; any other refusal is an {@link IllegalArgumentException}.
+     */
     private static Variant variant(Kernel kernel, Schedule schedule) {
         Objects.requireNonNull(kernel, "kernel");
         Objects.requireNonNull(schedule, "schedule");
-        KernelGraph graph = Pipeline.compile(schedule.appliedTo(kernel));
-        ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
-        Optional<LockMechanism> mechanism = schedule instanceof Schedule.LockDataflow dataflow
-                ? Optional.of(dataflow.mechanismFor(kernel).orElse(JvmBackend.DEFAULT_MECHANISM)) : Optional.empty();
-        mechanism.flatMap(m -> SyncLayout.unsupported(graph, m)).ifPresent(reason -> {
-            throw new IllegalArgumentException("the jvm backend cannot use mechanism '" + mechanism.orElseThrow()
-                    + "' for kernel '" + kernel.name() + "': " + reason);
-        });
-        return new Variant(graph, plan, mechanism);
+        return new VariantResolver().resolve(VariantRequest.of(kernel, schedule, new JvmBackend())).orElseThrow(skip ->
+                switch (skip.reason()) {
+                    case SCHEDULE_DOES_NOT_FIT_KERNEL -> new KernelDefinitionException(skip.message());
+                    case MECHANISM_DOES_NOT_FIT -> new IllegalArgumentException("the jvm backend cannot use mechanism '"
+                            + ((Schedule.LockDataflow) schedule).mechanismFor(kernel).orElse(JvmBackend.DEFAULT_MECHANISM)
+                            + "' for kernel '" + kernel.name() + "': " + skip.detail());
+                    default -> new IllegalArgumentException(skip.message());
+                });
     }
 
     private static String describe(Schedule schedule, Optional<LockMechanism> mechanism) {

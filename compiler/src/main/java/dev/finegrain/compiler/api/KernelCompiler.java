@@ -6,10 +6,10 @@ import dev.finegrain.compiler.backend.jvm.JvmCodegen;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
-import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.pass.Pipeline;
-import dev.finegrain.compiler.plan.ExecutionPlan;
-import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.resolve.Skip;
+import dev.finegrain.compiler.resolve.VariantRequest;
+import dev.finegrain.compiler.resolve.VariantResolver;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.KernelDefinitionException;
 import dev.finegrain.dsl.LockMechanism;
@@ -50,37 +50,16 @@ public final class KernelCompiler {
         List<Generated> generated = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         Map<String, String> kernelOfClass = new HashMap<>();
+        VariantResolver resolver = new VariantResolver();
         for (Kernel kernel : request.kernels()) {
             for (Schedule schedule : request.schedules()) {
-                KernelGraph graph = Pipeline.compile(schedule.appliedTo(kernel));
-                ExecutionPlan plan;
-                try {
-                    plan = SchedulePlanner.plan(graph, schedule);
-                } catch (KernelDefinitionException cannotPlan) {
-                    skipped.add(kernel.name() + " under " + schedule.cliName() + ": " + cannotPlan.getMessage());
+                Optional<Skip> refused = resolver.refusal(kernel, schedule, backend);
+                if (refused.isPresent()) {
+                    skipped.add(kernel.name() + " under " + schedule.cliName() + ": " + refused.get().detail());
                     continue;
                 }
-                List<Optional<LockMechanism>> mechanisms = new ArrayList<>();
-                List<LockMechanism> supported = backend.mechanisms(graph, schedule);
-                Optional<LockMechanism> own = schedule instanceof Schedule.LockDataflow dataflow
-                        ? dataflow.mechanismFor(kernel) : Optional.empty();
-                if (supported.isEmpty()) {
-                    mechanisms.add(Optional.empty());
-                } else {
-                    List<LockMechanism> wanted = !request.mechanisms().isEmpty() ? request.mechanisms()
-                            : own.map(List::of).orElse(supported);
-                    List<LockMechanism> chosen = wanted.stream().filter(supported::contains).toList();
-                    if (chosen.isEmpty()) {
-                        // a request's mistake, reported as the kernel's (one line, no exception name)
-                        throw new KernelDefinitionException("kernel '" + kernel.name() + "' under " + schedule.cliName()
-                                + " supports none of the requested mechanisms " + wanted.stream().map(LockMechanism::cliName).toList()
-                                + "; it supports " + supported.stream().map(LockMechanism::cliName).toList()
-                                + "; list one of those, or none for every one it supports");
-                    }
-                    chosen.forEach(m -> mechanisms.add(Optional.of(m)));
-                }
-                for (Optional<LockMechanism> mechanism : mechanisms) {
-                    JClass generatedClass = JvmCodegen.generate(plan, mechanism, request.packageName());
+                for (Variant variant : variants(resolver, kernel, schedule, backend, request.mechanisms())) {
+                    JClass generatedClass = JvmCodegen.generate(variant.plan(), variant.mechanism(), request.packageName());
                     String earlier = kernelOfClass.putIfAbsent(generatedClass.name(), kernel.name());
                     if (earlier != null && !earlier.equals(kernel.name())) {
                         throw new KernelDefinitionException("kernels '" + earlier + "' and '" + kernel.name()
@@ -92,6 +71,31 @@ public final class KernelCompiler {
             }
         }
         return new Output(generated, skipped);
+    }
+
+    /**
+     * The variants of one kernel and schedule: one for a barrier schedule; for lock-dataflow one per mechanism asked
+     * for (the schedule's or kernel's own when none is, else every one the backend supports). A request none of whose
+     * mechanisms the kernel supports is the request's mistake, reported as the kernel's (one line, no exception name).
+     */
+    private static List<Variant> variants(VariantResolver resolver, Kernel kernel, Schedule schedule, JvmBackend backend,
+                                          List<LockMechanism> requested) {
+        VariantRequest asked = VariantRequest.of(kernel, schedule, backend);
+        if (!(schedule instanceof Schedule.LockDataflow dataflow)) {
+            return List.of(resolver.resolve(asked).orElseThrow(skip -> new KernelDefinitionException(skip.message())));
+        }
+        List<LockMechanism> supported = backend.mechanisms(resolver.plan(kernel, schedule).plan().orElseThrow());
+        List<LockMechanism> wanted = !requested.isEmpty() ? requested
+                : dataflow.mechanismFor(kernel).map(List::of).orElse(supported);
+        List<LockMechanism> chosen = wanted.stream().filter(supported::contains).toList();
+        if (chosen.isEmpty()) {
+            throw new KernelDefinitionException("kernel '" + kernel.name() + "' under " + schedule.cliName()
+                    + " supports none of the requested mechanisms " + wanted.stream().map(LockMechanism::cliName).toList()
+                    + "; it supports " + supported.stream().map(LockMechanism::cliName).toList()
+                    + "; list one of those, or none for every one it supports");
+        }
+        return chosen.stream().map(mechanism -> resolver.resolve(asked.withMechanism(mechanism))
+                .orElseThrow(skip -> new KernelDefinitionException(skip.message()))).toList();
     }
 
     private static Generated write(JClass generated, CompileRequest request) throws IOException {

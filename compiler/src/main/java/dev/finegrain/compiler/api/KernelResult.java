@@ -3,7 +3,7 @@ package dev.finegrain.compiler.api;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.resolve.VariantResolver;
 import dev.finegrain.dsl.FieldSpec;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
@@ -40,7 +40,7 @@ public final class KernelResult {
      */
     public static KernelResult oracle(Invocation invocation) {
         Kernel kernel = invocation.kernel();
-        KernelGraph graph = Pipeline.compile(kernel);
+        KernelGraph graph = new VariantResolver().graph(kernel);
         long started = System.nanoTime();
         KernelOutputs outputs = SequentialOracle.run(graph, invocation);
         return new KernelResult(kernel, graph, invocation.sizes(), outputs, Duration.ofNanos(System.nanoTime() - started));

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend;
 
-import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -10,7 +11,10 @@ import java.util.Optional;
 
 /**
  * Runs a compiled variant on some machine, real or modelled, and reports one metric. Backends translate the plan;
- * they hold no optimisation logic. Whoever calls a backend verifies its outputs against the oracle.
+ * they hold no optimisation logic. Whoever calls a backend verifies its outputs against the oracle. Its capability
+ * questions take the plan made once for a kernel and schedule (with its lock choices), so none plans again;
+ * {@code dev.finegrain.compiler.resolve.VariantResolver} is the one caller that turns their answers into a variant or a
+ * reasoned skip.
  */
 public interface Backend {
 
@@ -37,10 +41,15 @@ public interface Backend {
     }
 
     /**
-     * The lock mechanisms it can implement this kernel's channels with under this schedule, in sweep order;
-     * empty when the schedule synchronises with barriers only (or the backend models sync abstractly).
+     * The lock mechanisms it can implement this plan's channels with, in sweep order; empty when the plan
+     * synchronises with barriers only (or the backend models sync abstractly).
      */
-    List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule);
+    default List<LockMechanism> mechanisms(ExecutionPlan plan) {
+        if (!(plan instanceof DataflowPlan) || modelsSyncAbstractly()) {
+            return List.of();
+        }
+        return sweep().stream().filter(m -> unsupported(plan, m).isEmpty()).toList();
+    }
 
     /** The mechanism a single run uses when nothing else names one and the kernel allows it; empty for none. */
     default Optional<LockMechanism> preferredMechanism() {
@@ -51,8 +60,8 @@ public interface Backend {
      * The one mechanism a single run uses when none is asked for: the {@link #preferredMechanism} where this kernel
      * and schedule allow it, else the first of {@link #mechanisms}; empty when the schedule takes none.
      */
-    default Optional<LockMechanism> defaultMechanism(KernelGraph graph, Schedule schedule) {
-        List<LockMechanism> available = mechanisms(graph, schedule);
+    default Optional<LockMechanism> defaultMechanism(ExecutionPlan plan) {
+        List<LockMechanism> available = mechanisms(plan);
         return preferredMechanism().filter(available::contains).or(() -> available.stream().findFirst());
     }
 
@@ -64,13 +73,13 @@ public interface Backend {
         return Optional.empty();
     }
 
-    /** Why it cannot run this kernel under this schedule at all, when it cannot. */
-    default Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
+    /** Why it cannot run this plan at all, when it cannot (for lock-dataflow, whatever the mechanism). */
+    default Optional<String> unsupportedKernel(ExecutionPlan plan) {
         return Optional.empty();
     }
 
-    /** Why it cannot use {@code mechanism} for this kernel and schedule, when it cannot. */
-    Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism);
+    /** Why it cannot use {@code mechanism} for this plan, when it cannot. */
+    Optional<String> unsupported(ExecutionPlan plan, LockMechanism mechanism);
 
     BackendRun run(Variant variant, Invocation invocation, RunSettings settings);
 }

@@ -2,7 +2,7 @@ package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.gpu.cuda.CudaBackend;
-import dev.finegrain.compiler.backend.gpu.cuda.CudaExport;
+import dev.finegrain.compiler.export.CudaExport;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.UsageException;

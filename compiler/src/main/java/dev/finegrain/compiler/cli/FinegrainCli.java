@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.cli;
 
-import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.backend.UnsupportedCombinationException;
 import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.compare.UsageException;

@@ -9,8 +9,10 @@ import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.RowStatus;
 import dev.finegrain.compiler.compare.UsageException;
-import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.resolve.Skip;
+import dev.finegrain.compiler.resolve.VariantRequest;
+import dev.finegrain.compiler.resolve.VariantResolver;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -85,12 +87,13 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
         if (own.isPresent()) {
             return own;
         }
-        KernelGraph graph = Pipeline.compile(dataflow.appliedTo(kernel.kernel()));
-        Optional<LockMechanism> chosen = backend.defaultMechanism(graph, schedule);
+        VariantResolver resolver = new VariantResolver();
+        VariantRequest request = VariantRequest.of(kernel.kernel(), schedule, backend);
+        Optional<LockMechanism> chosen = resolver.resolve(request).variant().flatMap(Variant::mechanism);
         backend.preferredMechanism().filter(preferred -> chosen.isPresent() && !chosen.get().equals(preferred)).ifPresent(preferred ->
                 err().println("note: backend '" + backend.name() + "' cannot use its default mechanism " + preferred + " here ("
-                        + backend.unsupported(graph, schedule, preferred).orElse("not available") + "), so this run uses "
-                        + chosen.get() + "; choose one with --mechanism"));
+                        + resolver.resolve(request.withMechanism(preferred)).skip().map(Skip::detail).orElse("not available")
+                        + "), so this run uses " + chosen.get() + "; choose one with --mechanism"));
         return chosen;
     }
 }

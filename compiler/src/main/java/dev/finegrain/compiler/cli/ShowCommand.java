@@ -10,13 +10,13 @@ import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.jvm.JvmCodegen;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
-import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
-import dev.finegrain.compiler.plan.ExecutionPlan;
-import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.compiler.resolve.Skip;
+import dev.finegrain.compiler.resolve.VariantRequest;
+import dev.finegrain.compiler.resolve.VariantResolver;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -94,11 +94,13 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             graph = Pipeline.run(kernel.kernel(), true, new PrintStream(trace, true, StandardCharsets.UTF_8));
             out().print(trace.toString(StandardCharsets.UTF_8));
         } else {
-            graph = Pipeline.compile(kernel.kernel());
+            graph = new VariantResolver().graph(kernel.kernel());
             out().print(IrPrinter.print(graph));
         }
         if (parsed != null) {
-            out().print("plan: " + SchedulePlanner.plan(graph, parsed).describe());
+            VariantResolver.PlanOutcome planned = new VariantResolver().plan(kernel.kernel(), parsed);
+            out().print("plan: " + planned.plan().orElseThrow(() -> new UsageException(planned.skip().orElseThrow().message()))
+                    .describe());
         }
         return 0;
     }
@@ -140,43 +142,30 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         if (schedule == null) {
             throw new UsageException(view + " needs --schedule S (wavefront, lock-dataflow[:persistent] or data-parallel[:B])");
         }
-        KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);
         boolean real = cuda || arch != null;
         Backend backend = CliValues.backend(real ? CudaBackend.PREFIX + ":" + (arch == null ? CudaBackend.DEFAULT_ARCH : arch)
                 : GpuModelBackend.PREFIX + (profile == null ? DEFAULT_PROFILE : profile));
         String what = real ? "backend '" + backend.name() + "'" : "the GPU model";
-        backend.unsupportedKernel(graph, parsed).ifPresent(reason -> {
-            throw new UsageException(what + " cannot run " + parsed.cliName() + " of kernel '" + graph.name() + "': " + reason);
-        });
-        Optional<LockMechanism> lock = Optional.empty();
-        if (parsed instanceof Schedule.LockDataflow) {
-            LockMechanism chosen = mechanism == null ? backend.defaultMechanism(graph, parsed).orElse(LockMechanism.TINY_LOCK)
-                    : CliValues.mechanism(mechanism);
-            backend.unsupported(graph, parsed, chosen).ifPresent(reason -> {
-                if (mechanism == null && backend.mechanisms(graph, parsed).isEmpty()) {
-                    // no mechanism would do: the schedule is what does not fit, so say that, not the default's name
-                    throw new UsageException(what + " cannot run " + parsed.cliName() + " of kernel '" + graph.name()
-                            + "' with any lock mechanism: " + reason);
-                }
-                throw new UsageException("backend '" + backend.name() + "' cannot use mechanism '" + chosen + "' here: "
-                        + reason + (mechanism == null ? " (the default; choose one with --mechanism M)" : ""));
-            });
-            lock = Optional.of(chosen);
-        } else if (mechanism != null) {
-            throw new UsageException(parsed.cliName() + " synchronises with barriers only; drop --mechanism");
-        }
-        List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, graph.rank(), graph.name());
+        int rank = kernel.kernel().rank();
+        List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, rank, kernel.kernel().name());
         if (given.size() > 1) {
             throw new UsageException(view + " folds one size into the program; give one size, not " + sizes);
         }
         int[] extents = given.isEmpty() ? kernel.defaultSizes().getFirst() : given.getFirst();
-        ExecutionPlan plan = SchedulePlanner.plan(graph, parsed);
-        ComparisonRunner.tileMisfit(plan, extents).ifPresent(misfit -> {
-            throw new UsageException(misfit);
-        });
-        Variant variant = new Variant(graph, plan, lock);
-        // a variant that does not fit the target throws GpuLoweringException, which the CLI reports as a usage error
+        Variant variant = new VariantResolver().resolve(request(kernel, parsed, backend), extents).orElseThrow(skip ->
+                new UsageException(switch (skip.reason()) {
+                    case TARGET_NEVER_RUNS_SCHEDULE -> what + " never runs " + parsed.cliName() + ": " + skip.detail();
+                    case TARGET_CANNOT_RUN_KERNEL -> what + " cannot run " + parsed.cliName() + " of kernel '"
+                            + kernel.kernel().name() + "': " + skip.detail();
+                    case NO_MECHANISM_FITS -> what + " cannot run " + parsed.cliName() + " of kernel '"
+                            + kernel.kernel().name() + "' with any lock mechanism: " + skip.detail();
+                    case MECHANISM_DOES_NOT_FIT -> "backend '" + backend.name() + "' cannot use mechanism '"
+                            + requestedOrDefault(kernel, parsed, backend) + "' here: " + skip.detail()
+                            + (mechanism == null ? " (the default; choose one with --mechanism M)" : "");
+                    default -> skipInViewWords(skip);
+                }));
+        // a variant that does not fit the target at this size throws GpuLoweringException, which the CLI reports as a usage error
         if (gpuPlan) {
             GpuMapping mapping = real ? ((CudaBackend) backend).map(variant, extents) : ((GpuModelBackend) backend).map(variant, extents);
             out().print(mapping.describe());
@@ -197,23 +186,39 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         if (schedule == null) {
             throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
         }
-        KernelGraph graph = Pipeline.compile(kernel.kernel());
         Schedule parsed = CliValues.schedule(schedule);
         JvmBackend backend = new JvmBackend();
         CliValues.requireRuns(backend, parsed);
-        Optional<LockMechanism> lock = Optional.empty();
-        if (parsed instanceof Schedule.LockDataflow) {
-            LockMechanism chosen = mechanism == null ? backend.defaultMechanism(graph, parsed).orElse(LockMechanism.ACQUIRE_RELEASE_FLAG)
-                    : CliValues.mechanism(mechanism);
-            backend.unsupported(graph, parsed, chosen).ifPresent(reason -> {
-                throw new UsageException("the jvm backend cannot use mechanism '" + chosen + "' here: " + reason);
-            });
-            lock = Optional.of(chosen);
-        } else if (mechanism != null) {
-            throw new UsageException(parsed.cliName() + " synchronises with barriers only; drop --mechanism");
-        }
-        JClass generated = JvmCodegen.generate(SchedulePlanner.plan(graph, parsed), lock, "dev.finegrain.generated");
+        Variant variant = new VariantResolver().resolve(request(kernel, parsed, backend)).orElseThrow(skip ->
+                new UsageException(skip.reason() == Skip.Reason.MECHANISM_DOES_NOT_FIT
+                        ? "the jvm backend cannot use mechanism '" + requestedOrDefault(kernel, parsed, backend) + "' here: "
+                                + skip.detail()
+                        : skipInViewWords(skip)));
+        JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), "dev.finegrain.generated");
         out().print(JavaSourceEmitter.emit(generated).toString());
         return 0;
+    }
+
+    /** The variant a view shows: the mechanism given with --mechanism, else the default one. */
+    private VariantRequest request(LibraryKernel kernel, Schedule parsed, Backend backend) {
+        VariantRequest request = VariantRequest.of(kernel.kernel(), parsed, backend);
+        return mechanism == null ? request : request.withMechanism(CliValues.mechanism(mechanism));
+    }
+
+    /** The mechanism a refused request named, for its message: the one given, else the default it fell back to. */
+    private String requestedOrDefault(LibraryKernel kernel, Schedule parsed, Backend backend) {
+        if (mechanism != null) {
+            return CliValues.mechanism(mechanism).toString();
+        }
+        return ((Schedule.LockDataflow) parsed).mechanismFor(kernel.kernel()).or(backend::preferredMechanism)
+                .map(LockMechanism::toString).orElse("none");
+    }
+
+    /** A refusal every view words alike: the schedule's own, a mechanism for a barrier schedule, tiles that do not fit. */
+    private static String skipInViewWords(Skip skip) {
+        return switch (skip.reason()) {
+            case SCHEDULE_TAKES_NO_MECHANISM -> skip.detail() + "; drop --mechanism";
+            default -> skip.message();
+        };
     }
 }

@@ -1,14 +1,13 @@
 package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.backend.BackendRun;
-import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.UnsupportedCombinationException;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
@@ -58,7 +57,7 @@ public final class ComparisonRunner {
             progress.flush();
         }
         Kernel kernel = request.kernel().kernel();
-        KernelGraph graph = Pipeline.compile(kernel);
+        KernelGraph graph = sweep.resolver().graph(kernel);
         RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
                 RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
         List<List<Sweep.Planned>> bySize = bySize(sweep.rows());
@@ -227,7 +226,7 @@ public final class ComparisonRunner {
         }
         Optional<String> problem = run.failure().or(() -> oracle.firstDifference(variant.graph(), row.sizes(), run.outputs()));
         return new ResultRow(row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(),
-                row.backend().name(), row.mechanismText(), row.granularityText(), row.kernel().channelPolicy().cliName(),
+                row.backend().name(), row.mechanismText(), row.granularityText(), row.lockChoices().channelPolicy().cliName(),
                 problem.isEmpty() ? RowStatus.VERIFIED : RowStatus.NOT_VERIFIED, run.metric(), run.value(), run.unit(),
                 settings.seed(), problem.orElse(""), run.details());
     }
@@ -252,7 +251,7 @@ public final class ComparisonRunner {
 
     private static ResultRow withoutResult(Sweep.Planned row, long seed, RowStatus status, String why) {
         return new ResultRow(row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(), row.backend().name(),
-                row.mechanismText(), row.granularityText(), row.kernel().channelPolicy().cliName(), status, "-", Double.NaN,
+                row.mechanismText(), row.granularityText(), row.lockChoices().channelPolicy().cliName(), status, "-", Double.NaN,
                 "-", seed, oneLine(why), Map.of());
     }
 
@@ -302,10 +301,5 @@ public final class ComparisonRunner {
     /** The size as the command line and reports write it, e.g. {@code 64x32}. */
     public static String sizeText(int[] sizes) {
         return Sweep.sizeText(sizes);
-    }
-
-    /** Why a plan's tiles cannot cover a size, in the command line's words, if they cannot. */
-    public static Optional<String> tileMisfit(ExecutionPlan plan, int[] sizes) {
-        return Sweep.tileMisfitMessage(plan, sizes);
     }
 }

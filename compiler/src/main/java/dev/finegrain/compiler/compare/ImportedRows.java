@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.compare;
 
+import dev.finegrain.compiler.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

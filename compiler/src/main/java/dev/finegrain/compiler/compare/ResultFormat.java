@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.compare;
 
+import dev.finegrain.compiler.json.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Adds one channel per distinct read of a state field (vector = minus the read's offset) and one per explicit channel, each with its policy. */
 public final class DeriveChannels implements Pass {
@@ -43,8 +44,9 @@ public final class DeriveChannels implements Pass {
                 String via = IrPrinter.load(graph, load.field(), load.offset());
                 int[] vector = java.util.Arrays.stream(load.offset()).map(c -> -c).toArray();
                 int producer = writerOf(graph, load.field());
+                Optional<ChannelPolicy> declared = declaredPolicy(kernel, consumer.name(), via);
                 distinct.putIfAbsent(via, new IrChannel(producer, consumer.id(), vector, via,
-                        policyOf(kernel, consumer.name(), via), List.of()));
+                        declared.orElse(kernel.channelPolicy()), declared.isPresent(), List.of()));
             });
             channels.addAll(distinct.values());
         }
@@ -52,19 +54,20 @@ public final class DeriveChannels implements Pass {
             int[] vector = explicit.distance().stream().mapToInt(Integer::intValue).toArray();
             ChannelPolicy policy = explicit.policy() != null ? explicit.policy() : kernel.channelPolicy();
             channels.add(new IrChannel(actorId(graph, explicit.producer()), actorId(graph, explicit.consumer()), vector,
-                    "explicit", policy, List.of()));
+                    "explicit", policy, explicit.policy() != null, List.of()));
         }
         return graph.withChannels(channels);
     }
 
-    private static ChannelPolicy policyOf(Kernel kernel, String consumer, String via) {
+    /** The policy the kernel declared for one read's channel by an override, if it did. */
+    private static Optional<ChannelPolicy> declaredPolicy(Kernel kernel, String consumer, String via) {
         for (ChannelOverride override : kernel.channelOverrides()) {
             if (override.consumer().equals(consumer)
                     && SpecPrinter.read(override.field(), override.offset(), kernel.domain()).equals(via)) {
-                return override.policy();
+                return Optional.of(override.policy());
             }
         }
-        return kernel.channelPolicy();
+        return Optional.empty();
     }
 
     private static int writerOf(KernelGraph graph, int field) {

@@ -12,13 +12,22 @@ import java.util.List;
  * Lock-based dataflow: every actor instance is a task that fires once each channel in {@code waits} has its
  * producer's token (the producer instance at p - vector, when that point is in the domain). No barriers.
  *
- * @param persistent one launch for the whole domain, workers owning bands of the last dimension
- *                   ({@link Schedule.LockDataflow#persistent()}); the order and the waits are the same
+ * @param graph       the kernel's graph with each channel's policy as the lock choices make it
+ * @param persistent  one launch for the whole domain, workers owning bands of the last dimension
+ *                    ({@link Schedule.LockDataflow#persistent()}); the order and the waits are the same
+ * @param lockChoices the mechanism asked for, the granularity and the channel policy, decided once
  */
-public record DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean persistent) implements ExecutionPlan {
+public record DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean persistent, LockChoices lockChoices)
+        implements ExecutionPlan {
 
     public DataflowPlan {
         waits = List.copyOf(waits);
+        java.util.Objects.requireNonNull(lockChoices, "lockChoices");
+    }
+
+    /** A plan with the kernel's own lock choices (tests build plans this way, broken ones included). */
+    public DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean persistent) {
+        this(graph, waits, persistent, LockChoices.of(graph.kernel()));
     }
 
     public DataflowPlan(KernelGraph graph, List<IrChannel> waits) {

@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.plan;
 
+import dev.finegrain.compiler.ir.KernelExecutionException;
+
 /** Row-major numbering of the points of a rectangular domain [0, sizes[0]) x ... */
 public final class Domain {
 
@@ -13,7 +15,7 @@ public final class Domain {
             count *= size;
         }
         if (count > Integer.MAX_VALUE) {
-            throw new dev.finegrain.compiler.backend.KernelExecutionException("a domain of " + java.util.Arrays.toString(sizes)
+            throw new KernelExecutionException("a domain of " + java.util.Arrays.toString(sizes)
                     + " (halos included) has " + count + " points, more than an int-indexed array holds; choose smaller sizes");
         }
         this.points = (int) count;

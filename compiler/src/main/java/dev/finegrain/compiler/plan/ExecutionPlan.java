@@ -14,6 +14,14 @@ public sealed interface ExecutionPlan permits WavefrontPlan, DataflowPlan, DataP
 
     Schedule schedule();
 
+    /**
+     * The lock choices its variants run with. Only lock-dataflow lets a schedule choose them; every other plan runs
+     * with the kernel's own (which name its variants, e.g. a CUDA variant's id).
+     */
+    default LockChoices lockChoices() {
+        return LockChoices.of(graph().kernel());
+    }
+
     /** Readable text: the ordering and each kind of sync point. */
     String describe();
 

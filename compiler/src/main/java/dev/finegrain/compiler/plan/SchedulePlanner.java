@@ -11,7 +11,7 @@ public final class SchedulePlanner {
     public static ExecutionPlan plan(KernelGraph graph, Schedule schedule) {
         return switch (schedule) {
             case Schedule.Wavefront wavefront -> PlanWavefront.plan(graph);
-            case Schedule.LockDataflow dataflow -> PlanLockDataflow.plan(graph, dataflow.persistentLaunch());
+            case Schedule.LockDataflow dataflow -> PlanLockDataflow.plan(graph, dataflow);
             case Schedule.DataParallel dataParallel -> PlanDataParallel.plan(graph, dataParallel);
         };
     }

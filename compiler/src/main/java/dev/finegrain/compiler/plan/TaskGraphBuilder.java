@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.plan;
 
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import java.util.List;
 
 /** Appends tasks in execution order; each task fires the given actors at each of its points. */
@@ -17,7 +18,7 @@ final class TaskGraphBuilder {
     /** Counts come as long, so a plan too large to check is reported instead of overflowing. */
     TaskGraphBuilder(long taskCount, long firingCount, List<Integer> actorOrder) {
         if (firingCount > Integer.MAX_VALUE - 8) {
-            throw new dev.finegrain.compiler.backend.KernelExecutionException("a plan of " + firingCount
+            throw new KernelExecutionException("a plan of " + firingCount
                     + " actor firings is more than the reference checker holds; choose smaller sizes");
         }
         this.actorOrder = actorOrder;

@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.validate;
 
-import dev.finegrain.compiler.compare.Json;
+import dev.finegrain.compiler.json.Json;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

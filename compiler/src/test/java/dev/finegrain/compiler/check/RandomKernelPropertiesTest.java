@@ -138,7 +138,7 @@ class RandomKernelPropertiesTest {
         JvmBackend jvm = new JvmBackend();
         for (Schedule schedule : schedulesFor(random)) {
             ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
-            List<Optional<LockMechanism>> mechanisms = jvm.mechanisms(graph, schedule).stream().map(Optional::of).toList();
+            List<Optional<LockMechanism>> mechanisms = jvm.mechanisms(SchedulePlanner.plan(graph, schedule)).stream().map(Optional::of).toList();
             for (Optional<LockMechanism> mechanism : mechanisms.isEmpty() ? List.of(Optional.<LockMechanism>empty()) : mechanisms) {
                 BackendRun run = jvm.run(new Variant(graph, plan, mechanism), random.invocation(), RunSettings.once(3, 2));
                 assertEquals(Optional.empty(), oracle.firstDifference(graph, random.sizes(), run.outputs()),
@@ -180,7 +180,7 @@ class RandomKernelPropertiesTest {
         JvmBackend jvm = new JvmBackend(width);
         for (Schedule schedule : schedulesFor(random)) {
             ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
-            List<Optional<LockMechanism>> mechanisms = jvm.mechanisms(graph, schedule).stream().map(Optional::of).toList();
+            List<Optional<LockMechanism>> mechanisms = jvm.mechanisms(SchedulePlanner.plan(graph, schedule)).stream().map(Optional::of).toList();
             for (Optional<LockMechanism> mechanism : mechanisms.isEmpty() ? List.of(Optional.<LockMechanism>empty()) : mechanisms) {
                 BackendRun run = jvm.run(new Variant(graph, plan, mechanism), random.invocation(), RunSettings.once(3, threads));
                 assertEquals(Optional.empty(), oracle.firstDifference(graph, random.sizes(), run.outputs()),
@@ -194,7 +194,7 @@ class RandomKernelPropertiesTest {
     }
 
     private static Optional<LockMechanism> jvmMechanism(KernelGraph graph, Schedule schedule) {
-        return new JvmBackend().mechanisms(graph, schedule).stream().findFirst();
+        return new JvmBackend().mechanisms(SchedulePlanner.plan(graph, schedule)).stream().findFirst();
     }
 
     /**
@@ -245,7 +245,7 @@ class RandomKernelPropertiesTest {
         GpuModelBackend gpu = new GpuModelBackend(profile);
         Set<String> ran = new TreeSet<>();
         for (Schedule schedule : schedulesFor(random)) {
-            Optional<String> refused = gpu.unsupportedKernel(graph, schedule);
+            Optional<String> refused = gpu.unsupportedKernel(SchedulePlanner.plan(graph, schedule));
             if (refused.isPresent()) {
                 assertTrue(refused.get().startsWith("the GPU model's tiles need dependences that point backwards")
                         || refused.get().startsWith("the GPU model lowers 2D wavefronts along anti-diagonals")
@@ -255,7 +255,7 @@ class RandomKernelPropertiesTest {
                 continue;
             }
             ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
-            List<Optional<LockMechanism>> mechanisms = gpu.mechanisms(graph, schedule).stream().map(Optional::of).toList();
+            List<Optional<LockMechanism>> mechanisms = gpu.mechanisms(SchedulePlanner.plan(graph, schedule)).stream().map(Optional::of).toList();
             for (Optional<LockMechanism> mechanism : schedule instanceof Schedule.LockDataflow ? mechanisms
                     : List.of(Optional.<LockMechanism>empty())) {
                 BackendRun run;

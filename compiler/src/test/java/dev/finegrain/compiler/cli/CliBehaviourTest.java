@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.cli;
 
-import dev.finegrain.compiler.compare.Json;
+import dev.finegrain.compiler.json.Json;
 import dev.finegrain.compiler.compare.Backends;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
@@ -363,9 +363,10 @@ class CliBehaviourTest {
                                 + " dimension (at most 3), e.g. data-parallel:16 or data-parallel:32x8"),
                 Arguments.of("threads out of range", List.of("compare", "nw", "--threads", "0"), "--threads 0 is out of range"),
                 Arguments.of("jobs out of range", List.of("compare", "nw", "--jobs", "0"), "--jobs 0 is out of range"),
-                Arguments.of("a schedule no mechanism can run, without --mechanism", List.of("show", "nw", "--gpu-plan",
+                Arguments.of("a schedule the target never runs, without --mechanism", List.of("show", "nw", "--gpu-plan",
                         "--schedule", "lock-dataflow:persistent", "--profile", "fermi-gtx570"),
-                        "the GPU model cannot run lock-dataflow:persistent of kernel 'nw' with any lock mechanism: "),
+                        "the GPU model never runs lock-dataflow:persistent: lock-dataflow:persistent carries values along a"
+                                + " band by warp shuffle, which the model ISA does not have"),
                 Arguments.of("an architecture nvcc no longer builds", List.of("show", "nw", "--cuda", "--schedule", "wavefront",
                         "--arch", "sm_12"), "'sm_12' is older than nvcc 13 builds for; use sm_75 or newer"));
     }

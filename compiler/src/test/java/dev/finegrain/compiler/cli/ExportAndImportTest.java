@@ -1,7 +1,7 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.gpu.cuda.CudaToolchain;
-import dev.finegrain.compiler.compare.Json;
+import dev.finegrain.compiler.json.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

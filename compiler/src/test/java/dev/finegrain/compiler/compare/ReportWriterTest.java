@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.compare;
 
-import dev.finegrain.compiler.compare.Json;
+import dev.finegrain.compiler.json.Json;
+import dev.finegrain.compiler.json.Json;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

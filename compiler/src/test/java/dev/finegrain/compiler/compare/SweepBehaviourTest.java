@@ -1,8 +1,9 @@
 package dev.finegrain.compiler.compare;
 
+import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
-import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
@@ -218,12 +219,7 @@ class SweepBehaviourTest {
         }
 
         @Override
-        public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
-            return List.of();
-        }
-
-        @Override
-        public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
+        public Optional<String> unsupported(ExecutionPlan plan, LockMechanism mechanism) {
             return Optional.of("none");
         }
 

@@ -106,15 +106,15 @@ class ScheduleAndPrintingTest {
         Kernel original = kernel("k").domain(dim("i", "n")).state("s", INT, boundary(constant(0)))
                 .actor("a", "s", c -> c.read("s", -1).plus(1)).mechanism(LockMechanism.ATOMIC_SPIN_LOCK).build();
         Schedule.LockDataflow plain = lockDataflow();
-        org.junit.jupiter.api.Assertions.assertSame(original, plain.appliedTo(original), "no choices: the kernel as declared");
+        assertEquals(Optional.empty(), plain.granularity(), "no choices: the kernel's apply");
         assertEquals(Optional.of(LockMechanism.ATOMIC_SPIN_LOCK), plain.mechanismFor(original));
         Schedule.LockDataflow chosen = lockDataflow().mechanism(LockMechanism.TINY_LOCK).warpShared(8).channels(ChannelPolicy.PRIVATE);
-        Kernel applied = chosen.appliedTo(original);
         assertEquals(Optional.of(LockMechanism.TINY_LOCK), chosen.mechanismFor(original));
-        assertEquals(LockGranularity.WARP_SHARED, applied.granularity());
-        assertEquals(8, applied.groupSize());
-        assertEquals(ChannelPolicy.PRIVATE, applied.channelPolicy());
-        assertEquals(LockGranularity.PER_THREAD, chosen.perThread().appliedTo(applied).granularity());
+        assertEquals(Optional.of(LockGranularity.WARP_SHARED), chosen.granularity());
+        assertEquals(Optional.of(8), chosen.groupSize());
+        assertEquals(Optional.of(ChannelPolicy.PRIVATE), chosen.channelPolicy());
+        assertEquals(Optional.of(LockGranularity.PER_THREAD), chosen.perThread().granularity());
+        assertEquals(Optional.empty(), chosen.perThread().groupSize(), "per-thread drops the group size");
         assertEquals("lock-dataflow", chosen.cliName());
     }
 

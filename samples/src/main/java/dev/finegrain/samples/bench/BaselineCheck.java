@@ -3,7 +3,7 @@ package dev.finegrain.samples.bench;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.resolve.VariantResolver;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 
@@ -43,7 +43,7 @@ final class BaselineCheck {
             }
             default -> throw new IllegalArgumentException("not an int[] or double[] matrix: " + matrix.getClass());
         };
-        KernelGraph graph = Pipeline.compile(kernel);
+        KernelGraph graph = new VariantResolver().graph(kernel);
         SequentialOracle.run(graph, invocation)
                 .firstDifference(graph, invocation.sizes(), new KernelOutputs(Map.of(field, interior)))
                 .ifPresent(difference -> {

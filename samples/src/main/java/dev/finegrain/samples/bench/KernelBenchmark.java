@@ -1,5 +1,8 @@
 package dev.finegrain.samples.bench;
 
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
+import dev.finegrain.compiler.resolve.VariantResolver;
+import dev.finegrain.compiler.resolve.VariantRequest;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.jvm.CompiledJvmKernel;
@@ -69,7 +72,10 @@ public abstract class KernelBenchmark {
     public void compile() {
         Kernel kernel = variant().endsWith("/warp-shared") ? kernel().toBuilder().warpShared(32).build() : kernel();
         invocation = inputs(kernel);
-        compiled = CompiledJvmKernel.compile(kernel, schedule(variant(), invocation.sizes()), mechanism(variant()));
+        VariantRequest request = new VariantRequest(kernel, schedule(variant(), invocation.sizes()), new JvmBackend(),
+                mechanism(variant()));
+        compiled = CompiledJvmKernel.compile(new VariantResolver().resolve(request)
+                .orElseThrow(skip -> new IllegalStateException(skip.message())));
         runs = compiled.runsOf(invocation);
         team = new WorkerTeam(variant().equals("serial") ? 1 : threads);
     }

@@ -5,12 +5,11 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
-import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.compiler.plan.TokenRule;
+import dev.finegrain.compiler.plan.PlanWavefront;
 import dev.finegrain.compiler.plan.WavefrontPlan;
 import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
-import dev.finegrain.dsl.Schedule;
 
 import java.util.Arrays;
 import java.util.List;
@@ -68,7 +67,7 @@ public final class GpuMapper {
     /** Which schedule takes a dependence the tiles cannot: the skewed wavefront the planner finds, where it finds one. */
     private static String skewedWavefront(KernelGraph graph) {
         try {
-            WavefrontPlan plan = (WavefrontPlan) SchedulePlanner.plan(graph, new Schedule.Wavefront());
+            WavefrontPlan plan = PlanWavefront.plan(graph);
             return ", which the wavefront along hyperplane " + DependenceMath.format(plan.hyperplane())
                     + " takes on the reference and jvm backends";
         } catch (RuntimeException noWavefront) {
@@ -88,7 +87,7 @@ public final class GpuMapper {
             case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront);
             case DataParallelPlan dataParallel -> Optional.empty();
             case DataflowPlan dataflow when dataflow.persistent() -> unmappableLockDataflow(graph)
-                    .or(() -> MapBands.unsupported(graph, mechanism, target));
+                    .or(() -> MapBands.unsupported(dataflow, mechanism, target));
             case DataflowPlan dataflow -> unmappableLockDataflow(graph).or(() -> mechanism.isEmpty()
                     ? Optional.of("lock-dataflow on the GPU model needs a lock mechanism")
                     : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target));
@@ -97,10 +96,10 @@ public final class GpuMapper {
 
     /** The mechanism a lock-dataflow program runs: the requested one, or its warp-shared form for warp-shared locks. */
     public static LockMechanism effectiveMechanism(ExecutionPlan plan, LockMechanism requested, GpuTarget target) {
-        if (plan instanceof DataflowPlan dataflow && dataflow.persistent()) {
+        if (!(plan instanceof DataflowPlan dataflow) || dataflow.persistent()) {
             return requested;   // a band's edge tokens keep the requested mechanism whatever the granularity
         }
-        return MapLockDataflow.effectiveMechanism(plan.graph(), requested, target);
+        return MapLockDataflow.effectiveMechanism(dataflow, requested);
     }
 
     /**
@@ -117,7 +116,7 @@ public final class GpuMapper {
         return switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.map(graph, wavefront, target, sizes);
             case DataParallelPlan dataParallel -> MapDataParallel.map(graph, dataParallel, target, sizes);
-            case DataflowPlan dataflow when dataflow.persistent() -> MapBands.map(graph, mechanism.orElseThrow(() ->
+            case DataflowPlan dataflow when dataflow.persistent() -> MapBands.map(dataflow, mechanism.orElseThrow(() ->
                     new GpuLoweringException("lock-dataflow:persistent needs a lock mechanism")), target, sizes);
             case DataflowPlan dataflow -> MapLockDataflow.map(graph, dataflow, mechanism.orElseThrow(() ->
                     new GpuLoweringException("lock-dataflow on the GPU model needs a lock mechanism")), target, sizes);

@@ -9,6 +9,8 @@ import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.ir.Loads;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.LockChoices;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
@@ -34,11 +36,12 @@ final class MapBands {
     private MapBands() {}
 
     /** Why no size of the kernel maps onto bands with this mechanism (none given: any) on this machine, if none does. */
-    static Optional<String> unsupported(KernelGraph graph, Optional<LockMechanism> mechanism, GpuTarget target) {
+    static Optional<String> unsupported(DataflowPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
+        KernelGraph graph = plan.graph();
         try {
             check(graph, target);
             if (mechanism.isPresent()) {
-                checkMechanism(graph, gpuForm(mechanism.get()), target, edgeFields(graph));
+                checkMechanism(graph, plan.lockChoices(), gpuForm(mechanism.get()), target, edgeFields(graph));
             }
             return Optional.empty();
         } catch (GpuLoweringException reason) {
@@ -46,12 +49,14 @@ final class MapBands {
         }
     }
 
-    static BandMapping map(KernelGraph graph, LockMechanism requested, GpuTarget target, int[] sizes) {
+    static BandMapping map(DataflowPlan plan, LockMechanism requested, GpuTarget target, int[] sizes) {
+        KernelGraph graph = plan.graph();
+        LockChoices choices = plan.lockChoices();
         check(graph, target);
         GpuMechanism mechanism = gpuForm(requested);
         List<BandRead> reads = reads(graph);
         List<IrField> edgeFields = edgeFields(graph);
-        checkMechanism(graph, mechanism, target, edgeFields);
+        checkMechanism(graph, choices, mechanism, target, edgeFields);
         int rows = sizes[0];
         int bands = Math.ceilDiv(sizes[1], WARP);
         List<BandMapping.Ring> inputRings = new ArrayList<>();
@@ -68,7 +73,7 @@ final class MapBands {
             }
         }
         boolean readyWords = mechanism.storage(ChannelPolicy.SHARED, target) == TokenStorage.READY_BIT_BESIDE_VALUE;
-        int groupRows = graph.kernel().granularity() == LockGranularity.WARP_SHARED ? graph.kernel().groupSize() : 1;
+        int groupRows = choices.warpShared() ? choices.groupSize() : 1;
         long tokenBytes = columns == 0 ? 0 : readyWords ? 8L * edgeFields.size() * bands * columns * rows
                 : 4L * bands * Math.ceilDiv(rows, groupRows);
         BandEdge edge = new BandEdge(edgeFields, columns, rowsBack, readyWords, groupRows, tokenBytes);
@@ -128,7 +133,8 @@ final class MapBands {
         }
     }
 
-    private static void checkMechanism(KernelGraph graph, GpuMechanism mechanism, GpuTarget target, List<IrField> edgeFields) {
+    private static void checkMechanism(KernelGraph graph, LockChoices choices, GpuMechanism mechanism, GpuTarget target,
+                                       List<IrField> edgeFields) {
         mechanism.unsupportedOn(target).ifPresent(reason -> {
             throw new GpuLoweringException(reason);
         });
@@ -136,7 +142,7 @@ final class MapBands {
             throw new GpuLoweringException(reason);
         });
         if (mechanism.storage(ChannelPolicy.SHARED, target) == TokenStorage.READY_BIT_BESIDE_VALUE) {
-            if (graph.kernel().granularity() == LockGranularity.WARP_SHARED) {
+            if (choices.warpShared()) {
                 throw new GpuLoweringException(mechanism.id() + "'s token is the ready bit beside each value, one per point;"
                         + " for warp-shared groups on a band edge use acquire-release or atomic-spin-lock");
             }

@@ -7,6 +7,7 @@ import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.ir.Loads;
+import dev.finegrain.compiler.plan.LockChoices;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.internal.DependenceMath;
@@ -35,6 +36,7 @@ final class MapLockDataflow {
     private final List<IrChannel> waits;
     private final boolean privateChannels;
     private final TokenStorage storage;
+    private final LockChoices choices;
 
     private MapLockDataflow(KernelGraph graph, DataflowPlan plan, LockMechanism requested, GpuTarget target, int[] sizes) {
         this.graph = graph;
@@ -42,10 +44,11 @@ final class MapLockDataflow {
         this.sizes = sizes.clone();
         this.halo = CommonHalo.of(graph);
         this.requested = requested;
-        this.mechanism = effectiveMechanism(graph, requested);
+        this.choices = plan.lockChoices();
+        this.mechanism = effectiveMechanism(choices, requested);
         this.waits = GpuMapper.tokenWaits(plan);
-        this.privateChannels = graph.kernel().channelPolicy() == ChannelPolicy.PRIVATE;
-        this.storage = mechanism.storage(graph.kernel().channelPolicy(), target);
+        this.privateChannels = choices.channelPolicy() == ChannelPolicy.PRIVATE;
+        this.storage = mechanism.storage(choices.channelPolicy(), target);
     }
 
     static LockDataflowMapping map(KernelGraph graph, DataflowPlan plan, LockMechanism requested, GpuTarget target,
@@ -70,18 +73,18 @@ final class MapLockDataflow {
     }
 
     /** The mechanism the program runs for this kernel: the requested one or its warp-shared form. */
-    static LockMechanism effectiveMechanism(KernelGraph graph, LockMechanism requested, GpuTarget target) {
-        return effectiveMechanism(graph, requested).id();
+    static LockMechanism effectiveMechanism(DataflowPlan plan, LockMechanism requested) {
+        return effectiveMechanism(plan.lockChoices(), requested).id();
     }
 
     /**
      * Warp-shared granularity (seed 001 §4.5) turns a per-thread lock into its one-token-per-warp form: the tiny-lock
      * becomes the warp-shared lock bit of Listing 9 (warp vote), the atomic spin-lock the warp's shared spin-lock.
      */
-    private static GpuMechanism effectiveMechanism(KernelGraph graph, LockMechanism requested) {
+    private static GpuMechanism effectiveMechanism(LockChoices choices, LockMechanism requested) {
         GpuMechanism asked = GpuMechanisms.of(requested).orElseThrow(() ->
                 new GpuLoweringException(GpuMechanisms.whyNoGpuForm(requested)));
-        if (graph.kernel().granularity() != LockGranularity.WARP_SHARED) {
+        if (!choices.warpShared()) {
             return asked;
         }
         return asked.warpSharedForm().flatMap(GpuMechanisms::of).orElse(asked);
@@ -153,9 +156,9 @@ final class MapLockDataflow {
             throw new GpuLoweringException(mechanism.id() + " takes a lock bit per token word (" + target.called()
                     + " runs shared atomics as loops on lock bits) but has none; use a mechanism without atomics");
         }
-        boolean warpShared = graph.kernel().granularity() == LockGranularity.WARP_SHARED;
-        if (warpShared && graph.kernel().groupSize() != WARP) {
-            throw new GpuLoweringException("warp-shared groups of " + graph.kernel().groupSize() + " actor instances"
+        boolean warpShared = choices.warpShared();
+        if (warpShared && choices.groupSize() != WARP) {
+            throw new GpuLoweringException("warp-shared groups of " + choices.groupSize() + " actor instances"
                     + " do not match the GPU model's warps of " + WARP + "; use warpShared(32)");
         }
         if (warpShared && !mechanism.oneTokenPerWarp()) {

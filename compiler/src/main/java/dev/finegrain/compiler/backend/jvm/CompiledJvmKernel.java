@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.backend.jvm;
 
-import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
@@ -11,12 +11,10 @@ import dev.finegrain.compiler.backend.reference.PaddedFields;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.Domain;
 import dev.finegrain.compiler.plan.ExecutionPlan;
-import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
@@ -100,15 +98,14 @@ public final class CompiledJvmKernel {
         return out;
     }
 
-    /** Compiles a kernel under a schedule (and, for lock-dataflow, a lock mechanism) to a hidden class. */
-    public static CompiledJvmKernel compile(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism) {
-        KernelGraph graph = Pipeline.compile(kernel);
-        ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+    /** Compiles a variant (from the resolver) to a hidden class of this JVM. */
+    public static CompiledJvmKernel compile(Variant variant) {
         try {
-            Class<?> type = GeneratedKernels.define(AsmEmitter.emit(JvmCodegen.generate(plan, mechanism, GeneratedKernels.PACKAGE)));
-            return new CompiledJvmKernel(new Variant(graph, plan, mechanism), type);
+            Class<?> type = GeneratedKernels.define(AsmEmitter.emit(JvmCodegen.generate(variant.plan(), variant.mechanism(),
+                    GeneratedKernels.PACKAGE)));
+            return new CompiledJvmKernel(variant, type);
         } catch (IllegalAccessException failure) {
-            throw new IllegalStateException("cannot define the generated class of " + kernel.name(), failure);
+            throw new IllegalStateException("cannot define the generated class of " + variant.graph().name(), failure);
         }
     }
 
@@ -341,7 +338,7 @@ public final class CompiledJvmKernel {
         if (!(variant.plan() instanceof DataflowPlan dataflow)) {
             return new Object[] {new SenseBarrier(workers)};
         }
-        SyncLayout layout = SyncLayout.of(variant.graph(), dataflow.waits(), variant.mechanism().orElseThrow());
+        SyncLayout layout = SyncLayout.of(dataflow, variant.mechanism().orElseThrow());
         int last = sizes.length - 1;
         int rows = 1;
         for (int d = 0; d < last; d++) {

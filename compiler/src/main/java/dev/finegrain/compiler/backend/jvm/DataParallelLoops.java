@@ -39,10 +39,6 @@ final class DataParallelLoops {
         int[] tileShape = plan.tile();
         LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> shapeAgainst(plan, k, skew));
         TileForm form = TileForm.of(cx, plan, lanes);
-        Optional<LaneStrips> strips = form.strips();
-        Optional<RowScanTiles> scan = form.scan();
-        Optional<TileGroupLanes> groups = form.groups();
-        Optional<TileLanes> tileLanes = form.tileLanes();
         JExpr.Local barrier = cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);
         int rank = cx.rank;
         int last = cx.last;
@@ -73,11 +69,14 @@ final class DataParallelLoops {
             bounds.addAll(cx.layout.blockOrigins(tileIndex[last], tileStart[last]));
             bounds.addAll(westHalo(cx, tile[last], tileIndex[last], tileStart, tileEnd));
         }
-        List<JStmt> runTile = scan.isPresent() ? concat(bounds, scan.get().tile(tileIndex[last], tileStart, tileEnd))
-                : form.rowScan().isPresent() ? concat(bounds, rowScans(cx, form.rowScan().get(), tileStart, tileEnd))
-                : tileLanes.isPresent() ? concat(bounds, tileLanes.get().strips(tileStart[0], tileEnd[0], tileStart[1]))
-                : groups.isPresent() ? List.of()   // lanes across tiles replace the whole tile nest below
-                : concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, strips, bounds));
+        List<JStmt> runTile = switch (form) {
+            case TileForm.RowScan scan -> concat(bounds, scan.scan().tile(tileIndex[last], tileStart, tileEnd));
+            case TileForm.BandRowScan rows -> concat(bounds, rowScans(cx, rows.rows(), tileStart, tileEnd));
+            case TileForm.SkewedStrip strip -> concat(bounds, strip.lanes().strips(tileStart[0], tileEnd[0], tileStart[1]));
+            case TileForm.LanesAcrossTiles across -> List.of();   // lanes across tiles replace the whole tile nest below
+            case TileForm.Strips strips -> concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, Optional.of(strips.strips()), bounds));
+            case TileForm.Scalar scalar -> concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, Optional.empty(), bounds));
+        };
 
         JExpr otherSum = constant(0);
         for (int d = 0; d < last; d++) {
@@ -112,8 +111,8 @@ final class DataParallelLoops {
             for (int d = last - 1; d >= 0; d--) {
                 tileNest = List.of(new JStmt.Loop(tileIndex[d], d == 0 ? rowFrom : constant(0), d == 0 ? rowTo : tiles[d], constant(1), tileNest));
             }
-            if (groups.isPresent()) {
-                tileNest = groups.get().groups(diagonal, rowFrom, rowTo, tileStart);
+            if (form instanceof TileForm.LanesAcrossTiles across) {
+                tileNest = across.groups().groups(diagonal, rowFrom, rowTo, tileStart);
             }
         }
         perDiagonal.addAll(tileNest);
@@ -187,75 +186,6 @@ final class DataParallelLoops {
         return out;
     }
 
-    /**
-     * How a tile runs its lanes, at most one of the five, and the line {@code show --java} says about it: a row scan where
-     * the kernel allows (faster than strips and than scalar tiles, docs/performance.md, "Strips in tiles against scalar
-     * tiles"): vector after vector, the west value meeting each vector's scan at its end, in tiles of up to
-     * {@link RowScanTiles#MAX_VECTORS} whole vectors, else as a band's rows, the west value carried beside the scan; else
-     * in strips where they pay ({@link #stripsPay}); else lanes across tiles, where the kernel allows; else as one skewed
-     * strip of its own. The chosen lowering declares its locals as it is made, so only it is made.
-     */
-    private record TileForm(Optional<LaneStrips> strips, Optional<RowScanTiles> scan, Optional<RowScanBands> rowScan,
-                            Optional<TileGroupLanes> groups, Optional<TileLanes> tileLanes, boolean columnBlocks, String summary) {
-
-        /**
-         * The form, and the storage it takes: blocks of the tile's columns for every form of a 2D kernel but lanes across
-         * tiles (whose group of tiles spans several blocks), bound before the chosen lowering is made; a row scan binds
-         * its own and reads its west values from the west block, the others copy them into their block's halo first.
-         */
-        static TileForm of(LoweringContext cx, DataParallelPlan plan, LaneVectors.Choice lanes) {
-            int[] tile = plan.tile();
-            if (lanes.lanes().isEmpty()) {
-                boolean blocks = columnBlocks(cx, tile, 1);
-                return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
-                        lanes.summary() + blocksSummary(blocks, tile));
-            }
-            LaneVectors l = lanes.lanes().get();
-            Optional<String> notScan = RowScanTiles.against(plan.graph(), l.k, tile);
-            if (notScan.isEmpty() && RowScanTiles.fits(tile[1], l.k)) {
-                RowScanTiles scan = new RowScanTiles(l, tile[1]);
-                return new TileForm(Optional.empty(), Optional.of(scan), Optional.empty(), Optional.empty(), Optional.empty(), false,
-                        l.lanesSummary() + scan.summary() + "\nStorage: blocks of " + tile[1] + " columns (FINEGRAIN_ROW_BLOCK_COLUMNS), so a"
-                        + " tile's rows are one contiguous run; a tile reads the values west of it from the west block's last column.");
-            }
-            if (notScan.isEmpty()) {
-                boolean blocks = columnBlocks(cx, tile, l.k);
-                RowScanBands rows = new RowScanBands(l);
-                return new TileForm(Optional.empty(), Optional.empty(), Optional.of(rows), Optional.empty(), Optional.empty(), blocks,
-                        l.lanesSummary() + rows.summary("a tile's row") + blocksSummary(blocks, tile));
-            }
-            if (stripsPay(tile, l.k, l.skew)) {
-                boolean blocks = columnBlocks(cx, tile, l.k);
-                return new TileForm(Optional.of(new LaneStrips(l)), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), blocks,
-                        lanes.summary() + blocksSummary(blocks, tile));
-            }
-            Optional<String> notAcross = TileGroupLanes.against(plan.graph(), l.k, tile);
-            if (notAcross.isEmpty()) {
-                TileGroupLanes groups = new TileGroupLanes(l, tile[0]);
-                return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(groups), Optional.empty(), false,
-                        l.lanesSummary() + " No row scan: " + notScan.get() + "." + groups.summary());
-            }
-            boolean blocks = columnBlocks(cx, tile, l.k);
-            return new TileForm(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(new TileLanes(l)), blocks, lanes.summary()
-                    + " No lanes across tiles: " + notAcross.get() + "." + " A tile is " + tile[1] + " columns wide: one strip of its rows is "
-                    + (2 * tile[1] - 1) + " steps, its loads and stores rotated and transposed whole." + blocksSummary(blocks, tile));
-        }
-
-        /** Binds blocks of the tile's columns where the kernel is 2D; whether it did. */
-        private static boolean columnBlocks(LoweringContext cx, int[] tile, int lanes) {
-            if (cx.rank != 2) {
-                return false;
-            }
-            cx.layout.alignRowsInColumnBlocks(lanes, tile[1]);
-            return true;
-        }
-
-        private static String blocksSummary(boolean blocks, int[] tile) {
-            return blocks ? "\nStorage: blocks of " + tile[1] + " columns (FINEGRAIN_ROW_BLOCK_COLUMNS), so a tile's rows are one"
-                    + " contiguous run; a tile first copies the values west of it from the west block into its halo columns." : "";
-        }
-    }
-
     /** Why the tile takes neither lanes across tiles nor one skewed strip of {@code k} lanes, or empty when it takes one. */
     private static Optional<String> tileLanesAgainst(DataParallelPlan plan, int k, int skew) {
         Optional<String> across = TileGroupLanes.against(plan.graph(), k, plan.tile());
@@ -270,13 +200,13 @@ final class DataParallelLoops {
      */
     private static Optional<String> shapeAgainst(DataParallelPlan plan, int k, int skew) {
         int[] tile = plan.tile();
-        if (RowScanTiles.against(plan.graph(), k, tile).isEmpty() || stripsPay(tile, k, skew)) {
+        if (RowScanTiles.against(plan.graph(), k, tile).isEmpty() || TileForm.stripsPay(tile, k, skew)) {
             return Optional.empty();
         }
-        if (holdsBlock(tile, k, skew)) {
+        if (TileForm.holdsBlock(tile, k, skew)) {
             // a tile that holds a skewed block is wider than k, so only lanes across tiles could still take it, and they never do
             return TileGroupLanes.against(plan.graph(), k, tile).map(reason -> "skewed strips lose to scalar loops in tiles at most "
-                    + STRIP_MIN_VECTORS + " vectors wide (" + STRIP_MIN_VECTORS * k + " columns), and these are " + tile[1] + "; " + reason);
+                    + TileForm.STRIP_MIN_VECTORS + " vectors wide (" + TileForm.STRIP_MIN_VECTORS * k + " columns), and these are " + tile[1] + "; " + reason);
         }
         return tileLanesAgainst(plan, k, skew);
     }
@@ -291,29 +221,6 @@ final class DataParallelLoops {
             return "";
         }
         return "; tiles " + k + " columns wide run a row scan (data-parallel:" + tile[0] + "x" + k + ")";
-    }
-
-    /**
-     * Tiles at most this many vectors wide run scalar loops rather than skewed strips (where they take no other lanes): a
-     * strip's first and last triangles run as scalar points, and its blocks transpose their loads and stores, which
-     * narrow tiles do not earn back. Gauss-Seidel (8 double lanes), one thread, strips against scalar tiles: data-parallel:16 61.19
-     * against 46.33 ms, :32 54.15 against 41.25, :64 49.63 against 47.85, :128 44.27 against 51.89, :256 36.25 against
-     * 54.73 (docs/performance.md, "Strips in tiles against scalar tiles").
-     */
-    static final int STRIP_MIN_VECTORS = 8;
-
-    /**
-     * Whether a tile runs in strips: it holds a block and, where the strips are skewed (their triangles run as scalar
-     * points), is more than {@link #STRIP_MIN_VECTORS} vectors wide. Unskewed strips have no triangles, and keep every
-     * tile that holds a block.
-     */
-    private static boolean stripsPay(int[] tile, int k, int skew) {
-        return holdsBlock(tile, k, skew) && (skew == 0 || tile[1] > STRIP_MIN_VECTORS * k);
-    }
-
-    /** Whether a tile holds a whole block of a strip of k lanes: k rows by skew * (k - 1) + k columns. */
-    private static boolean holdsBlock(int[] tile, int k, int skew) {
-        return tile[0] >= k && tile[1] >= skew * (k - 1) + k;
     }
 
     /**

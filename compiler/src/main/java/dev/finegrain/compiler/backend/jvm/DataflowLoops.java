@@ -43,10 +43,10 @@ final class DataflowLoops {
     private JExpr.Local bandStart;
     private JExpr.Local bandEnd;
 
-    private DataflowLoops(LoweringContext cx, List<IrChannel> waits) {
+    private DataflowLoops(LoweringContext cx, DataflowPlan plan) {
         this.cx = cx;
-        this.waits = waits;
-        this.blockSize = blockSize(cx, waits);
+        this.waits = plan.waits();
+        this.blockSize = blockSize(cx, waits, plan.lockChoices().groupSize());
         this.tokens = new DataflowTokens(cx, waits, blockSize);
     }
 
@@ -56,17 +56,17 @@ final class DataflowLoops {
      * consecutive blocks alternate between workers (the chain's 32, seed 003's element-by-element 1). With group
      * tokens a block is one group, because a group is published by the worker that computed all of it.
      */
-    private static int blockSize(LoweringContext cx, List<IrChannel> waits) {
+    private static int blockSize(LoweringContext cx, List<IrChannel> waits, int groupSize) {
         if (cx.sync.group() > 1) {
             return cx.sync.group();
         }
         return waits.stream().filter(cx::needsToken).mapToInt(w -> Math.abs(w.vector()[0])).min()
-                .orElse(cx.graph.kernel().groupSize());
+                .orElse(groupSize);
     }
 
     static JClass lower(String className, DataflowPlan plan, SyncLayout layout, VectorWidth width) {
         LoweringContext cx = new LoweringContext(plan.graph(), layout, width);
-        DataflowLoops loops = new DataflowLoops(cx, plan.waits());
+        DataflowLoops loops = new DataflowLoops(cx, plan);
         Optional<String> notScan = RowScanBands.against(plan.graph());
         LaneVectors.Choice scanLanes = notScan.isPresent() ? null : LaneVectors.choose(cx, width, (k, skew) -> loops.rowScanAgainst());
         List<JStmt> body;

@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.jvm;
 
+import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
 import dev.finegrain.compiler.backend.RunSettings;
@@ -108,14 +109,6 @@ public final class JvmBackend implements Backend {
         return true;
     }
 
-    @Override
-    public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
-        if (!(schedule instanceof Schedule.LockDataflow)) {
-            return List.of();
-        }
-        return SWEEP.stream().filter(m -> SyncLayout.unsupported(graph, m).isEmpty()).toList();
-    }
-
     /** Its lock-dataflow workers own bands of columns for the whole run already; persistence would repeat that row. */
     @Override
     public Optional<String> neverRuns(Schedule schedule) {
@@ -125,11 +118,11 @@ public final class JvmBackend implements Backend {
     }
 
     @Override
-    public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
-        if (!(schedule instanceof Schedule.LockDataflow)) {
-            return Optional.of(schedule.cliName() + " synchronises with barriers only");
+    public Optional<String> unsupported(ExecutionPlan plan, LockMechanism mechanism) {
+        if (!(plan instanceof DataflowPlan dataflow)) {
+            return Optional.of(plan.schedule().cliName() + " synchronises with barriers only");
         }
-        return SyncLayout.unsupported(graph, mechanism);
+        return SyncLayout.unsupported(dataflow, mechanism);
     }
 
     @Override

@@ -45,7 +45,8 @@ public final class JvmCodegen {
      * @throws IllegalArgumentException when the mechanism cannot implement this kernel's channels, saying why
      */
     public static JClass generate(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width) {
-        mechanism.flatMap(m -> SyncLayout.unsupported(plan.graph(), m)).ifPresent(reason -> {
+        mechanism.filter(m -> plan instanceof DataflowPlan).flatMap(m -> SyncLayout.unsupported((DataflowPlan) plan, m))
+                .ifPresent(reason -> {
             throw new IllegalArgumentException("the jvm backend cannot use mechanism '" + mechanism.orElseThrow() + "' for kernel '"
                     + plan.graph().name() + "': " + reason);
         });
@@ -69,7 +70,7 @@ public final class JvmCodegen {
     private static JClass lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width) {
         String name = packageName + "." + className(plan, mechanism);
         JClass lowered = switch (plan) {
-            case DataflowPlan dataflow -> DataflowLoops.lower(name, dataflow, SyncLayout.of(plan.graph(), dataflow.waits(),
+            case DataflowPlan dataflow -> DataflowLoops.lower(name, dataflow, SyncLayout.of(dataflow,
                     mechanism.orElseThrow(() -> new IllegalArgumentException("lock-dataflow needs a lock mechanism"))), width);
             case WavefrontPlan wavefront -> WavefrontLoops.lower(name, wavefront, width);
             case DataParallelPlan dataParallel -> DataParallelLoops.lower(name, dataParallel, width);
@@ -87,7 +88,7 @@ public final class JvmCodegen {
         String bytes = plan.graph().kernel().fields().stream().filter(f -> f.storage() == Storage.BYTE).map(FieldSpec::name)
                 .collect(java.util.stream.Collectors.joining(","));
         String source = "protocol 1\n" + IrPrinter.print(plan.graph()) + plan.describe()
-                + "granularity " + plan.graph().kernel().granularity() + " group " + plan.graph().kernel().groupSize()
+                + "granularity " + plan.lockChoices().granularity() + " group " + plan.lockChoices().groupSize()
                 + "\nmechanism " + mechanism.map(LockMechanism::cliName).orElse("-") + "\n"
                 + (bytes.isEmpty() ? "" : "bytes " + bytes + "\n");
         try {
@@ -110,8 +111,8 @@ public final class JvmCodegen {
     public static String className(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
         StringBuilder name = new StringBuilder(camel(plan.graph().name())).append(camel(plan.schedule().cliName()));
         mechanism.ifPresent(m -> name.append(camel(m.cliName()))
-                .append(camel(m.granularityFor(plan.graph().kernel().granularity()).cliName()))
-                .append(camel(plan.graph().kernel().channelPolicy().cliName())));
+                .append(camel(plan.lockChoices().granularityWith(m).cliName()))
+                .append(camel(plan.lockChoices().channelPolicy().cliName())));
         return name.toString();
     }
 

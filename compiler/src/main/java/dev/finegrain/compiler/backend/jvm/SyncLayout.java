@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.jvm;
 
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.TokenRule;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockGranularity;
@@ -28,10 +29,12 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
         arrayOfChannel = List.copyOf(arrayOfChannel);
     }
 
-    public static SyncLayout of(KernelGraph graph, List<IrChannel> waits, LockMechanism mechanism) {
+    public static SyncLayout of(DataflowPlan plan, LockMechanism mechanism) {
+        KernelGraph graph = plan.graph();
+        List<IrChannel> waits = plan.waits();
         boolean packed = mechanism == LockMechanism.TINY_LOCK;
-        boolean grouped = mechanism.granularityFor(graph.kernel().granularity()) == LockGranularity.WARP_SHARED;
-        int group = grouped ? graph.kernel().groupSize() : 1;
+        boolean grouped = plan.lockChoices().granularityWith(mechanism) == LockGranularity.WARP_SHARED;
+        int group = grouped ? plan.lockChoices().groupSize() : 1;
         List<Integer> arrayOfChannel = new ArrayList<>();
         List<String> arrays = new ArrayList<>();
         for (int c = 0; c < waits.size(); c++) {
@@ -58,11 +61,12 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
     }
 
     /** Why this backend cannot implement the mechanism for the graph, if it cannot. */
-    public static Optional<String> unsupported(KernelGraph graph, LockMechanism mechanism) {
+    public static Optional<String> unsupported(DataflowPlan plan, LockMechanism mechanism) {
+        KernelGraph graph = plan.graph();
         return switch (mechanism) {
             case TINY_LOCK -> graph.fields().stream().filter(f -> f.isState() && f.type() != dev.finegrain.dsl.Type.INT).findFirst()
                     .map(f -> "tiny-lock packs the ready bit beside a 32-bit int value, and state field '" + f.name() + "' is " + f.type())
-                    .or(() -> graph.kernel().granularity() == LockGranularity.WARP_SHARED
+                    .or(() -> plan.lockChoices().warpShared()
                             ? Optional.of("tiny-lock keeps one ready bit per data word, so it is per-thread only") : Optional.empty())
                     .or(() -> graph.channels().stream().anyMatch(c -> c.policy() == ChannelPolicy.PRIVATE)
                             ? Optional.of("tiny-lock keeps the token in the data word, so its channels are shared") : Optional.empty());

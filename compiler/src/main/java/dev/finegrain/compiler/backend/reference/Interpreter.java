@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.backend.reference;
 
-import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;

@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.reference;
 
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
 import dev.finegrain.compiler.backend.RunSettings;
@@ -37,11 +39,6 @@ public final class ReferenceBackend implements Backend {
         return List.of();
     }
 
-    @Override
-    public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
-        return List.of();
-    }
-
     /** Persistence changes how a GPU launches the plan, not the plan's critical path, which is what this backend reports. */
     @Override
     public Optional<String> neverRuns(Schedule schedule) {
@@ -51,7 +48,7 @@ public final class ReferenceBackend implements Backend {
     }
 
     @Override
-    public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
+    public Optional<String> unsupported(ExecutionPlan plan, LockMechanism mechanism) {
         return Optional.of("the reference backend models sync points abstractly");
     }
 

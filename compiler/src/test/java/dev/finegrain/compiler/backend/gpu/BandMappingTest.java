@@ -42,13 +42,13 @@ class BandMappingTest {
             .build();
 
     private static BandMapping map(Kernel kernel, Schedule.LockDataflow schedule, LockMechanism mechanism, int... sizes) {
-        KernelGraph graph = Pipeline.compile(schedule.appliedTo(kernel));
+        KernelGraph graph = Pipeline.compile(kernel);
         return (BandMapping) GpuMapper.map(SchedulePlanner.plan(graph, schedule), Optional.of(mechanism), H100, sizes);
     }
 
     private static Optional<String> unsupported(Kernel kernel, Schedule.LockDataflow schedule, LockMechanism mechanism,
                                                 GpuTarget target) {
-        KernelGraph graph = Pipeline.compile(schedule.appliedTo(kernel));
+        KernelGraph graph = Pipeline.compile(kernel);
         return GpuMapper.unsupported(SchedulePlanner.plan(graph, schedule), Optional.of(mechanism), target);
     }
 

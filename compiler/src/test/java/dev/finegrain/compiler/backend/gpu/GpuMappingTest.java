@@ -35,7 +35,7 @@ class GpuMappingTest {
 
     private static GpuMapping map(Kernel kernel, dev.finegrain.dsl.Schedule schedule, LockMechanism mechanism,
                                   GpuTarget target, int... sizes) {
-        KernelGraph graph = Pipeline.compile(schedule.appliedTo(kernel));
+        KernelGraph graph = Pipeline.compile(kernel);
         return GpuMapper.map(SchedulePlanner.plan(graph, schedule), Optional.ofNullable(mechanism), target, sizes);
     }
 

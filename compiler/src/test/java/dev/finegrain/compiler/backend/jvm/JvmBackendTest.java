@@ -61,7 +61,7 @@ class JvmBackendTest {
         List<Variant> variants = new ArrayList<>();
         for (Schedule schedule : schedules) {
             ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
-            List<LockMechanism> mechanisms = backend.mechanisms(graph, schedule);
+            List<LockMechanism> mechanisms = backend.mechanisms(SchedulePlanner.plan(graph, schedule));
             if (mechanisms.isEmpty()) {
                 variants.add(new Variant(graph, plan, Optional.empty()));
             }
@@ -163,7 +163,7 @@ class JvmBackendTest {
     void onlyChannelsThatNeedATokenGetWordArrays() {
         KernelGraph graph = Pipeline.compile(GoldenKernels.needlemanWunsch().toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build());
         DataflowPlan plan = (DataflowPlan) SchedulePlanner.plan(graph, lockDataflow());
-        SyncLayout layout = SyncLayout.of(graph, plan.waits(), LockMechanism.ACQUIRE_RELEASE_FLAG);
+        SyncLayout layout = SyncLayout.of(plan, LockMechanism.ACQUIRE_RELEASE_FLAG);
         long crossing = plan.waits().stream().filter(c -> c.vector()[1] != 0).count();
         assertTrue(crossing < plan.waits().size(), "some wait stays within a column: " + plan.waits());
         assertEquals(crossing, layout.arrays(), "one array per private channel that crosses columns");
@@ -232,7 +232,7 @@ class JvmBackendTest {
         // workers own bands of columns, so the future producer sits across a band edge (below and to the east), and
         // the western band's worker waits for it while the eastern one waits for the west channel
         IrChannel fromBelow = new IrChannel(north.producer(), north.consumer(), new int[] {-1, -1}, "score[i+1, j+1]",
-                ChannelPolicy.SHARED, List.of());
+                ChannelPolicy.SHARED, false, List.of());
         List<IrChannel> waits = new ArrayList<>(graph.syncChannels());
         waits.add(fromBelow);
         DataflowPlan broken = new DataflowPlan(graph, waits);
@@ -256,7 +256,7 @@ class JvmBackendTest {
     void aTileLongerThanTheStallTimeoutIsNoStall() {
         Kernel kernel = GoldenKernels.needlemanWunsch();
         Invocation invocation = inputs(kernel, new int[] {512, 512}, 3);
-        CompiledJvmKernel compiled = CompiledJvmKernel.compile(kernel, dataParallel(512), Optional.empty());
+        CompiledJvmKernel compiled = compiled(kernel, dataParallel(512), Optional.empty());
         BackendRun run = backend.run(compiled.variant(), invocation, new RunSettings(3, 2, false, 1_000_000L));
         assertEquals(Optional.empty(), SequentialOracle.run(compiled.variant().graph(), invocation)
                 .firstDifference(compiled.variant().graph(), invocation.sizes(), run.outputs()));
@@ -267,7 +267,7 @@ class JvmBackendTest {
     void aPreparedRunRefusesATeamOfAnotherSizeAndASecondRun() {
         Kernel kernel = GoldenKernels.needlemanWunsch();
         Invocation invocation = inputs(kernel, new int[] {16, 16}, 3);
-        CompiledJvmKernel compiled = CompiledJvmKernel.compile(kernel, dataParallel(4), Optional.empty());
+        CompiledJvmKernel compiled = compiled(kernel, dataParallel(4), Optional.empty());
         CompiledJvmKernel.Prepared prepared = compiled.prepare(invocation, 2, RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
         try (WorkerTeam three = new WorkerTeam(3); WorkerTeam two = new WorkerTeam(2)) {
             IllegalArgumentException wrongTeam = assertThrows(IllegalArgumentException.class, () -> prepared.runOn(three));
@@ -285,11 +285,10 @@ class JvmBackendTest {
                 boundary(constant(0.0))).actor("a", "x", c -> c.read("x", -1).plus(1.0)).build();
         KernelGraph graph = Pipeline.compile(doubles);
         assertEquals(Optional.of("tiny-lock packs the ready bit beside a 32-bit int value, and state field 'x' is double"),
-                backend.unsupported(graph, lockDataflow(), LockMechanism.TINY_LOCK));
-        assertTrue(!backend.mechanisms(graph, lockDataflow()).contains(LockMechanism.TINY_LOCK));
-        assertEquals(List.of(), backend.mechanisms(graph, wavefront()), "barrier schedules take no lock mechanism");
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> CompiledJvmKernel.compile(doubles,
-                lockDataflow(), Optional.of(LockMechanism.TINY_LOCK)));
+                backend.unsupported(SchedulePlanner.plan(graph, lockDataflow()), LockMechanism.TINY_LOCK));
+        assertTrue(!backend.mechanisms(SchedulePlanner.plan(graph, lockDataflow())).contains(LockMechanism.TINY_LOCK));
+        assertEquals(List.of(), backend.mechanisms(SchedulePlanner.plan(graph, wavefront())), "barrier schedules take no lock mechanism");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> compiled(doubles, lockDataflow(), Optional.of(LockMechanism.TINY_LOCK)));
         assertEquals("the jvm backend cannot use mechanism 'tiny-lock' for kernel 'doubles': tiny-lock packs the ready bit beside "
                 + "a 32-bit int value, and state field 'x' is double", refused.getMessage());
     }
@@ -332,7 +331,7 @@ class JvmBackendTest {
         KernelGraph graph = Pipeline.compile(dividing);
         Variant variant = new Variant(graph, SchedulePlanner.plan(graph, lockDataflow()), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG));
         long started = System.nanoTime();
-        var failure = assertThrows(dev.finegrain.compiler.backend.KernelExecutionException.class,
+        var failure = assertThrows(dev.finegrain.compiler.ir.KernelExecutionException.class,
                 () -> backend.run(variant, invocation, RunSettings.once(1, 2)));
         assertTrue(System.nanoTime() - started < 5_000_000_000L, "the other worker stops waiting at once, not after the 10 s timeout");
         assertEquals("kernel 'dividing': integer division by zero in an actor body on the jvm backend; guard the divisor with select(...)",
@@ -348,5 +347,11 @@ class JvmBackendTest {
         assertFalse(JvmBackend.warmedUp(12, 2 * second), "a large domain's slow run method: C2 may still be compiling it");
         assertTrue(JvmBackend.warmedUp(30, 2 * second), "30 runs and 2 s");
         assertTrue(JvmBackend.warmedUp(10, 10 * second), "runs too slow for 30 stop at 10 s");
+    }
+
+    /** The class of a kernel under a schedule, planned here as the resolver would, so that the backend's own refusals show. */
+    private static CompiledJvmKernel compiled(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        return CompiledJvmKernel.compile(new Variant(graph, SchedulePlanner.plan(graph, schedule), mechanism));
     }
 }

@@ -170,7 +170,7 @@ class LaneStripsTest {
     void stripsInColumnBandsMatchTheOracleWithEveryMechanism() {
         for (Kernel kernel : kernels()) {
             KernelGraph graph = Pipeline.compile(kernel);
-            List<LockMechanism> mechanisms = new JvmBackend().mechanisms(graph, lockDataflow());
+            List<LockMechanism> mechanisms = new JvmBackend().mechanisms(SchedulePlanner.plan(graph, lockDataflow()));
             for (int[] sizes : SIZES) {
                 for (int threads = 1; threads <= 3; threads++) {
                     for (LockMechanism mechanism : mechanisms) {
@@ -278,7 +278,7 @@ class LaneStripsTest {
         for (Kernel kernel : kernels()) {
             KernelGraph graph = Pipeline.compile(kernel);
             ExecutionPlan plan = SchedulePlanner.plan(graph, lockDataflow());
-            for (LockMechanism mechanism : new JvmBackend().mechanisms(graph, lockDataflow())) {
+            for (LockMechanism mechanism : new JvmBackend().mechanisms(SchedulePlanner.plan(graph, lockDataflow()))) {
                 JClass generated = JvmCodegen.generate(plan, Optional.of(mechanism), GeneratedKernels.PACKAGE, VectorWidth.of(512));
                 if (generated.rows().isEmpty()) {
                     continue;

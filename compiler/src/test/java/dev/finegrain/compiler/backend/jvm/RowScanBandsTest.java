@@ -53,7 +53,7 @@ class RowScanBandsTest {
                         .contains("Row scan: a band's row"), kernel.name() + " at " + bits + " bits");
                 for (int[] sizes : SIZES) {
                     for (int threads = 1; threads <= 3; threads++) {
-                        for (LockMechanism mechanism : new JvmBackend().mechanisms(graph, lockDataflow())) {
+                        for (LockMechanism mechanism : new JvmBackend().mechanisms(SchedulePlanner.plan(graph, lockDataflow()))) {
                             LaneStripsTest.check(kernel, sizes, lockDataflow(), Optional.of(mechanism), bits, threads);
                         }
                         LaneStripsTest.check(kernel.toBuilder().warpShared(8).build(), sizes, lockDataflow(),

@@ -1,8 +1,11 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.plan.LockChoices;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
-import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.UnsupportedCombinationException;
@@ -10,7 +13,7 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
-import dev.finegrain.compiler.compare.Json;
+import dev.finegrain.compiler.json.Json;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
@@ -101,26 +104,18 @@ public final class CudaBackend implements Backend {
     }
 
     @Override
-    public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
-        if (!(schedule instanceof Schedule.LockDataflow)) {
-            return List.of();
-        }
-        return SWEEP.stream().filter(m -> unsupported(graph, schedule, m).isEmpty()).toList();
+    public Optional<String> unsupportedKernel(ExecutionPlan plan) {
+        return plan instanceof DataflowPlan
+                ? GpuMapper.unmappableKernel(plan.graph()).or(() -> GpuMapper.unmappableLockDataflow(plan.graph()))
+                : CudaLowering.unsupported(plan, Optional.empty(), target);
     }
 
     @Override
-    public Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
-        return schedule instanceof Schedule.LockDataflow
-                ? GpuMapper.unmappableKernel(graph).or(() -> GpuMapper.unmappableLockDataflow(graph))
-                : CudaLowering.unsupported(SchedulePlanner.plan(graph, schedule), Optional.empty(), target);
-    }
-
-    @Override
-    public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
-        if (!(schedule instanceof Schedule.LockDataflow)) {
-            return Optional.of(schedule.cliName() + " synchronises with barriers only");
+    public Optional<String> unsupported(ExecutionPlan plan, LockMechanism mechanism) {
+        if (!(plan instanceof DataflowPlan)) {
+            return Optional.of(plan.schedule().cliName() + " synchronises with barriers only");
         }
-        return CudaLowering.unsupported(SchedulePlanner.plan(graph, schedule), Optional.of(mechanism), target);
+        return CudaLowering.unsupported(plan, Optional.of(mechanism), target);
     }
 
     /** The GPU mapping of a variant at a size on this backend's target. */
@@ -131,13 +126,14 @@ public final class CudaBackend implements Backend {
     /** The translation unit of a variant at a size, named after its kernel, schedule, mechanism and lock choices. */
     public CudaSource source(Variant variant, int[] sizes) {
         String size = Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining("x"));
-        var kernel = variant.graph().kernel();
+        String kernel = variant.graph().name();
+        LockChoices lockChoices = variant.plan().lockChoices();
         String mechanism = variant.mechanism().map(LockMechanism::cliName).orElse("none");
-        String choices = kernel.granularity().cliName() + " " + kernel.channelPolicy().cliName();
-        String id = CudaNames.variant(kernel.name(), variant.plan().schedule().cliName(), mechanism, choices, size);
-        String described = "kernel '" + kernel.name() + "', " + variant.plan().schedule().cliName()
-                + variant.mechanism().map(m -> " with " + m + ", " + kernel.granularity() + " locks, " + kernel.channelPolicy()
-                        + " channels").orElse("") + ", size " + size;
+        String choices = lockChoices.granularity().cliName() + " " + lockChoices.channelPolicy().cliName();
+        String id = CudaNames.variant(kernel, variant.plan().schedule().cliName(), mechanism, choices, size);
+        String described = "kernel '" + kernel + "', " + variant.plan().schedule().cliName()
+                + variant.mechanism().map(m -> " with " + m + ", " + lockChoices.granularity() + " locks, "
+                        + lockChoices.channelPolicy() + " channels").orElse("") + ", size " + size;
         return CudaLowering.lower(id, described, variant.plan(), variant.mechanism(), target, sizes);
     }
 

@@ -37,7 +37,7 @@ final class CudaBands {
         this.graph = mapping.graph();
         this.fields = fields;
         this.out = out;
-        this.sync = mapping.mechanism().cuda();
+        this.sync = CudaSyncs.of(mapping.mechanism().id());
         this.cx = new CudaBandContext(out, mapping, fields);
         this.edge = mapping.edge();
     }

@@ -2,8 +2,8 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
-import dev.finegrain.compiler.compare.Json;
-import dev.finegrain.compiler.compare.Sweep;
+import dev.finegrain.compiler.json.Json;
+import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Invocation;
@@ -16,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * A folder that runs a comparison's CUDA rows on any machine with nvcc, a C++ compiler and a GPU (no Java, no
@@ -53,7 +55,7 @@ public final class CudaBundle {
 
     /** Writes one size's inputs and the oracle's outputs, which every row of the size shares; returns their folder. */
     public Path addSize(KernelGraph graph, Invocation invocation, KernelOutputs oracle) throws IOException {
-        Path size = folder.resolve("sizes").resolve(Sweep.sizeText(invocation.sizes()));
+        Path size = folder.resolve("sizes").resolve(Arrays.stream(invocation.sizes()).mapToObj(String::valueOf).collect(Collectors.joining("x")));
         CudaFiles.writeInputs(size.resolve("inputs"), graph, invocation);
         CudaFiles.writeDomains(size.resolve("expected"), graph, oracle);
         return size;
@@ -64,10 +66,10 @@ public final class CudaBundle {
      *
      * @param leading the row's leading JSON members: kernel, size, schedule, backend, mechanism, ...
      */
-    public void addRow(CudaBackend backend, Sweep.Planned row, Path size, String leading) throws IOException {
+    public void addRow(CudaBackend backend, Variant variant, int[] sizes, Path size, String leading) throws IOException {
         CudaSource source;
         try {
-            source = backend.source(row.variant().orElseThrow(), row.sizes());
+            source = backend.source(variant, sizes);
         } catch (GpuLoweringException cannot) {
             addSkipped(leading, cannot.getMessage());
             return;
@@ -79,7 +81,7 @@ public final class CudaBundle {
         Files.writeString(dir.resolve("data"), "../../" + folder.relativize(size) + "\n");
         Files.writeString(dir.resolve("row.json"), leading + "\n");
         List<String> flags = new ArrayList<>();
-        KernelGraph graph = row.variant().orElseThrow().graph();
+        KernelGraph graph = variant.graph();
         for (IrField field : graph.fields()) {
             if (field.isState() && field.type() == Type.DOUBLE) {
                 flags.add("--double " + field.name());

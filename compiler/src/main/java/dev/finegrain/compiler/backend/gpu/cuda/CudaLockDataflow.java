@@ -36,7 +36,7 @@ final class CudaLockDataflow {
         this.graph = mapping.graph();
         this.fields = fields;
         this.out = out;
-        this.sync = mapping.mechanism().cuda();
+        this.sync = CudaSyncs.of(mapping.mechanism().id());
         this.cx = new CudaSyncContext(out, mapping);
         this.packed = sync.packsStateWords(cx);
     }

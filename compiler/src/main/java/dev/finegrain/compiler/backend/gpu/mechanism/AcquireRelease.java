@@ -1,10 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
-import dev.finegrain.compiler.backend.gpu.cuda.AcquireReleaseCuda;
-import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
-import dev.finegrain.compiler.backend.gpu.model.AcquireReleaseSimt;
-import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
 
@@ -40,15 +36,5 @@ final class AcquireRelease implements GpuMechanism {
     @Override
     public Optional<String> noDeviceTokens(GpuTarget target) {
         return Optional.empty();
-    }
-
-    @Override
-    public CudaSync cuda() {
-        return new AcquireReleaseCuda();
-    }
-
-    @Override
-    public SimtSync simt() {
-        return new AcquireReleaseSimt();
     }
 }

@@ -1,10 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
-import dev.finegrain.compiler.backend.gpu.cuda.AtomicSpinLockCuda;
-import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
-import dev.finegrain.compiler.backend.gpu.model.AtomicSpinLockSimt;
-import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
 
@@ -50,15 +46,5 @@ final class AtomicSpinLock implements GpuMechanism {
     @Override
     public Optional<String> noDeviceTokens(GpuTarget target) {
         return Optional.empty();
-    }
-
-    @Override
-    public CudaSync cuda() {
-        return new AtomicSpinLockCuda();
-    }
-
-    @Override
-    public SimtSync simt() {
-        return new AtomicSpinLockSimt();
     }
 }

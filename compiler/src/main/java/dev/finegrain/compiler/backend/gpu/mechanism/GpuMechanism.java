@@ -1,8 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
-import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
-import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
 
@@ -12,8 +10,8 @@ import java.util.Optional;
  * A lock mechanism as every GPU target implements it: what it needs of the machine and of the kernel's channels,
  * where its tokens live and what resources they claim. A GPU mapping reads these facts; each target spells the
  * protocol (initialise tokens, try to take, wait, publish, restore a shared token, finalize a private one) in a class
- * of its own, reached through this one ({@link #simt()}, {@link #cuda()}). {@link GpuMechanisms} is the only place that turns a
- * {@link LockMechanism} into one of these.
+ * of its own, which that target's registry names ({@code SimtSyncs}, {@code CudaSyncs}): the facts know no emitter.
+ * {@link GpuMechanisms} is the only place that turns a {@link LockMechanism} into one of these.
  */
 public interface GpuMechanism {
 
@@ -78,10 +76,4 @@ public interface GpuMechanism {
         return Optional.of(id() + " keeps its tokens in one block's shared memory, and the bands of lock-dataflow:persistent"
                 + " hand tokens between warps of different blocks; use acquire-release, atomic-spin-lock or tiny-lock");
     }
-
-    /** The GPU model's spelling, in the model ISA. */
-    SimtSync simt();
-
-    /** The spelling for real GPUs, in CUDA C++. */
-    CudaSync cuda();
 }

@@ -1,10 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
-import dev.finegrain.compiler.backend.gpu.cuda.MbarrierCuda;
-import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
-import dev.finegrain.compiler.backend.gpu.model.MbarrierSimt;
-import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
 
@@ -40,15 +36,5 @@ final class Mbarrier implements GpuMechanism {
     @Override
     public TokenStorage storage(ChannelPolicy policy, GpuTarget target) {
         return TokenStorage.TOKEN_WORD;
-    }
-
-    @Override
-    public CudaSync cuda() {
-        return new MbarrierCuda();
-    }
-
-    @Override
-    public SimtSync simt() {
-        return new MbarrierSimt();
     }
 }

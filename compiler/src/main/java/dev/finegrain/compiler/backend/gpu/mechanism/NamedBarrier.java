@@ -1,10 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
-import dev.finegrain.compiler.backend.gpu.cuda.NamedBarrierCuda;
-import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
-import dev.finegrain.compiler.backend.gpu.model.NamedBarrierSimt;
-import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
 
@@ -51,15 +47,5 @@ final class NamedBarrier implements GpuMechanism {
     public Optional<String> unsupportedChannels(String kernel, int channels) {
         return channels == 1 ? Optional.empty() : Optional.of("named-barrier pairs one producer warp with one consumer"
                 + " warp (seed 001 Listing 12); " + kernel + " synchronises " + channels + " channels per point");
-    }
-
-    @Override
-    public CudaSync cuda() {
-        return new NamedBarrierCuda();
-    }
-
-    @Override
-    public SimtSync simt() {
-        return new NamedBarrierSimt();
     }
 }

@@ -1,10 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
-import dev.finegrain.compiler.backend.gpu.cuda.SharedSpinLockCuda;
-import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
-import dev.finegrain.compiler.backend.gpu.model.SharedSpinLockSimt;
-import dev.finegrain.compiler.backend.gpu.model.SimtSync;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
 
@@ -44,15 +40,5 @@ final class SharedSpinLock implements GpuMechanism {
     @Override
     public boolean claimsLockBit(GpuTarget target) {
         return target.sharedAtomicsAsLockLoops();
-    }
-
-    @Override
-    public CudaSync cuda() {
-        return new SharedSpinLockCuda();
-    }
-
-    @Override
-    public SimtSync simt() {
-        return new SharedSpinLockSimt();
     }
 }

@@ -1,10 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
-import dev.finegrain.compiler.backend.gpu.cuda.TinyLockCuda;
-import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
-import dev.finegrain.compiler.backend.gpu.model.SimtSync;
-import dev.finegrain.compiler.backend.gpu.model.TinyLockSimt;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
 
@@ -53,15 +49,5 @@ final class TinyLock implements GpuMechanism {
     @Override
     public boolean claimsLockBit(GpuTarget target) {
         return target.lockBits() > 0;
-    }
-
-    @Override
-    public CudaSync cuda() {
-        return new TinyLockCuda();
-    }
-
-    @Override
-    public SimtSync simt() {
-        return new TinyLockSimt();
     }
 }

@@ -1,10 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
 import dev.finegrain.compiler.backend.gpu.GpuTarget;
-import dev.finegrain.compiler.backend.gpu.cuda.WarpVoteCuda;
-import dev.finegrain.compiler.backend.gpu.cuda.CudaSync;
-import dev.finegrain.compiler.backend.gpu.model.SimtSync;
-import dev.finegrain.compiler.backend.gpu.model.WarpVoteSimt;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
 
@@ -41,15 +37,5 @@ final class WarpVote implements GpuMechanism {
     @Override
     public boolean claimsLockBit(GpuTarget target) {
         return target.lockBits() > 0;
-    }
-
-    @Override
-    public CudaSync cuda() {
-        return new WarpVoteCuda();
-    }
-
-    @Override
-    public SimtSync simt() {
-        return new WarpVoteSimt();
     }
 }

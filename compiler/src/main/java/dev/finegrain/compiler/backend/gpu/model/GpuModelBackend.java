@@ -1,8 +1,10 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
-import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
@@ -67,24 +69,16 @@ public final class GpuModelBackend implements Backend {
     }
 
     @Override
-    public Optional<String> unsupportedKernel(KernelGraph graph, Schedule schedule) {
+    public Optional<String> unsupportedKernel(ExecutionPlan plan) {
         // lock-dataflow is judged per mechanism (unsupported below); the others here
-        return schedule instanceof Schedule.LockDataflow
-                ? SimtLowering.unsupportedKernel(graph).or(() -> GpuMapper.unmappableLockDataflow(graph))
-                : SimtLowering.unsupported(SchedulePlanner.plan(graph, schedule), Optional.empty(), profile);
+        return plan instanceof DataflowPlan
+                ? SimtLowering.unsupportedKernel(plan.graph()).or(() -> GpuMapper.unmappableLockDataflow(plan.graph()))
+                : SimtLowering.unsupported(plan, Optional.empty(), profile);
     }
 
     @Override
     public List<LockMechanism> sweep() {
         return SWEEP;
-    }
-
-    @Override
-    public List<LockMechanism> mechanisms(KernelGraph graph, Schedule schedule) {
-        if (!(schedule instanceof Schedule.LockDataflow)) {
-            return List.of();
-        }
-        return SWEEP.stream().filter(m -> unsupported(graph, schedule, m).isEmpty()).toList();
     }
 
     /** Tiny-lock, seed 001's mechanism. */
@@ -103,11 +97,11 @@ public final class GpuModelBackend implements Backend {
     }
 
     @Override
-    public Optional<String> unsupported(KernelGraph graph, Schedule schedule, LockMechanism mechanism) {
-        if (!(schedule instanceof Schedule.LockDataflow)) {
-            return Optional.of(schedule.cliName() + " synchronises with barriers only");
+    public Optional<String> unsupported(ExecutionPlan plan, LockMechanism mechanism) {
+        if (!(plan instanceof DataflowPlan)) {
+            return Optional.of(plan.schedule().cliName() + " synchronises with barriers only");
         }
-        return SimtLowering.unsupported(SchedulePlanner.plan(graph, schedule), Optional.of(mechanism), profile);
+        return SimtLowering.unsupported(plan, Optional.of(mechanism), profile);
     }
 
     /** An unverified row: what memory holds after the failed launch, no cycle count, and why. */

@@ -49,13 +49,13 @@ final class SimtLockDataflow {
         this.mapping = mapping;
         this.graph = mapping.graph();
         this.layout = layout;
-        this.sync = mapping.mechanism().simt();
+        this.sync = SimtSyncs.of(mapping.mechanism().id());
         this.cx = new SimtSyncContext(asm, mapping);
     }
 
     /** Why the model ISA cannot spell a program that synchronises this many channels per point (its predicates). */
     static Optional<String> unsupported(KernelGraph graph, LockMechanism mechanism, GpuTarget target, int channels) {
-        Optional<String> protocolLimit = GpuMechanisms.of(mechanism).orElseThrow().simt()
+        Optional<String> protocolLimit = SimtSyncs.of(mechanism)
                 .unsupportedChannels(graph, target, channels);
         if (protocolLimit.isPresent()) {
             return protocolLimit;

@@ -80,6 +80,6 @@ class Cuda3dCompileTest {
         assertEquals(Optional.of("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose rows"
                         + " are a warp wide); box-3d has 3 dimensions: use wavefront or dataParallel(tile), which the GPU"
                         + " targets take in 3D"),
-                new CudaBackend(CudaBackend.DEFAULT_ARCH).unsupportedKernel(graph, lockDataflow()));
+                new CudaBackend(CudaBackend.DEFAULT_ARCH).unsupportedKernel(SchedulePlanner.plan(graph, lockDataflow())));
     }
 }

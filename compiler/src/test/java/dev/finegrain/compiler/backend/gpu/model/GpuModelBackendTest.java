@@ -1,7 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.BackendRun;
-import dev.finegrain.compiler.backend.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
@@ -145,13 +145,13 @@ class GpuModelBackendTest {
                 KernelGraph graph = Pipeline.compile(guarded);
                 Invocation invocation = guarded.invocation().sizes(8).input("d", divisors).build();
                 Variant variant = new Variant(graph, SchedulePlanner.plan(graph, schedule),
-                        backend.mechanisms(graph, schedule).stream().findFirst());
+                        backend.mechanisms(SchedulePlanner.plan(graph, schedule)).stream().findFirst());
                 BackendRun run = backend.run(variant, invocation, RunSettings.once(1, 1));
                 assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph,
                         new int[] {8}, run.outputs()), backend.name() + " " + schedule.cliName());
                 KernelGraph failing = Pipeline.compile(unguarded);
                 Variant failingVariant = new Variant(failing, SchedulePlanner.plan(failing, schedule),
-                        backend.mechanisms(failing, schedule).stream().findFirst());
+                        backend.mechanisms(SchedulePlanner.plan(failing, schedule)).stream().findFirst());
                 KernelExecutionException error = assertThrows(KernelExecutionException.class, () -> backend.run(
                         failingVariant, unguarded.invocation().sizes(8).input("d", divisors).build(), RunSettings.once(1, 1)));
                 assertTrue(error.getMessage().startsWith("kernel 'dividing': integer division by zero in an actor body on"
@@ -234,16 +234,15 @@ class GpuModelBackendTest {
         assertTrue(tiny.program().contains("VOTE.ANY"), tiny.program());
         assertEquals(17, tiny.resources().explicitLockBits(), "one lock bit per warp");
         assertEquals(Optional.of("warp-shared groups of 16 actor instances do not match the GPU model's warps of 32;"
-                + " use warpShared(32)"), FERMI.unsupported(Pipeline.compile(CHAIN.toBuilder().warpShared(16).build()),
-                new Schedule.LockDataflow(), LockMechanism.TINY_LOCK));
+                + " use warpShared(32)"), FERMI.unsupported(SchedulePlanner.plan(Pipeline.compile(CHAIN.toBuilder().warpShared(16).build()), new Schedule.LockDataflow()), LockMechanism.TINY_LOCK));
     }
 
     @Test
     void mbarriersAreHoppersAndRefusedElsewhere() {
         KernelGraph graph = Pipeline.compile(NW);
-        assertTrue(HOPPER.mechanisms(graph, new Schedule.LockDataflow()).contains(LockMechanism.MBARRIER));
+        assertTrue(HOPPER.mechanisms(SchedulePlanner.plan(graph, new Schedule.LockDataflow())).contains(LockMechanism.MBARRIER));
         assertEquals(Optional.of("mbarrier needs a profile with feature.mbarrier (hopper-h100, hopper-h200); fermi-gtx570 has none"),
-                FERMI.unsupported(graph, new Schedule.LockDataflow(), LockMechanism.MBARRIER));
+                FERMI.unsupported(SchedulePlanner.plan(graph, new Schedule.LockDataflow()), LockMechanism.MBARRIER));
     }
 
     @Test
@@ -265,17 +264,17 @@ class GpuModelBackendTest {
     @Test
     void warpMechanismsRefuseChannelsInsideAWarp() {
         KernelGraph graph = Pipeline.compile(NW);
-        Optional<String> vote = FERMI.unsupported(graph, new Schedule.LockDataflow(), LockMechanism.WARP_VOTE);
+        Optional<String> vote = FERMI.unsupported(SchedulePlanner.plan(graph, new Schedule.LockDataflow()), LockMechanism.WARP_VOTE);
         assertEquals(Optional.of("channel score[i, j-1] (0,1) of nw links threads 1 apart, inside or across part of"
                 + " a warp; warp-vote keeps one token per warp, so use a per-thread mechanism (tiny-lock,"
                 + " atomic-spin-lock)"), vote);
         assertEquals(List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.TINY_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG),
-                FERMI.mechanisms(graph, new Schedule.LockDataflow()));
+                FERMI.mechanisms(SchedulePlanner.plan(graph, new Schedule.LockDataflow())));
         KernelGraph chain = Pipeline.compile(CHAIN);
         assertEquals(List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.NAMED_BARRIER, LockMechanism.TINY_LOCK,
-                LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.MBARRIER), HOPPER.mechanisms(chain, new Schedule.LockDataflow()),
+                LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.MBARRIER), HOPPER.mechanisms(SchedulePlanner.plan(chain, new Schedule.LockDataflow())),
                 "tokens a representative publishes need Fermi's reconvergence; named barriers count lanes");
-        assertEquals(6, FERMI.mechanisms(chain, new Schedule.LockDataflow()).size());
+        assertEquals(6, FERMI.mechanisms(SchedulePlanner.plan(chain, new Schedule.LockDataflow())).size());
     }
 
     /**
@@ -293,7 +292,7 @@ class GpuModelBackendTest {
         KernelGraph graph = Pipeline.compile(cube);
         assertEquals(Optional.of("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose"
                         + " rows are a warp wide); cube has 3 dimensions: use wavefront or dataParallel(tile), which the"
-                        + " GPU targets take in 3D"), FERMI.unsupportedKernel(graph, new Schedule.LockDataflow()));
+                        + " GPU targets take in 3D"), FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.LockDataflow())));
         assertAllVerified(FERMI, cube, new int[] {3, 125, 125}, List.of(new Schedule.Wavefront()));
         SimtKernel wavefront = FERMI.lower(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.Wavefront()),
                 Optional.empty()), new int[] {3, 125, 125});
@@ -312,7 +311,7 @@ class GpuModelBackendTest {
                 .actor("a", "s", c -> c.read("s", -1, 1).times(3).plus(c.index("j").castTo(Type.LONG)))
                 .build();
         KernelGraph graph = Pipeline.compile(anti);
-        String reason = FERMI.unsupportedKernel(graph, new Schedule.Wavefront()).orElseThrow();
+        String reason = FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.Wavefront())).orElseThrow();
         assertTrue(reason.startsWith("the GPU model's tiles need dependences that point backwards in every dimension;"
                 + " anti has (1,-1)"), reason);
         assertTrue(reason.endsWith(", which the wavefront along hyperplane (1,0) takes on the reference and jvm backends"),
@@ -361,7 +360,7 @@ class GpuModelBackendTest {
         KernelOutputs oracle = SequentialOracle.run(graph, invocation);
         int runs = 0;
         for (Schedule schedule : schedules) {
-            List<LockMechanism> mechanisms = backend.mechanisms(graph, schedule);
+            List<LockMechanism> mechanisms = backend.mechanisms(SchedulePlanner.plan(graph, schedule));
             List<Optional<LockMechanism>> variants = mechanisms.isEmpty() ? List.of(Optional.empty())
                     : mechanisms.stream().map(Optional::of).toList();
             for (Optional<LockMechanism> mechanism : variants) {

@@ -1,13 +1,14 @@
-package dev.finegrain.compiler.backend.gpu.cuda;
+package dev.finegrain.compiler.export;
 
 import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaBackend;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaBundle;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.compare.ComparisonRequest;
-import dev.finegrain.compiler.compare.Json;
 import dev.finegrain.compiler.compare.Sweep;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.json.Json;
 import dev.finegrain.dsl.Invocation;
 
 import java.io.IOException;
@@ -38,7 +39,7 @@ public final class CudaExport {
         }
         Sweep sweep = Sweep.of(request);
         CudaBundle bundle = CudaBundle.create(folder);
-        KernelGraph graph = Pipeline.compile(request.kernel().kernel());
+        KernelGraph graph = sweep.resolver().graph(request.kernel().kernel());
         List<Sweep.Planned> rows = sweep.rows();
         List<String> skipped = new ArrayList<>();
         int from = 0;
@@ -63,7 +64,7 @@ public final class CudaExport {
                             + row.backend().name() + row.mechanism().map(m -> " " + m).orElse("") + ": "
                             + row.skipReason().get());
                 } else {
-                    bundle.addRow((CudaBackend) row.backend(), row, data, leading);
+                    bundle.addRow((CudaBackend) row.backend(), row.variant().orElseThrow(), row.sizes(), data, leading);
                 }
             }
             from = to;
@@ -77,6 +78,6 @@ public final class CudaExport {
         return "\"kernel\": " + Json.quote(row.kernel().name()) + ", \"size\": " + Json.quote(Sweep.sizeText(row.sizes()))
                 + ", \"schedule\": " + Json.quote(row.schedule().cliName()) + ", \"backend\": " + Json.quote(row.backend().name())
                 + ", \"mechanism\": " + Json.quote(row.mechanismText()) + ", \"granularity\": " + Json.quote(row.granularityText())
-                + ", \"channels\": " + Json.quote(row.kernel().channelPolicy().cliName()) + ", \"seed\": " + seed;
+                + ", \"channels\": " + Json.quote(row.lockChoices().channelPolicy().cliName()) + ", \"seed\": " + seed;
     }
 }

@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.compare;
+package dev.finegrain.compiler.json;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

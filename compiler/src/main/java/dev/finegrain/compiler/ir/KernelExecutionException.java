@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend;
+package dev.finegrain.compiler.ir;
 
 /** A kernel that fails on its inputs at run time (e.g. an integer division by zero), named with actor and point. */
 public final class KernelExecutionException extends RuntimeException {

@@ -1,0 +1,72 @@
+package dev.finegrain.compiler.plan;
+
+import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The lock choices a lock-dataflow variant runs with, decided once from the schedule and the kernel (a choice the
+ * schedule makes wins over the kernel's) and carried by the plan, so that every backend reads them from one value and
+ * none reads them back from the kernel. The wait policy and barrier choices of further primitives belong here too.
+ *
+ * @param mechanism     the mechanism asked for, by the schedule or else the kernel; empty when neither names one (the
+ *                      backend's default applies)
+ * @param granularity   one sync word per actor instance, or per group of {@code groupSize}
+ * @param groupSize     the actor instances that share a sync word under warp-shared granularity
+ * @param channelPolicy the policy of every channel the kernel does not override one by one
+ */
+public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity granularity, int groupSize,
+                          ChannelPolicy channelPolicy) {
+
+    public LockChoices {
+        Objects.requireNonNull(mechanism, "mechanism");
+        Objects.requireNonNull(granularity, "granularity");
+        Objects.requireNonNull(channelPolicy, "channelPolicy");
+        if (groupSize < 1) {
+            throw new IllegalArgumentException("a sync word's group holds at least one actor instance, not " + groupSize);
+        }
+    }
+
+    /** The kernel's own choices, for a schedule that makes none. */
+    public static LockChoices of(Kernel kernel) {
+        return new LockChoices(kernel.mechanism(), kernel.granularity(), kernel.groupSize(), kernel.channelPolicy());
+    }
+
+    /** The choices a variant of {@code kernel} under {@code schedule} runs with: only lock-dataflow makes its own. */
+    public static LockChoices of(Kernel kernel, Schedule schedule) {
+        return schedule instanceof Schedule.LockDataflow dataflow ? of(kernel, dataflow) : of(kernel);
+    }
+
+    /** The choices of {@code schedule} where it makes them, else the kernel's. */
+    public static LockChoices of(Kernel kernel, Schedule.LockDataflow schedule) {
+        LockGranularity granularity = schedule.granularity().orElse(kernel.granularity());
+        int groupSize = granularity == LockGranularity.WARP_SHARED && schedule.granularity().isPresent()
+                ? schedule.groupSize().orElse(kernel.groupSize()) : kernel.groupSize();
+        return new LockChoices(schedule.mechanismFor(kernel), granularity, groupSize,
+                schedule.channelPolicy().orElse(kernel.channelPolicy()));
+    }
+
+    public boolean warpShared() {
+        return granularity == LockGranularity.WARP_SHARED;
+    }
+
+    /** The granularity {@code chosen} runs with: a warp mechanism keeps one token per warp whatever was asked. */
+    public LockGranularity granularityWith(LockMechanism chosen) {
+        return chosen.granularityFor(granularity);
+    }
+
+    /** The policy of a channel: its own where the kernel declared one, else the default of these choices. */
+    public ChannelPolicy policyOf(dev.finegrain.compiler.ir.IrChannel channel) {
+        return channel.policyDeclared() ? channel.policy() : channelPolicy;
+    }
+
+    /** How a report names them: granularity (with its group) and channel policy. */
+    public String describe() {
+        return granularity.cliName() + (warpShared() ? " of " + groupSize : "") + ", " + channelPolicy.cliName() + " channels";
+    }
+}

@@ -1,0 +1,124 @@
+package dev.finegrain.compiler.resolve;
+
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.JvmBackend;
+import dev.finegrain.compiler.backend.jvm.JvmCodegen;
+import dev.finegrain.compiler.backend.reference.ReferenceBackend;
+import dev.finegrain.compiler.ir.IrChannel;
+import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.LockChoices;
+import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.LockMechanism;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The one road from a request to a variant: what it decides once, and each reason it can skip for. */
+class VariantResolverTest {
+
+    private static final Kernel NW = GoldenKernels.needlemanWunsch();
+    private static final JvmBackend JVM = new JvmBackend();
+
+    private static Variant resolved(VariantResolver resolver, VariantRequest request) {
+        return resolver.resolve(request).orElseThrow(skip -> new IllegalStateException("skipped: " + skip.message()));
+    }
+
+    @Test
+    void theScheduleLockChoicesRideOnThePlanAndWinOverTheKernels() {
+        Kernel declared = NW.toBuilder().channelPolicy(ChannelPolicy.SHARED).build();
+        Variant variant = resolved(new VariantResolver(), VariantRequest.of(declared,
+                lockDataflow().warpShared(32).channels(ChannelPolicy.PRIVATE), JVM).withMechanism(LockMechanism.BLOCKING));
+        LockChoices choices = variant.plan().lockChoices();
+        assertEquals(new LockChoices(Optional.empty(), LockGranularity.WARP_SHARED, 32, ChannelPolicy.PRIVATE), choices);
+        assertTrue(variant.graph().channels().stream().allMatch(c -> c.policy() == ChannelPolicy.PRIVATE),
+                "every channel the kernel left to the default takes the schedule's policy: " + variant.graph().channels());
+        assertEquals("NwLockDataflowBlockingWarpSharedPrivate", JvmCodegen.className(variant.plan(), variant.mechanism()),
+                "the jvm class is the warp-shared one the schedule asks for (it was per-thread when the schedule's choice was lost)");
+    }
+
+    @Test
+    void aChannelPolicyTheKernelDeclaredForOneReadSurvivesTheSchedulesDefault() {
+        Kernel overridden = NW.toBuilder().channelPolicy("cell", "score", ChannelPolicy.SHARED, -1, 0).build();
+        Variant variant = resolved(new VariantResolver(), VariantRequest.of(overridden,
+                lockDataflow().channels(ChannelPolicy.PRIVATE), JVM));
+        IrChannel north = variant.graph().channels().stream().filter(c -> c.vector()[0] == 1 && c.vector()[1] == 0)
+                .findFirst().orElseThrow();
+        IrChannel west = variant.graph().channels().stream().filter(c -> c.vector()[0] == 0 && c.vector()[1] == 1)
+                .findFirst().orElseThrow();
+        assertEquals(ChannelPolicy.SHARED, north.policy(), "declared for its read");
+        assertEquals(ChannelPolicy.PRIVATE, west.policy(), "the schedule's default");
+    }
+
+    @Test
+    void eachKernelIsCompiledAndEachSchedulePlannedOnce() {
+        VariantResolver resolver = new VariantResolver();
+        Variant first = resolved(resolver, VariantRequest.of(NW, lockDataflow(), JVM).withMechanism(LockMechanism.TINY_LOCK));
+        Variant second = resolved(resolver, VariantRequest.of(NW, lockDataflow(), JVM).withMechanism(LockMechanism.BLOCKING));
+        assertSame(first.plan(), second.plan());
+        assertSame(resolver.graph(NW), first.graph(), "a schedule that changes no policy shares the kernel's graph");
+        assertSame(resolver.plan(NW, dataParallel(16)).plan().orElseThrow(),
+                resolver.plan(NW, dataParallel(16, 16)).plan().orElseThrow(), "a one-extent tile is the same schedule spelled in full");
+    }
+
+    @Test
+    void theDefaultMechanismIsTheSchedulesOrKernelsElseTheTargets() {
+        VariantResolver resolver = new VariantResolver();
+        assertEquals(Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG),
+                resolved(resolver, VariantRequest.of(NW, lockDataflow(), JVM)).mechanism());
+        assertEquals(Optional.of(LockMechanism.TINY_LOCK),
+                resolved(resolver, VariantRequest.of(NW, lockDataflow().mechanism(LockMechanism.TINY_LOCK), JVM)).mechanism());
+        assertEquals(Optional.of(LockMechanism.ATOMIC_SPIN_LOCK), resolved(resolver, VariantRequest.of(
+                NW.toBuilder().mechanism(LockMechanism.ATOMIC_SPIN_LOCK).build(), lockDataflow(), JVM)).mechanism());
+        assertEquals(Optional.empty(), resolved(resolver, VariantRequest.of(NW, lockDataflow(), new ReferenceBackend()))
+                .mechanism(), "a backend that models sync abstractly takes none");
+        assertEquals(Optional.empty(), resolved(resolver, VariantRequest.of(NW, wavefront(), JVM)).mechanism());
+    }
+
+    @Test
+    void everySkipSaysWhatStoodInTheWay() {
+        VariantResolver resolver = new VariantResolver();
+        Kernel anti = kernel("anti").domain(dim("i", "n"), dim("j", "m")).state("s", INT, boundary(constant(0)))
+                .actor("a", "s", c -> c.read("s", -1, 1).plus(1)).build();
+        assertSkip(Skip.Reason.SCHEDULE_DOES_NOT_FIT_KERNEL, "data-parallel:4x4 cannot run kernel 'anti': dataParallel tiles"
+                + " cannot respect dependence (1,-1)", resolver.resolve(VariantRequest.of(anti, dataParallel(4), JVM)));
+        assertSkip(Skip.Reason.TARGET_NEVER_RUNS_SCHEDULE, "backend 'jvm' never runs lock-dataflow:persistent: its"
+                + " lock-dataflow is persistent already", resolver.resolve(VariantRequest.of(NW, lockDataflow().persistent(), JVM)));
+        assertSkip(Skip.Reason.SCHEDULE_TAKES_NO_MECHANISM, "wavefront synchronises with barriers only; drop the mechanism",
+                resolver.resolve(VariantRequest.of(NW, wavefront(), JVM).withMechanism(LockMechanism.TINY_LOCK)));
+        assertSkip(Skip.Reason.MECHANISM_DOES_NOT_FIT, "backend 'jvm' cannot use mechanism 'named-barrier' for kernel 'nw':"
+                + " named-barrier is a GPU warp mechanism", resolver.resolve(
+                        VariantRequest.of(NW, lockDataflow(), JVM).withMechanism(LockMechanism.NAMED_BARRIER)));
+        assertSkip(Skip.Reason.TILES_DO_NOT_DIVIDE_SIZE, "data-parallel:16x16 tiles do not divide size 30x32 of kernel 'nw'",
+                resolver.resolve(VariantRequest.of(NW, dataParallel(16), JVM), new int[] {30, 32}));
+        assertTrue(resolver.resolve(VariantRequest.of(NW, dataParallel(16), JVM), new int[] {32, 32}).variant().isPresent());
+    }
+
+    private static void assertSkip(Skip.Reason reason, String messageStart, Resolution resolution) {
+        Skip skip = resolution.skip().orElseThrow(() -> new AssertionError("resolved, expected " + reason));
+        assertEquals(reason, skip.reason(), skip.message());
+        assertTrue(skip.message().startsWith(messageStart), skip.message());
+    }
+
+    @Test
+    void thePlanOfADataflowVariantIsADataflowPlanWithItsWaits() {
+        Variant variant = resolved(new VariantResolver(), VariantRequest.of(NW, lockDataflow(), JVM));
+        DataflowPlan plan = (DataflowPlan) variant.plan();
+        assertEquals(List.copyOf(plan.graph().syncChannels()), plan.waits());
+    }
+}
