@@ -16,4 +16,11 @@ assert rows.every { it.contains(' verified ') } : rows.join('\n')
 assert rows.any { it.contains('lock-dataflow') && it.contains(' jvm ') && it.contains('tiny-lock') }
 assert !log.contains('NOT VERIFIED')
 assert log.readLines().any { it.startsWith('prefix-hash  4096') && it.contains(' jvm ') && it.contains(' verified ') }
+
+// A project on the JVM backend depends on finegrain-core alone: no Truffle, GPU model, CLI or chart library.
+def tree = new File(basedir, 'target/dependency-tree.txt')
+assert tree.isFile() : 'dependency:tree wrote nothing'
+assert tree.text.contains('dev.finegrain:finegrain-core:jar') : tree.text
+['org.graalvm', 'dev.finegrain:finegrain-runtime-gpu', 'dev.finegrain:finegrain-gpu', 'dev.finegrain:finegrain-tools',
+ 'info.picocli', 'org.knowm.xchart'].each { assert !tree.text.contains(it) : "the project pulls in $it:\n${tree.text}" }
 return true

@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  * compiler and the user's kernels are compiled for, so neither can be loaded in Maven's JVM. The Mojo runs this
  * class with the java of the project's JDK toolchain.
  *
- * <p>Class loading: this JVM's class path is the plugin and its dependencies (finegrain-compiler, -dsl,
+ * <p>Class loading: this JVM's class path is the plugin and its dependencies (finegrain-tools, -gpu, -core, -dsl,
  * -runtime-jvm, ASM, JavaPoet). The project's classes live in a child {@link URLClassLoader} over the project's
  * output directory and those dependencies the plugin does not carry; parent-first delegation means
  * {@code dev.finegrain.*} resolves to the plugin's single copy, so the project's {@code KernelLibrary}

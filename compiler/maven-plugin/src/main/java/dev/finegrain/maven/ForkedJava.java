@@ -132,7 +132,7 @@ final class ForkedJava {
     /**
      * {@code -XX:+UseTransparentHugePages} where Linux lends transparent huge pages ({@code always} or {@code madvise}
      * in {@code thpMode}, the text of {@code /sys/kernel/mm/transparent_hugepage/enabled}), as the {@code finegrain}
-     * launcher does: the jvm backend's kernels ran faster on 2 MiB pages (docs/performance.md, "Huge pages"); elsewhere
+     * launcher does: the jvm backend's kernels ran faster on 2 MiB pages (docs/jvm-backend.md, "Huge pages"); elsewhere
      * the flag would only print a warning.
      */
     static List<String> hugePageOptions(String thpMode) {

@@ -32,7 +32,7 @@ class CompileMojoTest {
                 artifact("com.example", "helpers", Artifact.SCOPE_COMPILE),
                 artifact("com.example", "runtime-only", Artifact.SCOPE_RUNTIME),
                 artifact("org.junit.jupiter", "junit-jupiter", Artifact.SCOPE_TEST));
-        Set<String> plugin = Set.of("dev.finegrain:finegrain-dsl", "dev.finegrain:finegrain-compiler", "org.ow2.asm:asm");
+        Set<String> plugin = Set.of("dev.finegrain:finegrain-dsl", "dev.finegrain:finegrain-tools", "org.ow2.asm:asm");
         assertEquals(List.of(new File("/repo/helpers.jar").getAbsolutePath(), new File("/repo/runtime-only.jar").getAbsolutePath()),
                 ForkedJava.projectDependencies(artifacts, plugin));
     }

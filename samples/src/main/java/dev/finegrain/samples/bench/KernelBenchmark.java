@@ -41,8 +41,8 @@ import java.util.concurrent.TimeUnit;
  * that never warmed up (10 warm-up iterations of at least 1 s: the first runs of a class with lanes are interpreted and
  * take seconds each, and a path first taken later, such as a worker that waits, recompiles once more). The forks run
  * G1, as the launcher does: it starts the large arrays on heap regions, so the lock-dataflow strips' rows lie on cache
- * lines (docs/performance.md, "Aligned rows"). They ask for transparent huge pages, as the launcher does where Linux
- * lends them (docs/performance.md, "Huge pages"); the hand-written baselines run on them too. Where the OS has none,
+ * lines (docs/jvm-backend.md, "Aligned rows"). They ask for transparent huge pages, as the launcher does where Linux
+ * lends them (docs/jvm-backend.md, "Huge pages"); the hand-written baselines run on them too. Where the OS has none,
  * the JVM warns (two lines) and runs on small pages.
  */
 @State(Scope.Benchmark)

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The caller is worker 0: a team of n runs n - 1 threads of its own, and {@code run} runs worker 0's share on the
  * calling thread. Why: on a machine with as many cores as workers, a caller that only waited was one thread too many,
  * and with it about one run in four on two cores took half again as long or more, likely two woken workers queued on
- * one core (docs/performance.md, "Worker 0 is the caller").
+ * one core (docs/jvm-backend.md, "Threads, barriers and the watchdog").
  *
  * <p>A run hands one {@link TeamTask} to every worker by bumping a volatile epoch; idle workers spin for about
  * {@link #IDLE_SPIN_NANOS} looking for the next epoch (so back-to-back runs never block), then park. The last

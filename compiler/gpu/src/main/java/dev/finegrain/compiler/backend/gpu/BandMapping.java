@@ -1,0 +1,212 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanism;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.LockMechanism;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Lock-dataflow with one persistent launch ({@code lock-dataflow:persistent}): the domain's columns are cut into
+ * bands of one warp's width, a lane per column, and each warp walks its band's rows with its lanes one row apart,
+ * lane l at row s - l in step s, so that every value a lane reads from its own band was computed by a lane to its
+ * left one or more steps earlier and comes by warp shuffle from that lane's last values. Only reads that cross the
+ * band's left edge need tokens: the band to the left publishes its edge columns row by row (or per group of rows,
+ * with warp-shared granularity) in device memory, and the warp waits for a chunk of 32 rows at a time and copies
+ * them into a window in shared memory. The warps stay resident for the whole run, each walking bands w, w + W, ...;
+ * band b waits only for band b - 1, so the lowest unfinished band can always move and no band waits forever. The
+ * JVM backend's workers own bands the same way.
+ *
+ * @param requested     the mechanism asked for, which spells the edge tokens
+ * @param mechanism     its GPU form
+ * @param bands         bands of {@link GpuTarget#WARP} columns; the last may be partial
+ * @param warpsPerBlock warps (one band at a time each) per block
+ * @param blocks        blocks of the one launch, no more than the machine keeps resident
+ * @param reads         the distinct reads of state fields, each with where its value comes from
+ * @param history       per state field (by field id), how many of a lane's last values the band's reads reach back
+ * @param edge          what crosses a band's left edge and how its tokens are kept
+ * @param inputRings    inputs read in the lane's own column: each band's columns of the rows a chunk reads, copied
+ *                      into shared memory a chunk ahead while the warp computes (cp.async), so that the lanes, each on
+ *                      its own row, read shared memory rather than 32 lines of global memory per step
+ * @param outputRings   state fields: each lane leaves its values in shared memory, and the warp writes every row it
+ *                      finished in a chunk as whole rows (the edge columns also go straight to global memory, where
+ *                      the band to the right reads them)
+ * @param warpSharedBytes the rings of one warp, in dynamic shared memory
+ * @param resources     per block: the rings and the edge window
+ */
+public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested, GpuMechanism mechanism,
+                          int bands, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
+                          List<Ring> inputRings, List<Ring> outputRings, int warpSharedBytes, Resources resources)
+        implements GpuMapping {
+
+    public BandMapping {
+        reads = List.copyOf(reads);
+        inputRings = List.copyOf(inputRings);
+        outputRings = List.copyOf(outputRings);
+    }
+
+    /** Rows of an input ring: the 63 a chunk's lanes span, plus the reads' reach, plus the next chunk's 32. */
+    public static final int INPUT_RING_ROWS = 128;
+    /** Rows of an output ring: the 63 rows a chunk's lanes have in flight, rounded up. */
+    public static final int OUTPUT_RING_ROWS = 64;
+
+    /**
+     * A ring of rows of one field, the band's 32 columns each, in a warp's shared memory; row r sits at r mod rows.
+     *
+     * @param offsetBytes where it starts in the warp's part of dynamic shared memory
+     * @param lowestRowBack the smallest row offset back the reads take (negative for rows below), for inputs
+     * @param highestRowBack the largest
+     */
+    public record Ring(IrField field, int rows, int offsetBytes, int lowestRowBack, int highestRowBack) {
+        public int bytes() {
+            return rows * GpuTarget.WARP * GpuTarget.elementBytes(field.type());
+        }
+    }
+
+    /** Whether an input read comes from its ring rather than from global memory. */
+    public boolean staged(IrField field) {
+        return inputRings.stream().anyMatch(ring -> ring.field().equals(field));
+    }
+
+    public int dynamicSharedBytes() {
+        return warpsPerBlock * warpSharedBytes;
+    }
+
+    /**
+     * A read of a state field {@code rowsBack} rows and {@code columnsBack} columns behind the point: in the band it is
+     * the value lane l - columnsBack computed {@code rowsBack + columnsBack} steps earlier; lanes left of
+     * {@code columnsBack} take it from the edge window; before row 0 or column 0 it is the boundary, in the field's halo.
+     */
+    public record BandRead(IrField field, int rowsBack, int columnsBack) {
+        /** How many steps back the producing lane computed it. */
+        public int stepsBack() {
+            return rowsBack + columnsBack;
+        }
+
+        public boolean samePoint() {
+            return rowsBack == 0 && columnsBack == 0;
+        }
+    }
+
+    /**
+     * The band edge: the last {@code columns} columns of the band to the left, of every field in {@code fields}, as the
+     * reads reach them, for rows up to {@code rowsBack} before a lane's own.
+     *
+     * @param readyWords  tiny-lock's form: each edge value is a 64-bit word of its own in device memory with a ready
+     *                    bit beside it, so the value is its token; otherwise a token word per group of rows
+     * @param groupRows   rows one token covers: 1 per thread, the group size with warp-shared granularity
+     * @param tokenBytes  the device memory the tokens (or ready words) take, after the run's first 256 bytes
+     */
+    public record BandEdge(List<IrField> fields, int columns, int rowsBack, boolean readyWords, int groupRows, long tokenBytes) {
+        public BandEdge {
+            fields = List.copyOf(fields);
+        }
+
+        public boolean crossed() {
+            return columns > 0;
+        }
+
+        /** Rows of the shared-memory window that one chunk of 32 steps reads. */
+        public int windowRows() {
+            return GpuTarget.WARP + columns - 1 + rowsBack;
+        }
+
+        public int tokensPerBand(int rows) {
+            return Math.ceilDiv(rows, groupRows);
+        }
+    }
+
+    /** Where the edge tokens start in the run's scratch memory: after the error word and the barrier counters. */
+    public static final int TOKEN_BASE_BYTES = 256;
+
+    public int rows() {
+        return sizes[0];
+    }
+
+    public int columns() {
+        return sizes[1];
+    }
+
+    /** Steps a warp takes per band: one per row, plus the lanes' stagger. */
+    public int stepsPerBand() {
+        return rows() + GpuTarget.WARP - 1;
+    }
+
+    @Override
+    public int threadsPerBlock() {
+        return warpsPerBlock * GpuTarget.WARP;
+    }
+
+    @Override
+    public List<Integer> blocksPerLaunch() {
+        return List.of(blocks);
+    }
+
+    public long scratchBytes() {
+        return TOKEN_BASE_BYTES + edge.tokenBytes();
+    }
+
+    @Override
+    public String launchPlan() {
+        return "lock-dataflow:persistent with " + requested + ": " + bands + " bands of " + GpuTarget.WARP + " columns, a warp"
+                + " each, lanes one row apart; " + (edge.crossed() ? (edge.readyWords() ? "a ready word per edge value"
+                : "a token per " + (edge.groupRows() == 1 ? "row" : edge.groupRows() + " rows")) + " on each band edge"
+                : "no channel crosses a band edge") + "; 1 launch of " + blocks + " resident blocks of " + threadsPerBlock()
+                + " threads";
+    }
+
+    @Override
+    public String describe() {
+        StringBuilder text = new StringBuilder();
+        text.append("schedule:   lock-dataflow:persistent with ").append(requested).append('\n');
+        text.append("bands:      ").append(bands).append(" bands of ").append(GpuTarget.WARP).append(" columns over ")
+                .append(rows()).append(" rows; ").append(stepsPerBand()).append(" steps per band\n");
+        text.append("launches:   1 persistent launch of ").append(blocks).append(" blocks x ").append(warpsPerBlock)
+                .append(" warps, all resident; warp w walks bands w, w + ").append(blocks * warpsPerBlock).append(", ...\n");
+        text.append("ownership:  a warp per band, lane l owns column l of it and computes row s - l in step s\n");
+        for (BandRead read : reads) {
+            text.append("read:       ").append(read.field().name()).append("[i-").append(read.rowsBack()).append(", j-")
+                    .append(read.columnsBack()).append("]: ").append(source(read)).append('\n');
+        }
+        text.append("edge:       ").append(edgeText()).append('\n');
+        for (Ring ring : inputRings) {
+            text.append("input:      ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
+                    .append(" rows x 32 columns per warp, copied a chunk ahead (cp.async)\n");
+        }
+        for (Ring ring : outputRings) {
+            text.append("output:     ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
+                    .append(" rows x 32 columns per warp, finished rows written whole after each chunk\n");
+        }
+        text.append("shared:     ").append(resources.sharedBytes()).append(" bytes per block: ").append(dynamicSharedBytes())
+                .append(" of rings (").append(warpSharedBytes).append(" per warp), ")
+                .append(edge.crossed() ? "an edge window of " + edge.windowRows() + " rows x " + edge.columns() + " columns per field and warp"
+                        : "no edge window").append('\n');
+        return text.toString();
+    }
+
+    private String source(BandRead read) {
+        if (read.samePoint()) {
+            return "computed earlier in the step, by an earlier actor";
+        }
+        if (read.columnsBack() == 0) {
+            return "the lane's own value " + read.rowsBack() + " step(s) back";
+        }
+        return "shuffled from lane l-" + read.columnsBack() + "'s value " + read.stepsBack() + " step(s) back; lanes below "
+                + read.columnsBack() + " read the edge window";
+    }
+
+    private String edgeText() {
+        if (!edge.crossed()) {
+            return "no read crosses a band's left edge: no tokens";
+        }
+        String what = edge.columns() + " column(s) of " + edge.fields().stream().map(IrField::name).collect(Collectors.joining(", "))
+                + ", rows up to " + edge.rowsBack() + " back; ";
+        String tokens = edge.readyWords() ? "each value a 64-bit word with a ready bit beside it (" + requested + "), no fence"
+                : "a token word per " + (edge.groupRows() == 1 ? "row" : "group of " + edge.groupRows() + " rows") + " ("
+                + requested + ", device scope), the values read from the field after it";
+        return what + tokens + "; waited for 32 rows at a time; " + edge.tokenBytes() + " bytes of device memory";
+    }
+}

@@ -1,0 +1,62 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Rodinia's structure: one block per tile, one launch per block-diagonal of tiles. A block has {@code lanes} threads,
+ * one per tile row (in 1D, one per point of a step; in 3D, one per line along the inner dimension); it copies the
+ * tile and its halo of every field into shared memory ({@code copyUnroll} words per lane and round), sweeps the
+ * tile in {@code steps} steps with a block barrier after each, and stores each point to global memory as it computes it.
+ *
+ * @param dataBase shared byte offset of each field's tile copy, by field id
+ */
+public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] sizes, TileGeometry tile, int lanes,
+                                  int steps, int copyUnroll, int[] dataBase, int sharedBytes) implements GpuMapping {
+
+    @Override
+    public int threadsPerBlock() {
+        return lanes;
+    }
+
+    @Override
+    public List<Integer> blocksPerLaunch() {
+        return tile.blocksPerLaunch();
+    }
+
+    @Override
+    public Resources resources() {
+        return new Resources(0, sharedBytes, 0, 0, 0, 0);
+    }
+
+    @Override
+    public String launchPlan() {
+        return "data-parallel: " + tile.describe() + "; blocks of " + lanes + " threads (one per tile "
+                + switch (graph.rank()) {
+                    case 1 -> "point of a step";
+                    case 2 -> "row";
+                    default -> "line along k";
+                } + ") sweeping the tile with a block barrier per step; "
+                + tile.blocksPerLaunch().size() + " launches, one per block-diagonal";
+    }
+
+    @Override
+    public String describe() {
+        return "schedule:   data-parallel, " + tile.describe() + "\n"
+                + "launches:   " + launches() + ", one per block-diagonal; blocks per launch "
+                + blocksPerLaunch().stream().map(String::valueOf).collect(Collectors.joining(" ")) + "\n"
+                + "ownership:  " + lanes + " threads per block, thread t " + switch (graph.rank()) {
+                    case 1 -> "takes point s * " + lanes + " + t of the tile at step s";
+                    case 2 -> "takes row t of the tile, column s - t at step s";
+                    default -> "takes the tile's line a = t / " + tile.interior()[1] + ", b = t % " + tile.interior()[1]
+                            + ", point c = s - a - b of it at step s (the planes a + b + c = s in turn)";
+                } + "\n"
+                + "steps:      " + steps + " per tile, a block barrier after each\n"
+                + "shared:     " + sharedBytes + " bytes: each field's tile copy at " + Arrays.toString(dataBase) + ", copied "
+                + copyUnroll + " words per thread and round\n";
+    }
+}

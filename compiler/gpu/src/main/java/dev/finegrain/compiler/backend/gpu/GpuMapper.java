@@ -1,0 +1,126 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.ir.IrChannel;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.DataParallelPlan;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.TokenRule;
+import dev.finegrain.compiler.plan.PlanWavefront;
+import dev.finegrain.compiler.plan.WavefrontPlan;
+import dev.finegrain.dsl.internal.DependenceMath;
+import dev.finegrain.dsl.LockMechanism;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The entry to the GPU mapping: checks what every GPU mapping needs of a kernel (1D, 2D or 3D domains, dependences
+ * that point backwards in every dimension, so that tiles and steps can follow them), then maps the plan with its
+ * schedule's mapping. Lock-dataflow takes 1D and 2D domains only ({@link #unmappableLockDataflow}). Emitters take
+ * the result and only spell it.
+ */
+public final class GpuMapper {
+
+    private GpuMapper() {}
+
+    /**
+     * The plan's waits that need a token on a GPU, where each thread owns one point
+     * ({@link TokenRule.Ownership#POINT}): the one rule every GPU target and check applies.
+     */
+    public static List<IrChannel> tokenWaits(DataflowPlan plan) {
+        return plan.waits().stream()
+                .filter(c -> TokenRule.needsToken(c, plan.graph().rank(), TokenRule.Ownership.POINT)).toList();
+    }
+
+    /** Why no GPU mapping exists for this kernel at all, if none does. */
+    public static Optional<String> unmappableKernel(KernelGraph graph) {
+        if (graph.rank() > 3) {
+            return Optional.of("the GPU model lowers 1D, 2D and 3D domains; " + graph.name() + " has " + graph.rank());
+        }
+        for (IrChannel channel : graph.channels()) {
+            if (Arrays.stream(channel.vector()).anyMatch(component -> component < 0)) {
+                return Optional.of("the GPU model's tiles need dependences that point backwards in every dimension; "
+                        + graph.name() + " has " + DependenceMath.format(channel.vector()) + " (" + channel.via() + ")"
+                        + skewedWavefront(graph));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why lock-dataflow (per-point tokens, or persistent bands) cannot take this kernel's domain, whatever the
+     * mechanism, if it cannot. Its tiles give each thread one word of a 2D tile whose rows are a warp wide, and every
+     * mechanism's token addressing, warp distances and lock-bit budget are built on that shape; a 3D form (tokens on
+     * a tile's three incoming faces) would redo each of them, while wavefront and data-parallel already cover 3D.
+     */
+    public static Optional<String> unmappableLockDataflow(KernelGraph graph) {
+        if (graph.rank() == 3) {
+            return Optional.of("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose"
+                    + " rows are a warp wide); " + graph.name() + " has 3 dimensions: use wavefront or dataParallel(tile),"
+                    + " which the GPU targets take in 3D");
+        }
+        return Optional.empty();
+    }
+
+    /** Which schedule takes a dependence the tiles cannot: the skewed wavefront the planner finds, where it finds one. */
+    private static String skewedWavefront(KernelGraph graph) {
+        try {
+            WavefrontPlan plan = PlanWavefront.plan(graph);
+            return ", which the wavefront along hyperplane " + DependenceMath.format(plan.hyperplane())
+                    + " takes on the reference and jvm backends";
+        } catch (RuntimeException noWavefront) {
+            return "";
+        }
+    }
+
+    /**
+     * Why this plan (with this mechanism, for lock-dataflow) cannot be mapped on {@code target} at any size, if it
+     * cannot: computed from the kernel, the plan and the mechanism's requirements, without mapping a size. A variant
+     * that passes may still not fit at a given size (a tile the sizes cap, a block over the machine's limits); its
+     * mapping says so.
+     */
+    public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
+        KernelGraph graph = plan.graph();
+        return unmappableKernel(graph).or(() -> switch (plan) {
+            case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront);
+            case DataParallelPlan dataParallel -> Optional.empty();
+            case DataflowPlan dataflow when dataflow.persistent() -> unmappableLockDataflow(graph)
+                    .or(() -> MapBands.unsupported(dataflow, mechanism, target));
+            case DataflowPlan dataflow -> unmappableLockDataflow(graph).or(() -> mechanism.isEmpty()
+                    ? Optional.of("lock-dataflow on the GPU model needs a lock mechanism")
+                    : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target));
+        });
+    }
+
+    /** The mechanism a lock-dataflow program runs: the requested one, or its warp-shared form for warp-shared locks. */
+    public static LockMechanism effectiveMechanism(ExecutionPlan plan, LockMechanism requested, GpuTarget target) {
+        if (!(plan instanceof DataflowPlan dataflow) || dataflow.persistent()) {
+            return requested;   // a band's edge tokens keep the requested mechanism whatever the granularity
+        }
+        return MapLockDataflow.effectiveMechanism(dataflow, requested);
+    }
+
+    /**
+     * Maps {@code plan} for {@code sizes} on {@code target}; lock-dataflow needs its mechanism.
+     *
+     * @throws GpuLoweringException naming the reason when the variant cannot run there
+     */
+    public static GpuMapping map(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target, int[] sizes) {
+        KernelGraph graph = plan.graph();
+        unmappableKernel(graph).or(() -> plan instanceof DataflowPlan ? unmappableLockDataflow(graph) : Optional.empty())
+                .ifPresent(reason -> {
+                    throw new GpuLoweringException(reason);
+                });
+        return switch (plan) {
+            case WavefrontPlan wavefront -> MapWavefront.map(graph, wavefront, target, sizes);
+            case DataParallelPlan dataParallel -> MapDataParallel.map(graph, dataParallel, target, sizes);
+            case DataflowPlan dataflow when dataflow.persistent() -> MapBands.map(dataflow, mechanism.orElseThrow(() ->
+                    new GpuLoweringException("lock-dataflow:persistent needs a lock mechanism")), target, sizes);
+            case DataflowPlan dataflow -> MapLockDataflow.map(graph, dataflow, mechanism.orElseThrow(() ->
+                    new GpuLoweringException("lock-dataflow on the GPU model needs a lock mechanism")), target, sizes);
+        };
+    }
+}

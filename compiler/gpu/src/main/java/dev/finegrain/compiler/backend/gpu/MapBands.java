@@ -1,0 +1,223 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
+import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanism;
+import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanisms;
+import dev.finegrain.compiler.backend.gpu.mechanism.TokenStorage;
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.ir.Loads;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.LockChoices;
+import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.LockMechanism;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Maps lock-dataflow:persistent onto a GPU as bands of columns ({@link BandMapping}): which reads come along the
+ * band and which cross its edge, how the edge's tokens are kept, and how many warps stay resident; throws
+ * {@link GpuLoweringException} with the reason when the kernel, the mechanism or the machine does not fit.
+ */
+final class MapBands {
+
+    private static final int WARP = GpuTarget.WARP;
+    /** A lane keeps its last values in registers; reads reaching further back than this would spill them. */
+    static final int MAX_STEPS_BACK = 16;
+    private static final int WARPS_PER_BLOCK = 4;
+
+    private MapBands() {}
+
+    /** Why no size of the kernel maps onto bands with this mechanism (none given: any) on this machine, if none does. */
+    static Optional<String> unsupported(DataflowPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
+        KernelGraph graph = plan.graph();
+        try {
+            check(graph, target);
+            if (mechanism.isPresent()) {
+                checkMechanism(graph, plan.lockChoices(), gpuForm(mechanism.get()), target, edgeFields(graph));
+            }
+            return Optional.empty();
+        } catch (GpuLoweringException reason) {
+            return Optional.of(reason.getMessage());
+        }
+    }
+
+    static BandMapping map(DataflowPlan plan, LockMechanism requested, GpuTarget target, int[] sizes) {
+        KernelGraph graph = plan.graph();
+        LockChoices choices = plan.lockChoices();
+        check(graph, target);
+        GpuMechanism mechanism = gpuForm(requested);
+        List<BandRead> reads = reads(graph);
+        List<IrField> edgeFields = edgeFields(graph);
+        checkMechanism(graph, choices, mechanism, target, edgeFields);
+        int rows = sizes[0];
+        int bands = Math.ceilDiv(sizes[1], WARP);
+        List<BandMapping.Ring> inputRings = new ArrayList<>();
+        List<BandMapping.Ring> outputRings = new ArrayList<>();
+        int warpBytes = rings(graph, target, inputRings, outputRings);
+        int[] history = new int[graph.fields().size()];
+        int columns = 0;
+        int rowsBack = 0;
+        for (BandRead read : reads) {
+            history[read.field().id()] = Math.max(history[read.field().id()], read.stepsBack());
+            if (read.columnsBack() > 0) {
+                columns = Math.max(columns, read.columnsBack());
+                rowsBack = Math.max(rowsBack, read.rowsBack());
+            }
+        }
+        boolean readyWords = mechanism.storage(ChannelPolicy.SHARED, target) == TokenStorage.READY_BIT_BESIDE_VALUE;
+        int groupRows = choices.warpShared() ? choices.groupSize() : 1;
+        long tokenBytes = columns == 0 ? 0 : readyWords ? 8L * edgeFields.size() * bands * columns * rows
+                : 4L * bands * Math.ceilDiv(rows, groupRows);
+        BandEdge edge = new BandEdge(edgeFields, columns, rowsBack, readyWords, groupRows, tokenBytes);
+        int windowPerWarp = 0;   // the edge window, in static shared memory
+        if (edge.crossed()) {
+            for (IrField field : edgeFields) {
+                windowPerWarp += columns * edge.windowRows() * GpuTarget.elementBytes(field.type());
+            }
+        }
+        // as many warps per block as the rings allow, up to four
+        int warpsPerBlock = Math.min(WARPS_PER_BLOCK, bands);
+        while (warpsPerBlock > 1 && warpsPerBlock * (warpBytes + windowPerWarp) > target.sharedBytesPerBlockOptIn()) {
+            warpsPerBlock /= 2;
+        }
+        int blockBytes = warpsPerBlock * (warpBytes + windowPerWarp);
+        if (blockBytes > target.sharedBytesPerBlockOptIn()) {
+            throw new GpuLoweringException("lock-dataflow:persistent of kernel '" + graph.name() + "' needs " + blockBytes
+                    + " bytes of shared memory for one warp's rings; " + target.name() + " gives a block at most "
+                    + target.sharedBytesPerBlockOptIn() + "; use lock-dataflow");
+        }
+        // every block must be resident at once, since band b waits for band b - 1 (the launch is cooperative, which
+        // checks it): no more blocks than the SMs hold by threads, blocks and shared memory
+        int perSm = Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / (warpsPerBlock * WARP),
+                blockBytes == 0 ? Integer.MAX_VALUE : target.sharedBytesPerSm() / blockBytes));
+        int blocks = Math.min(Math.ceilDiv(bands, warpsPerBlock), target.smCount() * Math.max(1, perSm));
+        GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
+        StaticChecks.check(graph, target, warpsPerBlock * WARP, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
+        return new BandMapping(graph, target, sizes, requested, mechanism, bands, warpsPerBlock, blocks, reads, history, edge,
+                inputRings, outputRings, warpBytes, resources);
+    }
+
+    private static GpuMechanism gpuForm(LockMechanism requested) {
+        return GpuMechanisms.of(requested).orElseThrow(() -> new GpuLoweringException(GpuMechanisms.whyNoGpuForm(requested)));
+    }
+
+    /** What bands need of every kernel and machine: a 2D domain, warp shuffles, and reads a lane's registers can hold. */
+    private static void check(KernelGraph graph, GpuTarget target) {
+        if (graph.rank() != 2) {
+            throw new GpuLoweringException("lock-dataflow:persistent deals bands of columns to warps, which needs a 2D domain;"
+                    + " kernel '" + graph.name() + "' has " + graph.rank() + " dimension(s); use lock-dataflow");
+        }
+        if (!target.warpShuffle()) {
+            throw new GpuLoweringException("lock-dataflow:persistent carries values along a band by warp shuffle, which "
+                    + target.called() + " does not model; run it on the cuda backend, or use lock-dataflow here");
+        }
+        for (BandRead read : reads(graph)) {
+            if (read.columnsBack() >= WARP) {
+                throw new GpuLoweringException("kernel '" + graph.name() + "' reads " + read.field().name() + " "
+                        + read.columnsBack() + " columns back, beyond the band to the left (bands are " + WARP
+                        + " columns wide); use lock-dataflow");
+            }
+            if (read.stepsBack() > MAX_STEPS_BACK) {
+                throw new GpuLoweringException("kernel '" + graph.name() + "' reads " + read.field().name() + " "
+                        + read.rowsBack() + " rows and " + read.columnsBack() + " columns back, " + read.stepsBack()
+                        + " steps of a band; a lane keeps its last " + MAX_STEPS_BACK + " values; use lock-dataflow");
+            }
+        }
+    }
+
+    private static void checkMechanism(KernelGraph graph, LockChoices choices, GpuMechanism mechanism, GpuTarget target,
+                                       List<IrField> edgeFields) {
+        mechanism.unsupportedOn(target).ifPresent(reason -> {
+            throw new GpuLoweringException(reason);
+        });
+        mechanism.noDeviceTokens(target).ifPresent(reason -> {
+            throw new GpuLoweringException(reason);
+        });
+        if (mechanism.storage(ChannelPolicy.SHARED, target) == TokenStorage.READY_BIT_BESIDE_VALUE) {
+            if (choices.warpShared()) {
+                throw new GpuLoweringException(mechanism.id() + "'s token is the ready bit beside each value, one per point;"
+                        + " for warp-shared groups on a band edge use acquire-release or atomic-spin-lock");
+            }
+            edgeFields.stream().filter(field -> GpuTarget.elementBytes(field.type()) > 4).findFirst().ifPresent(field -> {
+                throw new GpuLoweringException(mechanism.id() + " keeps the ready bit beside a 32-bit value in one 64-bit"
+                        + " word, and state field '" + field.name() + "' is " + field.type() + "; use acquire-release");
+            });
+        }
+    }
+
+    /**
+     * Chooses the rings of one warp (adding them to the lists) and returns their bytes: an input ring for every input
+     * the bodies read only in the lane's own column, within the ring's reach, where the machine copies asynchronously;
+     * an output ring for every state field an actor writes.
+     */
+    private static int rings(KernelGraph graph, GpuTarget target, List<BandMapping.Ring> inputRings,
+                             List<BandMapping.Ring> outputRings) {
+        int offset = 0;
+        if (target.asyncCopy()) {
+            for (IrField field : graph.fields()) {
+                if (!field.isInput()) {
+                    continue;
+                }
+                int[] lowest = {Integer.MAX_VALUE};
+                int[] highest = {Integer.MIN_VALUE};
+                boolean[] ownColumn = {true};
+                boolean[] read = {false};
+                for (IrActor actor : graph.actors()) {
+                    Loads.forEach(actor.body(), load -> {
+                        if (load.field() == field.id()) {
+                            read[0] = true;
+                            ownColumn[0] &= load.offset()[1] == 0;
+                            lowest[0] = Math.min(lowest[0], -load.offset()[0]);
+                            highest[0] = Math.max(highest[0], -load.offset()[0]);
+                        }
+                    });
+                }
+                // the ring holds the 63 rows a chunk spans, their reach and the next chunk's 32
+                if (read[0] && ownColumn[0] && 63 + (highest[0] - lowest[0]) + 32 <= BandMapping.INPUT_RING_ROWS) {
+                    BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.INPUT_RING_ROWS, offset, lowest[0], highest[0]);
+                    inputRings.add(ring);
+                    offset += ring.bytes();
+                }
+            }
+        }
+        for (int actorId : graph.actorOrder()) {
+            IrField field = graph.field(graph.actor(actorId).writes());
+            if (outputRings.stream().noneMatch(ring -> ring.field().equals(field))) {
+                BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.OUTPUT_RING_ROWS, offset, 0, 0);
+                outputRings.add(ring);
+                offset += ring.bytes();
+            }
+        }
+        return offset;
+    }
+
+    /** The distinct reads of state fields in the actors' bodies, in the order they first appear. */
+    static List<BandRead> reads(KernelGraph graph) {
+        Set<List<Integer>> seen = new LinkedHashSet<>();
+        List<BandRead> reads = new ArrayList<>();
+        for (int actorId : graph.actorOrder()) {
+            IrActor actor = graph.actor(actorId);
+            Loads.forEach(actor.body(), load -> {
+                IrField field = graph.field(load.field());
+                if (field.isState() && seen.add(List.of(load.field(), -load.offset()[0], -load.offset()[1]))) {
+                    reads.add(new BandRead(field, -load.offset()[0], -load.offset()[1]));
+                }
+            });
+        }
+        return reads;
+    }
+
+    /** The state fields some read takes across a band's left edge. */
+    private static List<IrField> edgeFields(KernelGraph graph) {
+        return reads(graph).stream().filter(read -> read.columnsBack() > 0).map(BandRead::field).distinct().toList();
+    }
+}

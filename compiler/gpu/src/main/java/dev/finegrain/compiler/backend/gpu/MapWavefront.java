@@ -1,0 +1,62 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.WavefrontPlan;
+import dev.finegrain.dsl.internal.DependenceMath;
+
+import java.util.Optional;
+
+/**
+ * Maps a wavefront plan onto a GPU in one launch: the steps along the plan's hyperplane (in 3D a plane of candidates a
+ * step, {@link WavefrontPlanes}), as many threads as the widest step needs (whole warps, at most a block), and one
+ * persistent block per SM with an inter-block barrier when one block cannot hold a step; throws
+ * {@link GpuLoweringException} for a hyperplane the GPU steps cannot follow.
+ */
+final class MapWavefront {
+
+    private MapWavefront() {}
+
+    /** Why the GPU steps cannot follow the plan's hyperplane, if they cannot (whatever the sizes). */
+    static Optional<String> unsupported(KernelGraph graph, WavefrontPlan plan) {
+        int[] h = plan.hyperplane();
+        if (graph.rank() == 2 && !(h[0] == 1 && h[1] == 1 && plan.stride() == 1)) {
+            return Optional.of("the GPU model lowers 2D wavefronts along anti-diagonals (hyperplane (1,1)); "
+                    + graph.name() + " needs " + DependenceMath.format(h));
+        }
+        if (graph.rank() == 3 && !WavefrontPlanes.steps(h)) {
+            return Optional.of("the GPU model lowers 3D wavefronts along hyperplanes of 0s and 1s; " + graph.name()
+                    + " needs " + DependenceMath.format(h));
+        }
+        if (graph.rank() == 1 && h[0] != 1) {
+            return Optional.of("the GPU model lowers 1D wavefronts with hyperplane (1); " + graph.name() + " needs "
+                    + DependenceMath.format(h));
+        }
+        return Optional.empty();
+    }
+
+    static WavefrontMapping map(KernelGraph graph, WavefrontPlan plan, GpuTarget target, int[] sizes) {
+        unsupported(graph, plan).ifPresent(reason -> {
+            throw new GpuLoweringException(reason);
+        });
+        int stride = plan.stride();
+        int steps;
+        int widest;
+        if (graph.rank() == 3) {
+            WavefrontPlanes planes = new WavefrontPlanes(sizes, plan.hyperplane());
+            steps = planes.steps();
+            widest = planes.widest();
+        } else if (graph.rank() == 2) {
+            steps = sizes[0] + sizes[1] - 1;
+            widest = Math.min(sizes[0], sizes[1]);
+        } else {
+            steps = Math.ceilDiv(sizes[0], stride);
+            widest = Math.min(stride, sizes[0]);
+        }
+        int threads = Math.min(target.maxThreadsPerBlock(), Math.ceilDiv(widest, GpuTarget.WARP) * GpuTarget.WARP);
+        int blocks = Math.min(target.smCount(), Math.ceilDiv(widest, threads));
+        StaticChecks.check(graph, target, threads, GpuMapping.Resources.NONE, null);
+        return new WavefrontMapping(graph, target, sizes.clone(), steps, widest, stride, threads, blocks,
+                plan.hyperplane().clone());
+    }
+}

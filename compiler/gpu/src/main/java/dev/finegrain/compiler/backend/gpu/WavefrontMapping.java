@@ -1,0 +1,76 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.internal.DependenceMath;
+
+import java.util.List;
+
+/**
+ * Wavefront in one launch over global memory: {@code steps} hyperplane steps (planes of candidates in 3D,
+ * {@link WavefrontPlanes}; anti-diagonals in 2D; runs of {@code stride} points in 1D), the threads of the grid dealt
+ * the points of a step in turn, a barrier between steps: the block barrier for one block, or one persistent block per
+ * SM and seed 000's atomic inter-block barrier when the widest step needs more threads than a block holds.
+ */
+public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes, int steps, int widest, int stride,
+                               int threadsPerBlock, int blocks, int[] hyperplane) implements GpuMapping {
+
+    /** How a 3D step's points are dealt; only for 3D domains. */
+    public WavefrontPlanes planes() {
+        if (graph.rank() != 3) {
+            throw new IllegalStateException(graph.name() + " is not 3D");
+        }
+        return new WavefrontPlanes(sizes, hyperplane);
+    }
+
+    /** What a step is made of: points, or in 3D candidates (points of the step's box, some outside the domain). */
+    private String unit() {
+        return graph.rank() == 3 ? " candidates" : " points";
+    }
+
+    private String stepShape() {
+        return switch (graph.rank()) {
+            case 3 -> "planes " + DependenceMath.format(hyperplane) + ".p = s";
+            case 2 -> "anti-diagonals";
+            default -> "runs of " + stride + " points";
+        };
+    }
+
+    public boolean interBlockBarrier() {
+        return blocks > 1;
+    }
+
+    @Override
+    public List<Integer> blocksPerLaunch() {
+        return List.of(blocks);
+    }
+
+    @Override
+    public Resources resources() {
+        return Resources.NONE;
+    }
+
+    @Override
+    public String launchPlan() {
+        return "wavefront: " + steps + " steps of at most " + widest + unit() + " over global memory; "
+                + (blocks == 1 ? "one block of " + threadsPerBlock + " threads, a block barrier per step"
+                : blocks + " persistent blocks of " + threadsPerBlock + " threads, an atomic inter-block barrier per step")
+                + "; 1 launch";
+    }
+
+    @Override
+    public String describe() {
+        return "schedule:   wavefront over " + stepShape() + "\n"
+                + "launches:   1, " + blocks + (blocks == 1 ? " block" : " persistent blocks (at most one per SM)") + " of "
+                + threadsPerBlock + " threads\n"
+                + "ownership:  thread k of the grid takes" + unit() + " k, k + "
+                + (threadsPerBlock * blocks) + ", ... of each step\n"
+                + (graph.rank() == 3 ? "candidates: " + planes().describe() + "\n" : "")
+                + "steps:      " + steps + ", the widest " + widest + unit() + (graph.rank() == 3 && stride > 1
+                ? "; one plane a step, where the plan lets a step hold " + stride + " (a barrier more per plane, no"
+                + " loop over planes inside a step)" : "") + "\n"
+                + "barrier:    " + (interBlockBarrier() ? "the block barrier, then the atomic inter-block barrier of seed 000"
+                : "the block barrier") + " after each step\n"
+                + "memory:     every field in global memory, no shared memory\n";
+    }
+}

@@ -1,0 +1,43 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+import dev.finegrain.compiler.backend.gpu.GpuMapper;
+import dev.finegrain.compiler.backend.gpu.GpuMapping;
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.dsl.LockMechanism;
+
+import java.util.Optional;
+
+/**
+ * The entry to the CUDA backend's code generation: maps a plan for a real GPU ({@link GpuMapper}) and spells the
+ * mapping as a CUDA C++ translation unit. Every DSL type and operator has a CUDA spelling, so what a GPU cannot run is
+ * what its mapping says.
+ */
+public final class CudaLowering {
+
+    private CudaLowering() {}
+
+    /** The machine behind {@code cuda:<arch>}: an sm_90 GPU (H100, H200) by default. */
+    public static GpuTarget target(String arch) {
+        int version = Integer.parseInt(arch.substring("sm_".length()));
+        // Volta and later schedule threads independently; __syncwarp gives the warp mechanisms their reconvergence.
+        // Hopper (H100 SXM): 132 SMs, 228 KiB of shared memory per SM, 227 KiB for one block that asks; Ampere (A100):
+        // 108 SMs, 164 and 163 KiB; older chips are taken as Ampere without cp.async.
+        boolean hopper = version >= 90;
+        return new GpuTarget(arch, arch, 1024, 48 * 1024, 0, true, hopper, false, hopper ? 132 : 108, 2048, 32, true, 8, true,
+                (hopper ? 228 : 164) * 1024, (hopper ? 227 : 163) * 1024, version >= 80);
+    }
+
+    /** Why no size of this variant can run on the target, if none can. */
+    public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
+        return GpuMapper.unsupported(plan, mechanism, target);
+    }
+
+    /** @throws GpuLoweringException naming the reason when the variant cannot run on the target */
+    public static CudaSource lower(String id, String describedAs, ExecutionPlan plan, Optional<LockMechanism> mechanism,
+                                   GpuTarget target, int[] sizes) {
+        GpuMapping mapping = GpuMapper.map(plan, mechanism, target, sizes);
+        return CudaSource.of(id, describedAs, mapping);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.Optional;
+
+/**
+ * The atomic spin-lock in the model ISA (seed 001 Listings 2, 11, 14): mutex words, 1 while the producer has not
+ * fired; a consumer exchanges 1 in and owns the token when 0 came out; a shared token goes back at once. On Fermi
+ * every atomic is the lock-bit loop nvcc emits there ({@link SharedAtomics}).
+ */
+public final class AtomicSpinLockSimt implements SimtSync {
+
+    /** Fermi's lock-bit loops take two predicates of their own, which leaves two for the channels' "held" bits. */
+    @Override
+    public Optional<String> unsupportedChannels(KernelGraph graph, GpuTarget target, int channels) {
+        return target.sharedAtomicsAsLockLoops() && channels > 2 ? Optional.of("kernel " + graph.name() + " has " + channels
+                + " channels to synchronise per point; with " + target.name() + "'s lock-bit atomics the lowering holds at"
+                + " most 2 (it needs the other predicates for the loops)") : Optional.empty();
+    }
+
+    @Override
+    public void initTokens(SimtSyncContext cx) {
+        cx.asm.comment("mutexes: producers start locked (1), halo words free (0)");
+        String initial = cx.asm.register();
+        cx.asm.emit("SEL " + initial + ", " + cx.one + ", RZ, P6");
+        for (int base : cx.tokenBase()) {
+            cx.asm.emit("STS " + SimtAssembler.address(cx.sharedOffset, base) + ", " + initial);
+        }
+    }
+
+    @Override
+    public void tryTake(SimtSyncContext cx, int c, String have) {
+        String old = cx.asm.register();
+        cx.atomics.exchange(old, cx.channelAddress(c, true), cx.one, "!" + have, "P4", "P3", "take the token");
+        cx.asm.emit("ISETP.EQ.AND P5, PT, " + old + ", RZ, !" + have);
+        if (!cx.privateChannels()) {
+            cx.atomics.exchange("RZ", cx.channelAddress(c, true), "RZ", "P5", "P4", "P3", "restore the token");
+        }
+        cx.asm.emit("PSETP.OR.AND " + have + ", PT, " + have + ", P5, PT");
+    }
+
+    @Override
+    public void waitInTurn(SimtSyncContext cx, int c, String wait) {
+        cx.atomics.lock(cx.asm.register(), cx.channelAddress(c, true), cx.one, "P4", "P3", "P1");
+    }
+
+    @Override
+    public void publish(SimtSyncContext cx, IrActor actor, String value) {
+        cx.asm.emit(cx.storeOwnData(actor, value));
+        for (int a = 0; a < cx.tokenBase().length; a++) {
+            if (cx.publishes(actor, a)) {
+                cx.atomics.exchange("RZ", SimtAssembler.address(cx.sharedOffset, cx.tokenBase()[a]), "RZ", "PT", "P4", "P3",
+                        "unlock");
+            }
+        }
+    }
+
+    @Override
+    public void restore(SimtSyncContext cx, int c) {
+        cx.atomics.exchange("RZ", cx.channelAddress(c, true), "RZ", "PT", "P4", "P3", "restore the token");
+    }
+
+    @Override
+    public void finalizePrivate(SimtSyncContext cx, int c) {
+        cx.atomics.exchange("RZ", cx.channelAddress(c, true), "RZ", "PT", "P4", "P3", "finalize");
+    }
+}

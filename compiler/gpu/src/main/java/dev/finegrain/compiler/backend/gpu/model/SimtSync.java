@@ -1,0 +1,61 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.Optional;
+
+/**
+ * A lock mechanism's protocol in the model ISA, one class per mechanism: what {@link SimtLockDataflow} emits at each
+ * point of its program. Per-thread mechanisms spell the first group, warp mechanisms the second; a method a mechanism
+ * has no use for is never called for it (the mapping's wait form decides which are).
+ */
+public interface SimtSync {
+
+    /** Why this protocol cannot synchronise {@code channels} channels per point on the machine, if it cannot. */
+    default Optional<String> unsupportedChannels(KernelGraph graph, GpuTarget target, int channels) {
+        return Optional.empty();
+    }
+
+    /** Prologue: every token in its first state: producers' taken (or unset), halo words' free (or set). */
+    void initTokens(SimtSyncContext cx);
+
+    // ---- per-thread tokens
+
+    /**
+     * Critical-section form: one attempt at channel {@code c}'s token, for lanes that do not hold it yet; predicate
+     * {@code have} says who holds it afterwards. A shared token is given back within the attempt.
+     */
+    default void tryTake(SimtSyncContext cx, int c, String have) {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps no per-thread token");
+    }
+
+    /** In-turn form: the code at label {@code wait} that spins until channel {@code c}'s token is held (P1 scratch). */
+    default void waitInTurn(SimtSyncContext cx, int c, String wait) {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps no per-thread token");
+    }
+
+    /** Stores what {@code actor} produced at this thread's point and publishes its token. */
+    void publish(SimtSyncContext cx, IrActor actor, String value);
+
+    /** In-turn form, shared channels: gives channel {@code c}'s token back after firing. */
+    default void restore(SimtSyncContext cx, int c) {
+    }
+
+    /** Private channels: frees channel {@code c}'s token for good once the consumer has fired. */
+    default void finalizePrivate(SimtSyncContext cx, int c) {
+    }
+
+    // ---- one token per warp
+
+    /** Waits until the warp {@code warpDistance} before this one has published channel {@code c}. */
+    default void waitForWarp(SimtSyncContext cx, int c, int warpDistance) {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps per-thread tokens");
+    }
+
+    /** Publishes the warp's token once its lanes have reconverged after firing. */
+    default void publishWarp(SimtSyncContext cx) {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps per-thread tokens");
+    }
+}

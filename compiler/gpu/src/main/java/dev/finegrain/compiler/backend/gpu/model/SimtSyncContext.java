@@ -1,0 +1,111 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
+import dev.finegrain.compiler.backend.gpu.SyncChannel;
+import dev.finegrain.compiler.ir.IrActor;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What a mechanism's {@link SimtSync} spelling reads and writes while {@link SimtLockDataflow} lays out a program:
+ * the assembler, the mapping, the registers the prologue set, and the addresses of this thread's tokens.
+ */
+public final class SimtSyncContext {
+
+    final SimtAssembler asm;
+    final SharedAtomics atomics;
+    final LockDataflowMapping mapping;
+    /** Tiny-lock's shared channels: the register each channel's LDSLK loaded the producer's value into. */
+    final Map<Integer, String> tokenValues = new HashMap<>();
+    /** Registers the prologue sets: thread id, the constant 1, this thread's byte offset in every shared array. */
+    String tid;
+    String one;
+    String sharedOffset;
+    /** This thread's byte offset in the tile copies of 8-byte fields (twice sharedOffset), when the kernel has some. */
+    String wideSharedOffset;
+    /** Warp mechanisms: this thread's warp, and the warp's byte offset in a warp-token array. */
+    String warp;
+    String warpOffset;
+
+    SimtSyncContext(SimtAssembler asm, LockDataflowMapping mapping) {
+        this.asm = asm;
+        this.mapping = mapping;
+        this.atomics = new SharedAtomics(asm, mapping.target().sharedAtomicsAsLockLoops());
+    }
+
+    SyncChannel channel(int c) {
+        return mapping.channels().get(c);
+    }
+
+    int channels() {
+        return mapping.channels().size();
+    }
+
+    boolean privateChannels() {
+        return mapping.tokens().privateChannels();
+    }
+
+    int[] tokenBase() {
+        return mapping.tokens().tokenBase();
+    }
+
+    /**
+     * The producer's token word of channel c ({@code token}) or its data word (for a long or double, the pair's low
+     * word), as this thread addresses it; {@code plus} bytes further.
+     */
+    String channelAddress(int c, boolean token, int plus) {
+        SyncChannel channel = channel(c);
+        if (token) {
+            return SimtAssembler.address(sharedOffset, tokenBase()[channel.tokenArray()] - 4L * channel.threadDistance()
+                    + plus);
+        }
+        int bytes = elementBytes(channel.producerField());
+        return SimtAssembler.address(bytes == 8 ? wideSharedOffset : sharedOffset,
+                mapping.dataBase()[channel.producerField()] - (long) bytes * channel.threadDistance() + plus);
+    }
+
+    String channelAddress(int c, boolean token) {
+        return channelAddress(c, token, 0);
+    }
+
+    /** This thread's own word of a field's tile copy, by field. */
+    String ownDataAddress(int field, int plus) {
+        return SimtAssembler.address(elementBytes(field) == 8 ? wideSharedOffset : sharedOffset,
+                (long) mapping.dataBase()[field] + plus);
+    }
+
+    /** The type of the field channel c carries. */
+    dev.finegrain.dsl.Type channelType(int c) {
+        return mapping.graph().field(channel(c).producerField()).type();
+    }
+
+    private int elementBytes(int field) {
+        return GpuTarget.elementBytes(mapping.graph().field(field).type());
+    }
+
+    /** This thread's own word of a field's tile copy. */
+    String ownDataAddress(IrActor actor) {
+        return ownDataAddress(actor.writes(), 0);
+    }
+
+    /** The store of an actor's value to this thread's word of its field's tile copy (a pair for long and double). */
+    String storeOwnData(IrActor actor, String value) {
+        return "STS" + SimtAssembler.width(mapping.graph().field(actor.writes()).type()) + " " + ownDataAddress(actor)
+                + ", " + value;
+    }
+
+    /** The token word of warp {@code warpsBack} before this thread's, in token array {@code array}. */
+    String warpTokenAddress(int array, int warpsBack) {
+        return SimtAssembler.address(warpOffset, tokenBase()[array] - 4L * warpsBack);
+    }
+
+    /** Whether token array {@code array} belongs to {@code actor}'s output. */
+    boolean publishes(IrActor actor, int array) {
+        if (privateChannels()) {
+            return channel(array).channel().producer() == actor.id();
+        }
+        return mapping.graph().fields().stream().filter(f -> f.isState()).toList().get(array).id() == actor.writes();
+    }
+}

@@ -1,0 +1,57 @@
+package dev.finegrain.compiler.backend.gpu.target;
+
+import dev.finegrain.gpu.SimMode;
+import dev.finegrain.gpu.runtime.SimtProfile;
+
+/**
+ * What a GPU mapping needs to know of a machine, whichever emitter spells the mapping: the model's profiles and real
+ * GPUs alike.
+ *
+ * @param name                        the machine's name, e.g. {@code fermi-gtx570} or {@code sm_90}
+ * @param called                      how a sentence names it, e.g. {@code profile fermi-gtx570}
+ * @param maxThreadsPerBlock          threads one block may have
+ * @param sharedBytesPerBlock         shared memory one block may claim
+ * @param lockBits                    Fermi's shared-memory lock bits per SM (0: the machine has none)
+ * @param reconvergesWarps            whether a warp's lanes reconverge after divergence (Fermi's stack), which a
+ *                                    warp's representative relies on to publish for the whole warp; false under
+ *                                    independent thread scheduling (Volta and later)
+ * @param hasMbarrier                 Hopper's shared-memory transaction barriers
+ * @param sharedAtomicsAsLockLoops    shared atomics compile to loops on the word's lock bit (Fermi), so a mutex
+ *                                    word claims a lock bit too
+ * @param smCount                     streaming multiprocessors, for persistent grids
+ * @param maxThreadsPerSm             resident threads per SM
+ * @param maxBlocksPerSm              resident blocks per SM
+ * @param lockBitsAsWords             the emitter keeps a lock-bit token as a word of its own on machines without lock
+ *                                    bits: a ready bit beside a 32-bit value in one 64-bit word (tiny-lock), a flag word
+ *                                    per warp (warp vote)
+ * @param mbarrierBytes               how many bytes one mbarrier takes in shared memory
+ * @param warpShuffle                 whether a lane can read another lane's register (shfl.sync), which carries values
+ *                                    along a band of lock-dataflow:persistent
+ * @param sharedBytesPerSm            shared memory of one SM, which its resident blocks divide
+ * @param sharedBytesPerBlockOptIn    the most one block may claim when it asks for more than the default
+ *                                    ({@code cudaFuncAttributeMaxDynamicSharedMemorySize})
+ * @param asyncCopy                   copies from global to shared memory that run while the warp computes (cp.async)
+ */
+public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
+                        boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
+                        int maxThreadsPerSm, int maxBlocksPerSm, boolean lockBitsAsWords, int mbarrierBytes,
+                        boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy) {
+
+    /** Threads per warp, on every NVIDIA GPU the project models. */
+    public static final int WARP = 32;
+    /** Named barriers per block (bar.sync/bar.arrive ids 0..15). */
+    public static final int NAMED_BARRIERS = 16;
+
+    /** Bytes a value of this type takes in memory: bools are stored as ints. */
+    public static int elementBytes(dev.finegrain.dsl.Type type) {
+        return type == dev.finegrain.dsl.Type.LONG || type == dev.finegrain.dsl.Type.DOUBLE ? 8 : 4;
+    }
+
+    /** The machine a GPU-model profile describes, in the mode its programs run in by default. */
+    public static GpuTarget of(SimtProfile profile) {
+        return new GpuTarget(profile.name(), "profile " + profile.name(), profile.maxThreadsPerBlock(),
+                profile.sharedBytesPerSm(), profile.lockBits(), profile.defaultMode() != SimMode.ITS, profile.hasMbarrier(),
+                profile.sharedAtomicsAsLockLoops(), profile.smCount(), profile.maxThreadsPerSm(), profile.maxBlocksPerSm(),
+                false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false);
+    }
+}

@@ -1,0 +1,126 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaLowering;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.Type;
+import dev.finegrain.gpu.runtime.SimtProfile;
+import org.junit.jupiter.api.Test;
+
+import java.util.Optional;
+
+import static dev.finegrain.dsl.Finegrain.DOUBLE;
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** lock-dataflow:persistent's band mapping on its own: what it decides and what it refuses, with the reasons. */
+class BandMappingTest {
+
+    private static final GpuTarget H100 = CudaLowering.target("sm_90");
+    private static final GpuTarget FERMI = GpuTarget.of(SimtProfile.load("fermi-gtx570"));
+    private static final Kernel NW = GoldenKernels.needlemanWunsch();
+    private static final Schedule.LockDataflow PERSISTENT = lockDataflow().persistent();
+
+    /** A 2D average in doubles that reads its input one column to the right, as Gauss-Seidel does. */
+    private static final Kernel SMOOTH = kernel("smooth").domain(dim("i", "rows"), dim("j", "cols"))
+            .input("grid", DOUBLE, 1)
+            .state("u", DOUBLE, boundary(index("i").castTo(Type.DOUBLE)))
+            .actor("relax", "u", a -> a.read("u", -1, 0).plus(a.read("u", 0, -1)).plus(a.read("grid", 0, 1)).times(0.25))
+            .build();
+
+    private static BandMapping map(Kernel kernel, Schedule.LockDataflow schedule, LockMechanism mechanism, int... sizes) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        return (BandMapping) GpuMapper.map(SchedulePlanner.plan(graph, schedule), Optional.of(mechanism), H100, sizes);
+    }
+
+    private static Optional<String> unsupported(Kernel kernel, Schedule.LockDataflow schedule, LockMechanism mechanism,
+                                                GpuTarget target) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        return GpuMapper.unsupported(SchedulePlanner.plan(graph, schedule), Optional.of(mechanism), target);
+    }
+
+    @Test
+    void needlemanWunschRunsAWarpPerBandWithTheWestEdgeAsReadyWords() {
+        BandMapping nw = map(NW, PERSISTENT, LockMechanism.TINY_LOCK, 4096, 4096);
+        assertEquals(128, nw.bands());
+        assertEquals(4, nw.warpsPerBlock());
+        assertEquals(32, nw.blocks(), "every band has a warp of its own, all resident");
+        assertEquals(4127, nw.stepsPerBand());
+        assertEquals(2, nw.history()[nw.graph().fields().stream().filter(f -> f.name().equals("score")).findFirst()
+                .orElseThrow().id()], "the north-west read is lane l-1's value two steps back");
+        assertTrue(nw.edge().readyWords());
+        assertEquals(1, nw.edge().columns());
+        assertEquals(1, nw.edge().groupRows());
+        assertEquals(8L * 128 * 4096, nw.edge().tokenBytes(), "a 64-bit word per row of every band's last column");
+        assertEquals(1, nw.inputRings().size(), "the reference is read in the lane's own column: staged");
+        assertEquals(1, nw.outputRings().size());
+        assertEquals(24576, nw.warpSharedBytes(), "128 rows of the input and 64 of the output, 32 ints each");
+        assertTrue(nw.describe().contains("read:       score[i-1, j-1]: shuffled from lane l-1's value 2 step(s) back"),
+                nw.describe());
+    }
+
+    @Test
+    void flagsAndLocksKeepATokenPerRowOrPerGroupOfRows() {
+        BandMapping perRow = map(NW, PERSISTENT, LockMechanism.ACQUIRE_RELEASE_FLAG, 256, 256);
+        assertFalse(perRow.edge().readyWords());
+        assertEquals(1, perRow.edge().groupRows());
+        assertEquals(4L * 8 * 256, perRow.edge().tokenBytes());
+        BandMapping grouped = map(NW, PERSISTENT.warpShared(32), LockMechanism.ATOMIC_SPIN_LOCK, 256, 256);
+        assertEquals(LockMechanism.ATOMIC_SPIN_LOCK, grouped.mechanism().id(), "no warp form replaces it on a band edge");
+        assertEquals(32, grouped.edge().groupRows());
+        assertEquals(4L * 8 * 8, grouped.edge().tokenBytes());
+    }
+
+    @Test
+    void anInputReadInAnotherColumnComesFromGlobalMemory() {
+        BandMapping smooth = map(SMOOTH, PERSISTENT, LockMechanism.ACQUIRE_RELEASE_FLAG, 100, 70);
+        assertTrue(smooth.inputRings().isEmpty(), "grid[i, j+1] is not in the lane's own column");
+        assertEquals(3, smooth.bands(), "70 columns: two full bands and a partial one");
+        assertEquals(1, smooth.blocks());
+        assertEquals(3, smooth.warpsPerBlock());
+    }
+
+    @Test
+    void whatBandsRefuseIsOneReasonEach() {
+        Kernel chain = kernel("chain").domain(dim("i", "n")).state("a", INT, boundary(constant(0)))
+                .actor("add", "a", a -> a.read("a", -1).plus(1)).build();
+        assertEquals(Optional.of("lock-dataflow:persistent deals bands of columns to warps, which needs a 2D domain; kernel"
+                + " 'chain' has 1 dimension(s); use lock-dataflow"), unsupported(chain, PERSISTENT, LockMechanism.TINY_LOCK, H100));
+        assertEquals(Optional.of("lock-dataflow:persistent carries values along a band by warp shuffle, which profile"
+                + " fermi-gtx570 does not model; run it on the cuda backend, or use lock-dataflow here"),
+                unsupported(NW, PERSISTENT, LockMechanism.TINY_LOCK, FERMI));
+        assertTrue(unsupported(NW, PERSISTENT, LockMechanism.SHARED_SPIN_LOCK, H100).orElseThrow()
+                .startsWith("shared-spin-lock keeps its tokens in one block's shared memory"));
+        assertEquals(Optional.of("tiny-lock keeps the ready bit beside a 32-bit value in one 64-bit word, and state field"
+                + " 'u' is double; use acquire-release"), unsupported(SMOOTH, PERSISTENT, LockMechanism.TINY_LOCK, H100));
+        assertTrue(unsupported(NW, PERSISTENT.warpShared(32), LockMechanism.TINY_LOCK, H100).orElseThrow()
+                .startsWith("tiny-lock's token is the ready bit beside each value, one per point"));
+        Kernel farWest = kernel("far-west").domain(dim("i", "rows"), dim("j", "cols")).state("a", INT, boundary(constant(0)))
+                .actor("add", "a", a -> a.read("a", -1, 0).plus(a.read("a", 0, -40))).build();
+        assertEquals(Optional.of("kernel 'far-west' reads a 40 columns back, beyond the band to the left (bands are 32"
+                + " columns wide); use lock-dataflow"), unsupported(farWest, PERSISTENT, LockMechanism.ACQUIRE_RELEASE_FLAG, H100));
+        assertEquals(Optional.empty(), unsupported(NW, PERSISTENT, LockMechanism.ATOMIC_SPIN_LOCK, H100));
+    }
+
+    @Test
+    void theScheduleSpellsItselfAndParsesBack() {
+        assertEquals("lock-dataflow:persistent", PERSISTENT.cliName());
+        assertEquals(Optional.of(PERSISTENT), Schedule.parse("lock-dataflow:persistent"));
+        assertTrue(PERSISTENT.mechanism(LockMechanism.TINY_LOCK).persistentLaunch(), "a later choice keeps it persistent");
+        assertFalse(lockDataflow().persistentLaunch());
+    }
+}

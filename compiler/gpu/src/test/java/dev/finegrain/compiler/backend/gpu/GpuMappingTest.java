@@ -1,0 +1,174 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.gpu.runtime.SimtProfile;
+import org.junit.jupiter.api.Test;
+
+import java.util.Optional;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.wavefront;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The GPU mapping on its own, before any emitter: the decisions it makes and the reasons it gives. */
+class GpuMappingTest {
+
+    private static final GpuTarget FERMI = GpuTarget.of(SimtProfile.load("fermi-gtx570"));
+    private static final GpuTarget HOPPER = GpuTarget.of(SimtProfile.load("hopper-h200"));
+    private static final Kernel NW = GoldenKernels.needlemanWunsch();
+    private static final Kernel WARP_CHAIN = kernel("warp-chain").domain(dim("i", "n")).state("a", INT, boundary(constant(0)))
+            .actor("add", "a", a -> a.read("a", -32).plus(1)).build();
+
+    private static GpuMapping map(Kernel kernel, dev.finegrain.dsl.Schedule schedule, LockMechanism mechanism,
+                                  GpuTarget target, int... sizes) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        return GpuMapper.map(SchedulePlanner.plan(graph, schedule), Optional.ofNullable(mechanism), target, sizes);
+    }
+
+    @Test
+    void needlemanWunschWithTinyLockIsThePapersMapping() {
+        LockDataflowMapping nw = (LockDataflowMapping) map(NW, lockDataflow(), LockMechanism.TINY_LOCK, FERMI, 62, 62);
+        assertEquals("""
+                schedule:   lock-dataflow with tiny-lock
+                tiles:      tiles of 31x31 points (shared copy with halo: 32x32 words per field), 2x2 tiles
+                launches:   3, one per block-diagonal; blocks per launch 1 2 1
+                ownership:  1024 threads per block, one per word of the tile and its halo, row-major; halo threads copy and stop
+                channel:    score[i-1, j] (1,0): producer 32 threads back (1 warps), token array 0
+                channel:    score[i, j-1] (0,1): producer 1 threads back (0 warps), token array 0
+                tokens:     1 array of 1024 token words, the lock bits of the data words themselves, shared channels
+                wait:       critical-section loop: a lane fires inside the loop once it holds every token
+                copy-in:    a block barrier after every thread copied its words
+                shared:     8192 bytes: tokens 0, each field's tile copy at [4096, 0]
+                resources:  lock bits 1024 explicit, 0 implicit (1024 claimed on fermi-gtx570); named barriers 0
+                """, nw.describe());
+    }
+
+    @Test
+    void privateChannelsGetATokenArrayPerChannelAndATileThatFitsTheLockBits() {
+        Kernel privateNw = NW.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build();
+        LockDataflowMapping nw = (LockDataflowMapping) map(privateNw, lockDataflow(), LockMechanism.TINY_LOCK, FERMI, 62, 62);
+        assertEquals(2, nw.tokens().arrays());
+        assertEquals(512, nw.tokens().wordsPerArray(), "1024 lock bits / 2 arrays: blocks of 16 rows of 32");
+        assertEquals(nw.tokens().words(), nw.resources().explicitLockBits());
+        assertEquals(WaitForm.CRITICAL_SECTION, nw.waitForm(), "the west channel links lanes of one warp");
+    }
+
+    @Test
+    void aChainOfWarpsWaitsInTurnAndWarpSharedLocksBecomeTheWarpVote() {
+        LockDataflowMapping perThread = (LockDataflowMapping) map(WARP_CHAIN, lockDataflow(), LockMechanism.TINY_LOCK, FERMI, 512);
+        assertEquals(WaitForm.IN_TURN, perThread.waitForm());
+        LockDataflowMapping warpShared = (LockDataflowMapping) map(WARP_CHAIN, lockDataflow().warpShared(32),
+                LockMechanism.TINY_LOCK, FERMI, 512);
+        assertEquals(LockMechanism.WARP_VOTE, warpShared.mechanism().id());
+        assertEquals(WaitForm.WARP, warpShared.waitForm());
+        assertTrue(warpShared.launchPlan().startsWith("lock-dataflow with tiny-lock in its warp-shared form, warp-vote"),
+                warpShared.launchPlan());
+    }
+
+    @Test
+    void aPersistentWavefrontWhenAStepIsWiderThanABlock() {
+        WavefrontMapping small = (WavefrontMapping) map(NW, wavefront(), null, HOPPER, 512, 512);
+        WavefrontMapping wide = (WavefrontMapping) map(NW, wavefront(), null, HOPPER, 2048, 2048);
+        assertEquals(1, small.blocks());
+        assertEquals(2, wide.blocks());
+        assertTrue(wide.interBlockBarrier());
+        assertEquals(4095, wide.steps());
+    }
+
+    @Test
+    void dataParallelCopiesInWholeRounds() {
+        DataParallelMapping tiles = (DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64);
+        assertEquals(16, tiles.lanes());
+        assertEquals(31, tiles.steps());
+        assertEquals(2 * 4 * 320, tiles.sharedBytes(), "17x17 words rounded up to rounds of 4 x 16, for two fields");
+    }
+
+    @Test
+    void whatCannotRunIsKnownWithoutMappingASize() {
+        var plan = SchedulePlanner.plan(Pipeline.compile(NW), lockDataflow());
+        assertEquals(Optional.of("channel score[i, j-1] (0,1) of nw links threads 1 apart, inside or across part of a warp;"
+                + " named-barrier keeps one token per warp, so use a per-thread mechanism (tiny-lock, atomic-spin-lock)"),
+                GpuMapper.unsupported(plan, Optional.of(LockMechanism.NAMED_BARRIER), FERMI));
+        assertEquals(Optional.of("mbarrier needs a profile with feature.mbarrier (hopper-h100, hopper-h200); fermi-gtx570 has none"),
+                GpuMapper.unsupported(plan, Optional.of(LockMechanism.MBARRIER), FERMI));
+        assertEquals(Optional.of("warp-vote publishes a warp's token after its lanes reconverge, which independent thread"
+                + " scheduling (profile hopper-h200) does not guarantee; use a Fermi profile or a per-thread mechanism"),
+                GpuMapper.unsupported(plan, Optional.of(LockMechanism.WARP_VOTE), HOPPER));
+        assertEquals(Optional.empty(), GpuMapper.unsupported(plan, Optional.of(LockMechanism.TINY_LOCK), FERMI));
+    }
+
+    @Test
+    void staticChecksNameTheLimitAndTheNeed() {
+        KernelGraph graph = Pipeline.compile(NW);
+        GpuLoweringException bits = assertThrows(GpuLoweringException.class, () -> StaticChecks.check(graph, FERMI, 1024,
+                new GpuMapping.Resources(0, 8192, 2048, 0, 2048, 0), LockMechanism.TINY_LOCK));
+        assertEquals("nw with tiny-lock needs 2048 lock bits per block; fermi-gtx570 has 1024, so token words"
+                + " would alias (seed 001 §4.4.2); use shared channels or a smaller tile", bits.getMessage());
+        GpuLoweringException barriers = assertThrows(GpuLoweringException.class, () -> StaticChecks.check(graph, FERMI, 1024,
+                new GpuMapping.Resources(0, 0, 0, 0, 0, 17), LockMechanism.NAMED_BARRIER));
+        assertTrue(barriers.getMessage().startsWith("nw with named-barrier needs 17 named barriers per block;"),
+                barriers.getMessage());
+    }
+    private static final Kernel CUBE = kernel("cube")
+            .domain(dim("i", "n"), dim("j", "m"), dim("k", "p"))
+            .state("x", INT, boundary(constant(1)))
+            .actor("sum", "x", a -> a.read("x", -1, 0, 0).plus(a.read("x", 0, -1, 0)).plus(a.read("x", 0, 0, -1)))
+            .build();
+
+    @Test
+    void aCubeStepsThePlanesIPlusJPlusKAndTilesInThreeDimensions() {
+        WavefrontMapping planes = (WavefrontMapping) map(CUBE, wavefront(), null, FERMI, 12, 10, 9);
+        assertEquals("""
+                schedule:   wavefront over planes (1,1,1).p = s
+                launches:   1, 1 block of 128 threads
+                ownership:  thread k of the grid takes candidates k, k + 128, ... of each step
+                candidates: candidate c of step s is i = max(0, s - 17) + c / 10, j = c % 10, k = s - i - j (skipped unless 0 <= k < 9)
+                steps:      29, the widest 120 candidates
+                barrier:    the block barrier after each step
+                memory:     every field in global memory, no shared memory
+                """, planes.describe());
+        DataParallelMapping tiles = (DataParallelMapping) map(CUBE, dataParallel(4, 5, 3), null, FERMI, 12, 10, 9);
+        assertEquals("""
+                schedule:   data-parallel, tiles of 4x5x3 points (shared copy with halo: 5x6x4 words per field), 3x2x3 tiles
+                launches:   6, one per block-diagonal; blocks per launch 1 3 5 5 3 1
+                ownership:  20 threads per block, thread t takes the tile's line a = t / 5, b = t % 5, point c = s - a - b of it at step s (the planes a + b + c = s in turn)
+                steps:      10 per tile, a block barrier after each
+                shared:     640 bytes: each field's tile copy at [0], copied 4 words per thread and round
+                """, tiles.describe());
+    }
+
+    @Test
+    void aCubeTileOverTheMachinesLimitsIsRefusedByTheStaticChecks() {
+        GpuLoweringException threads = assertThrows(GpuLoweringException.class,
+                () -> map(CUBE, dataParallel(64, 32, 4), null, FERMI, 64, 64, 64));
+        assertEquals("cube needs 2048 threads per block; fermi-gtx570 allows 1024; use a smaller tile", threads.getMessage());
+        GpuLoweringException shared = assertThrows(GpuLoweringException.class,
+                () -> map(CUBE, dataParallel(32), null, FERMI, 64, 64, 64));
+        assertTrue(shared.getMessage().startsWith("cube needs 147456 bytes of shared memory per block; fermi-gtx570 has"),
+                shared.getMessage());
+    }
+
+    @Test
+    void lockDataflowOnACubeNamesTheSchedulesThatTakeIt() {
+        GpuLoweringException refused = assertThrows(GpuLoweringException.class,
+                () -> map(CUBE, lockDataflow(), LockMechanism.TINY_LOCK, HOPPER, 8, 8, 8));
+        assertEquals("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose rows are a warp"
+                + " wide); cube has 3 dimensions: use wavefront or dataParallel(tile), which the GPU targets take in 3D",
+                refused.getMessage());
+    }
+}

@@ -1,0 +1,90 @@
+package dev.finegrain.compiler.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The layering, as a test: a back arrow fails the build. From the bottom up: the DSL and the runtimes; the core
+ * compiler (IR, passes, plans, the backend contract, the reference and JVM backends, the one resolver, the Java API);
+ * the GPU targets (the one GPU mapping, the machine abstraction, the mechanisms' facts, the model-ISA and CUDA
+ * emitters); the tools (CLI, sweeps, formats and report, validate, export). The Maven modules repeat the cut
+ * (finegrain-core, finegrain-gpu, finegrain-tools), so a user's project on the JVM backend pulls in the core alone.
+ */
+class LayeringTest {
+
+    private static final String COMPILER = "dev.finegrain.compiler";
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            // the core's test jar (its test kernels, on this module's test class path) is test code too
+            .withImportOption(location -> !location.contains("-tests.jar"))
+            .importPackages("dev.finegrain");
+
+    @Test
+    void layersPointOneWay() {
+        ArchRule layers = layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("DSL").definedBy("dev.finegrain.dsl..")
+                .layer("JVM runtime").definedBy("dev.finegrain.runtime..")
+                .layer("GPU model runtime").definedBy("dev.finegrain.gpu..")
+                .layer("IR").definedBy(COMPILER + ".ir..", COMPILER + ".json..")
+                .layer("Passes").definedBy(COMPILER + ".pass..")
+                .layer("Plans").definedBy(COMPILER + ".plan..")
+                .layer("Backend contract").definedBy(COMPILER + ".backend")
+                .layer("Reference backend").definedBy(COMPILER + ".backend.reference..")
+                .layer("JVM backend").definedBy(COMPILER + ".backend.jvm..")
+                .layer("Resolver").definedBy(COMPILER + ".resolve..")
+                .layer("Java API").definedBy(COMPILER + ".api..")
+                .layer("GPU targets").definedBy(COMPILER + ".backend.gpu..")
+                .layer("Tools").definedBy(COMPILER + ".cli..", COMPILER + ".compare..", COMPILER + ".validate..",
+                        COMPILER + ".export..")
+                .whereLayer("Tools").mayNotBeAccessedByAnyLayer()
+                .whereLayer("GPU targets").mayOnlyBeAccessedByLayers("Tools")
+                .whereLayer("GPU model runtime").mayOnlyBeAccessedByLayers("GPU targets", "Tools")
+                .whereLayer("Java API").mayOnlyBeAccessedByLayers("Tools")
+                .whereLayer("Resolver").mayOnlyBeAccessedByLayers("Java API", "Tools")
+                .whereLayer("JVM backend").mayOnlyBeAccessedByLayers("Java API", "Tools")
+                .whereLayer("Reference backend").mayOnlyBeAccessedByLayers("JVM backend", "Java API", "GPU targets", "Tools")
+                .whereLayer("Backend contract").mayOnlyBeAccessedByLayers("Reference backend", "JVM backend", "Resolver",
+                        "Java API", "GPU targets", "Tools")
+                .whereLayer("Plans").mayOnlyBeAccessedByLayers("Backend contract", "Reference backend", "JVM backend",
+                        "Resolver", "Java API", "GPU targets", "Tools")
+                .whereLayer("Passes").mayOnlyBeAccessedByLayers("Plans", "Backend contract", "Reference backend",
+                        "JVM backend", "Resolver", "Java API", "GPU targets", "Tools")
+                .whereLayer("JVM runtime").mayNotAccessAnyLayer()
+                .whereLayer("DSL").mayNotAccessAnyLayer();
+        layers.check(CLASSES);
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching(COMPILER + ".(**)").should().beFreeOfCycles().check(CLASSES);
+    }
+
+    /** Lock choices ride on the plan: a backend reads them from {@code LockChoices}, never back from the kernel. */
+    @Test
+    void backendsReadLockChoicesFromThePlanNotTheKernel() {
+        noClasses().that().resideInAnyPackage(COMPILER + ".backend..")
+                .should().callMethod(dev.finegrain.dsl.Kernel.class, "granularity")
+                .orShould().callMethod(dev.finegrain.dsl.Kernel.class, "groupSize")
+                .orShould().callMethod(dev.finegrain.dsl.Kernel.class, "channelPolicy")
+                .orShould().callMethod(dev.finegrain.dsl.Kernel.class, "mechanism")
+                .because("the plan's LockChoices decide them once, the schedule's choices included")
+                .check(CLASSES);
+    }
+
+    /** One road: nothing outside the resolver plans a schedule or compiles a kernel for a variant on its own. */
+    @Test
+    void onlyTheResolverPlansSchedules() {
+        noClasses().that().resideOutsideOfPackages(COMPILER + ".resolve..", COMPILER + ".plan..")
+                .should().callMethod(dev.finegrain.compiler.plan.SchedulePlanner.class, "plan",
+                        dev.finegrain.compiler.ir.KernelGraph.class, dev.finegrain.dsl.Schedule.class)
+                .because("VariantResolver is the one road from a request to a variant")
+                .check(CLASSES);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.gpu.GpuGoldenCatalog;
+import dev.finegrain.compiler.cli.FinegrainCli;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * FileCheck-style goldens of the CUDA emitter: the whole translation unit of {@code finegrain show KERNEL --cuda ...}
+ * for one variant of each schedule, each mechanism's protocol, private channels, warp-shared locks and the 64-bit
+ * types. After a deliberate change, regenerate with {@code ./mvnw -pl compiler/tools -am test -Dtest=CudaSourceGoldenTest
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dfinegrain.golden.update=true} and review the diff; a refactor keeps every
+ * file byte for byte. {@code CudaCompileTest} in the samples checks that nvcc accepts what is emitted.
+ */
+class CudaSourceGoldenTest {
+
+    private static final Path GOLDEN = Path.of("src/test/resources/golden/cuda");
+
+    static Stream<Arguments> variants() {
+        return Stream.of(
+                Arguments.of("nw-wavefront", List.of("nw", "--schedule", "wavefront")),
+                Arguments.of("nw-data-parallel-16", List.of("nw", "--schedule", "data-parallel:16", "--sizes", "64")),
+                Arguments.of("nw-tiny-lock", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
+                Arguments.of("nw-acquire-release", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "acquire-release")),
+                Arguments.of("nw-atomic-spin-lock", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "atomic-spin-lock")),
+                Arguments.of("nw-mbarrier", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "mbarrier")),
+                Arguments.of("nw-private-tiny-lock", List.of("nw-private", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
+                Arguments.of("chain-shared-spin-lock", List.of("chain", "--schedule", "lock-dataflow", "--mechanism", "shared-spin-lock")),
+                Arguments.of("chain-named-barrier", List.of("chain", "--schedule", "lock-dataflow", "--mechanism", "named-barrier")),
+                Arguments.of("chain-warp-vote", List.of("chain", "--schedule", "lock-dataflow", "--mechanism", "warp-vote")),
+                Arguments.of("chain-warp-shared-tiny-lock", List.of("chain-warp-shared", "--schedule", "lock-dataflow",
+                        "--mechanism", "tiny-lock")),
+                Arguments.of("chain-wavefront-sm80", List.of("chain", "--schedule", "wavefront", "--arch", "sm_80")),
+                Arguments.of("nw-persistent-tiny-lock", List.of("nw", "--schedule", "lock-dataflow:persistent", "--mechanism",
+                        "tiny-lock", "--sizes", "100x70")),
+                Arguments.of("nw-persistent-atomic-spin-lock", List.of("nw", "--schedule", "lock-dataflow:persistent",
+                        "--mechanism", "atomic-spin-lock", "--sizes", "64")),
+                Arguments.of("smooth-persistent-acquire-release", List.of("smooth", "--schedule", "lock-dataflow:persistent",
+                        "--mechanism", "acquire-release", "--sizes", "40x200")),
+                Arguments.of("smooth-acquire-release", List.of("smooth", "--schedule", "lock-dataflow", "--mechanism",
+                        "acquire-release")),
+                Arguments.of("long-hash-atomic-spin-lock", List.of("long-hash", "--schedule", "lock-dataflow", "--mechanism",
+                        "atomic-spin-lock")),
+                Arguments.of("box-3d-wavefront", List.of("box-3d", "--schedule", "wavefront", "--sizes", "40x40x40")),
+                Arguments.of("box-3d-data-parallel-4x5x3", List.of("box-3d", "--schedule", "data-parallel:4x5x3")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variants")
+    void theSourceOfEachVariantMatchesItsGolden(String name, List<String> arguments) throws IOException {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] command = Stream.concat(Stream.of("show"), Stream.concat(arguments.stream(), Stream.of("--cuda")))
+                .toArray(String[]::new);
+        int exit = FinegrainCli.execute(GpuGoldenCatalog.CATALOG, new PrintWriter(out), new PrintWriter(err), command);
+        assertEquals(0, exit, err.toString());
+        Path golden = GOLDEN.resolve(name + ".cu");
+        if (Boolean.getBoolean("finegrain.golden.update")) {
+            Files.writeString(golden, out.toString());
+        }
+        assertEquals(Files.readString(golden), out.toString(), "golden " + golden);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.cli.FinegrainCli;
+import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.backend.gpu.GpuGoldenCatalog;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * FileCheck-style goldens of the model-ISA emitter: the whole of {@code finegrain show KERNEL --simt ...} (launch plan,
+ * resources, program) for one variant of each idea the lowering handles, 64-bit values (a double stencil, a long
+ * hash) and a 3D domain among them. After a deliberate change, regenerate with
+ * {@code ./mvnw -pl compiler/tools -am test -Dtest=SimtProgramGoldenTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dfinegrain.golden.update=true} and review the diff; a refactor keeps every file byte for byte.
+ */
+class SimtProgramGoldenTest {
+
+    private static final Path GOLDEN = Path.of("src/test/resources/golden/simt");
+
+    private static final KernelCatalog CATALOG = GpuGoldenCatalog.CATALOG;
+
+    static Stream<Arguments> variants() {
+        return Stream.of(
+                Arguments.of("nw-tiny-lock-fermi", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
+                Arguments.of("nw-atomic-spin-lock-fermi", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "atomic-spin-lock")),
+                Arguments.of("nw-acquire-release-fermi", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "acquire-release")),
+                Arguments.of("nw-mbarrier-hopper", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "mbarrier",
+                        "--profile", "hopper-h200")),
+                Arguments.of("nw-private-tiny-lock-fermi", List.of("nw-private", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
+                Arguments.of("nw-private-atomic-spin-lock-fermi", List.of("nw-private", "--schedule", "lock-dataflow",
+                        "--mechanism", "atomic-spin-lock")),
+                Arguments.of("nw-data-parallel-16-fermi", List.of("nw", "--schedule", "data-parallel:16", "--sizes", "64")),
+                Arguments.of("nw-wavefront-hopper-persistent", List.of("nw", "--schedule", "wavefront", "--profile", "hopper-h200",
+                        "--sizes", "2048")),
+                Arguments.of("chain-tiny-lock-fermi", List.of("chain", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
+                Arguments.of("chain-shared-spin-lock-fermi", List.of("chain", "--schedule", "lock-dataflow", "--mechanism", "shared-spin-lock")),
+                Arguments.of("chain-named-barrier-fermi", List.of("chain", "--schedule", "lock-dataflow", "--mechanism", "named-barrier")),
+                Arguments.of("chain-warp-vote-fermi", List.of("chain", "--schedule", "lock-dataflow", "--mechanism", "warp-vote")),
+                Arguments.of("chain-warp-shared-tiny-lock-fermi", List.of("chain-warp-shared", "--schedule", "lock-dataflow",
+                        "--mechanism", "tiny-lock")),
+                Arguments.of("chain-wavefront-fermi", List.of("chain", "--schedule", "wavefront")),
+                Arguments.of("chain-atomic-spin-lock-hopper", List.of("chain", "--schedule", "lock-dataflow", "--mechanism",
+                        "atomic-spin-lock", "--profile", "hopper-h200")),
+                Arguments.of("smooth-tiny-lock-fermi", List.of("smooth", "--schedule", "lock-dataflow", "--mechanism",
+                        "tiny-lock")),
+                Arguments.of("smooth-data-parallel-16-fermi", List.of("smooth", "--schedule", "data-parallel:16", "--sizes",
+                        "64")),
+                Arguments.of("long-hash-wavefront-fermi", List.of("long-hash", "--schedule", "wavefront")),
+                Arguments.of("long-hash-acquire-release-fermi", List.of("long-hash", "--schedule", "lock-dataflow",
+                        "--mechanism", "acquire-release")),
+                Arguments.of("box-3d-wavefront-fermi", List.of("box-3d", "--schedule", "wavefront")),
+                Arguments.of("box-3d-data-parallel-4x5x3-hopper", List.of("box-3d", "--schedule", "data-parallel:4x5x3",
+                        "--profile", "hopper-h200")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variants")
+    void theProgramOfEachVariantMatchesItsGolden(String name, List<String> arguments) throws IOException {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] command = Stream.concat(Stream.of("show"), Stream.concat(arguments.stream(), Stream.of("--simt")))
+                .toArray(String[]::new);
+        int exit = FinegrainCli.execute(CATALOG, new PrintWriter(out), new PrintWriter(err), command);
+        assertEquals(0, exit, err.toString());
+        Path golden = GOLDEN.resolve(name + ".sass");
+        if (Boolean.getBoolean("finegrain.golden.update")) {
+            Files.writeString(golden, out.toString());
+        }
+        assertEquals(Files.readString(golden), out.toString(), "golden " + golden);
+    }
+}
