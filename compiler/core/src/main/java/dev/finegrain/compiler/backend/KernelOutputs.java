@@ -4,6 +4,12 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.Domain;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -64,7 +70,11 @@ public record KernelOutputs(Map<String, Object> fields) {
         return fields.get(name);
     }
 
-    /** The first point where {@code actual} differs from these outputs, as a readable sentence. */
+    /**
+     * The first point where {@code actual} differs from these outputs, as a readable sentence. Values compare bit for
+     * bit, except that every NaN equals every NaN: Java leaves a NaN's sign and payload unspecified, and HotSpot's
+     * tiers give {@code 0.0 / 0.0} different sign bits, so raw bits would call a run wrong that computed the same NaN.
+     */
     public Optional<String> firstDifference(KernelGraph graph, int[] sizes, KernelOutputs actual) {
         Domain domain = new Domain(sizes);
         int[] point = new int[sizes.length];
@@ -90,11 +100,42 @@ public record KernelOutputs(Map<String, Object> fields) {
         return Optional.empty();
     }
 
+    /**
+     * A digest of the state fields' domains (SHA-256, the first 16 bytes in hex), in the graph's field order, each value
+     * as the bits {@link #firstDifference} compares (every NaN alike): two runs that verify against each other have the
+     * same digest. An exported row carries its oracle's digest, so a merge can tell which computation it was checked
+     * against.
+     */
+    public String digest(KernelGraph graph, int[] sizes) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException("every JDK has SHA-256", impossible);
+        }
+        int points = new Domain(sizes).points();
+        ByteBuffer value = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        for (IrField field : graph.fields()) {
+            if (!field.isState()) {
+                continue;
+            }
+            sha.update(field.name().getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+            Object array = fields.get(field.name());
+            for (int p = 0; p < points; p++) {
+                value.clear();
+                value.putLong(bits(array, p));
+                sha.update(value.array());
+            }
+        }
+        return HexFormat.of().formatHex(sha.digest(), 0, 16);
+    }
+
     private static long bits(Object array, int index) {
         return switch (array) {
             case int[] ints -> ints[index];
             case long[] longs -> longs[index];
-            case double[] doubles -> Double.doubleToRawLongBits(doubles[index]);
+            case double[] doubles -> Double.doubleToLongBits(doubles[index]);   // one bit pattern for every NaN
             default -> throw new IllegalArgumentException("not a field array: " + array.getClass());
         };
     }

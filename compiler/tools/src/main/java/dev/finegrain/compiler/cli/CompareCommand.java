@@ -4,11 +4,14 @@ import dev.finegrain.compiler.compare.Backends;
 import dev.finegrain.compiler.compare.Comparison;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
+import dev.finegrain.compiler.compare.ImportCheck;
 import dev.finegrain.compiler.compare.ImportedRows;
 import dev.finegrain.compiler.compare.MechanismChoice;
+import dev.finegrain.compiler.compare.OutputFolder;
 import dev.finegrain.compiler.compare.ReportWriter;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
+import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,6 +21,7 @@ import picocli.CommandLine.Parameters;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -40,11 +44,18 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
             description = "lock mechanisms for lock-dataflow (default: the kernel's own if it names one, else all)")
     String mechanisms;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "also write DIR/results.json, DIR/results.csv and DIR/report.html")
+    @Option(names = "--out", paramLabel = "DIR", description = "also write DIR/results.json, DIR/results.csv and DIR/report.html;"
+            + " each row is journaled in DIR/rows.jsonl as it finishes, and an interrupted run (Ctrl-C, kill) writes the rows"
+            + " it finished, marked incomplete")
     Path outDir;
 
+    @Option(names = "--resume", description = "with --out DIR: keep the rows DIR/rows.jsonl holds from an interrupted run of"
+            + " the same command and run only the others")
+    boolean resume;
+
     @Option(names = "--results", paramLabel = "FILE", split = ",",
-            description = "rows to merge, from results.json files (an exported CUDA bundle's, or an earlier --out's)")
+            description = "rows to merge, from results.json files (an exported CUDA bundle's, or an earlier --out's): the rows of"
+                    + " this kernel, of every size unless --sizes names some; with --results and no --backends nothing runs here")
     List<Path> results = new ArrayList<>();
 
     @Mixin
@@ -54,6 +65,9 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LibraryKernel kernel = CliValues.kernel(catalog(), kernelName);
+        if (resume && outDir == null) {
+            throw new UsageException("--resume continues the sweep journaled in an --out folder; give --out DIR");
+        }
         ResultFormat resultFormat = options.resultFormat();
         int rank = kernel.kernel().rank();
         ComparisonRequest.Builder request = ComparisonRequest.builder(kernel)
@@ -62,24 +76,72 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 .backends(backends == null ? Backends.available() : CliValues.backends(backends))
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
                 .progress(err());
-        List<ResultRow> imported = new ArrayList<>();
-        results.forEach(file -> imported.addAll(ImportedRows.read(file)));
+        List<String> askedSizes = sizes == null ? List.of()
+                : CliValues.sizes(sizes, rank, kernelName).stream().map(ComparisonRunner::sizeText).toList();
+        List<ResultRow> read = new ArrayList<>();
+        results.forEach(file -> read.addAll(ImportedRows.read(file)));
+        // a row read from a file is a claim; the oracle recomputed here decides whether it was checked against this kernel
+        List<ResultRow> imported = ImportCheck.check(read, kernel, askedSizes);
         if (backends == null && !imported.isEmpty()) {
             request.backends(List.of());
         }
-        ReportWriter report = outDir == null ? null : ReportWriter.into(outDir);
-        Comparison local = ComparisonRunner.run(options.applyTo(request).build());
-        List<String> askedSizes = sizes == null ? List.of()
-                : CliValues.sizes(sizes, rank, kernelName).stream().map(ComparisonRunner::sizeText).toList();
-        Comparison comparison = local.withImported(imported, kernelName, askedSizes,
-                String.join(", ", results.stream().map(Path::toString).toList()));
-        // the runner printed its own notes as it went; what the merge adds is said here
-        comparison.notes().stream().skip(local.notes().size()).forEach(note -> err().println("note: " + note));
-        out().print(resultFormat.render(comparison.rows()));
-        if (report != null) {
-            Path page = report.write(comparison, CliValues.commandLine(spec), ZonedDateTime.now());
-            err().println("report: " + page);
+        String commandLine = CliValues.commandLine(spec);
+        String from = String.join(", ", results.stream().map(Path::toString).toList());
+        try (OutputFolder folder = outDir == null ? null : OutputFolder.take(outDir, commandLine)) {
+            ReportWriter report = folder == null ? null : ReportWriter.into(outDir);
+            List<ResultRow> earlier = resume ? folder.journaledRows() : List.of();
+            if (resume) {
+                err().println("note: resuming: the " + earlier.size() + " rows in " + outDir.resolve(OutputFolder.JOURNAL_FILE)
+                        + " are kept, the others run");
+            }
+            if (folder != null) {
+                folder.startJournal(resume);
+            }
+            List<ResultRow> finishedHere = Collections.synchronizedList(new ArrayList<>());
+            request.alreadyRun(earlier).finished(row -> {
+                finishedHere.add(row);
+                if (folder != null) {
+                    folder.append(row);
+                }
+            });
+            Thread onSignal = new Thread(() -> writeInterrupted(earlier, finishedHere, imported, askedSizes, from, resultFormat,
+                    report, commandLine), "finegrain-interrupted");
+            Runtime.getRuntime().addShutdownHook(onSignal);
+            Comparison local = ComparisonRunner.run(options.applyTo(request).build());
+            Runtime.getRuntime().removeShutdownHook(onSignal);
+            Comparison comparison = local.withImported(imported, kernelName, askedSizes, from);
+            // the runner printed its own notes as it went; what the merge adds is said here
+            comparison.notes().stream().skip(local.notes().size()).forEach(note -> err().println("note: " + note));
+            out().print(resultFormat.render(comparison.rows()));
+            if (report != null) {
+                Path page = report.write(comparison, commandLine, ZonedDateTime.now());
+                err().println("report: " + page);
+            }
+            return CliValues.exitStatus(comparison, err());
         }
-        return CliValues.exitStatus(comparison, err());
+    }
+
+    /**
+     * On Ctrl-C or a kill that lets the JVM shut down: the rows finished so far, as a complete run would give them (the
+     * table, and with --out the JSON, CSV and report), marked incomplete; the JVM then exits with the signal's status.
+     */
+    private void writeInterrupted(List<ResultRow> earlier, List<ResultRow> finishedHere, List<ResultRow> imported,
+                                  List<String> askedSizes, String from, ResultFormat resultFormat, ReportWriter report,
+                                  String commandLine) {
+        List<ResultRow> rows = new ArrayList<>(earlier);
+        synchronized (finishedHere) {
+            rows.addAll(finishedHere);
+        }
+        String incomplete = "incomplete: interrupted after " + rows.size() + " rows"
+                + (outDir == null ? "; give --out DIR to keep finished rows and --resume to finish a sweep"
+                        : "; run the same command with --resume to run the rest");
+        Comparison partial = new Comparison(rows, List.of(incomplete)).withImported(imported, kernelName, askedSizes, from);
+        out().print(resultFormat.render(partial.rows()));
+        out().flush();
+        err().println("finegrain: " + incomplete);
+        if (report != null) {
+            err().println("report: " + report.write(partial, commandLine, ZonedDateTime.now()));
+        }
+        err().flush();
     }
 }

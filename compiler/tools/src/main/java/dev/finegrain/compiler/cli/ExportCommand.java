@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.gpu.cuda.CudaBackend;
 import dev.finegrain.compiler.export.CudaExport;
 import dev.finegrain.compiler.compare.ComparisonRequest;
+import dev.finegrain.compiler.compare.FolderLock;
 import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
@@ -14,6 +15,7 @@ import picocli.CommandLine.Parameters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -52,32 +54,63 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
                 throw new UsageException("export writes CUDA bundles; --backends takes cuda or cuda:sm_XX, not '" + backend.name() + "'");
             }
         }
-        if (Files.isDirectory(out)) {
-            try (var entries = Files.list(out)) {
-                if (entries.findAny().isPresent()) {
-                    throw new UsageException("bundle folder " + out + " is not empty; give a new folder");
-                }
-            }
-        } else if (Files.exists(out)) {
-            throw new UsageException("cannot write the bundle into " + out + ": it is a file");
-        }
+        Path folder = out.toAbsolutePath().normalize();
+        Path parent = folder.getParent();
         try {
-            Files.createDirectories(out);
+            Files.createDirectories(parent);
         } catch (IOException cannot) {
             throw new UsageException("cannot create the bundle folder " + out + " (" + cannot.getClass().getSimpleName() + ": "
                     + cannot.getMessage() + "); give a folder you can write");
         }
+        // one export at a time into a folder; the bundle is written beside it and renamed into place when complete, so a
+        // killed export never leaves a bundle that run.sh would take for whole, and the next export starts afresh
+        try (FolderLock lock = FolderLock.take(parent.resolve("." + folder.getFileName() + ".lock"), "bundle folder " + out,
+                CliValues.commandLine(spec))) {
+            requireEmptyOrMissing(folder);
+            Path partial = parent.resolve("." + folder.getFileName() + ".partial");
+            deleteTree(partial);
+            return export(kernel, cudaBackends, partial, folder);
+        }
+    }
+
+    private int export(LibraryKernel kernel, List<Backend> cudaBackends, Path partial, Path folder) throws IOException {
         ComparisonRequest request = ComparisonRequest.builder(kernel)
                 .sizes(sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, kernel.kernel().rank(), kernelName))
                 .schedules(schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules))
                 .backends(cudaBackends)
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
                 .seed(seed).build();
-        CudaExport.Exported exported = CudaExport.export(request, out, CliValues.commandLine(spec));
+        CudaExport.Exported exported = CudaExport.export(request, partial, CliValues.commandLine(spec));
+        Files.deleteIfExists(folder);   // an empty folder the user made for it
+        Files.move(partial, folder, StandardCopyOption.ATOMIC_MOVE);
         exported.notes().forEach(note -> err().println("note: " + note));
         exported.skipped().forEach(row -> err().println("skipped: " + row));
         out().println("wrote " + exported.rows() + " rows to " + out + "; run " + out.resolve("run.sh") + " where nvcc and a GPU are, then"
                 + " merge with finegrain compare " + kernelName + " --results " + out.resolve("results.json"));
         return 0;
+    }
+
+    private void requireEmptyOrMissing(Path folder) throws IOException {
+        if (Files.isDirectory(folder)) {
+            try (var entries = Files.list(folder)) {
+                if (entries.findAny().isPresent()) {
+                    throw new UsageException("bundle folder " + out + " is not empty; give a new folder");
+                }
+            }
+        } else if (Files.exists(folder)) {
+            throw new UsageException("cannot write the bundle into " + out + ": it is a file");
+        }
+    }
+
+    /** Removes what a killed export left of its bundle. */
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.FermiCalibration;
 import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.FidelityReport;
+import dev.finegrain.compiler.compare.OutputFolder;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.gpu.runtime.SimtProfile;
@@ -127,12 +128,7 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
         }
         String fixed = Files.readString(notes, StandardCharsets.UTF_8);
         List<String> commands = List.of(compareCommandFor(table2), compareCommandFor(table3));
-        try {
-            Files.writeString(out, FidelityReport.markdown(chainRows, needleRows, commands, fits, held, fixed),
-                    StandardCharsets.UTF_8);
-        } catch (IOException problem) {
-            throw new UsageException("cannot write " + out.toAbsolutePath() + ": " + problem.getMessage());
-        }
+        OutputFolder.replaceAtomically(out, FidelityReport.markdown(chainRows, needleRows, commands, fits, held, fixed));
         out().println("wrote " + out);
         return 0;
     }

@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.ImportedRows;
+import dev.finegrain.compiler.compare.OutputFolder;
 import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.UsageException;
@@ -119,12 +120,14 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
         ValidationReport report = new ValidationReport(analysis, model.name(), device,
                 results.stream().map(Path::toString).toList(), "./" + CliValues.commandLine(spec));
         Path json = out.resolveSibling(out.getFileName().toString().replaceFirst("\\.md$", "") + ".json");
+        String page;
         try {
-            Files.writeString(out, report.markdown(Files.readString(notes, StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
-            Files.writeString(json, report.json(), StandardCharsets.UTF_8);
+            page = report.markdown(Files.readString(notes, StandardCharsets.UTF_8));
         } catch (IOException problem) {
-            throw new UsageException("cannot write " + out.toAbsolutePath() + ": " + problem.getMessage());
+            throw new UsageException("cannot read " + notes.toAbsolutePath() + ": " + problem.getMessage());
         }
+        OutputFolder.replaceAtomically(out, page);
+        OutputFolder.replaceAtomically(json, report.json());
         out().println("wrote " + out + " and " + json);
         return 0;
     }

@@ -8,6 +8,7 @@ import dev.finegrain.dsl.Schedule;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What to compare: one kernel at each size, under each schedule, on each backend, with the chosen lock mechanisms.
@@ -17,10 +18,14 @@ import java.util.Objects;
  * @param measure          warm up and report the median of several timed runs, rather than run once
  * @param jobs             how many rows may run at once; rows timed on real hardware always run alone
  * @param progress         where progress and notes go, or null
+ * @param finished         told each row as soon as it is done (a journal), from whichever thread ran it
+ * @param alreadyRun       rows an earlier, interrupted run of the same sweep finished: their combinations are not run
+ *                         again, and the comparison holds them in their place
  */
 public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends,
                                 MechanismChoice mechanisms, long seed, int threads, boolean threadsRequested,
-                                boolean measure, int jobs, PrintWriter progress) {
+                                boolean measure, int jobs, PrintWriter progress, Consumer<ResultRow> finished,
+                                List<ResultRow> alreadyRun) {
 
     public ComparisonRequest {
         Objects.requireNonNull(kernel, "kernel");
@@ -28,6 +33,8 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         schedules = List.copyOf(schedules);
         backends = List.copyOf(backends);
         Objects.requireNonNull(mechanisms, "mechanisms");
+        Objects.requireNonNull(finished, "finished");
+        alreadyRun = List.copyOf(alreadyRun);
         if (threads < 1 || jobs < 1) {
             throw new IllegalArgumentException("threads and jobs must be positive: " + threads + ", " + jobs);
         }
@@ -50,6 +57,8 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         private boolean measure;
         private int jobs = 1;
         private PrintWriter progress;
+        private Consumer<ResultRow> finished = row -> { };
+        private List<ResultRow> alreadyRun = List.of();
 
         private Builder(LibraryKernel kernel) {
             this.kernel = Objects.requireNonNull(kernel, "kernel");
@@ -103,9 +112,19 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
             return this;
         }
 
+        public Builder finished(Consumer<ResultRow> given) {
+            finished = Objects.requireNonNull(given, "finished");
+            return this;
+        }
+
+        public Builder alreadyRun(List<ResultRow> given) {
+            alreadyRun = List.copyOf(given);
+            return this;
+        }
+
         public ComparisonRequest build() {
             return new ComparisonRequest(kernel, sizes, schedules, backends, mechanisms, seed, threads, threadsRequested,
-                    measure, jobs, progress);
+                    measure, jobs, progress, finished, alreadyRun);
         }
     }
 }

@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,9 @@ public final class ComparisonRunner {
         RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
                 RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
         List<List<Sweep.Planned>> bySize = bySize(sweep.rows());
-        Counter counter = new Counter(sweep.rows().size(), progress);
+        Counter counter = new Counter(sweep.rows().size(), progress, request.finished());
+        Map<String, ResultRow> alreadyRun = new HashMap<>();
+        request.alreadyRun().forEach(row -> alreadyRun.put(key(row), row));
         List<List<ResultRow>> results = new ArrayList<>(Collections.nCopies(bySize.size(), List.of()));
         ExecutorService pool = request.jobs() > 1 ? Executors.newFixedThreadPool(request.jobs()) : null;
         try {
@@ -73,7 +76,7 @@ public final class ComparisonRunner {
                 if (timed) {
                     finishAll(inFlight, results, bySize, settings, counter);
                 }
-                PendingSize pending = startSize(index, request, graph, planned, settings, counter, pool);
+                PendingSize pending = startSize(index, request, graph, planned, settings, counter, pool, alreadyRun);
                 if (timed) {
                     results.set(index, pending.finish(planned, settings, counter));
                     continue;
@@ -143,50 +146,91 @@ public final class ComparisonRunner {
      */
     private static PendingSize startSize(int index, ComparisonRequest request, KernelGraph graph,
                                          List<Sweep.Planned> planned, RunSettings settings, Counter counter,
-                                         ExecutorService pool) {
+                                         ExecutorService pool, Map<String, ResultRow> alreadyRun) {
         int[] sizes = planned.getFirst().sizes();
         ResultRow[] rows = new ResultRow[planned.size()];
+        boolean anyToRun = false;
+        for (int r = 0; r < planned.size(); r++) {
+            Sweep.Planned row = planned.get(r);
+            ResultRow earlier = alreadyRun.get(key(row, request.seed()));
+            if (earlier != null) {
+                rows[r] = earlier;   // an interrupted run of this sweep finished it; --resume keeps it
+            } else if (row.skipReason().isPresent()) {
+                counter.started(row);
+                rows[r] = counter.done(skipped(row, request.seed(), row.skipReason().get()));
+            } else {
+                anyToRun = true;
+            }
+        }
+        if (!anyToRun) {
+            return new PendingSize(index, rows, Map.of(), null, null);
+        }
         Invocation invocation;
         KernelOutputs oracle;
         try {
             invocation = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
-        } catch (RuntimeException generatorFailure) {
-            return PendingSize.done(index, failAll(planned, request, "the kernel's input generator failed at size "
-                    + Sweep.sizeText(sizes) + ": " + describe(generatorFailure), counter));
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError generatorFailure) {
+            return failRest(index, rows, planned, request, "the kernel's input generator failed at size "
+                    + Sweep.sizeText(sizes) + ": " + describe(generatorFailure), counter);
         }
         try {
             oracle = SequentialOracle.run(graph, invocation);
         } catch (KernelExecutionException | KernelDefinitionException oracleFailure) {
-            return PendingSize.done(index, failAll(planned, request, "the sequential oracle failed, so no row can be checked: "
-                    + oracleFailure.getMessage(), counter));
+            return failRest(index, rows, planned, request, "the sequential oracle failed, so no row can be checked: "
+                    + oracleFailure.getMessage(), counter);
+        } catch (OutOfMemoryError | StackOverflowError tooLarge) {
+            return failRest(index, rows, planned, request, "the sequential oracle ran out of "
+                    + (tooLarge instanceof OutOfMemoryError ? "memory" : "stack") + " at size " + Sweep.sizeText(sizes)
+                    + ", so no row of it can be checked; " + RESOURCE_ADVICE, counter);
         }
+        Expected expected = new Expected(oracle, oracle.digest(graph, sizes));
         Map<Integer, Future<ResultRow>> pooled = new LinkedHashMap<>();
         for (int r = 0; r < planned.size(); r++) {
             Sweep.Planned row = planned.get(r);
-            if (row.skipReason().isPresent()) {
-                counter.started(row);
-                rows[r] = skipped(row, request.seed(), row.skipReason().get());
-            } else if (pool != null && !row.backend().timesRealHardware()) {
-                pooled.put(r, pool.submit(() -> runOne(row, invocation, oracle, settings, counter)));
+            if (rows[r] == null && pool != null && !row.backend().timesRealHardware()) {
+                pooled.put(r, pool.submit(() -> counter.done(runOne(row, invocation, expected, settings, counter))));
             }
         }
-        return new PendingSize(index, rows, pooled, invocation, oracle);
+        return new PendingSize(index, rows, pooled, invocation, expected);
+    }
+
+    private static final String RESOURCE_ADVICE = "use smaller sizes, or give the JVM more with FINEGRAIN_JAVA_OPTS"
+            + " (-Xmx<size> for memory, -Xss<size> for stack)";
+
+    /** Fails every row of a size that has no result yet: its inputs or its oracle could not be made. */
+    private static PendingSize failRest(int index, ResultRow[] rows, List<Sweep.Planned> planned, ComparisonRequest request,
+                                        String why, Counter counter) {
+        for (int r = 0; r < planned.size(); r++) {
+            if (rows[r] == null) {
+                counter.started(planned.get(r));
+                rows[r] = counter.done(failed(planned.get(r), request.seed(), why));
+            }
+        }
+        return new PendingSize(index, rows, Map.of(), null, null);
+    }
+
+    /** What makes two rows the same combination of one sweep: a resumed sweep does not run it again. */
+    private static String key(ResultRow row) {
+        return String.join("|", row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
+                row.channels(), Long.toString(row.seed()));
+    }
+
+    private static String key(Sweep.Planned row, long seed) {
+        return String.join("|", row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(),
+                row.backend().name(), row.mechanismText(), row.granularityText(), row.lockChoices().channelPolicy().cliName(),
+                Long.toString(seed));
     }
 
     /** One size's rows while they run: those already known, and the futures of its pooled rows. */
     private record PendingSize(int index, ResultRow[] rows, Map<Integer, Future<ResultRow>> pooled,
-                               Invocation invocation, KernelOutputs oracle) {
-
-        static PendingSize done(int index, List<ResultRow> rows) {
-            return new PendingSize(index, rows.toArray(ResultRow[]::new), Map.of(), null, null);
-        }
+                               Invocation invocation, Expected expected) {
 
         /** Waits for the pooled rows, then runs the rest one at a time with nothing beside them. */
         List<ResultRow> finish(List<Sweep.Planned> planned, RunSettings settings, Counter counter) {
             pooled.forEach((r, future) -> rows[r] = await(future));
             for (int r = 0; r < rows.length; r++) {
                 if (rows[r] == null) {
-                    rows[r] = runOne(planned.get(r), invocation, oracle, settings, counter);
+                    rows[r] = counter.done(runOne(planned.get(r), invocation, expected, settings, counter));
                 }
             }
             return List.of(rows);
@@ -205,8 +249,14 @@ public final class ComparisonRunner {
         }
     }
 
+    /**
+     * What a size's rows are checked against: the oracle's outputs, and their digest, which every row run against them
+     * carries ({@code outputs_digest}), so that a merge can recompute it and refuse a row checked against something else.
+     */
+    private record Expected(KernelOutputs outputs, String digest) {}
+
     /** Runs one variant and verifies it; any error becomes the row's status instead of ending the sweep. */
-    private static ResultRow runOne(Sweep.Planned row, Invocation invocation, KernelOutputs oracle, RunSettings settings,
+    private static ResultRow runOne(Sweep.Planned row, Invocation invocation, Expected expected, RunSettings settings,
                                     Counter counter) {
         counter.started(row);
         Variant variant = row.variant().orElseThrow();
@@ -219,26 +269,21 @@ public final class ComparisonRunner {
             return failed(row, settings.seed(), runFailure.getMessage());
         } catch (OutOfMemoryError tooLarge) {
             return failed(row, settings.seed(), "out of memory: this row's fields (or the simulated GPU's memory) do not"
-                    + " fit; use smaller sizes, or give the JVM more with FINEGRAIN_JAVA_OPTS=-Xmx<size>");
+                    + " fit; " + RESOURCE_ADVICE);
+        } catch (StackOverflowError tooDeep) {
+            return failed(row, settings.seed(), "stack overflow while running this row; " + RESOURCE_ADVICE);
         } catch (RuntimeException | Error bug) {
             counter.internalError(row, bug);
             return failed(row, settings.seed(), "internal error, please report it: " + describe(bug));
         }
-        Optional<String> problem = run.failure().or(() -> oracle.firstDifference(variant.graph(), row.sizes(), run.outputs()));
+        Optional<String> problem = run.failure()
+                .or(() -> expected.outputs().firstDifference(variant.graph(), row.sizes(), run.outputs()));
+        Map<String, Object> details = new LinkedHashMap<>(run.details());
+        details.put(ImportCheck.DIGEST, expected.digest());
         return new ResultRow(row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(),
                 row.backend().name(), row.mechanismText(), row.granularityText(), row.lockChoices().channelPolicy().cliName(),
                 problem.isEmpty() ? RowStatus.VERIFIED : RowStatus.NOT_VERIFIED, run.metric(), run.value(), run.unit(),
-                settings.seed(), problem.orElse(""), run.details());
-    }
-
-    private static List<ResultRow> failAll(List<Sweep.Planned> planned, ComparisonRequest request, String why, Counter counter) {
-        List<ResultRow> rows = new ArrayList<>();
-        for (Sweep.Planned row : planned) {
-            counter.started(row);
-            rows.add(row.skipReason().isPresent() ? skipped(row, request.seed(), row.skipReason().get())
-                    : failed(row, request.seed(), why));
-        }
-        return rows;
+                settings.seed(), problem.orElse(""), details);
     }
 
     private static ResultRow skipped(Sweep.Planned row, long seed, String why) {
@@ -264,15 +309,49 @@ public final class ComparisonRunner {
         return text == null ? "" : text.replaceAll("\\s*\\R\\s*", "; ");
     }
 
-    /** Numbers the rows as they start, for the progress lines of a long sweep. */
+    /**
+     * Numbers the rows as they start and says each as it finishes, for the progress lines of a long sweep, and hands
+     * each finished row to the request's journal at once.
+     */
     private static final class Counter {
         private final int total;
         private final PrintWriter progress;
+        private final java.util.function.Consumer<ResultRow> finished;
         private final AtomicInteger next = new AtomicInteger();
+        private final AtomicInteger done = new AtomicInteger();
+        private volatile boolean journalFailed;
 
-        Counter(int total, PrintWriter progress) {
+        Counter(int total, PrintWriter progress, java.util.function.Consumer<ResultRow> finished) {
             this.total = total;
             this.progress = progress;
+            this.finished = finished;
+        }
+
+        /** A finished row: said on the progress stream, and journaled (a journal that fails is said once, not fatal). */
+        ResultRow done(ResultRow row) {
+            int number = done.incrementAndGet();
+            try {
+                finished.accept(row);
+            } catch (RuntimeException cannotJournal) {
+                if (!journalFailed && progress != null) {
+                    journalFailed = true;
+                    synchronized (progress) {
+                        progress.println("warning: " + cannotJournal.getMessage() + " (" + describe(cannotJournal.getCause() == null
+                                ? cannotJournal : cannotJournal.getCause()) + "); the sweep goes on, but an interruption"
+                                + " would lose rows");
+                        progress.flush();
+                    }
+                }
+            }
+            if (progress != null && total > 1) {
+                synchronized (progress) {
+                    progress.printf("[%d/%d done] %s %s %s %s%s: %s%s%n", number, total, row.kernel(), row.size(),
+                            row.schedule(), row.backend(), row.mechanism().equals("-") ? "" : " " + row.mechanism(),
+                            row.status().label(), row.verified() ? " " + ResultFormat.number(row.value()) + " " + row.unit() : "");
+                    progress.flush();
+                }
+            }
+            return row;
         }
 
         void started(Sweep.Planned row) {

@@ -54,7 +54,8 @@ public final class ImportedRows {
         return rows;
     }
 
-    private static ResultRow row(Path file, int index, Map<?, ?> object) {
+    /** A row read back from its JSON object, as {@link ResultFormat#jsonObject} wrote it; the file names it in errors. */
+    static ResultRow row(Path file, int index, Map<?, ?> object) {
         Map<String, Object> details = new LinkedHashMap<>();
         object.forEach((key, value) -> {
             if (!COLUMNS.contains(String.valueOf(key)) && value != null) {

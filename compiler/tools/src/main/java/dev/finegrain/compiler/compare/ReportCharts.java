@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
+import javax.imageio.ImageIO;
+
 /**
  * The report's charts as data, and their rendering to PNG with XChart. Only verified rows become data points:
  * a row that does not match the oracle (or failed, or was skipped) is never a measurement.
@@ -66,6 +68,9 @@ public final class ReportCharts {
 
         public byte[] png() {
             Chart<?, ?> chart = bars ? barChart(this) : lineChart(this);
+            // in memory: ImageIO's file cache registers a shutdown hook, which fails while an interrupted sweep's hook
+            // writes its report
+            ImageIO.setUseCache(false);
             try {
                 return BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
             } catch (IOException encoding) {

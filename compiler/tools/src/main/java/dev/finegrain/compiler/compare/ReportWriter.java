@@ -168,12 +168,9 @@ public final class ReportWriter {
         page.append("</tbody>\n</table>\n</details>\n</figure>\n");
     }
 
+    /** Whole or not at all: a temporary file renamed over the old one, so a full disk or a kill leaves the old file. */
     private static void writeFile(Path file, String text) {
-        try {
-            Files.writeString(file, text, StandardCharsets.UTF_8);
-        } catch (IOException problem) {
-            throw new UsageException("cannot write " + file + ": " + reason(problem));
-        }
+        OutputFolder.replaceAtomically(file, text);
     }
 
     private static String reason(IOException problem) {

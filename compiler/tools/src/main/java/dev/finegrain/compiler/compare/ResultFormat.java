@@ -83,28 +83,32 @@ public enum ResultFormat {
     private static String json(List<ResultRow> rows) {
         StringBuilder out = new StringBuilder("[\n");
         for (int r = 0; r < rows.size(); r++) {
-            ResultRow row = rows.get(r);
-            Map<String, Object> fields = new java.util.LinkedHashMap<>();
-            List<String> cells = cells(row);
-            for (int c = 0; c < COLUMNS.size(); c++) {
-                fields.put(COLUMNS.get(c), cells.get(c));
-            }
-            fields.remove("ms");
-            fields.put("verified", row.verified());
-            fields.put("value", row.value());
-            fields.put("seed", row.seed());
-            if (!row.verified()) {
-                fields.put("problem", row.problem());
-            }
-            new TreeMap<>(row.details()).forEach(fields::put);
-            out.append("  {");
-            int f = 0;
-            for (Map.Entry<String, Object> field : fields.entrySet()) {
-                out.append(f++ == 0 ? "" : ", ").append(quote(field.getKey())).append(": ").append(jsonValue(field.getValue()));
-            }
-            out.append(r == rows.size() - 1 ? "}\n" : "},\n");
+            out.append("  ").append(jsonObject(rows.get(r))).append(r == rows.size() - 1 ? "\n" : ",\n");
         }
         return out.append("]\n").toString();
+    }
+
+    /** One row as the JSON object {@code --format json} writes for it, on one line (a journal's line too). */
+    static String jsonObject(ResultRow row) {
+        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        List<String> cells = cells(row);
+        for (int c = 0; c < COLUMNS.size(); c++) {
+            fields.put(COLUMNS.get(c), cells.get(c));
+        }
+        fields.remove("ms");
+        fields.put("verified", row.verified());
+        fields.put("value", row.value());
+        fields.put("seed", row.seed());
+        if (!row.verified()) {
+            fields.put("problem", row.problem());
+        }
+        new TreeMap<>(row.details()).forEach(fields::put);
+        StringBuilder out = new StringBuilder("{");
+        int f = 0;
+        for (Map.Entry<String, Object> field : fields.entrySet()) {
+            out.append(f++ == 0 ? "" : ", ").append(quote(field.getKey())).append(": ").append(jsonValue(field.getValue()));
+        }
+        return out.append('}').toString();
     }
 
     private static String jsonValue(Object value) {

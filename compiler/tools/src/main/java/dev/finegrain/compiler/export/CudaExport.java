@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.gpu.cuda.CudaBackend;
 import dev.finegrain.compiler.backend.gpu.cuda.CudaBundle;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.compare.ComparisonRequest;
+import dev.finegrain.compiler.compare.ImportCheck;
 import dev.finegrain.compiler.compare.Sweep;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -51,13 +52,15 @@ public final class CudaExport {
             }
             List<Sweep.Planned> ofSize = rows.subList(from, to);
             Path data = null;
+            String digest = null;
             if (ofSize.stream().anyMatch(row -> row.skipReason().isEmpty())) {
                 Invocation invocation = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
                 KernelOutputs oracle = SequentialOracle.run(graph, invocation);
                 data = bundle.addSize(graph, invocation, oracle);
+                digest = oracle.digest(graph, sizes);
             }
             for (Sweep.Planned row : ofSize) {
-                String leading = leading(row, request.seed());
+                String leading = leading(row, request.seed(), digest);
                 if (row.skipReason().isPresent()) {
                     bundle.addSkipped(leading, row.skipReason().get());
                     skipped.add(row.kernel().name() + " " + Sweep.sizeText(row.sizes()) + " " + row.schedule().cliName() + " "
@@ -73,11 +76,15 @@ public final class CudaExport {
         return new Exported(bundle.rows(), sweep.notes(), List.copyOf(skipped));
     }
 
-    /** The members a row starts with, as every format names them. */
-    private static String leading(Sweep.Planned row, long seed) {
+    /**
+     * The members a row starts with, as every format names them, and the digest of the outputs the GPU's are checked
+     * against (the oracle's here), which a merge recomputes.
+     */
+    private static String leading(Sweep.Planned row, long seed, String digest) {
         return "\"kernel\": " + Json.quote(row.kernel().name()) + ", \"size\": " + Json.quote(Sweep.sizeText(row.sizes()))
                 + ", \"schedule\": " + Json.quote(row.schedule().cliName()) + ", \"backend\": " + Json.quote(row.backend().name())
                 + ", \"mechanism\": " + Json.quote(row.mechanismText()) + ", \"granularity\": " + Json.quote(row.granularityText())
-                + ", \"channels\": " + Json.quote(row.lockChoices().channelPolicy().cliName()) + ", \"seed\": " + seed;
+                + ", \"channels\": " + Json.quote(row.lockChoices().channelPolicy().cliName()) + ", \"seed\": " + seed
+                + (digest == null ? "" : ", \"" + ImportCheck.DIGEST + "\": " + Json.quote(digest));
     }
 }

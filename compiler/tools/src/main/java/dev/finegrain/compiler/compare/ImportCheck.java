@@ -1,0 +1,100 @@
+package dev.finegrain.compiler.compare;
+
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.resolve.VariantResolver;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.LibraryKernel;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a merge ({@code compare --results}) trusts, and how it checks it. A row read from a file is a claim: any row can
+ * say {@code verified}. The run that made it compared its outputs with expected outputs (the oracle's, here or in the
+ * exported bundle) and wrote their digest beside its status ({@code outputs_digest}). The merge recomputes the oracle
+ * here, for the row's kernel as defined now, its size and its seed, and keeps a verified row only when the digests
+ * match and its value is possible (finite and positive). So a row checked against another definition of the kernel,
+ * other inputs or nothing at all is refused, with its reason, as a failed row; what is still trusted is the harness
+ * that did the comparing (the CUDA harness in the bundle, or Finegrain's runner) and the time it measured.
+ */
+public final class ImportCheck {
+
+    /** The member a row keeps the digest of the outputs it was checked against in. */
+    public static final String DIGEST = "outputs_digest";
+
+    private ImportCheck() {}
+
+    /**
+     * The rows of {@code kernel} (of the sizes asked for, when some are) with every verified one checked: kept as it is
+     * when it passes, turned into a failed row that says why when it does not. Rows of other kernels and sizes pass
+     * through, for the merge to leave out.
+     */
+    public static List<ResultRow> check(List<ResultRow> imported, LibraryKernel kernel, List<String> sizes) {
+        VariantResolver resolver = new VariantResolver();
+        Map<String, Optional<String>> digests = new HashMap<>();
+        List<ResultRow> checked = new ArrayList<>();
+        for (ResultRow row : imported) {
+            boolean ours = row.kernel().equals(kernel.kernel().name()) && (sizes.isEmpty() || sizes.contains(row.size()));
+            Optional<String> refusal = ours && row.verified() ? refusal(row, kernel, resolver, digests) : Optional.empty();
+            checked.add(refusal.map(why -> refused(row, why)).orElse(row));
+        }
+        return checked;
+    }
+
+    private static Optional<String> refusal(ResultRow row, LibraryKernel kernel, VariantResolver resolver,
+                                            Map<String, Optional<String>> digests) {
+        if (!Double.isFinite(row.value()) || row.value() <= 0) {
+            return Optional.of("its value " + ResultFormat.number(row.value()) + " " + row.unit() + " is impossible for a"
+                    + " verified row");
+        }
+        if (!(row.details().get(DIGEST) instanceof String claimed)) {
+            return Optional.of("it carries no " + DIGEST + " of the outputs it was checked against (written by an older"
+                    + " Finegrain, or by hand); export and run it again");
+        }
+        Optional<String> expected = digests.computeIfAbsent(row.size() + "@" + row.seed(),
+                key -> oracleDigest(kernel, resolver, row.size(), row.seed()));
+        if (expected.isEmpty()) {
+            return Optional.of("the oracle for size " + row.size() + " and seed " + row.seed() + " cannot be computed here"
+                    + " to check it");
+        }
+        if (!expected.get().equals(claimed)) {
+            return Optional.of("it was checked against other outputs than kernel '" + row.kernel() + "' gives here at size "
+                    + row.size() + " with seed " + row.seed() + " (" + DIGEST + " " + claimed + ", here " + expected.get()
+                    + "): another definition of the kernel or other inputs; export and run it again");
+        }
+        return Optional.empty();
+    }
+
+    /** The digest of the oracle's outputs for a size and seed, or empty when the size is unreadable or too large here. */
+    private static Optional<String> oracleDigest(LibraryKernel kernel, VariantResolver resolver, String size, long seed) {
+        int[] sizes;
+        try {
+            sizes = Arrays.stream(size.split("x")).mapToInt(Integer::parseInt).toArray();
+        } catch (NumberFormatException unreadable) {
+            return Optional.empty();
+        }
+        if (sizes.length != kernel.kernel().rank()) {
+            return Optional.empty();
+        }
+        try {
+            KernelGraph graph = resolver.graph(kernel.kernel());
+            Invocation invocation = kernel.inputs().generate(kernel.kernel(), sizes, seed);
+            KernelOutputs oracle = SequentialOracle.run(graph, invocation);
+            return Optional.of(oracle.digest(graph, sizes));
+        } catch (RuntimeException | OutOfMemoryError cannot) {
+            return Optional.empty();
+        }
+    }
+
+    private static ResultRow refused(ResultRow row, String why) {
+        return new ResultRow(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
+                row.channels(), RowStatus.FAILED, row.metric(), row.value(), row.unit(), row.seed(),
+                "imported row refused: " + why, row.details());
+    }
+}
