@@ -197,12 +197,65 @@ class SweepBehaviourTest {
         assertTrue(sequential.stream().allMatch(row -> row.endsWith("verified")), sequential.toString());
     }
 
+    @Test
+    void aSizeWhoseInputsRunOutOfMemoryFailsItsRowsAndTheOtherSizesRun() {
+        LibraryKernel greedy = new LibraryKernel(PASCAL, "pascal", "pascal", (kernel, sizes, seed) -> {
+            if (sizes[0] == 32) {
+                throw new OutOfMemoryError("Java heap space");
+            }
+            return kernel.invocation().sizes(sizes).build();
+        }, List.of(new int[] {8, 8}));
+        Comparison comparison = ComparisonRunner.run(ComparisonRequest.builder(greedy).sizes(List.of(new int[] {32, 32},
+                new int[] {8, 8})).schedules(List.of(wavefront())).backends(List.of(new ReferenceBackend())).build());
+        assertEquals(List.of("32x32 wavefront reference - failed", "8x8 wavefront reference - verified"),
+                comparison.rows().stream().map(SweepBehaviourTest::identity).toList());
+        assertEquals("the kernel's input generator failed at size 32x32: OutOfMemoryError: Java heap space",
+                comparison.rows().getFirst().problem());
+    }
+
+    @Test
+    void aStackOverflowInOneRowFailsThatRowWithAdviceAndTheSweepGoesOn() {
+        Backend deep = new FailingBackend() {
+            @Override
+            public String name() {
+                return "deep";
+            }
+
+            @Override
+            public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
+                throw new StackOverflowError();
+            }
+        };
+        java.io.StringWriter progress = new java.io.StringWriter();
+        Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(wavefront()))
+                .backends(List.of(deep, new ReferenceBackend())).progress(new java.io.PrintWriter(progress)).build());
+        assertEquals(List.of("failed", "verified"), comparison.rows().stream().map(r -> r.status().label()).toList());
+        assertTrue(comparison.rows().getFirst().problem().startsWith("stack overflow while running this row; use smaller"
+                + " sizes, or give the JVM more with FINEGRAIN_JAVA_OPTS"), comparison.rows().getFirst().problem());
+        assertFalse(progress.toString().contains("internal error"), "a resource limit is no bug: " + progress);
+    }
+
+    @Test
+    void everyFinishedRowIsHandedOnAtOnceAndAResumedSweepRunsOnlyTheRest() {
+        List<ResultRow> journal = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Comparison whole = ComparisonRunner.run(pascal().schedules(List.of(wavefront(), lockDataflow()))
+                .backends(List.of(new ReferenceBackend())).finished(journal::add).build());
+        assertEquals(whole.rows().size(), journal.size());
+        List<ResultRow> resumedRuns = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Comparison resumed = ComparisonRunner.run(pascal().schedules(List.of(wavefront(), lockDataflow()))
+                .backends(List.of(new ReferenceBackend())).alreadyRun(List.of(journal.getLast()))
+                .finished(resumedRuns::add).build());
+        assertEquals(whole.rows().size() - 1, resumedRuns.size(), "the journaled row does not run again");
+        assertEquals(whole.rows().stream().map(SweepBehaviourTest::identity).toList(),
+                resumed.rows().stream().map(SweepBehaviourTest::identity).toList(), "in sweep order, the kept row in its place");
+    }
+
     private static String identity(ResultRow row) {
         return row.size() + " " + row.schedule() + " " + row.backend() + " " + row.mechanism() + " " + row.status().label();
     }
 
     /** A backend whose every run ends in a run-time error, as a division by zero or a fault would. */
-    private static final class FailingBackend implements Backend {
+    private static class FailingBackend implements Backend {
         @Override
         public String name() {
             return "failing";
