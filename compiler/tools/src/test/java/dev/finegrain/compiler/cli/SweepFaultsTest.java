@@ -96,6 +96,20 @@ class SweepFaultsTest {
     }
 
     @Test
+    void anInterruptedSweepExitsWith130AndWritesTheRowsItFinished(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("out");
+        Path log = tmp.resolve("child.log");
+        Process child = startAndWaitForRows(dir, log, 2);
+        Process interrupt = new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start();   // Ctrl-C
+        assertEquals(0, interrupt.waitFor());
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not stop");
+        assertEquals(130, child.exitValue(), Files.readString(log));
+        List<String> partial = rowsOf(dir.resolve("results.json"));
+        assertTrue(partial.size() >= 2 && partial.size() < ROWS, partial.size() + " rows");
+        assertTrue(Files.readString(log).contains("incomplete: interrupted after " + partial.size() + " rows"));
+    }
+
+    @Test
     void aKilledSweepKeepsItsJournalAndResumesToTheSameRows(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("out");
         Process child = startAndWaitForRows(dir, tmp.resolve("child.log"), 2);
