@@ -11,6 +11,7 @@ import dev.finegrain.compiler.compare.OutputFolder;
 import dev.finegrain.compiler.compare.ReportWriter;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
+import dev.finegrain.compiler.compare.Shard;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
 import picocli.CommandLine.Command;
@@ -53,6 +54,10 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
             + " the same command and run only the others")
     boolean resume;
 
+    @Option(names = "--shard", paramLabel = "I/N", description = "run only shard I of N of the sweep (0 <= I < N): the rows"
+            + " whose position in the sweep's order is I modulo N; 'finegrain merge' puts the shards' --out folders together")
+    String shard;
+
     @Option(names = "--results", paramLabel = "FILE", split = ",",
             description = "rows to merge, from results.json files (an exported CUDA bundle's, or an earlier --out's): the rows of"
                     + " this kernel, of every size unless --sizes names some; with --results and no --backends nothing runs here")
@@ -75,6 +80,7 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 .schedules(schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules))
                 .backends(backends == null ? Backends.available() : CliValues.backends(backends))
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
+                .shard(shard == null ? Shard.WHOLE : shard(shard))
                 .progress(err());
         List<String> askedSizes = sizes == null ? List.of()
                 : CliValues.sizes(sizes, rank, kernelName).stream().map(ComparisonRunner::sizeText).toList();
@@ -118,6 +124,43 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 err().println("report: " + page);
             }
             return CliValues.exitStatus(comparison, err());
+        }
+    }
+
+    /** The shard given as I/N, with the identity of the sweep: every option but where and how this shard runs. */
+    private Shard shard(String text) {
+        java.util.regex.Matcher given = java.util.regex.Pattern.compile("([0-9]{1,6})/([0-9]{1,6})").matcher(text.strip());
+        int index = given.matches() ? Integer.parseInt(given.group(1)) : -1;
+        int count = given.matches() ? Integer.parseInt(given.group(2)) : 0;
+        if (index < 0 || count < 1 || index >= count) {
+            throw new UsageException("--shard takes I/N with 0 <= I < N, e.g. --shard 0/4 for the first of four, not '" + text + "'");
+        }
+        return new Shard(index, count, sweepIdentity());
+    }
+
+    /**
+     * What every shard of one sweep has alike: a digest of the command's arguments without those that say where and how
+     * this shard runs ({@code --shard}, {@code --out}, {@code --resume}, {@code --jobs}, {@code --format}).
+     */
+    private String sweepIdentity() {
+        List<String> kept = new ArrayList<>();
+        List<String> args = spec.root().commandLine().getParseResult().originalArgs();
+        for (int a = 0; a < args.size(); a++) {
+            String argument = args.get(a);
+            String name = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
+            boolean valued = List.of("--shard", "--out", "--jobs", "--format").contains(name);
+            if (valued || name.equals("--resume")) {
+                a += valued && !argument.contains("=") ? 1 : 0;
+                continue;
+            }
+            kept.add(argument);
+        }
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(String.join("\u0000", kept).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest, 0, 8);
+        } catch (java.security.NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException("every JDK has SHA-256", impossible);
         }
     }
 

@@ -21,11 +21,12 @@ import java.util.function.Consumer;
  * @param finished         told each row as soon as it is done (a journal), from whichever thread ran it
  * @param alreadyRun       rows an earlier, interrupted run of the same sweep finished: their combinations are not run
  *                         again, and the comparison holds them in their place
+ * @param shard            the slice of the sweep to run here ({@link Shard#WHOLE} for all of it)
  */
 public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends,
                                 MechanismChoice mechanisms, long seed, int threads, boolean threadsRequested,
                                 boolean measure, int jobs, PrintWriter progress, Consumer<ResultRow> finished,
-                                List<ResultRow> alreadyRun) {
+                                List<ResultRow> alreadyRun, Shard shard) {
 
     public ComparisonRequest {
         Objects.requireNonNull(kernel, "kernel");
@@ -35,6 +36,7 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         Objects.requireNonNull(mechanisms, "mechanisms");
         Objects.requireNonNull(finished, "finished");
         alreadyRun = List.copyOf(alreadyRun);
+        Objects.requireNonNull(shard, "shard");
         if (threads < 1 || jobs < 1) {
             throw new IllegalArgumentException("threads and jobs must be positive: " + threads + ", " + jobs);
         }
@@ -59,6 +61,7 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         private PrintWriter progress;
         private Consumer<ResultRow> finished = row -> { };
         private List<ResultRow> alreadyRun = List.of();
+        private Shard shard = Shard.WHOLE;
 
         private Builder(LibraryKernel kernel) {
             this.kernel = Objects.requireNonNull(kernel, "kernel");
@@ -122,9 +125,14 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
             return this;
         }
 
+        public Builder shard(Shard given) {
+            shard = Objects.requireNonNull(given, "shard");
+            return this;
+        }
+
         public ComparisonRequest build() {
             return new ComparisonRequest(kernel, sizes, schedules, backends, mechanisms, seed, threads, threadsRequested,
-                    measure, jobs, progress, finished, alreadyRun);
+                    measure, jobs, progress, finished, alreadyRun, shard);
         }
     }
 }

@@ -22,6 +22,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,8 +62,18 @@ public final class ComparisonRunner {
         KernelGraph graph = sweep.resolver().graph(kernel);
         RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
                 RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
-        List<List<Sweep.Planned>> bySize = bySize(sweep.rows());
-        Counter counter = new Counter(sweep.rows().size(), progress, request.finished());
+        List<Sweep.Planned> all = sweep.rows();
+        Map<Sweep.Planned, Integer> positions = new IdentityHashMap<>();
+        List<Sweep.Planned> mine = new ArrayList<>();
+        for (int position = 0; position < all.size(); position++) {
+            positions.put(all.get(position), position);
+            if (request.shard().runs(position)) {
+                mine.add(all.get(position));
+            }
+        }
+        List<List<Sweep.Planned>> bySize = bySize(mine);
+        Counter counter = new Counter(mine.size(), progress, request.finished(),
+                (planned, row) -> request.shard().tag(row, positions.get(planned), all.size()));
         Map<String, ResultRow> alreadyRun = new HashMap<>();
         request.alreadyRun().forEach(row -> alreadyRun.put(key(row), row));
         List<List<ResultRow>> results = new ArrayList<>(Collections.nCopies(bySize.size(), List.of()));
@@ -157,7 +168,7 @@ public final class ComparisonRunner {
                 rows[r] = earlier;   // an interrupted run of this sweep finished it; --resume keeps it
             } else if (row.skipReason().isPresent()) {
                 counter.started(row);
-                rows[r] = counter.done(skipped(row, request.seed(), row.skipReason().get()));
+                rows[r] = counter.done(row, skipped(row, request.seed(), row.skipReason().get()));
             } else {
                 anyToRun = true;
             }
@@ -188,7 +199,7 @@ public final class ComparisonRunner {
         for (int r = 0; r < planned.size(); r++) {
             Sweep.Planned row = planned.get(r);
             if (rows[r] == null && pool != null && !row.backend().timesRealHardware()) {
-                pooled.put(r, pool.submit(() -> counter.done(runOne(row, invocation, expected, settings, counter))));
+                pooled.put(r, pool.submit(() -> counter.done(row, runOne(row, invocation, expected, settings, counter))));
             }
         }
         return new PendingSize(index, rows, pooled, invocation, expected);
@@ -203,7 +214,7 @@ public final class ComparisonRunner {
         for (int r = 0; r < planned.size(); r++) {
             if (rows[r] == null) {
                 counter.started(planned.get(r));
-                rows[r] = counter.done(failed(planned.get(r), request.seed(), why));
+                rows[r] = counter.done(planned.get(r), failed(planned.get(r), request.seed(), why));
             }
         }
         return new PendingSize(index, rows, Map.of(), null, null);
@@ -230,7 +241,7 @@ public final class ComparisonRunner {
             pooled.forEach((r, future) -> rows[r] = await(future));
             for (int r = 0; r < rows.length; r++) {
                 if (rows[r] == null) {
-                    rows[r] = counter.done(runOne(planned.get(r), invocation, expected, settings, counter));
+                    rows[r] = counter.done(planned.get(r), runOne(planned.get(r), invocation, expected, settings, counter));
                 }
             }
             return List.of(rows);
@@ -317,18 +328,23 @@ public final class ComparisonRunner {
         private final int total;
         private final PrintWriter progress;
         private final java.util.function.Consumer<ResultRow> finished;
+        private final java.util.function.BiFunction<Sweep.Planned, ResultRow, ResultRow> tag;
         private final AtomicInteger next = new AtomicInteger();
         private final AtomicInteger done = new AtomicInteger();
         private volatile boolean journalFailed;
 
-        Counter(int total, PrintWriter progress, java.util.function.Consumer<ResultRow> finished) {
+        /** @param tag what the row carries of its place in the sweep (a shard's row its position), before anyone sees it */
+        Counter(int total, PrintWriter progress, java.util.function.Consumer<ResultRow> finished,
+                java.util.function.BiFunction<Sweep.Planned, ResultRow, ResultRow> tag) {
             this.total = total;
             this.progress = progress;
             this.finished = finished;
+            this.tag = tag;
         }
 
         /** A finished row: said on the progress stream, and journaled (a journal that fails is said once, not fatal). */
-        ResultRow done(ResultRow row) {
+        ResultRow done(Sweep.Planned planned, ResultRow result) {
+            ResultRow row = tag.apply(planned, result);
             int number = done.incrementAndGet();
             try {
                 finished.accept(row);
