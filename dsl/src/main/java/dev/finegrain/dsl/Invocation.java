@@ -18,10 +18,13 @@ public final class Invocation {
     private final int[] sizes;
     private final Map<String, Object> params;
     private final Map<String, Object> inputs;
+    /** Where the invocation was built ({@code kernel.invocation()}); its messages point here. */
+    private final CallSite site;
 
-    private Invocation(Kernel kernel, int[] sizes, Map<String, Object> params, Map<String, Object> inputs) {
+    private Invocation(Kernel kernel, int[] sizes, Map<String, Object> params, Map<String, Object> inputs, CallSite site) {
         this.kernel = kernel;
         this.sizes = sizes;
+        this.site = site;
         this.params = Map.copyOf(params);
         this.inputs = Map.copyOf(inputs);
     }
@@ -41,8 +44,36 @@ public final class Invocation {
     /** An Integer, Long, Double or Boolean, by the param's declared type. */
     public Object param(String name) { return params.get(name); }
 
-    /** An int[], long[] or double[], by the input's declared type. The array is shared, not copied. */
+    /**
+     * An int[], long[] or double[], by the input's declared type. The array is shared, not copied: see
+     * {@link #checkStorage()} for what a backend re-checks when it reads the values.
+     */
     public Object input(String name) { return inputs.get(name); }
+
+    /**
+     * Checks again, now, the values of every input declared with a narrower {@link Storage} ({@link Storage#BYTE}: each
+     * value in -128 to 127), refusing with the message {@link Builder#build()} gives. The arrays are shared with the
+     * caller, who may have written them since {@code build()}; a backend that keeps such an input narrowed (the jvm
+     * backend's {@code byte[]}) calls this where it reads the values into a run's storage, so that a value that no
+     * longer fits is refused there instead of wrapping.
+     *
+     * @throws KernelDefinitionException naming the input, the element and the value that does not fit
+     */
+    public void checkStorage() {
+        for (FieldSpec input : kernel.fields()) {
+            if (input.isInput() && input.storage() == Storage.BYTE) {
+                checkFitsByte(kernel.name(), input, (int[]) inputs.get(input.name()), site);
+            }
+        }
+    }
+
+    private static void checkFitsByte(String kernel, FieldSpec input, int[] values, CallSite site) {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != (byte) values[i]) {
+                throw Diagnostics.inputNotByte(kernel, input, i, values[i], site);
+            }
+        }
+    }
 
     /** The extents of an array padded by {@code halo} cells on every side. */
     public static int[] paddedExtents(int[] sizes, int halo) {
@@ -122,24 +153,24 @@ public final class Invocation {
                 if (!arrayClass(input.type()).isInstance(array)) {
                     throw Diagnostics.inputWrongType(name, input, array, site);
                 }
+                String shape = Arrays.stream(sizes).mapToLong(n -> n + 2L * input.halo()).mapToObj(String::valueOf)
+                        .reduce((a, b) -> a + " x " + b).orElseThrow()
+                        + (input.halo() == 0 ? "" : ", the domain padded by halo " + input.halo());
+                long cells = Arrays.stream(sizes).mapToLong(n -> n + 2L * input.halo()).reduce(1, (a, b) ->
+                        a > Integer.MAX_VALUE || b > Integer.MAX_VALUE ? Long.MAX_VALUE : Math.min(Long.MAX_VALUE / 4, a * b));
+                if (cells > Integer.MAX_VALUE) {
+                    throw Diagnostics.inputTooLarge(name, input, shape, site);
+                }
                 int expected = paddedLength(sizes, input.halo());
                 int actual = java.lang.reflect.Array.getLength(array);
                 if (actual != expected) {
-                    String shape = Arrays.stream(paddedExtents(sizes, input.halo())).mapToObj(String::valueOf)
-                            .reduce((a, b) -> a + " x " + b).orElseThrow()
-                            + (input.halo() == 0 ? "" : ", the domain padded by halo " + input.halo());
                     throw Diagnostics.inputWrongLength(name, input, expected, actual, shape, site);
                 }
                 if (input.storage() == Storage.BYTE) {
-                    int[] values = (int[]) array;
-                    for (int i = 0; i < values.length; i++) {
-                        if (values[i] != (byte) values[i]) {
-                            throw Diagnostics.inputNotByte(name, input, i, values[i], site);
-                        }
-                    }
+                    checkFitsByte(name, input, (int[]) array, site);
                 }
             }
-            return new Invocation(kernel, sizes.clone(), params, inputs);
+            return new Invocation(kernel, sizes.clone(), params, inputs, site);
         }
 
         private static Class<?> boxedClass(Type type) {

@@ -25,6 +25,11 @@ final class KernelValidator {
     private final Kernel kernel;
     private final CallSite buildSite;
     private final List<Dependence> dependences = new ArrayList<>();
+    /**
+     * Per state field, how far its reads so far reach before ({@code [0]}) and after ({@code [1]}) the point along each
+     * dimension: the halo its storage is padded by (the compiler's LowerSpecToGraph pads it by exactly this much).
+     */
+    private final Map<String, long[][]> reachOf = new HashMap<>();
 
     private KernelValidator(Kernel kernel, CallSite buildSite) {
         this.kernel = kernel;
@@ -50,6 +55,7 @@ final class KernelValidator {
         }
         checkWriters();
         checkBoundaries();
+        checkInputHalos();
         for (ActorSpec actor : kernel.actors()) {
             String where = Diagnostics.inActor(name, actor.name());
             FieldSpec written = kernel.field(actor.writes()).orElseThrow();
@@ -118,6 +124,69 @@ final class KernelValidator {
         }
     }
 
+    /**
+     * Every backend keeps a field in one int-indexed array over the domain padded by the field's halo, so a field's
+     * padded extents at the smallest domain (size 1 in every dimension) must multiply to at most
+     * {@link Integer#MAX_VALUE} cells; past that the kernel runs at no size, and saying so here beats a run-time
+     * "choose smaller sizes" at every size. Larger domains may still be too large, which a run reports with its sizes.
+     */
+    private static long paddedCells(long[] extents) {
+        long cells = 1;
+        for (long extent : extents) {
+            if (extent > Integer.MAX_VALUE || cells > Integer.MAX_VALUE / extent) {
+                return Long.MAX_VALUE;
+            }
+            cells *= extent;
+        }
+        return cells;
+    }
+
+    /** An input is padded by its declared halo on every side of every dimension; see {@link #paddedCells}. */
+    private void checkInputHalos() {
+        int rank = kernel.rank();
+        for (FieldSpec field : kernel.fields()) {
+            if (!field.isInput()) {
+                continue;
+            }
+            long[] extents = new long[rank];
+            java.util.Arrays.fill(extents, 1 + 2L * field.halo());
+            if (paddedCells(extents) > Integer.MAX_VALUE) {
+                // the largest h with (1 + 2h)^rank <= Integer.MAX_VALUE
+                long side = (long) Math.floor(Math.pow(Integer.MAX_VALUE, 1.0 / rank));
+                while (paddedCells(filled(rank, side + 1)) <= Integer.MAX_VALUE) {
+                    side++;
+                }
+                while (paddedCells(filled(rank, side)) > Integer.MAX_VALUE) {
+                    side--;
+                }
+                throw Diagnostics.inputHaloTooLarge(kernel.name(), field.name(), field.halo(), extents,
+                        (int) ((side - 1) / 2), field.site());
+            }
+        }
+    }
+
+    private static long[] filled(int rank, long extent) {
+        long[] extents = new long[rank];
+        java.util.Arrays.fill(extents, extent);
+        return extents;
+    }
+
+    /** Widens a state field's padding by this read's reach, refusing the read that pads it past every size; see {@link #paddedCells}. */
+    private void checkStateReach(String where, String text, FieldSpec field, Expr.Read read) {
+        int rank = kernel.rank();
+        long[][] reach = reachOf.computeIfAbsent(field.name(), name -> new long[2][rank]);
+        long[] extents = new long[rank];
+        for (int d = 0; d < rank; d++) {
+            long offset = read.offset().get(d);
+            reach[0][d] = Math.max(reach[0][d], -offset);
+            reach[1][d] = Math.max(reach[1][d], offset);
+            extents[d] = 1 + reach[0][d] + reach[1][d];
+        }
+        if (paddedCells(extents) > Integer.MAX_VALUE) {
+            throw Diagnostics.readReachesTooFar(where, text, read.offsetArray(), field.name(), extents, read.site());
+        }
+    }
+
     /** Checks what each read may reach and records the dependences that reads of state fields create. */
     private void collectReads(ActorSpec actor, Expr expr) {
         switch (expr) {
@@ -150,7 +219,7 @@ final class KernelValidator {
         String where = Diagnostics.inActor(kernel.name(), actor.name());
         String text = SpecPrinter.read(read.field(), read.offset(), kernel.domain());
         FieldSpec field = kernel.field(read.field()).orElseThrow();
-        int reach = read.offset().stream().mapToInt(Math::abs).max().orElse(0);
+        long reach = read.offset().stream().mapToLong(c -> Math.abs((long) c)).max().orElse(0);   // long: |Integer.MIN_VALUE|
         if (reach > 0) {
             if (field.isInput() && reach > field.halo()) {
                 throw Diagnostics.readBeyondHalo(where, text, field.name(), reach, field.halo(), read.site());
@@ -169,6 +238,7 @@ final class KernelValidator {
             }
         }
         if (field.isState()) {
+            checkStateReach(where, text, field, read);
             int[] vector = read.offset().stream().mapToInt(c -> -c).toArray();
             String producer = kernel.writerOf(field.name()).orElseThrow().name();
             dependences.add(new Dependence(producer, actor.name(), vector, text, read.site()));

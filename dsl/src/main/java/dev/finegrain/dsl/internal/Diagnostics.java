@@ -165,10 +165,36 @@ public final class Diagnostics {
                 "declare a boundary for '" + field + "' or read inside the domain", site);
     }
 
-    public static KernelDefinitionException readBeyondHalo(String where, String read, String input, int needed, int halo, CallSite site) {
+    public static KernelDefinitionException readBeyondHalo(String where, String read, String input, long needed, int halo, CallSite site) {
         return error(where, "read " + read + " reaches " + needed + " cells past the domain but input '" + input
                         + "' has halo " + halo,
                 "declare input '" + input + "' with halo " + needed + " or more", site);
+    }
+
+    /**
+     * A read whose reach pads its field's storage past what an int-indexed array holds even for the smallest domain
+     * (size 1 in every dimension), so the kernel could run at no size at all.
+     */
+    public static KernelDefinitionException readReachesTooFar(String where, String read, int[] offset, String field,
+                                                              long[] extents, CallSite site) {
+        return error(where, "read " + read + " at offset " + DependenceMath.format(offset) + " pads field '" + field
+                        + "' to " + extentsText(extents) + " cells even for a domain of size 1, more than an int-indexed array holds ("
+                        + Integer.MAX_VALUE + " cells), so the kernel could run at no size",
+                "read nearer points (a field is padded by the furthest reach of its reads along each dimension)", site);
+    }
+
+    /** An input whose declared halo pads it past what an int-indexed array holds even for a domain of size 1. */
+    public static KernelDefinitionException inputHaloTooLarge(String kernel, String input, int halo, long[] extents,
+                                                              int largest, CallSite site) {
+        return error(inKernel(kernel), "input '" + input + "' has halo " + halo + ", which pads it to " + extentsText(extents)
+                        + " cells even for a domain of size 1, more than an int-indexed array holds (" + Integer.MAX_VALUE
+                        + " cells), so the kernel could run at no size",
+                "declare a halo of at most " + largest + " for this domain's " + extents.length
+                        + (extents.length == 1 ? " dimension" : " dimensions"), site);
+    }
+
+    private static String extentsText(long[] extents) {
+        return java.util.Arrays.stream(extents).mapToObj(Long::toString).collect(Collectors.joining(" x "));
     }
 
     public static KernelDefinitionException boundaryInputType(String kernel, String field, String input, Type stateType, Type inputType, CallSite site) {
@@ -242,6 +268,11 @@ public final class Diagnostics {
     public static KernelDefinitionException inputWrongLength(String kernel, FieldSpec input, int expected, int actual, String shape, CallSite site) {
         return error(inKernel(kernel), "input '" + input.name() + "' has " + actual + " elements but needs " + expected
                 + " (" + shape + ")", "pass an array of " + expected + " elements, row-major", site);
+    }
+
+    public static KernelDefinitionException inputTooLarge(String kernel, FieldSpec input, String shape, CallSite site) {
+        return error(inKernel(kernel), "input '" + input.name() + "' would need more elements than an int-indexed array holds ("
+                + shape + ")", "choose smaller sizes", site);
     }
 
     public static KernelDefinitionException notAnInput(String kernel, String kind, String name, Collection<String> known, CallSite site) {

@@ -292,6 +292,65 @@ class KernelRulesTest {
                         .actor("a", "x", c -> c.read("x", -2)).build());
     }
 
+    /**
+     * Found in review: a read 100000 cells back along both dimensions built, then every run failed "choose smaller
+     * sizes", even at 16 x 16: the field's storage is padded by the read's reach, 100001 x 100001 cells at size 1.
+     */
+    @Test
+    void rejectsAReadThatPadsItsFieldPastAnyArrayEvenAtSizeOne() {
+        assertRejected("kernel 'k', actor 'a': read x[i-100000, j-100000] at offset (-100000,-100000) pads field 'x' to"
+                        + " 100001 x 100001 cells even for a domain of size 1, more than an int-indexed array holds (2147483647"
+                        + " cells), so the kernel could run at no size; read nearer points (a field is padded by the furthest"
+                        + " reach of its reads along each dimension)",
+                () -> kernel("k").domain(dim("i", "n"), dim("j", "m")).state("x", INT, boundary(constant(0)))
+                        .actor("a", "x", c -> c.read("x", -100000, -100000).plus(1)).build());
+    }
+
+    /** Two reads that each fit but pad the field past any array together: the one that tips it over is named. */
+    @Test
+    void rejectsTheReadThatTipsItsFieldsPaddingOver() {
+        assertRejected("kernel 'k', actor 'a': read x[i, j-50000] at offset (0,-50000) pads field 'x' to 50001 x 50001 cells"
+                        + " even for a domain of size 1, more than an int-indexed array holds (2147483647 cells), so the kernel"
+                        + " could run at no size; read nearer points (a field is padded by the furthest reach of its reads along"
+                        + " each dimension)",
+                () -> kernel("k").domain(dim("i", "n"), dim("j", "m")).state("x", INT, boundary(constant(0)))
+                        .actor("a", "x", c -> c.read("x", -50000, 0).plus(c.read("x", 0, -50000))).build());
+    }
+
+    /** Far reads that still fit some domain build: along one dimension of 2D, and a long reach in 1D. */
+    @Test
+    void farReadsThatSomeDomainHoldsStillBuild() {
+        kernel("k").domain(dim("i", "n"), dim("j", "m")).state("x", INT, boundary(constant(0)))
+                .actor("a", "x", c -> c.read("x", -100000, 0).plus(c.read("x", -1, -20000))).build();
+        kernel("k").domain(dim("i", "n")).state("x", INT, boundary(constant(0)))
+                .actor("a", "x", c -> c.read("x", -1_000_000_000).plus(1)).build();
+        kernel("k").domain(dim("i", "n"), dim("j", "m"), dim("k", "p")).input("g", INT, 644).state("x", INT)
+                .actor("a", "x", c -> c.read("g", -644, 0, 644)).build();
+    }
+
+    @Test
+    void rejectsAnInputHaloThatPadsItPastAnyArrayEvenAtSizeOne() {
+        assertRejected("kernel 'k': input 'g' has halo 645, which pads it to 1291 x 1291 x 1291 cells even for a domain of"
+                        + " size 1, more than an int-indexed array holds (2147483647 cells), so the kernel could run at no size;"
+                        + " declare a halo of at most 644 for this domain's 3 dimensions",
+                () -> kernel("k").domain(dim("i", "n"), dim("j", "m"), dim("k", "p")).input("g", INT, 645).state("x", INT)
+                        .actor("a", "x", c -> c.read("g", 0, 0, 0)).build());
+        assertRejected("kernel 'k': input 'g' has halo 100000, which pads it to 200001 x 200001 cells even for a domain of"
+                        + " size 1, more than an int-indexed array holds (2147483647 cells), so the kernel could run at no size;"
+                        + " declare a halo of at most 23169 for this domain's 2 dimensions",
+                () -> kernel("k").domain(dim("i", "n"), dim("j", "m")).input("g", INT, 100000).state("x", INT)
+                        .actor("a", "x", c -> c.read("g", -100000, 0)).build());
+    }
+
+    /** |Integer.MIN_VALUE| is negative as an int: such a read must not slip past the halo check. */
+    @Test
+    void rejectsAReadAtTheMostNegativeOffsetAsBeyondTheHalo() {
+        assertRejected("kernel 'k', actor 'a': read g[i-2147483648] reaches 2147483648 cells past the domain but input 'g' has"
+                        + " halo 1; declare input 'g' with halo 2147483648 or more",
+                () -> kernel("k").domain(dim("i", "n")).input("g", INT, 1).state("x", INT)
+                        .actor("a", "x", c -> c.read("g", Integer.MIN_VALUE)).build());
+    }
+
     @Test
     void rejectsAReadWithTheWrongNumberOfOffsets() {
         assertRejected("kernel 'nw', actor 'cell': read score@(-1) gives 1 offsets but the domain has 2 dimensions; give one offset per dimension",
@@ -393,6 +452,43 @@ class KernelRulesTest {
     void rejectsAMissingInput() {
         assertRejected("kernel 'nw': input 'reference' (int) is missing; pass it with .input(\"reference\", array)",
                 () -> nwWithCell().build().invocation().sizes(2, 3).param("penalty", 10).build());
+    }
+
+    @Test
+    void rejectsSizesWhoseInputWouldNotFitAnArray() {
+        assertRejected("kernel 'k': input 'g' would need more elements than an int-indexed array holds (50002 x 50002, the"
+                        + " domain padded by halo 1); choose smaller sizes",
+                () -> kernel("k").domain(dim("i", "n"), dim("j", "m")).input("g", INT, 1).state("x", INT)
+                        .actor("a", "x", c -> c.read("g", 1, 1)).build().invocation().sizes(50000, 50000)
+                        .input("g", new int[1]).build());
+    }
+
+    private static Kernel byteInput() {
+        return kernel("k").domain(dim("i", "n")).input("g", INT, dev.finegrain.dsl.Storage.BYTE).state("x", INT)
+                .actor("a", "x", c -> c.read("g", 0)).build();
+    }
+
+    @Test
+    void rejectsAByteInputThatDoesNotFitAtBuild() {
+        assertRejected("kernel 'k': input 'g' holds 1000 at element 2, outside the byte it is declared to fit (Storage.BYTE:"
+                        + " -128 to 127); pass values that fit, or declare the input without Storage.BYTE",
+                () -> byteInput().invocation().sizes(4).input("g", new int[] {1, -128, 1000, 127}).build());
+    }
+
+    /** The arrays are shared: a write after build() is refused when checked again, with build()'s own message and site. */
+    @Test
+    void checkStorageRefusesAByteInputWrittenAfterBuild() {
+        int[] values = {1, -128, 127, 0};
+        Invocation invocation = byteInput().invocation().sizes(4).input("g", values).build();
+        invocation.checkStorage();
+        values[3] = 1000;
+        assertRejected("kernel 'k': input 'g' holds 1000 at element 3, outside the byte it is declared to fit (Storage.BYTE:"
+                        + " -128 to 127); pass values that fit, or declare the input without Storage.BYTE",
+                invocation::checkStorage);
+        KernelDefinitionException again = assertThrows(KernelDefinitionException.class, invocation::checkStorage);
+        KernelDefinitionException atBuild = assertThrows(KernelDefinitionException.class,
+                () -> byteInput().invocation().sizes(4).input("g", values).build());
+        assertEquals(atBuild.getMessage().replaceAll("\\(at [^)]*\\)$", ""), again.getMessage().replaceAll("\\(at [^)]*\\)$", ""));
     }
 
     @Test

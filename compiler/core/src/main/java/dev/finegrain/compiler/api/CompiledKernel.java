@@ -23,6 +23,9 @@ import dev.finegrain.runtime.jvm.WorkerTeam;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -41,7 +44,10 @@ import java.util.Optional;
  *
  * <p>Errors: a definition the JVM backend cannot compile is an {@link IllegalArgumentException} with the reason;
  * a class that is missing or was compiled from another definition of the kernel is an
- * {@link IllegalStateException} saying what to rebuild; a run's own error (an integer division by zero) is a
+ * {@link IllegalStateException} saying what to rebuild; an invocation of another kernel, or of another definition of
+ * this one, is an {@link IllegalArgumentException} naming both fingerprints; a {@code Storage.BYTE} input written out
+ * of range since {@code Invocation.build()} is the {@link KernelDefinitionException} build() gives, raised where the
+ * run reads it into bytes; a run's own error (an integer division by zero) is a
  * {@link dev.finegrain.compiler.ir.KernelExecutionException}, a stalled wait a
  * {@link dev.finegrain.runtime.jvm.StallException}.
  */
@@ -52,6 +58,8 @@ public final class CompiledKernel {
     private final Optional<LockMechanism> mechanism;
     private final String className;
     private final CompiledJvmKernel compiled;
+    /** Other {@link Kernel} objects found to compile to this class's fingerprint (weak: kernels come and go). */
+    private final Map<Kernel, Boolean> sameDefinition = Collections.synchronizedMap(new WeakHashMap<>());
 
     private CompiledKernel(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, String className,
                            CompiledJvmKernel compiled) {
@@ -134,14 +142,12 @@ public final class CompiledKernel {
     /**
      * Runs once on {@code threads} worker threads (fresh state each run) and returns the state fields.
      *
-     * @throws IllegalArgumentException when the invocation is of another kernel, or threads is not positive
+     * @throws IllegalArgumentException when the invocation is of another kernel or of another definition of this one
+     *                                  (naming both fingerprints), or threads is not positive
      */
     public KernelResult run(Invocation invocation, int threads) {
         Objects.requireNonNull(invocation, "invocation");
-        if (!invocation.kernel().name().equals(kernel.name())) {
-            throw new IllegalArgumentException("an invocation of kernel '" + invocation.kernel().name()
-                    + "' cannot run kernel '" + kernel.name() + "'");
-        }
+        requireSameDefinition(invocation.kernel());
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be positive, not " + threads);
         }
@@ -152,6 +158,43 @@ public final class CompiledKernel {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         KernelGraph graph = compiled.variant().graph();
         return new KernelResult(kernel, graph, invocation.sizes(), prepared.outputs(), elapsed);
+    }
+
+    /**
+     * Refuses an invocation built from another kernel than the one this class was compiled from: its sizes, params and
+     * inputs would be read by code generated for other fields, actors or storage. The same {@link Kernel} object is
+     * this kernel; another object of the same name is accepted when it would compile, under this schedule, to the
+     * same fingerprint as this class ({@code JvmCodegen.fingerprint}: the IR, lock choices, plan, mechanism and byte
+     * inputs), the test {@link #load} applies to a class compiled ahead of time. Each such kernel is compared once.
+     */
+    private void requireSameDefinition(Kernel other) {
+        if (other == kernel || sameDefinition.containsKey(other)) {
+            return;
+        }
+        if (!other.name().equals(kernel.name())) {
+            throw new IllegalArgumentException("an invocation of kernel '" + other.name() + "' cannot run kernel '"
+                    + kernel.name() + "'; build it with this kernel's invocation() (compiled.kernel().invocation())");
+        }
+        String ours = fingerprint();
+        String theirs;
+        try {
+            Variant variant = variant(other, schedule);
+            theirs = JvmCodegen.fingerprint(variant.plan(), variant.mechanism());
+        } catch (RuntimeException doesNotCompile) {
+            theirs = "none: it does not compile under " + schedule.cliName();
+        }
+        if (!theirs.equals(ours)) {
+            throw new IllegalArgumentException("the invocation was built from another definition of kernel '" + kernel.name()
+                    + "' (fingerprint " + theirs + ") than this compiled kernel's (fingerprint " + ours + "); build the "
+                    + "invocation with compiled.kernel().invocation(), or compile the invocation's kernel");
+        }
+        sameDefinition.put(other, Boolean.TRUE);
+    }
+
+    /** The fingerprint of the class that runs, as {@link #load} checks it. */
+    private String fingerprint() {
+        Variant variant = compiled.variant();
+        return JvmCodegen.fingerprint(variant.plan(), variant.mechanism());
     }
 
     /**

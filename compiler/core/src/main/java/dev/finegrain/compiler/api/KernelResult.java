@@ -81,7 +81,8 @@ public final class KernelResult {
     }
 
     /**
-     * The first point where this result differs from {@code expected} (doubles compared bit for bit), as a sentence
+     * The first point where this result differs from {@code expected} (doubles compared bit for bit, except that every
+     * NaN equals every NaN, whatever its sign and payload; +0.0 and -0.0 differ), as a sentence
      * such as {@code score[3, 4]: expected 12, got 11}; empty when they agree everywhere.
      */
     public Optional<String> firstDifference(KernelResult expected) {

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.api;
 
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.KernelDefinitionException;
+import dev.finegrain.dsl.LockMechanism;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,6 +11,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.LONG;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dataParallel;
@@ -47,6 +50,35 @@ class KernelCompilerTest {
         assertEquals(1, output.skipped().size());
         assertTrue(output.skipped().getFirst().startsWith("anti under data-parallel:4: dataParallel tiles cannot"
                 + " respect dependence (1,-1)"), output.skipped().getFirst());
+    }
+
+    /**
+     * Found in review: with no mechanism asked for, tiny-lock was left out of a kernel with long state without a word
+     * (it packs its ready bit beside a 32-bit int), where the CLI notes it. One note per kernel now names it and why.
+     */
+    @Test
+    void mechanismsLeftOutOfAKernelAreOneNoteNamingThemAndWhy(@TempDir Path dir) throws Exception {
+        Kernel longs = kernel("long-sum").domain(dim("i", "n")).state("a", LONG, boundary(constant(0L)))
+                .actor("add", "a", c -> c.read("a", -1).plus(constant(1L))).build();
+        KernelCompiler.Output output = KernelCompiler.compile(new CompileRequest(List.of(longs, prefix("int-sum")),
+                List.of(wavefront(), lockDataflow()), List.of(), "com.example", dir.resolve("classes"), dir.resolve("sources")));
+        assertEquals(List.of("kernel 'long-sum' under lock-dataflow: left out tiny-lock (tiny-lock packs the ready bit beside"
+                + " a 32-bit int value, and state field 'a' is long), as the jvm backend cannot use it for this kernel; compiled"
+                + " acquire-release, atomic-spin-lock, shared-spin-lock, blocking"), output.notes());
+        assertTrue(output.classes().stream().anyMatch(c -> c.className().equals("com.example.IntSumLockDataflowTinyLockPerThreadShared")),
+                "the int kernel keeps tiny-lock: " + output.classes());
+        assertTrue(output.classes().stream().noneMatch(c -> c.className().startsWith("com.example.LongSumLockDataflowTinyLock")),
+                output.classes().toString());
+        assertEquals(List.of(), output.skipped());
+
+        // asked for by name among others: left out with the same note, the others compiled
+        KernelCompiler.Output asked = KernelCompiler.compile(new CompileRequest(List.of(longs), List.of(lockDataflow()),
+                List.of(LockMechanism.TINY_LOCK, LockMechanism.BLOCKING), "com.example", dir.resolve("classes2"), dir.resolve("sources2")));
+        assertEquals(List.of("kernel 'long-sum' under lock-dataflow: left out tiny-lock (tiny-lock packs the ready bit beside"
+                + " a 32-bit int value, and state field 'a' is long), as the jvm backend cannot use it for this kernel; compiled"
+                + " blocking"), asked.notes());
+        assertEquals(List.of("com.example.LongSumLockDataflowBlockingPerThreadShared"),
+                asked.classes().stream().map(KernelCompiler.Generated::className).toList());
     }
 
     /** Found in review: 'nw-2d' and 'nw2d' both became class Nw2d..., and the second silently overwrote the first. */

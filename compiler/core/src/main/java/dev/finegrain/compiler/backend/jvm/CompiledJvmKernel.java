@@ -79,9 +79,9 @@ public final class CompiledJvmKernel {
     }
 
     /**
-     * The template with each input the class keeps in bytes narrowed to a {@code byte[]}. The values fit: the invocation
-     * checked them against the kernel's {@code Storage.BYTE}, and a class generated for another declaration of the
-     * input has another fingerprint, which {@code CompiledKernel.load} refuses.
+     * The template with each input the class keeps in bytes narrowed to a {@code byte[]}. A class generated for another
+     * declaration of the input has another fingerprint, which {@code CompiledKernel.load} refuses; that the values fit
+     * is checked by {@link #checkNarrowable} just before, on the invocation's own arrays.
      */
     private Object[] narrowed(Object[] template) {
         Object[] out = template.clone();
@@ -96,6 +96,23 @@ public final class CompiledJvmKernel {
             }
         }
         return out;
+    }
+
+    /**
+     * Refuses an invocation whose {@code Storage.BYTE} inputs no longer fit a byte, where this class reads them into the
+     * bytes it keeps. {@code Invocation.build()} checked them, but the invocation shares its arrays with the caller,
+     * who may have written them since; without this check a 1000 would wrap to -24 here while every other backend
+     * (which keeps ints) computed with 1000. Checked here rather than made impossible by copying every input at
+     * {@code build()}: a copy would double the memory of every invocation's inputs on every backend to guard the one
+     * place that narrows, and the message is the invocation's own (the input, the element, the value).
+     */
+    private void checkNarrowable(Invocation invocation) {
+        for (boolean narrow : bytes) {
+            if (narrow) {
+                invocation.checkStorage();
+                return;
+            }
+        }
     }
 
     /** Compiles a variant (from the resolver) to a hidden class of this JVM. */
@@ -247,6 +264,7 @@ public final class CompiledJvmKernel {
         private Storage storage(int workers) {
             int key = rows.isPresent() && rows.get().perTeam() ? workers : 0;
             return storage.computeIfAbsent(key, k -> {
+                checkNarrowable(invocation);
                 if (rows.isEmpty()) {
                     return new Storage(narrowed(padded), null, invocation.sizes());
                 }
