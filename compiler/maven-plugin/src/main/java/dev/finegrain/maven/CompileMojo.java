@@ -71,7 +71,8 @@ public class CompileMojo extends AbstractMojo {
      * Lock mechanisms for the lock-dataflow schedule, in the CLI's spelling (e.g. {@code acquire-release},
      * {@code atomic-spin-lock}, {@code blocking}), or {@code all}. Empty (the default): the mechanism the kernel
      * names, if it names one, else every mechanism the jvm backend supports for the kernel. Mechanisms the backend
-     * does not support for a kernel are left out for that kernel.
+     * does not support for a kernel are left out for that kernel, with one note per kernel naming them and why
+     * (tiny-lock, for one, packs its ready bit beside a 32-bit int and so leaves out kernels with long or double state).
      */
     @Parameter(property = "finegrain.mechanisms")
     private List<String> mechanisms;
@@ -194,6 +195,7 @@ public class CompileMojo extends AbstractMojo {
                 }
                 case "kernels" -> kernelNames = parts[1];
                 case "skipped" -> getLog().warn("finegrain: skipped " + parts[1]);
+                case "note" -> getLog().info("finegrain: note: " + parts[1]);
                 case "failure" -> throw new MojoFailureException(parts[1]);
                 case "error" -> throw new MojoExecutionException("finegrain compiler failed: " + parts[1]
                         + (getLog().isDebugEnabled() ? "" : " (run with -X for the stack trace)"));

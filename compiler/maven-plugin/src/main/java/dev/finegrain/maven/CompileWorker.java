@@ -45,7 +45,8 @@ import java.util.stream.Collectors;
  * project's output directory.
  *
  * <p>Protocol: one argument, a properties file written by {@link CompileMojo}; the outcome goes to the
- * {@code resultFile} it names, one tab-separated record a line ({@code generated}, {@code kernels}, and at most
+ * {@code resultFile} it names, one tab-separated record a line ({@code generated}, {@code skipped}, {@code note}
+ * (mechanisms left out of a kernel, and why), {@code kernels}, and at most
  * one {@code failure} for the user's mistakes or {@code error} for anything else), and to the exit status.
  */
 public final class CompileWorker {
@@ -83,6 +84,9 @@ public final class CompileWorker {
             }
             for (String skipped : outcome.generated().skipped()) {
                 result.add("skipped\t" + oneLine(skipped));
+            }
+            for (String note : outcome.generated().notes()) {
+                result.add("note\t" + oneLine(note));
             }
             result.add("kernels\t" + String.join(", ", outcome.kernels()));
             return OK;

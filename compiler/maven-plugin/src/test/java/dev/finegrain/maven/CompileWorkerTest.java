@@ -97,6 +97,48 @@ class CompileWorkerTest {
         assertEquals("failure\tfinegrain kernels: no kernel library defines 'nope' (the project defines ramp)", result.get(0));
     }
 
+    /**
+     * Found in review: with no mechanisms configured, the compile goal left tiny-lock out of a kernel with long state
+     * without a word (the CLI notes it). The worker now passes KernelCompiler's note on, one record per kernel, which
+     * the Mojo logs as "finegrain: note: ...".
+     */
+    @Test
+    void mechanismsLeftOutOfAKernelAreOneNoteRecordNamingThemAndWhy() throws Exception {
+        Path longs = project.resolve("longs");
+        Path source = longs.resolve("src/com/example/LongRamp.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, """
+                package com.example;
+                import dev.finegrain.dsl.*;
+                import java.util.List;
+                import static dev.finegrain.dsl.Finegrain.*;
+                public final class LongRamp implements KernelLibrary {
+                    public List<LibraryKernel> kernels() {
+                        Kernel k = kernel("long-ramp").domain(dim("i", "n")).state("a", LONG, boundary(constant(0L)))
+                                .actor("step", "a", c -> c.read("a", -1).plus(constant(1L))).build();
+                        return List.of(new LibraryKernel(k, "ramp", "ramp", (kk, s, seed) -> kk.invocation().sizes(s).build(),
+                                List.of(new int[] {8})));
+                    }
+                }
+                """);
+        Path classes = longs.resolve("classes");
+        Files.createDirectories(classes.resolve("META-INF/services"));
+        Files.writeString(classes.resolve("META-INF/services/dev.finegrain.dsl.KernelLibrary"), "com.example.LongRamp\n");
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null,
+                "-d", classes.toString(), "-cp", dslJar.toString(), source.toString()));
+        Properties request = request("wavefront,lock-dataflow", "", "");
+        request.setProperty("projectOutput", classes.toString());
+        request.setProperty("projectClasspath", classes + File.pathSeparator + dslJar);
+        request.setProperty("classesDirectory", longs.resolve("out/classes").toString());
+        request.setProperty("sourcesDirectory", longs.resolve("out/sources").toString());
+        List<String> result = new ArrayList<>();
+        assertEquals(CompileWorker.OK, CompileWorker.execute(request, result), result::toString);
+        assertEquals(List.of("note\tkernel 'long-ramp' under lock-dataflow: left out tiny-lock (tiny-lock packs the ready bit"
+                        + " beside a 32-bit int value, and state field 'a' is long), as the jvm backend cannot use it for this"
+                        + " kernel; compiled acquire-release, atomic-spin-lock, shared-spin-lock, blocking"),
+                result.stream().filter(l -> l.startsWith("note\t")).toList());
+    }
+
     @Test
     void aKernelMistakeIsFoundBehindServiceLoaderAndInitializerWrappers() {
         KernelDefinitionException mistake = new KernelDefinitionException("kernel 'k': field 'x' is not declared");
