@@ -70,10 +70,23 @@ final class CliValues {
         return extents;
     }
 
-    /** A comma-separated list of sizes, each {@code N} or {@code NxM}. */
+    /**
+     * A comma-separated list of sizes ({@code --sizes}), each {@code N} or {@code NxM}. An empty list, or an empty entry
+     * in one, is a usage error: split on its own, {@code ","} would give no size at all, and a command given no size
+     * would run nothing and blame the skipped rows.
+     */
     static List<int[]> sizes(String text, int rank, String kernel) {
+        String[] parts = text.split(",", -1);
+        if (Arrays.stream(parts).allMatch(String::isBlank)) {
+            throw new UsageException("--sizes '" + text + "' is an empty list; give one or more sizes separated by commas, e.g. "
+                    + "--sizes 64,128 or --sizes 64x32");
+        }
         List<int[]> sizes = new ArrayList<>();
-        for (String part : text.split(",")) {
+        for (String part : parts) {
+            if (part.isBlank()) {
+                throw new UsageException("--sizes '" + text + "' has an empty entry; separate sizes with single commas, e.g. "
+                        + "--sizes 64,128 or --sizes 64x32,128x64");
+            }
             sizes.add(size(part.trim(), rank, kernel));
         }
         return sizes;

@@ -62,6 +62,7 @@ public final class KernelCatalog {
         Map<String, LibraryKernel> byName = new LinkedHashMap<>();
         Map<String, String> libraryOf = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>(unreadableJars(extraClassPath));
+        problems.addAll(entriesWithoutKernels(extraClassPath));
         Iterator<ServiceLoader.Provider<KernelLibrary>> providers = ServiceLoader.load(KernelLibrary.class, loader).stream().iterator();
         while (true) {
             ServiceLoader.Provider<KernelLibrary> provider;
@@ -112,6 +113,79 @@ public final class KernelCatalog {
         return problems;
     }
 
+    private static final String SERVICE_FILE = "META-INF/services/" + KernelLibrary.class.getName();
+    /** How many files {@link #entriesWithoutKernels} looks at in one class folder before it gives up, saying nothing. */
+    private static final int FILES_LOOKED_AT = 20_000;
+
+    /**
+     * A line for each class path entry that cannot add a kernel: one that holds neither a class file nor a kernel
+     * library service file (an empty folder, the wrong folder), or a folder whose service file lies below it (a
+     * project's folder given for its {@code target/classes}). The class loader would load nothing from it without a
+     * word, and a command would then say nothing of the kernels the user meant. A jar or folder of classes without a
+     * service file is a dependency of a library, and says nothing.
+     */
+    private static List<String> entriesWithoutKernels(List<Path> extraClassPath) {
+        List<String> problems = new ArrayList<>();
+        String todo = "point --classpath (or $FINEGRAIN_CLASSPATH) at the folder or jar holding your compiled classes with "
+                + "their " + SERVICE_FILE + " file (for a Maven project: target/classes)";
+        for (Path entry : extraClassPath) {
+            if (Files.isRegularFile(entry)) {
+                try (ZipFile jar = new ZipFile(entry.toFile())) {
+                    if (jar.getEntry(SERVICE_FILE) == null && jar.stream().noneMatch(e -> e.getName().endsWith(".class"))) {
+                        problems.add("class path entry " + entry + " holds no class file and no " + SERVICE_FILE
+                                + ", so it adds no kernels; " + todo);
+                    }
+                } catch (IOException notAJar) {
+                    // said by unreadableJars
+                }
+            } else if (Files.isDirectory(entry) && !Files.isRegularFile(entry.resolve(SERVICE_FILE))) {
+                Contents contents = Contents.of(entry);
+                if (contents.nestedService() != null) {
+                    problems.add("class path entry " + entry + " holds no " + SERVICE_FILE + " of its own, so it adds no "
+                            + "kernels, but " + contents.nestedService() + " below it does; point --classpath at "
+                            + contents.nestedService());
+                } else if (contents.complete() && !contents.classFiles()) {
+                    problems.add("class path entry " + entry + " holds no class file and no " + SERVICE_FILE
+                            + ", so it adds no kernels; " + todo);
+                }
+            }
+        }
+        return problems;
+    }
+
+    /**
+     * What a class folder holds: whether any class file, the first folder below it whose {@code META-INF/services}
+     * lists kernel libraries (null: none), and whether every file was looked at.
+     */
+    private record Contents(boolean classFiles, Path nestedService, boolean complete) {
+        static Contents of(Path folder) {
+            boolean[] classes = {false};
+            Path[] nested = {null};
+            int[] seen = {0};
+            try {
+                Files.walkFileTree(folder, java.util.Set.of(), 16, new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attributes) {
+                        classes[0] |= file.getFileName().toString().endsWith(".class");
+                        if (nested[0] == null && file.endsWith(SERVICE_FILE)) {
+                            nested[0] = file.getParent().getParent().getParent();
+                        }
+                        return nested[0] != null || ++seen[0] >= FILES_LOOKED_AT ? java.nio.file.FileVisitResult.TERMINATE
+                                : java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException unreadable) {
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (IOException unreadable) {
+                return new Contents(true, null, false);
+            }
+            return new Contents(classes[0], nested[0], seen[0] < FILES_LOOKED_AT && nested[0] == null);
+        }
+    }
+
     public static KernelCatalog of(List<LibraryKernel> kernels) {
         return new KernelCatalog(kernels, List.of());
     }
@@ -150,10 +224,16 @@ public final class KernelCatalog {
                 if (!Files.isDirectory(folder)) {
                     throw new UsageException(option + " entry '" + entry + "': " + folder + " is not a folder");
                 }
+                int before = entries.size();
                 try (DirectoryStream<Path> jars = Files.newDirectoryStream(folder, "*.{jar,JAR}")) {
                     jars.forEach(entries::add);
                 } catch (IOException unreadable) {
                     throw new UsageException(option + " entry '" + entry + "': cannot list " + folder + ": " + unreadable.getMessage());
+                }
+                if (entries.size() == before) {
+                    // the JVM would add nothing for it without a word
+                    throw new UsageException(option + " entry '" + entry + "': " + folder + " holds no .jar file; give the "
+                            + "folder of your jars, or a class folder without '/*'");
                 }
                 continue;
             }
