@@ -66,10 +66,18 @@ public interface Backend {
     }
 
     /**
-     * Why it never runs this schedule, whatever the kernel (a schedule that would only repeat another's row here, or
-     * that its machine cannot express): a sweep leaves the pair out with a note instead of a skipped row per size.
+     * Why it never runs this schedule, whatever the kernel: its machine cannot express it. The resolver refuses such a
+     * request, and a sweep leaves the pair out with a note.
      */
     default Optional<String> neverRuns(Schedule schedule) {
+        return Optional.empty();
+    }
+
+    /**
+     * Why its rows of this schedule would only repeat its rows of another, if they would (the JVM's lock-dataflow is
+     * persistent already): a sweep leaves the pair out with a note, while a single request runs it.
+     */
+    default Optional<String> repeatsAnotherRow(Schedule schedule) {
         return Optional.empty();
     }
 

@@ -97,8 +97,9 @@ class VariantResolverTest {
                 .actor("a", "s", c -> c.read("s", -1, 1).plus(1)).build();
         assertSkip(Skip.Reason.SCHEDULE_DOES_NOT_FIT_KERNEL, "data-parallel:4x4 cannot run kernel 'anti': dataParallel tiles"
                 + " cannot respect dependence (1,-1)", resolver.resolve(VariantRequest.of(anti, dataParallel(4), JVM)));
-        assertSkip(Skip.Reason.TARGET_NEVER_RUNS_SCHEDULE, "backend 'jvm' never runs lock-dataflow:persistent: its"
-                + " lock-dataflow is persistent already", resolver.resolve(VariantRequest.of(NW, lockDataflow().persistent(), JVM)));
+        assertSkip(Skip.Reason.TARGET_NEVER_RUNS_SCHEDULE, "backend 'flat' never runs lock-dataflow:persistent: its machine"
+                + " has no persistent launches", resolver.resolve(VariantRequest.of(NW, lockDataflow().persistent(),
+                new WithoutPersistence())));
         assertSkip(Skip.Reason.SCHEDULE_TAKES_NO_MECHANISM, "wavefront synchronises with barriers only; drop the mechanism",
                 resolver.resolve(VariantRequest.of(NW, wavefront(), JVM).withMechanism(LockMechanism.TINY_LOCK)));
         assertSkip(Skip.Reason.MECHANISM_DOES_NOT_FIT, "backend 'jvm' cannot use mechanism 'named-barrier' for kernel 'nw':"
@@ -116,9 +117,52 @@ class VariantResolverTest {
     }
 
     @Test
+    void aScheduleThatWouldOnlyRepeatAnotherRowStillResolvesForASingleRequest() {
+        assertTrue(JVM.repeatsAnotherRow(lockDataflow().persistent()).isPresent(), "a sweep leaves it out");
+        Variant persistent = resolved(new VariantResolver(), VariantRequest.of(NW, lockDataflow().persistent(), JVM));
+        assertEquals("NwLockDataflowPersistentAcquireReleasePerThreadShared",
+                JvmCodegen.className(persistent.plan(), persistent.mechanism()), "the Java API and the plugin compile it");
+    }
+
+    @Test
     void thePlanOfADataflowVariantIsADataflowPlanWithItsWaits() {
         Variant variant = resolved(new VariantResolver(), VariantRequest.of(NW, lockDataflow(), JVM));
         DataflowPlan plan = (DataflowPlan) variant.plan();
         assertEquals(List.copyOf(plan.graph().syncChannels()), plan.waits());
+    }
+
+    /** A target whose machine cannot express persistent launches, as the GPU model without warp shuffles. */
+    private static final class WithoutPersistence implements dev.finegrain.compiler.backend.Backend {
+        @Override
+        public String name() {
+            return "flat";
+        }
+
+        @Override
+        public boolean modelsSyncAbstractly() {
+            return true;
+        }
+
+        @Override
+        public List<LockMechanism> sweep() {
+            return List.of();
+        }
+
+        @Override
+        public Optional<String> neverRuns(dev.finegrain.dsl.Schedule schedule) {
+            return schedule instanceof dev.finegrain.dsl.Schedule.LockDataflow dataflow && dataflow.persistentLaunch()
+                    ? Optional.of("its machine has no persistent launches") : Optional.empty();
+        }
+
+        @Override
+        public Optional<String> unsupported(dev.finegrain.compiler.plan.ExecutionPlan plan, LockMechanism mechanism) {
+            return Optional.of("it takes none");
+        }
+
+        @Override
+        public dev.finegrain.compiler.backend.BackendRun run(Variant variant, dev.finegrain.dsl.Invocation invocation,
+                                                             dev.finegrain.compiler.backend.RunSettings settings) {
+            throw new UnsupportedOperationException("never run in this test");
+        }
     }
 }

@@ -105,7 +105,7 @@ final class CliValues {
 
     /** Refuses, in one line, a schedule the backend never runs (it says why). */
     static void requireRuns(Backend backend, Schedule schedule) {
-        backend.neverRuns(schedule).ifPresent(reason -> {
+        backend.neverRuns(schedule).or(() -> backend.repeatsAnotherRow(schedule)).ifPresent(reason -> {
             throw new UsageException("backend '" + backend.name() + "' does not run " + schedule.cliName() + ": " + reason);
         });
     }

@@ -12,6 +12,7 @@ import dev.finegrain.compiler.compare.ReportWriter;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.Shard;
+import dev.finegrain.compiler.compare.Sweep;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
 import picocli.CommandLine.Command;
@@ -22,8 +23,8 @@ import picocli.CommandLine.Parameters;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "compare", description = "Run every combination, verify each against the oracle, print one row per combination.")
@@ -73,6 +74,10 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         if (resume && outDir == null) {
             throw new UsageException("--resume continues the sweep journaled in an --out folder; give --out DIR");
         }
+        if (shard != null && !results.isEmpty()) {
+            throw new UsageException("--shard runs a slice of a sweep, and rows from --results belong to no slice; merge the"
+                    + " shards with finegrain merge, then add --results to a compare of the merged rows");
+        }
         ResultFormat resultFormat = options.resultFormat();
         int rank = kernel.kernel().rank();
         ComparisonRequest.Builder request = ComparisonRequest.builder(kernel)
@@ -93,41 +98,56 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         }
         String commandLine = CliValues.commandLine(spec);
         String from = String.join(", ", results.stream().map(Path::toString).toList());
+        InterruptibleSweep run = new InterruptibleSweep();
+        options.applyTo(request).listener(run).stopped(run.stopped());
+        // expanded before any file is touched: a mistake in the request leaves an earlier run's folder as it was
+        Sweep sweep = Sweep.of(request.build());
         try (OutputFolder folder = outDir == null ? null : OutputFolder.take(outDir, commandLine)) {
             ReportWriter report = folder == null ? null : ReportWriter.into(outDir);
-            List<ResultRow> earlier = resume ? folder.journaledRows() : List.of();
             if (resume) {
-                err().println("note: resuming: the " + earlier.size() + " rows in " + outDir.resolve(OutputFolder.JOURNAL_FILE)
-                        + " are kept, the others run");
+                request.alreadyRun(journaledRows(folder, sweep.identity()));
+                sweep = Sweep.of(request.build());
             }
             if (folder != null) {
-                folder.startJournal(resume);
+                folder.startJournal(resume, sweep.identity());
+                run.journalInto(folder);
             }
-            List<ResultRow> finishedHere = Collections.synchronizedList(new ArrayList<>());
-            request.alreadyRun(earlier).finished(row -> {
-                finishedHere.add(row);
-                if (folder != null) {
-                    folder.append(row);
+            Comparison local = run.run(sweep, settled -> writeInterrupted(settled, imported, askedSizes, from, resultFormat,
+                    report, commandLine));
+            try {
+                Comparison comparison = local.withImported(imported, kernelName, askedSizes, from);
+                // the runner printed its own notes as it went; what the merge adds is said here
+                comparison.notes().stream().skip(local.notes().size()).forEach(note -> err().println("note: " + note));
+                out().print(resultFormat.render(comparison.rows()));
+                if (report != null) {
+                    Path page = report.write(comparison, commandLine, ZonedDateTime.now());
+                    folder.markComplete(sweep.identity());
+                    err().println("report: " + page);
                 }
-            });
-            Thread onSignal = new Thread(() -> writeInterrupted(earlier, finishedHere, imported, askedSizes, from, resultFormat,
-                    report, commandLine), "finegrain-interrupted");
-            Runtime.getRuntime().addShutdownHook(onSignal);
-            Comparison local = ComparisonRunner.run(options.applyTo(request).build());
-            Runtime.getRuntime().removeShutdownHook(onSignal);
-            Comparison comparison = local.withImported(imported, kernelName, askedSizes, from);
-            // the runner printed its own notes as it went; what the merge adds is said here
-            comparison.notes().stream().skip(local.notes().size()).forEach(note -> err().println("note: " + note));
-            out().print(resultFormat.render(comparison.rows()));
-            if (report != null) {
-                Path page = report.write(comparison, commandLine, ZonedDateTime.now());
-                err().println("report: " + page);
+                return CliValues.exitStatus(comparison, err());
+            } finally {
+                run.written();
             }
-            return CliValues.exitStatus(comparison, err());
         }
     }
 
-    /** The shard given as I/N, with the identity of the sweep: every option but where and how this shard runs. */
+    /** The rows the folder's journal keeps for a resumed run of the same sweep; another sweep's journal is refused. */
+    private List<ResultRow> journaledRows(OutputFolder folder, String sweep) {
+        Optional<String> journaled = folder.journaledSweep();
+        if (journaled.isPresent() && !journaled.get().equals(sweep)) {
+            throw new UsageException("the journal in " + outDir + " is of another sweep (other sizes, schedules, backends,"
+                    + " mechanisms, seed, threads or kernel definition); resume with the command that wrote it, or drop"
+                    + " --resume to start afresh");
+        }
+        List<ResultRow> earlier = folder.journaledRows();
+        err().println("note: resuming: the " + earlier.size() + " rows in " + outDir.resolve(OutputFolder.JOURNAL_FILE)
+                + " are kept (failed ones run again), the others run"
+                + (folder.skippedJournalLines() == 0 ? "" : "; " + folder.skippedJournalLines()
+                        + " torn line(s) left out, their rows run again"));
+        return earlier;
+    }
+
+    /** The shard given as I/N. */
     private Shard shard(String text) {
         java.util.regex.Matcher given = java.util.regex.Pattern.compile("([0-9]{1,6})/([0-9]{1,6})").matcher(text.strip());
         int index = given.matches() ? Integer.parseInt(given.group(1)) : -1;
@@ -135,46 +155,16 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         if (index < 0 || count < 1 || index >= count) {
             throw new UsageException("--shard takes I/N with 0 <= I < N, e.g. --shard 0/4 for the first of four, not '" + text + "'");
         }
-        return new Shard(index, count, sweepIdentity());
+        return new Shard(index, count);
     }
 
-    /**
-     * What every shard of one sweep has alike: a digest of the command's arguments without those that say where and how
-     * this shard runs ({@code --shard}, {@code --out}, {@code --resume}, {@code --jobs}, {@code --format}).
-     */
-    private String sweepIdentity() {
-        List<String> kept = new ArrayList<>();
-        List<String> args = spec.root().commandLine().getParseResult().originalArgs();
-        for (int a = 0; a < args.size(); a++) {
-            String argument = args.get(a);
-            String name = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
-            boolean valued = List.of("--shard", "--out", "--jobs", "--format").contains(name);
-            if (valued || name.equals("--resume")) {
-                a += valued && !argument.contains("=") ? 1 : 0;
-                continue;
-            }
-            kept.add(argument);
-        }
-        try {
-            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(String.join("\u0000", kept).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(digest, 0, 8);
-        } catch (java.security.NoSuchAlgorithmException impossible) {
-            throw new IllegalStateException("every JDK has SHA-256", impossible);
-        }
-    }
 
     /**
-     * On Ctrl-C or a kill that lets the JVM shut down: the rows finished so far, as a complete run would give them (the
-     * table, and with --out the JSON, CSV and report), marked incomplete; the JVM then exits with the signal's status.
+     * On Ctrl-C or a kill that lets the JVM shut down: the rows settled so far, in the sweep's order, as a complete run
+     * would give them (the table, and with --out the JSON, CSV and report), marked incomplete.
      */
-    private void writeInterrupted(List<ResultRow> earlier, List<ResultRow> finishedHere, List<ResultRow> imported,
-                                  List<String> askedSizes, String from, ResultFormat resultFormat, ReportWriter report,
-                                  String commandLine) {
-        List<ResultRow> rows = new ArrayList<>(earlier);
-        synchronized (finishedHere) {
-            rows.addAll(finishedHere);
-        }
+    private void writeInterrupted(List<ResultRow> rows, List<ResultRow> imported, List<String> askedSizes, String from,
+                                  ResultFormat resultFormat, ReportWriter report, String commandLine) {
         String incomplete = "incomplete: interrupted after " + rows.size() + " rows"
                 + (outDir == null ? "; give --out DIR to keep finished rows and --resume to finish a sweep"
                         : "; run the same command with --resume to run the rest");

@@ -1,12 +1,12 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.compare.AtomicFiles;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.FermiCalibration;
-import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.FidelityReport;
-import dev.finegrain.compiler.compare.OutputFolder;
+import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.gpu.runtime.SimtProfile;
@@ -128,7 +128,7 @@ final class FidelityCommand extends CatalogCommand implements Callable<Integer> 
         }
         String fixed = Files.readString(notes, StandardCharsets.UTF_8);
         List<String> commands = List.of(compareCommandFor(table2), compareCommandFor(table3));
-        OutputFolder.replaceAtomically(out, FidelityReport.markdown(chainRows, needleRows, commands, fits, held, fixed));
+        AtomicFiles.replace(out, FidelityReport.markdown(chainRows, needleRows, commands, fits, held, fixed));
         out().println("wrote " + out);
         return 0;
     }

@@ -107,14 +107,16 @@ final class MergeCommand extends CatalogCommand implements Callable<Integer> {
         return rows.size() < total ? Math.max(status, FinegrainCli.EXIT_NOT_VERIFIED) : status;
     }
 
-    /** A shard folder's rows, from its results.json; a shard that did not finish is the user's to finish first. */
+    /**
+     * A shard folder's rows, from its results.json; a shard that did not finish (killed, interrupted, or running now:
+     * no completion mark) is the user's to finish first.
+     */
     private static List<ResultRow> rowsOf(Path dir) {
         Path results = dir.resolve(ReportWriter.JSON_FILE);
-        if (!Files.isRegularFile(results)) {
+        if (!OutputFolder.isComplete(dir)) {
             throw new UsageException(Files.exists(dir.resolve(OutputFolder.JOURNAL_FILE))
-                    ? dir + " is a shard that did not finish (a journal, no " + ReportWriter.JSON_FILE + "): finish it with"
-                            + " its compare command and --resume, then merge"
-                    : dir + " holds no " + ReportWriter.JSON_FILE + ": give the --out folders of compare ... --shard I/N");
+                    ? dir + " is a shard that did not finish: finish it with its compare command and --resume, then merge"
+                    : dir + " holds no finished sweep: give the --out folders of compare ... --shard I/N");
         }
         return ImportedRows.read(results);
     }
@@ -123,7 +125,6 @@ final class MergeCommand extends CatalogCommand implements Callable<Integer> {
     private static ResultRow untagged(ResultRow row) {
         Map<String, Object> details = new LinkedHashMap<>(row.details());
         details.keySet().removeAll(List.of(Shard.SWEEP, Shard.ROW, Shard.ROWS));
-        return new ResultRow(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
-                row.channels(), row.status(), row.metric(), row.value(), row.unit(), row.seed(), row.problem(), details);
+        return row.withDetails(details);
     }
 }

@@ -1,10 +1,10 @@
 package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.compare.AtomicFiles;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.ImportedRows;
-import dev.finegrain.compiler.compare.OutputFolder;
 import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.UsageException;
@@ -126,8 +126,8 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
         } catch (IOException problem) {
             throw new UsageException("cannot read " + notes.toAbsolutePath() + ": " + problem.getMessage());
         }
-        OutputFolder.replaceAtomically(out, page);
-        OutputFolder.replaceAtomically(json, report.json());
+        AtomicFiles.replace(out, page);
+        AtomicFiles.replace(json, report.json());
         out().println("wrote " + out + " and " + json);
         return 0;
     }

@@ -8,7 +8,7 @@ import dev.finegrain.dsl.Schedule;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Consumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * What to compare: one kernel at each size, under each schedule, on each backend, with the chosen lock mechanisms.
@@ -18,15 +18,16 @@ import java.util.function.Consumer;
  * @param measure          warm up and report the median of several timed runs, rather than run once
  * @param jobs             how many rows may run at once; rows timed on real hardware always run alone
  * @param progress         where progress and notes go, or null
- * @param finished         told each row as soon as it is done (a journal), from whichever thread ran it
+ * @param listener         told each row as soon as it is settled (a journal), from whichever thread settled it
  * @param alreadyRun       rows an earlier, interrupted run of the same sweep finished: their combinations are not run
- *                         again, and the comparison holds them in their place
+ *                         again (but failed ones are), and the comparison holds them in their place
+ * @param stopped          whether to start no further row (an interrupted run): rows not started are left out
  * @param shard            the slice of the sweep to run here ({@link Shard#WHOLE} for all of it)
  */
 public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends,
                                 MechanismChoice mechanisms, long seed, int threads, boolean threadsRequested,
-                                boolean measure, int jobs, PrintWriter progress, Consumer<ResultRow> finished,
-                                List<ResultRow> alreadyRun, Shard shard) {
+                                boolean measure, int jobs, PrintWriter progress, RowListener listener,
+                                List<ResultRow> alreadyRun, Shard shard, BooleanSupplier stopped) {
 
     public ComparisonRequest {
         Objects.requireNonNull(kernel, "kernel");
@@ -34,7 +35,8 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         schedules = List.copyOf(schedules);
         backends = List.copyOf(backends);
         Objects.requireNonNull(mechanisms, "mechanisms");
-        Objects.requireNonNull(finished, "finished");
+        Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(stopped, "stopped");
         alreadyRun = List.copyOf(alreadyRun);
         Objects.requireNonNull(shard, "shard");
         if (threads < 1 || jobs < 1) {
@@ -59,7 +61,8 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         private boolean measure;
         private int jobs = 1;
         private PrintWriter progress;
-        private Consumer<ResultRow> finished = row -> { };
+        private RowListener listener = RowListener.NONE;
+        private BooleanSupplier stopped = () -> false;
         private List<ResultRow> alreadyRun = List.of();
         private Shard shard = Shard.WHOLE;
 
@@ -115,8 +118,13 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
             return this;
         }
 
-        public Builder finished(Consumer<ResultRow> given) {
-            finished = Objects.requireNonNull(given, "finished");
+        public Builder listener(RowListener given) {
+            listener = Objects.requireNonNull(given, "listener");
+            return this;
+        }
+
+        public Builder stopped(BooleanSupplier given) {
+            stopped = Objects.requireNonNull(given, "stopped");
             return this;
         }
 
@@ -132,7 +140,7 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
 
         public ComparisonRequest build() {
             return new ComparisonRequest(kernel, sizes, schedules, backends, mechanisms, seed, threads, threadsRequested,
-                    measure, jobs, progress, finished, alreadyRun, shard);
+                    measure, jobs, progress, listener, alreadyRun, shard, stopped);
         }
     }
 }

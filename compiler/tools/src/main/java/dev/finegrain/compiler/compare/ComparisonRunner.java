@@ -52,7 +52,12 @@ public final class ComparisonRunner {
     private ComparisonRunner() {}
 
     public static Comparison run(ComparisonRequest request) {
-        Sweep sweep = Sweep.of(request);
+        return run(Sweep.of(request));
+    }
+
+    /** Runs a sweep expanded beforehand (so that a mistake in the request is known before anything is written). */
+    public static Comparison run(Sweep sweep) {
+        ComparisonRequest request = sweep.request();
         PrintWriter progress = request.progress();
         if (progress != null) {
             sweep.notes().forEach(note -> progress.println("note: " + note));
@@ -72,10 +77,13 @@ public final class ComparisonRunner {
             }
         }
         List<List<Sweep.Planned>> bySize = bySize(mine);
-        Counter counter = new Counter(mine.size(), progress, request.finished(),
-                (planned, row) -> request.shard().tag(row, positions.get(planned), all.size()));
+        String identity = request.shard().whole() ? "" : sweep.identity();
+        Counter counter = new Counter(mine.size(), progress, request.listener(), request.stopped(), positions::get,
+                (planned, row) -> request.shard().tag(row, positions.get(planned), all.size(), identity));
+        // failed rows run again: what failed them (memory, a stall) may be mended since
         Map<String, ResultRow> alreadyRun = new HashMap<>();
-        request.alreadyRun().forEach(row -> alreadyRun.put(key(row), row));
+        request.alreadyRun().stream().filter(row -> row.status() != RowStatus.FAILED)
+                .forEach(row -> alreadyRun.put(row.combination(), row));
         List<List<ResultRow>> results = new ArrayList<>(Collections.nCopies(bySize.size(), List.of()));
         ExecutorService pool = request.jobs() > 1 ? Executors.newFixedThreadPool(request.jobs()) : null;
         try {
@@ -163,9 +171,9 @@ public final class ComparisonRunner {
         boolean anyToRun = false;
         for (int r = 0; r < planned.size(); r++) {
             Sweep.Planned row = planned.get(r);
-            ResultRow earlier = alreadyRun.get(key(row, request.seed()));
+            ResultRow earlier = alreadyRun.get(row.combination(request.seed()));
             if (earlier != null) {
-                rows[r] = earlier;   // an interrupted run of this sweep finished it; --resume keeps it
+                rows[r] = counter.kept(row, earlier);   // an interrupted run of this sweep finished it; --resume keeps it
             } else if (row.skipReason().isPresent()) {
                 counter.started(row);
                 rows[r] = counter.done(row, skipped(row, request.seed(), row.skipReason().get()));
@@ -220,18 +228,6 @@ public final class ComparisonRunner {
         return new PendingSize(index, rows, Map.of(), null, null);
     }
 
-    /** What makes two rows the same combination of one sweep: a resumed sweep does not run it again. */
-    private static String key(ResultRow row) {
-        return String.join("|", row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
-                row.channels(), Long.toString(row.seed()));
-    }
-
-    private static String key(Sweep.Planned row, long seed) {
-        return String.join("|", row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(),
-                row.backend().name(), row.mechanismText(), row.granularityText(), row.lockChoices().channelPolicy().cliName(),
-                Long.toString(seed));
-    }
-
     /** One size's rows while they run: those already known, and the futures of its pooled rows. */
     private record PendingSize(int index, ResultRow[] rows, Map<Integer, Future<ResultRow>> pooled,
                                Invocation invocation, Expected expected) {
@@ -269,6 +265,9 @@ public final class ComparisonRunner {
     /** Runs one variant and verifies it; any error becomes the row's status instead of ending the sweep. */
     private static ResultRow runOne(Sweep.Planned row, Invocation invocation, Expected expected, RunSettings settings,
                                     Counter counter) {
+        if (counter.stopped()) {
+            return failed(row, settings.seed(), "not run: the sweep was interrupted");   // dropped by Counter.done
+        }
         counter.started(row);
         Variant variant = row.variant().orElseThrow();
         BackendRun run;
@@ -327,30 +326,47 @@ public final class ComparisonRunner {
     private static final class Counter {
         private final int total;
         private final PrintWriter progress;
-        private final java.util.function.Consumer<ResultRow> finished;
+        private final RowListener listener;
+        private final java.util.function.BooleanSupplier stopped;
+        private final java.util.function.ToIntFunction<Sweep.Planned> position;
         private final java.util.function.BiFunction<Sweep.Planned, ResultRow, ResultRow> tag;
         private final AtomicInteger next = new AtomicInteger();
         private final AtomicInteger done = new AtomicInteger();
-        private volatile boolean journalFailed;
+        private final java.util.concurrent.atomic.AtomicBoolean journalFailed = new java.util.concurrent.atomic.AtomicBoolean();
 
         /** @param tag what the row carries of its place in the sweep (a shard's row its position), before anyone sees it */
-        Counter(int total, PrintWriter progress, java.util.function.Consumer<ResultRow> finished,
+        Counter(int total, PrintWriter progress, RowListener listener, java.util.function.BooleanSupplier stopped,
+                java.util.function.ToIntFunction<Sweep.Planned> position,
                 java.util.function.BiFunction<Sweep.Planned, ResultRow, ResultRow> tag) {
             this.total = total;
             this.progress = progress;
-            this.finished = finished;
+            this.listener = listener;
+            this.stopped = stopped;
+            this.position = position;
             this.tag = tag;
+        }
+
+        boolean stopped() {
+            return stopped.getAsBoolean();
+        }
+
+        /** A row an earlier run of the sweep finished, kept in its place. */
+        ResultRow kept(Sweep.Planned planned, ResultRow row) {
+            listener.kept(position.applyAsInt(planned), row);
+            return row;
         }
 
         /** A finished row: said on the progress stream, and journaled (a journal that fails is said once, not fatal). */
         ResultRow done(Sweep.Planned planned, ResultRow result) {
             ResultRow row = tag.apply(planned, result);
+            if (stopped()) {
+                return row;   // the run is being interrupted: what settles now is neither journaled nor written
+            }
             int number = done.incrementAndGet();
             try {
-                finished.accept(row);
+                listener.finished(position.applyAsInt(planned), row);
             } catch (RuntimeException cannotJournal) {
-                if (!journalFailed && progress != null) {
-                    journalFailed = true;
+                if (journalFailed.compareAndSet(false, true) && progress != null) {
                     synchronized (progress) {
                         progress.println("warning: " + cannotJournal.getMessage() + " (" + describe(cannotJournal.getCause() == null
                                 ? cannotJournal : cannotJournal.getCause()) + "); the sweep goes on, but an interruption"

@@ -61,7 +61,8 @@ public final class ImportCheck {
                 key -> oracleDigest(kernel, resolver, row.size(), row.seed()));
         if (expected.isEmpty()) {
             return Optional.of("the oracle for size " + row.size() + " and seed " + row.seed() + " cannot be computed here"
-                    + " to check it");
+                    + " to check it (a size this kernel does not take, or too large for this JVM: give it more with"
+                    + " FINEGRAIN_JAVA_OPTS, -Xmx<size> for memory, -Xss<size> for stack)");
         }
         if (!expected.get().equals(claimed)) {
             return Optional.of("it was checked against other outputs than kernel '" + row.kernel() + "' gives here at size "
@@ -87,14 +88,12 @@ public final class ImportCheck {
             Invocation invocation = kernel.inputs().generate(kernel.kernel(), sizes, seed);
             KernelOutputs oracle = SequentialOracle.run(graph, invocation);
             return Optional.of(oracle.digest(graph, sizes));
-        } catch (RuntimeException | OutOfMemoryError cannot) {
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError cannot) {
             return Optional.empty();
         }
     }
 
     private static ResultRow refused(ResultRow row, String why) {
-        return new ResultRow(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
-                row.channels(), RowStatus.FAILED, row.metric(), row.value(), row.unit(), row.seed(),
-                "imported row refused: " + why, row.details());
+        return row.withStatus(RowStatus.FAILED, "imported row refused: " + why);
     }
 }

@@ -2,9 +2,6 @@ package dev.finegrain.compiler.compare;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -60,7 +57,7 @@ public final class ReportWriter {
         try {
             Files.createDirectories(dir);
         } catch (IOException problem) {
-            throw new UsageException("cannot create report folder " + dir + ": " + reason(problem));
+            throw new UsageException("cannot create report folder " + dir + ": " + AtomicFiles.reason(problem));
         }
         for (String name : List.of(JSON_FILE, CSV_FILE, HTML_FILE)) {
             if (Files.isDirectory(dir.resolve(name))) {
@@ -71,7 +68,7 @@ public final class ReportWriter {
             // a folder that exists but takes no files fails here too, not after the comparison
             Files.delete(Files.createTempFile(dir, ".finegrain-", ".probe"));
         } catch (IOException problem) {
-            throw new UsageException("cannot write into report folder " + dir + ": " + reason(problem));
+            throw new UsageException("cannot write into report folder " + dir + ": " + AtomicFiles.reason(problem));
         }
         return new ReportWriter(dir);
     }
@@ -168,19 +165,8 @@ public final class ReportWriter {
         page.append("</tbody>\n</table>\n</details>\n</figure>\n");
     }
 
-    /** Whole or not at all: a temporary file renamed over the old one, so a full disk or a kill leaves the old file. */
     private static void writeFile(Path file, String text) {
-        OutputFolder.replaceAtomically(file, text);
-    }
-
-    private static String reason(IOException problem) {
-        return switch (problem) {
-            case AccessDeniedException denied -> "permission denied";
-            case FileAlreadyExistsException exists -> "a file is in the way";
-            case FileSystemException other when other.getReason() != null -> other.getReason();
-            case FileSystemException other -> "the file system refused it (" + other.getClass().getSimpleName() + ")";
-            default -> problem.getMessage() == null ? problem.getClass().getSimpleName() : problem.getMessage();
-        };
+        AtomicFiles.replace(file, text);
     }
 
     /** Text made safe inside HTML elements and double-quoted attributes. */

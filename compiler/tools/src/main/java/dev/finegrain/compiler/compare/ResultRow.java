@@ -18,4 +18,21 @@ public record ResultRow(String kernel, String size, String schedule, String back
     public boolean verified() {
         return status == RowStatus.VERIFIED;
     }
+
+    /** The same row with other details. */
+    public ResultRow withDetails(Map<String, Object> others) {
+        return new ResultRow(kernel, size, schedule, backend, mechanism, granularity, channels, status, metric, value, unit,
+                seed, problem, others);
+    }
+
+    /** The same row with another status and its reason. */
+    public ResultRow withStatus(RowStatus other, String why) {
+        return new ResultRow(kernel, size, schedule, backend, mechanism, granularity, channels, other, metric, value, unit,
+                seed, why, details);
+    }
+
+    /** What makes two rows the same combination of one sweep: a resumed sweep does not run it again. */
+    public String combination() {
+        return String.join("|", kernel, size, schedule, backend, mechanism, granularity, channels, Long.toString(seed));
+    }
 }

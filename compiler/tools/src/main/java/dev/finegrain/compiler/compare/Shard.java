@@ -9,12 +9,11 @@ import java.util.Map;
  * sweep's identity and its position ({@code sweep}, {@code sweep_row}, {@code sweep_rows}), so that {@code finegrain
  * merge} can put the shards' rows back in order and refuse rows of another sweep.
  *
- * @param sweep an identity of the sweep's options, the same on every shard of one sweep
  */
-public record Shard(int index, int count, String sweep) {
+public record Shard(int index, int count) {
 
     /** The whole sweep, on one machine. */
-    public static final Shard WHOLE = new Shard(0, 1, "");
+    public static final Shard WHOLE = new Shard(0, 1);
 
     public static final String SWEEP = "sweep";
     public static final String ROW = "sweep_row";
@@ -35,8 +34,11 @@ public record Shard(int index, int count, String sweep) {
         return position % count == index;
     }
 
-    /** A row of this shard with its place in the sweep named, for the merge; the whole sweep's rows as they are. */
-    ResultRow tag(ResultRow row, int position, int total) {
+    /**
+     * A row of this shard with its place in the sweep named ({@link Sweep#identity()}), for the merge; the whole
+     * sweep's rows as they are.
+     */
+    ResultRow tag(ResultRow row, int position, int total, String sweep) {
         if (whole()) {
             return row;
         }
@@ -44,7 +46,6 @@ public record Shard(int index, int count, String sweep) {
         details.put(SWEEP, sweep);
         details.put(ROW, (long) position);
         details.put(ROWS, (long) total);
-        return new ResultRow(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
-                row.channels(), row.status(), row.metric(), row.value(), row.unit(), row.seed(), row.problem(), details);
+        return row.withDetails(details);
     }
 }

@@ -45,6 +45,12 @@ public final class Sweep {
         public String granularityText() {
             return mechanism.map(lockChoices::granularityWith).orElse(lockChoices.granularity()).cliName();
         }
+
+        /** The combination the row will be, as {@link ResultRow#combination} names it. */
+        public String combination(long seed) {
+            return String.join("|", kernel.name(), sizeText(sizes), schedule.cliName(), backend.name(), mechanismText(),
+                    granularityText(), lockChoices.channelPolicy().cliName(), Long.toString(seed));
+        }
     }
 
     private final ComparisonRequest request;
@@ -74,6 +80,31 @@ public final class Sweep {
         return notes;
     }
 
+    public ComparisonRequest request() {
+        return request;
+    }
+
+    /**
+     * What every run of this sweep has alike, on whatever machine and shard it runs: the kernel's definition, every
+     * row's combination, and what changes its measurements (the threads, where a backend runs on threads; timed or
+     * run once). A journal and a shard's rows carry it, so that a resume or a merge refuses another sweep's rows.
+     */
+    public String identity() {
+        StringBuilder text = new StringBuilder(kernel.toString());
+        rows.forEach(row -> text.append('\n').append(row.combination(request.seed())));
+        if (rows.stream().anyMatch(row -> row.backend().usesThreads())) {
+            text.append("\nthreads ").append(request.threads());
+        }
+        text.append("\nmeasure ").append(request.measure());
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest, 0, 8);
+        } catch (java.security.NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException("every JDK has SHA-256", impossible);
+        }
+    }
+
     /** The resolver every row was resolved by: the kernel's graph, compiled once, is the oracle's too. */
     public VariantResolver resolver() {
         return resolver;
@@ -96,8 +127,8 @@ public final class Sweep {
                         .or(() -> row.resolution.variant().flatMap(v -> VariantResolver.tileMisfit(v.plan(), size)))
                         .map(Skip::message);
                 Optional<Variant> variant = skip.isPresent() ? Optional.empty() : row.resolution.variant();
-                rows.add(new Planned(size, row.schedule, kernel, LockChoices.of(kernel, row.schedule), row.backend,
-                        row.mechanism, variant, skip));
+                rows.add(new Planned(size, row.schedule, kernel, lockChoices(row.schedule), row.backend, row.mechanism,
+                        variant, skip));
             }
         }
         if (!leftOutSchedules.isEmpty()) {
@@ -113,6 +144,12 @@ public final class Sweep {
         }
     }
 
+    /** The lock choices of a schedule's rows: its plan's, or, for a schedule that cannot order the kernel, as it asks. */
+    private LockChoices lockChoices(Schedule schedule) {
+        return resolver.plan(kernel, schedule).plan().map(ExecutionPlan::lockChoices)
+                .orElseGet(() -> LockChoices.of(kernel, schedule));
+    }
+
     /** One row before sizes multiply it: the mechanism it was asked with (empty: none) and what the resolver answered. */
     private record Resolved(Schedule schedule, Backend backend, Optional<LockMechanism> mechanism, Resolution resolution) {}
 
@@ -123,6 +160,11 @@ public final class Sweep {
      */
     private List<Resolved> resolve(Schedule schedule, Backend backend) {
         VariantRequest asked = VariantRequest.of(kernel, schedule, backend);
+        Optional<String> repeats = backend.repeatsAnotherRow(schedule);
+        if (repeats.isPresent()) {
+            leftOutSchedules.add(backend.name() + " " + schedule.cliName() + " (" + repeats.get() + ")");
+            return List.of();
+        }
         Optional<Skip> refused = resolver.refusal(kernel, schedule, backend);
         if (refused.isPresent() && refused.get().reason() == Skip.Reason.TARGET_NEVER_RUNS_SCHEDULE) {
             leftOutSchedules.add(backend.name() + " " + schedule.cliName() + " (" + refused.get().detail() + ")");

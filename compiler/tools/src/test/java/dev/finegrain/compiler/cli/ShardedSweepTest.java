@@ -100,6 +100,13 @@ class ShardedSweepTest {
         assertEquals(FinegrainCli.EXIT_USAGE, killed.exit());
         assertTrue(killed.err().contains(unfinished + " is a shard that did not finish"), killed.err());
 
+        Path interrupted = Files.createDirectories(tmp.resolve("d1"));   // what SIGTERM leaves: results written, no mark
+        Files.copy(tmp.resolve("a0/results.json"), interrupted.resolve("results.json"));
+        Files.copy(tmp.resolve("a0/rows.jsonl"), interrupted.resolve("rows.jsonl"));
+        Outcome stopped = finegrain("merge", interrupted.toString());
+        assertEquals(FinegrainCli.EXIT_USAGE, stopped.exit());
+        assertTrue(stopped.err().contains(interrupted + " is a shard that did not finish"), stopped.err());
+
         Outcome half = finegrain("merge", tmp.resolve("a0").toString());
         assertEquals(FinegrainCli.EXIT_NOT_VERIFIED, half.exit(), "a merge that lacks shards is not a whole sweep");
         assertTrue(half.err().contains("note: incomplete: "), half.err());

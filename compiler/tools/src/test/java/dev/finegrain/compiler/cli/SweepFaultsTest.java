@@ -51,7 +51,7 @@ class SweepFaultsTest {
         Path journal = dir.resolve(OutputFolder.JOURNAL_FILE);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
-            if (Files.exists(journal) && Files.readAllLines(journal).size() >= rows) {
+            if (Files.exists(journal) && journaledRows(journal) >= rows) {
                 return child;
             }
             assertTrue(child.isAlive(), "the sweep ended before it was signalled:\n" + Files.readString(log));
@@ -59,6 +59,11 @@ class SweepFaultsTest {
         }
         child.destroyForcibly();
         throw new AssertionError("no " + rows + " rows journaled in a minute:\n" + Files.readString(log));
+    }
+
+    /** The rows a journal holds: its lines after the header naming the sweep. */
+    private static int journaledRows(Path journal) throws IOException {
+        return Math.max(0, Files.readAllLines(journal).size() - 1);
     }
 
     /** The rows of a results.json, each on its line, without the check's wall-clock time (the one thing that varies). */
@@ -116,7 +121,7 @@ class SweepFaultsTest {
         child.destroyForcibly();   // SIGKILL: no shutdown hook runs, the journal is all that is left
         assertTrue(child.waitFor(60, TimeUnit.SECONDS));
         assertEquals(137, child.exitValue());
-        int journaled = Files.readAllLines(dir.resolve(OutputFolder.JOURNAL_FILE)).size();
+        int journaled = journaledRows(dir.resolve(OutputFolder.JOURNAL_FILE));
         assertTrue(journaled >= 2 && journaled < ROWS, journaled + " rows journaled");
 
         Outcome resumed = finegrain(with(SWEEP, "--out", dir.toString(), "--resume"));
@@ -141,6 +146,66 @@ class SweepFaultsTest {
         } finally {
             child.destroyForcibly();
             child.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aMistakeInTheRequestLeavesAnEarlierRunsFolderAsItWas(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("out");
+        assertEquals(0, finegrain("compare", "nw", "--backends", "reference", "--sizes", "16", "--out", dir.toString()).exit());
+        String results = Files.readString(dir.resolve("results.json"));
+        String journal = Files.readString(dir.resolve(OutputFolder.JOURNAL_FILE));
+        Outcome mistake = finegrain("compare", "nw", "--backends", "reference", "--schedules", "wavefront", "--mechanisms",
+                "tiny-lock", "--out", dir.toString());
+        assertEquals(2, mistake.exit(), mistake.err());
+        assertEquals(results, Files.readString(dir.resolve("results.json")));
+        assertEquals(journal, Files.readString(dir.resolve(OutputFolder.JOURNAL_FILE)));
+        assertTrue(Files.exists(dir.resolve(OutputFolder.COMPLETE_FILE)), "still the finished run it was");
+    }
+
+    @Test
+    void aTornLastLineIsCutOffAndEveryLaterResumeStillWorks(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("out");
+        String[] small = {"compare", "nw", "--backends", "reference", "--sizes", "16,24", "--jobs", "1", "--out", dir.toString()};
+        assertEquals(0, finegrain(small).exit());
+        Path journal = dir.resolve(OutputFolder.JOURNAL_FILE);
+        List<String> lines = Files.readAllLines(journal);
+        // a kill while the last row was written: its line half there, no newline
+        Files.writeString(journal, String.join("\n", lines.subList(0, lines.size() - 1)) + "\n"
+                + lines.getLast().substring(0, 40));
+        Outcome first = finegrain(with(small, "--resume"));
+        assertEquals(0, first.exit(), first.err());
+        assertTrue(first.err().contains("1 torn line(s) left out, their rows run again"), first.err());
+        Outcome second = finegrain(with(small, "--resume"));
+        assertEquals(0, second.exit(), second.err());
+        assertTrue(second.err().contains("note: resuming: the " + (lines.size() - 1) + " rows in "), second.err());   // header + rows
+        assertTrue(!second.err().contains("torn"), "the torn line was cut off before the first resume appended: " + second.err());
+    }
+
+    @Test
+    void resumingAnotherSweepsJournalIsRefused(@TempDir Path tmp) {
+        Path dir = tmp.resolve("out");
+        assertEquals(0, finegrain("compare", "nw", "--backends", "reference", "--sizes", "16", "--out", dir.toString()).exit());
+        Outcome other = finegrain("compare", "nw", "--backends", "reference", "--sizes", "24", "--out", dir.toString(),
+                "--resume");
+        assertEquals(2, other.exit());
+        assertTrue(other.err().startsWith("finegrain: the journal in " + dir + " is of another sweep"), other.err());
+    }
+
+    @Test
+    void aRefusedSecondRunInThisProcessLeavesTheFirstItsLock(@TempDir Path tmp) throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        try (OutputFolder held = OutputFolder.take(dir, "finegrain compare nw (the first)")) {
+            Outcome second = finegrain(with(SWEEP, "--out", dir.toString()));
+            assertEquals(2, second.exit());
+            assertTrue(second.err().contains("(pid " + ProcessHandle.current().pid() + ": finegrain compare nw (the first))"),
+                    second.err());
+            // another process still finds the folder locked: the refusal closed no channel of the holder's file
+            Process child = CliChild.process(with(SWEEP, "--out", dir.toString())).redirectErrorStream(true).start();
+            String output = new String(child.getInputStream().readAllBytes());
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(2, child.exitValue(), output);
+            assertTrue(output.contains("is in use by another finegrain run"), output);
         }
     }
 

@@ -111,7 +111,7 @@ public final class JvmBackend implements Backend {
 
     /** Its lock-dataflow workers own bands of columns for the whole run already; persistence would repeat that row. */
     @Override
-    public Optional<String> neverRuns(Schedule schedule) {
+    public Optional<String> repeatsAnotherRow(Schedule schedule) {
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch()
                 ? Optional.of("its lock-dataflow is persistent already: workers own bands of columns for the whole run")
                 : Optional.empty();

@@ -41,7 +41,7 @@ public final class ReferenceBackend implements Backend {
 
     /** Persistence changes how a GPU launches the plan, not the plan's critical path, which is what this backend reports. */
     @Override
-    public Optional<String> neverRuns(Schedule schedule) {
+    public Optional<String> repeatsAnotherRow(Schedule schedule) {
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch()
                 ? Optional.of("its critical path is lock-dataflow's: persistence changes the launches, not the plan")
                 : Optional.empty();

@@ -7,7 +7,6 @@ import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.TokenRule;
-import dev.finegrain.compiler.plan.PlanWavefront;
 import dev.finegrain.compiler.plan.WavefrontPlan;
 import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
@@ -65,15 +64,10 @@ public final class GpuMapper {
         return Optional.empty();
     }
 
-    /** Which schedule takes a dependence the tiles cannot: the skewed wavefront the planner finds, where it finds one. */
+    /** Which schedule takes a dependence the tiles cannot: the wavefront along the hyperplane the analysis found, if any. */
     private static String skewedWavefront(KernelGraph graph) {
-        try {
-            WavefrontPlan plan = PlanWavefront.plan(graph);
-            return ", which the wavefront along hyperplane " + DependenceMath.format(plan.hyperplane())
-                    + " takes on the reference and jvm backends";
-        } catch (RuntimeException noWavefront) {
-            return "";
-        }
+        return graph.hyperplaneIfFound().map(hyperplane -> ", which the wavefront along hyperplane "
+                + DependenceMath.format(hyperplane) + " takes on the reference and jvm backends").orElse("");
     }
 
     /**
