@@ -28,7 +28,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "show", description = "Show a kernel's compiled IR and, with --schedule, its execution plan.")

@@ -8,7 +8,6 @@ import dev.finegrain.compiler.backend.UnsupportedCombinationException;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.KernelDefinitionException;

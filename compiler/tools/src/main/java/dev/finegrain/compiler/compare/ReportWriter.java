@@ -1,7 +1,6 @@
 package dev.finegrain.compiler.compare;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;

@@ -8,12 +8,10 @@ import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.reference.ReferenceBackend;
-import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.LockMechanism;
-import dev.finegrain.dsl.Schedule;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -8,7 +8,6 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
-import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;

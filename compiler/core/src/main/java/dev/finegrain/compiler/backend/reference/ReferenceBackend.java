@@ -1,11 +1,9 @@
 package dev.finegrain.compiler.backend.reference;
 
-import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
 import dev.finegrain.compiler.backend.RunSettings;
-import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Schedule;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.plan.TaskGraph;

@@ -13,7 +13,6 @@ import dev.finegrain.compiler.ir.Loads;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.LockChoices;
 import dev.finegrain.dsl.ChannelPolicy;
-import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
 
 import java.util.ArrayList;

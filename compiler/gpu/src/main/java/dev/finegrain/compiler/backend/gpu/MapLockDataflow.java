@@ -12,7 +12,6 @@ import dev.finegrain.compiler.plan.LockChoices;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.internal.DependenceMath;
-import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
 
 import java.util.ArrayList;

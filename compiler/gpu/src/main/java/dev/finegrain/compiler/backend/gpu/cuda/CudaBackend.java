@@ -14,11 +14,8 @@ import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
 import dev.finegrain.compiler.json.Json;
-import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
-import dev.finegrain.dsl.Schedule;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -11,7 +11,6 @@ import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -24,7 +23,6 @@ import dev.finegrain.gpu.SimtSimulator;
 import dev.finegrain.gpu.runtime.SimtLaunchStream;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,6 @@ import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.SyncChannel;
 import dev.finegrain.compiler.backend.gpu.WaitForm;
-import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanisms;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
