@@ -208,8 +208,7 @@ public final class CompiledKernel {
                 switch (skip.reason()) {
                     case SCHEDULE_DOES_NOT_FIT_KERNEL -> new KernelDefinitionException(skip.message());
                     case MECHANISM_DOES_NOT_FIT -> new IllegalArgumentException("the jvm backend cannot use mechanism '"
-                            + ((Schedule.LockDataflow) schedule).mechanismFor(kernel).orElse(JvmBackend.DEFAULT_MECHANISM)
-                            + "' for kernel '" + kernel.name() + "': " + skip.detail());
+                            + skip.mechanism().orElseThrow() + "' for kernel '" + kernel.name() + "': " + skip.detail());
                     default -> new IllegalArgumentException(skip.message());
                 });
     }

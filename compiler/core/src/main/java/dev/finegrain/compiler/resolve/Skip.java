@@ -1,10 +1,19 @@
 package dev.finegrain.compiler.resolve;
 
+import dev.finegrain.dsl.LockMechanism;
+
+import java.util.Optional;
+
 /**
  * Why a request has no variant: what stood in the way ({@code reason}), the target's or compiler's own words for it
- * ({@code detail}), and the whole sentence a sweep row or a command shows ({@code message}).
+ * ({@code detail}), the whole sentence a sweep row or a command shows ({@code message}), and the mechanism the skip is
+ * about, where it is about one (the one asked for, or the default the resolver chose).
  */
-public record Skip(Reason reason, String detail, String message) {
+public record Skip(Reason reason, String detail, String message, Optional<LockMechanism> mechanism) {
+
+    public Skip(Reason reason, String detail, String message) {
+        this(reason, detail, message, Optional.empty());
+    }
 
     /** What stood in the way, in the order the resolver asks. */
     public enum Reason {

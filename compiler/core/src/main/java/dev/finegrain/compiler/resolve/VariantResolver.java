@@ -111,8 +111,8 @@ public final class VariantResolver {
         }
         Optional<String> unfit = target.unsupported(plan, mechanism.get());
         if (unfit.isPresent()) {
-            return skipped(Skip.Reason.MECHANISM_DOES_NOT_FIT, unfit.get(), "backend '" + target.name()
-                    + "' cannot use mechanism '" + mechanism.get() + "' for kernel '" + kernel + "': " + unfit.get());
+            return new Resolution.Skipped(new Skip(Skip.Reason.MECHANISM_DOES_NOT_FIT, unfit.get(), "backend '" + target.name()
+                    + "' cannot use mechanism '" + mechanism.get() + "' for kernel '" + kernel + "': " + unfit.get(), mechanism));
         }
         return new Resolution.Resolved(new Variant(plan.graph(), plan, mechanism));
     }

@@ -160,7 +160,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
                     case NO_MECHANISM_FITS -> what + " cannot run " + parsed.cliName() + " of kernel '"
                             + kernel.kernel().name() + "' with any lock mechanism: " + skip.detail();
                     case MECHANISM_DOES_NOT_FIT -> "backend '" + backend.name() + "' cannot use mechanism '"
-                            + requestedOrDefault(kernel, parsed, backend) + "' here: " + skip.detail()
+                            + skip.mechanism().orElseThrow() + "' here: " + skip.detail()
                             + (mechanism == null ? " (the default; choose one with --mechanism M)" : "");
                     default -> skipInViewWords(skip);
                 }));
@@ -190,7 +190,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         CliValues.requireRuns(backend, parsed);
         Variant variant = new VariantResolver().resolve(request(kernel, parsed, backend)).orElseThrow(skip ->
                 new UsageException(skip.reason() == Skip.Reason.MECHANISM_DOES_NOT_FIT
-                        ? "the jvm backend cannot use mechanism '" + requestedOrDefault(kernel, parsed, backend) + "' here: "
+                        ? "the jvm backend cannot use mechanism '" + skip.mechanism().orElseThrow() + "' here: "
                                 + skip.detail()
                         : skipInViewWords(skip)));
         JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), "dev.finegrain.generated");
@@ -202,15 +202,6 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     private VariantRequest request(LibraryKernel kernel, Schedule parsed, Backend backend) {
         VariantRequest request = VariantRequest.of(kernel.kernel(), parsed, backend);
         return mechanism == null ? request : request.withMechanism(CliValues.mechanism(mechanism));
-    }
-
-    /** The mechanism a refused request named, for its message: the one given, else the default it fell back to. */
-    private String requestedOrDefault(LibraryKernel kernel, Schedule parsed, Backend backend) {
-        if (mechanism != null) {
-            return CliValues.mechanism(mechanism).toString();
-        }
-        return ((Schedule.LockDataflow) parsed).mechanismFor(kernel.kernel()).or(backend::preferredMechanism)
-                .map(LockMechanism::toString).orElse("none");
     }
 
     /** A refusal every view words alike: the schedule's own, a mechanism for a barrier schedule, tiles that do not fit. */
