@@ -29,12 +29,15 @@ public final class PackedReadyWords {
         WORD.setRelease(words, word, READY_BIT | (value & VALUE_MASK));
     }
 
-    /** Spins (acquire) until the word is ready and returns its value. */
+    /**
+     * Waits until the word is ready, re-reading it with acquire after every pause (spin, yield, then park: {@link
+     * WaitPolicy}), and returns its value.
+     */
     public static int await(long[] words, int word, Watchdog watchdog, int channel, int consumerPoint,
             int producerPoint) {
         long w = (long) WORD.getAcquire(words, word);
         if ((w & READY_BIT) == 0) {
-            w = spin(words, word, watchdog, channel, consumerPoint, producerPoint);
+            w = awaitSlowly(words, word, watchdog, channel, consumerPoint, producerPoint);
         }
         return (int) w;
     }
@@ -44,17 +47,14 @@ public final class PackedReadyWords {
         return (int) words[word];
     }
 
-    private static long spin(long[] words, int word, Watchdog watchdog, int channel, int consumerPoint,
+    private static long awaitSlowly(long[] words, int word, Watchdog watchdog, int channel, int consumerPoint,
             int producerPoint) {
         long start = Watchdog.CLOCK_NOT_STARTED;
-        for (int spins = 1; ; spins++) {
-            Thread.onSpinWait();
+        for (long attempt = 0; ; attempt++) {
+            start = WaitPolicy.pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
             long w = (long) WORD.getAcquire(words, word);
             if ((w & READY_BIT) != 0) {
                 return w;
-            }
-            if ((spins & (Watchdog.SPINS_PER_CHECK - 1)) == 0) {
-                start = watchdog.tick(start, channel, consumerPoint, producerPoint);
             }
         }
     }

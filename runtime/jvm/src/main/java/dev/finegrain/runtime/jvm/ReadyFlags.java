@@ -28,22 +28,22 @@ public final class ReadyFlags {
         FLAG.setRelease(flags, word, READY);
     }
 
-    /** Returns once the word is ready (acquire load); spins with {@link Thread#onSpinWait} until then. */
+    /**
+     * Returns once the word is ready (acquire load); until then spins, yields, then parks ({@link WaitPolicy}),
+     * re-reading the word with acquire after every pause.
+     */
     public static void await(int[] flags, int word, Watchdog watchdog, int channel, int consumerPoint,
             int producerPoint) {
         if ((int) FLAG.getAcquire(flags, word) == NOT_READY) {
-            spin(flags, word, watchdog, channel, consumerPoint, producerPoint);
+            awaitSlowly(flags, word, watchdog, channel, consumerPoint, producerPoint);
         }
     }
 
-    private static void spin(int[] flags, int word, Watchdog watchdog, int channel, int consumerPoint,
+    private static void awaitSlowly(int[] flags, int word, Watchdog watchdog, int channel, int consumerPoint,
             int producerPoint) {
         long start = Watchdog.CLOCK_NOT_STARTED;
-        for (int spins = 1; (int) FLAG.getAcquire(flags, word) == NOT_READY; spins++) {
-            Thread.onSpinWait();
-            if ((spins & (Watchdog.SPINS_PER_CHECK - 1)) == 0) {
-                start = watchdog.tick(start, channel, consumerPoint, producerPoint);
-            }
+        for (long attempt = 0; (int) FLAG.getAcquire(flags, word) == NOT_READY; attempt++) {
+            start = WaitPolicy.pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
         }
     }
 }

@@ -33,11 +33,14 @@ public final class SpinLockTokens {
         MUTEX.setRelease(mutex, word, FREE);
     }
 
-    /** Takes the token with CAS(0 -> 1), spinning (test, then test-and-set) while someone else holds it. */
+    /**
+     * Takes the token with CAS(0 -> 1); while someone else holds it, pauses (spin, yield, then park: {@link
+     * WaitPolicy}) and tries again, test then test-and-set.
+     */
     public static void take(int[] mutex, int word, Watchdog watchdog, int channel, int consumerPoint,
             int producerPoint) {
         if (!MUTEX.compareAndSet(mutex, word, FREE, HELD)) {
-            spin(mutex, word, watchdog, channel, consumerPoint, producerPoint);
+            awaitSlowly(mutex, word, watchdog, channel, consumerPoint, producerPoint);
         }
     }
 
@@ -46,16 +49,13 @@ public final class SpinLockTokens {
         MUTEX.setRelease(mutex, word, FREE);
     }
 
-    private static void spin(int[] mutex, int word, Watchdog watchdog, int channel, int consumerPoint,
+    private static void awaitSlowly(int[] mutex, int word, Watchdog watchdog, int channel, int consumerPoint,
             int producerPoint) {
         long start = Watchdog.CLOCK_NOT_STARTED;
-        for (int spins = 1; ; spins++) {
-            Thread.onSpinWait();
+        for (long attempt = 0; ; attempt++) {
+            start = WaitPolicy.pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
             if ((int) MUTEX.getOpaque(mutex, word) == FREE && MUTEX.compareAndSet(mutex, word, FREE, HELD)) {
                 return;
-            }
-            if ((spins & (Watchdog.SPINS_PER_CHECK - 1)) == 0) {
-                start = watchdog.tick(start, channel, consumerPoint, producerPoint);
             }
         }
     }

@@ -8,18 +8,19 @@ import java.util.Objects;
  * Declares a stall when one wait makes no progress for the timeout, so that a broken plan (a token nobody
  * publishes) ends in a {@link StallException} naming the waiters instead of a hung run.
  *
- * <p>Spin loops do not read the clock on their fast path: they call {@link #check} once per
- * {@link #SPINS_PER_CHECK} spins, passing the time their wait began (read lazily, at the first check). Once any
+ * <p>Waits do not read the clock on their fast path: the token waits check through {@link WaitPolicy} once they
+ * stop spinning (at every yield and park), the barrier's spin once per {@link #SPINS_PER_CHECK} spins, passing the
+ * time their wait began (read lazily, at the first check). Once any
  * waiter declares a stall, every later {@code check} of any waiter throws too, so all workers of the run stop
  * quickly, each adding its own wait to the shared report. A watchdog stays stalled: use a new one per run.
  */
 public final class Watchdog {
     /** Ten seconds: long enough for any honest wait on a loaded machine, short enough to report a broken plan. */
     public static final long DEFAULT_TIMEOUT_NANOS = 10_000_000_000L;
-    /** Spin loops call {@link #check} once per this many spins (a power of two, so the test is a mask). */
+    /** {@link SenseBarrier}'s spin calls {@link #check} once per this many spins (a power of two, so the test is a mask). */
     public static final int SPINS_PER_CHECK = 1024;
 
-    /** The start time a spin loop holds before its first check; {@link #tick} replaces it with the clock. */
+    /** The start time a wait holds before its first check; {@link WaitPolicy#pause} replaces it with the clock. */
     static final long CLOCK_NOT_STARTED = 0L;
 
     private final long timeoutNanos;
@@ -92,23 +93,5 @@ public final class Watchdog {
         synchronized (waits) {
             return List.copyOf(waits);
         }
-    }
-
-    /**
-     * One watchdog step of a spin loop, taken every {@link #SPINS_PER_CHECK} failed spins: starts the clock on the
-     * first step, checks it on later ones, and yields so that a producer sharing this core on an oversubscribed
-     * machine gets to run.
-     *
-     * @return the wait's start time, to pass back on the next step
-     */
-    long tick(long startNanos, int channel, int consumerPoint, int producerPoint) {
-        long start = startNanos;
-        if (start == CLOCK_NOT_STARTED) {
-            long now = System.nanoTime();
-            start = now == CLOCK_NOT_STARTED ? 1L : now;
-        }
-        check(start, channel, consumerPoint, producerPoint);
-        Thread.yield();
-        return start;
     }
 }

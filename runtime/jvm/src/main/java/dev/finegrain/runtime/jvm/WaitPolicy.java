@@ -1,0 +1,118 @@
+package dev.finegrain.runtime.jvm;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * How a token wait that found its word not ready passes the time until it looks again: the one policy of the
+ * spinning mechanisms ({@link ReadyFlags}, {@link PackedReadyWords}, {@link SpinLockTokens}). Their wait loops read
+ * their word (with acquire, or a CAS) and, while it is not ready, call {@link #pause} with the number of failed looks
+ * so far; the policy decides what the pause is, and runs the stall watchdog.
+ *
+ * <p>Three phases (seed 000's lesson, Stuart and Owens: spinning loses to sleeping once waiters outnumber cores).
+ * <ol>
+ *   <li><b>Spin</b> {@link #SPINS} times with {@link Thread#onSpinWait}. On a quiet machine the producer is running
+ *       on another core and most tokens arrive within a few cache-line round trips; a spin sees them at once, with no
+ *       system call, so the uncontended speed of the 2D kernels stays what it was.</li>
+ *   <li><b>Yield</b> {@link #YIELDS} times. A yield costs a system call (0.5 to 1.1 µs on the machine below) and
+ *       returns at once when this core has nothing else to run, so on a quiet machine this phase is a slower spin;
+ *       but when the producer is queued on this very core (more workers than cores), the yield hands it the core
+ *       instead of burning the rest of a scheduler slice.</li>
+ *   <li><b>Park</b> with {@link LockSupport#parkNanos}, from {@link #MIN_PARK_NANOS} doubling to
+ *       {@link #MAX_PARK_NANOS}. A parked waiter leaves its core to whoever is runnable (the scheduler pulls a queued
+ *       producer onto the idle core), and wakes on its own timeout: the producer's publish path stays one release
+ *       store, with no unpark (that protocol is {@link ParkingFlags}', the {@code blocking} mechanism). The cap bounds
+ *       how late a waiter sees a token published while it sleeps.</li>
+ * </ol>
+ *
+ * <p>The bounds and the measurement behind them. On the 2-vCPU KVM machine (Intel Xeon, Linux 6.18, Temurin 25)
+ * a {@code Thread.onSpinWait} took 31 to 136 ns, a {@code Thread.yield} 0.5 to 1.1 µs, and {@code parkNanos(n)}
+ * slept 60 to 75 µs for every n from 1 to 16 µs (Linux's default timer slack of 50 µs), 90 to 150 µs for 32 µs,
+ * 196 µs for 128 µs. So the doubling from 1 µs is mostly the kernel's floor, and the cap of 128 µs keeps a sleeping
+ * waiter at most about 0.2 ms late. Runs of the 1D chain {@code prefix-hash} (lock-dataflow, acquire-release, the
+ * {@code finegrain run} CLI; medians of its timed runs, single-shot {@code --quick} runs where marked) chose the
+ * counts: with 3 workers on the 2 cores (32768 cells) the old loop, which spun and yielded once per 1024 spins,
+ * ran at 5.1e4 to 5.6e4 cells/s, 32 spins then 256 yields then parking at 8.7e5 (2.9e5 to 4.5e5 quick), while
+ * 1024 spins before the first yield ran at 4.5e4 to 5.6e4 (quick) and 16384 spins at 4e3 to 5e3 (quick): a long
+ * spin phase is what loses when workers outnumber cores. Two workers beside a busy process ({@code yes}) ran at
+ * 2.1e5 to 7.0e5 with this policy and 3.6e5 to 2.2e6 with the old loop; that machine's numbers swing by 5x from
+ * run to run (another build shared it), and the 2-thread chain is bound by its handoffs either way: uncontended,
+ * it ran at 3.8e6 to 4.3e6 cells/s against 1.2e8 to 1.4e8 on one thread. Needleman-Wunsch 2048 x 2048 on two
+ * threads, uncontended (CLI, lock-dataflow, acquire-release, six runs each, interleaved), ran at 0.79 to 1.75 G
+ * cells/s (median 1.6) with this policy against 0.75 to 1.96 (median 1.5) with the old loop: within that machine's
+ * noise. On the 2 cores no count of spins made the 2-thread chain beside a busy process fast: its 32-cell blocks
+ * hand over to the other worker every few hundred nanoseconds, and any pause that gives up a core costs at least
+ * a timer-slack sleep or a scheduler slice (that is a property of the schedule, not of the wait).
+ *
+ * <p>Watchdog. The spin phase is a few microseconds and reads no clock. From the first yield on, every pause reads
+ * the clock (about 50 ns against a yield's 500 or more) and {@link Watchdog#check checks} the wait, which began at
+ * that first yield: a stalled wait is reported within the stall timeout plus one park (at most
+ * {@link #MAX_PARK_NANOS}, a few hundred microseconds late with the timer slack), and a stall declared by another
+ * waiter ends this one at its next pause.
+ *
+ * <p>Memory ordering is the callers': the policy reads no shared word, and a wait returns only after its own acquire
+ * load (or CAS) saw the token, whichever phase it was in.
+ */
+final class WaitPolicy {
+    /** Spins before the first yield: 1 to 4 µs of {@code onSpinWait}, the handoffs of a quiet machine. */
+    static final int SPINS = 32;
+    /** Yields before the first park: 0.1 to 0.3 ms of system calls that return at once on an idle core. */
+    static final int YIELDS = 256;
+    /** The first park. Linux sleeps at least its timer slack (50 µs by default) whatever is asked. */
+    static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
+    /** The longest park: how late, at most (plus timer slack), a sleeping waiter sees its token. */
+    static final long MAX_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(128);
+
+    private static final long FIRST_YIELD = SPINS;
+    private static final long FIRST_PARK = FIRST_YIELD + YIELDS;
+    /** Doublings from the first park to the longest. */
+    private static final int MAX_DOUBLINGS = Long.numberOfTrailingZeros(Long.highestOneBit(MAX_PARK_NANOS / MIN_PARK_NANOS)) + 1;
+
+    private WaitPolicy() {
+    }
+
+    /**
+     * One pause of a wait that has looked {@code attempt + 1} times (the fast path's look and {@code attempt} more)
+     * without seeing its token: a spin, a yield or a park, by the phase the attempt falls in; from the first yield on,
+     * also a watchdog check.
+     *
+     * @param start the wait's start time as the previous pause returned it, {@link Watchdog#CLOCK_NOT_STARTED} first
+     * @return the wait's start time, to pass to the next pause
+     * @throws StallException when the wait has lasted longer than the watchdog's timeout, or another waiter stalled
+     */
+    static long pause(long attempt, long start, Watchdog watchdog, int channel, int consumerPoint,
+            int producerPoint) {
+        if (attempt < FIRST_YIELD) {
+            Thread.onSpinWait();
+            return start;
+        }
+        return yieldOrPark(attempt, start, watchdog, channel, consumerPoint, producerPoint);
+    }
+
+    private static long yieldOrPark(long attempt, long start, Watchdog watchdog, int channel, int consumerPoint,
+            int producerPoint) {
+        long began = start;
+        if (began == Watchdog.CLOCK_NOT_STARTED) {
+            long now = System.nanoTime();
+            began = now == Watchdog.CLOCK_NOT_STARTED ? 1L : now;
+        }
+        watchdog.check(began, channel, consumerPoint, producerPoint);
+        if (attempt < FIRST_PARK) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(parkNanos(attempt));
+        }
+        return began;
+    }
+
+    /** The park of an attempt in the park phase: the first park, doubled once per park since, up to the longest. */
+    static long parkNanos(long attempt) {
+        long doublings = Math.min(attempt - FIRST_PARK, MAX_DOUBLINGS);
+        return Math.min(MIN_PARK_NANOS << doublings, MAX_PARK_NANOS);
+    }
+
+    /** The attempt of the first park, for tests. */
+    static long firstPark() {
+        return FIRST_PARK;
+    }
+}
