@@ -25,24 +25,27 @@ import java.util.concurrent.locks.LockSupport;
  *       how late a waiter sees a token published while it sleeps.</li>
  * </ol>
  *
- * <p>The bounds and the measurement behind them. On the 2-vCPU KVM machine (Intel Xeon, Linux 6.18, Temurin 25)
- * a {@code Thread.onSpinWait} took 31 to 136 ns, a {@code Thread.yield} 0.5 to 1.1 µs, and {@code parkNanos(n)}
- * slept 60 to 75 µs for every n from 1 to 16 µs (Linux's default timer slack of 50 µs), 90 to 150 µs for 32 µs,
- * 196 µs for 128 µs. So the doubling from 1 µs is mostly the kernel's floor, and the cap of 128 µs keeps a sleeping
- * waiter at most about 0.2 ms late. Runs of the 1D chain {@code prefix-hash} (lock-dataflow, acquire-release, the
- * {@code finegrain run} CLI; medians of its timed runs, single-shot {@code --quick} runs where marked) chose the
- * counts: with 3 workers on the 2 cores (32768 cells) the old loop, which spun and yielded once per 1024 spins,
- * ran at 5.1e4 to 5.6e4 cells/s, 32 spins then 256 yields then parking at 8.7e5 (2.9e5 to 4.5e5 quick), while
- * 1024 spins before the first yield ran at 4.5e4 to 5.6e4 (quick) and 16384 spins at 4e3 to 5e3 (quick): a long
- * spin phase is what loses when workers outnumber cores. Two workers beside a busy process ({@code yes}) ran at
- * 2.1e5 to 7.0e5 with this policy and 3.6e5 to 2.2e6 with the old loop; that machine's numbers swing by 5x from
- * run to run (another build shared it), and the 2-thread chain is bound by its handoffs either way: uncontended,
- * it ran at 3.8e6 to 4.3e6 cells/s against 1.2e8 to 1.4e8 on one thread. Needleman-Wunsch 2048 x 2048 on two
- * threads, uncontended (CLI, lock-dataflow, acquire-release, six runs each, interleaved), ran at 0.79 to 1.75 G
- * cells/s (median 1.6) with this policy against 0.75 to 1.96 (median 1.5) with the old loop: within that machine's
- * noise. On the 2 cores no count of spins made the 2-thread chain beside a busy process fast: its 32-cell blocks
- * hand over to the other worker every few hundred nanoseconds, and any pause that gives up a core costs at least
- * a timer-slack sleep or a scheduler slice (that is a property of the schedule, not of the wait).
+ * <p>The bounds and the measurement behind them. On the 2-vCPU KVM machine (Intel Xeon, Linux 6.18, Temurin 25) a
+ * {@code Thread.onSpinWait} took 31 to 136 ns, a {@code Thread.yield} 0.5 to 1.1 µs, and {@code parkNanos(n)} slept 60
+ * to 75 µs for every n from 1 to 16 µs (Linux's default timer slack of 50 µs), 90 to 150 µs for 32 µs, 196 µs for 128
+ * µs. So the doubling from 1 µs is mostly the kernel's floor, and the cap of 128 µs keeps a sleeping waiter at most
+ * about 0.2 ms late. Runs of the 1D chain {@code prefix-hash} (lock-dataflow, acquire-release, the {@code finegrain
+ * run} CLI; medians of its timed runs, single-shot {@code --quick} runs where marked) chose the counts: with 3 workers
+ * on the 2 cores (32768 cells) the old loop, which spun and yielded once per 1024 spins, ran at 5.1e4 to 5.6e4
+ * cells/s, 32 spins then 256 yields then parking at 8.7e5 (2.9e5 to 4.5e5 quick), while 1024 spins before the first
+ * yield ran at 4.5e4 to 5.6e4 (quick) and 16384 spins at 4e3 to 5e3 (quick): a long spin phase is what loses when
+ * workers outnumber cores (again on the final code: 5.4e5 against 5.5e4). The price is paid by 2 workers beside one
+ * busy process ({@code yes}, 131072 cells, six runs each): 2.1e5 to 7.0e5 cells/s with this policy against 3.0e5 to
+ * 2.2e6 with the old loop (JMH's {@code OversubscribedBenchmark}, 65536 cells: 105 ± 19 ms/op against 67 ± 22 on a
+ * quiet moment, 431 against 1107 with errors larger than the scores while another build ran): there the workers do
+ * best staying on their cores, and every pause that leaves one costs a timer-slack sleep or a scheduler slice. Those
+ * numbers swing by 5x from run to run (other work shared the machine), and the 2-thread chain is bound by its handoffs
+ * either way: uncontended it ran at 3.4e6 to 4.3e6 cells/s against 1.1e8 to 1.4e8 on one thread. Needleman-Wunsch 2048
+ * x 2048 on two threads, uncontended (CLI, lock-dataflow, acquire-release, six runs each, interleaved), ran at 0.79 to
+ * 1.75 G cells/s (median 1.6) with this policy against 0.75 to 1.96 (median 1.5) with the old loop: within that
+ * machine's noise. No count of spins made the 2-thread chain beside a busy process fast on the 2 cores (pure spinning
+ * came closest, 1.9e6 cells/s, and is the worst choice with 3 workers): its 32-cell blocks hand over to the other
+ * worker every few hundred nanoseconds, which is a property of the schedule, not of the wait.
  *
  * <p>Watchdog. The spin phase is a few microseconds and reads no clock. From the first yield on, every pause reads
  * the clock (about 50 ns against a yield's 500 or more) and {@link Watchdog#check checks} the wait, which began at
@@ -66,7 +69,8 @@ final class WaitPolicy {
     private static final long FIRST_YIELD = SPINS;
     private static final long FIRST_PARK = FIRST_YIELD + YIELDS;
     /** Doublings from the first park to the longest. */
-    private static final int MAX_DOUBLINGS = Long.numberOfTrailingZeros(Long.highestOneBit(MAX_PARK_NANOS / MIN_PARK_NANOS)) + 1;
+    private static final int MAX_DOUBLINGS =
+            Long.numberOfTrailingZeros(Long.highestOneBit(MAX_PARK_NANOS / MIN_PARK_NANOS)) + 1;
 
     private WaitPolicy() {
     }
