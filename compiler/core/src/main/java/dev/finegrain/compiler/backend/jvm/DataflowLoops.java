@@ -174,13 +174,18 @@ final class DataflowLoops {
             JExpr.Local units = cx.local("blocks", JType.INT);
             JExpr.Local block = cx.local("block", JType.INT);
             JExpr.Local end = cx.local("blockEnd", JType.INT);
-            out.add(new JStmt.Comment("blocks of " + blockSize + " consecutive instances, dealt to workers in turn"));
+            boolean chain = blockSize == 1;
+            out.add(new JStmt.Comment(chain
+                    ? "a chain: every instance waits for the one before it, so worker 0 runs them all; dealt in turn, each"
+                            + " instance would hand its token to another core and wait for it back"
+                    : "blocks of " + blockSize + " consecutive instances, dealt to workers in turn"));
             out.add(new JStmt.Assign(units, LoweringContext.math("ceilDiv", JType.INT, cx.size[0], constant(blockSize))));
             List<JStmt> perBlock = new ArrayList<>(row);
             perBlock.add(new JStmt.Assign(end, LoweringContext.math("min", JType.INT, cx.size[0],
                     add(LoweringContext.mul(block, constant(blockSize)), constant(blockSize)))));
             perBlock.add(new JStmt.Loop(cx.coordinate[0], LoweringContext.mul(block, constant(blockSize)), end, constant(1), synced));
-            out.add(new JStmt.Loop(block, cx.worker, units, cx.workers, perBlock));
+            out.add(chain ? new JStmt.Loop(block, LoweringContext.mul(cx.worker, units), units, constant(1), perBlock)
+                    : new JStmt.Loop(block, cx.worker, units, cx.workers, perBlock));
             return out;
         }
         JExpr.Local x = cx.coordinate[last];
