@@ -174,7 +174,8 @@ final class DataflowLoops {
             JExpr.Local units = cx.local("blocks", JType.INT);
             JExpr.Local block = cx.local("block", JType.INT);
             JExpr.Local end = cx.local("blockEnd", JType.INT);
-            boolean chain = blockSize == 1;
+            boolean chain = cx.sync.group() == 1
+                    && waits.stream().filter(cx::needsToken).anyMatch(wait -> Math.abs(wait.vector()[0]) == 1);
             out.add(new JStmt.Comment(chain
                     ? "a chain: every instance waits for the one before it, so worker 0 runs them all; dealt in turn, each"
                             + " instance would hand its token to another core and wait for it back"
