@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.backend.gpu;
 
-import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
 
 import java.util.Arrays;

@@ -12,7 +12,7 @@ import dev.finegrain.compiler.backend.UnsupportedCombinationException;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
-import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.json.Json;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;

@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.mechanism;
 
-import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockMechanism;
 

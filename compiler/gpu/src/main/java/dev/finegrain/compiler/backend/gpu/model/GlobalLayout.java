@@ -4,7 +4,7 @@ import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.gpu.CommonHalo;
 import dev.finegrain.compiler.backend.gpu.CommonHaloArrays;
 import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
-import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.backend.reference.PaddedFields;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;

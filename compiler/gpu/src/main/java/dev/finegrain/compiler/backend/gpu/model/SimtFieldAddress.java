@@ -1,6 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
-import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 
 /**
  * A point's byte offset in every field of a layout, held in two registers: {@code narrow} for 4-byte elements and,

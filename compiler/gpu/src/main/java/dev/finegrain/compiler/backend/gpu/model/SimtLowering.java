@@ -5,7 +5,7 @@ import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
 import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
-import dev.finegrain.compiler.backend.gpu.target.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.ir.KernelGraph;

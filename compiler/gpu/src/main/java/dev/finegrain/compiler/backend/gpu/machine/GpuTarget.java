@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.gpu.target;
+package dev.finegrain.compiler.backend.gpu.machine;
 
 import dev.finegrain.gpu.SimMode;
 import dev.finegrain.gpu.runtime.SimtProfile;
