@@ -104,15 +104,12 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         Sweep sweep = Sweep.of(request.build());
         try (OutputFolder folder = outDir == null ? null : OutputFolder.take(outDir, commandLine)) {
             ReportWriter report = folder == null ? null : ReportWriter.into(outDir);
-            if (resume) {
-                request.alreadyRun(journaledRows(folder, sweep.identity()));
-                sweep = Sweep.of(request.build());
-            }
+            List<ResultRow> earlier = resume ? journaledRows(folder, sweep.identity()) : List.of();
             if (folder != null) {
                 folder.startJournal(resume, sweep.identity());
                 run.journalInto(folder);
             }
-            Comparison local = run.run(sweep, settled -> writeInterrupted(settled, imported, askedSizes, from, resultFormat,
+            Comparison local = run.run(sweep, earlier, settled -> writeInterrupted(settled, imported, askedSizes, from, resultFormat,
                     report, commandLine));
             try {
                 Comparison comparison = local.withImported(imported, kernelName, askedSizes, from);

@@ -60,11 +60,11 @@ final class InterruptibleSweep implements RowListener {
     }
 
     /**
-     * Runs the sweep. On a signal, {@code writeIncomplete} gets the rows settled so far, in the sweep's order, and the JVM
+     * Runs the sweep, keeping the rows {@code earlier} (a resume) in their place. On a signal, {@code writeIncomplete} gets the rows settled so far, in the sweep's order, and the JVM
      * exits with the signal's status once it returns; this method then never returns. Otherwise the comparison comes
      * back for the caller to write, and the caller calls {@link #written()} when done, which a late signal waits for.
      */
-    Comparison run(Sweep sweep, Consumer<List<ResultRow>> writeIncomplete) {
+    Comparison run(Sweep sweep, List<ResultRow> earlier, Consumer<List<ResultRow>> writeIncomplete) {
         Thread onSignal = new Thread(() -> {
             stop.set(true);
             if (writing.compareAndSet(false, true)) {
@@ -81,7 +81,7 @@ final class InterruptibleSweep implements RowListener {
         Optional<RuntimeException> failure = Optional.empty();
         Comparison comparison = null;
         try {
-            comparison = ComparisonRunner.run(sweep);
+            comparison = ComparisonRunner.run(sweep, earlier);
         } catch (RuntimeException bug) {
             failure = Optional.of(bug);
         }

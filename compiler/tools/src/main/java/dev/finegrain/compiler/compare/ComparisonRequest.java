@@ -19,15 +19,13 @@ import java.util.function.BooleanSupplier;
  * @param jobs             how many rows may run at once; rows timed on real hardware always run alone
  * @param progress         where progress and notes go, or null
  * @param listener         told each row as soon as it is settled (a journal), from whichever thread settled it
- * @param alreadyRun       rows an earlier, interrupted run of the same sweep finished: their combinations are not run
- *                         again (but failed ones are), and the comparison holds them in their place
  * @param stopped          whether to start no further row (an interrupted run): rows not started are left out
  * @param shard            the slice of the sweep to run here ({@link Shard#WHOLE} for all of it)
  */
 public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends,
                                 MechanismChoice mechanisms, long seed, int threads, boolean threadsRequested,
                                 boolean measure, int jobs, PrintWriter progress, RowListener listener,
-                                List<ResultRow> alreadyRun, Shard shard, BooleanSupplier stopped) {
+                                Shard shard, BooleanSupplier stopped) {
 
     public ComparisonRequest {
         Objects.requireNonNull(kernel, "kernel");
@@ -37,7 +35,6 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         Objects.requireNonNull(mechanisms, "mechanisms");
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(stopped, "stopped");
-        alreadyRun = List.copyOf(alreadyRun);
         Objects.requireNonNull(shard, "shard");
         if (threads < 1 || jobs < 1) {
             throw new IllegalArgumentException("threads and jobs must be positive: " + threads + ", " + jobs);
@@ -63,7 +60,6 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         private PrintWriter progress;
         private RowListener listener = RowListener.NONE;
         private BooleanSupplier stopped = () -> false;
-        private List<ResultRow> alreadyRun = List.of();
         private Shard shard = Shard.WHOLE;
 
         private Builder(LibraryKernel kernel) {
@@ -128,11 +124,6 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
             return this;
         }
 
-        public Builder alreadyRun(List<ResultRow> given) {
-            alreadyRun = List.copyOf(given);
-            return this;
-        }
-
         public Builder shard(Shard given) {
             shard = Objects.requireNonNull(given, "shard");
             return this;
@@ -140,7 +131,7 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
 
         public ComparisonRequest build() {
             return new ComparisonRequest(kernel, sizes, schedules, backends, mechanisms, seed, threads, threadsRequested,
-                    measure, jobs, progress, listener, alreadyRun, shard, stopped);
+                    measure, jobs, progress, listener, shard, stopped);
         }
     }
 }

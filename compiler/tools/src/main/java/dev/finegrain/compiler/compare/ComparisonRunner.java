@@ -51,11 +51,15 @@ public final class ComparisonRunner {
     private ComparisonRunner() {}
 
     public static Comparison run(ComparisonRequest request) {
-        return run(Sweep.of(request));
+        return run(Sweep.of(request), List.of());
     }
 
-    /** Runs a sweep expanded beforehand (so that a mistake in the request is known before anything is written). */
-    public static Comparison run(Sweep sweep) {
+    /**
+     * Runs a sweep expanded beforehand (so that a mistake in the request is known before anything is written), keeping
+     * the rows an earlier, interrupted run of the same sweep finished in their place: their combinations do not run
+     * again, but failed ones do.
+     */
+    public static Comparison run(Sweep sweep, List<ResultRow> earlier) {
         ComparisonRequest request = sweep.request();
         PrintWriter progress = request.progress();
         if (progress != null) {
@@ -81,7 +85,7 @@ public final class ComparisonRunner {
                 (planned, row) -> request.shard().tag(row, positions.get(planned), all.size(), identity));
         // failed rows run again: what failed them (memory, a stall) may be mended since
         Map<String, ResultRow> alreadyRun = new HashMap<>();
-        request.alreadyRun().stream().filter(row -> row.status() != RowStatus.FAILED)
+        earlier.stream().filter(row -> row.status() != RowStatus.FAILED)
                 .forEach(row -> alreadyRun.put(row.combination(), row));
         List<List<ResultRow>> results = new ArrayList<>(Collections.nCopies(bySize.size(), List.of()));
         ExecutorService pool = request.jobs() > 1 ? Executors.newFixedThreadPool(request.jobs()) : null;

@@ -48,8 +48,8 @@ public final class Sweep {
 
         /** The combination the row will be, as {@link ResultRow#combination} names it. */
         public String combination(long seed) {
-            return String.join("|", kernel.name(), sizeText(sizes), schedule.cliName(), backend.name(), mechanismText(),
-                    granularityText(), lockChoices.channelPolicy().cliName(), Long.toString(seed));
+            return ResultRow.combination(kernel.name(), sizeText(sizes), schedule.cliName(), backend.name(), mechanismText(),
+                    granularityText(), lockChoices.channelPolicy().cliName(), seed);
         }
     }
 

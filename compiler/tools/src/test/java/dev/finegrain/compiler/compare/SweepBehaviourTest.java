@@ -240,9 +240,9 @@ class SweepBehaviourTest {
                 .backends(List.of(new ReferenceBackend())).listener((position, row) -> journal.add(row)).build());
         assertEquals(whole.rows().size(), journal.size());
         List<ResultRow> resumedRuns = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Comparison resumed = ComparisonRunner.run(pascal().schedules(List.of(wavefront(), lockDataflow()))
-                .backends(List.of(new ReferenceBackend())).alreadyRun(List.of(journal.getLast()))
-                .listener((position, row) -> resumedRuns.add(row)).build());
+        Comparison resumed = ComparisonRunner.run(Sweep.of(pascal().schedules(List.of(wavefront(), lockDataflow()))
+                .backends(List.of(new ReferenceBackend())).listener((position, row) -> resumedRuns.add(row)).build()),
+                List.of(journal.getLast()));
         assertEquals(whole.rows().size() - 1, resumedRuns.size(), "the journaled row does not run again");
         assertEquals(whole.rows().stream().map(SweepBehaviourTest::identity).toList(),
                 resumed.rows().stream().map(SweepBehaviourTest::identity).toList(), "in sweep order, the kept row in its place");
