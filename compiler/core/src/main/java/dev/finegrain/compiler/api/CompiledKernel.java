@@ -5,10 +5,10 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.CompiledJvmKernel;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.jvm.JvmCodegen;
-import dev.finegrain.compiler.backend.jvm.VectorWidth;
+import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
-import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.resolve.VariantRequest;
 import dev.finegrain.compiler.resolve.VariantResolver;
@@ -25,9 +25,9 @@ import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.WeakHashMap;
 
 /**
  * A kernel compiled for the JVM under one schedule, ready to run many times from Java:

@@ -61,6 +61,32 @@ class LayeringTest {
         layers.check(CLASSES);
     }
 
+    /**
+     * Inside the JVM backend, decisions sit below their spelling: the layouts (where storage and sync words live, how
+     * wide a vector is) know nothing of lowering; the lowering context (fields, actors, rows) uses the layouts; the
+     * lane forms (vectors, strips, row scans, the tile form chosen) use the context; the schedules' loops choose among
+     * the lane forms; the backend's entry classes put a class together. The Java and bytecode emitters see only
+     * their own code model.
+     */
+    @Test
+    void jvmBackendDecidesBelowItsSpelling() {
+        String jvm = COMPILER + ".backend.jvm";
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("Code model and emitters").definedBy(jvm + ".code..")
+                .layer("Layouts").definedBy(jvm + ".layout..")
+                .layer("Lowering context").definedBy(jvm + ".lowering..")
+                .layer("Lane forms").definedBy(jvm + ".lanes..")
+                .layer("Schedule loops").definedBy(jvm + ".loops..")
+                .layer("Entry").definedBy(jvm)
+                .whereLayer("Entry").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Schedule loops").mayOnlyBeAccessedByLayers("Entry")
+                .whereLayer("Lane forms").mayOnlyBeAccessedByLayers("Schedule loops", "Entry")
+                .whereLayer("Lowering context").mayOnlyBeAccessedByLayers("Lane forms", "Schedule loops", "Entry")
+                .whereLayer("Layouts").mayOnlyBeAccessedByLayers("Lowering context", "Lane forms", "Schedule loops", "Entry")
+                .whereLayer("Code model and emitters").mayNotAccessAnyLayer()
+                .check(CLASSES);
+    }
+
     @Test
     void noPackageCycles() {
         slices().matching(COMPILER + ".(**)").should().beFreeOfCycles().check(CLASSES);

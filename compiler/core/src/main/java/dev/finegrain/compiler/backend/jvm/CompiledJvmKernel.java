@@ -1,15 +1,19 @@
 package dev.finegrain.compiler.backend.jvm;
 
-import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
+import dev.finegrain.compiler.backend.jvm.layout.AlignedStorage;
+import dev.finegrain.compiler.backend.jvm.layout.HyperplaneStorage;
+import dev.finegrain.compiler.backend.jvm.layout.StorageLayout;
+import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
 import dev.finegrain.compiler.backend.reference.HaloPoints;
 import dev.finegrain.compiler.backend.reference.PaddedFields;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;

@@ -2,14 +2,19 @@ package dev.finegrain.compiler.backend.jvm;
 
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
+import dev.finegrain.compiler.backend.jvm.loops.DataParallelLoops;
+import dev.finegrain.compiler.backend.jvm.loops.DataflowLoops;
+import dev.finegrain.compiler.backend.jvm.loops.WavefrontLoops;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.WavefrontPlan;
+import dev.finegrain.dsl.FieldSpec;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Storage;
-import dev.finegrain.dsl.FieldSpec;
 
 import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.jvm;
 
 import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.layout.AlignedStorage;
 import dev.finegrain.compiler.backend.reference.PaddedFields;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.GoldenKernels;
@@ -79,7 +80,7 @@ class AlignedStorageTest {
         for (boolean lineStart : new boolean[] {true, false}) {
             AlignedStorage storage = AlignedStorage.of(nw, sizes, new JClass.RowAlignment(0, 16, 8, 0), padded, 3, bytes -> lineStart);
             int[] frame = storage.frame();
-            int band = DataflowLoops.bandWidth(53, 3, 8);
+            int band = AlignedStorage.bandWidth(53, 3, 8);
             assertEquals(24, band, "ceil(53 / 3) = 18 columns, rounded up to whole groups of 8");
             Object[] blocks = storage.align(padded);
             for (int f = 0; f < padded.length; f++) {

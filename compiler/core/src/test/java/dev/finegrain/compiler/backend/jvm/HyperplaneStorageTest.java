@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.jvm;
 
+import dev.finegrain.compiler.backend.jvm.lanes.StripMapping;
+import dev.finegrain.compiler.backend.jvm.layout.HyperplaneStorage;
 import dev.finegrain.compiler.backend.reference.PaddedFields;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.jvm;
 
 import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;

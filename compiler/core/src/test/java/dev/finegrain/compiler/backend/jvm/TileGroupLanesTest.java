@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.jvm;
 
+import dev.finegrain.compiler.backend.jvm.lanes.TileGroupLanes;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
 import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.dsl.Kernel;

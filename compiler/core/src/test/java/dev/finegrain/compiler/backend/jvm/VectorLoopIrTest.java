@@ -2,13 +2,14 @@ package dev.finegrain.compiler.backend.jvm;
 
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.LaneOp;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.runtime.jvm.TeamTask;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;

@@ -1,11 +1,11 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.layout;
 
 /**
  * Where a generated class expects its fields' elements, when not where the reference puts them (halo-padded rows,
  * dense): rows aligned or in blocks ({@link AlignedStorage}), or along hyperplanes ({@link HyperplaneStorage}). A run's
  * storage is copied into the layout before the run and back after it, outside what is timed.
  */
-sealed interface StorageLayout permits AlignedStorage, HyperplaneStorage {
+public sealed interface StorageLayout permits AlignedStorage, HyperplaneStorage {
 
     /** The fields of {@code padded} (the reference's layout) copied into this layout; fields it keeps as they are, the same arrays. */
     Object[] align(Object[] padded);

@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.layout;
 
 import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JType;
@@ -53,7 +53,7 @@ public record VectorWidth(int bits, String origin) {
         return bits / (lane.isWide() ? 64 : 32);
     }
 
-    JExpr.Species species(JType lane) {
+    public JExpr.Species species(JType lane) {
         return new JExpr.Species(lane, bits);
     }
 }

@@ -1,10 +1,18 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.loops;
 
 import dev.finegrain.compiler.backend.jvm.code.JClass;
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.lanes.LaneStrips;
+import dev.finegrain.compiler.backend.jvm.lanes.LaneVectors;
+import dev.finegrain.compiler.backend.jvm.lanes.RowScanBands;
+import dev.finegrain.compiler.backend.jvm.lanes.WestMaxRecurrence;
+import dev.finegrain.compiler.backend.jvm.layout.AlignedStorage;
+import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.plan.DataflowPlan;
@@ -13,10 +21,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.compare;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * Lock-based dataflow on threads: actor instances are mapped to workers statically and each worker fires its
@@ -32,7 +40,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * ({@link RowScanBands}, storage in band blocks), else in strips ({@link LaneStrips}); the tokens' statements are
  * {@link DataflowTokens}'.
  */
-final class DataflowLoops {
+public final class DataflowLoops {
 
     private final LoweringContext cx;
     private final List<IrChannel> waits;
@@ -64,7 +72,7 @@ final class DataflowLoops {
                 .orElse(groupSize);
     }
 
-    static JClass lower(String className, DataflowPlan plan, SyncLayout layout, VectorWidth width) {
+    public static JClass lower(String className, DataflowPlan plan, SyncLayout layout, VectorWidth width) {
         LoweringContext cx = new LoweringContext(plan.graph(), layout, width);
         DataflowLoops loops = new DataflowLoops(cx, plan);
         Optional<String> notScan = RowScanBands.against(plan.graph());
@@ -288,14 +296,10 @@ final class DataflowLoops {
         return row;
     }
 
-    /** The columns of each worker's band: the generated code computes the same (see {@link #bands}). */
-    static int bandWidth(int columns, int workers, int group) {
-        return Math.ceilDiv(Math.ceilDiv(columns, workers), group) * group;
-    }
-
     /**
      * Worker w's columns: [w * band, (w + 1) * band) clipped to the domain, with the band a whole number of sync
-     * groups so that no group's token is published by two workers ({@link #bandWidth}).
+     * groups so that no group's token is published by two workers ({@link AlignedStorage#bandWidth}, which lays out
+     * storage for the same bands).
      */
     private List<JStmt> bands() {
         int group = cx.sync.group();

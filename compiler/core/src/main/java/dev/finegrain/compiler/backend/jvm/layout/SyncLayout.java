@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.layout;
 
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -56,7 +56,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
      * Workers own bands of columns ({@link TokenRule.Ownership#COLUMN_BAND}), so a channel within one point or one
      * column needs no token: such a channel gets no word array, since nothing would touch it.
      */
-    static boolean needsToken(int rank, IrChannel channel) {
+    public static boolean needsToken(int rank, IrChannel channel) {
         return TokenRule.needsToken(channel, rank, TokenRule.Ownership.COLUMN_BAND);
     }
 

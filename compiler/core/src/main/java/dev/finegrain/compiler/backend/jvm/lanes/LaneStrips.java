@@ -1,8 +1,11 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
 import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
+import dev.finegrain.compiler.backend.jvm.lowering.RowLayout;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 
@@ -13,11 +16,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * Lowers a rectangle of a 2D kernel to strips of k rows whose k lanes step together, as a warp's lanes do
@@ -35,7 +38,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * Where the class aligns its rows ({@link RowLayout#alignRows}, a band's strips across whole rows) the blocks
  * start at the first column where every lane's row load is one whole vector, and the prologue runs up to it.
  */
-final class LaneStrips {
+public final class LaneStrips {
 
     /** The helper's javadoc: HotSpot's C2 allocates registers and optimises loops per method. */
     private static final String BLOCKS_APART = "A strip's whole blocks, compiled by HotSpot apart from the loops around the strips,\n"
@@ -63,10 +66,10 @@ final class LaneStrips {
     private record Carried(int field, JExpr.Local[] steps, JExpr.Local[] back, int nearest, JExpr.Local[] above, JExpr.Local[] aboveBack) {}
 
     /** Strips for the kernel, or none; {@code summary} is the line {@code show --java} prints about it. */
-    record Choice(Optional<LaneStrips> strips, String summary) {}
+    public record Choice(Optional<LaneStrips> strips, String summary) {}
 
     /** Strips when {@link LaneVectors#choose} gives lanes. */
-    static Choice choose(LoweringContext cx, VectorWidth width, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
+    public static Choice choose(LoweringContext cx, VectorWidth width, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
         LaneVectors.Choice lanes = LaneVectors.choose(cx, width, shapeAgainst);
         return new Choice(lanes.lanes().map(LaneStrips::new), lanes.summary());
     }
@@ -96,21 +99,21 @@ final class LaneStrips {
     }
 
     /** The row the current strip starts at; the statements around a strip may use it. */
-    JExpr.Local stripRow() {
+    public JExpr.Local stripRow() {
         return stripRow;
     }
 
     /** The first row after the last whole strip; the caller runs the rows from there on without lanes. */
-    JExpr.Local stripsEnd() {
+    public JExpr.Local stripsEnd() {
         return stripsEnd;
     }
 
-    int lanes() {
+    public int lanes() {
         return k;
     }
 
     /** How many columns each lane runs behind the lane above it. */
-    int skew() {
+    public int skew() {
         return skew;
     }
 
@@ -118,7 +121,7 @@ final class LaneStrips {
      * Runs rows [rowFrom, rowTo) x columns [columnFrom, columnTo) in strips while k rows remain, with {@code before} and
      * {@code after} around each strip; every cell the rectangle reads outside itself must be final before it starts.
      */
-    List<JStmt> strips(JExpr rowFrom, JExpr rowTo, JExpr columnFrom, JExpr columnTo, List<JStmt> before, List<JStmt> after) {
+    public List<JStmt> strips(JExpr rowFrom, JExpr rowTo, JExpr columnFrom, JExpr columnTo, List<JStmt> before, List<JStmt> after) {
         boolean carries = cx.carries.readingFromLocals();
         cx.carries.readFromLocals(false);
         List<JStmt> out = new ArrayList<>();

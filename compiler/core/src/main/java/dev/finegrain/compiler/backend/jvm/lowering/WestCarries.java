@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lowering;
 
 import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
@@ -13,8 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.valueType;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.valueType;
 
 /**
  * Keeps every state field that an actor reads one column west of the point in a local carried along the point
@@ -25,7 +25,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.valueType;
  * {@link #seed} before each such loop and {@link #advance} after each point, and says with {@link #readFromLocals}
  * in which loop bodies the reads may use the locals.
  */
-final class WestCarries {
+public final class WestCarries {
 
     private final LoweringContext cx;
     private final Map<Integer, Carry> carries = new LinkedHashMap<>();
@@ -39,7 +39,7 @@ final class WestCarries {
     }
 
     /** Carries every state field that some actor reads one column west of the point. */
-    void carryWestReads() {
+    public void carryWestReads() {
         for (IrField field : cx.graph.fields()) {
             if (field.isState() && cx.graph.actors().stream().anyMatch(actor -> reads(actor.body(), field.id(), west()))) {
                 JType type = valueType(field.type());
@@ -49,11 +49,11 @@ final class WestCarries {
     }
 
     /** Whether expressions lowered from now on read carried fields' west values from their locals. */
-    void readFromLocals(boolean fromLocals) {
+    public void readFromLocals(boolean fromLocals) {
         this.fromLocals = fromLocals;
     }
 
-    boolean readingFromLocals() {
+    public boolean readingFromLocals() {
         return fromLocals;
     }
 
@@ -78,7 +78,7 @@ final class WestCarries {
     }
 
     /** Loads every carried field's value west of column {@code from}, before a point loop that starts there. */
-    List<JStmt> seed(JExpr from) {
+    public List<JStmt> seed(JExpr from) {
         List<JStmt> seeds = new ArrayList<>();
         carries.forEach((field, carry) -> seeds.add(new JStmt.Assign(carry.west(),
                 cx.value(field, add(add(cx.rowBase[field], from), cx.delta(field, west()))))));
@@ -86,7 +86,7 @@ final class WestCarries {
     }
 
     /** After a point: the value it stored is the next point's west value. */
-    List<JStmt> advance() {
+    public List<JStmt> advance() {
         return carries.values().stream().<JStmt>map(carry -> new JStmt.Assign(carry.west(), carry.current())).toList();
     }
 

@@ -1,6 +1,7 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.layout;
 
 import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.lowering.RowLayout;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 
@@ -35,7 +36,7 @@ import java.util.function.LongPredicate;
  * ran more than twice as slow for row-scan tiles (docs/jvm-backend.md, "Column blocks"). Their rows are dense: a row
  * of 17 ints padded to two lines of its own doubled the lines a tile touches, and ran slower.
  */
-final class AlignedStorage implements StorageLayout {
+public final class AlignedStorage implements StorageLayout {
 
     /** The smallest array G1 starts on a region boundary, in bytes; -1 when the JVM does not run G1 (or will not say). */
     private static final long REGION_START_BYTES = g1HumongousThreshold();
@@ -85,17 +86,17 @@ final class AlignedStorage implements StorageLayout {
     }
 
     /** Where the frame holds field {@code field}'s row pitch, after the {@code rank} sizes. */
-    static int pitchIndex(int rank, int field) {
+    public static int pitchIndex(int rank, int field) {
         return rank + 2 * field;
     }
 
     /** Where the frame holds field {@code field}'s block stride (the elements from one band's block to the next), after the block alignment. */
-    static int blockStrideIndex(int rank, int fields, int field) {
+    public static int blockStrideIndex(int rank, int fields, int field) {
         return rank + 2 * fields + 1 + field;
     }
 
     /** Where the frame holds field {@code field}'s front. */
-    static int frontIndex(int rank, int field) {
+    public static int frontIndex(int rank, int field) {
         return rank + 2 * field + 1;
     }
 
@@ -103,12 +104,20 @@ final class AlignedStorage implements StorageLayout {
      * Where the frame holds the block alignment of a kernel with {@code fields} fields: the lanes when some field's rows
      * are aligned, so a strip's blocks start on a line, and 1 when all are dense, so they start where they would anyway.
      */
-    static int blockAlignmentIndex(int rank, int fields) {
+    public static int blockAlignmentIndex(int rank, int fields) {
         return rank + 2 * fields;
     }
 
+    /**
+     * The columns of each worker's band under the dataflow schedule, a whole number of sync groups: the generated code
+     * computes the same ({@code DataflowLoops} spells it).
+     */
+    public static int bandWidth(int columns, int workers, int group) {
+        return Math.ceilDiv(Math.ceilDiv(columns, workers), group) * group;
+    }
+
     /** Whether this JVM starts an array of so many bytes on a cache line: G1 does for its humongous objects. */
-    static boolean startsOnLine(long bytes) {
+    public static boolean startsOnLine(long bytes) {
         return REGION_START_BYTES > 0 && bytes >= REGION_START_BYTES;
     }
 
@@ -116,13 +125,13 @@ final class AlignedStorage implements StorageLayout {
      * The layout of every field of {@code graph} at {@code sizes} for a team of {@code workers}, for storage laid out as
      * {@code padded} is; {@code startsOnLine} says which array sizes (in bytes) start on a cache line.
      */
-    static AlignedStorage of(KernelGraph graph, int[] sizes, JClass.RowAlignment alignment, Object[] padded, int workers,
+    public static AlignedStorage of(KernelGraph graph, int[] sizes, JClass.RowAlignment alignment, Object[] padded, int workers,
                              LongPredicate startsOnLine) {
         Rows[] rows = new Rows[graph.fields().size()];
         int[] frame = Arrays.copyOf(sizes, sizes.length + 3 * rows.length + 1);
         int columns = sizes[sizes.length - 1];
         int band = alignment.blockColumns() > 0 ? alignment.blockColumns()
-                : alignment.bandGroup() == 0 ? columns : Math.max(1, DataflowLoops.bandWidth(columns, workers, alignment.bandGroup()));
+                : alignment.bandGroup() == 0 ? columns : Math.max(1, bandWidth(columns, workers, alignment.bandGroup()));
         boolean anyAligned = false;
         for (IrField field : graph.fields()) {
             int f = field.id();

@@ -1,11 +1,13 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lowering;
 
 import dev.finegrain.compiler.backend.jvm.code.JClass;
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.backend.jvm.code.LocalUse;
+import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
@@ -36,41 +38,41 @@ import java.util.Set;
  * RowLayout} aligns the rows or splits them into blocks, each field's row pitch, front (the elements before its first)
  * and block stride come from the frame, and rowBase adds the front or the block's origin.
  */
-final class LoweringContext {
+public final class LoweringContext {
 
-    static final String RUNTIME = "dev/finegrain/runtime/jvm/";
-    static final JType WATCHDOG = JType.reference(RUNTIME + "Watchdog");
-    static final JType BARRIER = JType.reference(RUNTIME + "SenseBarrier");
+    public static final String RUNTIME = "dev/finegrain/runtime/jvm/";
+    public static final JType WATCHDOG = JType.reference(RUNTIME + "Watchdog");
+    public static final JType BARRIER = JType.reference(RUNTIME + "SenseBarrier");
     static final JType PARKING = JType.reference(RUNTIME + "ParkingFlags");
 
-    final KernelGraph graph;
-    final int rank;
-    final int last;
-    final SyncLayout sync;
-    final List<JClass.FieldBinding> bindings = new ArrayList<>();
+    public final KernelGraph graph;
+    public final int rank;
+    public final int last;
+    public final SyncLayout sync;
+    public final List<JClass.FieldBinding> bindings = new ArrayList<>();
     final List<JExpr.Local> locals = new ArrayList<>();
-    final List<JStmt> prologue = new ArrayList<>();
+    public final List<JStmt> prologue = new ArrayList<>();
     /** The private methods {@link #outline} made, in the order the class declares them. */
-    final List<JClass.Helper> helpers = new ArrayList<>();
+    public final List<JClass.Helper> helpers = new ArrayList<>();
     private int nextSlot = 3;
 
-    final JExpr.Local worker = new JExpr.Local(1, "worker", JType.INT);
-    final JExpr.Local workers = new JExpr.Local(2, "workers", JType.INT);
-    final JExpr.Local[] size;
-    final JExpr.Local[] coordinate;
-    final JExpr.Local[] param;
-    final JExpr.Local[] array;
-    final JExpr.Local[][] stride;
-    final JExpr.Local[] rowBase;
-    final JExpr.Local[] linearStride;
+    public final JExpr.Local worker = new JExpr.Local(1, "worker", JType.INT);
+    public final JExpr.Local workers = new JExpr.Local(2, "workers", JType.INT);
+    public final JExpr.Local[] size;
+    public final JExpr.Local[] coordinate;
+    public final JExpr.Local[] param;
+    public final JExpr.Local[] array;
+    public final JExpr.Local[][] stride;
+    public final JExpr.Local[] rowBase;
+    public final JExpr.Local[] linearStride;
     final JExpr.Local linearRow;
-    final JExpr.Local rowNumber;
-    final JExpr.Local watchdog;
-    final JExpr.Local[] syncArray;
-    final WestCarries carries;
-    final ActorLowering actors;
+    public final JExpr.Local rowNumber;
+    public final JExpr.Local watchdog;
+    public final JExpr.Local[] syncArray;
+    public final WestCarries carries;
+    public final ActorLowering actors;
     /** How the fields' rows lie in storage: dense, aligned for strips, or in blocks of columns. */
-    final RowLayout layout;
+    public final RowLayout layout;
     /** The lanes the class may use; they decide whether an input declared {@code Storage.BYTE} is kept in bytes. */
     private final VectorWidth width;
     private final Map<String, JExpr> deltas = new HashMap<>();
@@ -78,7 +80,7 @@ final class LoweringContext {
     /** Where in the prologue each field's row pitch (its stride of the last-but-one dimension) is set. */
     final int[] pitchStatement;
 
-    LoweringContext(KernelGraph graph, SyncLayout sync, VectorWidth width) {
+    public LoweringContext(KernelGraph graph, SyncLayout sync, VectorWidth width) {
         this.graph = graph;
         this.width = width;
         this.rank = graph.rank();
@@ -135,7 +137,7 @@ final class LoweringContext {
 
     // ---- locals and bindings -------------------------------------------------------------------------------
 
-    JExpr.Local local(String name, JType type) {
+    public JExpr.Local local(String name, JType type) {
         JExpr.Local local = new JExpr.Local(nextSlot, uniqueName(name), type);
         nextSlot += type.isWide() ? 2 : 1;
         locals.add(local);
@@ -149,7 +151,7 @@ final class LoweringContext {
      * the caller does not see what the region writes to a local: a lowering outlines only a region whose results are
      * in memory, and whose locals the caller writes again before it reads them.
      */
-    List<JStmt> outline(String name, String why, List<JStmt> region) {
+    public List<JStmt> outline(String name, String why, List<JStmt> region) {
         Set<JExpr.Local> read = LocalUse.readBeforeWritten(region);
         List<JExpr.Local> parameters = read.stream().sorted(Comparator.comparingInt(JExpr.Local::slot)).toList();
         if (1 + parameters.stream().mapToInt(local -> local.type().isWide() ? 2 : 1).sum() > 255) {
@@ -171,7 +173,7 @@ final class LoweringContext {
     }
 
     /** The run method's local table for {@code run}: every local but those only helpers use. */
-    List<JExpr.Local> runLocals(List<JStmt> run) {
+    public List<JExpr.Local> runLocals(List<JStmt> run) {
         Set<JExpr.Local> inRun = LocalUse.mentioned(run);
         Set<JExpr.Local> helpersOwn = new HashSet<>();
         helpers.forEach(helper -> helpersOwn.addAll(helper.locals()));
@@ -202,7 +204,7 @@ final class LoweringContext {
             "DoubleVector", "VectorMask", "VectorOperators", "VectorSpecies", "ByteVector");
 
     /** A final field bound from the frame, copied into a local of the same name at the start of run. */
-    JExpr.Local bind(String name, JType type, JClass.Source source, int index) {
+    public JExpr.Local bind(String name, JType type, JClass.Source source, int index) {
         JExpr.Local local = local(name, type);
         bindings.add(new JClass.FieldBinding(local.name(), type, source, index));
         prologue.add(new JStmt.Assign(local, new JExpr.Field(local.name(), type)));
@@ -216,7 +218,7 @@ final class LoweringContext {
         };
     }
 
-    static JType valueType(Type type) {
+    public static JType valueType(Type type) {
         return switch (type) {
             case INT -> JType.INT;
             case LONG -> JType.LONG;
@@ -254,12 +256,12 @@ final class LoweringContext {
 
     // ---- small expression helpers --------------------------------------------------------------------------
 
-    static JExpr constant(int value) {
+    public static JExpr constant(int value) {
         return JExpr.Const.ofInt(value);
     }
 
     /** The Java constant of an IR constant, of the same type. */
-    static JExpr.Const constant(IrExpr.Const c) {
+    public static JExpr.Const constant(IrExpr.Const c) {
         return switch (c.type()) {
             case INT -> JExpr.Const.ofInt((int) c.integral());
             case LONG -> JExpr.Const.ofLong(c.integral());
@@ -268,31 +270,31 @@ final class LoweringContext {
         };
     }
 
-    static JExpr add(JExpr a, JExpr b) {
+    public static JExpr add(JExpr a, JExpr b) {
         if (b instanceof JExpr.Const c && c.integral() == 0 && c.type().equals(JType.INT)) {
             return a;
         }
         return new JExpr.Binary(Op.ADD, a, b);
     }
 
-    static JExpr sub(JExpr a, JExpr b) {
+    public static JExpr sub(JExpr a, JExpr b) {
         return new JExpr.Binary(Op.SUB, a, b);
     }
 
-    static JExpr mul(JExpr a, JExpr b) {
+    public static JExpr mul(JExpr a, JExpr b) {
         return new JExpr.Binary(Op.MUL, a, b);
     }
 
-    static JExpr compare(Op op, JExpr a, JExpr b) {
+    public static JExpr compare(Op op, JExpr a, JExpr b) {
         return new JExpr.Binary(op, a, b);
     }
 
-    static JExpr math(String name, JType type, JExpr... arguments) {
+    public static JExpr math(String name, JType type, JExpr... arguments) {
         List<JType> parameters = Arrays.stream(arguments).map(a -> type).toList();
         return new JExpr.InvokeStatic("java/lang/Math", name, parameters, type, List.of(arguments));
     }
 
-    static JExpr runtime(String owner, String name, JType result, List<JType> parameters, JExpr... arguments) {
+    public static JExpr runtime(String owner, String name, JType result, List<JType> parameters, JExpr... arguments) {
         return new JExpr.InvokeStatic(RUNTIME + owner, name, parameters, result, List.of(arguments));
     }
 
@@ -300,7 +302,7 @@ final class LoweringContext {
      * Statements setting every field's rowBase and the point row from the outer coordinates; the row number (a
      * division) only where group tokens need it.
      */
-    List<JStmt> rowBases() {
+    public List<JStmt> rowBases() {
         List<JStmt> statements = new ArrayList<>();
         for (IrField field : graph.fields()) {
             JExpr origin = layout.origin(field.id());
@@ -327,7 +329,7 @@ final class LoweringContext {
      * read adds it. A tile's rows then loop from 0 to the tile's width, a constant, which the JIT unrolls whole for
      * narrow tiles. Only for schedules without tokens, whose words are numbered by the absolute point.
      */
-    void columnsFrom(JExpr origin) {
+    public void columnsFrom(JExpr origin) {
         if (origin != null && sync != null) {
             throw new IllegalStateException("token words are numbered by absolute points");
         }
@@ -340,12 +342,12 @@ final class LoweringContext {
     }
 
     /** The index in field {@code field}'s storage of the current point plus {@code offset}. */
-    JExpr index(int field, int[] offset) {
+    public JExpr index(int field, int[] offset) {
         return add(add(rowBase[field], coordinate[last]), delta(field, offset));
     }
 
     /** The storage distance from the current point of field {@code field} to the point {@code offset} from it. */
-    JExpr delta(int field, int[] offset) {
+    public JExpr delta(int field, int[] offset) {
         if (last == 0) {
             return constant(offset[0]);
         }
@@ -367,12 +369,12 @@ final class LoweringContext {
     }
 
     /** The row-major number of the current point over the unpadded domain. */
-    JExpr linearPoint() {
+    public JExpr linearPoint() {
         return add(linearRow, coordinate[last]);
     }
 
     /** The linear number of the point {@code vector} before the current one. */
-    JExpr linearPointBefore(int[] vector) {
+    public JExpr linearPointBefore(int[] vector) {
         JExpr point = linearPoint();
         for (int d = 0; d < rank; d++) {
             if (vector[d] != 0) {
@@ -385,7 +387,7 @@ final class LoweringContext {
     // ---- reading fields -------------------------------------------------------------------------------------
 
     /** The value of field {@code field} at storage index {@code index}, as its actors compute with it. */
-    JExpr value(int field, JExpr index) {
+    public JExpr value(int field, JExpr index) {
         JExpr element = new JExpr.ArrayLoad(array[field], index);
         if (packed(field)) {
             return new JExpr.Convert(element, JType.INT);
@@ -401,7 +403,7 @@ final class LoweringContext {
     // ---- channels ------------------------------------------------------------------------------------------
 
     /** Whether the channel needs a token under the schedules here ({@link SyncLayout#needsToken}). */
-    boolean needsToken(IrChannel channel) {
+    public boolean needsToken(IrChannel channel) {
         return SyncLayout.needsToken(rank, channel);
     }
 }

@@ -1,9 +1,10 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 
@@ -13,10 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * A tile exactly k columns wide (k the lane count) in strips of k rows whose k lanes step together, for kernels whose
@@ -36,7 +37,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * dependence from the east. A read of the row above comes from the previous steps shifted up one lane, lane 0 taking
  * the row above the strip from memory, as in {@link LaneStrips}.
  */
-final class TileLanes {
+public final class TileLanes {
 
     private final LaneVectors v;
     private final LoweringContext cx;
@@ -63,7 +64,7 @@ final class TileLanes {
     private final Map<Integer, JExpr.Local[]> westHalo = new LinkedHashMap<>();
 
     /** Tile lanes for a tile of {@code tileRows} x {@code tileColumns}, or the reason there are none. */
-    static Optional<String> shapeAgainst(int lanes, int skew, int tileRows, int tileColumns) {
+    public static Optional<String> shapeAgainst(int lanes, int skew, int tileRows, int tileColumns) {
         if (tileColumns != lanes || tileRows % lanes != 0) {
             return Optional.of("tiles of " + tileRows + " x " + tileColumns + " hold neither a block of a strip (" + lanes + " rows by "
                     + (skew * (lanes - 1) + lanes) + " columns) nor whole strips of " + lanes + " rows by " + lanes + " columns");
@@ -114,7 +115,7 @@ final class TileLanes {
     }
 
     /** Rows [rowFrom, rowTo) (a multiple of k) x the k columns from {@code columnFrom}, in strips of k rows. */
-    List<JStmt> strips(JExpr rowFrom, JExpr rowTo, JExpr columnFrom) {
+    public List<JStmt> strips(JExpr rowFrom, JExpr rowTo, JExpr columnFrom) {
         List<JStmt> strip = new ArrayList<>();
         strip.add(new JStmt.Assign(cx.coordinate[0], stripRow));
         strip.addAll(cx.rowBases());

@@ -1,8 +1,10 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
 import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrExpr;
 
 import java.util.ArrayList;
@@ -14,24 +16,24 @@ import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * What every lowering to lanes shares ({@link LaneStrips} for tiles and bands, the row scans, {@link HyperplaneLanes}
  * for hyperplane steps): the species and lane count, the constant index vectors of the in-register transpose and of
  * the one-lane shift, the transpose itself, and the arithmetic of a strip's cells in a field's storage.
  */
-final class LaneVectors {
+public final class LaneVectors {
 
     final LoweringContext cx;
     final StripMapping mapping;
     final JExpr.Species species;
     final JType lane;
     final JType vector;
-    final int k;
+    public final int k;
     final int skew;
     /** The species and why this width: "IntVector.SPECIES_512, fixed at generation: ...". */
     private final String shape;
@@ -50,18 +52,18 @@ final class LaneVectors {
     private JExpr.Local laneLag;
 
     /** Lanes for the kernel, or none; {@code summary} is the line {@code show --java} prints about it. */
-    record Choice(Optional<LaneVectors> lanes, String summary) {}
+    public record Choice(Optional<LaneVectors> lanes, String summary) {}
 
     /**
      * Lanes when the kernel maps to strips ({@link StripMapping}), the width gives at least two lanes of its type, and
      * {@code shapeAgainst} (given the lanes and the skew) finds no reason in the schedule against them.
      */
-    static Choice choose(LoweringContext cx, VectorWidth width, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
+    public static Choice choose(LoweringContext cx, VectorWidth width, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
         return choose(cx, width, true, shapeAgainst);
     }
 
     /** As above; {@code strips} false for lanes that load every read from storage ({@link StripMapping#of}). */
-    static Choice choose(LoweringContext cx, VectorWidth width, boolean strips, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
+    public static Choice choose(LoweringContext cx, VectorWidth width, boolean strips, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
         StripMapping.Decision decision = StripMapping.of(cx.graph, strips);
         if (decision.mapping().isEmpty()) {
             return new Choice(Optional.empty(), "Lanes: none; " + decision.reason() + ".");
@@ -111,7 +113,7 @@ final class LaneVectors {
     }
 
     /** The summary line of a lowering that runs its lanes other than as skewed strips of rows, which it then describes. */
-    String lanesSummary() {
+    public String lanesSummary() {
         return "Lanes: " + k + " " + lane.javaName() + " lanes (" + shape + ").";
     }
 

@@ -1,10 +1,19 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.loops;
 
 import dev.finegrain.compiler.backend.jvm.code.JClass;
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.lanes.LaneStrips;
+import dev.finegrain.compiler.backend.jvm.lanes.LaneVectors;
+import dev.finegrain.compiler.backend.jvm.lanes.RowScanBands;
+import dev.finegrain.compiler.backend.jvm.lanes.RowScanTiles;
+import dev.finegrain.compiler.backend.jvm.lanes.TileForm;
+import dev.finegrain.compiler.backend.jvm.lanes.TileGroupLanes;
+import dev.finegrain.compiler.backend.jvm.lanes.TileLanes;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 
@@ -12,12 +21,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.compare;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * Rodinia's structure on threads: for each block-diagonal k, the tiles whose coordinates sum to k are cut by tile row
@@ -30,11 +39,11 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * one worker this is the plain serial loop nest. A tile's row runs in column order, so a read one column west comes
  * from a local carried along the row.
  */
-final class DataParallelLoops {
+public final class DataParallelLoops {
 
     private DataParallelLoops() {}
 
-    static JClass lower(String className, DataParallelPlan plan, VectorWidth width) {
+    public static JClass lower(String className, DataParallelPlan plan, VectorWidth width) {
         LoweringContext cx = new LoweringContext(plan.graph(), null, width);
         int[] tileShape = plan.tile();
         LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> shapeAgainst(plan, k, skew));

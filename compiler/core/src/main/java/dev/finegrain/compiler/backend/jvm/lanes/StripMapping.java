@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrChannel;
@@ -34,7 +34,7 @@ import java.util.Optional;
  * @param laneType the one type of every field, param and lane value
  * @param reads    for every state field read by some actor: its reads, as (di, delta) pairs
  */
-record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads) {
+public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads) {
 
     /** The most steps a read may reach back, and so how many step vectors a strip keeps of each field. */
     static final int MAX_STEPS_BACK = 8;
@@ -42,12 +42,12 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
     /** A read of a state field: {@code rowsUp} (0 or 1) lanes up, {@code stepsBack} steps back (0: this step's value). */
     record StateRead(int rowsUp, int stepsBack) {}
 
-    StripMapping {
+    public StripMapping {
         reads = Map.copyOf(reads);
     }
 
     /** The mapping of the kernel's strips, or why it keeps scalar loops. */
-    static Decision of(KernelGraph graph) {
+    public static Decision of(KernelGraph graph) {
         return of(graph, true);
     }
 
@@ -70,7 +70,7 @@ record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>> reads
     }
 
     /** A mapping, or the reason there is none. */
-    record Decision(Optional<StripMapping> mapping, String reason) {}
+    public record Decision(Optional<StripMapping> mapping, String reason) {}
 
     static Optional<String> reasonAgainst(KernelGraph graph, boolean strips) {
         if (graph.rank() != 2) {

@@ -1,9 +1,10 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -14,11 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * Lanes across tiles, as a GPU runs one tile per thread block: a worker computes a group of up to k consecutive tiles
@@ -42,7 +43,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * <p>It applies to one actor whose field's reads reach only its west, north-west and north neighbours (inputs at any
  * offset), in tiles exactly k columns wide; {@link #against} says why not otherwise.
  */
-final class TileGroupLanes {
+public final class TileGroupLanes {
 
     private final LaneVectors v;
     private final LoweringContext cx;
@@ -74,7 +75,7 @@ final class TileGroupLanes {
     private JExpr columnFrom;
 
     /** Lanes across tiles of {@code tile} for the kernel, or the reason there are none. */
-    static Optional<String> against(KernelGraph graph, int lanes, int[] tile) {
+    public static Optional<String> against(KernelGraph graph, int lanes, int[] tile) {
         if (tile[1] != lanes) {
             return Optional.of("lanes across tiles need tiles as wide as the " + lanes + " lanes, one row a vector, and these are " + tile[1] + " wide");
         }
@@ -148,7 +149,7 @@ final class TileGroupLanes {
      * The worker's tiles of block-diagonal {@code diagonal} whose tile rows are [chunkFrom, chunkTo), in groups of k;
      * {@code tileStart} receives the group's first tile's first row and column.
      */
-    List<JStmt> groups(JExpr diagonal, JExpr chunkFrom, JExpr chunkTo, JExpr.Local[] tileStart) {
+    public List<JStmt> groups(JExpr diagonal, JExpr chunkFrom, JExpr chunkTo, JExpr.Local[] tileStart) {
         List<JStmt> body = new ArrayList<>();
         body.add(new JStmt.Assign(count, math("min", JType.INT, constant(k), sub(chunkTo, group))));
         body.add(new JStmt.Assign(tileStart[0], mul(group, constant(tileRows))));

@@ -1,9 +1,11 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.layout.HyperplaneStorage;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
@@ -14,12 +16,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.compare;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * The wavefront of a 2D kernel in vectors along its hyperplanes: every field lies along the hyperplanes (skew, 1)
@@ -39,7 +41,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * hyperplanes lie in about the same rows, and only those at a chunk's edge read points another worker wrote. A chunk
  * runs in whole vectors, and a last, partial one masked.
  */
-final class HyperplaneLanes {
+public final class HyperplaneLanes {
 
     private final LaneVectors v;
     private final LoweringContext cx;
@@ -64,7 +66,7 @@ final class HyperplaneLanes {
     private final JExpr.Local lanesInside;
 
     /** Lays the class's storage along the hyperplanes; before anything else of the class is lowered. */
-    HyperplaneLanes(LaneVectors lanes) {
+    public HyperplaneLanes(LaneVectors lanes) {
         this.v = lanes;
         this.cx = lanes.cx;
         this.k = lanes.k;
@@ -98,14 +100,14 @@ final class HyperplaneLanes {
     }
 
     /** The lines {@code show --java} prints about the lanes and the storage. */
-    String summary() {
+    public String summary() {
         return v.lanesSummary() + "\nStorage: every field along the hyperplanes (" + skew + ",1) (FINEGRAIN_ROW_HYPERPLANES), halo"
                 + " included: a hyperplane's points are consecutive, in order of rows, and a step loads and stores " + k
                 + " of them at a time, the points each read reaches consecutive on their own hyperplane.";
     }
 
     /** One hyperplane {@code value}: this worker's chunk of its rows, a vector of k consecutive points at a time. */
-    List<JStmt> hyperplane(JExpr value) {
+    public List<JStmt> hyperplane(JExpr value) {
         List<JStmt> out = new ArrayList<>();
         out.add(new JStmt.Assign(hyperplane, value));
         List<JType> ints = List.of(JType.INT, JType.INT, JType.INT, JType.INT);

@@ -1,10 +1,11 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.LaneOp;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
 
@@ -15,12 +16,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.compare;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * A row of a band, many vectors wide, for kernels of a {@link WestMaxRecurrence} {@code max(rest, west - gap)}: each
@@ -51,7 +52,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * that scanned skips the raise: each value of that row is at least its vector's carry less {@code k gap}, so at least
  * {@code MIN + (k + 1) gap}, and every rest term below it at least F already.
  */
-final class RowScanBands {
+public final class RowScanBands {
 
     private final LaneVectors v;
     private final LoweringContext cx;
@@ -78,14 +79,14 @@ final class RowScanBands {
     private final JExpr.Local northScanned;
 
     /** Why the kernel's rows take no row scan, or empty when they take one. */
-    static Optional<String> against(KernelGraph graph) {
+    public static Optional<String> against(KernelGraph graph) {
         if (graph.kernel().rank() != 2) {
             return Optional.of("a row scan runs the rows of a 2D domain, and this one has " + graph.kernel().rank() + " dimensions");
         }
         return WestMaxRecurrence.rowScanAgainst(graph);
     }
 
-    RowScanBands(LaneVectors lanes) {
+    public RowScanBands(LaneVectors lanes) {
         this.v = lanes;
         this.cx = lanes.cx;
         this.k = lanes.k;
@@ -121,7 +122,7 @@ final class RowScanBands {
     }
 
     /** The summary line {@code show --java} adds. */
-    String summary() {
+    public String summary() {
         return summary("a band's row");
     }
 
@@ -138,7 +139,7 @@ final class RowScanBands {
      * Where a new run of rows starts whose row above another run wrote (a tile's first row): it may not have scanned,
      * so the first row raises its rest terms.
      */
-    List<JStmt> forgetNorth() {
+    public List<JStmt> forgetNorth() {
         return northScanned == null ? List.of() : List.of(new JStmt.Assign(northScanned, JExpr.Const.ofBoolean(false)));
     }
 
@@ -146,7 +147,7 @@ final class RowScanBands {
      * Once per band, before its rows: the band's columns, from {@code from} to {@code to}, and where its whole vectors
      * end. Band blocks put the band's first column on a line, so the vectors start there.
      */
-    List<JStmt> columns(JExpr from, JExpr to) {
+    public List<JStmt> columns(JExpr from, JExpr to) {
         this.from = from;
         this.to = to;
         return List.of(new JStmt.Assign(scanEnd, add(from, mul(new JExpr.Binary(Op.DIV, sub(to, from), constant(k)), constant(k)))));
@@ -156,7 +157,7 @@ final class RowScanBands {
      * The current row of the band (row bases set): whole vectors while k columns remain, then {@code plain(a, b)}
      * (the scalar points from a to b) for the rest. Every point the row reads west of the band must be final.
      */
-    List<JStmt> row(Plain plain) {
+    public List<JStmt> row(Plain plain) {
         List<JStmt> out = new ArrayList<>();
         JExpr.Local x = cx.coordinate[cx.last];
         List<JStmt> vectors = new ArrayList<>();
@@ -219,7 +220,7 @@ final class RowScanBands {
     }
 
     /** The scalar points of the current row from column {@code from} to {@code to}, as the schedule runs them. */
-    interface Plain {
+    public interface Plain {
         List<JStmt> points(JExpr from, JExpr to);
     }
 

@@ -1,10 +1,12 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.LaneOp;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.layout.AlignedStorage;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
 
@@ -12,10 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.compare;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.compare;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.math;
 
 /**
  * A tile of at most {@link #MAX_VECTORS} whole vectors (k lanes each) as its rows in order, each row a vector at a
@@ -38,7 +40,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
  * cells one by one in the sequential order, exactly as the scalar code would, and so does every vector when the gap is
  * out of range.
  */
-final class RowScanTiles {
+public final class RowScanTiles {
 
     private final LaneVectors v;
     private final LoweringContext cx;
@@ -83,7 +85,7 @@ final class RowScanTiles {
      * Why tiles of {@code tile} in the kernel take no row scan, or empty when they take one: this form where the tile is
      * at most {@link #MAX_VECTORS} whole vectors wide ({@link #fits}), the band's ({@link RowScanBands}) where it is wider.
      */
-    static Optional<String> against(KernelGraph graph, int lanes, int[] tile) {
+    public static Optional<String> against(KernelGraph graph, int lanes, int[] tile) {
         if (tile.length != 2 || tile[1] < lanes) {
             return Optional.of("a row scan needs tiles at least as wide as the " + lanes + " lanes, and these are "
                     + tile[tile.length - 1] + " wide");
@@ -158,7 +160,7 @@ final class RowScanTiles {
      * (the block's own halo column only west of the first block, where it holds the boundary), read there, so no tile
      * writes outside its own block.
      */
-    List<JStmt> tile(JExpr tileColumn, JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
+    public List<JStmt> tile(JExpr tileColumn, JExpr.Local[] tileStart, JExpr.Local[] tileEnd) {
         List<JStmt> body = new ArrayList<>(cx.layout.blockOrigins(tileColumn, tileStart[1]));
         columnFrom = tileStart[1];
         cx.columnsFrom(columnFrom);

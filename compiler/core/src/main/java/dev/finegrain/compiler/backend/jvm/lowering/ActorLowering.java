@@ -1,7 +1,7 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lowering;
 
-import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.ir.IrActor;
@@ -15,16 +15,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.runtime;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.valueType;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.runtime;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.valueType;
 
 /**
  * Lowers actor bodies to expressions over the context's locals and fires an actor at the current point: evaluate
  * its body, hoisting fold loops ahead of it, then store (or publish, when packed) its value.
  */
-final class ActorLowering {
+public final class ActorLowering {
 
     private final LoweringContext cx;
     private final Map<String, JExpr.Local> accumulators = new HashMap<>();
@@ -34,18 +34,18 @@ final class ActorLowering {
     }
 
     /** Statements firing one actor at the current point: evaluate the body, then store (or publish, when packed). */
-    void fire(IrActor actor, List<JStmt> out) {
+    public void fire(IrActor actor, List<JStmt> out) {
         out.add(describe(actor));
         store(actor, lower(actor, actor.body(), out), out);
     }
 
-    JStmt describe(IrActor actor) {
+    public JStmt describe(IrActor actor) {
         return new JStmt.Comment("actor " + actor.name() + ": " + IrPrinter.load(cx.graph, actor.writes(), new int[cx.rank])
                 + " = " + IrPrinter.expression(cx.graph, actor.body()));
     }
 
     /** Stores an actor's value at the current point (publishing it, when the ready bit is packed beside it). */
-    void store(IrActor actor, JExpr value, List<JStmt> out) {
+    public void store(IrActor actor, JExpr value, List<JStmt> out) {
         int field = actor.writes();
         JExpr index = cx.index(field, new int[cx.rank]);
         value = cx.carries.keep(field, value, out);
@@ -62,7 +62,7 @@ final class ActorLowering {
      * True when the statements that lowering hoists out of the expression (fold loops, and the branches of a select
      * around a fold) read no state field, so they need no token to run.
      */
-    boolean foldsReadNoState(IrExpr expr) {
+    public boolean foldsReadNoState(IrExpr expr) {
         return switch (expr) {
             case IrExpr.Iterate it -> !readsState(it);
             case IrExpr.Select sel when containsFold(sel.whenTrue()) || containsFold(sel.whenFalse()) -> !readsState(sel);
@@ -88,7 +88,7 @@ final class ActorLowering {
     }
 
     /** Lowers an expression; loops of iterate folds are hoisted into {@code sink} ahead of the expression. */
-    JExpr lower(IrActor actor, IrExpr expr, List<JStmt> sink) {
+    public JExpr lower(IrActor actor, IrExpr expr, List<JStmt> sink) {
         return switch (expr) {
             case IrExpr.Const c -> LoweringContext.constant(c);
             case IrExpr.IndexVar v -> cx.absoluteCoordinate(v.dimension());

@@ -1,20 +1,24 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.loops;
 
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.lanes.HyperplaneLanes;
+import dev.finegrain.compiler.backend.jvm.lanes.LaneVectors;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.plan.WavefrontPlan;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.constant;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.math;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * Hyperplane steps on threads: for each step t, the points with floor(h.p / g) = t are found by looping over
@@ -23,11 +27,11 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * sense-reversing barrier separates steps. A 2D kernel whose hyperplane is (s, 1) and whose actors run in lanes steps
  * in vectors along its hyperplanes instead, its storage laid along them ({@link HyperplaneLanes}).
  */
-final class WavefrontLoops {
+public final class WavefrontLoops {
 
     private WavefrontLoops() {}
 
-    static JClass lower(String className, WavefrontPlan plan, VectorWidth vectorWidth) {
+    public static JClass lower(String className, WavefrontPlan plan, VectorWidth vectorWidth) {
         LoweringContext cx = new LoweringContext(plan.graph(), null, vectorWidth);
         JExpr.Local barrier = cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);
         int[] h = plan.hyperplane();

@@ -1,4 +1,4 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
@@ -22,10 +22,10 @@ import java.util.Optional;
  * more term of {@code rest}) have this form; the max may be nested in any order, as int and long max is associative
  * and commutative.
  */
-record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
+public record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
 
     /** The recurrence, or the reason the kernel has none. */
-    record Decision(Optional<WestMaxRecurrence> recurrence, String reason) {
+    public record Decision(Optional<WestMaxRecurrence> recurrence, String reason) {
         static Decision no(String reason) {
             return new Decision(Optional.empty(), reason);
         }
@@ -88,7 +88,7 @@ record WestMaxRecurrence(IrExpr rest, IrExpr gap) {
     }
 
     /** The field the recurrence computes: the one its kernel's one actor writes. */
-    static int field(KernelGraph graph) {
+    public static int field(KernelGraph graph) {
         return graph.actors().getFirst().writes();
     }
 

@@ -1,5 +1,6 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.layout;
 
+import dev.finegrain.compiler.backend.jvm.lanes.HyperplaneLanes;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.runtime.jvm.HyperplaneLayout;
@@ -15,7 +16,7 @@ import dev.finegrain.runtime.jvm.HyperplaneLayout;
  * the neighbours a step reads from the hyperplanes before it: every load and store of a step is one contiguous vector,
  * and a sweep streams through storage once (docs/jvm-backend.md, "Storage along hyperplanes").
  */
-final class HyperplaneStorage implements StorageLayout {
+public final class HyperplaneStorage implements StorageLayout {
 
     private final KernelGraph graph;
     private final int[] sizes;
@@ -28,7 +29,7 @@ final class HyperplaneStorage implements StorageLayout {
     }
 
     /** The layout of every field of the 2D kernel {@code graph} at {@code sizes} along the hyperplanes (skew, 1). */
-    static HyperplaneStorage of(KernelGraph graph, int[] sizes, int skew) {
+    public static HyperplaneStorage of(KernelGraph graph, int[] sizes, int skew) {
         if (sizes.length != 2) {
             throw new IllegalArgumentException("storage along hyperplanes is for 2D domains, not " + sizes.length + "D");
         }

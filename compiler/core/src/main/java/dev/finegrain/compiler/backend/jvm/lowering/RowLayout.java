@@ -1,18 +1,20 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lowering;
 
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.layout.AlignedStorage;
+import dev.finegrain.compiler.backend.jvm.layout.HyperplaneStorage;
 import dev.finegrain.compiler.ir.IrField;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.add;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.mul;
-import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
 
 /**
  * How a class's fields lie in storage, chosen once per class before any row base or delta is lowered: dense rows (the
@@ -22,7 +24,7 @@ import static dev.finegrain.compiler.backend.jvm.LoweringContext.sub;
  * {@link AlignedStorage} laid the storage out, and gives {@link LoweringContext#rowBases} the index each field's row
  * bases count from.
  */
-final class RowLayout {
+public final class RowLayout {
 
     private final LoweringContext cx;
     private Optional<JClass.RowAlignment> rows = Optional.empty();
@@ -44,7 +46,7 @@ final class RowLayout {
      * starting at the right column ({@code LaneStrips}) are whole vectors of one line each; elsewhere the rows stay
      * dense. Before any row base or delta is lowered.
      */
-    void alignRows(int skew, int lanes) {
+    public void alignRows(int skew, int lanes) {
         bindRows(new JClass.RowAlignment(skew, lanes));
         blockAlignment = cx.bind("blockAlignment", JType.INT, JClass.Source.SIZES, AlignedStorage.blockAlignmentIndex(cx.rank, front.length));
     }
@@ -55,7 +57,7 @@ final class RowLayout {
      * field's pitch, front and block stride come from the frame, and {@link #blockOrigins} must run before the first
      * row base. Before any row base or delta is lowered.
      */
-    void alignRowsInBands(int lanes, int group) {
+    public void alignRowsInBands(int lanes, int group) {
         bindBlocks(new JClass.RowAlignment(0, lanes, group, 0));
     }
 
@@ -65,7 +67,7 @@ final class RowLayout {
      * come from the frame, and {@link #blockOrigins} must run before the first row base. Before any row base or delta is
      * lowered.
      */
-    void alignRowsInColumnBlocks(int lanes, int columns) {
+    public void alignRowsInColumnBlocks(int lanes, int columns) {
         bindBlocks(new JClass.RowAlignment(0, lanes, 0, columns));
     }
 
@@ -74,7 +76,7 @@ final class RowLayout {
      * lanes: no rows, so nothing binds from the frame, and nothing may lower a row base or delta; the lowering finds
      * each hyperplane through the runtime's {@code HyperplaneLayout}. Before any row base or delta is lowered.
      */
-    void alongHyperplanes(int skew, int lanes) {
+    public void alongHyperplanes(int skew, int lanes) {
         checkUnset();
         rows = Optional.of(JClass.RowAlignment.alongHyperplanes(skew, lanes));
     }
@@ -110,7 +112,7 @@ final class RowLayout {
     }
 
     /** With blocks of columns: where block {@code band} (its first column {@code bandStart}) has its rows, per field. */
-    List<JStmt> blockOrigins(JExpr band, JExpr bandStart) {
+    public List<JStmt> blockOrigins(JExpr band, JExpr bandStart) {
         List<JStmt> origins = new ArrayList<>();
         for (IrField field : cx.graph.fields()) {
             int f = field.id();
@@ -120,12 +122,12 @@ final class RowLayout {
     }
 
     /** With blocks of columns: where the current block of field {@code field} has its rows ({@link #blockOrigins}). */
-    JExpr.Local blockOrigin(int field) {
+    public JExpr.Local blockOrigin(int field) {
         return blockOrigin[field];
     }
 
     /** With blocks of columns: the elements from one block of field {@code field} to the next. */
-    JExpr.Local blockStride(int field) {
+    public JExpr.Local blockStride(int field) {
         return blockStride[field];
     }
 
@@ -133,7 +135,7 @@ final class RowLayout {
      * After {@link #alignRows}: the number of columns a strip's first block is aligned to, from the frame (lanes or 1);
      * null where the rows are not aligned for strips (dense, or in blocks of columns).
      */
-    JExpr.Local blockAlignment() {
+    public JExpr.Local blockAlignment() {
         return blockAlignment;
     }
 
@@ -148,7 +150,7 @@ final class RowLayout {
     }
 
     /** The row layout {@link #alignRows} chose, if it was called. */
-    Optional<JClass.RowAlignment> rows() {
+    public Optional<JClass.RowAlignment> rows() {
         return rows;
     }
 

@@ -1,5 +1,7 @@
-package dev.finegrain.compiler.backend.jvm;
+package dev.finegrain.compiler.backend.jvm.lanes;
 
+import dev.finegrain.compiler.backend.jvm.loops.DataParallelLoops;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 
 import java.util.Optional;
@@ -14,7 +16,7 @@ import java.util.Optional;
  * with no lanes at all, scalar loops ({@link Scalar}). Each form carries the line {@code show --java} says about it.
  * The chosen lowering declares its locals as it is made, so only it is made.
  */
-sealed interface TileForm {
+public sealed interface TileForm {
 
     /** The line {@code show --java} and the generated class say about the form. */
     String summary();
