@@ -45,6 +45,20 @@ public final class Invocation {
     public Object param(String name) { return params.get(name); }
 
     /**
+     * The same sizes and inputs with these params' values replaced, checked as {@link Builder#build()} checks them: a
+     * sweep over a param (seed 003's amount of work per link) runs one kernel's inputs at several values.
+     *
+     * @throws KernelDefinitionException naming a param the kernel does not declare, or a value of the wrong type
+     */
+    public Invocation withParams(Map<String, Object> values) {
+        Builder builder = new Builder(kernel, site).sizes(sizes);
+        params.forEach(builder::param);
+        values.forEach(builder::param);
+        inputs.forEach(builder::input);
+        return builder.build();
+    }
+
+    /**
      * An int[], long[] or double[], by the input's declared type. The array is shared, not copied: see
      * {@link #checkStorage()} for what a backend re-checks when it reads the values.
      */

@@ -12,6 +12,11 @@ public record RunSettings(long seed, int threads, boolean measure, long stallTim
         return new RunSettings(seed, threads, false, DEFAULT_STALL_TIMEOUT_NANOS);
     }
 
+    /** The same settings with another number of worker threads (a sweep over thread counts). */
+    public RunSettings withThreads(int workers) {
+        return workers == threads ? this : new RunSettings(seed, workers, measure, stallTimeoutNanos);
+    }
+
     public static int defaultThreads() {
         return Runtime.getRuntime().availableProcessors();
     }

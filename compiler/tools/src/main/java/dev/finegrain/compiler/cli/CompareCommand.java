@@ -8,11 +8,13 @@ import dev.finegrain.compiler.compare.ImportCheck;
 import dev.finegrain.compiler.compare.ImportedRows;
 import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.OutputFolder;
+import dev.finegrain.compiler.compare.ReportCharts;
 import dev.finegrain.compiler.compare.ReportWriter;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.Shard;
 import dev.finegrain.compiler.compare.Sweep;
+import dev.finegrain.compiler.compare.SweepAxes;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
 import picocli.CommandLine.Command;
@@ -64,8 +66,15 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                     + " this kernel, of every size unless --sizes names some; with --results and no --backends nothing runs here")
     List<Path> results = new ArrayList<>();
 
+    @Option(names = "--x", paramLabel = "AXIS", description = "with --out: chart against this axis instead of the size: a"
+            + " swept param (--params), threads (several --threads) or a profile key (--profile-set)")
+    String xAxis;
+
     @Mixin
     RunOptions options = new RunOptions();
+
+    @Mixin
+    AxisOptions axes = new AxisOptions();
 
 
     @Override
@@ -83,7 +92,7 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         ComparisonRequest.Builder request = ComparisonRequest.builder(kernel)
                 .sizes(sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, rank, kernelName))
                 .schedules(schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules))
-                .backends(backends == null ? Backends.available() : CliValues.backends(backends))
+                .backends(axes.withProfileSettings(backends == null ? Backends.available() : CliValues.backends(backends)))
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
                 .shard(shard == null ? Shard.WHOLE : shard(shard))
                 .progress(err());
@@ -99,11 +108,12 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         String commandLine = CliValues.commandLine(spec);
         String from = String.join(", ", results.stream().map(Path::toString).toList());
         InterruptibleSweep run = new InterruptibleSweep();
-        options.applyTo(request).listener(run).stopped(run.stopped());
+        options.applyTo(request).listener(run).stopped(run.stopped())
+                .axes(axes.axes(kernel.kernel(), options.threadCounts()));
         // expanded before any file is touched: a mistake in the request leaves an earlier run's folder as it was
         Sweep sweep = Sweep.of(request.build());
         try (OutputFolder folder = outDir == null ? null : OutputFolder.take(outDir, commandLine)) {
-            ReportWriter report = folder == null ? null : ReportWriter.into(outDir);
+            ReportWriter report = folder == null ? null : ReportWriter.into(outDir).chartingAgainst(chartAxis(sweep));
             List<ResultRow> earlier = resume ? journaledRows(folder, sweep.identity()) : List.of();
             if (folder != null) {
                 folder.startJournal(resume, sweep.identity());
@@ -142,6 +152,24 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 + (folder.skippedJournalLines() == 0 ? "" : "; " + folder.skippedJournalLines()
                         + " torn line(s) left out, their rows run again"));
         return earlier;
+    }
+
+    /** The axis the report charts against: the size, or an axis the sweep names in its rows. */
+    private String chartAxis(Sweep sweep) {
+        if (xAxis == null || xAxis.equals(ReportCharts.SIZE)) {
+            return ReportCharts.SIZE;
+        }
+        if (outDir == null) {
+            throw new UsageException("--x sets the report's charts, which --out DIR writes; give --out DIR");
+        }
+        java.util.Set<String> named = new java.util.TreeSet<>();
+        sweep.rows().forEach(row -> row.axes().keySet().forEach(key -> named.add(key.substring(SweepAxes.PREFIX.length()))));
+        if (!named.contains(xAxis)) {
+            throw new UsageException("--x " + xAxis + " is not an axis of this sweep; "
+                    + (named.isEmpty() ? "it varies none beyond the size (use --params, several --threads or --profile-set)"
+                    : "its axes: size, " + String.join(", ", named)));
+        }
+        return xAxis;
     }
 
     /** The shard given as I/N. */

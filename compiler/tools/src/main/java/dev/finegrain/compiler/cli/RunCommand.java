@@ -54,6 +54,7 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
     public Integer call() {
         LibraryKernel kernel = CliValues.kernel(catalog(), kernelName);
         ResultFormat resultFormat = options.resultFormat();
+        options.requireOneThreadCount("run");
         Schedule parsedSchedule = CliValues.schedule(schedule);
         Backend parsedBackend = CliValues.backend(backend);
         CliValues.requireRuns(parsedBackend, parsedSchedule);

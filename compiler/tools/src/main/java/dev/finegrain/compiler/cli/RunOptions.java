@@ -5,6 +5,7 @@ import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.UsageException;
 import picocli.CommandLine.Option;
 
+import java.util.List;
 import java.util.Locale;
 
 /** The options {@code run} and {@code compare} share: seed, threads, timing and output format. */
@@ -13,8 +14,9 @@ final class RunOptions {
     @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input and interleaving seed (default: ${DEFAULT-VALUE})")
     long seed;
 
-    @Option(names = "--threads", paramLabel = "N", description = "worker threads for the jvm backend (default: available processors)")
-    Integer threads;
+    @Option(names = "--threads", paramLabel = "N[,N...]", description = "worker threads for the jvm backend (default: available"
+            + " processors); compare takes a list, e.g. 1,2, and runs the jvm rows at each")
+    String threads;
 
     @Option(names = "--jobs", paramLabel = "N", description = "rows to run at once: simulated and counted rows share a pool "
             + "of N threads, rows timed on real hardware always run alone (default: available processors)")
@@ -26,13 +28,35 @@ final class RunOptions {
     @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table, json or csv (default: ${DEFAULT-VALUE})")
     String format;
 
-    /** The options shared by run and compare, applied to a request. */
+    /** The options shared by run and compare, applied to a request; a list of thread counts is compare's axis. */
     ComparisonRequest.Builder applyTo(ComparisonRequest.Builder request) {
         request.seed(seed).measure(!quick).jobs(CliValues.jobs(jobs));
-        if (threads != null) {
-            request.threads(CliValues.threads(threads));
+        List<Integer> counts = threadCounts();
+        if (!counts.isEmpty()) {
+            request.threads(counts.getFirst());
         }
         return request;
+    }
+
+    /** The thread counts given, checked; none when the option was not given. */
+    List<Integer> threadCounts() {
+        if (threads == null) {
+            return List.of();
+        }
+        return AxisOptions.list(threads, "--threads").stream().map(text -> {
+            try {
+                return CliValues.threads(Integer.parseInt(text));
+            } catch (NumberFormatException notANumber) {
+                throw new UsageException("--threads '" + text + "' is not a number; use 1 to 1024, or a list such as 1,2");
+            }
+        }).toList();
+    }
+
+    /** For a command that runs one row: one thread count. */
+    void requireOneThreadCount(String command) {
+        if (threadCounts().size() > 1) {
+            throw new UsageException(command + " runs one row: give one --threads value (compare runs a list of them)");
+        }
     }
 
     ResultFormat resultFormat() {

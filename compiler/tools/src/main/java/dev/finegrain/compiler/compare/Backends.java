@@ -9,7 +9,9 @@ import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,6 +20,9 @@ import java.util.Optional;
  * name because a simulated sweep takes minutes where the others take seconds.
  */
 public final class Backends {
+
+    /** The prefix of a gpu-model backend's name. */
+    public static final String GPU_MODEL_PREFIX = GpuModelBackend.PREFIX;
 
     private static final List<Backend> AVAILABLE = List.of(new ReferenceBackend(), new JvmBackend());
 
@@ -46,9 +51,25 @@ public final class Backends {
         return AVAILABLE.stream().filter(b -> b.name().equals(name)).findFirst();
     }
 
+    /**
+     * The profile keys a gpu-model backend's name sets ({@code gpu-model:fermi-gtx570@sm.lockBits=2048}), by key, in
+     * the order given; none for any other backend.
+     */
+    public static Map<String, String> profileSettings(String backendName) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (backendName.startsWith(GPU_MODEL_PREFIX)) {
+            String[] parts = backendName.split(SimtProfile.SETTING);
+            for (int p = 1; p < parts.length; p++) {
+                int equals = parts[p].indexOf('=');
+                settings.put(parts[p].substring(0, equals), parts[p].substring(equals + 1));
+            }
+        }
+        return settings;
+    }
+
     public static List<String> names() {
         List<String> names = new ArrayList<>(AVAILABLE.stream().map(Backend::name).toList());
-        names.add(GpuModelBackend.PREFIX + "<profile> (" + String.join(", ", SimtProfile.BUILT_IN) + ")");
+        names.add(GpuModelBackend.PREFIX + "<profile>[@KEY=V...] (" + String.join(", ", SimtProfile.BUILT_IN) + ")");
         names.add(CudaBackend.PREFIX + "[:<arch>] (default " + CudaBackend.DEFAULT_ARCH + ")");
         return names;
     }

@@ -21,11 +21,12 @@ import java.util.function.BooleanSupplier;
  * @param listener         told each row as soon as it is settled (a journal), from whichever thread settled it
  * @param stopped          whether to start no further row (an interrupted run): rows not started are left out
  * @param shard            the slice of the sweep to run here ({@link Shard#WHOLE} for all of it)
+ * @param axes             the params, thread counts, granularities and channel policies the sweep varies
  */
 public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends,
                                 MechanismChoice mechanisms, long seed, int threads, boolean threadsRequested,
                                 boolean measure, int jobs, PrintWriter progress, RowListener listener,
-                                Shard shard, BooleanSupplier stopped) {
+                                Shard shard, BooleanSupplier stopped, SweepAxes axes) {
 
     public ComparisonRequest {
         Objects.requireNonNull(kernel, "kernel");
@@ -36,6 +37,7 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(stopped, "stopped");
         Objects.requireNonNull(shard, "shard");
+        Objects.requireNonNull(axes, "axes");
         if (threads < 1 || jobs < 1) {
             throw new IllegalArgumentException("threads and jobs must be positive: " + threads + ", " + jobs);
         }
@@ -61,6 +63,7 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         private RowListener listener = RowListener.NONE;
         private BooleanSupplier stopped = () -> false;
         private Shard shard = Shard.WHOLE;
+        private SweepAxes axes = SweepAxes.NONE;
 
         private Builder(LibraryKernel kernel) {
             this.kernel = Objects.requireNonNull(kernel, "kernel");
@@ -129,9 +132,14 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
             return this;
         }
 
+        public Builder axes(SweepAxes given) {
+            axes = Objects.requireNonNull(given, "axes");
+            return this;
+        }
+
         public ComparisonRequest build() {
             return new ComparisonRequest(kernel, sizes, schedules, backends, mechanisms, seed, threads, threadsRequested,
-                    measure, jobs, progress, listener, shard, stopped);
+                    measure, jobs, progress, listener, shard, stopped, axes);
         }
     }
 }

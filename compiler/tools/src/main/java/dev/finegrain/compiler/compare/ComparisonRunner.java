@@ -118,14 +118,18 @@ public final class ComparisonRunner {
         return new Comparison(results.stream().flatMap(List::stream).toList(), sweep.notes());
     }
 
-    /** The sweep's rows cut where the size changes (the sweep lists the rows of one size together). */
+    /**
+     * The sweep's rows cut where their inputs change: the size, or a swept param's value (the sweep lists the rows of one
+     * size and param point together), so that each group's inputs and oracle are made once.
+     */
     private static List<List<Sweep.Planned>> bySize(List<Sweep.Planned> planned) {
         List<List<Sweep.Planned>> groups = new ArrayList<>();
         int from = 0;
         while (from < planned.size()) {
-            int[] sizes = planned.get(from).sizes();
+            Sweep.Planned first = planned.get(from);
             int to = from;
-            while (to < planned.size() && Arrays.equals(planned.get(to).sizes(), sizes)) {
+            while (to < planned.size() && Arrays.equals(planned.get(to).sizes(), first.sizes())
+                    && planned.get(to).params().equals(first.params())) {
                 to++;
             }
             groups.add(planned.subList(from, to));
@@ -190,7 +194,9 @@ public final class ComparisonRunner {
         Invocation invocation;
         KernelOutputs oracle;
         try {
-            invocation = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
+            Invocation generated = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
+            Map<String, Object> params = planned.getFirst().params();
+            invocation = params.isEmpty() ? generated : generated.withParams(params);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError generatorFailure) {
             return failRest(index, rows, planned, request, "the kernel's input generator failed at size "
                     + Sweep.sizeText(sizes) + ": " + describe(generatorFailure), counter);
@@ -275,7 +281,7 @@ public final class ComparisonRunner {
         Variant variant = row.variant().orElseThrow();
         BackendRun run;
         try {
-            run = row.backend().run(variant, invocation, settings);
+            run = row.backend().run(variant, invocation, settings.withThreads(row.threads()));
         } catch (UnsupportedCombinationException cannot) {
             return skipped(row, settings.seed(), cannot.getMessage());
         } catch (KernelExecutionException | KernelDefinitionException | StallException runFailure) {
@@ -293,6 +299,7 @@ public final class ComparisonRunner {
                 .or(() -> expected.outputs().firstDifference(variant.graph(), row.sizes(), run.outputs()));
         Map<String, Object> details = new LinkedHashMap<>(run.details());
         details.put(ImportCheck.DIGEST, expected.digest());
+        details.putAll(row.axes());
         return new ResultRow(row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(),
                 row.backend().name(), row.mechanismText(), row.granularityText(), row.lockChoices().channelPolicy().cliName(),
                 problem.isEmpty() ? RowStatus.VERIFIED : RowStatus.NOT_VERIFIED, run.metric(), run.value(), run.unit(),
@@ -310,7 +317,7 @@ public final class ComparisonRunner {
     private static ResultRow withoutResult(Sweep.Planned row, long seed, RowStatus status, String why) {
         return new ResultRow(row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(), row.backend().name(),
                 row.mechanismText(), row.granularityText(), row.lockChoices().channelPolicy().cliName(), status, "-", Double.NaN,
-                "-", seed, oneLine(why), Map.of());
+                "-", seed, oneLine(why), row.axes());
     }
 
     private static String describe(Throwable failure) {
@@ -380,9 +387,10 @@ public final class ComparisonRunner {
             }
             if (progress != null && total > 1) {
                 synchronized (progress) {
-                    progress.printf("[%d/%d done] %s %s %s %s%s: %s%s%n", number, total, row.kernel(), row.size(),
+                    String axes = SweepAxes.axesText(row.details());
+                    progress.printf("[%d/%d done] %s %s %s %s%s%s: %s%s%n", number, total, row.kernel(), row.size(),
                             row.schedule(), row.backend(), row.mechanism().equals("-") ? "" : " " + row.mechanism(),
-                            row.status().label(), row.verified() ? " " + ResultFormat.number(row.value()) + " " + row.unit() : "");
+                            axes.isEmpty() ? "" : " " + axes, row.status().label(), row.verified() ? " " + ResultFormat.number(row.value()) + " " + row.unit() : "");
                     progress.flush();
                 }
             }
@@ -393,8 +401,10 @@ public final class ComparisonRunner {
             int number = next.incrementAndGet();
             if (progress != null && total > 1) {
                 synchronized (progress) {
-                    progress.printf("[%d/%d] %s %s %s %s %s%n", number, total, row.kernel().name(), Sweep.sizeText(row.sizes()),
-                            row.schedule().cliName(), row.backend().name(), row.mechanism().map(Object::toString).orElse(""));
+                    String axes = SweepAxes.axesText(row.axes());
+                    progress.printf("[%d/%d] %s %s %s %s %s%s%n", number, total, row.kernel().name(), Sweep.sizeText(row.sizes()),
+                            row.schedule().cliName(), row.backend().name(), row.mechanism().map(Object::toString).orElse(""),
+                            axes.isEmpty() ? "" : " " + axes);
                     progress.flush();
                 }
             }

@@ -58,8 +58,8 @@ public final class ReportCharts {
     private static final BasicStroke[] LINES = {SeriesLines.SOLID, SeriesLines.DASH_DASH, SeriesLines.DOT_DOT,
             SeriesLines.DASH_DOT};
 
-    /** One plotted value and the row it came from. */
-    public record Point(String size, long points, double value, ResultRow row) {}
+    /** One plotted value and the row it came from: {@code x} as written along the axis, {@code order} its place there. */
+    public record Point(String x, double order, double value, ResultRow row) {}
 
     public record Series(String name, List<Point> points) {}
 
@@ -78,34 +78,68 @@ public final class ReportCharts {
             }
         }
 
-        /** The sizes along x, in order of points. */
-        public List<String> sizes() {
-            return series.stream().flatMap(s -> s.points().stream()).sorted(Comparator.comparingLong(Point::points))
-                    .map(Point::size).distinct().toList();
+        /** The values along x, in order (sizes by their number of points, an axis's numbers by value). */
+        public List<String> xs() {
+            return series.stream().flatMap(s -> s.points().stream()).sorted(Comparator.comparingDouble(Point::order))
+                    .map(Point::x).distinct().toList();
         }
     }
 
     private ReportCharts() {}
 
-    /** The charts for these rows: one per metric and unit among the verified rows, then one speed-up chart per backend. */
+    /** What x shows by default: the size. */
+    public static final String SIZE = "size";
+
+    /** The charts for these rows over the sizes. */
     public static List<ReportChart> of(List<ResultRow> rows) {
+        return of(rows, SIZE);
+    }
+
+    /**
+     * The charts for these rows with {@code x} along the x axis: {@link #SIZE}, or an axis the rows name
+     * ({@code work}, {@code threads}, a profile key); one chart per metric and unit among the verified rows, then one
+     * speed-up chart per backend. A series is a schedule, backend and mechanism, with the other axes' values (and the
+     * size, when x is an axis) that tell its rows apart.
+     */
+    public static List<ReportChart> of(List<ResultRow> rows, String x) {
         List<ResultRow> plotted = rows.stream().filter(ResultRow::verified)
                 .filter(row -> Double.isFinite(row.value()) && row.value() > 0).toList();
         List<ReportChart> charts = new ArrayList<>();
         group(plotted, row -> row.metric() + " (" + row.unit() + ")").forEach((metric, metricRows) -> charts.add(
-                new ReportChart(metric + " vs size", "size", metric, false, series(metricRows, ResultRow::value))));
+                new ReportChart(metric + " vs " + x, x, metric, false, series(metricRows, ResultRow::value, x))));
         group(plotted, row -> row.backend() + "|" + row.metric() + "|" + row.unit()).values().forEach(backendRows -> {
             ResultRow first = backendRows.getFirst();
-            charts.add(new ReportChart(speedupTitle(first), "size", "speed-up (x)", true,
-                    series(backendRows, speedups(backendRows)::get)));
+            charts.add(new ReportChart(speedupTitle(first, x), x, "speed-up (x)", true,
+                    series(backendRows, speedups(backendRows, x)::get, x)));
         });
         return charts;
     }
 
+    /** A row's place along x: its size, or its value of the axis x. */
+    static String xOf(ResultRow row, String x) {
+        return x.equals(SIZE) ? row.size() : String.valueOf(row.details().getOrDefault(SweepAxes.PREFIX + x, "-"));
+    }
+
+    /** Sizes by their points; an axis's values by number where they are numbers. */
+    static double orderOf(ResultRow row, String x) {
+        if (x.equals(SIZE)) {
+            return points(row.size());
+        }
+        try {
+            return Double.parseDouble(xOf(row, x));
+        } catch (NumberFormatException notANumber) {
+            return 0;   // a stable sort keeps such values in the order met
+        }
+    }
+
     /** What a speed-up means depends on the metric: a measured rate, or a counted quantity where lower is better. */
     static String speedupTitle(ResultRow row) {
+        return speedupTitle(row, SIZE);
+    }
+
+    static String speedupTitle(ResultRow row, String x) {
         String over = higherIsBetter(row) ? "the slowest row" : "the row with the most " + row.unit();
-        return "Speed-up on " + row.backend() + " (" + row.metric() + "): each row over " + over + " of the same size";
+        return "Speed-up on " + row.backend() + " (" + row.metric() + "): each row over " + over + " of the same " + x;
     }
 
     /** A rate is better when higher; every other metric (firings, cycles, time) when lower. */
@@ -114,7 +148,23 @@ public final class ReportCharts {
     }
 
     static String seriesName(ResultRow row) {
-        return row.schedule() + " / " + row.backend() + (row.mechanism().equals("-") ? "" : " / " + row.mechanism());
+        return seriesName(row, SIZE);
+    }
+
+    /** The series a row belongs to: its variant, and the values (other than x's) that set it apart. */
+    static String seriesName(ResultRow row, String x) {
+        StringBuilder name = new StringBuilder(row.schedule() + " / " + row.backend()
+                + (row.mechanism().equals("-") ? "" : " / " + row.mechanism()));
+        if (!x.equals(SIZE)) {
+            name.append(" / ").append(row.size());
+        }
+        new java.util.TreeMap<>(row.details()).forEach((key, value) -> {
+            if (key.startsWith(SweepAxes.PREFIX) && !key.equals(SweepAxes.PREFIX + x)
+                    && !(row.backend().contains("@" + key.substring(SweepAxes.PREFIX.length()) + "="))) {
+                name.append(" / ").append(key.substring(SweepAxes.PREFIX.length())).append('=').append(value);
+            }
+        });
+        return name.toString();
     }
 
     static long points(String size) {
@@ -139,9 +189,9 @@ public final class ReportCharts {
         return digits + prefixes[step];
     }
 
-    private static Map<ResultRow, Double> speedups(List<ResultRow> rows) {
+    private static Map<ResultRow, Double> speedups(List<ResultRow> rows, String x) {
         Map<ResultRow, Double> speedups = new LinkedHashMap<>();
-        group(rows, ResultRow::size).values().forEach(group -> {
+        group(rows, row -> xOf(row, x)).values().forEach(group -> {
             double worst = higherIsBetter(group.getFirst())
                     ? group.stream().mapToDouble(ResultRow::value).min().orElseThrow()
                     : group.stream().mapToDouble(ResultRow::value).max().orElseThrow();
@@ -150,11 +200,11 @@ public final class ReportCharts {
         return speedups;
     }
 
-    private static List<Series> series(List<ResultRow> rows, ToDoubleFunction<ResultRow> value) {
+    private static List<Series> series(List<ResultRow> rows, ToDoubleFunction<ResultRow> value, String x) {
         List<Series> series = new ArrayList<>();
-        group(rows, ReportCharts::seriesName).forEach((name, seriesRows) -> series.add(new Series(name, seriesRows.stream()
-                .map(row -> new Point(row.size(), points(row.size()), value.applyAsDouble(row), row))
-                .sorted(Comparator.comparingLong(Point::points)).toList())));
+        group(rows, row -> seriesName(row, x)).forEach((name, seriesRows) -> series.add(new Series(name, seriesRows.stream()
+                .map(row -> new Point(xOf(row, x), orderOf(row, x), value.applyAsDouble(row), row))
+                .sorted(Comparator.comparingDouble(Point::order)).toList())));
         return series;
     }
 
@@ -179,7 +229,7 @@ public final class ReportCharts {
         chart.getStyler().setYAxisLogarithmic(logarithmic);
         chart.getStyler().setyAxisTickLabelsFormattingFunction(ReportCharts::readable);
         chart.getStyler().setMarkerSize(9);
-        List<String> sizes = spec.sizes();
+        List<String> sizes = spec.xs();
         int next = 0;
         for (Series series : spec.series()) {
             CategorySeries line = chart.addSeries(series.name(), sizes, valuesAt(series, sizes));
@@ -208,7 +258,7 @@ public final class ReportCharts {
     private static List<Double> valuesAt(Series series, List<String> sizes) {
         List<Double> values = new ArrayList<>();
         for (String size : sizes) {
-            values.add(series.points().stream().filter(point -> point.size().equals(size)).map(Point::value).findFirst().orElse(null));
+            values.add(series.points().stream().filter(point -> point.x().equals(size)).map(Point::value).findFirst().orElse(null));
         }
         return values;
     }
@@ -221,7 +271,7 @@ public final class ReportCharts {
         chart.getStyler().setLabelsVisible(true);
         chart.getStyler().setYAxisDecimalPattern("0.00");
         chart.getStyler().setYAxisMin(0.0);
-        List<String> sizes = spec.sizes();
+        List<String> sizes = spec.xs();
         for (Series series : spec.series()) {
             chart.addSeries(series.name(), sizes, valuesAt(series, sizes));
         }

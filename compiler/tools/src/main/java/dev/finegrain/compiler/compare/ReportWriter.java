@@ -38,9 +38,17 @@ public final class ReportWriter {
             """;
 
     private final Path dir;
+    /** What the charts show along x: the size, or an axis of the sweep. */
+    private final String x;
 
-    private ReportWriter(Path dir) {
+    private ReportWriter(Path dir, String x) {
         this.dir = dir;
+        this.x = x;
+    }
+
+    /** The same writer, charting against {@code axis} (an axis the rows name, e.g. {@code work}) instead of the size. */
+    public ReportWriter chartingAgainst(String axis) {
+        return new ReportWriter(dir, axis);
     }
 
     /**
@@ -69,7 +77,7 @@ public final class ReportWriter {
         } catch (IOException problem) {
             throw new UsageException("cannot write into report folder " + dir + ": " + AtomicFiles.reason(problem));
         }
-        return new ReportWriter(dir);
+        return new ReportWriter(dir, ReportCharts.SIZE);
     }
 
     /**
@@ -82,11 +90,16 @@ public final class ReportWriter {
         writeFile(dir.resolve(JSON_FILE), ResultFormat.JSON.render(comparison.rows()));
         writeFile(dir.resolve(CSV_FILE), ResultFormat.CSV.render(comparison.rows()));
         Path page = dir.resolve(HTML_FILE);
-        writeFile(page, html(comparison, commandLine, producedAt));
+        writeFile(page, html(comparison, commandLine, producedAt, x));
         return page;
     }
 
     public static String html(Comparison comparison, String commandLine, ZonedDateTime producedAt) {
+        return html(comparison, commandLine, producedAt, ReportCharts.SIZE);
+    }
+
+    /** The page, its charts with {@code x} along x. */
+    public static String html(Comparison comparison, String commandLine, ZonedDateTime producedAt, String x) {
         List<ResultRow> rows = comparison.rows();
         String kernels = String.join(", ", rows.stream().map(ResultRow::kernel).distinct().toList());
         StringBuilder page = new StringBuilder();
@@ -100,7 +113,7 @@ public final class ReportWriter {
         appendTable(page, rows);
         appendNotes(page, comparison.notes());
         page.append("<section id=\"charts\">\n<h2>Charts</h2>\n");
-        List<ReportCharts.ReportChart> charts = ReportCharts.of(rows);
+        List<ReportCharts.ReportChart> charts = ReportCharts.of(rows, x);
         if (charts.isEmpty()) {
             page.append("<p>No verified rows to chart.</p>\n");
         }
@@ -110,7 +123,9 @@ public final class ReportWriter {
 
     private static void appendTable(StringBuilder page, List<ResultRow> rows) {
         page.append("<section id=\"results\">\n<h2>Results</h2>\n<table class=\"results\">\n<thead><tr>");
-        ResultFormat.COLUMNS.forEach(column -> page.append("<th>").append(column).append("</th>"));
+        List<String> axes = ResultFormat.axes(rows);
+        List<String> columns = ResultFormat.columns(axes);
+        columns.forEach(column -> page.append("<th>").append(column).append("</th>"));
         page.append("<th>problem</th></tr></thead>\n<tbody>\n");
         for (ResultRow row : rows) {
             page.append(switch (row.status()) {
@@ -118,9 +133,9 @@ public final class ReportWriter {
                 case SKIPPED -> "<tr class=\"skipped\">";
                 case NOT_VERIFIED, FAILED -> "<tr class=\"problem\">";
             });
-            List<String> cells = ResultFormat.cells(row);
+            List<String> cells = ResultFormat.cells(row, axes);
             for (int c = 0; c < cells.size(); c++) {
-                String column = ResultFormat.COLUMNS.get(c);
+                String column = columns.get(c);
                 if (column.equals("status")) {
                     page.append(row.status().isProblem() ? "<td class=\"status-bad\">" : "<td>").append(row.status().label())
                             .append("</td>");
@@ -148,16 +163,20 @@ public final class ReportWriter {
                 .append("\" src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(chart.png()))
                 .append("\">\n<figcaption>").append(escape(chart.title()));
         if (chart.bars()) {
-            page.append(": for each size, each verified row's speedup over the worst verified row of the same size, backend "
+            String x = chart.xTitle();
+            page.append(": for each " + x + ", each verified row's speedup over the worst verified row of the same " + x + ", backend "
                     + "and metric (max / value where lower is better, value / min for rates), so that row is 1.00");
         }
+        boolean bySize = chart.xTitle().equals(ReportCharts.SIZE);
         page.append("</figcaption>\n<details class=\"chart-data\"><summary>Plotted values</summary>\n<table>\n<thead><tr>")
-                .append("<th>series</th><th>size</th><th>points</th><th>").append(escape(chart.yTitle()))
+                .append("<th>series</th><th>").append(escape(chart.xTitle())).append("</th>")
+                .append(bySize ? "<th>points</th>" : "").append("<th>").append(escape(chart.yTitle()))
                 .append("</th></tr></thead>\n<tbody>\n");
         for (ReportCharts.Series series : chart.series()) {
             for (ReportCharts.Point point : series.points()) {
-                page.append("<tr><td>").append(escape(series.name())).append("</td><td>").append(escape(point.size()))
-                        .append("</td><td class=\"number\">").append(point.points()).append("</td><td class=\"number\">")
+                page.append("<tr><td>").append(escape(series.name())).append("</td><td>").append(escape(point.x()))
+                        .append(bySize ? "</td><td class=\"number\">" + (long) point.order() : "")
+                        .append("</td><td class=\"number\">")
                         .append(ResultFormat.number(point.value())).append("</td></tr>\n");
             }
         }

@@ -35,10 +35,47 @@ public enum ResultFormat {
         return column.equals("value") || column.equals("ms");
     }
 
-    /** The run's time: the median timed run for measured backends, the checker's time for the reference. */
+    /**
+     * The row's time in milliseconds, comparable across backends: the median timed run where the backend measures
+     * (jvm, cuda), the modelled GPU time where it models one (gpu-model), the checker's time for the reference.
+     */
     static String millis(ResultRow row) {
-        Object millis = row.details().getOrDefault("median_ms", row.details().get("check_ms"));
+        Object millis = row.details().get("median_ms");
+        if (millis == null && row.details().get("us") instanceof Number micros) {
+            millis = micros.doubleValue() / 1e3;
+        }
+        if (millis == null) {
+            millis = row.details().get("check_ms");
+        }
         return millis instanceof Number n ? String.format(Locale.ROOT, "%.3f", n.doubleValue()) : "-";
+    }
+
+    /** The axes the rows name ({@link SweepAxes#PREFIX} details), in the order first met: a column each. */
+    static List<String> axes(List<ResultRow> rows) {
+        java.util.LinkedHashSet<String> axes = new java.util.LinkedHashSet<>();
+        rows.forEach(row -> row.details().keySet().stream().filter(key -> key.startsWith(SweepAxes.PREFIX)).sorted()
+                .forEach(axes::add));
+        return List.copyOf(axes);
+    }
+
+    /** The columns of these rows: {@link #COLUMNS}, with a column per axis after the channels. */
+    static List<String> columns(List<String> axes) {
+        List<String> columns = new ArrayList<>(COLUMNS);
+        int at = columns.indexOf("channels") + 1;
+        for (int a = 0; a < axes.size(); a++) {
+            columns.add(at + a, axes.get(a).substring(SweepAxes.PREFIX.length()));
+        }
+        return columns;
+    }
+
+    /** A row's cells under {@link #columns}: an axis the row does not name is "-". */
+    static List<String> cells(ResultRow row, List<String> axes) {
+        List<String> cells = new ArrayList<>(cells(row));
+        int at = COLUMNS.indexOf("channels") + 1;
+        for (int a = 0; a < axes.size(); a++) {
+            cells.add(at + a, String.valueOf(row.details().getOrDefault(axes.get(a), "-")));
+        }
+        return cells;
     }
 
     static String number(double value) {
@@ -50,10 +87,12 @@ public enum ResultFormat {
     }
 
     private static String table(List<ResultRow> rows) {
+        List<String> axes = axes(rows);
+        List<String> columns = columns(axes);
         List<List<String>> lines = new ArrayList<>();
-        lines.add(COLUMNS);
-        rows.forEach(row -> lines.add(cells(row)));
-        int[] widths = new int[COLUMNS.size()];
+        lines.add(columns);
+        rows.forEach(row -> lines.add(cells(row, axes)));
+        int[] widths = new int[columns.size()];
         for (List<String> line : lines) {
             for (int c = 0; c < line.size(); c++) {
                 widths[c] = Math.max(widths[c], line.get(c).length());
@@ -63,7 +102,7 @@ public enum ResultFormat {
         for (List<String> line : lines) {
             StringBuilder text = new StringBuilder();
             for (int c = 0; c < line.size(); c++) {
-                boolean numeric = isNumeric(COLUMNS.get(c));
+                boolean numeric = isNumeric(columns.get(c));
                 String cell = line.get(c);
                 String padded = numeric ? " ".repeat(widths[c] - cell.length()) + cell : cell + " ".repeat(widths[c] - cell.length());
                 text.append(c == 0 ? "" : "  ").append(padded);
@@ -127,9 +166,10 @@ public enum ResultFormat {
     }
 
     private static String csv(List<ResultRow> rows) {
-        StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append(",seed,problem\n");
+        List<String> axes = axes(rows);
+        StringBuilder out = new StringBuilder(String.join(",", columns(axes))).append(",seed,problem\n");
         for (ResultRow row : rows) {
-            List<String> cells = new ArrayList<>(cells(row));
+            List<String> cells = new ArrayList<>(cells(row, axes));
             cells.add(Long.toString(row.seed()));
             cells.add(row.problem());
             out.append(String.join(",", cells.stream().map(ResultFormat::csvCell).toList())).append('\n');

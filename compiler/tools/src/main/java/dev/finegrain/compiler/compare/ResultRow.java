@@ -33,12 +33,13 @@ public record ResultRow(String kernel, String size, String schedule, String back
 
     /** What makes two rows the same combination of one sweep: a resumed sweep does not run it again. */
     public String combination() {
-        return combination(kernel, size, schedule, backend, mechanism, granularity, channels, seed);
+        return combination(kernel, size, schedule, backend, mechanism, granularity, channels, seed, SweepAxes.axesText(details));
     }
 
-    /** The combination a row of these columns is, so that a row to come can be named before it runs. */
+    /** The combination a row of these columns and axis values ({@link SweepAxes#axesText}) is, so that a row to come can be named before it runs. */
     static String combination(String kernel, String size, String schedule, String backend, String mechanism,
-                              String granularity, String channels, long seed) {
-        return String.join("|", kernel, size, schedule, backend, mechanism, granularity, channels, Long.toString(seed));
+                              String granularity, String channels, long seed, String axes) {
+        String columns = String.join("|", kernel, size, schedule, backend, mechanism, granularity, channels, Long.toString(seed));
+        return axes.isEmpty() ? columns : columns + "|" + axes;
     }
 }

@@ -9,6 +9,7 @@ import dev.finegrain.compiler.resolve.Skip;
 import dev.finegrain.compiler.resolve.VariantRequest;
 import dev.finegrain.compiler.resolve.VariantResolver;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 
@@ -33,25 +34,37 @@ public final class Sweep {
      *
      * @param kernel      the kernel as declared
      * @param lockChoices the lock choices the schedule runs it with
+     * @param params      the params this row sets over the input generator's (a swept param's value)
+     * @param threads     the worker threads of this row, where its backend runs on threads
+     * @param axes        the axis values the row names ({@link SweepAxes#PREFIX} keys), carried in its details
      */
     public record Planned(int[] sizes, Schedule schedule, Kernel kernel, LockChoices lockChoices, Backend backend,
-                          Optional<LockMechanism> mechanism, Optional<Variant> variant, Optional<String> skipReason) {
+                          Optional<LockMechanism> mechanism, Optional<Variant> variant, Optional<String> skipReason,
+                          Map<String, Object> params, int threads, Map<String, Object> axes) {
 
         public String mechanismText() {
             return mechanism.map(LockMechanism::cliName).orElse("-");
         }
 
-        /** Warp mechanisms keep one token per warp whatever the kernel asks for, and the row says so. */
+        /**
+         * Warp mechanisms keep one token per warp whatever the kernel asks for, and the row says so; a warp-shared
+         * group other than a warp of 32 is named with its size ({@code warp-shared:8}).
+         */
         public String granularityText() {
-            return mechanism.map(lockChoices::granularityWith).orElse(lockChoices.granularity()).cliName();
+            LockGranularity granularity = mechanism.map(lockChoices::granularityWith).orElse(lockChoices.granularity());
+            return granularity == LockGranularity.WARP_SHARED && lockChoices.groupSize() != WARP
+                    ? granularity.cliName() + ":" + lockChoices.groupSize() : granularity.cliName();
         }
 
         /** The combination the row will be, as {@link ResultRow#combination} names it. */
         public String combination(long seed) {
             return ResultRow.combination(kernel.name(), sizeText(sizes), schedule.cliName(), backend.name(), mechanismText(),
-                    granularityText(), lockChoices.channelPolicy().cliName(), seed);
+                    granularityText(), lockChoices.channelPolicy().cliName(), seed, SweepAxes.axesText(axes));
         }
     }
+
+    /** The group a warp-shared granularity names without its size: a GPU warp. */
+    private static final int WARP = 32;
 
     private final ComparisonRequest request;
     private final Kernel kernel;
@@ -93,7 +106,7 @@ public final class Sweep {
         StringBuilder text = new StringBuilder(kernel.toString());
         rows.forEach(row -> text.append('\n').append(row.combination(request.seed())));
         if (rows.stream().anyMatch(row -> row.backend().usesThreads())) {
-            text.append("\nthreads ").append(request.threads());
+            text.append("\nthreads ").append(request.axes().threadsVary() ? request.axes().threads() : threadsOf(request.axes()));
         }
         text.append("\nmeasure ").append(request.measure());
         try {
@@ -112,7 +125,9 @@ public final class Sweep {
 
     private void expand() {
         List<int[]> sizes = distinctSizes();
-        List<Schedule> schedules = request.schedules().stream().map(s -> s.normalized(kernel.rank())).distinct().toList();
+        SweepAxes axes = request.axes();
+        List<Schedule> schedules = axes.schedules(request.schedules()).stream().map(s -> s.normalized(kernel.rank()))
+                .distinct().toList();
         List<Backend> backends = distinctBackends();
         refuseMeaninglessRequests(schedules, backends);
         List<Resolved> resolved = new ArrayList<>();
@@ -122,13 +137,20 @@ public final class Sweep {
             }
         }
         for (int[] size : sizes) {
-            for (Resolved row : resolved) {
-                Optional<String> skip = row.resolution.skip()
-                        .or(() -> row.resolution.variant().flatMap(v -> VariantResolver.tileMisfit(v.plan(), size)))
-                        .map(Skip::message);
-                Optional<Variant> variant = skip.isPresent() ? Optional.empty() : row.resolution.variant();
-                rows.add(new Planned(size, row.schedule, kernel, lockChoices(row.schedule), row.backend, row.mechanism,
-                        variant, skip));
+            for (Map<String, Object> point : axes.paramPoints()) {
+                for (Resolved row : resolved) {
+                    Optional<String> skip = row.resolution.skip()
+                            .or(() -> row.resolution.variant().flatMap(v -> VariantResolver.tileMisfit(v.plan(), size)))
+                            .map(Skip::message);
+                    Optional<Variant> variant = skip.isPresent() ? Optional.empty() : row.resolution.variant();
+                    // a backend that runs on no threads gives one row, whatever thread counts the sweep names
+                    boolean threaded = row.backend.usesThreads() && axes.threadsVary();
+                    for (int threads : threaded ? axes.threads() : List.of(threadsOf(axes))) {
+                        rows.add(new Planned(size, row.schedule, kernel, lockChoices(row.schedule), row.backend, row.mechanism,
+                                variant, skip, point, threads, SweepAxes.named(point, threads, threaded,
+                                        Backends.profileSettings(row.backend.name()))));
+                    }
+                }
             }
         }
         if (!leftOutSchedules.isEmpty()) {
@@ -142,6 +164,11 @@ public final class Sweep {
             notes.add("--threads applies to backends that run on threads (jvm); "
                     + backends.stream().map(Backend::name).collect(Collectors.joining(", ")) + " ignore it");
         }
+    }
+
+    /** The thread count of a sweep that does not vary it: the one given as an axis, else the request's. */
+    private int threadsOf(SweepAxes axes) {
+        return axes.threads().isEmpty() ? request.threads() : axes.threads().getFirst();
     }
 
     /** The lock choices of a schedule's rows: its plan's, or, for a schedule that cannot order the kernel, as it asks. */

@@ -216,7 +216,7 @@ class ReportWriterTest {
     void theSizesAlongXAreAsWrittenInOrderOfPoints() {
         List<ResultRow> rows = List.of(row("256x256", "wavefront", "reference", 510, "firings"),
                 row("64x32", "wavefront", "reference", 95, "firings"), row("128x128", "wavefront", "reference", 255, "firings"));
-        assertEquals(List.of("64x32", "128x128", "256x256"), ReportCharts.of(rows).getFirst().sizes());
+        assertEquals(List.of("64x32", "128x128", "256x256"), ReportCharts.of(rows).getFirst().xs());
     }
 
     @Test

@@ -151,7 +151,7 @@ class SweepBehaviourTest {
                 .backends(List.of(new JvmBackend())).build());
         ResultRow row = comparison.rows().getFirst();
         assertAll(() -> assertEquals(RowStatus.VERIFIED, row.status(), row.problem()),
-                () -> assertEquals("warp-shared", row.granularity()),
+                () -> assertEquals("warp-shared:4", row.granularity(), "a group other than a warp of 32 is named with its size"),
                 () -> assertEquals("acquire-release", row.mechanism()));
     }
 

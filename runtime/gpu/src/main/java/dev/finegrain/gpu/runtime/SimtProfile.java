@@ -47,14 +47,50 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
         GTO
     }
 
-    /** A built-in profile by name, or a profile file by path. */
-    public static SimtProfile load(String nameOrPath) {
+    /** What separates a profile from a setting of one of its keys: {@code fermi-gtx570@sm.lockBits=2048}. */
+    public static final String SETTING = "@";
+
+    /**
+     * A built-in profile by name, or a profile file by path, with any of its keys set otherwise after {@link #SETTING}s
+     * ({@code fermi-gtx570@sm.lockBits=2048@latency.shared=30}): seed 001's "more lock bits would favour dataflow" is
+     * a sweep over one key. A key the profile format does not know is refused, naming the keys it does.
+     */
+    public static SimtProfile load(String nameOrPathWithSettings) {
+        String[] parts = nameOrPathWithSettings.split(SETTING, -1);
+        if (parts.length == 1) {
+            return loadFile(parts[0]);
+        }
+        Properties properties = propertiesOf(parts[0]);
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        from(parts[0], properties, known);
+        for (int p = 1; p < parts.length; p++) {
+            int equals = parts[p].indexOf('=');
+            String key = equals < 0 ? parts[p] : parts[p].substring(0, equals).trim();
+            if (equals < 0 || key.isEmpty()) {
+                throw new SimUserException("profile setting '" + parts[p] + "' of " + nameOrPathWithSettings
+                        + " is not KEY=VALUE; write e.g. " + parts[0] + SETTING + "sm.lockBits=2048");
+            }
+            if (!known.contains(key) || key.startsWith("profile.")) {
+                known.removeIf(k -> k.startsWith("profile."));
+                throw new SimUserException("profile " + parts[0] + " has no key '" + key + "' to set; its keys: "
+                        + String.join(", ", known));
+            }
+            properties.setProperty(key, parts[p].substring(equals + 1).trim());
+        }
+        return from(nameOrPathWithSettings, properties, new java.util.HashSet<>());
+    }
+
+    private static SimtProfile loadFile(String nameOrPath) {
+        return from(nameOrPath, propertiesOf(nameOrPath), new java.util.HashSet<>());
+    }
+
+    private static Properties propertiesOf(String nameOrPath) {
         Properties properties = new Properties();
         String resource = "/dev/finegrain/gpu/profiles/" + nameOrPath + ".properties";
         try (InputStream in = SimtProfile.class.getResourceAsStream(resource)) {
             if (in != null) {
                 properties.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
-                return from(nameOrPath, properties);
+                return properties;
             }
         } catch (IOException e) {
             throw new SimUserException("cannot read profile " + nameOrPath + ": " + e.getMessage(), e);
@@ -69,11 +105,12 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
         } catch (IOException e) {
             throw new SimUserException("cannot read profile " + file + ": " + e.getMessage(), e);
         }
-        return from(file.toString(), properties);
+        return properties;
     }
 
-    private static SimtProfile from(String source, Properties p) {
-        Values v = new Values(source, p);
+    /** The profile these properties describe; {@code asked} collects every key the format reads (the keys a setting may name). */
+    private static SimtProfile from(String source, Properties p, java.util.Set<String> asked) {
+        Values v = new Values(source, p, asked);
         int lockBits = v.atLeast("sm.lockBits", 0);
         if (Integer.bitCount(lockBits) > 1) {
             throw new SimUserException("profile " + source + ": sm.lockBits must be 0 or a power of two, was " + lockBits);
@@ -157,8 +194,14 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
         return Math.max(1, Math.round(nanoseconds * clockMhz / 1000.0));
     }
 
-    private record Values(String source, Properties properties) {
+    private record Values(String source, Properties properties, java.util.Set<String> asked) {
+        boolean given(String key) {
+            asked.add(key);
+            return properties.containsKey(key);
+        }
+
         String text(String key) {
+            asked.add(key);
             String value = properties.getProperty(key);
             if (value == null || value.isBlank()) {
                 throw new SimUserException("profile " + source + ": missing " + key);
@@ -193,7 +236,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
 
         /** An optional key: its value, at least {@code minimum}, or {@code fallback} when the profile leaves it out. */
         int atLeast(String key, int minimum, int fallback) {
-            return properties.containsKey(key) ? atLeast(key, minimum) : fallback;
+            return given(key) ? atLeast(key, minimum) : fallback;
         }
 
         double positiveDecimal(String key) {
@@ -214,12 +257,12 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
 
         /** An optional decimal of zero or more: its value, or {@code fallback} when the profile leaves it out. */
         double nonNegativeDecimal(String key, double fallback) {
-            return properties.containsKey(key) ? nonNegativeDecimal(key) : fallback;
+            return given(key) ? nonNegativeDecimal(key) : fallback;
         }
 
         /** An optional flag: its value, or {@code fallback} when the profile leaves it out. */
         boolean bool(String key, boolean fallback) {
-            return properties.containsKey(key) ? bool(key) : fallback;
+            return given(key) ? bool(key) : fallback;
         }
 
         boolean bool(String key) {

@@ -1,0 +1,143 @@
+package dev.finegrain.compiler.compare;
+
+import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.Schedule;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The axes a sweep varies beyond sizes, schedules, backends and mechanisms: a kernel's params (seed 003's work per
+ * link), the worker threads, and for lock-dataflow the granularity and the channel policy. An axis left empty is
+ * not varied: the kernel's input generator gives the params, the request's thread count applies, the schedule's (or
+ * kernel's) lock choices stand. Model profile keys are varied through the backends' names
+ * ({@code gpu-model:PROFILE@KEY=V}), and rows name them as axes too. Each row names the values of the axes that were given ({@link #PREFIX} details), so
+ * rows of different points never merge or resume as one another.
+ *
+ * @param params        for each param swept, its values in the order given (a sweep takes their product)
+ * @param threads       worker-thread counts for backends that run on threads; empty: the request's
+ * @param granularities lock granularities for the lock-dataflow schedules; empty: the schedule's or kernel's
+ * @param channels      channel policies for the lock-dataflow schedules; empty: the schedule's or kernel's
+ */
+public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads, List<Granularity> granularities,
+                        List<ChannelPolicy> channels) {
+
+    /** The detail-key prefix of a row's axis values: {@code axis_work}, {@code axis_threads}. */
+    public static final String PREFIX = "axis_";
+
+    /** No axis varied. */
+    public static final SweepAxes NONE = new SweepAxes(Map.of(), List.of(), List.of(), List.of());
+
+    public SweepAxes {
+        Map<String, List<Object>> copy = new LinkedHashMap<>();
+        params.forEach((name, values) -> {
+            if (values.isEmpty()) {
+                throw new IllegalArgumentException("param '" + name + "' is swept over no values");
+            }
+            copy.put(name, List.copyOf(values));
+        });
+        params = java.util.Collections.unmodifiableMap(copy);
+        threads = List.copyOf(threads);
+        granularities = List.copyOf(granularities);
+        channels = List.copyOf(channels);
+        if (threads.stream().anyMatch(t -> t < 1)) {
+            throw new IllegalArgumentException("thread counts must be positive: " + threads);
+        }
+    }
+
+    /** A lock granularity as a sweep gives it: per thread, or warp-shared with its group size. */
+    public record Granularity(LockGranularity granularity, int group) {
+
+        public Granularity {
+            Objects.requireNonNull(granularity, "granularity");
+            if (granularity == LockGranularity.WARP_SHARED ? group < 1 : group != 1) {
+                throw new IllegalArgumentException("a warp-shared group has at least one instance, a per-thread one exactly one: " + group);
+            }
+        }
+
+        /** The schedule with this granularity. */
+        Schedule.LockDataflow appliedTo(Schedule.LockDataflow schedule) {
+            return granularity == LockGranularity.WARP_SHARED ? schedule.warpShared(group) : schedule.perThread();
+        }
+    }
+
+    /** Each point of the params' product, in order (the first param varies slowest); one empty point when none is swept. */
+    public List<Map<String, Object>> paramPoints() {
+        List<Map<String, Object>> points = new ArrayList<>();
+        points.add(Map.of());
+        for (Map.Entry<String, List<Object>> param : params.entrySet()) {
+            List<Map<String, Object>> next = new ArrayList<>();
+            for (Map<String, Object> point : points) {
+                for (Object value : param.getValue()) {
+                    Map<String, Object> extended = new LinkedHashMap<>(point);
+                    extended.put(param.getKey(), value);
+                    next.add(java.util.Collections.unmodifiableMap(extended));
+                }
+            }
+            points = next;
+        }
+        return points;
+    }
+
+    /**
+     * Each schedule once per granularity and channel policy asked for, where it takes lock choices (lock-dataflow);
+     * other schedules once, as given.
+     */
+    public List<Schedule> schedules(List<Schedule> given) {
+        List<Schedule> out = new ArrayList<>();
+        for (Schedule schedule : given) {
+            if (!(schedule instanceof Schedule.LockDataflow dataflow)) {
+                out.add(schedule);
+                continue;
+            }
+            List<Schedule.LockDataflow> byGranularity = granularities.isEmpty() ? List.of(dataflow)
+                    : granularities.stream().map(g -> g.appliedTo(dataflow)).toList();
+            for (Schedule.LockDataflow one : byGranularity) {
+                if (channels.isEmpty()) {
+                    out.add(one);
+                } else {
+                    channels.forEach(policy -> out.add(one.channels(policy)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Whether the thread count is an axis: more than one given. */
+    public boolean threadsVary() {
+        return threads.size() > 1;
+    }
+
+    /** The axis values a row of this point names, as its details carry them. */
+    static Map<String, Object> named(Map<String, Object> paramPoint, int threads, boolean threadsNamed,
+                                     Map<String, String> profileSettings) {
+        Map<String, Object> named = new LinkedHashMap<>();
+        profileSettings.forEach((key, value) -> named.put(PREFIX + key, value));
+        paramPoint.forEach((name, value) -> named.put(PREFIX + name, text(value)));
+        if (threadsNamed) {
+            named.put(PREFIX + "threads", Integer.toString(threads));
+        }
+        return named;
+    }
+
+    /** A value as rows name it: the text a user would give on the command line. */
+    static String text(Object value) {
+        return value instanceof Double d && d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) + ".0"
+                : value.toString();
+    }
+
+    /** The axis values among a row's details, by key, sorted: part of what makes the row one combination. */
+    static String axesText(Map<String, Object> details) {
+        StringBuilder text = new StringBuilder();
+        new java.util.TreeMap<>(details).forEach((key, value) -> {
+            if (key.startsWith(PREFIX)) {
+                text.append(text.isEmpty() ? "" : ",").append(key.substring(PREFIX.length())).append('=').append(value);
+            }
+        });
+        return text.toString();
+    }
+}

@@ -1,0 +1,153 @@
+package dev.finegrain.compiler.cli;
+
+import dev.finegrain.compiler.compare.ImportedRows;
+import dev.finegrain.compiler.compare.KernelCatalog;
+import dev.finegrain.compiler.compare.ResultRow;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LibraryKernel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code compare} over every axis: params, thread counts, granularities, channel policies and model profile keys. */
+class SweepAxesTest {
+
+    /** A chain whose links add k times their input: the param changes every output after the first. */
+    private static final Kernel SCALED_CHAIN = kernel("scaled-chain")
+            .domain(dim("i", "n"))
+            .param("k", INT)
+            .input("x", INT)
+            .state("a", INT, boundary(constant(0)))
+            .actor("link", "a", a -> a.read("a", -1).plus(a.read("x", 0).times(a.param("k"))))
+            .build();
+
+    private static final KernelCatalog CATALOG = KernelCatalog.of(List.of(new LibraryKernel(SCALED_CHAIN,
+            "a chain scaled by k", "Each link adds k times its input to the link before it.",
+            (kernel, sizes, seed) -> kernel.invocation().sizes(sizes).param("k", 1)
+                    .input("x", IntStream.range(0, sizes[0]).map(i -> i % 7).toArray()).build(),
+            List.of(new int[] {64}))));
+
+    private record Outcome(int exit, String out, String err) {}
+
+    private static Outcome finegrain(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = FinegrainCli.execute(CATALOG, new PrintWriter(out), new PrintWriter(err), args);
+        return new Outcome(exit, out.toString(), err.toString());
+    }
+
+    private static List<ResultRow> rows(Path dir) {
+        return ImportedRows.read(dir.resolve("results.json"));
+    }
+
+    @Test
+    void aParamSweepRunsEachValueAgainstItsOwnOracleAndEachRowNamesIt(@TempDir Path dir) {
+        Outcome compare = finegrain("compare", "scaled-chain", "--params", "k=1,3", "--backends", "reference,jvm",
+                "--schedules", "lock-dataflow", "--mechanisms", "acquire-release", "--threads", "2", "--quick",
+                "--out", dir.toString());
+        assertEquals(0, compare.exit(), compare.err());
+        List<ResultRow> rows = rows(dir);
+        assertEquals(List.of("reference 1", "jvm 1", "reference 3", "jvm 3"),
+                rows.stream().map(r -> r.backend() + " " + r.details().get("axis_k")).toList());
+        assertTrue(rows.stream().allMatch(ResultRow::verified), compare.out());
+        assertTrue(!rows.get(1).details().get("outputs_digest").equals(rows.get(3).details().get("outputs_digest")),
+                "k=3 is checked against an oracle run with k=3, not k=1");
+        assertTrue(compare.out().lines().findFirst().orElseThrow().contains("channels  k  "), compare.out());
+    }
+
+    @Test
+    void threadCountsMultiplyOnlyTheRowsOfBackendsOnThreads() {
+        Outcome compare = finegrain("compare", "scaled-chain", "--threads", "1,2", "--backends", "reference,jvm",
+                "--schedules", "lock-dataflow", "--mechanisms", "acquire-release,atomic-spin-lock", "--quick", "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        List<String> lines = compare.out().lines().toList();
+        assertTrue(lines.getFirst().startsWith("kernel,size,schedule,backend,mechanism,granularity,channels,threads,"), lines.getFirst());
+        assertEquals(List.of("reference -", "jvm 1", "jvm 2", "jvm 1", "jvm 2"),
+                lines.stream().skip(1).map(line -> line.split(",")[3] + " " + line.split(",")[7]).toList());
+    }
+
+    @Test
+    void granularitiesAndChannelPoliciesMultiplyTheLockDataflowSchedulesOnly() {
+        Outcome compare = finegrain("compare", "scaled-chain", "--granularity", "per-thread,warp-shared:8",
+                "--channels", "shared,private", "--backends", "jvm", "--schedules", "wavefront,lock-dataflow",
+                "--mechanisms", "acquire-release", "--quick", "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        assertEquals(List.of("wavefront per-thread shared verified", "lock-dataflow per-thread shared verified",
+                        "lock-dataflow per-thread private verified", "lock-dataflow warp-shared:8 shared verified",
+                        "lock-dataflow warp-shared:8 private verified"),
+                compare.out().lines().skip(1).map(line -> String.join(" ", line.split(",")[2], line.split(",")[5],
+                        line.split(",")[6], line.split(",")[7])).toList());
+    }
+
+    @Test
+    void aProfileKeySweepRunsOneModelBackendPerValueAndNamesTheKey() {
+        Outcome compare = finegrain("compare", "scaled-chain", "--sizes", "64", "--backends", "gpu-model:fermi-gtx570",
+                "--profile-set", "latency.global=200,800", "--schedules", "lock-dataflow", "--mechanisms", "atomic-spin-lock",
+                "--quick", "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        List<String[]> rows = compare.out().lines().skip(1).map(line -> line.split(",")).toList();
+        assertEquals(List.of("gpu-model:fermi-gtx570@latency.global=200 200", "gpu-model:fermi-gtx570@latency.global=800 800"),
+                rows.stream().map(r -> r[3] + " " + r[7]).toList());
+        assertTrue(Double.parseDouble(rows.get(1)[10]) > Double.parseDouble(rows.get(0)[10]),
+                "a slower global memory costs the atomic lock more cycles: " + compare.out());
+    }
+
+    @Test
+    void theReportChartsAgainstAnAxis(@TempDir Path dir) throws Exception {
+        Outcome compare = finegrain("compare", "scaled-chain", "--params", "k=1,2,3", "--backends", "reference",
+                "--schedules", "lock-dataflow", "--quick", "--out", dir.toString(), "--x", "k");
+        assertEquals(0, compare.exit(), compare.err());
+        String page = Files.readString(dir.resolve("report.html"));
+        assertTrue(page.contains("critical_path (firings) vs k"), "a chart over k");
+        assertTrue(page.contains("<th>series</th><th>k</th>"), "its plotted values by k");
+    }
+
+    @Test
+    void mistakesInAxesAreOneLineEach() {
+        assertAll(
+                () -> refused("kernel 'scaled-chain' has no param 'work'; its params: k", "--params", "work=1,2"),
+                () -> refused("--params k: 'x' is not an int, which param 'k' is declared as", "--params", "k=1,x"),
+                () -> refused("--params k '1,,2' has an empty entry; separate values with single commas", "--params", "k=1,,2"),
+                () -> refused("--granularity 'warp-shared:0' is not a granularity; use per-thread, warp-shared (a warp of 32)"
+                        + " or warp-shared:N with N from 1 to 1024", "--granularity", "warp-shared:0"),
+                () -> refused("--channels 'open' is not a channel policy; use shared or private", "--channels", "open"),
+                () -> refused("--profile-set varies a gpu-model profile, and no gpu-model backend is asked for; add e.g."
+                        + " --backends gpu-model:fermi-gtx570", "--profile-set", "sm.lockBits=1,2", "--backends", "reference"),
+                () -> refused("--x work is not an axis of this sweep; its axes: size, k", "--params", "k=1,2", "--x", "work",
+                        "--out", Files.createTempDirectory("axes").toString()),
+                () -> refused("--threads 'two' is not a number; use 1 to 1024, or a list such as 1,2", "--threads", "two"));
+        Outcome badKey = finegrain("compare", "scaled-chain", "--backends", "gpu-model:fermi-gtx570", "--profile-set",
+                "sm.lockBitz=1,2", "--quick");
+        assertEquals(2, badKey.exit());
+        assertTrue(badKey.err().startsWith("finegrain: backend 'gpu-model:fermi-gtx570@sm.lockBitz=1': profile fermi-gtx570"
+                + " has no key 'sm.lockBitz' to set; its keys: "), badKey.err());
+        Outcome run = finegrain("run", "scaled-chain", "--size", "64", "--threads", "1,2");
+        assertEquals(2, run.exit());
+        assertEquals("finegrain: run runs one row: give one --threads value (compare runs a list of them)", run.err().strip());
+    }
+
+    private static void refused(String message, String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = "compare";
+        all[1] = "scaled-chain";
+        System.arraycopy(args, 0, all, 2, args.length);
+        Outcome outcome = finegrain(all);
+        assertEquals(2, outcome.exit(), outcome.err());
+        assertEquals("finegrain: " + message, outcome.err().strip());
+    }
+}
