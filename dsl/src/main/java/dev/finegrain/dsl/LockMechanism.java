@@ -22,8 +22,13 @@ public enum LockMechanism {
     ACQUIRE_RELEASE_FLAG("acquire-release"),
     /** Hopper's transaction barrier in shared memory. */
     MBARRIER("mbarrier"),
-    /** Spin briefly, then block (seed 003's lock-box). */
-    BLOCKING("blocking");
+    /** Spin briefly, then block: a ready flag whose waiters park after a short spin. */
+    BLOCKING("blocking"),
+    /**
+     * Seed 003's lock-box: a lock per token whose waiters are suspended (never spinning) and whose release hands the lock
+     * straight to the oldest waiter (no barging, starvation-free).
+     */
+    LOCK_BOX("lock-box");
 
     private final String cliName;
 
@@ -42,7 +47,7 @@ public enum LockMechanism {
     public boolean oneTokenPerWarp() {
         return switch (this) {
             case SHARED_SPIN_LOCK, WARP_VOTE, NAMED_BARRIER -> true;
-            case TINY_LOCK, ATOMIC_SPIN_LOCK, ACQUIRE_RELEASE_FLAG, MBARRIER, BLOCKING -> false;
+            case TINY_LOCK, ATOMIC_SPIN_LOCK, ACQUIRE_RELEASE_FLAG, MBARRIER, BLOCKING, LOCK_BOX -> false;
         };
     }
 

@@ -62,7 +62,8 @@ class LayeringTest {
     }
 
     /**
-     * Inside the JVM backend, decisions sit below their spelling: the layouts (where storage and sync words live, how
+     * Inside the JVM backend, decisions sit below their spelling: the token forms (one class per lock mechanism: its
+     * runtime words and its await and publish calls) know only the code model; the layouts (where storage and sync words live, how
      * wide a vector is) know nothing of lowering; the lowering context (fields, actors, rows) uses the layouts; the
      * lane forms (vectors, strips, row scans, the tile form chosen) use the context; the schedules' loops choose among
      * the lane forms; the backend's entry classes put a class together. The Java and bytecode emitters see only
@@ -73,6 +74,7 @@ class LayeringTest {
         String jvm = COMPILER + ".backend.jvm";
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Code model and emitters").definedBy(jvm + ".code..")
+                .layer("Token forms").definedBy(jvm + ".tokens..")
                 .layer("Layouts").definedBy(jvm + ".layout..")
                 .layer("Lowering context").definedBy(jvm + ".lowering..")
                 .layer("Lane forms").definedBy(jvm + ".lanes..")
@@ -83,6 +85,8 @@ class LayeringTest {
                 .whereLayer("Lane forms").mayOnlyBeAccessedByLayers("Schedule loops", "Entry")
                 .whereLayer("Lowering context").mayOnlyBeAccessedByLayers("Lane forms", "Schedule loops", "Entry")
                 .whereLayer("Layouts").mayOnlyBeAccessedByLayers("Lowering context", "Lane forms", "Schedule loops", "Entry")
+                .whereLayer("Token forms").mayOnlyBeAccessedByLayers("Layouts", "Lowering context", "Lane forms",
+                        "Schedule loops", "Entry")
                 .whereLayer("Code model and emitters").mayNotAccessAnyLayer()
                 .check(CLASSES);
     }

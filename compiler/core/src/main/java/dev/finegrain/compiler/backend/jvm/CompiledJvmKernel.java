@@ -22,10 +22,7 @@ import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.ParamSpec;
 import dev.finegrain.runtime.jvm.PackedReadyWords;
-import dev.finegrain.runtime.jvm.ParkingFlags;
-import dev.finegrain.runtime.jvm.ReadyFlags;
 import dev.finegrain.runtime.jvm.SenseBarrier;
-import dev.finegrain.runtime.jvm.SpinLockTokens;
 import dev.finegrain.runtime.jvm.StallException;
 import dev.finegrain.runtime.jvm.TeamTask;
 import dev.finegrain.runtime.jvm.WaitDescriber;
@@ -366,12 +363,7 @@ public final class CompiledJvmKernel {
         int words = layout.group() == 1 ? new Domain(sizes).points() : rows * Math.ceilDiv(sizes[last], layout.group());
         Object[] sync = new Object[layout.arrays()];
         for (int a = 0; a < sync.length; a++) {
-            sync[a] = switch (layout.mechanism()) {
-                case ACQUIRE_RELEASE_FLAG -> ReadyFlags.create(words);
-                case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> SpinLockTokens.createHeld(words);
-                case BLOCKING -> new ParkingFlags(words);
-                default -> throw new IllegalStateException("no word arrays for " + layout.mechanism());
-            };
+            sync[a] = layout.tokens().create(words);
         }
         return sync;
     }

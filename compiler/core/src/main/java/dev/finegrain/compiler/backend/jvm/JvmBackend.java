@@ -36,7 +36,7 @@ public final class JvmBackend implements Backend {
     /** The mechanism a single run uses when neither the caller, the schedule nor the kernel names one. */
     public static final LockMechanism DEFAULT_MECHANISM = LockMechanism.ACQUIRE_RELEASE_FLAG;
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.TINY_LOCK,
-            LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.BLOCKING);
+            LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.BLOCKING, LockMechanism.LOCK_BOX);
     /** Warm-up takes at least this many runs and this long. */
     private static final int WARMUP_RUNS = 10;
     private static final long WARMUP_NANOS = 300_000_000L;

@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.jvm.layout;
 
+import dev.finegrain.compiler.backend.jvm.tokens.JvmTokens;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataflowPlan;
@@ -60,6 +61,11 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
         return TokenRule.needsToken(channel, rank, TokenRule.Ownership.COLUMN_BAND);
     }
 
+    /** The mechanism's tokens, where it keeps words of its own (every mechanism but tiny-lock, whose bit is in the data). */
+    public JvmTokens tokens() {
+        return JvmTokens.of(mechanism).orElseThrow(() -> new IllegalStateException(mechanism + " keeps no words of its own"));
+    }
+
     /** Why this backend cannot implement the mechanism for the graph, if it cannot. */
     public static Optional<String> unsupported(DataflowPlan plan, LockMechanism mechanism) {
         KernelGraph graph = plan.graph();
@@ -70,7 +76,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
                             ? Optional.of("tiny-lock keeps one ready bit per data word, so it is per-thread only") : Optional.empty())
                     .or(() -> graph.channels().stream().anyMatch(c -> c.policy() == ChannelPolicy.PRIVATE)
                             ? Optional.of("tiny-lock keeps the token in the data word, so its channels are shared") : Optional.empty());
-            case ACQUIRE_RELEASE_FLAG, ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK, BLOCKING -> Optional.empty();
+            case ACQUIRE_RELEASE_FLAG, ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK, BLOCKING, LOCK_BOX -> Optional.empty();
             case NAMED_BARRIER, WARP_VOTE, MBARRIER -> Optional.of(mechanism + " is a GPU warp mechanism with no JVM analogue");
         };
     }

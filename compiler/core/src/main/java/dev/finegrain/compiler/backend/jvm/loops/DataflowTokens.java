@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
+import dev.finegrain.compiler.backend.jvm.tokens.JvmTokens;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.dsl.ChannelPolicy;
@@ -12,6 +13,7 @@ import dev.finegrain.dsl.ChannelPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
@@ -114,24 +116,14 @@ final class DataflowTokens {
         } else {
             JExpr.Local tokens = cx.syncArray[cx.sync.arrayOfChannel().get(channelIndex)];
             JExpr word = word(d, producer);
-            List<JType> waitParameters = List.of(JType.INT, LoweringContext.WATCHDOG, JType.INT, JType.INT, JType.INT);
-            switch (cx.sync.mechanism()) {
-                case ACQUIRE_RELEASE_FLAG -> waits.add(new JStmt.Evaluate(runtime("ReadyFlags", "await", JType.VOID,
-                        prepend(JType.INT_ARRAY, waitParameters), tokens, word, cx.watchdog, channelId, consumer, producer)));
-                case BLOCKING -> waits.add(new JStmt.Evaluate(new JExpr.InvokeVirtual(tokens, "await", waitParameters, JType.VOID,
-                        List.of(word, cx.watchdog, channelId, consumer, producer))));
-                case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> {
-                    waits.add(new JStmt.Evaluate(runtime("SpinLockTokens", "take", JType.VOID,
-                            prepend(JType.INT_ARRAY, waitParameters), tokens, word, cx.watchdog, channelId, consumer, producer)));
-                    if (channel.policy() == ChannelPolicy.SHARED || cx.sync.group() > 1) {
-                        waits.add(new JStmt.Comment(channel.policy() == ChannelPolicy.SHARED
-                                ? "a shared token goes back for the producer's other consumers"
-                                : "a group's token goes back for the other instances that consume the same group"));
-                        waits.add(new JStmt.Evaluate(runtime("SpinLockTokens", "restore", JType.VOID,
-                                List.of(JType.INT_ARRAY, JType.INT), tokens, word)));
-                    }
-                }
-                default -> throw new IllegalStateException("no JVM lowering for " + cx.sync.mechanism());
+            JvmTokens form = cx.sync.tokens();
+            waits.add(form.await(tokens, word, cx.watchdog, channelId, consumer, producer));
+            Optional<JExpr> giveBack = form.giveBack(tokens, word);
+            if (giveBack.isPresent() && (channel.policy() == ChannelPolicy.SHARED || cx.sync.group() > 1)) {
+                waits.add(new JStmt.Comment(channel.policy() == ChannelPolicy.SHARED
+                        ? "a shared token goes back for the producer's other consumers"
+                        : "a group's token goes back for the other instances that consume the same group"));
+                waits.add(new JStmt.Evaluate(giveBack.get()));
             }
         }
         return List.of(new JStmt.If(and(condition, remote), waits, List.of()));
@@ -153,13 +145,7 @@ final class DataflowTokens {
         JExpr word = word(new int[cx.rank], cx.linearPoint());
         for (int array : arrays) {
             JExpr.Local tokens = cx.syncArray[array];
-            publishes.add(new JStmt.Evaluate(switch (cx.sync.mechanism()) {
-                case ACQUIRE_RELEASE_FLAG -> runtime("ReadyFlags", "publish", JType.VOID, List.of(JType.INT_ARRAY, JType.INT), tokens, word);
-                case BLOCKING -> new JExpr.InvokeVirtual(tokens, "publish", List.of(JType.INT), JType.VOID, List.of(word));
-                case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> runtime("SpinLockTokens", "release", JType.VOID,
-                        List.of(JType.INT_ARRAY, JType.INT), tokens, word);
-                default -> throw new IllegalStateException("no JVM lowering for " + cx.sync.mechanism());
-            }));
+            publishes.add(new JStmt.Evaluate(cx.sync.tokens().publish(tokens, word)));
         }
         if (publishes.isEmpty() || cx.sync.group() == 1) {
             return publishes;
@@ -189,12 +175,5 @@ final class DataflowTokens {
 
     private static JExpr and(JExpr a, JExpr b) {
         return a == null ? b : new JExpr.Binary(Op.AND, a, b);
-    }
-
-    private static List<JType> prepend(JType first, List<JType> rest) {
-        List<JType> all = new ArrayList<>();
-        all.add(first);
-        all.addAll(rest);
-        return all;
     }
 }

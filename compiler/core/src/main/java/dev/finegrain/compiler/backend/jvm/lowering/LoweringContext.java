@@ -43,7 +43,6 @@ public final class LoweringContext {
     public static final String RUNTIME = "dev/finegrain/runtime/jvm/";
     public static final JType WATCHDOG = JType.reference(RUNTIME + "Watchdog");
     public static final JType BARRIER = JType.reference(RUNTIME + "SenseBarrier");
-    static final JType PARKING = JType.reference(RUNTIME + "ParkingFlags");
 
     public final KernelGraph graph;
     public final int rank;
@@ -212,10 +211,7 @@ public final class LoweringContext {
     }
 
     JType syncType() {
-        return switch (sync.mechanism()) {
-            case BLOCKING -> PARKING;
-            default -> JType.INT_ARRAY;
-        };
+        return sync.tokens().wordsType();
     }
 
     public static JType valueType(Type type) {

@@ -20,7 +20,7 @@ final class CudaSyncs {
             case WARP_VOTE -> new WarpVoteCuda();
             case ACQUIRE_RELEASE_FLAG -> new AcquireReleaseCuda();
             case MBARRIER -> new MbarrierCuda();
-            case BLOCKING -> throw new IllegalArgumentException(mechanism + " has no GPU form");
+            case BLOCKING, LOCK_BOX -> throw new IllegalArgumentException(mechanism + " has no GPU form");
         };
     }
 }
