@@ -118,6 +118,28 @@ class SweepAxesTest {
     }
 
     @Test
+    void crossoverPrintsEveryProbeAndTheInterval() {
+        Outcome crossover = finegrain("crossover", "scaled-chain", "--between", "lock-dataflow/gpu-model:fermi-gtx570/tiny-lock",
+                "--and", "lock-dataflow/gpu-model:fermi-gtx570/atomic-spin-lock", "--from", "32", "--to", "256", "--step", "32");
+        assertEquals(0, crossover.exit(), crossover.err());
+        List<String> lines = crossover.out().lines().toList();
+        assertEquals("A = lock-dataflow/gpu-model:fermi-gtx570/tiny-lock", lines.get(0));
+        assertEquals("B = lock-dataflow/gpu-model:fermi-gtx570/atomic-spin-lock", lines.get(1));
+        assertTrue(lines.get(2).startsWith("size        A "), lines.get(2));
+        assertTrue(lines.get(3).startsWith("32 ") && lines.get(3).contains("ms (modelled)"), lines.get(3));
+        assertTrue(lines.getLast().equals("no crossover between 32 and 256: A is faster at both ends")
+                || lines.getLast().contains(" starts to beat "), lines.getLast());
+        Outcome wrong = finegrain("crossover", "scaled-chain", "--between", "wavefront/jvm/tiny-lock", "--and",
+                "lock-dataflow/jvm", "--from", "8", "--to", "64");
+        assertEquals(2, wrong.exit());
+        assertEquals("finegrain: --between 'wavefront/jvm/tiny-lock': wavefront synchronises with barriers only and takes no"
+                + " lock mechanism; drop the mechanism", wrong.err().strip());
+        Outcome axis = finegrain("crossover", "scaled-chain", "--axis", "work", "--between", "lock-dataflow/jvm", "--and",
+                "wavefront/jvm", "--from", "1", "--to", "8");
+        assertEquals("finegrain: --axis work: kernel 'scaled-chain' has no such param; use size or one of: k", axis.err().strip());
+    }
+
+    @Test
     void mistakesInAxesAreOneLineEach() {
         assertAll(
                 () -> refused("kernel 'scaled-chain' has no param 'work'; its params: k", "--params", "work=1,2"),

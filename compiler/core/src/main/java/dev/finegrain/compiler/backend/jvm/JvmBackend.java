@@ -162,6 +162,11 @@ public final class JvmBackend implements Backend {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("threads", team.size());
         details.put("median_ms", Math.round(medianSeconds * 1e6) / 1e3);
+        if (timings.length >= 4) {
+            // the spread of the timed runs, for a search that must tell a win from noise (finegrain crossover)
+            details.put("q1_ms", Math.round(timings[timings.length / 4] / 1e3) / 1e3);
+            details.put("q3_ms", Math.round(timings[timings.length * 3 / 4] / 1e3) / 1e3);
+        }
         details.put("timed_runs", timings.length);
         return new BackendRun(last.outputs(), "cells_per_s", invocation.points() / medianSeconds, "cells/s", details, Optional.empty());
     }
