@@ -44,7 +44,8 @@ public sealed interface Schedule {
      * the whole run either way.
      */
     record LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
-                        Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch)
+                        Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch,
+                        boolean interleavedChains)
             implements Schedule {
 
         public LockDataflow {
@@ -54,30 +55,47 @@ public sealed interface Schedule {
             Objects.requireNonNull(channelPolicy, "channelPolicy");
         }
 
+        public LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
+                            Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch) {
+            this(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, false);
+        }
+
         /** No choices of its own: the kernel's lock choices apply. */
         public LockDataflow() {
-            this(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false);
+            this(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
         }
 
         @Override
         public String cliName() {
-            return persistentLaunch ? "lock-dataflow:persistent" : "lock-dataflow";
+            return "lock-dataflow" + (persistentLaunch ? ":persistent" : "") + (interleavedChains ? ":interleaved" : "");
         }
 
         /** One launch for the whole domain, workers owning bands of columns (see the class comment). */
         public LockDataflow persistent() {
-            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true);
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true, interleavedChains);
+        }
+
+        /**
+         * A chain's instances dealt to the workers in turn, one each, rather than all run by one worker: each worker's
+         * independent work (the folds that read no state) then runs beside the others', while the chain's links pass
+         * from worker to worker through their tokens. Seed 003's efficiency loop; whether it pays depends on the work
+         * per link ({@code finegrain breakeven}). It changes where a rank-1 chain runs on the JVM and nothing else: on a
+         * GPU every instance is a thread of its own already.
+         */
+        public LockDataflow interleaved() {
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, true);
         }
 
         /** Implements channels with {@code lockMechanism}, whatever the kernel names. */
         public LockDataflow mechanism(LockMechanism lockMechanism) {
             return new LockDataflow(Optional.of(Objects.requireNonNull(lockMechanism, "mechanism")), granularity,
-                    groupSize, channelPolicy, persistentLaunch);
+                    groupSize, channelPolicy, persistentLaunch, interleavedChains);
         }
 
         /** One sync word per actor instance. */
         public LockDataflow perThread() {
-            return new LockDataflow(mechanism, Optional.of(LockGranularity.PER_THREAD), Optional.empty(), channelPolicy, persistentLaunch);
+            return new LockDataflow(mechanism, Optional.of(LockGranularity.PER_THREAD), Optional.empty(), channelPolicy, persistentLaunch,
+                    interleavedChains);
         }
 
         /** One sync word per group of {@code size} consecutive actor instances (a warp of 32 on a GPU). */
@@ -86,13 +104,13 @@ public sealed interface Schedule {
                 throw Diagnostics.badScheduleGroupSize(size, CallSite.capture());
             }
             return new LockDataflow(mechanism, Optional.of(LockGranularity.WARP_SHARED), Optional.of(size), channelPolicy,
-                    persistentLaunch);
+                    persistentLaunch, interleavedChains);
         }
 
         /** The policy of every channel the kernel does not override one by one. */
         public LockDataflow channels(ChannelPolicy policy) {
             return new LockDataflow(mechanism, granularity, groupSize, Optional.of(Objects.requireNonNull(policy, "policy")),
-                    persistentLaunch);
+                    persistentLaunch, interleavedChains);
         }
 
         /** The mechanism a single run uses when none is asked for: this schedule's, else the kernel's. */
@@ -149,6 +167,7 @@ public sealed interface Schedule {
             case "wavefront" -> Optional.of(new Wavefront());
             case "lock-dataflow" -> Optional.of(new LockDataflow());
             case "lock-dataflow:persistent" -> Optional.of(new LockDataflow().persistent());
+            case "lock-dataflow:interleaved" -> Optional.of(new LockDataflow().interleaved());
             case "data-parallel" -> Optional.of(new DataParallel(List.of(16)));
             default -> parseDataParallel(text);
         };

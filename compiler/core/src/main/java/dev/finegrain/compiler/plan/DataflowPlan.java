@@ -15,10 +15,11 @@ import java.util.List;
  * @param graph       the kernel's graph with each channel's policy as the lock choices make it
  * @param persistent  one launch for the whole domain, workers owning bands of the last dimension
  *                    ({@link Schedule.LockDataflow#persistent()}); the order and the waits are the same
+ * @param interleaved a chain's instances dealt to workers in turn ({@link Schedule.LockDataflow#interleaved()})
  * @param lockChoices the mechanism asked for, the granularity and the channel policy, decided once
  */
-public record DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean persistent, LockChoices lockChoices)
-        implements ExecutionPlan {
+public record DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean persistent, boolean interleaved,
+                           LockChoices lockChoices) implements ExecutionPlan {
 
     public DataflowPlan {
         waits = List.copyOf(waits);
@@ -27,7 +28,7 @@ public record DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean per
 
     /** A plan with the kernel's own lock choices (tests build plans this way, broken ones included). */
     public DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean persistent) {
-        this(graph, waits, persistent, LockChoices.of(graph.kernel()));
+        this(graph, waits, persistent, false, LockChoices.of(graph.kernel()));
     }
 
     public DataflowPlan(KernelGraph graph, List<IrChannel> waits) {
@@ -36,13 +37,15 @@ public record DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean per
 
     @Override
     public Schedule schedule() {
-        return persistent ? new Schedule.LockDataflow().persistent() : new Schedule.LockDataflow();
+        Schedule.LockDataflow schedule = persistent ? new Schedule.LockDataflow().persistent() : new Schedule.LockDataflow();
+        return interleaved ? schedule.interleaved() : schedule;
     }
 
     @Override
     public String describe() {
         StringBuilder text = new StringBuilder(schedule().cliName() + ": every actor instance fires once its channels hold tokens"
-                + (persistent ? "; one launch, workers own bands of columns" : "") + "\n");
+                + (persistent ? "; one launch, workers own bands of columns" : "")
+                + (interleaved ? "; a chain's instances dealt to workers in turn" : "") + "\n");
         for (IrChannel channel : waits) {
             text.append("  sync: ").append(graph.actor(channel.consumer()).name()).append(" waits for ")
                     .append(graph.actor(channel.producer()).name()).append(' ').append(DependenceMath.format(channel.vector()))

@@ -20,7 +20,7 @@ public final class PlanLockDataflow {
         List<IrChannel> channels = graph.channels().stream().map(c -> c.withPolicy(choices.policyOf(c))).toList();
         // the kernel's own graph where the choices change no policy, so that every plan of one kernel shares it
         KernelGraph chosen = samePolicies(channels, graph.channels()) ? graph : graph.withChannels(channels);
-        return new DataflowPlan(chosen, chosen.syncChannels(), schedule.persistentLaunch(), choices);
+        return new DataflowPlan(chosen, chosen.syncChannels(), schedule.persistentLaunch(), schedule.interleavedChains(), choices);
     }
 
     private static boolean samePolicies(List<IrChannel> chosen, List<IrChannel> declared) {

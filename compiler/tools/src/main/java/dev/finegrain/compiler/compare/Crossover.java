@@ -70,6 +70,8 @@ public final class Crossover {
     private final int repeats;
     private final long seed;
     private final Consumer<String> progress;
+    /** Each variant's cost at each value, measured once per search object: a baseline shared by several searches runs once. */
+    private final Map<String, Measured> measured = new java.util.HashMap<>();
 
     /**
      * @param axis       {@code size} (every extent the value), or a param of the kernel
@@ -128,6 +130,16 @@ public final class Crossover {
     }
 
     private Measured measure(Variant variant, long value) {
+        String key = variant.text() + "@" + value;
+        Measured known = measured.get(key);
+        if (known == null) {
+            known = measureAgain(variant, value);
+            measured.put(key, known);
+        }
+        return known;
+    }
+
+    private Measured measureAgain(Variant variant, long value) {
         List<Measured> runs = new ArrayList<>();
         int times = variant.backend().timesRealHardware() ? repeats : 1;
         for (int r = 0; r < times; r++) {

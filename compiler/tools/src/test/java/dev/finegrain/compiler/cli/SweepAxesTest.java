@@ -140,6 +140,26 @@ class SweepAxesTest {
     }
 
     @Test
+    void breakevenGivesOnePointPerMechanismAndWritesItsPage(@TempDir Path dir) throws Exception {
+        Path page = dir.resolve("breakeven.md");
+        Outcome breakeven = finegrain("breakeven", "scaled-chain", "--param", "k", "--from", "1", "--to", "3", "--size", "64",
+                "--repeats", "1", "--mechanisms", "acquire-release,warp-vote", "--doc", page.toString());
+        assertEquals(1, breakeven.exit(), "warp-vote has no JVM form, so one row is not run: " + breakeven.err());
+        List<String> lines = breakeven.out().lines().toList();
+        assertEquals("| mechanism | break-even (k) | below: threaded / single | at it: threaded / single | beyond the runs' spread |",
+                lines.getFirst());
+        assertTrue(lines.get(2).startsWith("| acquire-release | "), lines.get(2));
+        assertTrue(lines.get(3).startsWith("| warp-vote | not run: lock-dataflow:interleaved/jvm/warp-vote/threads=2 at k 1"),
+                lines.get(3));
+        String written = Files.readString(page);
+        assertTrue(written.contains("## The seed's points") && written.contains(lines.get(2)), written);
+        Outcome model = finegrain("breakeven", "scaled-chain", "--param", "k", "--backend", "gpu-model:fermi-gtx570");
+        assertEquals("finegrain: breakeven compares a threaded variant with a single-thread one, which backend"
+                + " 'gpu-model:fermi-gtx570' does not run (its single-warp baseline is not a schedule yet); use --backend jvm",
+                model.err().strip());
+    }
+
+    @Test
     void mistakesInAxesAreOneLineEach() {
         assertAll(
                 () -> refused("kernel 'scaled-chain' has no param 'work'; its params: k", "--params", "work=1,2"),

@@ -55,7 +55,7 @@ class JvmBackendTest {
     /** Every variant of a kernel: schedules x the mechanisms the backend supports for each. */
     private List<Variant> variants(Kernel kernel) {
         KernelGraph graph = Pipeline.compile(kernel);
-        List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), lockDataflow()));
+        List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), lockDataflow(), lockDataflow().interleaved()));
         if (graph.tiling().legal()) {
             schedules.add(dataParallel(2));
         }
@@ -304,6 +304,38 @@ class JvmBackendTest {
             BackendRun run = backend.run(variant, invocation, RunSettings.once(1, 2));
             assertEquals(Optional.empty(), oracle.firstDifference(variant.graph(), invocation.sizes(), run.outputs()),
                     variant.plan().schedule().cliName() + " " + variant.mechanism());
+        }
+    }
+
+    /**
+     * Seed 003's efficiency loop: a chain whose links add independent work. Plain lock-dataflow runs a chain on worker 0;
+     * interleaved deals the links to the workers one each, and each computes its independent fold before it awaits its
+     * predecessor's token.
+     */
+    @Test
+    void anInterleavedChainDealsItsLinksInTurnAndComputesTheIndependentWorkFirst() {
+        Kernel loop = kernel("efficiency").domain(dim("i", "n")).param("work", INT).input("b", INT)
+                .state("a", INT, boundary(constant(0)))
+                .actor("link", "a", c -> c.read("a", -1).plus(dev.finegrain.dsl.Finegrain.iterate(c.param("work"), constant(0),
+                        acc -> acc.times(3).plus(c.read("b", 0)))))
+                .build();
+        KernelGraph graph = Pipeline.compile(loop);
+        String interleaved = JavaSourceEmitter.emit(JvmCodegen.generate(SchedulePlanner.plan(graph, lockDataflow().interleaved()),
+                Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), "dev.finegrain.generated")).toString();
+        String plain = JavaSourceEmitter.emit(JvmCodegen.generate(SchedulePlanner.plan(graph, lockDataflow()),
+                Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), "dev.finegrain.generated")).toString();
+        assertTrue(plain.contains("a chain: every instance waits for the one before it, so worker 0 runs them all"), plain);
+        assertTrue(interleaved.contains("blocks of 1 consecutive instances, dealt to workers in turn"), interleaved);
+        assertTrue(interleaved.indexOf("the independent work first") < interleaved.indexOf("ReadyFlags.await"), interleaved);
+        Invocation invocation = inputs(loop, new int[] {300}, 11);
+        KernelOutputs oracle = SequentialOracle.run(graph, invocation);
+        for (LockMechanism mechanism : backend.mechanisms(SchedulePlanner.plan(graph, lockDataflow().interleaved()))) {
+            for (int threads = 1; threads <= 3; threads++) {
+                BackendRun run = backend.run(new Variant(graph, SchedulePlanner.plan(graph, lockDataflow().interleaved()),
+                        Optional.of(mechanism)), invocation, RunSettings.once(1, threads));
+                assertEquals(Optional.empty(), oracle.firstDifference(graph, invocation.sizes(), run.outputs()),
+                        mechanism + " on " + threads + " threads");
+            }
         }
     }
 

@@ -45,6 +45,8 @@ public final class DataflowLoops {
     private final LoweringContext cx;
     private final List<IrChannel> waits;
     private final int blockSize;
+    /** A chain's instances dealt to workers in turn, rather than all run by worker 0 (the schedule's choice). */
+    private final boolean interleaved;
     private final DataflowTokens tokens;
     private JExpr.Local groupsPerRow;
     private JExpr.Local band;
@@ -55,6 +57,7 @@ public final class DataflowLoops {
         this.cx = cx;
         this.waits = plan.waits();
         this.blockSize = blockSize(cx, waits, plan.lockChoices().groupSize());
+        this.interleaved = plan.interleaved();
         this.tokens = new DataflowTokens(cx, waits, blockSize);
     }
 
@@ -182,7 +185,7 @@ public final class DataflowLoops {
             JExpr.Local units = cx.local("blocks", JType.INT);
             JExpr.Local block = cx.local("block", JType.INT);
             JExpr.Local end = cx.local("blockEnd", JType.INT);
-            boolean chain = cx.sync.group() == 1
+            boolean chain = cx.sync.group() == 1 && !interleaved
                     && waits.stream().filter(cx::needsToken).anyMatch(wait -> Math.abs(wait.vector()[0]) == 1);
             out.add(new JStmt.Comment(chain
                     ? "a chain: every instance waits for the one before it, so worker 0 runs them all; dealt in turn, each"

@@ -16,6 +16,7 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.json.Json;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -73,6 +74,14 @@ public final class CudaBackend implements Backend {
 
     public String arch() {
         return arch;
+    }
+
+    /** On a GPU every actor instance is a thread of its own: an interleaved lock-dataflow is the plain one. */
+    @Override
+    public Optional<String> repeatsAnotherRow(Schedule schedule) {
+        return schedule instanceof Schedule.LockDataflow dataflow && dataflow.interleavedChains()
+                ? Optional.of("on a GPU every actor instance is a thread of its own, so lock-dataflow is interleaved already")
+                : Optional.empty();
     }
 
     @Override

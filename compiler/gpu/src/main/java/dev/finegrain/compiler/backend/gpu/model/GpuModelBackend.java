@@ -86,6 +86,14 @@ public final class GpuModelBackend implements Backend {
     }
 
     /** What no kernel can change: a schedule whose mapping needs what the model ISA lacks. */
+    /** On a GPU every actor instance is a thread of its own: an interleaved lock-dataflow is the plain one. */
+    @Override
+    public Optional<String> repeatsAnotherRow(Schedule schedule) {
+        return schedule instanceof Schedule.LockDataflow dataflow && dataflow.interleavedChains()
+                ? Optional.of("on a GPU every actor instance is a thread of its own, so lock-dataflow is interleaved already")
+                : Optional.empty();
+    }
+
     @Override
     public Optional<String> neverRuns(Schedule schedule) {
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch() && !GpuTarget.of(profile).warpShuffle()

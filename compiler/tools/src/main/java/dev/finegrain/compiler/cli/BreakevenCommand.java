@@ -1,0 +1,210 @@
+package dev.finegrain.compiler.cli;
+
+import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.compare.AtomicFiles;
+import dev.finegrain.compiler.compare.Crossover;
+import dev.finegrain.compiler.compare.UsageException;
+import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.Type;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code finegrain breakeven}: seed 003's efficiency metric, the least independent work per synchronisation (a param of
+ * the kernel) at which the threaded variant beats the single-thread one, per lock mechanism, found by {@link Crossover}
+ * between {@code lock-dataflow:interleaved} on the threads asked for (a chain's links dealt to the workers in turn, each
+ * worker's independent work beside the others') and {@code lock-dataflow} on one thread (the serial loop: one worker
+ * awaits no token). With {@code --doc FILE} it writes the points beside the seed's as a Markdown page.
+ */
+@Command(name = "breakeven", description = "Seed 003's metric: the least work per synchronisation (a param) at which the"
+        + " threaded variant beats the single-thread one, per mechanism, every probe verified.")
+final class BreakevenCommand extends CatalogCommand implements Callable<Integer> {
+
+    /** Tullsen et al., Figure 2 and 3: where the threaded loop overtakes the serial one, in rounds of independent work. */
+    static final String SEED_POINTS = """
+            | synchronisation (Tullsen et al., SMT processor simulation) | break-even, rounds of independent work |
+            | --- | ---: |
+            | SMT, blocking lock-box, speculative restart (Figure 3) | about 3 |
+            | SMT, blocking lock-box (Figure 2, SMT-block) | about 5 |
+            | through memory, as on a shared-memory multiprocessor (Figure 2, SMP-Mem) | over 80 |
+            """;
+
+    @Parameters(index = "0", paramLabel = "KERNEL", description = "a kernel from 'finegrain list' with a chain and a work param")
+    String kernelName;
+
+    @Option(names = "--param", required = true, paramLabel = "NAME", description = "the param that sets the independent work per link")
+    String param;
+
+    @Option(names = "--from", defaultValue = "1", paramLabel = "X", description = "least work tried (default: ${DEFAULT-VALUE})")
+    long from;
+
+    @Option(names = "--to", defaultValue = "128", paramLabel = "Y", description = "most work tried (default: ${DEFAULT-VALUE}, the seed's range)")
+    long to;
+
+    @Option(names = "--backend", defaultValue = "jvm", paramLabel = "B", description = "where to measure (default: ${DEFAULT-VALUE})")
+    String backend;
+
+    @Option(names = "--mechanisms", paramLabel = "M,...", description = "default: every mechanism the backend can use")
+    String mechanisms;
+
+    @Option(names = "--threads", defaultValue = "2", paramLabel = "N", description = "threads of the threaded variant (default: ${DEFAULT-VALUE})")
+    int threads;
+
+    @Option(names = "--size", paramLabel = "N", description = "the chain's length (default: the kernel's first size)")
+    String size;
+
+    @Option(names = "--repeats", defaultValue = "3", paramLabel = "R", description = "runs of each variant at each point (default: ${DEFAULT-VALUE})")
+    int repeats;
+
+    @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input seed (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--doc", paramLabel = "FILE", description = "also write the points beside the seed's as Markdown")
+    Path doc;
+
+    /** The mechanisms a chain runs with element by element on the JVM: one token per link, per thread. */
+    static final List<LockMechanism> DEFAULT_MECHANISMS = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG,
+            LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.BLOCKING, LockMechanism.LOCK_BOX);
+
+    /** One mechanism's answer, or why it could not be had. */
+    private record Point(LockMechanism mechanism, Crossover.Result result, String notRun) {}
+
+    @Override
+    public Integer call() {
+        LibraryKernel kernel = CliValues.kernel(catalog(), kernelName);
+        ParamSpec work = kernel.kernel().params().stream().filter(p -> p.name().equals(param)).findFirst()
+                .orElseThrow(() -> new UsageException("--param " + param + ": kernel '" + kernelName + "' has no such param; its"
+                        + " params: " + String.join(", ", kernel.kernel().params().stream().map(ParamSpec::name).toList())));
+        if (work.type() == Type.BOOL || work.type() == Type.DOUBLE) {
+            throw new UsageException("--param " + param + " is a " + work.type() + "; the work per link is counted in whole rounds");
+        }
+        if (from < 0 || from >= to) {
+            throw new UsageException("--from " + from + " --to " + to + ": give 0 <= --from < --to");
+        }
+        Backend on = CliValues.backend(backend);
+        if (!on.usesThreads()) {
+            throw new UsageException("breakeven compares a threaded variant with a single-thread one, which backend '" + on.name()
+                    + "' does not run (its single-warp baseline is not a schedule yet); use --backend jvm");
+        }
+        int team = CliValues.threads(threads);
+        if (team < 2) {
+            throw new UsageException("--threads " + team + ": the threaded variant needs 2 or more threads");
+        }
+        if (repeats < 1 || repeats > 100) {
+            throw new UsageException("--repeats " + repeats + " is out of range; use 1 to 100");
+        }
+        if (kernel.kernel().rank() != 1) {
+            throw new UsageException("kernel '" + kernelName + "' has " + kernel.kernel().rank() + " dimensions; seed 003's"
+                    + " efficiency loop is a chain of one dimension (an interleaved lock-dataflow changes where a chain runs)");
+        }
+        List<LockMechanism> asked = mechanisms == null ? DEFAULT_MECHANISMS : CliValues.mechanisms(mechanisms);
+        int[] sizes = size == null ? kernel.defaultSizes().getFirst() : CliValues.size(size, 1, kernelName);
+        Crossover search = new Crossover(kernel, param, sizes, repeats, seed, line -> {
+            err().println(line);
+            err().flush();
+        });
+        // one worker awaits no token, so the mechanism of the serial loop is immaterial: the default one
+        Crossover.Variant single = new Crossover.Variant(new Schedule.LockDataflow(), on,
+                Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), Optional.of(1));
+        List<Point> points = new ArrayList<>();
+        for (LockMechanism mechanism : asked) {
+            Crossover.Variant threaded = new Crossover.Variant(new Schedule.LockDataflow().interleaved(), on,
+                    Optional.of(mechanism), Optional.of(team));
+            err().println("breakeven " + mechanism + ": " + threaded.text() + " against " + single.text());
+            try {
+                points.add(new Point(mechanism, search.search(threaded, single, from, to, 1), null));
+            } catch (UsageException notRun) {
+                // one mechanism that cannot run (or fails) is a row saying why; the others still run
+                points.add(new Point(mechanism, null, notRun.getMessage()));
+            }
+        }
+        String table = table(points);
+        out().print(table);
+        if (doc != null) {
+            AtomicFiles.replace(doc, page(table, sizes[0], team, CliValues.commandLine(spec)));
+            err().println("written: " + doc);
+        }
+        return points.stream().anyMatch(point -> point.notRun() != null) ? 1 : 0;
+    }
+
+    private String table(List<Point> points) {
+        StringBuilder text = new StringBuilder("| mechanism | break-even (" + param + ") | below: threaded / single | at it: threaded"
+                + " / single | beyond the runs' spread |\n| --- | ---: | --- | --- | --- |\n");
+        for (Point point : points) {
+            if (point.notRun() != null) {
+                text.append("| ").append(point.mechanism()).append(" | not run: ").append(point.notRun().replace("|", "\\|"))
+                        .append(" | - | - | - |\n");
+                continue;
+            }
+            Crossover.Result result = point.result();
+            Crossover.Probe first = result.probes().getFirst();
+            Crossover.Probe last = result.probes().get(1);
+            if (result.above().isEmpty()) {
+                boolean threadedWins = first.aWins();
+                text.append(String.format(Locale.ROOT, "| %s | %s | - | %s: %s / %s | - |%n", point.mechanism(),
+                        threadedWins ? "at most " + from : "over " + to, threadedWins ? from : to,
+                        cost(threadedWins ? first.a() : last.a()), cost(threadedWins ? first.b() : last.b())));
+                continue;
+            }
+            Crossover.Probe below = result.below().get();
+            Crossover.Probe above = result.above().get();
+            if (!above.aWins()) {
+                text.append(String.format(Locale.ROOT, "| %s | none: the threaded loop wins at %d and loses from %d on | - | - | - |%n",
+                        point.mechanism(), below.value(), above.value()));
+                continue;
+            }
+            text.append(String.format(Locale.ROOT, "| %s | %d | %d: %s / %s | %d: %s / %s | %s |%n", point.mechanism(),
+                    above.value(), below.value(), cost(below.a()), cost(below.b()), above.value(), cost(above.a()),
+                    cost(above.b()), above.beyondSpread() ? "yes" : "no (a tie within the spread)"));
+        }
+        return text.toString();
+    }
+
+    private static String cost(Crossover.Measured measured) {
+        String spread = measured.spread() > 0 ? String.format(Locale.ROOT, " ±%.3g", measured.spread()) : "";
+        return String.format(Locale.ROOT, "%.4g%s %s", measured.cost(), spread, measured.unit());
+    }
+
+    private String page(String table, int length, int team, String commandLine) {
+        return "# Break-even: how much independent work a synchronisation needs\n\n"
+                + "Generated by `finegrain breakeven` (do not edit). Seed 003's efficiency metric (Tullsen et al., \"Supporting"
+                + " fine-grained synchronization on a simultaneous multithreading processor\"): a loop whose links are a"
+                + " serial add plus `" + param + "` rounds of independent work; the break-even is the least work at which the"
+                + " threaded loop beats the single-thread one. Here the threaded loop is `lock-dataflow:interleaved` on "
+                + team + " threads (the links dealt to the workers in turn, each worker's independent rounds computed before it"
+                + " awaits its predecessor's token) and the single-thread loop is `lock-dataflow` on one thread (no token is"
+                + " awaited). Every probe is verified against the oracle; each cost is the median of " + repeats
+                + " runs, ± half their range (or the timed runs' quartiles, where larger).\n\n"
+                + "## Measured\n\n"
+                + "Kernel `" + kernelName + "`, " + length + " links, backend `" + backend + "`, " + machine() + ", "
+                + LocalDate.now() + ".\n\n```\n" + commandLine + "\n```\n\n" + table
+                + "\n## The seed's points\n\n" + SEED_POINTS
+                + "\nThe JVM's workers synchronise through the memory system (a token's cache line moves from core to core),"
+                + " so its points belong beside the seed's memory-based ones, not its lock-box: the JVM's `lock-box`"
+                + " suspends a waiter through the operating system (a park and an unpark), where the seed's unit does it in"
+                + " hardware in 15 cycles.\n";
+    }
+
+    private static String machine() {
+        String cpu = "";
+        try {
+            cpu = java.nio.file.Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim() + ", ").orElse("");
+        } catch (java.io.IOException | RuntimeException unreadable) {
+            // another OS: the processor count and the JVM still say what ran it
+        }
+        return cpu + Runtime.getRuntime().availableProcessors() + " processors, Java " + Runtime.version();
+    }
+}
