@@ -15,6 +15,12 @@ public enum DeadlockKind {
     SIMD("SIMD deadlock"),
     /** The lock bit is held by a thread that exited or that spins itself: a circular or abandoned lock. */
     LOCK("lock deadlock"),
+    /**
+     * Suspended by the lock box on a lock nobody will release: held since the launch by its initial token, by a
+     * thread that exited, by the lane itself, or by a lane that cannot move (itself suspended on a lock this one holds,
+     * waiting at a barrier, or masked off waiting for this lane to reconverge).
+     */
+    LOCK_BOX("lock-box deadlock"),
     /** Waiting at a barrier that not enough threads will reach. */
     BARRIER("barrier deadlock"),
     /** Masked off under Fermi, waiting for lanes of its own warp to reconverge. */

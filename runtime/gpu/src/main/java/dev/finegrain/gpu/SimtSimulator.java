@@ -47,6 +47,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link dev.finegrain.gpu.runtime.SimtReconvergenceStack} (Fermi) or
  * {@link dev.finegrain.gpu.runtime.SimtIndependentThreads} (ITS).</li>
  * <li>Shared memory has a {@link dev.finegrain.gpu.runtime.SimtLockUnit} per SM (seed 001's LDSLK/STSUL lock bits);
+ * with {@code feature.lockBox}, a {@link dev.finegrain.gpu.runtime.SimtLockBox} per SM (LBACQ/LBREL, Tullsen et al.);
  * blocks have a {@link dev.finegrain.gpu.runtime.SimtBarrierUnit}; costs come from
  * {@link dev.finegrain.gpu.runtime.SimtCostModel} (seed 000's three-parameter abstraction for global memory).</li>
  * <li>When nothing changes for the watchdog's cycles, or no warp can issue,
@@ -117,7 +118,7 @@ public final class SimtSimulator {
         };
         DeadlockReport deadlock = status == SimStatus.COMPLETED ? null : SimtDeadlockAnalysis.analyze(machine);
         return new SimResult(request.programName(), profile.name(), mode, status, profile.launchOverheadCycles(),
-                machine.cycle(), blockCycles(machine), counters(machine.counters()), resources(machine, program),
+                machine.cycle(), blockCycles(machine), counters(machine.counters(), profile), resources(machine, program),
                 deadlock, dumps(machine, request.dumps()));
     }
 
@@ -215,8 +216,8 @@ public final class SimtSimulator {
         return cycles;
     }
 
-    private static Map<String, Long> counters(SimtCounters counters) {
-        return counters.asMap();
+    private static Map<String, Long> counters(SimtCounters counters, SimtProfile profile) {
+        return counters.asMap(profile.hasLockBox());
     }
 
     private static Map<String, Long> resources(SimtMachine machine, SimtProgram program) {

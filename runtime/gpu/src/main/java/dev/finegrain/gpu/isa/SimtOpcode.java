@@ -71,7 +71,9 @@ public enum SimtOpcode {
     NANOSLEEP("NANOSLEEP", "b"),
     MBARRIER_INIT("MBARRIER.INIT", "ab"),
     MBARRIER_ARRIVE("MBARRIER.ARRIVE", "da"),
-    MBARRIER_TRY_WAIT("MBARRIER.TRY_WAIT", "par");
+    MBARRIER_TRY_WAIT("MBARRIER.TRY_WAIT", "par"),
+    LBACQ("LBACQ", "a"),
+    LBREL("LBREL", "a");
 
     /** The modifier that any instruction may carry: execute, then reconverge as SYNC does (Fermi's {@code .S}). */
     public static final String SYNC_MODIFIER = "S";

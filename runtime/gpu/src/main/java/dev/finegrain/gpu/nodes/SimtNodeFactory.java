@@ -33,6 +33,7 @@ import dev.finegrain.gpu.nodes.memory.SimtStsulNode;
 import dev.finegrain.gpu.nodes.sync.SimtBarArriveNode;
 import dev.finegrain.gpu.nodes.sync.SimtBarRedPopcNode;
 import dev.finegrain.gpu.nodes.sync.SimtBarSyncNode;
+import dev.finegrain.gpu.nodes.sync.SimtLockBoxNode;
 import dev.finegrain.gpu.nodes.sync.SimtMbarrierNode;
 import dev.finegrain.gpu.nodes.sync.SimtMembarNode;
 import dev.finegrain.gpu.nodes.sync.SimtNanosleepNode;
@@ -128,6 +129,11 @@ public final class SimtNodeFactory {
                     address(in, 1), null, profile);
             case MBARRIER_TRY_WAIT -> new SimtMbarrierNode(in, SimtMbarrierNode.Operation.TRY_WAIT, predicate(in, 0),
                     address(in, 1), source(in, 2), profile);
+            case LBACQ -> {
+                rejectSynchronizeModifier(in);
+                yield new SimtLockBoxNode(in, true, address(in, 0), profile);
+            }
+            case LBREL -> new SimtLockBoxNode(in, false, address(in, 0), profile);
             case FADD -> alu(in, SimtIntegerOp.FADD, profile.fp32Latency(), 1, 2);
             case FMUL -> alu(in, SimtIntegerOp.FMUL, profile.fp32Latency(), 1, 2);
             case FFMA -> alu(in, SimtIntegerOp.FFMA, profile.fp32Latency(), 1, 2, 3);

@@ -21,8 +21,28 @@ public final class SimtCounters {
     public long divergentBranches;
     public long votes;
     public long sleeps;
+    /** Lock box (profiles with {@code feature.lockBox}): LBACQ lanes, those suspended, LBREL lanes, hand-offs. */
+    public long lockBoxAcquires;
+    public long lockBoxSuspensions;
+    public long lockBoxReleases;
+    public long lockBoxGrants;
+    /** Cycles lanes spent suspended by the lock box (waiting for a lock and its restart penalty), summed over lanes. */
+    public long lockBoxSuspendedLaneCycles;
 
-    /** The counters by name, for tables and JSON. */
+    /** The counters by name, for tables and JSON; the lock box's only when {@code lockBox} (the profile has one). */
+    public Map<String, Long> asMap(boolean lockBox) {
+        Map<String, Long> map = asMap();
+        if (lockBox) {
+            map.put("lockBoxAcquires", lockBoxAcquires);
+            map.put("lockBoxSuspensions", lockBoxSuspensions);
+            map.put("lockBoxReleases", lockBoxReleases);
+            map.put("lockBoxGrants", lockBoxGrants);
+            map.put("lockBoxSuspendedLaneCycles", lockBoxSuspendedLaneCycles);
+        }
+        return map;
+    }
+
+    /** The counters every profile has, by name, for tables and JSON. */
     public Map<String, Long> asMap() {
         Map<String, Long> map = new LinkedHashMap<>();
         map.put("warpInstructions", warpInstructions);

@@ -17,7 +17,8 @@ import java.util.Map;
  * Explains a deadlock: for every live lane of every resident warp, where it is and what it waits for, classified
  * as in {@link DeadlockKind}. A lane that last failed an LDSLK waits for that lock bit; the lock unit's record of who
  * took the bit, and through which address, tells alias (different address), SIMD (a masked-off lane of the same
- * warp) and plain lock deadlocks apart.
+ * warp) and plain lock deadlocks apart. A lane the lock box suspended waits for its lock-box lock; the lock box's
+ * record of the holder says why nobody will release it.
  */
 public final class SimtDeadlockAnalysis {
     private SimtDeadlockAnalysis() {
@@ -55,13 +56,16 @@ public final class SimtDeadlockAnalysis {
     private static BlockedLanes explain(SimtMachine machine, SimtWarp warp, int lane) {
         SimtProgram program = machine.program();
         boolean atBarrier = (warp.waitingLanes() & 1 << lane) != 0;
-        int pc = atBarrier ? warp.barrierPcOf(lane) : warp.divergence().pcOf(lane);
+        boolean suspended = (warp.lockBoxLanes() & 1 << lane) != 0;
+        int pc = atBarrier ? warp.barrierPcOf(lane) : suspended ? warp.lockBoxPcOf(lane) : warp.divergence().pcOf(lane);
         SimtInstruction at = pc < program.size() ? program.instruction(pc) : SimtNodeFactory.implicitExit(program);
         DeadlockKind kind;
         String detail;
         if (atBarrier) {
             kind = DeadlockKind.BARRIER;
             detail = "waits at " + warp.block().barriers().describe(warp.barrierOf(lane));
+        } else if (suspended) {
+            return lockBoxWait(machine, warp, lane, at);
         } else if (warp.failedLockAddress(lane) >= 0) {
             return lockWait(machine, warp, lane, at);
         } else if (warp.divergence().isMaskedOff(lane)) {
@@ -121,6 +125,46 @@ public final class SimtDeadlockAnalysis {
         return new BlockedLanes(warp.block().id(), warp.index(), "", at.address(), at.text(), kind, detail);
     }
 
+    private static BlockedLanes lockBoxWait(SimtMachine machine, SimtWarp warp, int lane, SimtInstruction at) {
+        SimtLockBox lockBox = warp.block().sm().lockBox();
+        int address = warp.lockBoxAddressOf(lane);
+        String lock = String.format("the lock-box lock of shared [0x%x]", address);
+        if (warp.lockBoxRestartOf(lane) >= 0) {
+            // stopped (watchdog or cycle limit) during the restart penalty of a grant: not waiting on anyone
+            return new BlockedLanes(warp.block().id(), warp.index(), "", at.address(), at.text(), DeadlockKind.SPIN,
+                    "was granted " + lock + ", issues again at cycle " + warp.lockBoxRestartOf(lane));
+        }
+        SimtLockBox.LockState state = lockBox.state(warp.block(), address);
+        String detail = "suspended on " + lock + " (" + state.waiters() + (state.waiters() == 1 ? " lane" : " lanes")
+                + " queued)";
+        SimtThread holder = state.holder();
+        if (holder == null) {
+            detail += ", held since the launch: no LBREL released it";
+        } else if (holder.equals(warp.thread(lane))) {
+            detail += ", held by itself";
+        } else {
+            detail += ", held by " + holder;
+            SimtWarp holderWarp = warpOf(machine, holder);
+            int bit = 1 << holder.lane();
+            if (holderWarp == null || (holderWarp.divergence().alive() & bit) == 0) {
+                detail += ", which has exited";
+            } else if ((holderWarp.lockBoxLanes() & bit) != 0) {
+                detail += String.format(", which is suspended on the lock-box lock of shared [0x%x]",
+                        holderWarp.lockBoxAddressOf(holder.lane()));
+            } else if ((holderWarp.waitingLanes() & bit) != 0) {
+                detail += ", which waits at " + holderWarp.block().barriers().describe(holderWarp.barrierOf(holder.lane()));
+            } else if (holderWarp.divergence().isMaskedOff(holder.lane())) {
+                detail += ", which is masked off, waiting at a reconvergence point for the lanes of its warp that the"
+                        + " lock box suspended";
+            } else if (holderWarp.failedLockAddress(holder.lane()) >= 0) {
+                detail += String.format(", which spins on the lock bit of shared [0x%x]",
+                        holderWarp.failedLockAddress(holder.lane()));
+            }
+        }
+        return new BlockedLanes(warp.block().id(), warp.index(), "", at.address(), at.text(), DeadlockKind.LOCK_BOX,
+                detail + heldLocks(warp, lane));
+    }
+
     /** Lanes of the warp parked by Fermi's reconvergence stack (none under independent thread scheduling). */
     private static int maskedOff(SimtWarp warp) {
         int parked = 0;
@@ -142,7 +186,17 @@ public final class SimtDeadlockAnalysis {
                 held.add(bit + " ([0x" + Integer.toHexString(locks.holderAddress(bit)) + "])");
             }
         }
-        return held.isEmpty() ? "" : "; holds lock bit " + String.join(", ", held);
+        String text = held.isEmpty() ? "" : "; holds lock bit " + String.join(", ", held);
+        SimtLockBox lockBox = warp.block().sm().lockBox();
+        if (lockBox != null) {
+            List<String> boxes = lockBox.heldBy(warp.block(), self).stream()
+                    .map(address -> "[0x" + Integer.toHexString(address) + "]").toList();
+            if (!boxes.isEmpty()) {
+                text += "; holds the lock-box lock" + (boxes.size() > 1 ? "s of shared " : " of shared ")
+                        + String.join(", ", boxes);
+            }
+        }
+        return text;
     }
 
     private static int machineLockBits(SimtWarp warp) {

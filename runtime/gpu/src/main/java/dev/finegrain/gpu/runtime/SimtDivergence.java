@@ -34,6 +34,25 @@ public sealed interface SimtDivergence permits SimtReconvergenceStack, SimtIndep
     /** {@code lanes} of the group exit; the rest advance. */
     void exit(int lanes);
 
+    /**
+     * {@code lanes} of the group are suspended by the lock box at the next instruction; the rest of the group moves to
+     * the next instruction. Under Fermi the suspended lanes leave the stack's top entry and are parked until
+     * {@link #resume}; under independent thread scheduling they only wait (the warp does not offer them).
+     */
+    void suspend(int lanes);
+
+    /**
+     * Suspended {@code lanes} issue again from where they were suspended. Under Fermi they re-enter the stack as a path
+     * of their own on top, which meets the others where the entry they left would have (its reconvergence point).
+     */
+    void resume(int lanes);
+
+    /**
+     * Whether {@link #selectGroup} would find a group among {@code runnable}, without choosing it: under Fermi, the
+     * top entry's lanes must all be runnable (an entry that waits for a suspended lane cannot issue).
+     */
+    boolean canIssue(int runnable);
+
     /** Lanes that have not exited. */
     int alive();
 

@@ -116,6 +116,22 @@ public final class SimtIndependentThreads implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
+    public void suspend(int lanes) {
+        move(groupMask, groupPc + 1);
+    }
+
+    @Override
+    public void resume(int lanes) {
+        // each lane kept its PC; the warp offers it again
+    }
+
+    @Override
+    public boolean canIssue(int runnable) {
+        return (runnable & alive) != 0;
+    }
+
+    @Override
     public int alive() {
         return alive;
     }

@@ -32,6 +32,8 @@ public final class SimtMachine {
     private final List<SimtSm> sms = new ArrayList<>();
     /** The SMs' schedulers in SM order: the per-cycle sweep reads them without going through the SMs. */
     private final SimtWarpScheduler[] schedulers;
+    /** The SMs' lock boxes, empty when the profile has none. */
+    private final SimtLockBox[] lockBoxes;
     private final List<SimtBlock> allBlocks = new ArrayList<>();
     private final CallTarget kernel;
     private final CallTarget[] instructions;
@@ -65,6 +67,8 @@ public final class SimtMachine {
             sms.add(new SimtSm(i, profile));
             schedulers[i] = sms.get(i).scheduler();
         }
+        this.lockBoxes = profile.hasLockBox() ? sms.stream().map(SimtSm::lockBox).toArray(SimtLockBox[]::new)
+                : new SimtLockBox[0];
         this.kernel = kernel;
         this.instructions = instructions;
         this.blockInitializer = blockInitializer;
@@ -117,9 +121,10 @@ public final class SimtMachine {
     }
 
     /**
-     * Something changed (a register or memory word took a new value, a barrier was reached or opened, a thread exited,
-     * a block started): the watchdog starts counting again. Predicates and lock bits do not count: spinning lanes
-     * flip them back and forth forever.
+     * Something changed (a register or memory word took a new value, a barrier was reached or opened, a lock-box lock
+     * was handed to a waiting lane, a thread exited, a block started): the watchdog starts counting again. Predicates
+     * and lock bits do not count: spinning lanes flip them back and forth forever; nor do lanes the lock box
+     * suspended, which wait.
      */
     public void noteProgress() {
         lastProgress = cycle;
@@ -147,9 +152,13 @@ public final class SimtMachine {
             if (slotCursor < profile.schedulersPerSm() && scheduler.wakeAt() <= cycle) {
                 SimtWarp warp = scheduler.pick(cycle);
                 if (warp != null) {
+                    if (!warp.divergence().selectGroup(warp.runnableLanes())) {
+                        // under Fermi its stack's top came to wait for lanes the lock box suspended: not runnable
+                        scheduler.runnableChanged(warp);
+                        continue;
+                    }
                     slotCursor++;
                     issuedThisCycle = true;
-                    warp.divergence().selectGroup(warp.runnableLanes());
                     counters.warpInstructions++;
                     counters.threadInstructions += Integer.bitCount(warp.divergence().groupMask());
                     return warp;
@@ -184,12 +193,18 @@ public final class SimtMachine {
         if (issuedThisCycle) {
             cycle++;
         } else {
-            long next = earliestReady();
+            long next = Math.min(earliestReady(), nextLockBoxWake());
             if (next == Long.MAX_VALUE) {
                 ending = allBlocksDone() ? Ending.COMPLETED : Ending.DEADLOCK;
+                settleLockBoxCounters();
                 return false;
             }
             cycle = Math.min(Math.max(cycle + 1, next), launch.maxCycles());
+        }
+        for (SimtLockBox lockBox : lockBoxes) {
+            if (lockBox.nextWake() <= cycle) {
+                lockBox.wake(cycle);
+            }
         }
         smCursor = 0;
         slotCursor = 0;
@@ -201,7 +216,33 @@ public final class SimtMachine {
         } else if (cycle >= launch.maxCycles()) {
             ending = Ending.MAX_CYCLES;
         }
+        if (ending != null) {
+            settleLockBoxCounters();
+        }
         return ending == null;
+    }
+
+    /** The first cycle at which a lane the lock box granted a lock issues again, or {@code Long.MAX_VALUE}. */
+    private long nextLockBoxWake() {
+        long next = Long.MAX_VALUE;
+        for (SimtLockBox lockBox : lockBoxes) {
+            next = Math.min(next, lockBox.nextWake());
+        }
+        return next;
+    }
+
+    /** At the end of a run, counts the cycles of lanes still suspended by the lock box. */
+    private void settleLockBoxCounters() {
+        if (lockBoxes.length == 0) {
+            return;
+        }
+        for (SimtBlock block : allBlocks) {
+            for (SimtWarp warp : block.warps()) {
+                for (int lanes = warp.lockBoxLanes(); lanes != 0; lanes &= lanes - 1) {
+                    counters.lockBoxSuspendedLaneCycles += cycle - warp.lockBoxSinceOf(Integer.numberOfTrailingZeros(lanes));
+                }
+            }
+        }
     }
 
     /** How the run ended, once {@link #finishCycle} returned false. */

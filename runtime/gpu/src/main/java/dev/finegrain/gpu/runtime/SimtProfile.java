@@ -33,7 +33,9 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           double smSectorCycles, double smPartialStoreSectorCycles, boolean launchPipelined,
                           int launchIntervalCycles, int launchGapCycles, int sharedStoreVisibleCycles,
                           int mbarrierAddressCycles, int sharedPortCycles, double sharedPollCycles,
-                          int pollLoopYieldCycles, int pollLoopDepartureCycles) {
+                          int pollLoopYieldCycles, int pollLoopDepartureCycles, boolean hasLockBox,
+                          int lockBoxGrantCycles, boolean lockBoxReleasePrediction,
+                          int lockBoxPredictedGrantCycles) {
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -174,7 +176,17 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 pipelined ? v.atLeast("launch.gapCycles", 0) : 0,
                 v.atLeast("shared.storeVisibleCycles", 0, 0), v.atLeast("mbarrier.addressCycles", 0, 0),
                 v.atLeast("shared.portCycles", 0, 0), v.nonNegativeDecimal("shared.pollCycles", 0),
-                v.atLeast("pollLoop.yieldCycles", 0, 0), v.atLeast("pollLoop.departureCycles", 0, 0));
+                v.atLeast("pollLoop.yieldCycles", 0, 0), v.atLeast("pollLoop.departureCycles", 0, 0),
+                v.bool("feature.lockBox", false), v.atLeast("lockBox.grantCycles", 1, 15),
+                v.bool("lockBox.releasePrediction", false), v.atLeast("lockBox.predictedGrantCycles", 1, 9));
+    }
+
+    /**
+     * Cycles from an LBREL that hands a lock-box lock to a waiting lane until that lane issues again: the paper's
+     * restart penalty ({@code lockBox.grantCycles}), or {@code lockBox.predictedGrantCycles} with release prediction.
+     */
+    public int lockBoxRestartCycles() {
+        return lockBoxReleasePrediction ? lockBoxPredictedGrantCycles : lockBoxGrantCycles;
     }
 
     /** The costs of the instructions that stand for a sequence of hardware instructions (64-bit, division). */

@@ -15,6 +15,12 @@ import java.util.Arrays;
  * marked one, so they continue with the parked entry at the SSY target once the others have arrived too. Because
  * masked-off lanes only move when the lanes above them reconverge, a lane spinning on a lock held by one of them
  * spins forever: seed 001's SIMD deadlock.
+ *
+ * <p>Lanes the lock box suspends leave the top entry (the rest go on, as after a divergent branch) and are parked
+ * outside the stack with where they resume (the instruction after their LBACQ) and the top entry's reconvergence point
+ * and SSY mark. The entries below still hold them, so an entry waiting for them at a reconvergence point cannot
+ * issue until they are back. Resumed lanes are pushed as a path of their own that pops at that reconvergence point,
+ * exactly like the path of a divergent branch.
  */
 public final class SimtReconvergenceStack implements SimtDivergence {
     private static final int NEVER = -3;
@@ -27,6 +33,11 @@ public final class SimtReconvergenceStack implements SimtDivergence {
     private boolean[] synchronizationRegion = new boolean[16];
     private int size;
     private int alive;
+    /** Lanes suspended by the lock box, and per lane where it resumes, its entry's reconvergence PC and SSY mark. */
+    private int parked;
+    private final int[] parkedPc = new int[32];
+    private final int[] parkedReconvergence = new int[32];
+    private final boolean[] parkedRegion = new boolean[32];
 
     public SimtReconvergenceStack(int lanes) {
         alive = lanes;
@@ -111,12 +122,58 @@ public final class SimtReconvergenceStack implements SimtDivergence {
     }
 
     @Override
+    @TruffleBoundary
+    public void suspend(int lanes) {
+        int top = size - 1;
+        int next = pc[top] + 1;
+        for (int remaining = lanes; remaining != 0; remaining &= remaining - 1) {
+            int lane = Integer.numberOfTrailingZeros(remaining);
+            parkedPc[lane] = next;
+            parkedReconvergence[lane] = reconvergePc[top];
+            parkedRegion[lane] = synchronizationRegion[top];
+        }
+        parked |= lanes;
+        mask[top] &= ~lanes;
+        pc[top] = next;
+        compact();
+    }
+
+    @Override
+    @TruffleBoundary
+    public void resume(int lanes) {
+        parked &= ~lanes;
+        int remaining = lanes & alive;
+        while (remaining != 0) {
+            int lane = Integer.numberOfTrailingZeros(remaining);
+            int path = 0;
+            for (int others = remaining; others != 0; others &= others - 1) {
+                int other = Integer.numberOfTrailingZeros(others);
+                if (parkedPc[other] == parkedPc[lane] && parkedReconvergence[other] == parkedReconvergence[lane]
+                        && parkedRegion[other] == parkedRegion[lane]) {
+                    path |= 1 << other;
+                }
+            }
+            push(parkedPc[lane], path, parkedReconvergence[lane], parkedRegion[lane]);
+            popReconverged();
+            remaining &= ~path;
+        }
+    }
+
+    @Override
+    public boolean canIssue(int runnable) {
+        return selectGroup(runnable);
+    }
+
+    @Override
     public int alive() {
         return alive;
     }
 
     @Override
     public int pcOf(int lane) {
+        if ((parked & 1 << lane) != 0) {
+            return parkedPc[lane];
+        }
         for (int i = size - 1; i >= 0; i--) {
             if ((mask[i] & (1 << lane)) != 0) {
                 return pc[i];
@@ -127,7 +184,11 @@ public final class SimtReconvergenceStack implements SimtDivergence {
 
     @Override
     public boolean isMaskedOff(int lane) {
-        return size > 0 && (alive & (1 << lane)) != 0 && (mask[size - 1] & (1 << lane)) == 0;
+        if (size == 0 || (alive & (1 << lane)) == 0 || (parked & 1 << lane) != 0) {
+            return false;
+        }
+        // in the top entry, it still waits when that entry waits for lanes the lock box suspended
+        return (mask[size - 1] & (1 << lane)) == 0 || (mask[size - 1] & parked) != 0;
     }
 
     private void push(int entryPc, int lanes, int popAt, boolean region) {

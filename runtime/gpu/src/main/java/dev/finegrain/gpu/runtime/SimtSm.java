@@ -5,7 +5,7 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * A streaming multiprocessor: resident blocks under the occupancy limits, the lock and mbarrier units and the
+ * A streaming multiprocessor: resident blocks under the occupancy limits, the lock, lock-box and mbarrier units and the
  * shared-memory port they share, and a warp scheduler that issues up to {@code schedulersPerSm} warps per cycle.
  */
 public final class SimtSm {
@@ -13,6 +13,8 @@ public final class SimtSm {
     private final SimtProfile profile;
     private final SimtLockUnit lockUnit;
     private final SimtMbarrierUnit mbarrierUnit;
+    /** Null when the profile has no lock box. */
+    private final SimtLockBox lockBox;
     private final SimtSharedPort sharedPort;
     /** Null when the profile has no shared poll port. */
     private final SimtSharedPollPort sharedPollPort;
@@ -36,6 +38,7 @@ public final class SimtSm {
         this.lockUnit = new SimtLockUnit(profile.lockBits(), profile.lockAddressShift());
         this.scheduler = new SimtWarpScheduler(profile.schedulerPolicy());
         this.mbarrierUnit = new SimtMbarrierUnit(profile.mbarrierAddressCycles());
+        this.lockBox = profile.hasLockBox() ? new SimtLockBox(profile.lockBoxRestartCycles()) : null;
         this.sharedPort = profile.sharedPortCycles() > 0 ? new SimtSharedPort(profile.sharedPortCycles()) : null;
         this.sharedPollPort = profile.sharedPollCycles() > 0 ? new SimtSharedPollPort(profile.sharedPollCycles()) : null;
         this.lockBitsTaken = new boolean[profile.lockBits()];
@@ -51,6 +54,11 @@ public final class SimtSm {
 
     public SimtMbarrierUnit mbarrierUnit() {
         return mbarrierUnit;
+    }
+
+    /** The lock box (LBACQ, LBREL); null when the profile has none. */
+    public SimtLockBox lockBox() {
+        return lockBox;
     }
 
     /** The shared-memory port every access queues for; null when the profile has none. */
@@ -78,6 +86,9 @@ public final class SimtSm {
         int slot = usedSlots.nextClearBit(0);
         usedSlots.set(slot);
         SimtBlock block = new SimtBlock(machine, blockId, this, slot * sharedBytes, sharedBytes, threads, cycle);
+        if (lockBox != null) {
+            lockBox.resetWindow(slot * sharedBytes, sharedBytes);
+        }
         blocks.add(block);
         warps.addAll(block.warps());
         scheduler.reset(warps, List.of());

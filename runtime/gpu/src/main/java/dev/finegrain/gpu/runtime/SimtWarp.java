@@ -46,6 +46,13 @@ public final class SimtWarp {
     /** Whether a poll was issued since the warp's last backward branch ({@link SimtPollLoop}). */
     private boolean polledSinceBackBranch;
     private int waitingLanes;
+    /** Lanes suspended by the lock box: waiting for a lock, or granted it and waiting out the restart penalty. */
+    private int lockBoxLanes;
+    /** Per lock-box lane: the LBACQ's instruction index, its block-relative address, since when, when it restarts. */
+    private int[] lockBoxPc;
+    private int[] lockBoxAddress;
+    private long[] lockBoxSince;
+    private long[] lockBoxRestart;
     private long readyAt;
     private int schedulerSlot = -1;
 
@@ -205,12 +212,22 @@ public final class SimtWarp {
         }
     }
 
-    /** Lanes that could issue now: not exited and not parked at a barrier (under Fermi one parked lane parks all). */
+    /**
+     * Lanes that could issue now: not exited, not parked at a barrier (under Fermi one parked lane parks all) and not
+     * suspended by the lock box (under Fermi, none while the stack's top entry waits for a suspended lane).
+     */
     public int runnableLanes() {
         if (machine.mode() == SimMode.FERMI) {
-            return waitingLanes != 0 ? 0 : divergence.alive();
+            if (waitingLanes != 0) {
+                return 0;
+            }
+            if (lockBoxLanes == 0) {
+                return divergence.alive();
+            }
+            int runnable = divergence.alive() & ~lockBoxLanes;
+            return divergence.canIssue(runnable) ? runnable : 0;
         }
-        return divergence.alive() & ~waitingLanes;
+        return divergence.alive() & ~waitingLanes & ~lockBoxLanes;
     }
 
     public boolean isDone() {
@@ -261,6 +278,75 @@ public final class SimtWarp {
         waitingLanes &= ~lanes;
         block.sm().scheduler().runnableChanged(this);
         machine.noteProgress();
+    }
+
+    /** Lanes suspended by the lock box (waiting for a lock, or granted it and waiting out the restart penalty). */
+    public int lockBoxLanes() {
+        return lockBoxLanes;
+    }
+
+    /**
+     * {@code lanes} of the current group, which the lock box queued at their LBACQ ({@code addresses}: the active lanes'
+     * block-relative addresses in lane order, {@code active} those lanes), are suspended: they stop issuing and resume at
+     * the next instruction once granted ({@link SimtDivergence#suspend}); the rest of the group moves on.
+     */
+    @TruffleBoundary
+    public void suspendOnLockBox(int lanes, int active, int[] addresses, int instructionIndex) {
+        if (lockBoxPc == null) {
+            lockBoxPc = new int[WARP_SIZE];
+            lockBoxAddress = new int[WARP_SIZE];
+            lockBoxSince = new long[WARP_SIZE];
+            lockBoxRestart = new long[WARP_SIZE];
+        }
+        int i = 0;
+        for (int remaining = active; remaining != 0; remaining &= remaining - 1, i++) {
+            int lane = Integer.numberOfTrailingZeros(remaining);
+            if ((lanes & 1 << lane) != 0) {
+                lockBoxPc[lane] = instructionIndex;
+                lockBoxAddress[lane] = addresses[i];
+                lockBoxSince[lane] = machine.cycle();
+                lockBoxRestart[lane] = -1;
+            }
+        }
+        lockBoxLanes |= lanes;
+        divergence.suspend(lanes);
+        block.sm().scheduler().runnableChanged(this);
+    }
+
+    /** The lock box granted {@code lane} its lock; it issues again at {@code restartCycle}. */
+    void lockBoxGranted(int lane, long restartCycle) {
+        lockBoxRestart[lane] = restartCycle;
+    }
+
+    /** The restart penalty of {@code lanes} has passed: they issue again from the instruction after their LBACQ. */
+    void resumeFromLockBox(int lanes) {
+        for (int remaining = lanes; remaining != 0; remaining &= remaining - 1) {
+            int lane = Integer.numberOfTrailingZeros(remaining);
+            machine.counters().lockBoxSuspendedLaneCycles += machine.cycle() - lockBoxSince[lane];
+        }
+        lockBoxLanes &= ~lanes;
+        divergence.resume(lanes);
+        block.sm().scheduler().runnableChanged(this);
+    }
+
+    /** The instruction index of the LBACQ at which a suspended lane waits. */
+    public int lockBoxPcOf(int lane) {
+        return lockBoxPc[lane];
+    }
+
+    /** The block-relative address of the lock-box lock a suspended lane waits for. */
+    public int lockBoxAddressOf(int lane) {
+        return lockBoxAddress[lane];
+    }
+
+    /** The cycle at which a suspended lane was suspended. */
+    public long lockBoxSinceOf(int lane) {
+        return lockBoxSince[lane];
+    }
+
+    /** The cycle at which a granted lane issues again; -1 while it waits for the lock. */
+    public long lockBoxRestartOf(int lane) {
+        return lockBoxRestart[lane];
     }
 
     /** Remembers the block-relative address of a lane's failed LDSLK (or forgets it with -1), for reports. */
