@@ -5,6 +5,7 @@ import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.WaitPolicy;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -19,14 +20,16 @@ import java.util.Optional;
  * @param granularity   one sync word per actor instance, or per group of {@code groupSize}
  * @param groupSize     the actor instances that share a sync word under warp-shared granularity
  * @param channelPolicy the policy of every channel the kernel does not override one by one
+ * @param waitPolicy    how a waiter passes the time until its token comes (the schedule's, else adaptive)
  */
 public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity granularity, int groupSize,
-                          ChannelPolicy channelPolicy) {
+                          ChannelPolicy channelPolicy, WaitPolicy waitPolicy) {
 
     public LockChoices {
         Objects.requireNonNull(mechanism, "mechanism");
         Objects.requireNonNull(granularity, "granularity");
         Objects.requireNonNull(channelPolicy, "channelPolicy");
+        Objects.requireNonNull(waitPolicy, "waitPolicy");
         if (groupSize < 1) {
             throw new IllegalArgumentException("a sync word's group holds at least one actor instance, not " + groupSize);
         }
@@ -34,7 +37,8 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
 
     /** The kernel's own choices, for a schedule that makes none. */
     public static LockChoices of(Kernel kernel) {
-        return new LockChoices(kernel.mechanism(), kernel.granularity(), kernel.groupSize(), kernel.channelPolicy());
+        return new LockChoices(kernel.mechanism(), kernel.granularity(), kernel.groupSize(), kernel.channelPolicy(),
+                WaitPolicy.ADAPTIVE);
     }
 
     /** The choices a variant of {@code kernel} under {@code schedule} runs with: only lock-dataflow makes its own. */
@@ -48,7 +52,7 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
         int groupSize = granularity == LockGranularity.WARP_SHARED && schedule.granularity().isPresent()
                 ? schedule.groupSize().orElse(kernel.groupSize()) : kernel.groupSize();
         return new LockChoices(schedule.mechanismFor(kernel), granularity, groupSize,
-                schedule.channelPolicy().orElse(kernel.channelPolicy()));
+                schedule.channelPolicy().orElse(kernel.channelPolicy()), schedule.waitPolicy().orElse(WaitPolicy.ADAPTIVE));
     }
 
     public boolean warpShared() {
@@ -65,8 +69,9 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
         return channel.policyDeclared() ? channel.policy() : channelPolicy;
     }
 
-    /** How a report names them: granularity (with its group) and channel policy. */
+    /** How a report names them: granularity (with its group), channel policy, and a wait policy other than the default. */
     public String describe() {
-        return granularity.cliName() + (warpShared() ? " of " + groupSize : "") + ", " + channelPolicy.cliName() + " channels";
+        return granularity.cliName() + (warpShared() ? " of " + groupSize : "") + ", " + channelPolicy.cliName() + " channels"
+                + (waitPolicy == WaitPolicy.ADAPTIVE ? "" : ", " + waitPolicy.cliName() + " waits");
     }
 }

@@ -45,7 +45,8 @@ class VariantResolverTest {
         Variant variant = resolved(new VariantResolver(), VariantRequest.of(declared,
                 lockDataflow().warpShared(32).channels(ChannelPolicy.PRIVATE), JVM).withMechanism(LockMechanism.BLOCKING));
         LockChoices choices = variant.plan().lockChoices();
-        assertEquals(new LockChoices(Optional.empty(), LockGranularity.WARP_SHARED, 32, ChannelPolicy.PRIVATE), choices);
+        assertEquals(new LockChoices(Optional.empty(), LockGranularity.WARP_SHARED, 32, ChannelPolicy.PRIVATE,
+                dev.finegrain.dsl.WaitPolicy.ADAPTIVE), choices);
         assertTrue(variant.graph().channels().stream().allMatch(c -> c.policy() == ChannelPolicy.PRIVATE),
                 "every channel the kernel left to the default takes the schedule's policy: " + variant.graph().channels());
         assertEquals("NwLockDataflowBlockingWarpSharedPrivate", JvmCodegen.className(variant.plan(), variant.mechanism()),

@@ -9,6 +9,7 @@ import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.ParamSpec;
 import dev.finegrain.dsl.Type;
+import dev.finegrain.dsl.WaitPolicy;
 import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
@@ -36,6 +37,10 @@ final class AxisOptions {
     @Option(names = "--channels", paramLabel = "P,...", description = "channel policies for lock-dataflow: shared, private")
     String channels;
 
+    @Option(names = "--wait-policy", paramLabel = "W,...", description = "how lock-dataflow's token waits pass the time:"
+            + " adaptive (spin, yield, sleep; the default), spin, backoff (exponential), sleep; the jvm backend runs them all")
+    String waitPolicies;
+
     @Option(names = "--profile-set", paramLabel = "KEY=V,...", description = "run each gpu-model backend with a profile key"
             + " set to each value, e.g. --profile-set sm.lockBits=512,1024,4096 (repeat for several keys: their product);"
             + " one backend gpu-model:PROFILE@KEY=V per value")
@@ -43,7 +48,7 @@ final class AxisOptions {
 
     /** The axes asked for, the thread counts given beside them. */
     SweepAxes axes(Kernel kernel, List<Integer> threads) {
-        return new SweepAxes(params(kernel), threads, granularities(), channelPolicies());
+        return new SweepAxes(params(kernel), threads, granularities(), channelPolicies(), waitPolicies());
     }
 
     /** The backends with each gpu-model one repeated for every point of the profile settings asked for. */
@@ -161,6 +166,16 @@ final class AxisOptions {
                 .filter(p -> p.cliName().equals(text)).findFirst()
                 .orElseThrow(() -> new UsageException("--channels '" + text + "' is not a channel policy; use "
                         + Arrays.stream(ChannelPolicy.values()).map(ChannelPolicy::cliName).collect(Collectors.joining(" or ")))))
+                .toList();
+    }
+
+    private List<WaitPolicy> waitPolicies() {
+        if (waitPolicies == null) {
+            return List.of();
+        }
+        return list(waitPolicies, "--wait-policy").stream().map(text -> WaitPolicy.fromCliName(text)
+                .orElseThrow(() -> new UsageException("--wait-policy '" + text + "' is not a wait policy; use "
+                        + Arrays.stream(WaitPolicy.values()).map(WaitPolicy::cliName).collect(Collectors.joining(", ")))))
                 .toList();
     }
 

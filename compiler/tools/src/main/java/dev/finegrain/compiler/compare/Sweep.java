@@ -148,13 +148,15 @@ public final class Sweep {
                     for (int threads : threaded ? axes.threads() : List.of(threadsOf(axes))) {
                         rows.add(new Planned(size, row.schedule, kernel, lockChoices(row.schedule), row.backend, row.mechanism,
                                 variant, skip, point, threads, SweepAxes.named(point, threads, threaded,
-                                        Backends.profileSettings(row.backend.name()))));
+                                        Backends.profileSettings(row.backend.name()), waitAxis(axes, row.schedule))));
                     }
                 }
             }
         }
         if (!leftOutSchedules.isEmpty()) {
-            notes.add("left out (backends that never run these schedules): " + String.join("; ", leftOutSchedules));
+            // a schedule repeated along an axis (a wait policy, a granularity) is left out once
+            notes.add("left out (backends that never run these schedules): " + String.join("; ",
+                    new java.util.LinkedHashSet<>(leftOutSchedules)));
         }
         if (!leftOut.isEmpty()) {
             notes.add("left out of the mechanism sweep (the backend cannot use them for kernel '" + kernel.name() + "'): "
@@ -164,6 +166,12 @@ public final class Sweep {
             notes.add("--threads applies to backends that run on threads (jvm); "
                     + backends.stream().map(Backend::name).collect(Collectors.joining(", ")) + " ignore it");
         }
+    }
+
+    /** The wait policy a row names: where the sweep varies it, a lock-dataflow row's. */
+    private Optional<dev.finegrain.dsl.WaitPolicy> waitAxis(SweepAxes axes, Schedule schedule) {
+        return axes.waitPolicies().isEmpty() || !(schedule instanceof Schedule.LockDataflow) ? Optional.empty()
+                : Optional.of(lockChoices(schedule).waitPolicy());
     }
 
     /** The thread count of a sweep that does not vary it: the one given as an axis, else the request's. */

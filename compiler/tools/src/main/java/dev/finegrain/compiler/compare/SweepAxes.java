@@ -3,18 +3,20 @@ package dev.finegrain.compiler.compare;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.WaitPolicy;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The axes a sweep varies beyond sizes, schedules, backends and mechanisms: a kernel's params (seed 003's work per
  * link), the worker threads, and for lock-dataflow the granularity and the channel policy. An axis left empty is
  * not varied: the kernel's input generator gives the params, the request's thread count applies, the schedule's (or
- * kernel's) lock choices stand. Model profile keys are varied through the backends' names
+ * kernel's) lock choices (granularity, channel policy, wait policy) stand. Model profile keys are varied through the backends' names
  * ({@code gpu-model:PROFILE@KEY=V}), and rows name them as axes too. Each row names the values of the axes that were given ({@link #PREFIX} details), so
  * rows of different points never merge or resume as one another.
  *
@@ -22,15 +24,22 @@ import java.util.Objects;
  * @param threads       worker-thread counts for backends that run on threads; empty: the request's
  * @param granularities lock granularities for the lock-dataflow schedules; empty: the schedule's or kernel's
  * @param channels      channel policies for the lock-dataflow schedules; empty: the schedule's or kernel's
+ * @param waitPolicies  wait policies for the lock-dataflow schedules; empty: the schedule's (adaptive by default)
  */
 public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads, List<Granularity> granularities,
-                        List<ChannelPolicy> channels) {
+                        List<ChannelPolicy> channels, List<WaitPolicy> waitPolicies) {
 
     /** The detail-key prefix of a row's axis values: {@code axis_work}, {@code axis_threads}. */
     public static final String PREFIX = "axis_";
 
     /** No axis varied. */
-    public static final SweepAxes NONE = new SweepAxes(Map.of(), List.of(), List.of(), List.of());
+    public static final SweepAxes NONE = new SweepAxes(Map.of(), List.of(), List.of(), List.of(), List.of());
+
+    /** The axes without wait policies (most sweeps vary none). */
+    public SweepAxes(Map<String, List<Object>> params, List<Integer> threads, List<Granularity> granularities,
+                     List<ChannelPolicy> channels) {
+        this(params, threads, granularities, channels, List.of());
+    }
 
     public SweepAxes {
         Map<String, List<Object>> copy = new LinkedHashMap<>();
@@ -44,6 +53,7 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
         threads = List.copyOf(threads);
         granularities = List.copyOf(granularities);
         channels = List.copyOf(channels);
+        waitPolicies = List.copyOf(waitPolicies);
         if (threads.stream().anyMatch(t -> t < 1)) {
             throw new IllegalArgumentException("thread counts must be positive: " + threads);
         }
@@ -96,11 +106,19 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
             }
             List<Schedule.LockDataflow> byGranularity = granularities.isEmpty() ? List.of(dataflow)
                     : granularities.stream().map(g -> g.appliedTo(dataflow)).toList();
+            List<Schedule.LockDataflow> byChannels = new ArrayList<>();
             for (Schedule.LockDataflow one : byGranularity) {
                 if (channels.isEmpty()) {
+                    byChannels.add(one);
+                } else {
+                    channels.forEach(policy -> byChannels.add(one.channels(policy)));
+                }
+            }
+            for (Schedule.LockDataflow one : byChannels) {
+                if (waitPolicies.isEmpty()) {
                     out.add(one);
                 } else {
-                    channels.forEach(policy -> out.add(one.channels(policy)));
+                    waitPolicies.forEach(policy -> out.add(one.waitPolicy(policy)));
                 }
             }
         }
@@ -114,8 +132,9 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
 
     /** The axis values a row of this point names, as its details carry them. */
     static Map<String, Object> named(Map<String, Object> paramPoint, int threads, boolean threadsNamed,
-                                     Map<String, String> profileSettings) {
+                                     Map<String, String> profileSettings, Optional<WaitPolicy> waitPolicy) {
         Map<String, Object> named = new LinkedHashMap<>();
+        waitPolicy.ifPresent(policy -> named.put(PREFIX + "wait", policy.cliName()));
         profileSettings.forEach((key, value) -> named.put(PREFIX + key, value));
         paramPoint.forEach((name, value) -> named.put(PREFIX + name, text(value)));
         if (threadsNamed) {

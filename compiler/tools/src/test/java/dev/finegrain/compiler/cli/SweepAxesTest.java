@@ -95,6 +95,22 @@ class SweepAxesTest {
     }
 
     @Test
+    void waitPoliciesRunOnTheJvmAndTheGpuTargetsSayTheyHaveNoneYet() {
+        Outcome compare = finegrain("compare", "scaled-chain", "--wait-policy", "adaptive,spin,backoff,sleep", "--threads", "2",
+                "--backends", "jvm,gpu-model:fermi-gtx570", "--schedules", "lock-dataflow:interleaved,lock-dataflow",
+                "--mechanisms", "acquire-release", "--quick", "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        List<String[]> rows = compare.out().lines().skip(1).map(line -> line.split(",")).toList();
+        assertTrue(compare.out().lines().findFirst().orElseThrow().contains(",channels,wait,"), compare.out());
+        assertEquals(List.of("adaptive verified", "spin verified", "backoff verified", "sleep verified"), rows.stream()
+                .filter(r -> r[2].equals("lock-dataflow:interleaved") && r[3].equals("jvm")).map(r -> r[7] + " " + r[8]).toList());
+        assertEquals(List.of("adaptive verified", "spin skipped", "backoff skipped", "sleep skipped"), rows.stream()
+                .filter(r -> r[3].startsWith("gpu-model")).map(r -> r[7] + " " + r[8]).toList());
+        assertTrue(compare.out().contains("wait policy spin is a JVM choice so far"), compare.out());
+        assertEquals(1, compare.err().lines().filter(line -> line.startsWith("note: left out")).count(), compare.err());
+    }
+
+    @Test
     void aProfileKeySweepRunsOneModelBackendPerValueAndNamesTheKey() {
         Outcome compare = finegrain("compare", "scaled-chain", "--sizes", "64", "--backends", "gpu-model:fermi-gtx570",
                 "--profile-set", "latency.global=200,800", "--schedules", "lock-dataflow", "--mechanisms", "atomic-spin-lock",
@@ -172,7 +188,8 @@ class SweepAxesTest {
                         + " --backends gpu-model:fermi-gtx570", "--profile-set", "sm.lockBits=1,2", "--backends", "reference"),
                 () -> refused("--x work is not an axis of this sweep; its axes: size, k", "--params", "k=1,2", "--x", "work",
                         "--out", Files.createTempDirectory("axes").toString()),
-                () -> refused("--threads 'two' is not a number; use 1 to 1024, or a list such as 1,2", "--threads", "two"));
+                () -> refused("--threads 'two' is not a number; use 1 to 1024, or a list such as 1,2", "--threads", "two"),
+                () -> refused("--wait-policy 'nap' is not a wait policy; use adaptive, spin, backoff, sleep", "--wait-policy", "nap"));
         Outcome badKey = finegrain("compare", "scaled-chain", "--backends", "gpu-model:fermi-gtx570", "--profile-set",
                 "sm.lockBitz=1,2", "--quick");
         assertEquals(2, badKey.exit());

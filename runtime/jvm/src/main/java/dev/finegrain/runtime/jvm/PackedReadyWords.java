@@ -51,7 +51,7 @@ public final class PackedReadyWords {
             int producerPoint) {
         long start = Watchdog.CLOCK_NOT_STARTED;
         for (long attempt = 0; ; attempt++) {
-            start = WaitPolicy.pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
+            start = watchdog.waitPolicy().pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
             long w = (long) WORD.getAcquire(words, word);
             if ((w & READY_BIT) != 0) {
                 return w;

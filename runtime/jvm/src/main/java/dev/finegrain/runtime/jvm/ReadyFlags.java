@@ -43,7 +43,7 @@ public final class ReadyFlags {
             int producerPoint) {
         long start = Watchdog.CLOCK_NOT_STARTED;
         for (long attempt = 0; (int) FLAG.getAcquire(flags, word) == NOT_READY; attempt++) {
-            start = WaitPolicy.pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
+            start = watchdog.waitPolicy().pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
         }
     }
 }

@@ -53,7 +53,7 @@ public final class SpinLockTokens {
             int producerPoint) {
         long start = Watchdog.CLOCK_NOT_STARTED;
         for (long attempt = 0; ; attempt++) {
-            start = WaitPolicy.pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
+            start = watchdog.waitPolicy().pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
             if ((int) MUTEX.getOpaque(mutex, word) == FREE && MUTEX.compareAndSet(mutex, word, FREE, HELD)) {
                 return;
             }

@@ -4,12 +4,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * How a token wait that found its word not ready passes the time until it looks again: the one policy of the
- * spinning mechanisms ({@link ReadyFlags}, {@link PackedReadyWords}, {@link SpinLockTokens}). Their wait loops read
- * their word (with acquire, or a CAS) and, while it is not ready, call {@link #pause} with the number of failed looks
- * so far; the policy decides what the pause is, and runs the stall watchdog.
+ * How a token wait that found its word not ready passes the time until it looks again, for the spinning mechanisms
+ * ({@link ReadyFlags}, {@link PackedReadyWords}, {@link SpinLockTokens}). Their wait loops read their word (with
+ * acquire, or a CAS) and, while it is not ready, call {@link #pause} on the run's policy ({@link Watchdog#waitPolicy})
+ * with the number of failed looks so far; the policy decides what the pause is, and runs the stall watchdog.
  *
- * <p>Three phases (seed 000's lesson, Stuart and Owens: spinning loses to sleeping once waiters outnumber cores).
+ * <p>Stuart and Owens ("Efficient synchronization primitives for GPUs") compare waiting by spinning, by spinning with
+ * exponential backoff, and by sleeping, and find the best one differs by machine and load; so the policy is a choice a
+ * schedule makes ({@code lockDataflow().waitPolicy(...)}) and a sweep can vary ({@code compare --wait-policy}):
+ * <ul>
+ *   <li>{@link #SPIN}: {@link Thread#onSpinWait} between looks, nothing else (the watchdog is checked every
+ *       {@link #SPIN_CHECK} looks);</li>
+ *   <li>{@link #BACKOFF}: spin with exponential backoff: {@code 2^k} spins between looks, doubling from 1 up to
+ *       {@link #MAX_BACKOFF_SPINS}, so a long wait looks at the word less often and leaves the line to its writer;</li>
+ *   <li>{@link #SLEEP}: park from the first miss, {@link #MIN_PARK_NANOS} doubling to {@link #MAX_PARK_NANOS};</li>
+ *   <li>{@link #ADAPTIVE}, the default: spin, then yield, then sleep, below.</li>
+ * </ul>
+ *
+ * <p>The adaptive policy has three phases (seed 000's lesson: spinning loses to sleeping once waiters outnumber cores).
  * <ol>
  *   <li><b>Spin</b> {@link #SPINS} times with {@link Thread#onSpinWait}. On a quiet machine the producer is running
  *       on another core and most tokens arrive within a few cache-line round trips; a spin sees them at once, with no
@@ -56,7 +68,16 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Memory ordering is the callers': the policy reads no shared word, and a wait returns only after its own acquire
  * load (or CAS) saw the token, whichever phase it was in.
  */
-final class WaitPolicy {
+public enum WaitPolicy {
+    /** Spin, then yield, then park with a doubling timeout: the default (the phases above). */
+    ADAPTIVE,
+    /** Spin between looks, never leaving the core. */
+    SPIN,
+    /** Spin with exponential backoff between looks. */
+    BACKOFF,
+    /** Park between looks from the first miss, with a doubling timeout. */
+    SLEEP;
+
     /** Spins before the first yield: 1 to 4 µs of {@code onSpinWait}, the handoffs of a quiet machine. */
     static final int SPINS = 32;
     /** Yields before the first park: 0.1 to 0.3 ms of system calls that return at once on an idle core. */
@@ -65,57 +86,80 @@ final class WaitPolicy {
     static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
     /** The longest park: how late, at most (plus timer slack), a sleeping waiter sees its token. */
     static final long MAX_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(128);
+    /** How many looks a spinning wait takes between two watchdog checks (a clock read each). */
+    static final int SPIN_CHECK = 1024;
+    /** The most spins between two looks of a backing-off wait: 10 to 140 µs of {@code onSpinWait}. */
+    static final int MAX_BACKOFF_SPINS = 1024;
 
     private static final long FIRST_YIELD = SPINS;
     private static final long FIRST_PARK = FIRST_YIELD + YIELDS;
     /** Doublings from the first park to the longest. */
     private static final int MAX_DOUBLINGS =
             Long.numberOfTrailingZeros(Long.highestOneBit(MAX_PARK_NANOS / MIN_PARK_NANOS)) + 1;
-
-    private WaitPolicy() {
-    }
+    private static final int MAX_BACKOFF_DOUBLINGS = Integer.numberOfTrailingZeros(MAX_BACKOFF_SPINS);
 
     /**
      * One pause of a wait that has looked {@code attempt + 1} times (the fast path's look and {@code attempt} more)
-     * without seeing its token: a spin, a yield or a park, by the phase the attempt falls in; from the first yield on,
-     * also a watchdog check.
+     * without seeing its token, as the policy has it; the watchdog is checked at every pause that leaves the core
+     * and every {@link #SPIN_CHECK} spinning ones.
      *
      * @param start the wait's start time as the previous pause returned it, {@link Watchdog#CLOCK_NOT_STARTED} first
      * @return the wait's start time, to pass to the next pause
      * @throws StallException when the wait has lasted longer than the watchdog's timeout, or another waiter stalled
      */
-    static long pause(long attempt, long start, Watchdog watchdog, int channel, int consumerPoint,
-            int producerPoint) {
-        if (attempt < FIRST_YIELD) {
-            Thread.onSpinWait();
-            return start;
+    long pause(long attempt, long start, Watchdog watchdog, int channel, int consumerPoint, int producerPoint) {
+        switch (this) {
+            case ADAPTIVE -> {
+                if (attempt < FIRST_YIELD) {
+                    Thread.onSpinWait();
+                    return start;
+                }
+                long began = check(start, watchdog, channel, consumerPoint, producerPoint);
+                if (attempt < FIRST_PARK) {
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(parkNanos(attempt));
+                }
+                return began;
+            }
+            case SPIN -> {
+                Thread.onSpinWait();
+                return attempt % SPIN_CHECK == SPIN_CHECK - 1 ? check(start, watchdog, channel, consumerPoint, producerPoint) : start;
+            }
+            case BACKOFF -> {
+                int spins = 1 << Math.min(attempt, MAX_BACKOFF_DOUBLINGS);
+                for (int s = 0; s < spins; s++) {
+                    Thread.onSpinWait();
+                }
+                return attempt >= MAX_BACKOFF_DOUBLINGS ? check(start, watchdog, channel, consumerPoint, producerPoint) : start;
+            }
+            case SLEEP -> {
+                long began = check(start, watchdog, channel, consumerPoint, producerPoint);
+                LockSupport.parkNanos(Math.min(MIN_PARK_NANOS << Math.min(attempt, MAX_DOUBLINGS), MAX_PARK_NANOS));
+                return began;
+            }
         }
-        return yieldOrPark(attempt, start, watchdog, channel, consumerPoint, producerPoint);
+        throw new AssertionError(this);
     }
 
-    private static long yieldOrPark(long attempt, long start, Watchdog watchdog, int channel, int consumerPoint,
-            int producerPoint) {
+    /** Starts the wait's clock if it has not started, and checks the watchdog; the wait's start time. */
+    private static long check(long start, Watchdog watchdog, int channel, int consumerPoint, int producerPoint) {
         long began = start;
         if (began == Watchdog.CLOCK_NOT_STARTED) {
             long now = System.nanoTime();
             began = now == Watchdog.CLOCK_NOT_STARTED ? 1L : now;
         }
         watchdog.check(began, channel, consumerPoint, producerPoint);
-        if (attempt < FIRST_PARK) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(parkNanos(attempt));
-        }
         return began;
     }
 
-    /** The park of an attempt in the park phase: the first park, doubled once per park since, up to the longest. */
+    /** The park of an attempt in the adaptive policy's park phase: the first park, doubled once per park since, up to the longest. */
     static long parkNanos(long attempt) {
         long doublings = Math.min(attempt - FIRST_PARK, MAX_DOUBLINGS);
         return Math.min(MIN_PARK_NANOS << doublings, MAX_PARK_NANOS);
     }
 
-    /** The attempt of the first park, for tests. */
+    /** The attempt of the adaptive policy's first park, for tests. */
     static long firstPark() {
         return FIRST_PARK;
     }

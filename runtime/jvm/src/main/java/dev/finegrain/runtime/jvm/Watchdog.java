@@ -25,16 +25,28 @@ public final class Watchdog {
 
     private final long timeoutNanos;
     private final WaitDescriber describer;
+    private final WaitPolicy waitPolicy;
     private volatile boolean stalled;
     private volatile boolean aborted;
     private final List<String> waits = new ArrayList<>();
 
     public Watchdog(long timeoutNanos, WaitDescriber describer) {
+        this(timeoutNanos, describer, WaitPolicy.ADAPTIVE);
+    }
+
+    /** A watchdog for a run whose token waits pause as {@code waitPolicy} has it. */
+    public Watchdog(long timeoutNanos, WaitDescriber describer, WaitPolicy waitPolicy) {
         if (timeoutNanos <= 0) {
             throw new IllegalArgumentException("timeoutNanos must be positive, got " + timeoutNanos);
         }
         this.timeoutNanos = timeoutNanos;
         this.describer = Objects.requireNonNull(describer, "describer");
+        this.waitPolicy = Objects.requireNonNull(waitPolicy, "waitPolicy");
+    }
+
+    /** How the run's token waits pause between looks: one choice for the whole run, made by its schedule. */
+    public WaitPolicy waitPolicy() {
+        return waitPolicy;
     }
 
     /**

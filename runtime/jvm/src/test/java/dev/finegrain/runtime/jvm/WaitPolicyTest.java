@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** The spin, yield, then park policy of the token waits: late tokens still arrive, stalls are still reported. */
+/** The token waits' policies (adaptive spin, yield, then park by default): late tokens still arrive, stalls are still reported. */
 class WaitPolicyTest {
     /** Far past the spin and yield phases (well under a millisecond), so the waiter is parked when the token comes. */
     private static final long LATE_MILLIS = 100;
@@ -22,6 +22,34 @@ class WaitPolicyTest {
         assertEquals(4 * WaitPolicy.MIN_PARK_NANOS, WaitPolicy.parkNanos(first + 2));
         assertEquals(WaitPolicy.MAX_PARK_NANOS, WaitPolicy.parkNanos(first + 1_000));
         assertEquals(WaitPolicy.MAX_PARK_NANOS, WaitPolicy.parkNanos(Long.MAX_VALUE));
+    }
+
+    /** Every policy: a token published late still reaches its waiter with the data, and a stall is still reported. */
+    @Test
+    void everyPolicyDeliversALateTokenAndReportsAStall() {
+        for (WaitPolicy policy : WaitPolicy.values()) {
+            int[] data = new int[1];
+            int[] flags = ReadyFlags.create(1);
+            int[] seen = new int[1];
+            Watchdog watchdog = new Watchdog(Watchdog.DEFAULT_TIMEOUT_NANOS, Concurrently.DESCRIBER, policy);
+            long waited = waitedMillis(() -> {
+                ReadyFlags.await(flags, 0, watchdog, 0, 1, 0);
+                seen[0] = data[0];
+            }, () -> {
+                data[0] = 42;
+                ReadyFlags.publish(flags, 0);
+            });
+            assertEquals(42, seen[0], policy.toString());
+            assertTrue(waited >= LATE_MILLIS, policy + " returned after " + waited + " ms, before the token was published");
+
+            int[] mutex = SpinLockTokens.createHeld(1);
+            Watchdog short_ = new Watchdog(200_000_000L, Concurrently.DESCRIBER, policy);
+            long start = System.nanoTime();
+            StallException stall = assertThrows(StallException.class, () -> SpinLockTokens.take(mutex, 0, short_, 3, 7, 6));
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(millis >= 200 && millis < 1_200, policy + ": the stall took " + millis + " ms");
+            assertEquals(List.of("cell 7 waits on channel 3 for cell 6"), stall.waits(), policy.toString());
+        }
     }
 
     @Test

@@ -325,7 +325,7 @@ public final class CompiledJvmKernel {
             }
         }
         Object[] sync = syncObjects(invocation.sizes(), workers);
-        Watchdog watchdog = new Watchdog(stallTimeoutNanos, describer(invocation.sizes()));
+        Watchdog watchdog = new Watchdog(stallTimeoutNanos, describer(invocation.sizes()), waitPolicy());
         TeamTask kernel;
         try {
             kernel = (TeamTask) constructor.invoke(arrays, integral, real, frame, sync, watchdog);
@@ -366,6 +366,11 @@ public final class CompiledJvmKernel {
             sync[a] = layout.tokens().create(words);
         }
         return sync;
+    }
+
+    /** The run's wait policy, as the plan's lock choices have it (a barrier schedule's waits keep the default). */
+    private dev.finegrain.runtime.jvm.WaitPolicy waitPolicy() {
+        return dev.finegrain.runtime.jvm.WaitPolicy.valueOf(variant.plan().lockChoices().waitPolicy().name());
     }
 
     /** Names a stalled wait: the waiting actor instance, the channel, and the instance that should have produced it. */

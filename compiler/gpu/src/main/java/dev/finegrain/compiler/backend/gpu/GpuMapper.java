@@ -50,6 +50,17 @@ public final class GpuMapper {
     }
 
     /**
+     * Why the GPU targets cannot honour a plan's wait policy, if they cannot: their token waits spin (the model's and
+     * CUDA's poll loops), and the backoff and sleep forms (NANOSLEEP, {@code __nanosleep}) are not lowered yet.
+     */
+    public static Optional<String> unmappableWaitPolicy(dev.finegrain.compiler.plan.ExecutionPlan plan) {
+        dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();
+        return policy == dev.finegrain.dsl.WaitPolicy.ADAPTIVE ? Optional.empty()
+                : Optional.of("wait policy " + policy + " is a JVM choice so far: the GPU targets' token waits spin, their"
+                        + " backoff and sleep forms are not lowered yet");
+    }
+
+    /**
      * Why lock-dataflow (per-point tokens, or persistent bands) cannot take this kernel's domain, whatever the
      * mechanism, if it cannot. Its tiles give each thread one word of a 2D tile whose rows are a warp wide, and every
      * mechanism's token addressing, warp distances and lock-bit budget are built on that shape; a 3D form (tokens on

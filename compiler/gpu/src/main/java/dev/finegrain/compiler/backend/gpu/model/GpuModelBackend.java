@@ -71,6 +71,7 @@ public final class GpuModelBackend implements Backend {
         // lock-dataflow is judged per mechanism (unsupported below); the others here
         return plan instanceof DataflowPlan
                 ? SimtLowering.unsupportedKernel(plan.graph()).or(() -> GpuMapper.unmappableLockDataflow(plan.graph()))
+                        .or(() -> GpuMapper.unmappableWaitPolicy(plan))
                 : SimtLowering.unsupported(plan, Optional.empty(), profile);
     }
 
