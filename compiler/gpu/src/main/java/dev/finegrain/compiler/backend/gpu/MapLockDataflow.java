@@ -262,11 +262,16 @@ final class MapLockDataflow {
      * Warp tokens wait as warps. Otherwise a lane can wait for each token in turn when no channel links two lanes of
      * one warp and a lane cannot hold one shared token while waiting for another (one shared channel, or any number
      * of private ones); two shared channels could each be held by a lane that waits for the other, so those take the
-     * critical-section form, which restores at once.
+     * critical-section form, which restores at once. A mechanism whose waiters the machine suspends (the lock-box)
+     * waits in turn whatever the channels: it cannot try, and it gives a shared token on as soon as it has it.
      */
     private WaitForm waitForm(List<SyncChannel> channels) {
         if (mechanism.oneTokenPerWarp()) {
             return WaitForm.WARP;
+        }
+        if (mechanism.suspendsWaiters()) {
+            // a suspending acquire cannot be tried; the machine parks the suspended lane as a path of its own
+            return WaitForm.IN_TURN;
         }
         boolean acrossWarps = channels.stream().allMatch(c -> c.threadDistance() >= WARP);
         return acrossWarps && (channels.size() == 1 || privateChannels) ? WaitForm.IN_TURN : WaitForm.CRITICAL_SECTION;

@@ -31,11 +31,15 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * @param sharedBytesPerBlockOptIn    the most one block may claim when it asks for more than the default
  *                                    ({@code cudaFuncAttributeMaxDynamicSharedMemorySize})
  * @param asyncCopy                   copies from global to shared memory that run while the warp computes (cp.async)
+ * @param lockBox                     a lock-box unit per SM (Tullsen et al.): an acquire that finds its lock held
+ *                                    suspends the lane until a release grants it (a model profile's experiment; no
+ *                                    real GPU has one)
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
                         int maxThreadsPerSm, int maxBlocksPerSm, boolean lockBitsAsWords, int mbarrierBytes,
-                        boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy) {
+                        boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy,
+                        boolean lockBox) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -52,6 +56,6 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
         return new GpuTarget(profile.name(), "profile " + profile.name(), profile.maxThreadsPerBlock(),
                 profile.sharedBytesPerSm(), profile.lockBits(), profile.defaultMode() != SimMode.ITS, profile.hasMbarrier(),
                 profile.sharedAtomicsAsLockLoops(), profile.smCount(), profile.maxThreadsPerSm(), profile.maxBlocksPerSm(),
-                false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false);
+                false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false, profile.hasLockBox());
     }
 }

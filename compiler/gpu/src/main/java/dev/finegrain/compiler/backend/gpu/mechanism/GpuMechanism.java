@@ -31,6 +31,15 @@ public interface GpuMechanism {
      */
     Optional<LockMechanism> warpSharedForm();
 
+    /**
+     * Whether a waiter is suspended by the machine until its token is granted (a lock-box), rather than looking again:
+     * such a wait cannot be tried, so lanes wait for their tokens in turn, and the machine parks a suspended lane
+     * while the others of its warp go on.
+     */
+    default boolean suspendsWaiters() {
+        return false;
+    }
+
     /** Where its tokens live for channels of this policy on this machine. */
     TokenStorage storage(ChannelPolicy policy, GpuTarget target);
 

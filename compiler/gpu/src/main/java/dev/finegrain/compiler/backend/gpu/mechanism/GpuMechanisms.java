@@ -19,14 +19,13 @@ public final class GpuMechanisms {
             case WARP_VOTE -> new WarpVote();
             case ACQUIRE_RELEASE_FLAG -> new AcquireRelease();
             case MBARRIER -> new Mbarrier();
-            case BLOCKING, LOCK_BOX -> null;
+            case LOCK_BOX -> new LockBoxGpu();
+            case BLOCKING -> null;
         });
     }
 
     /** Why a mechanism has no GPU implementation. */
     public static String whyNoGpuForm(LockMechanism mechanism) {
-        return mechanism == LockMechanism.LOCK_BOX
-                ? mechanism + " (seed 003's lock-box) suspends waiters in a hardware unit that no GPU target here has"
-                : mechanism + " parks waiting threads, a CPU mechanism with no GPU analogue";
+        return mechanism + " parks waiting threads, a CPU mechanism with no GPU analogue";
     }
 }

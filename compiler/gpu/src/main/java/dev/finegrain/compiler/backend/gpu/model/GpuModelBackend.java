@@ -40,7 +40,7 @@ public final class GpuModelBackend implements Backend {
     public static final String PREFIX = "gpu-model:";
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ATOMIC_SPIN_LOCK,
             LockMechanism.NAMED_BARRIER, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.TINY_LOCK,
-            LockMechanism.WARP_VOTE, LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.MBARRIER);
+            LockMechanism.WARP_VOTE, LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.MBARRIER, LockMechanism.LOCK_BOX);
     private static final long MAX_CYCLES_PER_LAUNCH = 500_000_000L;
 
     private final SimtProfile profile;

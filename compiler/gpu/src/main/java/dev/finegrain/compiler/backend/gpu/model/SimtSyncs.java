@@ -20,7 +20,8 @@ final class SimtSyncs {
             case WARP_VOTE -> new WarpVoteSimt();
             case ACQUIRE_RELEASE_FLAG -> new AcquireReleaseSimt();
             case MBARRIER -> new MbarrierSimt();
-            case BLOCKING, LOCK_BOX -> throw new IllegalArgumentException(mechanism + " has no GPU form");
+            case LOCK_BOX -> new LockBoxSimt();
+            case BLOCKING -> throw new IllegalArgumentException(mechanism + " has no GPU form");
         };
     }
 }
