@@ -169,10 +169,14 @@ class SweepAxesTest {
                 lines.get(3));
         String written = Files.readString(page);
         assertTrue(written.contains("## The seed's points") && written.contains(lines.get(2)), written);
-        Outcome model = finegrain("breakeven", "scaled-chain", "--param", "k", "--backend", "gpu-model:fermi-gtx570");
-        assertEquals("finegrain: breakeven compares a threaded variant with a single-thread one, which backend"
-                + " 'gpu-model:fermi-gtx570' does not run (its single-warp baseline is not a schedule yet); use --backend jvm",
-                model.err().strip());
+        Outcome model = finegrain("breakeven", "scaled-chain", "--param", "k", "--from", "1", "--to", "2", "--size", "64",
+                "--backends", "gpu-model:fermi-gtx570", "--mechanisms", "tiny-lock");
+        assertEquals(0, model.exit(), model.err());
+        assertTrue(model.out().contains("single-thread: `data-parallel:64/gpu-model:fermi-gtx570`"), model.out());
+        assertTrue(model.out().contains("| tiny-lock | "), model.out());
+        Outcome reference = finegrain("breakeven", "scaled-chain", "--param", "k", "--backends", "reference");
+        assertEquals("finegrain: backend 'reference' counts firings, with no cost for a synchronisation; breakeven needs a"
+                + " timed or modelled backend (jvm, gpu-model:PROFILE, cuda)", reference.err().strip());
     }
 
     @Test
