@@ -77,6 +77,11 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
     @Option(names = "--doc", paramLabel = "FILE", description = "also write the points beside the seed's as Markdown")
     Path doc;
 
+    @Option(names = "--results", paramLabel = "FILE", split = ",", description = "instead of measuring here, read the rows of"
+            + " an exported bundle's run (export --params NAME=V,... with lock-dataflow and data-parallel:N, one tile): the"
+            + " break-even on that grid of values, each row checked against the oracle here")
+    List<Path> results = new ArrayList<>();
+
     /** The mechanisms a chain runs with element by element on the JVM: one token per link, per thread. */
     static final List<LockMechanism> DEFAULT_MECHANISMS = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG,
             LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.BLOCKING, LockMechanism.LOCK_BOX);
@@ -98,6 +103,9 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
         }
         if (from < 0 || from >= to) {
             throw new UsageException("--from " + from + " --to " + to + ": give 0 <= --from < --to");
+        }
+        if (!results.isEmpty()) {
+            return fromResults(kernel);
         }
         List<Backend> on = CliValues.backends(backends);
         on.stream().filter(Backend::modelsSyncAbstractly).findFirst().ifPresent(abstractOne -> {
@@ -133,11 +141,96 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
         String table = tables.toString();
         out().print(table);
         if (doc != null) {
-            AtomicFiles.replace(doc, page(table, sizes[0], team, CliValues.commandLine(spec)));
+            String page = page(table, sizes[0], team, CliValues.commandLine(spec));
+            // the rows a real GPU ran stay on the page until a --results run replaces them
+            String earlier = java.nio.file.Files.exists(doc) ? readPage() : "";
+            int at = earlier.indexOf("\n## Measured on a real GPU");
+            if (at >= 0) {
+                int end = earlier.indexOf("\n## The seed's points", at);
+                page = page.replace("\n## The seed's points", earlier.substring(at, end < 0 ? earlier.length() : end)
+                        + "\n## The seed's points");
+            }
+            AtomicFiles.replace(doc, page);
             err().println("written: " + doc);
         }
         boolean listed = mechanisms != null;
         return listed && all.stream().flatMap(m -> m.points().stream()).anyMatch(point -> point.notRun() != null) ? 1 : 0;
+    }
+
+    /**
+     * The break-even from rows run elsewhere: per backend, the data-parallel rows with one tile (the single-thread
+     * loop) against the lock-dataflow rows of each mechanism, at each value of the param both have.
+     */
+    private int fromResults(LibraryKernel kernel) {
+        List<dev.finegrain.compiler.compare.ResultRow> read = new ArrayList<>();
+        results.forEach(file -> read.addAll(dev.finegrain.compiler.compare.ImportedRows.read(file)));
+        List<dev.finegrain.compiler.compare.ResultRow> rows = dev.finegrain.compiler.compare.ImportCheck.check(read, kernel, List.of())
+                .stream().filter(row -> row.kernel().equals(kernelName)).toList();
+        String axis = dev.finegrain.compiler.compare.SweepAxes.PREFIX + param;
+        java.util.Map<String, List<Point>> byBackend = new java.util.LinkedHashMap<>();
+        java.util.Map<String, String> singles = new java.util.HashMap<>();
+        for (String backend : rows.stream().map(dev.finegrain.compiler.compare.ResultRow::backend).distinct().toList()) {
+            List<dev.finegrain.compiler.compare.ResultRow> mine = rows.stream().filter(r -> r.backend().equals(backend)
+                    && r.details().containsKey(axis)).toList();
+            java.util.Map<Long, dev.finegrain.compiler.compare.ResultRow> single = new java.util.TreeMap<>();
+            mine.stream().filter(r -> r.verified() && r.schedule().startsWith("data-parallel:") && !r.schedule().contains("x")
+                    && r.schedule().equals("data-parallel:" + r.size()))
+                    .forEach(r -> single.put(Long.parseLong(String.valueOf(r.details().get(axis))), r));
+            singles.put(backend, "data-parallel:" + mine.stream().map(dev.finegrain.compiler.compare.ResultRow::size)
+                    .findFirst().orElse("N"));
+            List<Point> points = new ArrayList<>();
+            for (String mechanism : mine.stream().filter(r -> r.schedule().equals("lock-dataflow")).map(r -> r.mechanism())
+                    .distinct().toList()) {
+                LockMechanism id = LockMechanism.fromCliName(mechanism).orElseThrow();
+                List<dev.finegrain.compiler.compare.ResultRow> threaded = mine.stream()
+                        .filter(r -> r.schedule().equals("lock-dataflow") && r.mechanism().equals(mechanism)).toList();
+                java.util.Optional<dev.finegrain.compiler.compare.ResultRow> problem = threaded.stream().filter(r -> !r.verified())
+                        .findFirst();
+                if (problem.isPresent() || single.isEmpty()) {
+                    points.add(new Point(id, null, problem.map(r -> r.status().label() + ": " + r.problem())
+                            .orElse("no single-thread rows (data-parallel with one tile) to compare with")));
+                    continue;
+                }
+                List<Crossover.Probe> probes = new ArrayList<>();
+                for (dev.finegrain.compiler.compare.ResultRow row : threaded) {
+                    long value = Long.parseLong(String.valueOf(row.details().get(axis)));
+                    if (single.containsKey(value)) {
+                        probes.add(new Crossover.Probe(value, Crossover.cost(row), Crossover.cost(single.get(value))));
+                    }
+                }
+                points.add(new Point(id, Crossover.Result.ofGrid(probes), null));
+            }
+            byBackend.put(backend, points);
+        }
+        if (byBackend.isEmpty()) {
+            throw new UsageException("the results hold no rows of kernel '" + kernelName + "' with a swept " + param
+                    + "; export with --params " + param + "=V,... and the schedules lock-dataflow and data-parallel:N");
+        }
+        StringBuilder tables = new StringBuilder();
+        byBackend.forEach((backend, points) -> tables.append("\n### ").append(backend).append("\n\nThreaded: `lock-dataflow/")
+                .append(backend).append("/MECHANISM`; single-thread: `").append(singles.get(backend)).append('/').append(backend)
+                .append("`; from ").append(String.join(", ", results.stream().map(Path::toString).toList())).append(".\n\n")
+                .append(table(points)));
+        out().print(tables);
+        if (doc != null) {
+            String page = java.nio.file.Files.exists(doc) ? readPage() : "";
+            String section = "\n## Measured on a real GPU\n\n```\n" + CliValues.commandLine(spec) + "\n```\n" + tables;
+            int at = page.indexOf("\n## Measured on a real GPU");
+            int end = at < 0 ? -1 : page.indexOf("\n## The seed's points", at);
+            page = at < 0 ? page.replace("\n## The seed's points", section + "\n## The seed's points")
+                    : page.substring(0, at) + section + page.substring(end);
+            AtomicFiles.replace(doc, page);
+            err().println("written: " + doc);
+        }
+        return 0;
+    }
+
+    private String readPage() {
+        try {
+            return java.nio.file.Files.readString(doc);
+        } catch (java.io.IOException unreadable) {
+            throw new UsageException("cannot read " + doc + ": " + unreadable.getMessage());
+        }
     }
 
     /** Every mechanism's break-even on one backend. */
@@ -180,12 +273,14 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
                 continue;
             }
             Crossover.Result result = point.result();
-            Crossover.Probe first = result.probes().getFirst();
-            Crossover.Probe last = result.probes().get(1);
+            Crossover.Probe first = result.probes().stream().min(java.util.Comparator.comparingLong(Crossover.Probe::value))
+                    .orElseThrow();
+            Crossover.Probe last = result.probes().stream().max(java.util.Comparator.comparingLong(Crossover.Probe::value))
+                    .orElseThrow();
             if (result.above().isEmpty()) {
                 boolean threadedWins = first.aWins();
                 text.append(String.format(Locale.ROOT, "| %s | %s | - | %s: %s / %s | - |%n", point.mechanism(),
-                        threadedWins ? "at most " + from : "over " + to, threadedWins ? from : to,
+                        threadedWins ? "at most " + first.value() : "over " + last.value(), threadedWins ? first.value() : last.value(),
                         cost(threadedWins ? first.a() : last.a()), cost(threadedWins ? first.b() : last.b())));
                 continue;
             }
@@ -198,9 +293,18 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
             }
             text.append(String.format(Locale.ROOT, "| %s | %d | %d: %s / %s | %d: %s / %s | %s |%n", point.mechanism(),
                     above.value(), below.value(), cost(below.a()), cost(below.b()), above.value(), cost(above.a()),
-                    cost(above.b()), above.beyondSpread() ? "yes" : "no (a tie within the spread)"));
+                    cost(above.b()), spreadVerdict(above)));
         }
         return text.toString();
+    }
+
+    /** Whether the difference at the break-even exceeds the runs' spread; a timed row that recorded none cannot say. */
+    private static String spreadVerdict(Crossover.Probe probe) {
+        boolean timed = probe.a().unit().equals("ms") || probe.b().unit().equals("ms");
+        if (timed && probe.a().spread() == 0 && probe.b().spread() == 0) {
+            return "not recorded (one median per row)";
+        }
+        return probe.beyondSpread() ? "yes" : "no (a tie within the spread)";
     }
 
     private static String cost(Crossover.Measured measured) {

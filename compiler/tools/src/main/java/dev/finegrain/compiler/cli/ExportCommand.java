@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -41,6 +42,10 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
 
     @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input seed (default: ${DEFAULT-VALUE})")
     long seed;
+
+    @Option(names = "--params", paramLabel = "NAME=V,...", description = "sweep a param of the kernel over these values, as"
+            + " compare does (repeat the option for several params)")
+    List<String> params = new ArrayList<>();
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "the bundle's folder (created; must be empty or missing)")
     Path out;
@@ -79,7 +84,7 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
                 .schedules(schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules))
                 .backends(cudaBackends)
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
-                .seed(seed).build();
+                .seed(seed).axes(axes(kernel)).build();
         CudaExport.Exported exported = CudaExport.export(request, partial, CliValues.commandLine(spec));
         Files.deleteIfExists(folder);   // an empty folder the user made for it
         Files.move(partial, folder, StandardCopyOption.ATOMIC_MOVE);
@@ -88,6 +93,13 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
         out().println("wrote " + exported.rows() + " rows to " + out + "; run " + out.resolve("run.sh") + " where nvcc and a GPU are, then"
                 + " merge with finegrain compare " + kernelName + " --results " + out.resolve("results.json"));
         return 0;
+    }
+
+    /** The params swept, as compare's --params gives them. */
+    private dev.finegrain.compiler.compare.SweepAxes axes(LibraryKernel kernel) {
+        AxisOptions axes = new AxisOptions();
+        axes.params = params;
+        return axes.axes(kernel.kernel(), List.of());
     }
 
     private void requireEmptyOrMissing(Path folder) throws IOException {

@@ -62,7 +62,23 @@ public final class Crossover {
      * The search's answer: the probes in the order run, and, where the winner changes within the range, the two
      * neighbouring values the change lies between ({@code below} won by the variant that loses at {@code above}).
      */
-    public record Result(List<Probe> probes, Optional<Probe> below, Optional<Probe> above) {}
+    public record Result(List<Probe> probes, Optional<Probe> below, Optional<Probe> above) {
+
+        /**
+         * The answer from probes measured elsewhere on a grid of values (rows imported from a GPU run): the least
+         * value at which A beats B, and the grid value before it.
+         */
+        public static Result ofGrid(List<Probe> probes) {
+            List<Probe> sorted = probes.stream().sorted(java.util.Comparator.comparingLong(Probe::value)).toList();
+            for (int p = 0; p < sorted.size(); p++) {
+                if (sorted.get(p).aWins()) {
+                    return p == 0 ? new Result(sorted, Optional.empty(), Optional.empty())
+                            : new Result(sorted, Optional.of(sorted.get(p - 1)), Optional.of(sorted.get(p)));
+                }
+            }
+            return new Result(sorted, Optional.empty(), Optional.empty());
+        }
+    }
 
     private final LibraryKernel kernel;
     private final String axis;
@@ -195,7 +211,7 @@ public final class Crossover {
      * A row's cost, lower being better: its time in ms where it has one (the median timed run, or the modelled time),
      * else its value where the unit is a count (the reference's critical path).
      */
-    static Measured cost(ResultRow row) {
+    public static Measured cost(ResultRow row) {
         Map<String, Object> details = row.details();
         if (details.get("median_ms") instanceof Number median) {
             double spread = details.get("q1_ms") instanceof Number q1 && details.get("q3_ms") instanceof Number q3

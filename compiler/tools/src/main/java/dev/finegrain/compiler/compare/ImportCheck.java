@@ -57,8 +57,9 @@ public final class ImportCheck {
             return Optional.of("it carries no " + DIGEST + " of the outputs it was checked against (written by an older"
                     + " Finegrain, or by hand); export and run it again");
         }
-        Optional<String> expected = digests.computeIfAbsent(row.size() + "@" + row.seed(),
-                key -> oracleDigest(kernel, resolver, row.size(), row.seed()));
+        Map<String, Object> params = params(row, kernel);
+        Optional<String> expected = digests.computeIfAbsent(row.size() + "@" + row.seed() + "@" + params,
+                key -> oracleDigest(kernel, resolver, row.size(), row.seed(), params));
         if (expected.isEmpty()) {
             return Optional.of("the oracle for size " + row.size() + " and seed " + row.seed() + " cannot be computed here"
                     + " to check it (a size this kernel does not take, or too large for this JVM: give it more with"
@@ -73,7 +74,31 @@ public final class ImportCheck {
     }
 
     /** The digest of the oracle's outputs for a size and seed, or empty when the size is unreadable or too large here. */
-    private static Optional<String> oracleDigest(LibraryKernel kernel, VariantResolver resolver, String size, long seed) {
+    /** The values of the kernel's params that the row names as swept axes ({@code axis_work}), typed as declared. */
+    private static Map<String, Object> params(ResultRow row, LibraryKernel kernel) {
+        Map<String, Object> params = new java.util.LinkedHashMap<>();
+        for (dev.finegrain.dsl.ParamSpec param : kernel.kernel().params()) {
+            Object value = row.details().get(SweepAxes.PREFIX + param.name());
+            if (value == null) {
+                continue;
+            }
+            String text = String.valueOf(value);
+            try {
+                params.put(param.name(), switch (param.type()) {
+                    case INT -> Integer.parseInt(text);
+                    case LONG -> Long.parseLong(text);
+                    case DOUBLE -> Double.parseDouble(text);
+                    case BOOL -> Boolean.parseBoolean(text);
+                });
+            } catch (NumberFormatException unreadable) {
+                params.put(param.name(), text);   // the invocation refuses it, and the row with it
+            }
+        }
+        return params;
+    }
+
+    private static Optional<String> oracleDigest(LibraryKernel kernel, VariantResolver resolver, String size, long seed,
+                                                 Map<String, Object> params) {
         int[] sizes;
         try {
             sizes = Arrays.stream(size.split("x")).mapToInt(Integer::parseInt).toArray();
@@ -85,7 +110,8 @@ public final class ImportCheck {
         }
         try {
             KernelGraph graph = resolver.graph(kernel.kernel());
-            Invocation invocation = kernel.inputs().generate(kernel.kernel(), sizes, seed);
+            Invocation generated = kernel.inputs().generate(kernel.kernel(), sizes, seed);
+            Invocation invocation = params.isEmpty() ? generated : generated.withParams(params);
             KernelOutputs oracle = SequentialOracle.run(graph, invocation);
             return Optional.of(oracle.digest(graph, sizes));
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError cannot) {

@@ -46,17 +46,20 @@ public final class CudaExport {
         int from = 0;
         while (from < rows.size()) {
             int[] sizes = rows.get(from).sizes();
+            java.util.Map<String, Object> params = rows.get(from).params();
             int to = from;
-            while (to < rows.size() && Arrays.equals(rows.get(to).sizes(), sizes)) {
+            // one size's rows and one point of the swept params share their inputs and oracle
+            while (to < rows.size() && Arrays.equals(rows.get(to).sizes(), sizes) && rows.get(to).params().equals(params)) {
                 to++;
             }
             List<Sweep.Planned> ofSize = rows.subList(from, to);
             Path data = null;
             String digest = null;
             if (ofSize.stream().anyMatch(row -> row.skipReason().isEmpty())) {
-                Invocation invocation = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
+                Invocation generated = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
+                Invocation invocation = params.isEmpty() ? generated : generated.withParams(params);
                 KernelOutputs oracle = SequentialOracle.run(graph, invocation);
-                data = bundle.addSize(graph, invocation, oracle);
+                data = bundle.addSize(graph, invocation, oracle, pointName(params));
                 digest = oracle.digest(graph, sizes);
             }
             for (Sweep.Planned row : ofSize) {
@@ -76,15 +79,24 @@ public final class CudaExport {
         return new Exported(bundle.rows(), sweep.notes(), List.copyOf(skipped));
     }
 
+    /** How a point of the swept params names its inputs' folder: empty without params, else {@code -work=16}. */
+    private static String pointName(java.util.Map<String, Object> params) {
+        StringBuilder name = new StringBuilder();
+        params.forEach((param, value) -> name.append('-').append(param).append('=').append(value));
+        return name.toString();
+    }
+
     /**
-     * The members a row starts with, as every format names them, and the digest of the outputs the GPU's are checked
-     * against (the oracle's here), which a merge recomputes.
+     * The members a row starts with, as every format names them (its axis values included), and the digest of the
+     * outputs the GPU's are checked against (the oracle's here), which a merge recomputes.
      */
     private static String leading(Sweep.Planned row, long seed, String digest) {
         return "\"kernel\": " + Json.quote(row.kernel().name()) + ", \"size\": " + Json.quote(Sweep.sizeText(row.sizes()))
                 + ", \"schedule\": " + Json.quote(row.schedule().cliName()) + ", \"backend\": " + Json.quote(row.backend().name())
                 + ", \"mechanism\": " + Json.quote(row.mechanismText()) + ", \"granularity\": " + Json.quote(row.granularityText())
                 + ", \"channels\": " + Json.quote(row.lockChoices().channelPolicy().cliName()) + ", \"seed\": " + seed
-                + (digest == null ? "" : ", \"" + ImportCheck.DIGEST + "\": " + Json.quote(digest));
+                + (digest == null ? "" : ", \"" + ImportCheck.DIGEST + "\": " + Json.quote(digest))
+                + row.axes().entrySet().stream().map(axis -> ", " + Json.quote(axis.getKey()) + ": "
+                        + Json.quote(String.valueOf(axis.getValue()))).collect(java.util.stream.Collectors.joining());
     }
 }

@@ -179,6 +179,24 @@ class SweepAxesTest {
                 + " timed or modelled backend (jvm, gpu-model:PROFILE, cuda)", reference.err().strip());
     }
 
+    /**
+     * The break-even from rows run elsewhere: rows of a compare over the param (here the model's, standing in for an
+     * exported bundle's) read back, checked against the oracle with each row's own param value, and read on the grid.
+     */
+    @Test
+    void breakevenReadsAGridOfRowsRunElsewhere(@TempDir Path dir) {
+        Outcome compare = finegrain("compare", "scaled-chain", "--sizes", "64", "--params", "k=1,2,3", "--backends",
+                "gpu-model:fermi-gtx570", "--schedules", "lock-dataflow,data-parallel:64", "--mechanisms", "tiny-lock",
+                "--quick", "--out", dir.toString());
+        assertEquals(0, compare.exit(), compare.err());
+        Outcome breakeven = finegrain("breakeven", "scaled-chain", "--param", "k", "--results", dir.resolve("results.json").toString());
+        assertEquals(0, breakeven.exit(), breakeven.err());
+        assertTrue(breakeven.out().contains("### gpu-model:fermi-gtx570"), breakeven.out());
+        assertTrue(breakeven.out().contains("single-thread: `data-parallel:64/gpu-model:fermi-gtx570`"), breakeven.out());
+        assertTrue(breakeven.out().lines().anyMatch(line -> line.startsWith("| tiny-lock | ") && !line.contains("not run")),
+                breakeven.out());
+    }
+
     @Test
     void mistakesInAxesAreOneLineEach() {
         assertAll(

@@ -55,7 +55,13 @@ public final class CudaBundle {
 
     /** Writes one size's inputs and the oracle's outputs, which every row of the size shares; returns their folder. */
     public Path addSize(KernelGraph graph, Invocation invocation, KernelOutputs oracle) throws IOException {
-        Path size = folder.resolve("sizes").resolve(Arrays.stream(invocation.sizes()).mapToObj(String::valueOf).collect(Collectors.joining("x")));
+        return addSize(graph, invocation, oracle, "");
+    }
+
+    /** The same, for one point of swept params, named by {@code point} after the size ({@code 1024-work=16}). */
+    public Path addSize(KernelGraph graph, Invocation invocation, KernelOutputs oracle, String point) throws IOException {
+        Path size = folder.resolve("sizes").resolve(Arrays.stream(invocation.sizes()).mapToObj(String::valueOf)
+                .collect(Collectors.joining("x")) + point);
         CudaFiles.writeInputs(size.resolve("inputs"), graph, invocation);
         CudaFiles.writeDomains(size.resolve("expected"), graph, oracle);
         return size;
