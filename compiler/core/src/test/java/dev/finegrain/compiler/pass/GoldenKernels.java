@@ -70,4 +70,25 @@ public final class GoldenKernels {
     public static Map<String, Kernel> all() {
         return Map.of("nw", needlemanWunsch(), "two-actors", twoActors(), "skewed-3d", skewed3d());
     }
+
+    /** Random inputs and params of every type for a kernel (small positive params, values in [-50, 50)), from a seed. */
+    public static dev.finegrain.dsl.Invocation randomInputs(Kernel kernel, int[] sizes, long seed) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        dev.finegrain.dsl.Invocation.Builder builder = kernel.invocation().sizes(sizes);
+        kernel.params().forEach(p -> builder.param(p.name(), switch (p.type()) {
+            case INT -> random.nextInt(1, 5);
+            case LONG -> random.nextLong(1, 5);
+            case DOUBLE -> random.nextDouble();
+            case BOOL -> random.nextBoolean();
+        }));
+        kernel.fields().stream().filter(f -> f.isInput()).forEach(f -> {
+            int length = dev.finegrain.dsl.Invocation.paddedLength(sizes, f.halo());
+            builder.input(f.name(), switch (f.type()) {
+                case INT, BOOL -> random.ints(length, -50, 50).toArray();
+                case LONG -> random.longs(length, -50, 50).toArray();
+                case DOUBLE -> random.doubles(length).toArray();
+            });
+        });
+        return builder.build();
+    }
 }

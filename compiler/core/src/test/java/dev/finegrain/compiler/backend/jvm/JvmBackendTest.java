@@ -32,7 +32,6 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.SplittableRandom;
 
 import static dev.finegrain.dsl.Finegrain.INT;
 import static dev.finegrain.dsl.Finegrain.boundary;
@@ -73,23 +72,7 @@ class JvmBackendTest {
 
     /** Random inputs and params of every type for a kernel (small positive params, values in [-50, 50)). */
     static Invocation inputs(Kernel kernel, int[] sizes, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
-        Invocation.Builder builder = kernel.invocation().sizes(sizes);
-        kernel.params().forEach(p -> builder.param(p.name(), switch (p.type()) {
-            case INT -> random.nextInt(1, 5);
-            case LONG -> random.nextLong(1, 5);
-            case DOUBLE -> random.nextDouble();
-            case BOOL -> random.nextBoolean();
-        }));
-        kernel.fields().stream().filter(f -> f.isInput()).forEach(f -> {
-            int length = Invocation.paddedLength(sizes, f.halo());
-            builder.input(f.name(), switch (f.type()) {
-                case INT, BOOL -> random.ints(length, -50, 50).toArray();
-                case LONG -> random.longs(length, -50, 50).toArray();
-                case DOUBLE -> random.doubles(length).toArray();
-            });
-        });
-        return builder.build();
+        return GoldenKernels.randomInputs(kernel, sizes, seed);
     }
 
     private static int[] sizesFor(Kernel kernel) {

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.SplittableRandom;
 
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -98,24 +97,7 @@ class LockBoxOnTheModelTest {
                 new CudaBackend("sm_90").unsupported(plan, LockMechanism.LOCK_BOX));
     }
 
-    /** Random inputs and small params of every declared type. */
     private static Invocation inputs(Kernel kernel, int[] sizes) {
-        SplittableRandom random = new SplittableRandom(5);
-        Invocation.Builder builder = kernel.invocation().sizes(sizes);
-        kernel.params().forEach(p -> builder.param(p.name(), switch (p.type()) {
-            case INT -> random.nextInt(1, 5);
-            case LONG -> random.nextLong(1, 5);
-            case DOUBLE -> random.nextDouble();
-            case BOOL -> random.nextBoolean();
-        }));
-        kernel.fields().stream().filter(f -> f.isInput()).forEach(f -> {
-            int length = Invocation.paddedLength(sizes, f.halo());
-            builder.input(f.name(), switch (f.type()) {
-                case INT, BOOL -> random.ints(length, -50, 50).toArray();
-                case LONG -> random.longs(length, -50, 50).toArray();
-                case DOUBLE -> random.doubles(length).toArray();
-            });
-        });
-        return builder.build();
+        return GoldenKernels.randomInputs(kernel, sizes, 5);
     }
 }
