@@ -100,8 +100,16 @@ final class AxisOptions {
             if (swept.containsKey(name)) {
                 throw new UsageException("--params names '" + name + "' twice; give all its values in one list");
             }
-            swept.put(name, list(given.substring(equals + 1), "--params " + name).stream()
-                    .map(value -> value(param, value)).toList());
+            if (name.equals("threads") || name.equals("wait")) {
+                throw new UsageException("--params cannot sweep a param named '" + name + "': rows name the " + name
+                        + " axis so; rename the param");
+            }
+            List<Object> values = list(given.substring(equals + 1), "--params " + name).stream()
+                    .map(value -> value(param, value)).toList();
+            if (values.stream().distinct().count() < values.size()) {
+                throw new UsageException("--params " + name + " repeats a value (" + given.substring(equals + 1) + "); give each once");
+            }
+            swept.put(name, values);
         }
         return swept;
     }

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.cli;
 
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.compare.AtomicFiles;
+import dev.finegrain.compiler.compare.BreakevenGrid;
 import dev.finegrain.compiler.compare.Crossover;
 import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.LibraryKernel;
@@ -86,8 +87,8 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
     static final List<LockMechanism> DEFAULT_MECHANISMS = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG,
             LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.BLOCKING, LockMechanism.LOCK_BOX);
 
-    /** One mechanism's answer, or why it could not be had. */
-    private record Point(LockMechanism mechanism, Crossover.Result result, String notRun) {}
+    /** One variant's answer (a mechanism, with its granularity and channels where not the defaults), or why it could not be had. */
+    private record Point(String mechanism, Crossover.Result result, String notRun) {}
 
     /** One backend's answers, and the two variants they compare. */
     private record Measured(Backend backend, String threaded, String single, List<Point> points) {}
@@ -166,59 +167,35 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
         results.forEach(file -> read.addAll(dev.finegrain.compiler.compare.ImportedRows.read(file)));
         List<dev.finegrain.compiler.compare.ResultRow> rows = dev.finegrain.compiler.compare.ImportCheck.check(read, kernel, List.of())
                 .stream().filter(row -> row.kernel().equals(kernelName)).toList();
-        String axis = dev.finegrain.compiler.compare.SweepAxes.PREFIX + param;
-        java.util.Map<String, List<Point>> byBackend = new java.util.LinkedHashMap<>();
-        java.util.Map<String, String> singles = new java.util.HashMap<>();
-        for (String backend : rows.stream().map(dev.finegrain.compiler.compare.ResultRow::backend).distinct().toList()) {
-            List<dev.finegrain.compiler.compare.ResultRow> mine = rows.stream().filter(r -> r.backend().equals(backend)
-                    && r.details().containsKey(axis)).toList();
-            java.util.Map<Long, dev.finegrain.compiler.compare.ResultRow> single = new java.util.TreeMap<>();
-            mine.stream().filter(r -> r.verified() && r.schedule().startsWith("data-parallel:") && !r.schedule().contains("x")
-                    && r.schedule().equals("data-parallel:" + r.size()))
-                    .forEach(r -> single.put(Long.parseLong(String.valueOf(r.details().get(axis))), r));
-            singles.put(backend, "data-parallel:" + mine.stream().map(dev.finegrain.compiler.compare.ResultRow::size)
-                    .findFirst().orElse("N"));
-            List<Point> points = new ArrayList<>();
-            for (String mechanism : mine.stream().filter(r -> r.schedule().equals("lock-dataflow")).map(r -> r.mechanism())
-                    .distinct().toList()) {
-                LockMechanism id = LockMechanism.fromCliName(mechanism).orElseThrow();
-                List<dev.finegrain.compiler.compare.ResultRow> threaded = mine.stream()
-                        .filter(r -> r.schedule().equals("lock-dataflow") && r.mechanism().equals(mechanism)).toList();
-                java.util.Optional<dev.finegrain.compiler.compare.ResultRow> problem = threaded.stream().filter(r -> !r.verified())
-                        .findFirst();
-                if (problem.isPresent() || single.isEmpty()) {
-                    points.add(new Point(id, null, problem.map(r -> r.status().label() + ": " + r.problem())
-                            .orElse("no single-thread rows (data-parallel with one tile) to compare with")));
-                    continue;
-                }
-                List<Crossover.Probe> probes = new ArrayList<>();
-                for (dev.finegrain.compiler.compare.ResultRow row : threaded) {
-                    long value = Long.parseLong(String.valueOf(row.details().get(axis)));
-                    if (single.containsKey(value)) {
-                        probes.add(new Crossover.Probe(value, Crossover.cost(row), Crossover.cost(single.get(value))));
-                    }
-                }
-                points.add(new Point(id, Crossover.Result.ofGrid(probes), null));
-            }
-            byBackend.put(backend, points);
-        }
-        if (byBackend.isEmpty()) {
+        List<BreakevenGrid.Group> groups = BreakevenGrid.of(rows, param);
+        if (groups.isEmpty()) {
             throw new UsageException("the results hold no rows of kernel '" + kernelName + "' with a swept " + param
                     + "; export with --params " + param + "=V,... and the schedules lock-dataflow and data-parallel:N");
         }
         StringBuilder tables = new StringBuilder();
-        byBackend.forEach((backend, points) -> tables.append("\n### ").append(backend).append("\n\nThreaded: `lock-dataflow/")
-                .append(backend).append("/MECHANISM`; single-thread: `").append(singles.get(backend)).append('/').append(backend)
-                .append("`; from ").append(String.join(", ", results.stream().map(Path::toString).toList())).append(".\n\n")
-                .append(table(points)));
+        for (BreakevenGrid.Group group : groups) {
+            List<Point> points = group.answers().stream()
+                    .map(answer -> new Point(answer.variant(), answer.result().orElse(null), answer.notRun())).toList();
+            tables.append("\n### ").append(group.backend()).append(", ").append(group.context())
+                    .append("\n\nThreaded: `lock-dataflow/").append(group.backend()).append("/MECHANISM`; single-thread: `")
+                    .append(group.single()).append('/').append(group.backend()).append("`; from ")
+                    .append(String.join(", ", results.stream().map(Path::toString).toList())).append(".\n\n")
+                    .append(table(points));
+        }
         out().print(tables);
         if (doc != null) {
-            String page = java.nio.file.Files.exists(doc) ? readPage() : "";
+            String page = java.nio.file.Files.exists(doc) ? readPage()
+                    : "# Break-even: how much independent work a synchronisation needs\n\nGenerated by `finegrain breakeven`"
+                            + " (do not edit).\n\n## The seed's points\n\n" + SEED_POINTS;
+            String seedPoints = "\n## The seed's points";
+            if (!page.contains(seedPoints)) {
+                throw new UsageException(doc + " is not a page breakeven wrote (it has no \"## The seed's points\" section);"
+                        + " give a new file or one written by breakeven --doc");
+            }
             String section = "\n## Measured on a real GPU\n\n```\n" + CliValues.commandLine(spec) + "\n```\n" + tables;
             int at = page.indexOf("\n## Measured on a real GPU");
-            int end = at < 0 ? -1 : page.indexOf("\n## The seed's points", at);
-            page = at < 0 ? page.replace("\n## The seed's points", section + "\n## The seed's points")
-                    : page.substring(0, at) + section + page.substring(end);
+            page = at < 0 ? page.replace(seedPoints, section + seedPoints)
+                    : page.substring(0, at) + section + page.substring(page.indexOf(seedPoints, at));
             AtomicFiles.replace(doc, page);
             err().println("written: " + doc);
         }
@@ -254,10 +231,10 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
             threadedText = threaded.text().replace("/" + mechanism.cliName(), "/MECHANISM");
             err().println("breakeven " + mechanism + ": " + threaded.text() + " against " + single.text());
             try {
-                points.add(new Point(mechanism, search.search(threaded, single, from, to, 1), null));
+                points.add(new Point(mechanism.cliName(), search.search(threaded, single, from, to, 1), null));
             } catch (UsageException notRun) {
                 // one mechanism that cannot run (or fails) is a row saying why; the others still run
-                points.add(new Point(mechanism, null, notRun.getMessage()));
+                points.add(new Point(mechanism.cliName(), null, notRun.getMessage()));
             }
         }
         return new Measured(backend, threadedText, single.text(), points);

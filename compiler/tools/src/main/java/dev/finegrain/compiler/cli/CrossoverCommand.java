@@ -94,8 +94,10 @@ final class CrossoverCommand extends CatalogCommand implements Callable<Integer>
                         winner(probe) + (probe.beyondSpread() || tie(probe) ? "" : " (within the spread)")));
         if (result.below().isEmpty()) {
             Crossover.Probe last = result.probes().getLast();
-            out().println("no crossover between " + from + " and " + to + ": " + (tie(first) && tie(last)
-                    ? "A and B cost the same at both ends" : winner(first) + " is faster at both ends"));
+            String verdict = tie(first) && tie(last) ? "A and B cost the same at both ends"
+                    : tie(first) || tie(last) ? winner(tie(first) ? last : first) + " is faster at one end and ties at the other"
+                    : winner(first) + " is faster at both ends";
+            out().println("no crossover between " + from + " and " + to + ": " + verdict);
             return 0;
         }
         Crossover.Probe below = result.below().get();

@@ -43,13 +43,17 @@ final class RunOptions {
         if (threads == null) {
             return List.of();
         }
-        return AxisOptions.list(threads, "--threads").stream().map(text -> {
+        List<Integer> counts = AxisOptions.list(threads, "--threads").stream().map(text -> {
             try {
                 return CliValues.threads(Integer.parseInt(text));
             } catch (NumberFormatException notANumber) {
                 throw new UsageException("--threads '" + text + "' is not a number; use 1 to 1024, or a list such as 1,2");
             }
         }).toList();
+        if (counts.stream().distinct().count() < counts.size()) {
+            throw new UsageException("--threads '" + threads + "' repeats a count; give each once");
+        }
+        return counts;
     }
 
     /** For a command that runs one row: one thread count. */

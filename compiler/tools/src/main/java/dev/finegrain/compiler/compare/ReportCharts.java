@@ -153,8 +153,17 @@ public final class ReportCharts {
 
     /** The series a row belongs to: its variant, and the values (other than x's) that set it apart. */
     static String seriesName(ResultRow row, String x) {
+        return seriesName(row, x, false, false);
+    }
+
+    /**
+     * The same, naming the row's granularity and channel policy where the rows charted together differ in them (a
+     * sweep over {@code --granularity} or {@code --channels}), so that no two variants share a series.
+     */
+    static String seriesName(ResultRow row, String x, boolean granularities, boolean channels) {
         StringBuilder name = new StringBuilder(row.schedule() + " / " + row.backend()
-                + (row.mechanism().equals("-") ? "" : " / " + row.mechanism()));
+                + (row.mechanism().equals("-") ? "" : " / " + row.mechanism())
+                + (granularities ? " / " + row.granularity() : "") + (channels ? " / " + row.channels() + " channels" : ""));
         if (!x.equals(SIZE)) {
             name.append(" / ").append(row.size());
         }
@@ -202,7 +211,9 @@ public final class ReportCharts {
 
     private static List<Series> series(List<ResultRow> rows, ToDoubleFunction<ResultRow> value, String x) {
         List<Series> series = new ArrayList<>();
-        group(rows, row -> seriesName(row, x)).forEach((name, seriesRows) -> series.add(new Series(name, seriesRows.stream()
+        boolean granularities = rows.stream().map(ResultRow::granularity).distinct().count() > 1;
+        boolean channels = rows.stream().map(ResultRow::channels).distinct().count() > 1;
+        group(rows, row -> seriesName(row, x, granularities, channels)).forEach((name, seriesRows) -> series.add(new Series(name, seriesRows.stream()
                 .map(row -> new Point(xOf(row, x), orderOf(row, x), value.applyAsDouble(row), row))
                 .sorted(Comparator.comparingDouble(Point::order)).toList())));
         return series;

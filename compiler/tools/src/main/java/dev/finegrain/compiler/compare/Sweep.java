@@ -136,6 +136,8 @@ public final class Sweep {
                 resolved.addAll(resolve(schedule, backend));
             }
         }
+        java.util.Set<String> combinations = new java.util.HashSet<>();
+        int repeats = 0;
         for (int[] size : sizes) {
             for (Map<String, Object> point : axes.paramPoints()) {
                 for (Resolved row : resolved) {
@@ -146,12 +148,22 @@ public final class Sweep {
                     // a backend that runs on no threads gives one row, whatever thread counts the sweep names
                     boolean threaded = row.backend.usesThreads() && axes.threadsVary();
                     for (int threads : threaded ? axes.threads() : List.of(threadsOf(axes))) {
-                        rows.add(new Planned(size, row.schedule, kernel, lockChoices(row.schedule), row.backend, row.mechanism,
-                                variant, skip, point, threads, SweepAxes.named(point, threads, threaded,
-                                        Backends.profileSettings(row.backend.name()), waitAxis(axes, row.schedule))));
+                        Planned planned = new Planned(size, row.schedule, kernel, lockChoices(row.schedule), row.backend,
+                                row.mechanism, variant, skip, point, threads, SweepAxes.named(point, threads, threaded,
+                                        Backends.profileSettings(row.backend.name()), waitAxis(axes, row.schedule)));
+                        // a mechanism that fixes a choice the axes vary (a warp mechanism's granularity) makes one row of two
+                        if (combinations.add(planned.combination(request.seed()))) {
+                            rows.add(planned);
+                        } else {
+                            repeats++;
+                        }
                     }
                 }
             }
+        }
+        if (repeats > 0) {
+            notes.add(repeats + " combination(s) left out as repeats of another row (a mechanism that fixes what an axis"
+                    + " varies, such as a warp mechanism's granularity)");
         }
         if (!leftOutSchedules.isEmpty()) {
             // a schedule repeated along an axis (a wait policy, a granularity) is left out once

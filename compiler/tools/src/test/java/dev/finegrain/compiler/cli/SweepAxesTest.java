@@ -189,12 +189,44 @@ class SweepAxesTest {
                 "gpu-model:fermi-gtx570", "--schedules", "lock-dataflow,data-parallel:64", "--mechanisms", "tiny-lock",
                 "--quick", "--out", dir.toString());
         assertEquals(0, compare.exit(), compare.err());
-        Outcome breakeven = finegrain("breakeven", "scaled-chain", "--param", "k", "--results", dir.resolve("results.json").toString());
+        Path two = dir.resolve("two");
+        Outcome other = finegrain("compare", "scaled-chain", "--sizes", "32", "--params", "k=1,2,3", "--backends",
+                "gpu-model:fermi-gtx570", "--schedules", "lock-dataflow,data-parallel:32", "--mechanisms", "tiny-lock",
+                "--quick", "--out", two.toString());
+        assertEquals(0, other.exit(), other.err());
+        Path page = dir.resolve("new-page.md");
+        Outcome breakeven = finegrain("breakeven", "scaled-chain", "--param", "k", "--results",
+                dir.resolve("results.json") + "," + two.resolve("results.json"), "--doc", page.toString());
         assertEquals(0, breakeven.exit(), breakeven.err());
-        assertTrue(breakeven.out().contains("### gpu-model:fermi-gtx570"), breakeven.out());
+        assertTrue(breakeven.out().contains("### gpu-model:fermi-gtx570, size 64, seed 42")
+                && breakeven.out().contains("### gpu-model:fermi-gtx570, size 32, seed 42"), "one group per size: " + breakeven.out());
+        String written = assertDoesNotThrowRead(page);
+        assertTrue(written.contains("## Measured on a real GPU") && written.contains("## The seed's points"), written);
         assertTrue(breakeven.out().contains("single-thread: `data-parallel:64/gpu-model:fermi-gtx570`"), breakeven.out());
         assertTrue(breakeven.out().lines().anyMatch(line -> line.startsWith("| tiny-lock | ") && !line.contains("not run")),
                 breakeven.out());
+    }
+
+    private static String assertDoesNotThrowRead(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException unreadable) {
+            throw new AssertionError(unreadable);
+        }
+    }
+
+    @Test
+    void aMechanismThatFixesAnAxisGivesOneRowNotTwoAndChartsKeepVariantsApart(@TempDir Path dir) throws Exception {
+        Outcome compare = finegrain("compare", "scaled-chain", "--granularity", "per-thread,warp-shared", "--backends", "jvm",
+                "--schedules", "lock-dataflow", "--mechanisms", "shared-spin-lock,acquire-release", "--quick", "--format", "csv",
+                "--out", dir.toString());
+        assertEquals(0, compare.exit(), compare.err());
+        assertEquals(List.of("shared-spin-lock warp-shared", "acquire-release per-thread", "acquire-release warp-shared"),
+                compare.out().lines().skip(1).map(line -> line.split(",")[4] + " " + line.split(",")[5]).toList());
+        assertTrue(compare.err().contains("note: 1 combination(s) left out as repeats of another row"), compare.err());
+        String page = Files.readString(dir.resolve("report.html"));
+        assertTrue(page.contains("lock-dataflow / jvm / acquire-release / per-thread")
+                && page.contains("lock-dataflow / jvm / acquire-release / warp-shared"), "a series per granularity");
     }
 
     @Test
@@ -211,7 +243,9 @@ class SweepAxesTest {
                 () -> refused("--x work is not an axis of this sweep; its axes: size, k", "--params", "k=1,2", "--x", "work",
                         "--out", Files.createTempDirectory("axes").toString()),
                 () -> refused("--threads 'two' is not a number; use 1 to 1024, or a list such as 1,2", "--threads", "two"),
-                () -> refused("--wait-policy 'nap' is not a wait policy; use adaptive, spin, backoff, sleep", "--wait-policy", "nap"));
+                () -> refused("--wait-policy 'nap' is not a wait policy; use adaptive, spin, backoff, sleep", "--wait-policy", "nap"),
+                () -> refused("--threads '2,02' repeats a count; give each once", "--threads", "2,02"),
+                () -> refused("--params k repeats a value (1,01); give each once", "--params", "k=1,01"));
         Outcome badKey = finegrain("compare", "scaled-chain", "--backends", "gpu-model:fermi-gtx570", "--profile-set",
                 "sm.lockBitz=1,2", "--quick");
         assertEquals(2, badKey.exit());

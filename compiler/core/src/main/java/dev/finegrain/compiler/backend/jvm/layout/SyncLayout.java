@@ -69,6 +69,12 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
     /** Why this backend cannot implement the mechanism for the graph, if it cannot. */
     public static Optional<String> unsupported(DataflowPlan plan, LockMechanism mechanism) {
         KernelGraph graph = plan.graph();
+        dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();
+        if (policy != dev.finegrain.dsl.WaitPolicy.ADAPTIVE
+                && !JvmTokens.of(mechanism).map(JvmTokens::followsWaitPolicy).orElse(true)) {
+            return Optional.of(mechanism + " parks its waiters until their producer wakes them, so wait policy " + policy
+                    + " does not apply to it (its rows would repeat the adaptive ones)");
+        }
         return switch (mechanism) {
             case TINY_LOCK -> graph.fields().stream().filter(f -> f.isState() && f.type() != dev.finegrain.dsl.Type.INT).findFirst()
                     .map(f -> "tiny-lock packs the ready bit beside a 32-bit int value, and state field '" + f.name() + "' is " + f.type())

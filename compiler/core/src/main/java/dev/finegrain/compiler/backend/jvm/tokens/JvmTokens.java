@@ -54,6 +54,14 @@ public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLo
     /** Publishes the token in word {@code word} of {@code tokens}, after the producer's writes. */
     JExpr publish(JExpr tokens, JExpr word);
 
+    /**
+     * Whether its waits pause as the plan's wait policy says; a mechanism that parks by its own protocol (woken by its
+     * producer) has no use for one.
+     */
+    default boolean followsWaitPolicy() {
+        return true;
+    }
+
     /** A call of a static method of the runtime class {@code owner}. */
     static JExpr runtime(String owner, String name, JType result, List<JType> parameters, JExpr... arguments) {
         return new JExpr.InvokeStatic(RUNTIME + owner, name, parameters, result, List.of(arguments));

@@ -42,4 +42,10 @@ public record LockBoxTokens() implements JvmTokens {
     public JExpr publish(JExpr tokens, JExpr word) {
         return new JExpr.InvokeVirtual(tokens, "release", List.of(JType.INT), JType.VOID, List.of(word));
     }
+
+    /** Its waiters park and are woken by their producer's release: no wait policy applies. */
+    @Override
+    public boolean followsWaitPolicy() {
+        return false;
+    }
 }
