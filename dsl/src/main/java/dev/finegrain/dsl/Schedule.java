@@ -45,7 +45,7 @@ public sealed interface Schedule {
      */
     record LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
                         Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch,
-                        boolean interleavedChains, Optional<WaitPolicy> waitPolicy)
+                        boolean interleavedChains, Optional<WaitPolicy> waitPolicy, Optional<Mutex> mutex)
             implements Schedule {
 
         public LockDataflow {
@@ -54,22 +54,30 @@ public sealed interface Schedule {
             Objects.requireNonNull(groupSize, "groupSize");
             Objects.requireNonNull(channelPolicy, "channelPolicy");
             Objects.requireNonNull(waitPolicy, "waitPolicy");
+            Objects.requireNonNull(mutex, "mutex");
         }
 
         public LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
                             Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch) {
-            this(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, false, Optional.empty());
+            this(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, false, Optional.empty(), Optional.empty());
         }
 
         /** No choices of its own: the kernel's lock choices apply. */
         public LockDataflow() {
-            this(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty());
+            this(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
+                    Optional.empty());
         }
 
         /** How a waiter passes the time until its token comes ({@link WaitPolicy}; default adaptive). */
         public LockDataflow waitPolicy(WaitPolicy policy) {
             return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
-                    Optional.of(Objects.requireNonNull(policy, "policy")));
+                    Optional.of(Objects.requireNonNull(policy, "policy")), mutex);
+        }
+
+        /** How the mechanisms that hold a lock take it ({@link Mutex}; default test-and-test-and-set). */
+        public LockDataflow mutex(Mutex kind) {
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
+                    waitPolicy, Optional.of(Objects.requireNonNull(kind, "mutex")));
         }
 
         @Override
@@ -79,7 +87,7 @@ public sealed interface Schedule {
 
         /** One launch for the whole domain, workers owning bands of columns (see the class comment). */
         public LockDataflow persistent() {
-            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true, interleavedChains, waitPolicy);
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true, interleavedChains, waitPolicy, mutex);
         }
 
         /**
@@ -90,19 +98,19 @@ public sealed interface Schedule {
          * GPU every instance is a thread of its own already.
          */
         public LockDataflow interleaved() {
-            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, true, waitPolicy);
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, true, waitPolicy, mutex);
         }
 
         /** Implements channels with {@code lockMechanism}, whatever the kernel names. */
         public LockDataflow mechanism(LockMechanism lockMechanism) {
             return new LockDataflow(Optional.of(Objects.requireNonNull(lockMechanism, "mechanism")), granularity,
-                    groupSize, channelPolicy, persistentLaunch, interleavedChains, waitPolicy);
+                    groupSize, channelPolicy, persistentLaunch, interleavedChains, waitPolicy, mutex);
         }
 
         /** One sync word per actor instance. */
         public LockDataflow perThread() {
             return new LockDataflow(mechanism, Optional.of(LockGranularity.PER_THREAD), Optional.empty(), channelPolicy, persistentLaunch,
-                    interleavedChains, waitPolicy);
+                    interleavedChains, waitPolicy, mutex);
         }
 
         /** One sync word per group of {@code size} consecutive actor instances (a warp of 32 on a GPU). */
@@ -111,13 +119,13 @@ public sealed interface Schedule {
                 throw Diagnostics.badScheduleGroupSize(size, CallSite.capture());
             }
             return new LockDataflow(mechanism, Optional.of(LockGranularity.WARP_SHARED), Optional.of(size), channelPolicy,
-                    persistentLaunch, interleavedChains, waitPolicy);
+                    persistentLaunch, interleavedChains, waitPolicy, mutex);
         }
 
         /** The policy of every channel the kernel does not override one by one. */
         public LockDataflow channels(ChannelPolicy policy) {
             return new LockDataflow(mechanism, granularity, groupSize, Optional.of(Objects.requireNonNull(policy, "policy")),
-                    persistentLaunch, interleavedChains, waitPolicy);
+                    persistentLaunch, interleavedChains, waitPolicy, mutex);
         }
 
         /** The mechanism a single run uses when none is asked for: this schedule's, else the kernel's. */

@@ -4,6 +4,7 @@ import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Mutex;
 import dev.finegrain.dsl.Schedule;
 import dev.finegrain.dsl.WaitPolicy;
 
@@ -21,15 +22,17 @@ import java.util.Optional;
  * @param groupSize     the actor instances that share a sync word under warp-shared granularity
  * @param channelPolicy the policy of every channel the kernel does not override one by one
  * @param waitPolicy    how a waiter passes the time until its token comes (the schedule's, else adaptive)
+ * @param mutex         how the mechanisms that hold a lock take it (the schedule's, else test-and-test-and-set)
  */
 public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity granularity, int groupSize,
-                          ChannelPolicy channelPolicy, WaitPolicy waitPolicy) {
+                          ChannelPolicy channelPolicy, WaitPolicy waitPolicy, Mutex mutex) {
 
     public LockChoices {
         Objects.requireNonNull(mechanism, "mechanism");
         Objects.requireNonNull(granularity, "granularity");
         Objects.requireNonNull(channelPolicy, "channelPolicy");
         Objects.requireNonNull(waitPolicy, "waitPolicy");
+        Objects.requireNonNull(mutex, "mutex");
         if (groupSize < 1) {
             throw new IllegalArgumentException("a sync word's group holds at least one actor instance, not " + groupSize);
         }
@@ -38,7 +41,7 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
     /** The kernel's own choices, for a schedule that makes none. */
     public static LockChoices of(Kernel kernel) {
         return new LockChoices(kernel.mechanism(), kernel.granularity(), kernel.groupSize(), kernel.channelPolicy(),
-                WaitPolicy.ADAPTIVE);
+                WaitPolicy.ADAPTIVE, Mutex.TEST_AND_TEST_AND_SET);
     }
 
     /** The choices a variant of {@code kernel} under {@code schedule} runs with: only lock-dataflow makes its own. */
@@ -52,7 +55,8 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
         int groupSize = granularity == LockGranularity.WARP_SHARED && schedule.granularity().isPresent()
                 ? schedule.groupSize().orElse(kernel.groupSize()) : kernel.groupSize();
         return new LockChoices(schedule.mechanismFor(kernel), granularity, groupSize,
-                schedule.channelPolicy().orElse(kernel.channelPolicy()), schedule.waitPolicy().orElse(WaitPolicy.ADAPTIVE));
+                schedule.channelPolicy().orElse(kernel.channelPolicy()), schedule.waitPolicy().orElse(WaitPolicy.ADAPTIVE),
+                schedule.mutex().orElse(Mutex.TEST_AND_TEST_AND_SET));
     }
 
     public boolean warpShared() {
@@ -72,6 +76,7 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
     /** How a report names them: granularity (with its group), channel policy, and a wait policy other than the default. */
     public String describe() {
         return granularity.cliName() + (warpShared() ? " of " + groupSize : "") + ", " + channelPolicy.cliName() + " channels"
-                + (waitPolicy == WaitPolicy.ADAPTIVE ? "" : ", " + waitPolicy.cliName() + " waits");
+                + (waitPolicy == WaitPolicy.ADAPTIVE ? "" : ", " + waitPolicy.cliName() + " waits")
+                + (mutex == Mutex.TEST_AND_TEST_AND_SET ? "" : ", " + mutex.cliName() + " mutexes");
     }
 }

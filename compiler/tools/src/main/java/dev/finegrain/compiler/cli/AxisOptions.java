@@ -7,6 +7,7 @@ import dev.finegrain.compiler.compare.UsageException;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.Mutex;
 import dev.finegrain.dsl.ParamSpec;
 import dev.finegrain.dsl.Type;
 import dev.finegrain.dsl.WaitPolicy;
@@ -41,6 +42,10 @@ final class AxisOptions {
             + " adaptive (spin, yield, sleep; the default), spin, backoff (exponential), sleep; the jvm backend runs them all")
     String waitPolicies;
 
+    @Option(names = "--mutex", paramLabel = "M,...", description = "how lock-dataflow's spin-locks take their lock: ttas"
+            + " (test-and-test-and-set; the default), tas (test-and-set), ticket (fetch-and-add); the jvm backend runs them all")
+    String mutexes;
+
     @Option(names = "--profile-set", paramLabel = "KEY=V,...", description = "run each gpu-model backend with a profile key"
             + " set to each value, e.g. --profile-set sm.lockBits=512,1024,4096 (repeat for several keys: their product);"
             + " one backend gpu-model:PROFILE@KEY=V per value")
@@ -48,7 +53,7 @@ final class AxisOptions {
 
     /** The axes asked for, the thread counts given beside them. */
     SweepAxes axes(Kernel kernel, List<Integer> threads) {
-        return new SweepAxes(params(kernel), threads, granularities(), channelPolicies(), waitPolicies());
+        return new SweepAxes(params(kernel), threads, granularities(), channelPolicies(), waitPolicies(), mutexes());
     }
 
     /** The backends with each gpu-model one repeated for every point of the profile settings asked for. */
@@ -100,7 +105,7 @@ final class AxisOptions {
             if (swept.containsKey(name)) {
                 throw new UsageException("--params names '" + name + "' twice; give all its values in one list");
             }
-            if (name.equals("threads") || name.equals("wait")) {
+            if (name.equals("threads") || name.equals("wait") || name.equals("mutex")) {
                 throw new UsageException("--params cannot sweep a param named '" + name + "': rows name the " + name
                         + " axis so; rename the param");
             }
@@ -184,6 +189,16 @@ final class AxisOptions {
         return list(waitPolicies, "--wait-policy").stream().map(text -> WaitPolicy.fromCliName(text)
                 .orElseThrow(() -> new UsageException("--wait-policy '" + text + "' is not a wait policy; use "
                         + Arrays.stream(WaitPolicy.values()).map(WaitPolicy::cliName).collect(Collectors.joining(", ")))))
+                .toList();
+    }
+
+    private List<Mutex> mutexes() {
+        if (mutexes == null) {
+            return List.of();
+        }
+        return list(mutexes, "--mutex").stream().map(text -> Mutex.fromCliName(text)
+                .orElseThrow(() -> new UsageException("--mutex '" + text + "' is not a mutex; use "
+                        + Arrays.stream(Mutex.values()).map(Mutex::cliName).collect(Collectors.joining(", ")))))
                 .toList();
     }
 

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.compare;
 
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.Mutex;
 import dev.finegrain.dsl.Schedule;
 import dev.finegrain.dsl.WaitPolicy;
 
@@ -25,20 +26,21 @@ import java.util.Optional;
  * @param granularities lock granularities for the lock-dataflow schedules; empty: the schedule's or kernel's
  * @param channels      channel policies for the lock-dataflow schedules; empty: the schedule's or kernel's
  * @param waitPolicies  wait policies for the lock-dataflow schedules; empty: the schedule's (adaptive by default)
+ * @param mutexes       mutexes for the lock-dataflow schedules' spin-locks; empty: the schedule's (ttas by default)
  */
 public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads, List<Granularity> granularities,
-                        List<ChannelPolicy> channels, List<WaitPolicy> waitPolicies) {
+                        List<ChannelPolicy> channels, List<WaitPolicy> waitPolicies, List<Mutex> mutexes) {
 
     /** The detail-key prefix of a row's axis values: {@code axis_work}, {@code axis_threads}. */
     public static final String PREFIX = "axis_";
 
     /** No axis varied. */
-    public static final SweepAxes NONE = new SweepAxes(Map.of(), List.of(), List.of(), List.of(), List.of());
+    public static final SweepAxes NONE = new SweepAxes(Map.of(), List.of(), List.of(), List.of(), List.of(), List.of());
 
     /** The axes without wait policies (most sweeps vary none). */
     public SweepAxes(Map<String, List<Object>> params, List<Integer> threads, List<Granularity> granularities,
                      List<ChannelPolicy> channels) {
-        this(params, threads, granularities, channels, List.of());
+        this(params, threads, granularities, channels, List.of(), List.of());
     }
 
     public SweepAxes {
@@ -54,6 +56,7 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
         granularities = List.copyOf(granularities);
         channels = List.copyOf(channels);
         waitPolicies = List.copyOf(waitPolicies);
+        mutexes = List.copyOf(mutexes);
         if (threads.stream().anyMatch(t -> t < 1)) {
             throw new IllegalArgumentException("thread counts must be positive: " + threads);
         }
@@ -114,11 +117,19 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
                     channels.forEach(policy -> byChannels.add(one.channels(policy)));
                 }
             }
+            List<Schedule.LockDataflow> byPolicy = new ArrayList<>();
             for (Schedule.LockDataflow one : byChannels) {
                 if (waitPolicies.isEmpty()) {
+                    byPolicy.add(one);
+                } else {
+                    waitPolicies.forEach(policy -> byPolicy.add(one.waitPolicy(policy)));
+                }
+            }
+            for (Schedule.LockDataflow one : byPolicy) {
+                if (mutexes.isEmpty()) {
                     out.add(one);
                 } else {
-                    waitPolicies.forEach(policy -> out.add(one.waitPolicy(policy)));
+                    mutexes.forEach(mutex -> out.add(one.mutex(mutex)));
                 }
             }
         }
@@ -132,9 +143,11 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
 
     /** The axis values a row of this point names, as its details carry them. */
     static Map<String, Object> named(Map<String, Object> paramPoint, int threads, boolean threadsNamed,
-                                     Map<String, String> profileSettings, Optional<WaitPolicy> waitPolicy) {
+                                     Map<String, String> profileSettings, Optional<WaitPolicy> waitPolicy,
+                                     Optional<Mutex> mutex) {
         Map<String, Object> named = new LinkedHashMap<>();
         waitPolicy.ifPresent(policy -> named.put(PREFIX + "wait", policy.cliName()));
+        mutex.ifPresent(kind -> named.put(PREFIX + "mutex", kind.cliName()));
         profileSettings.forEach((key, value) -> named.put(PREFIX + key, value));
         paramPoint.forEach((name, value) -> named.put(PREFIX + name, text(value)));
         if (threadsNamed) {

@@ -111,6 +111,18 @@ class SweepAxesTest {
     }
 
     @Test
+    void mutexesApplyToTheSpinLocksOnly() {
+        Outcome compare = finegrain("compare", "scaled-chain", "--mutex", "ttas,tas,ticket", "--threads", "2", "--backends",
+                "jvm", "--schedules", "lock-dataflow:interleaved", "--mechanisms", "atomic-spin-lock,acquire-release",
+                "--quick", "--format", "csv");
+        assertEquals(0, compare.exit(), compare.err());
+        assertEquals(List.of("atomic-spin-lock ttas verified", "acquire-release ttas verified", "atomic-spin-lock tas verified",
+                        "acquire-release tas skipped", "atomic-spin-lock ticket verified", "acquire-release ticket skipped"),
+                compare.out().lines().skip(1).map(line -> line.split(",")).map(r -> r[4] + " " + r[7] + " " + r[8]).toList());
+        assertTrue(compare.out().contains("acquire-release holds no lock, so mutex tas does not apply to it"), compare.out());
+    }
+
+    @Test
     void aProfileKeySweepRunsOneModelBackendPerValueAndNamesTheKey() {
         Outcome compare = finegrain("compare", "scaled-chain", "--sizes", "64", "--backends", "gpu-model:fermi-gtx570",
                 "--profile-set", "latency.global=200,800", "--schedules", "lock-dataflow", "--mechanisms", "atomic-spin-lock",

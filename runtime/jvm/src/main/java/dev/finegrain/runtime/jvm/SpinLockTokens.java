@@ -44,6 +44,18 @@ public final class SpinLockTokens {
         }
     }
 
+    /**
+     * Takes the token by test-and-set alone: every look is a CAS(0 -> 1), which claims the word's cache line for
+     * writing even while the token is held (the mutex Stuart and Owens measure against test-and-test-and-set).
+     */
+    public static void takeBySwap(int[] mutex, int word, Watchdog watchdog, int channel, int consumerPoint,
+            int producerPoint) {
+        long start = Watchdog.CLOCK_NOT_STARTED;
+        for (long attempt = 0; !MUTEX.compareAndSet(mutex, word, FREE, HELD); attempt++) {
+            start = watchdog.waitPolicy().pause(attempt, start, watchdog, channel, consumerPoint, producerPoint);
+        }
+    }
+
     /** A SHARED channel's consumer gives the token back after reading, for the next consumer (release store). */
     public static void restore(int[] mutex, int word) {
         MUTEX.setRelease(mutex, word, FREE);

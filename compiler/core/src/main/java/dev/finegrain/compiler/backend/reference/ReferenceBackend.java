@@ -40,9 +40,11 @@ public final class ReferenceBackend implements Backend {
     /** Persistence changes how a GPU launches the plan, not the plan's critical path, which is what this backend reports. */
     @Override
     public Optional<String> repeatsAnotherRow(Schedule schedule) {
-        if (schedule instanceof Schedule.LockDataflow dataflow && dataflow.waitPolicy()
-                .filter(policy -> policy != dev.finegrain.dsl.WaitPolicy.ADAPTIVE).isPresent()) {
-            return Optional.of("its critical path is lock-dataflow's: how a waiter waits changes no task's order");
+        if (schedule instanceof Schedule.LockDataflow dataflow && (dataflow.waitPolicy()
+                .filter(policy -> policy != dev.finegrain.dsl.WaitPolicy.ADAPTIVE).isPresent()
+                || dataflow.mutex().filter(mutex -> mutex != dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET).isPresent())) {
+            return Optional.of("its critical path is lock-dataflow's: how a waiter waits or takes a lock changes no task's"
+                    + " order");
         }
         if (schedule instanceof Schedule.LockDataflow dataflow && dataflow.interleavedChains()) {
             return Optional.of("its critical path is lock-dataflow's: interleaving changes which worker runs an instance,"

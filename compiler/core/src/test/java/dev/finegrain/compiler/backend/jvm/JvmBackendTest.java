@@ -54,7 +54,8 @@ class JvmBackendTest {
     /** Every variant of a kernel: schedules x the mechanisms the backend supports for each. */
     private List<Variant> variants(Kernel kernel) {
         KernelGraph graph = Pipeline.compile(kernel);
-        List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), lockDataflow(), lockDataflow().interleaved()));
+        List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), lockDataflow(), lockDataflow().interleaved(),
+                lockDataflow().mutex(dev.finegrain.dsl.Mutex.TICKET), lockDataflow().mutex(dev.finegrain.dsl.Mutex.TEST_AND_SET)));
         if (graph.tiling().legal()) {
             schedules.add(dataParallel(2));
         }

@@ -50,11 +50,17 @@ public final class GpuMapper {
     }
 
     /**
-     * Why the GPU targets cannot honour a plan's wait policy, if they cannot: their token waits spin (the model's and
-     * CUDA's poll loops), and the backoff and sleep forms (NANOSLEEP, {@code __nanosleep}) are not lowered yet.
+     * Why the GPU targets cannot honour a plan's wait policy or mutex, if they cannot: their token waits spin (the
+     * model's and CUDA's poll loops), the backoff and sleep forms (NANOSLEEP, {@code __nanosleep}) are not lowered yet,
+     * and their spin-locks are taken by exchange.
      */
     public static Optional<String> unmappableWaitPolicy(dev.finegrain.compiler.plan.ExecutionPlan plan) {
         dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();
+        dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutex();
+        if (mutex != dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET) {
+            return Optional.of("mutex " + mutex + " is a JVM choice so far: the GPU targets' spin-locks are taken by"
+                    + " exchange (Li et al.'s listings)");
+        }
         return policy == dev.finegrain.dsl.WaitPolicy.ADAPTIVE ? Optional.empty()
                 : Optional.of("wait policy " + policy + " is a JVM choice so far: the GPU targets' token waits spin, their"
                         + " backoff and sleep forms are not lowered yet");

@@ -21,8 +21,10 @@ import java.util.Optional;
  * itself, so it has no word arrays at all; nor has a channel that needs no token ({@link #needsToken}).
  *
  * @param arrayOfChannel for each channel the plan waits on, the index of its word array, or -1 when it needs none
+ * @param mutex          how a lock-holding mechanism takes its lock (the plan's choice)
  */
-public record SyncLayout(LockMechanism mechanism, int group, boolean packed, List<Integer> arrayOfChannel, int arrays) {
+public record SyncLayout(LockMechanism mechanism, int group, boolean packed, List<Integer> arrayOfChannel, int arrays,
+                         dev.finegrain.dsl.Mutex mutex) {
 
     public static final int NONE = -1;
 
@@ -50,7 +52,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
             }
             arrayOfChannel.add(arrays.indexOf(key));
         }
-        return new SyncLayout(mechanism, group, packed, arrayOfChannel, arrays.size());
+        return new SyncLayout(mechanism, group, packed, arrayOfChannel, arrays.size(), plan.lockChoices().mutex());
     }
 
     /**
@@ -63,7 +65,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
 
     /** The mechanism's tokens, where it keeps words of its own (every mechanism but tiny-lock, whose bit is in the data). */
     public JvmTokens tokens() {
-        return JvmTokens.of(mechanism).orElseThrow(() -> new IllegalStateException(mechanism + " keeps no words of its own"));
+        return JvmTokens.of(mechanism, mutex).orElseThrow(() -> new IllegalStateException(mechanism + " keeps no words of its own"));
     }
 
     /** Why this backend cannot implement the mechanism for the graph, if it cannot. */
@@ -74,6 +76,12 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
                 && !JvmTokens.of(mechanism).map(JvmTokens::followsWaitPolicy).orElse(true)) {
             return Optional.of(mechanism + " parks its waiters until their producer wakes them, so wait policy " + policy
                     + " does not apply to it (its rows would repeat the adaptive ones)");
+        }
+        dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutex();
+        if (mutex != dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET
+                && !JvmTokens.of(mechanism).map(JvmTokens::holdsALock).orElse(false)) {
+            return Optional.of(mechanism + " holds no lock, so mutex " + mutex + " does not apply to it (its rows would"
+                    + " repeat the default ones); the spin-locks take a mutex");
         }
         return switch (mechanism) {
             case TINY_LOCK -> graph.fields().stream().filter(f -> f.isState() && f.type() != dev.finegrain.dsl.Type.INT).findFirst()

@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Mutex;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,19 +17,28 @@ import java.util.Optional;
  * mechanism. Tiny-lock keeps its ready bit in the data word itself and has no words of its own (it is
  * {@code PackedReadyWords}, spelled where the data is); the GPU warp mechanisms have no JVM form.
  */
-public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLockWords, LockBoxTokens {
+public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLockWords, TicketWords, LockBoxTokens {
 
     String RUNTIME = "dev/finegrain/runtime/jvm/";
     JType WATCHDOG = JType.reference(RUNTIME + "Watchdog");
     /** The parameters after the word of every await: the watchdog, the channel, the consumer and the producer points. */
     List<JType> WAIT_PARAMETERS = List.of(JType.INT, WATCHDOG, JType.INT, JType.INT, JType.INT);
 
-    /** The JVM form of a mechanism that keeps words of its own; empty for tiny-lock and the GPU warp mechanisms. */
+    /** The JVM form of a mechanism that keeps words of its own, its mutex the default one. */
     static Optional<JvmTokens> of(LockMechanism mechanism) {
+        return of(mechanism, Mutex.TEST_AND_TEST_AND_SET);
+    }
+
+    /**
+     * The JVM form of a mechanism that keeps words of its own, a lock-holding one taking its lock as {@code mutex} says;
+     * empty for tiny-lock and the GPU warp mechanisms.
+     */
+    static Optional<JvmTokens> of(LockMechanism mechanism, Mutex mutex) {
         return Optional.ofNullable(switch (mechanism) {
             case ACQUIRE_RELEASE_FLAG -> new ReadyFlagTokens();
             case BLOCKING -> new ParkingTokens();
-            case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> new SpinLockWords();
+            case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> mutex == Mutex.TICKET ? new TicketWords()
+                    : new SpinLockWords(mutex == Mutex.TEST_AND_SET);
             case LOCK_BOX -> new LockBoxTokens();
             case TINY_LOCK, NAMED_BARRIER, WARP_VOTE, MBARRIER -> null;
         });
@@ -53,6 +63,11 @@ public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLo
 
     /** Publishes the token in word {@code word} of {@code tokens}, after the producer's writes. */
     JExpr publish(JExpr tokens, JExpr word);
+
+    /** Whether it holds a lock, so that the plan's mutex choice applies to it. */
+    default boolean holdsALock() {
+        return false;
+    }
 
     /**
      * Whether its waits pause as the plan's wait policy says; a mechanism that parks by its own protocol (woken by its

@@ -10,9 +10,10 @@ import java.util.Optional;
 
 /**
  * The atomic spin-lock (and the warp's shared one, which on the JVM differs only by its granularity): a CAS mutex per
- * token, held by its producer until it publishes; a consumer takes it, test then test-and-set.
+ * token, held by its producer until it publishes; a consumer takes it, test then test-and-set, or with
+ * {@code bySwap} test-and-set at every look.
  */
-public record SpinLockWords() implements JvmTokens {
+public record SpinLockWords(boolean bySwap) implements JvmTokens {
 
     @Override
     public JType wordsType() {
@@ -26,7 +27,7 @@ public record SpinLockWords() implements JvmTokens {
 
     @Override
     public JStmt await(JExpr tokens, JExpr word, JExpr watchdog, JExpr channel, JExpr consumer, JExpr producer) {
-        return new JStmt.Evaluate(JvmTokens.runtime("SpinLockTokens", "take", JType.VOID,
+        return new JStmt.Evaluate(JvmTokens.runtime("SpinLockTokens", bySwap ? "takeBySwap" : "take", JType.VOID,
                 JvmTokens.prepend(JType.INT_ARRAY, WAIT_PARAMETERS), tokens, word, watchdog, channel, consumer, producer));
     }
 
@@ -39,5 +40,10 @@ public record SpinLockWords() implements JvmTokens {
     @Override
     public JExpr publish(JExpr tokens, JExpr word) {
         return JvmTokens.runtime("SpinLockTokens", "release", JType.VOID, List.of(JType.INT_ARRAY, JType.INT), tokens, word);
+    }
+
+    @Override
+    public boolean holdsALock() {
+        return true;
     }
 }
