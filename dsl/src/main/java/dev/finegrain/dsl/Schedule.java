@@ -183,6 +183,7 @@ public sealed interface Schedule {
             case "lock-dataflow" -> Optional.of(new LockDataflow());
             case "lock-dataflow:persistent" -> Optional.of(new LockDataflow().persistent());
             case "lock-dataflow:interleaved" -> Optional.of(new LockDataflow().interleaved());
+            case "lock-dataflow:persistent:interleaved" -> Optional.of(new LockDataflow().persistent().interleaved());
             case "data-parallel" -> Optional.of(new DataParallel(List.of(16)));
             default -> parseDataParallel(text);
         };
