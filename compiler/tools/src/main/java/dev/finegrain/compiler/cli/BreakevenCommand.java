@@ -55,8 +55,8 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
     long to;
 
     @Option(names = "--backends", defaultValue = "jvm", paramLabel = "B,...", description = "where to measure, each on its own"
-            + " (default: ${DEFAULT-VALUE}); on a GPU backend the single-thread loop is data-parallel with one tile, the"
-            + " whole chain, which one thread runs in order, and the threaded one lock-dataflow, a thread per link")
+            + " (default: ${DEFAULT-VALUE}); the single-thread loop is data-parallel with one tile, the whole chain, which one"
+            + " thread runs in order; the threaded one is lock-dataflow:interleaved on the jvm, lock-dataflow on a GPU")
     String backends;
 
     @Option(names = "--mechanisms", paramLabel = "M,...", description = "default: on the jvm acquire-release,"
@@ -216,12 +216,9 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
                 : backend.usesThreads() ? DEFAULT_MECHANISMS
                 // a chain's links are one thread apart: the warp mechanisms cannot carry it, so they are not asked
                 : backend.sweep().stream().filter(m -> !m.oneTokenPerWarp()).toList();
-        Crossover.Variant single = backend.usesThreads()
-                // one worker awaits no token, so the mechanism of the serial loop is immaterial: the default one
-                ? new Crossover.Variant(new Schedule.LockDataflow(), backend, Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG),
-                        Optional.of(1))
-                // one tile, the whole chain: one thread runs the links in order
-                : new Crossover.Variant(new Schedule.DataParallel(List.of(sizes[0])), backend, Optional.empty(), Optional.empty());
+        // one tile, the whole chain: one thread runs the links in order, with no token at all
+        Crossover.Variant single = new Crossover.Variant(new Schedule.DataParallel(List.of(sizes[0])), backend, Optional.empty(),
+                backend.usesThreads() ? Optional.of(1) : Optional.empty());
         List<Point> points = new ArrayList<>();
         String threadedText = "";
         for (LockMechanism mechanism : asked) {
@@ -296,9 +293,9 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
                 + " serial add plus `" + param + "` rounds of independent work; the break-even is the least work at which the"
                 + " threaded loop beats the single-thread one. On the JVM the threaded loop is `lock-dataflow:interleaved` on "
                 + team + " threads (the links dealt to the workers in turn, each worker's independent rounds computed before it"
-                + " awaits its predecessor's token) and the single-thread loop is `lock-dataflow` on one thread (no token is"
-                + " awaited); on a GPU backend the threaded loop is `lock-dataflow` (a thread per link) and the single-thread"
-                + " loop `data-parallel` with one tile, the whole chain, which one thread runs in order. Every probe is"
+                + " awaits its predecessor's token); on a GPU backend it is `lock-dataflow` (a thread per link). The"
+                + " single-thread loop is `data-parallel` with one tile, the whole chain, which one thread runs in order with"
+                + " no token at all (on the JVM on one thread). Every probe is"
                 + " verified against the oracle; a timed cost is the median of " + repeats + " runs, ± half their range (or"
                 + " the timed runs' quartiles, where larger); a modelled one is exact.\n\n"
                 + "## Measured\n\n"
