@@ -122,16 +122,7 @@ final class AxisOptions {
     private static Object value(ParamSpec param, String text) {
         Type type = param.type();
         try {
-            return switch (type) {
-                case INT -> Integer.parseInt(text);
-                case LONG -> Long.parseLong(text);
-                case DOUBLE -> Double.parseDouble(text);
-                case BOOL -> switch (text) {
-                    case "true" -> true;
-                    case "false" -> false;
-                    default -> throw new NumberFormatException(text);
-                };
-            };
+            return SweepAxes.paramValue(param, text);
         } catch (NumberFormatException notOfType) {
             throw new UsageException("--params " + param.name() + ": '" + text + "' is not " + switch (type) {
                 case INT -> "an int";

@@ -91,7 +91,7 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
     private record Point(String mechanism, Crossover.Result result, String notRun) {}
 
     /** One backend's answers, and the two variants they compare. */
-    private record Measured(Backend backend, String threaded, String single, List<Point> points) {}
+    private record BackendPoints(Backend backend, String threaded, String single, List<Point> points) {}
 
     @Override
     public Integer call() {
@@ -129,12 +129,12 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
             err().println(line);
             err().flush();
         });
-        List<Measured> all = new ArrayList<>();
+        List<BackendPoints> all = new ArrayList<>();
         for (Backend backend : on) {
             all.add(measure(search, backend, team, sizes));
         }
         StringBuilder tables = new StringBuilder();
-        for (Measured measured : all) {
+        for (BackendPoints measured : all) {
             tables.append(on.size() > 1 || !measured.backend().usesThreads() ? "\n### " + measured.backend().name() + "\n\n"
                     + "Threaded: `" + measured.threaded() + "`; single-thread: `" + measured.single() + "`.\n\n" : "")
                     .append(table(measured.points()));
@@ -211,7 +211,7 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
     }
 
     /** Every mechanism's break-even on one backend. */
-    private Measured measure(Crossover search, Backend backend, int team, int[] sizes) {
+    private BackendPoints measure(Crossover search, Backend backend, int team, int[] sizes) {
         List<LockMechanism> asked = mechanisms != null ? CliValues.mechanisms(mechanisms)
                 : backend.usesThreads() ? DEFAULT_MECHANISMS
                 // a chain's links are one thread apart: the warp mechanisms cannot carry it, so they are not asked
@@ -220,12 +220,12 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
         Crossover.Variant single = new Crossover.Variant(new Schedule.DataParallel(List.of(sizes[0])), backend, Optional.empty(),
                 backend.usesThreads() ? Optional.of(1) : Optional.empty());
         List<Point> points = new ArrayList<>();
-        String threadedText = "";
+        String threadedText = (backend.usesThreads() ? "lock-dataflow:interleaved" : "lock-dataflow") + "/" + backend.name()
+                + "/MECHANISM" + (backend.usesThreads() ? "/threads=" + team : "");
         for (LockMechanism mechanism : asked) {
             Crossover.Variant threaded = backend.usesThreads()
                     ? new Crossover.Variant(new Schedule.LockDataflow().interleaved(), backend, Optional.of(mechanism), Optional.of(team))
                     : new Crossover.Variant(new Schedule.LockDataflow(), backend, Optional.of(mechanism), Optional.empty());
-            threadedText = threaded.text().replace("/" + mechanism.cliName(), "/MECHANISM");
             err().println("breakeven " + mechanism + ": " + threaded.text() + " against " + single.text());
             try {
                 points.add(new Point(mechanism.cliName(), search.search(threaded, single, from, to, 1), null));
@@ -234,7 +234,7 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
                 points.add(new Point(mechanism.cliName(), null, notRun.getMessage()));
             }
         }
-        return new Measured(backend, threadedText, single.text(), points);
+        return new BackendPoints(backend, threadedText, single.text(), points);
     }
 
     private String table(List<Point> points) {
@@ -252,10 +252,10 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
             Crossover.Probe last = result.probes().stream().max(java.util.Comparator.comparingLong(Crossover.Probe::value))
                     .orElseThrow();
             if (result.above().isEmpty()) {
-                boolean threadedWins = first.aWins();
-                text.append(String.format(Locale.ROOT, "| %s | %s | - | %s: %s / %s | - |%n", point.mechanism(),
-                        threadedWins ? "at most " + first.value() : "over " + last.value(), threadedWins ? first.value() : last.value(),
-                        cost(threadedWins ? first.a() : last.a()), cost(threadedWins ? first.b() : last.b())));
+                // no change of winner: the threaded loop wins from the first value on, or never
+                Crossover.Probe end = first.aWins() ? first : last;
+                text.append(String.format(Locale.ROOT, "| %s | %s %d | - | %d: %s / %s | - |%n", point.mechanism(),
+                        first.aWins() ? "at most" : "over", end.value(), end.value(), end.a().text(), end.b().text()));
                 continue;
             }
             Crossover.Probe below = result.below().get();
@@ -266,8 +266,8 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
                 continue;
             }
             text.append(String.format(Locale.ROOT, "| %s | %d | %d: %s / %s | %d: %s / %s | %s |%n", point.mechanism(),
-                    above.value(), below.value(), cost(below.a()), cost(below.b()), above.value(), cost(above.a()),
-                    cost(above.b()), spreadVerdict(above)));
+                    above.value(), below.value(), below.a().text(), below.b().text(), above.value(), above.a().text(),
+                    above.b().text(), spreadVerdict(above)));
         }
         return text.toString();
     }
@@ -279,11 +279,6 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
             return "not recorded (one median per row)";
         }
         return probe.beyondSpread() ? "yes" : "no (a tie within the spread)";
-    }
-
-    private static String cost(Crossover.Measured measured) {
-        String spread = measured.spread() > 0 ? String.format(Locale.ROOT, " ±%.3g", measured.spread()) : "";
-        return String.format(Locale.ROOT, "%.4g%s %s", measured.cost(), spread, measured.unit());
     }
 
     private String page(String table, int length, int team, String commandLine) {

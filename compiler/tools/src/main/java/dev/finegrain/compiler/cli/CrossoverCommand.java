@@ -90,7 +90,7 @@ final class CrossoverCommand extends CatalogCommand implements Callable<Integer>
         out().println("B = " + b.text());
         out().printf("%-10s  %-24s  %-24s  %s%n", axis, "A", "B", "faster");
         result.probes().stream().sorted(java.util.Comparator.comparingLong(Crossover.Probe::value)).forEach(probe ->
-                out().printf("%-10d  %-24s  %-24s  %s%n", probe.value(), describe(probe.a()), describe(probe.b()),
+                out().printf("%-10d  %-24s  %-24s  %s%n", probe.value(), probe.a().text(), probe.b().text(),
                         winner(probe) + (probe.beyondSpread() || tie(probe) ? "" : " (within the spread)")));
         if (result.below().isEmpty()) {
             Crossover.Probe last = result.probes().getLast();
@@ -105,8 +105,8 @@ final class CrossoverCommand extends CatalogCommand implements Callable<Integer>
         String starts = above.aWins() ? "A" : "B";
         String other = above.aWins() ? "B" : "A";
         out().println(starts + " starts to beat " + other + " between " + axis + " " + below.value() + " and " + above.value()
-                + ": at " + below.value() + " A " + describe(below.a()) + ", B " + describe(below.b()) + "; at " + above.value()
-                + " A " + describe(above.a()) + ", B " + describe(above.b()) + "; the difference at " + above.value()
+                + ": at " + below.value() + " A " + below.a().text() + ", B " + below.b().text() + "; at " + above.value()
+                + " A " + above.a().text() + ", B " + above.b().text() + "; the difference at " + above.value()
                 + (above.beyondSpread() ? " exceeds" : " is within") + " the runs' spread");
         return 0;
     }
@@ -117,11 +117,6 @@ final class CrossoverCommand extends CatalogCommand implements Callable<Integer>
 
     private static String winner(Crossover.Probe probe) {
         return tie(probe) ? "tie" : probe.aWins() ? "A" : "B";
-    }
-
-    private static String describe(Crossover.Measured measured) {
-        String spread = measured.spread() > 0 ? String.format(java.util.Locale.ROOT, " ±%.3g", measured.spread()) : "";
-        return String.format(java.util.Locale.ROOT, "%.4g%s %s", measured.cost(), spread, measured.unit());
     }
 
     /** A variant as SCHEDULE/BACKEND[/MECHANISM][/threads=N]. */

@@ -42,7 +42,14 @@ public final class Crossover {
     }
 
     /** What a variant cost at one point: the cost (lower is better), its spread, and the row it came from. */
-    public record Measured(double cost, double spread, String unit, ResultRow row) {}
+    public record Measured(double cost, double spread, String unit, ResultRow row) {
+
+        /** The cost as the commands print it: four significant digits, the spread where there is one, the unit. */
+        public String text() {
+            String plusMinus = spread > 0 ? String.format(java.util.Locale.ROOT, " ±%.3g", spread) : "";
+            return String.format(java.util.Locale.ROOT, "%.4g%s %s", cost, plusMinus, unit);
+        }
+    }
 
     /** Both variants at one value of the axis. */
     public record Probe(long value, Measured a, Measured b) {
@@ -134,15 +141,10 @@ public final class Crossover {
         Probe probe = new Probe(value, measure(a, value), measure(b, value));
         probes.add(probe);
         if (progress != null) {
-            progress.accept(axis + " " + value + ": " + describe(probe.a()) + " against " + describe(probe.b()) + " -> "
+            progress.accept(axis + " " + value + ": " + probe.a().text() + " against " + probe.b().text() + " -> "
                     + (probe.aWins() ? "A" : "B") + (probe.beyondSpread() ? "" : " (within the spread)"));
         }
         return probe;
-    }
-
-    static String describe(Measured measured) {
-        return ResultFormat.number(measured.cost()) + (measured.spread() > 0 ? " ± " + ResultFormat.number(measured.spread()) : "")
-                + " " + measured.unit();
     }
 
     private Measured measure(Variant variant, long value) {
@@ -177,14 +179,15 @@ public final class Crossover {
                 .mechanisms(variant.mechanism().map(m -> MechanismChoice.listed(List.of(m))).orElse(MechanismChoice.ownOrAll()));
         variant.threads().ifPresent(request::threads);
         if (!axis.equals(ReportCharts.SIZE)) {
-            Object typed = kernel.kernel().params().stream().filter(p -> p.name().equals(axis)).findFirst()
-                    .map(p -> switch (p.type()) {
-                        case INT -> (Object) Math.toIntExact(value);
-                        case LONG -> (Object) value;
-                        case DOUBLE -> (Object) (double) value;
-                        case BOOL -> throw new UsageException("param '" + axis + "' is a bool; a crossover needs a numeric axis");
-                    })
+            dev.finegrain.dsl.ParamSpec param = kernel.kernel().params().stream().filter(p -> p.name().equals(axis)).findFirst()
                     .orElseThrow(() -> new UsageException("kernel '" + kernel.name() + "' has no param '" + axis + "'"));
+            Object typed;
+            try {
+                typed = SweepAxes.paramValue(param, Long.toString(value));
+            } catch (NumberFormatException notOfType) {
+                throw new UsageException("param '" + axis + "' is a " + param.type() + " and cannot take " + value
+                        + "; a crossover needs a numeric axis");
+            }
             request.axes(new SweepAxes(Map.of(axis, List.of(typed)), List.of(), List.of(), List.of()));
         }
         List<ResultRow> rows = ComparisonRunner.run(request.build()).rows();

@@ -84,12 +84,7 @@ public final class ImportCheck {
             }
             String text = String.valueOf(value);
             try {
-                params.put(param.name(), switch (param.type()) {
-                    case INT -> Integer.parseInt(text);
-                    case LONG -> Long.parseLong(text);
-                    case DOUBLE -> Double.parseDouble(text);
-                    case BOOL -> Boolean.parseBoolean(text);
-                });
+                params.put(param.name(), SweepAxes.paramValue(param, text));
             } catch (NumberFormatException unreadable) {
                 params.put(param.name(), text);   // the invocation refuses it, and the row with it
             }

@@ -133,10 +133,6 @@ public final class ReportCharts {
     }
 
     /** What a speed-up means depends on the metric: a measured rate, or a counted quantity where lower is better. */
-    static String speedupTitle(ResultRow row) {
-        return speedupTitle(row, SIZE);
-    }
-
     static String speedupTitle(ResultRow row, String x) {
         String over = higherIsBetter(row) ? "the slowest row" : "the row with the most " + row.unit();
         return "Speed-up on " + row.backend() + " (" + row.metric() + "): each row over " + over + " of the same " + x;
@@ -147,17 +143,9 @@ public final class ReportCharts {
         return row.unit().endsWith("/s");
     }
 
-    static String seriesName(ResultRow row) {
-        return seriesName(row, SIZE);
-    }
-
-    /** The series a row belongs to: its variant, and the values (other than x's) that set it apart. */
-    static String seriesName(ResultRow row, String x) {
-        return seriesName(row, x, false, false);
-    }
-
     /**
-     * The same, naming the row's granularity and channel policy where the rows charted together differ in them (a
+     * The series a row belongs to: its variant, and the values (other than x's) that set it apart, naming the row's
+     * granularity and channel policy where the rows charted together differ in them (a
      * sweep over {@code --granularity} or {@code --channels}), so that no two variants share a series.
      */
     static String seriesName(ResultRow row, String x, boolean granularities, boolean channels) {

@@ -149,9 +149,9 @@ public final class Sweep {
                     boolean threaded = row.backend.usesThreads() && axes.threadsVary();
                     for (int threads : threaded ? axes.threads() : List.of(threadsOf(axes))) {
                         Planned planned = new Planned(size, row.schedule, kernel, lockChoices(row.schedule), row.backend,
-                                row.mechanism, variant, skip, point, threads, SweepAxes.named(point, threads, threaded,
-                                        Backends.profileSettings(row.backend.name()), waitAxis(axes, row.schedule),
-                                        mutexAxis(axes, row.schedule)));
+                                row.mechanism, variant, skip, point, threads, axes.named(point, threads, threaded,
+                                        Backends.profileSettings(row.backend.name()), row.schedule instanceof Schedule.LockDataflow
+                                                ? Optional.of(lockChoices(row.schedule)) : Optional.empty()));
                         // a mechanism that fixes a choice the axes vary (a warp mechanism's granularity) makes one row of two
                         if (combinations.add(planned.combination(request.seed()))) {
                             rows.add(planned);
@@ -179,18 +179,6 @@ public final class Sweep {
             notes.add("--threads applies to backends that run on threads (jvm); "
                     + backends.stream().map(Backend::name).collect(Collectors.joining(", ")) + " ignore it");
         }
-    }
-
-    /** The wait policy a row names: where the sweep varies it, a lock-dataflow row's. */
-    private Optional<dev.finegrain.dsl.WaitPolicy> waitAxis(SweepAxes axes, Schedule schedule) {
-        return axes.waitPolicies().isEmpty() || !(schedule instanceof Schedule.LockDataflow) ? Optional.empty()
-                : Optional.of(lockChoices(schedule).waitPolicy());
-    }
-
-    /** The mutex a row names: where the sweep varies it, a lock-dataflow row's. */
-    private Optional<dev.finegrain.dsl.Mutex> mutexAxis(SweepAxes axes, Schedule schedule) {
-        return axes.mutexes().isEmpty() || !(schedule instanceof Schedule.LockDataflow) ? Optional.empty()
-                : Optional.of(lockChoices(schedule).mutex());
     }
 
     /** The thread count of a sweep that does not vary it: the one given as an axis, else the request's. */

@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.compare;
 
+import dev.finegrain.compiler.plan.LockChoices;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.Mutex;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The axes a sweep varies beyond sizes, schedules, backends and mechanisms: a kernel's params (seed 003's work per
@@ -107,33 +109,44 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
                 out.add(schedule);
                 continue;
             }
-            List<Schedule.LockDataflow> byGranularity = granularities.isEmpty() ? List.of(dataflow)
-                    : granularities.stream().map(g -> g.appliedTo(dataflow)).toList();
-            List<Schedule.LockDataflow> byChannels = new ArrayList<>();
-            for (Schedule.LockDataflow one : byGranularity) {
-                if (channels.isEmpty()) {
-                    byChannels.add(one);
-                } else {
-                    channels.forEach(policy -> byChannels.add(one.channels(policy)));
+            List<Schedule.LockDataflow> variants = List.of(dataflow);
+            for (List<UnaryOperator<Schedule.LockDataflow>> axis : lockChoiceAxes()) {
+                if (!axis.isEmpty()) {
+                    List<Schedule.LockDataflow> before = variants;
+                    variants = before.stream().flatMap(one -> axis.stream().map(choice -> choice.apply(one))).toList();
                 }
             }
-            List<Schedule.LockDataflow> byPolicy = new ArrayList<>();
-            for (Schedule.LockDataflow one : byChannels) {
-                if (waitPolicies.isEmpty()) {
-                    byPolicy.add(one);
-                } else {
-                    waitPolicies.forEach(policy -> byPolicy.add(one.waitPolicy(policy)));
-                }
-            }
-            for (Schedule.LockDataflow one : byPolicy) {
-                if (mutexes.isEmpty()) {
-                    out.add(one);
-                } else {
-                    mutexes.forEach(mutex -> out.add(one.mutex(mutex)));
-                }
-            }
+            out.addAll(variants);
         }
         return out;
+    }
+
+    /** The lock-choice axes, each as the changes it makes to a lock-dataflow schedule (none when not varied). */
+    private List<List<UnaryOperator<Schedule.LockDataflow>>> lockChoiceAxes() {
+        return List.of(
+                granularities.stream().map(g -> (UnaryOperator<Schedule.LockDataflow>) g::appliedTo).toList(),
+                channels.stream().map(p -> (UnaryOperator<Schedule.LockDataflow>) one -> one.channels(p)).toList(),
+                waitPolicies.stream().map(w -> (UnaryOperator<Schedule.LockDataflow>) one -> one.waitPolicy(w)).toList(),
+                mutexes.stream().map(m -> (UnaryOperator<Schedule.LockDataflow>) one -> one.mutex(m)).toList());
+    }
+
+    /**
+     * A param's value from its text, typed as the param is declared: what {@code --params} gives, what a row names
+     * ({@code axis_work}) and what a search along a param tries.
+     *
+     * @throws NumberFormatException when the text is not a value of the param's type
+     */
+    public static Object paramValue(dev.finegrain.dsl.ParamSpec param, String text) {
+        return switch (param.type()) {
+            case INT -> Integer.parseInt(text);
+            case LONG -> Long.parseLong(text);
+            case DOUBLE -> Double.parseDouble(text);
+            case BOOL -> switch (text) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new NumberFormatException("not true or false: " + text);
+            };
+        };
     }
 
     /** Whether the thread count is an axis: more than one given. */
@@ -141,25 +154,22 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
         return threads.size() > 1;
     }
 
-    /** The axis values a row of this point names, as its details carry them. */
-    static Map<String, Object> named(Map<String, Object> paramPoint, int threads, boolean threadsNamed,
-                                     Map<String, String> profileSettings, Optional<WaitPolicy> waitPolicy,
-                                     Optional<Mutex> mutex) {
+    /**
+     * The axis values a row names, as its details carry them: its param point, its thread count where the threads
+     * vary and its backend runs on threads, the profile keys its backend sets, and the wait policy and mutex of a
+     * lock-dataflow row ({@code choices}) where the sweep varies them. Granularity and channels have columns of their own.
+     */
+    Map<String, Object> named(Map<String, Object> paramPoint, int threads, boolean threadsNamed,
+                              Map<String, String> profileSettings, Optional<LockChoices> choices) {
         Map<String, Object> named = new LinkedHashMap<>();
-        waitPolicy.ifPresent(policy -> named.put(PREFIX + "wait", policy.cliName()));
-        mutex.ifPresent(kind -> named.put(PREFIX + "mutex", kind.cliName()));
+        choices.filter(c -> !waitPolicies.isEmpty()).ifPresent(c -> named.put(PREFIX + "wait", c.waitPolicy().cliName()));
+        choices.filter(c -> !mutexes.isEmpty()).ifPresent(c -> named.put(PREFIX + "mutex", c.mutex().cliName()));
         profileSettings.forEach((key, value) -> named.put(PREFIX + key, value));
-        paramPoint.forEach((name, value) -> named.put(PREFIX + name, text(value)));
+        paramPoint.forEach((name, value) -> named.put(PREFIX + name, value.toString()));
         if (threadsNamed) {
             named.put(PREFIX + "threads", Integer.toString(threads));
         }
         return named;
-    }
-
-    /** A value as rows name it: the text a user would give on the command line. */
-    static String text(Object value) {
-        return value instanceof Double d && d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) + ".0"
-                : value.toString();
     }
 
     /** The axis values among a row's details, by key, sorted: part of what makes the row one combination. */

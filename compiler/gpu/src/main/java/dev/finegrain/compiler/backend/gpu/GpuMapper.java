@@ -54,7 +54,7 @@ public final class GpuMapper {
      * model's and CUDA's poll loops), the backoff and sleep forms (NANOSLEEP, {@code __nanosleep}) are not lowered yet,
      * and their spin-locks are taken by exchange.
      */
-    public static Optional<String> unmappableWaitPolicy(dev.finegrain.compiler.plan.ExecutionPlan plan) {
+    public static Optional<String> unmappableLockChoices(dev.finegrain.compiler.plan.ExecutionPlan plan) {
         dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();
         dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutex();
         if (mutex != dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET) {

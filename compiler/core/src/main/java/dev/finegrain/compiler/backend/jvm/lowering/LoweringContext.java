@@ -8,6 +8,7 @@ import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.backend.jvm.code.LocalUse;
 import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
 import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
+import dev.finegrain.compiler.backend.jvm.tokens.JvmTokens;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
@@ -40,8 +41,8 @@ import java.util.Set;
  */
 public final class LoweringContext {
 
-    public static final String RUNTIME = "dev/finegrain/runtime/jvm/";
-    public static final JType WATCHDOG = JType.reference(RUNTIME + "Watchdog");
+    public static final String RUNTIME = JvmTokens.RUNTIME;
+    public static final JType WATCHDOG = JvmTokens.WATCHDOG;
     public static final JType BARRIER = JType.reference(RUNTIME + "SenseBarrier");
 
     public final KernelGraph graph;
@@ -291,7 +292,7 @@ public final class LoweringContext {
     }
 
     public static JExpr runtime(String owner, String name, JType result, List<JType> parameters, JExpr... arguments) {
-        return new JExpr.InvokeStatic(RUNTIME + owner, name, parameters, result, List.of(arguments));
+        return JvmTokens.runtime(owner, name, result, parameters, arguments);
     }
 
     /**

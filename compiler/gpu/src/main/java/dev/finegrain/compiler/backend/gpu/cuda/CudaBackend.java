@@ -113,7 +113,7 @@ public final class CudaBackend implements Backend {
     public Optional<String> unsupportedKernel(ExecutionPlan plan) {
         return plan instanceof DataflowPlan
                 ? GpuMapper.unmappableKernel(plan.graph()).or(() -> GpuMapper.unmappableLockDataflow(plan.graph()))
-                        .or(() -> GpuMapper.unmappableWaitPolicy(plan))
+                        .or(() -> GpuMapper.unmappableLockChoices(plan))
                 : CudaLowering.unsupported(plan, Optional.empty(), target);
     }
 

@@ -71,7 +71,7 @@ public final class GpuModelBackend implements Backend {
         // lock-dataflow is judged per mechanism (unsupported below); the others here
         return plan instanceof DataflowPlan
                 ? SimtLowering.unsupportedKernel(plan.graph()).or(() -> GpuMapper.unmappableLockDataflow(plan.graph()))
-                        .or(() -> GpuMapper.unmappableWaitPolicy(plan))
+                        .or(() -> GpuMapper.unmappableLockChoices(plan))
                 : SimtLowering.unsupported(plan, Optional.empty(), profile);
     }
 
