@@ -294,7 +294,7 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
                 + " verified against the oracle; a timed cost is the median of " + repeats + " runs, ± half their range (or"
                 + " the timed runs' quartiles, where larger); a modelled one is exact.\n\n"
                 + "## Measured\n\n"
-                + "Kernel `" + kernelName + "`, " + length + " links, backends `" + backends + "`, " + machine() + ", "
+                + "Kernel `" + kernelName + "`, " + length + " links, backends `" + backends + "`, " + CliValues.machine() + ", "
                 + LocalDate.now() + ".\n\n```\n" + commandLine + "\n```\n\n" + table
                 + "\n## The seed's points\n\n" + SEED_POINTS
                 + "\nThe JVM's workers synchronise through the memory system (a token's cache line moves from core to core),"
@@ -305,16 +305,5 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
                 + " mechanism beats it with no independent work at all and the seed's order-of-magnitude gap between"
                 + " synchronising near the core and through memory shows instead in the threaded loop's cost per link"
                 + " (the time at work 0 divided by the links; the table's `at it` column).\n";
-    }
-
-    private static String machine() {
-        String cpu = "";
-        try {
-            cpu = java.nio.file.Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim() + ", ").orElse("");
-        } catch (java.io.IOException | RuntimeException unreadable) {
-            // another OS: the processor count and the JVM still say what ran it
-        }
-        return cpu + Runtime.getRuntime().availableProcessors() + " processors, Java " + Runtime.version();
     }
 }

@@ -184,4 +184,16 @@ final class CliValues {
         return List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.LockDataflow().persistent(),
                 new Schedule.DataParallel(List.of(16)));
     }
+
+    /** The processor, its count and the JVM, for the provenance of measured numbers. */
+    static String machine() {
+        String cpu = "";
+        try {
+            cpu = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim() + ", ").orElse("");
+        } catch (java.io.IOException | RuntimeException unreadable) {
+            // another OS: the processor count and the JVM still say what ran it
+        }
+        return cpu + Runtime.getRuntime().availableProcessors() + " processors, Java " + Runtime.version();
+    }
 }

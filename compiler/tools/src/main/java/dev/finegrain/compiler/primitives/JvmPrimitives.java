@@ -1,0 +1,180 @@
+package dev.finegrain.compiler.primitives;
+
+import dev.finegrain.compiler.backend.gpu.primitive.MemoryBenchmark;
+import dev.finegrain.compiler.backend.gpu.primitive.PrimitiveKind;
+import dev.finegrain.compiler.backend.gpu.primitive.SyncPrimitive;
+import dev.finegrain.runtime.jvm.StallException;
+import dev.finegrain.runtime.jvm.Watchdog;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The primitives on the JVM: one platform thread per block (the paper's master thread), each performing the primitive
+ * {@code ops} times after a common start. A checking run counts holders and barrier phases as the model's does; the
+ * timed runs are {@link #REPEATS}, after one warm-up, and the row keeps their median. Waits report a stall through
+ * the run's watchdog (10 s without progress), naming the primitive, instead of hanging.
+ */
+public record JvmPrimitives() implements PrimitiveBackend {
+
+    static final int REPEATS = 5;
+
+    @Override
+    public String name() {
+        return "jvm";
+    }
+
+    /** Tens of milliseconds per run for most primitives on a few cores. */
+    @Override
+    public int defaultOps() {
+        return 100_000;
+    }
+
+    @Override
+    public int defaultCheckOps() {
+        return 10_000;
+    }
+
+    @Override
+    public List<Integer> defaultBlocks() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Integer> threads = new ArrayList<>();
+        for (int t = 1; t < 2 * cores; t *= 2) {
+            threads.add(t);
+        }
+        threads.add(2 * cores);
+        return threads;
+    }
+
+    @Override
+    public PrimitiveRow run(SyncPrimitive primitive, int threads, int initial, int ops, int checkOps) {
+        String kind = primitive.kind().id();
+        int capacity = primitive.kind() == PrimitiveKind.MUTEX ? 1 : initial;
+        try {
+            String wrong = check(primitive, threads, capacity, checkOps);
+            if (wrong != null) {
+                return PrimitiveRow.notRun(name(), primitive.name(), kind, threads, initial, ops, wrong);
+            }
+            timed(primitive, threads, capacity, Math.max(1, ops / 10));
+            double[] seconds = new double[REPEATS];
+            for (int r = 0; r < REPEATS; r++) {
+                seconds[r] = timed(primitive, threads, capacity, ops);
+            }
+            Arrays.sort(seconds);
+            double median = seconds[REPEATS / 2];
+            return new PrimitiveRow(name(), primitive.name(), kind, threads, initial, ops, median,
+                    primitive.kind().operations(threads, ops) / median, PrimitiveRow.VERIFIED);
+        } catch (StallException stall) {
+            return PrimitiveRow.notRun(name(), primitive.name(), kind, threads, initial, ops,
+                    "stalled: " + String.join("; ", stall.waits()));
+        }
+    }
+
+    @Override
+    public List<PrimitiveRow> memory(List<MemoryBenchmark> benchmarks, int accesses) {
+        return List.of();
+    }
+
+    private static Watchdog watchdog(SyncPrimitive primitive) {
+        return new Watchdog(Watchdog.DEFAULT_TIMEOUT_NANOS,
+                (channel, worker, other) -> primitive.name() + ": worker " + worker + " waits"
+                        + (other >= 0 ? " for worker " + other : ""), primitive.jvmWaitPolicy());
+    }
+
+    /** Null when a checking run kept the guarantee, else what it broke. */
+    private static String check(SyncPrimitive primitive, int threads, int capacity, int ops) {
+        SyncPrimitive.JvmPrimitive form = primitive.jvm(threads, capacity, watchdog(primitive));
+        AtomicInteger holders = new AtomicInteger();
+        AtomicInteger violations = new AtomicInteger();
+        AtomicLong counter = new AtomicLong();
+        long[] plain = new long[1];
+        AtomicInteger arrivals = new AtomicInteger();
+        boolean barrier = primitive.kind() == PrimitiveKind.BARRIER;
+        run(threads, worker -> {
+            for (int step = 1; step <= ops; step++) {
+                if (barrier) {
+                    arrivals.incrementAndGet();
+                    form.enter(worker);
+                    int seen = arrivals.get();
+                    if (seen < step * threads || seen >= (step + 1) * threads) {
+                        violations.incrementAndGet();
+                    }
+                    continue;
+                }
+                form.enter(worker);
+                if (holders.incrementAndGet() > capacity) {
+                    violations.incrementAndGet();
+                }
+                if (capacity == 1) {
+                    plain[0]++;
+                } else {
+                    counter.incrementAndGet();
+                }
+                holders.decrementAndGet();
+                form.leave(worker);
+            }
+        });
+        long counted = capacity == 1 ? plain[0] : counter.get();
+        if (violations.get() != 0) {
+            return "wrong: " + violations.get() + " violations of the primitive's guarantee in the checking run";
+        }
+        if (!barrier && counted != (long) threads * ops) {
+            return "wrong: the critical section counted " + counted + " entries, expected " + (long) threads * ops;
+        }
+        return null;
+    }
+
+    private static double timed(SyncPrimitive primitive, int threads, int capacity, int ops) {
+        SyncPrimitive.JvmPrimitive form = primitive.jvm(threads, capacity, watchdog(primitive));
+        return run(threads, worker -> {
+            for (int op = 0; op < ops; op++) {
+                form.enter(worker);
+                form.leave(worker);
+            }
+        });
+    }
+
+    interface Worker {
+        void work(int worker);
+    }
+
+    /** Runs the workers from a common start; the seconds from the start to the last one's end. */
+    private static double run(int threads, Worker body) {
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < threads; w++) {
+            int worker = w;
+            workers.add(Thread.ofPlatform().name("primitive-" + w).start(() -> {
+                try {
+                    start.await();
+                    body.work(worker);
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        long began = System.nanoTime();
+        start.countDown();
+        for (Thread worker : workers) {
+            try {
+                worker.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the primitive ran", e);
+            }
+        }
+        double seconds = (System.nanoTime() - began) / 1e9;
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        return seconds;
+    }
+}
