@@ -129,7 +129,7 @@ public final class Finegrain {
 
     // ---- schedules -----------------------------------------------------------------------------------------
 
-    public static Schedule wavefront() {
+    public static Schedule.Wavefront wavefront() {
         return new Schedule.Wavefront();
     }
 

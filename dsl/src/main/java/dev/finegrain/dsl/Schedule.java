@@ -22,10 +22,25 @@ public sealed interface Schedule {
     }
 
     /** Lamport hyperplane steps: all points of one step in parallel, a barrier between steps. */
-    record Wavefront() implements Schedule {
+    record Wavefront(Optional<GridBarrier> barrier) implements Schedule {
+
+        public Wavefront {
+            Objects.requireNonNull(barrier, "barrier");
+        }
+
+        /** The wavefront with the target's default barrier between steps. */
+        public Wavefront() {
+            this(Optional.empty());
+        }
+
+        /** The same wavefront whose persistent blocks meet at {@code gridBarrier} between steps (GPU targets). */
+        public Wavefront barrier(GridBarrier gridBarrier) {
+            return new Wavefront(Optional.of(Objects.requireNonNull(gridBarrier, "gridBarrier")));
+        }
+
         @Override
         public String cliName() {
-            return "wavefront";
+            return barrier.map(b -> "wavefront:" + b.cliName()).orElse("wavefront");
         }
     }
 
@@ -171,7 +186,7 @@ public sealed interface Schedule {
     }
 
     /**
-     * Parses a command-line spelling: {@code wavefront}, {@code lock-dataflow}, {@code lock-dataflow:persistent},
+     * Parses a command-line spelling: {@code wavefront} (or {@code wavefront:xf}, {@code :atomic}, {@code :cooperative}), {@code lock-dataflow}, {@code lock-dataflow:persistent},
      * {@code data-parallel} (tile 16)
      * or {@code data-parallel:B} / {@code data-parallel:BxB}.
      *
@@ -180,6 +195,8 @@ public sealed interface Schedule {
     static Optional<Schedule> parse(String text) {
         return switch (text) {
             case "wavefront" -> Optional.of(new Wavefront());
+            case "wavefront:atomic", "wavefront:xf", "wavefront:cooperative" -> Optional.of(new Wavefront()
+                    .barrier(GridBarrier.fromCliName(text.substring("wavefront:".length())).orElseThrow()));
             case "lock-dataflow" -> Optional.of(new LockDataflow());
             case "lock-dataflow:persistent" -> Optional.of(new LockDataflow().persistent());
             case "lock-dataflow:interleaved" -> Optional.of(new LockDataflow().interleaved());

@@ -1,20 +1,30 @@
 package dev.finegrain.compiler.plan;
 
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.Schedule;
+
+import java.util.Optional;
 
 /**
  * Hyperplane steps: step t holds every point p with floor(h.p / stride) = t (shifted to start at 0), where the
  * stride is the smallest h.d over the channels, so a dependence always crosses at least one step: the chain's
  * distance-32 dependence gives steps of 32 points, not 1. The points of one step run in any order, all actors
- * of a point together; the only sync is a barrier between consecutive steps.
+ * of a point together; the only sync is a barrier between consecutive steps: {@code barrier}, or the target's default
+ * when the schedule named none.
  */
-public record WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride) implements ExecutionPlan {
+public record WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride, Optional<GridBarrier> barrier)
+        implements ExecutionPlan {
+
+    /** The plan with the target's default barrier. */
+    public WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride) {
+        this(graph, hyperplane, stride, Optional.empty());
+    }
 
     @Override
     public Schedule schedule() {
-        return new Schedule.Wavefront();
+        return new Schedule.Wavefront(barrier);
     }
 
     @Override
@@ -22,7 +32,8 @@ public record WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride) imp
         String step = stride == 1 ? DependenceMath.format(hyperplane) + ".p"
                 : "floor(" + DependenceMath.format(hyperplane) + ".p / " + stride + ")";
         return "wavefront over hyperplane " + DependenceMath.format(hyperplane) + ": step t runs every point p with "
-                + step + " = t, in any order\n  sync: a barrier between consecutive steps\n";
+                + step + " = t, in any order\n  sync: a barrier between consecutive steps"
+                + barrier.map(b -> " (" + b.cliName() + " between a GPU's persistent blocks)").orElse("") + "\n";
     }
 
     @Override

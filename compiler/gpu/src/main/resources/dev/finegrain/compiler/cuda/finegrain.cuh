@@ -6,13 +6,14 @@
 //    below 0.0), double-to-integer casts saturate and map NaN to 0. Doubles are IEEE binary64 with round-to-nearest;
 //    build with -fmad=false so that nvcc never fuses a*b+c, which Java never does.
 // 2. The primitives the lock mechanisms use: acquire loads and release stores on shared words, the block fence,
-//    named barriers, mbarriers, and the inter-block barrier of Stuart and Owens.
+//    named barriers, mbarriers, and the inter-block barriers of Stuart and Owens (atomic, XF) and of cooperative launch.
 // 3. What the generic host harness (harness.cu) needs to know of a variant: FgInfo.
 #ifndef FINEGRAIN_CUH
 #define FINEGRAIN_CUH
 
 #include <cstdint>
 #include <cstring>
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 namespace fg {
@@ -189,6 +190,34 @@ __device__ __forceinline__ void grid_barrier(unsigned* counter, unsigned target)
         __threadfence();
         atomicAdd(counter, 1u);
         while (*(volatile unsigned*) counter < target) {
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// Xiao and Feng's lock-free inter-block barrier (the "XF" barrier of Stuart and Owens) for co-resident blocks: each
+// block's thread 0 stores `goal` into its arrival flag; block 0's threads poll every arrival flag, meet, and store
+// `goal` into every release flag; each block's thread 0 polls its own. `flags` holds 2 x `blocks` words; `goal` grows
+// each step, so the flags are never reset.
+__device__ __forceinline__ void xf_grid_barrier(unsigned* flags, unsigned blocks, unsigned goal) {
+    volatile unsigned* arrived = flags;
+    volatile unsigned* released = flags + blocks;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        arrived[blockIdx.x] = goal;
+    }
+    if (blockIdx.x == 0) {
+        for (unsigned k = threadIdx.x; k < blocks; k += blockDim.x) {
+            while (arrived[k] != goal) {
+            }
+        }
+        __syncthreads();
+        for (unsigned k = threadIdx.x; k < blocks; k += blockDim.x) released[k] = goal;
+    }
+    if (threadIdx.x == 0) {
+        while (released[blockIdx.x] != goal) {
         }
         __threadfence();
     }

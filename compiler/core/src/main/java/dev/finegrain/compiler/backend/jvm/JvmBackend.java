@@ -110,6 +110,15 @@ public final class JvmBackend implements Backend {
         return true;
     }
 
+    /** Its wavefront's workers meet at its own sense-reversing barrier: the grid barriers are a GPU's choice. */
+    @Override
+    public Optional<String> neverRuns(Schedule schedule) {
+        return schedule instanceof Schedule.Wavefront wavefront && wavefront.barrier().isPresent()
+                ? Optional.of("its wavefront's workers meet at its sense-reversing barrier; the " + wavefront.barrier().get()
+                + " barrier is a GPU's, for persistent blocks")
+                : Optional.empty();
+    }
+
     /** Its lock-dataflow workers own bands of columns for the whole run already; persistence would repeat that row. */
     @Override
     public Optional<String> repeatsAnotherRow(Schedule schedule) {

@@ -145,6 +145,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return List.of(blocks);
     }
 
+    @Override
     public long scratchBytes() {
         return TOKEN_BASE_BYTES + edge.tokenBytes();
     }

@@ -96,7 +96,8 @@ public final class GpuMapper {
     public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
         KernelGraph graph = plan.graph();
         return unmappableKernel(graph).or(() -> switch (plan) {
-            case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront);
+            case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront)
+                    .or(() -> MapWavefront.unsupportedBarrier(wavefront, target));
             case DataParallelPlan dataParallel -> Optional.empty();
             case DataflowPlan dataflow when dataflow.persistent() -> unmappableLockDataflow(graph)
                     .or(() -> MapBands.unsupported(dataflow, mechanism, target));

@@ -40,6 +40,14 @@ public sealed interface GpuMapping permits WavefrontMapping, DataParallelMapping
     }
 
     /**
+     * Global scratch memory the launches share, zeroed before the run: word 0 the error word, word 1 an inter-block
+     * barrier's counter, then whatever else the mapping keeps there (a band mapping's edge tokens, XF's flags).
+     */
+    default long scratchBytes() {
+        return 8;
+    }
+
+    /**
      * What a block of the variant claims, in the shape of seed 001 Table 1 (registers are the emitter's to count).
      *
      * @param syncSharedBytes  shared memory spent on sync words (mutexes, flags, tokens)

@@ -3,6 +3,7 @@ package dev.finegrain.compiler.backend.gpu;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.WavefrontPlan;
+import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.Optional;
@@ -35,8 +36,14 @@ final class MapWavefront {
         return Optional.empty();
     }
 
+    /** Why the target cannot meet its blocks at the barrier the schedule names, if it cannot. */
+    static Optional<String> unsupportedBarrier(WavefrontPlan plan, GpuTarget target) {
+        return plan.barrier().filter(b -> b == GridBarrier.COOPERATIVE && !target.cooperativeLaunch())
+                .map(b -> target.called() + " has no cooperative launch (grid.sync() is the CUDA target's)");
+    }
+
     static WavefrontMapping map(KernelGraph graph, WavefrontPlan plan, GpuTarget target, int[] sizes) {
-        unsupported(graph, plan).ifPresent(reason -> {
+        unsupported(graph, plan).or(() -> unsupportedBarrier(plan, target)).ifPresent(reason -> {
             throw new GpuLoweringException(reason);
         });
         int stride = plan.stride();
@@ -57,6 +64,6 @@ final class MapWavefront {
         int blocks = Math.min(target.smCount(), Math.ceilDiv(widest, threads));
         StaticChecks.check(graph, target, threads, GpuMapping.Resources.NONE, null);
         return new WavefrontMapping(graph, target, sizes.clone(), steps, widest, stride, threads, blocks,
-                plan.hyperplane().clone());
+                plan.hyperplane().clone(), plan.barrier().orElse(GridBarrier.ATOMIC));
     }
 }

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.List;
@@ -10,10 +11,27 @@ import java.util.List;
  * Wavefront in one launch over global memory: {@code steps} hyperplane steps (planes of candidates in 3D,
  * {@link WavefrontPlanes}; anti-diagonals in 2D; runs of {@code stride} points in 1D), the threads of the grid dealt
  * the points of a step in turn, a barrier between steps: the block barrier for one block, or one persistent block per
- * SM and seed 000's atomic inter-block barrier when the widest step needs more threads than a block holds.
+ * SM and an inter-block barrier of Stuart and Owens' ({@code barrier}: the two-stage atomic one unless the schedule
+ * names another) when the widest step needs more threads than a block holds.
  */
 public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes, int steps, int widest, int stride,
-                               int threadsPerBlock, int blocks, int[] hyperplane) implements GpuMapping {
+                               int threadsPerBlock, int blocks, int[] hyperplane, GridBarrier barrier)
+        implements GpuMapping {
+
+    /** Scratch words the barrier needs: word 0 the error word, word 1 the atomic counter, then XF's two flag arrays. */
+    @Override
+    public long scratchBytes() {
+        return 8 + (barrier == GridBarrier.XF && interBlockBarrier() ? 8L * blocks : 0);
+    }
+
+    /** What the barrier between steps is, in words. */
+    private String barrierWords() {
+        return switch (barrier) {
+            case ATOMIC -> "the atomic inter-block barrier of seed 000";
+            case XF -> "Xiao and Feng's XF barrier (a flag per block, block 0 gathers and releases)";
+            case COOPERATIVE -> "the cooperative launch's grid.sync()";
+        };
+    }
 
     /** How a 3D step's points are dealt; only for 3D domains. */
     public WavefrontPlanes planes() {
@@ -54,7 +72,11 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
     public String launchPlan() {
         return "wavefront: " + steps + " steps of at most " + widest + unit() + " over global memory; "
                 + (blocks == 1 ? "one block of " + threadsPerBlock + " threads, a block barrier per step"
-                : blocks + " persistent blocks of " + threadsPerBlock + " threads, an atomic inter-block barrier per step")
+                : blocks + " persistent blocks of " + threadsPerBlock + " threads, " + switch (barrier) {
+                    case ATOMIC -> "an atomic inter-block barrier";
+                    case XF -> "an XF inter-block barrier";
+                    case COOPERATIVE -> "a cooperative grid.sync()";
+                } + " per step")
                 + "; 1 launch";
     }
 
@@ -69,7 +91,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
                 + "steps:      " + steps + ", the widest " + widest + unit() + (graph.rank() == 3 && stride > 1
                 ? "; one plane a step, where the plan lets a step hold " + stride + " (a barrier more per plane, no"
                 + " loop over planes inside a step)" : "") + "\n"
-                + "barrier:    " + (interBlockBarrier() ? "the block barrier, then the atomic inter-block barrier of seed 000"
+                + "barrier:    " + (interBlockBarrier() ? "the block barrier, then " + barrierWords()
                 : "the block barrier") + " after each step\n"
                 + "memory:     every field in global memory, no shared memory\n";
     }

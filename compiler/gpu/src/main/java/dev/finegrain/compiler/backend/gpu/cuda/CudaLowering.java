@@ -26,7 +26,7 @@ public final class CudaLowering {
         // 108 SMs, 164 and 163 KiB; older chips are taken as Ampere without cp.async.
         boolean hopper = version >= 90;
         return new GpuTarget(arch, arch, 1024, 48 * 1024, 0, true, hopper, false, hopper ? 132 : 108, 2048, 32, true, 8, true,
-                (hopper ? 228 : 164) * 1024, (hopper ? 227 : 163) * 1024, version >= 80, false);
+                (hopper ? 228 : 164) * 1024, (hopper ? 227 : 163) * 1024, version >= 80, false, version >= 60);
     }
 
     /** Why no size of this variant can run on the target, if none can. */

@@ -88,7 +88,7 @@ public record CudaSource(String id, String text) {
         }
         out.close("};");
         out.line("static const FgInfo info = {\"" + describedAs + "\", \"" + escape(mapping.launchPlan()) + "\", "
-                + graph.fields().size() + ", fields, " + graph.kernel().params().size() + ", " + scratchBytes(mapping) + ", "
+                + graph.fields().size() + ", fields, " + graph.kernel().params().size() + ", " + mapping.scratchBytes() + ", "
                 + mapping.launches() + ", " + mapping.threadsPerBlock() + "};");
         out.line("return &info;");
         out.close();
@@ -102,10 +102,7 @@ public record CudaSource(String id, String text) {
         return text.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
-    /** Word 0 the error word, word 1 the inter-block barrier's counter; then a band mapping's edge tokens. */
-    private static long scratchBytes(GpuMapping mapping) {
-        return mapping instanceof BandMapping bands ? bands.scratchBytes() : 8;
-    }
+
 
     private static void emitRun(CudaWriter out, String id, KernelGraph graph, String launches) {
         out.open("extern \"C\" cudaError_t fg_run_" + id + "(void* const* buffers, const long long* params, void* scratch,"

@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.backend.gpu.WavefrontPlanes;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.LinkedHashMap;
@@ -104,14 +105,24 @@ final class CudaWavefront {
         expressions.lowerActors(produced, (actor, value) ->
                 out.line("f." + CudaNames.member(graph.field(actor.writes()).name()) + "[g] = " + value + ";"));
         out.close();
-        if (mapping.interBlockBarrier()) {
-            out.line("fg::grid_barrier(barrier, (unsigned) (step + 1) * " + mapping.blocks() + "u);");
-        } else {
+        if (!mapping.interBlockBarrier()) {
             out.line("__syncthreads();");
+        } else {
+            out.line(switch (mapping.barrier()) {
+                case ATOMIC -> "fg::grid_barrier(barrier, (unsigned) (step + 1) * " + mapping.blocks() + "u);";
+                case XF -> "fg::xf_grid_barrier(barrier + 1, " + mapping.blocks() + "u, (unsigned) step + 1u);";
+                case COOPERATIVE -> "cooperative_groups::this_grid().sync();";
+            });
         }
         out.close();
         out.close();
         out.blank();
+        if (mapping.interBlockBarrier() && mapping.barrier() == GridBarrier.COOPERATIVE) {
+            return "void* args[] = {(void*) &f, (void*) &p, (void*) &error, (void*) &barrier};\n"
+                    + "    const cudaError_t launched = cudaLaunchCooperativeKernel((const void*) wavefront, "
+                    + mapping.blocks() + ", " + mapping.threadsPerBlock() + ", args, 0, stream);\n"
+                    + "    if (launched != cudaSuccess) return launched;";
+        }
         return "wavefront<<<" + mapping.blocks() + ", " + mapping.threadsPerBlock() + ", 0, stream>>>(f, p, error, barrier);";
     }
 }

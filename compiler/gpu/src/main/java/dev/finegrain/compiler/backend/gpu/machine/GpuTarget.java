@@ -34,12 +34,15 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * @param lockBox                     a lock-box unit per SM (Tullsen et al.): an acquire that finds its lock held
  *                                    suspends the lane until a release grants it (a model profile's experiment; no
  *                                    real GPU has one)
+ * @param cooperativeLaunch           a launch whose blocks are guaranteed co-resident and may meet at the grid-wide
+ *                                    barrier of the hardware and driver ({@code cudaLaunchCooperativeKernel},
+ *                                    {@code grid.sync()})
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
                         int maxThreadsPerSm, int maxBlocksPerSm, boolean lockBitsAsWords, int mbarrierBytes,
                         boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy,
-                        boolean lockBox) {
+                        boolean lockBox, boolean cooperativeLaunch) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -56,6 +59,6 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
         return new GpuTarget(profile.name(), "profile " + profile.name(), profile.maxThreadsPerBlock(),
                 profile.sharedBytesPerSm(), profile.lockBits(), profile.defaultMode() != SimMode.ITS, profile.hasMbarrier(),
                 profile.sharedAtomicsAsLockLoops(), profile.smCount(), profile.maxThreadsPerSm(), profile.maxBlocksPerSm(),
-                false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false, profile.hasLockBox());
+                false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false, profile.hasLockBox(), false);
     }
 }

@@ -132,10 +132,13 @@ public final class GpuModelBackend implements Backend {
         int[] sizes = invocation.sizes();
         KernelGraph graph = variant.graph();
         GlobalLayout layout = new GlobalLayout(graph, sizes);
-        SimtKernel kernel = SimtLowering.emit(SimtLowering.map(variant.plan(), variant.mechanism(), profile, sizes), layout);
+        GpuMapping mapping = SimtLowering.map(variant.plan(), variant.mechanism(), profile, sizes);
+        SimtKernel kernel = SimtLowering.emit(mapping, layout);
         int maxBlocks = kernel.blocksPerLaunch().stream().mapToInt(Integer::intValue).max().orElse(1);
         int clockBytes = kernel.phaseClockByte() < 0 ? 0 : 8 * maxBlocks * kernel.threadsPerBlock();
-        GlobalMemory memory = layout.upload(invocation, clockBytes);
+        // the model keeps its error word and barrier counter in the layout; the rest of the scratch (XF's flags) follows
+        // the data, 8 bytes later at most for alignment
+        GlobalMemory memory = layout.upload(invocation, Math.max(clockBytes, 8 + (int) mapping.scratchBytes()));
         SimtLaunchStream stream = new SimtLaunchStream(profile);
         long kernelCycles = 0;
         long phaseCycles = 0;

@@ -3,6 +3,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.backend.gpu.WavefrontPlanes;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.Type;
 
 import java.util.HashMap;
@@ -205,6 +206,10 @@ final class SimtWavefront {
         if (blocks == 1) {
             return;
         }
+        if (mapping.barrier() == GridBarrier.XF) {
+            emitXfBarrier(thread, target);
+            return;
+        }
         asm.comment("atomic inter-block barrier (seed 000): thread 0 counts its block in and waits for the rest");
         asm.emit("IADD " + target + ", " + target + ", " + SimtAssembler.immediate(blocks));
         asm.emit("ISETP.NE.AND P0, PT, " + thread + ", RZ, PT");
@@ -217,6 +222,65 @@ final class SimtWavefront {
         asm.emit("P0", "BRA spin");
         asm.place("arrived");
         asm.emit("BAR.RED.POPC RZ, RZ");
+    }
+
+    /**
+     * Xiao and Feng's barrier: thread 0 stores the step number into its block's arrival flag; block 0's threads poll
+     * every arrival flag (thread t the flags t, t + threads, ...), meet, and store it into every release flag; thread 0
+     * of each block polls its own release flag; a block barrier lets the block go. The flags follow the kernel's data
+     * ({@link #flagsByte}), {@code blocks} words each.
+     */
+    private void emitXfBarrier(String thread, String goal) {
+        int arrived = flagsByte(layout);
+        int released = arrived + 4 * blocks;
+        asm.comment("XF inter-block barrier (Xiao and Feng): flags, no atomics; block 0 gathers and releases");
+        asm.emit("IADD " + goal + ", " + goal + ", 0x1");
+        String block = asm.register();
+        String mine = asm.register();
+        String k = asm.register();
+        String flag = asm.register();
+        String offset = asm.register();
+        asm.emit("S2R " + block + ", SR_CTAID.X");
+        asm.emit("SHL " + mine + ", " + block + ", 0x2");
+        asm.emit("ISETP.EQ.AND P0, PT, " + thread + ", RZ, PT");
+        asm.emit("P0", "STG [" + mine + "+" + SimtAssembler.immediate(arrived) + "], " + goal);
+        asm.emit("ISETP.NE.AND P0, PT, " + block + ", RZ, PT");
+        asm.emit("P0", "BRA xf_wait");
+        asm.emit("MOV " + k + ", " + thread);
+        asm.place("xf_gather");
+        asm.emit("ISETP.GE.AND P0, PT, " + k + ", " + SimtAssembler.immediate(blocks) + ", PT");
+        asm.emit("P0", "BRA xf_gathered");
+        asm.emit("SHL " + offset + ", " + k + ", 0x2");
+        asm.place("xf_poll_in");
+        asm.emit("LDG " + flag + ", [" + offset + "+" + SimtAssembler.immediate(arrived) + "]");
+        asm.emit("ISETP.NE.AND P0, PT, " + flag + ", " + goal + ", PT");
+        asm.emit("P0", "BRA xf_poll_in");
+        asm.emit("IADD " + k + ", " + k + ", " + SimtAssembler.immediate(threads));
+        asm.emit("BRA xf_gather");
+        asm.place("xf_gathered");
+        asm.emit("BAR.RED.POPC RZ, RZ");
+        asm.emit("MOV " + k + ", " + thread);
+        asm.place("xf_release");
+        asm.emit("ISETP.GE.AND P0, PT, " + k + ", " + SimtAssembler.immediate(blocks) + ", PT");
+        asm.emit("P0", "BRA xf_wait");
+        asm.emit("SHL " + offset + ", " + k + ", 0x2");
+        asm.emit("STG [" + offset + "+" + SimtAssembler.immediate(released) + "], " + goal);
+        asm.emit("IADD " + k + ", " + k + ", " + SimtAssembler.immediate(threads));
+        asm.emit("BRA xf_release");
+        asm.place("xf_wait");
+        asm.emit("ISETP.NE.AND P0, PT, " + thread + ", RZ, PT");
+        asm.emit("P0", "BRA xf_released");
+        asm.place("xf_poll_out");
+        asm.emit("LDG " + flag + ", [" + mine + "+" + SimtAssembler.immediate(released) + "]");
+        asm.emit("ISETP.NE.AND P0, PT, " + flag + ", " + goal + ", PT");
+        asm.emit("P0", "BRA xf_poll_out");
+        asm.place("xf_released");
+        asm.emit("BAR.RED.POPC RZ, RZ");
+    }
+
+    /** Where XF's flags start: after the kernel's data, on an 8-byte boundary. */
+    static int flagsByte(GlobalLayout layout) {
+        return (layout.totalBytes() + 7) / 8 * 8;
     }
 
     private void emitPoint(String[] point, SimtFieldAddress global, String one) {

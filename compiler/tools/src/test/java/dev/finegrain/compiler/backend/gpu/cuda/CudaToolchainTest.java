@@ -5,6 +5,8 @@ import dev.finegrain.compiler.backend.gpu.GpuGoldenCatalog;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.GridBarrier;
+import dev.finegrain.dsl.Kernel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,7 +15,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.Optional;
 
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
+import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.wavefront;
+import static dev.finegrain.dsl.Type.INT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,6 +47,24 @@ class CudaToolchainTest {
 
         assertEquals(binary, CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache));
         assertEquals(0, Files.getLastModifiedTime(binary).toMillis(), "the second build linked again");
+    }
+
+    @Test
+    void buildsAWavefrontWithEachGridBarrier(@TempDir Path cache) throws Exception {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        Kernel wide = kernel("wide").domain(dim("i", "n")).state("a", INT, boundary(index("i")))
+                .actor("step", "a", a -> a.read("a", -2500).plus(3)).build();
+        KernelGraph graph = Pipeline.compile(wide);
+        for (GridBarrier barrier : GridBarrier.values()) {
+            CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
+                    SchedulePlanner.plan(graph, wavefront().barrier(barrier)), Optional.empty()), new int[] {7000});
+            assertTrue(source.text().contains(switch (barrier) {
+                case ATOMIC -> "fg::grid_barrier(";
+                case XF -> "fg::xf_grid_barrier(";
+                case COOPERATIVE -> "cudaLaunchCooperativeKernel(";
+            }), source.text());
+            assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), barrier.cliName());
+        }
     }
 
     @Test

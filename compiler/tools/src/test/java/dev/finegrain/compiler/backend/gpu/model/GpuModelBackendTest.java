@@ -14,6 +14,7 @@ import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -259,6 +260,27 @@ class GpuModelBackendTest {
         assertEquals(List.of(2), wavefront.blocksPerLaunch(), "2000 points a step need two blocks of 1024");
         assertTrue(wavefront.program().contains("ATOM.ADD"), "the atomic inter-block barrier:\n" + wavefront.program());
         assertAllVerified(FERMI, NW, new int[] {93, 124}, List.of(new Schedule.LockDataflow()));
+    }
+
+    @Test
+    void aWavefrontsPersistentBlocksMeetAtTheBarrierItNames() {
+        Kernel wide = kernel("wide")
+                .domain(dim("i", "n"))
+                .state("a", INT, boundary(index("i")))
+                .actor("step", "a", a -> a.read("a", -2500).plus(3))
+                .build();
+        Schedule.Wavefront xf = new Schedule.Wavefront().barrier(GridBarrier.XF);
+        for (GpuModelBackend profile : List.of(FERMI, HOPPER)) {
+            assertAllVerified(profile, wide, new int[] {7000}, List.of(xf, new Schedule.Wavefront().barrier(GridBarrier.ATOMIC)));
+        }
+        KernelGraph graph = Pipeline.compile(wide);
+        SimtKernel lowered = FERMI.lower(new Variant(graph, SchedulePlanner.plan(graph, xf), Optional.empty()),
+                new int[] {7000});
+        assertEquals(List.of(3), lowered.blocksPerLaunch(), "2500 points a step need three blocks of 1024");
+        assertTrue(lowered.program().contains("XF inter-block barrier") && !lowered.program().contains("ATOM.ADD"),
+                "flags, no atomics:\n" + lowered.program());
+        assertEquals(Optional.of("profile fermi-gtx570 has no cooperative launch (grid.sync() is the CUDA target's)"),
+                FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.Wavefront().barrier(GridBarrier.COOPERATIVE))));
     }
 
     @Test
