@@ -35,7 +35,10 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int mbarrierAddressCycles, int sharedPortCycles, double sharedPollCycles,
                           int pollLoopYieldCycles, int pollLoopDepartureCycles, boolean hasLockBox,
                           int lockBoxGrantCycles, boolean lockBoxReleasePrediction,
-                          int lockBoxPredictedGrantCycles) {
+                          int lockBoxPredictedGrantCycles, String defaultGridBarrier) {
+
+    /** The inter-block barriers a profile may name as the best on its machine ({@code default.gridBarrier}). */
+    public static final List<String> GRID_BARRIERS = List.of("atomic", "xf");
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -178,7 +181,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.atLeast("shared.portCycles", 0, 0), v.nonNegativeDecimal("shared.pollCycles", 0),
                 v.atLeast("pollLoop.yieldCycles", 0, 0), v.atLeast("pollLoop.departureCycles", 0, 0),
                 v.bool("feature.lockBox", false), v.atLeast("lockBox.grantCycles", 1, 15),
-                v.bool("lockBox.releasePrediction", false), v.atLeast("lockBox.predictedGrantCycles", 1, 9));
+                v.bool("lockBox.releasePrediction", false), v.atLeast("lockBox.predictedGrantCycles", 1, 9),
+                v.oneOf("default.gridBarrier", GRID_BARRIERS, "atomic"));
     }
 
     /**
@@ -210,6 +214,19 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
         boolean given(String key) {
             asked.add(key);
             return properties.containsKey(key);
+        }
+
+        /** One of {@code choices}, or {@code fallback} when the key is not given. */
+        String oneOf(String key, List<String> choices, String fallback) {
+            if (!given(key)) {
+                return fallback;
+            }
+            String value = text(key);
+            if (!choices.contains(value)) {
+                throw new SimUserException("profile " + source + ": " + key + " is " + value + "; use one of "
+                        + String.join(", ", choices));
+            }
+            return value;
         }
 
         String text(String key) {

@@ -64,6 +64,7 @@ final class MapWavefront {
         int blocks = Math.min(target.smCount(), Math.ceilDiv(widest, threads));
         StaticChecks.check(graph, target, threads, GpuMapping.Resources.NONE, null);
         return new WavefrontMapping(graph, target, sizes.clone(), steps, widest, stride, threads, blocks,
-                plan.hyperplane().clone(), plan.barrier().orElse(GridBarrier.ATOMIC));
+                plan.hyperplane().clone(), plan.barrier().orElse(target.defaultGridBarrier()),
+                plan.barrier().isPresent() ? "named by the schedule" : "the target's default: " + target.defaultGridBarrierSource());
     }
 }

@@ -12,10 +12,12 @@ import java.util.List;
  * {@link WavefrontPlanes}; anti-diagonals in 2D; runs of {@code stride} points in 1D), the threads of the grid dealt
  * the points of a step in turn, a barrier between steps: the block barrier for one block, or one persistent block per
  * SM and an inter-block barrier of Stuart and Owens' ({@code barrier}: the two-stage atomic one unless the schedule
- * names another) when the widest step needs more threads than a block holds.
+ * names another, or the target's default) when the widest step needs more threads than a block holds;
+ * {@code barrierChoice} says where the barrier came from.
  */
 public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes, int steps, int widest, int stride,
-                               int threadsPerBlock, int blocks, int[] hyperplane, GridBarrier barrier)
+                               int threadsPerBlock, int blocks, int[] hyperplane, GridBarrier barrier,
+                               String barrierChoice)
         implements GpuMapping {
 
     /** Scratch words the barrier needs: word 0 the error word, word 1 the atomic counter, then XF's two flag arrays. */
@@ -92,7 +94,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
                 ? "; one plane a step, where the plan lets a step hold " + stride + " (a barrier more per plane, no"
                 + " loop over planes inside a step)" : "") + "\n"
                 + "barrier:    " + (interBlockBarrier() ? "the block barrier, then " + barrierWords()
-                : "the block barrier") + " after each step\n"
+                : "the block barrier") + " after each step" + (interBlockBarrier() ? " (" + barrierChoice + ")" : "") + "\n"
                 + "memory:     every field in global memory, no shared memory\n";
     }
 }

@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.LockMechanism;
 
 import java.util.Optional;
@@ -26,7 +27,9 @@ public final class CudaLowering {
         // 108 SMs, 164 and 163 KiB; older chips are taken as Ampere without cp.async.
         boolean hopper = version >= 90;
         return new GpuTarget(arch, arch, 1024, 48 * 1024, 0, true, hopper, false, hopper ? 132 : 108, 2048, 32, true, 8, true,
-                (hopper ? 228 : 164) * 1024, (hopper ? 227 : 163) * 1024, version >= 80, false, version >= 60);
+                (hopper ? 228 : 164) * 1024, (hopper ? 227 : 163) * 1024, version >= 80, false, version >= 60,
+                GridBarrier.ATOMIC, hopper ? "the best measured on an H200 by finegrain primitives, docs/primitives.md"
+                        : "not measured on this architecture; the atomic barrier, as on Hopper");
     }
 
     /** Why no size of this variant can run on the target, if none can. */

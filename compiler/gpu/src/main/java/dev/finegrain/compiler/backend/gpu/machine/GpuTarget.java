@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.machine;
 
+import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.gpu.SimMode;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
@@ -37,12 +38,16 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * @param cooperativeLaunch           a launch whose blocks are guaranteed co-resident and may meet at the grid-wide
  *                                    barrier of the hardware and driver ({@code cudaLaunchCooperativeKernel},
  *                                    {@code grid.sync()})
+ * @param defaultGridBarrier          the inter-block barrier a wavefront takes when its schedule names none: the best
+ *                                    measured on the machine
+ * @param defaultGridBarrierSource    where that choice comes from, for {@code show --gpu-plan}
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
                         int maxThreadsPerSm, int maxBlocksPerSm, boolean lockBitsAsWords, int mbarrierBytes,
                         boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy,
-                        boolean lockBox, boolean cooperativeLaunch) {
+                        boolean lockBox, boolean cooperativeLaunch, GridBarrier defaultGridBarrier,
+                        String defaultGridBarrierSource) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -59,6 +64,8 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
         return new GpuTarget(profile.name(), "profile " + profile.name(), profile.maxThreadsPerBlock(),
                 profile.sharedBytesPerSm(), profile.lockBits(), profile.defaultMode() != SimMode.ITS, profile.hasMbarrier(),
                 profile.sharedAtomicsAsLockLoops(), profile.smCount(), profile.maxThreadsPerSm(), profile.maxBlocksPerSm(),
-                false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false, profile.hasLockBox(), false);
+                false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false, profile.hasLockBox(), false,
+                GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
+                "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine");
     }
 }

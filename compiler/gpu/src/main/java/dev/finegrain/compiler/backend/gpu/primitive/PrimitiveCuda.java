@@ -140,7 +140,7 @@ public final class PrimitiveCuda {
     }
 
     private static String constant(String name, int byteAddress) {
-        return "constexpr unsigned " + name + " = 0x" + Integer.toHexString(byteAddress) + "u;\n";
+        return "[[maybe_unused]] constexpr unsigned " + name + " = 0x" + Integer.toHexString(byteAddress) + "u;\n";
     }
 
     private static String identifier(String name) {
