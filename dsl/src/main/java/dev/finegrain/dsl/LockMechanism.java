@@ -22,6 +22,11 @@ public enum LockMechanism {
     ACQUIRE_RELEASE_FLAG("acquire-release"),
     /** Hopper's transaction barrier in shared memory. */
     MBARRIER("mbarrier"),
+    /**
+     * Hopper's transaction barrier, one per warp armed for its 32 lanes (mbarrier with warp-shared granularity): every
+     * lane of the producer warp arrives, and the consumer warp waits for the phase.
+     */
+    MBARRIER_WARP("mbarrier-warp"),
     /** Spin briefly, then block: a ready flag whose waiters park after a short spin. */
     BLOCKING("blocking"),
     /**
@@ -46,7 +51,7 @@ public enum LockMechanism {
      */
     public boolean oneTokenPerWarp() {
         return switch (this) {
-            case SHARED_SPIN_LOCK, WARP_VOTE, NAMED_BARRIER -> true;
+            case SHARED_SPIN_LOCK, WARP_VOTE, NAMED_BARRIER, MBARRIER_WARP -> true;
             case TINY_LOCK, ATOMIC_SPIN_LOCK, ACQUIRE_RELEASE_FLAG, MBARRIER, BLOCKING, LOCK_BOX -> false;
         };
     }

@@ -91,7 +91,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
                     .or(() -> graph.channels().stream().anyMatch(c -> c.policy() == ChannelPolicy.PRIVATE)
                             ? Optional.of("tiny-lock keeps the token in the data word, so its channels are shared") : Optional.empty());
             case ACQUIRE_RELEASE_FLAG, ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK, BLOCKING, LOCK_BOX -> Optional.empty();
-            case NAMED_BARRIER, WARP_VOTE, MBARRIER -> Optional.of(mechanism + " is a GPU warp mechanism with no JVM analogue");
+            case NAMED_BARRIER, WARP_VOTE, MBARRIER, MBARRIER_WARP -> Optional.of(mechanism + " is a GPU warp mechanism with no JVM analogue");
         };
     }
 }

@@ -40,7 +40,7 @@ public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLo
             case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> mutex == Mutex.TICKET ? new TicketWords()
                     : new SpinLockWords(mutex == Mutex.TEST_AND_SET);
             case LOCK_BOX -> new LockBoxTokens();
-            case TINY_LOCK, NAMED_BARRIER, WARP_VOTE, MBARRIER -> null;
+            case TINY_LOCK, NAMED_BARRIER, WARP_VOTE, MBARRIER, MBARRIER_WARP -> null;
         });
     }
 

@@ -20,6 +20,7 @@ final class CudaSyncs {
             case WARP_VOTE -> new WarpVoteCuda();
             case ACQUIRE_RELEASE_FLAG -> new AcquireReleaseCuda();
             case MBARRIER -> new MbarrierCuda();
+            case MBARRIER_WARP -> new MbarrierWarpCuda();
             case BLOCKING, LOCK_BOX -> throw new IllegalArgumentException(mechanism + " has no GPU form");
         };
     }

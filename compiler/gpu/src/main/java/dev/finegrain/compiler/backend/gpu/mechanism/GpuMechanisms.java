@@ -19,6 +19,7 @@ public final class GpuMechanisms {
             case WARP_VOTE -> new WarpVote();
             case ACQUIRE_RELEASE_FLAG -> new AcquireRelease();
             case MBARRIER -> new Mbarrier();
+            case MBARRIER_WARP -> new MbarrierWarp();
             case LOCK_BOX -> new LockBoxGpu();
             case BLOCKING -> null;
         });

@@ -25,7 +25,7 @@ final class Mbarrier implements GpuMechanism {
 
     @Override
     public Optional<LockMechanism> warpSharedForm() {
-        return Optional.empty();
+        return Optional.of(LockMechanism.MBARRIER_WARP);
     }
 
     @Override

@@ -20,6 +20,7 @@ final class SimtSyncs {
             case WARP_VOTE -> new WarpVoteSimt();
             case ACQUIRE_RELEASE_FLAG -> new AcquireReleaseSimt();
             case MBARRIER -> new MbarrierSimt();
+            case MBARRIER_WARP -> new MbarrierWarpSimt();
             case LOCK_BOX -> new LockBoxSimt();
             case BLOCKING -> throw new IllegalArgumentException(mechanism + " has no GPU form");
         };

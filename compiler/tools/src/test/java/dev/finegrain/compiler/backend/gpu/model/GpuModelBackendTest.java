@@ -263,6 +263,23 @@ class GpuModelBackendTest {
     }
 
     @Test
+    void mbarrierWithWarpSharedGranularityKeepsOneBarrierPerWarp() {
+        Schedule warpShared = new Schedule.LockDataflow().mechanism(LockMechanism.MBARRIER).warpShared(32);
+        assertAllVerified(HOPPER, CHAIN, new int[] {1100}, List.of(warpShared,
+                new Schedule.LockDataflow().mechanism(LockMechanism.MBARRIER_WARP)));
+        KernelGraph chain = Pipeline.compile(CHAIN);
+        SimtKernel lowered = HOPPER.lower(new Variant(chain, SchedulePlanner.plan(chain, warpShared),
+                Optional.of(LockMechanism.MBARRIER)), new int[] {1100});
+        assertTrue(lowered.program().contains("MBARRIER.INIT") && lowered.program().contains(", 0x20"),
+                "armed for 32 arrivals:\n" + lowered.program());
+        Optional<String> nw = HOPPER.unsupported(SchedulePlanner.plan(Pipeline.compile(NW), new Schedule.LockDataflow()),
+                LockMechanism.MBARRIER_WARP);
+        assertTrue(nw.orElse("").contains("inside or across part of a warp"), nw.toString());
+        assertTrue(FERMI.unsupported(SchedulePlanner.plan(chain, new Schedule.LockDataflow()), LockMechanism.MBARRIER_WARP)
+                .orElse("").contains("feature.mbarrier"));
+    }
+
+    @Test
     void aWavefrontsPersistentBlocksMeetAtTheBarrierItNames() {
         Kernel wide = kernel("wide")
                 .domain(dim("i", "n"))
