@@ -214,6 +214,7 @@ __device__ __forceinline__ void xf_grid_barrier(unsigned* flags, unsigned blocks
             }
         }
         __syncthreads();
+        __threadfence();   // what the gathered blocks wrote happens before every release
         for (unsigned k = threadIdx.x; k < blocks; k += blockDim.x) released[k] = goal;
     }
     if (threadIdx.x == 0) {

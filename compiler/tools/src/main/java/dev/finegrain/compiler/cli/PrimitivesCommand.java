@@ -41,7 +41,7 @@ final class PrimitivesCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--backends", paramLabel = "B,...", defaultValue = "gpu-model:tesla-gtx295,gpu-model:fermi-gtx580,jvm",
-            description = "gpu-model:PROFILE and jvm (default: ${DEFAULT-VALUE})")
+            description = "gpu-model:PROFILE and jvm, or none to only read --cuda-results (default: ${DEFAULT-VALUE})")
     String backends;
 
     @Option(names = "--primitives", paramLabel = "P,...", description = "which (default: all): ${COMPLETION-CANDIDATES}",
@@ -57,11 +57,11 @@ final class PrimitivesCommand implements Callable<Integer> {
     String initials;
 
     @Option(names = "--ops", paramLabel = "N", description = "operations per block of a timed run (default: 100 on the model,"
-            + " 100000 on the jvm)")
+            + " 100000 on the jvm, 1000 in a CUDA bundle)")
     int ops;
 
     @Option(names = "--check-ops", paramLabel = "N", description = "operations per block of the checking run (default: 10"
-            + " on the model, 10000 on the jvm)")
+            + " on the model, 10000 on the jvm, 100 in a CUDA bundle)")
     int checkOps;
 
     @Option(names = "--accesses", paramLabel = "N", defaultValue = "100",
@@ -75,11 +75,12 @@ final class PrimitivesCommand implements Callable<Integer> {
             + " page (the part between its generated markers)")
     Path doc;
 
-    @Option(names = "--cuda-results", paramLabel = "FILE", description = "rows a CUDA bundle printed, added to the page")
+    @Option(names = "--cuda-results", split = ",", paramLabel = "FILE,...", description = "rows a CUDA bundle printed, added to the page")
     List<Path> cudaResults = new ArrayList<>();
 
     @Option(names = "--export-cuda", paramLabel = "DIR", description = "write a bundle that runs the primitives with nvcc on"
-            + " a GPU machine, and stop")
+            + " a GPU machine (--primitives, --initial, --ops, --check-ops and --accesses apply; block counts are the"
+            + " GPU's), and stop")
     Path exportCuda;
 
     static final class Names extends ArrayList<String> {
@@ -92,6 +93,9 @@ final class PrimitivesCommand implements Callable<Integer> {
     public Integer call() {
         List<SyncPrimitive> chosen = chosenPrimitives();
         List<Integer> initialValues = positive(initials, "--initial");
+        if (accesses < 10 || accesses % 10 != 0) {
+            throw new UsageException("--accesses must be a positive multiple of 10, was " + accesses);
+        }
         if (exportCuda != null) {
             PrimitiveCudaBundle.write(exportCuda, chosen, initialValues, ops > 0 ? ops : 1000, checkOps > 0 ? checkOps : 100,
                     accesses);
@@ -99,14 +103,11 @@ final class PrimitivesCommand implements Callable<Integer> {
                     + " finegrain primitives --cuda-results " + exportCuda.resolve("primitives-cuda.csv") + ")");
             return 0;
         }
-        if (accesses < 10 || accesses % 10 != 0) {
-            throw new UsageException("--accesses must be a positive multiple of 10, was " + accesses);
-        }
         if (ops < 0 || checkOps < 0) {
             throw new UsageException("--ops and --check-ops must be positive");
         }
         List<PrimitiveBackend> where = new ArrayList<>();
-        for (String name : backends.split(",")) {
+        for (String name : backends.equals("none") ? new String[0] : backends.split(",")) {
             try {
                 where.add(PrimitiveBackend.parse(name.strip()));
             } catch (IllegalArgumentException | SimUserException unknown) {

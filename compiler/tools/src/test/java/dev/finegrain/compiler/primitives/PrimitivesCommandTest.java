@@ -30,6 +30,12 @@ class PrimitivesCommandTest {
         assertTrue(primitives.stream().allMatch(PrimitiveRow::verified), primitives.toString());
         assertEquals(12, rows.stream().filter(r -> r.kind().equals("memory")).count(), "the model's memory benchmarks");
 
+        PrimitiveFindings fermi = new PrimitiveFindings("gpu-model:fermi-gtx580", rows);
+        for (PaperClaim claim : PaperClaim.ALL) {
+            if (claim.family().equals("Fermi")) {
+                assertTrue(claim.judge(fermi).isPresent(), "judged: " + claim.paper());
+            }
+        }
         String page = PrimitivesPage.generated(rows, "provenance");
         assertTrue(page.contains("| Best Mutex at scale | Spin with Backoff |"), page);
         assertTrue(page.contains("gpu-model:fermi-gtx580: "), page);

@@ -13,8 +13,9 @@ import java.util.Map;
 /**
  * Spells a {@link WavefrontMapping} as one CUDA launch over global memory: the hyperplane steps (planes of candidates
  * in 3D, anti-diagonals in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt each step's points
- * in turn, and a barrier between steps: {@code __syncthreads} for one block, Stuart and Owens' atomic inter-block
- * barrier for persistent blocks.
+ * in turn, and a barrier between steps: {@code __syncthreads} for one block, and for persistent blocks the mapping's
+ * inter-block barrier: Stuart and Owens' atomic one, Xiao and Feng's XF barrier, or a cooperative launch's
+ * {@code grid.sync()}.
  */
 final class CudaWavefront {
 

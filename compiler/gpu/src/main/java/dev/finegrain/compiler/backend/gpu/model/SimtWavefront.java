@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * Spells a {@link WavefrontMapping} in the model ISA: one launch over global memory, the hyperplane steps (planes of
  * candidates in 3D, the anti-diagonals i + j = s in 2D, runs of {@code stride} points in 1D), the threads of the grid
- * dealt the points of a step, and a barrier between steps: the block barrier, and with persistent blocks seed 000's
- * atomic inter-block barrier (a block barrier, one atomic increment per block, a spin until every block arrived).
+ * dealt the points of a step, and a barrier between steps: the block barrier, and with persistent blocks the mapping's
+ * inter-block barrier: seed 000's atomic one (a block barrier, one atomic increment per block, a spin until every
+ * block arrived) or Xiao and Feng's XF barrier (flags, no atomics).
  */
 final class SimtWavefront {
 

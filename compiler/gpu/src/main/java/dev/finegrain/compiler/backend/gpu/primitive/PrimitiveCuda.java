@@ -117,6 +117,7 @@ public final class PrimitiveCuda {
                         for (unsigned k = threadIdx.x; k < s.blocks; k += blockDim.x) while (in[k] != step) {
                         }
                         __syncthreads();
+                        __threadfence();
                         for (unsigned k = threadIdx.x; k < s.blocks; k += blockDim.x) out[k] = step;
                     }
                     if (threadIdx.x == 0) {
@@ -290,8 +291,10 @@ public final class PrimitiveCuda {
                             const unsigned word = WORD_A_START[p][v];
                             for (unsigned blocks : counts) {
                                 if (blocks > fgp::MAX_BLOCKS || (barrier && blocks > (unsigned) resident * sms)) {
-                                    std::printf("%s,%s,%s,%u,%u,%u,,,skipped: a barrier needs every block resident at once\\n",
-                                                backend.c_str(), e.name, e.kind, blocks, initial, OPS);
+                                    std::printf("%s,%s,%s,%u,%u,%u,,,skipped: %s\\n", backend.c_str(), e.name, e.kind,
+                                                blocks, initial, OPS, blocks > fgp::MAX_BLOCKS
+                                                        ? "the benchmark's layout holds fewer blocks"
+                                                        : "a barrier needs every block resident at once");
                                     continue;
                                 }
                                 s.blocks = blocks;
