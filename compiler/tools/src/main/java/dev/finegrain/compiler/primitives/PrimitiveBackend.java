@@ -34,6 +34,6 @@ public sealed interface PrimitiveBackend permits ModelPrimitives, JvmPrimitives 
             return new ModelPrimitives(name.substring("gpu-model:".length()));
         }
         throw new IllegalArgumentException("unknown backend '" + name + "' for primitives; use gpu-model:PROFILE or jvm"
-                + " (CUDA: --export-cuda DIR, then --cuda-results FILE)");
+                + " (CUDA: --export-cuda DIR, then --results FILE)");
     }
 }

@@ -30,6 +30,14 @@ public record PrimitiveRow(String backend, String primitive, String kind, int bl
         return status.equals(VERIFIED);
     }
 
+    /** For a point that was too slow: the rate it stayed under ({@code "too slow: under X ops/s ..."}). */
+    public java.util.OptionalDouble upperBound() {
+        java.util.regex.Matcher under = java.util.regex.Pattern.compile("^" + TOO_SLOW + ": under ([0-9.eE+-]+) ops/s")
+                .matcher(status);
+        return under.find() ? java.util.OptionalDouble.of(Double.parseDouble(under.group(1)))
+                : java.util.OptionalDouble.empty();
+    }
+
     /** Whether the point says something wrong happened, rather than that it ran, was skipped or was too slow. */
     public boolean failed() {
         return !verified() && !status.startsWith(SKIPPED) && !status.startsWith(TOO_SLOW);

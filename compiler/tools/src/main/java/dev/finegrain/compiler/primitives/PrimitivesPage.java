@@ -55,8 +55,9 @@ public final class PrimitivesPage {
 
     private static void table5(StringBuilder out, List<PrimitiveRow> rows, List<String> backends) {
         out.append("### The best primitive per machine (the paper's Table 5)\n\n");
-        out.append("At scale: the largest block count at which every candidate ran verified. A cell of a model profile"
-                + " that stands for one of the paper's GPUs says whether it matches the paper's.\n\n");
+        out.append("At scale: the largest block count at which every candidate ran verified, or was too slow to win"
+                + " (its bound below the winner's rate). A cell of a model profile that stands for one of the paper's GPUs"
+                + " says whether it matches the paper's.\n\n");
         StringBuilder header = new StringBuilder("| at scale |");
         StringBuilder rule = new StringBuilder("| --- |");
         for (String backend : backends) {
@@ -209,7 +210,8 @@ public final class PrimitivesPage {
                             && r.initial() == initial && r.blocks() == b).findFirst();
                     out.append(' ').append(row.map(r -> r.verified() ? PrimitiveFindings.rate(r.opsPerSecond()) : "n/a")
                             .orElse("")).append(" |");
-                    row.filter(r -> !r.verified()).ifPresent(r -> notes.add(name + " at " + b + ": " + r.status()));
+                    row.filter(r -> !r.verified()).ifPresent(r -> notes.add(name + (initial == 0 || r.kind().equals("mutex")
+                            ? "" : " (initial " + initial + ")") + " at " + b + ": " + r.status()));
                 }
                 out.append('\n');
             }
