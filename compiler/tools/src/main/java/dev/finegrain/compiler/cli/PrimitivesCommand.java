@@ -49,7 +49,7 @@ final class PrimitivesCommand implements Callable<Integer> {
     String primitives;
 
     @Option(names = "--blocks", paramLabel = "N,...", description = "block counts (threads on the jvm); default: powers of"
-            + " two up to eight blocks per SM (twice the cores on the jvm)")
+            + " two up to eight blocks per SM (up to the cores on the jvm)")
     String blocks;
 
     @Option(names = "--initial", paramLabel = "V,...", defaultValue = "1,120",

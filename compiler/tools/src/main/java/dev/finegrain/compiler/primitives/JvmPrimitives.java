@@ -40,14 +40,18 @@ public record JvmPrimitives() implements PrimitiveBackend {
         return 10_000;
     }
 
+    /**
+     * Powers of two up to the cores, and the cores: a thread stands for a block, and a GPU's blocks all run at once;
+     * more threads than cores measure the scheduler (ask for them with {@code --blocks}).
+     */
     @Override
     public List<Integer> defaultBlocks() {
         int cores = Runtime.getRuntime().availableProcessors();
         List<Integer> threads = new ArrayList<>();
-        for (int t = 1; t < 2 * cores; t *= 2) {
+        for (int t = 1; t < cores; t *= 2) {
             threads.add(t);
         }
-        threads.add(2 * cores);
+        threads.add(cores);
         return threads;
     }
 

@@ -9,7 +9,9 @@ import java.lang.invoke.VarHandle;
  * a free slot, taken by storing {@code old - 1}; exactly 1 means full, put back; 0 means another worker is updating,
  * try again. Post swaps in 0 until it gets a non-zero value and stores {@code old + 1}. Both may spin, and both use
  * several atomics per operation, which is what the paper's sleeping semaphore ({@link SleepingSemaphore}) avoids.
- * Failed attempts of wait pause as the wait policy has it (backoff is the paper's variant); post never backs off.
+ * Failed attempts pause as the wait policy has it (backoff is the paper's variant for wait). The paper's post never
+ * backs off; here it pauses as wait does, since a thread descheduled while it holds the word at 0 would otherwise be
+ * spun against for a whole scheduler slice by every poster (a GPU block is never descheduled).
  */
 public final class SpinSemaphore implements Exclusion {
     private static final VarHandle WORD;
@@ -61,7 +63,7 @@ public final class SpinSemaphore implements Exclusion {
                 WORD.setVolatile(this, old + 1);
                 return;
             }
-            start = WaitPolicy.SPIN.pause(attempt, start, watchdog, WAIT_CHANNEL, worker, -1);
+            start = watchdog.waitPolicy().pause(attempt, start, watchdog, WAIT_CHANNEL, worker, -1);
         }
     }
 

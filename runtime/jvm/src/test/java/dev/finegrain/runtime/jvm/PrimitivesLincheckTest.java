@@ -39,13 +39,13 @@ public class PrimitivesLincheckTest {
 
     @Test
     void modelChecking() {
-        new ModelCheckingOptions().iterations(20).invocationsPerIteration(200).threads(3).actorsPerThread(2)
+        new ModelCheckingOptions().iterations(10).invocationsPerIteration(200).threads(3).actorsPerThread(2)
                 .check(PrimitivesLincheckTest.class);
     }
 
     @Test
     void stress() {
-        new StressOptions().iterations(20).invocationsPerIteration(500).threads(3).actorsPerThread(3)
+        new StressOptions().iterations(8).invocationsPerIteration(500).threads(3).actorsPerThread(3)
                 .check(PrimitivesLincheckTest.class);
     }
 }

@@ -67,9 +67,9 @@ class ReadyStructuresLincheckTest {
     }
 
     private static void check(Class<?> structure) {
-        new ModelCheckingOptions().iterations(30).invocationsPerIteration(300).threads(3).actorsPerThread(3)
+        new ModelCheckingOptions().iterations(10).invocationsPerIteration(200).threads(3).actorsPerThread(3)
                 .check(structure);
-        new StressOptions().iterations(20).invocationsPerIteration(1_000).threads(3).actorsPerThread(4)
+        new StressOptions().iterations(8).invocationsPerIteration(500).threads(3).actorsPerThread(4)
                 .check(structure);
     }
 

@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Stuart and Owens' primitives on threads: counts, capacities and phases kept under contention; misuse stalls. */
 class SyncPrimitivesTest {
-    private static final int THREADS = 4;
-    private static final int OPS = 20_000;
+    private static final int THREADS = 3;
+    private static final int OPS = 5_000;
 
     @Test
     void semaphoresNeverAdmitMoreThanTheirCapacity() throws InterruptedException {
@@ -65,7 +65,7 @@ class SyncPrimitivesTest {
             StepBarrier barrier = make.apply(Concurrently.watchdog());
             AtomicInteger arrivals = new AtomicInteger();
             AtomicInteger violations = new AtomicInteger();
-            int steps = 2_000;
+            int steps = 1_000;
             runAll(worker -> {
                 for (int step = 1; step <= steps; step++) {
                     arrivals.incrementAndGet();
