@@ -5,12 +5,9 @@ import dev.finegrain.runtime.jvm.MichaelScottQueue;
 import dev.finegrain.runtime.jvm.ReadyStructure;
 import dev.finegrain.runtime.jvm.WorkStealingDeques;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Group;
-import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -46,11 +43,7 @@ public class ReadyStructureBenchmark {
     @Param({"locked", "michael-scott", "work-stealing"})
     public String structure;
 
-    /** Items the hand-off's producer may be ahead of its consumer. */
-    static final int BACKLOG = 1024;
-
     private ReadyStructure ready;
-    private final AtomicLong backlog = new AtomicLong();
 
     @Setup
     public void setUp(BenchmarkParams params) {
@@ -68,32 +61,5 @@ public class ReadyStructureBenchmark {
         int worker = thread.getThreadIndex();
         ready.put(worker, worker);
         return ready.take(worker);
-    }
-
-    /**
-     * Producers and consumers apart (JMH's group: one thread puts, one takes): every item crosses from one worker to
-     * another, so the work-stealing form takes by stealing. The producer stops at {@link #BACKLOG} items not yet taken
-     * (one atomic counter, the same for every structure), so nothing grows without bound; a take that found nothing
-     * counts too (it returns EMPTY).
-     */
-    @Benchmark
-    @Group("handOff")
-    @GroupThreads(1)
-    public void put(ThreadParams thread) {
-        if (backlog.get() < BACKLOG) {
-            ready.put(thread.getThreadIndex(), 1);
-            backlog.incrementAndGet();
-        }
-    }
-
-    @Benchmark
-    @Group("handOff")
-    @GroupThreads(1)
-    public int take(ThreadParams thread) {
-        int item = ready.take(thread.getThreadIndex());
-        if (item != ReadyStructure.EMPTY) {
-            backlog.decrementAndGet();
-        }
-        return item;
     }
 }

@@ -57,7 +57,7 @@ final class PrimitivesCommand implements Callable<Integer> {
     String initials;
 
     @Option(names = "--ops", paramLabel = "N", description = "operations per block of a timed run (default: 100 on the model,"
-            + " 100000 on the jvm, 1000 in a CUDA bundle)")
+            + " 1000000 on the jvm, 1000 in a CUDA bundle)")
     int ops;
 
     @Option(names = "--check-ops", paramLabel = "N", description = "operations per block of the checking run (default: 10"

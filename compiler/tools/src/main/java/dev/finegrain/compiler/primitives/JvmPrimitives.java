@@ -17,22 +17,24 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The primitives on the JVM: one platform thread per block (the paper's master thread), each performing the primitive
  * {@code ops} times after a common start. A checking run counts holders and barrier phases as the model's does; the
- * timed runs are {@link #REPEATS}, after one warm-up, and the row keeps their median. Waits report a stall through
+ * timed runs are {@link #REPEATS}, after {@link #WARM_UPS} untimed ones, and the row keeps their median. Waits report a stall through
  * the run's watchdog (10 s without progress), naming the primitive, instead of hanging.
  */
 public record JvmPrimitives() implements PrimitiveBackend {
 
     static final int REPEATS = 5;
+    /** Untimed runs first, so that the JIT has compiled the primitive before the timed ones. */
+    static final int WARM_UPS = 2;
 
     @Override
     public String name() {
         return "jvm";
     }
 
-    /** Tens of milliseconds per run for most primitives on a few cores. */
+    /** A tenth of a second or more per run for most primitives on a few cores, so that a run outlasts a scheduler slice. */
     @Override
     public int defaultOps() {
-        return 100_000;
+        return 1_000_000;
     }
 
     @Override
@@ -64,7 +66,9 @@ public record JvmPrimitives() implements PrimitiveBackend {
             if (wrong != null) {
                 return PrimitiveRow.notRun(name(), primitive.name(), kind, threads, initial, ops, wrong);
             }
-            timed(primitive, threads, capacity, Math.max(1, ops / 10));
+            for (int warmUp = 0; warmUp < WARM_UPS; warmUp++) {
+                timed(primitive, threads, capacity, ops);
+            }
             double[] seconds = new double[REPEATS];
             for (int r = 0; r < REPEATS; r++) {
                 seconds[r] = timed(primitive, threads, capacity, ops);
