@@ -196,6 +196,15 @@ __device__ __forceinline__ void grid_barrier(unsigned* counter, unsigned target)
     __syncthreads();
 }
 
+// A nap of `ns` nanoseconds (Volta and later: the wait policies backoff and sleep), returning the next nap of a
+// backing-off wait: twice as long, at most `most` (a sleeping wait passes its nap as `most` and keeps it).
+__device__ __forceinline__ unsigned nap(unsigned ns, unsigned most) {
+#if __CUDA_ARCH__ >= 700
+    __nanosleep(ns);
+#endif
+    return ns < most / 2 ? 2 * ns : most;
+}
+
 // Xiao and Feng's lock-free inter-block barrier (the "XF" barrier of Stuart and Owens) for co-resident blocks: each
 // block's thread 0 stores `goal` into its arrival flag; block 0's threads poll every arrival flag, meet, and store
 // `goal` into every release flag; each block's thread 0 polls its own. `flags` holds 2 x `blocks` words; `goal` grows

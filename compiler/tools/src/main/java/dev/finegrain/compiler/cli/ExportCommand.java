@@ -43,6 +43,10 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", paramLabel = "X", description = "input seed (default: ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--wait-policy", paramLabel = "W,...", description = "lock-dataflow's token waits, as compare takes"
+            + " them: adaptive (the default), spin, backoff, sleep")
+    String waitPolicies;
+
     @Option(names = "--params", paramLabel = "NAME=V,...", description = "sweep a param of the kernel over these values, as"
             + " compare does (repeat the option for several params)")
     List<String> params = new ArrayList<>();
@@ -95,10 +99,11 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The params swept, as compare's --params gives them. */
+    /** The params and wait policies swept, as compare's --params and --wait-policy give them. */
     private dev.finegrain.compiler.compare.SweepAxes axes(LibraryKernel kernel) {
         AxisOptions axes = new AxisOptions();
         axes.params = params;
+        axes.waitPolicies = waitPolicies;
         return axes.axes(kernel.kernel(), List.of());
     }
 

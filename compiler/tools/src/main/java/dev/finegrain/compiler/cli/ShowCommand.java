@@ -53,6 +53,10 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--mechanism", paramLabel = "M", description = "the lock mechanism for --java or --simt with lock-dataflow (default: acquire-release for --java, tiny-lock for --simt)")
     String mechanism;
 
+    @Option(names = "--wait-policy", paramLabel = "P", description = "how lock-dataflow's token waits pass the time: adaptive"
+            + " (the default), spin, backoff or sleep")
+    String waitPolicy;
+
     @Option(names = "--simt", description = "print the GPU model's program and launch plan for --schedule (and --mechanism)")
     boolean simt;
 
@@ -86,7 +90,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             return showGpu(kernel);
         }
         // parsed before anything is printed, so a mistake is the only output
-        Schedule parsed = schedule == null ? null : CliValues.schedule(schedule);
+        Schedule parsed = schedule == null ? null : parsedSchedule();
         KernelGraph graph;
         if (passes) {
             ByteArrayOutputStream trace = new ByteArrayOutputStream();
@@ -141,7 +145,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         if (schedule == null) {
             throw new UsageException(view + " needs --schedule S (wavefront, lock-dataflow[:persistent] or data-parallel[:B])");
         }
-        Schedule parsed = CliValues.schedule(schedule);
+        Schedule parsed = parsedSchedule();
         boolean real = cuda || arch != null;
         Backend backend = CliValues.backend(real ? CudaBackend.PREFIX + ":" + (arch == null ? CudaBackend.DEFAULT_ARCH : arch)
                 : GpuModelBackend.PREFIX + (profile == null ? DEFAULT_PROFILE : profile));
@@ -185,7 +189,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         if (schedule == null) {
             throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
         }
-        Schedule parsed = CliValues.schedule(schedule);
+        Schedule parsed = parsedSchedule();
         JvmBackend backend = new JvmBackend();
         CliValues.requireRuns(backend, parsed);
         Variant variant = new VariantResolver().resolve(request(kernel, parsed, backend)).orElseThrow(skip ->
@@ -210,5 +214,19 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             case SCHEDULE_TAKES_NO_MECHANISM -> skip.detail() + "; drop --mechanism";
             default -> skip.message();
         };
+    }
+
+    /** --schedule, with --wait-policy applied to a lock-dataflow schedule. */
+    private Schedule parsedSchedule() {
+        Schedule parsed = CliValues.schedule(schedule);
+        if (waitPolicy == null) {
+            return parsed;
+        }
+        dev.finegrain.dsl.WaitPolicy policy = dev.finegrain.dsl.WaitPolicy.fromCliName(waitPolicy).orElseThrow(() ->
+                new UsageException("unknown wait policy '" + waitPolicy + "'; use adaptive, spin, backoff or sleep"));
+        if (!(parsed instanceof Schedule.LockDataflow dataflow)) {
+            throw new UsageException("--wait-policy applies to lock-dataflow; give --schedule lock-dataflow[:persistent]");
+        }
+        return dataflow.waitPolicy(policy);
     }
 }

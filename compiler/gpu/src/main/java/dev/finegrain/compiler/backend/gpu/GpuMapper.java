@@ -54,16 +54,18 @@ public final class GpuMapper {
      * model's and CUDA's poll loops), the backoff and sleep forms (NANOSLEEP, {@code __nanosleep}) are not lowered yet,
      * and their spin-locks are taken by exchange.
      */
-    public static Optional<String> unmappableLockChoices(dev.finegrain.compiler.plan.ExecutionPlan plan) {
+    public static Optional<String> unmappableLockChoices(dev.finegrain.compiler.plan.ExecutionPlan plan, GpuTarget target) {
         dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();
         dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutex();
         if (mutex != dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET) {
             return Optional.of("mutex " + mutex + " is a JVM choice so far: the GPU targets' spin-locks are taken by"
                     + " exchange (Li et al.'s listings)");
         }
-        return policy == dev.finegrain.dsl.WaitPolicy.ADAPTIVE ? Optional.empty()
-                : Optional.of("wait policy " + policy + " is a JVM choice so far: the GPU targets' token waits spin, their"
-                        + " backoff and sleep forms are not lowered yet");
+        if (GpuWaits.naps(policy) && plan instanceof DataflowPlan dataflow && dataflow.persistent()) {
+            return Optional.of("wait policy " + policy + " applies to lock-dataflow's tiles; a persistent band's edge"
+                    + " waits spin");
+        }
+        return GpuWaits.unsupported(policy, target);
     }
 
     /**

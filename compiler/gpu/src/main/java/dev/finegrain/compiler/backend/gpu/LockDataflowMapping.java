@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu;
 
+import dev.finegrain.dsl.WaitPolicy;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanism;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -27,7 +28,7 @@ import java.util.stream.Collectors;
 public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested,
                                   GpuMechanism mechanism, TileGeometry tile, List<SyncChannel> channels, TokenLayout tokens,
                                   WaitForm waitForm, boolean blockBarrierAfterCopy, int[] dataBase, int sharedBytes,
-                                  Resources resources) implements GpuMapping {
+                                  Resources resources, WaitPolicy waitPolicy) implements GpuMapping {
 
     public LockDataflowMapping {
         channels = List.copyOf(channels);
@@ -83,6 +84,9 @@ public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] siz
         text.append("tokens:     ").append(tokens).append(", ").append(tokens.privateChannels() ? "private" : "shared")
                 .append(" channels\n");
         text.append("wait:       ").append(waitForm.description()).append('\n');
+        if (GpuWaits.naps(waitPolicy)) {
+            text.append("waiting:    ").append(GpuWaits.describe(waitPolicy)).append('\n');
+        }
         text.append("copy-in:    ").append(blockBarrierAfterCopy ? "a block barrier after every thread copied its words"
                 : "no block barrier: the named barriers order every word read").append('\n');
         text.append("shared:     ").append(sharedBytes).append(" bytes: tokens ").append(resources.syncSharedBytes())

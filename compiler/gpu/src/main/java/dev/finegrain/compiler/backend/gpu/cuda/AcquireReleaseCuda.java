@@ -21,7 +21,7 @@ public final class AcquireReleaseCuda implements CudaSync {
 
     @Override
     public void waitInTurn(CudaSyncContext cx, int c) {
-        cx.out.line("while (fg::load_acquire_cta(&" + cx.producerToken(c) + ") == 0) { }   // acquire");
+        cx.out.line(cx.waitWhile("fg::load_acquire_cta(&" + cx.producerToken(c) + ") == 0") + "   // acquire");
     }
 
     @Override

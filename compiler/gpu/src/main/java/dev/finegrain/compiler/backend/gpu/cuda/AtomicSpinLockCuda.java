@@ -31,7 +31,7 @@ public final class AtomicSpinLockCuda implements CudaSync {
 
     @Override
     public void waitInTurn(CudaSyncContext cx, int c) {
-        cx.out.line("while (atomicExch(&" + cx.producerToken(c) + ", 1) != 0) { }   // lock (Listing 2)");
+        cx.out.line(cx.waitWhile("atomicExch(&" + cx.producerToken(c) + ", 1) != 0") + "   // lock (Listing 2)");
         cx.out.line("__threadfence_block();");
     }
 

@@ -11,6 +11,7 @@ import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.UnsupportedCombinationException;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
+import dev.finegrain.compiler.backend.gpu.GpuWaits;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.json.Json;
@@ -81,7 +82,7 @@ public final class CudaBackend implements Backend {
     public Optional<String> repeatsAnotherRow(Schedule schedule) {
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.interleavedChains()
                 ? Optional.of("on a GPU every actor instance is a thread of its own, so lock-dataflow is interleaved already")
-                : Optional.empty();
+                : GpuWaits.repeatsTheDefault(schedule);
     }
 
     @Override
@@ -113,7 +114,7 @@ public final class CudaBackend implements Backend {
     public Optional<String> unsupportedKernel(ExecutionPlan plan) {
         return plan instanceof DataflowPlan
                 ? GpuMapper.unmappableKernel(plan.graph()).or(() -> GpuMapper.unmappableLockDataflow(plan.graph()))
-                        .or(() -> GpuMapper.unmappableLockChoices(plan))
+                        .or(() -> GpuMapper.unmappableLockChoices(plan, target))
                 : CudaLowering.unsupported(plan, Optional.empty(), target);
     }
 

@@ -1,11 +1,13 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.GpuWaits;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.SyncChannel;
 import dev.finegrain.compiler.backend.gpu.TileGeometry;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.WaitPolicy;
 import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.Arrays;
@@ -117,6 +119,10 @@ final class CudaLockDataflow {
             out.line("bool have" + c + " = false;");
         }
         out.line("bool done = false;");
+        if (GpuWaits.naps(cx.mapping.waitPolicy())) {
+            out.line("unsigned nap = " + (cx.mapping.waitPolicy() == WaitPolicy.BACKOFF ? GpuWaits.FIRST_NAP_NS
+                    : GpuWaits.SLEEP_NS) + "u;");
+        }
         out.open("while (!done)");
         for (int c = 0; c < cx.channels(); c++) {
             comment(cx.channel(c));
@@ -131,6 +137,10 @@ final class CudaLockDataflow {
         emitWriteBack(produced);
         out.line("done = true;");
         out.close();
+        if (GpuWaits.naps(cx.mapping.waitPolicy())) {
+            out.line("if (!done) nap = " + (cx.mapping.waitPolicy() == WaitPolicy.BACKOFF
+                    ? "fg::nap(nap, " + GpuWaits.MAX_NAP_NS + "u);" : "fg::nap(nap, nap);"));
+        }
         out.close();
         out.close();
     }

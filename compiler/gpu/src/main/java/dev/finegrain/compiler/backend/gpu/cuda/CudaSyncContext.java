@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.GpuWaits;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.SyncChannel;
 import dev.finegrain.compiler.ir.IrActor;
@@ -22,6 +23,19 @@ public final class CudaSyncContext {
     CudaSyncContext(CudaWriter out, LockDataflowMapping mapping) {
         this.out = out;
         this.mapping = mapping;
+    }
+
+    /**
+     * A loop that waits while {@code condition} holds (the token is not there yet), as the mapping's wait policy
+     * spells it ({@link GpuWaits}): an empty spin; a nap that doubles from look to look; or a fixed nap.
+     */
+    String waitWhile(String condition) {
+        return switch (mapping.waitPolicy()) {
+            case BACKOFF -> "for (unsigned nap = " + GpuWaits.FIRST_NAP_NS + "u; " + condition + "; nap = fg::nap(nap, "
+                    + GpuWaits.MAX_NAP_NS + "u)) { }";
+            case SLEEP -> "while (" + condition + ") { __nanosleep(" + GpuWaits.SLEEP_NS + "u); }";
+            case ADAPTIVE, SPIN -> "while (" + condition + ") { }";
+        };
     }
 
     SyncChannel channel(int c) {

@@ -30,7 +30,7 @@ public final class MbarrierCuda implements CudaSync {
 
     @Override
     public void waitInTurn(CudaSyncContext cx, int c) {
-        cx.out.line("while (!fg::mbarrier_try_wait_phase0(&" + cx.producerToken(c) + ")) { }   // has phase 0 completed?");
+        cx.out.line(cx.waitWhile("!fg::mbarrier_try_wait_phase0(&" + cx.producerToken(c) + ")") + "   // has phase 0 completed?");
     }
 
     @Override

@@ -33,8 +33,8 @@ public final class MbarrierWarpCuda implements CudaSync {
 
     @Override
     public void waitForWarp(CudaSyncContext cx, int c, int warpDistance) {
-        cx.out.line("while (!fg::mbarrier_try_wait_phase0(&" + cx.warpToken(c, warpDistance)
-                + ")) { }   // the producer warp's 32 arrivals");
+        cx.out.line(cx.waitWhile("!fg::mbarrier_try_wait_phase0(&" + cx.warpToken(c, warpDistance) + ")")
+                + "   // the producer warp's 32 arrivals");
     }
 
     @Override

@@ -26,7 +26,7 @@ public final class SharedSpinLockCuda implements CudaSync {
     public void waitForWarp(CudaSyncContext cx, int c, int warpDistance) {
         String token = cx.warpToken(c, warpDistance);
         cx.out.open("if (lane == 0)");
-        cx.out.line("while (atomicExch(&" + token + ", 1) != 0) { }   // lock (Listing 2)");
+        cx.out.line(cx.waitWhile("atomicExch(&" + token + ", 1) != 0") + "   // lock (Listing 2)");
         cx.out.line("atomicExch(&" + token + ", 0);   // restore the token");
         cx.out.line("__threadfence_block();");
         cx.out.close();

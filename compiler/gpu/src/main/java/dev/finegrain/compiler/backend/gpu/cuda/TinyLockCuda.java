@@ -45,7 +45,7 @@ public final class TinyLockCuda implements CudaSync {
     @Override
     public void waitInTurn(CudaSyncContext cx, int c) {
         if (cx.privateChannels()) {
-            cx.out.line("while (fg::load_acquire_cta(&" + cx.producerToken(c) + ") == 0) { }");
+            cx.out.line(cx.waitWhile("fg::load_acquire_cta(&" + cx.producerToken(c) + ") == 0"));
             return;
         }
         String word = cx.out.temporary("word");

@@ -24,8 +24,8 @@ public final class WarpVoteCuda implements CudaSync {
 
     @Override
     public void waitForWarp(CudaSyncContext cx, int c, int warpDistance) {
-        cx.out.line("while (!__any_sync(0xffffffffu, fg::load_acquire_cta(&" + cx.warpToken(c, warpDistance)
-                + ") != 0)) { }   // vote (Listing 9)");
+        cx.out.line(cx.waitWhile("!__any_sync(0xffffffffu, fg::load_acquire_cta(&" + cx.warpToken(c, warpDistance)
+                + ") != 0)") + "   // vote (Listing 9)");
     }
 
     @Override

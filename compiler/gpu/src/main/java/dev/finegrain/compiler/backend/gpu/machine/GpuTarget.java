@@ -41,13 +41,14 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * @param defaultGridBarrier          the inter-block barrier a wavefront takes when its schedule names none: the best
  *                                    measured on the machine
  * @param defaultGridBarrierSource    where that choice comes from, for {@code show --gpu-plan}
+ * @param nanosleep                   a warp can sleep a given number of nanoseconds ({@code __nanosleep}, NANOSLEEP)
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
                         int maxThreadsPerSm, int maxBlocksPerSm, boolean lockBitsAsWords, int mbarrierBytes,
                         boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy,
                         boolean lockBox, boolean cooperativeLaunch, GridBarrier defaultGridBarrier,
-                        String defaultGridBarrierSource) {
+                        String defaultGridBarrierSource, boolean nanosleep) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -66,6 +67,7 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                 profile.sharedAtomicsAsLockLoops(), profile.smCount(), profile.maxThreadsPerSm(), profile.maxBlocksPerSm(),
                 false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false, profile.hasLockBox(), false,
                 GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
-                "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine");
+                "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine",
+                profile.hasNanosleep());
     }
 }

@@ -30,6 +30,7 @@ public final class AcquireReleaseSimt implements SimtSync {
         String flag = cx.asm.register();
         cx.asm.emit("LDS " + flag + ", " + cx.channelAddress(c, true) + "   // acquire");
         cx.asm.emit("ISETP.EQ.AND P1, PT, " + flag + ", RZ, PT");
+        cx.pause("P1");
         cx.asm.emit("P1", "BRA " + wait);
     }
 

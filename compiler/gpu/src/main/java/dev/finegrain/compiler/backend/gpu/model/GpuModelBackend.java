@@ -9,6 +9,7 @@ import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
+import dev.finegrain.compiler.backend.gpu.GpuWaits;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Invocation;
@@ -71,7 +72,7 @@ public final class GpuModelBackend implements Backend {
         // lock-dataflow is judged per mechanism (unsupported below); the others here
         return plan instanceof DataflowPlan
                 ? SimtLowering.unsupportedKernel(plan.graph()).or(() -> GpuMapper.unmappableLockDataflow(plan.graph()))
-                        .or(() -> GpuMapper.unmappableLockChoices(plan))
+                        .or(() -> GpuMapper.unmappableLockChoices(plan, GpuTarget.of(profile)))
                 : SimtLowering.unsupported(plan, Optional.empty(), profile);
     }
 
@@ -92,7 +93,7 @@ public final class GpuModelBackend implements Backend {
     public Optional<String> repeatsAnotherRow(Schedule schedule) {
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.interleavedChains()
                 ? Optional.of("on a GPU every actor instance is a thread of its own, so lock-dataflow is interleaved already")
-                : Optional.empty();
+                : GpuWaits.repeatsTheDefault(schedule);
     }
 
     @Override

@@ -26,6 +26,7 @@ public final class MbarrierSimt implements SimtSync {
     @Override
     public void waitInTurn(SimtSyncContext cx, int c, String wait) {
         cx.asm.emit("MBARRIER.TRY_WAIT P1, " + cx.channelAddress(c, true) + ", RZ   // has phase 0 completed?");
+        cx.pause("!P1");
         cx.asm.emit("!P1", "BRA " + wait);
     }
 

@@ -29,6 +29,7 @@ public final class MbarrierWarpSimt implements SimtSync {
         cx.asm.place(spin);
         cx.asm.emit("MBARRIER.TRY_WAIT P1, " + cx.warpTokenAddress(cx.channel(c).tokenArray(), warpDistance)
                 + ", RZ   // the producer warp's 32 arrivals?");
+        cx.pause("!P1");
         cx.asm.emit("!P1", "BRA " + spin);
     }
 

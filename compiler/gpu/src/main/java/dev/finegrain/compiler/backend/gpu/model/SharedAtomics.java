@@ -10,10 +10,13 @@ final class SharedAtomics {
 
     private final SimtAssembler asm;
     private final boolean lockLoops;
+    /** What a lock's lanes that found it taken do before they try again: the wait policy's pause, given a guard. */
+    private final java.util.function.Consumer<String> beforeRetry;
 
-    SharedAtomics(SimtAssembler asm, boolean lockLoops) {
+    SharedAtomics(SimtAssembler asm, boolean lockLoops, java.util.function.Consumer<String> beforeRetry) {
         this.asm = asm;
         this.lockLoops = lockLoops;
+        this.beforeRetry = beforeRetry;
     }
 
     /**
@@ -62,6 +65,7 @@ final class SharedAtomics {
             asm.emit(todo, "BRA " + cas);
         }
         asm.emit("ISETP.NE.AND " + taken + ", PT, " + old + ", RZ, PT");
+        beforeRetry.accept(taken);
         asm.emit(taken, "BRA " + spin);
     }
 }

@@ -207,6 +207,7 @@ final class SimtLockDataflow {
         asm.emit("!P6", "BRA end");
         String done = asm.register();
         asm.emit("MOV " + done + ", RZ");
+        cx.napStart();
         asm.place("spin");
         for (int c = 0; c < cx.channels(); c++) {
             SyncChannel channel = cx.channel(c);
@@ -229,6 +230,7 @@ final class SimtLockDataflow {
         asm.emit("MOV32I " + done + ", 0x1");
         asm.place("check");
         asm.emit("ISETP.EQ.AND P0, PT, " + done + ", RZ, PT");
+        cx.pause("P0");
         asm.emit("P0", "BRA spin");
         emitWriteBack("PT", fired, phaseStart, phaseEnd);
     }
@@ -250,6 +252,7 @@ final class SimtLockDataflow {
             IrChannel channel = cx.channel(c).channel();
             String wait = asm.label("wait");
             asm.comment("channel " + channel.via() + " " + DependenceMath.format(channel.vector()));
+            cx.napStart();
             asm.place(wait);
             sync.waitInTurn(cx, c, wait);
         }
@@ -275,6 +278,7 @@ final class SimtLockDataflow {
         for (int c = 0; c < cx.channels(); c++) {
             int warpDistance = cx.channel(c).warpDistance();
             asm.comment("channel " + cx.channel(c).channel().via() + ": the warp " + warpDistance + " before mine");
+            cx.napStart();
             sync.waitForWarp(cx, c, warpDistance);
         }
         asm.place("waited");

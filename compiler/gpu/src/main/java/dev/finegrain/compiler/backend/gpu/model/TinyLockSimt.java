@@ -48,10 +48,12 @@ public final class TinyLockSimt implements SimtSync {
             String value = cx.asm.register(cx.channelType(c));
             cx.tokenValues.put(c, value);
             cx.asm.emit("LDSLK P1, " + value + ", " + cx.channelAddress(c, false) + "   // Waitlock");
+            cx.pause("!P1");
             cx.asm.emit("!P1", "BRA " + wait);
             loadHighWord(cx, c, "PT", value);
             return;
         }
+        cx.pause("!P1");
         cx.asm.emit("!P1", "BRA " + wait);
     }
 

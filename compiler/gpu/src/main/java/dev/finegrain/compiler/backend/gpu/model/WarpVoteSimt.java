@@ -29,6 +29,7 @@ public final class WarpVoteSimt implements SimtSync {
         cx.asm.place(spin);
         cx.asm.emit("LDSLK P0, RZ, " + address + "   // Waitlock (Listing 9)");
         cx.asm.emit("VOTE.ANY RZ, P1, P0");
+        cx.pause("!P1");
         cx.asm.emit("!P1", "BRA " + spin);
     }
 

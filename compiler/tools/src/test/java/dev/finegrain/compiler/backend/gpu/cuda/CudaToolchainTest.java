@@ -7,18 +7,22 @@ import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.WaitPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.List;
 import java.util.Optional;
 
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static dev.finegrain.dsl.Finegrain.wavefront;
 import static dev.finegrain.dsl.Type.INT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -64,6 +68,22 @@ class CudaToolchainTest {
                 case COOPERATIVE -> "cudaLaunchCooperativeKernel(";
             }), source.text());
             assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), barrier.cliName());
+        }
+    }
+
+    @Test
+    void buildsTokenWaitsThatBackOffOrSleep(@TempDir Path cache) throws Exception {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        KernelGraph graph = Pipeline.compile(dev.finegrain.compiler.pass.GoldenKernels.needlemanWunsch());
+        for (WaitPolicy policy : List.of(WaitPolicy.BACKOFF, WaitPolicy.SLEEP)) {
+            for (LockMechanism mechanism : List.of(LockMechanism.TINY_LOCK, LockMechanism.ATOMIC_SPIN_LOCK)) {
+                CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
+                        SchedulePlanner.plan(graph, lockDataflow().waitPolicy(policy)), Optional.of(mechanism)),
+                        new int[] {64, 64});
+                assertTrue(source.text().contains("nap") || source.text().contains("__nanosleep"), source.text());
+                assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)),
+                        policy + " " + mechanism);
+            }
         }
     }
 

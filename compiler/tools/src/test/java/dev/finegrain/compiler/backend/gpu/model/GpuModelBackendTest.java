@@ -19,6 +19,7 @@ import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 import dev.finegrain.dsl.Type;
+import dev.finegrain.dsl.WaitPolicy;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -260,6 +261,26 @@ class GpuModelBackendTest {
         assertEquals(List.of(2), wavefront.blocksPerLaunch(), "2000 points a step need two blocks of 1024");
         assertTrue(wavefront.program().contains("XF inter-block barrier"), "fermi-gtx570's default barrier, XF:\n" + wavefront.program());
         assertAllVerified(FERMI, NW, new int[] {93, 124}, List.of(new Schedule.LockDataflow()));
+    }
+
+    @Test
+    void tokenWaitsBackOffOrSleepWithNanosleepOnHopperAndAreRefusedWithoutIt() {
+        for (WaitPolicy policy : List.of(WaitPolicy.BACKOFF, WaitPolicy.SLEEP)) {
+            Schedule napping = new Schedule.LockDataflow().waitPolicy(policy);
+            assertAllVerified(HOPPER, NW, new int[] {45, 50}, List.of(napping));
+            assertAllVerified(HOPPER, CHAIN, new int[] {1100}, List.of(napping,
+                    new Schedule.LockDataflow().waitPolicy(policy).mechanism(LockMechanism.MBARRIER).warpShared(32)));
+            KernelGraph nw = Pipeline.compile(NW);
+            SimtKernel lowered = HOPPER.lower(new Variant(nw, SchedulePlanner.plan(nw, napping),
+                    Optional.of(LockMechanism.TINY_LOCK)), new int[] {45, 50});
+            assertTrue(lowered.program().contains("NANOSLEEP"), lowered.program());
+            assertEquals(Optional.of("wait policy " + policy + " naps with nanosleep, which profile fermi-gtx570 does not"
+                    + " have (Volta and later, the Hopper profiles)"), FERMI.unsupportedKernel(SchedulePlanner.plan(nw, napping)));
+        }
+        assertTrue(HOPPER.repeatsAnotherRow(new Schedule.LockDataflow().waitPolicy(WaitPolicy.SPIN)).isPresent());
+        KernelGraph nw = Pipeline.compile(NW);
+        assertFalse(HOPPER.lower(new Variant(nw, SchedulePlanner.plan(nw, new Schedule.LockDataflow()),
+                Optional.of(LockMechanism.TINY_LOCK)), new int[] {45, 50}).program().contains("NANOSLEEP"));
     }
 
     @Test

@@ -1,0 +1,56 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.dsl.WaitPolicy;
+
+import java.util.Optional;
+
+/**
+ * What a lock-dataflow wait policy means on a GPU, decided here once for both emitters (Stuart and Owens compare
+ * spinning, spinning with backoff and sleeping): {@code ADAPTIVE} and {@code SPIN} spin, looking again at once (a GPU
+ * thread has no scheduler to yield to); {@code BACKOFF} sleeps between looks with the hardware's nanosleep, from
+ * {@link #FIRST_NAP_NS} doubling to {@link #MAX_NAP_NS}, afresh for every token; {@code SLEEP} sleeps
+ * {@link #SLEEP_NS} between looks. A sleeping warp issues nothing, leaving its SM's issue slots and the token's line to
+ * the others. Both need a nanosleep instruction (Volta and later; the Hopper profiles' {@code feature.nanosleep}).
+ */
+public final class GpuWaits {
+    /** The first nap of a backing-off wait: about one shared-memory round trip. */
+    public static final int FIRST_NAP_NS = 32;
+    /** The longest nap of a backing-off wait: a few global-memory latencies. */
+    public static final int MAX_NAP_NS = 1024;
+    /** A sleeping wait's nap. */
+    public static final int SLEEP_NS = 1024;
+
+    private GpuWaits() {
+    }
+
+    /** Whether waits under this policy nap between looks (rather than spin). */
+    public static boolean naps(WaitPolicy policy) {
+        return policy == WaitPolicy.BACKOFF || policy == WaitPolicy.SLEEP;
+    }
+
+    /** Why the target cannot wait this way, if it cannot. */
+    public static Optional<String> unsupported(WaitPolicy policy, GpuTarget target) {
+        return naps(policy) && !target.nanosleep()
+                ? Optional.of("wait policy " + policy + " naps with nanosleep, which " + target.called() + " does not have"
+                        + " (Volta and later, the Hopper profiles)")
+                : Optional.empty();
+    }
+
+    /** Why a schedule's rows would repeat the default ones on a GPU: SPIN is what ADAPTIVE does there. */
+    public static Optional<String> repeatsTheDefault(dev.finegrain.dsl.Schedule schedule) {
+        return schedule instanceof dev.finegrain.dsl.Schedule.LockDataflow dataflow
+                && dataflow.waitPolicy().filter(p -> p == WaitPolicy.SPIN).isPresent()
+                ? Optional.of("on a GPU the adaptive wait spins: wait policy spin repeats it") : Optional.empty();
+    }
+
+    /** The policy in words, for {@code show --gpu-plan}. */
+    public static String describe(WaitPolicy policy) {
+        return switch (policy) {
+            case ADAPTIVE, SPIN -> "spin: look again at once";
+            case BACKOFF -> "back off: nanosleep between looks, " + FIRST_NAP_NS + " ns doubling to " + MAX_NAP_NS
+                    + " ns, afresh for every token";
+            case SLEEP -> "sleep: nanosleep " + SLEEP_NS + " ns between looks";
+        };
+    }
+}
