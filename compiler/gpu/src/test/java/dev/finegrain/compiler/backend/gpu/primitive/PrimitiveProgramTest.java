@@ -8,6 +8,7 @@ import dev.finegrain.gpu.SimRequest;
 import dev.finegrain.gpu.SimResult;
 import dev.finegrain.gpu.SimStatus;
 import dev.finegrain.gpu.SimtSimulator;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every primitive keeps its guarantee on the model, in both divergence modes, under contention. */
 class PrimitiveProgramTest {
@@ -32,6 +34,20 @@ class PrimitiveProgramTest {
             }
         }
         return cases.stream();
+    }
+
+    @Test
+    void aBarrierWaitingForBlocksThatCannotStartIsADeadlockReportNotAHang() {
+        // fermi-gtx580 holds 16 SMs x 8 blocks: the 129th block waits for a slot the 128 waiting at the barrier never free
+        for (SyncPrimitive barrier : List.of(SyncPrimitive.named("atomic-barrier").orElseThrow(),
+                SyncPrimitive.named("xf-barrier").orElseThrow())) {
+            PrimitiveProgram program = new PrimitiveProgram(barrier, 2, 1, false);
+            SimResult result = SimtSimulator.run(SimRequest.builder(barrier.name() + ".sass", program.text())
+                    .profile("fermi-gtx580").blocks(129).threads(PrimitiveProgram.THREADS_PER_BLOCK)
+                    .sharedBytesPerBlock(128).globalBytes(PrimitiveLayout.GLOBAL_BYTES).build());
+            assertEquals(SimStatus.DEADLOCK, result.status(), result.toTable());
+            assertTrue(result.program().startsWith(barrier.name()), result.program());
+        }
     }
 
     @ParameterizedTest(name = "{0} on {1}, capacity {2}")
