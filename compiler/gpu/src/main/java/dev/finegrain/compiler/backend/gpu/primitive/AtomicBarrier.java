@@ -27,20 +27,22 @@ public record AtomicBarrier() implements SyncPrimitive {
 
     @Override
     public String algorithm() {
-        return "block barrier; the master increments one global counter and polls it until it reaches blocks x step;"
-                + " block barrier";
+        return "block barrier; the master fences, increments one global counter, polls it until it reaches blocks x step"
+                + " and fences; block barrier";
     }
 
     @Override
     public void sassEnter(SassText out) {
         out.line("BAR.SYNC 0x0");
         out.line("@!P0 BRA ab_done");
+        out.line("MEMBAR.GL");
         out.line("ATOM.ADD RZ, [" + SassText.hex(PrimitiveLayout.WORD_A) + "], R5");
         out.line("IMUL R10, R4, R2");
         out.label("ab_poll");
         out.line("LDG R11, [" + SassText.hex(PrimitiveLayout.WORD_A) + "]");
         out.line("ISETP.LT.AND P1, PT, R11, R10, PT");
         out.line("@P1 BRA ab_poll");
+        out.line("MEMBAR.GL");
         out.label("ab_done");
         out.line("BAR.SYNC 0x0");
     }

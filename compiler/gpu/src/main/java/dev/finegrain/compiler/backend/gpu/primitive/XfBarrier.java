@@ -28,14 +28,16 @@ public record XfBarrier() implements SyncPrimitive {
 
     @Override
     public String algorithm() {
-        return "each master stores the step in its arrival flag; block 0's threads poll all arrival flags, block"
-                + " barrier, store the step in every release flag; each master polls its release flag; block barrier";
+        return "each master fences and stores the step in its arrival flag; block 0's threads poll all arrival flags,"
+                + " block barrier, fence, store the step in every release flag; each master polls its release flag and"
+                + " fences; block barrier";
     }
 
     @Override
     public void sassEnter(SassText out) {
         String in = SassText.hex(PrimitiveLayout.XF_IN);
         String release = SassText.hex(PrimitiveLayout.XF_OUT);
+        out.line("@P0 MEMBAR.GL");
         out.line("@P0 STG [R7+" + in + "], R4");
         out.line("ISETP.NE.AND P1, PT, R1, RZ, PT");
         out.line("@P1 BRA xf_wait");
@@ -53,6 +55,7 @@ public record XfBarrier() implements SyncPrimitive {
         out.line("BRA xf_next_in");
         out.label("xf_all_in");
         out.line("BAR.SYNC 0x0");
+        out.line("MEMBAR.GL");
         out.line("MOV R30, R0");
         out.label("xf_next_out");
         out.line("ISETP.GE.AND P2, PT, R30, R2, PT");
@@ -67,6 +70,7 @@ public record XfBarrier() implements SyncPrimitive {
         out.line("LDG R32, [R7+" + release + "]");
         out.line("ISETP.NE.AND P3, PT, R32, R4, PT");
         out.line("@P3 BRA xf_poll_out");
+        out.line("MEMBAR.GL");
         out.label("xf_done");
         out.line("BAR.SYNC 0x0");
     }
