@@ -8,7 +8,7 @@
 //   channel:    score[i, j-1] (0,1): producer 1 threads back (0 warps), token array 0
 //   tokens:     1 array of 1024 token words, a ready bit beside each data word's value in one 64-bit word, shared channels
 //   wait:       critical-section loop: a lane fires inside the loop once it holds every token
-//   waiting:    back off: nanosleep between looks, 32 ns doubling to 1024 ns, afresh for every token
+//   waiting:    back off: nanosleep between looks, 32 ns doubling to 1024 ns, afresh for every wait
 //   copy-in:    a block barrier after every thread copied its words
 //   shared:     12288 bytes: tokens 0, each field's tile copy at [8192, 0]
 //   resources:  lock bits 0 explicit, 0 implicit (0 claimed on sm_90); named barriers 0

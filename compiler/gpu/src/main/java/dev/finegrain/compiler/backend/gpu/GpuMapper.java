@@ -50,9 +50,9 @@ public final class GpuMapper {
     }
 
     /**
-     * Why the GPU targets cannot honour a plan's wait policy or mutex, if they cannot: their token waits spin (the
-     * model's and CUDA's poll loops), the backoff and sleep forms (NANOSLEEP, {@code __nanosleep}) are not lowered yet,
-     * and their spin-locks are taken by exchange.
+     * Why the GPU target cannot honour a plan's wait policy or mutex, if it cannot: the napping waits
+     * ({@link GpuWaits}) need nanosleep and apply to tiles, not to a persistent band's edge, and the spin-locks are
+     * taken by exchange whatever mutex is asked for.
      */
     public static Optional<String> unmappableLockChoices(dev.finegrain.compiler.plan.ExecutionPlan plan, GpuTarget target) {
         dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();

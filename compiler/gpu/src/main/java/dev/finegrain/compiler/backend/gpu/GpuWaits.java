@@ -9,7 +9,8 @@ import java.util.Optional;
  * What a lock-dataflow wait policy means on a GPU, decided here once for both emitters (Stuart and Owens compare
  * spinning, spinning with backoff and sleeping): {@code ADAPTIVE} and {@code SPIN} spin, looking again at once (a GPU
  * thread has no scheduler to yield to); {@code BACKOFF} sleeps between looks with the hardware's nanosleep, from
- * {@link #FIRST_NAP_NS} doubling to {@link #MAX_NAP_NS}, afresh for every token; {@code SLEEP} sleeps
+ * {@link #FIRST_NAP_NS} doubling to {@link #MAX_NAP_NS}, afresh for every wait (each token waited for in turn, or
+ * each critical-section loop, which tries all of a point's tokens together); {@code SLEEP} sleeps
  * {@link #SLEEP_NS} between looks. A sleeping warp issues nothing, leaving its SM's issue slots and the token's line to
  * the others. Both need a nanosleep instruction (Volta and later; the Hopper profiles' {@code feature.nanosleep}).
  */
@@ -49,7 +50,7 @@ public final class GpuWaits {
         return switch (policy) {
             case ADAPTIVE, SPIN -> "spin: look again at once";
             case BACKOFF -> "back off: nanosleep between looks, " + FIRST_NAP_NS + " ns doubling to " + MAX_NAP_NS
-                    + " ns, afresh for every token";
+                    + " ns, afresh for every wait";
             case SLEEP -> "sleep: nanosleep " + SLEEP_NS + " ns between looks";
         };
     }

@@ -38,6 +38,19 @@ public final class CudaSyncContext {
         };
     }
 
+    /**
+     * A loop that runs {@code body} (a statement that loads the token) and looks again while {@code condition} holds,
+     * as the mapping's wait policy spells it: {@code do ... while} when it spins, a nap between looks otherwise.
+     */
+    String doWhile(String body, String condition) {
+        return switch (mapping.waitPolicy()) {
+            case BACKOFF -> "for (unsigned nap = " + GpuWaits.FIRST_NAP_NS + "u;; nap = fg::nap(nap, " + GpuWaits.MAX_NAP_NS
+                    + "u)) { " + body + " if (!(" + condition + ")) break; }";
+            case SLEEP -> "for (;;) { " + body + " if (!(" + condition + ")) break; __nanosleep(" + GpuWaits.SLEEP_NS + "u); }";
+            case ADAPTIVE, SPIN -> "do { " + body + " } while (" + condition + ");";
+        };
+    }
+
     SyncChannel channel(int c) {
         return mapping.channels().get(c);
     }

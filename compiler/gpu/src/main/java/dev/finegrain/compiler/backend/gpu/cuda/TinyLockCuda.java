@@ -52,7 +52,7 @@ public final class TinyLockCuda implements CudaSync {
         String value = cx.out.temporary("value");
         cx.tokenValues.put(c, value);
         cx.out.line("fg::u64 " + word + ";");
-        cx.out.line("do { " + word + " = fg::load_acquire_cta(&" + cx.producerWord(c) + "); } while ((" + word + " >> 32) == 0);");
+        cx.out.line(cx.doWhile(word + " = fg::load_acquire_cta(&" + cx.producerWord(c) + ");", "(" + word + " >> 32) == 0"));
         cx.out.line("const int " + value + " = (int) (unsigned) " + word + ";");
     }
 

@@ -45,6 +45,8 @@ class CudaSourceGoldenTest {
                         "--wait-policy", "backoff")),
                 Arguments.of("chain-acquire-release-sleep", List.of("chain", "--schedule", "lock-dataflow", "--mechanism",
                         "acquire-release", "--wait-policy", "sleep")),
+                Arguments.of("chain-tiny-lock-backoff", List.of("chain", "--schedule", "lock-dataflow", "--mechanism",
+                        "tiny-lock", "--wait-policy", "backoff")),
                 Arguments.of("nw-wavefront-cooperative", List.of("nw", "--schedule", "wavefront:cooperative", "--sizes", "2048")),
                 Arguments.of("chain-warp-shared-tiny-lock", List.of("chain-warp-shared", "--schedule", "lock-dataflow",
                         "--mechanism", "tiny-lock")),

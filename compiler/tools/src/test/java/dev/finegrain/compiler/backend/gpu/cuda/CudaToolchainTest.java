@@ -84,6 +84,13 @@ class CudaToolchainTest {
                 assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)),
                         policy + " " + mechanism);
             }
+            // the chain's tiny-lock waits in turn with its value in the token word: the load loop naps too
+            KernelGraph chain = Pipeline.compile(GpuGoldenCatalog.CATALOG.find("chain").orElseThrow().kernel());
+            CudaSource inTurn = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(chain,
+                    SchedulePlanner.plan(chain, lockDataflow().waitPolicy(policy)), Optional.of(LockMechanism.TINY_LOCK)),
+                    new int[] {512});
+            assertTrue(!inTurn.text().contains("do {"), inTurn.text());
+            assertTrue(Files.isExecutable(CudaToolchain.build(inTurn, CudaBackend.DEFAULT_ARCH, cache)), policy + " chain");
         }
     }
 
