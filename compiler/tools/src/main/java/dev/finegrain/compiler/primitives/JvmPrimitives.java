@@ -5,20 +5,19 @@ import dev.finegrain.compiler.backend.gpu.primitive.PrimitiveKind;
 import dev.finegrain.compiler.backend.gpu.primitive.SyncPrimitive;
 import dev.finegrain.runtime.jvm.StallException;
 import dev.finegrain.runtime.jvm.Watchdog;
+import dev.finegrain.runtime.jvm.WorkerTeam;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The primitives on the JVM: one platform thread per block (the paper's master thread), each performing the primitive
- * {@code ops} times after a common start. A checking run counts holders and barrier phases as the model's does; the
- * timed runs are {@link #REPEATS}, after {@link #WARM_UPS} untimed ones, and the row keeps their median. Waits report a stall through
- * the run's watchdog (10 s without progress), naming the primitive, instead of hanging.
+ * The primitives on the JVM: a {@link WorkerTeam} with a thread per block (the paper's master thread), each performing
+ * the primitive {@code ops} times in one team run. A checking run counts holders and barrier phases as the model's does;
+ * the timed runs are {@link #REPEATS}, after {@link #WARM_UPS} untimed ones, and the row keeps their median. Waits report
+ * a stall through the run's watchdog (10 s without progress), naming the primitive, instead of hanging.
  */
 public record JvmPrimitives() implements PrimitiveBackend {
 
@@ -31,7 +30,7 @@ public record JvmPrimitives() implements PrimitiveBackend {
         return "jvm";
     }
 
-    /** A tenth of a second or more per run for most primitives on a few cores, so that a run outlasts a scheduler slice. */
+    /** 5 ms (one thread) to 0.7 s (the XF barrier on two threads) per run at the rates measured on two cores. */
     @Override
     public int defaultOps() {
         return 1_000_000;
@@ -61,17 +60,17 @@ public record JvmPrimitives() implements PrimitiveBackend {
     public PrimitiveRow run(SyncPrimitive primitive, int threads, int initial, int ops, int checkOps) {
         String kind = primitive.kind().id();
         int capacity = primitive.kind() == PrimitiveKind.MUTEX ? 1 : initial;
-        try {
-            String wrong = check(primitive, threads, capacity, checkOps);
+        try (WorkerTeam team = new WorkerTeam(threads)) {
+            String wrong = check(team, primitive, capacity, checkOps);
             if (wrong != null) {
                 return PrimitiveRow.notRun(name(), primitive.name(), kind, threads, initial, ops, wrong);
             }
             for (int warmUp = 0; warmUp < WARM_UPS; warmUp++) {
-                timed(primitive, threads, capacity, ops);
+                timed(team, primitive, capacity, ops);
             }
             double[] seconds = new double[REPEATS];
             for (int r = 0; r < REPEATS; r++) {
-                seconds[r] = timed(primitive, threads, capacity, ops);
+                seconds[r] = timed(team, primitive, capacity, ops);
             }
             Arrays.sort(seconds);
             double median = seconds[REPEATS / 2];
@@ -95,7 +94,8 @@ public record JvmPrimitives() implements PrimitiveBackend {
     }
 
     /** Null when a checking run kept the guarantee, else what it broke. */
-    private static String check(SyncPrimitive primitive, int threads, int capacity, int ops) {
+    private static String check(WorkerTeam team, SyncPrimitive primitive, int capacity, int ops) {
+        int threads = team.size();
         SyncPrimitive.JvmPrimitive form = primitive.jvm(threads, capacity, watchdog(primitive));
         AtomicInteger holders = new AtomicInteger();
         AtomicInteger violations = new AtomicInteger();
@@ -103,7 +103,7 @@ public record JvmPrimitives() implements PrimitiveBackend {
         long[] plain = new long[1];
         AtomicInteger arrivals = new AtomicInteger();
         boolean barrier = primitive.kind() == PrimitiveKind.BARRIER;
-        run(threads, worker -> {
+        team.run((worker, size) -> {
             for (int step = 1; step <= ops; step++) {
                 if (barrier) {
                     arrivals.incrementAndGet();
@@ -137,52 +137,16 @@ public record JvmPrimitives() implements PrimitiveBackend {
         return null;
     }
 
-    private static double timed(SyncPrimitive primitive, int threads, int capacity, int ops) {
-        SyncPrimitive.JvmPrimitive form = primitive.jvm(threads, capacity, watchdog(primitive));
-        return run(threads, worker -> {
+    /** Seconds from the team's start to its last worker's end, each worker doing {@code ops} operations. */
+    private static double timed(WorkerTeam team, SyncPrimitive primitive, int capacity, int ops) {
+        SyncPrimitive.JvmPrimitive form = primitive.jvm(team.size(), capacity, watchdog(primitive));
+        long began = System.nanoTime();
+        team.run((worker, size) -> {
             for (int op = 0; op < ops; op++) {
                 form.enter(worker);
                 form.leave(worker);
             }
         });
-    }
-
-    interface Worker {
-        void work(int worker);
-    }
-
-    /** Runs the workers from a common start; the seconds from the start to the last one's end. */
-    private static double run(int threads, Worker body) {
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
-        for (int w = 0; w < threads; w++) {
-            int worker = w;
-            workers.add(Thread.ofPlatform().name("primitive-" + w).start(() -> {
-                try {
-                    start.await();
-                    body.work(worker);
-                } catch (RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
-        }
-        long began = System.nanoTime();
-        start.countDown();
-        for (Thread worker : workers) {
-            try {
-                worker.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while the primitive ran", e);
-            }
-        }
-        double seconds = (System.nanoTime() - began) / 1e9;
-        if (failure.get() != null) {
-            throw failure.get();
-        }
-        return seconds;
+        return (System.nanoTime() - began) / 1e9;
     }
 }
