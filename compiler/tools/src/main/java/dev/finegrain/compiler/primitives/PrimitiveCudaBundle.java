@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.primitives;
 
+import dev.finegrain.compiler.backend.gpu.cuda.CudaSource;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaToolchain;
 import dev.finegrain.compiler.backend.gpu.primitive.PrimitiveCuda;
 import dev.finegrain.compiler.backend.gpu.primitive.SyncPrimitive;
 import dev.finegrain.compiler.compare.AtomicFiles;
@@ -12,7 +14,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 /**
- * A folder that runs the primitives on a GPU machine with nothing but nvcc: {@code primitives.cu} and {@code run.sh},
+ * A folder that runs the primitives on a GPU machine with nothing but nvcc: {@code primitives.cu}, the prelude it
+ * includes for its barriers ({@code finegrain.cuh}) and {@code run.sh},
  * which builds it for the GPU it finds and writes {@code primitives-cuda.csv} beside itself.
  */
 public final class PrimitiveCudaBundle {
@@ -29,6 +32,7 @@ public final class PrimitiveCudaBundle {
         }
         AtomicFiles.replace(folder.resolve("primitives.cu"), PrimitiveCuda.source(primitives, initials, ops, checkOps,
                 accesses));
+        AtomicFiles.replace(folder.resolve(CudaSource.PRELUDE), CudaToolchain.prelude());
         Path script = folder.resolve("run.sh");
         AtomicFiles.replace(script, """
                 #!/usr/bin/env bash

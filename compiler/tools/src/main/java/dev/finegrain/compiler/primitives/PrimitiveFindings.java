@@ -7,15 +7,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
  * What the rows of one backend say: its answer to each question of the paper's Table 5 (the fastest verified
- * implementation at the largest block count where every candidate ran, or was too slow to matter), and the rate of one primitive relative to another
- * at scale, for the claims of the paper's figure captions.
+ * implementation at the largest block count where every candidate ran, or was too slow to matter), and the rates of
+ * one primitive relative to another, for the claims of the paper's figure captions.
  */
 public record PrimitiveFindings(String backend, List<PrimitiveRow> rows) {
 
@@ -75,17 +74,6 @@ public record PrimitiveFindings(String backend, List<PrimitiveRow> rows) {
         return values.isEmpty() ? 0 : high ? values.last() : values.first();
     }
 
-    /** The largest block count at which both primitives (at one initial value) verified. */
-    public OptionalDouble ratioAtScale(String numerator, String denominator, int initial) {
-        List<PrimitiveRow> both = rows.stream().filter(r -> r.initial() == initial).toList();
-        return both.stream().filter(PrimitiveRow::verified).map(PrimitiveRow::blocks).distinct()
-                .filter(b -> verified(both, numerator, b).isPresent() && verified(both, denominator, b).isPresent())
-                .max(Integer::compare)
-                .map(b -> OptionalDouble.of(verified(both, numerator, b).orElseThrow().opsPerSecond()
-                        / verified(both, denominator, b).orElseThrow().opsPerSecond()))
-                .orElse(OptionalDouble.empty());
-    }
-
     /** The ratio of two primitives' rates at every block count where both verified, smallest first by blocks. */
     public List<double[]> ratios(String numerator, String denominator, int initial) {
         List<PrimitiveRow> both = rows.stream().filter(r -> r.initial() == initial).toList();
@@ -94,11 +82,6 @@ public record PrimitiveFindings(String backend, List<PrimitiveRow> rows) {
                 .map(b -> new double[] {b, verified(both, numerator, b).orElseThrow().opsPerSecond()
                         / verified(both, denominator, b).orElseThrow().opsPerSecond()})
                 .toList();
-    }
-
-    public Optional<PrimitiveRow> row(String primitive, int blocks, int initial) {
-        return rows.stream().filter(r -> r.primitive().equals(primitive) && r.blocks() == blocks
-                && r.initial() == initial).findFirst();
     }
 
     private static Optional<PrimitiveRow> verified(List<PrimitiveRow> rows, String primitive, int blocks) {

@@ -5,7 +5,6 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,17 +72,14 @@ class ReadyStructuresLincheckTest {
                 .check(structure);
     }
 
-    @Nested
-    class Queues {
-        @Test
-        void theLockedQueueIsLinearizable() {
-            check(LockedQueue.class);
-        }
+    @Test
+    void theLockedQueueIsLinearizable() {
+        check(LockedQueue.class);
+    }
 
-        @Test
-        void theMichaelScottQueueIsLinearizable() {
-            check(LockFreeQueue.class);
-        }
+    @Test
+    void theMichaelScottQueueIsLinearizable() {
+        check(LockFreeQueue.class);
     }
 
     @Test

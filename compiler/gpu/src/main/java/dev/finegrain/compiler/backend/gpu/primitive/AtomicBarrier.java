@@ -49,7 +49,7 @@ public record AtomicBarrier() implements SyncPrimitive {
 
     @Override
     public String cudaEnter() {
-        return "fgp::atomic_barrier(s, step);";
+        return "fg::grid_barrier(s.at(fgp::WORD_A), step * s.blocks);";
     }
 
     @Override

@@ -20,18 +20,9 @@ public record MemoryBenchmark(boolean contentious, Access access, boolean write)
     /** Accesses per loop iteration. */
     static final int UNROLL = 10;
 
+    /** A volatile access, an atomic one, or a volatile one after a single atomic (does the atomic unit hold the line?). */
     public enum Access {
-        VOLATILE("Volatile"), ATOMIC("Atomic"), VOLATILE_AFTER_ATOMIC("Volatile preceded by Atomic");
-
-        private final String paperName;
-
-        Access(String paperName) {
-            this.paperName = paperName;
-        }
-
-        public String paperName() {
-            return paperName;
-        }
+        VOLATILE, ATOMIC, VOLATILE_AFTER_ATOMIC
     }
 
     /** The twelve, in the order of the paper's Table 1. */
@@ -45,11 +36,6 @@ public record MemoryBenchmark(boolean contentious, Access access, boolean write)
             }
         }
         return all;
-    }
-
-    /** The paper's row name, e.g. "Contentious Atomic", and the column: Reads or Writes. */
-    public String paperRow() {
-        return (contentious ? "Contentious " : "Noncontentious ") + access.paperName();
     }
 
     public String name() {

@@ -30,6 +30,7 @@ public final class PrimitiveCuda {
                 #include <string>
                 #include <vector>
                 #include <cuda_runtime.h>
+                #include "finegrain.cuh"   // the barriers: fg::grid_barrier and fg::xf_grid_barrier, as the wavefront runs them
 
                 #define CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \\
                     std::fprintf(stderr, "%s:%d: %s\\n", __FILE__, __LINE__, cudaGetErrorString(e_)); std::exit(2); } } while (0)
@@ -39,8 +40,8 @@ public final class PrimitiveCuda {
         out.append(constant("ERROR", PrimitiveLayout.ERROR)).append(constant("COUNTER", PrimitiveLayout.COUNTER))
                 .append(constant("HOLDERS", PrimitiveLayout.HOLDERS)).append(constant("ARRIVALS", PrimitiveLayout.ARRIVALS))
                 .append(constant("WORD_A", PrimitiveLayout.WORD_A)).append(constant("WORD_B", PrimitiveLayout.WORD_B))
-                .append(constant("WORD_C", PrimitiveLayout.WORD_C)).append(constant("XF_IN", PrimitiveLayout.XF_IN))
-                .append(constant("XF_OUT", PrimitiveLayout.XF_OUT)).append(constant("PRIVATE", PrimitiveLayout.PRIVATE))
+                .append(constant("WORD_C", PrimitiveLayout.WORD_C)).append(constant("XF_FLAGS", PrimitiveLayout.XF_FLAGS))
+                .append(constant("PRIVATE", PrimitiveLayout.PRIVATE))
                 .append("constexpr unsigned MAX_BLOCKS = ").append(PrimitiveLayout.MAX_BLOCKS).append("u;\n")
                 .append("constexpr unsigned GLOBAL_BYTES = ").append(PrimitiveLayout.GLOBAL_BYTES).append("u;\n")
                 .append("constexpr unsigned BACKOFF_MIN = ").append(Backoff.MIN).append("u, BACKOFF_MAX = ")
@@ -96,36 +97,6 @@ public final class PrimitiveCuda {
                 __device__ void sleeping_post(const State& s, unsigned capacity) {
                     __threadfence();
                     if (atomicSub(s.at(WORD_A), 1u) > capacity) atomicAdd(s.at(WORD_C), 1u);
-                }
-                __device__ void atomic_barrier(const State& s, unsigned step) {
-                    __syncthreads();
-                    if (threadIdx.x == 0) {
-                        __threadfence();
-                        atomicAdd(s.at(WORD_A), 1u);
-                        const unsigned goal = step * s.blocks;
-                        while (*s.v(WORD_A) < goal) {
-                        }
-                        __threadfence();
-                    }
-                    __syncthreads();
-                }
-                __device__ void xf_barrier(const State& s, unsigned step) {
-                    volatile unsigned* in = s.v(XF_IN);
-                    volatile unsigned* out = s.v(XF_OUT);
-                    if (threadIdx.x == 0) { __threadfence(); in[blockIdx.x] = step; }
-                    if (blockIdx.x == 0) {
-                        for (unsigned k = threadIdx.x; k < s.blocks; k += blockDim.x) while (in[k] != step) {
-                        }
-                        __syncthreads();
-                        __threadfence();
-                        for (unsigned k = threadIdx.x; k < s.blocks; k += blockDim.x) out[k] = step;
-                    }
-                    if (threadIdx.x == 0) {
-                        while (out[blockIdx.x] != step) {
-                        }
-                        __threadfence();
-                    }
-                    __syncthreads();
                 }
                 }  // namespace fgp
 

@@ -27,14 +27,15 @@ public final class PrimitiveLayout {
     public static final int WORD_B = 0x1080;
     /** The primitive's third word: the semaphore's turn. */
     public static final int WORD_C = 0x1100;
-    /** The XF barrier's arrival flags, one word per block. */
-    public static final int XF_IN = 0x2000;
-    /** The XF barrier's release flags, one word per block. */
-    public static final int XF_OUT = 0x8000;
+    /**
+     * The XF barrier's flags: a word per block for its arrival, then a word per block for its release, as the
+     * wavefront's {@code fg::xf_grid_barrier} keeps them (so the release flags start {@code 4 x blocks} bytes later).
+     */
+    public static final int XF_FLAGS = 0x2000;
     /** Each block's private word, 256 bytes apart. */
     public static final int PRIVATE = 0x10000;
     /** The most blocks the layout has flags and private words for. */
-    public static final int MAX_BLOCKS = (XF_OUT - XF_IN) / 4;
+    public static final int MAX_BLOCKS = (PRIVATE - XF_FLAGS) / 8;
     /** Global memory the programs need. */
     public static final int GLOBAL_BYTES = PRIVATE + 256 * MAX_BLOCKS;
 

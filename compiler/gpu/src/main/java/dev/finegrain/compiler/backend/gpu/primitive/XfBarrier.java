@@ -35,10 +35,10 @@ public record XfBarrier() implements SyncPrimitive {
 
     @Override
     public void sassEnter(SassText out) {
-        String in = SassText.hex(PrimitiveLayout.XF_IN);
-        String release = SassText.hex(PrimitiveLayout.XF_OUT);
+        String flags = SassText.hex(PrimitiveLayout.XF_FLAGS);
+        out.line("SHL R34, R2, 0x2");
         out.line("@P0 MEMBAR.GL");
-        out.line("@P0 STG [R7+" + in + "], R4");
+        out.line("@P0 STG [R7+" + flags + "], R4");
         out.line("ISETP.NE.AND P1, PT, R1, RZ, PT");
         out.line("@P1 BRA xf_wait");
         out.comment("block 0: thread t polls the arrival flags t, t + threads, ...");
@@ -48,7 +48,7 @@ public record XfBarrier() implements SyncPrimitive {
         out.line("@P2 BRA xf_all_in");
         out.line("SHL R31, R30, 0x2");
         out.label("xf_poll_in");
-        out.line("LDG R32, [R31+" + in + "]");
+        out.line("LDG R32, [R31+" + flags + "]");
         out.line("ISETP.NE.AND P3, PT, R32, R4, PT");
         out.line("@P3 BRA xf_poll_in");
         out.line("IADD R30, R30, R33");
@@ -56,18 +56,21 @@ public record XfBarrier() implements SyncPrimitive {
         out.label("xf_all_in");
         out.line("BAR.SYNC 0x0");
         out.line("MEMBAR.GL");
+        out.comment("the release flags follow the blocks' arrival flags");
         out.line("MOV R30, R0");
         out.label("xf_next_out");
         out.line("ISETP.GE.AND P2, PT, R30, R2, PT");
         out.line("@P2 BRA xf_wait");
         out.line("SHL R31, R30, 0x2");
-        out.line("STG [R31+" + release + "], R4");
+        out.line("IADD R31, R31, R34");
+        out.line("STG [R31+" + flags + "], R4");
         out.line("IADD R30, R30, R33");
         out.line("BRA xf_next_out");
         out.label("xf_wait");
         out.line("@!P0 BRA xf_done");
+        out.line("IADD R31, R7, R34");
         out.label("xf_poll_out");
-        out.line("LDG R32, [R7+" + release + "]");
+        out.line("LDG R32, [R31+" + flags + "]");
         out.line("ISETP.NE.AND P3, PT, R32, R4, PT");
         out.line("@P3 BRA xf_poll_out");
         out.line("MEMBAR.GL");
@@ -77,7 +80,7 @@ public record XfBarrier() implements SyncPrimitive {
 
     @Override
     public String cudaEnter() {
-        return "fgp::xf_barrier(s, step);";
+        return "fg::xf_grid_barrier(s.at(fgp::XF_FLAGS), s.blocks, step);";
     }
 
     @Override
