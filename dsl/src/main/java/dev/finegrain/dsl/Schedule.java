@@ -33,7 +33,7 @@ public sealed interface Schedule {
             this(Optional.empty());
         }
 
-        /** The same wavefront whose persistent blocks meet at {@code gridBarrier} between steps (GPU targets). */
+        /** The same wavefront whose workers (a GPU's blocks, the JVM's threads) meet at {@code gridBarrier} between steps. */
         public Wavefront barrier(GridBarrier gridBarrier) {
             return new Wavefront(Optional.of(Objects.requireNonNull(gridBarrier, "gridBarrier")));
         }
@@ -186,7 +186,7 @@ public sealed interface Schedule {
     }
 
     /**
-     * Parses a command-line spelling: {@code wavefront} (or {@code wavefront:xf}, {@code :atomic}, {@code :cooperative}), {@code lock-dataflow}, {@code lock-dataflow:persistent},
+     * Parses a command-line spelling: {@code wavefront} (or {@code wavefront:xf}, {@code :atomic}, {@code :cooperative}, {@code :relaunch}), {@code lock-dataflow}, {@code lock-dataflow:persistent},
      * {@code data-parallel} (tile 16)
      * or {@code data-parallel:B} / {@code data-parallel:BxB}.
      *
@@ -195,7 +195,7 @@ public sealed interface Schedule {
     static Optional<Schedule> parse(String text) {
         return switch (text) {
             case "wavefront" -> Optional.of(new Wavefront());
-            case "wavefront:atomic", "wavefront:xf", "wavefront:cooperative" -> Optional.of(new Wavefront()
+            case "wavefront:atomic", "wavefront:xf", "wavefront:cooperative", "wavefront:relaunch" -> Optional.of(new Wavefront()
                     .barrier(GridBarrier.fromCliName(text.substring("wavefront:".length())).orElseThrow()));
             case "lock-dataflow" -> Optional.of(new LockDataflow());
             case "lock-dataflow:persistent" -> Optional.of(new LockDataflow().persistent());

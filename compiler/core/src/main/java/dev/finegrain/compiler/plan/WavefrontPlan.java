@@ -33,7 +33,7 @@ public record WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride, Opt
                 : "floor(" + DependenceMath.format(hyperplane) + ".p / " + stride + ")";
         return "wavefront over hyperplane " + DependenceMath.format(hyperplane) + ": step t runs every point p with "
                 + step + " = t, in any order\n  sync: a barrier between consecutive steps"
-                + barrier.map(b -> " (" + b.cliName() + " between a GPU's persistent blocks)").orElse("") + "\n";
+                + barrier.map(b -> " (the " + b.cliName() + " barrier)").orElse("") + "\n";
     }
 
     @Override

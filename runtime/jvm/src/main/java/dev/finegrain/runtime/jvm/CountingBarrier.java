@@ -25,23 +25,21 @@ public final class CountingBarrier implements StepBarrier {
     }
 
     private final int parties;
-    private final Watchdog watchdog;
     /** Each worker's step number, on its own cache line. */
     private final int[] steps;
     @SuppressWarnings("unused") // through COUNT
     private volatile int count;
 
-    public CountingBarrier(int parties, Watchdog watchdog) {
+    public CountingBarrier(int parties) {
         if (parties < 1) {
             throw new IllegalArgumentException("a barrier needs at least one worker, was " + parties);
         }
         this.parties = parties;
-        this.watchdog = watchdog;
         this.steps = new int[parties * PAD];
     }
 
     @Override
-    public void await(int worker) {
+    public void await(int worker, Watchdog watchdog) {
         int goal = (steps[worker * PAD] += 1) * parties;
         COUNT.getAndAdd(this, 1);
         long start = Watchdog.CLOCK_NOT_STARTED;

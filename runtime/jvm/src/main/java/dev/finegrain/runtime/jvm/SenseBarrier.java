@@ -32,7 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  * the last step had seen the release that this waiter is about to see. A parked waiter looks at both every
  * {@link #PARK_SLICE_NANOS}.
  */
-public final class SenseBarrier {
+public final class SenseBarrier implements StepBarrier {
     private static final VarHandle COUNT;
     private static final VarHandle PARKED;
     /** The channel a barrier wait reports to its watchdog's describer (no token channel has a negative number). */
@@ -101,11 +101,13 @@ public final class SenseBarrier {
         this.count = parties;
     }
 
+    @Override
     public int parties() {
         return parties;
     }
 
     /** Waits until all parties have arrived: spins, then parks; checks the watchdog. */
+    @Override
     public void await(int worker, Watchdog watchdog) {
         int mySense = workerSense[worker * PAD] ^ 1;
         workerSense[worker * PAD] = mySense;
@@ -120,7 +122,8 @@ public final class SenseBarrier {
         }
     }
 
-    /** Says that a worker has finished its task and will not arrive again; every worker calls it once, at its end. */
+    /** A departure makes every waiter that can no longer be released report it, instead of waiting for the timeout. */
+    @Override
     public void depart() {
         departed = true;
     }

@@ -20,38 +20,36 @@ public final class XfBarrier implements StepBarrier {
     private static final int PAD = 16;
 
     private final int parties;
-    private final Watchdog watchdog;
     private final int[] arrived;
     private final int[] released;
     private final int[] steps;
 
-    public XfBarrier(int parties, Watchdog watchdog) {
+    public XfBarrier(int parties) {
         if (parties < 1) {
             throw new IllegalArgumentException("a barrier needs at least one worker, was " + parties);
         }
         this.parties = parties;
-        this.watchdog = watchdog;
         this.arrived = new int[parties * PAD];
         this.released = new int[parties * PAD];
         this.steps = new int[parties * PAD];
     }
 
     @Override
-    public void await(int worker) {
+    public void await(int worker, Watchdog watchdog) {
         int step = steps[worker * PAD] += 1;
         FLAGS.setRelease(arrived, worker * PAD, step);
         if (worker == 0) {
             for (int other = 0; other < parties; other++) {
-                poll(arrived, other, step, worker);
+                poll(arrived, other, step, worker, watchdog);
             }
             for (int other = 0; other < parties; other++) {
                 FLAGS.setRelease(released, other * PAD, step);
             }
         }
-        poll(released, worker, step, worker);
+        poll(released, worker, step, worker, watchdog);
     }
 
-    private void poll(int[] flags, int owner, int step, int worker) {
+    private static void poll(int[] flags, int owner, int step, int worker, Watchdog watchdog) {
         long start = Watchdog.CLOCK_NOT_STARTED;
         for (long attempt = 0; (int) FLAGS.getAcquire(flags, owner * PAD) - step < 0; attempt++) {
             start = watchdog.waitPolicy().pause(attempt, start, watchdog, Exclusion.WAIT_CHANNEL, worker, owner);

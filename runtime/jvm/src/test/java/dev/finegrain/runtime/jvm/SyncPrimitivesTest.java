@@ -60,16 +60,16 @@ class SyncPrimitivesTest {
 
     @Test
     void barrierPhasesNeverMix() throws InterruptedException {
-        for (Function<Watchdog, StepBarrier> make : List.<Function<Watchdog, StepBarrier>>of(
-                w -> new CountingBarrier(THREADS, w), w -> new XfBarrier(THREADS, w))) {
-            StepBarrier barrier = make.apply(Concurrently.watchdog());
+        for (StepBarrier barrier : List.of(new CountingBarrier(THREADS), new XfBarrier(THREADS),
+                new SenseBarrier(THREADS))) {
+            Watchdog watchdog = Concurrently.watchdog();
             AtomicInteger arrivals = new AtomicInteger();
             AtomicInteger violations = new AtomicInteger();
             int steps = 1_000;
             runAll(worker -> {
                 for (int step = 1; step <= steps; step++) {
                     arrivals.incrementAndGet();
-                    barrier.await(worker);
+                    barrier.await(worker, watchdog);
                     int seen = arrivals.get();
                     if (seen < step * THREADS || seen >= (step + 1) * THREADS) {
                         violations.incrementAndGet();
@@ -84,14 +84,14 @@ class SyncPrimitivesTest {
     void aBarrierMissingAWorkerStallsNamingTheWaitInsteadOfHanging() throws InterruptedException {
         Watchdog watchdog = new Watchdog(TimeUnit.MILLISECONDS.toNanos(200),
                 (channel, worker, other) -> "xf-barrier: worker " + worker + " waits", WaitPolicy.SPIN);
-        StepBarrier barrier = new XfBarrier(3, watchdog);
+        StepBarrier barrier = new XfBarrier(3);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread[] threads = new Thread[2];
         for (int w = 0; w < 2; w++) {
             int worker = w;
             threads[w] = Thread.ofPlatform().start(() -> {
                 try {
-                    barrier.await(worker);
+                    barrier.await(worker, watchdog);
                 } catch (RuntimeException e) {
                     failure.compareAndSet(null, e);
                 }

@@ -8,6 +8,7 @@ import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
 import dev.finegrain.compiler.backend.jvm.layout.AlignedStorage;
 import dev.finegrain.compiler.backend.jvm.layout.HyperplaneStorage;
 import dev.finegrain.compiler.backend.jvm.layout.StorageLayout;
+import dev.finegrain.compiler.backend.jvm.layout.StepBarriers;
 import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
 import dev.finegrain.compiler.backend.reference.HaloPoints;
 import dev.finegrain.compiler.backend.reference.PaddedFields;
@@ -23,6 +24,7 @@ import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.ParamSpec;
 import dev.finegrain.runtime.jvm.PackedReadyWords;
 import dev.finegrain.runtime.jvm.SenseBarrier;
+import dev.finegrain.runtime.jvm.StepBarrier;
 import dev.finegrain.runtime.jvm.StallException;
 import dev.finegrain.runtime.jvm.TeamTask;
 import dev.finegrain.runtime.jvm.WaitDescriber;
@@ -332,7 +334,7 @@ public final class CompiledJvmKernel {
         } catch (Throwable failure) {
             throw new IllegalStateException("cannot instantiate the generated kernel of " + variant.graph().name(), failure);
         }
-        SenseBarrier barrier = sync.length == 1 && sync[0] instanceof SenseBarrier steps ? steps : null;
+        StepBarrier barrier = sync.length == 1 && sync[0] instanceof StepBarrier steps ? steps : null;
         return (worker, teamSize) -> {
             try {
                 kernel.run(worker, teamSize);
@@ -352,7 +354,7 @@ public final class CompiledJvmKernel {
 
     private Object[] syncObjects(int[] sizes, int workers) {
         if (!(variant.plan() instanceof DataflowPlan dataflow)) {
-            return new Object[] {new SenseBarrier(workers)};
+            return new Object[] {StepBarriers.create(variant.plan(), workers)};
         }
         SyncLayout layout = SyncLayout.of(dataflow, variant.mechanism().orElseThrow());
         int last = sizes.length - 1;

@@ -110,12 +110,13 @@ public final class JvmBackend implements Backend {
         return true;
     }
 
-    /** Its wavefront's workers meet at its own sense-reversing barrier: the grid barriers are a GPU's choice. */
+    /** Its wavefront's workers are one team of threads for the whole run: a cooperative launch or a relaunch is a GPU's. */
     @Override
     public Optional<String> neverRuns(Schedule schedule) {
-        return schedule instanceof Schedule.Wavefront wavefront && wavefront.barrier().isPresent()
-                ? Optional.of("its wavefront's workers meet at its sense-reversing barrier; the " + wavefront.barrier().get()
-                + " barrier is a GPU's, for persistent blocks")
+        return schedule instanceof Schedule.Wavefront wavefront && wavefront.barrier().filter(b -> !b.onThreads()).isPresent()
+                ? Optional.of("its wavefront's workers are one team of threads for the whole run; the "
+                + wavefront.barrier().get() + " barrier is a GPU launch's (use atomic, xf, or none for its"
+                + " sense-reversing barrier)")
                 : Optional.empty();
     }
 

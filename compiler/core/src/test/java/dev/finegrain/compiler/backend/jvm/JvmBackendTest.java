@@ -7,6 +7,7 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
 import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
+import dev.finegrain.compiler.backend.jvm.layout.StepBarriers;
 import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.IrChannel;
@@ -17,6 +18,7 @@ import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
@@ -54,7 +56,8 @@ class JvmBackendTest {
     /** Every variant of a kernel: schedules x the mechanisms the backend supports for each. */
     private List<Variant> variants(Kernel kernel) {
         KernelGraph graph = Pipeline.compile(kernel);
-        List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), lockDataflow(), lockDataflow().interleaved(),
+        List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), wavefront().barrier(GridBarrier.ATOMIC),
+                wavefront().barrier(GridBarrier.XF), lockDataflow(), lockDataflow().interleaved(),
                 lockDataflow().mutex(dev.finegrain.dsl.Mutex.TICKET), lockDataflow().mutex(dev.finegrain.dsl.Mutex.TEST_AND_SET)));
         if (graph.tiling().legal()) {
             schedules.add(dataParallel(2));
@@ -82,6 +85,23 @@ class JvmBackendTest {
             case 2 -> new int[] {12, 10};
             default -> new int[] {4, 6, 4};
         };
+    }
+
+    @Test
+    void aWavefrontMeetsAtTheBarrierItNamesOrIsSkippedWithTheReason() {
+        KernelGraph graph = Pipeline.compile(GoldenKernels.needlemanWunsch());
+        java.util.function.Function<Schedule, String> barrierOf = schedule -> StepBarriers.create(
+                SchedulePlanner.plan(graph, schedule), 2).getClass().getSimpleName();
+        assertEquals("CountingBarrier", barrierOf.apply(wavefront().barrier(GridBarrier.ATOMIC)));
+        assertEquals("XfBarrier", barrierOf.apply(wavefront().barrier(GridBarrier.XF)));
+        assertEquals("SenseBarrier", barrierOf.apply(wavefront()));
+        assertEquals("SenseBarrier", barrierOf.apply(dataParallel(2)));
+        for (GridBarrier launch : List.of(GridBarrier.COOPERATIVE, GridBarrier.RELAUNCH)) {
+            assertEquals(Optional.of("its wavefront's workers are one team of threads for the whole run; the " + launch
+                    + " barrier is a GPU launch's (use atomic, xf, or none for its sense-reversing barrier)"),
+                    backend.neverRuns(wavefront().barrier(launch)));
+        }
+        assertEquals(Optional.empty(), backend.neverRuns(wavefront().barrier(GridBarrier.XF)));
     }
 
     @Test

@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * Maps a wavefront plan onto a GPU in one launch: the steps along the plan's hyperplane (in 3D a plane of candidates a
  * step, {@link WavefrontPlanes}), as many threads as the widest step needs (whole warps, at most a block), and one
- * persistent block per SM with an inter-block barrier when one block cannot hold a step; throws
+ * persistent block per SM with an inter-block barrier when one block cannot hold a step (or a launch per step when
+ * the barrier is a relaunch); throws
  * {@link GpuLoweringException} for a hyperplane the GPU steps cannot follow.
  */
 final class MapWavefront {
@@ -61,10 +62,13 @@ final class MapWavefront {
             widest = Math.min(stride, sizes[0]);
         }
         int threads = Math.min(target.maxThreadsPerBlock(), Math.ceilDiv(widest, GpuTarget.WARP) * GpuTarget.WARP);
-        int blocks = Math.min(target.smCount(), Math.ceilDiv(widest, threads));
+        GridBarrier barrier = plan.barrier().orElse(target.defaultGridBarrier());
+        // persistent blocks, at most one per SM, meet between steps; a relaunch's steps launch as many as they need
+        int blocks = barrier == GridBarrier.RELAUNCH ? Math.ceilDiv(widest, threads)
+                : Math.min(target.smCount(), Math.ceilDiv(widest, threads));
         StaticChecks.check(graph, target, threads, GpuMapping.Resources.NONE, null);
         return new WavefrontMapping(graph, target, sizes.clone(), steps, widest, stride, threads, blocks,
-                plan.hyperplane().clone(), plan.barrier().orElse(target.defaultGridBarrier()),
+                plan.hyperplane().clone(), barrier,
                 plan.barrier().isPresent() ? "named by the schedule" : "the target's default: " + target.defaultGridBarrierSource());
     }
 }

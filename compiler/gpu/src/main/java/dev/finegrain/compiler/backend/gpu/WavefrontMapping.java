@@ -12,8 +12,9 @@ import java.util.List;
  * {@link WavefrontPlanes}; anti-diagonals in 2D; runs of {@code stride} points in 1D), the threads of the grid dealt
  * the points of a step in turn, a barrier between steps: the block barrier for one block, or one persistent block per
  * SM and an inter-block barrier of Stuart and Owens' ({@code barrier}: the two-stage atomic one unless the schedule
- * names another, or the target's default) when the widest step needs more threads than a block holds;
- * {@code barrierChoice} says where the barrier came from.
+ * names another, or the target's default) when the widest step needs more threads than a block holds; or, for a
+ * relaunch, a launch per step of as many blocks as that step's points need ({@code blocks} then the most of any
+ * step), the kernel boundary being the barrier. {@code barrierChoice} says where the barrier came from.
  */
 public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes, int steps, int widest, int stride,
                                int threadsPerBlock, int blocks, int[] hyperplane, GridBarrier barrier,
@@ -32,6 +33,24 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
             case ATOMIC -> "the atomic inter-block barrier of seed 000";
             case XF -> "Xiao and Feng's XF barrier (a flag per block, block 0 gathers and releases)";
             case COOPERATIVE -> "the cooperative launch's grid.sync()";
+            case RELAUNCH -> "the end of the launch (a launch per step)";
+        };
+    }
+
+    /** Whether each step is a launch of its own, the kernel boundary being the barrier between steps. */
+    public boolean relaunch() {
+        return barrier == GridBarrier.RELAUNCH;
+    }
+
+    /** How many points (in 3D candidates) step {@code step} holds. */
+    public int pointsAt(int step) {
+        return switch (graph.rank()) {
+            case 3 -> {
+                WavefrontPlanes planes = planes();
+                yield (planes.rowHigh(step) - planes.rowLow(step) + 1) * planes.columns();
+            }
+            case 2 -> Math.min(step, sizes[0] - 1) - Math.max(0, step - (sizes[1] - 1)) + 1;
+            default -> Math.min(sizes[0] - step * stride, stride);
         };
     }
 
@@ -56,13 +75,21 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
         };
     }
 
+    /** Whether the blocks of one launch meet between steps: persistent blocks, more than one. */
     public boolean interBlockBarrier() {
-        return blocks > 1;
+        return blocks > 1 && !relaunch();
     }
 
     @Override
     public List<Integer> blocksPerLaunch() {
-        return List.of(blocks);
+        if (!relaunch()) {
+            return List.of(blocks);
+        }
+        List<Integer> perStep = new java.util.ArrayList<>(steps);
+        for (int step = 0; step < steps; step++) {
+            perStep.add(Math.ceilDiv(pointsAt(step), threadsPerBlock));
+        }
+        return perStep;
     }
 
     @Override
@@ -72,18 +99,33 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
 
     @Override
     public String launchPlan() {
+        if (relaunch()) {
+            return "wavefront: " + steps + " steps of at most " + widest + unit() + " over global memory; a launch per"
+                    + " step of up to " + blocks + " blocks of " + threadsPerBlock + " threads; " + steps + " launches";
+        }
         return "wavefront: " + steps + " steps of at most " + widest + unit() + " over global memory; "
                 + (blocks == 1 ? "one block of " + threadsPerBlock + " threads, a block barrier per step"
                 : blocks + " persistent blocks of " + threadsPerBlock + " threads, " + switch (barrier) {
                     case ATOMIC -> "an atomic inter-block barrier";
                     case XF -> "an XF inter-block barrier";
                     case COOPERATIVE -> "a cooperative grid.sync()";
+                    case RELAUNCH -> throw new IllegalStateException("a relaunch has no barrier inside a launch");
                 } + " per step")
                 + "; 1 launch";
     }
 
     @Override
     public String describe() {
+        if (relaunch()) {
+            return "schedule:   wavefront over " + stepShape() + "\n"
+                    + "launches:   " + steps + ", one per step, of as many blocks of " + threadsPerBlock
+                    + " threads as the step's" + unit() + " need (at most " + blocks + ")\n"
+                    + "ownership:  thread k of a launch takes" + unit() + " k of its step\n"
+                    + (graph.rank() == 3 ? "candidates: " + planes().describe() + "\n" : "")
+                    + "steps:      " + steps + ", the widest " + widest + unit() + "\n"
+                    + "barrier:    " + barrierWords() + " (" + barrierChoice + ")\n"
+                    + "memory:     every field in global memory, no shared memory\n";
+        }
         return "schedule:   wavefront over " + stepShape() + "\n"
                 + "launches:   1, " + blocks + (blocks == 1 ? " block" : " persistent blocks (at most one per SM)") + " of "
                 + threadsPerBlock + " threads\n"

@@ -160,7 +160,9 @@ final class AsmMethodBody implements Opcodes {
             case JExpr.InvokeVirtual call -> {
                 expression(call.target());
                 call.arguments().forEach(this::expression);
-                method.visitMethodInsn(INVOKEVIRTUAL, call.target().type().internalName(), call.name(), call.descriptor(), false);
+                boolean onInterface = call.target().type().kind() == JType.Kind.INTERFACE;
+                method.visitMethodInsn(onInterface ? INVOKEINTERFACE : INVOKEVIRTUAL, call.target().type().internalName(),
+                        call.name(), call.descriptor(), onInterface);
             }
             case JExpr.Species species -> method.visitFieldInsn(GETSTATIC, species.vector().internalName(), species.constant(),
                     species.type().descriptor());
@@ -454,7 +456,7 @@ final class AsmMethodBody implements Opcodes {
             case INT, BOOLEAN -> forInt;
             case LONG -> forLong;
             case DOUBLE -> forDouble;
-            case REFERENCE, VECTOR, MASK -> forReference;
+            case REFERENCE, INTERFACE, VECTOR, MASK -> forReference;
             case VOID -> throw new IllegalStateException("void value");
         };
     }

@@ -8,7 +8,8 @@ package dev.finegrain.compiler.backend.jvm.code;
  */
 public record JType(Kind kind, String internalName, JType lane) {
 
-    public enum Kind { INT, LONG, DOUBLE, BOOLEAN, VOID, REFERENCE, VECTOR, MASK }
+    /** INTERFACE is a reference whose methods are called through {@code invokeinterface}. */
+    public enum Kind { INT, LONG, DOUBLE, BOOLEAN, VOID, REFERENCE, INTERFACE, VECTOR, MASK }
 
     static final String VECTOR_PACKAGE = "jdk/incubator/vector/";
 
@@ -28,6 +29,11 @@ public record JType(Kind kind, String internalName, JType lane) {
 
     public static JType reference(String internalName) {
         return new JType(Kind.REFERENCE, internalName, null);
+    }
+
+    /** A reference to an interface ({@code StepBarrier}): its methods are called through {@code invokeinterface}. */
+    public static JType interfaceReference(String internalName) {
+        return new JType(Kind.INTERFACE, internalName, null);
     }
 
     public static JType arrayOf(JType element) {
@@ -66,7 +72,7 @@ public record JType(Kind kind, String internalName, JType lane) {
 
     /** Whether values of this type are references on the JVM (objects, arrays, vectors and masks). */
     public boolean isReference() {
-        return kind == Kind.REFERENCE || kind == Kind.VECTOR || kind == Kind.MASK;
+        return kind == Kind.REFERENCE || kind == Kind.INTERFACE || kind == Kind.VECTOR || kind == Kind.MASK;
     }
 
     public boolean isWide() {
@@ -93,7 +99,7 @@ public record JType(Kind kind, String internalName, JType lane) {
             case VOID -> "void";
             case REFERENCE -> equals(BYTE_ARRAY) ? "byte[]"
                     : internalName.startsWith("[") ? element().javaName() + "[]" : internalName.replace('/', '.');
-            case VECTOR -> internalName.replace('/', '.');
+            case INTERFACE, VECTOR -> internalName.replace('/', '.');
             case MASK -> internalName.replace('/', '.') + "<java.lang." + (lane.kind == Kind.INT ? "Integer" : boxName(lane)) + ">";
         };
     }

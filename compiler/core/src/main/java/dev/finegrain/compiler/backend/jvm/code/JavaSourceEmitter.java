@@ -243,6 +243,7 @@ public final class JavaSourceEmitter {
             case REFERENCE -> type.equals(JType.BYTE_ARRAY) ? com.palantir.javapoet.ArrayTypeName.of(TypeName.BYTE)
                     : type.internalName().startsWith("[") ? com.palantir.javapoet.ArrayTypeName.of(typeName(type.element()))
                     : ClassName.bestGuess(type.internalName().replace('/', '.'));
+            case INTERFACE -> ClassName.bestGuess(type.internalName().replace('/', '.'));
             case VECTOR -> className(type);
             case MASK -> com.palantir.javapoet.ParameterizedTypeName.get(className(type), typeName(type.lane()).box());
         };

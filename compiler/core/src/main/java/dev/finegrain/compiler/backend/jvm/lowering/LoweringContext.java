@@ -43,7 +43,7 @@ public final class LoweringContext {
 
     public static final String RUNTIME = JvmTokens.RUNTIME;
     public static final JType WATCHDOG = JvmTokens.WATCHDOG;
-    public static final JType BARRIER = JType.reference(RUNTIME + "SenseBarrier");
+    public static final JType BARRIER = JType.interfaceReference(RUNTIME + "StepBarrier");
 
     public final KernelGraph graph;
     public final int rank;

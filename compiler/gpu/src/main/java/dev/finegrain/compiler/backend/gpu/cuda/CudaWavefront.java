@@ -15,7 +15,7 @@ import java.util.Map;
  * in 3D, anti-diagonals in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt each step's points
  * in turn, and a barrier between steps: {@code __syncthreads} for one block, and for persistent blocks the mapping's
  * inter-block barrier: Stuart and Owens' atomic one, Xiao and Feng's XF barrier, or a cooperative launch's
- * {@code grid.sync()}.
+ * {@code grid.sync()}; or, for a relaunch, one step per launch and the host's loop over the steps.
  */
 final class CudaWavefront {
 
@@ -49,16 +49,38 @@ final class CudaWavefront {
         return names;
     }
 
+    /** How many points (in 3D candidates) step {@code step} holds, as the host computes it: {@code pointsAt}. */
+    private static String hostCount(WavefrontMapping mapping) {
+        int[] sizes = mapping.sizes();
+        if (mapping.graph().rank() == 3) {
+            WavefrontPlanes planes = mapping.planes();
+            int rowLast = sizes[planes.rowDimension()] - 1;
+            return planes.onPlane(planes.rowDimension())
+                    ? "(min(step, " + rowLast + ") - max(0, step - " + planes.rowReach() + ") + 1) * " + planes.columns()
+                    : String.valueOf((rowLast + 1) * planes.columns());
+        }
+        if (mapping.graph().rank() == 2) {
+            return "min(step, " + (sizes[0] - 1) + ") - max(0, step - " + (sizes[1] - 1) + ") + 1";
+        }
+        return "min(" + sizes[0] + " - step * " + mapping.stride() + ", " + mapping.stride() + ")";
+    }
+
     /** Writes the kernel {@code wavefront} and returns how the host launches it. */
     static String emit(WavefrontMapping mapping, CudaFields fields, CudaWriter out) {
         KernelGraph graph = mapping.graph();
         int[] sizes = fields.sizes();
         int grid = mapping.threadsPerBlock() * mapping.blocks();
         out.comment("wavefront: " + mapping.launchPlan());
+        boolean relaunch = mapping.relaunch();
         out.open("__global__ void __launch_bounds__(" + mapping.threadsPerBlock() + ") wavefront(const Fields f, const Params p,"
-                + " int* const error, unsigned* const barrier)");
+                + " int* const error, unsigned* const barrier" + (relaunch ? ", const int step" : "") + ")");
         out.line("const int first = (int) (blockIdx.x * blockDim.x + threadIdx.x);");
-        out.open("for (int step = 0; step < " + mapping.steps() + "; step++)");
+        if (relaunch) {
+            out.comment("a launch per step, the host's loop passing it: the kernel boundary is the barrier");
+            out.open("if (step < " + mapping.steps() + ")");
+        } else {
+            out.open("for (int step = 0; step < " + mapping.steps() + "; step++)");
+        }
         String[] point;
         if (graph.rank() == 3) {
             point = emitPlaneStep(mapping.planes(), grid, out);
@@ -106,13 +128,16 @@ final class CudaWavefront {
         expressions.lowerActors(produced, (actor, value) ->
                 out.line("f." + CudaNames.member(graph.field(actor.writes()).name()) + "[g] = " + value + ";"));
         out.close();
-        if (!mapping.interBlockBarrier()) {
+        if (relaunch) {
+            // the step ends with the launch
+        } else if (!mapping.interBlockBarrier()) {
             out.line("__syncthreads();");
         } else {
             out.line(switch (mapping.barrier()) {
                 case ATOMIC -> "fg::grid_barrier(barrier, (unsigned) (step + 1) * " + mapping.blocks() + "u);";
                 case XF -> "fg::xf_grid_barrier(barrier + 1, " + mapping.blocks() + "u, (unsigned) step + 1u);";
                 case COOPERATIVE -> "cooperative_groups::this_grid().sync();";
+                case RELAUNCH -> throw new IllegalStateException("a relaunch has no barrier inside a launch");
             });
         }
         out.close();
@@ -123,6 +148,13 @@ final class CudaWavefront {
                     + "    const cudaError_t launched = cudaLaunchCooperativeKernel((const void*) wavefront, "
                     + mapping.blocks() + ", " + mapping.threadsPerBlock() + ", args, 0, stream);\n"
                     + "    if (launched != cudaSuccess) return launched;";
+        }
+        if (relaunch) {
+            return "for (int step = 0; step < " + mapping.steps() + "; step++) {\n"
+                    + "        const int count = " + hostCount(mapping) + ";   // the step's" + (graph.rank() == 3 ? " candidates"
+                    : " points") + "\n"
+                    + "        wavefront<<<(count + " + (mapping.threadsPerBlock() - 1) + ") / " + mapping.threadsPerBlock()
+                    + ", " + mapping.threadsPerBlock() + ", 0, stream>>>(f, p, error, barrier, step);\n    }";
         }
         return "wavefront<<<" + mapping.blocks() + ", " + mapping.threadsPerBlock() + ", 0, stream>>>(f, p, error, barrier);";
     }

@@ -14,7 +14,8 @@ import java.util.Map;
  * candidates in 3D, the anti-diagonals i + j = s in 2D, runs of {@code stride} points in 1D), the threads of the grid
  * dealt the points of a step, and a barrier between steps: the block barrier, and with persistent blocks the mapping's
  * inter-block barrier: seed 000's atomic one (a block barrier, one atomic increment per block, a spin until every
- * block arrived) or Xiao and Feng's XF barrier (flags, no atomics).
+ * block arrived) or Xiao and Feng's XF barrier (flags, no atomics); or, for a relaunch, one step per launch, read
+ * from the launch-index word.
  */
 final class SimtWavefront {
 
@@ -74,7 +75,7 @@ final class SimtWavefront {
         }
         String global = asm.register();
         String wideGlobal = layout.hasWideFields() ? asm.register() : null;
-        asm.emit("MOV " + step + ", RZ");
+        firstStep(step);
         asm.emit("MOV " + target + ", RZ");
         asm.place("step");
         if (graph.rank() == 2) {
@@ -141,7 +142,7 @@ final class SimtWavefront {
         String[] point = {asm.register(), asm.register(), asm.register()};
         String global = asm.register();
         String wideGlobal = layout.hasWideFields() ? asm.register() : null;
-        asm.emit("MOV " + step + ", RZ");
+        firstStep(step);
         asm.emit("MOV " + target + ", RZ");
         asm.place("step");
         if (planes.onPlane(row)) {
@@ -192,9 +193,26 @@ final class SimtWavefront {
         emitStepEnd(thread, target, one, step);
     }
 
-    /** The end of every step, in 2D and 3D alike: the barrier, then the next step or the end of the kernel. */
+    /** Step 0, or for a relaunch the launch's own step, which the host leaves in the launch-index word. */
+    private void firstStep(String step) {
+        if (mapping.relaunch()) {
+            asm.comment("a launch per step: this launch's step is its launch index");
+            asm.emit("LDG " + step + ", [" + SimtAssembler.immediate(GlobalLayout.LAUNCH_INDEX_BYTE) + "]");
+        } else {
+            asm.emit("MOV " + step + ", RZ");
+        }
+    }
+
+    /**
+     * The end of every step, in 2D and 3D alike: the barrier, then the next step or the end of the kernel; a
+     * relaunch's step ends with its launch.
+     */
     private void emitStepEnd(String thread, String target, String one, String step) {
         asm.place("barrier");
+        if (mapping.relaunch()) {
+            asm.emit("EXIT");
+            return;
+        }
         emitBarrier(thread, target, one);
         asm.emit("IADD " + step + ", " + step + ", 0x1");
         asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(steps) + ", PT");

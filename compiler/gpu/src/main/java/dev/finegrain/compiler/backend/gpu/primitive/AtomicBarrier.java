@@ -54,6 +54,6 @@ public record AtomicBarrier() implements SyncPrimitive {
 
     @Override
     public JvmPrimitive jvm(int parties, int capacity, Watchdog watchdog) {
-        return JvmPrimitive.of(new CountingBarrier(parties, watchdog));
+        return JvmPrimitive.of(new CountingBarrier(parties), watchdog);
     }
 }

@@ -65,11 +65,11 @@ public sealed interface SyncPrimitive
 
         void leave(int worker);
 
-        static JvmPrimitive of(dev.finegrain.runtime.jvm.StepBarrier barrier) {
+        static JvmPrimitive of(dev.finegrain.runtime.jvm.StepBarrier barrier, Watchdog watchdog) {
             return new JvmPrimitive() {
                 @Override
                 public void enter(int worker) {
-                    barrier.await(worker);
+                    barrier.await(worker, watchdog);
                 }
 
                 @Override

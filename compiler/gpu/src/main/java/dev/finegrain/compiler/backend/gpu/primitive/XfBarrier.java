@@ -85,6 +85,6 @@ public record XfBarrier() implements SyncPrimitive {
 
     @Override
     public JvmPrimitive jvm(int parties, int capacity, Watchdog watchdog) {
-        return JvmPrimitive.of(new dev.finegrain.runtime.jvm.XfBarrier(parties, watchdog));
+        return JvmPrimitive.of(new dev.finegrain.runtime.jvm.XfBarrier(parties), watchdog);
     }
 }

@@ -48,6 +48,7 @@ class CudaSourceGoldenTest {
                 Arguments.of("chain-tiny-lock-backoff", List.of("chain", "--schedule", "lock-dataflow", "--mechanism",
                         "tiny-lock", "--wait-policy", "backoff")),
                 Arguments.of("nw-wavefront-cooperative", List.of("nw", "--schedule", "wavefront:cooperative", "--sizes", "2048")),
+                Arguments.of("nw-wavefront-relaunch", List.of("nw", "--schedule", "wavefront:relaunch", "--sizes", "2048")),
                 Arguments.of("chain-warp-shared-tiny-lock", List.of("chain-warp-shared", "--schedule", "lock-dataflow",
                         "--mechanism", "tiny-lock")),
                 Arguments.of("chain-wavefront-sm80", List.of("chain", "--schedule", "wavefront", "--arch", "sm_80")),

@@ -66,6 +66,7 @@ class CudaToolchainTest {
                 case ATOMIC -> "fg::grid_barrier(";
                 case XF -> "fg::xf_grid_barrier(";
                 case COOPERATIVE -> "cudaLaunchCooperativeKernel(";
+                case RELAUNCH -> "(f, p, error, barrier, step);";
             }), source.text());
             assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), barrier.cliName());
         }

@@ -322,6 +322,24 @@ class GpuModelBackendTest {
     }
 
     @Test
+    void aRelaunchedWavefrontLaunchesEachStepWithTheBlocksItsPointsNeed() {
+        Schedule.Wavefront relaunch = new Schedule.Wavefront().barrier(GridBarrier.RELAUNCH);
+        for (GpuModelBackend profile : List.of(FERMI, HOPPER)) {
+            assertAllVerified(profile, NW, new int[] {40, 70}, List.of(relaunch));
+        }
+        KernelGraph graph = Pipeline.compile(NW);
+        SimtKernel lowered = HOPPER.lower(new Variant(graph, SchedulePlanner.plan(graph, relaunch), Optional.empty()),
+                new int[] {3000, 2000});
+        assertEquals(4999, lowered.launches(), "a launch per anti-diagonal");
+        assertEquals(List.of(1, 1, 2, 2, 2), lowered.blocksPerLaunch().subList(1022, 1027),
+                "diagonal 1023 holds 1024 points, one block of 1024 threads; diagonal 1024 holds 1025, two blocks");
+        assertEquals(2, lowered.blocksPerLaunch().stream().mapToInt(Integer::intValue).max().orElseThrow(),
+                "2000 points at most, two blocks, however many SMs");
+        assertTrue(!lowered.program().contains("ATOM") && !lowered.program().contains("BRA step"),
+                "no barrier inside a launch, no loop over steps:\n" + lowered.program());
+    }
+
+    @Test
     void warpMechanismsRefuseChannelsInsideAWarp() {
         KernelGraph graph = Pipeline.compile(NW);
         Optional<String> vote = FERMI.unsupported(SchedulePlanner.plan(graph, new Schedule.LockDataflow()), LockMechanism.WARP_VOTE);

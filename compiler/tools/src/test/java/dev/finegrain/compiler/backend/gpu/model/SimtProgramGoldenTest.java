@@ -59,6 +59,7 @@ class SimtProgramGoldenTest {
                 Arguments.of("chain-mbarrier-warp-hopper", List.of("chain", "--schedule", "lock-dataflow", "--mechanism",
                         "mbarrier-warp", "--profile", "hopper-h200")),
                 Arguments.of("nw-wavefront-xf-fermi", List.of("nw", "--schedule", "wavefront:xf", "--sizes", "2048")),
+                Arguments.of("nw-wavefront-relaunch-fermi", List.of("nw", "--schedule", "wavefront:relaunch", "--sizes", "2048")),
                 Arguments.of("nw-tiny-lock-backoff-hopper", List.of("nw", "--schedule", "lock-dataflow", "--mechanism",
                         "tiny-lock", "--wait-policy", "backoff", "--profile", "hopper-h200")),
                 Arguments.of("chain-atomic-spin-lock-sleep-hopper", List.of("chain", "--schedule", "lock-dataflow",
