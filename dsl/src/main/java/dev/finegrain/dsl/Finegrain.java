@@ -138,6 +138,11 @@ public final class Finegrain {
         return new Schedule.LockDataflow();
     }
 
+    /** Dynamic dataflow over tiles of 16 with work-stealing; {@code .tile(...)} and {@code .ready(...)} change them. */
+    public static Schedule.DynamicDataflow dynamicDataflow() {
+        return new Schedule.DynamicDataflow();
+    }
+
     /** Tiles of the given extents (one for all dimensions, or one per dimension). */
     public static Schedule dataParallel(int... tile) {
         int[] extents = tile.length == 0 ? new int[] {16} : tile;

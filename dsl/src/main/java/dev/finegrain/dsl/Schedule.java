@@ -186,9 +186,67 @@ public sealed interface Schedule {
     }
 
     /**
+     * Dynamic dataflow (seed 002): the domain is cut into tiles as {@link DataParallel} cuts it; each tile holds a join
+     * counter of its unfinished neighbours below it (one step back along any set of dimensions), a worker that finishes
+     * a tile counts it off its neighbours above and puts those that reach zero into the {@link ReadyQueue}, and idle
+     * workers take from it. No barrier: a tile runs as soon as what it reads is written, whichever block-diagonal it is
+     * on. {@code ready} empty takes the default, {@link ReadyQueue#WORK_STEALING}. A tile of 1 makes every actor
+     * instance a task of its own.
+     */
+    record DynamicDataflow(List<Integer> tile, Optional<ReadyQueue> ready) implements Schedule {
+        /** @throws IllegalArgumentException unless the tile has one to three extents, each positive */
+        public DynamicDataflow {
+            tile = List.copyOf(tile);
+            Objects.requireNonNull(ready, "ready");
+            if (tile.isEmpty() || tile.size() > 3 || tile.stream().anyMatch(extent -> extent < 1)) {
+                throw new IllegalArgumentException("tile extents must be positive, one for all dimensions or one per "
+                        + "dimension (at most 3), e.g. dynamic-dataflow:16 or dynamic-dataflow:32x8");
+            }
+        }
+
+        /** Tiles of 16 along every dimension, the default ready structure. */
+        public DynamicDataflow() {
+            this(List.of(16), Optional.empty());
+        }
+
+        /** The same schedule with tiles of {@code extents} (one for all dimensions, or one per dimension). */
+        public DynamicDataflow tile(int... extents) {
+            return new DynamicDataflow(Arrays.stream(extents).boxed().toList(), ready);
+        }
+
+        /** The same schedule keeping ready tiles in {@code queue}. */
+        public DynamicDataflow ready(ReadyQueue queue) {
+            return new DynamicDataflow(tile, Optional.of(Objects.requireNonNull(queue, "queue")));
+        }
+
+        /** The ready structure it runs with. */
+        public ReadyQueue readyQueue() {
+            return ready.orElse(ReadyQueue.WORK_STEALING);
+        }
+
+        @Override
+        public String cliName() {
+            return "dynamic-dataflow:" + tile.stream().map(String::valueOf).reduce((a, b) -> a + "x" + b).orElseThrow()
+                    + ready.filter(q -> q != ReadyQueue.WORK_STEALING).map(q -> ":" + q.cliName()).orElse("");
+        }
+
+        /** The tiles, as the data-parallel schedule over the same tiles names them. */
+        public DataParallel tiles() {
+            return new DataParallel(tile);
+        }
+
+        @Override
+        public Schedule normalized(int rank) {
+            List<Integer> extents = ((DataParallel) tiles().normalized(rank)).tile();
+            return extents.equals(tile) ? this : new DynamicDataflow(extents, ready);
+        }
+    }
+
+    /**
      * Parses a command-line spelling: {@code wavefront} (or {@code wavefront:xf}, {@code :atomic}, {@code :cooperative}, {@code :relaunch}), {@code lock-dataflow}, {@code lock-dataflow:persistent},
      * {@code data-parallel} (tile 16)
-     * or {@code data-parallel:B} / {@code data-parallel:BxB}.
+     * or {@code data-parallel:B} / {@code data-parallel:BxB}, {@code dynamic-dataflow} (tile 16, work-stealing) or
+     * {@code dynamic-dataflow:B[xC][:READY]} / {@code dynamic-dataflow:READY} with READY one of {@link ReadyQueue}'s.
      *
      * @throws IllegalArgumentException for a data-parallel tile with an extent of 0 or more than three extents
      */
@@ -202,8 +260,29 @@ public sealed interface Schedule {
             case "lock-dataflow:interleaved" -> Optional.of(new LockDataflow().interleaved());
             case "lock-dataflow:persistent:interleaved" -> Optional.of(new LockDataflow().persistent().interleaved());
             case "data-parallel" -> Optional.of(new DataParallel(List.of(16)));
-            default -> parseDataParallel(text);
+            default -> text.startsWith("dynamic-dataflow") ? parseDynamicDataflow(text) : parseDataParallel(text);
         };
+    }
+
+    /** {@code dynamic-dataflow[:TILE][:READY]}: tiles as data-parallel spells them, a ready structure by name. */
+    private static Optional<Schedule> parseDynamicDataflow(String text) {
+        String[] parts = text.split(":", -1);
+        if (!parts[0].equals("dynamic-dataflow") || parts.length > 3) {
+            return Optional.empty();
+        }
+        DynamicDataflow schedule = new DynamicDataflow();
+        for (int k = 1; k < parts.length; k++) {
+            Optional<ReadyQueue> queue = ReadyQueue.fromCliName(parts[k]);
+            if (queue.isPresent() && k == parts.length - 1) {
+                schedule = schedule.ready(queue.get());
+            } else if (k == 1 && parts[k].matches("[0-9]{1,6}(x[0-9]{1,6})*")) {
+                schedule = new DynamicDataflow(Arrays.stream(parts[k].split("x")).map(Integer::parseInt).toList(),
+                        schedule.ready());
+            } else {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(schedule);
     }
 
     /** A tile of zero, or of more than three extents, is a data-parallel schedule spelled wrong: its constructor says so. */

@@ -4,6 +4,7 @@ import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.ReadyQueue;
 import dev.finegrain.dsl.Schedule;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +36,26 @@ class ScheduleAndPrintingTest {
         assertEquals(Optional.of(new Schedule.DataParallel(List.of(8, 4))), Schedule.parse("data-parallel:8x4"));
         assertEquals(Optional.empty(), Schedule.parse("diagonal"));
         assertEquals(Optional.empty(), Schedule.parse("data-parallel:8y4"));
+        assertEquals(Optional.of(new Schedule.DynamicDataflow()), Schedule.parse("dynamic-dataflow"));
+        assertEquals(Optional.of(new Schedule.DynamicDataflow().tile(8, 4).ready(ReadyQueue.MICHAEL_SCOTT)),
+                Schedule.parse("dynamic-dataflow:8x4:ms-queue"));
+        assertEquals(Optional.of(new Schedule.DynamicDataflow().ready(ReadyQueue.LOCKED)),
+                Schedule.parse("dynamic-dataflow:locked-queue"));
+        assertEquals(Optional.of(new Schedule.DynamicDataflow().tile(1)), Schedule.parse("dynamic-dataflow:1"));
+        for (String wrong : List.of("dynamic-dataflow:stack", "dynamic-dataflow:ms-queue:8", "dynamic-dataflow:8:8",
+                "dynamic-dataflowx")) {
+            assertEquals(Optional.empty(), Schedule.parse(wrong), wrong);
+        }
+    }
+
+    @Test
+    void aDynamicDataflowScheduleNamesItsTileAndAReadyStructureOtherThanTheDefault() {
+        assertEquals("dynamic-dataflow:16", new Schedule.DynamicDataflow().cliName());
+        assertEquals("dynamic-dataflow:16", new Schedule.DynamicDataflow().ready(ReadyQueue.WORK_STEALING).cliName());
+        assertEquals("dynamic-dataflow:32x8:locked-queue",
+                new Schedule.DynamicDataflow().tile(32, 8).ready(ReadyQueue.LOCKED).cliName());
+        assertEquals(new Schedule.DynamicDataflow().tile(16, 16), new Schedule.DynamicDataflow().normalized(2));
+        assertThrows(IllegalArgumentException.class, () -> new Schedule.DynamicDataflow().tile(0));
     }
 
     @Test

@@ -8,7 +8,8 @@ import dev.finegrain.dsl.Schedule;
  * size. Backends translate plans; the reference checker runs them in random legal interleavings. Plans are data,
  * so a test can build a deliberately broken one.
  */
-public sealed interface ExecutionPlan permits WavefrontPlan, DataflowPlan, DataParallelPlan {
+public sealed interface ExecutionPlan permits WavefrontPlan, DataflowPlan, DataParallelPlan,
+        DynamicDataflowPlan {
 
     KernelGraph graph();
 

@@ -13,6 +13,7 @@ public final class SchedulePlanner {
             case Schedule.Wavefront wavefront -> PlanWavefront.plan(graph, wavefront.barrier());
             case Schedule.LockDataflow dataflow -> PlanLockDataflow.plan(graph, dataflow);
             case Schedule.DataParallel dataParallel -> PlanDataParallel.plan(graph, dataParallel);
+            case Schedule.DynamicDataflow dynamic -> PlanDynamicDataflow.plan(graph, dynamic);
         };
     }
 }

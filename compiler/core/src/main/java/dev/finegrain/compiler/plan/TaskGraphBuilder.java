@@ -31,13 +31,18 @@ final class TaskGraphBuilder {
 
     /** A task firing every actor, in actor order, at each point. */
     void addPointsTask(int taskPhase, int[] points) {
+        addPointsTask(taskPhase, points, new int[0]);
+    }
+
+    /** A task firing every actor, in actor order, at each point, after the tasks {@code waitsFor}. */
+    void addPointsTask(int taskPhase, int[] points, int[] waitsFor) {
         for (int point : points) {
             for (int actor : actorOrder) {
                 firingActors[firings] = actor;
                 firingPoints[firings++] = point;
             }
         }
-        close(taskPhase, new int[0]);
+        close(taskPhase, waitsFor);
     }
 
     /** A task firing one actor at one point after its predecessors. */

@@ -43,6 +43,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.dynamicDataflow;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static dev.finegrain.dsl.Finegrain.wavefront;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
@@ -251,7 +252,9 @@ class RandomKernelPropertiesTest {
                         || refused.get().startsWith("the GPU model lowers 2D wavefronts along anti-diagonals")
                         || refused.get().startsWith("the GPU model lowers 3D wavefronts along hyperplanes of 0s and 1s")
                         || refused.get().startsWith("lock-dataflow on the GPU tiles 1D and 2D domains")
-                        && graph.rank() == 3, refused.get());
+                        && graph.rank() == 3
+                        || refused.get().startsWith("dynamic-dataflow runs on the JVM so far")
+                        && schedule instanceof Schedule.DynamicDataflow, refused.get());
                 continue;
             }
             ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
@@ -285,6 +288,10 @@ class RandomKernelPropertiesTest {
             }
             schedules.add(dataParallel(tile));
             schedules.add(dataParallel(1));
+            // dynamic dataflow over the same tiles, each ready structure; tiles of 1 make every point a task
+            schedules.add(dynamicDataflow().tile(tile));
+            schedules.add(dynamicDataflow().tile(1).ready(dev.finegrain.dsl.ReadyQueue.MICHAEL_SCOTT));
+            schedules.add(dynamicDataflow().tile(tile).ready(dev.finegrain.dsl.ReadyQueue.LOCKED));
         }
         return schedules;
     }

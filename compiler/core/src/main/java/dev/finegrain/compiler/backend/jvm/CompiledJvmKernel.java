@@ -8,6 +8,7 @@ import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
 import dev.finegrain.compiler.backend.jvm.layout.AlignedStorage;
 import dev.finegrain.compiler.backend.jvm.layout.HyperplaneStorage;
 import dev.finegrain.compiler.backend.jvm.layout.StorageLayout;
+import dev.finegrain.compiler.backend.jvm.layout.ReadyTileGrids;
 import dev.finegrain.compiler.backend.jvm.layout.StepBarriers;
 import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
 import dev.finegrain.compiler.backend.reference.HaloPoints;
@@ -17,6 +18,7 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelExecutionException;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataParallelPlan;
+import dev.finegrain.compiler.plan.DynamicDataflowPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.Domain;
 import dev.finegrain.dsl.Invocation;
@@ -237,6 +239,9 @@ public final class CompiledJvmKernel {
         if (variant.plan() instanceof DataParallelPlan dataParallel) {
             dataParallel.checkSizes(invocation.sizes());
         }
+        if (variant.plan() instanceof DynamicDataflowPlan dynamic) {
+            dynamic.tiles().checkSizes(invocation.sizes());
+        }
         Runs runs = new Runs(invocation, prepareArrays(variant, invocation), startsOnLine);
         if (rows.isEmpty() || !rows.get().perTeam()) {
             runs.storage(1);
@@ -353,6 +358,9 @@ public final class CompiledJvmKernel {
     }
 
     private Object[] syncObjects(int[] sizes, int workers) {
+        if (variant.plan() instanceof DynamicDataflowPlan dynamic) {
+            return new Object[] {ReadyTileGrids.create(dynamic, sizes, workers)};
+        }
         if (!(variant.plan() instanceof DataflowPlan dataflow)) {
             return new Object[] {StepBarriers.create(variant.plan(), workers)};
         }

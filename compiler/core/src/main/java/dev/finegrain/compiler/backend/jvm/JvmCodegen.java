@@ -9,6 +9,7 @@ import dev.finegrain.compiler.backend.jvm.loops.DataflowLoops;
 import dev.finegrain.compiler.backend.jvm.loops.WavefrontLoops;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.plan.DataParallelPlan;
+import dev.finegrain.compiler.plan.DynamicDataflowPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.WavefrontPlan;
@@ -79,6 +80,7 @@ public final class JvmCodegen {
                     mechanism.orElseThrow(() -> new IllegalArgumentException("lock-dataflow needs a lock mechanism"))), width);
             case WavefrontPlan wavefront -> WavefrontLoops.lower(name, wavefront, width);
             case DataParallelPlan dataParallel -> DataParallelLoops.lower(name, dataParallel, width);
+            case DynamicDataflowPlan dynamic -> DataParallelLoops.lower(name, dynamic, width);
         };
         return lowered.withFingerprint(fingerprint(plan, mechanism));
     }

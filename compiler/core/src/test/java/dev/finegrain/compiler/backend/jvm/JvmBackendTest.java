@@ -61,6 +61,8 @@ class JvmBackendTest {
                 lockDataflow().mutex(dev.finegrain.dsl.Mutex.TICKET), lockDataflow().mutex(dev.finegrain.dsl.Mutex.TEST_AND_SET)));
         if (graph.tiling().legal()) {
             schedules.add(dataParallel(2));
+            schedules.add(new Schedule.DynamicDataflow().tile(2));
+            schedules.add(new Schedule.DynamicDataflow().tile(1).ready(dev.finegrain.dsl.ReadyQueue.LOCKED));
         }
         List<Variant> variants = new ArrayList<>();
         for (Schedule schedule : schedules) {

@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataParallelPlan;
+import dev.finegrain.compiler.plan.DynamicDataflowPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.TokenRule;
@@ -95,12 +96,16 @@ public final class GpuMapper {
      * that passes may still not fit at a given size (a tile the sizes cap, a block over the machine's limits); its
      * mapping says so.
      */
+    private static final String DYNAMIC_ON_THE_JVM = "dynamic-dataflow runs on the JVM so far: the GPU targets have no"
+            + " global ready queue yet (use data-parallel for the same tiles in block-diagonal order)";
+
     public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
         KernelGraph graph = plan.graph();
         return unmappableKernel(graph).or(() -> switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront)
                     .or(() -> MapWavefront.unsupportedBarrier(wavefront, target));
             case DataParallelPlan dataParallel -> Optional.empty();
+            case DynamicDataflowPlan dynamic -> Optional.of(DYNAMIC_ON_THE_JVM);
             case DataflowPlan dataflow when dataflow.persistent() -> unmappableLockDataflow(graph)
                     .or(() -> MapBands.unsupported(dataflow, mechanism, target));
             case DataflowPlan dataflow -> unmappableLockDataflow(graph).or(() -> mechanism.isEmpty()
@@ -131,6 +136,7 @@ public final class GpuMapper {
         return switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.map(graph, wavefront, target, sizes);
             case DataParallelPlan dataParallel -> MapDataParallel.map(graph, dataParallel, target, sizes);
+            case DynamicDataflowPlan dynamic -> throw new GpuLoweringException(DYNAMIC_ON_THE_JVM);
             case DataflowPlan dataflow when dataflow.persistent() -> MapBands.map(dataflow, mechanism.orElseThrow(() ->
                     new GpuLoweringException("lock-dataflow:persistent needs a lock mechanism")), target, sizes);
             case DataflowPlan dataflow -> MapLockDataflow.map(graph, dataflow, mechanism.orElseThrow(() ->

@@ -50,6 +50,15 @@ public sealed interface TileForm {
      * its own and reads its west values from the west block, the others copy them into their block's halo first.
      */
     static TileForm of(LoweringContext cx, DataParallelPlan plan, LaneVectors.Choice lanes) {
+        return of(cx, plan, lanes, true);
+    }
+
+    /**
+     * The form, where {@code acrossTiles} says whether the tiles of a block-diagonal run together (data-parallel), so
+     * that lanes across tiles are a choice; dynamic dataflow runs one tile at a time, and its lanes never choose them
+     * ({@link #onlyOneTile}).
+     */
+    static TileForm of(LoweringContext cx, DataParallelPlan plan, LaneVectors.Choice lanes, boolean acrossTiles) {
         int[] tile = plan.tile();
         if (lanes.lanes().isEmpty()) {
             boolean blocks = columnBlocks(cx, tile, 1);
@@ -72,7 +81,8 @@ public sealed interface TileForm {
             boolean blocks = columnBlocks(cx, tile, l.k);
             return new Strips(new LaneStrips(l), blocks, lanes.summary() + blocksSummary(blocks, tile));
         }
-        Optional<String> notAcross = TileGroupLanes.against(plan.graph(), l.k, tile);
+        Optional<String> notAcross = acrossTiles ? TileGroupLanes.against(plan.graph(), l.k, tile)
+                : Optional.of("dynamic dataflow runs one tile at a time");
         if (notAcross.isEmpty()) {
             TileGroupLanes groups = new TileGroupLanes(l, tile[0]);
             return new LanesAcrossTiles(groups, l.lanesSummary() + " No row scan: " + notScan.get() + "." + groups.summary());
@@ -81,6 +91,19 @@ public sealed interface TileForm {
         return new SkewedStrip(new TileLanes(l), blocks, lanes.summary() + " No lanes across tiles: " + notAcross.get() + "."
                 + " A tile is " + tile[1] + " columns wide: one strip of its rows is " + (2 * tile[1] - 1) + " steps, its loads"
                 + " and stores rotated and transposed whole." + blocksSummary(blocks, tile));
+    }
+
+    /**
+     * Why tiles that run one at a time take no lanes of k lanes with this skew, or empty when they take some: a row
+     * scan, strips where they pay, or one skewed strip of a tile (lanes across tiles need a block-diagonal's tiles).
+     */
+    static Optional<String> onlyOneTile(DataParallelPlan plan, int k, int skew) {
+        int[] tile = plan.tile();
+        if (RowScanTiles.against(plan.graph(), k, tile).isEmpty() || stripsPay(tile, k, skew)) {
+            return Optional.empty();
+        }
+        return TileLanes.shapeAgainst(k, skew, tile[0], tile[1]).map(reason -> "dynamic dataflow runs one tile at a time,"
+                + " with no lanes across tiles; " + reason);
     }
 
     /**

@@ -1,0 +1,85 @@
+package dev.finegrain.compiler.plan;
+
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.ReadyQueue;
+import dev.finegrain.dsl.Schedule;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * Dynamic dataflow over the tiles of {@code tiles}: a tile runs its points in lexicographic order on one worker, as in
+ * data-parallel, but instead of a barrier between block-diagonals each tile waits for its neighbours one step below it
+ * along any nonempty set of dimensions (tile t waits for t - s, s in {0,1}^rank without 0). By induction every tile
+ * below t in each coordinate has finished before t starts, which is what any dependence a legal tiling allows (no
+ * component positive) needs, however far it reaches. At run time each tile keeps a join counter of the neighbours it
+ * still waits for, and the ones a finishing tile brings to zero go into the {@code ready} structure.
+ */
+public record DynamicDataflowPlan(DataParallelPlan tiles, ReadyQueue ready) implements ExecutionPlan {
+
+    @Override
+    public KernelGraph graph() {
+        return tiles.graph();
+    }
+
+    @Override
+    public Schedule schedule() {
+        return new Schedule.DynamicDataflow(Arrays.stream(tiles.tile()).boxed().toList(), java.util.Optional.of(ready));
+    }
+
+    /** The tile extents, one per dimension. */
+    public int[] tile() {
+        return tiles.tile();
+    }
+
+    @Override
+    public String describe() {
+        return "dynamic dataflow over " + Arrays.stream(tiles.tile()).mapToObj(String::valueOf).collect(Collectors.joining("x"))
+                + " tiles: a tile runs its points in lexicographic order once its neighbours below it have run\n"
+                + "  sync: a join counter per tile; tiles that become ready wait in a " + ready.cliName() + " structure\n";
+    }
+
+    @Override
+    public TaskGraph materialize(int[] sizes) {
+        tiles.checkSizes(sizes);
+        Domain domain = new Domain(sizes);
+        int rank = sizes.length;
+        int[] tilesPerDimension = new int[rank];
+        for (int d = 0; d < rank; d++) {
+            tilesPerDimension[d] = sizes[d] / tiles.tile()[d];
+        }
+        Domain tileDomain = new Domain(tilesPerDimension);
+        Domain inside = new Domain(tiles.tile());
+        TaskGraphBuilder tasks = new TaskGraphBuilder(tileDomain.points(),
+                (long) domain.points() * graph().actors().size(), graph().actorOrder());
+        int[] tile = new int[rank];
+        int[] offset = new int[rank];
+        int[] point = new int[rank];
+        int[] below = new int[rank];
+        for (int t = 0; t < tileDomain.points(); t++) {
+            tileDomain.coordinates(t, tile);
+            // the tasks go in lexicographic order, so every neighbour below is an earlier task
+            java.util.List<Integer> waits = new java.util.ArrayList<>();
+            for (int step = 1; step < 1 << rank; step++) {
+                boolean inDomain = true;
+                for (int d = 0; d < rank; d++) {
+                    below[d] = tile[d] - (step >> d & 1);
+                    inDomain &= below[d] >= 0;
+                }
+                if (inDomain) {
+                    waits.add(tileDomain.linear(below));
+                }
+            }
+            int[] points = new int[inside.points()];
+            for (int q = 0; q < inside.points(); q++) {
+                inside.coordinates(q, offset);
+                for (int d = 0; d < rank; d++) {
+                    point[d] = tile[d] * tiles.tile()[d] + offset[d];
+                }
+                points[q] = domain.linear(point);
+            }
+            tasks.addPointsTask(0, points, waits.stream().mapToInt(Integer::intValue).toArray());
+        }
+        return tasks.build();
+    }
+}
