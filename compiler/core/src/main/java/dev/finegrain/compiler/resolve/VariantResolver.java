@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.DataParallelPlan;
+import dev.finegrain.compiler.plan.DynamicDataflowPlan;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.SchedulePlanner;
@@ -149,15 +150,21 @@ public final class VariantResolver {
                         .map(e -> String.join(", ", e.getValue()) + ": " + e.getKey()).toList());
     }
 
-    /** Why a data-parallel plan's tiles cannot cover a size, in the command line's words (Rodinia's tiles divide the sizes). */
+    /**
+     * Why a tiled plan's tiles (data-parallel's, dynamic dataflow's) cannot cover a size, in the command line's words
+     * (Rodinia's tiles divide the sizes).
+     */
     public static Optional<Skip> tileMisfit(ExecutionPlan plan, int[] sizes) {
-        if (!(plan instanceof DataParallelPlan dataParallel)) {
+        DataParallelPlan tiles = plan instanceof DataParallelPlan dataParallel ? dataParallel
+                : plan instanceof DynamicDataflowPlan dynamic ? dynamic.tiles() : null;
+        if (tiles == null) {
             return Optional.empty();
         }
-        return dataParallel.tileMisfit(sizes).map(misfit -> new Skip(Skip.Reason.TILES_DO_NOT_DIVIDE_SIZE, misfit,
+        String spelling = plan instanceof DynamicDataflowPlan ? "dynamic-dataflow" : "data-parallel";
+        return tiles.tileMisfit(sizes).map(misfit -> new Skip(Skip.Reason.TILES_DO_NOT_DIVIDE_SIZE, misfit,
                 plan.schedule().cliName() + " tiles do not divide size " + sizeText(sizes) + " of kernel '"
                         + plan.graph().name() + "' (" + misfit + "); choose sizes that are multiples of the tile, or a tile"
-                        + " that divides them (data-parallel:B or data-parallel:BxC)"));
+                        + " that divides them (" + spelling + ":B or " + spelling + ":BxC)"));
     }
 
     public static String sizeText(int[] sizes) {

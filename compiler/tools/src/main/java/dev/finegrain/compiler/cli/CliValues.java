@@ -100,7 +100,9 @@ final class CliValues {
             throw new UsageException("schedule '" + text.trim() + "': " + badTile.getMessage());
         }
         return parsed.orElseThrow(() -> new UsageException("unknown schedule '" + text
-                + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, data-parallel or data-parallel:B (tiles B x B, or BxC for B rows by C columns)"));
+                + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, data-parallel or data-parallel:B (tiles B x B, or BxC for B rows by C columns),"
+                + " or dynamic-dataflow[:B][:" + java.util.Arrays.stream(dev.finegrain.dsl.ReadyQueue.values())
+                .map(dev.finegrain.dsl.ReadyQueue::cliName).collect(java.util.stream.Collectors.joining("|")) + "]"));
     }
 
     /** Refuses, in one line, a schedule the backend never runs (it says why). */
@@ -182,7 +184,7 @@ final class CliValues {
 
     static List<Schedule> allSchedules() {
         return List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.LockDataflow().persistent(),
-                new Schedule.DataParallel(List.of(16)));
+                new Schedule.DataParallel(List.of(16)), new Schedule.DynamicDataflow());
     }
 
     /** The processor, its count and the JVM, for the provenance of measured numbers. */

@@ -188,7 +188,7 @@ class CliBehaviourTest {
         Outcome compare = finegrain("compare", "nw", "--backends", "reference", "--format", "json");
         assertEquals(0, compare.exit(), compare.err());
         List<?> rows = assertInstanceOf(List.class, Json.parse(compare.out()));
-        assertEquals(3, rows.size(), "default size 16x16 times the three default schedules:\n" + compare.out());
+        assertEquals(4, rows.size(), "default size 16x16 times the four default schedules the reference runs:\n" + compare.out());
         Set<Object> schedules = new java.util.HashSet<>();
         for (Object element : rows) {
             Map<?, ?> row = assertInstanceOf(Map.class, element);
@@ -200,7 +200,7 @@ class CliBehaviourTest {
             assertInstanceOf(Double.class, row.get("value"), "value is a JSON number");
             schedules.add(row.get("schedule"));
         }
-        assertEquals(Set.of("wavefront", "lock-dataflow", "data-parallel:16x16"), schedules);
+        assertEquals(Set.of("wavefront", "lock-dataflow", "data-parallel:16x16", "dynamic-dataflow:16x16"), schedules);
     }
 
     /** Found in review: without --mechanism, run swept every mechanism the backend has, not one combination. */

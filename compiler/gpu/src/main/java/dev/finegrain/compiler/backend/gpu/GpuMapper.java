@@ -99,6 +99,12 @@ public final class GpuMapper {
     private static final String DYNAMIC_ON_THE_JVM = "dynamic-dataflow runs on the JVM so far: the GPU targets have no"
             + " global ready queue yet (use data-parallel for the same tiles in block-diagonal order)";
 
+    /** Why the GPU targets never run {@code schedule}, at any size and with any mechanism, if they never do. */
+    public static Optional<String> neverRuns(dev.finegrain.dsl.Schedule schedule) {
+        return schedule instanceof dev.finegrain.dsl.Schedule.DynamicDataflow ? Optional.of(DYNAMIC_ON_THE_JVM)
+                : Optional.empty();
+    }
+
     public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
         KernelGraph graph = plan.graph();
         return unmappableKernel(graph).or(() -> switch (plan) {

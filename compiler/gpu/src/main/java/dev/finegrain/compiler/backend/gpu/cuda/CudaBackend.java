@@ -79,6 +79,11 @@ public final class CudaBackend implements Backend {
 
     /** On a GPU every actor instance is a thread of its own: an interleaved lock-dataflow is the plain one. */
     @Override
+    public Optional<String> neverRuns(Schedule schedule) {
+        return dev.finegrain.compiler.backend.gpu.GpuMapper.neverRuns(schedule);
+    }
+
+    @Override
     public Optional<String> repeatsAnotherRow(Schedule schedule) {
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.interleavedChains()
                 ? Optional.of("on a GPU every actor instance is a thread of its own, so lock-dataflow is interleaved already")

@@ -101,7 +101,7 @@ public final class GpuModelBackend implements Backend {
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch() && !GpuTarget.of(profile).warpShuffle()
                 ? Optional.of("lock-dataflow:persistent carries values along a band by warp shuffle, which the model ISA"
                         + " does not have")
-                : Optional.empty();
+                : GpuMapper.neverRuns(schedule);
     }
 
     @Override
