@@ -22,10 +22,11 @@ import java.util.Optional;
  * @param groupSize     the actor instances that share a sync word under warp-shared granularity
  * @param channelPolicy the policy of every channel the kernel does not override one by one
  * @param waitPolicy    how a waiter passes the time until its token comes (the schedule's, else adaptive)
- * @param mutex         how the mechanisms that hold a lock take it (the schedule's, else test-and-test-and-set)
+ * @param mutex         how the mechanisms that hold a lock take it, where the schedule names it; empty takes each
+ *                      target's default ({@link #mutexOr})
  */
 public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity granularity, int groupSize,
-                          ChannelPolicy channelPolicy, WaitPolicy waitPolicy, Mutex mutex) {
+                          ChannelPolicy channelPolicy, WaitPolicy waitPolicy, Optional<Mutex> mutex) {
 
     public LockChoices {
         Objects.requireNonNull(mechanism, "mechanism");
@@ -41,7 +42,7 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
     /** The kernel's own choices, for a schedule that makes none. */
     public static LockChoices of(Kernel kernel) {
         return new LockChoices(kernel.mechanism(), kernel.granularity(), kernel.groupSize(), kernel.channelPolicy(),
-                WaitPolicy.ADAPTIVE, Mutex.TEST_AND_TEST_AND_SET);
+                WaitPolicy.ADAPTIVE, Optional.empty());
     }
 
     /** The choices a variant of {@code kernel} under {@code schedule} runs with: only lock-dataflow makes its own. */
@@ -56,7 +57,15 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
                 ? schedule.groupSize().orElse(kernel.groupSize()) : kernel.groupSize();
         return new LockChoices(schedule.mechanismFor(kernel), granularity, groupSize,
                 schedule.channelPolicy().orElse(kernel.channelPolicy()), schedule.waitPolicy().orElse(WaitPolicy.ADAPTIVE),
-                schedule.mutex().orElse(Mutex.TEST_AND_TEST_AND_SET));
+                schedule.mutex());
+    }
+
+    /**
+     * The mutex a target runs: the schedule's, else {@code targetDefault} (test-and-test-and-set on the JVM; on the GPU
+     * targets test-and-set, the exchange loop of Li et al.'s listings, which every GPU number was measured with).
+     */
+    public Mutex mutexOr(Mutex targetDefault) {
+        return mutex.orElse(targetDefault);
     }
 
     public boolean warpShared() {
@@ -77,6 +86,6 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
     public String describe() {
         return granularity.cliName() + (warpShared() ? " of " + groupSize : "") + ", " + channelPolicy.cliName() + " channels"
                 + (waitPolicy == WaitPolicy.ADAPTIVE ? "" : ", " + waitPolicy.cliName() + " waits")
-                + (mutex == Mutex.TEST_AND_TEST_AND_SET ? "" : ", " + mutex.cliName() + " mutexes");
+                + mutex.map(m -> ", " + m.cliName() + " mutexes").orElse("");
     }
 }

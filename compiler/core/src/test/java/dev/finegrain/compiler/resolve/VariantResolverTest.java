@@ -46,7 +46,7 @@ class VariantResolverTest {
                 lockDataflow().warpShared(32).channels(ChannelPolicy.PRIVATE), JVM).withMechanism(LockMechanism.BLOCKING));
         LockChoices choices = variant.plan().lockChoices();
         assertEquals(new LockChoices(Optional.empty(), LockGranularity.WARP_SHARED, 32, ChannelPolicy.PRIVATE,
-                dev.finegrain.dsl.WaitPolicy.ADAPTIVE, dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET), choices);
+                dev.finegrain.dsl.WaitPolicy.ADAPTIVE, Optional.empty()), choices);
         assertTrue(variant.graph().channels().stream().allMatch(c -> c.policy() == ChannelPolicy.PRIVATE),
                 "every channel the kernel left to the default takes the schedule's policy: " + variant.graph().channels());
         assertEquals("NwLockDataflowBlockingWarpSharedPrivate", JvmCodegen.className(variant.plan(), variant.mechanism()),

@@ -117,6 +117,15 @@ __device__ __forceinline__ u64 load_acquire_cta(const u64* word) {
 __device__ __forceinline__ void store_release_cta(u64* word, u64 value) {
     asm volatile("st.release.cta.b64 [%0], %1;" :: "l"(word), "l"(value) : "memory");
 }
+// Stuart and Owens' ticket mutex in one word (GpuMutexes): the next ticket in the high half, the one served in the low
+__device__ __forceinline__ int ticket_draw(int* word) { return (atomicAdd(word, 0x10000) >> 16) & 0xffff; }
+__device__ __forceinline__ bool ticket_served(const int* word, int ticket) {
+    return (load_acquire_cta(word) & 0xffff) == ticket;
+}
+__device__ __forceinline__ bool ticket_try(int* word) {
+    const int seen = load_acquire_cta(word);
+    return ((seen >> 16) & 0xffff) == (seen & 0xffff) && atomicCAS(word, seen, seen + 0x10000) == seen;
+}
 __device__ __forceinline__ int load_acquire_gpu(const int* word) {
     int value;
     asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(value) : "l"(word) : "memory");

@@ -43,7 +43,8 @@ final class AxisOptions {
     String waitPolicies;
 
     @Option(names = "--mutex", paramLabel = "M,...", description = "how lock-dataflow's spin-locks take their lock: ttas"
-            + " (test-and-test-and-set; the default), tas (test-and-set), ticket (fetch-and-add); the jvm backend runs them all")
+            + " (test-and-test-and-set; the jvm's default), tas (test-and-set; the GPU targets' default), ticket"
+            + " (fetch-and-add); every backend runs them all")
     String mutexes;
 
     @Option(names = "--profile-set", paramLabel = "KEY=V,...", description = "run each gpu-model backend with a profile key"

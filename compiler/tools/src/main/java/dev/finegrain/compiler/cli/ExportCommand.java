@@ -47,6 +47,10 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
             + " them: adaptive (the default), spin, backoff, sleep")
     String waitPolicies;
 
+    @Option(names = "--mutex", paramLabel = "M,...", description = "how lock-dataflow's spin-locks take their lock, as"
+            + " compare takes them: tas (the GPU targets' default), ttas, ticket")
+    String mutexes;
+
     @Option(names = "--params", paramLabel = "NAME=V,...", description = "sweep a param of the kernel over these values, as"
             + " compare does (repeat the option for several params)")
     List<String> params = new ArrayList<>();
@@ -104,6 +108,7 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
         AxisOptions axes = new AxisOptions();
         axes.params = params;
         axes.waitPolicies = waitPolicies;
+        axes.mutexes = mutexes;
         return axes.axes(kernel.kernel(), List.of());
     }
 

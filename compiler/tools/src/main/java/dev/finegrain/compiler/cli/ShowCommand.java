@@ -57,6 +57,10 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             + " (the default), spin, backoff or sleep")
     String waitPolicy;
 
+    @Option(names = "--mutex", paramLabel = "M", description = "how lock-dataflow's spin-locks take their lock: tas, ttas"
+            + " or ticket (default: the target's, ttas on the JVM and tas on the GPU targets)")
+    String mutex;
+
     @Option(names = "--simt", description = "print the GPU model's program and launch plan for --schedule (and --mechanism)")
     boolean simt;
 
@@ -216,17 +220,24 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         };
     }
 
-    /** --schedule, with --wait-policy applied to a lock-dataflow schedule. */
+    /** --schedule, with --wait-policy and --mutex applied to a lock-dataflow schedule. */
     private Schedule parsedSchedule() {
         Schedule parsed = CliValues.schedule(schedule);
-        if (waitPolicy == null) {
+        if (waitPolicy == null && mutex == null) {
             return parsed;
         }
-        dev.finegrain.dsl.WaitPolicy policy = dev.finegrain.dsl.WaitPolicy.fromCliName(waitPolicy).orElseThrow(() ->
-                new UsageException("unknown wait policy '" + waitPolicy + "'; use adaptive, spin, backoff or sleep"));
         if (!(parsed instanceof Schedule.LockDataflow dataflow)) {
-            throw new UsageException("--wait-policy applies to lock-dataflow; give --schedule lock-dataflow[:persistent]");
+            throw new UsageException((waitPolicy != null ? "--wait-policy" : "--mutex") + " applies to lock-dataflow; give"
+                    + " --schedule lock-dataflow[:persistent]");
         }
-        return dataflow.waitPolicy(policy);
+        if (waitPolicy != null) {
+            dataflow = dataflow.waitPolicy(dev.finegrain.dsl.WaitPolicy.fromCliName(waitPolicy).orElseThrow(() ->
+                    new UsageException("unknown wait policy '" + waitPolicy + "'; use adaptive, spin, backoff or sleep")));
+        }
+        if (mutex != null) {
+            dataflow = dataflow.mutex(dev.finegrain.dsl.Mutex.fromCliName(mutex).orElseThrow(() ->
+                    new UsageException("unknown mutex '" + mutex + "'; use tas, ttas or ticket")));
+        }
+        return dataflow;
     }
 }

@@ -163,7 +163,8 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
                               Map<String, String> profileSettings, Optional<LockChoices> choices) {
         Map<String, Object> named = new LinkedHashMap<>();
         choices.filter(c -> !waitPolicies.isEmpty()).ifPresent(c -> named.put(PREFIX + "wait", c.waitPolicy().cliName()));
-        choices.filter(c -> !mutexes.isEmpty()).ifPresent(c -> named.put(PREFIX + "mutex", c.mutex().cliName()));
+        choices.filter(c -> !mutexes.isEmpty()).ifPresent(c -> named.put(PREFIX + "mutex",
+                c.mutex().map(dev.finegrain.dsl.Mutex::cliName).orElse("default")));
         profileSettings.forEach((key, value) -> named.put(PREFIX + key, value));
         paramPoint.forEach((name, value) -> named.put(PREFIX + name, value.toString()));
         if (threadsNamed) {

@@ -52,15 +52,15 @@ public final class GpuMapper {
 
     /**
      * Why the GPU target cannot honour a plan's wait policy or mutex, if it cannot: the napping waits
-     * ({@link GpuWaits}) need nanosleep and apply to tiles, not to a persistent band's edge, and the spin-locks are
-     * taken by exchange whatever mutex is asked for.
+     * ({@link GpuWaits}) need nanosleep and apply to tiles, not to a persistent band's edge, and so does a mutex other
+     * than the default ({@link GpuMutexes}).
      */
     public static Optional<String> unmappableLockChoices(dev.finegrain.compiler.plan.ExecutionPlan plan, GpuTarget target) {
         dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();
-        dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutex();
-        if (mutex != dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET) {
-            return Optional.of("mutex " + mutex + " is a JVM choice so far: the GPU targets' spin-locks are taken by"
-                    + " exchange (Li et al.'s listings)");
+        dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutexOr(GpuMutexes.DEFAULT);
+        if (mutex != GpuMutexes.DEFAULT && plan instanceof DataflowPlan dataflow && dataflow.persistent()) {
+            return Optional.of("mutex " + mutex + " applies to lock-dataflow's tiles; a persistent band's edge takes its"
+                    + " lock with the listings' compare-and-swap");
         }
         if (GpuWaits.naps(policy) && plan instanceof DataflowPlan dataflow && dataflow.persistent()) {
             return Optional.of("wait policy " + policy + " applies to lock-dataflow's tiles; a persistent band's edge"
@@ -116,7 +116,8 @@ public final class GpuMapper {
                     .or(() -> MapBands.unsupported(dataflow, mechanism, target));
             case DataflowPlan dataflow -> unmappableLockDataflow(graph).or(() -> mechanism.isEmpty()
                     ? Optional.of("lock-dataflow on the GPU model needs a lock mechanism")
-                    : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target));
+                    : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target)
+                            .or(() -> GpuMutexes.unsupported(dataflow, mechanism.get())));
         });
     }
 

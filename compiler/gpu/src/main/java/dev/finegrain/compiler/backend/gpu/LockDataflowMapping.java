@@ -24,11 +24,15 @@ import java.util.stream.Collectors;
  *                              one; named barriers only for words read without a channel)
  * @param dataBase              shared byte offset of each field's tile copy, by field id
  * @param sharedBytes           shared memory the block claims, tokens and data
+ * @param waitPolicy            how a waiter passes the time ({@link GpuWaits})
+ * @param mutex                 how the mechanisms that hold a lock take it ({@link GpuMutexes}): the schedule's, else
+ *                              {@link GpuMutexes#DEFAULT}
  */
 public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested,
                                   GpuMechanism mechanism, TileGeometry tile, List<SyncChannel> channels, TokenLayout tokens,
                                   WaitForm waitForm, boolean blockBarrierAfterCopy, int[] dataBase, int sharedBytes,
-                                  Resources resources, WaitPolicy waitPolicy) implements GpuMapping {
+                                  Resources resources, WaitPolicy waitPolicy, dev.finegrain.dsl.Mutex mutex)
+        implements GpuMapping {
 
     public LockDataflowMapping {
         channels = List.copyOf(channels);
@@ -86,6 +90,9 @@ public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] siz
         text.append("wait:       ").append(waitForm.description()).append('\n');
         if (GpuWaits.naps(waitPolicy)) {
             text.append("waiting:    ").append(GpuWaits.describe(waitPolicy)).append('\n');
+        }
+        if (mechanism.tokenIsMutex() && mutex != GpuMutexes.DEFAULT) {
+            text.append("mutex:      ").append(GpuMutexes.describe(mutex)).append('\n');
         }
         text.append("copy-in:    ").append(blockBarrierAfterCopy ? "a block barrier after every thread copied its words"
                 : "no block barrier: the named barriers order every word read").append('\n');

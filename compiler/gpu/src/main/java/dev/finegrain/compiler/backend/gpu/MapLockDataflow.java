@@ -138,7 +138,8 @@ final class MapLockDataflow {
                 implicitBits, claimedBits, mechanism.namedBarriers(warps, minimumWarpDistance));
         StaticChecks.check(graph, target, tile.words(), resources, mechanism.id());
         return new LockDataflowMapping(graph, target, sizes, requested, mechanism, tile, channels, tokens,
-                waitForm(channels), blockBarrierAfterCopy(), dataBase, sharedBytes, resources, choices.waitPolicy());
+                waitForm(channels), blockBarrierAfterCopy(), dataBase, sharedBytes, resources, choices.waitPolicy(),
+                choices.mutexOr(GpuMutexes.DEFAULT));
     }
 
     /** Refuses a mechanism the machine cannot run, and warp-shared granularity it cannot give. */

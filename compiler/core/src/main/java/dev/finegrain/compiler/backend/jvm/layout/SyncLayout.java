@@ -27,6 +27,8 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
                          dev.finegrain.dsl.Mutex mutex) {
 
     public static final int NONE = -1;
+    /** The JVM's mutex where the schedule names none: test-and-test-and-set. */
+    public static final dev.finegrain.dsl.Mutex JVM_MUTEX = dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET;
 
     public SyncLayout {
         arrayOfChannel = List.copyOf(arrayOfChannel);
@@ -52,7 +54,8 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
             }
             arrayOfChannel.add(arrays.indexOf(key));
         }
-        return new SyncLayout(mechanism, group, packed, arrayOfChannel, arrays.size(), plan.lockChoices().mutex());
+        return new SyncLayout(mechanism, group, packed, arrayOfChannel, arrays.size(),
+                plan.lockChoices().mutexOr(JVM_MUTEX));
     }
 
     /**
@@ -77,8 +80,8 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
             return Optional.of(mechanism + " parks its waiters until their producer wakes them, so wait policy " + policy
                     + " does not apply to it (its rows would repeat the adaptive ones)");
         }
-        dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutex();
-        if (mutex != dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET
+        dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutexOr(JVM_MUTEX);
+        if (mutex != JVM_MUTEX
                 && !JvmTokens.of(mechanism).map(JvmTokens::holdsALock).orElse(false)) {
             return Optional.of(mechanism + " holds no lock, so mutex " + mutex + " does not apply to it (its rows would"
                     + " repeat the default ones); the spin-locks take a mutex");

@@ -14,16 +14,16 @@ public final class AtomicSpinLockCuda implements CudaSync {
     public void initTokens(CudaSyncContext cx) {
         cx.out.comment("mutexes: producers start locked (1), halo words free (0)");
         for (int a = 0; a < cx.tokenArrays(); a++) {
-            cx.out.line(CudaSyncContext.tokenArray(a) + "[t] = computes ? 1 : 0;");
+            cx.out.line(CudaSyncContext.tokenArray(a) + "[t] = " + cx.mutex().initial("computes") + ";");
         }
     }
 
     @Override
     public void tryTake(CudaSyncContext cx, int c, String have) {
-        cx.out.open("if (!" + have + " && atomicExch(&" + cx.producerToken(c) + ", 1) == 0)");
+        cx.out.open("if (!" + have + " && " + cx.mutex().tryTake(cx.producerToken(c)) + ")");
         cx.out.line(have + " = true;");
         if (!cx.privateChannels()) {
-            cx.out.line("atomicExch(&" + cx.producerToken(c) + ", 0);   // restore the token");
+            cx.out.line(cx.mutex().unlock(cx.producerToken(c)) + "   // restore the token");
         }
         cx.out.line("__threadfence_block();");
         cx.out.close();
@@ -31,7 +31,7 @@ public final class AtomicSpinLockCuda implements CudaSync {
 
     @Override
     public void waitInTurn(CudaSyncContext cx, int c) {
-        cx.out.line(cx.waitWhile("atomicExch(&" + cx.producerToken(c) + ", 1) != 0") + "   // lock (Listing 2)");
+        cx.out.line(cx.mutex().lock(cx, cx.producerToken(c)));
         cx.out.line("__threadfence_block();");
     }
 
@@ -41,19 +41,19 @@ public final class AtomicSpinLockCuda implements CudaSync {
         for (int a = 0; a < cx.tokenArrays(); a++) {
             if (cx.publishes(actor, a)) {
                 cx.out.line("__threadfence_block();");
-                cx.out.line("atomicExch(&" + CudaSyncContext.tokenArray(a) + "[t], 0);   // unlock");
+                cx.out.line(cx.mutex().unlock(CudaSyncContext.tokenArray(a) + "[t]") + "   // unlock");
             }
         }
     }
 
     @Override
     public void restore(CudaSyncContext cx, int c) {
-        cx.out.line("atomicExch(&" + cx.producerToken(c) + ", 0);   // restore the token");
+        cx.out.line(cx.mutex().unlock(cx.producerToken(c)) + "   // restore the token");
     }
 
     @Override
     public void finalizePrivate(CudaSyncContext cx, int c) {
-        cx.out.line("atomicExch(&" + cx.producerToken(c) + ", 0);   // finalize");
+        cx.out.line(cx.mutex().unlock(cx.producerToken(c)) + "   // finalize");
     }
 
     // ---- band edges: a lock word per group of rows in device memory, locked (0) until the producer frees it (1)

@@ -142,7 +142,10 @@ public final class CudaBackend implements Backend {
         String kernel = variant.graph().name();
         LockChoices lockChoices = variant.plan().lockChoices();
         String mechanism = variant.mechanism().map(LockMechanism::cliName).orElse("none");
-        String choices = lockChoices.granularity().cliName() + " " + lockChoices.channelPolicy().cliName();
+        // a wait policy or mutex other than the default names the variant too, so that a sweep's variants never share an id
+        String choices = lockChoices.granularity().cliName() + " " + lockChoices.channelPolicy().cliName()
+                + (lockChoices.waitPolicy() == dev.finegrain.dsl.WaitPolicy.ADAPTIVE ? "" : " " + lockChoices.waitPolicy().cliName())
+                + lockChoices.mutex().map(m -> " " + m.cliName()).orElse("");
         String id = CudaNames.variant(kernel, variant.plan().schedule().cliName(), mechanism, choices, size);
         String described = "kernel '" + kernel + "', " + variant.plan().schedule().cliName()
                 + variant.mechanism().map(m -> " with " + m + ", " + lockChoices.granularity() + " locks, "

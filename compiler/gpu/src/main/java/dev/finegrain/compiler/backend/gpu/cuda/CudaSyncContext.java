@@ -51,6 +51,11 @@ public final class CudaSyncContext {
         };
     }
 
+    /** How the spin-locks take their mutex words, for the mapping's mutex. */
+    CudaMutex mutex() {
+        return new CudaMutex(mapping.mutex());
+    }
+
     SyncChannel channel(int c) {
         return mapping.channels().get(c);
     }

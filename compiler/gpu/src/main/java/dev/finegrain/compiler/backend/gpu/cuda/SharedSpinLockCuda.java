@@ -13,7 +13,8 @@ public final class SharedSpinLockCuda implements CudaSync {
     public void initTokens(CudaSyncContext cx) {
         cx.out.comment("one mutex per warp: locked (1) when the warp computes, free (0) for halo warps");
         for (int a = 0; a < cx.tokenArrays(); a++) {
-            cx.out.line("if (lane == 0) " + CudaSyncContext.tokenArray(a) + "[warp] = warpComputes ? 1 : 0;");
+            cx.out.line("if (lane == 0) " + CudaSyncContext.tokenArray(a) + "[warp] = " + cx.mutex().initial("warpComputes")
+                    + ";");
         }
     }
 
@@ -26,8 +27,8 @@ public final class SharedSpinLockCuda implements CudaSync {
     public void waitForWarp(CudaSyncContext cx, int c, int warpDistance) {
         String token = cx.warpToken(c, warpDistance);
         cx.out.open("if (lane == 0)");
-        cx.out.line(cx.waitWhile("atomicExch(&" + token + ", 1) != 0") + "   // lock (Listing 2)");
-        cx.out.line("atomicExch(&" + token + ", 0);   // restore the token");
+        cx.out.line(cx.mutex().lock(cx, token));
+        cx.out.line(cx.mutex().unlock(token) + "   // restore the token");
         cx.out.line("__threadfence_block();");
         cx.out.close();
         cx.out.line("__syncwarp();");
@@ -39,7 +40,7 @@ public final class SharedSpinLockCuda implements CudaSync {
         cx.out.open("if (lane == 0 && warpComputes)");
         cx.out.line("__threadfence_block();");
         for (int a = 0; a < cx.tokenArrays(); a++) {
-            cx.out.line("atomicExch(&" + CudaSyncContext.tokenArray(a) + "[warp], 0);   // unlock");
+            cx.out.line(cx.mutex().unlock(CudaSyncContext.tokenArray(a) + "[warp]") + "   // unlock");
         }
         cx.out.close();
     }

@@ -25,7 +25,7 @@ public final class AtomicSpinLockSimt implements SimtSync {
     public void initTokens(SimtSyncContext cx) {
         cx.asm.comment("mutexes: producers start locked (1), halo words free (0)");
         String initial = cx.asm.register();
-        cx.asm.emit("SEL " + initial + ", " + cx.one + ", RZ, P6");
+        cx.asm.emit("SEL " + initial + ", " + cx.mutex().held() + ", RZ, P6");
         for (int base : cx.tokenBase()) {
             cx.asm.emit("STS " + SimtAssembler.address(cx.sharedOffset, base) + ", " + initial);
         }
@@ -33,18 +33,16 @@ public final class AtomicSpinLockSimt implements SimtSync {
 
     @Override
     public void tryTake(SimtSyncContext cx, int c, String have) {
-        String old = cx.asm.register();
-        cx.atomics.exchange(old, cx.channelAddress(c, true), cx.one, "!" + have, "P4", "P3", "take the token");
-        cx.asm.emit("ISETP.EQ.AND P5, PT, " + old + ", RZ, !" + have);
+        cx.mutex().tryTake(cx.channelAddress(c, true), "!" + have, "P5", "P4", "P3", "take the token");
         if (!cx.privateChannels()) {
-            cx.atomics.exchange("RZ", cx.channelAddress(c, true), "RZ", "P5", "P4", "P3", "restore the token");
+            cx.mutex().unlock(cx.channelAddress(c, true), "P5", "P4", "P3", "restore the token");
         }
         cx.asm.emit("PSETP.OR.AND " + have + ", PT, " + have + ", P5, PT");
     }
 
     @Override
     public void waitInTurn(SimtSyncContext cx, int c, String wait) {
-        cx.atomics.lock(cx.asm.register(), cx.channelAddress(c, true), cx.one, "P4", "P3", "P1");
+        cx.mutex().lock(cx.channelAddress(c, true), "P4", "P3", "P1");
     }
 
     @Override
@@ -52,19 +50,18 @@ public final class AtomicSpinLockSimt implements SimtSync {
         cx.asm.emit(cx.storeOwnData(actor, value));
         for (int a = 0; a < cx.tokenBase().length; a++) {
             if (cx.publishes(actor, a)) {
-                cx.atomics.exchange("RZ", SimtAssembler.address(cx.sharedOffset, cx.tokenBase()[a]), "RZ", "PT", "P4", "P3",
-                        "unlock");
+                cx.mutex().unlock(SimtAssembler.address(cx.sharedOffset, cx.tokenBase()[a]), "PT", "P4", "P3", "unlock");
             }
         }
     }
 
     @Override
     public void restore(SimtSyncContext cx, int c) {
-        cx.atomics.exchange("RZ", cx.channelAddress(c, true), "RZ", "PT", "P4", "P3", "restore the token");
+        cx.mutex().unlock(cx.channelAddress(c, true), "PT", "P4", "P3", "restore the token");
     }
 
     @Override
     public void finalizePrivate(SimtSyncContext cx, int c) {
-        cx.atomics.exchange("RZ", cx.channelAddress(c, true), "RZ", "PT", "P4", "P3", "finalize");
+        cx.mutex().unlock(cx.channelAddress(c, true), "PT", "P4", "P3", "finalize");
     }
 }

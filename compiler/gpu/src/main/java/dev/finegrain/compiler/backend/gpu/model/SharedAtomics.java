@@ -41,12 +41,77 @@ final class SharedAtomics {
     }
 
     /**
+     * {@code old = atomicAdd(address, value)} for the lanes where {@code participants} holds; {@code old} may be RZ.
+     * Scratch: {@code todo}, {@code took}, {@code P0}.
+     */
+    void add(String old, String address, String value, String participants, String todo, String took, String why) {
+        if (!lockLoops) {
+            asm.emit(participants, "ATOMS.ADD " + old + ", " + address + ", " + value + "   // " + why);
+            return;
+        }
+        String seen = old.equals("RZ") ? asm.register() : old;
+        String sum = asm.register();
+        String loop = asm.label("add");
+        asm.comment(why + ": atomicAdd as Fermi runs it, a loop on the word's lock bit");
+        asm.emit("PSETP.AND.AND " + todo + ", PT, " + participants + ", PT, PT");
+        asm.place(loop);
+        asm.emit(todo, "LDSLK " + took + ", " + seen + ", " + address);
+        asm.emit("PSETP.AND.AND P0, PT, " + took + ", " + todo + ", PT");
+        asm.emit("P0", "IADD " + sum + ", " + seen + ", " + value);
+        asm.emit("P0", "STSUL " + address + ", " + sum);
+        asm.emit("PSETP.AND.AND " + todo + ", PT, " + todo + ", !" + took + ", PT");
+        asm.emit(todo, "BRA " + loop);
+    }
+
+    /**
+     * {@code old = atomicCAS(address, expected, value)} for the lanes where {@code participants} holds. Scratch:
+     * {@code todo}, {@code took}, {@code equal}, {@code P0}.
+     */
+    void compareAndSwap(String old, String address, String expected, String value, String participants, String todo,
+                        String took, String equal, String why) {
+        if (!lockLoops) {
+            asm.emit(participants, "ATOMS.CAS " + old + ", " + address + ", " + expected + ", " + value + "   // " + why);
+            return;
+        }
+        String stored = asm.register();
+        String loop = asm.label("cas");
+        asm.comment(why + ": atomicCAS as Fermi runs it, a loop on the word's lock bit (Listing 3)");
+        asm.emit("PSETP.AND.AND " + todo + ", PT, " + participants + ", PT, PT");
+        asm.place(loop);
+        asm.emit(todo, "LDSLK " + took + ", " + old + ", " + address);
+        asm.emit("PSETP.AND.AND P0, PT, " + took + ", " + todo + ", PT");
+        asm.emit("P0", "ISETP.EQ.AND " + equal + ", PT, " + old + ", " + expected + ", PT");
+        asm.emit("P0", "SEL " + stored + ", " + value + ", " + old + ", " + equal);
+        asm.emit("P0", "STSUL " + address + ", " + stored);
+        asm.emit("PSETP.AND.AND " + todo + ", PT, " + todo + ", !" + took + ", PT");
+        asm.emit(todo, "BRA " + loop);
+    }
+
+    /**
      * Listing 2's {@code while (atomicCAS(address, 0, 1) != 0);} for every active lane. Scratch: {@code todo},
      * {@code took}, {@code taken}, {@code P0}; {@code old} ends 0.
      */
     void lock(String old, String address, String one, String todo, String took, String taken) {
+        lock(old, address, one, todo, took, taken, false);
+    }
+
+    /**
+     * Test-and-test-and-set: as {@link #lock}, but every look is a plain load, and the compare-and-swap runs only once
+     * the word looked free (a failed one looks again).
+     */
+    void lookThenLock(String old, String address, String one, String todo, String took, String taken) {
+        lock(old, address, one, todo, took, taken, true);
+    }
+
+    private void lock(String old, String address, String one, String todo, String took, String taken, boolean lookFirst) {
         String spin = asm.label("lock");
         asm.place(spin);
+        if (lookFirst) {
+            asm.emit("LDS " + old + ", " + address + "   // look: taken while not 0");
+            asm.emit("ISETP.NE.AND " + taken + ", PT, " + old + ", RZ, PT");
+            beforeRetry.accept(taken);
+            asm.emit(taken, "BRA " + spin);
+        }
         if (!lockLoops) {
             asm.emit("ATOMS.CAS " + old + ", " + address + ", RZ, " + one + "   // lock (Listing 2)");
         } else {

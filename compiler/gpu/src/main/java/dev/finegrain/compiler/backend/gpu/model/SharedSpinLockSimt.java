@@ -14,7 +14,7 @@ public final class SharedSpinLockSimt implements SimtSync {
     public void initTokens(SimtSyncContext cx) {
         cx.asm.comment("one mutex per warp: locked (1) when the warp computes, free (0) for halo warps");
         String initial = cx.asm.register();
-        cx.asm.emit("SEL " + initial + ", " + cx.one + ", RZ, P4");
+        cx.asm.emit("SEL " + initial + ", " + cx.mutex().held() + ", RZ, P4");
         for (int base : cx.tokenBase()) {
             cx.asm.emit("P5", "STS " + SimtAssembler.address(cx.warpOffset, base) + ", " + initial);
         }
@@ -28,11 +28,10 @@ public final class SharedSpinLockSimt implements SimtSync {
     @Override
     public void waitForWarp(SimtSyncContext cx, int c, int warpDistance) {
         String skip = cx.asm.label("representative_waited");
-        String old = cx.asm.register();
         String address = cx.warpTokenAddress(cx.channel(c).tokenArray(), warpDistance);
         cx.asm.emit("!P5", "BRA " + skip);
-        cx.atomics.lock(old, address, cx.one, "P1", "P2", "P3");
-        cx.atomics.exchange("RZ", address, "RZ", "PT", "P1", "P2", "restore the token");
+        cx.mutex().lock(address, "P1", "P2", "P3");
+        cx.mutex().unlock(address, "PT", "P1", "P2", "restore the token");
         cx.asm.emit("MEMBAR.CTA");
         cx.asm.place(skip);
     }
@@ -42,7 +41,7 @@ public final class SharedSpinLockSimt implements SimtSync {
         cx.asm.emit("PSETP.AND.AND P1, PT, P5, P4, PT");
         cx.asm.emit("P1", "MEMBAR.CTA");
         for (int base : cx.tokenBase()) {
-            cx.atomics.exchange("RZ", SimtAssembler.address(cx.warpOffset, base), "RZ", "P1", "P2", "P3", "unlock");
+            cx.mutex().unlock(SimtAssembler.address(cx.warpOffset, base), "P1", "P2", "P3", "unlock");
         }
     }
 }

@@ -53,6 +53,11 @@ public final class SimtSyncContext {
                 : GpuWaits.SLEEP_NS) + "   // the wait's first nap, ns");
     }
 
+    /** How the spin-locks take their mutex words, for the mapping's mutex. */
+    SimtMutex mutex() {
+        return new SimtMutex(this);
+    }
+
     /**
      * Before a wait loop branches back for the lanes in {@code guard}: they sleep their nap, and a backing-off wait
      * doubles it up to the most (min(2 nap, most) in integer operations, since every predicate may be in use here);

@@ -8,6 +8,7 @@ import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.GridBarrier;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
 import dev.finegrain.dsl.WaitPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +70,23 @@ class CudaToolchainTest {
                 case RELAUNCH -> "(f, p, error, barrier, step);";
             }), source.text());
             assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), barrier.cliName());
+        }
+    }
+
+    @Test
+    void buildsTheSpinLocksWithEachMutex(@TempDir Path cache) throws Exception {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        // the chain, whose links are a warp apart, takes both spin-locks
+        KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.CATALOG.find("chain").orElseThrow().kernel());
+        for (dev.finegrain.dsl.Mutex mutex : List.of(dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET, dev.finegrain.dsl.Mutex.TICKET)) {
+            for (LockMechanism mechanism : List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK)) {
+                Schedule.LockDataflow schedule = lockDataflow().mutex(mutex);
+                CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
+                        SchedulePlanner.plan(graph, schedule), Optional.of(mechanism)), new int[] {512});
+                assertTrue(source.text().contains(mutex == dev.finegrain.dsl.Mutex.TICKET ? "fg::ticket_draw"
+                        : "fg::load_acquire_cta(&"), source.text());
+                assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), mutex + " " + mechanism);
+            }
         }
     }
 

@@ -322,6 +322,32 @@ class GpuModelBackendTest {
     }
 
     @Test
+    void theSpinLocksTakeEachMutexAndVerifyOnFermiAndHopper() {
+        for (dev.finegrain.dsl.Mutex mutex : dev.finegrain.dsl.Mutex.values()) {
+            Schedule.LockDataflow schedule = new Schedule.LockDataflow().mutex(mutex);
+            for (GpuModelBackend profile : List.of(FERMI, HOPPER)) {
+                KernelGraph nw = Pipeline.compile(NW);
+                assertTrue(profile.mechanisms(SchedulePlanner.plan(nw, schedule)).contains(LockMechanism.ATOMIC_SPIN_LOCK),
+                        mutex + " on " + profile.name());
+                assertAllVerified(profile, NW, new int[] {40, 70}, List.of(schedule));
+                assertAllVerified(profile, CHAIN, new int[] {200}, List.of(schedule));
+                // the sample chain's sweep takes shared-spin-lock too, one mutex per warp
+                assertAllVerified(profile, dev.finegrain.compiler.backend.gpu.GpuGoldenCatalog.CATALOG.find("chain")
+                        .orElseThrow().kernel(), new int[] {256}, List.of(schedule));
+            }
+        }
+        KernelGraph nw = Pipeline.compile(NW);
+        Schedule.LockDataflow ticket = new Schedule.LockDataflow().mutex(dev.finegrain.dsl.Mutex.TICKET);
+        assertEquals(Optional.of("tiny-lock holds no lock, so mutex ticket does not apply to it (its rows would repeat the"
+                + " default ones); the spin-locks take a mutex"), HOPPER.unsupported(SchedulePlanner.plan(nw, ticket),
+                LockMechanism.TINY_LOCK));
+        SimtKernel lowered = HOPPER.lower(new Variant(nw, SchedulePlanner.plan(nw, ticket),
+                Optional.of(LockMechanism.ATOMIC_SPIN_LOCK)), new int[] {64, 64});
+        assertTrue(lowered.program().contains("ATOMS.ADD") && lowered.program().contains("draw the ticket served now"),
+                lowered.program());
+    }
+
+    @Test
     void aRelaunchedWavefrontLaunchesEachStepWithTheBlocksItsPointsNeed() {
         Schedule.Wavefront relaunch = new Schedule.Wavefront().barrier(GridBarrier.RELAUNCH);
         for (GpuModelBackend profile : List.of(FERMI, HOPPER)) {
@@ -460,7 +486,7 @@ class GpuModelBackendTest {
         int points = java.util.Arrays.stream(sizes).reduce(1, (a, b) -> a * b);
         switch (kernel.name()) {
             case "nw" -> builder.param("penalty", 10).input("reference", random.ints(points, -4, 12).toArray());
-            case "chain-like" -> builder.param("work", 3);
+            case "chain-like", "chain" -> builder.param("work", 3);
             case "mixed" -> builder.input("same", random.ints(points, 0, 2).toArray());
             case "reads-ahead" -> builder.input("b", random.ints(Invocation.paddedLength(sizes, 1), -9, 9).toArray());
             case "many-params" -> {
