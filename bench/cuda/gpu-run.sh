@@ -7,8 +7,10 @@
 #   validation  needleman-wunsch at seven sizes from 64 to 4096, and smith-waterman at five, for docs/validation.md
 #   nw          needleman-wunsch at 4096, 8192 and 16384
 #   rodinia     Rodinia's CUDA NW (32-wide blocks) at the same three sizes, timed the same way (CUDA events)
+#   barriers    needleman-wunsch's wavefront with each barrier between steps (atomic, xf, cooperative, relaunch)
+#   mutexes     the spin-locks with each mutex (tas, ttas, ticket): needleman-wunsch and the chain, two sizes each
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
-#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia]     (default: all four)
+#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [mutexes]   (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -23,12 +25,13 @@ fg() { "$jre/jre/bin/java" -XX:+UseParallelGC -Xss16m -Xmx32g -cp "$kit/lib/*" d
   nvcc --version | tail -n 1; } >"$results/gpu.txt" 2>&1
 cat "$results/gpu.txt"
 
-# run_set STEP KERNEL SIZES: one bundle, run and merged into $results/STEP/KERNEL
+# run_set STEP KERNEL SIZES [EXPORT_OPTION...]: one bundle, run and merged into $results/STEP/KERNEL
 run_set() {
   local step="$1" kernel="$2" sizes="$3" dir="$results/$1/$2"
+  shift 3
   rm -rf "$dir" "/tmp/fg-bundle-$step-$kernel"
   mkdir -p "$dir"
-  fg export "$kernel" --sizes "$sizes" ${SCHEDULES:+--schedules "$SCHEDULES"} --mechanisms all --out "/tmp/fg-bundle-$step-$kernel" \
+  fg export "$kernel" --sizes "$sizes" ${SCHEDULES:+--schedules "$SCHEDULES"} --mechanisms "${MECHANISMS:-all}" "$@" --out "/tmp/fg-bundle-$step-$kernel" \
     >"$dir/export.log" 2>&1 || { echo "$step $kernel: export failed: $(tail -n 1 "$dir/export.log")"; return; }
   FG_TIMEOUT=120 bash "/tmp/fg-bundle-$step-$kernel/run.sh" 2>"$dir/run.log"
   cp "/tmp/fg-bundle-$step-$kernel/results.json" "$dir/bundle-results.json"
@@ -48,6 +51,13 @@ if [[ " $steps " == *" validation "* ]]; then
 fi
 if [[ " $steps " == *" nw "* ]]; then
   run_set nw needleman-wunsch 4096,8192,16384
+fi
+if [[ " $steps " == *" barriers "* ]]; then
+  SCHEDULES=wavefront:atomic,wavefront:xf,wavefront:cooperative,wavefront:relaunch run_set barriers needleman-wunsch 4096,8192
+fi
+if [[ " $steps " == *" mutexes "* ]]; then
+  SCHEDULES=lock-dataflow MECHANISMS=atomic-spin-lock run_set mutexes needleman-wunsch 1024,4096 --mutex tas,ttas,ticket
+  SCHEDULES=lock-dataflow MECHANISMS=atomic-spin-lock,shared-spin-lock run_set mutexes chain 4096,65536 --mutex tas,ttas,ticket
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"
