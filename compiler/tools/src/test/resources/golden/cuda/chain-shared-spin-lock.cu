@@ -7,6 +7,7 @@
 //   channel:    a[i-32] (32): producer 32 threads back (1 warps), token array 0
 //   tokens:     1 array of 17 token words, words of their own at shared bytes [0], shared channels
 //   wait:       one token per warp, published by the warp's representative after the lanes reconverge
+//   mutex:      test-and-set: an atomic exchange at every look (the target's default: the best measured on an H200, docs/gpu.md)
 //   copy-in:    a block barrier after every thread copied its words
 //   shared:     2244 bytes: tokens 68, each field's tile copy at [68]
 //   resources:  lock bits 0 explicit, 17 implicit (0 claimed on sm_90); named barriers 0

@@ -8,6 +8,7 @@
 //   channel:    score[i, j-1] (0,1): producer 1 threads back (0 warps), token array 0
 //   tokens:     1 array of 1024 token words, words of their own at shared bytes [0], shared channels
 //   wait:       critical-section loop: a lane fires inside the loop once it holds every token
+//   mutex:      test-and-set: an atomic exchange at every look (the target's default: the best measured on an H200, docs/gpu.md)
 //   copy-in:    a block barrier after every thread copied its words
 //   shared:     12288 bytes: tokens 4096, each field's tile copy at [8192, 4096]
 //   resources:  lock bits 0 explicit, 1024 implicit (0 claimed on sm_90); named barriers 0

@@ -35,10 +35,12 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int mbarrierAddressCycles, int sharedPortCycles, double sharedPollCycles,
                           int pollLoopYieldCycles, int pollLoopDepartureCycles, boolean hasLockBox,
                           int lockBoxGrantCycles, boolean lockBoxReleasePrediction,
-                          int lockBoxPredictedGrantCycles, String defaultGridBarrier) {
+                          int lockBoxPredictedGrantCycles, String defaultGridBarrier, String defaultMutex) {
 
     /** The inter-block barriers a profile may name as the best on its machine ({@code default.gridBarrier}). */
     public static final List<String> GRID_BARRIERS = List.of("atomic", "xf");
+    /** The mutexes a profile may name as its spin-locks' default ({@code default.mutex}). */
+    public static final List<String> MUTEXES = List.of("tas", "ttas", "ticket");
 
     /** The profiles shipped as resources. */
     public static final List<String> BUILT_IN = List.of("tesla-gtx295", "fermi-gtx570", "fermi-gtx580",
@@ -182,7 +184,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.atLeast("pollLoop.yieldCycles", 0, 0), v.atLeast("pollLoop.departureCycles", 0, 0),
                 v.bool("feature.lockBox", false), v.atLeast("lockBox.grantCycles", 1, 15),
                 v.bool("lockBox.releasePrediction", false), v.atLeast("lockBox.predictedGrantCycles", 1, 9),
-                v.oneOf("default.gridBarrier", GRID_BARRIERS, "atomic"));
+                v.oneOf("default.gridBarrier", GRID_BARRIERS, "atomic"), v.oneOf("default.mutex", MUTEXES, "tas"));
     }
 
     /**

@@ -57,8 +57,8 @@ public final class GpuMapper {
      */
     public static Optional<String> unmappableLockChoices(dev.finegrain.compiler.plan.ExecutionPlan plan, GpuTarget target) {
         dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();
-        dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutexOr(GpuMutexes.DEFAULT);
-        if (mutex != GpuMutexes.DEFAULT && plan instanceof DataflowPlan dataflow && dataflow.persistent()) {
+        dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutexOr(target.defaultMutex());
+        if (mutex != target.defaultMutex() && plan instanceof DataflowPlan dataflow && dataflow.persistent()) {
             return Optional.of("mutex " + mutex + " applies to lock-dataflow's tiles; a persistent band's edge takes its"
                     + " lock with the listings' compare-and-swap");
         }
@@ -117,7 +117,7 @@ public final class GpuMapper {
             case DataflowPlan dataflow -> unmappableLockDataflow(graph).or(() -> mechanism.isEmpty()
                     ? Optional.of("lock-dataflow on the GPU model needs a lock mechanism")
                     : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target)
-                            .or(() -> GpuMutexes.unsupported(dataflow, mechanism.get())));
+                            .or(() -> GpuMutexes.unsupported(dataflow, mechanism.get(), target)));
         });
     }
 

@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu;
 
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanism;
 import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanisms;
 import dev.finegrain.compiler.plan.DataflowPlan;
@@ -12,8 +13,8 @@ import java.util.Optional;
  * How the GPU mechanisms that hold a lock (atomic-spin-lock, shared-spin-lock) take it in a tile's shared memory, as
  * Stuart and Owens' mutexes do; every target spells the same three from here:
  * <ul>
- *   <li>{@code tas} (the default): an atomic exchange at every look, the loop of Li et al.'s listings, which every GPU
- *       number before the choice was measured with;</li>
+ *   <li>{@code tas}: an atomic exchange at every look, the loop of Li et al.'s listings (every profile's default,
+ *       {@code default.mutex}: the fastest of the three on an H200);</li>
  *   <li>{@code ttas}: a plain (acquire) load at every look, and the exchange only once the word looks free, so waiters
  *       spin on their own copy of the word instead of queueing atomics on it;</li>
  *   <li>{@code ticket}: one 32-bit word holds two 16-bit counters, the next ticket (high half) and the ticket being
@@ -25,8 +26,6 @@ import java.util.Optional;
  */
 public final class GpuMutexes {
 
-    /** The GPU targets' mutex where the schedule names none. */
-    public static final Mutex DEFAULT = Mutex.TEST_AND_SET;
     /** One ticket in the high half of a ticket word: what a draw adds, and a producer's held word. */
     public static final int TICKET = 0x10000;
     /** The low half of a ticket word: the ticket being served. */
@@ -35,10 +34,10 @@ public final class GpuMutexes {
     private GpuMutexes() {}
 
     /** Why {@code mechanism} cannot take {@code plan}'s mutex, if it cannot: only a lock-holding token has a mutex. */
-    public static Optional<String> unsupported(DataflowPlan plan, LockMechanism mechanism) {
-        Mutex mutex = plan.lockChoices().mutexOr(DEFAULT);
+    public static Optional<String> unsupported(DataflowPlan plan, LockMechanism mechanism, GpuTarget target) {
+        Mutex mutex = plan.lockChoices().mutexOr(target.defaultMutex());
         boolean holdsALock = GpuMechanisms.of(mechanism).map(GpuMechanism::tokenIsMutex).orElse(false);
-        return mutex != DEFAULT && !holdsALock ? Optional.of(mechanism + " holds no lock, so mutex " + mutex + " does not"
+        return mutex != target.defaultMutex() && !holdsALock ? Optional.of(mechanism + " holds no lock, so mutex " + mutex + " does not"
                 + " apply to it (its rows would repeat the default ones); the spin-locks take a mutex") : Optional.empty();
     }
 

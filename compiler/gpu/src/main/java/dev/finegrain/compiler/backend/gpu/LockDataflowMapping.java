@@ -26,12 +26,14 @@ import java.util.stream.Collectors;
  * @param sharedBytes           shared memory the block claims, tokens and data
  * @param waitPolicy            how a waiter passes the time ({@link GpuWaits})
  * @param mutex                 how the mechanisms that hold a lock take it ({@link GpuMutexes}): the schedule's, else
- *                              {@link GpuMutexes#DEFAULT}
+ *                              target's default
+ * @param mutexChoice           where the mutex came from, for {@code show --gpu-plan}
  */
 public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested,
                                   GpuMechanism mechanism, TileGeometry tile, List<SyncChannel> channels, TokenLayout tokens,
                                   WaitForm waitForm, boolean blockBarrierAfterCopy, int[] dataBase, int sharedBytes,
-                                  Resources resources, WaitPolicy waitPolicy, dev.finegrain.dsl.Mutex mutex)
+                                  Resources resources, WaitPolicy waitPolicy, dev.finegrain.dsl.Mutex mutex,
+                                  String mutexChoice)
         implements GpuMapping {
 
     public LockDataflowMapping {
@@ -91,8 +93,8 @@ public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] siz
         if (GpuWaits.naps(waitPolicy)) {
             text.append("waiting:    ").append(GpuWaits.describe(waitPolicy)).append('\n');
         }
-        if (mechanism.tokenIsMutex() && mutex != GpuMutexes.DEFAULT) {
-            text.append("mutex:      ").append(GpuMutexes.describe(mutex)).append('\n');
+        if (mechanism.tokenIsMutex()) {
+            text.append("mutex:      ").append(GpuMutexes.describe(mutex)).append(" (").append(mutexChoice).append(")\n");
         }
         text.append("copy-in:    ").append(blockBarrierAfterCopy ? "a block barrier after every thread copied its words"
                 : "no block barrier: the named barriers order every word read").append('\n');

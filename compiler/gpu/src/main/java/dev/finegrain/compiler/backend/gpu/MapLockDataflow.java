@@ -139,7 +139,8 @@ final class MapLockDataflow {
         StaticChecks.check(graph, target, tile.words(), resources, mechanism.id());
         return new LockDataflowMapping(graph, target, sizes, requested, mechanism, tile, channels, tokens,
                 waitForm(channels), blockBarrierAfterCopy(), dataBase, sharedBytes, resources, choices.waitPolicy(),
-                choices.mutexOr(GpuMutexes.DEFAULT));
+                choices.mutexOr(target.defaultMutex()), choices.mutex().isPresent() ? "named by the schedule"
+                        : "the target's default: " + target.defaultMutexSource());
     }
 
     /** Refuses a mechanism the machine cannot run, and warp-shared granularity it cannot give. */

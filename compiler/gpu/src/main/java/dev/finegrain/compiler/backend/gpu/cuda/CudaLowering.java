@@ -29,7 +29,9 @@ public final class CudaLowering {
         return new GpuTarget(arch, arch, 1024, 48 * 1024, 0, true, hopper, false, hopper ? 132 : 108, 2048, 32, true, 8, true,
                 (hopper ? 228 : 164) * 1024, (hopper ? 227 : 163) * 1024, version >= 80, false, version >= 60,
                 GridBarrier.ATOMIC, hopper ? "the best measured on an H200 by finegrain primitives, docs/primitives.md"
-                        : "not measured on this architecture; the atomic barrier, as on Hopper", version >= 70);
+                        : "not measured on this architecture; the atomic barrier, as on Hopper", version >= 70,
+                dev.finegrain.dsl.Mutex.TEST_AND_SET, hopper ? "the best measured on an H200, docs/gpu.md"
+                        : "not measured on this architecture; test-and-set, as on Hopper");
     }
 
     /** Why no size of this variant can run on the target, if none can. */

@@ -42,13 +42,17 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  *                                    measured on the machine
  * @param defaultGridBarrierSource    where that choice comes from, for {@code show --gpu-plan}
  * @param nanosleep                   a warp can sleep a given number of nanoseconds ({@code __nanosleep}, NANOSLEEP)
+ * @param defaultMutex                how the spin-locks take their lock when the schedule names no mutex: the best
+ *                                    measured on the machine
+ * @param defaultMutexSource          where that choice comes from, for {@code show --gpu-plan}
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
                         int maxThreadsPerSm, int maxBlocksPerSm, boolean lockBitsAsWords, int mbarrierBytes,
                         boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy,
                         boolean lockBox, boolean cooperativeLaunch, GridBarrier defaultGridBarrier,
-                        String defaultGridBarrierSource, boolean nanosleep) {
+                        String defaultGridBarrierSource, boolean nanosleep, dev.finegrain.dsl.Mutex defaultMutex,
+                        String defaultMutexSource) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -68,6 +72,7 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                 false, 4, false, profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), false, profile.hasLockBox(), false,
                 GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
                 "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine",
-                profile.hasNanosleep());
+                profile.hasNanosleep(), dev.finegrain.dsl.Mutex.fromCliName(profile.defaultMutex()).orElseThrow(),
+                "profile " + profile.name() + "'s default.mutex");
     }
 }
