@@ -29,4 +29,18 @@ public final class StepBarriers {
                     + " barrier is a GPU launch's; the JVM backend refuses it before it compiles");
         };
     }
+
+    /** Which barrier the workers of {@code plan} meet at between {@code steps}, and why, for the class's javadoc. */
+    public static String describe(ExecutionPlan plan, String steps) {
+        GridBarrier named = plan instanceof WavefrontPlan wavefront ? wavefront.barrier().orElse(null) : null;
+        if (named == null) {
+            return "Sync: between " + steps + ", a sense-reversing barrier whose waiters spin for "
+                    + SenseBarrier.SPIN_NANOS / 1000 + " us, then park, and whose last arrival unparks them (the JVM's"
+                    + " default).";
+        }
+        return "Sync: between " + steps + ", " + (named == GridBarrier.ATOMIC
+                ? "the counting barrier: one atomic add per worker and step, then a poll"
+                : "Xiao and Feng's XF barrier: a flag per worker, which worker 0 gathers and releases")
+                + ", its waiters pausing as the wait policy has it (named by the schedule).";
+    }
 }
