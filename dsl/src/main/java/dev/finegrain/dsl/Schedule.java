@@ -21,21 +21,31 @@ public sealed interface Schedule {
         return this;
     }
 
-    /** Lamport hyperplane steps: all points of one step in parallel, a barrier between steps. */
-    record Wavefront(Optional<GridBarrier> barrier) implements Schedule {
+    /**
+     * Lamport hyperplane steps: all points of one step in parallel, a barrier between steps: {@code barrier}, or the
+     * target's default; its waiters pass the time as {@code waitPolicy} says (adaptive when empty), as lock-dataflow's
+     * token waits do.
+     */
+    record Wavefront(Optional<GridBarrier> barrier, Optional<WaitPolicy> waitPolicy) implements Schedule {
 
         public Wavefront {
             Objects.requireNonNull(barrier, "barrier");
+            Objects.requireNonNull(waitPolicy, "waitPolicy");
         }
 
         /** The wavefront with the target's default barrier between steps. */
         public Wavefront() {
-            this(Optional.empty());
+            this(Optional.empty(), Optional.empty());
         }
 
         /** The same wavefront whose workers (a GPU's blocks, the JVM's threads) meet at {@code gridBarrier} between steps. */
         public Wavefront barrier(GridBarrier gridBarrier) {
-            return new Wavefront(Optional.of(Objects.requireNonNull(gridBarrier, "gridBarrier")));
+            return new Wavefront(Optional.of(Objects.requireNonNull(gridBarrier, "gridBarrier")), waitPolicy);
+        }
+
+        /** The same wavefront whose barrier waiters spin, back off or sleep as {@code policy} says. */
+        public Wavefront waitPolicy(WaitPolicy policy) {
+            return new Wavefront(barrier, Optional.of(Objects.requireNonNull(policy, "policy")));
         }
 
         @Override

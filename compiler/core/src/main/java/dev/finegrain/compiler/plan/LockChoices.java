@@ -45,8 +45,16 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
                 WaitPolicy.ADAPTIVE, Optional.empty());
     }
 
-    /** The choices a variant of {@code kernel} under {@code schedule} runs with: only lock-dataflow makes its own. */
+    /**
+     * The choices a variant of {@code kernel} under {@code schedule} runs with: lock-dataflow makes its own, and a
+     * wavefront its barrier waiters' wait policy.
+     */
     public static LockChoices of(Kernel kernel, Schedule schedule) {
+        if (schedule instanceof Schedule.Wavefront wavefront && wavefront.waitPolicy().isPresent()) {
+            LockChoices own = of(kernel);
+            return new LockChoices(own.mechanism(), own.granularity(), own.groupSize(), own.channelPolicy(),
+                    wavefront.waitPolicy().get(), own.mutex());
+        }
         return schedule instanceof Schedule.LockDataflow dataflow ? of(kernel, dataflow) : of(kernel);
     }
 

@@ -10,7 +10,7 @@ public final class SchedulePlanner {
 
     public static ExecutionPlan plan(KernelGraph graph, Schedule schedule) {
         return switch (schedule) {
-            case Schedule.Wavefront wavefront -> PlanWavefront.plan(graph, wavefront.barrier());
+            case Schedule.Wavefront wavefront -> PlanWavefront.plan(graph, wavefront);
             case Schedule.LockDataflow dataflow -> PlanLockDataflow.plan(graph, dataflow);
             case Schedule.DataParallel dataParallel -> PlanDataParallel.plan(graph, dataParallel);
             case Schedule.DynamicDataflow dynamic -> PlanDynamicDataflow.plan(graph, dynamic);

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.plan;
 
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.GridBarrier;
+import dev.finegrain.dsl.WaitPolicy;
 import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.Schedule;
 
@@ -14,17 +15,23 @@ import java.util.Optional;
  * of a point together; the only sync is a barrier between consecutive steps: {@code barrier}, or the target's default
  * when the schedule named none.
  */
-public record WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride, Optional<GridBarrier> barrier)
-        implements ExecutionPlan {
+public record WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride, Optional<GridBarrier> barrier,
+                            Optional<WaitPolicy> waitPolicy) implements ExecutionPlan {
 
     /** The plan with the target's default barrier. */
     public WavefrontPlan(KernelGraph graph, int[] hyperplane, int stride) {
-        this(graph, hyperplane, stride, Optional.empty());
+        this(graph, hyperplane, stride, Optional.empty(), Optional.empty());
     }
 
     @Override
     public Schedule schedule() {
-        return new Schedule.Wavefront(barrier);
+        return new Schedule.Wavefront(barrier, waitPolicy);
+    }
+
+    /** The kernel's lock choices, with the wait policy of the barrier's waiters where the schedule names one. */
+    @Override
+    public LockChoices lockChoices() {
+        return LockChoices.of(graph.kernel(), schedule());
     }
 
     @Override

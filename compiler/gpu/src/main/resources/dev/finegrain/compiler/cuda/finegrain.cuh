@@ -191,19 +191,6 @@ __device__ __forceinline__ bool mbarrier_try_wait_phase0(u64* barrier) {
                  : "=r"(done) : "r"((unsigned) __cvta_generic_to_shared(barrier)) : "memory");
     return done != 0;
 }
-// Stuart and Owens' atomic inter-block barrier for a grid of co-resident blocks: every block's thread 0 counts its
-// block in and spins until all have; `target` grows by the grid's size each time, so the counter is never reset.
-__device__ __forceinline__ void grid_barrier(unsigned* counter, unsigned target) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        atomicAdd(counter, 1u);
-        while (*(volatile unsigned*) counter < target) {
-        }
-        __threadfence();
-    }
-    __syncthreads();
-}
 
 // A nap of `ns` nanoseconds (Volta and later: the wait policies backoff and sleep), returning the next nap of a
 // backing-off wait: twice as long, at most `most` (a sleeping wait passes its nap as `most` and keeps it).
@@ -214,11 +201,28 @@ __device__ __forceinline__ unsigned nap(unsigned ns, unsigned most) {
     return ns < most / 2 ? 2 * ns : most;
 }
 
+// Stuart and Owens' atomic inter-block barrier for a grid of co-resident blocks: every block's thread 0 counts its
+// block in and spins until all have; `target` grows by the grid's size each time, so the counter is never reset.
+// A barrier's polls nap as the wait policy says: first_nap 0 spins; else naps from first_nap doubling to most_nap.
+__device__ __forceinline__ void grid_barrier(unsigned* counter, unsigned target, unsigned first_nap = 0u,
+                                             unsigned most_nap = 0u) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(counter, 1u);
+        for (unsigned n = first_nap; *(volatile unsigned*) counter < target; n = n ? nap(n, most_nap) : 0u) {
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
 // Xiao and Feng's lock-free inter-block barrier (the "XF" barrier of Stuart and Owens) for co-resident blocks: each
 // block's thread 0 stores `goal` into its arrival flag; block 0's threads poll every arrival flag, meet, and store
 // `goal` into every release flag; each block's thread 0 polls its own. `flags` holds 2 x `blocks` words; `goal` grows
 // each step, so the flags are never reset.
-__device__ __forceinline__ void xf_grid_barrier(unsigned* flags, unsigned blocks, unsigned goal) {
+__device__ __forceinline__ void xf_grid_barrier(unsigned* flags, unsigned blocks, unsigned goal, unsigned first_nap = 0u,
+                                                unsigned most_nap = 0u) {
     volatile unsigned* arrived = flags;
     volatile unsigned* released = flags + blocks;
     __syncthreads();
@@ -228,7 +232,7 @@ __device__ __forceinline__ void xf_grid_barrier(unsigned* flags, unsigned blocks
     }
     if (blockIdx.x == 0) {
         for (unsigned k = threadIdx.x; k < blocks; k += blockDim.x) {
-            while (arrived[k] != goal) {
+            for (unsigned n = first_nap; arrived[k] != goal; n = n ? nap(n, most_nap) : 0u) {
             }
         }
         __syncthreads();
@@ -236,7 +240,7 @@ __device__ __forceinline__ void xf_grid_barrier(unsigned* flags, unsigned blocks
         for (unsigned k = threadIdx.x; k < blocks; k += blockDim.x) released[k] = goal;
     }
     if (threadIdx.x == 0) {
-        while (released[blockIdx.x] != goal) {
+        for (unsigned n = first_nap; released[blockIdx.x] != goal; n = n ? nap(n, most_nap) : 0u) {
         }
         __threadfence();
     }

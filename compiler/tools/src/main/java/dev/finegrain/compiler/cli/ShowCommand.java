@@ -220,15 +220,19 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         };
     }
 
-    /** --schedule, with --wait-policy and --mutex applied to a lock-dataflow schedule. */
+    /** --schedule, with --wait-policy applied to a lock-dataflow or wavefront schedule and --mutex to lock-dataflow. */
     private Schedule parsedSchedule() {
         Schedule parsed = CliValues.schedule(schedule);
         if (waitPolicy == null && mutex == null) {
             return parsed;
         }
+        if (parsed instanceof Schedule.Wavefront wavefront && mutex == null) {
+            return wavefront.waitPolicy(dev.finegrain.dsl.WaitPolicy.fromCliName(waitPolicy).orElseThrow(() ->
+                    new UsageException("unknown wait policy '" + waitPolicy + "'; use adaptive, spin, backoff or sleep")));
+        }
         if (!(parsed instanceof Schedule.LockDataflow dataflow)) {
-            throw new UsageException((waitPolicy != null ? "--wait-policy" : "--mutex") + " applies to lock-dataflow; give"
-                    + " --schedule lock-dataflow[:persistent]");
+            throw new UsageException(mutex != null ? "--mutex applies to lock-dataflow; give --schedule lock-dataflow"
+                    : "--wait-policy applies to lock-dataflow and wavefront; give --schedule lock-dataflow or wavefront[:BARRIER]");
         }
         if (waitPolicy != null) {
             dataflow = dataflow.waitPolicy(dev.finegrain.dsl.WaitPolicy.fromCliName(waitPolicy).orElseThrow(() ->

@@ -151,7 +151,9 @@ public final class Sweep {
                         Planned planned = new Planned(size, row.schedule, kernel, lockChoices(row.schedule), row.backend,
                                 row.mechanism, variant, skip, point, threads, axes.named(point, threads, threaded,
                                         Backends.profileSettings(row.backend.name()), row.schedule instanceof Schedule.LockDataflow
-                                                ? Optional.of(lockChoices(row.schedule)) : Optional.empty()));
+                                                || row.schedule instanceof Schedule.Wavefront
+                                                ? Optional.of(lockChoices(row.schedule)) : Optional.empty(),
+                                        row.schedule instanceof Schedule.LockDataflow));
                         // a mechanism that fixes a choice the axes vary (a warp mechanism's granularity) makes one row of two
                         if (combinations.add(planned.combination(request.seed()))) {
                             rows.add(planned);

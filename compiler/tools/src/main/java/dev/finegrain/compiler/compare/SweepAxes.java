@@ -27,7 +27,8 @@ import java.util.function.UnaryOperator;
  * @param threads       worker-thread counts for backends that run on threads; empty: the request's
  * @param granularities lock granularities for the lock-dataflow schedules; empty: the schedule's or kernel's
  * @param channels      channel policies for the lock-dataflow schedules; empty: the schedule's or kernel's
- * @param waitPolicies  wait policies for the lock-dataflow schedules; empty: the schedule's (adaptive by default)
+ * @param waitPolicies  wait policies for the lock-dataflow schedules' token waits and the wavefront's barrier waits;
+ *                      empty: the schedule's (adaptive by default)
  * @param mutexes       mutexes for the lock-dataflow schedules' spin-locks; empty: the schedule's (ttas by default)
  */
 public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads, List<Granularity> granularities,
@@ -105,6 +106,10 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
     public List<Schedule> schedules(List<Schedule> given) {
         List<Schedule> out = new ArrayList<>();
         for (Schedule schedule : given) {
+            if (schedule instanceof Schedule.Wavefront wavefront && !waitPolicies.isEmpty()) {
+                waitPolicies.forEach(policy -> out.add(wavefront.waitPolicy(policy)));
+                continue;
+            }
             if (!(schedule instanceof Schedule.LockDataflow dataflow)) {
                 out.add(schedule);
                 continue;
@@ -156,14 +161,15 @@ public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads,
 
     /**
      * The axis values a row names, as its details carry them: its param point, its thread count where the threads
-     * vary and its backend runs on threads, the profile keys its backend sets, and the wait policy and mutex of a
-     * lock-dataflow row ({@code choices}) where the sweep varies them. Granularity and channels have columns of their own.
+     * vary and its backend runs on threads, the profile keys its backend sets, and the wait policy of a lock-dataflow or
+     * wavefront row ({@code choices}) and the mutex of a lock-dataflow row ({@code takesAMutex}) where the sweep varies
+     * them. Granularity and channels have columns of their own.
      */
     Map<String, Object> named(Map<String, Object> paramPoint, int threads, boolean threadsNamed,
-                              Map<String, String> profileSettings, Optional<LockChoices> choices) {
+                              Map<String, String> profileSettings, Optional<LockChoices> choices, boolean takesAMutex) {
         Map<String, Object> named = new LinkedHashMap<>();
         choices.filter(c -> !waitPolicies.isEmpty()).ifPresent(c -> named.put(PREFIX + "wait", c.waitPolicy().cliName()));
-        choices.filter(c -> !mutexes.isEmpty()).ifPresent(c -> named.put(PREFIX + "mutex",
+        choices.filter(c -> !mutexes.isEmpty() && takesAMutex).ifPresent(c -> named.put(PREFIX + "mutex",
                 c.mutex().map(dev.finegrain.dsl.Mutex::cliName).orElse("default")));
         profileSettings.forEach((key, value) -> named.put(PREFIX + key, value));
         paramPoint.forEach((name, value) -> named.put(PREFIX + name, value.toString()));

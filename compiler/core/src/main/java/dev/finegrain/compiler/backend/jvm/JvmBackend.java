@@ -120,9 +120,17 @@ public final class JvmBackend implements Backend {
                 : Optional.empty();
     }
 
-    /** Its lock-dataflow workers own bands of columns for the whole run already; persistence would repeat that row. */
+    /**
+     * Its lock-dataflow workers own bands of columns for the whole run already; persistence would repeat that row. Its
+     * sense-reversing barrier backs off by spinning, then parking, whatever the policy says.
+     */
     @Override
     public Optional<String> repeatsAnotherRow(Schedule schedule) {
+        if (schedule instanceof Schedule.Wavefront wavefront && wavefront.barrier().isEmpty()
+                && wavefront.waitPolicy().filter(p -> p == dev.finegrain.dsl.WaitPolicy.BACKOFF).isPresent()) {
+            return Optional.of("its sense-reversing barrier spins, then parks, under both: wait policy backoff repeats"
+                    + " adaptive (name the atomic or xf barrier to back off between polls)");
+        }
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch()
                 ? Optional.of("its lock-dataflow is persistent already: workers own bands of columns for the whole run")
                 : Optional.empty();

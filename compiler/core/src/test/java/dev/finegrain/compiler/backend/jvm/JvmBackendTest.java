@@ -57,7 +57,8 @@ class JvmBackendTest {
     private List<Variant> variants(Kernel kernel) {
         KernelGraph graph = Pipeline.compile(kernel);
         List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), wavefront().barrier(GridBarrier.ATOMIC),
-                wavefront().barrier(GridBarrier.XF), lockDataflow(), lockDataflow().interleaved(),
+                wavefront().barrier(GridBarrier.XF).waitPolicy(dev.finegrain.dsl.WaitPolicy.SLEEP),
+                wavefront().waitPolicy(dev.finegrain.dsl.WaitPolicy.SPIN), lockDataflow(), lockDataflow().interleaved(),
                 lockDataflow().mutex(dev.finegrain.dsl.Mutex.TICKET), lockDataflow().mutex(dev.finegrain.dsl.Mutex.TEST_AND_SET)));
         if (graph.tiling().legal()) {
             schedules.add(dataParallel(2));

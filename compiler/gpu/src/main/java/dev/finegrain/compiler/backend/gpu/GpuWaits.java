@@ -43,8 +43,12 @@ public final class GpuWaits {
 
     /** Why a schedule's rows would repeat the default ones on a GPU: SPIN is what ADAPTIVE does there. */
     public static Optional<String> repeatsTheDefault(dev.finegrain.dsl.Schedule schedule) {
-        return schedule instanceof dev.finegrain.dsl.Schedule.LockDataflow dataflow
-                && dataflow.waitPolicy().filter(p -> p == WaitPolicy.SPIN).isPresent()
+        Optional<WaitPolicy> policy = switch (schedule) {
+            case dev.finegrain.dsl.Schedule.LockDataflow dataflow -> dataflow.waitPolicy();
+            case dev.finegrain.dsl.Schedule.Wavefront wavefront -> wavefront.waitPolicy();
+            default -> Optional.empty();
+        };
+        return policy.filter(p -> p == WaitPolicy.SPIN).isPresent()
                 ? Optional.of("on a GPU the adaptive wait spins: wait policy spin repeats it") : Optional.empty();
     }
 

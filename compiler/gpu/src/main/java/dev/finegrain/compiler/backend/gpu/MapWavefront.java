@@ -37,10 +37,20 @@ final class MapWavefront {
         return Optional.empty();
     }
 
-    /** Why the target cannot meet its blocks at the barrier the schedule names, if it cannot. */
+    /**
+     * Why the target cannot meet its blocks at the barrier the schedule names, or wait there as it says, if it cannot:
+     * a napping wait needs nanosleep and a barrier whose waiting is Finegrain's own (the atomic or XF barrier, not
+     * grid.sync() or a relaunch's kernel boundary).
+     */
     static Optional<String> unsupportedBarrier(WavefrontPlan plan, GpuTarget target) {
+        GridBarrier barrier = plan.barrier().orElse(target.defaultGridBarrier());
+        dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();
         return plan.barrier().filter(b -> b == GridBarrier.COOPERATIVE && !target.cooperativeLaunch())
-                .map(b -> target.called() + " has no cooperative launch (grid.sync() is the CUDA target's)");
+                .map(b -> target.called() + " has no cooperative launch (grid.sync() is the CUDA target's)")
+                .or(() -> GpuWaits.naps(policy) && (barrier == GridBarrier.COOPERATIVE || barrier == GridBarrier.RELAUNCH)
+                        ? Optional.of("wait policy " + policy + " naps in Finegrain's own barriers (atomic, xf); the "
+                        + barrier + " barrier waits as the driver does") : Optional.empty())
+                .or(() -> GpuWaits.unsupported(policy, target));
     }
 
     static WavefrontMapping map(KernelGraph graph, WavefrontPlan plan, GpuTarget target, int[] sizes) {
@@ -69,6 +79,7 @@ final class MapWavefront {
         StaticChecks.check(graph, target, threads, GpuMapping.Resources.NONE, null);
         return new WavefrontMapping(graph, target, sizes.clone(), steps, widest, stride, threads, blocks,
                 plan.hyperplane().clone(), barrier,
-                plan.barrier().isPresent() ? "named by the schedule" : "the target's default: " + target.defaultGridBarrierSource());
+                plan.barrier().isPresent() ? "named by the schedule" : "the target's default: " + target.defaultGridBarrierSource(),
+                plan.lockChoices().waitPolicy());
     }
 }

@@ -14,11 +14,12 @@ import java.util.List;
  * SM and an inter-block barrier of Stuart and Owens' ({@code barrier}: the two-stage atomic one unless the schedule
  * names another, or the target's default) when the widest step needs more threads than a block holds; or, for a
  * relaunch, a launch per step of as many blocks as that step's points need ({@code blocks} then the most of any
- * step), the kernel boundary being the barrier. {@code barrierChoice} says where the barrier came from.
+ * step), the kernel boundary being the barrier. {@code barrierChoice} says where the barrier came from; its waiters
+ * pass the time as {@code waitPolicy} says ({@link GpuWaits}).
  */
 public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes, int steps, int widest, int stride,
                                int threadsPerBlock, int blocks, int[] hyperplane, GridBarrier barrier,
-                               String barrierChoice)
+                               String barrierChoice, dev.finegrain.dsl.WaitPolicy waitPolicy)
         implements GpuMapping {
 
     /** Scratch words the barrier needs: word 0 the error word, word 1 the atomic counter, then XF's two flag arrays. */
@@ -137,6 +138,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
                 + " loop over planes inside a step)" : "") + "\n"
                 + "barrier:    " + (interBlockBarrier() ? "the block barrier, then " + barrierWords()
                 : "the block barrier") + " after each step" + (interBlockBarrier() ? " (" + barrierChoice + ")" : "") + "\n"
+                + (interBlockBarrier() && GpuWaits.naps(waitPolicy) ? "waiting:    " + GpuWaits.describe(waitPolicy) + "\n" : "")
                 + "memory:     every field in global memory, no shared memory\n";
     }
 }

@@ -20,7 +20,12 @@ public final class StepBarriers {
     public static StepBarrier create(ExecutionPlan plan, int workers) {
         GridBarrier named = plan instanceof WavefrontPlan wavefront ? wavefront.barrier().orElse(null) : null;
         if (named == null) {
-            return new SenseBarrier(workers);
+            // the sense barrier's own spin then park is its backoff; spin never parks, sleep parks at once
+            return switch (plan.lockChoices().waitPolicy()) {
+                case SPIN -> new SenseBarrier(workers, Long.MAX_VALUE);
+                case SLEEP -> new SenseBarrier(workers, 0L);
+                case ADAPTIVE, BACKOFF -> new SenseBarrier(workers);
+            };
         }
         return switch (named) {
             case ATOMIC -> new CountingBarrier(workers);

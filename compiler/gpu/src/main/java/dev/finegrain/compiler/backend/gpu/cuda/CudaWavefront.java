@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.GpuWaits;
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.backend.gpu.WavefrontPlanes;
 import dev.finegrain.compiler.ir.IrExpr;
@@ -63,6 +64,15 @@ final class CudaWavefront {
             return "min(step, " + (sizes[0] - 1) + ") - max(0, step - " + (sizes[1] - 1) + ") + 1";
         }
         return "min(" + sizes[0] + " - step * " + mapping.stride() + ", " + mapping.stride() + ")";
+    }
+
+    /** The barrier's nap arguments under the mapping's wait policy ({@link GpuWaits}): none for a spinning wait. */
+    private static String naps(WavefrontMapping mapping) {
+        return switch (mapping.waitPolicy()) {
+            case BACKOFF -> ", " + GpuWaits.FIRST_NAP_NS + "u, " + GpuWaits.MAX_NAP_NS + "u";
+            case SLEEP -> ", " + GpuWaits.SLEEP_NS + "u, " + GpuWaits.SLEEP_NS + "u";
+            case ADAPTIVE, SPIN -> "";
+        };
     }
 
     /** Writes the kernel {@code wavefront} and returns how the host launches it. */
@@ -134,8 +144,8 @@ final class CudaWavefront {
             out.line("__syncthreads();");
         } else {
             out.line(switch (mapping.barrier()) {
-                case ATOMIC -> "fg::grid_barrier(barrier, (unsigned) (step + 1) * " + mapping.blocks() + "u);";
-                case XF -> "fg::xf_grid_barrier(barrier + 1, " + mapping.blocks() + "u, (unsigned) step + 1u);";
+                case ATOMIC -> "fg::grid_barrier(barrier, (unsigned) (step + 1) * " + mapping.blocks() + "u" + naps(mapping) + ");";
+                case XF -> "fg::xf_grid_barrier(barrier + 1, " + mapping.blocks() + "u, (unsigned) step + 1u" + naps(mapping) + ");";
                 case COOPERATIVE -> "cooperative_groups::this_grid().sync();";
                 case RELAUNCH -> throw new IllegalStateException("a relaunch has no barrier inside a launch");
             });

@@ -1,7 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.gpu.GpuWaits;
-import dev.finegrain.dsl.WaitPolicy;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.SyncChannel;
@@ -31,26 +30,19 @@ public final class SimtSyncContext {
     String warp;
     String warpOffset;
 
-    /** The wait policy's nap, in nanoseconds, when it naps; allocated by the first {@link #napStart}. */
-    private String nap;
+    /** The wait policy's naps, for every token wait of the program. */
+    private final SimtNaps naps;
 
     SimtSyncContext(SimtAssembler asm, LockDataflowMapping mapping) {
         this.asm = asm;
         this.mapping = mapping;
+        this.naps = new SimtNaps(asm, mapping.waitPolicy());
         this.atomics = new SharedAtomics(asm, mapping.target().sharedAtomicsAsLockLoops(), this::pause);
     }
 
     /** Where a wait for one token begins: its first nap ({@link GpuWaits}); nothing for a spinning wait. */
     void napStart() {
-        WaitPolicy policy = mapping.waitPolicy();
-        if (!GpuWaits.naps(policy)) {
-            return;
-        }
-        if (nap == null) {
-            nap = asm.register();
-        }
-        asm.emit("MOV32I " + nap + ", " + SimtAssembler.immediate(policy == WaitPolicy.BACKOFF ? GpuWaits.FIRST_NAP_NS
-                : GpuWaits.SLEEP_NS) + "   // the wait's first nap, ns");
+        naps.start();
     }
 
     /** How the spin-locks take their mutex words, for the mapping's mutex. */
@@ -58,28 +50,9 @@ public final class SimtSyncContext {
         return new SimtMutex(this);
     }
 
-    /**
-     * Before a wait loop branches back for the lanes in {@code guard}: they sleep their nap, and a backing-off wait
-     * doubles it up to the most (min(2 nap, most) in integer operations, since every predicate may be in use here);
-     * nothing for a spinning wait.
-     */
+    /** Before a wait loop branches back for the lanes in {@code guard}: their nap ({@link SimtNaps#pause}). */
     void pause(String guard) {
-        WaitPolicy policy = mapping.waitPolicy();
-        if (!GpuWaits.naps(policy)) {
-            return;
-        }
-        asm.emit(guard, "NANOSLEEP " + nap);
-        if (policy == WaitPolicy.BACKOFF) {
-            String below = asm.register();
-            String doubled = asm.register();
-            asm.emit(guard, "IADD " + below + ", " + nap + ", " + SimtAssembler.immediate(-GpuWaits.MAX_NAP_NS / 2));
-            asm.emit(guard, "SHR " + below + ", " + below + ", 0x1f   // -1 while the nap is under half the most");
-            asm.emit(guard, "SHL " + doubled + ", " + nap + ", 0x1");
-            asm.emit(guard, "LOP.AND " + doubled + ", " + doubled + ", " + below);
-            asm.emit(guard, "LOP.XOR " + below + ", " + below + ", -0x1");
-            asm.emit(guard, "LOP.AND " + below + ", " + below + ", " + SimtAssembler.immediate(GpuWaits.MAX_NAP_NS));
-            asm.emit(guard, "LOP.OR " + nap + ", " + doubled + ", " + below + "   // the next nap");
-        }
+        naps.pause(guard);
     }
 
     SyncChannel channel(int c) {

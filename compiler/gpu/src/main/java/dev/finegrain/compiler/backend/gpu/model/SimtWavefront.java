@@ -27,6 +27,8 @@ final class SimtWavefront {
     private final int threads;
     private final int blocks;
     private final SimtAssembler asm = new SimtAssembler();
+    /** The barrier's polls nap as the mapping's wait policy says. */
+    private final SimtNaps naps;
 
     private SimtWavefront(WavefrontMapping mapping, GlobalLayout layout) {
         this.graph = mapping.graph();
@@ -36,6 +38,7 @@ final class SimtWavefront {
         this.stride = mapping.stride();
         this.threads = mapping.threadsPerBlock();
         this.blocks = mapping.blocks();
+        this.naps = new SimtNaps(asm, mapping.waitPolicy());
     }
 
     static SimtKernel emit(WavefrontMapping mapping, GlobalLayout layout) {
@@ -235,9 +238,11 @@ final class SimtWavefront {
         asm.emit("P0", "BRA arrived");
         String counter = asm.register();
         asm.emit("ATOM.ADD RZ, [" + SimtAssembler.immediate(GlobalLayout.BARRIER_COUNTER_BYTE) + "], " + one);
+        naps.start();
         asm.place("spin");
         asm.emit("LDG " + counter + ", [" + SimtAssembler.immediate(GlobalLayout.BARRIER_COUNTER_BYTE) + "]");
         asm.emit("ISETP.LT.AND P0, PT, " + counter + ", " + target + ", PT");
+        naps.pause("P0");
         asm.emit("P0", "BRA spin");
         asm.place("arrived");
         asm.emit("BAR.RED.POPC RZ, RZ");
@@ -270,9 +275,11 @@ final class SimtWavefront {
         asm.emit("ISETP.GE.AND P0, PT, " + k + ", " + SimtAssembler.immediate(blocks) + ", PT");
         asm.emit("P0", "BRA xf_gathered");
         asm.emit("SHL " + offset + ", " + k + ", 0x2");
+        naps.start();
         asm.place("xf_poll_in");
         asm.emit("LDG " + flag + ", [" + offset + "+" + SimtAssembler.immediate(arrived) + "]");
         asm.emit("ISETP.NE.AND P0, PT, " + flag + ", " + goal + ", PT");
+        naps.pause("P0");
         asm.emit("P0", "BRA xf_poll_in");
         asm.emit("IADD " + k + ", " + k + ", " + SimtAssembler.immediate(threads));
         asm.emit("BRA xf_gather");
@@ -289,9 +296,11 @@ final class SimtWavefront {
         asm.place("xf_wait");
         asm.emit("ISETP.NE.AND P0, PT, " + thread + ", RZ, PT");
         asm.emit("P0", "BRA xf_released");
+        naps.start();
         asm.place("xf_poll_out");
         asm.emit("LDG " + flag + ", [" + mine + "+" + SimtAssembler.immediate(released) + "]");
         asm.emit("ISETP.NE.AND P0, PT, " + flag + ", " + goal + ", PT");
+        naps.pause("P0");
         asm.emit("P0", "BRA xf_poll_out");
         asm.place("xf_released");
         asm.emit("BAR.RED.POPC RZ, RZ");

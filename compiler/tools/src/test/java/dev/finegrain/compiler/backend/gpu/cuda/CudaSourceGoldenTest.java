@@ -49,6 +49,8 @@ class CudaSourceGoldenTest {
                         "tiny-lock", "--wait-policy", "backoff")),
                 Arguments.of("nw-wavefront-cooperative", List.of("nw", "--schedule", "wavefront:cooperative", "--sizes", "2048")),
                 Arguments.of("nw-wavefront-relaunch", List.of("nw", "--schedule", "wavefront:relaunch", "--sizes", "2048")),
+                Arguments.of("nw-wavefront-xf-backoff", List.of("nw", "--schedule", "wavefront:xf", "--wait-policy", "backoff",
+                        "--sizes", "2048")),
                 Arguments.of("nw-atomic-spin-lock-ttas", List.of("nw", "--schedule", "lock-dataflow", "--mechanism",
                         "atomic-spin-lock", "--mutex", "ttas")),
                 Arguments.of("nw-atomic-spin-lock-ticket", List.of("nw", "--schedule", "lock-dataflow", "--mechanism",

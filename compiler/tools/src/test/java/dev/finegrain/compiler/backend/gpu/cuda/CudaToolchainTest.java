@@ -71,6 +71,12 @@ class CudaToolchainTest {
             }), source.text());
             assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), barrier.cliName());
         }
+        // the barrier's polls back off: the prelude's nap arguments
+        CudaSource napping = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph, SchedulePlanner.plan(graph,
+                wavefront().barrier(GridBarrier.XF).waitPolicy(WaitPolicy.BACKOFF)), Optional.empty()), new int[] {7000});
+        assertTrue(napping.text().contains("fg::xf_grid_barrier(barrier + 1, ") && napping.text().contains(", 32u, 1024u);"),
+                napping.text());
+        assertTrue(Files.isExecutable(CudaToolchain.build(napping, CudaBackend.DEFAULT_ARCH, cache)), "xf backoff");
     }
 
     @Test

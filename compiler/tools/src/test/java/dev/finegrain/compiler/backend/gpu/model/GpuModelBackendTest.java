@@ -322,6 +322,28 @@ class GpuModelBackendTest {
     }
 
     @Test
+    void aWavefrontsBarrierWaitersNapAsItsWaitPolicySays() {
+        Kernel wide = kernel("wide").domain(dim("i", "n")).state("a", INT, boundary(index("i")))
+                .actor("step", "a", a -> a.read("a", -2500).plus(3)).build();
+        List<Schedule> napping = new java.util.ArrayList<>();
+        for (GridBarrier barrier : List.of(GridBarrier.ATOMIC, GridBarrier.XF)) {
+            for (dev.finegrain.dsl.WaitPolicy policy : List.of(dev.finegrain.dsl.WaitPolicy.BACKOFF, dev.finegrain.dsl.WaitPolicy.SLEEP)) {
+                napping.add(new Schedule.Wavefront().barrier(barrier).waitPolicy(policy));
+            }
+        }
+        assertAllVerified(HOPPER, wide, new int[] {7000}, napping);
+        KernelGraph graph = Pipeline.compile(wide);
+        SimtKernel lowered = HOPPER.lower(new Variant(graph, SchedulePlanner.plan(graph, napping.get(0)), Optional.empty()),
+                new int[] {7000});
+        assertTrue(lowered.program().contains("NANOSLEEP"), lowered.program());
+        assertEquals(Optional.of("wait policy backoff naps with nanosleep, which profile fermi-gtx570 does not have (Volta"
+                + " and later, the Hopper profiles)"), FERMI.unsupportedKernel(SchedulePlanner.plan(graph, napping.get(0))));
+        assertEquals(Optional.of("wait policy sleep naps in Finegrain's own barriers (atomic, xf); the relaunch barrier"
+                + " waits as the driver does"), HOPPER.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.Wavefront()
+                .barrier(GridBarrier.RELAUNCH).waitPolicy(dev.finegrain.dsl.WaitPolicy.SLEEP))));
+    }
+
+    @Test
     void theSpinLocksTakeEachMutexAndVerifyOnFermiAndHopper() {
         for (dev.finegrain.dsl.Mutex mutex : dev.finegrain.dsl.Mutex.values()) {
             Schedule.LockDataflow schedule = new Schedule.LockDataflow().mutex(mutex);

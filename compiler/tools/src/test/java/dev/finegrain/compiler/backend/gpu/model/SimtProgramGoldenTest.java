@@ -60,6 +60,8 @@ class SimtProgramGoldenTest {
                         "mbarrier-warp", "--profile", "hopper-h200")),
                 Arguments.of("nw-wavefront-xf-fermi", List.of("nw", "--schedule", "wavefront:xf", "--sizes", "2048")),
                 Arguments.of("nw-wavefront-relaunch-fermi", List.of("nw", "--schedule", "wavefront:relaunch", "--sizes", "2048")),
+                Arguments.of("nw-wavefront-atomic-sleep-hopper", List.of("nw", "--schedule", "wavefront:atomic", "--wait-policy",
+                        "sleep", "--sizes", "4096", "--profile", "hopper-h200")),
                 Arguments.of("nw-atomic-spin-lock-ticket-fermi", List.of("nw", "--schedule", "lock-dataflow", "--mechanism",
                         "atomic-spin-lock", "--mutex", "ticket")),
                 Arguments.of("nw-atomic-spin-lock-ttas-hopper", List.of("nw", "--schedule", "lock-dataflow", "--mechanism",
