@@ -8,9 +8,11 @@
 #   nw          needleman-wunsch at 4096, 8192 and 16384
 #   rodinia     Rodinia's CUDA NW (32-wide blocks) at the same three sizes, timed the same way (CUDA events)
 #   barriers    needleman-wunsch's wavefront with each barrier between steps (atomic, xf, cooperative, relaunch)
+#   barrier-waits  the same with the atomic and XF barriers under each wait policy (adaptive, backoff, sleep)
 #   mutexes     the spin-locks with each mutex (tas, ttas, ticket): needleman-wunsch and the chain, two sizes each
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
-#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [mutexes]   (default: the first four)
+#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [barrier-waits] [mutexes]
+#                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -54,6 +56,9 @@ if [[ " $steps " == *" nw "* ]]; then
 fi
 if [[ " $steps " == *" barriers "* ]]; then
   SCHEDULES=wavefront:atomic,wavefront:xf,wavefront:cooperative,wavefront:relaunch run_set barriers needleman-wunsch 4096,8192
+fi
+if [[ " $steps " == *" barrier-waits "* ]]; then
+  SCHEDULES=wavefront:atomic,wavefront:xf run_set barrier-waits needleman-wunsch 4096 --wait-policy adaptive,backoff,sleep
 fi
 if [[ " $steps " == *" mutexes "* ]]; then
   SCHEDULES=lock-dataflow MECHANISMS=atomic-spin-lock run_set mutexes needleman-wunsch 1024,4096 --mutex tas,ttas,ticket
