@@ -10,15 +10,17 @@ package dev.finegrain.dsl;
  * {@code show --gpu-plan} prints with where it comes from.
  *
  * <p>On the JVM, where the workers are threads of one team: ATOMIC is the same counting barrier (one atomic add per
- * worker and step, a poll), XF the same flags with worker 0 gathering; with none named the workers meet at a
- * sense-reversing barrier that spins, then parks. COOPERATIVE and RELAUNCH have no JVM meaning (the team runs one task
- * for the whole run), so a JVM run that names one is skipped with that reason.
+ * worker and step, a poll), XF the same flags with worker 0 gathering; DISSEMINATION, Hensgen, Finkel and Manber's
+ * barrier for many threads (log2 P rounds of pairwise signals, no atomics, the JVM only); with none named the workers
+ * meet at a sense-reversing barrier that spins, then parks. COOPERATIVE and RELAUNCH have no JVM meaning (the team runs
+ * one task for the whole run), so a JVM run that names one is skipped with that reason.
  */
 public enum GridBarrier {
     ATOMIC("atomic"),
     XF("xf"),
     COOPERATIVE("cooperative"),
-    RELAUNCH("relaunch");
+    RELAUNCH("relaunch"),
+    DISSEMINATION("dissemination");
 
     private final String cliName;
 
@@ -28,7 +30,12 @@ public enum GridBarrier {
 
     /** Whether the JVM's team of threads can meet at this barrier (the others are a GPU's launch configurations). */
     public boolean onThreads() {
-        return this == ATOMIC || this == XF;
+        return this == ATOMIC || this == XF || this == DISSEMINATION;
+    }
+
+    /** Whether a GPU's blocks can meet at this barrier (dissemination is the JVM's). */
+    public boolean onGpu() {
+        return this != DISSEMINATION;
     }
 
     public String cliName() {

@@ -263,7 +263,8 @@ public sealed interface Schedule {
     static Optional<Schedule> parse(String text) {
         return switch (text) {
             case "wavefront" -> Optional.of(new Wavefront());
-            case "wavefront:atomic", "wavefront:xf", "wavefront:cooperative", "wavefront:relaunch" -> Optional.of(new Wavefront()
+            case "wavefront:atomic", "wavefront:xf", "wavefront:cooperative", "wavefront:relaunch",
+                 "wavefront:dissemination" -> Optional.of(new Wavefront()
                     .barrier(GridBarrier.fromCliName(text.substring("wavefront:".length())).orElseThrow()));
             case "lock-dataflow" -> Optional.of(new LockDataflow());
             case "lock-dataflow:persistent" -> Optional.of(new LockDataflow().persistent());

@@ -61,7 +61,7 @@ class SyncPrimitivesTest {
     @Test
     void barrierPhasesNeverMix() throws InterruptedException {
         for (StepBarrier barrier : List.of(new CountingBarrier(THREADS), new XfBarrier(THREADS),
-                new SenseBarrier(THREADS))) {
+                new SenseBarrier(THREADS), new DisseminationBarrier(THREADS))) {
             Watchdog watchdog = Concurrently.watchdog();
             AtomicInteger arrivals = new AtomicInteger();
             AtomicInteger violations = new AtomicInteger();

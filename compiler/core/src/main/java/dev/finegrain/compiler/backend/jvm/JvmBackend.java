@@ -115,7 +115,7 @@ public final class JvmBackend implements Backend {
     public Optional<String> neverRuns(Schedule schedule) {
         return schedule instanceof Schedule.Wavefront wavefront && wavefront.barrier().filter(b -> !b.onThreads()).isPresent()
                 ? Optional.of("its wavefront's workers are one team of threads for the whole run; the "
-                + wavefront.barrier().get() + " barrier is a GPU launch's (use atomic, xf, or none for its"
+                + wavefront.barrier().get() + " barrier is a GPU launch's (use atomic, xf, dissemination, or none for its"
                 + " sense-reversing barrier)")
                 : Optional.empty();
     }

@@ -58,7 +58,8 @@ class JvmBackendTest {
         KernelGraph graph = Pipeline.compile(kernel);
         List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), wavefront().barrier(GridBarrier.ATOMIC),
                 wavefront().barrier(GridBarrier.XF).waitPolicy(dev.finegrain.dsl.WaitPolicy.SLEEP),
-                wavefront().waitPolicy(dev.finegrain.dsl.WaitPolicy.SPIN), lockDataflow(), lockDataflow().interleaved(),
+                wavefront().waitPolicy(dev.finegrain.dsl.WaitPolicy.SPIN), wavefront().barrier(GridBarrier.DISSEMINATION),
+                lockDataflow(), lockDataflow().interleaved(),
                 lockDataflow().mutex(dev.finegrain.dsl.Mutex.TICKET), lockDataflow().mutex(dev.finegrain.dsl.Mutex.TEST_AND_SET)));
         if (graph.tiling().legal()) {
             schedules.add(dataParallel(2));
@@ -98,10 +99,11 @@ class JvmBackendTest {
         assertEquals("CountingBarrier", barrierOf.apply(wavefront().barrier(GridBarrier.ATOMIC)));
         assertEquals("XfBarrier", barrierOf.apply(wavefront().barrier(GridBarrier.XF)));
         assertEquals("SenseBarrier", barrierOf.apply(wavefront()));
+        assertEquals("DisseminationBarrier", barrierOf.apply(wavefront().barrier(GridBarrier.DISSEMINATION)));
         assertEquals("SenseBarrier", barrierOf.apply(dataParallel(2)));
         for (GridBarrier launch : List.of(GridBarrier.COOPERATIVE, GridBarrier.RELAUNCH)) {
             assertEquals(Optional.of("its wavefront's workers are one team of threads for the whole run; the " + launch
-                    + " barrier is a GPU launch's (use atomic, xf, or none for its sense-reversing barrier)"),
+                    + " barrier is a GPU launch's (use atomic, xf, dissemination, or none for its sense-reversing barrier)"),
                     backend.neverRuns(wavefront().barrier(launch)));
         }
         assertEquals(Optional.empty(), backend.neverRuns(wavefront().barrier(GridBarrier.XF)));

@@ -101,6 +101,10 @@ public final class GpuMapper {
 
     /** Why the GPU targets never run {@code schedule}, at any size and with any mechanism, if they never do. */
     public static Optional<String> neverRuns(dev.finegrain.dsl.Schedule schedule) {
+        if (schedule instanceof dev.finegrain.dsl.Schedule.Wavefront wavefront
+                && wavefront.barrier().filter(b -> !b.onGpu()).isPresent()) {
+            return Optional.of("the " + wavefront.barrier().get() + " barrier is the JVM's, for many threads");
+        }
         return schedule instanceof dev.finegrain.dsl.Schedule.DynamicDataflow ? Optional.of(DYNAMIC_ON_THE_JVM)
                 : Optional.empty();
     }

@@ -45,8 +45,11 @@ final class MapWavefront {
     static Optional<String> unsupportedBarrier(WavefrontPlan plan, GpuTarget target) {
         GridBarrier barrier = plan.barrier().orElse(target.defaultGridBarrier());
         dev.finegrain.dsl.WaitPolicy policy = plan.lockChoices().waitPolicy();
-        return plan.barrier().filter(b -> b == GridBarrier.COOPERATIVE && !target.cooperativeLaunch())
-                .map(b -> target.called() + " has no cooperative launch (grid.sync() is the CUDA target's)")
+        return plan.barrier().filter(b -> !b.onGpu())
+                .map(b -> "the " + b + " barrier is the JVM's, for many threads; a GPU's blocks meet at atomic, xf,"
+                        + " cooperative (CUDA) or relaunch")
+                .or(() -> plan.barrier().filter(b -> b == GridBarrier.COOPERATIVE && !target.cooperativeLaunch())
+                .map(b -> target.called() + " has no cooperative launch (grid.sync() is the CUDA target's)"))
                 .or(() -> GpuWaits.naps(policy) && (barrier == GridBarrier.COOPERATIVE || barrier == GridBarrier.RELAUNCH)
                         ? Optional.of("wait policy " + policy + " naps in Finegrain's own barriers (atomic, xf); the "
                         + barrier + " barrier waits as the driver does") : Optional.empty())

@@ -35,6 +35,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
             case XF -> "Xiao and Feng's XF barrier (a flag per block, block 0 gathers and releases)";
             case COOPERATIVE -> "the cooperative launch's grid.sync()";
             case RELAUNCH -> "the end of the launch (a launch per step)";
+            case DISSEMINATION -> throw new IllegalStateException("the dissemination barrier is the JVM's");
         };
     }
 
@@ -110,7 +111,8 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
                     case ATOMIC -> "an atomic inter-block barrier";
                     case XF -> "an XF inter-block barrier";
                     case COOPERATIVE -> "a cooperative grid.sync()";
-                    case RELAUNCH -> throw new IllegalStateException("a relaunch has no barrier inside a launch");
+                    case RELAUNCH, DISSEMINATION -> throw new IllegalStateException("no " + barrier + " barrier inside a"
+                            + " GPU launch");
                 } + " per step")
                 + "; 1 launch";
     }

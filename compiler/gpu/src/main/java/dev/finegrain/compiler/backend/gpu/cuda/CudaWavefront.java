@@ -147,7 +147,8 @@ final class CudaWavefront {
                 case ATOMIC -> "fg::grid_barrier(barrier, (unsigned) (step + 1) * " + mapping.blocks() + "u" + naps(mapping) + ");";
                 case XF -> "fg::xf_grid_barrier(barrier + 1, " + mapping.blocks() + "u, (unsigned) step + 1u" + naps(mapping) + ");";
                 case COOPERATIVE -> "cooperative_groups::this_grid().sync();";
-                case RELAUNCH -> throw new IllegalStateException("a relaunch has no barrier inside a launch");
+                case RELAUNCH, DISSEMINATION -> throw new IllegalStateException("no " + mapping.barrier()
+                        + " barrier inside a GPU launch");
             });
         }
         out.close();
