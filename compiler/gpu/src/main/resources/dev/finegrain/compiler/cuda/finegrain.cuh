@@ -118,13 +118,17 @@ __device__ __forceinline__ void store_release_cta(u64* word, u64 value) {
     asm volatile("st.release.cta.b64 [%0], %1;" :: "l"(word), "l"(value) : "memory");
 }
 // Stuart and Owens' ticket mutex in one word (GpuMutexes): the next ticket in the high half, the one served in the low
-__device__ __forceinline__ int ticket_draw(int* word) { return (atomicAdd(word, 0x10000) >> 16) & 0xffff; }
+// (unsigned arithmetic: a draw past 0x7fff tickets must wrap, not overflow a signed int)
+__device__ __forceinline__ int ticket_draw(int* word) {
+    return (int) (((unsigned) atomicAdd(word, 0x10000) >> 16) & 0xffffu);
+}
 __device__ __forceinline__ bool ticket_served(const int* word, int ticket) {
-    return (load_acquire_cta(word) & 0xffff) == ticket;
+    return (int) ((unsigned) load_acquire_cta(word) & 0xffffu) == ticket;
 }
 __device__ __forceinline__ bool ticket_try(int* word) {
-    const int seen = load_acquire_cta(word);
-    return ((seen >> 16) & 0xffff) == (seen & 0xffff) && atomicCAS(word, seen, seen + 0x10000) == seen;
+    const unsigned seen = (unsigned) load_acquire_cta(word);
+    return (seen >> 16) == (seen & 0xffffu)
+        && (unsigned) atomicCAS(word, (int) seen, (int) (seen + 0x10000u)) == seen;
 }
 __device__ __forceinline__ int load_acquire_gpu(const int* word) {
     int value;

@@ -29,7 +29,8 @@ import java.util.function.UnaryOperator;
  * @param channels      channel policies for the lock-dataflow schedules; empty: the schedule's or kernel's
  * @param waitPolicies  wait policies for the lock-dataflow schedules' token waits and the wavefront's barrier waits;
  *                      empty: the schedule's (adaptive by default)
- * @param mutexes       mutexes for the lock-dataflow schedules' spin-locks; empty: the schedule's (ttas by default)
+ * @param mutexes       mutexes for the lock-dataflow schedules' spin-locks; empty: the schedule's (else each target's
+ *                      default: ttas on the JVM, the profile's default.mutex on a GPU)
  */
 public record SweepAxes(Map<String, List<Object>> params, List<Integer> threads, List<Granularity> granularities,
                         List<ChannelPolicy> channels, List<WaitPolicy> waitPolicies, List<Mutex> mutexes) {

@@ -15,8 +15,9 @@ import java.lang.invoke.VarHandle;
  * So the worker that takes a tile sees every write of every tile it waited for.
  *
  * <p>Waiting: a worker that finds nothing ready pauses as the run's wait policy has it (checking the watchdog), and
- * returns {@link #tiles()} once every tile has finished. A tile whose neighbour below never finishes (a worker failed)
- * ends in the watchdog's stall report, not a hang.
+ * returns {@link #tiles()} once every tile has finished. Its wait starts afresh whenever another tile finished, so the
+ * watchdog reports a stall only when no tile finished for its whole timeout (a worker failed, a neighbour below never
+ * finishes), never a long run whose tiles one worker happens to take.
  */
 public final class ReadyTiles {
     private static final VarHandle WAITING = MethodHandles.arrayElementVarHandle(int[].class);
@@ -75,13 +76,21 @@ public final class ReadyTiles {
     /** A ready tile for {@code worker}, waiting as the watchdog's policy has it; {@link #tiles()} when all finished. */
     public int next(int worker, Watchdog watchdog) {
         long start = Watchdog.CLOCK_NOT_STARTED;
+        int finishedBefore = -1;
         for (long attempt = 0; ; attempt++) {
             int tile = ready.take(worker);
             if (tile != ReadyStructure.EMPTY) {
                 return tile;
             }
-            if ((int) FINISHED.getVolatile(this) == tiles) {
+            int finished = (int) FINISHED.getVolatile(this);
+            if (finished == tiles) {
                 return tiles;
+            }
+            if (finished != finishedBefore) {
+                // the run moves: the wait starts afresh, so a stall means no tile finished for the whole timeout
+                finishedBefore = finished;
+                attempt = 0;
+                start = Watchdog.CLOCK_NOT_STARTED;
             }
             start = watchdog.waitPolicy().pause(attempt, start, watchdog, WAIT_CHANNEL, worker, -1);
         }

@@ -378,7 +378,7 @@ public final class CompiledJvmKernel {
         return sync;
     }
 
-    /** The run's wait policy, as the plan's lock choices have it (a barrier schedule's waits keep the default). */
+    /** The run's wait policy, as the plan's lock choices have it (a wavefront's barrier waits take its own). */
     private dev.finegrain.runtime.jvm.WaitPolicy waitPolicy() {
         return dev.finegrain.runtime.jvm.WaitPolicy.valueOf(variant.plan().lockChoices().waitPolicy().name());
     }
@@ -392,6 +392,10 @@ public final class CompiledJvmKernel {
             if (channel == SenseBarrier.ABANDONED_CHANNEL) {
                 return "a worker waits at the barrier between steps, but another finished its task without arriving "
                         + "(the workers took different numbers of steps)";
+            }
+            if (channel == dev.finegrain.runtime.jvm.ReadyTiles.WAIT_CHANNEL) {
+                return "a worker waits for a ready tile, and no tile has finished (a worker stopped, or a tile's"
+                        + " neighbour below never finishes)";
             }
             if (channel < 0 || channel >= waits.size()) {
                 return "a worker waits at the barrier between steps";

@@ -46,10 +46,10 @@ public final class ReferenceBackend implements Backend {
             return Optional.of("its critical path is lock-dataflow's: how a waiter waits or takes a lock changes no task's"
                     + " order");
         }
-        if (schedule instanceof Schedule.Wavefront wavefront && (wavefront.barrier().isPresent()
-                || wavefront.waitPolicy().isPresent())) {
-            return Optional.of("its critical path is the wavefront's: which barrier the steps meet at, and how its"
-                    + " waiters wait, change no task's order");
+        if (schedule instanceof Schedule.Wavefront wavefront && wavefront.waitPolicy()
+                .filter(policy -> policy != dev.finegrain.dsl.WaitPolicy.ADAPTIVE).isPresent()) {
+            return Optional.of("its critical path is the wavefront's: how the barrier's waiters wait changes no task's"
+                    + " order");
         }
         if (schedule instanceof Schedule.LockDataflow dataflow && dataflow.interleavedChains()) {
             return Optional.of("its critical path is lock-dataflow's: interleaving changes which worker runs an instance,"

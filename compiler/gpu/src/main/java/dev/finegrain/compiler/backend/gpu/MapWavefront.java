@@ -80,6 +80,11 @@ final class MapWavefront {
         int blocks = barrier == GridBarrier.RELAUNCH ? Math.ceilDiv(widest, threads)
                 : Math.min(target.smCount(), Math.ceilDiv(widest, threads));
         StaticChecks.check(graph, target, threads, GpuMapping.Resources.NONE, null);
+        if (blocks == 1 && barrier != GridBarrier.RELAUNCH && GpuWaits.naps(plan.lockChoices().waitPolicy())) {
+            throw new GpuLoweringException("at this size one block holds every step and meets at the block barrier,"
+                    + " which does not nap: wait policy " + plan.lockChoices().waitPolicy() + " does not apply (choose"
+                    + " sizes whose widest step needs more than " + threads + " threads)");
+        }
         return new WavefrontMapping(graph, target, sizes.clone(), steps, widest, stride, threads, blocks,
                 plan.hyperplane().clone(), barrier,
                 plan.barrier().isPresent() ? "named by the schedule" : "the target's default: " + target.defaultGridBarrierSource(),

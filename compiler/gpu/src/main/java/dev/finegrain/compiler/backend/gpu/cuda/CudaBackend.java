@@ -77,12 +77,13 @@ public final class CudaBackend implements Backend {
         return arch;
     }
 
-    /** On a GPU every actor instance is a thread of its own: an interleaved lock-dataflow is the plain one. */
+    /** What no GPU target runs: dynamic dataflow and the JVM's dissemination barrier ({@link GpuMapper#neverRuns}). */
     @Override
     public Optional<String> neverRuns(Schedule schedule) {
         return dev.finegrain.compiler.backend.gpu.GpuMapper.neverRuns(schedule);
     }
 
+    /** On a GPU every actor instance is a thread of its own: an interleaved lock-dataflow is the plain one. */
     @Override
     public Optional<String> repeatsAnotherRow(Schedule schedule) {
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.interleavedChains()
