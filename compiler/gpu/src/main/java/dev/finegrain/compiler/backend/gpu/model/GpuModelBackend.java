@@ -128,6 +128,22 @@ public final class GpuModelBackend implements Backend {
         return SimtLowering.map(variant.plan(), variant.mechanism(), profile, sizes);
     }
 
+    /**
+     * The lock bits a block claims on the model's SM so that co-resident blocks never share one: a lock bit is chosen
+     * by a word's shared address (SimtLockUnit), and the SM places blocks in consecutive windows of their shared size,
+     * so a block that takes lock bits claims its window's whole span of lock addresses (at most the SM's bits), not
+     * only the words it locks. Blocks whose spans fit the SM's bits together then map to different bits; a block whose
+     * window spans them all runs alone on its SM. Without this, two blocks of 8192 bytes on a 1024-bit Fermi SM locked
+     * each other's words (a wrong answer, not a slow one).
+     */
+    static int lockBitsClaimed(SimtKernel kernel, SimtProfile machine) {
+        if (kernel.lockBits() <= 0 || machine.lockBits() == 0) {
+            return kernel.lockBits();
+        }
+        long span = Math.ceilDiv((long) Math.max(4, kernel.sharedBytes()), 1L << machine.lockAddressShift());
+        return (int) Math.min(machine.lockBits(), Math.max(kernel.lockBits(), span));
+    }
+
     @Override
     public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
         int[] sizes = invocation.sizes();
@@ -155,7 +171,7 @@ public final class GpuModelBackend implements Backend {
                 result = SimtSimulator.run(SimRequest.builder(graph.name() + ".sass", kernel.program())
                         .profile(profile).blocks(kernel.blocksPerLaunch().get(launch))
                         .threads(kernel.threadsPerBlock()).sharedBytesPerBlock(Math.max(4, kernel.sharedBytes()))
-                        .lockBitsPerBlock(kernel.lockBits()).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
+                        .lockBitsPerBlock(lockBitsClaimed(kernel, profile)).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
                         .build());
             } catch (SimUserException fault) {
                 return failed(layout, memory, launch, kernel, "faulted (a lowering bug, please report it): "
