@@ -11,7 +11,10 @@ import java.util.stream.IntStream;
 /**
  * Marks each channel that a chain of two or more other, unimplied channels already orders, walking only inside
  * the box between its endpoints (so the chain exists wherever the channel does in a rectangular domain); the
- * data read stays, the sync goes. NW's north-west channel (1,1) is implied by north (1,0) then west (0,1).
+ * data read stays, the sync goes. NW's north-west channel (1,1) is implied by north (1,0) then west (0,1). A channel
+ * that repeats an unimplied one (the same producer, consumer, vector and policy: an explicit channel beside the one a
+ * read derives, two reads of one field at one offset) is implied by it, so no consumer ever waits twice for one token
+ * (on a GPU, twice on one lock bit it already holds).
  */
 public final class ReduceChannelsTransitively implements Pass {
 
@@ -22,7 +25,8 @@ public final class ReduceChannelsTransitively implements Pass {
 
     @Override
     public String contract() {
-        return "Marks each channel that a chain of two or more unimplied channels inside its box already orders; needs channels.";
+        return "Marks each channel that a chain of two or more unimplied channels inside its box already orders, or that"
+                + " repeats an unimplied one; needs channels.";
     }
 
     @Override
@@ -33,6 +37,11 @@ public final class ReduceChannelsTransitively implements Pass {
         List<Integer> settled = new ArrayList<>();
         for (int candidate : byLength) {
             IrChannel channel = channels.get(candidate);
+            java.util.Optional<Integer> twin = settled.stream().filter(s -> repeats(channel, channels.get(s))).findFirst();
+            if (twin.isPresent()) {
+                channels.set(candidate, channel.withImpliedBy(List.of(twin.get())));
+                continue;
+            }
             List<Integer> chain = findChain(channels, settled, channel, channel.producer(), channel.vector(), new ArrayList<>());
             if (chain != null) {
                 channels.set(candidate, channel.withImpliedBy(chain));
@@ -65,6 +74,12 @@ public final class ReduceChannelsTransitively implements Pass {
             }
         }
         return null;
+    }
+
+    /** Whether {@code channel} orders exactly what {@code other} orders, through a token of the same policy. */
+    private static boolean repeats(IrChannel channel, IrChannel other) {
+        return channel.producer() == other.producer() && channel.consumer() == other.consumer()
+                && java.util.Arrays.equals(channel.vector(), other.vector()) && channel.policy() == other.policy();
     }
 
     /** Each component has the remaining vector's sign and no larger magnitude. */

@@ -28,11 +28,21 @@ public final class GpuMapper {
 
     /**
      * The plan's waits that need a token on a GPU, where each thread owns one point
-     * ({@link TokenRule.Ownership#POINT}): the one rule every GPU target and check applies.
+     * ({@link TokenRule.Ownership#POINT}): the one rule every GPU target and check applies. A thread fires every actor
+     * of its point, so two shared channels from one producer actor at one vector (two actors reading one field at one
+     * offset) are one wait for it, on one token: it waits once, never twice on a token (a lock bit) it already holds.
      */
     public static List<IrChannel> tokenWaits(DataflowPlan plan) {
-        return plan.waits().stream()
-                .filter(c -> TokenRule.needsToken(c, plan.graph().rank(), TokenRule.Ownership.POINT)).toList();
+        List<IrChannel> waits = new java.util.ArrayList<>();
+        for (IrChannel channel : plan.waits()) {
+            boolean repeat = channel.policy() == dev.finegrain.dsl.ChannelPolicy.SHARED && waits.stream().anyMatch(w ->
+                    w.policy() == dev.finegrain.dsl.ChannelPolicy.SHARED && w.producer() == channel.producer()
+                            && Arrays.equals(w.vector(), channel.vector()));
+            if (!repeat && TokenRule.needsToken(channel, plan.graph().rank(), TokenRule.Ownership.POINT)) {
+                waits.add(channel);
+            }
+        }
+        return List.copyOf(waits);
     }
 
     /** Why no GPU mapping exists for this kernel at all, if none does. */

@@ -385,6 +385,27 @@ class GpuModelBackendTest {
         assertAllVerified(FERMI, smooth, new int[] {512, 512}, List.of(new Schedule.LockDataflow().mechanism(LockMechanism.TINY_LOCK)));
     }
 
+    /**
+     * A point's thread never waits twice on one token: an explicit channel beside the one a read derives, and two
+     * actors reading one field at one offset, deadlocked the warp vote on Fermi ("lock bit ... held by itself").
+     */
+    @Test
+    void repeatedChannelsAreOneWaitOnEveryMechanism() {
+        Kernel explicit = kernel("explicit-repeat").domain(dim("i", "n")).state("x", INT, boundary(index("i")))
+                .actor("a", "x", a -> a.read("x", -32).plus(1)).channel("a", "a", 32).build();
+        Kernel twoReaders = kernel("two-readers").domain(dim("i", "n")).state("x", INT, boundary(index("i")))
+                .state("y", INT, boundary(index("i")))
+                .actor("a", "x", a -> a.read("x", -32).plus(1))
+                .actor("b", "y", a -> a.read("x", -32).plus(2)).build();
+        for (Kernel repeated : List.of(explicit, twoReaders)) {
+            for (int n : new int[] {1, 512}) {
+                assertAllVerified(FERMI, repeated, new int[] {n}, List.of(new Schedule.LockDataflow()));
+                assertAllVerified(FERMI, repeated.toBuilder().warpShared(32).build(), new int[] {n},
+                        List.of(new Schedule.LockDataflow()));
+            }
+        }
+    }
+
     @Test
     void aRelaunchedWavefrontLaunchesEachStepWithTheBlocksItsPointsNeed() {
         Schedule.Wavefront relaunch = new Schedule.Wavefront().barrier(GridBarrier.RELAUNCH);
