@@ -77,7 +77,12 @@ public final class IrVerifier {
         if (!channel.isImplied()) {
             return;
         }
-        check(channel.impliedBy().size() >= 2, name + " is implied by fewer than two channels");
+        // a chain of two or more, or one channel that orders exactly the same (a repeat, through the same policy)
+        boolean repeat = channel.impliedBy().size() == 1 && channel.impliedBy().getFirst() >= 0
+                && channel.impliedBy().getFirst() < graph.channels().size()
+                && java.util.Arrays.equals(graph.channels().get(channel.impliedBy().getFirst()).vector(), channel.vector())
+                && graph.channels().get(channel.impliedBy().getFirst()).policy() == channel.policy();
+        check(channel.impliedBy().size() >= 2 || repeat, name + " is implied by fewer than two channels, and repeats none");
         int[] sum = new int[graph.rank()];
         int at = channel.producer();
         for (int link : channel.impliedBy()) {
