@@ -52,36 +52,45 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
         return -1;
     }
 
-    @Override
-    public TaskGraph materialize(int[] sizes) {
-        checkSizes(sizes);
-        Domain domain = new Domain(sizes);
+    /** The grid of tiles at {@code sizes} (row-major, the last dimension fastest); the sizes must be checked. */
+    Domain tileGrid(int[] sizes) {
         int[] tilesPerDimension = new int[sizes.length];
         for (int d = 0; d < sizes.length; d++) {
             tilesPerDimension[d] = sizes[d] / tile[d];
         }
-        Domain tiles = new Domain(tilesPerDimension);
+        return new Domain(tilesPerDimension);
+    }
+
+    /** The linear indexes of the points of the tile at {@code tileCoordinates}, in lexicographic order. */
+    int[] tilePoints(Domain domain, int[] tileCoordinates) {
         Domain inside = new Domain(tile);
-        int diagonals = Arrays.stream(tilesPerDimension).map(n -> n - 1).sum() + 1;
+        int[] offset = new int[tile.length];
+        int[] point = new int[tile.length];
+        int[] points = new int[inside.points()];
+        for (int q = 0; q < inside.points(); q++) {
+            inside.coordinates(q, offset);
+            for (int d = 0; d < tile.length; d++) {
+                point[d] = tileCoordinates[d] * tile[d] + offset[d];
+            }
+            points[q] = domain.linear(point);
+        }
+        return points;
+    }
+
+    @Override
+    public TaskGraph materialize(int[] sizes) {
+        checkSizes(sizes);
+        Domain domain = new Domain(sizes);
+        Domain tiles = tileGrid(sizes);
+        int diagonals = Arrays.stream(tiles.sizes()).map(n -> n - 1).sum() + 1;
         TaskGraphBuilder tasks = new TaskGraphBuilder(tiles.points(), (long) domain.points() * graph.actors().size(), graph.actorOrder());
         int[] tileCoordinates = new int[sizes.length];
-        int[] offset = new int[sizes.length];
-        int[] point = new int[sizes.length];
         for (int diagonal = 0; diagonal < diagonals; diagonal++) {
             for (int t = 0; t < tiles.points(); t++) {
                 tiles.coordinates(t, tileCoordinates);
-                if (Arrays.stream(tileCoordinates).sum() != diagonal) {
-                    continue;
+                if (Arrays.stream(tileCoordinates).sum() == diagonal) {
+                    tasks.addPointsTask(diagonal, tilePoints(domain, tileCoordinates));
                 }
-                int[] points = new int[inside.points()];
-                for (int q = 0; q < inside.points(); q++) {
-                    inside.coordinates(q, offset);
-                    for (int d = 0; d < sizes.length; d++) {
-                        point[d] = tileCoordinates[d] * tile[d] + offset[d];
-                    }
-                    points[q] = domain.linear(point);
-                }
-                tasks.addPointsTask(diagonal, points);
             }
         }
         return tasks.build();

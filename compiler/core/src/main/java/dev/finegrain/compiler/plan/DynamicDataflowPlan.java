@@ -43,42 +43,27 @@ public record DynamicDataflowPlan(DataParallelPlan tiles, ReadyQueue ready) impl
     public TaskGraph materialize(int[] sizes) {
         tiles.checkSizes(sizes);
         Domain domain = new Domain(sizes);
+        Domain grid = tiles.tileGrid(sizes);
         int rank = sizes.length;
-        int[] tilesPerDimension = new int[rank];
-        for (int d = 0; d < rank; d++) {
-            tilesPerDimension[d] = sizes[d] / tiles.tile()[d];
-        }
-        Domain tileDomain = new Domain(tilesPerDimension);
-        Domain inside = new Domain(tiles.tile());
-        TaskGraphBuilder tasks = new TaskGraphBuilder(tileDomain.points(),
-                (long) domain.points() * graph().actors().size(), graph().actorOrder());
+        TaskGraphBuilder tasks = new TaskGraphBuilder(grid.points(), (long) domain.points() * graph().actors().size(),
+                graph().actorOrder());
         int[] tile = new int[rank];
-        int[] offset = new int[rank];
-        int[] point = new int[rank];
         int[] below = new int[rank];
-        for (int t = 0; t < tileDomain.points(); t++) {
-            tileDomain.coordinates(t, tile);
+        for (int t = 0; t < grid.points(); t++) {
+            grid.coordinates(t, tile);
             // the tasks go in lexicographic order, so every neighbour below is an earlier task
             java.util.List<Integer> waits = new java.util.ArrayList<>();
             for (int step = 1; step < 1 << rank; step++) {
-                boolean inDomain = true;
+                boolean inGrid = true;
                 for (int d = 0; d < rank; d++) {
                     below[d] = tile[d] - (step >> d & 1);
-                    inDomain &= below[d] >= 0;
+                    inGrid &= below[d] >= 0;
                 }
-                if (inDomain) {
-                    waits.add(tileDomain.linear(below));
+                if (inGrid) {
+                    waits.add(grid.linear(below));
                 }
             }
-            int[] points = new int[inside.points()];
-            for (int q = 0; q < inside.points(); q++) {
-                inside.coordinates(q, offset);
-                for (int d = 0; d < rank; d++) {
-                    point[d] = tile[d] * tiles.tile()[d] + offset[d];
-                }
-                points[q] = domain.linear(point);
-            }
-            tasks.addPointsTask(0, points, waits.stream().mapToInt(Integer::intValue).toArray());
+            tasks.addPointsTask(0, tiles.tilePoints(domain, tile), waits.stream().mapToInt(Integer::intValue).toArray());
         }
         return tasks.build();
     }
