@@ -29,15 +29,8 @@ final class SharedAtomics {
             asm.emit(participants, "ATOMS.EXCH " + old + ", " + address + ", " + value + "   // " + why);
             return;
         }
-        String loop = asm.label("exchange");
-        asm.comment(why + ": atomicExch as Fermi runs it, a loop on the word's lock bit (Listing 1)");
-        asm.emit("PSETP.AND.AND " + todo + ", PT, " + participants + ", PT, PT");
-        asm.place(loop);
-        asm.emit(todo, "LDSLK " + took + ", " + old + ", " + address);
-        asm.emit("PSETP.AND.AND P0, PT, " + took + ", " + todo + ", PT");
-        asm.emit("P0", "STSUL " + address + ", " + value);
-        asm.emit("PSETP.AND.AND " + todo + ", PT, " + todo + ", !" + took + ", PT");
-        asm.emit(todo, "BRA " + loop);
+        lockBitLoop("exchange", why + ": atomicExch as Fermi runs it, a loop on the word's lock bit (Listing 1)",
+                participants, old, address, todo, took, () -> value);
     }
 
     /**
@@ -51,16 +44,11 @@ final class SharedAtomics {
         }
         String seen = old.equals("RZ") ? asm.register() : old;
         String sum = asm.register();
-        String loop = asm.label("add");
-        asm.comment(why + ": atomicAdd as Fermi runs it, a loop on the word's lock bit");
-        asm.emit("PSETP.AND.AND " + todo + ", PT, " + participants + ", PT, PT");
-        asm.place(loop);
-        asm.emit(todo, "LDSLK " + took + ", " + seen + ", " + address);
-        asm.emit("PSETP.AND.AND P0, PT, " + took + ", " + todo + ", PT");
-        asm.emit("P0", "IADD " + sum + ", " + seen + ", " + value);
-        asm.emit("P0", "STSUL " + address + ", " + sum);
-        asm.emit("PSETP.AND.AND " + todo + ", PT, " + todo + ", !" + took + ", PT");
-        asm.emit(todo, "BRA " + loop);
+        lockBitLoop("add", why + ": atomicAdd as Fermi runs it, a loop on the word's lock bit", participants, seen,
+                address, todo, took, () -> {
+                    asm.emit("P0", "IADD " + sum + ", " + seen + ", " + value);
+                    return sum;
+                });
     }
 
     /**
@@ -74,17 +62,12 @@ final class SharedAtomics {
             return;
         }
         String stored = asm.register();
-        String loop = asm.label("cas");
-        asm.comment(why + ": atomicCAS as Fermi runs it, a loop on the word's lock bit (Listing 3)");
-        asm.emit("PSETP.AND.AND " + todo + ", PT, " + participants + ", PT, PT");
-        asm.place(loop);
-        asm.emit(todo, "LDSLK " + took + ", " + old + ", " + address);
-        asm.emit("PSETP.AND.AND P0, PT, " + took + ", " + todo + ", PT");
-        asm.emit("P0", "ISETP.EQ.AND " + equal + ", PT, " + old + ", " + expected + ", PT");
-        asm.emit("P0", "SEL " + stored + ", " + value + ", " + old + ", " + equal);
-        asm.emit("P0", "STSUL " + address + ", " + stored);
-        asm.emit("PSETP.AND.AND " + todo + ", PT, " + todo + ", !" + took + ", PT");
-        asm.emit(todo, "BRA " + loop);
+        lockBitLoop("cas", why + ": atomicCAS as Fermi runs it, a loop on the word's lock bit (Listing 3)", participants,
+                old, address, todo, took, () -> {
+                    asm.emit("P0", "ISETP.EQ.AND " + equal + ", PT, " + old + ", " + expected + ", PT");
+                    asm.emit("P0", "SEL " + stored + ", " + value + ", " + old + ", " + equal);
+                    return stored;
+                });
     }
 
     /**
@@ -115,22 +98,36 @@ final class SharedAtomics {
         if (!lockLoops) {
             asm.emit("ATOMS.CAS " + old + ", " + address + ", RZ, " + one + "   // lock (Listing 2)");
         } else {
-            String cas = asm.label("cas");
-            asm.comment("lock (Listing 2) as Fermi runs it: atomicCAS is a loop on the lock bit inside the while loop"
-                    + " (Listing 3)");
             String updated = asm.register();
-            asm.emit("PSETP.AND.AND " + todo + ", PT, PT, PT, PT");
-            asm.place(cas);
-            asm.emit(todo, "LDSLK " + took + ", " + old + ", " + address);
-            asm.emit("PSETP.AND.AND P0, PT, " + took + ", " + todo + ", PT");
-            asm.emit("P0", "ISETP.NE.U32.AND " + taken + ", PT, " + old + ", RZ, PT");
-            asm.emit("P0", "SEL " + updated + ", " + old + ", 0x1, " + taken);
-            asm.emit("P0", "STSUL " + address + ", " + updated);
-            asm.emit("PSETP.AND.AND " + todo + ", PT, " + todo + ", !" + took + ", PT");
-            asm.emit(todo, "BRA " + cas);
+            lockBitLoop("cas", "lock (Listing 2) as Fermi runs it: atomicCAS is a loop on the lock bit inside the while"
+                    + " loop (Listing 3)", "PT", old, address, todo, took, () -> {
+                        asm.emit("P0", "ISETP.NE.U32.AND " + taken + ", PT, " + old + ", RZ, PT");
+                        asm.emit("P0", "SEL " + updated + ", " + old + ", 0x1, " + taken);
+                        return updated;
+                    });
         }
         asm.emit("ISETP.NE.AND " + taken + ", PT, " + old + ", RZ, PT");
         beforeRetry.accept(taken);
         asm.emit(taken, "BRA " + spin);
+    }
+
+    /**
+     * The loop nvcc emits on Fermi for one shared atomic: every lane in {@code participants} retries {@code LDSLK}
+     * until it took the word's lock bit (reading the word into {@code old}); under P0, the lanes that just took it
+     * compute what to store ({@code update} emits that and names the register, or names a value as it is) and
+     * {@code STSUL} it, which frees the bit.
+     */
+    private void lockBitLoop(String stem, String comment, String participants, String old, String address, String todo,
+                             String took, java.util.function.Supplier<String> update) {
+        String loop = asm.label(stem);
+        asm.comment(comment);
+        asm.emit("PSETP.AND.AND " + todo + ", PT, " + participants + ", PT, PT");
+        asm.place(loop);
+        asm.emit(todo, "LDSLK " + took + ", " + old + ", " + address);
+        asm.emit("PSETP.AND.AND P0, PT, " + took + ", " + todo + ", PT");
+        String stored = update.get();
+        asm.emit("P0", "STSUL " + address + ", " + stored);
+        asm.emit("PSETP.AND.AND " + todo + ", PT, " + todo + ", !" + took + ", PT");
+        asm.emit(todo, "BRA " + loop);
     }
 }
