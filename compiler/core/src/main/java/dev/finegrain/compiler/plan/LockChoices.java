@@ -52,8 +52,8 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
     public static LockChoices of(Kernel kernel, Schedule schedule) {
         if (schedule instanceof Schedule.Wavefront wavefront && wavefront.waitPolicy().isPresent()) {
             LockChoices own = of(kernel);
-            return new LockChoices(own.mechanism(), own.granularity(), own.groupSize(), own.channelPolicy(),
-                    wavefront.waitPolicy().get(), own.mutex());
+            return new LockChoices(own.mechanism, own.granularity, own.groupSize, own.channelPolicy,
+                    wavefront.waitPolicy().get(), own.mutex);
         }
         return schedule instanceof Schedule.LockDataflow dataflow ? of(kernel, dataflow) : of(kernel);
     }

@@ -42,7 +42,7 @@ public final class ReferenceBackend implements Backend {
     public Optional<String> repeatsAnotherRow(Schedule schedule) {
         if (schedule instanceof Schedule.LockDataflow dataflow && (dataflow.waitPolicy()
                 .filter(policy -> policy != dev.finegrain.dsl.WaitPolicy.ADAPTIVE).isPresent()
-                || dataflow.mutex().filter(mutex -> mutex != dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET).isPresent())) {
+                || dataflow.mutex().isPresent())) {
             return Optional.of("its critical path is lock-dataflow's: how a waiter waits or takes a lock changes no task's"
                     + " order");
         }

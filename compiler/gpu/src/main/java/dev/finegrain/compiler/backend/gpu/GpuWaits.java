@@ -6,7 +6,8 @@ import dev.finegrain.dsl.WaitPolicy;
 import java.util.Optional;
 
 /**
- * What a lock-dataflow wait policy means on a GPU, decided here once for both emitters (Stuart and Owens compare
+ * What a wait policy (lock-dataflow's token waits, the wavefront's barrier polls) means on a GPU, decided here once for
+ * both emitters (Stuart and Owens compare
  * spinning, spinning with backoff and sleeping): {@code ADAPTIVE} and {@code SPIN} spin, looking again at once (a GPU
  * thread has no scheduler to yield to); {@code BACKOFF} sleeps between looks with the hardware's nanosleep, from
  * {@link #FIRST_NAP_NS} doubling to {@link #MAX_NAP_NS}, afresh for every wait (each token waited for in turn, or
@@ -31,6 +32,16 @@ public final class GpuWaits {
     /** Whether waits under this policy nap between looks (rather than spin). */
     public static boolean naps(WaitPolicy policy) {
         return policy == WaitPolicy.BACKOFF || policy == WaitPolicy.SLEEP;
+    }
+
+    /** A napping wait's first nap: the backoff's shortest, or the sleep's one nap. */
+    public static int firstNapNs(WaitPolicy policy) {
+        return policy == WaitPolicy.BACKOFF ? FIRST_NAP_NS : SLEEP_NS;
+    }
+
+    /** A napping wait's longest nap (a sleeping wait keeps its first). */
+    public static int mostNapNs(WaitPolicy policy) {
+        return policy == WaitPolicy.BACKOFF ? MAX_NAP_NS : SLEEP_NS;
     }
 
     /** Why the target cannot wait this way, if it cannot. */

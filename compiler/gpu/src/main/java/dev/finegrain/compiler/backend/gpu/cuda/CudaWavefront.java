@@ -68,11 +68,8 @@ final class CudaWavefront {
 
     /** The barrier's nap arguments under the mapping's wait policy ({@link GpuWaits}): none for a spinning wait. */
     private static String naps(WavefrontMapping mapping) {
-        return switch (mapping.waitPolicy()) {
-            case BACKOFF -> ", " + GpuWaits.FIRST_NAP_NS + "u, " + GpuWaits.MAX_NAP_NS + "u";
-            case SLEEP -> ", " + GpuWaits.SLEEP_NS + "u, " + GpuWaits.SLEEP_NS + "u";
-            case ADAPTIVE, SPIN -> "";
-        };
+        dev.finegrain.dsl.WaitPolicy policy = mapping.waitPolicy();
+        return GpuWaits.naps(policy) ? ", " + GpuWaits.firstNapNs(policy) + "u, " + GpuWaits.mostNapNs(policy) + "u" : "";
     }
 
     /** Writes the kernel {@code wavefront} and returns how the host launches it. */

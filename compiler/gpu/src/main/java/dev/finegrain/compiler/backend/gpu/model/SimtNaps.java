@@ -27,8 +27,8 @@ final class SimtNaps {
         if (nap == null) {
             nap = asm.register();
         }
-        asm.emit("MOV32I " + nap + ", " + SimtAssembler.immediate(policy == WaitPolicy.BACKOFF ? GpuWaits.FIRST_NAP_NS
-                : GpuWaits.SLEEP_NS) + "   // the wait's first nap, ns");
+        asm.emit("MOV32I " + nap + ", " + SimtAssembler.immediate(GpuWaits.firstNapNs(policy))
+                + "   // the wait's first nap, ns");
     }
 
     /**
