@@ -47,10 +47,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
     /** How many points (in 3D candidates) step {@code step} holds. */
     public int pointsAt(int step) {
         return switch (graph.rank()) {
-            case 3 -> {
-                WavefrontPlanes planes = planes();
-                yield (planes.rowHigh(step) - planes.rowLow(step) + 1) * planes.columns();
-            }
+            case 3 -> planes().candidatesAt(step);
             case 2 -> Math.min(step, sizes[0] - 1) - Math.max(0, step - (sizes[1] - 1)) + 1;
             default -> Math.min(sizes[0] - step * stride, stride);
         };

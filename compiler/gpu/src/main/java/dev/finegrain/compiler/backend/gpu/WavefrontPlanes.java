@@ -72,11 +72,16 @@ public record WavefrontPlanes(int[] sizes, int[] hyperplane) {
         return onPlane(rowDimension()) ? Math.min(last, step) : last;
     }
 
+    /** Candidates of step {@code step}: its rows of the box, every column. */
+    public int candidatesAt(int step) {
+        return (rowHigh(step) - rowLow(step) + 1) * columns();
+    }
+
     /** Candidates of the widest step. */
     public int widest() {
         int widest = 0;
         for (int step = 0; step < steps(); step++) {
-            widest = Math.max(widest, (rowHigh(step) - rowLow(step) + 1) * columns());
+            widest = Math.max(widest, candidatesAt(step));
         }
         return widest;
     }
