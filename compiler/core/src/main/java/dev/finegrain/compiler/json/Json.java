@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A strict JSON reader, just big enough for result rows: objects become maps (in order), arrays lists, numbers
- * doubles, null null.
+ * doubles, null null; and {@link #write} for the same shapes the other way.
  * Anything malformed, including trailing text, throws IllegalArgumentException naming the offset.
  */
 public final class Json {
@@ -184,5 +184,44 @@ public final class Json {
             }
         }
         return out.append('"').toString();
+    }
+
+    /**
+     * Maps (keys as strings, in their order), lists, strings, numbers, booleans and null as compact JSON; a number that
+     * is not finite is null, a whole double is written without a fraction.
+     */
+    public static String write(Object value) {
+        StringBuilder out = new StringBuilder();
+        write(value, out);
+        return out.toString();
+    }
+
+    private static void write(Object value, StringBuilder out) {
+        switch (value) {
+            case null -> out.append("null");
+            case Map<?, ?> map -> {
+                out.append('{');
+                int n = 0;
+                for (Map.Entry<?, ?> entry : map.entrySet()) {
+                    out.append(n++ == 0 ? "" : ",").append(quote(String.valueOf(entry.getKey()))).append(':');
+                    write(entry.getValue(), out);
+                }
+                out.append('}');
+            }
+            case List<?> list -> {
+                out.append('[');
+                for (int i = 0; i < list.size(); i++) {
+                    out.append(i == 0 ? "" : ",");
+                    write(list.get(i), out);
+                }
+                out.append(']');
+            }
+            case Double d -> out.append(!Double.isFinite(d) ? "null"
+                    : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : Double.toString(d));
+            case Float f -> write(f.doubleValue(), out);
+            case Number n -> out.append(n);
+            case Boolean b -> out.append(b);
+            default -> out.append(quote(value.toString()));
+        }
     }
 }

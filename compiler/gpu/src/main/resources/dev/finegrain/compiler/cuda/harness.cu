@@ -230,11 +230,12 @@ int main(int argc, char** argv) {
     char measured[1024];
     snprintf(measured, sizeof measured,
              "\"status\": \"%s\", \"verified\": %s, \"metric\": \"cells_per_s\", \"value\": %.17g, \"unit\": \"cells/s\", "
-             "\"device\": \"%s\", \"launches\": %d, \"median_ms\": %.6f, \"threads_per_block\": %d, \"timed_runs\": %d, "
-             "\"us\": %.3f, \"runs_us\": [%s]",
+             "\"device\": \"%s\", \"launches\": %d, \"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, \"threads_per_block\": %d, \"timed_runs\": %d, "
+             "\"us\": %.3f",
              status.c_str(), status == "verified" ? "true" : "false", domain / (median_ms / 1000.0), device.name,
-             info->launches, median_ms, info->threads_per_block, (int) times.size(), median_ms * 1000.0, runs_text.c_str());
-    std::string text = "{" + row_text + (row_text.empty() ? "" : ", ") + measured;
+             info->launches, median_ms, (double) sorted.front(), (double) sorted.back(), info->threads_per_block, (int) times.size(), median_ms * 1000.0);
+    // the runs go outside the fixed buffer: --repeat may ask for hundreds
+    std::string text = "{" + row_text + (row_text.empty() ? "" : ", ") + measured + ", \"runs_us\": [" + runs_text + "]";
     if (status != "verified") text += ", \"problem\": \"" + problem + "\"";
     if (!nan_cell.empty()) text += ", \"nan_cell\": \"" + nan_cell + "\"";   // the first cell that held a NaN on both sides
     text += "}\n";

@@ -13,6 +13,7 @@ import dev.finegrain.compiler.compare.ReportWriter;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.Shard;
+import dev.finegrain.compiler.compare.ShortRuns;
 import dev.finegrain.compiler.compare.Sweep;
 import dev.finegrain.compiler.compare.SweepAxes;
 import dev.finegrain.compiler.compare.UsageException;
@@ -95,7 +96,9 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 .backends(axes.withProfileSettings(backends == null ? Backends.available() : CliValues.backends(backends)))
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
                 .shard(shard == null ? Shard.WHOLE : shard(shard))
-                .progress(err());
+                .progress(err())
+                // set by the launcher when standard error is a terminal: its width
+                .progressBar(Integer.getInteger("finegrain.progress.columns", 0));
         List<String> askedSizes = sizes == null ? List.of()
                 : CliValues.sizes(sizes, rank, kernelName).stream().map(ComparisonRunner::sizeText).toList();
         List<ResultRow> read = new ArrayList<>();
@@ -126,6 +129,7 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 // the runner printed its own notes as it went; what the merge adds is said here
                 comparison.notes().stream().skip(local.notes().size()).forEach(note -> err().println("note: " + note));
                 out().print(resultFormat.render(comparison.rows()));
+                ShortRuns.warning(comparison.rows()).ifPresent(warning -> err().println("warning: " + warning));
                 if (report != null) {
                     Path page = report.write(comparison, commandLine, ZonedDateTime.now());
                     folder.markComplete(sweep.identity());

@@ -25,17 +25,36 @@ final class RunOptions {
     @Option(names = "--quick", description = "run each combination once: no warm-up, no repeated timing")
     boolean quick;
 
+    @Option(names = "--repeat", paramLabel = "N", description = "timed runs of each measured row (default: 7); the row"
+            + " reports their median, with their minimum and maximum as its spread")
+    Integer repeat;
+
     @Option(names = "--format", defaultValue = "table", paramLabel = "F", description = "table, json or csv (default: ${DEFAULT-VALUE})")
     String format;
 
     /** The options shared by run and compare, applied to a request; a list of thread counts is compare's axis. */
     ComparisonRequest.Builder applyTo(ComparisonRequest.Builder request) {
-        request.seed(seed).measure(!quick).jobs(CliValues.jobs(jobs));
+        request.seed(seed).measure(!quick).jobs(CliValues.jobs(jobs)).timedRuns(timedRuns());
         List<Integer> counts = threadCounts();
         if (!counts.isEmpty()) {
             request.threads(counts.getFirst());
         }
         return request;
+    }
+
+    /** The timed runs of a measured row: --repeat, checked, or the default. */
+    int timedRuns() {
+        if (repeat == null) {
+            return dev.finegrain.compiler.backend.RunSettings.DEFAULT_TIMED_RUNS;
+        }
+        if (quick) {
+            throw new UsageException("--quick runs each row once and --repeat " + repeat + " times it " + repeat
+                    + " times; give one of them");
+        }
+        if (repeat < 1 || repeat > 1000) {
+            throw new UsageException("--repeat " + repeat + " is out of range; give 1 to 1000 timed runs");
+        }
+        return repeat;
     }
 
     /** The thread counts given, checked; none when the option was not given. */

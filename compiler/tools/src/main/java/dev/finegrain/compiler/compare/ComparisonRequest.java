@@ -16,8 +16,11 @@ import java.util.function.BooleanSupplier;
  * @param threads          worker threads for backends that run on threads
  * @param threadsRequested whether the user asked for a thread count (a note says so when no backend uses threads)
  * @param measure          warm up and report the median of several timed runs, rather than run once
+ * @param timedRuns        how many runs a measured row times (their minimum and maximum are the row's spread)
  * @param jobs             how many rows may run at once; rows timed on real hardware always run alone
  * @param progress         where progress and notes go, or null
+ * @param progressColumns  the width of the terminal {@code progress} goes to, which gets a {@link ProgressBar} instead of
+ *                         a line per row; 0 when it is not a terminal
  * @param listener         told each row as soon as it is settled (a journal), from whichever thread settled it
  * @param stopped          whether to start no further row (an interrupted run): rows not started are left out
  * @param shard            the slice of the sweep to run here ({@link Shard#WHOLE} for all of it)
@@ -25,7 +28,7 @@ import java.util.function.BooleanSupplier;
  */
 public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Schedule> schedules, List<Backend> backends,
                                 MechanismChoice mechanisms, long seed, int threads, boolean threadsRequested,
-                                boolean measure, int jobs, PrintWriter progress, RowListener listener,
+                                boolean measure, int timedRuns, int jobs, PrintWriter progress, int progressColumns, RowListener listener,
                                 Shard shard, BooleanSupplier stopped, SweepAxes axes) {
 
     public ComparisonRequest {
@@ -38,8 +41,9 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         Objects.requireNonNull(stopped, "stopped");
         Objects.requireNonNull(shard, "shard");
         Objects.requireNonNull(axes, "axes");
-        if (threads < 1 || jobs < 1) {
-            throw new IllegalArgumentException("threads and jobs must be positive: " + threads + ", " + jobs);
+        if (threads < 1 || jobs < 1 || timedRuns < 1) {
+            throw new IllegalArgumentException("threads, jobs and timed runs must be positive: " + threads + ", " + jobs + ", "
+                    + timedRuns);
         }
     }
 
@@ -58,8 +62,10 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
         private int threads = RunSettings.defaultThreads();
         private boolean threadsRequested;
         private boolean measure;
+        private int timedRuns = RunSettings.DEFAULT_TIMED_RUNS;
         private int jobs = 1;
         private PrintWriter progress;
+        private int progressColumns;
         private RowListener listener = RowListener.NONE;
         private BooleanSupplier stopped = () -> false;
         private Shard shard = Shard.WHOLE;
@@ -107,6 +113,12 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
             return this;
         }
 
+        /** Timed runs of each measured row. */
+        public Builder timedRuns(int given) {
+            timedRuns = given;
+            return this;
+        }
+
         public Builder jobs(int given) {
             jobs = given;
             return this;
@@ -114,6 +126,12 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
 
         public Builder progress(PrintWriter given) {
             progress = given;
+            return this;
+        }
+
+        /** Progress on a terminal of this many columns: a bar redrawn in place rather than a line per row. */
+        public Builder progressBar(int columns) {
+            progressColumns = columns;
             return this;
         }
 
@@ -139,7 +157,7 @@ public record ComparisonRequest(LibraryKernel kernel, List<int[]> sizes, List<Sc
 
         public ComparisonRequest build() {
             return new ComparisonRequest(kernel, sizes, schedules, backends, mechanisms, seed, threads, threadsRequested,
-                    measure, jobs, progress, listener, shard, stopped, axes);
+                    measure, timedRuns, jobs, progress, progressColumns, listener, shard, stopped, axes);
         }
     }
 }

@@ -69,7 +69,7 @@ public final class ComparisonRunner {
         Kernel kernel = request.kernel().kernel();
         KernelGraph graph = sweep.resolver().graph(kernel);
         RunSettings settings = new RunSettings(request.seed(), request.threads(), request.measure(),
-                RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
+                request.timedRuns(), RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
         List<Sweep.Planned> all = sweep.rows();
         Map<Sweep.Planned, Integer> positions = new IdentityHashMap<>();
         List<Sweep.Planned> mine = new ArrayList<>();
@@ -81,7 +81,9 @@ public final class ComparisonRunner {
         }
         List<List<Sweep.Planned>> bySize = bySize(mine);
         String identity = request.shard().whole() ? "" : sweep.identity();
-        Counter counter = new Counter(mine.size(), progress, request.listener(), request.stopped(), positions::get,
+        ProgressBar bar = progress != null && request.progressColumns() > 0 && mine.size() > 1
+                ? new ProgressBar(progress, mine.size(), request.progressColumns(), System::nanoTime) : null;
+        Counter counter = new Counter(mine.size(), progress, bar, request.listener(), request.stopped(), positions::get,
                 (planned, row) -> request.shard().tag(row, positions.get(planned), all.size(), identity));
         // failed rows run again: what failed them (memory, a stall) may be mended since
         Map<String, ResultRow> alreadyRun = new HashMap<>();
@@ -113,6 +115,9 @@ public final class ComparisonRunner {
         } finally {
             if (pool != null) {
                 pool.shutdownNow();
+            }
+            if (bar != null) {
+                bar.close();
             }
         }
         return new Comparison(results.stream().flatMap(List::stream).toList(), sweep.notes());
@@ -336,6 +341,8 @@ public final class ComparisonRunner {
     private static final class Counter {
         private final int total;
         private final PrintWriter progress;
+        /** On a terminal: the bar, which replaces the line per row. */
+        private final ProgressBar bar;
         private final RowListener listener;
         private final java.util.function.BooleanSupplier stopped;
         private final java.util.function.ToIntFunction<Sweep.Planned> position;
@@ -345,11 +352,12 @@ public final class ComparisonRunner {
         private final java.util.concurrent.atomic.AtomicBoolean journalFailed = new java.util.concurrent.atomic.AtomicBoolean();
 
         /** @param tag what the row carries of its place in the sweep (a shard's row its position), before anyone sees it */
-        Counter(int total, PrintWriter progress, RowListener listener, java.util.function.BooleanSupplier stopped,
+        Counter(int total, PrintWriter progress, ProgressBar bar, RowListener listener, java.util.function.BooleanSupplier stopped,
                 java.util.function.ToIntFunction<Sweep.Planned> position,
                 java.util.function.BiFunction<Sweep.Planned, ResultRow, ResultRow> tag) {
             this.total = total;
             this.progress = progress;
+            this.bar = bar;
             this.listener = listener;
             this.stopped = stopped;
             this.position = position;
@@ -377,21 +385,20 @@ public final class ComparisonRunner {
                 listener.finished(position.applyAsInt(planned), row);
             } catch (RuntimeException cannotJournal) {
                 if (journalFailed.compareAndSet(false, true) && progress != null) {
-                    synchronized (progress) {
-                        progress.println("warning: " + cannotJournal.getMessage() + " (" + describe(cannotJournal.getCause() == null
-                                ? cannotJournal : cannotJournal.getCause()) + "); the sweep goes on, but an interruption"
-                                + " would lose rows");
-                        progress.flush();
-                    }
+                    say("warning: " + cannotJournal.getMessage() + " (" + describe(cannotJournal.getCause() == null
+                            ? cannotJournal : cannotJournal.getCause()) + "); the sweep goes on, but an interruption"
+                            + " would lose rows");
                 }
             }
             if (progress != null && total > 1) {
-                synchronized (progress) {
-                    String axes = SweepAxes.axesText(row.details());
-                    progress.printf("[%d/%d done] %s %s %s %s%s%s: %s%s%n", number, total, row.kernel(), row.size(),
-                            row.schedule(), row.backend(), row.mechanism().equals("-") ? "" : " " + row.mechanism(),
-                            axes.isEmpty() ? "" : " " + axes, row.status().label(), row.verified() ? " " + ResultFormat.number(row.value()) + " " + row.unit() : "");
-                    progress.flush();
+                String axes = SweepAxes.axesText(row.details());
+                String line = String.format("[%d/%d done] %s %s %s %s%s%s: %s%s", number, total, row.kernel(), row.size(),
+                        row.schedule(), row.backend(), row.mechanism().equals("-") ? "" : " " + row.mechanism(),
+                        axes.isEmpty() ? "" : " " + axes, row.status().label(), row.verified() ? " " + ResultFormat.number(row.value()) + " " + row.unit() : "");
+                if (bar != null) {
+                    bar.finished(label(planned), row.status().isProblem() ? line + ": " + row.problem() : null);
+                } else {
+                    say(line);
                 }
             }
             return row;
@@ -399,19 +406,37 @@ public final class ComparisonRunner {
 
         void started(Sweep.Planned row) {
             int number = next.incrementAndGet();
-            if (progress != null && total > 1) {
-                synchronized (progress) {
-                    String axes = SweepAxes.axesText(row.axes());
-                    progress.printf("[%d/%d] %s %s %s %s %s%s%n", number, total, row.kernel().name(), Sweep.sizeText(row.sizes()),
-                            row.schedule().cliName(), row.backend().name(), row.mechanism().map(Object::toString).orElse(""),
-                            axes.isEmpty() ? "" : " " + axes);
-                    progress.flush();
-                }
+            if (bar != null && total > 1) {
+                bar.started(label(row));
+            } else if (progress != null && total > 1) {
+                say(String.format("[%d/%d] %s", number, total, label(row)));
+            }
+        }
+
+        /** A planned row as the progress names it. */
+        private static String label(Sweep.Planned row) {
+            String axes = SweepAxes.axesText(row.axes());
+            return String.join(" ", row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(),
+                    row.backend().name(), row.mechanism().map(Object::toString).orElse("")).strip() + (axes.isEmpty() ? "" : " " + axes);
+        }
+
+        /** A line on the progress stream, above the bar where there is one. */
+        private void say(String line) {
+            if (bar != null) {
+                bar.above(line);
+                return;
+            }
+            synchronized (progress) {
+                progress.println(line);
+                progress.flush();
             }
         }
 
         void internalError(Sweep.Planned row, Throwable bug) {
             if (progress != null) {
+                if (bar != null) {
+                    bar.close();
+                }
                 synchronized (progress) {
                     progress.println("finegrain: internal error in " + row.kernel().name() + " " + Sweep.sizeText(row.sizes())
                             + " " + row.schedule().cliName() + " " + row.backend().name() + ", please report it with this trace:");

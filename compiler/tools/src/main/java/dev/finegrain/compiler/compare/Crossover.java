@@ -211,22 +211,14 @@ public final class Crossover {
     }
 
     /**
-     * A row's cost, lower being better: its time in ms where it has one (the median timed run, or the modelled time),
-     * else its value where the unit is a count (the reference's critical path).
+     * A row's cost, lower being better ({@link RowCost}: the median timed run or the modelled time in ms, else the
+     * reference's count), with half the range of its middle timed runs (q1 to q3) as the spread, a search's measure
+     * of noise, less wary than the report's whole range.
      */
     public static Measured cost(ResultRow row) {
-        Map<String, Object> details = row.details();
-        if (details.get("median_ms") instanceof Number median) {
-            double spread = details.get("q1_ms") instanceof Number q1 && details.get("q3_ms") instanceof Number q3
-                    ? (q3.doubleValue() - q1.doubleValue()) / 2 : 0;
-            return new Measured(median.doubleValue(), spread, "ms", row);
-        }
-        if (details.get("us") instanceof Number micros) {
-            return new Measured(micros.doubleValue() / 1e3, 0, "ms (modelled)", row);
-        }
-        if (!row.unit().endsWith("/s")) {
-            return new Measured(row.value(), 0, row.unit(), row);
-        }
-        return new Measured(1 / row.value(), 0, "s per " + row.unit().substring(0, row.unit().length() - 2), row);
+        RowCost cost = RowCost.of(row).orElseThrow(() -> new IllegalArgumentException("not a data point: " + row));
+        double spread = row.details().get("q1_ms") instanceof Number q1 && row.details().get("q3_ms") instanceof Number q3
+                ? (q3.doubleValue() - q1.doubleValue()) / 2 : 0;
+        return new Measured(cost.value(), spread, cost.unit(), row);
     }
 }

@@ -15,7 +15,7 @@ public enum ResultFormat {
 
     /** The columns every format shows, in order; {@link #cells} gives a row's text for each. */
     static final List<String> COLUMNS = List.of("kernel", "size", "schedule", "backend", "mechanism",
-            "granularity", "channels", "status", "metric", "value", "unit", "ms");
+            "granularity", "channels", "status", "metric", "value", "unit", "ms", "min_ms", "max_ms");
 
     public String render(List<ResultRow> rows) {
         return switch (this) {
@@ -27,12 +27,13 @@ public enum ResultFormat {
 
     static List<String> cells(ResultRow row) {
         return List.of(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
-                row.channels(), row.status().label(), row.metric(), number(row.value()), row.unit(), millis(row));
+                row.channels(), row.status().label(), row.metric(), number(row.value()), row.unit(), millis(row),
+                spreadMillis(row, true), spreadMillis(row, false));
     }
 
     /** Whether a column holds numbers, which tables align right. */
     static boolean isNumeric(String column) {
-        return column.equals("value") || column.equals("ms");
+        return column.equals("value") || column.endsWith("ms");
     }
 
     /**
@@ -48,6 +49,12 @@ public enum ResultFormat {
             millis = row.details().get("check_ms");
         }
         return millis instanceof Number n ? String.format(Locale.ROOT, "%.3f", n.doubleValue()) : "-";
+    }
+
+    /** The fastest ({@code low}) or slowest timed run in ms, where the row was timed and its runs recorded; else "-". */
+    static String spreadMillis(ResultRow row, boolean low) {
+        return RowCost.of(row).filter(cost -> cost.unit().equals("ms") && cost.spreadKnown())
+                .map(cost -> String.format(Locale.ROOT, "%.3f", low ? cost.low() : cost.high())).orElse("-");
     }
 
     /** The axes the rows name ({@link SweepAxes#PREFIX} details), in the order first met: a column each. */
@@ -134,7 +141,10 @@ public enum ResultFormat {
         for (int c = 0; c < COLUMNS.size(); c++) {
             fields.put(COLUMNS.get(c), cells.get(c));
         }
+        // the times are details, as numbers, where the row has them
         fields.remove("ms");
+        fields.remove("min_ms");
+        fields.remove("max_ms");
         fields.put("verified", row.verified());
         fields.put("value", row.value());
         fields.put("seed", row.seed());
@@ -157,6 +167,8 @@ public enum ResultFormat {
             case Double d -> d.isNaN() || d.isInfinite() ? "null"
                     : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : Double.toString(d);
             case Number n -> n.toString();
+            // an imported row's lists (a CUDA bundle's runs_us) stay lists, so a report of reports keeps them
+            case List<?> list -> Json.write(list);
             default -> quote(value.toString());
         };
     }

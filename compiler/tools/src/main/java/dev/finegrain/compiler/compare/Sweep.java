@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.compiler.plan.LockChoices;
@@ -109,6 +110,10 @@ public final class Sweep {
             text.append("\nthreads ").append(request.axes().threadsVary() ? request.axes().threads() : threadsOf(request.axes()));
         }
         text.append("\nmeasure ").append(request.measure());
+        if (request.timedRuns() != RunSettings.DEFAULT_TIMED_RUNS) {
+            // only when asked: a journal of a sweep with the default runs stays the same sweep
+            text.append(" runs ").append(request.timedRuns());
+        }
         try {
             byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
                     .digest(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));

@@ -143,8 +143,8 @@ class SweepAxesTest {
                 "--schedules", "lock-dataflow", "--quick", "--out", dir.toString(), "--x", "k");
         assertEquals(0, compare.exit(), compare.err());
         String page = Files.readString(dir.resolve("report.html"));
-        assertTrue(page.contains("critical_path (firings) vs k"), "a chart over k");
-        assertTrue(page.contains("<th>series</th><th>k</th>"), "its plotted values by k");
+        assertTrue(page.contains("title=\"critical path on reference against k\""), "a chart over k");
+        assertTrue(page.contains("\"xTitle\":\"k\""), "its values by k");
     }
 
     @Test
@@ -239,8 +239,8 @@ class SweepAxesTest {
                 compare.out().lines().skip(1).map(line -> line.split(",")[4] + " " + line.split(",")[5]).toList());
         assertTrue(compare.err().contains("note: 1 combination(s) left out as repeats of another row"), compare.err());
         String page = Files.readString(dir.resolve("report.html"));
-        assertTrue(page.contains("lock-dataflow / jvm / acquire-release / per-thread")
-                && page.contains("lock-dataflow / jvm / acquire-release / warp-shared"), "a series per granularity");
+        assertTrue(page.contains("\"name\":\"lock-dataflow / acquire-release / per-thread\"")
+                && page.contains("\"name\":\"lock-dataflow / acquire-release / warp-shared\""), "a series per granularity");
     }
 
     @Test

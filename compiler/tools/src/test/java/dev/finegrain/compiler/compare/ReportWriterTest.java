@@ -1,16 +1,15 @@
 package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.json.Json;
-import dev.finegrain.compiler.json.Json;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +17,6 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static dev.finegrain.dsl.Finegrain.wavefront;
 import static org.junit.jupiter.api.Assertions.assertAll;
@@ -57,34 +54,19 @@ class ReportWriterTest {
         return new Comparison(rows, List.of());
     }
 
-    private static String chartsSection(String page) {
-        return page.substring(page.indexOf("<section id=\"charts\">"), page.lastIndexOf("</section>"));
+    private static String section(String page, String id) {
+        int start = page.indexOf("<section id=\"" + id + "\">");
+        assertTrue(start >= 0, "a section " + id);
+        return page.substring(start, page.indexOf("</section>", start));
     }
 
-    private static String resultsSection(String page) {
-        return page.substring(page.indexOf("<section id=\"results\">"), page.indexOf("<section id=\"charts\">"));
-    }
-
-    private static List<byte[]> embeddedPngs(String page) {
-        List<byte[]> images = new ArrayList<>();
-        Matcher image = Pattern.compile("<img [^>]*src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"").matcher(page);
-        while (image.find()) {
-            images.add(Base64.getDecoder().decode(image.group(1)));
-        }
-        return images;
-    }
-
-    /** An image with a single colour is a chart that drew nothing. */
-    private static boolean hasSeveralColours(BufferedImage image) {
-        int first = image.getRGB(0, 0);
-        for (int y = 0; y < image.getHeight(); y += 2) {
-            for (int x = 0; x < image.getWidth(); x += 2) {
-                if (image.getRGB(x, y) != first) {
-                    return true;
-                }
-            }
-        }
-        return false;
+    /** The data the page's script draws its charts from. */
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> chartData(String page) {
+        Matcher data = Pattern.compile("<script type=\"application/json\" id=\"report-data\">\n(.*?)\n</script>", Pattern.DOTALL)
+                .matcher(page);
+        assertTrue(data.find(), "the page embeds its chart data");
+        return (List<Map<String, Object>>) ((Map<String, Object>) Json.parse(data.group(1))).get("charts");
     }
 
     // ---- files ---------------------------------------------------------------------------------------------
@@ -108,6 +90,7 @@ class ReportWriterTest {
         assertEquals(ResultFormat.CSV.render(rows), csv);
         List<String> lines = csv.lines().toList();
         assertTrue(lines.getFirst().startsWith("kernel,size,schedule,backend,"), lines.getFirst());
+        assertTrue(lines.getFirst().contains(",ms,min_ms,max_ms,"), "every timed row's spread: " + lines.getFirst());
         assertEquals(rows.size() + 1, lines.size(), csv);
     }
 
@@ -123,17 +106,22 @@ class ReportWriterTest {
     // ---- the page ------------------------------------------------------------------------------------------
 
     @Test
-    void thePageReferencesNothingOnTheNetwork() {
+    void thePageLoadsNothingFromTheNetwork() throws IOException {
         String page = ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT);
+        String library;
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js")) {
+            library = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertTrue(page.contains("<script>\n" + library + "\n</script>"), "ECharts is inlined, the WebJar's file whole");
+        String ours = page.replace(library, "");
         assertAll(
-                () -> assertFalse(page.contains("http://"), "no http:// anywhere"),
-                () -> assertFalse(page.contains("https://"), "no https:// anywhere"),
-                () -> assertFalse(Pattern.compile("(src|href)\\s*=\\s*\"(?!data:)", Pattern.CASE_INSENSITIVE).matcher(page).find(),
-                        "every src and href is a data URI"),
-                () -> assertFalse(page.contains("<script"), "no scripts"),
-                () -> assertFalse(page.contains("<link"), "no linked stylesheets or fonts"),
-                () -> assertFalse(page.contains("@import") || page.contains("url("), "no CSS that loads anything"),
-                () -> assertTrue(page.contains("<style>"), "the CSS is inline"));
+                () -> assertFalse(ours.contains("http://") || ours.contains("https://"), "no address outside the library"),
+                () -> assertFalse(Pattern.compile("\\b(src|href)\\s*=", Pattern.CASE_INSENSITIVE).matcher(ours).find(),
+                        "nothing is loaded by src or href"),
+                () -> assertFalse(ours.contains("<link"), "no linked stylesheets or fonts"),
+                () -> assertFalse(ours.contains("@import") || ours.contains("url("), "no CSS that loads anything"),
+                () -> assertFalse(ours.contains("fetch(") || ours.contains("XMLHttpRequest"), "the script loads nothing"),
+                () -> assertTrue(ours.contains("<style>"), "the CSS is inline"));
     }
 
     @Test
@@ -144,9 +132,82 @@ class ReportWriterTest {
     }
 
     @Test
+    void theVerdictsComeFirstThenTheChartsThenTheTable() {
+        String page = ReportWriter.html(comparison(ReportRows.timed()), COMMAND, PRODUCED_AT);
+        int verdicts = page.indexOf("<section id=\"verdicts\">");
+        int charts = page.indexOf("<section id=\"charts\">");
+        int results = page.indexOf("<section id=\"results\">");
+        assertTrue(0 < verdicts && verdicts < charts && charts < results, "verdicts, charts, table");
+    }
+
+    @Test
+    void theVerdictNamesTheWinnerItsSpeedupAndTheTiesWithinTheNoise() {
+        List<ReportVerdicts.Verdict> verdicts = ReportVerdicts.verdicts(ReportRows.timed());
+        assertEquals(2, verdicts.size(), "one per backend and size");
+        ReportVerdicts.Verdict large = verdicts.get(1);
+        assertEquals(List.of("256x256", "lock-dataflow / tiny-lock", "data-parallel:16x16", List.of("lock-dataflow / acquire-release")),
+                List.of(large.point(), large.winner(), large.baseline(), large.ties()));
+        assertEquals(2.5, large.speedup(), 1e-9);
+        ReportVerdicts.Verdict small = verdicts.getFirst();
+        assertEquals(List.of("data-parallel:16x16", List.of()), List.of(small.winner(), small.ties()));
+
+        String section = section(ReportWriter.html(comparison(ReportRows.timed()), COMMAND, PRODUCED_AT), "verdicts");
+        assertTrue(section.contains("<li>On <b>jvm</b> at 256x256: <b>lock-dataflow / tiny-lock</b> wins, 2.50× over"
+                + " data-parallel:16x16; tied within the noise with lock-dataflow / acquire-release.</li>"), section);
+        assertTrue(section.contains("<td class=\"winner\">data-parallel:16x16</td><td>1.000 ms (0.9000 to 1.100)</td>"
+                + "<td>the baseline itself</td><td>none</td>"), section);
+    }
+
+    @Test
+    void aRowWhoseRunsWereNotRecordedTiesWithNothing() {
+        ResultRow bare = ReportRows.timed("256x256", "lock-dataflow", "tiny-lock", 4.0, 3.9, 4.2);
+        Map<String, Object> medianOnly = new java.util.HashMap<>(bare.details());
+        medianOnly.remove("min_ms");
+        medianOnly.remove("max_ms");
+        List<ResultRow> rows = new ArrayList<>(ReportRows.timed());
+        rows.set(1, bare.withDetails(medianOnly));
+        ReportVerdicts.Verdict large = ReportVerdicts.verdicts(rows).get(1);
+        assertEquals(List.of(), large.ties());
+        assertFalse(large.cost().spreadKnown());
+        assertTrue(section(ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT), "verdicts")
+                .contains("unknown: the winner's runs were not recorded"));
+    }
+
+    @Test
+    void theModelIsCheckedAgainstTheRealGpuOverTheVariantsBothRan() {
+        List<ReportVerdicts.ModelCheck> checks = ReportVerdicts.modelChecks(ReportRows.modelAndGpu());
+        assertEquals(1, checks.size());
+        ReportVerdicts.ModelCheck check = checks.getFirst();
+        assertEquals(List.of("gpu-model:hopper-h200", "cuda:sm_90", "lock-dataflow / tiny-lock", "lock-dataflow / atomic-spin-lock"),
+                List.of(check.model(), check.real(), check.modelPick(), check.realWinner()));
+        assertFalse(check.agrees(), "tiny-lock's runs (5.9 to 6.1 ms) do not reach the winner's (4.95 to 5.05 ms)");
+        assertEquals(1.2, check.pickOverWinner(), 1e-9);
+        String section = section(ReportWriter.html(comparison(ReportRows.modelAndGpu()), COMMAND, PRODUCED_AT), "verdicts");
+        assertTrue(section.contains("0 of 1 picks agree"), section);
+        assertTrue(section.contains("misses: its pick took 1.20× the winner's time"), section);
+    }
+
+    @Test
+    void aRowsSpreadComesFromItsRunsWhereOnlyTheyWereRecorded() {
+        ResultRow imported = ReportRows.modelAndGpu().get(3);
+        RowCost cost = RowCost.of(imported).orElseThrow();
+        assertEquals(List.of(6.0, 5.9, 6.1), List.of(cost.value(), cost.low(), cost.high()));
+        assertEquals("6.000 ms (5.900 to 6.100)", cost.text());
+        assertEquals(List.of("5.900", "6.100"), List.of(ResultFormat.spreadMillis(imported, true), ResultFormat.spreadMillis(imported, false)));
+    }
+
+    @Test
+    void anImportedRowsRunsSurviveTheResultsFileAReportWrites() {
+        ResultRow imported = ReportRows.modelAndGpu().get(3);
+        Map<?, ?> written = (Map<?, ?>) Json.parse(ResultFormat.jsonObject(imported));
+        assertEquals(List.of(6000.0, 6100.0, 5900.0), written.get("runs_us"), "a list, not its text");
+        assertEquals(RowCost.of(imported), RowCost.of(ImportedRows.row(Path.of("results.json"), 0, written)));
+    }
+
+    @Test
     void thePageHasOneTableRowPerResult() {
         List<ResultRow> rows = compareRows();
-        String table = resultsSection(ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT));
+        String table = section(ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT), "results");
         assertEquals(rows.size(), Pattern.compile("<tr><td>").matcher(table).results().count(), "one verified row per result:\n" + table);
         for (ResultRow row : rows) {
             assertTrue(table.contains("<td>" + row.size() + "</td><td>" + row.schedule() + "</td><td>reference</td>"), row + " in\n" + table);
@@ -154,81 +215,53 @@ class ReportWriterTest {
     }
 
     @Test
-    void thePageEmbedsOneValueChartPerMetricAndOneSpeedupChartAsRenderedPngs() throws IOException {
-        String page = ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT);
-        List<byte[]> charts = embeddedPngs(page);
-        assertEquals(2, charts.size(), "critical_path vs size, then the speedups");
-        assertTrue(page.contains("alt=\"critical_path (firings) vs size\""), "the value chart");
-        assertTrue(page.contains("alt=\"Speed-up on reference (critical_path): each row over the row with the most firings of the"
-                + " same size\""), "the speed-up chart");
-        for (byte[] png : charts) {
-            BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
-            assertEquals(List.of(960, 520), List.of(image.getWidth(), image.getHeight()));
-            assertTrue(hasSeveralColours(image), "the chart drew something");
+    void eachBackendGetsATimeChartOnLogAxesAndASpeedupHeatMap() {
+        List<Map<String, Object>> charts = chartData(ReportWriter.html(comparison(ReportRows.timed()), COMMAND, PRODUCED_AT));
+        assertEquals(List.of("LINES", "HEATMAP"), charts.stream().map(chart -> chart.get("kind")).toList());
+        assertEquals("Time on jvm against size", charts.getFirst().get("title"));
+        assertEquals(true, charts.getFirst().get("logX"));
+        assertEquals(List.of("64x64", "256x256"), charts.getFirst().get("xs"), "sizes in order of points");
+        assertEquals("Speed-up on jvm over the fastest data-parallel row at each point", charts.get(1).get("title"));
+        Map<String, List<?>> speedups = new java.util.LinkedHashMap<>();
+        for (Object series : (List<?>) charts.get(1).get("series")) {
+            Map<?, ?> named = (Map<?, ?>) series;
+            speedups.put((String) named.get("name"), ((List<?>) named.get("points")).stream().map(p -> ((Map<?, ?>) p).get("y")).toList());
         }
+        assertEquals(Map.of("data-parallel:16x16", List.of(1.0, 1.0), "lock-dataflow / tiny-lock", List.of(0.5, 2.5),
+                "lock-dataflow / acquire-release", List.of(10 / 4.1), "wavefront", List.of(1.25)), speedups);
     }
 
     @Test
-    void aRowThatIsNotVerifiedIsMarkedInTheTableAndPlottedInNoChart() {
+    void aRowThatIsNotVerifiedIsMarkedInTheTableAndJudgedAndPlottedNowhere() {
         List<ResultRow> rows = new ArrayList<>(compareRows());
-        ResultRow broken = notVerified();
-        rows.add(broken);
+        rows.add(notVerified());
         String page = ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT);
-        String table = resultsSection(page);
+        String table = section(page, "results");
         assertTrue(table.contains("<tr class=\"problem\"><td>prefix-sum</td><td>32</td><td>wavefront</td><td>broken-backend</td>"), table);
         assertTrue(table.contains("<td class=\"status-bad\">NOT VERIFIED</td>"), table);
         assertTrue(table.contains("total[3] is 7, the oracle says 6"), "the problem is shown");
-
-        String charts = chartsSection(page);
-        assertFalse(charts.contains("broken-backend"), "no series or value of the unverified row:\n" + charts);
-        assertFalse(charts.contains("98765"), "its value is not plotted");
-        List<ReportCharts.ReportChart> models = ReportCharts.of(rows);
-        assertEquals(2, models.size(), "no chart of its own either");
-        assertTrue(models.stream().flatMap(chart -> chart.series().stream()).flatMap(series -> series.points().stream())
-                .noneMatch(point -> point.row().equals(broken)), "no data point comes from it");
-        assertEquals(embeddedPngs(ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT)).size(), embeddedPngs(page).size());
+        assertFalse(section(page, "verdicts").contains("broken-backend"), "no verdict of its backend");
+        assertEquals(chartData(ReportWriter.html(comparison(compareRows()), COMMAND, PRODUCED_AT)), chartData(page),
+                "the charts are those of the verified rows alone");
     }
 
     @Test
-    void speedupIsOverTheWorstRowOfTheSameSizeAndBackend() {
-        List<ResultRow> rows = List.of(
-                row("64", "wavefront", "reference", 10, "firings"),
-                row("64", "lock-dataflow", "reference", 5, "firings"),
-                row("64", "wavefront", "jvm", 100, "cells/s"),
-                row("64", "lock-dataflow", "jvm", 300, "cells/s"),
-                row("256", "wavefront", "reference", 40, "firings"));
-        List<ReportCharts.ReportChart> speedups = ReportCharts.of(rows).stream().filter(ReportCharts.ReportChart::bars).toList();
-        assertEquals(List.of("Speed-up on reference (critical_path): each row over the row with the most firings of the same size",
-                "Speed-up on jvm (cells_per_s): each row over the slowest row of the same size"),
-                speedups.stream().map(ReportCharts.ReportChart::title).toList(), "one chart per backend, never mixing them");
-        Map<String, List<Double>> bySeries = new java.util.LinkedHashMap<>();
-        speedups.forEach(chart -> chart.series().forEach(series -> bySeries.put(series.name(),
-                series.points().stream().map(ReportCharts.Point::value).toList())));
-        assertEquals(Map.of(
-                "wavefront / reference", List.of(1.0, 1.0),
-                "lock-dataflow / reference", List.of(2.0),
-                "wavefront / jvm", List.of(1.0),
-                "lock-dataflow / jvm", List.of(3.0)), bySeries,
-                "max / value for firings, value / min for a rate; a row alone at its size is 1");
+    void tooShortJvmRowsAreWarnedAboutOnceWithWhatToDo() {
+        List<ResultRow> rows = List.of(ReportRows.timed("64x64", "wavefront", "-", 0.2, 0.1, 0.9),
+                ReportRows.timed("64x64", "lock-dataflow", "tiny-lock", 0.05, 0.04, 0.3),
+                ReportRows.timed("128x128", "wavefront", "-", 0.7, 0.6, 0.8), ReportRows.timed("1024x1024", "wavefront", "-", 30, 29, 31));
+        assertEquals(Optional.of("jvm rows at sizes 64x64, 128x128 ran in under 1 ms (medians 0.0500 to 0.700 ms): too short to"
+                + " time reliably, so their order is mostly noise; time a larger size (--sizes) or more runs (--repeat 21)"),
+                ShortRuns.warning(rows));
+        assertEquals(Optional.empty(), ShortRuns.warning(ReportRows.timed()));
+        assertTrue(section(ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT), "verdicts").contains("class=\"warning\""));
     }
 
     @Test
-    void theSizesAlongXAreAsWrittenInOrderOfPoints() {
-        List<ResultRow> rows = List.of(row("256x256", "wavefront", "reference", 510, "firings"),
-                row("64x32", "wavefront", "reference", 95, "firings"), row("128x128", "wavefront", "reference", 255, "firings"));
-        assertEquals(List.of("64x32", "128x128", "256x256"), ReportCharts.of(rows).getFirst().xs());
-    }
-
-    @Test
-    void tickLabelsAreReadableNumbers() {
+    void numbersAreReadable() {
         assertEquals(List.of("1.5 G", "250 M", "4.1 k", "12", "0.5", "1 k", "999"), List.of(ReportCharts.readable(1.5e9),
                 ReportCharts.readable(2.5e8), ReportCharts.readable(4096), ReportCharts.readable(12), ReportCharts.readable(0.5),
                 ReportCharts.readable(1000), ReportCharts.readable(999)));
-    }
-
-    private static ResultRow row(String size, String schedule, String backend, double value, String unit) {
-        return new ResultRow("k", size, schedule, backend, "-", "cell", "shared", RowStatus.VERIFIED,
-                unit.endsWith("/s") ? "cells_per_s" : "critical_path", value, unit, 42, "", Map.of());
     }
 
     @Test
@@ -240,30 +273,77 @@ class ReportWriterTest {
         assertEquals(1, problem.getMessage().lines().count(), problem.getMessage());
     }
 
-    // ---- a real browser ------------------------------------------------------------------------------------
+    // ---- without fonts, and in a real browser ---------------------------------------------------------------
 
+    /** The page is written by a JVM with no java.desktop module at all: no AWT, so no fonts are needed. */
     @Test
-    void headlessChromiumRendersTheCharts(@TempDir Path dir) throws Exception {
+    void aJvmWithoutAwtOrFontsWritesThePage(@TempDir Path dir) throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process child = new ProcessBuilder(java.toString(), "--limit-modules", "java.base", "-cp",
+                System.getProperty("java.class.path"), ReportWithoutDesktop.class.getName(), dir.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, child.exitValue(), output);
+        assertTrue(Files.readString(dir.resolve("report.html")).contains("<section id=\"verdicts\">"));
+    }
+
+    /**
+     * The page as a user's browser shows it: Chromium runs its scripts, and the DOM it built says every chart was
+     * drawn (an SVG with marks in each chart's box), no script or console error happened, and the verdict names the
+     * winner. A screenshot is kept in target/ for a person to look at.
+     */
+    @Test
+    void headlessChromiumDrawsEveryChartWithoutAnError(@TempDir Path dir) throws Exception {
         Optional<Path> chromium = onPath("chromium").or(() -> onPath("chromium-browser"));
         Assumptions.assumeTrue(chromium.isPresent(), "chromium is not installed; apt-get install chromium to run this test");
-        Path page = ReportWriter.into(dir).write(comparison(compareRows()), COMMAND, PRODUCED_AT);
+        List<ResultRow> rows = new ArrayList<>(ReportRows.timed());
+        rows.addAll(ReportRows.modelAndGpu());
+        rows.addAll(compareRows());
+        rows.add(notVerified());
+        Path page = ReportWriter.into(dir).write(comparison(rows), COMMAND, PRODUCED_AT);
+        int charts = ReportCharts.of(rows).size();
         String url = page.toUri().toString();
         List<String> headless = List.of(chromium.get().toString(), "--headless", "--disable-gpu", "--no-sandbox",
-                "--user-data-dir=" + dir.resolve("profile"));
+                "--disable-background-networking", "--user-data-dir=" + dir.resolve("profile"), "--virtual-time-budget=10000");
 
         List<String> dumpDom = new ArrayList<>(headless);
-        dumpDom.addAll(List.of("--dump-dom", url));
+        dumpDom.addAll(List.of("--window-size=1300,2400", "--dump-dom", url));
         String dom = runBrowser(dumpDom, dir.resolve("dom.html"));
-        assertEquals(2, embeddedPngs(dom).size(), "the DOM Chromium built still holds both charts");
+        assertTrue(dom.contains("data-charts-drawn=\"" + charts + "\""), "the script drew all " + charts + " charts");
+        assertTrue(dom.contains("<pre id=\"script-errors\" hidden=\"\"></pre>"), "no script or console error: "
+                + dom.substring(Math.max(0, dom.indexOf("<pre id=\"script-errors\""))).lines().limit(20).toList());
+        for (int c = 0; c < charts; c++) {
+            int start = dom.indexOf("<div class=\"chart\" id=\"chart-" + c + "\"");
+            int end = c + 1 < charts ? dom.indexOf("<div class=\"chart\" id=\"chart-" + (c + 1) + "\"") : dom.indexOf("</section>", start);
+            String box = dom.substring(start, end);
+            assertTrue(box.contains("<svg"), "chart " + c + " is an SVG");
+            assertTrue(Pattern.compile("<path ").matcher(box).results().count() >= 10, "chart " + c + " drew its marks");
+        }
+        assertTrue(dom.contains("<b>lock-dataflow / tiny-lock</b> wins, 2.50× over data-parallel:16x16"), "the verdict");
 
         Path screenshot = dir.resolve("report.png");
         List<String> shoot = new ArrayList<>(headless);
-        shoot.addAll(List.of("--window-size=1000,2400", "--hide-scrollbars", "--screenshot=" + screenshot, url));
+        shoot.addAll(List.of("--window-size=1300,2400", "--hide-scrollbars", "--screenshot=" + screenshot, url));
         runBrowser(shoot, dir.resolve("screenshot.log"));
         BufferedImage image = ImageIO.read(screenshot.toFile());
         assertTrue(image != null && hasSeveralColours(image), "a screenshot of the page that is not blank");
-        Path keep = Path.of(System.getProperty("java.io.tmpdir"), "finegrain-report-screenshot.png");
-        Files.copy(screenshot, keep, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path kept = Path.of("target", "report-screenshot.png");
+        Files.createDirectories(kept.getParent());
+        Files.copy(screenshot, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** An image with a single colour is a page that drew nothing. */
+    private static boolean hasSeveralColours(BufferedImage image) {
+        int first = image.getRGB(0, 0);
+        for (int y = 0; y < image.getHeight(); y += 2) {
+            for (int x = 0; x < image.getWidth(); x += 2) {
+                if (image.getRGB(x, y) != first) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static String runBrowser(List<String> command, Path output) throws IOException, InterruptedException {
@@ -278,5 +358,4 @@ class ReportWriterTest {
         return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
                 .map(folder -> Path.of(folder, program)).filter(Files::isExecutable).findFirst();
     }
-
 }

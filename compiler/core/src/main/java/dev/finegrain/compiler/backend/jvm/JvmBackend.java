@@ -55,7 +55,6 @@ public final class JvmBackend implements Backend {
     private static final int SETTLE_RUNS = 30;
     /** And no longer than this, for runs too slow to reach {@link #SETTLE_RUNS} soon. */
     private static final long MAX_WARMUP_NANOS = 10_000_000_000L;
-    private static final int TIMED_RUNS = 7;
 
     private final Map<ExecutionPlan, Map<Optional<LockMechanism>, Class<?>>> classes = new WeakHashMap<>();
     private final Optional<VectorWidth> width;
@@ -167,7 +166,7 @@ public final class JvmBackend implements Backend {
                 kernel.prepare(team.size(), settings.stallTimeoutNanos()).runOn(team);
             }
         }
-        long[] timings = new long[settings.measure() ? TIMED_RUNS : 1];
+        long[] timings = new long[settings.runsToTime()];
         CompiledJvmKernel.Prepared last = null;
         for (int timed = 0; timed < timings.length; timed++) {
             last = kernel.prepare(team.size(), settings.stallTimeoutNanos());
@@ -180,6 +179,9 @@ public final class JvmBackend implements Backend {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("threads", team.size());
         details.put("median_ms", Math.round(medianSeconds * 1e6) / 1e3);
+        // the spread of the timed runs: the report calls a difference inside it a tie
+        details.put("min_ms", Math.round(timings[0] / 1e3) / 1e3);
+        details.put("max_ms", Math.round(timings[timings.length - 1] / 1e3) / 1e3);
         if (timings.length >= 4) {
             // the spread of the timed runs, for a search that must tell a win from noise (finegrain crossover)
             details.put("q1_ms", Math.round(timings[timings.length / 4] / 1e3) / 1e3);

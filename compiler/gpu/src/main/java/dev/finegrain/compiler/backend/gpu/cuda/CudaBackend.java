@@ -49,7 +49,6 @@ public final class CudaBackend implements Backend {
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.TINY_LOCK,
             LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.WARP_VOTE,
             LockMechanism.NAMED_BARRIER, LockMechanism.MBARRIER);
-    private static final int TIMED_RUNS = 7;
     private static final double WARMUP_MS = 300;
 
     private final String arch;
@@ -177,7 +176,7 @@ public final class CudaBackend implements Backend {
             Files.createDirectories(work.resolve("outputs"));
             long timeout = Long.getLong("finegrain.cuda.timeout-seconds", 600);
             CudaToolchain.Outcome outcome = CudaToolchain.run(binary, List.of("--inputs", work.resolve("inputs").toString(),
-                    "--outputs", work.resolve("outputs").toString(), "--runs", Integer.toString(settings.measure() ? TIMED_RUNS : 1),
+                    "--outputs", work.resolve("outputs").toString(), "--runs", Integer.toString(settings.runsToTime()),
                     "--warmup-ms", Double.toString(settings.measure() ? WARMUP_MS : 0)), timeout);
             if (outcome.timedOut()) {
                 throw new KernelExecutionException("kernel '" + variant.graph().name() + "' on " + name() + " did not finish"
@@ -195,7 +194,7 @@ public final class CudaBackend implements Backend {
             }
             KernelOutputs outputs = CudaFiles.readDomains(work.resolve("outputs"), variant.graph(), invocation.points());
             Map<String, Object> details = new LinkedHashMap<>();
-            for (String key : List.of("device", "launches", "median_ms", "threads_per_block", "timed_runs", "us")) {
+            for (String key : List.of("device", "launches", "median_ms", "min_ms", "max_ms", "threads_per_block", "timed_runs", "us")) {
                 Object value = row.get(key);
                 if (value != null) {
                     details.put(key, value instanceof Double d && d == Math.rint(d) && !key.endsWith("ms") && !key.equals("us")

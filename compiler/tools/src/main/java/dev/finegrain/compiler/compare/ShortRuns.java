@@ -1,0 +1,44 @@
+package dev.finegrain.compiler.compare;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The warning a sweep gives once when its JVM rows are too short to time: below {@link #RELIABLE_MS} a run is
+ * dominated by waking threads, handing work across cores and the JIT's last compilations, and rows of one size were
+ * seen to differ by 10 to 100 times from one run of a sweep to the next. Such rows still verify; their order is noise.
+ */
+public final class ShortRuns {
+
+    /** A JVM row whose median run is shorter than this is too short to time reliably. */
+    public static final double RELIABLE_MS = 1.0;
+
+    private ShortRuns() {}
+
+    /** One line naming the sizes whose JVM rows ran too short and what to do; none when every row ran long enough. */
+    public static Optional<String> warning(List<ResultRow> rows) {
+        List<String> sizes = new ArrayList<>();
+        double shortest = Double.POSITIVE_INFINITY;
+        double longest = 0;
+        for (ResultRow row : rows) {
+            if (!row.backend().equals("jvm") || !row.verified() || !(row.details().get("median_ms") instanceof Number median)
+                    || median.doubleValue() >= RELIABLE_MS) {
+                continue;
+            }
+            if (!sizes.contains(row.size())) {
+                sizes.add(row.size());
+            }
+            shortest = Math.min(shortest, median.doubleValue());
+            longest = Math.max(longest, median.doubleValue());
+        }
+        if (sizes.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "jvm rows at %s %s ran in under %s ms (medians %.3g to %.3g ms): too short"
+                        + " to time reliably, so their order is mostly noise; time a larger size (--sizes) or more runs"
+                        + " (--repeat 21)", sizes.size() == 1 ? "size" : "sizes", String.join(", ", sizes),
+                ResultFormat.number(RELIABLE_MS), shortest, longest));
+    }
+}
