@@ -98,7 +98,7 @@ final class ReportVerdictSection {
 
     private static String ties(ReportVerdicts.Verdict verdict) {
         if (!verdict.cost().spreadKnown()) {
-            return "unknown: the winner's runs were not recorded";
+            return "unknown: the winner has no spread (timed once, or its runs not kept)";
         }
         return verdict.ties().isEmpty() ? "none" : String.join(", ", verdict.ties());
     }

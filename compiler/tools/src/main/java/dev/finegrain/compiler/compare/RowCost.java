@@ -11,8 +11,8 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>A timed row (jvm, cuda) costs its median run in ms; its spread is its runs' minimum and maximum
- *       ({@code min_ms}/{@code max_ms}, or an exported bundle's {@code runs_us}); a row that recorded neither has an
- *       unknown spread, and no difference from it is ever called a tie.</li>
+ *       ({@code min_ms}/{@code max_ms}, or an exported bundle's {@code runs_us}); a row that recorded neither, or ran
+ *       once ({@code --quick}), has an unknown spread, and no difference from it is ever called a tie.</li>
  *   <li>A modelled row (gpu-model) costs its modelled time in ms, and a counted row (the reference's critical path)
  *       its count: both are exact, so only an equal cost is a tie.</li>
  * </ul>
@@ -31,7 +31,10 @@ public record RowCost(double value, double low, double high, String unit, boolea
         if (details.get("median_ms") instanceof Number median) {
             double low = Double.NaN;
             double high = Double.NaN;
-            if (details.get("min_ms") instanceof Number min && details.get("max_ms") instanceof Number max) {
+            boolean once = details.get("timed_runs") instanceof Number runs && runs.intValue() < 2;
+            if (once) {
+                // one run tells nothing of the spread
+            } else if (details.get("min_ms") instanceof Number min && details.get("max_ms") instanceof Number max) {
                 low = min.doubleValue();
                 high = max.doubleValue();
             } else if (details.get("runs_us") instanceof List<?> runs && !runs.isEmpty()

@@ -170,7 +170,17 @@ class ReportWriterTest {
         assertEquals(List.of(), large.ties());
         assertFalse(large.cost().spreadKnown());
         assertTrue(section(ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT), "verdicts")
-                .contains("unknown: the winner's runs were not recorded"));
+                .contains("unknown: the winner has no spread (timed once, or its runs not kept)"));
+    }
+
+    @Test
+    void aRowTimedOnceHasNoSpread() {
+        ResultRow once = ReportRows.timed("64x64", "wavefront", "-", 2.0, 2.0, 2.0);
+        Map<String, Object> details = new java.util.HashMap<>(once.details());
+        details.put("timed_runs", 1);
+        RowCost cost = RowCost.of(once.withDetails(details)).orElseThrow();
+        assertFalse(cost.spreadKnown(), "--quick runs a row once");
+        assertEquals("2.000 ms (spread not recorded)", cost.text());
     }
 
     @Test
