@@ -10,8 +10,10 @@
 #   barriers    needleman-wunsch's wavefront with each barrier between steps (atomic, xf, cooperative, relaunch)
 #   barrier-waits  the same with the atomic and XF barriers under each wait policy (adaptive, backoff, sleep)
 #   mutexes     the spin-locks with each mutex (tas, ttas, ticket): needleman-wunsch and the chain, two sizes each
+#   dynamic     dynamic dataflow against data-parallel over the same tiles (16 and 32), lock-dataflow and its
+#               persistent bands (tiny-lock): needleman-wunsch at 4096 to 16384, and the irregular hotspots
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
-#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [barrier-waits] [mutexes]
+#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
@@ -63,6 +65,11 @@ fi
 if [[ " $steps " == *" mutexes "* ]]; then
   SCHEDULES=lock-dataflow MECHANISMS=atomic-spin-lock run_set mutexes needleman-wunsch 1024,4096 --mutex tas,ttas,ticket
   SCHEDULES=lock-dataflow MECHANISMS=atomic-spin-lock,shared-spin-lock run_set mutexes chain 4096,65536 --mutex tas,ttas,ticket
+fi
+if [[ " $steps " == *" dynamic "* ]]; then
+  dynamic=data-parallel:16,dynamic-dataflow:16,data-parallel:32,dynamic-dataflow:32,lock-dataflow,lock-dataflow:persistent
+  SCHEDULES=$dynamic MECHANISMS=tiny-lock run_set dynamic needleman-wunsch 4096,8192,16384
+  SCHEDULES=$dynamic,wavefront MECHANISMS=tiny-lock run_set dynamic hotspots 4096,8192
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"

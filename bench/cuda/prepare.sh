@@ -21,8 +21,8 @@ mkdir -p "$kit/lib" "$kit/rodinia"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # The modules the CLI uses: java.compiler for JavaPoet, jdk.unsupported and java.management for Truffle,
-# jdk.incubator.vector for the JVM backend's lanes, java.desktop for the report's charts.
-"$java_home/bin/jlink" --add-modules java.base,java.logging,java.management,java.compiler,jdk.unsupported,jdk.incubator.vector,java.desktop \
+# jdk.incubator.vector for the JVM backend's lanes (the report draws its charts in the browser: no java.desktop).
+"$java_home/bin/jlink" --add-modules java.base,java.logging,java.management,java.compiler,jdk.unsupported,jdk.incubator.vector \
   --strip-debug --no-man-pages --no-header-files --output "$work/jre"
 tar -C "$work" -cJf "$kit/jre.txz" jre
 cp "$root/samples/target/finegrain-samples.jar" "$kit/lib/"

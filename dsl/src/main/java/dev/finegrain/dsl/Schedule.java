@@ -200,8 +200,8 @@ public sealed interface Schedule {
      * counter of its unfinished neighbours below it (one step back along any set of dimensions), a worker that finishes
      * a tile counts it off its neighbours above and puts those that reach zero into the {@link ReadyQueue}, and idle
      * workers take from it. No barrier: a tile runs as soon as what it reads is written, whichever block-diagonal it is
-     * on. {@code ready} empty takes the default, {@link ReadyQueue#WORK_STEALING}. A tile of 1 makes every actor
-     * instance a task of its own.
+     * on. {@code ready} empty takes the target's default ({@link ReadyQueue#WORK_STEALING} on the JVM,
+     * {@link ReadyQueue#RING} on the GPU targets). A tile of 1 makes every actor instance a task of its own.
      */
     record DynamicDataflow(List<Integer> tile, Optional<ReadyQueue> ready) implements Schedule {
         /** @throws IllegalArgumentException unless the tile has one to three extents, each positive */
@@ -229,15 +229,10 @@ public sealed interface Schedule {
             return new DynamicDataflow(tile, Optional.of(Objects.requireNonNull(queue, "queue")));
         }
 
-        /** The ready structure it runs with. */
-        public ReadyQueue readyQueue() {
-            return ready.orElse(ReadyQueue.WORK_STEALING);
-        }
-
         @Override
         public String cliName() {
             return "dynamic-dataflow:" + tile.stream().map(String::valueOf).reduce((a, b) -> a + "x" + b).orElseThrow()
-                    + ready.filter(q -> q != ReadyQueue.WORK_STEALING).map(q -> ":" + q.cliName()).orElse("");
+                    + ready.map(q -> ":" + q.cliName()).orElse("");
         }
 
         /** The tiles, as the data-parallel schedule over the same tiles names them. */

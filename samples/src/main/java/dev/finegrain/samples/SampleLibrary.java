@@ -17,6 +17,7 @@ public final class SampleLibrary implements KernelLibrary {
                 Sample04LongestCommonSubsequence.entry(),
                 Sample05EfficiencyLoop.entry(),
                 Sample06GaussSeidel.entry(),
-                Sample07Livermore5.entry());
+                Sample07Livermore5.entry(),
+                Sample08Hotspots.entry());
     }
 }

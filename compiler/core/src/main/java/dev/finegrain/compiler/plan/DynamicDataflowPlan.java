@@ -13,9 +13,15 @@ import java.util.stream.Collectors;
  * along any nonempty set of dimensions (tile t waits for t - s, s in {0,1}^rank without 0). By induction every tile
  * below t in each coordinate has finished before t starts, which is what any dependence a legal tiling allows (no
  * component positive) needs, however far it reaches. At run time each tile keeps a join counter of the neighbours it
- * still waits for, and the ones a finishing tile brings to zero go into the {@code ready} structure.
+ * still waits for, and the ones a finishing tile brings to zero go into the ready structure: the one the schedule
+ * names ({@code named}), or else the target's default ({@link #readyOr}).
  */
-public record DynamicDataflowPlan(DataParallelPlan tiles, ReadyQueue ready) implements ExecutionPlan {
+public record DynamicDataflowPlan(DataParallelPlan tiles, java.util.Optional<ReadyQueue> named) implements ExecutionPlan {
+
+    /** The ready structure on a target whose default is {@code targetDefault}: the one named, or that default. */
+    public ReadyQueue readyOr(ReadyQueue targetDefault) {
+        return named.orElse(targetDefault);
+    }
 
     @Override
     public KernelGraph graph() {
@@ -24,7 +30,7 @@ public record DynamicDataflowPlan(DataParallelPlan tiles, ReadyQueue ready) impl
 
     @Override
     public Schedule schedule() {
-        return new Schedule.DynamicDataflow(Arrays.stream(tiles.tile()).boxed().toList(), java.util.Optional.of(ready));
+        return new Schedule.DynamicDataflow(Arrays.stream(tiles.tile()).boxed().toList(), named);
     }
 
     /** The tile extents, one per dimension. */
@@ -36,7 +42,8 @@ public record DynamicDataflowPlan(DataParallelPlan tiles, ReadyQueue ready) impl
     public String describe() {
         return "dynamic dataflow over " + Arrays.stream(tiles.tile()).mapToObj(String::valueOf).collect(Collectors.joining("x"))
                 + " tiles: a tile runs its points in lexicographic order once its neighbours below it have run\n"
-                + "  sync: a join counter per tile; tiles that become ready wait in a " + ready.cliName() + " structure\n";
+                + "  sync: a join counter per tile; tiles that become ready wait in "
+                + named.map(q -> "a " + q.cliName() + " structure").orElse("the target's default ready structure") + "\n";
     }
 
     @Override

@@ -9,6 +9,6 @@ public final class PlanDynamicDataflow {
     private PlanDynamicDataflow() {}
 
     public static DynamicDataflowPlan plan(KernelGraph graph, Schedule.DynamicDataflow schedule) {
-        return new DynamicDataflowPlan(PlanDataParallel.plan(graph, schedule.tiles()), schedule.readyQueue());
+        return new DynamicDataflowPlan(PlanDataParallel.plan(graph, schedule.tiles()), schedule.ready());
     }
 }

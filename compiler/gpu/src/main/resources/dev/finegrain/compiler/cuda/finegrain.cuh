@@ -251,6 +251,32 @@ __device__ __forceinline__ void xf_grid_barrier(unsigned* flags, unsigned blocks
     __syncthreads();
 }
 
+// Dynamic dataflow's ready ring (seed 002 on a GPU): `ring` holds the head, the tail, one arrival counter per tile, then
+// a slot per tile (its tile plus one; 0 until filled). Slot 0 is tile 0, which waits for nothing, so the tail counts
+// the slots after it. Every word only grows from the zeroed scratch: nothing is reset, and no slot is reused.
+//
+// Thread 0 of a block draws the next slot and waits for it to be filled; -1 once every tile is drawn.
+__device__ __forceinline__ int ring_take(unsigned* ring, unsigned tiles, unsigned first_nap = 0u, unsigned most_nap = 0u) {
+    const unsigned slot = atomicAdd(ring, 1u);
+    if (slot >= tiles) return -1;
+    if (slot == 0) return 0;
+    volatile unsigned* filled = ring + 2 + tiles + slot;
+    unsigned item;
+    for (unsigned n = first_nap; (item = *filled) == 0u; n = n ? nap(n, most_nap) : 0u) {
+    }
+    __threadfence();   // the tile's neighbours below wrote their points before it was put here
+    return (int) item - 1;
+}
+
+// Thread 0 of a block that ran a tile (after a block barrier and a fence) counts it off tile `above`, which waits for
+// `needed` neighbours below; the count that completes it puts it in the ring.
+__device__ __forceinline__ void ring_arrive(unsigned* ring, unsigned tiles, unsigned above, unsigned needed) {
+    if (atomicAdd(ring + 2 + above, 1u) + 1u == needed) {
+        const unsigned slot = atomicAdd(ring + 1, 1u) + 1u;
+        *(volatile unsigned*) (ring + 2 + tiles + slot) = above + 1u;
+    }
+}
+
 }  // namespace fg
 
 // ---- what the host harness knows of a variant --------------------------------------------------------------------

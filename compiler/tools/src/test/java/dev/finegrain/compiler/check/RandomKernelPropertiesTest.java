@@ -202,14 +202,16 @@ class RandomKernelPropertiesTest {
      * The GPU model runs every random kernel whose dependences its tiles can follow (1D, 2D and 3D), of every type (int,
      * long, double, bool, with casts and guarded division), under every schedule and mechanism it offers, and matches
      * the oracle bit for bit. What it refuses, it refuses for the dependences, a 3D domain under lock-dataflow, a
-     * hyperplane its steps do not follow, or a tile the sizes cap, never for a type.
+     * hyperplane its steps do not follow, a ready structure built for threads, or a tile the sizes cap, never for a type.
      */
     @Property(tries = 30, seed = "20261124")
     void theGpuModelMatchesTheOracleUnderEveryScheduleAndMechanism(@ForAll("kernels") RandomCase random) {
         Set<String> ran = runsOnTheGpuModel(random, "fermi-gtx570");
         // a regression that refused every mechanism (or every kernel) would otherwise pass without comparing anything
         Statistics.label("gpu lock-dataflow ran").collect(ran.contains("lock-dataflow"));
+        Statistics.label("gpu dynamic-dataflow ran").collect(ran.contains("dynamic-dataflow"));
         Statistics.label("gpu lock-dataflow ran").coverage(coverage -> coverage.check(true).percentage(p -> p > 0));
+        Statistics.label("gpu dynamic-dataflow ran").coverage(coverage -> coverage.check(true).percentage(p -> p > 0));
     }
 
     @Provide
@@ -231,6 +233,7 @@ class RandomKernelPropertiesTest {
         for (String profile : List.of("fermi-gtx570", "hopper-h200")) {
             Set<String> ran = runsOnTheGpuModel(random, profile);
             assertTrue(ran.contains("data-parallel"), () -> "no data-parallel run on " + profile + " for\n" + random);
+            assertTrue(ran.contains("dynamic-dataflow"), () -> "no dynamic-dataflow run on " + profile + " for\n" + random);
             Statistics.label("3D wavefront ran on " + profile).collect(ran.contains("wavefront"));
         }
         Statistics.label("3D wavefront ran on hopper-h200").coverage(coverage -> coverage.check(true).percentage(p -> p >= 60));
@@ -253,7 +256,7 @@ class RandomKernelPropertiesTest {
                         || refused.get().startsWith("the GPU model lowers 3D wavefronts along hyperplanes of 0s and 1s")
                         || refused.get().startsWith("lock-dataflow on the GPU tiles 1D and 2D domains")
                         && graph.rank() == 3
-                        || refused.get().startsWith("dynamic-dataflow runs on the JVM so far")
+                        || refused.get().contains("ready structure is the JVM's")
                         && schedule instanceof Schedule.DynamicDataflow, refused.get());
                 continue;
             }
@@ -292,6 +295,7 @@ class RandomKernelPropertiesTest {
             schedules.add(dynamicDataflow().tile(tile));
             schedules.add(dynamicDataflow().tile(1).ready(dev.finegrain.dsl.ReadyQueue.MICHAEL_SCOTT));
             schedules.add(dynamicDataflow().tile(tile).ready(dev.finegrain.dsl.ReadyQueue.LOCKED));
+            schedules.add(dynamicDataflow().tile(1).ready(dev.finegrain.dsl.ReadyQueue.RING));
         }
         return schedules;
     }

@@ -455,7 +455,8 @@ class CliBehaviourTest {
                 "--format", "csv");
         assertEquals(0, compare.exit(), compare.err());
         List<String> rows = compare.out().lines().skip(1).toList();
-        assertEquals(5, rows.size(), compare.out());
+        // wavefront, data-parallel, dynamic-dataflow and lock-dataflow with each mechanism the model offers a chain
+        assertEquals(6, rows.size(), compare.out());
         assertTrue(rows.stream().allMatch(row -> row.contains(",gpu-model:fermi-gtx570,") && row.contains(",verified,cycles,")),
                 compare.out());
     }

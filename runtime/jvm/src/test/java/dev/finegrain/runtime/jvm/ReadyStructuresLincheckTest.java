@@ -8,7 +8,7 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lincheck: the three ready structures are linearizable. The two queues against a FIFO queue (their class on one
+ * Lincheck: the four ready structures are linearizable. The three queues against a FIFO queue (their class on one
  * thread); a Chase-Lev deque against a deque whose owner pushes and pops at the bottom and thieves steal at the top
  * (owner operations never run in parallel with each other, as only the owning worker calls them). Model checking
  * explores the interleavings of the CASes and the volatile accesses; stress mode runs real threads.
@@ -42,6 +42,21 @@ class ReadyStructuresLincheckTest {
         @Operation
         public int take() {
             return queue.take(0);
+        }
+    }
+
+    @Param(name = "item", gen = IntGen.class, conf = "0:9")
+    public static class Ring {
+        private final TicketRing ring = new TicketRing(64);
+
+        @Operation
+        public void put(@Param(name = "item") int item) {
+            ring.put(0, item);
+        }
+
+        @Operation
+        public int take() {
+            return ring.take(0);
         }
     }
 
@@ -80,6 +95,11 @@ class ReadyStructuresLincheckTest {
     @Test
     void theMichaelScottQueueIsLinearizable() {
         check(LockFreeQueue.class);
+    }
+
+    @Test
+    void theTicketRingIsLinearizable() {
+        check(Ring.class);
     }
 
     @Test

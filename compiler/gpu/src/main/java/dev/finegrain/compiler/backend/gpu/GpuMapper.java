@@ -100,32 +100,28 @@ public final class GpuMapper {
                 + DependenceMath.format(hyperplane) + " takes on the reference and jvm backends").orElse("");
     }
 
-    /**
-     * Why this plan (with this mechanism, for lock-dataflow) cannot be mapped on {@code target} at any size, if it
-     * cannot: computed from the kernel, the plan and the mechanism's requirements, without mapping a size. A variant
-     * that passes may still not fit at a given size (a tile the sizes cap, a block over the machine's limits); its
-     * mapping says so.
-     */
-    private static final String DYNAMIC_ON_THE_JVM = "dynamic-dataflow runs on the JVM so far: the GPU targets have no"
-            + " global ready queue yet (use data-parallel for the same tiles in block-diagonal order)";
-
     /** Why the GPU targets never run {@code schedule}, at any size and with any mechanism, if they never do. */
     public static Optional<String> neverRuns(dev.finegrain.dsl.Schedule schedule) {
         if (schedule instanceof dev.finegrain.dsl.Schedule.Wavefront wavefront
                 && wavefront.barrier().filter(b -> !b.onGpu()).isPresent()) {
             return Optional.of("the " + wavefront.barrier().get() + " barrier is the JVM's, for many threads");
         }
-        return schedule instanceof dev.finegrain.dsl.Schedule.DynamicDataflow ? Optional.of(DYNAMIC_ON_THE_JVM)
-                : Optional.empty();
+        return Optional.empty();
     }
 
+    /**
+     * Why this plan (with this mechanism, for lock-dataflow) cannot be mapped on {@code target} at any size, if it
+     * cannot: computed from the kernel, the plan and the mechanism's requirements, without mapping a size. A variant
+     * that passes may still not fit at a given size (a tile the sizes cap, a block over the machine's limits); its
+     * mapping says so.
+     */
     public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
         KernelGraph graph = plan.graph();
         return unmappableKernel(graph).or(() -> switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront)
                     .or(() -> MapWavefront.unsupportedBarrier(wavefront, target));
             case DataParallelPlan dataParallel -> Optional.empty();
-            case DynamicDataflowPlan dynamic -> Optional.of(DYNAMIC_ON_THE_JVM);
+            case DynamicDataflowPlan dynamic -> MapDynamicDataflow.unsupported(dynamic, target);
             case DataflowPlan dataflow when dataflow.persistent() -> unmappableLockDataflow(graph)
                     .or(() -> MapBands.unsupported(dataflow, mechanism, target));
             case DataflowPlan dataflow -> unmappableLockDataflow(graph).or(() -> mechanism.isEmpty()
@@ -157,7 +153,7 @@ public final class GpuMapper {
         return switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.map(graph, wavefront, target, sizes);
             case DataParallelPlan dataParallel -> MapDataParallel.map(graph, dataParallel, target, sizes);
-            case DynamicDataflowPlan dynamic -> throw new GpuLoweringException(DYNAMIC_ON_THE_JVM);
+            case DynamicDataflowPlan dynamic -> MapDynamicDataflow.map(graph, dynamic, target, sizes);
             case DataflowPlan dataflow when dataflow.persistent() -> MapBands.map(dataflow, mechanism.orElseThrow(() ->
                     new GpuLoweringException("lock-dataflow:persistent needs a lock mechanism")), target, sizes);
             case DataflowPlan dataflow -> MapLockDataflow.map(graph, dataflow, mechanism.orElseThrow(() ->

@@ -12,7 +12,7 @@ import java.util.List;
  * {@link GpuMapper}; printed by {@code finegrain show KERNEL --gpu-plan}.
  */
 public sealed interface GpuMapping permits WavefrontMapping, DataParallelMapping, LockDataflowMapping,
-        BandMapping {
+        BandMapping, DynamicDataflowMapping {
 
     KernelGraph graph();
 

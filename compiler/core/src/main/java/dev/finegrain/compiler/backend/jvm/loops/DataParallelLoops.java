@@ -58,7 +58,7 @@ public final class DataParallelLoops {
      */
     public static JClass lower(String className, DynamicDataflowPlan plan, VectorWidth width) {
         return lower(className, plan.tiles(), "Sync: a join counter per tile; the tiles that become ready wait in a "
-                + plan.ready().cliName() + " structure.", width);
+                + dev.finegrain.compiler.backend.jvm.layout.ReadyTileGrids.ready(plan).cliName() + " structure.", width);
     }
 
     /** {@code readySync} says how dynamic dataflow's tiles meet, or is null for data-parallel's barriers. */

@@ -25,7 +25,7 @@ final class CudaDataParallel {
     private final CudaWriter out;
     private final TileGeometry tile;
 
-    private CudaDataParallel(DataParallelMapping mapping, CudaFields fields, CudaWriter out) {
+    CudaDataParallel(DataParallelMapping mapping, CudaFields fields, CudaWriter out) {
         this.mapping = mapping;
         this.graph = mapping.graph();
         this.fields = fields;
@@ -44,15 +44,11 @@ final class CudaDataParallel {
     }
 
     private void emitKernel() {
-        int[] low = tile.haloLow();
         int[] interior = tile.interior();
-        int lanes = mapping.lanes();
         out.comment("data-parallel: " + mapping.launchPlan());
-        out.open("__global__ void __launch_bounds__(" + lanes + ") data_parallel(const Fields f, const Params p,"
+        out.open("__global__ void __launch_bounds__(" + mapping.lanes() + ") data_parallel(const Fields f, const Params p,"
                 + " const int diagonal, int* const error)");
-        for (IrField field : graph.fields()) {
-            out.line("__shared__ " + CudaExpressions.type(field.type()) + " " + tileArray(field.id()) + "[" + tile.words() + "];");
-        }
+        emitSharedCopies();
         out.line("const int t = threadIdx.x;");
         if (tile.rank() == 3) {
             CudaTiles.emitTileOrigin3d(out, tile);
@@ -63,6 +59,28 @@ final class CudaDataParallel {
         } else {
             out.line("const int i0 = diagonal * " + interior[0] + ";");
         }
+        emitTile(false);
+        out.close();
+        out.blank();
+    }
+
+    /** Each field's tile copy in shared memory. */
+    void emitSharedCopies() {
+        for (IrField field : graph.fields()) {
+            out.line("__shared__ " + CudaExpressions.type(field.type()) + " " + tileArray(field.id()) + "[" + tile.words() + "];");
+        }
+    }
+
+    /**
+     * One tile, its first point at {@code i0} (and {@code j0}, {@code k0}) and {@code t} the thread: the copy into
+     * shared memory, then the sweep with a block barrier after each step. {@code pastL1} loads the state fields' copy
+     * through L2 only ({@code __ldcg}): a persistent block must not read a line its SM's L1 kept from before another
+     * SM wrote it (inputs never change, so they keep L1).
+     */
+    void emitTile(boolean pastL1) {
+        int[] low = tile.haloLow();
+        int[] interior = tile.interior();
+        int lanes = mapping.lanes();
         out.comment("copy the tile and its halo of every field into shared memory");
         out.open("for (int w = t; w < " + tile.words() + "; w += " + lanes + ")");
         String[] point;
@@ -87,7 +105,8 @@ final class CudaDataParallel {
         }
         out.line("const long long g = " + fields.index(point) + ";");
         for (IrField field : graph.fields()) {
-            out.line(tileArray(field.id()) + "[w] = inside ? f." + CudaNames.member(field.name()) + "[g] : "
+            String member = "f." + CudaNames.member(field.name()) + "[g]";
+            out.line(tileArray(field.id()) + "[w] = inside ? " + (pastL1 && field.isState() ? "__ldcg(&" + member + ")" : member) + " : "
                     + (field.type() == dev.finegrain.dsl.Type.DOUBLE ? "0.0" : "0") + ";");
         }
         out.close();
@@ -145,7 +164,5 @@ final class CudaDataParallel {
         out.close();
         out.line("__syncthreads();");
         out.close();
-        out.close();
-        out.blank();
     }
 }

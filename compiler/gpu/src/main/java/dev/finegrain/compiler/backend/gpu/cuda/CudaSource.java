@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
+import dev.finegrain.compiler.backend.gpu.DynamicDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
@@ -49,6 +50,7 @@ public record CudaSource(String id, String text) {
             case DataParallelMapping dataParallel -> CudaDataParallel.emit(dataParallel, fields, out);
             case LockDataflowMapping dataflow -> CudaLockDataflow.emit(dataflow, fields, out);
             case BandMapping bands -> CudaBands.emit(bands, fields, out);
+            case DynamicDataflowMapping dynamic -> CudaDynamicDataflow.emit(dynamic, fields, out);
         };
         out.close("}  // namespace " + id);
         out.blank();

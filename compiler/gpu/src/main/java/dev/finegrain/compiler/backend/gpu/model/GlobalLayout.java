@@ -160,6 +160,14 @@ final class GlobalLayout {
     }
 
     /**
+     * Where a mapping's scratch words beyond the layout's own start (XF's flags, dynamic dataflow's ring): after the
+     * kernel's data, on an 8-byte boundary, in the zeroed bytes the upload adds.
+     */
+    int scratchByte() {
+        return (totalBytes() + 7) / 8 * 8;
+    }
+
+    /**
      * Byte distance between a point and the point {@code offset} away in the padded layout of {@code field}.
      */
     int byteOffset(int field, int[] offset) {

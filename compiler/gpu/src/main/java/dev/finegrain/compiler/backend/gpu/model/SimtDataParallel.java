@@ -24,20 +24,22 @@ final class SimtDataParallel {
     private final GlobalLayout layout;
     private final TileGeometry tile;
     private final int lanes;
-    private final SimtAssembler asm = new SimtAssembler();
+    private final SimtAssembler asm;
     private final int[] dataBase;
 
-    private SimtDataParallel(DataParallelMapping mapping, GlobalLayout layout) {
+    /** Emits into {@code asm}, which dynamic dataflow shares to run these tiles inside its loop. */
+    SimtDataParallel(DataParallelMapping mapping, GlobalLayout layout, SimtAssembler asm) {
         this.graph = mapping.graph();
         this.mapping = mapping;
         this.layout = layout;
         this.tile = mapping.tile();
         this.lanes = mapping.lanes();
         this.dataBase = mapping.dataBase();
+        this.asm = asm;
     }
 
     static SimtKernel emit(DataParallelMapping mapping, GlobalLayout layout) {
-        return new SimtDataParallel(mapping, layout).emit();
+        return new SimtDataParallel(mapping, layout, new SimtAssembler()).emit();
     }
 
     private SimtKernel emit() {
@@ -53,16 +55,38 @@ final class SimtDataParallel {
 
     private void emitProgram() {
         asm.section(graph.name() + ": data-parallel, " + tile.describe());
+        emitLane();
+        String[] tileOrigin = SimtTiles.emitOrigin(asm, tile);
+        emitParams();
+        emitTile(tileOrigin);
+        asm.place("end");
+        asm.emit("EXIT");
+    }
+
+    /** The lane's index and the constant 1, which the tile's code uses; returns the lane's register. */
+    String emitLane() {
         lane = asm.register();
         asm.emit("S2R " + lane + ", SR_TID.X");
         one = asm.constant(1);
-        origin = SimtTiles.emitOrigin(asm, tile);
+        return lane;
+    }
+
+    /** The kernel's params, read from global memory once. */
+    void emitParams() {
         params.putAll(SimtParams.load(asm, graph, layout));
+    }
+
+    /** One tile whose first interior point is {@code tileOrigin}: the copy in, a block barrier, and the sweep. */
+    void emitTile(String[] tileOrigin) {
+        origin = tileOrigin;
         emitCopyIn();
         asm.emit("BAR.RED.POPC RZ, RZ");
         emitSweep();
-        asm.place("end");
-        asm.emit("EXIT");
+    }
+
+    /** The constant 1's register (after {@link #emitLane}). */
+    String one() {
+        return one;
     }
 
     /**

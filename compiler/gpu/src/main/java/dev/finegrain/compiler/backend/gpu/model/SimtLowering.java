@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
+import dev.finegrain.compiler.backend.gpu.DynamicDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
@@ -75,6 +76,7 @@ public final class SimtLowering {
         return switch (mapping) {
             case WavefrontMapping wavefront -> SimtWavefront.emit(wavefront, layout);
             case DataParallelMapping dataParallel -> SimtDataParallel.emit(dataParallel, layout);
+            case DynamicDataflowMapping dynamic -> SimtDynamicDataflow.emit(dynamic, layout);
             case LockDataflowMapping dataflow -> SimtLockDataflow.emit(dataflow, layout);
             case BandMapping bands -> throw new GpuLoweringException("the GPU model does not spell " + bands.launchPlan()
                     + ": its ISA has no warp shuffle");

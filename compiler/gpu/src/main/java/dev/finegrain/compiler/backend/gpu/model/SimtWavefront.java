@@ -308,7 +308,7 @@ final class SimtWavefront {
 
     /** Where XF's flags start: after the kernel's data, on an 8-byte boundary. */
     static int flagsByte(GlobalLayout layout) {
-        return (layout.totalBytes() + 7) / 8 * 8;
+        return layout.scratchByte();
     }
 
     private void emitPoint(String[] point, SimtFieldAddress global, String one) {

@@ -31,6 +31,7 @@ class CudaSourceGoldenTest {
         return Stream.of(
                 Arguments.of("nw-wavefront", List.of("nw", "--schedule", "wavefront")),
                 Arguments.of("nw-data-parallel-16", List.of("nw", "--schedule", "data-parallel:16", "--sizes", "64")),
+                Arguments.of("nw-dynamic-dataflow-16", List.of("nw", "--schedule", "dynamic-dataflow:16", "--sizes", "64")),
                 Arguments.of("nw-tiny-lock", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
                 Arguments.of("nw-acquire-release", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "acquire-release")),
                 Arguments.of("nw-atomic-spin-lock", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "atomic-spin-lock")),
@@ -69,7 +70,8 @@ class CudaSourceGoldenTest {
                 Arguments.of("long-hash-atomic-spin-lock", List.of("long-hash", "--schedule", "lock-dataflow", "--mechanism",
                         "atomic-spin-lock")),
                 Arguments.of("box-3d-wavefront", List.of("box-3d", "--schedule", "wavefront", "--sizes", "40x40x40")),
-                Arguments.of("box-3d-data-parallel-4x5x3", List.of("box-3d", "--schedule", "data-parallel:4x5x3")));
+                Arguments.of("box-3d-data-parallel-4x5x3", List.of("box-3d", "--schedule", "data-parallel:4x5x3")),
+                Arguments.of("box-3d-dynamic-dataflow-4x5x3", List.of("box-3d", "--schedule", "dynamic-dataflow:4x5x3")));
     }
 
     @ParameterizedTest(name = "{0}")

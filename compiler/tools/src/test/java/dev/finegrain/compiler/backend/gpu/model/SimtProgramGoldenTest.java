@@ -41,6 +41,7 @@ class SimtProgramGoldenTest {
                 Arguments.of("nw-private-atomic-spin-lock-fermi", List.of("nw-private", "--schedule", "lock-dataflow",
                         "--mechanism", "atomic-spin-lock")),
                 Arguments.of("nw-data-parallel-16-fermi", List.of("nw", "--schedule", "data-parallel:16", "--sizes", "64")),
+                Arguments.of("nw-dynamic-dataflow-16-fermi", List.of("nw", "--schedule", "dynamic-dataflow:16", "--sizes", "64")),
                 Arguments.of("nw-wavefront-hopper-persistent", List.of("nw", "--schedule", "wavefront", "--profile", "hopper-h200",
                         "--sizes", "2048")),
                 Arguments.of("chain-tiny-lock-fermi", List.of("chain", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
@@ -79,6 +80,8 @@ class SimtProgramGoldenTest {
                         "--mechanism", "acquire-release")),
                 Arguments.of("box-3d-wavefront-fermi", List.of("box-3d", "--schedule", "wavefront")),
                 Arguments.of("box-3d-data-parallel-4x5x3-hopper", List.of("box-3d", "--schedule", "data-parallel:4x5x3",
+                        "--profile", "hopper-h200")),
+                Arguments.of("box-3d-dynamic-dataflow-4x5x3-hopper", List.of("box-3d", "--schedule", "dynamic-dataflow:4x5x3",
                         "--profile", "hopper-h200")));
     }
 
