@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.compare;
 
+import dev.finegrain.compiler.backend.gpu.cuda.CudaMemoryBound;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -42,9 +43,24 @@ public final class ImportCheck {
         for (ResultRow row : imported) {
             boolean ours = row.kernel().equals(kernel.kernel().name()) && (sizes.isEmpty() || sizes.contains(row.size()));
             Optional<String> refusal = ours && row.verified() ? refusal(row, kernel, resolver, digests) : Optional.empty();
-            checked.add(refusal.map(why -> refused(row, why)).orElse(row));
+            checked.add(refusal.map(why -> refused(row, why)).orElseGet(() -> ours && row.verified() ? withBound(row, kernel, resolver)
+                    : row));
         }
         return checked;
+    }
+
+    /**
+     * A CUDA bundle's row with its memory bound ({@link CudaMemoryBound}), from the copy bandwidth its harness timed; a
+     * row that has its bound already, or no copy timed, as it is.
+     */
+    private static ResultRow withBound(ResultRow row, LibraryKernel kernel, VariantResolver resolver) {
+        if (row.details().containsKey("bound_fraction") || !row.details().containsKey(CudaMemoryBound.COPY_GBPS)) {
+            return row;
+        }
+        Map<String, Object> details = new java.util.LinkedHashMap<>(row.details());
+        details.putAll(CudaMemoryBound.details(resolver.graph(kernel.kernel()), row.details().get(CudaMemoryBound.COPY_GBPS),
+                row.value()));
+        return row.withDetails(details);
     }
 
     private static Optional<String> refusal(ResultRow row, LibraryKernel kernel, VariantResolver resolver,

@@ -19,7 +19,9 @@ import java.util.function.Function;
  *       the size, on log axes, each point with its runs' minimum and maximum;</li>
  *   <li>a heat map of variant against size: each row's speed-up over the baseline of its size, the fastest
  *       data-parallel row (the schedule with no synchronisation between tiles but a launch or a barrier), or the
- *       slowest row where no data-parallel row ran.</li>
+ *       slowest row where no data-parallel row ran;</li>
+ *   <li>where the rows measured their machine's copy bandwidth (jvm, cuda), each variant's share of its memory bound
+ *       against the size: the roofline's flat part.</li>
  * </ul>
  * A sweep over another axis ({@code --x}) puts that axis along x instead of the size.
  */
@@ -28,6 +30,9 @@ public final class ReportCharts {
     /** What x shows by default: the size. */
     public static final String SIZE = "size";
 
+    /** The detail a row's share of its memory bound is in ({@link dev.finegrain.compiler.backend.MemoryBound}). */
+    static final String BOUND = "bound_fraction";
+
     public enum Kind { LINES, HEATMAP }
 
     /** One plotted value: {@code x} as written along the axis, {@code order} its place there, and its runs' range. */
@@ -35,8 +40,9 @@ public final class ReportCharts {
 
     public record Series(String name, List<Point> points) {}
 
-    /** A chart to draw; {@code logX} when x is numeric and spans a factor of ten. */
-    public record ReportChart(Kind kind, String title, String xTitle, String yTitle, boolean logX, List<Series> series) {
+    /** A chart to draw; {@code logX} when x is numeric and spans a factor of ten, {@code logY} for times. */
+    public record ReportChart(Kind kind, String title, String xTitle, String yTitle, boolean logX, boolean logY,
+                              List<Series> series) {
 
         /** The values along x, in order (sizes by their number of points, an axis's numbers by value). */
         public List<String> xs() {
@@ -62,14 +68,21 @@ public final class ReportCharts {
             boolean logX = logarithmic(backendRows, x);
             String what = unit.startsWith("ms") ? "Time" : first.metric().replace('_', ' ');
             charts.add(new ReportChart(Kind.LINES, what + " on " + chartBackend(first) + " against " + x, x,
-                    what.toLowerCase(Locale.ROOT) + " (" + unit + ", log scale)", logX, series(backendRows, x, row -> {
+                    what.toLowerCase(Locale.ROOT) + " (" + unit + ", log scale)", logX, true, series(backendRows, x, row -> {
                         RowCost cost = RowCost.of(row).orElseThrow();
                         return new double[] {cost.value(), cost.low(), cost.high()};
                     })));
             Map<ResultRow, Double> speedups = Baselines.speedups(backendRows, row -> xOf(row, x) + "|" + otherAxes(row, x));
             charts.add(new ReportChart(Kind.HEATMAP, "Speed-up on " + chartBackend(first) + " over "
-                    + Baselines.describe(backendRows, row -> xOf(row, x) + "|" + otherAxes(row, x)), x, "variant", logX,
+                    + Baselines.describe(backendRows, row -> xOf(row, x) + "|" + otherAxes(row, x)), x, "variant", logX, false,
                     series(backendRows, x, row -> new double[] {speedups.get(row), Double.NaN, Double.NaN})));
+            List<ResultRow> bounded = backendRows.stream().filter(row -> row.details().get(BOUND) instanceof Number).toList();
+            if (!bounded.isEmpty()) {
+                charts.add(new ReportChart(Kind.LINES, "Share of the memory bound on " + chartBackend(first) + " against " + x
+                        + " (" + bounded.getFirst().details().get("bytes_per_cell") + " bytes a cell at the measured copy"
+                        + " bandwidth)", x, "% of the memory bound", logarithmic(bounded, x), false, series(bounded, x,
+                        row -> new double[] {100 * ((Number) row.details().get(BOUND)).doubleValue(), Double.NaN, Double.NaN})));
+            }
         });
         return charts;
     }

@@ -94,9 +94,10 @@ final class ReportPage {
         data.put("title", chart.title());
         data.put("xTitle", chart.xTitle());
         data.put("yTitle", chart.yTitle());
-        data.put("unit", chart.series().isEmpty() || chart.series().getFirst().points().isEmpty() ? ""
+        data.put("unit", !chart.logY() ? "%" : chart.series().isEmpty() || chart.series().getFirst().points().isEmpty() ? ""
                 : RowCost.of(chart.series().getFirst().points().getFirst().row()).map(RowCost::unit).orElse(""));
         data.put("logX", chart.logX());
+        data.put("logY", chart.logY());
         data.put("xs", chart.xs());
         List<Object> series = new ArrayList<>();
         for (ReportCharts.Series one : chart.series()) {

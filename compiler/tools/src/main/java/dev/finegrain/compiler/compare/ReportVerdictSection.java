@@ -35,6 +35,8 @@ final class ReportVerdictSection {
             page.append("<tr><td>").append(escape(verdict.kernel())).append("</td><td>").append(escape(verdict.backend()))
                     .append("</td><td>").append(escape(verdict.point())).append("</td><td class=\"winner\">")
                     .append(escape(verdict.winner())).append("</td><td>").append(escape(verdict.cost().text()))
+                    .append(verdict.boundFraction().isNaN() ? "" : String.format(Locale.ROOT, "; %.1f %% of the memory bound",
+                            100 * verdict.boundFraction()))
                     .append("</td><td>").append(escape(speedup(verdict))).append("</td><td>").append(escape(ties(verdict)))
                     .append("</td><td class=\"number\">").append(verdict.variants()).append("</td></tr>\n");
         }

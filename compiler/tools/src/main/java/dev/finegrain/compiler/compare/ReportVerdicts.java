@@ -25,9 +25,10 @@ public final class ReportVerdicts {
      * @param point    the size, with the other axes' values where the sweep varies them
      * @param ties     the other variants whose runs overlap the winner's, fastest first
      * @param variants how many verified variants competed
+     * @param boundFraction the winner's share of its memory bound, NaN where its run measured none
      */
     public record Verdict(String kernel, String backend, String point, String winner, RowCost cost, String baseline,
-                          boolean winnerIsBaseline, double speedup, List<String> ties, int variants) {}
+                          boolean winnerIsBaseline, double speedup, List<String> ties, int variants, Double boundFraction) {}
 
     /** @param agrees the model's pick was the real winner, or tied with it ({@code tied}) */
     public record ModelCheck(String kernel, String point, String model, String real, String modelPick, String realWinner,
@@ -50,7 +51,8 @@ public final class ReportVerdicts {
                     ReportCharts.variant(winner, granularities, channels), best,
                     ReportCharts.variant(baseline, granularities, channels)
                             + (Baselines.dataParallel(baseline) ? "" : " (slowest; no data-parallel row)"),
-                    baseline == winner, RowCost.of(baseline).orElseThrow().value() / best.value(), ties, group.size()));
+                    baseline == winner, RowCost.of(baseline).orElseThrow().value() / best.value(), ties, group.size(),
+                    winner.details().get(ReportCharts.BOUND) instanceof Number bound ? bound.doubleValue() : Double.NaN));
         });
         // by kernel and backend as the rows first name them, then by size: a backend's verdicts read as one run down
         List<String> order = rows.stream().map(row -> row.kernel() + "|" + row.backend()).distinct().toList();

@@ -15,7 +15,7 @@ public enum ResultFormat {
 
     /** The columns every format shows, in order; {@link #cells} gives a row's text for each. */
     static final List<String> COLUMNS = List.of("kernel", "size", "schedule", "backend", "mechanism",
-            "granularity", "channels", "status", "metric", "value", "unit", "ms", "min_ms", "max_ms");
+            "granularity", "channels", "status", "metric", "value", "unit", "of_bound", "ms", "min_ms", "max_ms");
 
     public String render(List<ResultRow> rows) {
         return switch (this) {
@@ -27,13 +27,13 @@ public enum ResultFormat {
 
     static List<String> cells(ResultRow row) {
         return List.of(row.kernel(), row.size(), row.schedule(), row.backend(), row.mechanism(), row.granularity(),
-                row.channels(), row.status().label(), row.metric(), number(row.value()), row.unit(), millis(row),
+                row.channels(), row.status().label(), row.metric(), number(row.value()), row.unit(), ofBound(row), millis(row),
                 spreadMillis(row, true), spreadMillis(row, false));
     }
 
     /** Whether a column holds numbers, which tables align right. */
     static boolean isNumeric(String column) {
-        return column.equals("value") || column.endsWith("ms");
+        return column.equals("value") || column.endsWith("ms") || column.equals("of_bound");
     }
 
     /**
@@ -49,6 +49,15 @@ public enum ResultFormat {
             millis = row.details().get("check_ms");
         }
         return millis instanceof Number n ? String.format(Locale.ROOT, "%.3f", n.doubleValue()) : "-";
+    }
+
+    /**
+     * The share of its memory bound a row reached ({@link dev.finegrain.compiler.backend.MemoryBound}), as a percent,
+     * where the run measured its machine's copy bandwidth; else "-".
+     */
+    static String ofBound(ResultRow row) {
+        return row.verified() && row.details().get("bound_fraction") instanceof Number fraction
+                ? String.format(Locale.ROOT, "%.1f%%", 100 * fraction.doubleValue()) : "-";
     }
 
     /** The fastest ({@code low}) or slowest timed run in ms, where the row was timed and its runs recorded; else "-". */
@@ -143,6 +152,7 @@ public enum ResultFormat {
         }
         // the times are details, as numbers, where the row has them
         fields.remove("ms");
+        fields.remove("of_bound");
         fields.remove("min_ms");
         fields.remove("max_ms");
         fields.put("verified", row.verified());

@@ -52,7 +52,8 @@
         ? {type: 'category', name: chart.xTitle, nameLocation: 'middle', nameGap: 30, data: chart.xs}
         : {type: 'log', name: chart.xTitle + (chart.xTitle === 'size' ? ' (points, log scale)' : ' (log scale)'),
            nameLocation: 'middle', nameGap: 30, axisLabel: {formatter: readable}},
-      yAxis: {type: 'log', name: chart.yTitle, nameLocation: 'middle', nameGap: 55, axisLabel: {formatter: readable}},
+      yAxis: {type: chart.logY ? 'log' : 'value', name: chart.yTitle, nameLocation: 'middle', nameGap: 55,
+              axisLabel: {formatter: readable}},
       series: chart.series.map((series, index) => ({
         name: series.name, type: 'line', emphasis: {focus: 'series'},
         symbol: symbols[index % symbols.length], symbolSize: Math.max(6, 12 - index),

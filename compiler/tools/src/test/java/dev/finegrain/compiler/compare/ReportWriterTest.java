@@ -242,6 +242,26 @@ class ReportWriterTest {
     }
 
     @Test
+    void rowsThatMeasuredTheirMemoryBoundGetAChartOfItsShareAndSayItInTheVerdictAndTable() {
+        List<ResultRow> rows = ReportRows.timed().stream().map(row -> {
+            Map<String, Object> details = new java.util.HashMap<>(row.details());
+            details.putAll(new dev.finegrain.compiler.backend.MemoryBound(8, 4e10).details(row.value()));
+            return row.withDetails(details);
+        }).toList();
+        List<Map<String, Object>> charts = chartData(ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT));
+        assertEquals(List.of("LINES", "HEATMAP", "LINES"), charts.stream().map(chart -> chart.get("kind")).toList());
+        Map<String, Object> bound = charts.get(2);
+        assertEquals("Share of the memory bound on jvm against size (8 bytes a cell at the measured copy bandwidth)",
+                bound.get("title"));
+        assertEquals(false, bound.get("logY"));
+        // tiny-lock at 256x256: 65536 cells in 4 ms against 5e9 cells/s is 0.33 %
+        assertTrue(section(ReportWriter.html(comparison(rows), COMMAND, PRODUCED_AT), "verdicts")
+                .contains("<td>4.000 ms (3.900 to 4.200); 0.3 % of the memory bound</td>"));
+        assertEquals("0.3%", ResultFormat.ofBound(rows.get(1)));
+        assertEquals("-", ResultFormat.ofBound(ReportRows.timed().get(1)));
+    }
+
+    @Test
     void aRowThatIsNotVerifiedIsMarkedInTheTableAndJudgedAndPlottedNowhere() {
         List<ResultRow> rows = new ArrayList<>(compareRows());
         rows.add(notVerified());

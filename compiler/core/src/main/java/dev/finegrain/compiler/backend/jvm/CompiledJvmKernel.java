@@ -65,6 +65,15 @@ public final class CompiledJvmKernel {
         this.bytes = bytesOf(variant.graph(), kernelClass);
     }
 
+    /**
+     * The least bytes a point moves in this class's storage ({@link dev.finegrain.compiler.backend.MemoryBound}): a byte
+     * for an input it keeps in bytes, 8 for long and double, 4 for the rest (bools are ints).
+     */
+    long bytesPerPoint() {
+        return dev.finegrain.compiler.backend.MemoryBound.bytesPerPoint(variant.graph(), field -> bytes[field.id()] ? 1
+                : field.type() == dev.finegrain.dsl.Type.LONG || field.type() == dev.finegrain.dsl.Type.DOUBLE ? 8 : 4);
+    }
+
     /** The fields the class keeps in bytes, from its {@link JClass#BYTE_FIELDS_FIELD}. */
     private static boolean[] bytesOf(KernelGraph graph, Class<?> kernelClass) {
         boolean[] bytes = new boolean[graph.fields().size()];

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.jvm;
 
 import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.MemoryBound;
 import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.jvm.code.AsmEmitter;
@@ -188,7 +189,14 @@ public final class JvmBackend implements Backend {
             details.put("q3_ms", Math.round(timings[timings.length * 3 / 4] / 1e3) / 1e3);
         }
         details.put("timed_runs", timings.length);
-        return new BackendRun(last.outputs(), "cells_per_s", invocation.points() / medianSeconds, "cells/s", details, Optional.empty());
+        double cellsPerSecond = invocation.points() / medianSeconds;
+        if (settings.measure()) {
+            // the roofline's memory bound: this run's least traffic against the team's copy bandwidth
+            long bytesPerPoint = compiled.bytesPerPoint();
+            details.putAll(new MemoryBound(bytesPerPoint, CopyBandwidth.of(team, bytesPerPoint * invocation.points()))
+                    .details(cellsPerSecond));
+        }
+        return new BackendRun(last.outputs(), "cells_per_s", cellsPerSecond, "cells/s", details, Optional.empty());
     }
 
     /** Whether a warm-up of {@code runs} runs over {@code elapsedNanos} is done (see {@link #COMPILED_RUNS} and {@link #SETTLE_NANOS}). */

@@ -76,7 +76,7 @@ public final class CudaBackend implements Backend {
         return arch;
     }
 
-    /** What no GPU target runs: dynamic dataflow and the JVM's dissemination barrier ({@link GpuMapper#neverRuns}). */
+    /** What no GPU target runs: the JVM's dissemination barrier ({@link GpuMapper#neverRuns}). */
     @Override
     public Optional<String> neverRuns(Schedule schedule) {
         return dev.finegrain.compiler.backend.gpu.GpuMapper.neverRuns(schedule);
@@ -201,8 +201,9 @@ public final class CudaBackend implements Backend {
                             ? (Object) d.longValue() : value);
                 }
             }
-            return new BackendRun(outputs, "cells_per_s", ((Number) row.get("value")).doubleValue(), "cells/s", details,
-                    Optional.empty());
+            double cellsPerSecond = ((Number) row.get("value")).doubleValue();
+            details.putAll(CudaMemoryBound.details(variant.graph(), row.get(CudaMemoryBound.COPY_GBPS), cellsPerSecond));
+            return new BackendRun(outputs, "cells_per_s", cellsPerSecond, "cells/s", details, Optional.empty());
         } catch (IOException failure) {
             throw new UncheckedIOException(failure);
         } finally {

@@ -1,0 +1,32 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.MemoryBound;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.Map;
+
+/**
+ * A CUDA row's memory bound ({@link MemoryBound}): the least bytes a point moves in the GPU targets' storage (4 bytes,
+ * 8 for long and double) against the copy bandwidth the harness timed in the same run ({@code copy_gbps}). For rows
+ * run here and for rows an exported bundle's harness wrote, which the merge annotates.
+ */
+public final class CudaMemoryBound {
+
+    /** The harness's member holding the copy bandwidth it timed, in GB/s (0 when the GPU had no room for the copy). */
+    public static final String COPY_GBPS = "copy_gbps";
+
+    private CudaMemoryBound() {}
+
+    public static long bytesPerPoint(KernelGraph graph) {
+        return MemoryBound.bytesPerPoint(graph, field -> GpuTarget.elementBytes(field.type()));
+    }
+
+    /** The bound's details for a row of {@code cellsPerSecond} whose harness timed {@code copyGbps}; none without a copy. */
+    public static Map<String, Object> details(KernelGraph graph, Object copyGbps, double cellsPerSecond) {
+        if (!(copyGbps instanceof Number gbps) || !(gbps.doubleValue() > 0)) {
+            return Map.of();
+        }
+        return new MemoryBound(bytesPerPoint(graph), gbps.doubleValue() * 1e9).details(cellsPerSecond);
+    }
+}
