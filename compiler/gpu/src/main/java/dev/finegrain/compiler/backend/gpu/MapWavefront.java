@@ -9,8 +9,8 @@ import dev.finegrain.dsl.internal.DependenceMath;
 import java.util.Optional;
 
 /**
- * Maps a wavefront plan onto a GPU in one launch: the steps along the plan's hyperplane (in 3D a plane of candidates a
- * step, {@link WavefrontPlanes}), as many threads as the widest step needs (whole warps, at most a block), and one
+ * Maps a wavefront plan onto a GPU in one launch: the steps along a hyperplane that orders the kernel's dependences
+ * ({@link #steppedHyperplane}; in 3D a plane of candidates a step, {@link WavefrontPlanes}), as many threads as the widest step needs (whole warps, at most a block), and one
  * persistent block per SM with an inter-block barrier when one block cannot hold a step (or a launch per step when
  * the barrier is a relaunch); throws
  * {@link GpuLoweringException} for a hyperplane the GPU steps cannot follow.
@@ -22,19 +22,25 @@ final class MapWavefront {
     /** Why the GPU steps cannot follow the plan's hyperplane, if they cannot (whatever the sizes). */
     static Optional<String> unsupported(KernelGraph graph, WavefrontPlan plan) {
         int[] h = plan.hyperplane();
-        if (graph.rank() == 2 && !(h[0] == 1 && h[1] == 1 && plan.stride() == 1)) {
-            return Optional.of("the GPU model lowers 2D wavefronts along anti-diagonals (hyperplane (1,1)); "
-                    + graph.name() + " needs " + DependenceMath.format(h));
-        }
-        if (graph.rank() == 3 && !WavefrontPlanes.steps(h)) {
-            return Optional.of("the GPU model lowers 3D wavefronts along hyperplanes of 0s and 1s; " + graph.name()
-                    + " needs " + DependenceMath.format(h));
-        }
         if (graph.rank() == 1 && h[0] != 1) {
             return Optional.of("the GPU model lowers 1D wavefronts with hyperplane (1); " + graph.name() + " needs "
                     + DependenceMath.format(h));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The hyperplane the GPU's steps follow: in 2D the anti-diagonals (1,1), one at a time; in 3D the plan's own
+     * where its components are 0s and 1s (a recurrence along i alone steps by (1,0,0)), else (1,1,1). Every kernel a
+     * GPU maps has dependences with no component negative and not all zero, which every hyperplane of ones orders
+     * (h.d >= 1), whatever hyperplane the plan chose for the JVM (for a kernel that reads only west, (0,1), which has
+     * fewer steps but no 2D GPU form).
+     */
+    static int[] steppedHyperplane(KernelGraph graph, WavefrontPlan plan) {
+        int[] ones = new int[graph.rank()];
+        java.util.Arrays.fill(ones, 1);
+        return graph.rank() == 3 && WavefrontPlanes.steps(plan.hyperplane()) || graph.rank() == 1 ? plan.hyperplane().clone()
+                : ones;
     }
 
     /**
@@ -64,7 +70,7 @@ final class MapWavefront {
         int steps;
         int widest;
         if (graph.rank() == 3) {
-            WavefrontPlanes planes = new WavefrontPlanes(sizes, plan.hyperplane());
+            WavefrontPlanes planes = new WavefrontPlanes(sizes, steppedHyperplane(graph, plan));
             steps = planes.steps();
             widest = planes.widest();
         } else if (graph.rank() == 2) {
@@ -86,7 +92,7 @@ final class MapWavefront {
                     + " sizes whose widest step needs more than " + threads + " threads)");
         }
         return new WavefrontMapping(graph, target, sizes.clone(), steps, widest, stride, threads, blocks,
-                plan.hyperplane().clone(), barrier,
+                steppedHyperplane(graph, plan), barrier,
                 plan.barrier().isPresent() ? "named by the schedule" : "the target's default: " + target.defaultGridBarrierSource(),
                 plan.lockChoices().waitPolicy());
     }

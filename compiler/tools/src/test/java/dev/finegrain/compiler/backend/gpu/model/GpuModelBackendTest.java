@@ -91,6 +91,29 @@ class GpuModelBackendTest {
                 new Schedule.DataParallel(List.of(8, 8)), new Schedule.LockDataflow()));
     }
 
+    /**
+     * A 2D kernel whose planned hyperplane is not (1,1) (it reads only west, only north, only north-west, or nothing)
+     * still runs on the model's wavefront, along the anti-diagonals, which order every dependence the GPU takes; so
+     * does dynamic dataflow over its tiles.
+     */
+    @Test
+    void every2dKernelRunsOnTheWavefrontAlongTheAntiDiagonals() {
+        int[][] reads = {{0, -1}, {-1, 0}, {-1, -1}, {}};
+        List<String> names = List.of("reads-west", "reads-north", "reads-north-west", "reads-nothing");
+        for (int r = 0; r < reads.length; r++) {
+            int[] read = reads[r];
+            Kernel kernel = kernel(names.get(r))
+                    .domain(dim("i", "rows"), dim("j", "cols")).input("b", INT).state("s", INT, boundary(index("i")))
+                    .actor("cell", "s", a -> (read.length == 0 ? a.read("b", 0, 0) : a.read("s", read[0], read[1]))
+                            .times(3).plus(a.read("b", 0, 0)))
+                    .build();
+            for (GpuModelBackend backend : List.of(FERMI, HOPPER)) {
+                assertAllVerified(backend, kernel, new int[] {40, 48}, List.of(new Schedule.Wavefront(),
+                        new Schedule.DynamicDataflow().tile(8)));
+            }
+        }
+    }
+
     @Test
     void aProfileReadFromAFileRunsAsLoaded(@TempDir Path dir) throws IOException {
         // the launches once looked the profile up again by its name, which only built-in profiles have
@@ -547,6 +570,8 @@ class GpuModelBackendTest {
             case "nw" -> builder.param("penalty", 10).input("reference", random.ints(points, -4, 12).toArray());
             case "chain-like", "chain" -> builder.param("work", 3);
             case "mixed" -> builder.input("same", random.ints(points, 0, 2).toArray());
+            case "reads-west", "reads-north", "reads-north-west", "reads-nothing" ->
+                    builder.input("b", random.ints(points, -9, 9).toArray());
             case "reads-ahead" -> builder.input("b", random.ints(Invocation.paddedLength(sizes, 1), -9, 9).toArray());
             case "many-params" -> {
                 for (int k = 0; k < 16; k++) {
