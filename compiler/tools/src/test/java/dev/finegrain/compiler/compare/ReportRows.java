@@ -24,6 +24,15 @@ final class ReportRows {
                 timed("64x64", "lock-dataflow", "tiny-lock", 2.0, 1.9, 2.1));
     }
 
+    /** A mixed sweep: {@link #timed}, {@link #modelAndGpu}, and a row that did not verify. */
+    static List<ResultRow> mixed() {
+        List<ResultRow> rows = new ArrayList<>(timed());
+        rows.addAll(modelAndGpu());
+        rows.add(new ResultRow("k", "256x256", "wavefront", "broken-backend", "-", "per-thread", "shared",
+                RowStatus.NOT_VERIFIED, "cells_per_s", 1, "cells/s", 42, "s[3, 4] is 7, the oracle says 6", Map.of()));
+        return rows;
+    }
+
     static ResultRow timed(String size, String schedule, String mechanism, double median, double min, double max) {
         double cells = ReportCharts.points(size);
         return new ResultRow("k", size, schedule, "jvm", mechanism, "per-thread", "shared", RowStatus.VERIFIED, "cells_per_s",

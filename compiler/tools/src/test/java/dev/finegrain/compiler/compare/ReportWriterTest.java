@@ -305,34 +305,27 @@ class ReportWriterTest {
 
     // ---- without fonts, and in a real browser ---------------------------------------------------------------
 
-    /** The page is written by a JVM with no java.desktop module at all: no AWT, so no fonts are needed. */
+    /**
+     * The page as a user's browser shows it, written the way a GPU server without fonts writes it. A JVM with no
+     * java.desktop module at all (no AWT, so no fonts) writes the page of a mixed sweep; Chromium runs its scripts, and
+     * the DOM it built says every chart was drawn (an SVG with marks in each chart's box), no script or console error
+     * happened, and the verdict names the winner. A screenshot is kept in target/ for a person to look at.
+     */
     @Test
-    void aJvmWithoutAwtOrFontsWritesThePage(@TempDir Path dir) throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process child = new ProcessBuilder(java.toString(), "--limit-modules", "java.base", "-cp",
+    void aPageWrittenWithoutFontsDrawsEveryChartInHeadlessChromiumWithoutAnError(@TempDir Path dir) throws Exception {
+        Path javaCommand = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process child = new ProcessBuilder(javaCommand.toString(), "--limit-modules", "java.base", "-cp",
                 System.getProperty("java.class.path"), ReportWithoutDesktop.class.getName(), dir.toString())
                 .redirectErrorStream(true).start();
         String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(child.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, child.exitValue(), output);
-        assertTrue(Files.readString(dir.resolve("report.html")).contains("<section id=\"verdicts\">"));
-    }
+        Path page = dir.resolve("report.html");
+        assertTrue(Files.readString(page).contains("<section id=\"verdicts\">"), "a JVM without AWT wrote the page");
 
-    /**
-     * The page as a user's browser shows it: Chromium runs its scripts, and the DOM it built says every chart was
-     * drawn (an SVG with marks in each chart's box), no script or console error happened, and the verdict names the
-     * winner. A screenshot is kept in target/ for a person to look at.
-     */
-    @Test
-    void headlessChromiumDrawsEveryChartWithoutAnError(@TempDir Path dir) throws Exception {
         Optional<Path> chromium = onPath("chromium").or(() -> onPath("chromium-browser"));
         Assumptions.assumeTrue(chromium.isPresent(), "chromium is not installed; apt-get install chromium to run this test");
-        List<ResultRow> rows = new ArrayList<>(ReportRows.timed());
-        rows.addAll(ReportRows.modelAndGpu());
-        rows.addAll(compareRows());
-        rows.add(notVerified());
-        Path page = ReportWriter.into(dir).write(comparison(rows), COMMAND, PRODUCED_AT);
-        int charts = ReportCharts.of(rows).size();
+        int charts = ReportCharts.of(ReportRows.mixed()).size();
         String url = page.toUri().toString();
         List<String> headless = List.of(chromium.get().toString(), "--headless", "--disable-gpu", "--no-sandbox",
                 "--disable-background-networking", "--user-data-dir=" + dir.resolve("profile"), "--virtual-time-budget=10000");
