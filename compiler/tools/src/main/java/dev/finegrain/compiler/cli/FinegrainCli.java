@@ -29,7 +29,7 @@ import java.util.function.Function;
         version = "finegrain 0.1.0",
         description = "Compile fine-grained dataflow kernels and compare their schedules.",
         subcommands = {ListCommand.class, ShowCommand.class, RunCommand.class, CompareCommand.class, ExportCommand.class,
-                SimCommand.class, FidelityCommand.class, ValidateCommand.class, MergeCommand.class, CrossoverCommand.class, BreakevenCommand.class, PrimitivesCommand.class,
+                SimCommand.class, FidelityCommand.class, ValidateCommand.class, MergeCommand.class, CrossoverCommand.class, BreakevenCommand.class, PrimitivesCommand.class, ProfilesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class FinegrainCli {
 

@@ -450,6 +450,25 @@ class CliBehaviourTest {
     }
 
     @Test
+    void profilesPrintsEveryValueOfAProfileWithWhereItComesFrom() {
+        Outcome listed = finegrain("profiles");
+        assertEquals(0, listed.exit(), listed.err());
+        assertTrue(listed.out().contains("hopper-h200  H200 SXM"), listed.out());
+        Outcome h200 = finegrain("profiles", "hopper-h200");
+        assertEquals(0, h200.exit(), h200.err());
+        List<String> lines = h200.out().lines().toList();
+        assertTrue(lines.getFirst().startsWith("hopper-h200: H200 SXM"), lines.getFirst());
+        assertTrue(lines.stream().anyMatch(line -> line.matches("latency\\.shared +23 +Measured: 23\\.0 cycles per load.*")),
+                h200.out());
+        assertTrue(lines.stream().anyMatch(line -> line.matches("shared\\.pollCycles +0 +Off: .*")), "a mechanism left off"
+                + " says so: " + h200.out());
+        Outcome unknown = finegrain("profiles", "volta-v100");
+        assertEquals(2, unknown.exit());
+        assertEquals(1, unknown.err().lines().count(), unknown.err());
+        assertTrue(unknown.err().startsWith("finegrain: unknown profile 'volta-v100'"), unknown.err());
+    }
+
+    @Test
     void compareRunsTheGpuModelAndVerifiesEveryRow() {
         Outcome compare = finegrain("compare", "prefix-sum", "--backends", "gpu-model:fermi-gtx570", "--sizes", "96",
                 "--format", "csv");

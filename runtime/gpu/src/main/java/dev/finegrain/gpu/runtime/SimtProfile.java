@@ -87,6 +87,27 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
         return from(nameOrPathWithSettings, properties, new java.util.HashSet<>());
     }
 
+    /** The keys the model reads from this profile (built in, or a file): every one a built-in profile sets explicitly. */
+    public static java.util.SortedSet<String> keysRead(String nameOrPath) {
+        java.util.SortedSet<String> asked = new java.util.TreeSet<>();
+        from(nameOrPath, propertiesOf(nameOrPath), asked);
+        return asked;
+    }
+
+    /** A profile's text as written, whose comments say where each value comes from. */
+    public static String text(String nameOrPath) {
+        String resource = "/dev/finegrain/gpu/profiles/" + nameOrPath + ".properties";
+        try (InputStream in = SimtProfile.class.getResourceAsStream(resource)) {
+            if (in != null) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            propertiesOf(nameOrPath);   // refuses an unknown name with the list of built-in ones
+            return Files.readString(Path.of(nameOrPath), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new SimUserException("cannot read profile " + nameOrPath + ": " + e.getMessage(), e);
+        }
+    }
+
     private static SimtProfile loadFile(String nameOrPath) {
         return from(nameOrPath, propertiesOf(nameOrPath), new java.util.HashSet<>());
     }

@@ -62,6 +62,17 @@ class SimtProfileTest {
         }
     }
 
+    /** No mechanism of the model is on or off by a default: each built-in profile sets every key the model reads. */
+    @ParameterizedTest
+    @MethodSource("builtIn")
+    void setsEveryKeyTheModelReadsExplicitly(String name) throws IOException {
+        java.util.Properties declared = new java.util.Properties();
+        declared.load(new java.io.StringReader(SimtProfile.text(name)));
+        java.util.SortedSet<String> missing = new java.util.TreeSet<>(SimtProfile.keysRead(name));
+        missing.removeAll(declared.stringPropertyNames());
+        assertEquals(java.util.Set.of(), missing, name + " leaves these keys to the model's defaults");
+    }
+
     @Test
     void fermiHasSeed001sLockUnitAndSeed000sLineHoldingAtomics() {
         SimtProfile fermi = SimtProfile.load("fermi-gtx570");
