@@ -12,8 +12,9 @@
 #   mutexes     the spin-locks with each mutex (tas, ttas, ticket): needleman-wunsch and the chain, two sizes each
 #   dynamic     dynamic dataflow against data-parallel over the same tiles (16 and 32), lock-dataflow and its
 #               persistent bands (tiny-lock): needleman-wunsch at 4096 to 16384, and the irregular hotspots
+#   ragged      the tiled schedules at sizes their tiles do not divide (edge tiles cut short): NW, hotspots, the chain
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
-#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic]
+#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
@@ -70,6 +71,12 @@ if [[ " $steps " == *" dynamic "* ]]; then
   dynamic=data-parallel:16,dynamic-dataflow:16,data-parallel:32,dynamic-dataflow:32,lock-dataflow,lock-dataflow:persistent
   SCHEDULES=$dynamic MECHANISMS=tiny-lock run_set dynamic needleman-wunsch 4096,8192,16384
   SCHEDULES=$dynamic,wavefront MECHANISMS=tiny-lock run_set dynamic hotspots 4096,8192
+fi
+if [[ " $steps " == *" ragged "* ]]; then
+  ragged=data-parallel:16,dynamic-dataflow:16,data-parallel:32,dynamic-dataflow:32
+  SCHEDULES=$ragged run_set ragged needleman-wunsch 1000x600,4100x3000
+  SCHEDULES=$ragged run_set ragged hotspots 1000x600
+  SCHEDULES=$ragged run_set ragged chain 1000,100003
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"

@@ -27,6 +27,14 @@ public interface Backend {
     /** Every lock mechanism it implements for some kernel, in sweep order; empty for a backend that takes none. */
     List<LockMechanism> sweep();
 
+    /**
+     * Whether it runs the tiled schedules (data-parallel, dynamic dataflow) at sizes their tile does not divide, the
+     * tiles at the high edges cut short; the others skip such sizes with the reason.
+     */
+    default boolean takesRaggedTiles() {
+        return false;
+    }
+
     /** Whether it runs on worker threads, so that {@code --threads} means something to it. */
     default boolean usesThreads() {
         return false;

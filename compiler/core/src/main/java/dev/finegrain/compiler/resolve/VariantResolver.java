@@ -121,7 +121,7 @@ public final class VariantResolver {
     /** The variant a request names at one size, or why there is none (the above, or tiles that do not divide it). */
     public Resolution resolve(VariantRequest request, int[] sizes) {
         Resolution resolution = resolve(request);
-        Optional<Skip> misfit = resolution.variant().flatMap(variant -> tileMisfit(variant.plan(), sizes));
+        Optional<Skip> misfit = resolution.variant().flatMap(variant -> tileMisfit(variant.plan(), request.target(), sizes));
         return misfit.<Resolution>map(Resolution.Skipped::new).orElse(resolution);
     }
 
@@ -151,20 +151,22 @@ public final class VariantResolver {
     }
 
     /**
-     * Why a tiled plan's tiles (data-parallel's, dynamic dataflow's) cannot cover a size, in the command line's words
-     * (Rodinia's tiles divide the sizes).
+     * Why a tiled plan's tiles (data-parallel's, dynamic dataflow's) cannot cover a size on a backend, in the command
+     * line's words: a backend that does not take ragged tiles ({@link Backend#takesRaggedTiles}) needs tiles that
+     * divide the sizes, as Rodinia's do.
      */
-    public static Optional<Skip> tileMisfit(ExecutionPlan plan, int[] sizes) {
+    public static Optional<Skip> tileMisfit(ExecutionPlan plan, Backend backend, int[] sizes) {
         DataParallelPlan tiles = plan instanceof DataParallelPlan dataParallel ? dataParallel
                 : plan instanceof DynamicDataflowPlan dynamic ? dynamic.tiles() : null;
-        if (tiles == null) {
+        if (tiles == null || backend.takesRaggedTiles()) {
             return Optional.empty();
         }
         String spelling = plan instanceof DynamicDataflowPlan ? "dynamic-dataflow" : "data-parallel";
         return tiles.tileMisfit(sizes).map(misfit -> new Skip(Skip.Reason.TILES_DO_NOT_DIVIDE_SIZE, misfit,
                 plan.schedule().cliName() + " tiles do not divide size " + sizeText(sizes) + " of kernel '"
-                        + plan.graph().name() + "' (" + misfit + "); choose sizes that are multiples of the tile, or a tile"
-                        + " that divides them (" + spelling + ":B or " + spelling + ":BxC)"));
+                        + plan.graph().name() + "' (" + misfit + ") on " + backend.name() + "; choose sizes that are"
+                        + " multiples of the tile, or a tile that divides them (" + spelling + ":B or " + spelling + ":BxC);"
+                        + " the GPU targets run smaller tiles at the edges"));
     }
 
     public static String sizeText(int[] sizes) {

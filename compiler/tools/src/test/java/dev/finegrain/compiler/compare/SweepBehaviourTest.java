@@ -54,9 +54,9 @@ class SweepBehaviourTest {
         List<ResultRow> rows = comparison.rows();
         assertEquals(List.of("16x16 wavefront verified", "16x16 data-parallel:16x16 verified", "20x20 wavefront verified",
                 "20x20 data-parallel:16x16 skipped"), rows.stream().map(r -> r.size() + " " + r.schedule() + " " + r.status()).toList());
-        assertEquals("data-parallel:16x16 tiles do not divide size 20x20 of kernel 'pascal' (rows = 20 is not a multiple of 16); "
-                + "choose sizes that are multiples of the tile, or a tile that divides them (data-parallel:B or data-parallel:BxC)",
-                rows.getLast().problem());
+        assertEquals("data-parallel:16x16 tiles do not divide size 20x20 of kernel 'pascal' (rows = 20 is not a multiple of 16)"
+                + " on reference; choose sizes that are multiples of the tile, or a tile that divides them (data-parallel:B or"
+                + " data-parallel:BxC); the GPU targets run smaller tiles at the edges", rows.getLast().problem());
         assertFalse(comparison.hasProblems(), "a skipped row is no failure");
         assertTrue(Double.isNaN(rows.getLast().value()), "a skipped row has no value");
     }

@@ -76,6 +76,12 @@ public final class CudaBackend implements Backend {
         return arch;
     }
 
+    /** The GPU mapping's tiles cut short at the high edges: each thread checks its point lies in the domain. */
+    @Override
+    public boolean takesRaggedTiles() {
+        return true;
+    }
+
     /** What no GPU target runs: the JVM's dissemination barrier ({@link GpuMapper#neverRuns}). */
     @Override
     public Optional<String> neverRuns(Schedule schedule) {

@@ -144,6 +144,12 @@ public final class GpuModelBackend implements Backend {
         return (int) Math.min(machine.lockBits(), Math.max(kernel.lockBits(), span));
     }
 
+    /** The GPU mapping's tiles cut short at the high edges: each thread checks its point lies in the domain. */
+    @Override
+    public boolean takesRaggedTiles() {
+        return true;
+    }
+
     @Override
     public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
         int[] sizes = invocation.sizes();

@@ -114,6 +114,18 @@ class GpuModelBackendTest {
         }
     }
 
+    /** Sizes the tile does not divide run with the tiles at the high edges cut short, in 1D, 2D and 3D. */
+    @Test
+    void raggedEdgeTilesRunOnTheModel() {
+        for (GpuModelBackend backend : List.of(FERMI, HOPPER)) {
+            assertAllVerified(backend, CHAIN, new int[] {200}, List.of(new Schedule.DataParallel(List.of(48)),
+                    new Schedule.DynamicDataflow().tile(48)));
+            assertAllVerified(backend, NW, new int[] {40, 37}, List.of(new Schedule.DynamicDataflow().tile(16)));
+            assertAllVerified(backend, dev.finegrain.compiler.backend.gpu.GpuGoldenCatalog.box3d(), new int[] {13, 10, 7},
+                    List.of(new Schedule.DataParallel(List.of(4, 5, 3)), new Schedule.DynamicDataflow().tile(4, 5, 3)));
+        }
+    }
+
     @Test
     void aProfileReadFromAFileRunsAsLoaded(@TempDir Path dir) throws IOException {
         // the launches once looked the profile up again by its name, which only built-in profiles have
