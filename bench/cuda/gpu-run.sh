@@ -13,8 +13,9 @@
 #   dynamic     dynamic dataflow against data-parallel over the same tiles (16 and 32), lock-dataflow and its
 #               persistent bands (tiny-lock): needleman-wunsch at 4096 to 16384, and the irregular hotspots
 #   ragged      the tiled schedules at sizes their tiles do not divide (edge tiles cut short): NW, hotspots, the chain
+#   wide        tiny-lock on a double state (gauss-seidel-2d) beside acquire-release
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
-#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged]
+#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
@@ -77,6 +78,9 @@ if [[ " $steps " == *" ragged "* ]]; then
   SCHEDULES=$ragged run_set ragged needleman-wunsch 1000x600,4100x3000
   SCHEDULES=$ragged run_set ragged hotspots 1000x600
   SCHEDULES=$ragged run_set ragged chain 1000,100003
+fi
+if [[ " $steps " == *" wide "* ]]; then
+  SCHEDULES=lock-dataflow MECHANISMS=tiny-lock,acquire-release run_set wide gauss-seidel-2d 256,1000x600,4096
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"

@@ -48,7 +48,11 @@ final class MapLockDataflow {
         this.mechanism = effectiveMechanism(choices, requested);
         this.waits = GpuMapper.tokenWaits(plan);
         this.privateChannels = choices.channelPolicy() == ChannelPolicy.PRIVATE;
-        this.storage = mechanism.storage(choices.channelPolicy(), target);
+        TokenStorage asked = mechanism.storage(choices.channelPolicy(), target);
+        // a ready bit beside a 32-bit value fills a 64-bit word; a long or double leaves it no room, so its token is a
+        // ready word of its own (released after the value, acquired before it is read)
+        boolean wideState = graph.fields().stream().anyMatch(field -> field.isState() && GpuTarget.elementBytes(field.type()) > 4);
+        this.storage = asked == TokenStorage.READY_BIT_BESIDE_VALUE && wideState ? TokenStorage.TOKEN_WORD : asked;
     }
 
     static LockDataflowMapping map(KernelGraph graph, DataflowPlan plan, LockMechanism requested, GpuTarget target,
@@ -148,12 +152,6 @@ final class MapLockDataflow {
         mechanism.unsupportedOn(target).ifPresent(reason -> {
             throw new GpuLoweringException(reason);
         });
-        if (storage == TokenStorage.READY_BIT_BESIDE_VALUE) {
-            stateFields().stream().filter(field -> GpuTarget.elementBytes(field.type()) > 4).findFirst().ifPresent(field -> {
-                throw new GpuLoweringException(mechanism.id() + " keeps the ready bit beside a 32-bit value in one 64-bit"
-                        + " word, and state field '" + field.name() + "' is " + field.type() + "; use acquire-release");
-            });
-        }
         if (mechanism.claimsLockBit(target) && target.lockBits() == 0) {
             throw new GpuLoweringException(mechanism.id() + " takes a lock bit per token word (" + target.called()
                     + " runs shared atomics as loops on lock bits) but has none; use a mechanism without atomics");

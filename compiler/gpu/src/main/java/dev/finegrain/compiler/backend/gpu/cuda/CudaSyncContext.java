@@ -68,6 +68,11 @@ public final class CudaSyncContext {
         return mapping.tokens().privateChannels();
     }
 
+    /** Where the mapping keeps a channel's token. */
+    dev.finegrain.compiler.backend.gpu.mechanism.TokenStorage tokenStorage() {
+        return mapping.tokens().storage();
+    }
+
     /** Token arrays with words of their own ({@code tok0}, {@code tok1}, ...). */
     int tokenArrays() {
         return mapping.tokens().tokenBase().length;

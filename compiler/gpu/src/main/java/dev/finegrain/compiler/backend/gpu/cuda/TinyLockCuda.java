@@ -2,22 +2,36 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.backend.gpu.mechanism.TokenStorage;
 
 /**
  * Tiny-lock on a GPU without lock bits: a shared channel's token is a ready bit beside the producer's 32-bit value in
  * one 64-bit word (bit 32), stored with release and read with acquire, so that one load brings token and value
  * together as LDSLK does (seed 001 Listing 4); a consumer takes nothing, so nothing is restored. A private channel has
- * a ready flag of its own.
+ * a ready flag of its own. A kernel with a long or double state has no room for the bit beside its values, and the
+ * mapping gives each value a ready word of its own ({@link TokenStorage#TOKEN_WORD}): the flags of
+ * {@link AcquireReleaseCuda}.
  */
 public final class TinyLockCuda implements CudaSync {
 
+    private static final AcquireReleaseCuda READY_WORDS = new AcquireReleaseCuda();
+
+    /** Whether a shared channel's token is a word of its own (a 64-bit state), not a bit beside the value. */
+    private static boolean readyWords(CudaSyncContext cx) {
+        return !cx.privateChannels() && cx.tokenStorage() == TokenStorage.TOKEN_WORD;
+    }
+
     @Override
     public boolean packsStateWords(CudaSyncContext cx) {
-        return !cx.privateChannels();
+        return !cx.privateChannels() && !readyWords(cx);
     }
 
     @Override
     public void initTokens(CudaSyncContext cx) {
+        if (readyWords(cx)) {
+            READY_WORDS.initTokens(cx);
+            return;
+        }
         if (cx.privateChannels()) {
             cx.out.comment("private channels: one ready flag per channel, set for halo words");
             for (int a = 0; a < cx.tokenArrays(); a++) {
@@ -30,6 +44,10 @@ public final class TinyLockCuda implements CudaSync {
 
     @Override
     public void tryTake(CudaSyncContext cx, int c, String have) {
+        if (readyWords(cx)) {
+            READY_WORDS.tryTake(cx, c, have);
+            return;
+        }
         if (cx.privateChannels()) {
             cx.out.line("if (!" + have + ") " + have + " = fg::load_acquire_cta(&" + cx.producerToken(c) + ") != 0;");
             return;
@@ -44,6 +62,10 @@ public final class TinyLockCuda implements CudaSync {
 
     @Override
     public void waitInTurn(CudaSyncContext cx, int c) {
+        if (readyWords(cx)) {
+            READY_WORDS.waitInTurn(cx, c);
+            return;
+        }
         if (cx.privateChannels()) {
             cx.out.line(cx.waitWhile("fg::load_acquire_cta(&" + cx.producerToken(c) + ") == 0"));
             return;
@@ -58,6 +80,10 @@ public final class TinyLockCuda implements CudaSync {
 
     @Override
     public void publish(CudaSyncContext cx, IrActor actor, String value) {
+        if (readyWords(cx)) {
+            READY_WORDS.publish(cx, actor, value);
+            return;
+        }
         if (!cx.privateChannels()) {
             cx.out.line("fg::store_release_cta(&" + cx.ownWord(actor) + ", (1ull << 32) | (unsigned) " + value + ");"
                     + "   // store and unlock");

@@ -67,6 +67,7 @@ class CudaSourceGoldenTest {
                         "--mechanism", "acquire-release", "--sizes", "40x200")),
                 Arguments.of("smooth-acquire-release", List.of("smooth", "--schedule", "lock-dataflow", "--mechanism",
                         "acquire-release")),
+                Arguments.of("smooth-tiny-lock", List.of("smooth", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
                 Arguments.of("long-hash-atomic-spin-lock", List.of("long-hash", "--schedule", "lock-dataflow", "--mechanism",
                         "atomic-spin-lock")),
                 Arguments.of("box-3d-wavefront", List.of("box-3d", "--schedule", "wavefront", "--sizes", "40x40x40")),

@@ -54,6 +54,18 @@ class CudaToolchainTest {
         assertEquals(0, Files.getLastModifiedTime(binary).toMillis(), "the second build linked again");
     }
 
+    /** Tiny-lock on a double state: a ready word of its own beside each value, where a 32-bit value takes the bit. */
+    @Test
+    void buildsTinyLockOnA64BitState(@TempDir Path cache) throws Exception {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        Kernel smooth = GpuGoldenCatalog.CATALOG.find("smooth").orElseThrow().kernel();
+        KernelGraph graph = Pipeline.compile(smooth);
+        CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
+                SchedulePlanner.plan(graph, lockDataflow()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {70, 50});
+        assertTrue(source.text().contains("fg::store_release_cta(&") && !source.text().contains("fg::u64"), source.text());
+        assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)));
+    }
+
     /** Dynamic dataflow's persistent blocks and the prelude's ready ring build in 2D and 3D, with ragged edge tiles. */
     @Test
     void buildsDynamicDataflowWithItsReadyRing(@TempDir Path cache) throws Exception {
