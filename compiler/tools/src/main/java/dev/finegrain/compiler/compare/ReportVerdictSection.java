@@ -51,7 +51,7 @@ final class ReportVerdictSection {
         for (ReportVerdicts.Verdict verdict : verdicts) {
             String key = verdict.kernel() + "|" + verdict.backend();
             ReportVerdicts.Verdict known = largest.get(key);
-            if (known == null || ReportCharts.points(size(verdict)) >= ReportCharts.points(size(known))) {
+            if (known == null || ReportCharts.points(verdict.size()) >= ReportCharts.points(known.size())) {
                 largest.put(key, verdict);
             }
         }
@@ -103,10 +103,5 @@ final class ReportVerdictSection {
             return "unknown: the winner has no spread (timed once, or its runs not kept)";
         }
         return verdict.ties().isEmpty() ? "none" : String.join(", ", verdict.ties());
-    }
-
-    private static String size(ReportVerdicts.Verdict verdict) {
-        int space = verdict.point().indexOf(' ');
-        return space < 0 ? verdict.point() : verdict.point().substring(0, space);
     }
 }

@@ -22,12 +22,13 @@ import java.util.Optional;
 public final class ReportVerdicts {
 
     /**
+     * @param size     the size alone
      * @param point    the size, with the other axes' values where the sweep varies them
      * @param ties     the other variants whose runs overlap the winner's, fastest first
      * @param variants how many verified variants competed
      * @param boundFraction the winner's share of its memory bound, NaN where its run measured none
      */
-    public record Verdict(String kernel, String backend, String point, String winner, RowCost cost, String baseline,
+    public record Verdict(String kernel, String backend, String size, String point, String winner, RowCost cost, String baseline,
                           boolean winnerIsBaseline, double speedup, List<String> ties, int variants, Double boundFraction) {}
 
     /** @param agrees the model's pick was the real winner, or tied with it ({@code tied}) */
@@ -47,7 +48,7 @@ public final class ReportVerdicts {
             ResultRow baseline = Baselines.of(group);
             List<String> ties = ranked.stream().skip(1).filter(row -> RowCost.of(row).orElseThrow().tiesWith(best))
                     .map(row -> ReportCharts.variant(row, granularities, channels)).toList();
-            verdicts.add(new Verdict(winner.kernel(), winner.backend(), point(winner),
+            verdicts.add(new Verdict(winner.kernel(), winner.backend(), winner.size(), point(winner),
                     ReportCharts.variant(winner, granularities, channels), best,
                     ReportCharts.variant(baseline, granularities, channels)
                             + (Baselines.dataParallel(baseline) ? "" : " (slowest; no data-parallel row)"),
@@ -57,7 +58,7 @@ public final class ReportVerdicts {
         // by kernel and backend as the rows first name them, then by size: a backend's verdicts read as one run down
         List<String> order = rows.stream().map(row -> row.kernel() + "|" + row.backend()).distinct().toList();
         verdicts.sort(Comparator.comparingInt((Verdict verdict) -> order.indexOf(verdict.kernel() + "|" + verdict.backend()))
-                .thenComparingLong(verdict -> ReportCharts.points(verdict.point().split(" ")[0])));
+                .thenComparingLong(verdict -> ReportCharts.points(verdict.size())));
         return verdicts;
     }
 
