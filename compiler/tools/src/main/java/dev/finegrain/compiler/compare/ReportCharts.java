@@ -152,24 +152,6 @@ public final class ReportCharts {
         return Arrays.stream(size.split("x")).mapToLong(Long::parseLong).reduce(1, Math::multiplyExact);
     }
 
-    /**
-     * A number with an SI prefix and three significant digits at most, for labels: 1.5 G, 250 M, 4.1 k, 12, 0.5.
-     */
-    static String readable(double value) {
-        double magnitude = Math.abs(value);
-        String[] prefixes = {"", " k", " M", " G", " T", " P"};
-        int step = 0;
-        while (magnitude >= 1000 && step < prefixes.length - 1) {
-            magnitude /= 1000;
-            value /= 1000;
-            step++;
-        }
-        String digits = magnitude >= 100 || magnitude == Math.rint(magnitude) ? String.format(Locale.ROOT, "%.0f", value)
-                : magnitude >= 10 ? String.format(Locale.ROOT, "%.1f", value) : String.format(Locale.ROOT, "%.2f", value);
-        digits = digits.contains(".") ? digits.replaceAll("0+$", "").replaceAll("\\.$", "") : digits;
-        return digits + prefixes[step];
-    }
-
     private static List<Series> series(List<ResultRow> rows, String x, Function<ResultRow, double[]> value) {
         List<Series> series = new ArrayList<>();
         boolean granularities = rows.stream().map(ResultRow::granularity).distinct().count() > 1;

@@ -12,7 +12,7 @@
     consoleError.apply(console, args);
   };
 
-  // A number with an SI prefix and three significant digits at most, as ReportCharts.readable writes it.
+  // A number with an SI prefix and three significant digits at most: 1.5 G, 250 M, 4.1 k, 12, 0.5.
   function readable(value) {
     const prefixes = ['', ' k', ' M', ' G', ' T', ' P'];
     let step = 0;

@@ -288,13 +288,6 @@ class ReportWriterTest {
     }
 
     @Test
-    void numbersAreReadable() {
-        assertEquals(List.of("1.5 G", "250 M", "4.1 k", "12", "0.5", "1 k", "999"), List.of(ReportCharts.readable(1.5e9),
-                ReportCharts.readable(2.5e8), ReportCharts.readable(4096), ReportCharts.readable(12), ReportCharts.readable(0.5),
-                ReportCharts.readable(1000), ReportCharts.readable(999)));
-    }
-
-    @Test
     void aFileThatCannotBeWrittenIsAUsageErrorNamingIt(@TempDir Path dir) throws IOException {
         Files.createDirectory(dir.resolve("results.csv"));
         UsageException problem = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
