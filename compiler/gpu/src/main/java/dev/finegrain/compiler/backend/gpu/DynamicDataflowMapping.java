@@ -65,11 +65,7 @@ public record DynamicDataflowMapping(DataParallelMapping tiles, int blocks, int 
 
     /** Tiles in the grid. */
     public int tileCount() {
-        int count = 1;
-        for (int d = 0; d < graph().rank(); d++) {
-            count *= tiles.tile().tiles(d);
-        }
-        return count;
+        return tiles.tile().tileCount();
     }
 
     /** The ring and the counters follow the error word and the barrier counter. */

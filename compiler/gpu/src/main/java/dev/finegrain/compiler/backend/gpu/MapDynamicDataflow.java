@@ -38,11 +38,7 @@ final class MapDynamicDataflow {
         int threads = tiles.lanes();
         int perSm = Math.max(1, Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / threads,
                 target.sharedBytesPerSm() / Math.max(1, tiles.resources().sharedBytes() + 4))));
-        int tileCount = 1;
-        for (int d = 0; d < graph.rank(); d++) {
-            tileCount *= tiles.tile().tiles(d);
-        }
-        int blocks = (int) Math.min(tileCount, (long) target.smCount() * perSm);
+        int blocks = (int) Math.min(tiles.tile().tileCount(), (long) target.smCount() * perSm);
         DynamicDataflowMapping mapping = new DynamicDataflowMapping(tiles, blocks, perSm,
                 plan.named().isPresent() ? "named by the schedule" : "the GPU targets' default",
                 plan.lockChoices().waitPolicy());

@@ -47,6 +47,24 @@ public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHi
         return Math.ceilDiv(sizes[dimension], interior[dimension]);
     }
 
+    /** Tiles in the grid, every dimension's count multiplied. */
+    public int tileCount() {
+        int count = 1;
+        for (int d = 0; d < rank; d++) {
+            count *= tiles(d);
+        }
+        return count;
+    }
+
+    /** How far apart in a tile's row-major number (the last dimension fastest) two tiles one step apart along d are. */
+    public int tileStride(int dimension) {
+        int stride = 1;
+        for (int d = dimension + 1; d < rank; d++) {
+            stride *= tiles(d);
+        }
+        return stride;
+    }
+
     /** Blocks per launch: one launch per block-diagonal, one block per tile on it. */
     public List<Integer> blocksPerLaunch() {
         List<Integer> blocks = new ArrayList<>();

@@ -37,12 +37,8 @@ final class CudaDynamicDataflow {
         out.line("if (tile < 0) return;   // every tile is taken");
         String[] coordinate = {"I", "J", "K"};
         String[] origin = {"i0", "j0", "k0"};
-        int[] stride = new int[rank];
-        for (int d = rank - 1; d >= 0; d--) {
-            stride[d] = d == rank - 1 ? 1 : stride[d + 1] * tile.tiles(d + 1);
-        }
         for (int d = 0; d < rank; d++) {
-            String index = "tile" + (stride[d] == 1 ? "" : " / " + stride[d]) + (d == 0 ? "" : " % " + tile.tiles(d));
+            String index = "tile" + (tile.tileStride(d) == 1 ? "" : " / " + tile.tileStride(d)) + (d == 0 ? "" : " % " + tile.tiles(d));
             out.line("const int " + coordinate[d] + " = " + index + ";");
             out.line("const int " + origin[d] + " = " + coordinate[d] + " * " + tile.interior()[d] + ";");
         }
@@ -57,7 +53,7 @@ final class CudaDynamicDataflow {
         out.line("const unsigned below = " + below + ";   // this tile's neighbours below");
         for (int d = 0; d < rank; d++) {
             out.line("if (" + coordinate[d] + " + 1 < " + tile.tiles(d) + ") fg::ring_arrive(ring, " + count + "u, tile + "
-                    + stride[d] + ", below - (" + coordinate[d] + " > 0) + 1u);");
+                    + tile.tileStride(d) + ", below - (" + coordinate[d] + " > 0) + 1u);");
         }
         out.close();
         out.close();

@@ -98,9 +98,9 @@ final class SimtDynamicDataflow {
     private String[] emitCoordinates(String tileIndex) {
         int rank = tile.rank();
         String[] coordinates = new String[rank];
-        int stride = 1;
         for (int d = rank - 1; d >= 0; d--) {
             coordinates[d] = asm.register();
+            int stride = tile.tileStride(d);
             String quotient = tileIndex;
             if (stride > 1) {
                 asm.emit("IDIV " + coordinates[d] + ", " + tileIndex + ", " + asm.constant(stride));
@@ -111,7 +111,6 @@ final class SimtDynamicDataflow {
             } else if (stride == 1) {
                 asm.emit("MOV " + coordinates[d] + ", " + tileIndex);
             }
-            stride *= tile.tiles(d);
         }
         return coordinates;
     }
@@ -138,17 +137,11 @@ final class SimtDynamicDataflow {
         String arrived = asm.register();
         String needed = asm.register();
         String address = asm.register();
-        int stride = 1;
-        int[] strides = new int[rank];
-        for (int d = rank - 1; d >= 0; d--) {
-            strides[d] = stride;
-            stride *= tile.tiles(d);
-        }
         for (int d = 0; d < rank; d++) {
             String next = "counted_" + d;
             asm.emit("ISETP.GE.AND P0, PT, " + coordinates[d] + ", " + SimtAssembler.immediate(tile.tiles(d) - 1) + ", PT");
             asm.emit("P0", "BRA " + next);
-            asm.emit("IADD " + above + ", " + tileIndex + ", " + SimtAssembler.immediate(strides[d]));
+            asm.emit("IADD " + above + ", " + tileIndex + ", " + SimtAssembler.immediate(tile.tileStride(d)));
             asm.emit("SHL " + address + ", " + above + ", 0x2");
             asm.emit("ATOM.ADD " + arrived + ", [" + address + "+" + SimtAssembler.immediate(ring
                     + DynamicDataflowMapping.arrivalsByte(0)) + "], " + one);
