@@ -406,7 +406,7 @@ public final class ComparisonRunner {
 
         void started(Sweep.Planned row) {
             int number = next.incrementAndGet();
-            if (bar != null && total > 1) {
+            if (bar != null) {
                 bar.started(label(row));
             } else if (progress != null && total > 1) {
                 say(String.format("[%d/%d] %s", number, total, label(row)));

@@ -46,9 +46,10 @@ final class ProgressBar {
         running.remove(row);
         done++;
         if (problem != null) {
-            above(problem);
+            above(problem);   // which draws the bar again under it
+        } else {
+            draw();
         }
-        draw();
     }
 
     /** A line printed above the bar, which is redrawn under it. */

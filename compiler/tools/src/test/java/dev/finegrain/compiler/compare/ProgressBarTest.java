@@ -47,7 +47,6 @@ class ProgressBarTest {
         assertEquals("\r[....................] 0/2 rows: k 64 wavefront jvm\033[K"
                 + "\r\033[K[1/2 done] k 64 wavefront jvm: failed: a stalled wait\n"
                 + "\r[##########..........] 1/2 rows, about 2 s left\033[K"
-                + "\r[##########..........] 1/2 rows, about 2 s left\033[K"
                 + "\r\033[K", text.toString().replace(System.lineSeparator(), "\n"));
     }
 }
