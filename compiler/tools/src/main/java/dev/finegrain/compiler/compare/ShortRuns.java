@@ -7,8 +7,9 @@ import java.util.Optional;
 
 /**
  * The warning a sweep gives once when its JVM rows are too short to time: below {@link #RELIABLE_MS} a run is
- * dominated by waking threads, handing work across cores and the JIT's last compilations, and rows of one size were
- * seen to differ by 10 to 100 times from one run of a sweep to the next. Such rows still verify; their order is noise.
+ * dominated by waking threads, handing work across cores and the JIT's last compilations (one lock-dataflow row of
+ * Needleman-Wunsch at 128² on two threads ran its seven timed runs in 0.012 to 8.05 ms, docs/results/report-2026-11-29).
+ * Such rows still verify; their order is noise.
  */
 public final class ShortRuns {
 
