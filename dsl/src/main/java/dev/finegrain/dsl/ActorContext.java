@@ -23,6 +23,11 @@ public final class ActorContext {
         return new Expr.Read(field, Expr.offsetList(offset), CallSite.capture());
     }
 
+    /** The element of a lookup table at {@code indices}, one int per axis. */
+    public Expr lookup(String table, Expr... indices) {
+        return new Expr.Lookup(table, java.util.List.of(indices), CallSite.capture());
+    }
+
     public Expr index(String name) {
         return new Expr.Index(name, CallSite.capture());
     }

@@ -138,6 +138,16 @@ public sealed interface Expr {
         }
     }
 
+    /**
+     * The element of a lookup table at the given indices, one per axis, each an int computed per point; an index
+     * outside the table's extent stops the run with a message naming the table, the axis and the value.
+     */
+    record Lookup(String table, List<Expr> indices, CallSite site) implements Expr {
+        public Lookup {
+            indices = List.copyOf(indices);
+        }
+    }
+
     record Unary(UnaryOperator operator, Expr operand, CallSite site) implements Expr {}
 
     record Binary(BinaryOperator operator, Expr left, Expr right, CallSite site) implements Expr {}

@@ -2,6 +2,7 @@ package dev.finegrain.dsl;
 
 import dev.finegrain.dsl.internal.Diagnostics;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -75,6 +76,19 @@ public final class Finegrain {
     /** The field's value at the current point plus {@code offset}, one component per dimension. */
     public static Expr read(String field, int... offset) {
         return new Expr.Read(field, Expr.offsetList(offset), CallSite.capture());
+    }
+
+    /**
+     * The element of table {@code table} at {@code indices}, one int per axis: {@code lookup("blosum62", a.read("a", 0),
+     * a.read("b", 0))} scores the residue pair of a cell.
+     */
+    public static Expr lookup(String table, Expr... indices) {
+        return new Expr.Lookup(table, List.of(indices), CallSite.capture());
+    }
+
+    /** The dimensions a sequence input spans, by index name: {@code input("a", INT, along("i"))}. */
+    public static Along along(String... indices) {
+        return new Along(List.of(indices), CallSite.capture());
     }
 
     // ---- functions -----------------------------------------------------------------------------------------

@@ -1,13 +1,15 @@
 package dev.finegrain.dsl;
 
 import dev.finegrain.dsl.internal.Diagnostics;
+import dev.finegrain.dsl.internal.SequenceDiagnostics;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One run's data for a kernel: the domain sizes, every param's value and every input array. Input arrays are
+ * One run's data for a kernel: the domain sizes, every param's value and every input array (a lookup table is given as
+ * an input, by its name, row-major; a sequence input holds one value per point of the dimensions it spans). Input arrays are
  * row-major over the domain padded by the input's halo on every side, so element (p0, p1) of a 2D input with
  * halo h sits at {@code (p0 + h) * (size1 + 2h) + (p1 + h)}. {@link Builder#build()} checks everything before
  * any backend runs, so a backend never starts on a missing param or a short array.
@@ -89,6 +91,13 @@ public final class Invocation {
         }
     }
 
+    /** The sizes of the dimensions {@code field} spans, in domain order: all of {@code sizes} but for a sequence input. */
+    public static int[] spannedSizes(Kernel kernel, FieldSpec field, int[] sizes) {
+        List<String> spanned = field.spannedIndices(kernel.domain());
+        return java.util.stream.IntStream.range(0, sizes.length)
+                .filter(d -> spanned.contains(kernel.domain().get(d).index())).map(d -> sizes[d]).toArray();
+    }
+
     /** The extents of an array padded by {@code halo} cells on every side. */
     public static int[] paddedExtents(int[] sizes, int halo) {
         return Arrays.stream(sizes).map(n -> n + 2 * halo).toArray();
@@ -139,7 +148,8 @@ public final class Invocation {
             }
             List<String> paramNames = kernel.params().stream().map(ParamSpec::name).toList();
             List<FieldSpec> inputFields = kernel.fields().stream().filter(FieldSpec::isInput).toList();
-            List<String> inputNames = inputFields.stream().map(FieldSpec::name).toList();
+            List<String> inputNames = java.util.stream.Stream.concat(inputFields.stream().map(FieldSpec::name),
+                    kernel.tables().stream().map(TableSpec::name)).toList();
             for (String given : params.keySet()) {
                 if (!paramNames.contains(given)) {
                     throw Diagnostics.notAnInput(name, "param", given, paramNames, site);
@@ -167,21 +177,35 @@ public final class Invocation {
                 if (!arrayClass(input.type()).isInstance(array)) {
                     throw Diagnostics.inputWrongType(name, input, array, site);
                 }
-                String shape = Arrays.stream(sizes).mapToLong(n -> n + 2L * input.halo()).mapToObj(String::valueOf)
+                int[] spanned = spannedSizes(kernel, input, sizes);
+                String shape = Arrays.stream(spanned).mapToLong(n -> n + 2L * input.halo()).mapToObj(String::valueOf)
                         .reduce((a, b) -> a + " x " + b).orElseThrow()
-                        + (input.halo() == 0 ? "" : ", the domain padded by halo " + input.halo());
-                long cells = Arrays.stream(sizes).mapToLong(n -> n + 2L * input.halo()).reduce(1, (a, b) ->
+                        + (input.halo() == 0 ? "" : ", the domain padded by halo " + input.halo())
+                        + (input.isSequence() ? ", along " + String.join(", ", input.along()) : "");
+                long cells = Arrays.stream(spanned).mapToLong(n -> n + 2L * input.halo()).reduce(1, (a, b) ->
                         a > Integer.MAX_VALUE || b > Integer.MAX_VALUE ? Long.MAX_VALUE : Math.min(Long.MAX_VALUE / 4, a * b));
                 if (cells > Integer.MAX_VALUE) {
                     throw Diagnostics.inputTooLarge(name, input, shape, site);
                 }
-                int expected = paddedLength(sizes, input.halo());
+                int expected = paddedLength(spanned, input.halo());
                 int actual = java.lang.reflect.Array.getLength(array);
                 if (actual != expected) {
                     throw Diagnostics.inputWrongLength(name, input, expected, actual, shape, site);
                 }
                 if (input.storage() == Storage.BYTE) {
                     checkFitsByte(name, input, (int[]) array, site);
+                }
+            }
+            for (TableSpec table : kernel.tables()) {
+                Object array = inputs.get(table.name());
+                if (array == null) {
+                    throw SequenceDiagnostics.tableMissing(name, table, site);
+                }
+                if (!arrayClass(table.type()).isInstance(array)) {
+                    throw SequenceDiagnostics.tableWrongType(name, table, array, site);
+                }
+                if (java.lang.reflect.Array.getLength(array) != table.length()) {
+                    throw SequenceDiagnostics.tableWrongLength(name, table, java.lang.reflect.Array.getLength(array), site);
                 }
             }
             return new Invocation(kernel, sizes.clone(), params, inputs, site);

@@ -26,6 +26,7 @@ public final class Kernel {
     private final CallSite domainSite;
     private final List<ParamSpec> params;
     private final List<FieldSpec> fields;
+    private final List<TableSpec> tables;
     private final List<ActorSpec> actors;
     private final List<ChannelSpec> channels;
     private final List<ChannelOverride> channelOverrides;
@@ -41,6 +42,7 @@ public final class Kernel {
         this.domainSite = builder.domainSite;
         this.params = List.copyOf(builder.params);
         this.fields = List.copyOf(builder.fields);
+        this.tables = List.copyOf(builder.tables);
         this.actors = List.copyOf(builder.actors);
         this.channels = List.copyOf(builder.channels);
         this.channelOverrides = List.copyOf(builder.channelOverrides);
@@ -63,6 +65,9 @@ public final class Kernel {
 
     public List<FieldSpec> fields() { return fields; }
 
+    /** The lookup tables, in declaration order; their index is their number in the IR. */
+    public List<TableSpec> tables() { return tables; }
+
     public List<ActorSpec> actors() { return actors; }
 
     public List<ChannelSpec> channels() { return channels; }
@@ -81,6 +86,10 @@ public final class Kernel {
 
     public Optional<FieldSpec> field(String fieldName) {
         return fields.stream().filter(f -> f.name().equals(fieldName)).findFirst();
+    }
+
+    public Optional<TableSpec> table(String tableName) {
+        return tables.stream().filter(t -> t.name().equals(tableName)).findFirst();
     }
 
     public Optional<ParamSpec> param(String paramName) {
@@ -131,6 +140,7 @@ public final class Kernel {
         private CallSite domainSite = CallSite.UNKNOWN;
         private final List<ParamSpec> params = new ArrayList<>();
         private final List<FieldSpec> fields = new ArrayList<>();
+        private final List<TableSpec> tables = new ArrayList<>();
         private final List<ActorSpec> actors = new ArrayList<>();
         private final List<ChannelSpec> channels = new ArrayList<>();
         private final List<ChannelOverride> channelOverrides = new ArrayList<>();
@@ -154,6 +164,7 @@ public final class Kernel {
             this.domainSite = kernel.domainSite;
             this.params.addAll(kernel.params);
             this.fields.addAll(kernel.fields);
+            this.tables.addAll(kernel.tables);
             this.actors.addAll(kernel.actors);
             this.channels.addAll(kernel.channels);
             this.channelOverrides.addAll(kernel.channelOverrides);
@@ -209,7 +220,44 @@ public final class Kernel {
             return addInput(fieldName, type, halo, storage, CallSite.capture());
         }
 
+        /**
+         * A sequence input: given at run time along the dimensions {@code along} names alone (a residue per row with
+         * {@code along("i")}), so it holds one value per point of those dimensions, not of the whole domain. A read of
+         * it gives one offset per dimension it spans: {@code a.read("a", 0)}.
+         */
+        public Builder input(String fieldName, Type type, Along along) {
+            return addInput(fieldName, type, 0, Storage.NATURAL, Objects.requireNonNull(along, "along").indices(), CallSite.capture());
+        }
+
+        /** A sequence input whose values fit {@code storage}. */
+        public Builder input(String fieldName, Type type, Along along, Storage storage) {
+            return addInput(fieldName, type, 0, storage, Objects.requireNonNull(along, "along").indices(), CallSite.capture());
+        }
+
+        /**
+         * A lookup table given at run time, {@code extents} long along each of its axes (1 to 3), row-major: a
+         * substitution matrix {@code table("blosum62", INT, 24, 24)}, read by {@link Finegrain#lookup}.
+         */
+        public Builder table(String tableName, Type type, int... extents) {
+            CallSite here = CallSite.capture();
+            requireIdentifier("table", tableName, here);
+            if (extents.length < 1 || extents.length > 3 || java.util.Arrays.stream(extents).anyMatch(e -> e < 1)
+                    || java.util.Arrays.stream(extents).asLongStream().reduce(1, (a, b) -> Math.min(a * b, 1L << 40)) > 1 << 24) {
+                throw dev.finegrain.dsl.internal.SequenceDiagnostics.badTableExtents(name, tableName, extents, here);
+            }
+            if (Objects.requireNonNull(type, "type") == Type.BOOL) {
+                throw dev.finegrain.dsl.internal.SequenceDiagnostics.boolTable(name, tableName, here);
+            }
+            tables.add(new TableSpec(tableName, type,
+                    java.util.Arrays.stream(extents).boxed().toList(), here));
+            return this;
+        }
+
         private Builder addInput(String fieldName, Type type, int halo, Storage storage, CallSite here) {
+            return addInput(fieldName, type, halo, storage, List.of(), here);
+        }
+
+        private Builder addInput(String fieldName, Type type, int halo, Storage storage, List<String> along, CallSite here) {
             requireIdentifier("field", fieldName, here);
             if (halo < 0) {
                 throw Diagnostics.badHalo(name, fieldName, halo, here);
@@ -218,7 +266,7 @@ public final class Kernel {
                 throw Diagnostics.byteStorageNotInt(name, fieldName, type, here);
             }
             fields.add(new FieldSpec(fieldName, Objects.requireNonNull(type, "type"), FieldSpec.Role.INPUT,
-                    new Boundary.None(), halo, storage, here));
+                    new Boundary.None(), halo, storage, along, here));
             return this;
         }
 
@@ -232,7 +280,7 @@ public final class Kernel {
             CallSite here = CallSite.capture();
             requireIdentifier("field", fieldName, here);
             fields.add(new FieldSpec(fieldName, Objects.requireNonNull(type, "type"), FieldSpec.Role.STATE,
-                    Objects.requireNonNull(boundary, "boundary"), 0, Storage.NATURAL, here));
+                    Objects.requireNonNull(boundary, "boundary"), 0, Storage.NATURAL, List.of(), here));
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.finegrain.dsl;
 
+import dev.finegrain.dsl.internal.SequenceDiagnostics;
 import dev.finegrain.dsl.internal.SpecPrinter;
 import dev.finegrain.dsl.internal.TypeRules;
 import dev.finegrain.dsl.internal.Diagnostics;
@@ -50,6 +51,8 @@ final class KernelValidator {
         requireUnique("param", kernel.params(), ParamSpec::name, ParamSpec::site);
         requireUnique("field", kernel.fields(), FieldSpec::name, FieldSpec::site);
         requireUnique("actor", kernel.actors(), ActorSpec::name, ActorSpec::site);
+        requireUnique("table", kernel.tables(), TableSpec::name, TableSpec::site);
+        checkSequencesAndTables();
         if (kernel.actors().isEmpty()) {
             throw Diagnostics.noActors(name, buildSite);
         }
@@ -77,6 +80,28 @@ final class KernelValidator {
             T first = seen.putIfAbsent(nameOf.apply(item), item);
             if (first != null) {
                 throw Diagnostics.duplicateName(kernel.name(), kind, nameOf.apply(item), siteOf.apply(first), siteOf.apply(item));
+            }
+        }
+    }
+
+    /** A sequence spans distinct domain dimensions named in domain order; a table's name is not a field's. */
+    private void checkSequencesAndTables() {
+        List<String> indices = kernel.domain().stream().map(Dimension::index).toList();
+        for (FieldSpec field : kernel.fields()) {
+            if (field.isSequence()) {
+                List<Integer> positions = field.along().stream().map(indices::indexOf).toList();
+                boolean ordered = java.util.stream.IntStream.range(1, positions.size()).allMatch(k -> positions.get(k - 1) < positions.get(k));
+                if (positions.contains(-1) || !ordered) {
+                    throw SequenceDiagnostics.alongNotInDomain(kernel.name(), field.name(), field.along(), indices, field.site());
+                }
+            }
+            if (field.boundary() instanceof Boundary.FromInput(String input) && kernel.field(input).filter(FieldSpec::isSequence).isPresent()) {
+                throw SequenceDiagnostics.boundaryFromSequence(kernel.name(), field.name(), input, field.site());
+            }
+        }
+        for (TableSpec table : kernel.tables()) {
+            if (kernel.field(table.name()).isPresent()) {
+                throw SequenceDiagnostics.nameTakenByField(kernel.name(), table.name(), table.site());
             }
         }
     }
@@ -202,6 +227,7 @@ final class KernelValidator {
                 collectReads(actor, select.whenFalse());
             }
             case Expr.Cast cast -> collectReads(actor, cast.operand());
+            case Expr.Lookup lookup -> lookup.indices().forEach(index -> collectReads(actor, index));
             case Expr.Iterate iterate -> {
                 collectReads(actor, iterate.count());
                 collectReads(actor, iterate.init());
@@ -217,9 +243,12 @@ final class KernelValidator {
 
     private void checkRead(ActorSpec actor, Expr.Read read) {
         String where = Diagnostics.inActor(kernel.name(), actor.name());
-        String text = SpecPrinter.read(read.field(), read.offset(), kernel.domain());
         FieldSpec field = kernel.field(read.field()).orElseThrow();
+        String text = SpecPrinter.readOver(read.field(), read.offset(), field.spannedIndices(kernel.domain()));
         long reach = read.offset().stream().mapToLong(c -> Math.abs((long) c)).max().orElse(0);   // long: |Integer.MIN_VALUE|
+        if (reach > 0 && field.isSequence()) {
+            throw SequenceDiagnostics.sequenceReadOutside(where, text, field.name(), read.site());
+        }
         if (reach > 0) {
             if (field.isInput() && reach > field.halo()) {
                 throw Diagnostics.readBeyondHalo(where, text, field.name(), reach, field.halo(), read.site());
@@ -369,6 +398,7 @@ final class KernelValidator {
                 case Expr.Param param -> kernel.param(param.name()).map(ParamSpec::type).orElseThrow(() ->
                         Diagnostics.unknownName(where, "param", param.name(), kernel.params().stream().map(ParamSpec::name).toList(), param.site()));
                 case Expr.Read read -> readType(read);
+                case Expr.Lookup lookup -> lookupType(lookup);
                 case Expr.Unary unary -> {
                     Type operand = typeOf(unary.operand());
                     yield TypeRules.unary(unary.operator(), operand).orElseThrow(() -> Diagnostics.operandType(where,
@@ -427,11 +457,33 @@ final class KernelValidator {
             }
             FieldSpec field = kernel.field(read.field()).orElseThrow(() ->
                     Diagnostics.unknownName(where, "field", read.field(), fieldNames(), read.site()));
-            if (read.offset().size() != kernel.rank()) {
+            if (field.isSequence() && read.offset().size() != field.along().size()) {
+                throw SequenceDiagnostics.sequenceOffsetCount(where, SpecPrinter.readOver(read.field(), read.offset(), field.along()),
+                        read.offset().size(), field.name(), field.along(), read.site());
+            }
+            if (!field.isSequence() && read.offset().size() != kernel.rank()) {
                 throw Diagnostics.offsetRank(where, SpecPrinter.read(read.field(), read.offset(), kernel.domain()),
                         read.offset().size(), kernel.rank(), read.site());
             }
             return field.type();
+        }
+
+        private Type lookupType(Expr.Lookup lookup) {
+            if (boundaryOf != null) {
+                throw SequenceDiagnostics.boundaryLooksUp(kernel.name(), boundaryOf, lookup.table(), lookup.site());
+            }
+            TableSpec table = kernel.table(lookup.table()).orElseThrow(() -> Diagnostics.unknownName(where, "table", lookup.table(),
+                    kernel.tables().stream().map(TableSpec::name).toList(), lookup.site()));
+            if (lookup.indices().size() != table.extents().size()) {
+                throw SequenceDiagnostics.lookupArity(where, table, lookup.indices().size(), lookup.site());
+            }
+            for (int axis = 0; axis < lookup.indices().size(); axis++) {
+                Type indexType = typeOf(lookup.indices().get(axis));
+                if (indexType != Type.INT) {
+                    throw SequenceDiagnostics.lookupIndexType(where, table.name(), axis, indexType, lookup.site());
+                }
+            }
+            return table.type();
         }
 
         private void requireDeclared(String kind, String name, List<String> known, CallSite site) {

@@ -30,7 +30,8 @@ final class LiteralTyping {
                 actor.site())).toList();
         List<FieldSpec> fields = kernel.fields().stream().map(field -> field.boundary() instanceof Boundary.FromExpression(Expr value)
                 ? new FieldSpec(field.name(), field.type(), field.role(),
-                        new Boundary.FromExpression(typing.asFieldValue(value, field.type())), field.halo(), field.storage(), field.site())
+                        new Boundary.FromExpression(typing.asFieldValue(value, field.type())), field.halo(), field.storage(), field.along(),
+                        field.site())
                 : field).toList();
         return kernel.withTypedTrees(actors, fields);
     }
@@ -93,6 +94,8 @@ final class LiteralTyping {
             case Expr.Size size -> new Typed(size, Type.INT);
             case Expr.Param param -> new Typed(param, kernel.param(param.name()).map(ParamSpec::type).orElse(null));
             case Expr.Read read -> new Typed(read, kernel.field(read.field()).map(FieldSpec::type).orElse(null));
+            case Expr.Lookup lookup -> new Typed(new Expr.Lookup(lookup.table(), lookup.indices().stream().map(i -> typed(i).expr()).toList(),
+                    lookup.site()), kernel.table(lookup.table()).map(TableSpec::type).orElse(null));
             case Expr.Accumulator accumulator -> new Typed(accumulator, accumulators.get(accumulator.id()));
         };
     }

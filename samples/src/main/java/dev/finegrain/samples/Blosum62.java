@@ -40,4 +40,13 @@ public final class Blosum62 {
     public static int score(int residueA, int residueB) {
         return SCORES[residueA][residueB];
     }
+
+    /** The whole matrix, row-major, RESIDUES x RESIDUES: a kernel's lookup table. */
+    public static int[] table() {
+        int[] table = new int[RESIDUES * RESIDUES];
+        for (int a = 0; a < RESIDUES; a++) {
+            System.arraycopy(SCORES[a], 0, table, a * RESIDUES, RESIDUES);
+        }
+        return table;
+    }
 }

@@ -18,6 +18,8 @@ public final class SampleLibrary implements KernelLibrary {
                 Sample05EfficiencyLoop.entry(),
                 Sample06GaussSeidel.entry(),
                 Sample07Livermore5.entry(),
-                Sample08Hotspots.entry());
+                Sample08Hotspots.entry(),
+                Sample09SequenceAlignment.needlemanWunschEntry(),
+                Sample09SequenceAlignment.smithWatermanEntry());
     }
 }

@@ -53,6 +53,26 @@ class SampleGoldenTest {
     }
 
     @ParameterizedTest(name = "{0}x{1} seed {2}")
+    @CsvSource({"1,1,1", "5,9,2", "31,31,3", "64,48,4"})
+    void needlemanWunschOverSequencesScoresAsOverTheMatrix(int rows, int cols, long seed) {
+        Kernel matrix = Sample02NeedlemanWunsch.definition();
+        Kernel sequences = Sample09SequenceAlignment.needlemanWunsch();
+        int[] sizes = {rows, cols};
+        assertArrayEquals((int[]) oracle(matrix, Sample02NeedlemanWunsch.inputs(matrix, sizes, seed)).field("score"),
+                (int[]) oracle(sequences, Sample09SequenceAlignment.needlemanWunschInputs(sequences, sizes, seed)).field("score"));
+    }
+
+    @ParameterizedTest(name = "{0}x{1} seed {2}")
+    @CsvSource({"1,1,1", "7,5,2", "40,33,3"})
+    void smithWatermanOverSequencesScoresAsOverTheMatrix(int rows, int cols, long seed) {
+        Kernel matrix = Sample03SmithWaterman.definition();
+        Kernel sequences = Sample09SequenceAlignment.smithWaterman();
+        int[] sizes = {rows, cols};
+        assertArrayEquals((int[]) oracle(matrix, Sample03SmithWaterman.inputs(matrix, sizes, seed)).field("h"),
+                (int[]) oracle(sequences, Sample09SequenceAlignment.smithWatermanInputs(sequences, sizes, seed)).field("h"));
+    }
+
+    @ParameterizedTest(name = "{0}x{1} seed {2}")
     @CsvSource({"1,1,1", "6,11,2", "40,33,3"})
     void lcsMatchesHandWritten(int rows, int cols, long seed) {
         Kernel kernel = Sample04LongestCommonSubsequence.definition();

@@ -35,7 +35,7 @@ public final class Diagnostics {
         return inKernel(kernel) + ", boundary of '" + field + "'";
     }
 
-    private static KernelDefinitionException error(String where, String what, String todo, CallSite site) {
+    static KernelDefinitionException error(String where, String what, String todo, CallSite site) {
         return new KernelDefinitionException(where + ": " + what + "; " + todo + " (at " + site + ")");
     }
 
@@ -320,7 +320,7 @@ public final class Diagnostics {
                 "use wavefront() or lockDataflow() for this kernel", site);
     }
 
-    private static String javaType(Type type) {
+    static String javaType(Type type) {
         return switch (type) {
             case INT -> "int";
             case LONG -> "long";

@@ -10,10 +10,12 @@ import dev.finegrain.dsl.ActorSpec;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.Boundary;
 import dev.finegrain.dsl.ChannelSpec;
+import dev.finegrain.dsl.TableSpec;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Prints kernel specs and expression trees as readable text; the compiler's IR printer reuses it. */
 public final class SpecPrinter {
@@ -29,9 +31,13 @@ public final class SpecPrinter {
         for (FieldSpec field : kernel.fields()) {
             out.append("  ").append(field(field, kernel.domain())).append('\n');
         }
+        for (TableSpec table : kernel.tables()) {
+            out.append("  table ").append(table.name()).append(": ").append(table.type()).append(' ')
+                    .append(table.extents().stream().map(String::valueOf).reduce((a, b) -> a + " x " + b).orElseThrow()).append('\n');
+        }
         for (ActorSpec actor : kernel.actors()) {
             out.append("  actor ").append(actor.name()).append(": ").append(actor.writes()).append(" = ")
-                    .append(expression(actor.body(), kernel.domain())).append('\n');
+                    .append(expression(actor.body(), kernel)).append('\n');
         }
         for (ChannelSpec channel : kernel.channels()) {
             out.append("  channel ").append(channel.producer()).append(" -> ").append(channel.consumer())
@@ -53,7 +59,8 @@ public final class SpecPrinter {
         String head = (field.isInput() ? "input " : "state ") + field.name() + ": " + field.type();
         if (field.isInput()) {
             String stored = field.storage() == Storage.BYTE ? ", stored in bytes" : "";
-            return (field.halo() == 0 ? head : head + ", halo " + field.halo()) + stored;
+            String along = field.isSequence() ? ", along " + String.join(", ", field.along()) : "";
+            return (field.halo() == 0 ? head : head + ", halo " + field.halo()) + along + stored;
         }
         return switch (field.boundary()) {
             case Boundary.None none -> head;
@@ -64,13 +71,18 @@ public final class SpecPrinter {
 
     /** {@code score[i-1, j]} for a read at offset (-1, 0) over dimensions i, j. */
     public static String read(String field, List<Integer> offset, List<Dimension> domain) {
-        if (offset.size() != domain.size()) {
+        return readOver(field, offset, domain.stream().map(Dimension::index).toList());
+    }
+
+    /** {@code a[i-1]} for a read at offset (-1) of a field spanning the dimension indexed by i. */
+    public static String readOver(String field, List<Integer> offset, List<String> indices) {
+        if (offset.size() != indices.size()) {
             return field + "@" + DependenceMath.format(toArray(offset));
         }
         StringBuilder text = new StringBuilder(field).append('[');
         for (int d = 0; d < offset.size(); d++) {
             int c = offset.get(d);
-            text.append(d == 0 ? "" : ", ").append(domain.get(d).index());
+            text.append(d == 0 ? "" : ", ").append(indices.get(d));
             if (c != 0) {
                 text.append(c > 0 ? "+" : "").append(c);
             }
@@ -79,7 +91,14 @@ public final class SpecPrinter {
     }
 
     public static String expression(Expr expr, List<Dimension> domain) {
-        return new ExpressionPrinter(domain).print(expr, false);
+        List<String> indices = domain.stream().map(Dimension::index).toList();
+        return new ExpressionPrinter(field -> indices).print(expr, false);
+    }
+
+    /** As {@link #expression(Expr, List)}, reads of sequence inputs printed over the dimensions they span. */
+    public static String expression(Expr expr, Kernel kernel) {
+        return new ExpressionPrinter(field -> kernel.field(field).map(f -> f.spannedIndices(kernel.domain()))
+                .orElse(kernel.domain().stream().map(Dimension::index).toList())).print(expr, false);
     }
 
     private static int[] toArray(List<Integer> values) {
@@ -87,11 +106,12 @@ public final class SpecPrinter {
     }
 
     private static final class ExpressionPrinter {
-        private final List<Dimension> domain;
+        /** The indices of the dimensions a field spans, by field name. */
+        private final Function<String, List<String>> indicesOf;
         private final Map<Integer, String> accumulatorNames = new HashMap<>();
 
-        ExpressionPrinter(List<Dimension> domain) {
-            this.domain = domain;
+        ExpressionPrinter(Function<String, List<String>> indicesOf) {
+            this.indicesOf = indicesOf;
         }
 
         String print(Expr expr, boolean nested) {
@@ -100,7 +120,9 @@ public final class SpecPrinter {
                 case Expr.Index index -> index.name();
                 case Expr.Param param -> param.name();
                 case Expr.Size size -> size.name();
-                case Expr.Read read -> read(read.field(), read.offset(), domain);
+                case Expr.Read read -> readOver(read.field(), read.offset(), indicesOf.apply(read.field()));
+                case Expr.Lookup lookup -> lookup.table() + lookup.indices().stream().map(i -> print(i, false))
+                        .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
                 case Expr.Unary unary -> switch (unary.operator()) {
                     case ABS -> "abs(" + print(unary.operand(), false) + ")";
                     case NEG, NOT -> unary.operator().symbol() + print(unary.operand(), true);

@@ -27,13 +27,19 @@ public record MemoryBound(long bytesPerPoint, double copyBytesPerSecond) {
         }
     }
 
-    /** The least bytes a point of {@code graph} moves, each field's element taking {@code elementBytes} in storage. */
+    /**
+     * The least bytes a point of {@code graph} moves, each field's element taking {@code elementBytes} in storage. A
+     * sequence input (an element per row or column, not per point) and a lookup table are read again and again from
+     * cache, so they add nothing per point; at least one byte is counted, so a kernel of sequences alone still has a bound.
+     */
     public static long bytesPerPoint(KernelGraph graph, ToIntFunction<IrField> elementBytes) {
         long bytes = 0;
         for (IrField field : graph.fields()) {
-            bytes += elementBytes.applyAsInt(field);
+            if (!field.isSequence()) {
+                bytes += elementBytes.applyAsInt(field);
+            }
         }
-        return bytes;
+        return Math.max(1, bytes);
     }
 
     /** The most points a second the bandwidth allows. */

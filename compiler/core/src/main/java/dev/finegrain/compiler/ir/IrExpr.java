@@ -4,6 +4,8 @@ import dev.finegrain.dsl.BinaryOperator;
 import dev.finegrain.dsl.Type;
 import dev.finegrain.dsl.UnaryOperator;
 
+import java.util.List;
+
 /**
  * A typed, resolved expression: names became indices into the graph's dimensions, params and fields, and every
  * node carries its type. Backends translate these nodes one for one.
@@ -20,6 +22,7 @@ public sealed interface IrExpr {
             case Binary b -> Math.max(slotsNeeded(b.left()), slotsNeeded(b.right()));
             case Select s -> Math.max(slotsNeeded(s.condition()), Math.max(slotsNeeded(s.whenTrue()), slotsNeeded(s.whenFalse())));
             case Cast c -> slotsNeeded(c.operand());
+            case Lookup l -> l.indices().stream().mapToInt(IrExpr::slotsNeeded).max().orElse(0);
             case Const c -> 0;
             case IndexVar v -> 0;
             case SizeVar v -> 0;
@@ -48,6 +51,16 @@ public sealed interface IrExpr {
 
     /** The value of field {@code field} at the current point plus {@code offset}. */
     record Load(int field, int[] offset, Type type) implements IrExpr {}
+
+    /**
+     * The element of the kernel's table {@code table} (its index in {@code Kernel.tables()}) at {@code indices}, one per
+     * axis, row-major; an index outside its axis stops the run ({@code KernelExecutionException}).
+     */
+    record Lookup(int table, List<IrExpr> indices, Type type) implements IrExpr {
+        public Lookup {
+            indices = List.copyOf(indices);
+        }
+    }
 
     record Unary(UnaryOperator operator, IrExpr operand, Type type) implements IrExpr {}
 

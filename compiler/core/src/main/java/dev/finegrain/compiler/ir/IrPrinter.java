@@ -3,6 +3,7 @@ package dev.finegrain.compiler.ir;
 import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.Dimension;
 import dev.finegrain.dsl.LockGranularity;
+import dev.finegrain.dsl.TableSpec;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -25,6 +26,14 @@ public final class IrPrinter {
             if (field.boundaryInput() != IrField.NO_INPUT) {
                 out.append(", boundary from input ").append(graph.field(field.boundaryInput()).name());
             }
+            if (field.isSequence()) {
+                out.append(", along");
+                for (int d = 0; d < domain.size(); d++) {
+                    if (field.spans()[d]) {
+                        out.append(' ').append(domain.get(d).index());
+                    }
+                }
+            }
             if (field.hasHalo()) {
                 out.append(", halo");
                 for (int d = 0; d < domain.size(); d++) {
@@ -32,6 +41,10 @@ public final class IrPrinter {
                 }
             }
             out.append('\n');
+        }
+        for (TableSpec table : graph.kernel().tables()) {
+            out.append("  table ").append(table.name()).append(": ").append(table.type()).append(' ')
+                    .append(table.extents().stream().map(String::valueOf).reduce((a, b) -> a + " x " + b).orElseThrow()).append('\n');
         }
         for (IrActor actor : graph.actors()) {
             out.append("  actor ").append(actor.name()).append(": ")
@@ -69,9 +82,15 @@ public final class IrPrinter {
 
     public static String load(KernelGraph graph, int field, int[] offset) {
         List<Dimension> domain = graph.kernel().domain();
-        StringBuilder text = new StringBuilder(graph.field(field).name()).append('[');
+        IrField spec = graph.field(field);
+        StringBuilder text = new StringBuilder(spec.name()).append('[');
+        boolean first = true;
         for (int d = 0; d < offset.length; d++) {
-            text.append(d == 0 ? "" : ", ").append(domain.get(d).index());
+            if (!spec.spans()[d]) {
+                continue;
+            }
+            text.append(first ? "" : ", ").append(domain.get(d).index());
+            first = false;
             if (offset[d] != 0) {
                 text.append(offset[d] > 0 ? "+" : "").append(offset[d]);
             }
@@ -95,6 +114,8 @@ public final class IrPrinter {
             case IrExpr.SizeVar v -> graph.kernel().domain().get(v.dimension()).size();
             case IrExpr.ParamVar p -> graph.kernel().params().get(p.param()).name();
             case IrExpr.Load load -> load(graph, load.field(), load.offset());
+            case IrExpr.Lookup l -> graph.kernel().tables().get(l.table()).name() + l.indices().stream().map(i -> print(graph, i, false))
+                    .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
             case IrExpr.Unary u -> switch (u.operator()) {
                 case ABS -> "abs(" + print(graph, u.operand(), false) + ")";
                 case NEG, NOT -> u.operator().symbol() + print(graph, u.operand(), true);

@@ -130,6 +130,9 @@ public final class IrVerifier {
                 check(load.type() == field.type(), where + ": load type of " + field.name());
                 check(load.offset().length == graph.rank(), where + ": load offset rank");
                 for (int d = 0; d < load.offset().length; d++) {
+                    check(field.spans()[d] || load.offset()[d] == 0, where + ": load of sequence " + field.name() + " moves along a dimension it does not span");
+                }
+                for (int d = 0; d < load.offset().length; d++) {
                     check(-load.offset()[d] <= field.haloLow()[d] && load.offset()[d] <= field.haloHigh()[d],
                             where + ": load " + IrPrinter.load(graph, load.field(), load.offset()) + " leaves the storage of " + field.name());
                 }
@@ -152,6 +155,15 @@ public final class IrVerifier {
                         where + ": select types");
             }
             case IrExpr.Cast c -> checkExpression(c.operand(), slots, where);
+            case IrExpr.Lookup l -> {
+                check(l.table() < graph.kernel().tables().size(), where + ": lookup of table " + l.table());
+                check(l.indices().size() == graph.kernel().tables().get(l.table()).extents().size(), where + ": lookup arity");
+                for (IrExpr index : l.indices()) {
+                    checkExpression(index, slots, where);
+                    check(index.type() == dev.finegrain.dsl.Type.INT, where + ": lookup index type");
+                }
+                check(l.type() == graph.kernel().tables().get(l.table()).type(), where + ": lookup type");
+            }
             case IrExpr.Iterate it -> {
                 check(it.slot() < slots, where + ": accumulator slot " + it.slot() + " of " + slots);
                 check(it.count().type() == Type.INT && it.init().type() == it.type() && it.body().type() == it.type(),

@@ -22,6 +22,7 @@ public final class Loads {
                 forEach(s.whenFalse(), visitor);
             }
             case IrExpr.Cast c -> forEach(c.operand(), visitor);
+            case IrExpr.Lookup l -> l.indices().forEach(index -> forEach(index, visitor));
             case IrExpr.Iterate it -> {
                 forEach(it.count(), visitor);
                 forEach(it.init(), visitor);

@@ -29,10 +29,13 @@ public final class LowerSpecToGraph {
         List<IrField> fields = new ArrayList<>();
         int rank = kernel.rank();
         for (FieldSpec spec : kernel.fields()) {
+            boolean[] spans = spans(kernel, spec);
             int[] halo = new int[rank];
-            java.util.Arrays.fill(halo, spec.halo());
+            for (int d = 0; d < rank; d++) {
+                halo[d] = spans[d] ? spec.halo() : 0;
+            }
             fields.add(new IrField(fields.size(), spec.name(), spec.type(), spec.role(), null,
-                    IrField.NO_INPUT, halo, halo.clone()));
+                    IrField.NO_INPUT, halo, halo.clone(), spans));
         }
         List<IrActor> actors = new ArrayList<>();
         for (ActorSpec spec : kernel.actors()) {
@@ -47,9 +50,9 @@ public final class LowerSpecToGraph {
                 field = switch (spec.boundary()) {
                     case Boundary.None none -> field;
                     case Boundary.FromExpression(Expr value) -> new IrField(field.id(), field.name(), field.type(), field.role(),
-                            new Resolver(kernel).resolve(value), IrField.NO_INPUT, field.haloLow(), field.haloHigh());
+                            new Resolver(kernel).resolve(value), IrField.NO_INPUT, field.haloLow(), field.haloHigh(), field.spans());
                     case Boundary.FromInput(String input) -> new IrField(field.id(), field.name(), field.type(), field.role(),
-                            null, indexOfField(kernel, input), field.haloLow(), field.haloHigh());
+                            null, indexOfField(kernel, input), field.haloLow(), field.haloHigh(), field.spans());
                 };
                 fields.set(field.id(), field);
             }
@@ -72,6 +75,16 @@ public final class LowerSpecToGraph {
             });
         }
         return field.withHalo(low, high);
+    }
+
+    /** Per domain dimension, whether the field spans it: all of them but for a sequence input. */
+    private static boolean[] spans(Kernel kernel, FieldSpec spec) {
+        List<String> spanned = spec.spannedIndices(kernel.domain());
+        boolean[] spans = new boolean[kernel.rank()];
+        for (int d = 0; d < spans.length; d++) {
+            spans[d] = spanned.contains(kernel.domain().get(d).index());
+        }
+        return spans;
     }
 
     private static int indexOfField(Kernel kernel, String name) {
@@ -108,7 +121,11 @@ public final class LowerSpecToGraph {
                 }
                 case Expr.Read read -> {
                     int field = indexOfField(kernel, read.field());
-                    yield new IrExpr.Load(field, read.offsetArray(), kernel.fields().get(field).type());
+                    yield new IrExpr.Load(field, domainOffset(kernel.fields().get(field), read.offsetArray()), kernel.fields().get(field).type());
+                }
+                case Expr.Lookup lookup -> {
+                    int table = kernel.tables().indexOf(kernel.table(lookup.table()).orElseThrow());
+                    yield new IrExpr.Lookup(table, lookup.indices().stream().map(this::resolve).toList(), kernel.tables().get(table).type());
                 }
                 case Expr.Unary unary -> {
                     IrExpr operand = resolve(unary.operand());
@@ -140,6 +157,18 @@ public final class LowerSpecToGraph {
                 }
                 case Expr.Accumulator accumulator -> inScope.get(accumulator.id());
             };
+        }
+
+        /** A read's offset with one component per domain dimension: a sequence's reads give only those it spans. */
+        private int[] domainOffset(FieldSpec field, int[] offset) {
+            if (!field.isSequence()) {
+                return offset;
+            }
+            int[] full = new int[kernel.rank()];
+            for (int k = 0; k < offset.length; k++) {
+                full[dimensionOf(field.along().get(k), true)] = offset[k];
+            }
+            return full;
         }
 
         private int dimensionOf(String name, boolean isIndex) {

@@ -24,6 +24,7 @@ import dev.finegrain.compiler.plan.Domain;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.runtime.jvm.TableIndex;
 import dev.finegrain.runtime.jvm.PackedReadyWords;
 import dev.finegrain.runtime.jvm.SenseBarrier;
 import dev.finegrain.runtime.jvm.StepBarrier;
@@ -214,6 +215,8 @@ public final class CompiledJvmKernel {
                 team.run(task);
             } catch (ArithmeticException division) {
                 throw divisionByZero();
+            } catch (TableIndex.OutOfRange outside) {
+                throw KernelExecutionException.lookupOutOfRange(variant.graph(), outside.table(), outside.axis(), outside.value());
             }
         }
 

@@ -5,7 +5,7 @@ import dev.finegrain.compiler.plan.Domain;
 import dev.finegrain.dsl.Type;
 
 /**
- * One field's values over the domain padded by its halo, row-major, in the array of its type (bool as int).
+ * One field's values over the domain padded by its halo (a sequence input: over the dimensions it spans), row-major, in the array of its type (bool as int).
  * State fields of the checking reference also track which points have been produced, so a read before the producer fired is
  * caught rather than silently reading a stale zero.
  */
@@ -34,7 +34,7 @@ final class FieldStorage {
         this.low = field.haloLow().clone();
         this.extents = new int[sizes.length];
         for (int d = 0; d < sizes.length; d++) {
-            extents[d] = sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
+            extents[d] = field.paddedExtent(d, sizes[d]);
         }
         int length = new Domain(extents).points();
         Type type = field.type();
@@ -60,11 +60,11 @@ final class FieldStorage {
         return ints;
     }
 
-    /** The storage index of {@code point + offset}; the point may lie in the halo. */
+    /** The storage index of {@code point + offset}; the point may lie in the halo. A sequence ignores what it does not span. */
     int index(int[] point, int[] offset) {
         int index = 0;
         for (int d = 0; d < extents.length; d++) {
-            index = index * extents[d] + point[d] + offset[d] + low[d];
+            index = index * extents[d] + (field.spans()[d] ? point[d] + offset[d] + low[d] : 0);
         }
         return index;
     }

@@ -23,6 +23,8 @@ final class Interpreter {
     private final KernelGraph graph;
     private final int[] sizes;
     private final FieldStorage[] storage;
+    /** Each lookup table's array, as the invocation gives it. */
+    private final Object[] tables;
     private final long[] integralParams;
     private final double[] realParams;
     private final long[] integralSlots;
@@ -57,6 +59,7 @@ final class Interpreter {
                 graph.fields().stream().filter(f -> f.boundary() != null).mapToInt(f -> IrExpr.slotsNeeded(f.boundary())).max().orElse(0));
         this.integralSlots = new long[slots];
         this.realSlots = new double[slots];
+        this.tables = graph.kernel().tables().stream().map(table -> invocation.input(table.name())).toArray();
         this.storage = new FieldStorage[graph.fields().size()];
         for (IrField field : graph.fields()) {
             if (field.isInput()) {
@@ -110,14 +113,29 @@ final class Interpreter {
         target.markProduced(index);
     }
 
-    /** Each field's padded storage array, in field order. */
+    /** Each field's padded storage array, in field order, then each lookup table's array, in table order. */
     Object[] paddedArrays() {
-        Object[] arrays = new Object[storage.length];
+        Object[] arrays = new Object[storage.length + tables.length];
         for (int f = 0; f < storage.length; f++) {
             FieldStorage field = storage[f];
             arrays[f] = field.ints != null ? field.ints : field.longs != null ? field.longs : field.doubles;
         }
+        System.arraycopy(tables, 0, arrays, storage.length, tables.length);
         return arrays;
+    }
+
+    /** The row-major element number of a lookup, each index checked against its own axis. */
+    private int lookupIndex(IrExpr.Lookup lookup) {
+        java.util.List<Integer> extents = graph.kernel().tables().get(lookup.table()).extents();
+        int flat = 0;
+        for (int axis = 0; axis < extents.size(); axis++) {
+            long index = integral(lookup.indices().get(axis));
+            if (index < 0 || index >= extents.get(axis)) {
+                throw KernelExecutionException.lookupOutOfRange(graph, lookup.table(), axis, index);
+            }
+            flat = flat * extents.get(axis) + (int) index;
+        }
+        return flat;
     }
 
     KernelOutputs outputs() {
@@ -147,6 +165,8 @@ final class Interpreter {
             case IrExpr.SizeVar v -> sizes[v.dimension()];
             case IrExpr.ParamVar p -> integralParams[p.param()];
             case IrExpr.Load load -> storage[load.field()].integral(loadIndex(load));
+            case IrExpr.Lookup lookup -> tables[lookup.table()] instanceof int[] ints ? ints[lookupIndex(lookup)]
+                    : ((long[]) tables[lookup.table()])[lookupIndex(lookup)];
             case IrExpr.Accumulator a -> integralSlots[a.slot()];
             case IrExpr.Unary u -> unary(u);
             case IrExpr.Binary b -> binary(b);
@@ -172,6 +192,7 @@ final class Interpreter {
             case IrExpr.Const c -> c.real();
             case IrExpr.ParamVar p -> realParams[p.param()];
             case IrExpr.Load load -> storage[load.field()].doubles[loadIndex(load)];
+            case IrExpr.Lookup lookup -> ((double[]) tables[lookup.table()])[lookupIndex(lookup)];
             case IrExpr.Accumulator a -> realSlots[a.slot()];
             case IrExpr.Unary u -> u.operator() == dev.finegrain.dsl.UnaryOperator.NEG ? -real(u.operand()) : Math.abs(real(u.operand()));
             case IrExpr.Binary b -> {

@@ -42,6 +42,7 @@ final class LaneExpressions {
             case IrExpr.Select s -> new JExpr.Blend(recurse.apply(s.condition()), recurse.apply(s.whenTrue()), recurse.apply(s.whenFalse()));
             case IrExpr.Cast c -> throw new IllegalStateException("a cast in lanes");
             case IrExpr.Iterate it -> throw new IllegalStateException("a fold in lanes");
+            case IrExpr.Lookup l -> throw new IllegalStateException("a table lookup in lanes (StripMapping keeps them scalar)");
             case IrExpr.Accumulator a -> throw new IllegalStateException("a fold in lanes");
         };
     }

@@ -104,6 +104,7 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
             case IrExpr.Select s -> s.type() == laneType ? Optional.empty() : Optional.of("a select of " + s.type() + " values");
             case IrExpr.Cast c -> Optional.of("casts change the lane width, so they keep scalar loops");
             case IrExpr.Iterate it -> Optional.of("folds (iterate) loop per cell, so they keep scalar loops");
+            case IrExpr.Lookup l -> Optional.of("a table lookup gathers one element per lane, so lookups keep scalar loops");
             case IrExpr.Accumulator a -> Optional.of("folds (iterate) loop per cell, so they keep scalar loops");
         };
         if (own.isPresent()) {
@@ -116,6 +117,9 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
         IrField field = graph.field(load.field());
         if (field.type() != laneType) {
             return Optional.of("field '" + field.name() + "' is " + field.type() + ", the lanes " + laneType);
+        }
+        if (field.isSequence()) {
+            return Optional.of("sequence input '" + field.name() + "' is read by index, not along rows, so it keeps scalar loops");
         }
         if (field.isInput()) {
             return Optional.empty();
@@ -161,6 +165,7 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
             case IrExpr.Select s -> List.of(s.condition(), s.whenTrue(), s.whenFalse());
             case IrExpr.Cast c -> List.of(c.operand());
             case IrExpr.Iterate it -> List.of(it.count(), it.init(), it.body());
+            case IrExpr.Lookup l -> l.indices();
             default -> List.of();
         };
     }

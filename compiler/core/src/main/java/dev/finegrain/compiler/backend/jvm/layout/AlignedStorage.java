@@ -202,6 +202,14 @@ public final class AlignedStorage implements StorageLayout {
      */
     private static Rows rows(IrField field, int[] sizes, JClass.RowAlignment alignment, int band, int elementBytes, LongPredicate startsOnLine) {
         int last = sizes.length - 1;
+        if (field.isSequence()) {
+            // read by its own coordinates (ActorLowering.sequenceIndex), never by rows: one dense block, as given
+            int length = 1;
+            for (int d = 0; d <= last; d++) {
+                length *= field.paddedExtent(d, sizes[d]);
+            }
+            return new Rows(0, length, 1, length, false, length, 1, length);
+        }
         int width = sizes[last] + field.haloLow()[last] + field.haloHigh()[last];
         int outer = 1;
         for (int d = 0; d < last; d++) {

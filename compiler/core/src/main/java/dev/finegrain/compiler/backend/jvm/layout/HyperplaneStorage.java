@@ -45,7 +45,9 @@ public final class HyperplaneStorage implements StorageLayout {
     public Object[] align(Object[] padded) {
         Object[] laidOut = padded.clone();
         for (IrField field : graph.fields()) {
-            laidOut[field.id()] = move(field, padded[field.id()], true);
+            if (!field.isSequence()) {
+                laidOut[field.id()] = move(field, padded[field.id()], true);
+            }
         }
         return laidOut;
     }

@@ -6,6 +6,7 @@ import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.IrPrinter;
 import dev.finegrain.compiler.ir.Loads;
 import dev.finegrain.dsl.Type;
@@ -15,8 +16,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
 import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
 import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.math;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
 import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.runtime;
 import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.valueType;
 
@@ -75,6 +78,7 @@ public final class ActorLowering {
             case IrExpr.SizeVar v -> true;
             case IrExpr.ParamVar p -> true;
             case IrExpr.Load l -> true;
+            case IrExpr.Lookup l -> l.indices().stream().allMatch(this::foldsReadNoState);
             case IrExpr.Accumulator a -> true;
         };
     }
@@ -94,6 +98,8 @@ public final class ActorLowering {
             case IrExpr.IndexVar v -> cx.absoluteCoordinate(v.dimension());
             case IrExpr.SizeVar v -> cx.size[v.dimension()];
             case IrExpr.ParamVar p -> cx.param[p.param()];
+            case IrExpr.Load load when cx.graph.field(load.field()).isSequence() -> cx.value(load.field(), sequenceIndex(load));
+            case IrExpr.Lookup lookup -> lookup(lookup, lookup.indices().stream().map(index -> lower(actor, index, sink)).toList());
             case IrExpr.Load load when cx.carries.replaces(load) -> cx.carries.westValue(load.field());
             case IrExpr.Load load -> cx.value(load.field(), cx.index(load.field(), load.offset()));
             case IrExpr.Unary u -> {
@@ -134,6 +140,41 @@ public final class ActorLowering {
             }
             case IrExpr.Accumulator a -> accumulator(actor, a.slot(), valueType(a.type()));
         };
+    }
+
+    /**
+     * The storage index of a sequence input's element at the current point plus the load's offset, from the coordinates
+     * of the dimensions it spans alone (row-major over them): whatever the row layout, a sequence stays as given.
+     */
+    private JExpr sequenceIndex(IrExpr.Load load) {
+        IrField field = cx.graph.field(load.field());
+        JExpr index = null;
+        for (int d = 0; d < cx.rank; d++) {
+            if (field.spans()[d]) {
+                JExpr at = add(cx.absoluteCoordinate(d), constant(field.haloLow()[d] + load.offset()[d]));
+                if (index != null) {
+                    index = add(mul(index, add(cx.size[d], constant(field.haloLow()[d] + field.haloHigh()[d]))), at);
+                } else {
+                    index = at;
+                }
+            }
+        }
+        return index;
+    }
+
+    /**
+     * The table's element at {@code indices}, row-major, each index checked against its own axis by
+     * {@code TableIndex.check} (a flat index alone could land in the next row).
+     */
+    private JExpr lookup(IrExpr.Lookup lookup, List<JExpr> indices) {
+        List<Integer> extents = cx.graph.kernel().tables().get(lookup.table()).extents();
+        JExpr flat = null;
+        for (int axis = 0; axis < indices.size(); axis++) {
+            JExpr checked = runtime("TableIndex", "check", JType.INT, List.of(JType.INT, JType.INT, JType.INT, JType.INT),
+                    indices.get(axis), constant(extents.get(axis)), constant(lookup.table()), constant(axis));
+            flat = flat == null ? checked : add(mul(flat, constant(extents.get(axis))), checked);
+        }
+        return new JExpr.ArrayLoad(cx.table[lookup.table()], flat);
     }
 
     private JExpr.Local accumulator(IrActor actor, int slot, JType type) {

@@ -15,6 +15,7 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.FieldSpec;
 import dev.finegrain.dsl.Storage;
+import dev.finegrain.dsl.TableSpec;
 import dev.finegrain.dsl.Type;
 
 import javax.lang.model.SourceVersion;
@@ -62,6 +63,8 @@ public final class LoweringContext {
     public final JExpr.Local[] coordinate;
     public final JExpr.Local[] param;
     public final JExpr.Local[] array;
+    /** Each lookup table's array, bound after the fields' ({@code arrays[fields + t]}). */
+    public final JExpr.Local[] table;
     public final JExpr.Local[][] stride;
     public final JExpr.Local[] rowBase;
     public final JExpr.Local[] linearStride;
@@ -105,6 +108,11 @@ public final class LoweringContext {
         rowBase = new JExpr.Local[graph.fields().size()];
         for (IrField field : graph.fields()) {
             array[field.id()] = bind(field.name(), storageType(field), JClass.Source.ARRAYS, field.id());
+        }
+        table = new JExpr.Local[graph.kernel().tables().size()];
+        for (int t = 0; t < table.length; t++) {
+            TableSpec spec = graph.kernel().tables().get(t);
+            table[t] = bind(spec.name(), JType.arrayOf(valueType(spec.type())), JClass.Source.ARRAYS, graph.fields().size() + t);
         }
         pitchStatement = new int[graph.fields().size()];
         for (IrField field : graph.fields()) {
@@ -393,7 +401,7 @@ public final class LoweringContext {
     }
 
     /** The kernel's coordinate {@code dimension} of the current point, absolute even while columns count from an origin. */
-    JExpr absoluteCoordinate(int dimension) {
+    public JExpr absoluteCoordinate(int dimension) {
         return dimension == last && columnOrigin != null ? add(columnOrigin, coordinate[last]) : coordinate[dimension];
     }
 

@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -133,6 +135,7 @@ final class CudaExpressions {
             case IrExpr.Binary b -> define(b.type(), binary(b, lower(b.left()), lower(b.right())));
             case IrExpr.Select s -> select(s);
             case IrExpr.Iterate it -> iterate(it);
+            case IrExpr.Lookup l -> throw new GpuLoweringException("a lookup table on the GPU (GpuMapper refuses such kernels)");
         };
     }
 

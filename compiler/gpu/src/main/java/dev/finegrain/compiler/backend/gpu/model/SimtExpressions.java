@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -189,6 +191,7 @@ final class SimtExpressions {
             case IrExpr.Binary b -> binary(b);
             case IrExpr.Select s -> select(s);
             case IrExpr.Iterate it -> iterate(it);
+            case IrExpr.Lookup l -> throw new GpuLoweringException("a lookup table on the GPU model (GpuMapper refuses such kernels)");
         };
     }
 
