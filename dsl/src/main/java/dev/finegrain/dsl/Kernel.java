@@ -27,6 +27,8 @@ public final class Kernel {
     private final List<ParamSpec> params;
     private final List<FieldSpec> fields;
     private final List<TableSpec> tables;
+    private final List<KeepSpec> keeps;
+    private final List<ReductionSpec> reductions;
     private final List<ActorSpec> actors;
     private final List<ChannelSpec> channels;
     private final List<ChannelOverride> channelOverrides;
@@ -43,6 +45,8 @@ public final class Kernel {
         this.params = List.copyOf(builder.params);
         this.fields = List.copyOf(builder.fields);
         this.tables = List.copyOf(builder.tables);
+        this.keeps = List.copyOf(builder.keeps);
+        this.reductions = List.copyOf(builder.reductions);
         this.actors = List.copyOf(builder.actors);
         this.channels = List.copyOf(builder.channels);
         this.channelOverrides = List.copyOf(builder.channelOverrides);
@@ -69,6 +73,17 @@ public final class Kernel {
     public List<TableSpec> tables() { return tables; }
 
     public List<ActorSpec> actors() { return actors; }
+
+    /** What the kernel keeps of its state fields, where it keeps less than all ({@link Builder#keep}). */
+    public List<KeepSpec> keeps() { return keeps; }
+
+    /** What a run keeps of state field {@code field}: {@link Keep#ALL} unless the kernel says otherwise. */
+    public Keep keep(String field) {
+        return keeps.stream().filter(k -> k.field().equals(field)).map(KeepSpec::keep).findFirst().orElse(Keep.ALL);
+    }
+
+    /** The reductions a run gives beside the fields, in declaration order. */
+    public List<ReductionSpec> reductions() { return reductions; }
 
     public List<ChannelSpec> channels() { return channels; }
 
@@ -141,6 +156,8 @@ public final class Kernel {
         private final List<ParamSpec> params = new ArrayList<>();
         private final List<FieldSpec> fields = new ArrayList<>();
         private final List<TableSpec> tables = new ArrayList<>();
+        private final List<KeepSpec> keeps = new ArrayList<>();
+        private final List<ReductionSpec> reductions = new ArrayList<>();
         private final List<ActorSpec> actors = new ArrayList<>();
         private final List<ChannelSpec> channels = new ArrayList<>();
         private final List<ChannelOverride> channelOverrides = new ArrayList<>();
@@ -165,6 +182,8 @@ public final class Kernel {
             this.params.addAll(kernel.params);
             this.fields.addAll(kernel.fields);
             this.tables.addAll(kernel.tables);
+            this.keeps.addAll(kernel.keeps);
+            this.reductions.addAll(kernel.reductions);
             this.actors.addAll(kernel.actors);
             this.channels.addAll(kernel.channels);
             this.channelOverrides.addAll(kernel.channelOverrides);
@@ -250,6 +269,30 @@ public final class Kernel {
             }
             tables.add(new TableSpec(tableName, type,
                     java.util.Arrays.stream(extents).boxed().toList(), here));
+            return this;
+        }
+
+        /**
+         * Keeps only part of state field {@code field} in the result ({@link Keep}): its other values are computed and
+         * read, but a backend need not store them all. Once per field.
+         */
+        public Builder keep(String field, Keep keep) {
+            keeps.add(new KeepSpec(field, Objects.requireNonNull(keep, "keep"), CallSite.capture()));
+            return this;
+        }
+
+        /** Gives {@code reduction} of state field {@code field} over the whole domain with the result: {@code max(h)}. */
+        public Builder reduce(String field, Reduction reduction) {
+            reductions.add(new ReductionSpec(field, Objects.requireNonNull(reduction, "reduction"), false, CallSite.capture()));
+            return this;
+        }
+
+        /**
+         * As {@link #reduce}, with the first point (in row-major order) where the extreme is reached: Smith-Waterman's
+         * best score and where its alignment ends.
+         */
+        public Builder reduceWithPosition(String field, Reduction reduction) {
+            reductions.add(new ReductionSpec(field, Objects.requireNonNull(reduction, "reduction"), true, CallSite.capture()));
             return this;
         }
 

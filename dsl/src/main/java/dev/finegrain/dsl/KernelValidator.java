@@ -53,6 +53,7 @@ final class KernelValidator {
         requireUnique("actor", kernel.actors(), ActorSpec::name, ActorSpec::site);
         requireUnique("table", kernel.tables(), TableSpec::name, TableSpec::site);
         checkSequencesAndTables();
+        checkKeepsAndReductions();
         if (kernel.actors().isEmpty()) {
             throw Diagnostics.noActors(name, buildSite);
         }
@@ -102,6 +103,31 @@ final class KernelValidator {
         for (TableSpec table : kernel.tables()) {
             if (kernel.field(table.name()).isPresent()) {
                 throw SequenceDiagnostics.nameTakenByField(kernel.name(), table.name(), table.site());
+            }
+        }
+    }
+
+    /** A keep or a reduction names a state field, once each; reductions are of INT or LONG fields, positions of extremes. */
+    private void checkKeepsAndReductions() {
+        List<String> states = kernel.fields().stream().filter(FieldSpec::isState).map(FieldSpec::name).toList();
+        requireUnique("keep of field", kernel.keeps(), KeepSpec::field, KeepSpec::site);
+        requireUnique("reduction", kernel.reductions(), ReductionSpec::name, ReductionSpec::site);
+        for (KeepSpec keep : kernel.keeps()) {
+            if (!states.contains(keep.field())) {
+                throw Diagnostics.unknownName(Diagnostics.inKernel(kernel.name()) + ", keep", "state field", keep.field(), states, keep.site());
+            }
+        }
+        for (ReductionSpec reduction : kernel.reductions()) {
+            if (!states.contains(reduction.field())) {
+                throw Diagnostics.unknownName(Diagnostics.inKernel(kernel.name()) + ", " + reduction.name(), "state field",
+                        reduction.field(), states, reduction.site());
+            }
+            Type type = kernel.field(reduction.field()).orElseThrow().type();
+            if (type != Type.INT && type != Type.LONG) {
+                throw SequenceDiagnostics.reductionType(kernel.name(), reduction, type);
+            }
+            if (reduction.withPosition() && !reduction.reduction().hasPosition()) {
+                throw SequenceDiagnostics.sumHasNoPosition(kernel.name(), reduction);
             }
         }
     }

@@ -1,8 +1,10 @@
 package dev.finegrain.samples;
 
 import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.Reduction;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -21,11 +23,14 @@ import static dev.finegrain.dsl.Finegrain.param;
  * Sample 9, alignment as its users hold it: two sequences and a substitution table, not a precomputed matrix. The
  * kernels of samples 2 and 3 again, each reading residue {@code a[i]} of one sequence, {@code b[j]} of the other, and
  * scoring the pair by {@code lookup}: Needleman-Wunsch with BLOSUM62 (24 x 24), Smith-Waterman with a 4 x 4 DNA table.
- * The inputs shrink from n x m values to n + m, and the results are those of samples 2 and 3 for the same draws.
+ * The inputs shrink from n x m values to n + m. Each keeps only what an aligner wants: Needleman-Wunsch the global
+ * score (the last cell), Smith-Waterman the last row (to continue from) and its best score with where it is reached;
+ * for the same draws these are samples 2's and 3's values.
  *
  * <p>What it shows: {@code input(name, type, along("i"))} declares a sequence over one dimension, read with one
  * offset ({@code a.read("a", 0)}); {@code table(name, type, extents...)} declares a small table given at run time, read
- * by {@code lookup(table, indices...)}, each index checked against its axis.
+ * by {@code lookup(table, indices...)}, each index checked against its axis; {@code keep(field, Keep.FINAL)} and
+ * {@code reduceWithPosition(field, Reduction.MAX)} say what a run gives, so the oracle keeps two rows of scores, not n.
  *
  * <p>Run it: {@code ./finegrain compare needleman-wunsch-seq}, {@code ./finegrain show needleman-wunsch-seq --ir}.
  */
@@ -51,6 +56,7 @@ public final class Sample09SequenceAlignment {
                         c.read("score", -1, -1).plus(c.lookup("blosum62", c.read("a", 0), c.read("b", 0))),
                         c.read("score", -1, 0).minus(c.param("penalty")),
                         c.read("score", 0, -1).minus(c.param("penalty"))))
+                .keep("score", Keep.FINAL)
                 .build();
     }
 
@@ -68,6 +74,8 @@ public final class Sample09SequenceAlignment {
                         c.read("h", -1, -1).plus(c.lookup("dna", c.read("a", 0), c.read("b", 0))),
                         c.read("h", -1, 0).minus(c.param("gap")),
                         c.read("h", 0, -1).minus(c.param("gap"))))
+                .keep("h", Keep.LAST_ROW)
+                .reduceWithPosition("h", Reduction.MAX)
                 .build();
     }
 
@@ -99,14 +107,15 @@ public final class Sample09SequenceAlignment {
         return new LibraryKernel(needlemanWunsch(), "Needleman-Wunsch over two residue sequences and the BLOSUM62 table",
                 "Sample 2's global alignment as a user holds it: residue a[i] of one sequence and b[j] of the other, "
                         + "scored by a lookup in BLOSUM62 (24 x 24), so the inputs are n + m values instead of an n x m "
-                        + "matrix. For the same draws its scores are sample 2's.",
+                        + "matrix. It keeps the global score alone (the last cell), sample 2's for the same draws.",
                 Sample09SequenceAlignment::needlemanWunschInputs, List.of(new int[] {64, 64}, new int[] {256, 256}, new int[] {512, 512}));
     }
 
     public static LibraryKernel smithWatermanEntry() {
         return new LibraryKernel(smithWaterman(), "Smith-Waterman over two DNA strands and a 4 x 4 similarity table",
                 "Sample 3's local alignment as a user holds it: bases a[i] and b[j], scored by a lookup in a 4 x 4 table "
-                        + "(match 3, mismatch -3). For the same draws its scores are sample 3's.",
+                        + "(match 3, mismatch -3). It keeps the last row and gives the best score with the cell where it is "
+                        + "reached, sample 3's for the same draws.",
                 Sample09SequenceAlignment::smithWatermanInputs, List.of(new int[] {64, 64}, new int[] {256, 256}));
     }
 }

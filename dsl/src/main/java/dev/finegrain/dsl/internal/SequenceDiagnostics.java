@@ -2,6 +2,7 @@ package dev.finegrain.dsl.internal;
 
 import dev.finegrain.dsl.CallSite;
 import dev.finegrain.dsl.KernelDefinitionException;
+import dev.finegrain.dsl.ReductionSpec;
 import dev.finegrain.dsl.TableSpec;
 import dev.finegrain.dsl.Type;
 
@@ -13,7 +14,7 @@ import static dev.finegrain.dsl.internal.Diagnostics.inBoundary;
 import static dev.finegrain.dsl.internal.Diagnostics.inKernel;
 
 /**
- * The messages for sequence inputs (declared {@code along} some dimensions) and lookup tables, in the shape of
+ * The messages for sequence inputs (declared {@code along} some dimensions), lookup tables, keeps and reductions, in the shape of
  * {@link Diagnostics}: {@code <where>: <what is wrong>; <what to do> (at File.java:line)}.
  */
 public final class SequenceDiagnostics {
@@ -49,6 +50,16 @@ public final class SequenceDiagnostics {
     public static KernelDefinitionException boundaryFromSequence(String kernel, String field, String input, CallSite site) {
         return error(inBoundary(kernel, field), "comes from input '" + input + "', a sequence that does not span the whole domain",
                 "take a boundary from an input over the whole domain, or give it as an expression", site);
+    }
+
+    public static KernelDefinitionException reductionType(String kernel, ReductionSpec reduction, Type type) {
+        return error(inKernel(kernel), reduction.name() + " reduces a " + type + " field",
+                "reduce INT or LONG fields, whose sums and extremes every backend and order computes bit for bit", reduction.site());
+    }
+
+    public static KernelDefinitionException sumHasNoPosition(String kernel, ReductionSpec reduction) {
+        return error(inKernel(kernel), reduction.name() + " asks for a position, and a sum has none",
+                "use reduce(\"" + reduction.field() + "\", SUM)", reduction.site());
     }
 
     public static KernelDefinitionException nameTakenByField(String kernel, String table, CallSite site) {

@@ -11,6 +11,8 @@ import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.Boundary;
 import dev.finegrain.dsl.ChannelSpec;
 import dev.finegrain.dsl.TableSpec;
+import dev.finegrain.dsl.KeepSpec;
+import dev.finegrain.dsl.ReductionSpec;
 
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +32,12 @@ public final class SpecPrinter {
         }
         for (FieldSpec field : kernel.fields()) {
             out.append("  ").append(field(field, kernel.domain())).append('\n');
+        }
+        for (KeepSpec keep : kernel.keeps()) {
+            out.append("  keep ").append(keep.field()).append(": ").append(keep.keep()).append('\n');
+        }
+        for (ReductionSpec reduction : kernel.reductions()) {
+            out.append("  reduce ").append(reduction.name()).append(reduction.withPosition() ? " with its position" : "").append('\n');
         }
         for (TableSpec table : kernel.tables()) {
             out.append("  table ").append(table.name()).append(": ").append(table.type()).append(' ')

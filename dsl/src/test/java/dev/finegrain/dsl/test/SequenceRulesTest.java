@@ -1,8 +1,10 @@
 package dev.finegrain.dsl.test;
 
 import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.KernelDefinitionException;
+import dev.finegrain.dsl.Reduction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -21,6 +23,7 @@ import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lookup;
 import static dev.finegrain.dsl.Finegrain.max;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -140,6 +143,42 @@ class SequenceRulesTest {
     void rejectsATableNamedAsAField() {
         assertRejected("kernel 'pairs': table 'a' has the name of a field; give tables and fields different names",
                 () -> pairs().table("a", LONG, 3).actor("cell", "s", c -> c.read("s", 0, -1)).build());
+    }
+
+    @Test
+    void keepsAndReductionsPrintAndNameStateFields() {
+        Kernel kernel = valid().toBuilder().keep("s", Keep.FINAL).reduceWithPosition("s", Reduction.MAX).reduce("s", Reduction.SUM).build();
+        assertEquals(Keep.FINAL, kernel.keep("s"));
+        assertTrue(kernel.toString().contains("  keep s: final\n  reduce max(s) with its position\n  reduce sum(s)\n"), kernel.toString());
+        assertArrayEquals(new int[] {1, 1}, Keep.FINAL.extents(new int[] {3, 5}));
+        assertArrayEquals(new int[] {2, 0}, Keep.LAST_ROW.first(new int[] {3, 5}));
+        assertArrayEquals(new int[] {3, 1}, Keep.LAST_COLUMN.extents(new int[] {3, 5}));
+        assertEquals(15, Keep.ALL.points(new int[] {3, 5}));
+    }
+
+    @Test
+    void rejectsAKeepOfAnInputOrAnUnknownField() {
+        assertRejected("kernel 'pairs', keep: state field 'a' is not declared (known: s); declare it or fix the name",
+                () -> valid().toBuilder().keep("a", Keep.FINAL).build());
+        assertRejected("kernel 'pairs', keep: state field 't' is not declared (known: s); declare it or fix the name",
+                () -> valid().toBuilder().keep("t", Keep.FINAL).build());
+    }
+
+    @Test
+    void rejectsTwoKeepsOfOneField() {
+        KernelDefinitionException error = assertThrows(KernelDefinitionException.class,
+                () -> valid().toBuilder().keep("s", Keep.FINAL).keep("s", Keep.LAST_ROW).build());
+        assertTrue(error.getMessage().startsWith("kernel 'pairs': keep of field 's' is declared twice"), error.getMessage());
+    }
+
+    @Test
+    void rejectsAReductionOfADoubleFieldAndASumWithAPosition() {
+        assertRejected("kernel 'x': max(d) reduces a double field; reduce INT or LONG fields, whose sums and extremes every backend "
+                + "and order computes bit for bit",
+                () -> kernel("x").domain(dim("i", "n")).state("d", dev.finegrain.dsl.Finegrain.DOUBLE, boundary(constant(0.0)))
+                        .actor("a", "d", c -> c.read("d", -1).plus(1.0)).reduce("d", Reduction.MAX).build());
+        assertRejected("kernel 'pairs': sum(s) asks for a position, and a sum has none; use reduce(\"s\", SUM)",
+                () -> valid().toBuilder().reduceWithPosition("s", Reduction.SUM).build());
     }
 
     @Test

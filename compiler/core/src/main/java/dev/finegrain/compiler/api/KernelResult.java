@@ -5,6 +5,8 @@ import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.resolve.VariantResolver;
 import dev.finegrain.dsl.FieldSpec;
+import dev.finegrain.dsl.Reduction;
+import dev.finegrain.dsl.ReductionSpec;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.Type;
@@ -16,7 +18,9 @@ import java.util.Optional;
 /**
  * What one run of a kernel computed: each state field's values over the domain (no halo), row-major, so element
  * (i, j) of a 2D field is at {@code i * cols + j}. Ask for a field by its name and type: {@link #ints},
- * {@link #longs}, {@link #doubles} or {@link #booleans}; each returns a fresh copy.
+ * {@link #longs}, {@link #doubles} or {@link #booleans}; each returns a fresh copy. A field the kernel keeps in part
+ * ({@code keep(field, Keep.LAST_ROW)}) gives the kept box alone, row-major over it (the bottom row: {@code cols}
+ * values; {@code FINAL}: one). The kernel's reductions come by {@link #reduction} and {@link #position}.
  */
 public final class KernelResult {
 
@@ -78,6 +82,37 @@ public final class KernelResult {
             values[k] = bits[k] != 0;
         }
         return values;
+    }
+
+    /**
+     * The value of the kernel's reduction {@code reduction} of {@code field} (an int field's value widened).
+     *
+     * @throws IllegalArgumentException when the kernel declares no such reduction
+     */
+    public long reduction(String field, Reduction reduction) {
+        return reduced(field, reduction).value();
+    }
+
+    /**
+     * The coordinates of the first point, in row-major order, where the extreme {@code reduction} of {@code field} is
+     * reached.
+     *
+     * @throws IllegalArgumentException when the kernel declares no such reduction with its position
+     */
+    public int[] position(String field, Reduction reduction) {
+        KernelOutputs.Reduced reduced = reduced(field, reduction);
+        if (reduced.position().isEmpty()) {
+            throw new IllegalArgumentException("kernel '" + kernel.name() + "' reduces " + reduction.of(field) + " without its position;"
+                    + " declare it with reduceWithPosition(\"" + field + "\", " + reduction.name() + ")");
+        }
+        return reduced.position().stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private KernelOutputs.Reduced reduced(String field, Reduction reduction) {
+        return outputs.reduction(reduction.of(field)).orElseThrow(() -> new IllegalArgumentException("kernel '" + kernel.name()
+                + "' declares no reduction " + reduction.of(field) + " (reductions: " + String.join(", ",
+                kernel.reductions().stream().map(ReductionSpec::name).toList()) + "); declare it with reduce(\"" + field + "\", "
+                + reduction.name() + ")"));
     }
 
     /**

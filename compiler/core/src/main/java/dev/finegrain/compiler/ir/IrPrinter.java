@@ -42,6 +42,12 @@ public final class IrPrinter {
             }
             out.append('\n');
         }
+        for (dev.finegrain.dsl.KeepSpec keep : graph.kernel().keeps()) {
+            out.append("  keep ").append(keep.field()).append(": ").append(keep.keep()).append('\n');
+        }
+        for (dev.finegrain.dsl.ReductionSpec reduction : graph.kernel().reductions()) {
+            out.append("  reduce ").append(reduction.name()).append(reduction.withPosition() ? " with its position" : "").append('\n');
+        }
         for (TableSpec table : graph.kernel().tables()) {
             out.append("  table ").append(table.name()).append(": ").append(table.type()).append(' ')
                     .append(table.extents().stream().map(String::valueOf).reduce((a, b) -> a + " x " + b).orElseThrow()).append('\n');

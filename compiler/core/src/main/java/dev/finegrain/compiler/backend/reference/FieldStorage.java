@@ -1,7 +1,6 @@
 package dev.finegrain.compiler.backend.reference;
 
 import dev.finegrain.compiler.ir.IrField;
-import dev.finegrain.compiler.plan.Domain;
 import dev.finegrain.dsl.Type;
 
 /**
@@ -18,25 +17,44 @@ final class FieldStorage {
     private final boolean[] produced;
     private final int[] low;
     private final int[] extents;
+    /** Rows (along the first dimension) of a folded field's rolling window; 0 for a field stored whole. */
+    final int window;
+    /** Elements per row: the product of the padded extents of every dimension but the first. */
+    final int rowSize;
 
     /** Storage backed by the caller's padded input array, shared, never written. */
     static FieldStorage ofInput(IrField field, int[] sizes, Object array) {
-        return new FieldStorage(field, sizes, array, false);
+        return new FieldStorage(field, sizes, array, false, 0);
     }
 
     /** Fresh storage; {@code checkReads} allocates the produced marks that catch a read before its producer fired. */
     static FieldStorage ofState(IrField field, int[] sizes, boolean checkReads) {
-        return new FieldStorage(field, sizes, null, checkReads);
+        return new FieldStorage(field, sizes, null, checkReads, 0);
     }
 
-    private FieldStorage(IrField field, int[] sizes, Object input, boolean checkReads) {
+    /**
+     * Fresh storage folded along the first dimension (Halide's storage folding): a rolling window of the rows a read
+     * reaches back plus the current one, row i in slot i mod window. For a run that fires rows in order and needs no
+     * row after the window has moved past it (the oracle, for a field it does not keep whole).
+     */
+    static FieldStorage ofFoldedState(IrField field, int[] sizes, boolean checkReads) {
+        return new FieldStorage(field, sizes, null, checkReads, field.haloLow()[0] + 1);
+    }
+
+    private FieldStorage(IrField field, int[] sizes, Object input, boolean checkReads, int window) {
         this.field = field;
         this.low = field.haloLow().clone();
         this.extents = new int[sizes.length];
         for (int d = 0; d < sizes.length; d++) {
             extents[d] = field.paddedExtent(d, sizes[d]);
         }
-        int length = new Domain(extents).points();
+        this.window = window;
+        int elementsPerRow = 1;
+        for (int d = 1; d < extents.length; d++) {
+            elementsPerRow = Math.multiplyExact(elementsPerRow, extents[d]);
+        }
+        this.rowSize = elementsPerRow;
+        int length = Math.multiplyExact(window > 0 ? window : extents[0], rowSize);
         Type type = field.type();
         if (input != null) {
             ints = type == Type.INT ? (int[]) input : type == Type.BOOL ? asInts((boolean[]) input) : null;
@@ -63,10 +81,17 @@ final class FieldStorage {
     /** The storage index of {@code point + offset}; the point may lie in the halo. A sequence ignores what it does not span. */
     int index(int[] point, int[] offset) {
         int index = 0;
-        for (int d = 0; d < extents.length; d++) {
+        for (int d = window > 0 ? 1 : 0; d < extents.length; d++) {
             index = index * extents[d] + (field.spans()[d] ? point[d] + offset[d] + low[d] : 0);
         }
-        return index;
+        return window > 0 ? Math.floorMod(point[0] + offset[0], window) * rowSize + index : index;
+    }
+
+    /** Clears the produced marks of the window slot that row {@code row} takes over. */
+    void forgetSlotOf(int row) {
+        if (produced != null) {
+            java.util.Arrays.fill(produced, Math.floorMod(row, window) * rowSize, (Math.floorMod(row, window) + 1) * rowSize, false);
+        }
     }
 
     boolean isProduced(int index) {

@@ -32,12 +32,22 @@ final class Interpreter {
     private final int[] point;
     private final int[] zero;
     private int firingActor;
+    /** The outputs of folded fields and the reductions, gathered as values are produced; null when nothing is folded. */
+    private final StreamedOutputs streamed;
 
     /**
      * @param checkReads whether to mark produced points, so that a read before its producer fired fails; storage that
      *                   only seeds a compiled backend's run fires nothing and needs no marks
      */
     Interpreter(KernelGraph graph, Invocation invocation, boolean checkReads) {
+        this(graph, invocation, checkReads, false);
+    }
+
+    /**
+     * @param fold whether to fold the state fields the kernel does not keep whole into rolling windows of rows, for a run
+     *             that fires rows in order and calls {@link #startRow} before each (the oracle)
+     */
+    Interpreter(KernelGraph graph, Invocation invocation, boolean checkReads, boolean fold) {
         this.graph = graph;
         this.sizes = invocation.sizes();
         this.point = new int[sizes.length];
@@ -66,10 +76,60 @@ final class Interpreter {
                 storage[field.id()] = FieldStorage.ofInput(field, sizes, invocation.input(field.name()));
             }
         }
+        boolean[] folded = new boolean[graph.fields().size()];
         for (IrField field : graph.fields()) {
-            if (field.isState()) {
+            folded[field.id()] = fold && field.isState() && graph.kernel().keep(field.name()) != dev.finegrain.dsl.Keep.ALL;
+            if (folded[field.id()]) {
+                storage[field.id()] = FieldStorage.ofFoldedState(field, sizes, checkReads);
+                for (int row = -field.haloLow()[0]; row < 0; row++) {
+                    fillRowHalo(storage[field.id()], row, false);
+                }
+            } else if (field.isState()) {
                 storage[field.id()] = FieldStorage.ofState(field, sizes, checkReads);
                 fillHalo(storage[field.id()]);
+            }
+        }
+        boolean streams = fold && (graph.kernel().reductions().size() > 0 || java.util.stream.IntStream.range(0, folded.length).anyMatch(f -> folded[f]));
+        this.streamed = streams ? new StreamedOutputs(graph, sizes, folded) : null;
+    }
+
+    /**
+     * Makes row {@code row} (along the first dimension) current in every folded field: its window slot forgets the row it
+     * held, and its halo cells (a coordinate past the domain in another dimension) take their boundary values.
+     */
+    void startRow(int row) {
+        for (FieldStorage state : storage) {
+            if (state.window > 0) {
+                state.forgetSlotOf(row);
+                fillRowHalo(state, row, true);
+            }
+        }
+    }
+
+    /** Fills the cells of a folded field's row {@code row} from its boundary: all of them, or those in the halo alone. */
+    private void fillRowHalo(FieldStorage state, int row, boolean haloOnly) {
+        IrField field = state.field;
+        int rank = sizes.length;
+        int[] at = new int[rank];
+        at[0] = row;
+        for (int d = 1; d < rank; d++) {
+            at[d] = -field.haloLow()[d];
+        }
+        while (true) {
+            boolean inside = true;
+            for (int d = 1; d < rank; d++) {
+                inside &= at[d] >= 0 && at[d] < sizes[d];
+            }
+            if (!haloOnly || !inside) {
+                fillHaloPoint(state, state.index(at, zero), at);
+            }
+            int d = rank - 1;
+            while (d >= 1 && ++at[d] >= sizes[d] + field.haloHigh()[d]) {
+                at[d] = -field.haloLow()[d];
+                d--;
+            }
+            if (d < 1) {
+                return;
             }
         }
     }
@@ -77,25 +137,29 @@ final class Interpreter {
     /** Sets every halo cell of a state field from its boundary before any actor fires. */
     private void fillHalo(FieldStorage state) {
         IrField field = state.field;
-        HaloPoints.forEach(sizes, field.haloLow(), field.haloHigh(), (index, at) -> {
-            System.arraycopy(at, 0, point, 0, point.length);
-            if (field.boundary() != null) {
-                if (field.type() == Type.DOUBLE) {
-                    state.doubles[index] = real(field.boundary());
-                } else {
-                    state.setIntegral(index, integral(field.boundary()));
-                }
-            } else if (field.boundaryInput() != IrField.NO_INPUT) {
-                FieldStorage input = storage[field.boundaryInput()];
-                int from = input.index(point, zero);
-                if (field.type() == Type.DOUBLE) {
-                    state.doubles[index] = input.doubles[from];
-                } else {
-                    state.setIntegral(index, input.integral(from));
-                }
+        HaloPoints.forEach(sizes, field.haloLow(), field.haloHigh(), (index, at) -> fillHaloPoint(state, index, at));
+    }
+
+    /** Sets one halo cell, at storage index {@code index} and coordinates {@code at}, from the field's boundary. */
+    private void fillHaloPoint(FieldStorage state, int index, int[] at) {
+        IrField field = state.field;
+        System.arraycopy(at, 0, point, 0, point.length);
+        if (field.boundary() != null) {
+            if (field.type() == Type.DOUBLE) {
+                state.doubles[index] = real(field.boundary());
+            } else {
+                state.setIntegral(index, integral(field.boundary()));
             }
-            state.markProduced(index);
-        });
+        } else if (field.boundaryInput() != IrField.NO_INPUT) {
+            FieldStorage input = storage[field.boundaryInput()];
+            int from = input.index(point, zero);
+            if (field.type() == Type.DOUBLE) {
+                state.doubles[index] = input.doubles[from];
+            } else {
+                state.setIntegral(index, input.integral(from));
+            }
+        }
+        state.markProduced(index);
     }
 
     /** Fires {@code actor} at the point with coordinates {@code at}. */
@@ -111,6 +175,10 @@ final class Interpreter {
             target.setIntegral(index, integral(spec.body()));
         }
         target.markProduced(index);
+        if (streamed != null) {
+            boolean real = target.field.type() == Type.DOUBLE;
+            streamed.produced(spec.writes(), at, real ? 0 : target.integral(index), real ? target.doubles[index] : 0);
+        }
     }
 
     /** Each field's padded storage array, in field order, then each lookup table's array, in table order. */
@@ -139,7 +207,17 @@ final class Interpreter {
     }
 
     KernelOutputs outputs() {
-        return KernelOutputs.fromPadded(graph, sizes, paddedArrays());
+        if (streamed == null) {
+            return KernelOutputs.fromPadded(graph, sizes, paddedArrays());
+        }
+        Object[] padded = paddedArrays();
+        Object[] whole = new Object[storage.length];
+        for (FieldStorage field : storage) {
+            if (field.field.isState() && field.window == 0) {
+                whole[field.field.id()] = KernelOutputs.interior(field.field, sizes, padded[field.field.id()]);
+            }
+        }
+        return streamed.outputs(whole);
     }
 
     private int loadIndex(IrExpr.Load load) {

@@ -8,22 +8,37 @@ import dev.finegrain.dsl.Invocation;
 /**
  * The oracle every backend and schedule is checked against: one actor instance at a time, points in
  * lexicographic order, the actors of a point in the graph's actor order. The kernel's validation guarantees
- * every dependence points backwards in this order.
+ * every dependence points backwards in this order. A state field the kernel does not keep whole is folded into a
+ * rolling window of rows (as many as its reads reach back, plus one), so a score-only alignment runs in memory linear
+ * in the row length; its kept values and the reductions are gathered as they are produced.
  */
 public final class SequentialOracle {
 
     private SequentialOracle() {}
 
     public static KernelOutputs run(KernelGraph graph, Invocation invocation) {
-        Interpreter interpreter = new Interpreter(graph, invocation, true);
+        Interpreter interpreter = new Interpreter(graph, invocation, true, true);
         Domain domain = new Domain(invocation.sizes());
         int[] point = new int[domain.rank()];
         for (int p = 0; p < domain.points(); p++) {
             domain.coordinates(p, point);
+            if (isRowStart(point)) {
+                interpreter.startRow(point[0]);
+            }
             for (int actor : graph.actorOrder()) {
                 interpreter.fire(actor, point);
             }
         }
         return interpreter.outputs();
+    }
+
+    /** Whether {@code point} is the first of its row along the first dimension (every other coordinate 0). */
+    private static boolean isRowStart(int[] point) {
+        for (int d = 1; d < point.length; d++) {
+            if (point[d] != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -198,7 +198,7 @@ public final class CudaBackend implements Backend {
                 throw new KernelExecutionException(row.containsKey("problem") ? String.valueOf(row.get("problem"))
                         : "the CUDA harness ended with status " + outcome.exit() + ": " + outcome.log().strip());
             }
-            KernelOutputs outputs = CudaFiles.readDomains(work.resolve("outputs"), variant.graph(), invocation.points());
+            KernelOutputs outputs = CudaFiles.readDomains(work.resolve("outputs"), variant.graph(), invocation.sizes());
             Map<String, Object> details = new LinkedHashMap<>();
             for (String key : List.of("device", "launches", "median_ms", "min_ms", "max_ms", "threads_per_block", "timed_runs", "us")) {
                 Object value = row.get(key);

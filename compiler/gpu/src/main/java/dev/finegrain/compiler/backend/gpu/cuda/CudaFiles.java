@@ -58,7 +58,8 @@ final class CudaFiles {
     }
 
     /** The state fields' domains the harness wrote with {@code --outputs}. */
-    static KernelOutputs readDomains(Path folder, KernelGraph graph, long points) throws IOException {
+    static KernelOutputs readDomains(Path folder, KernelGraph graph, int[] sizes) throws IOException {
+        long points = java.util.Arrays.stream(sizes).asLongStream().reduce(1, Math::multiplyExact);
         Map<String, Object> fields = new LinkedHashMap<>();
         for (IrField field : graph.fields()) {
             if (!field.isState()) {
@@ -84,7 +85,7 @@ final class CudaFiles {
                 }
             });
         }
-        return new KernelOutputs(fields);
+        return KernelOutputs.ofDomain(graph, sizes, fields);
     }
 
     private static void write(Path file, Object array) throws IOException {

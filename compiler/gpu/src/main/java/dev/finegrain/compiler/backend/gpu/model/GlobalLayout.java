@@ -251,6 +251,6 @@ final class GlobalLayout {
                 default -> ints;
             });
         }
-        return new KernelOutputs(outputs);
+        return KernelOutputs.ofDomain(graph, sizes, outputs);
     }
 }
