@@ -1,9 +1,13 @@
 package dev.finegrain.compiler.backend.reference;
 
 import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.Domain;
 import dev.finegrain.dsl.Invocation;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The oracle every backend and schedule is checked against: one actor instance at a time, points in
@@ -17,7 +21,27 @@ public final class SequentialOracle {
     private SequentialOracle() {}
 
     public static KernelOutputs run(KernelGraph graph, Invocation invocation) {
-        Interpreter interpreter = new Interpreter(graph, invocation, true, true);
+        return fireAll(graph, invocation, true).outputs();
+    }
+
+    /**
+     * Every state field over the whole domain (no halo, row-major), whatever the kernel keeps: for a check that compares
+     * whole fields (a CUDA bundle's harness), which is stronger than comparing what a run keeps.
+     */
+    public static Map<String, Object> wholeFields(KernelGraph graph, Invocation invocation) {
+        Interpreter interpreter = fireAll(graph, invocation, false);
+        Object[] padded = interpreter.paddedArrays();
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (IrField field : graph.fields()) {
+            if (field.isState()) {
+                fields.put(field.name(), KernelOutputs.interior(field, invocation.sizes(), padded[field.id()]));
+            }
+        }
+        return fields;
+    }
+
+    private static Interpreter fireAll(KernelGraph graph, Invocation invocation, boolean fold) {
+        Interpreter interpreter = new Interpreter(graph, invocation, true, fold);
         Domain domain = new Domain(invocation.sizes());
         int[] point = new int[domain.rank()];
         for (int p = 0; p < domain.points(); p++) {
@@ -29,7 +53,7 @@ public final class SequentialOracle {
                 interpreter.fire(actor, point);
             }
         }
-        return interpreter.outputs();
+        return interpreter;
     }
 
     /** Whether {@code point} is the first of its row along the first dimension (every other coordinate 0). */

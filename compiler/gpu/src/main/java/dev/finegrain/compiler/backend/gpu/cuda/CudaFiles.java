@@ -47,12 +47,12 @@ final class CudaFiles {
         write(folder.resolve("params.bin"), slots);
     }
 
-    /** Each state field's domain, as the oracle (or any backend) computed it. */
-    static void writeDomains(Path folder, KernelGraph graph, KernelOutputs outputs) throws IOException {
+    /** Each state field's whole domain (by field name), as the oracle (or any backend) computed it. */
+    static void writeDomains(Path folder, KernelGraph graph, Map<String, Object> domains) throws IOException {
         Files.createDirectories(folder);
         for (IrField field : graph.fields()) {
             if (field.isState()) {
-                write(folder.resolve(field.name() + ".bin"), outputs.field(field.name()));
+                write(folder.resolve(field.name() + ".bin"), domains.get(field.name()));
             }
         }
     }
