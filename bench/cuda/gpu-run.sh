@@ -14,8 +14,11 @@
 #               persistent bands (tiny-lock): needleman-wunsch at 4096 to 16384, and the irregular hotspots
 #   ragged      the tiled schedules at sizes their tiles do not divide (edge tiles cut short): NW, hotspots, the chain
 #   wide        tiny-lock on a double state (gauss-seidel-2d) beside acquire-release
+#   sequences   needleman-wunsch-seq (two sequences, BLOSUM62 lookups, the final score kept) beside needleman-wunsch
+#               (the precomputed matrix) under the same schedules at 4096 and 16384, and smith-waterman-seq at 4096
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
 #   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
+#                         [sequences]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
@@ -81,6 +84,12 @@ if [[ " $steps " == *" ragged "* ]]; then
 fi
 if [[ " $steps " == *" wide "* ]]; then
   SCHEDULES=lock-dataflow MECHANISMS=tiny-lock,acquire-release run_set wide gauss-seidel-2d 256,1000x600,4096
+fi
+if [[ " $steps " == *" sequences "* ]]; then
+  sequences=data-parallel:16,dynamic-dataflow:16,lock-dataflow,lock-dataflow:persistent,wavefront
+  SCHEDULES=$sequences MECHANISMS=tiny-lock run_set sequences needleman-wunsch-seq 4096,16384
+  SCHEDULES=$sequences MECHANISMS=tiny-lock run_set sequences needleman-wunsch 4096,16384
+  SCHEDULES=$sequences MECHANISMS=tiny-lock run_set sequences smith-waterman-seq 4096
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"

@@ -1,7 +1,7 @@
 package dev.finegrain.samples;
 
-import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.model.GpuModelBackend;
+import dev.finegrain.compiler.backend.gpu.model.SimtLowering;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.ResultRow;
@@ -31,22 +31,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class GpuModelSamplesTest {
 
-    /** The samples the GPU mapping takes: all but those over sequences and tables, which it refuses with the reason. */
+    /** The samples the model runs: all but those over sequences and tables, which it refuses with the reason. */
     static Stream<Arguments> samplesOnProfiles() {
-        return new SampleLibrary().kernels().stream().filter(sample -> GpuMapper.unmappableKernel(Pipeline.compile(sample.kernel())).isEmpty())
+        return new SampleLibrary().kernels().stream().filter(sample -> SimtLowering.unsupportedKernel(Pipeline.compile(sample.kernel())).isEmpty())
                 .flatMap(sample -> Stream.of("fermi-gtx570", "hopper-h200").map(profile -> Arguments.of(sample.kernel().name(), profile)));
     }
 
     @Test
     void theSamplesOverSequencesAreSkippedWithTheReasonAndNoOthers() {
         List<String> refused = new SampleLibrary().kernels().stream()
-                .filter(sample -> GpuMapper.unmappableKernel(Pipeline.compile(sample.kernel())).isPresent()).map(s -> s.kernel().name()).toList();
+                .filter(sample -> SimtLowering.unsupportedKernel(Pipeline.compile(sample.kernel())).isPresent()).map(s -> s.kernel().name()).toList();
         assertEquals(List.of(Sample09SequenceAlignment.NEEDLEMAN_WUNSCH, Sample09SequenceAlignment.SMITH_WATERMAN), refused);
         LibraryKernel sample = Sample09SequenceAlignment.needlemanWunschEntry();
         List<ResultRow> rows = ComparisonRunner.run(ComparisonRequest.builder(sample).sizes(List.of(new int[] {12, 12}))
                 .schedules(List.of(wavefront(), lockDataflow())).backends(List.of(new GpuModelBackend("hopper-h200"))).seed(5).build()).rows();
         assertTrue(!rows.isEmpty() && rows.stream().allMatch(row -> row.status() == RowStatus.SKIPPED
-                && row.problem().contains("the GPU mapping has no form for sequence inputs and lookup tables")), rows.toString());
+                && row.problem().contains("the GPU model's programs have no form for sequence inputs and lookup tables")), rows.toString());
     }
 
     @ParameterizedTest(name = "{0} on {1}")

@@ -20,8 +20,16 @@ namespace fg {
 
 // ---- the run's error word ------------------------------------------------------------------------------------
 constexpr int ERROR_DIVISION_BY_ZERO = 1;
+// a lookup index outside its table's axis: ERROR_LOOKUP + 4 * (the table's buffer) + (the axis)
+constexpr int ERROR_LOOKUP = 1 << 16;
 
 __device__ __forceinline__ void fail(int* error, int code) { atomicCAS(error, 0, code); }
+
+// A lookup table's index on one axis, checked: outside [0, extent) it fails the run and reads element 0 instead.
+__device__ __forceinline__ int table_index(int index, int extent, int buffer, int axis, int* error) {
+    if ((unsigned) index >= (unsigned) extent) { fail(error, ERROR_LOOKUP + 4 * buffer + axis); return 0; }
+    return index;
+}
 
 // ---- int (32-bit) ------------------------------------------------------------------------------------------------
 __device__ __forceinline__ int add(int a, int b) { return (int) ((unsigned) a + (unsigned) b); }

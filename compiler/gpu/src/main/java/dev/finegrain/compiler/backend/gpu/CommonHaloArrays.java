@@ -9,7 +9,9 @@ import dev.finegrain.dsl.Invocation;
 /**
  * A run's fields as a GPU holds them: each the domain padded by the {@link CommonHalo}, row-major (int[], long[] or
  * double[]; bools as ints), inputs copied from the invocation, state fields with their halos filled by the reference
- * semantics of their boundaries and zero inside; words a field's own halo does not reach stay zero.
+ * semantics of their boundaries and zero inside; words a field's own halo does not reach stay zero. A sequence input
+ * stays as the invocation gives it ({@link GlobalReads}: cells read it by its own index), and the lookup tables follow
+ * the fields, in table order.
  */
 public final class CommonHaloArrays {
 
@@ -26,7 +28,12 @@ public final class CommonHaloArrays {
         Object[] own = PaddedFields.prepare(graph, invocation);
         Object[] padded = new Object[own.length];
         int[] point = new int[sizes.length];
+        System.arraycopy(own, graph.fields().size(), padded, graph.fields().size(), own.length - graph.fields().size());
         for (IrField field : graph.fields()) {
+            if (!GlobalReads.staged(field)) {
+                padded[field.id()] = own[field.id()];
+                continue;
+            }
             int[] fieldExtents = new int[sizes.length];
             for (int d = 0; d < sizes.length; d++) {
                 fieldExtents[d] = sizes[d] + field.haloLow()[d] + field.haloHigh()[d];

@@ -2,7 +2,6 @@ package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrChannel;
-import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataParallelPlan;
 import dev.finegrain.compiler.plan.DynamicDataflowPlan;
@@ -50,12 +49,6 @@ public final class GpuMapper {
     public static Optional<String> unmappableKernel(KernelGraph graph) {
         if (graph.rank() > 3) {
             return Optional.of("the GPU model lowers 1D, 2D and 3D domains; " + graph.name() + " has " + graph.rank());
-        }
-        Optional<String> sequence = graph.fields().stream().filter(IrField::isSequence).map(f -> "sequence input '" + f.name() + "'").findFirst()
-                .or(() -> graph.kernel().tables().stream().map(t -> "lookup table '" + t.name() + "'").findFirst());
-        if (sequence.isPresent()) {
-            return Optional.of("the GPU mapping has no form for sequence inputs and lookup tables (" + graph.name() + " has "
-                    + sequence.get() + "); the jvm and reference backends run it");
         }
         for (IrChannel channel : graph.channels()) {
             if (Arrays.stream(channel.vector()).anyMatch(component -> component < 0)) {

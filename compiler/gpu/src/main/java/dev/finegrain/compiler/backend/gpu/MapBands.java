@@ -163,7 +163,7 @@ final class MapBands {
         int offset = 0;
         if (target.asyncCopy()) {
             for (IrField field : graph.fields()) {
-                if (!field.isInput()) {
+                if (!field.isInput() || !GlobalReads.staged(field)) {
                     continue;
                 }
                 int[] lowest = {Integer.MAX_VALUE};

@@ -44,7 +44,7 @@ final class MapDataParallel {
         }
         int[] dataBase = new int[graph.fields().size()];
         int next = 0;
-        for (IrField field : graph.fields()) {
+        for (IrField field : GlobalReads.stagedFields(graph)) {
             dataBase[field.id()] = next;
             next += GpuTarget.elementBytes(field.type()) * Math.ceilDiv(tile.words(), COPY_UNROLL * lanes) * COPY_UNROLL * lanes;
         }

@@ -123,7 +123,7 @@ final class MapLockDataflow {
             next += bytes * tile.words();
         }
         for (IrField field : graph.fields()) {
-            if (field.isInput()) {
+            if (field.isInput() && GlobalReads.staged(field)) {
                 int bytes = GpuTarget.elementBytes(field.type());
                 next = Math.ceilDiv(next, bytes) * bytes;
                 dataBase[field.id()] = next;

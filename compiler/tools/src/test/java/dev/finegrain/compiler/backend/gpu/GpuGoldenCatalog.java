@@ -4,6 +4,7 @@ import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.Type;
 
@@ -12,6 +13,7 @@ import java.util.List;
 import static dev.finegrain.dsl.Finegrain.DOUBLE;
 import static dev.finegrain.dsl.Finegrain.LONG;
 import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.along;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dim;
@@ -88,7 +90,28 @@ public final class GpuGoldenCatalog {
                 .build();
     }
 
+    /**
+     * Needleman-Wunsch over two sequences and a 24 x 24 table, as sample 9 defines it: sequences and lookups read from
+     * global memory, never staged.
+     */
+    private static Kernel nwSequences() {
+        return kernel("nw-seq")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .param("penalty", INT)
+                .input("a", INT, along("i"))
+                .input("b", INT, along("j"))
+                .table("blosum62", INT, 24, 24)
+                .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
+                .actor("cell", "score", c -> max(
+                        c.read("score", -1, -1).plus(c.lookup("blosum62", c.read("a", 0), c.read("b", 0))),
+                        c.read("score", -1, 0).minus(c.param("penalty")),
+                        c.read("score", 0, -1).minus(c.param("penalty"))))
+                .keep("score", Keep.FINAL)
+                .build();
+    }
+
     public static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
+            entry(nwSequences()),
             entry(GoldenKernels.needlemanWunsch()),
             entry(nw("nw-private").channelPolicy(ChannelPolicy.PRIVATE).build()),
             entry(chain("chain").build()),

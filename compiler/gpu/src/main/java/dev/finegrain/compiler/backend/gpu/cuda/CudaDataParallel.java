@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.GlobalReads;
+
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
 import dev.finegrain.compiler.backend.gpu.TileGeometry;
 import dev.finegrain.compiler.ir.IrExpr;
@@ -66,7 +68,7 @@ final class CudaDataParallel {
 
     /** Each field's tile copy in shared memory. */
     void emitSharedCopies() {
-        for (IrField field : graph.fields()) {
+        for (IrField field : GlobalReads.stagedFields(graph)) {
             out.line("__shared__ " + CudaExpressions.type(field.type()) + " " + tileArray(field.id()) + "[" + tile.words() + "];");
         }
     }
@@ -104,7 +106,7 @@ final class CudaDataParallel {
             point = new String[] {"i"};
         }
         out.line("const long long g = " + fields.index(point) + ";");
-        for (IrField field : graph.fields()) {
+        for (IrField field : GlobalReads.stagedFields(graph)) {
             String member = "f." + CudaNames.member(field.name()) + "[g]";
             out.line(tileArray(field.id()) + "[w] = inside ? " + (pastL1 && field.isState() ? "__ldcg(&" + member + ")" : member) + " : "
                     + (field.type() == dev.finegrain.dsl.Type.DOUBLE ? "0.0" : "0") + ";");

@@ -1,10 +1,11 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
-import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.TableSpec;
 import dev.finegrain.dsl.Type;
 
 import java.util.HashMap;
@@ -93,6 +94,7 @@ final class CudaExpressions {
             case IrExpr.Select sel -> closedAndStateFree(sel.condition(), isState, bound)
                     && closedAndStateFree(sel.whenTrue(), isState, bound) && closedAndStateFree(sel.whenFalse(), isState, bound);
             case IrExpr.Cast c -> closedAndStateFree(c.operand(), isState, bound);
+            case IrExpr.Lookup l -> l.indices().stream().allMatch(index -> closedAndStateFree(index, isState, bound));
             case IrExpr.Iterate it -> {
                 Set<Integer> inner = new HashSet<>(bound);
                 inner.add(it.slot());
@@ -128,6 +130,7 @@ final class CudaExpressions {
             case IrExpr.IndexVar v -> operands.index(v.dimension());
             case IrExpr.SizeVar v -> Integer.toString(sizes[v.dimension()]);
             case IrExpr.ParamVar p -> "p." + graph.kernel().params().get(p.param()).name();
+            case IrExpr.Load load when graph.field(load.field()).isSequence() -> define(load.type(), sequenceLoad(load));
             case IrExpr.Load load -> operands.load(load);
             case IrExpr.Accumulator a -> accumulators.get(a.slot());
             case IrExpr.Cast c -> define(c.type(), cast(lower(c.operand()), c.operand().type(), c.type()));
@@ -135,8 +138,40 @@ final class CudaExpressions {
             case IrExpr.Binary b -> define(b.type(), binary(b, lower(b.left()), lower(b.right())));
             case IrExpr.Select s -> select(s);
             case IrExpr.Iterate it -> iterate(it);
-            case IrExpr.Lookup l -> throw new GpuLoweringException("a lookup table on the GPU (GpuMapper refuses such kernels)");
+            case IrExpr.Lookup l -> define(l.type(), lookup(l));
         };
+    }
+
+    /**
+     * A sequence input's value, read from global memory by its own index (row-major over the dimensions it spans, which
+     * hold it whole) through the read-only cache: {@code GlobalReads} stages no sequence.
+     */
+    private String sequenceLoad(IrExpr.Load load) {
+        IrField field = graph.field(load.field());
+        String index = null;
+        for (int d = 0; d < sizes.length; d++) {
+            if (field.spans()[d]) {
+                String at = load.offset()[d] == 0 ? "(" + operands.index(d) + ")" : "(" + operands.index(d) + " + " + load.offset()[d] + ")";
+                index = index == null ? at : "(" + index + ") * " + sizes[d] + " + " + at;
+            }
+        }
+        return "__ldg(&f." + CudaNames.member(field.name()) + "[" + index + "])";
+    }
+
+    /**
+     * A lookup table's element: each index checked against its axis by {@code fg::table_index}, which on a miss sets the
+     * run's error word (naming the table's buffer and the axis) and reads element 0, as a division by zero reads 0.
+     */
+    private String lookup(IrExpr.Lookup lookup) {
+        TableSpec table = graph.kernel().tables().get(lookup.table());
+        int buffer = graph.fields().size() + lookup.table();
+        String flat = null;
+        for (int axis = 0; axis < lookup.indices().size(); axis++) {
+            String checked = "fg::table_index(" + lower(lookup.indices().get(axis)) + ", " + table.extents().get(axis) + ", " + buffer
+                    + ", " + axis + ", " + error + ")";
+            flat = flat == null ? checked : "(" + flat + ") * " + table.extents().get(axis) + " + " + checked;
+        }
+        return "__ldg(&f." + CudaNames.member(table.name()) + "[" + flat + "])";
     }
 
     private String define(Type type, String value) {

@@ -3,6 +3,7 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 import dev.finegrain.compiler.backend.gpu.CommonHalo;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.TableSpec;
 
 /**
  * How a variant's fields lie in device memory: one array per field, each the domain padded by the common halo (the
@@ -48,14 +49,35 @@ record CudaFields(KernelGraph graph, int[] sizes, CommonHalo halo) {
         return linear;
     }
 
-    /** The {@code Fields} struct: one device pointer per field, inputs const. */
+    /** The {@code Fields} struct: one device pointer per field, inputs const, then one per lookup table. */
     void emitStruct(CudaWriter out) {
-        out.comment("one device array per field, the domain padded by the common halo, row-major");
+        out.comment("one device array per field, the domain padded by the common halo, row-major"
+                + (graph.fields().stream().anyMatch(IrField::isSequence) || !graph.kernel().tables().isEmpty()
+                        ? " (a sequence as given, along its own dimensions); then each lookup table" : ""));
         out.open("struct Fields");
         for (IrField field : graph.fields()) {
             out.line((field.isInput() ? "const " : "") + CudaExpressions.type(field.type()) + "* " + CudaNames.member(field.name())
-                    + ";   // " + (field.isInput() ? "input" : "state") + " field '" + field.name() + "'");
+                    + ";   // " + (field.isSequence() ? "sequence input" : field.isInput() ? "input" : "state") + " field '" + field.name() + "'");
+        }
+        for (TableSpec table : graph.kernel().tables()) {
+            out.line("const " + CudaExpressions.type(table.type()) + "* " + CudaNames.member(table.name()) + ";   // lookup table '"
+                    + table.name() + "', " + table.extents().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" x ")));
         }
         out.close("};");
+    }
+
+    /**
+     * The element index of a sequence input's value at the point {@code point} (coordinate expressions) plus
+     * {@code offset}: row-major over the dimensions it spans, which hold it whole (no halo).
+     */
+    String sequenceIndex(IrField field, String[] point, int[] offset) {
+        String index = null;
+        for (int d = 0; d < rank(); d++) {
+            if (field.spans()[d]) {
+                String at = offset[d] == 0 ? "(" + point[d] + ")" : "(" + point[d] + " + " + offset[d] + ")";
+                index = index == null ? at : "(" + index + ") * " + sizes[d] + " + " + at;
+            }
+        }
+        return index;
     }
 }

@@ -34,6 +34,9 @@ final class CudaFiles {
         for (IrField field : graph.fields()) {
             write(folder.resolve(field.name() + ".bin"), padded[field.id()]);
         }
+        for (int t = 0; t < graph.kernel().tables().size(); t++) {
+            write(folder.resolve(graph.kernel().tables().get(t).name() + ".bin"), padded[graph.fields().size() + t]);
+        }
         List<ParamSpec> params = graph.kernel().params();
         long[] slots = new long[params.size()];
         for (int p = 0; p < slots.length; p++) {

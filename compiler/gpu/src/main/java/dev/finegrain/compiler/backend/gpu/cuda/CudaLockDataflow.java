@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.GlobalReads;
+
 import dev.finegrain.compiler.backend.gpu.GpuWaits;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.SyncChannel;
@@ -56,7 +58,7 @@ final class CudaLockDataflow {
         out.comment("lock-dataflow: " + mapping.launchPlan());
         out.open("__global__ void __launch_bounds__(" + mapping.threadsPerBlock() + ") lock_dataflow(const Fields f,"
                 + " const Params p, const int diagonal, int* const error)");
-        for (IrField field : graph.fields()) {
+        for (IrField field : GlobalReads.stagedFields(graph)) {
             String type = packed && field.isState() ? "fg::u64" : CudaExpressions.type(field.type());
             out.line("__shared__ " + type + " " + cx.tile(field.id()) + "[" + words + "];");
         }
@@ -90,7 +92,7 @@ final class CudaLockDataflow {
 
     private void emitCopyIn() {
         out.comment("copy my word of every field into the tile");
-        for (IrField field : graph.fields()) {
+        for (IrField field : GlobalReads.stagedFields(graph)) {
             String value = "(inside ? f." + CudaNames.member(field.name()) + "[g] : " + zero(field) + ")";
             if (packed && field.isState()) {
                 out.comment("the ready bit (bit 32) beside the value: set for halo words, clear for the producers'");

@@ -9,6 +9,7 @@ import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.dsl.TableSpec;
 import dev.finegrain.dsl.Type;
 
 import java.util.List;
@@ -80,17 +81,27 @@ public record CudaSource(String id, String text) {
             long[] halo = new long[3];
             long[] size = new long[3];
             for (int d = 0; d < 3; d++) {
-                extent[d] = d < fields.rank() ? fields.extent(d) : 1;
-                halo[d] = d < fields.rank() ? fields.halo().low()[d] : 0;
-                size[d] = d < fields.rank() ? fields.sizes()[d] : 1;
+                boolean spanned = d < fields.rank() && field.spans()[d];
+                // a sequence lies as given: extent 1 and no halo along a dimension it does not span
+                extent[d] = !spanned ? 1 : field.isSequence() ? fields.sizes()[d] : fields.extent(d);
+                halo[d] = !spanned || field.isSequence() ? 0 : fields.halo().low()[d];
+                size[d] = !spanned ? 1 : fields.sizes()[d];
             }
             out.line("{\"" + field.name() + "\", " + (field.type() == Type.LONG || field.type() == Type.DOUBLE ? 8 : 4) + ", "
                     + (field.isState() ? 1 : 0) + ", " + fields.rank() + ", " + triple(extent) + ", " + triple(halo) + ", "
                     + triple(size) + "},");
         }
+        for (TableSpec table : graph.kernel().tables()) {
+            long[] extent = new long[3];
+            for (int d = 0; d < 3; d++) {
+                extent[d] = d < table.extents().size() ? table.extents().get(d) : 1;
+            }
+            out.line("{\"" + table.name() + "\", " + (table.type() == Type.INT ? 4 : 8) + ", 0, " + table.extents().size() + ", "
+                    + triple(extent) + ", {0, 0, 0}, " + triple(extent) + "},");
+        }
         out.close("};");
         out.line("static const FgInfo info = {\"" + describedAs + "\", \"" + escape(mapping.launchPlan()) + "\", "
-                + graph.fields().size() + ", fields, " + graph.kernel().params().size() + ", " + mapping.scratchBytes() + ", "
+                + (graph.fields().size() + graph.kernel().tables().size()) + ", fields, " + graph.kernel().params().size() + ", " + mapping.scratchBytes() + ", "
                 + mapping.launches() + ", " + mapping.threadsPerBlock() + "};");
         out.line("return &info;");
         out.close();
@@ -116,6 +127,10 @@ public record CudaSource(String id, String text) {
             IrField field = fieldList.get(k);
             init.append(k == 0 ? "" : ", ").append("(").append(field.isInput() ? "const " : "")
                     .append(CudaExpressions.type(field.type())).append("*) buffers[").append(k).append("]");
+        }
+        for (int t = 0; t < graph.kernel().tables().size(); t++) {
+            init.append(", (const ").append(CudaExpressions.type(graph.kernel().tables().get(t).type())).append("*) buffers[")
+                    .append(fieldList.size() + t).append("]");
         }
         out.line(init.append("};").toString());
         out.line("Params p{};");

@@ -110,6 +110,7 @@ final class SimtExpressions {
                     && closedAndStateFree(sel.whenTrue(), isState, bound)
                     && closedAndStateFree(sel.whenFalse(), isState, bound);
             case IrExpr.Cast c -> closedAndStateFree(c.operand(), isState, bound);
+            case IrExpr.Lookup l -> l.indices().stream().allMatch(index -> closedAndStateFree(index, isState, bound));
             case IrExpr.Iterate it -> {
                 Set<Integer> inner = new HashSet<>(bound);
                 inner.add(it.slot());

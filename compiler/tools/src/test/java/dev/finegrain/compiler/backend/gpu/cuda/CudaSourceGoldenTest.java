@@ -72,7 +72,10 @@ class CudaSourceGoldenTest {
                         "atomic-spin-lock")),
                 Arguments.of("box-3d-wavefront", List.of("box-3d", "--schedule", "wavefront", "--sizes", "40x40x40")),
                 Arguments.of("box-3d-data-parallel-4x5x3", List.of("box-3d", "--schedule", "data-parallel:4x5x3")),
-                Arguments.of("box-3d-dynamic-dataflow-4x5x3", List.of("box-3d", "--schedule", "dynamic-dataflow:4x5x3")));
+                Arguments.of("box-3d-dynamic-dataflow-4x5x3", List.of("box-3d", "--schedule", "dynamic-dataflow:4x5x3")),
+                Arguments.of("nw-seq-data-parallel-16", List.of("nw-seq", "--schedule", "data-parallel:16", "--sizes", "64")),
+                Arguments.of("nw-seq-persistent-tiny-lock", List.of("nw-seq", "--schedule", "lock-dataflow:persistent",
+                        "--mechanism", "tiny-lock", "--sizes", "100x70")));
     }
 
     @ParameterizedTest(name = "{0}")
