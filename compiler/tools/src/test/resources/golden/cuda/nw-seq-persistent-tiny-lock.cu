@@ -9,7 +9,8 @@
 //   read:       score[i-0, j-1]: shuffled from lane l-1's value 1 step(s) back; lanes below 1 read the edge window
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 2400 bytes of device memory
 //   output:     score: a ring of 64 rows x 32 columns per warp, finished rows written whole after each chunk
-//   shared:     24972 bytes per block: 24576 of rings (8192 per warp), an edge window of 33 rows x 1 columns per field and warp
+//   shared:     27276 bytes per block: 24576 of rings (8192 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
+//   sequence:   b: one value per lane (its column), read once before the band's first step
 #include "finegrain.cuh"
 
 namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70 {
@@ -31,6 +32,10 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
         // per warp: the left band's edge columns for the rows one chunk of steps reads
         __shared__ int s_edge_score[3][1][33];
         fg::u64* const tokens = (fg::u64*) (scratch + 256);
+        // the lookup tables, copied into shared memory once per block
+        __shared__ int s_table_blosum62[576];
+        for (int w = threadIdx.x; w < 576; w += blockDim.x) s_table_blosum62[w] = f.blosum62[w];
+        __syncthreads();
         const int lane = threadIdx.x % 32;
         const int warp = threadIdx.x / 32;
         extern __shared__ __align__(16) unsigned char fg_smem[];
@@ -38,6 +43,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
         int* const out_score = (int*) (my_smem + 0);   // [64][32] my band's values of 'score'
         for (int band = blockIdx.x * 3 + warp; band < 3; band += gridDim.x * 3) {
             const int j = band * 32 + lane;   // my column
+            const int q_b = j < 70 ? __ldg(&f.b[j]) : 0;   // sequence 'b' at my column, for every step
             // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
             int h_score_0 = -1 - lane >= -1 && j < 70 ? f.score[((long long) (-1 - lane + 1)) * 71 + (j + 1)] : 0;
             int h_score_1 = -2 - lane >= -1 && j < 70 ? f.score[((long long) (-2 - lane + 1)) * 71 + (j + 1)] : 0;
@@ -75,8 +81,8 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                         // actor cell
                         const int v8 = __ldg(&f.a[(i)]);
-                        const int v9 = __ldg(&f.b[(j)]);
-                        const int v10 = __ldg(&f.blosum62[(fg::table_index(v8, 24, 3, 0, error)) * 24 + fg::table_index(v9, 24, 3, 1, error)]);
+                        const int v9 = q_b;
+                        const int v10 = s_table_blosum62[(fg::table_index(v8, 24, 3, 0, error)) * 24 + fg::table_index(v9, 24, 3, 1, error)];
                         const int v11 = fg::add(r3, v10);
                         const int v12 = fg::sub(r5, p.penalty);
                         const int v13 = fg::max_(v11, v12);
@@ -107,8 +113,8 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                             // actor cell
                             const int v23 = __ldg(&f.a[(i)]);
-                            const int v24 = __ldg(&f.b[(j)]);
-                            const int v25 = __ldg(&f.blosum62[(fg::table_index(v23, 24, 3, 0, error)) * 24 + fg::table_index(v24, 24, 3, 1, error)]);
+                            const int v24 = q_b;
+                            const int v25 = s_table_blosum62[(fg::table_index(v23, 24, 3, 0, error)) * 24 + fg::table_index(v24, 24, 3, 1, error)];
                             const int v26 = fg::add(r18, v25);
                             const int v27 = fg::sub(r20, p.penalty);
                             const int v28 = fg::max_(v26, v27);

@@ -25,9 +25,11 @@ constexpr int ERROR_LOOKUP = 1 << 16;
 
 __device__ __forceinline__ void fail(int* error, int code) { atomicCAS(error, 0, code); }
 
-// A lookup table's index on one axis, checked: outside [0, extent) it fails the run and reads element 0 instead.
+// A lookup table's index on one axis, checked: outside [0, extent) it fails the run and reads element 0 instead. The
+// miss is a plain store, not fail's compare-and-swap: any nonzero word fails the run, and the atomic kept the compiler
+// from moving later steps' loads above it (needleman-wunsch-seq's bands at 16384^2 on an H200: 8.18 against 9.18 ms).
 __device__ __forceinline__ int table_index(int index, int extent, int buffer, int axis, int* error) {
-    if ((unsigned) index >= (unsigned) extent) { fail(error, ERROR_LOOKUP + 4 * buffer + axis); return 0; }
+    if ((unsigned) index >= (unsigned) extent) { *error = ERROR_LOOKUP + 4 * buffer + axis; return 0; }
     return index;
 }
 

@@ -85,10 +85,11 @@ final class MapBands {
         }
         // as many warps per block as the rings allow, up to four
         int warpsPerBlock = Math.min(WARPS_PER_BLOCK, bands);
-        while (warpsPerBlock > 1 && warpsPerBlock * (warpBytes + windowPerWarp) > target.sharedBytesPerBlockOptIn()) {
+        int tableBytes = BandMapping.stagedTableBytes(graph);
+        while (warpsPerBlock > 1 && warpsPerBlock * (warpBytes + windowPerWarp) + tableBytes > target.sharedBytesPerBlockOptIn()) {
             warpsPerBlock /= 2;
         }
-        int blockBytes = warpsPerBlock * (warpBytes + windowPerWarp);
+        int blockBytes = warpsPerBlock * (warpBytes + windowPerWarp) + tableBytes;
         if (blockBytes > target.sharedBytesPerBlockOptIn()) {
             throw new GpuLoweringException("lock-dataflow:persistent of kernel '" + graph.name() + "' needs " + blockBytes
                     + " bytes of shared memory for one warp's rings; " + target.name() + " gives a block at most "

@@ -7,6 +7,7 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.TableSpec;
 
 import java.util.HashMap;
 import java.util.List;
@@ -73,12 +74,17 @@ final class CudaBands {
             out.line(sync.bandTokenType() + "* const " + CudaBandContext.TOKENS + " = (" + sync.bandTokenType() + "*) (scratch + "
                     + BandMapping.TOKEN_BASE_BYTES + ");");
         }
+        stageTables();
         out.line("const int lane = threadIdx.x % 32;");
         out.line("const int warp = threadIdx.x / 32;");
         declareRings();
         out.open("for (int band = blockIdx.x * " + mapping.warpsPerBlock() + " + warp; band < " + mapping.bands()
                 + "; band += gridDim.x * " + mapping.warpsPerBlock() + ")");
         out.line("const int j = band * 32 + lane;   // my column");
+        for (IrField field : mapping.laneSequences()) {
+            out.line("const " + cx.type(field) + " " + laneSequence(field) + " = j < " + mapping.columns() + " ? __ldg(&f."
+                    + CudaNames.member(field.name()) + "[j]) : 0;   // sequence '" + field.name() + "' at my column, for every step");
+        }
         declareHistory();
         if (edge.crossed() && !edge.readyWords()) {
             out.line("int seen = 0;   // tokens of the band to the left already waited for");
@@ -117,6 +123,29 @@ final class CudaBands {
         out.close();
         out.close();
         out.close();
+    }
+
+    /** Each lookup table copied into the block's shared memory, before any band runs (the mapping's decision). */
+    private void stageTables() {
+        if (!mapping.stagesTables()) {
+            return;
+        }
+        out.comment("the lookup tables, copied into shared memory once per block");
+        for (int t = 0; t < graph.kernel().tables().size(); t++) {
+            TableSpec table = graph.kernel().tables().get(t);
+            out.line("__shared__ " + CudaExpressions.type(table.type()) + " " + stagedTable(t) + "[" + table.length() + "];");
+            out.line("for (int w = threadIdx.x; w < " + table.length() + "; w += blockDim.x) " + stagedTable(t) + "[w] = f."
+                    + CudaNames.member(table.name()) + "[w];");
+        }
+        out.line("__syncthreads();");
+    }
+
+    private String stagedTable(int table) {
+        return "s_table_" + CudaNames.member(graph.kernel().tables().get(table).name());
+    }
+
+    private static String laneSequence(IrField field) {
+        return "q_" + CudaNames.member(field.name());
     }
 
     private static String ring(IrField field, String kind) {
@@ -359,6 +388,18 @@ final class CudaBands {
                     return stagedInputs.get(field.name() + "@" + (-load.offset()[0]));
                 }
                 return "f." + CudaNames.member(field.name()) + "[g + " + fields.offset(load.offset()) + "]";
+            }
+
+            @Override
+            public java.util.Optional<String> laneSequence(IrExpr.Load load) {
+                IrField field = graph.field(load.field());
+                return mapping.laneSequences().contains(field) && load.offset()[1] == 0
+                        ? java.util.Optional.of(CudaBands.laneSequence(field)) : java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Optional<String> stagedTable(int table) {
+                return mapping.stagesTables() ? java.util.Optional.of(CudaBands.this.stagedTable(table)) : java.util.Optional.empty();
             }
         };
     }

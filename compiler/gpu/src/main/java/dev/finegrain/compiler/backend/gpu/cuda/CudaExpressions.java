@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.IntPredicate;
@@ -30,6 +31,16 @@ final class CudaExpressions {
 
         /** An expression holding the field value the load names, at the current point plus its offset. */
         String load(IrExpr.Load load);
+
+        /** Where the schedule keeps a sequence input's value for this load (a lane's register); empty: global memory. */
+        default Optional<String> laneSequence(IrExpr.Load load) {
+            return Optional.empty();
+        }
+
+        /** The shared-memory copy of lookup table {@code table}, where the schedule staged one; empty: global memory. */
+        default Optional<String> stagedTable(int table) {
+            return Optional.empty();
+        }
     }
 
     private final CudaWriter out;
@@ -147,6 +158,10 @@ final class CudaExpressions {
      * hold it whole) through the read-only cache: {@code GlobalReads} stages no sequence.
      */
     private String sequenceLoad(IrExpr.Load load) {
+        Optional<String> kept = operands.laneSequence(load);
+        if (kept.isPresent()) {
+            return kept.get();
+        }
         IrField field = graph.field(load.field());
         String index = null;
         for (int d = 0; d < sizes.length; d++) {
@@ -159,8 +174,9 @@ final class CudaExpressions {
     }
 
     /**
-     * A lookup table's element: each index checked against its axis by {@code fg::table_index}, which on a miss sets the
-     * run's error word (naming the table's buffer and the axis) and reads element 0, as a division by zero reads 0.
+     * A lookup table's element, from global memory or the schedule's staged copy: each index checked against its axis
+     * by {@code fg::table_index}, which on a miss sets the run's error word (naming the table's buffer and the axis)
+     * and reads element 0, as a division by zero reads 0.
      */
     private String lookup(IrExpr.Lookup lookup) {
         TableSpec table = graph.kernel().tables().get(lookup.table());
@@ -171,7 +187,9 @@ final class CudaExpressions {
                     + ", " + axis + ", " + error + ")";
             flat = flat == null ? checked : "(" + flat + ") * " + table.extents().get(axis) + " + " + checked;
         }
-        return "__ldg(&f." + CudaNames.member(table.name()) + "[" + flat + "])";
+        String element = flat;
+        return operands.stagedTable(lookup.table()).map(staged -> staged + "[" + element + "]")
+                .orElse("__ldg(&f." + CudaNames.member(table.name()) + "[" + element + "])");
     }
 
     private String define(Type type, String value) {
