@@ -43,7 +43,11 @@ public final class IrPrinter {
             out.append('\n');
         }
         for (dev.finegrain.dsl.KeepSpec keep : graph.kernel().keeps()) {
-            out.append("  keep ").append(keep.field()).append(": ").append(keep.keep()).append('\n');
+            IrField kept = graph.fields().stream().filter(f -> f.name().equals(keep.field())).findFirst().orElseThrow();
+            int window = kept.haloLow()[0] + 1;
+            out.append("  keep ").append(keep.field()).append(": ").append(keep.keep()).append("; storage folded in the oracle to ")
+                    .append(window).append(window == 1 ? " row" : " rows").append(" along ").append(domain.get(0).index())
+                    .append(", whole in the compiled backends\n");
         }
         for (dev.finegrain.dsl.ReductionSpec reduction : graph.kernel().reductions()) {
             out.append("  reduce ").append(reduction.name()).append(reduction.withPosition() ? " with its position" : "").append('\n');

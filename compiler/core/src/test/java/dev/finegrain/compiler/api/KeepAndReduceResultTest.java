@@ -52,6 +52,13 @@ class KeepAndReduceResultTest {
     }
 
     @Test
+    void theIrSaysHowTheOracleFoldsAFieldItDoesNotKeepWhole() {
+        String ir = dev.finegrain.compiler.ir.IrPrinter.print(dev.finegrain.compiler.pass.Pipeline.compile(columnSums()));
+        assertTrue(ir.contains("  keep s: last-row; storage folded in the oracle to 2 rows along i, whole in the compiled backends\n"), ir);
+        assertTrue(ir.contains("  reduce max(s) with its position\n  reduce sum(s)\n"), ir);
+    }
+
+    @Test
     void askingForAReductionTheKernelDoesNotDeclareSaysWhatItDeclares() {
         Kernel kernel = columnSums();
         Invocation invocation = kernel.invocation().sizes(2, 2).input("w", new int[4]).build();
