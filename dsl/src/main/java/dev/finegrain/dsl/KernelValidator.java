@@ -52,8 +52,9 @@ final class KernelValidator {
         requireUnique("field", kernel.fields(), FieldSpec::name, FieldSpec::site);
         requireUnique("actor", kernel.actors(), ActorSpec::name, ActorSpec::site);
         requireUnique("table", kernel.tables(), TableSpec::name, TableSpec::site);
-        checkSequencesAndTables();
-        checkKeepsAndReductions();
+        requireUnique("keep of field", kernel.keeps(), KeepSpec::field, KeepSpec::site);
+        requireUnique("reduction", kernel.reductions(), ReductionSpec::name, ReductionSpec::site);
+        SequenceAndKeepRules.check(kernel);
         if (kernel.actors().isEmpty()) {
             throw Diagnostics.noActors(name, buildSite);
         }
@@ -81,53 +82,6 @@ final class KernelValidator {
             T first = seen.putIfAbsent(nameOf.apply(item), item);
             if (first != null) {
                 throw Diagnostics.duplicateName(kernel.name(), kind, nameOf.apply(item), siteOf.apply(first), siteOf.apply(item));
-            }
-        }
-    }
-
-    /** A sequence spans distinct domain dimensions named in domain order; a table's name is not a field's. */
-    private void checkSequencesAndTables() {
-        List<String> indices = kernel.domain().stream().map(Dimension::index).toList();
-        for (FieldSpec field : kernel.fields()) {
-            if (field.isSequence()) {
-                List<Integer> positions = field.along().stream().map(indices::indexOf).toList();
-                boolean ordered = java.util.stream.IntStream.range(1, positions.size()).allMatch(k -> positions.get(k - 1) < positions.get(k));
-                if (positions.contains(-1) || !ordered) {
-                    throw SequenceDiagnostics.alongNotInDomain(kernel.name(), field.name(), field.along(), indices, field.site());
-                }
-            }
-            if (field.boundary() instanceof Boundary.FromInput(String input) && kernel.field(input).filter(FieldSpec::isSequence).isPresent()) {
-                throw SequenceDiagnostics.boundaryFromSequence(kernel.name(), field.name(), input, field.site());
-            }
-        }
-        for (TableSpec table : kernel.tables()) {
-            if (kernel.field(table.name()).isPresent()) {
-                throw SequenceDiagnostics.nameTakenByField(kernel.name(), table.name(), table.site());
-            }
-        }
-    }
-
-    /** A keep or a reduction names a state field, once each; reductions are of INT or LONG fields, positions of extremes. */
-    private void checkKeepsAndReductions() {
-        List<String> states = kernel.fields().stream().filter(FieldSpec::isState).map(FieldSpec::name).toList();
-        requireUnique("keep of field", kernel.keeps(), KeepSpec::field, KeepSpec::site);
-        requireUnique("reduction", kernel.reductions(), ReductionSpec::name, ReductionSpec::site);
-        for (KeepSpec keep : kernel.keeps()) {
-            if (!states.contains(keep.field())) {
-                throw Diagnostics.unknownName(Diagnostics.inKernel(kernel.name()) + ", keep", "state field", keep.field(), states, keep.site());
-            }
-        }
-        for (ReductionSpec reduction : kernel.reductions()) {
-            if (!states.contains(reduction.field())) {
-                throw Diagnostics.unknownName(Diagnostics.inKernel(kernel.name()) + ", " + reduction.name(), "state field",
-                        reduction.field(), states, reduction.site());
-            }
-            Type type = kernel.field(reduction.field()).orElseThrow().type();
-            if (type != Type.INT && type != Type.LONG) {
-                throw SequenceDiagnostics.reductionType(kernel.name(), reduction, type);
-            }
-            if (reduction.withPosition() && !reduction.reduction().hasPosition()) {
-                throw SequenceDiagnostics.sumHasNoPosition(kernel.name(), reduction);
             }
         }
     }
