@@ -245,12 +245,19 @@ public final class Kernel {
          * it gives one offset per dimension it spans: {@code a.read("a", 0)}.
          */
         public Builder input(String fieldName, Type type, Along along) {
-            return addInput(fieldName, type, 0, Storage.NATURAL, Objects.requireNonNull(along, "along").indices(), CallSite.capture());
+            return addSequence(fieldName, type, along, Storage.NATURAL, CallSite.capture());
         }
 
         /** A sequence input whose values fit {@code storage}. */
         public Builder input(String fieldName, Type type, Along along, Storage storage) {
-            return addInput(fieldName, type, 0, storage, Objects.requireNonNull(along, "along").indices(), CallSite.capture());
+            return addSequence(fieldName, type, along, storage, CallSite.capture());
+        }
+
+        private Builder addSequence(String fieldName, Type type, Along along, Storage storage, CallSite here) {
+            if (Objects.requireNonNull(along, "along").indices().isEmpty()) {
+                throw dev.finegrain.dsl.internal.SequenceDiagnostics.emptyAlong(name, fieldName, here);
+            }
+            return addInput(fieldName, type, 0, storage, along.indices(), here);
         }
 
         /**

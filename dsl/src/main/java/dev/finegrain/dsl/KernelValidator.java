@@ -52,8 +52,6 @@ final class KernelValidator {
         requireUnique("field", kernel.fields(), FieldSpec::name, FieldSpec::site);
         requireUnique("actor", kernel.actors(), ActorSpec::name, ActorSpec::site);
         requireUnique("table", kernel.tables(), TableSpec::name, TableSpec::site);
-        requireUnique("keep of field", kernel.keeps(), KeepSpec::field, KeepSpec::site);
-        requireUnique("reduction", kernel.reductions(), ReductionSpec::name, ReductionSpec::site);
         SequenceAndKeepRules.check(kernel);
         if (kernel.actors().isEmpty()) {
             throw Diagnostics.noActors(name, buildSite);
@@ -435,6 +433,9 @@ final class KernelValidator {
             if (boundaryOf != null) {
                 throw Diagnostics.boundaryReadsField(kernel.name(), boundaryOf, read.field(), read.site());
             }
+            if (kernel.field(read.field()).isEmpty() && kernel.table(read.field()).isPresent()) {
+                throw SequenceDiagnostics.readOfTable(where, read.field(), read.site());
+            }
             FieldSpec field = kernel.field(read.field()).orElseThrow(() ->
                     Diagnostics.unknownName(where, "field", read.field(), fieldNames(), read.site()));
             if (field.isSequence() && read.offset().size() != field.along().size()) {
@@ -451,6 +452,9 @@ final class KernelValidator {
         private Type lookupType(Expr.Lookup lookup) {
             if (boundaryOf != null) {
                 throw SequenceDiagnostics.boundaryLooksUp(kernel.name(), boundaryOf, lookup.table(), lookup.site());
+            }
+            if (kernel.table(lookup.table()).isEmpty() && kernel.field(lookup.table()).isPresent()) {
+                throw SequenceDiagnostics.lookupOfField(where, lookup.table(), lookup.site());
             }
             TableSpec table = kernel.table(lookup.table()).orElseThrow(() -> Diagnostics.unknownName(where, "table", lookup.table(),
                     kernel.tables().stream().map(TableSpec::name).toList(), lookup.site()));

@@ -29,6 +29,9 @@ final class SequenceAndKeepRules {
                 if (positions.contains(-1) || !ordered) {
                     throw SequenceDiagnostics.alongNotInDomain(kernel.name(), field.name(), field.along(), indices, field.site());
                 }
+                if (positions.size() == indices.size()) {
+                    throw SequenceDiagnostics.alongEveryDimension(kernel.name(), field.name(), field.along(), field.site());
+                }
             }
             if (field.boundary() instanceof Boundary.FromInput(String input) && kernel.field(input).filter(FieldSpec::isSequence).isPresent()) {
                 throw SequenceDiagnostics.boundaryFromSequence(kernel.name(), field.name(), input, field.site());
@@ -41,19 +44,30 @@ final class SequenceAndKeepRules {
         }
     }
 
-    /** A keep or a reduction names a state field (once each: the validator checks that); reductions are of INT or LONG fields, positions of extremes. */
+    /** A keep or a reduction names a state field, once each; reductions are of INT or LONG fields, positions of extremes. */
     private static void checkKeepsAndReductions(Kernel kernel) {
         List<String> states = kernel.fields().stream().filter(FieldSpec::isState).map(FieldSpec::name).toList();
+        java.util.Map<String, CallSite> keeps = new java.util.HashMap<>();
         for (KeepSpec keep : kernel.keeps()) {
-            if (!states.contains(keep.field())) {
-                throw Diagnostics.unknownName(Diagnostics.inKernel(kernel.name()) + ", keep", "state field", keep.field(), states, keep.site());
+            CallSite first = keeps.putIfAbsent(keep.field(), keep.site());
+            if (first != null) {
+                throw SequenceDiagnostics.declaredTwice(kernel.name(), "keep of '" + keep.field() + "'", first,
+                        "keep one of them", keep.site());
             }
         }
+        java.util.Map<String, CallSite> reductions = new java.util.HashMap<>();
         for (ReductionSpec reduction : kernel.reductions()) {
-            if (!states.contains(reduction.field())) {
-                throw Diagnostics.unknownName(Diagnostics.inKernel(kernel.name()) + ", " + reduction.name(), "state field",
-                        reduction.field(), states, reduction.site());
+            CallSite first = reductions.putIfAbsent(reduction.name(), reduction.site());
+            if (first != null) {
+                throw SequenceDiagnostics.declaredTwice(kernel.name(), reduction.name(), first,
+                        "keep one of them (reduceWithPosition gives the value too)", reduction.site());
             }
+        }
+        for (KeepSpec keep : kernel.keeps()) {
+            requireState(kernel, states, "keep of '" + keep.field() + "'", keep.field(), keep.site());
+        }
+        for (ReductionSpec reduction : kernel.reductions()) {
+            requireState(kernel, states, reduction.name(), reduction.field(), reduction.site());
             Type type = kernel.field(reduction.field()).orElseThrow().type();
             if (type != Type.INT && type != Type.LONG) {
                 throw SequenceDiagnostics.reductionType(kernel.name(), reduction, type);
@@ -62,5 +76,19 @@ final class SequenceAndKeepRules {
                 throw SequenceDiagnostics.sumHasNoPosition(kernel.name(), reduction);
             }
         }
+    }
+
+    /** That {@code name} is a state field: a declared input or table gets a line saying keeps and reductions take state fields. */
+    private static void requireState(Kernel kernel, List<String> states, String what, String name, CallSite site) {
+        if (states.contains(name)) {
+            return;
+        }
+        if (kernel.field(name).isPresent()) {
+            throw SequenceDiagnostics.notAState(kernel.name(), what, name, "input", site);
+        }
+        if (kernel.table(name).isPresent()) {
+            throw SequenceDiagnostics.notAState(kernel.name(), what, name, "table", site);
+        }
+        throw Diagnostics.unknownName(Diagnostics.inKernel(kernel.name()) + ", " + what, "state field", name, states, site);
     }
 }

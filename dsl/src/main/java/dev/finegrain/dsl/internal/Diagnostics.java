@@ -252,7 +252,7 @@ public final class Diagnostics {
 
     public static KernelDefinitionException paramWrongType(String kernel, ParamSpec param, Object value, CallSite site) {
         return error(inKernel(kernel), "param '" + param.name() + "' must be " + param.type() + " but got "
-                + value.getClass().getSimpleName() + " " + value, "pass a " + javaType(param.type()) + " value", site);
+                + value.getClass().getSimpleName() + " " + value, "pass " + withArticle(javaType(param.type())) + " value", site);
     }
 
     public static KernelDefinitionException inputMissing(String kernel, FieldSpec input, CallSite site) {
@@ -261,8 +261,8 @@ public final class Diagnostics {
     }
 
     public static KernelDefinitionException inputWrongType(String kernel, FieldSpec input, Object array, CallSite site) {
-        return error(inKernel(kernel), "input '" + input.name() + "' must be a " + javaType(input.type()) + "[] but got "
-                + array.getClass().getSimpleName(), "pass a " + javaType(input.type()) + "[]", site);
+        return error(inKernel(kernel), "input '" + input.name() + "' must be " + withArticle(javaType(input.type()) + "[]") + " but got "
+                + array.getClass().getSimpleName(), "pass " + withArticle(javaType(input.type()) + "[]"), site);
     }
 
     public static KernelDefinitionException inputWrongLength(String kernel, FieldSpec input, int expected, int actual, String shape, CallSite site) {
@@ -318,6 +318,11 @@ public final class Diagnostics {
         return error(inKernel(kernel), "dataParallel tiles cannot respect dependence " + DependenceMath.format(vector)
                         + " (rectangular tiles need every component >= 0)",
                 "use wavefront() or lockDataflow() for this kernel", site);
+    }
+
+    /** "a long", "an int": the article a Java type name takes. */
+    static String withArticle(String javaType) {
+        return (javaType.startsWith("int") ? "an " : "a ") + javaType;
     }
 
     static String javaType(Type type) {

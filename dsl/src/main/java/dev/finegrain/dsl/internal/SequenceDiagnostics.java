@@ -62,13 +62,41 @@ public final class SequenceDiagnostics {
                 "use reduce(\"" + reduction.field() + "\", SUM)", reduction.site());
     }
 
+    public static KernelDefinitionException emptyAlong(String kernel, String field, CallSite site) {
+        return error(inKernel(kernel), "input '" + field + "' is declared along no dimension",
+                "name the dimensions it spans, e.g. along(\"i\"), or declare an input over the whole domain without along", site);
+    }
+
+    public static KernelDefinitionException alongEveryDimension(String kernel, String field, List<String> along, CallSite site) {
+        return error(inKernel(kernel), "input '" + field + "' is declared along " + along + ", every dimension of the domain",
+                "declare it without along: an input over the whole domain", site);
+    }
+
+    /** A keep or a reduction of a name that is declared, but not as a state field. */
+    public static KernelDefinitionException notAState(String kernel, String what, String name, String kind, CallSite site) {
+        return error(inKernel(kernel), what + " names " + kind + " '" + name + "'", what.startsWith("keep")
+                ? "keep applies to state fields, the values actors compute" : "reductions apply to state fields, the values actors compute", site);
+    }
+
+    public static KernelDefinitionException readOfTable(String where, String table, CallSite site) {
+        return error(where, "reads '" + table + "', a lookup table", "read a table with lookup(\"" + table + "\", indices...)", site);
+    }
+
+    public static KernelDefinitionException lookupOfField(String where, String field, CallSite site) {
+        return error(where, "looks up '" + field + "', a field, not a table", "read a field with read(\"" + field + "\", offsets...)", site);
+    }
+
+    public static KernelDefinitionException declaredTwice(String kernel, String what, CallSite first, String todo, CallSite site) {
+        return error(inKernel(kernel), what + " is declared twice (first at " + first + ")", todo, site);
+    }
+
     public static KernelDefinitionException nameTakenByField(String kernel, String table, CallSite site) {
         return error(inKernel(kernel), "table '" + table + "' has the name of a field",
                 "give tables and fields different names", site);
     }
 
     public static KernelDefinitionException lookupArity(String where, TableSpec table, int given, CallSite site) {
-        return error(where, "lookup of table '" + table.name() + "' gives " + given + " indices but the table has "
+        return error(where, "lookup of table '" + table.name() + "' gives " + given + (given == 1 ? " index" : " indices") + " but the table has "
                 + table.extents().size() + " axes " + table.extents(), "give one int index per axis", site);
     }
 
@@ -88,9 +116,9 @@ public final class SequenceDiagnostics {
     }
 
     public static KernelDefinitionException tableWrongType(String kernel, TableSpec table, Object array, CallSite site) {
-        String java = Diagnostics.javaType(table.type());
-        return error(inKernel(kernel), "table '" + table.name() + "' must be a " + java + "[] but got "
-                + array.getClass().getSimpleName(), "pass a " + java + "[]", site);
+        String java = Diagnostics.withArticle(Diagnostics.javaType(table.type()) + "[]");
+        return error(inKernel(kernel), "table '" + table.name() + "' must be " + java + " but got "
+                + array.getClass().getSimpleName(), "pass " + java, site);
     }
 
     public static KernelDefinitionException tableWrongLength(String kernel, TableSpec table, int actual, CallSite site) {

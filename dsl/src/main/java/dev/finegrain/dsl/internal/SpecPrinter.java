@@ -33,15 +33,15 @@ public final class SpecPrinter {
         for (FieldSpec field : kernel.fields()) {
             out.append("  ").append(field(field, kernel.domain())).append('\n');
         }
+        for (TableSpec table : kernel.tables()) {
+            out.append("  table ").append(table.name()).append(": ").append(table.type()).append(' ')
+                    .append(table.extents().stream().map(String::valueOf).reduce((a, b) -> a + " x " + b).orElseThrow()).append('\n');
+        }
         for (KeepSpec keep : kernel.keeps()) {
             out.append("  keep ").append(keep.field()).append(": ").append(keep.keep()).append('\n');
         }
         for (ReductionSpec reduction : kernel.reductions()) {
             out.append("  reduce ").append(reduction.name()).append(reduction.withPosition() ? " with its position" : "").append('\n');
-        }
-        for (TableSpec table : kernel.tables()) {
-            out.append("  table ").append(table.name()).append(": ").append(table.type()).append(' ')
-                    .append(table.extents().stream().map(String::valueOf).reduce((a, b) -> a + " x " + b).orElseThrow()).append('\n');
         }
         for (ActorSpec actor : kernel.actors()) {
             out.append("  actor ").append(actor.name()).append(": ").append(actor.writes()).append(" = ")

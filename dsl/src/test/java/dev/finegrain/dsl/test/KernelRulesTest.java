@@ -419,7 +419,7 @@ class KernelRulesTest {
 
     @Test
     void rejectsAParamOfTheWrongTypeAtRunTime() {
-        assertRejected("kernel 'nw': param 'penalty' must be int but got Long 10; pass a int value",
+        assertRejected("kernel 'nw': param 'penalty' must be int but got Long 10; pass an int value",
                 () -> nwInvocation().param("penalty", 10L).build());
     }
 
@@ -444,7 +444,7 @@ class KernelRulesTest {
 
     @Test
     void rejectsAnInputOfTheWrongType() {
-        assertRejected("kernel 'nw': input 'reference' must be a int[] but got double[]; pass a int[]",
+        assertRejected("kernel 'nw': input 'reference' must be an int[] but got double[]; pass an int[]",
                 () -> nwInvocation().param("penalty", 10).input("reference", new double[6]).build());
     }
 

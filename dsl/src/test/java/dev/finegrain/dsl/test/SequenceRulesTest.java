@@ -109,7 +109,7 @@ class SequenceRulesTest {
 
     @Test
     void rejectsALookupWithTheWrongNumberOfIndices() {
-        assertRejected("kernel 'pairs', actor 'cell': lookup of table 'score' gives 1 indices but the table has 2 axes [4, 4]; "
+        assertRejected("kernel 'pairs', actor 'cell': lookup of table 'score' gives 1 index but the table has 2 axes [4, 4]; "
                 + "give one int index per axis",
                 () -> pairs().actor("cell", "s", c -> c.read("s", 0, -1).plus(lookup("score", c.read("a", 0)))).build());
     }
@@ -157,18 +157,43 @@ class SequenceRulesTest {
     }
 
     @Test
-    void rejectsAKeepOfAnInputOrAnUnknownField() {
-        assertRejected("kernel 'pairs', keep: state field 'a' is not declared (known: s); declare it or fix the name",
+    void rejectsAKeepOfAnInputATableOrAnUnknownField() {
+        assertRejected("kernel 'pairs': keep of 'a' names input 'a'; keep applies to state fields, the values actors compute",
                 () -> valid().toBuilder().keep("a", Keep.FINAL).build());
-        assertRejected("kernel 'pairs', keep: state field 't' is not declared (known: s); declare it or fix the name",
+        assertRejected("kernel 'pairs': max(score) names table 'score'; reductions apply to state fields, the values actors compute",
+                () -> valid().toBuilder().reduce("score", Reduction.MAX).build());
+        assertRejected("kernel 'pairs', keep of 't': state field 't' is not declared (known: s); declare it or fix the name",
                 () -> valid().toBuilder().keep("t", Keep.FINAL).build());
     }
 
     @Test
-    void rejectsTwoKeepsOfOneField() {
-        KernelDefinitionException error = assertThrows(KernelDefinitionException.class,
+    void rejectsTwoKeepsOfOneFieldAndOneReductionDeclaredTwice() {
+        KernelDefinitionException keep = assertThrows(KernelDefinitionException.class,
                 () -> valid().toBuilder().keep("s", Keep.FINAL).keep("s", Keep.LAST_ROW).build());
-        assertTrue(error.getMessage().startsWith("kernel 'pairs': keep of field 's' is declared twice"), error.getMessage());
+        assertTrue(keep.getMessage().startsWith("kernel 'pairs': keep of 's' is declared twice (first at SequenceRulesTest.java:"),
+                keep.getMessage());
+        assertTrue(keep.getMessage().contains("); keep one of them (at "), keep.getMessage());
+        KernelDefinitionException reduction = assertThrows(KernelDefinitionException.class,
+                () -> valid().toBuilder().reduce("s", Reduction.MAX).reduceWithPosition("s", Reduction.MAX).build());
+        assertTrue(reduction.getMessage().contains("max(s) is declared twice") && reduction.getMessage()
+                .contains("keep one of them (reduceWithPosition gives the value too)"), reduction.getMessage());
+    }
+
+    @Test
+    void rejectsAlongNoDimensionOrEveryDimension() {
+        assertRejected("kernel 'pairs': input 'c' is declared along no dimension; name the dimensions it spans, e.g. along(\"i\"), "
+                + "or declare an input over the whole domain without along", () -> pairs().input("c", INT, along()));
+        assertRejected("kernel 'pairs': input 'c' is declared along [i, j], every dimension of the domain; declare it without "
+                + "along: an input over the whole domain",
+                () -> pairs().input("c", INT, along("i", "j")).actor("cell", "s", c -> c.read("s", 0, -1)).build());
+    }
+
+    @Test
+    void rejectsAReadOfATableAndALookupOfAField() {
+        assertRejected("kernel 'pairs', actor 'cell': reads 'score', a lookup table; read a table with lookup(\"score\", indices...)",
+                () -> pairs().actor("cell", "s", c -> c.read("s", 0, -1).plus(c.read("score", 0, 0))).build());
+        assertRejected("kernel 'pairs', actor 'cell': looks up 'a', a field, not a table; read a field with read(\"a\", offsets...)",
+                () -> pairs().actor("cell", "s", c -> c.read("s", 0, -1).plus(lookup("a", c.read("a", 0)))).build());
     }
 
     @Test
@@ -200,7 +225,7 @@ class SequenceRulesTest {
                 + "pass it with .input(\"score\", array)"), missing.getMessage());
         KernelDefinitionException type = assertThrows(KernelDefinitionException.class, () ->
                 kernel.invocation().sizes(3, 5).input("a", new int[3]).input("b", new int[5]).input("score", new long[16]).build());
-        assertTrue(type.getMessage().startsWith("kernel 'pairs': table 'score' must be a int[] but got long[]; pass a int[]"),
+        assertTrue(type.getMessage().startsWith("kernel 'pairs': table 'score' must be an int[] but got long[]; pass an int[]"),
                 type.getMessage());
     }
 }

@@ -42,6 +42,10 @@ public final class IrPrinter {
             }
             out.append('\n');
         }
+        for (TableSpec table : graph.kernel().tables()) {
+            out.append("  table ").append(table.name()).append(": ").append(table.type()).append(' ')
+                    .append(table.extents().stream().map(String::valueOf).reduce((a, b) -> a + " x " + b).orElseThrow()).append('\n');
+        }
         for (dev.finegrain.dsl.KeepSpec keep : graph.kernel().keeps()) {
             IrField kept = graph.fields().stream().filter(f -> f.name().equals(keep.field())).findFirst().orElseThrow();
             int window = kept.haloLow()[0] + 1;
@@ -51,10 +55,6 @@ public final class IrPrinter {
         }
         for (dev.finegrain.dsl.ReductionSpec reduction : graph.kernel().reductions()) {
             out.append("  reduce ").append(reduction.name()).append(reduction.withPosition() ? " with its position" : "").append('\n');
-        }
-        for (TableSpec table : graph.kernel().tables()) {
-            out.append("  table ").append(table.name()).append(": ").append(table.type()).append(' ')
-                    .append(table.extents().stream().map(String::valueOf).reduce((a, b) -> a + " x " + b).orElseThrow()).append('\n');
         }
         for (IrActor actor : graph.actors()) {
             out.append("  actor ").append(actor.name()).append(": ")

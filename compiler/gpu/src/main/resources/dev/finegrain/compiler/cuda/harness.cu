@@ -176,13 +176,13 @@ int main(int argc, char** argv) {
         int error = 0;
         check(cudaMemcpy(&error, scratch, 4, cudaMemcpyDeviceToHost), "download");
         if (error == fg::ERROR_DIVISION_BY_ZERO) {
-            finish(row_text, "failed", std::string("kernel '") + info->variant + "': integer division by zero in an actor body"
+            finish(row_text, "failed", std::string(info->variant) + ": integer division by zero in an actor body"
                    " on the GPU; guard the divisor with select(...)");
         }
         if (error >= fg::ERROR_LOOKUP) {
             int buffer = (error - fg::ERROR_LOOKUP) / 4;
             std::string table = buffer < info->field_count ? info->fields[buffer].name : "?";
-            finish(row_text, "failed", std::string("kernel '") + info->variant + "': a lookup of table '" + table + "' got an index"
+            finish(row_text, "failed", std::string(info->variant) + ": a lookup of table '" + table + "' got an index"
                    " outside axis " + std::to_string((error - fg::ERROR_LOOKUP) % 4) + " on the GPU; keep the indices an actor"
                    " computes inside the table (check the input values they come from)");
         }
