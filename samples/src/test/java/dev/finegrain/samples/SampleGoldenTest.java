@@ -79,6 +79,20 @@ class SampleGoldenTest {
         assertEquals(new KernelOutputs.Reduced(whole[best], List.of(best / cols, best % cols)), seq.reduction("max(h)").orElseThrow());
     }
 
+    /** A row shows what the kernel keeps small: each reduction, and a field kept as its final value alone. */
+    @Test
+    void aRowShowsTheReductionsAndTheFinalScores() {
+        for (LibraryKernel sample : List.of(Sample09SequenceAlignment.smithWatermanEntry(), Sample09SequenceAlignment.needlemanWunschEntry())) {
+            List<ResultRow> rows = ComparisonRunner.run(ComparisonRequest.builder(sample).sizes(List.of(new int[] {40, 33}))
+                    .schedules(List.of(wavefront())).backends(List.of(new ReferenceBackend())).seed(3).build()).rows();
+            KernelOutputs oracle = oracle(sample.kernel(), sample.inputs().generate(sample.kernel(), new int[] {40, 33}, 3));
+            Object expected = sample.kernel().reductions().isEmpty()
+                    ? (Object) ((int[]) oracle.field("score"))[0] : oracle.reduction("max(h)").orElseThrow().toString();
+            String key = sample.kernel().reductions().isEmpty() ? "final(score)" : "max(h)";
+            assertEquals(expected, rows.getFirst().details().get(key), rows.getFirst().details().toString());
+        }
+    }
+
     @ParameterizedTest(name = "{0}x{1} seed {2}")
     @CsvSource({"1,1,1", "6,11,2", "40,33,3"})
     void lcsMatchesHandWritten(int rows, int cols, long seed) {

@@ -304,11 +304,28 @@ public final class ComparisonRunner {
                 .or(() -> expected.outputs().firstDifference(variant.graph(), row.sizes(), run.outputs()));
         Map<String, Object> details = new LinkedHashMap<>(run.details());
         details.put(ImportCheck.DIGEST, expected.digest());
+        details.putAll(keptValues(variant.graph(), run.outputs()));
         details.putAll(row.axes());
         return new ResultRow(row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(),
                 row.backend().name(), row.mechanismText(), row.granularityText(), row.lockChoices().channelPolicy().cliName(),
                 problem.isEmpty() ? RowStatus.VERIFIED : RowStatus.NOT_VERIFIED, run.metric(), run.value(), run.unit(),
                 settings.seed(), problem.orElse(""), details);
+    }
+
+    /**
+     * What a user keeps small enough to show in a row: each reduction ({@code "max(h)": "12 at [2, 0]"}) and each field
+     * kept as its final value alone ({@code "final(score)": -120}).
+     */
+    private static Map<String, Object> keptValues(dev.finegrain.compiler.ir.KernelGraph graph, dev.finegrain.compiler.backend.KernelOutputs outputs) {
+        Map<String, Object> kept = new LinkedHashMap<>();
+        for (dev.finegrain.dsl.KeepSpec keep : graph.kernel().keeps()) {
+            Object values = outputs.field(keep.field());
+            if (keep.keep() == dev.finegrain.dsl.Keep.FINAL && values != null && java.lang.reflect.Array.getLength(values) == 1) {
+                kept.put("final(" + keep.field() + ")", java.lang.reflect.Array.get(values, 0));
+            }
+        }
+        outputs.reductions().forEach((name, reduced) -> kept.put(name, reduced.toString()));
+        return kept;
     }
 
     private static ResultRow skipped(Sweep.Planned row, long seed, String why) {
