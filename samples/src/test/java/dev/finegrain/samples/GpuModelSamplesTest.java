@@ -1,12 +1,18 @@
 package dev.finegrain.samples;
 
 import dev.finegrain.compiler.backend.gpu.model.GpuModelBackend;
-import dev.finegrain.compiler.backend.gpu.model.SimtLowering;
 import dev.finegrain.compiler.compare.ComparisonRequest;
 import dev.finegrain.compiler.compare.ComparisonRunner;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.RowStatus;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.ir.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LibraryKernel;
 import dev.finegrain.dsl.Schedule;
 import org.junit.jupiter.api.Test;
@@ -15,12 +21,14 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import static dev.finegrain.dsl.Finegrain.dataParallel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static dev.finegrain.dsl.Finegrain.wavefront;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -31,22 +39,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class GpuModelSamplesTest {
 
-    /** The samples the model runs: all but those over sequences and tables, which it refuses with the reason. */
     static Stream<Arguments> samplesOnProfiles() {
-        return new SampleLibrary().kernels().stream().filter(sample -> SimtLowering.unsupportedKernel(Pipeline.compile(sample.kernel())).isEmpty())
-                .flatMap(sample -> Stream.of("fermi-gtx570", "hopper-h200").map(profile -> Arguments.of(sample.kernel().name(), profile)));
+        return new SampleLibrary().kernels().stream().flatMap(sample -> Stream.of("fermi-gtx570", "hopper-h200")
+                .map(profile -> Arguments.of(sample.kernel().name(), profile)));
     }
 
+    /** A lookup index outside its table stops a model run with one line naming the table and the axis. */
     @Test
-    void theSamplesOverSequencesAreSkippedWithTheReasonAndNoOthers() {
-        List<String> refused = new SampleLibrary().kernels().stream()
-                .filter(sample -> SimtLowering.unsupportedKernel(Pipeline.compile(sample.kernel())).isPresent()).map(s -> s.kernel().name()).toList();
-        assertEquals(List.of(Sample09SequenceAlignment.NEEDLEMAN_WUNSCH, Sample09SequenceAlignment.SMITH_WATERMAN), refused);
-        LibraryKernel sample = Sample09SequenceAlignment.needlemanWunschEntry();
-        List<ResultRow> rows = ComparisonRunner.run(ComparisonRequest.builder(sample).sizes(List.of(new int[] {12, 12}))
-                .schedules(List.of(wavefront(), lockDataflow())).backends(List.of(new GpuModelBackend("hopper-h200"))).seed(5).build()).rows();
-        assertTrue(!rows.isEmpty() && rows.stream().allMatch(row -> row.status() == RowStatus.SKIPPED
-                && row.problem().contains("the GPU model's programs have no form for sequence inputs and lookup tables")), rows.toString());
+    void aLookupIndexOutsideItsTableStopsTheModelRunNamingTheTableAndAxis() {
+        Kernel kernel = Sample09SequenceAlignment.needlemanWunsch();
+        Invocation invocation = kernel.invocation().sizes(3, 4).param("penalty", 10).input("a", new int[] {1, 2, 3})
+                .input("b", new int[] {4, 30, 5, 6}).input("blosum62", Blosum62.table()).build();
+        KernelGraph graph = Pipeline.compile(kernel);
+        KernelExecutionException error = assertThrows(KernelExecutionException.class, () -> new GpuModelBackend("hopper-h200")
+                .run(new Variant(graph, SchedulePlanner.plan(graph, wavefront()), Optional.empty()), invocation, RunSettings.once(1, 1)));
+        assertTrue(error.getMessage().startsWith("kernel 'needleman-wunsch-seq': a lookup of table 'blosum62' got an index outside"
+                + " axis 1 on the GPU model"), error.getMessage());
     }
 
     @ParameterizedTest(name = "{0} on {1}")

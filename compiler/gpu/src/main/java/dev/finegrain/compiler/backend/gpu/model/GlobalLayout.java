@@ -35,6 +35,8 @@ final class GlobalLayout {
     private static final int FIRST_PARAM_BYTE = 8;
     /** What a division by zero writes to the error word. */
     static final int DIVISION_BY_ZERO = 1;
+    /** The first error word of a lookup index outside its table: {@link #lookupError}. */
+    static final int LOOKUP_ERROR = 1 << 16;
 
     private final KernelGraph graph;
     private final int[] sizes;
@@ -46,6 +48,9 @@ final class GlobalLayout {
     private final int fieldWords;
     private final int[] paramBytes;
     private final int[] fieldBytes;
+    /** Per field, the elements of its own array: the common layout's, or a sequence's own length. */
+    private final int[] ownElements;
+    private final int[] tableBytes;
     private final int fieldsEndByte;
     private final boolean hasErrorWord;
 
@@ -72,11 +77,29 @@ final class GlobalLayout {
         }
         long bytes = (next + 63) / 64 * 64;
         fieldBytes = new int[graph.fields().size()];
+        ownElements = new int[graph.fields().size()];
         for (IrField field : graph.fields()) {
             int size = GpuTarget.elementBytes(field.type());
             bytes = (bytes + size - 1) / size * size;
             fieldBytes[field.id()] = (int) Math.min(bytes, Integer.MAX_VALUE);
-            bytes += size * words;
+            // a sequence lies as given, along its own dimensions (GlobalReads): not in the common halo's layout
+            long elements = words;
+            if (field.isSequence()) {
+                elements = 1;
+                for (int d = 0; d < rank; d++) {
+                    elements *= field.spans()[d] ? sizes[d] : 1;
+                }
+            }
+            ownElements[field.id()] = (int) Math.min(elements, Integer.MAX_VALUE);
+            bytes += size * elements;
+        }
+        tableBytes = new int[graph.kernel().tables().size()];
+        for (int t = 0; t < tableBytes.length; t++) {
+            dev.finegrain.dsl.TableSpec table = graph.kernel().tables().get(t);
+            int size = GpuTarget.elementBytes(table.type());
+            bytes = (bytes + size - 1) / size * size;
+            tableBytes[t] = (int) Math.min(bytes, Integer.MAX_VALUE);
+            bytes += (long) size * table.length();
         }
         if (bytes > Integer.MAX_VALUE / 2) {
             throw new GpuLoweringException("the fields of " + graph.name() + " at these sizes need " + bytes
@@ -84,7 +107,7 @@ final class GlobalLayout {
         }
         fieldWords = (int) words;
         fieldsEndByte = (int) bytes;
-        hasErrorWord = graph.actors().stream().anyMatch(actor -> divides(actor.body()));
+        hasErrorWord = graph.actors().stream().anyMatch(actor -> divides(actor.body())) || tableBytes.length > 0;
         paddedLayout = new Domain(extents);
     }
 
@@ -130,12 +153,40 @@ final class GlobalLayout {
         return sizes[d];
     }
 
+    int rank() {
+        return sizes.length;
+    }
+
+    KernelGraph graph() {
+        return graph;
+    }
+
     int paramByte(int param) {
         return paramBytes[param];
     }
 
     int fieldByte(int field) {
         return fieldBytes[field];
+    }
+
+    /** Where lookup table {@code table} starts, after the fields. */
+    int tableByte(int table) {
+        return tableBytes[table];
+    }
+
+    /** The error word of a lookup index outside axis {@code axis} of table {@code table}. */
+    static int lookupError(int table, int axis) {
+        return LOOKUP_ERROR + 4 * table + axis;
+    }
+
+    /** The table and axis of a lookup index that left its table, when the run's error word says one did. */
+    java.util.Optional<int[]> lookupFailure(GlobalMemory memory) {
+        if (!hasErrorWord || tableBytes.length == 0) {
+            return java.util.Optional.empty();
+        }
+        int word = memory.read(errorByte(), 1)[0];
+        return word >= LOOKUP_ERROR ? java.util.Optional.of(new int[] {(word - LOOKUP_ERROR) / 4, (word - LOOKUP_ERROR) % 4})
+                : java.util.Optional.empty();
     }
 
     dev.finegrain.dsl.Type fieldType(int field) {
@@ -191,24 +242,30 @@ final class GlobalLayout {
         }
         // the fields laid out as every GPU target holds them; here each element becomes one or two 32-bit words
         Object[] padded = CommonHaloArrays.of(graph, invocation);
+        for (int t = 0; t < tableBytes.length; t++) {
+            memory.write(tableByte(t), wordsOf(padded[graph.fields().size() + t], GpuTarget.elementBytes(graph.kernel().tables().get(t).type()) / 4,
+                    java.lang.reflect.Array.getLength(padded[graph.fields().size() + t])));
+        }
         for (IrField field : graph.fields()) {
-            Object values = padded[field.id()];
-            int elementWords = GpuTarget.elementBytes(field.type()) / 4;
-            int[] words = new int[fieldWords * elementWords];
-            for (int index = 0; index < fieldWords; index++) {
-                int at = index * elementWords;
-                switch (values) {
-                    case int[] ints -> words[at] = ints[index];
-                    case long[] longs when elementWords == 1 -> words[at] = (int) longs[index];
-                    case long[] longs -> System.arraycopy(words(longs[index]), 0, words, at, 2);
-                    case double[] doubles -> System.arraycopy(words(Double.doubleToRawLongBits(doubles[index])), 0,
-                            words, at, 2);
-                    default -> throw new IllegalStateException("not a field array: " + values.getClass());
-                }
-            }
-            memory.write(fieldByte(field.id()), words);
+            memory.write(fieldByte(field.id()), wordsOf(padded[field.id()], GpuTarget.elementBytes(field.type()) / 4, ownElements[field.id()]));
         }
         return memory;
+    }
+
+    /** {@code count} elements of an int[], long[] or double[] as 32-bit words, {@code elementWords} an element. */
+    private static int[] wordsOf(Object values, int elementWords, int count) {
+        int[] words = new int[count * elementWords];
+        for (int index = 0; index < count; index++) {
+            int at = index * elementWords;
+            switch (values) {
+                case int[] ints -> words[at] = ints[index];
+                case long[] longs when elementWords == 1 -> words[at] = (int) longs[index];
+                case long[] longs -> System.arraycopy(words(longs[index]), 0, words, at, 2);
+                case double[] doubles -> System.arraycopy(words(Double.doubleToRawLongBits(doubles[index])), 0, words, at, 2);
+                default -> throw new IllegalStateException("not a field array: " + values.getClass());
+            }
+        }
+        return words;
     }
 
     /** Whether the run divided by zero: the error word is set. */

@@ -188,6 +188,13 @@ public final class GpuModelBackend implements Backend {
                         + result.deadlock().lanes().stream().limit(3).map(Object::toString).toList() : "";
                 return failed(layout, memory, launch, kernel, "ended " + result.status().label() + " " + report);
             }
+            java.util.Optional<int[]> lookup = layout.lookupFailure(memory);
+            if (lookup.isPresent()) {
+                throw new KernelExecutionException("kernel '" + graph.name() + "': a lookup of table '"
+                        + graph.kernel().tables().get(lookup.get()[0]).name() + "' got an index outside axis " + lookup.get()[1]
+                        + " on the GPU model (launch " + (launch + 1) + " of " + kernel.launches() + "); keep the indices an actor"
+                        + " computes inside the table (check the input values they come from)");
+            }
             if (layout.dividedByZero(memory)) {
                 throw new KernelExecutionException("kernel '" + graph.name() + "': integer division by zero in an actor"
                         + " body on the GPU model (launch " + (launch + 1) + " of " + kernel.launches() + "); guard the"

@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.GlobalReads;
+
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.TileGeometry;
@@ -125,7 +127,7 @@ final class SimtDataParallel {
         for (int u = 0; u < mapping.copyUnroll(); u++) {
             shared[u] = asm.register();
             global[u] = asm.register();
-            for (IrField field : graph.fields()) {
+            for (IrField field : GlobalReads.stagedFields(graph)) {
                 values[u][field.id()] = asm.register(field.type());
             }
             sharedAt[u] = new SimtFieldAddress(layout, shared[u], layout.hasWideFields() ? asm.register() : null);
@@ -156,7 +158,7 @@ final class SimtDataParallel {
             asm.emit("SHL " + global[u] + ", " + global[u] + ", 0x2");
             asm.emit("SHL " + shared[u] + ", " + word + ", 0x2");
             emitWideOffsets(sharedAt[u], globalAt[u]);
-            for (IrField field : graph.fields()) {
+            for (IrField field : GlobalReads.stagedFields(graph)) {
                 String value = values[u][field.id()];
                 String width = SimtAssembler.width(field.type());
                 asm.emit("MOV" + width + " " + value + ", RZ");
@@ -173,7 +175,7 @@ final class SimtDataParallel {
             asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
         }
         for (int u = 0; u < mapping.copyUnroll(); u++) {
-            for (IrField field : graph.fields()) {
+            for (IrField field : GlobalReads.stagedFields(graph)) {
                 asm.emit("STS" + SimtAssembler.width(field.type()) + " " + sharedAt[u].at(field.id(), dataBase[field.id()])
                         + ", " + values[u][field.id()]);
             }

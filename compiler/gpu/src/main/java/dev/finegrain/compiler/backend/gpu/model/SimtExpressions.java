@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
-import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
@@ -185,6 +184,7 @@ final class SimtExpressions {
             case IrExpr.IndexVar v -> operands.index(v.dimension());
             case IrExpr.SizeVar v -> asm.constant(layout.size(v.dimension()));
             case IrExpr.ParamVar p -> operands.param(p.param());
+            case IrExpr.Load load when graph().field(load.field()).isSequence() -> sequenceLoad(load);
             case IrExpr.Load load -> operands.load(load);
             case IrExpr.Accumulator a -> accumulators.get(a.slot());
             case IrExpr.Cast c -> wide.cast(c);
@@ -192,8 +192,75 @@ final class SimtExpressions {
             case IrExpr.Binary b -> binary(b);
             case IrExpr.Select s -> select(s);
             case IrExpr.Iterate it -> iterate(it);
-            case IrExpr.Lookup l -> throw new GpuLoweringException("a lookup table on the GPU model (GpuMapper refuses such kernels)");
+            case IrExpr.Lookup l -> lookup(l);
         };
+    }
+
+    /** Whether a load reads a sequence input (global memory, by its own index). */
+    boolean isSequence(IrExpr.Load load) {
+        return graph().field(load.field()).isSequence();
+    }
+
+    private dev.finegrain.compiler.ir.KernelGraph graph() {
+        return layout.graph();
+    }
+
+    /**
+     * A sequence input's value, read from global memory by its own index (row-major over the dimensions it spans, where
+     * the layout keeps it whole): {@code GlobalReads} stages no sequence. A register, or a pair for 64 bits.
+     */
+    String sequenceLoad(IrExpr.Load load) {
+        dev.finegrain.compiler.ir.IrField field = graph().field(load.field());
+        String index = asm.register();
+        boolean first = true;
+        for (int d = 0; d < layout.rank(); d++) {
+            if (!field.spans()[d]) {
+                continue;
+            }
+            if (first) {
+                asm.emit("IADD " + index + ", " + operands.index(d) + ", " + SimtAssembler.immediate(load.offset()[d]));
+                first = false;
+            } else {
+                asm.emit("IMAD " + index + ", " + index + ", " + SimtAssembler.immediate(layout.size(d)) + ", " + operands.index(d));
+                asm.emit("IADD " + index + ", " + index + ", " + SimtAssembler.immediate(load.offset()[d]));
+            }
+        }
+        return loadElement(index, field.type(), layout.fieldByte(field.id()));
+    }
+
+    /**
+     * A lookup table's element: each index checked against its axis (a miss sets the run's error word, naming the
+     * table and axis, and reads element 0 in its place), then read from global memory.
+     */
+    String lookup(IrExpr.Lookup lookup) {
+        dev.finegrain.dsl.TableSpec table = graph().kernel().tables().get(lookup.table());
+        String flat = null;
+        for (int axis = 0; axis < lookup.indices().size(); axis++) {
+            String index = lower(lookup.indices().get(axis));
+            int extent = table.extents().get(axis);
+            asm.emit("ISETP.GE.U32.AND P0, PT, " + index + ", " + SimtAssembler.immediate(extent) + ", PT");
+            String code = asm.constant(GlobalLayout.lookupError(lookup.table(), axis));
+            asm.emit("P0", "STG [" + SimtAssembler.immediate(layout.errorByte()) + "], " + code + "   // a lookup index outside its table: the run fails");
+            String checked = asm.register();
+            asm.emit("SEL " + checked + ", RZ, " + index + ", P0");
+            if (flat == null) {
+                flat = checked;
+            } else {
+                String next = asm.register();
+                asm.emit("IMAD " + next + ", " + flat + ", " + SimtAssembler.immediate(extent) + ", " + checked);
+                flat = next;
+            }
+        }
+        return loadElement(flat, table.type(), layout.tableByte(lookup.table()));
+    }
+
+    /** Element {@code index} (a register) of an array of {@code type} at byte {@code base} of global memory. */
+    private String loadElement(String index, dev.finegrain.dsl.Type type, int base) {
+        String address = asm.register();
+        asm.emit("SHL " + address + ", " + index + ", " + SimtAssembler.immediate(SimtAssembler.isWide(type) ? 3 : 2));
+        String value = asm.register(type);
+        asm.emit("LDG" + SimtAssembler.width(type) + " " + value + ", " + SimtAssembler.address(address, base));
+        return value;
     }
 
     private String unary(IrExpr.Unary unary) {

@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.GlobalReads;
+
 import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
@@ -151,7 +153,7 @@ final class SimtLockDataflow {
         }
         asm.comment("P6: my word lies in the padded fields");
         emitInside(layout.haloHigh());
-        for (IrField field : graph.fields()) {
+        for (IrField field : GlobalReads.stagedFields(graph)) {
             String width = SimtAssembler.width(field.type());
             String value = asm.register(field.type());
             asm.emit("MOV" + width + " " + value + ", RZ");

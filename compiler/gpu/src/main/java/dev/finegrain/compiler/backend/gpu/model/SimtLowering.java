@@ -26,19 +26,10 @@ public final class SimtLowering {
     private SimtLowering() {}
 
     /**
-     * Why the GPU model cannot run this kernel at all, if it cannot: every type and operator has a lowering, but the
-     * model's programs address every field in the common halo's layout, so a sequence input (read by its own index)
-     * and a lookup table have no form in them yet; beyond that, the mapping's requirements of a kernel
-     * ({@link GpuMapper#unmappableKernel}).
+     * Why the GPU model cannot run this kernel at all, if it cannot: every type and operator has a lowering, so only
+     * the mapping's requirements of a kernel remain ({@link GpuMapper#unmappableKernel}).
      */
     public static Optional<String> unsupportedKernel(KernelGraph graph) {
-        Optional<String> sequence = graph.fields().stream().filter(dev.finegrain.compiler.ir.IrField::isSequence)
-                .map(f -> "sequence input '" + f.name() + "'").findFirst()
-                .or(() -> graph.kernel().tables().stream().map(t -> "lookup table '" + t.name() + "'").findFirst());
-        if (sequence.isPresent()) {
-            return Optional.of("the GPU model's programs have no form for sequence inputs and lookup tables (" + graph.name()
-                    + " has " + sequence.get() + "); the cuda, jvm and reference backends run it");
-        }
         return GpuMapper.unmappableKernel(graph);
     }
 

@@ -82,7 +82,8 @@ class SimtProgramGoldenTest {
                 Arguments.of("box-3d-data-parallel-4x5x3-hopper", List.of("box-3d", "--schedule", "data-parallel:4x5x3",
                         "--profile", "hopper-h200")),
                 Arguments.of("box-3d-dynamic-dataflow-4x5x3-hopper", List.of("box-3d", "--schedule", "dynamic-dataflow:4x5x3",
-                        "--profile", "hopper-h200")));
+                        "--profile", "hopper-h200")),
+                Arguments.of("nw-seq-tiny-lock-fermi", List.of("nw-seq", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")));
     }
 
     @ParameterizedTest(name = "{0}")
