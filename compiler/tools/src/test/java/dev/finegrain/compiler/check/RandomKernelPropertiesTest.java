@@ -243,7 +243,7 @@ class RandomKernelPropertiesTest {
      * Runs {@code random} under every schedule and mechanism the profile offers and checks each against the oracle;
      * returns the schedules (by CLI name, tiles left out) that ran at least once.
      */
-    private static Set<String> runsOnTheGpuModel(RandomCase random, String profile) {
+    static Set<String> runsOnTheGpuModel(RandomCase random, String profile) {
         KernelGraph graph = Pipeline.compile(random.kernel());
         KernelOutputs oracle = SequentialOracle.run(graph, random.invocation());
         GpuModelBackend gpu = new GpuModelBackend(profile);
@@ -279,7 +279,7 @@ class RandomKernelPropertiesTest {
         return ran;
     }
 
-    private static List<Schedule> schedulesFor(RandomCase random) {
+    static List<Schedule> schedulesFor(RandomCase random) {
         List<Schedule> schedules = new ArrayList<>(List.of(wavefront(), lockDataflow()));
         if (random.tilingLegal()) {
             int[] sizes = random.sizes();

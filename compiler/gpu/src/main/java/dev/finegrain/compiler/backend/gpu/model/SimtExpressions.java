@@ -146,7 +146,9 @@ final class SimtExpressions {
             return;
         }
         switch (expr) {
+            case IrExpr.Load load when isSequence(load) -> precomputed.computeIfAbsent(load, unused -> sequenceLoad(load));
             case IrExpr.Load load -> precomputed.computeIfAbsent(load, unused -> operands.load(load));
+            case IrExpr.Lookup l -> l.indices().forEach(this::preloadFields);
             case IrExpr.Unary u -> preloadFields(u.operand());
             case IrExpr.Binary b -> {
                 preloadFields(b.left());
