@@ -52,11 +52,11 @@ public record KernelOutputs(Map<String, Object> fields, Map<String, Reduced> red
     public static KernelOutputs ofDomain(KernelGraph graph, int[] sizes, Map<String, Object> whole) {
         Map<String, Object> kept = new LinkedHashMap<>();
         for (Map.Entry<String, Object> field : whole.entrySet()) {
-            kept.put(field.getKey(), KeptValues.cut(field.getValue(), sizes, graph.kernel().keep(field.getKey())));
+            kept.put(field.getKey(), KeptBox.of(graph.kernel().keep(field.getKey()), sizes).cut(field.getValue()));
         }
         Map<String, Reduced> reductions = new LinkedHashMap<>();
         for (ReductionSpec reduction : graph.kernel().reductions()) {
-            reductions.put(reduction.name(), KeptValues.reduce(whole.get(reduction.field()), sizes, reduction));
+            reductions.put(reduction.name(), Reducer.over(whole.get(reduction.field()), sizes, reduction));
         }
         return new KernelOutputs(kept, reductions);
     }
@@ -131,9 +131,7 @@ public record KernelOutputs(Map<String, Object> fields, Map<String, Reduced> red
             if (!field.isState()) {
                 continue;
             }
-            Keep keep = graph.kernel().keep(field.name());
-            Domain kept = new Domain(keep.extents(sizes));
-            int[] first = keep.first(sizes);
+            KeptBox kept = KeptBox.of(graph.kernel().keep(field.name()), sizes);
             Object want = fields.get(field.name());
             Object got = actual.fields.get(field.name());
             if (got == null) {
@@ -143,10 +141,7 @@ public record KernelOutputs(Map<String, Object> fields, Map<String, Reduced> red
                 long wantBits = bits(want, p);
                 long gotBits = bits(got, p);
                 if (wantBits != gotBits) {
-                    kept.coordinates(p, point);
-                    for (int d = 0; d < point.length; d++) {
-                        point[d] += first[d];
-                    }
+                    kept.pointOf(p, point);
                     return Optional.of(field.name() + java.util.Arrays.toString(point) + ": expected " + text(want, p)
                             + ", got " + text(got, p));
                 }

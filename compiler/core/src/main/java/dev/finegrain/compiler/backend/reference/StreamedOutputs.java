@@ -1,14 +1,14 @@
 package dev.finegrain.compiler.backend.reference;
 
+import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.Reducer;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.Domain;
-import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.ReductionSpec;
 import dev.finegrain.dsl.Type;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,44 +16,41 @@ import java.util.Map;
 /**
  * The outputs of a run that does not keep its folded fields whole: each value is offered as it is produced, a field's
  * kept box is copied out of the stream, and each reduction is accumulated on the way, the same semantics as
- * {@link KernelOutputs#ofDomain} over whole fields (an extreme's position is the first point in row-major order that
- * holds it, so a tie goes to the smaller linear point whatever the order values arrive in).
+ * {@link KernelOutputs#ofDomain} over whole fields ({@link KeptBox}, {@link Reducer}).
  */
 final class StreamedOutputs {
 
     private final KernelGraph graph;
     private final int[] sizes;
     private final Domain domain;
-    /** Per field id: the kept values of a folded field, or null. */
+    /** Per field id: the kept values of a folded field, or null, and its kept box. */
     private final Object[] kept;
-    private final Keep[] keeps;
-    private final List<ReductionSpec> reductions;
-    /** Per reduction: the field it reduces, its value so far, the linear point of an extreme (-1 before the first value). */
+    private final KeptBox[] boxes;
+    /** Per reduction, in declaration order: its field's id and its running value. */
     private final int[] reducedField;
-    private final long[] reducedValue;
-    private final int[] reducedAt;
+    private final Reducer[] reducers;
 
     StreamedOutputs(KernelGraph graph, int[] sizes, boolean[] folded) {
         this.graph = graph;
         this.sizes = sizes.clone();
         this.domain = new Domain(sizes);
         this.kept = new Object[graph.fields().size()];
-        this.keeps = new Keep[graph.fields().size()];
+        this.boxes = new KeptBox[graph.fields().size()];
         for (IrField field : graph.fields()) {
-            keeps[field.id()] = graph.kernel().keep(field.name());
             if (folded[field.id()]) {
-                int points = Math.toIntExact(keeps[field.id()].points(sizes));
+                boxes[field.id()] = KeptBox.of(graph.kernel().keep(field.name()), sizes);
+                int points = boxes[field.id()].points();
                 kept[field.id()] = field.type() == Type.DOUBLE ? new double[points] : field.type() == Type.LONG ? new long[points] : new int[points];
             }
         }
-        this.reductions = graph.kernel().reductions();
+        List<ReductionSpec> reductions = graph.kernel().reductions();
         this.reducedField = new int[reductions.size()];
-        this.reducedValue = new long[reductions.size()];
-        this.reducedAt = new int[reductions.size()];
+        this.reducers = new Reducer[reductions.size()];
         for (int r = 0; r < reductions.size(); r++) {
             String name = reductions.get(r).field();
-            reducedField[r] = graph.fields().stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow().id();
-            reducedAt[r] = -1;
+            IrField field = graph.fields().stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
+            reducedField[r] = field.id();
+            reducers[r] = new Reducer(reductions.get(r), field.type());
         }
     }
 
@@ -61,7 +58,7 @@ final class StreamedOutputs {
     void produced(int field, int[] point, long integral, double real) {
         Object values = kept[field];
         if (values != null) {
-            int k = keptIndex(keeps[field], point);
+            int k = boxes[field].indexOf(point);
             if (k >= 0) {
                 switch (values) {
                     case int[] ints -> ints[k] = (int) integral;
@@ -71,49 +68,11 @@ final class StreamedOutputs {
                 }
             }
         }
-        for (int r = 0; r < reductions.size(); r++) {
+        for (int r = 0; r < reducers.length; r++) {
             if (reducedField[r] == field) {
-                accumulate(r, integral, domain.linear(point));
+                reducers[r].add(integral, domain.linear(point));
             }
         }
-    }
-
-    private void accumulate(int r, long value, int at) {
-        if (reducedAt[r] < 0) {
-            reducedValue[r] = value;
-            reducedAt[r] = at;
-            return;
-        }
-        switch (reductions.get(r).reduction()) {
-            case SUM -> reducedValue[r] = graph.field(reducedField[r]).type() == Type.INT ? (int) (reducedValue[r] + value) : reducedValue[r] + value;
-            case MAX -> {
-                if (value > reducedValue[r] || value == reducedValue[r] && at < reducedAt[r]) {
-                    reducedValue[r] = value;
-                    reducedAt[r] = at;
-                }
-            }
-            case MIN -> {
-                if (value < reducedValue[r] || value == reducedValue[r] && at < reducedAt[r]) {
-                    reducedValue[r] = value;
-                    reducedAt[r] = at;
-                }
-            }
-        }
-    }
-
-    /** The index of {@code point} in the kept box, or -1 outside it. */
-    private int keptIndex(Keep keep, int[] point) {
-        int[] extents = keep.extents(sizes);
-        int[] first = keep.first(sizes);
-        int index = 0;
-        for (int d = 0; d < sizes.length; d++) {
-            int c = point[d] - first[d];
-            if (c < 0) {
-                return -1;
-            }
-            index = index * extents[d] + c;
-        }
-        return index;
     }
 
     /** The outputs: the folded fields' kept values, the others' from {@code whole} (by field id), and the reductions. */
@@ -125,16 +84,8 @@ final class StreamedOutputs {
             }
         }
         Map<String, KernelOutputs.Reduced> reduced = new LinkedHashMap<>();
-        for (int r = 0; r < reductions.size(); r++) {
-            List<Integer> position = new ArrayList<>();
-            if (reductions.get(r).withPosition()) {
-                int[] point = new int[sizes.length];
-                domain.coordinates(reducedAt[r], point);
-                for (int c : point) {
-                    position.add(c);
-                }
-            }
-            reduced.put(reductions.get(r).name(), new KernelOutputs.Reduced(reducedValue[r], position));
+        for (int r = 0; r < reducers.length; r++) {
+            reduced.put(graph.kernel().reductions().get(r).name(), reducers[r].result(sizes));
         }
         return new KernelOutputs(fields, reduced);
     }

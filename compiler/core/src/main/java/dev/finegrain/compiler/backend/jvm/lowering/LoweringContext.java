@@ -310,6 +310,9 @@ public final class LoweringContext {
     public List<JStmt> rowBases() {
         List<JStmt> statements = new ArrayList<>();
         for (IrField field : graph.fields()) {
+            if (field.isSequence()) {
+                continue;   // read by its own coordinates (ActorLowering), never by a row base
+            }
             JExpr origin = layout.origin(field.id());
             JExpr base = origin == null ? constant(field.haloLow()[last]) : add(origin, constant(field.haloLow()[last]));
             for (int d = 0; d < last; d++) {

@@ -65,19 +65,4 @@ record CudaFields(KernelGraph graph, int[] sizes, CommonHalo halo) {
         }
         out.close("};");
     }
-
-    /**
-     * The element index of a sequence input's value at the point {@code point} (coordinate expressions) plus
-     * {@code offset}: row-major over the dimensions it spans, which hold it whole (no halo).
-     */
-    String sequenceIndex(IrField field, String[] point, int[] offset) {
-        String index = null;
-        for (int d = 0; d < rank(); d++) {
-            if (field.spans()[d]) {
-                String at = offset[d] == 0 ? "(" + point[d] + ")" : "(" + point[d] + " + " + offset[d] + ")";
-                index = index == null ? at : "(" + index + ") * " + sizes[d] + " + " + at;
-            }
-        }
-        return index;
-    }
 }
