@@ -11,7 +11,7 @@ assert !generated.any { it.contains('TinyLock') } : "tiny-lock cannot hold long 
 def log = new File(basedir, 'build.log').text
 def note = "[INFO] finegrain: note: kernel 'long-total' under lock-dataflow: left out tiny-lock (tiny-lock packs the ready" +
         " bit beside a 32-bit int value, and state field 'total' is long), as the jvm backend cannot use it for this" +
-        " kernel; compiled acquire-release, atomic-spin-lock, shared-spin-lock, blocking, lock-box"
+        " kernel; compiled acquire-release, atomic-spin-lock, shared-spin-lock, blocking, lock-box, spsc-ring"
 assert log.contains(note) : "the note is missing from build.log"
 assert log.count('finegrain: note:') == 1 : "one note per kernel"
 return true

@@ -33,7 +33,15 @@ public enum LockMechanism {
      * Seed 003's lock-box: a lock per token whose waiters are suspended (never spinning) and whose release hands the lock
      * straight to the oldest waiter (no barging, starvation-free).
      */
-    LOCK_BOX("lock-box");
+    LOCK_BOX("lock-box"),
+    /**
+     * Seed 002's buffered channel: a bounded single-producer single-consumer ring per worker's blocks of a 1D domain,
+     * its tail the producer's count of finished blocks and its head the consumer's, each written by one worker alone
+     * (Lamport's ring: no read-modify-write). A field the kernel does not keep whole lives in the ring's
+     * {@link Schedule.LockDataflow#capacity capacity} slots, so a producer runs at most that far ahead of the consumers
+     * that read it, and the run holds that many values, not the domain's.
+     */
+    SPSC_RING("spsc-ring");
 
     private final String cliName;
 
@@ -52,7 +60,7 @@ public enum LockMechanism {
     public boolean oneTokenPerWarp() {
         return switch (this) {
             case SHARED_SPIN_LOCK, WARP_VOTE, NAMED_BARRIER, MBARRIER_WARP -> true;
-            case TINY_LOCK, ATOMIC_SPIN_LOCK, ACQUIRE_RELEASE_FLAG, MBARRIER, BLOCKING, LOCK_BOX -> false;
+            case TINY_LOCK, ATOMIC_SPIN_LOCK, ACQUIRE_RELEASE_FLAG, MBARRIER, BLOCKING, LOCK_BOX, SPSC_RING -> false;
         };
     }
 

@@ -70,7 +70,8 @@ public sealed interface Schedule {
      */
     record LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
                         Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch,
-                        boolean interleavedChains, Optional<WaitPolicy> waitPolicy, Optional<Mutex> mutex)
+                        boolean interleavedChains, Optional<WaitPolicy> waitPolicy, Optional<Mutex> mutex,
+                        Optional<Integer> capacity)
             implements Schedule {
 
         public LockDataflow {
@@ -80,6 +81,14 @@ public sealed interface Schedule {
             Objects.requireNonNull(channelPolicy, "channelPolicy");
             Objects.requireNonNull(waitPolicy, "waitPolicy");
             Objects.requireNonNull(mutex, "mutex");
+            Objects.requireNonNull(capacity, "capacity");
+        }
+
+        public LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
+                            Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch,
+                            boolean interleavedChains, Optional<WaitPolicy> waitPolicy, Optional<Mutex> mutex) {
+            this(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains, waitPolicy, mutex,
+                    Optional.empty());
         }
 
         public LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
@@ -96,23 +105,24 @@ public sealed interface Schedule {
         /** How a waiter passes the time until its token comes ({@link WaitPolicy}; default adaptive). */
         public LockDataflow waitPolicy(WaitPolicy policy) {
             return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
-                    Optional.of(Objects.requireNonNull(policy, "policy")), mutex);
+                    Optional.of(Objects.requireNonNull(policy, "policy")), mutex, capacity);
         }
 
         /** How the mechanisms that hold a lock take it ({@link Mutex}; default test-and-test-and-set). */
         public LockDataflow mutex(Mutex kind) {
             return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
-                    waitPolicy, Optional.of(Objects.requireNonNull(kind, "mutex")));
+                    waitPolicy, Optional.of(Objects.requireNonNull(kind, "mutex")), capacity);
         }
 
         @Override
         public String cliName() {
-            return "lock-dataflow" + (persistentLaunch ? ":persistent" : "") + (interleavedChains ? ":interleaved" : "");
+            return "lock-dataflow" + (persistentLaunch ? ":persistent" : "") + (interleavedChains ? ":interleaved" : "")
+                    + capacity.map(k -> ":capacity=" + k).orElse("");
         }
 
         /** One launch for the whole domain, workers owning bands of columns (see the class comment). */
         public LockDataflow persistent() {
-            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true, interleavedChains, waitPolicy, mutex);
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true, interleavedChains, waitPolicy, mutex, capacity);
         }
 
         /**
@@ -123,19 +133,19 @@ public sealed interface Schedule {
          * GPU every instance is a thread of its own already.
          */
         public LockDataflow interleaved() {
-            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, true, waitPolicy, mutex);
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, true, waitPolicy, mutex, capacity);
         }
 
         /** Implements channels with {@code lockMechanism}, whatever the kernel names. */
         public LockDataflow mechanism(LockMechanism lockMechanism) {
             return new LockDataflow(Optional.of(Objects.requireNonNull(lockMechanism, "mechanism")), granularity,
-                    groupSize, channelPolicy, persistentLaunch, interleavedChains, waitPolicy, mutex);
+                    groupSize, channelPolicy, persistentLaunch, interleavedChains, waitPolicy, mutex, capacity);
         }
 
         /** One sync word per actor instance. */
         public LockDataflow perThread() {
             return new LockDataflow(mechanism, Optional.of(LockGranularity.PER_THREAD), Optional.empty(), channelPolicy, persistentLaunch,
-                    interleavedChains, waitPolicy, mutex);
+                    interleavedChains, waitPolicy, mutex, capacity);
         }
 
         /** One sync word per group of {@code size} consecutive actor instances (a warp of 32 on a GPU). */
@@ -144,13 +154,28 @@ public sealed interface Schedule {
                 throw Diagnostics.badScheduleGroupSize(size, CallSite.capture());
             }
             return new LockDataflow(mechanism, Optional.of(LockGranularity.WARP_SHARED), Optional.of(size), channelPolicy,
-                    persistentLaunch, interleavedChains, waitPolicy, mutex);
+                    persistentLaunch, interleavedChains, waitPolicy, mutex, capacity);
         }
 
         /** The policy of every channel the kernel does not override one by one. */
         public LockDataflow channels(ChannelPolicy policy) {
             return new LockDataflow(mechanism, granularity, groupSize, Optional.of(Objects.requireNonNull(policy, "policy")),
-                    persistentLaunch, interleavedChains, waitPolicy, mutex);
+                    persistentLaunch, interleavedChains, waitPolicy, mutex, capacity);
+        }
+
+        /**
+         * The slots of each ring of {@link LockMechanism#SPSC_RING spsc-ring}: how many actor instances a producer may
+         * run ahead of the consumers of a field the kernel does not keep whole, and so how many of its values a run
+         * holds. A power of two from 2 to 2^24 (a slot is an index's low bits); without it the ring holds 1024
+         * instances, or the smallest power of two that holds a block and its reads where that is more. It sizes the
+         * rings only: under another mechanism a variant that names it is skipped with the reason.
+         */
+        public LockDataflow capacity(int slots) {
+            if (slots < 2 || slots > 1 << 24 || Integer.bitCount(slots) != 1) {
+                throw Diagnostics.badRingCapacity(slots, CallSite.capture());
+            }
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
+                    waitPolicy, mutex, Optional.of(slots));
         }
 
         /** The mechanism a single run uses when none is asked for: this schedule's, else the kernel's. */
@@ -249,6 +274,7 @@ public sealed interface Schedule {
 
     /**
      * Parses a command-line spelling: {@code wavefront} (or {@code wavefront:xf}, {@code :atomic}, {@code :cooperative}, {@code :relaunch}), {@code lock-dataflow}, {@code lock-dataflow:persistent},
+     * {@code lock-dataflow:interleaved}, any of these with {@code :capacity=K} (spsc-ring's slots),
      * {@code data-parallel} (tile 16)
      * or {@code data-parallel:B} / {@code data-parallel:BxB}, {@code dynamic-dataflow} (tile 16, work-stealing) or
      * {@code dynamic-dataflow:B[xC][:READY]} / {@code dynamic-dataflow:READY} with READY one of {@link ReadyQueue}'s.
@@ -256,6 +282,19 @@ public sealed interface Schedule {
      * @throws IllegalArgumentException for a data-parallel tile with an extent of 0 or more than three extents
      */
     static Optional<Schedule> parse(String text) {
+        int ring = text.indexOf(":capacity=");
+        if (text.startsWith("lock-dataflow") && ring > 0) {
+            String slots = text.substring(ring + ":capacity=".length());
+            if (!slots.matches("[0-9]{1,8}")) {
+                return Optional.empty();
+            }
+            int k = Integer.parseInt(slots);
+            if (k < 2 || k > 1 << 24 || Integer.bitCount(k) != 1) {
+                throw new IllegalArgumentException("a ring's capacity is a power of two from 2 to 16777216 (a slot is an"
+                        + " index's low bits), not " + k + "; use e.g. :capacity=1024");
+            }
+            return parse(text.substring(0, ring)).map(base -> ((LockDataflow) base).capacity(k));
+        }
         return switch (text) {
             case "wavefront" -> Optional.of(new Wavefront());
             case "wavefront:atomic", "wavefront:xf", "wavefront:cooperative", "wavefront:relaunch",

@@ -135,7 +135,7 @@ class CompileWorkerTest {
         assertEquals(CompileWorker.OK, CompileWorker.execute(request, result), result::toString);
         assertEquals(List.of("note\tkernel 'long-ramp' under lock-dataflow: left out tiny-lock (tiny-lock packs the ready bit"
                         + " beside a 32-bit int value, and state field 'a' is long), as the jvm backend cannot use it for this"
-                        + " kernel; compiled acquire-release, atomic-spin-lock, shared-spin-lock, blocking, lock-box"),
+                        + " kernel; compiled acquire-release, atomic-spin-lock, shared-spin-lock, blocking, lock-box, spsc-ring"),
                 result.stream().filter(l -> l.startsWith("note\t")).toList());
     }
 

@@ -304,6 +304,11 @@ public final class Diagnostics {
                 + " actor instances is not positive; use a positive group size such as 32 (at " + site + ")");
     }
 
+    public static KernelDefinitionException badRingCapacity(int slots, CallSite site) {
+        return new KernelDefinitionException("lockDataflow().capacity(" + slots + "): a ring's capacity is a power of two"
+                + " from 2 to 16777216 (a slot is an index's low bits); use one such as 1024 (at " + site + ")");
+    }
+
     public static KernelDefinitionException nullActorBody(String kernel, String actor, String what, CallSite site) {
         return error(inActor(kernel, actor), what,
                 "return the body's expression, e.g. a -> a.read(\"x\", -1).plus(1)", site);

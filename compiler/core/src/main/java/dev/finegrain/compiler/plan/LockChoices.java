@@ -24,9 +24,12 @@ import java.util.Optional;
  * @param waitPolicy    how a waiter passes the time until its token comes (the schedule's, else adaptive)
  * @param mutex         how the mechanisms that hold a lock take it, where the schedule names it; empty takes each
  *                      target's default ({@link #mutexOr})
+ * @param capacity      the slots of spsc-ring's rings where the schedule names them; empty takes the ring's default
+ *                      ({@link RingFolding})
  */
 public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity granularity, int groupSize,
-                          ChannelPolicy channelPolicy, WaitPolicy waitPolicy, Optional<Mutex> mutex) {
+                          ChannelPolicy channelPolicy, WaitPolicy waitPolicy, Optional<Mutex> mutex,
+                          Optional<Integer> capacity) {
 
     public LockChoices {
         Objects.requireNonNull(mechanism, "mechanism");
@@ -34,9 +37,15 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
         Objects.requireNonNull(channelPolicy, "channelPolicy");
         Objects.requireNonNull(waitPolicy, "waitPolicy");
         Objects.requireNonNull(mutex, "mutex");
+        Objects.requireNonNull(capacity, "capacity");
         if (groupSize < 1) {
             throw new IllegalArgumentException("a sync word's group holds at least one actor instance, not " + groupSize);
         }
+    }
+
+    public LockChoices(Optional<LockMechanism> mechanism, LockGranularity granularity, int groupSize,
+                       ChannelPolicy channelPolicy, WaitPolicy waitPolicy, Optional<Mutex> mutex) {
+        this(mechanism, granularity, groupSize, channelPolicy, waitPolicy, mutex, Optional.empty());
     }
 
     /** The kernel's own choices, for a schedule that makes none. */
@@ -65,7 +74,7 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
                 ? schedule.groupSize().orElse(kernel.groupSize()) : kernel.groupSize();
         return new LockChoices(schedule.mechanismFor(kernel), granularity, groupSize,
                 schedule.channelPolicy().orElse(kernel.channelPolicy()), schedule.waitPolicy().orElse(WaitPolicy.ADAPTIVE),
-                schedule.mutex());
+                schedule.mutex(), schedule.capacity());
     }
 
     /**
@@ -94,6 +103,7 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
     public String describe() {
         return granularity.cliName() + (warpShared() ? " of " + groupSize : "") + ", " + channelPolicy.cliName() + " channels"
                 + (waitPolicy == WaitPolicy.ADAPTIVE ? "" : ", " + waitPolicy.cliName() + " waits")
-                + mutex.map(m -> ", " + m.cliName() + " mutexes").orElse("");
+                + mutex.map(m -> ", " + m.cliName() + " mutexes").orElse("")
+                + capacity.map(k -> ", rings of " + k).orElse("");
     }
 }

@@ -64,7 +64,7 @@ class KernelCompilerTest {
                 List.of(wavefront(), lockDataflow()), List.of(), "com.example", dir.resolve("classes"), dir.resolve("sources")));
         assertEquals(List.of("kernel 'long-sum' under lock-dataflow: left out tiny-lock (tiny-lock packs the ready bit beside"
                 + " a 32-bit int value, and state field 'a' is long), as the jvm backend cannot use it for this kernel; compiled"
-                + " acquire-release, atomic-spin-lock, shared-spin-lock, blocking, lock-box"), output.notes());
+                + " acquire-release, atomic-spin-lock, shared-spin-lock, blocking, lock-box, spsc-ring"), output.notes());
         assertTrue(output.classes().stream().anyMatch(c -> c.className().equals("com.example.IntSumLockDataflowTinyLockPerThreadShared")),
                 "the int kernel keeps tiny-lock: " + output.classes());
         assertTrue(output.classes().stream().noneMatch(c -> c.className().startsWith("com.example.LongSumLockDataflowTinyLock")),

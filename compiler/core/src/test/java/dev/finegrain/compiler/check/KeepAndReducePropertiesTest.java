@@ -59,7 +59,7 @@ class KeepAndReducePropertiesTest {
                 }).withoutEdgeCases();
     }
 
-    private static Folding fold(RandomKernels.RandomCase random, Random choice) {
+    static Folding fold(RandomKernels.RandomCase random, Random choice) {
         Kernel.Builder builder = random.kernel().toBuilder();
         for (FieldSpec field : random.kernel().fields()) {
             if (field.isState()) {

@@ -100,7 +100,7 @@ final class CliValues {
             throw new UsageException("schedule '" + text.trim() + "': " + badTile.getMessage());
         }
         return parsed.orElseThrow(() -> new UsageException("unknown schedule '" + text
-                + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, data-parallel or data-parallel:B (tiles B x B, or BxC for B rows by C columns),"
+                + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, lock-dataflow:capacity=K, data-parallel or data-parallel:B (tiles B x B, or BxC for B rows by C columns),"
                 + " or dynamic-dataflow[:B][:" + java.util.Arrays.stream(dev.finegrain.dsl.ReadyQueue.values())
                 .map(dev.finegrain.dsl.ReadyQueue::cliName).collect(java.util.stream.Collectors.joining("|")) + "]"));
     }

@@ -138,7 +138,7 @@ class SweepBehaviourTest {
         ComparisonRequest.Builder request = ComparisonRequest.builder(own).schedules(List.of(lockDataflow()))
                 .backends(List.of(new JvmBackend()));
         assertEquals(List.of("atomic-spin-lock"), mechanisms(ComparisonRunner.run(request.build())));
-        assertEquals(List.of("acquire-release", "atomic-spin-lock", "shared-spin-lock", "blocking", "lock-box"),
+        assertEquals(List.of("acquire-release", "atomic-spin-lock", "shared-spin-lock", "blocking", "lock-box", "spsc-ring"),
                 mechanisms(ComparisonRunner.run(request.mechanisms(MechanismChoice.all()).build())));
         assertEquals(List.of("blocking"), mechanisms(ComparisonRunner.run(request.mechanisms(MechanismChoice.ownOrAll())
                 .schedules(List.of(lockDataflow().mechanism(LockMechanism.BLOCKING))).build())), "the schedule's choice wins");

@@ -7,7 +7,11 @@ import dev.finegrain.compiler.backend.jvm.code.JClass;
 import dev.finegrain.compiler.backend.jvm.generated.GeneratedKernels;
 import dev.finegrain.compiler.backend.jvm.layout.AlignedStorage;
 import dev.finegrain.compiler.backend.jvm.layout.HyperplaneStorage;
+import dev.finegrain.compiler.backend.jvm.layout.RingStorage;
 import dev.finegrain.compiler.backend.jvm.layout.StorageLayout;
+import dev.finegrain.compiler.backend.jvm.tokens.JvmTokens;
+import dev.finegrain.compiler.plan.RingFolding;
+import dev.finegrain.runtime.jvm.RingCounters;
 import dev.finegrain.compiler.backend.jvm.layout.ReadyTileGrids;
 import dev.finegrain.compiler.backend.jvm.layout.StepBarriers;
 import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
@@ -68,10 +72,17 @@ public final class CompiledJvmKernel {
 
     /**
      * The least bytes a point moves in this class's storage ({@link dev.finegrain.compiler.backend.MemoryBound}): a byte
-     * for an input it keeps in bytes, 8 for long and double, 4 for the rest (bools are ints).
+     * for an input it keeps in bytes, 8 for long and double, 4 for the rest (bools are ints), none for a field folded into a
+     * ring; 0 when no field moves any (every one a sequence or folded), and then the run has no memory bound.
      */
     long bytesPerPoint() {
+        // a field folded into a ring moves no bytes to or from memory per point: its few rows stay in cache
+        Optional<RingFolding> rings = rings();
+        if (rings.isPresent() && variant.graph().fields().stream().allMatch(f -> f.isSequence() || rings.get().folds(f.id()))) {
+            return 0;
+        }
         return dev.finegrain.compiler.backend.MemoryBound.bytesPerPoint(variant.graph(), field -> bytes[field.id()] ? 1
+                : rings.isPresent() && rings.get().folds(field.id()) ? 0
                 : field.type() == dev.finegrain.dsl.Type.LONG || field.type() == dev.finegrain.dsl.Type.DOUBLE ? 8 : 4);
     }
 
@@ -226,7 +237,7 @@ public final class CompiledJvmKernel {
         }
 
         public KernelOutputs outputs() {
-            return KernelOutputs.fromPadded(variant.graph(), sizes, layout == null ? arrays : layout.padded(arrays));
+            return layout == null ? KernelOutputs.fromPadded(variant.graph(), sizes, arrays) : layout.outputs(variant.graph(), sizes, arrays);
         }
     }
 
@@ -254,7 +265,7 @@ public final class CompiledJvmKernel {
         if (variant.plan() instanceof DynamicDataflowPlan dynamic) {
             dynamic.tiles().checkSizes(invocation.sizes());
         }
-        Runs runs = new Runs(invocation, prepareArrays(variant, invocation), startsOnLine);
+        Runs runs = new Runs(invocation, prepareArrays(variant, invocation, rings()), startsOnLine);
         if (rows.isEmpty() || !rows.get().perTeam()) {
             runs.storage(1);
         }
@@ -282,6 +293,11 @@ public final class CompiledJvmKernel {
             int key = rows.isPresent() && rows.get().perTeam() ? workers : 0;
             return storage.computeIfAbsent(key, k -> {
                 checkNarrowable(invocation);
+                Optional<RingFolding> rings = rings();
+                if (rings.isPresent() && !rings.get().folded().isEmpty()) {
+                    RingStorage layout = new RingStorage(variant.graph(), invocation.sizes(), rings.get());
+                    return new Storage(narrowed(layout.align(padded)), layout, layout.frame());
+                }
                 if (rows.isEmpty()) {
                     return new Storage(narrowed(padded), null, invocation.sizes());
                 }
@@ -310,8 +326,10 @@ public final class CompiledJvmKernel {
         }
     }
 
-    private static Object[] prepareArrays(Variant variant, Invocation invocation) {
-        Object[] arrays = PaddedFields.prepare(variant.graph(), invocation);
+    /** The reference's storage for a run; a field folded into a ring only as the halo the ring starts from needs. */
+    private static Object[] prepareArrays(Variant variant, Invocation invocation, Optional<RingFolding> rings) {
+        Object[] arrays = rings.isPresent() ? PaddedFields.prepare(variant.graph(), invocation, rings.get()::folds)
+                : PaddedFields.prepare(variant.graph(), invocation);
         if (variant.mechanism().orElse(null) == LockMechanism.TINY_LOCK) {
             for (IrField field : variant.graph().fields()) {
                 if (field.isState()) {
@@ -382,12 +400,19 @@ public final class CompiledJvmKernel {
         for (int d = 0; d < last; d++) {
             rows *= sizes[d];
         }
-        int words = layout.group() == 1 ? new Domain(sizes).points() : rows * Math.ceilDiv(sizes[last], layout.group());
+        int words = !layout.packed() && layout.tokens().countsBlocks() ? workers
+                : layout.group() == 1 ? new Domain(sizes).points() : rows * Math.ceilDiv(sizes[last], layout.group());
         Object[] sync = new Object[layout.arrays()];
         for (int a = 0; a < sync.length; a++) {
             sync[a] = layout.tokens().create(words);
         }
         return sync;
+    }
+
+    /** Spsc-ring's blocks and rings, where this variant's mechanism counts blocks. */
+    private Optional<RingFolding> rings() {
+        return variant.plan() instanceof DataflowPlan dataflow && variant.mechanism().flatMap(JvmTokens::of)
+                .map(JvmTokens::countsBlocks).orElse(false) ? RingFolding.of(dataflow).rings() : Optional.empty();
     }
 
     /** The run's wait policy, as the plan's lock choices have it (a wavefront's barrier waits take its own). */
@@ -408,6 +433,14 @@ public final class CompiledJvmKernel {
             if (channel == dev.finegrain.runtime.jvm.ReadyTiles.WAIT_CHANNEL) {
                 return "a worker waits for a ready tile, and no tile has finished (a worker stopped, or a tile's"
                         + " neighbour below never finishes)";
+            }
+            if (channel == RingCounters.SPACE_CHANNEL) {
+                int[] consumer = new int[sizes.length];
+                int[] producer = new int[sizes.length];
+                domain.coordinates(consumerPoint, consumer);
+                domain.coordinates(Math.max(0, producerPoint), producer);
+                return "the point at " + Arrays.toString(consumer) + " waits for ring space: the work up to "
+                        + Arrays.toString(producer) + " has not finished reading the slots it would overwrite";
             }
             if (channel < 0 || channel >= waits.size()) {
                 return "a worker waits at the barrier between steps";

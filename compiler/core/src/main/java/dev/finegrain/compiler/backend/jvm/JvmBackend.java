@@ -37,7 +37,8 @@ public final class JvmBackend implements Backend {
     /** The mechanism a single run uses when neither the caller, the schedule nor the kernel names one. */
     public static final LockMechanism DEFAULT_MECHANISM = LockMechanism.ACQUIRE_RELEASE_FLAG;
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.TINY_LOCK,
-            LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.BLOCKING, LockMechanism.LOCK_BOX);
+            LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.BLOCKING, LockMechanism.LOCK_BOX,
+            LockMechanism.SPSC_RING);
     /** Warm-up takes at least this many runs and this long. */
     private static final int WARMUP_RUNS = 10;
     private static final long WARMUP_NANOS = 300_000_000L;
@@ -190,9 +191,10 @@ public final class JvmBackend implements Backend {
         }
         details.put("timed_runs", timings.length);
         double cellsPerSecond = invocation.points() / medianSeconds;
-        if (settings.measure()) {
-            // the roofline's memory bound: this run's least traffic against the team's copy bandwidth
-            long bytesPerPoint = compiled.bytesPerPoint();
+        long bytesPerPoint = compiled.bytesPerPoint();
+        if (settings.measure() && bytesPerPoint > 0) {
+            // the roofline's memory bound: this run's least traffic against the team's copy bandwidth (none where every
+            // field is a sequence or folded into a ring, whose rows stay in cache)
             details.putAll(new MemoryBound(bytesPerPoint, CopyBandwidth.of(team, bytesPerPoint * invocation.points()))
                     .details(cellsPerSecond));
         }

@@ -48,6 +48,20 @@ final class Interpreter {
      *             that fires rows in order and calls {@link #startRow} before each (the oracle)
      */
     Interpreter(KernelGraph graph, Invocation invocation, boolean checkReads, boolean fold) {
+        this(graph, invocation, checkReads, f -> fold && graph.field(f).isState()
+                && graph.kernel().keep(graph.field(f).name()) != dev.finegrain.dsl.Keep.ALL, fold);
+    }
+
+    /**
+     * Storage only (no run that streams outputs), the state fields {@code foldField} names folded into rolling windows
+     * of rows with their halo rows filled.
+     */
+    Interpreter(KernelGraph graph, Invocation invocation, boolean checkReads, java.util.function.IntPredicate foldField) {
+        this(graph, invocation, checkReads, foldField, false);
+    }
+
+    private Interpreter(KernelGraph graph, Invocation invocation, boolean checkReads, java.util.function.IntPredicate foldField,
+                        boolean fold) {
         this.graph = graph;
         this.sizes = invocation.sizes();
         this.point = new int[sizes.length];
@@ -78,7 +92,7 @@ final class Interpreter {
         }
         boolean[] folded = new boolean[graph.fields().size()];
         for (IrField field : graph.fields()) {
-            folded[field.id()] = fold && field.isState() && graph.kernel().keep(field.name()) != dev.finegrain.dsl.Keep.ALL;
+            folded[field.id()] = field.isState() && foldField.test(field.id());
             if (folded[field.id()]) {
                 storage[field.id()] = FieldStorage.ofFoldedState(field, sizes, checkReads);
                 for (int row = -field.haloLow()[0]; row < 0; row++) {

@@ -15,4 +15,13 @@ public final class PaddedFields {
     public static Object[] prepare(KernelGraph graph, Invocation invocation) {
         return new Interpreter(graph, invocation, false).paddedArrays();
     }
+
+    /**
+     * The same, but each state field {@code folded} names is a rolling window of its first dimension's halo plus one
+     * (row i in slot i mod window, its halo rows filled), not the whole field: storage for a backend that folds it
+     * too, which then needs only the halo from here.
+     */
+    public static Object[] prepare(KernelGraph graph, Invocation invocation, java.util.function.IntPredicate folded) {
+        return new Interpreter(graph, invocation, false, folded).paddedArrays();
+    }
 }

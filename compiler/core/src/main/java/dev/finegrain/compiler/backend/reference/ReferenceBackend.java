@@ -46,6 +46,10 @@ public final class ReferenceBackend implements Backend {
             return Optional.of("its critical path is lock-dataflow's: how a waiter waits or takes a lock changes no task's"
                     + " order");
         }
+        if (schedule instanceof Schedule.LockDataflow dataflow && dataflow.capacity().isPresent()) {
+            return Optional.of("it models channels abstractly: a ring's capacity sizes spsc-ring's storage on threads and"
+                    + " changes no task's order");
+        }
         if (schedule instanceof Schedule.Wavefront wavefront && wavefront.waitPolicy()
                 .filter(policy -> policy != dev.finegrain.dsl.WaitPolicy.ADAPTIVE).isPresent()) {
             return Optional.of("its critical path is the wavefront's: how the barrier's waiters wait changes no task's"

@@ -117,6 +117,10 @@ public final class GpuMapper {
      */
     public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target) {
         KernelGraph graph = plan.graph();
+        if (plan instanceof DataflowPlan dataflow && dataflow.lockChoices().capacity().isPresent()) {
+            return Optional.of("capacity " + dataflow.lockChoices().capacity().get() + " sizes spsc-ring's rings on threads;"
+                    + " a GPU keeps a token per instance (its rows would repeat the ones without a capacity)");
+        }
         return unmappableKernel(graph).or(() -> switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront)
                     .or(() -> MapWavefront.unsupportedBarrier(wavefront, target));

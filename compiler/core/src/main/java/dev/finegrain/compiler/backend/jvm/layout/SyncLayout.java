@@ -42,6 +42,11 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
         int group = grouped ? plan.lockChoices().groupSize() : 1;
         List<Integer> arrayOfChannel = new ArrayList<>();
         List<String> arrays = new ArrayList<>();
+        if (JvmTokens.of(mechanism).map(JvmTokens::countsBlocks).orElse(false)) {
+            // one counter per worker serves every channel and every ring
+            waits.forEach(channel -> arrayOfChannel.add(needsToken(graph.rank(), channel) ? 0 : NONE));
+            return new SyncLayout(mechanism, 1, false, arrayOfChannel, 1, plan.lockChoices().mutexOr(JVM_MUTEX));
+        }
         for (int c = 0; c < waits.size(); c++) {
             IrChannel channel = waits.get(c);
             if (packed || !needsToken(graph.rank(), channel)) {
@@ -80,6 +85,27 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
             return Optional.of(mechanism + " parks its waiters until their producer wakes them, so wait policy " + policy
                     + " does not apply to it (its rows would repeat the adaptive ones)");
         }
+        boolean rings = JvmTokens.of(mechanism).map(JvmTokens::countsBlocks).orElse(false);
+        if (plan.lockChoices().capacity().isPresent() && !rings) {
+            return Optional.of("capacity " + plan.lockChoices().capacity().get() + " sizes spsc-ring's rings, and " + mechanism
+                    + " keeps a token per instance (its rows would repeat the ones without a capacity)");
+        }
+        if (rings) {
+            if (graph.rank() > 2) {
+                return Optional.of("spsc-ring rings the blocks of a 1D domain or the rows of a 2D one's bands; a 3D band's"
+                        + " planes are not folded on the JVM, so use acquire-release there");
+            }
+            if (plan.lockChoices().warpShared()) {
+                return Optional.of("spsc-ring counts whole blocks and rows, so it takes no warp-shared groups (use per-thread)");
+            }
+            dev.finegrain.compiler.plan.RingFolding.Result folding = dev.finegrain.compiler.plan.RingFolding.of(plan);
+            if (folding.rings().isPresent() && folding.rings().get().folded().isEmpty() && plan.lockChoices().capacity().isPresent()) {
+                return Optional.of("capacity " + plan.lockChoices().capacity().get() + " sizes the rings of the fields a kernel"
+                        + " does not keep whole, and " + graph.name() + " keeps every state field whole (its rows would repeat"
+                        + " the ones without a capacity; keep(field, FINAL) folds one)");
+            }
+            return folding.refusal();
+        }
         dev.finegrain.dsl.Mutex mutex = plan.lockChoices().mutexOr(JVM_MUTEX);
         if (mutex != JVM_MUTEX
                 && !JvmTokens.of(mechanism).map(JvmTokens::holdsALock).orElse(false)) {
@@ -93,7 +119,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
                             ? Optional.of("tiny-lock keeps one ready bit per data word, so it is per-thread only") : Optional.empty())
                     .or(() -> graph.channels().stream().anyMatch(c -> c.policy() == ChannelPolicy.PRIVATE)
                             ? Optional.of("tiny-lock keeps the token in the data word, so its channels are shared") : Optional.empty());
-            case ACQUIRE_RELEASE_FLAG, ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK, BLOCKING, LOCK_BOX -> Optional.empty();
+            case ACQUIRE_RELEASE_FLAG, ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK, BLOCKING, LOCK_BOX, SPSC_RING -> Optional.empty();
             case NAMED_BARRIER, WARP_VOTE, MBARRIER, MBARRIER_WARP -> Optional.of(mechanism + " is a GPU warp mechanism with no JVM analogue");
         };
     }

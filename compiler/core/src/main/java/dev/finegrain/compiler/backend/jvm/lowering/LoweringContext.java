@@ -72,6 +72,10 @@ public final class LoweringContext {
     public final JExpr.Local rowNumber;
     public final JExpr.Local watchdog;
     public final JExpr.Local[] syncArray;
+    /** Per field, the mask of its ring's slots where it is folded into one ({@link #foldIntoRing}), else 0; null when none is. */
+    private int[] ringMask;
+    /** Per field folded in 2D, the base of each row a read reaches, from {@code haloLow[0]} rows back (index 0) to the current one. */
+    private JExpr.Local[][] ringRowBase;
     public final WestCarries carries;
     public final ActorLowering actors;
     /** How the fields' rows lie in storage: dense, aligned for strips, or in blocks of columns. */
@@ -232,7 +236,7 @@ public final class LoweringContext {
         };
     }
 
-    JType storageType(IrField field) {
+    public JType storageType(IrField field) {
         if (sync != null && sync.packed() && field.isState()) {
             return JType.LONG_ARRAY;
         }
@@ -318,6 +322,17 @@ public final class LoweringContext {
             for (int d = 0; d < last; d++) {
                 base = add(base, mul(add(coordinate[d], constant(field.haloLow()[d])), stride[field.id()][d]));
             }
+            if (rank == 2 && foldedIntoRing(field.id())) {
+                // row i + dy lies in slot (i + dy + halo) mod capacity, its first column after the halo columns; the
+                // current row's base is the row base too, for what reads it directly (a west carry's seed)
+                JExpr.Local[] bases = ringRowBase[field.id()];
+                for (int k = 0; k < bases.length; k++) {
+                    JExpr slot = new JExpr.Binary(Op.AND, add(coordinate[0], constant(k)), constant(ringMask[field.id()]));
+                    statements.add(new JStmt.Assign(bases[k], add(mul(slot, stride[field.id()][0]), constant(field.haloLow()[1]))));
+                }
+                statements.add(new JStmt.Assign(rowBase[field.id()], bases[bases.length - 1]));
+                continue;
+            }
             statements.add(new JStmt.Assign(rowBase[field.id()], columnOrigin == null ? base : add(base, columnOrigin)));
         }
         JExpr linear = constant(0);
@@ -351,7 +366,40 @@ public final class LoweringContext {
 
     /** The index in field {@code field}'s storage of the current point plus {@code offset}. */
     public JExpr index(int field, int[] offset) {
-        return add(add(rowBase[field], coordinate[last]), delta(field, offset));
+        if (ringMask != null && ringMask[field] != 0 && rank == 2) {
+            // a folded row's base comes from the ring slot of its own row, not from the current row's base and a stride
+            return add(add(ringRowBase[field][offset[0] + graph.field(field).haloLow()[0]], coordinate[last]), constant(offset[last]));
+        }
+        JExpr index = add(add(rowBase[field], coordinate[last]), delta(field, offset));
+        return ringMask != null && ringMask[field] != 0 ? new JExpr.Binary(Op.AND, index, constant(ringMask[field])) : index;
+    }
+
+    /**
+     * Holds field {@code field} of a 1D domain in a ring of {@code capacity} slots (a power of two): every index into
+     * it is taken modulo the capacity, its low bits. Before anything reads or writes the field.
+     */
+    public void foldIntoRing(int field, int capacity) {
+        if (rank > 2 || Integer.bitCount(capacity) != 1 || lowersDeltas() || layout.rows().isPresent()) {
+            throw new IllegalStateException("a 1D or 2D field in dense rows folds into a ring of a power of two slots, before"
+                    + " anything is lowered");
+        }
+        if (ringMask == null) {
+            ringMask = new int[graph.fields().size()];
+            ringRowBase = new JExpr.Local[graph.fields().size()][];
+        }
+        ringMask[field] = capacity - 1;
+        if (rank == 2) {
+            int reach = graph.field(field).haloLow()[0];
+            ringRowBase[field] = new JExpr.Local[reach + 1];
+            for (int back = 0; back <= reach; back++) {
+                ringRowBase[field][reach - back] = local(graph.field(field).name() + "RingRow" + back, JType.INT);
+            }
+        }
+    }
+
+    /** Whether field {@code field} is held in a ring ({@link #foldIntoRing}). */
+    public boolean foldedIntoRing(int field) {
+        return ringMask != null && ringMask[field] != 0;
     }
 
     /** The storage distance from the current point of field {@code field} to the point {@code offset} from it. */

@@ -17,7 +17,8 @@ import java.util.Optional;
  * mechanism. Tiny-lock keeps its ready bit in the data word itself and has no words of its own (it is
  * {@code PackedReadyWords}, spelled where the data is); the GPU warp mechanisms have no JVM form.
  */
-public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLockWords, TicketWords, LockBoxTokens {
+public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLockWords, TicketWords, LockBoxTokens,
+        RingCounterTokens {
 
     String RUNTIME = "dev/finegrain/runtime/jvm/";
     JType WATCHDOG = JType.reference(RUNTIME + "Watchdog");
@@ -40,6 +41,7 @@ public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLo
             case ATOMIC_SPIN_LOCK, SHARED_SPIN_LOCK -> mutex == Mutex.TICKET ? new TicketWords()
                     : new SpinLockWords(mutex == Mutex.TEST_AND_SET);
             case LOCK_BOX -> new LockBoxTokens();
+            case SPSC_RING -> new RingCounterTokens();
             case TINY_LOCK, NAMED_BARRIER, WARP_VOTE, MBARRIER, MBARRIER_WARP -> null;
         });
     }
@@ -63,6 +65,14 @@ public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLo
 
     /** Publishes the token in word {@code word} of {@code tokens}, after the producer's writes. */
     JExpr publish(JExpr tokens, JExpr word);
+
+    /**
+     * Whether it counts whole blocks of a 1D domain, one counter per worker ({@link RingCounterTokens}), rather than
+     * keeping a word per token: its run has a word per worker, and the lowering awaits and counts blocks.
+     */
+    default boolean countsBlocks() {
+        return false;
+    }
 
     /** Whether it holds a lock, so that the plan's mutex choice applies to it. */
     default boolean holdsALock() {

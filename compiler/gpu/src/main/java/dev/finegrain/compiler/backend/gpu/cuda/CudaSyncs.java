@@ -21,7 +21,7 @@ final class CudaSyncs {
             case ACQUIRE_RELEASE_FLAG -> new AcquireReleaseCuda();
             case MBARRIER -> new MbarrierCuda();
             case MBARRIER_WARP -> new MbarrierWarpCuda();
-            case BLOCKING, LOCK_BOX -> throw new IllegalArgumentException(mechanism + " has no GPU form");
+            case BLOCKING, LOCK_BOX, SPSC_RING -> throw new IllegalArgumentException(mechanism + " has no GPU form");
         };
     }
 }

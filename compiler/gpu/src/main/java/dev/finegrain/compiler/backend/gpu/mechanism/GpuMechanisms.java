@@ -21,12 +21,15 @@ public final class GpuMechanisms {
             case MBARRIER -> new Mbarrier();
             case MBARRIER_WARP -> new MbarrierWarp();
             case LOCK_BOX -> new LockBoxGpu();
-            case BLOCKING -> null;
+            case BLOCKING, SPSC_RING -> null;
         });
     }
 
     /** Why a mechanism has no GPU implementation. */
     public static String whyNoGpuForm(LockMechanism mechanism) {
-        return mechanism + " parks waiting threads, a CPU mechanism with no GPU analogue";
+        return mechanism == LockMechanism.SPSC_RING
+                ? mechanism + " rings the blocks of a 1D domain between threads; on a GPU every instance is a thread of its own"
+                        + " (the GPU's ring is dynamic-dataflow's)"
+                : mechanism + " parks waiting threads, a CPU mechanism with no GPU analogue";
     }
 }

@@ -22,7 +22,7 @@ final class SimtSyncs {
             case MBARRIER -> new MbarrierSimt();
             case MBARRIER_WARP -> new MbarrierWarpSimt();
             case LOCK_BOX -> new LockBoxSimt();
-            case BLOCKING -> throw new IllegalArgumentException(mechanism + " has no GPU form");
+            case BLOCKING, SPSC_RING -> throw new IllegalArgumentException(mechanism + " has no GPU form");
         };
     }
 }

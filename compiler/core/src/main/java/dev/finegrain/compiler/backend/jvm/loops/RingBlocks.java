@@ -1,0 +1,186 @@
+package dev.finegrain.compiler.backend.jvm.loops;
+
+import dev.finegrain.compiler.backend.jvm.code.JExpr;
+import dev.finegrain.compiler.backend.jvm.code.JStmt;
+import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
+import dev.finegrain.compiler.backend.jvm.tokens.RingCounterTokens;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.RingFolding;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.mul;
+import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
+
+/**
+ * Spsc-ring's statements around a unit of a lock-dataflow class, set up before anything is lowered (the folded fields'
+ * slots, {@link LoweringContext#foldIntoRing}). 1D, a block of instances dealt to the workers in turn: before it, the
+ * blocks its reads and channels reach ({@link RingFolding#dataReach}) and, where a field is folded, every block that
+ * reads a value the block's writes overwrite; after it, the block counted finished. 2D, a row of a worker's band: before
+ * it, the rows of the neighbouring bands its reads reach and, where a field is folded, every band's rows that read the
+ * row it overwrites, then the folded fields' halo columns of the new row; after it, the row counted finished.
+ */
+final class RingBlocks {
+
+    private final LoweringContext cx;
+    private final RingFolding folding;
+    private final RingCounterTokens counters;
+    private final int firstTokenChannel;
+    private final DataflowPlan plan;
+
+    RingBlocks(LoweringContext cx, DataflowPlan plan) {
+        this.cx = cx;
+        this.plan = plan;
+        this.folding = RingFolding.of(plan).rings().orElseThrow(() -> new IllegalStateException(
+                "the resolver refuses spsc-ring where its rings cannot hold the plan: " + RingFolding.of(plan).refusal().orElse("")));
+        this.counters = (RingCounterTokens) cx.sync.tokens();
+        int first = -1;
+        for (int c = 0; c < plan.waits().size() && first < 0; c++) {
+            if (cx.sync.arrayOfChannel().get(c) >= 0) {
+                first = c;
+            }
+        }
+        this.firstTokenChannel = Math.max(first, 0);
+        for (int field : folding.folded()) {
+            cx.foldIntoRing(field, folding.capacity());
+        }
+    }
+
+    RingFolding folding() {
+        return folding;
+    }
+
+    /** Before block {@code block}: the data it reads, then the space it writes. */
+    List<JStmt> before(JExpr.Local block) {
+        List<JStmt> out = new ArrayList<>();
+        JExpr words = cx.syncArray[0];
+        JExpr first = mul(block, constant(folding.block()));
+        if (folding.dataReach() > 0) {
+            out.add(new JStmt.Comment("the blocks this block's reads reach, finished"));
+        }
+        for (int back = 1; back <= folding.dataReach(); back++) {
+            out.add(counters.awaitBlock(words, sub(block, constant(back)), cx.workers, cx.watchdog, constant(firstTokenChannel),
+                    first, mul(sub(block, constant(back)), constant(folding.block()))));
+        }
+        if (!folding.folded().isEmpty()) {
+            // RingFolding.lastReaderBefore(block): every block up to the last reader of the values these slots held
+            JExpr lastReader = LoweringContext.math("floorDiv", JType.INT, add(first, constant(folding.spaceOffset())),
+                    constant(folding.block()));
+            out.add(new JStmt.Comment("back-pressure: the blocks that read the slots this block overwrites, finished"));
+            out.add(counters.awaitBlocksThrough(words, lastReader, cx.workers, cx.watchdog, first, constant(folding.block())));
+        }
+        return out;
+    }
+
+    /**
+     * 2D, before the current row of the band [bandStart, bandEnd) ({@code band} columns wide): the rows its reads reach
+     * in the bands west and east of it, the space its folded rows take, and their halo columns.
+     */
+    List<JStmt> beforeRow(JExpr band, JExpr bandStart, JExpr bandEnd) {
+        List<JStmt> out = new ArrayList<>();
+        JExpr words = cx.syncArray[0];
+        JExpr row = cx.coordinate[0];
+        JExpr consumer = add(LoweringContext.mul(row, cx.size[cx.last]), bandStart);
+        for (int side : new int[] {1, -1}) {
+            int minRows = Integer.MAX_VALUE;
+            int columns = 0;
+            int channel = -1;
+            for (int c = 0; c < plan.waits().size(); c++) {
+                int[] v = plan.waits().get(c).vector();
+                if (cx.sync.arrayOfChannel().get(c) >= 0 && Integer.signum(v[cx.last]) == side) {
+                    minRows = Math.min(minRows, v[0]);
+                    columns = Math.max(columns, Math.abs(v[cx.last]));
+                    channel = channel < 0 ? c : channel;
+                }
+            }
+            if (channel < 0) {
+                continue;
+            }
+            JExpr bands = LoweringContext.math("ceilDiv", JType.INT, constant(columns), band);
+            JExpr rows = add(sub(row, constant(minRows)), constant(1));
+            JExpr producer = add(LoweringContext.mul(sub(rows, constant(1)), cx.size[cx.last]), side > 0 ? sub(bandStart, constant(1)) : bandEnd);
+            out.add(new JStmt.Comment("the rows " + (side > 0 ? "west" : "east") + " of the band that this row reads, finished"));
+            out.add(counters.awaitRows(words, side > 0 ? sub(cx.worker, bands) : add(cx.worker, constant(1)),
+                    side > 0 ? sub(cx.worker, constant(1)) : add(cx.worker, bands), rows, cx.workers, cx.watchdog, constant(channel),
+                    consumer, producer));
+        }
+        if (!folding.folded().isEmpty()) {
+            JExpr rows = add(row, constant(1 - folding.capacity() + folding.foldReach()));
+            out.add(new JStmt.Comment("back-pressure: every band's rows that read the row this one overwrites, finished"));
+            out.add(counters.awaitRows(words, constant(0), sub(cx.workers, constant(1)), rows, cx.workers, cx.watchdog,
+                    constant(dev.finegrain.runtime.jvm.RingCounters.SPACE_CHANNEL), consumer,
+                    LoweringContext.mul(sub(rows, constant(1)), cx.size[cx.last])));
+            out.addAll(haloColumns(bandStart, bandEnd));
+        }
+        return out;
+    }
+
+    /**
+     * A folded row's slot held an older row: its halo columns take this row's boundary values, written by the band that
+     * owns the first column (the low halo) and the one that owns the last (the high halo), before anything reads them.
+     */
+    private List<JStmt> haloColumns(JExpr bandStart, JExpr bandEnd) {
+        List<JStmt> low = new ArrayList<>();
+        List<JStmt> high = new ArrayList<>();
+        JExpr.Local x = cx.coordinate[cx.last];
+        for (int f : folding.folded()) {
+            dev.finegrain.compiler.ir.IrField field = cx.graph.field(f);
+            for (int c = -field.haloLow()[cx.last]; c < 0; c++) {
+                low.add(new JStmt.Assign(x, constant(c)));
+                low.addAll(boundaryStore(field));
+            }
+            for (int c = 0; c < field.haloHigh()[cx.last]; c++) {
+                high.add(new JStmt.Assign(x, add(cx.size[cx.last], constant(c))));
+                high.addAll(boundaryStore(field));
+            }
+        }
+        List<JStmt> out = new ArrayList<>();
+        if (!low.isEmpty()) {
+            out.add(new JStmt.Comment("the folded row's halo columns before the first column, from the boundary"));
+            out.add(new JStmt.If(LoweringContext.compare(dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op.EQ, bandStart,
+                    constant(0)), low, List.of()));
+        }
+        if (!high.isEmpty()) {
+            out.add(new JStmt.Comment("the folded row's halo columns after the last column, from the boundary"));
+            out.add(new JStmt.If(LoweringContext.compare(dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op.EQ, bandEnd,
+                    cx.size[cx.last]), high, List.of()));
+        }
+        return out;
+    }
+
+    /** Stores field {@code field}'s boundary value at the current point (a halo point): its expression, or its input's value. */
+    private List<JStmt> boundaryStore(dev.finegrain.compiler.ir.IrField field) {
+        List<JStmt> out = new ArrayList<>();
+        JExpr value;
+        if (field.boundary() != null) {
+            dev.finegrain.compiler.ir.IrActor writer = cx.graph.actors().stream().filter(a -> a.writes() == field.id())
+                    .findFirst().orElseThrow();
+            value = cx.actors.lower(writer, field.boundary(), out);
+        } else if (field.boundaryInput() != dev.finegrain.compiler.ir.IrField.NO_INPUT) {
+            value = cx.value(field.boundaryInput(), cx.index(field.boundaryInput(), new int[cx.rank]));
+        } else {
+            return out;
+        }
+        JType element = cx.storageType(field).element();
+        if (field.type() == dev.finegrain.dsl.Type.BOOL && value.type().equals(JType.BOOLEAN)) {
+            value = new JExpr.Convert(value, JType.INT);
+        }
+        out.add(new JStmt.Store(cx.array[field.id()], cx.index(field.id(), new int[cx.rank]),
+                value.type().equals(element) ? value : new JExpr.Convert(value, element)));
+        return out;
+    }
+
+    /** 2D, after the current row: counted finished, so its readers and the writers of its slots may go on. */
+    List<JStmt> afterRow() {
+        return List.of(counters.finishRows(cx.syncArray[0], cx.worker, add(cx.coordinate[0], constant(1))));
+    }
+
+    /** After block {@code block}: counted finished, so its readers and the writers of its slots may go on. */
+    List<JStmt> after(JExpr.Local block) {
+        return List.of(counters.finish(cx.syncArray[0], block, cx.workers));
+    }
+}
