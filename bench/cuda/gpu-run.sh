@@ -5,6 +5,8 @@
 # outputs), and merges the rows with finegrain compare --results into results.json, results.csv and report.html:
 #   samples     every sample, every schedule and mechanism, at two sizes (a whole number of tiles, and one that is not)
 #   validation  needleman-wunsch at seven sizes from 64 to 4096, and smith-waterman at five, for docs/validation.md
+#   validation-more  the other kernels the model is checked on: chain, efficiency-loop and livermore-5 at 512 and 4096,
+#               lcs and gauss-seidel-2d at 256 and 512 (ints and doubles, 1D and 2D)
 #   nw          needleman-wunsch at 4096, 8192 and 16384
 #   rodinia     Rodinia's CUDA NW (32-wide blocks) at the same three sizes, timed the same way (CUDA events)
 #   barriers    needleman-wunsch's wavefront with each barrier between steps (atomic, xf, cooperative, relaunch)
@@ -17,7 +19,7 @@
 #   sequences   needleman-wunsch-seq (two sequences, BLOSUM62 lookups, the final score kept) beside needleman-wunsch
 #               (the precomputed matrix) under the same schedules at 4096 and 16384, and smith-waterman-seq at 4096
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
-#   bench/cuda/gpu-run.sh [samples] [validation] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
+#   bench/cuda/gpu-run.sh [samples] [validation] [validation-more] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
 #                         [sequences]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
@@ -57,6 +59,10 @@ fi
 if [[ " $steps " == *" validation "* ]]; then
   run_set validation needleman-wunsch 64,128,256,512,1024,2048,4096
   run_set validation smith-waterman 64,128,256,512,1024
+fi
+if [[ " $steps " == *" validation-more "* ]]; then
+  for kernel in chain efficiency-loop livermore-5; do run_set validation "$kernel" 512,4096; done
+  for kernel in lcs gauss-seidel-2d; do run_set validation "$kernel" 256,512; done
 fi
 if [[ " $steps " == *" nw "* ]]; then
   run_set nw needleman-wunsch 4096,8192,16384

@@ -456,8 +456,10 @@ class CliBehaviourTest {
         assertTrue(lines.getFirst().startsWith("hopper-h200: H200 SXM"), lines.getFirst());
         assertTrue(lines.stream().anyMatch(line -> line.matches("latency\\.shared +23 +Measured: 23\\.0 cycles per load.*")),
                 h200.out());
-        assertTrue(lines.stream().anyMatch(line -> line.matches("shared\\.pollCycles +0 +Off: .*")), "a mechanism left off"
+        assertTrue(lines.stream().anyMatch(line -> line.matches("shared\\.portCycles +0 +Off: .*")), "a mechanism left off"
                 + " says so: " + h200.out());
+        assertTrue(lines.stream().anyMatch(line -> line.matches("shared\\.pollCycles +4\\.0 +Measured \\(fitted.*")),
+                "a fitted value says so: " + h200.out());
         Outcome unknown = finegrain("profiles", "volta-v100");
         assertEquals(2, unknown.exit());
         assertEquals(1, unknown.err().lines().count(), unknown.err());

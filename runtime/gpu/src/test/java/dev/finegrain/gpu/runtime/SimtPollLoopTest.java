@@ -99,9 +99,16 @@ class SimtPollLoopTest {
                 + " shared.pollCycles"), error.getMessage());
     }
 
+    /** The H200 measured the H100's poll loops to the cycle (tileloop_spinrate_*, 2026-11-29): its fits are the same. */
+    @Test
+    void theH200sFitGivesItsOwnPollLoops() throws IOException {
+        assertEquals(76.6, spinrateIteration("hopper-h200", false), 1.0);
+        assertEquals(177.3, spinrateIteration("hopper-h200", true), 1.0);
+    }
+
     @Test
     void otherProfilesChargeNoPollLoop() {
-        for (String profile : new String[] {"fermi-gtx570", "fermi-gtx580", "tesla-gtx295", "hopper-h200"}) {
+        for (String profile : new String[] {"fermi-gtx570", "fermi-gtx580", "tesla-gtx295"}) {
             assertEquals(0, SimtProfile.load(profile).pollLoopYieldCycles(), profile);
             assertEquals(0, SimtProfile.load(profile).pollLoopDepartureCycles(), profile);
         }
@@ -109,9 +116,13 @@ class SimtPollLoopTest {
 
     /** Cycles per iteration of the fit's counterpart, warp 1's lane 31 (docs/profiles.md, "A tile's hand-off"). */
     private static double spinrateIteration(boolean oneLaneLeaves) throws IOException {
+        return spinrateIteration("hopper-h100", oneLaneLeaves);
+    }
+
+    private static double spinrateIteration(String profile, boolean oneLaneLeaves) throws IOException {
         String program = Files.readString(Path.of("microbench/model/tileloop-spinrate.sass"));
         SimResult result = SimtSimulator.run(SimRequest.builder("tileloop-spinrate.sass", program)
-                .profile("hopper-h100").threads(64).init(MemoryInit.parse("global:0x0=" + (oneLaneLeaves ? 1 : 0)))
+                .profile(profile).threads(64).init(MemoryInit.parse("global:0x0=" + (oneLaneLeaves ? 1 : 0)))
                 .dump(DumpRange.parse("global", "0x200:0x208")).build());
         return (double) result.word(MemorySpace.GLOBAL, -1, 0x200) / result.word(MemorySpace.GLOBAL, -1, 0x204);
     }
