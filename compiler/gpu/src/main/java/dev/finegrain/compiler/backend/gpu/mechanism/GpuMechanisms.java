@@ -28,7 +28,7 @@ public final class GpuMechanisms {
     /** Why a mechanism has no GPU implementation. */
     public static String whyNoGpuForm(LockMechanism mechanism) {
         return mechanism == LockMechanism.SPSC_RING
-                ? mechanism + " rings the blocks of a 1D domain between threads; on a GPU every instance is a thread of its own"
+                ? mechanism + " rings a few threads' blocks and band rows; on a GPU every instance is a thread of its own"
                         + " (the GPU's ring is dynamic-dataflow's)"
                 : mechanism + " parks waiting threads, a CPU mechanism with no GPU analogue";
     }
