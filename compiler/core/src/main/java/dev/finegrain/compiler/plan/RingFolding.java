@@ -78,14 +78,15 @@ public record RingFolding(int rank, int capacity, int block, int dataReach, List
                 foldReach = Math.max(foldReach, field.haloLow()[0]);
             }
         }
-        // 1D: a block and the values its reads reach; 2D: the rows a read reaches, the row written, and one row a band
-        // may run ahead of the band east of it (with no such row, two bands could each wait for the other)
-        int needed = rows ? foldReach + 2 : block + foldReach;
+        // 1D: a block and the values its reads reach; 2D: the rows a read reaches and the row written. No more: a band's
+        // space wait on its own counter needs exactly that, and every other wait is for a band with fewer rows finished,
+        // or for one to the west with no more, so no cycle of waits can form
+        int needed = rows ? foldReach + 1 : block + foldReach;
         Optional<Integer> asked = plan.lockChoices().capacity();
         if (asked.isPresent() && !folded.isEmpty() && asked.get() < needed) {
             return new Result(Optional.empty(), Optional.of(rows
-                    ? "a ring of " + asked.get() + " rows cannot hold the " + foldReach + " row(s) a read reaches back, the"
-                            + " row being written and one a band may run ahead; use capacity " + fitting(needed) + " or more"
+                    ? "a ring of " + asked.get() + " rows cannot hold the " + foldReach + " row(s) a read reaches back and"
+                            + " the row being written; use capacity " + fitting(needed) + " or more"
                     : "a ring of " + asked.get() + " slots cannot hold a block of " + block + " instances and the " + foldReach
                             + " before it that its reads reach; use capacity " + fitting(needed) + " or more"));
         }

@@ -102,7 +102,7 @@ class RingFoldingPropertiesTest {
         Schedule.LockDataflow schedule = ringed.interleaved() ? lockDataflow().interleaved() : lockDataflow();
         RingFolding rings = RingFolding.of((DataflowPlan) SchedulePlanner.plan(graph, schedule)).rings().orElseThrow();
         if (ringed.shortest() && !rings.folded().isEmpty()) {
-            int needed = rings.rank() == 2 ? rings.foldReach() + 2 : rings.block() + rings.foldReach();
+            int needed = rings.rank() == 2 ? rings.foldReach() + 1 : rings.block() + rings.foldReach();
             schedule = schedule.capacity(Math.max(2, Integer.highestOneBit(needed - 1) << 1));
         }
         net.jqwik.api.statistics.Statistics.collect(sizes.length + "D", rings.folded().isEmpty() ? "nothing folds" : "folds",

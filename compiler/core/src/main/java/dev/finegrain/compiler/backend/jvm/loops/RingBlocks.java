@@ -145,9 +145,12 @@ final class RingBlocks {
                     constant(0)), low, List.of()));
         }
         if (!high.isEmpty()) {
+            // only the band that owns the last column: a band left empty (more workers than columns) ends there too
             out.add(new JStmt.Comment("the folded row's halo columns after the last column, from the boundary"));
-            out.add(new JStmt.If(LoweringContext.compare(dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op.EQ, bandEnd,
-                    cx.size[cx.last]), high, List.of()));
+            out.add(new JStmt.If(new JExpr.Binary(dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op.AND,
+                    LoweringContext.compare(dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op.LT, bandStart, bandEnd),
+                    LoweringContext.compare(dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op.EQ, bandEnd, cx.size[cx.last])),
+                    high, List.of()));
         }
         return out;
     }
