@@ -35,9 +35,9 @@ public record KeptBox(int[] sizes, int[] extents, int[] first) {
 
     /** The domain coordinates of kept value {@code index}, into {@code point}. */
     public void pointOf(int index, int[] point) {
-        new Domain(extents).coordinates(index, point);
-        for (int d = 0; d < point.length; d++) {
-            point[d] += first[d];
+        for (int d = extents.length - 1; d >= 0; d--) {
+            point[d] = first[d] + index % extents[d];
+            index /= extents[d];
         }
     }
 
@@ -48,14 +48,11 @@ public record KeptBox(int[] sizes, int[] extents, int[] first) {
         }
         int points = points();
         Object out = Array.newInstance(whole.getClass().getComponentType(), points);
+        Domain domain = new Domain(sizes);
         int[] point = new int[sizes.length];
         for (int k = 0; k < points; k++) {
             pointOf(k, point);
-            int index = 0;
-            for (int d = 0; d < sizes.length; d++) {
-                index = index * sizes[d] + point[d];
-            }
-            System.arraycopy(whole, index, out, k, 1);
+            System.arraycopy(whole, domain.linear(point), out, k, 1);
         }
         return out;
     }

@@ -30,7 +30,8 @@ public record MemoryBound(long bytesPerPoint, double copyBytesPerSecond) {
     /**
      * The least bytes a point of {@code graph} moves, each field's element taking {@code elementBytes} in storage. A
      * sequence input (an element per row or column, not per point) and a lookup table are read again and again from
-     * cache, so they add nothing per point; at least one byte is counted, so a kernel of sequences alone still has a bound.
+     * cache, so they add nothing per point, and so does a field an element of which takes no bytes (held in a
+     * cache-sized ring): 0 when no field moves a byte per point, and then a run has no memory bound.
      */
     public static long bytesPerPoint(KernelGraph graph, ToIntFunction<IrField> elementBytes) {
         long bytes = 0;
@@ -39,7 +40,7 @@ public record MemoryBound(long bytesPerPoint, double copyBytesPerSecond) {
                 bytes += elementBytes.applyAsInt(field);
             }
         }
-        return Math.max(1, bytes);
+        return bytes;
     }
 
     /** The most points a second the bandwidth allows. */

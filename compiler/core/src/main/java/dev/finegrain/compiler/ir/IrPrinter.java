@@ -51,7 +51,7 @@ public final class IrPrinter {
             int window = kept.haloLow()[0] + 1;
             out.append("  keep ").append(keep.field()).append(": ").append(keep.keep()).append("; storage folded in the oracle to ")
                     .append(window).append(window == 1 ? " row" : " rows").append(" along ").append(domain.get(0).index())
-                    .append(", whole in the compiled backends\n");
+                    .append(", and by the jvm's spsc-ring where its class says so; whole in the other compiled backends\n");
         }
         for (dev.finegrain.dsl.ReductionSpec reduction : graph.kernel().reductions()) {
             out.append("  reduce ").append(reduction.name()).append(reduction.withPosition() ? " with its position" : "").append('\n');

@@ -107,18 +107,11 @@ public record RingFolding(int rank, int capacity, int block, int dataReach, List
     /**
      * The last block that must have finished before block {@code b} writes its slots (negative: none yet): block b's
      * instances [b B, (b + 1) B) take the slots of the values {@code capacity} before them, the latest of which, value
-     * (b + 1) B - 1 - capacity, is read last by instance (b + 1) B - 1 - capacity + foldReach.
+     * (b + 1) B - 1 - capacity, is read last by instance (b + 1) B - 1 - capacity + foldReach. In 2D a block is a row
+     * (B = 1): every band must have finished the rows up to this one before any band writes row b.
      */
     public int lastReaderBefore(int b) {
         return Math.floorDiv(b * block + spaceOffset(), block);
-    }
-
-    /**
-     * 2D: the rows every band must have finished before a band writes row i: those up to the last that reads row
-     * i - capacity, whose slot row i takes, so i - capacity + foldReach + 1.
-     */
-    public int rowsFinishedBefore(int i) {
-        return i - capacity + foldReach + 1;
     }
 
     /** {@link #lastReaderBefore} is floor((b B + this) / B), as the generated code computes it. */

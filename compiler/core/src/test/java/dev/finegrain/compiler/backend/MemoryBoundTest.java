@@ -33,6 +33,10 @@ class MemoryBoundTest {
         Kernel wide = kernel("wide").domain(dim("i", "n")).input("b", DOUBLE).state("a", DOUBLE, boundary(constant(0.0)))
                 .actor("link", "a", a -> a.read("a", -1).plus(a.read("b", 0))).build();
         assertEquals(16, MemoryBound.bytesPerPoint(Pipeline.compile(wide), field -> 8));
+        assertEquals(4, MemoryBound.bytesPerPoint(Pipeline.compile(NW), field -> field.isInput() ? 4 : 0),
+                "the score folded into a ring (spsc-ring) moves no bytes a cell");
+        assertEquals(0, MemoryBound.bytesPerPoint(Pipeline.compile(wide), field -> 0),
+                "nothing moves a byte a point: no memory bound, not a made-up one of one byte");
     }
 
     @Test

@@ -46,10 +46,19 @@ class SimtMbarrierUnitTest {
         assertEquals(cycles(profile, 32, "R2"), cycles(profile, 32, "RZ"));
     }
 
+    /** Kernel cycles per hand-off of the unit's fit counterpart with {@code warps} warps (docs/profiles.md). */
+    private static double chainHandOff(String profile, int warps) throws java.io.IOException {
+        String program = java.nio.file.Files.readString(java.nio.file.Path.of("microbench/model/mbarrier-chain-in-warp.sass"));
+        return SimtSimulator.run(SimRequest.builder("mbarrier-chain-in-warp.sass", program).profile(profile).threads(32 * warps)
+                .build()).kernelCycles() / 31.0;
+    }
+
     @Test
-    void bothHopperProfilesTakeTheUnitTheirOwnChainsMeasured() {
-        // mbarrier_chain_in_warp_{8,32}warps: 1082.9 and 4039.4 cycles per hand-off on the H100 and on the H200 alike
-        assertEquals(6, SimtProfile.load("hopper-h200").mbarrierAddressCycles());
-        assertEquals(SimtProfile.load("hopper-h100").mbarrierAddressCycles(), SimtProfile.load("hopper-h200").mbarrierAddressCycles());
+    void theH200sUnitGrowsItsChainAsTheH200Measured() throws java.io.IOException {
+        // mbarrier_chain_in_warp_{8,32}warps on the H200 (2026-11-29): 1082.9 and 4039.4 per hand-off, 123.2 more per warp
+        double perWarp = (chainHandOff("hopper-h200", 32) - chainHandOff("hopper-h200", 8)) / 24;
+        assertEquals(123.2, perWarp, 12.3, "within 10 % of the H200's growth per warp; without the unit the chain does not grow");
+        String without = SimtSharedPollPortTest.h100Without("mbarrier.addressCycles=");
+        assertTrue((chainHandOff(without, 32) - chainHandOff(without, 8)) / 24 < 12.3, "without the unit the chain barely grows");
     }
 }

@@ -66,6 +66,8 @@ class RingCountersTest {
         long[] counters = RingCounters.create(2);
         StallException stall = org.junit.jupiter.api.Assertions.assertThrows(StallException.class,
                 () -> RingCounters.awaitBlock(counters, 1, 2, Concurrently.shortWatchdog(), RingCounters.SPACE_CHANNEL, 4, 1));
-        assertTrue(stall.getMessage().contains("stall"), stall.getMessage());
+        // the watchdog's describer names the waiting point, the space channel and the block it waits for
+        assertTrue(stall.waits().stream().anyMatch(w -> w.contains("cell 4 waits on channel " + RingCounters.SPACE_CHANNEL
+                + " for cell 1")), stall.getMessage());
     }
 }

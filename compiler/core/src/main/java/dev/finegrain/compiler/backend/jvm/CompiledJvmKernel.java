@@ -62,12 +62,16 @@ public final class CompiledJvmKernel {
     private final Optional<JClass.RowAlignment> rows;
     /** Per field, whether the class keeps it in a {@code byte[]} (an input declared {@code Storage.BYTE}). */
     private final boolean[] bytes;
+    /** Spsc-ring's blocks and rings, where the variant's mechanism counts blocks ({@link RingFolding}, the plan's decision). */
+    private final Optional<RingFolding> rings;
 
     CompiledJvmKernel(Variant variant, Class<?> kernelClass) {
         this.variant = variant;
         this.constructor = constructorOf(kernelClass);
         this.rows = rowsOf(kernelClass);
         this.bytes = bytesOf(variant.graph(), kernelClass);
+        this.rings = variant.plan() instanceof DataflowPlan dataflow && variant.mechanism().filter(JvmTokens::countsBlocks).isPresent()
+                ? RingFolding.of(dataflow).rings() : Optional.empty();
     }
 
     /**
@@ -77,10 +81,6 @@ public final class CompiledJvmKernel {
      */
     long bytesPerPoint() {
         // a field folded into a ring moves no bytes to or from memory per point: its few rows stay in cache
-        Optional<RingFolding> rings = rings();
-        if (rings.isPresent() && variant.graph().fields().stream().allMatch(f -> f.isSequence() || rings.get().folds(f.id()))) {
-            return 0;
-        }
         return dev.finegrain.compiler.backend.MemoryBound.bytesPerPoint(variant.graph(), field -> bytes[field.id()] ? 1
                 : rings.isPresent() && rings.get().folds(field.id()) ? 0
                 : field.type() == dev.finegrain.dsl.Type.LONG || field.type() == dev.finegrain.dsl.Type.DOUBLE ? 8 : 4);
@@ -265,7 +265,7 @@ public final class CompiledJvmKernel {
         if (variant.plan() instanceof DynamicDataflowPlan dynamic) {
             dynamic.tiles().checkSizes(invocation.sizes());
         }
-        Runs runs = new Runs(invocation, prepareArrays(variant, invocation, rings()), startsOnLine);
+        Runs runs = new Runs(invocation, prepareArrays(variant, invocation, rings), startsOnLine);
         if (rows.isEmpty() || !rows.get().perTeam()) {
             runs.storage(1);
         }
@@ -293,7 +293,6 @@ public final class CompiledJvmKernel {
             int key = rows.isPresent() && rows.get().perTeam() ? workers : 0;
             return storage.computeIfAbsent(key, k -> {
                 checkNarrowable(invocation);
-                Optional<RingFolding> rings = rings();
                 if (rings.isPresent() && !rings.get().folded().isEmpty()) {
                     RingStorage layout = new RingStorage(variant.graph(), invocation.sizes(), rings.get());
                     return new Storage(narrowed(layout.align(padded)), layout, layout.frame());
@@ -400,19 +399,13 @@ public final class CompiledJvmKernel {
         for (int d = 0; d < last; d++) {
             rows *= sizes[d];
         }
-        int words = !layout.packed() && layout.tokens().countsBlocks() ? workers
+        int words = layout.countsBlocks() ? workers
                 : layout.group() == 1 ? new Domain(sizes).points() : rows * Math.ceilDiv(sizes[last], layout.group());
         Object[] sync = new Object[layout.arrays()];
         for (int a = 0; a < sync.length; a++) {
             sync[a] = layout.tokens().create(words);
         }
         return sync;
-    }
-
-    /** Spsc-ring's blocks and rings, where this variant's mechanism counts blocks. */
-    private Optional<RingFolding> rings() {
-        return variant.plan() instanceof DataflowPlan dataflow && variant.mechanism().flatMap(JvmTokens::of)
-                .map(JvmTokens::countsBlocks).orElse(false) ? RingFolding.of(dataflow).rings() : Optional.empty();
     }
 
     /** The run's wait policy, as the plan's lock choices have it (a wavefront's barrier waits take its own). */

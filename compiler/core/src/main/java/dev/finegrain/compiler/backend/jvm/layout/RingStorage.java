@@ -82,11 +82,12 @@ public final class RingStorage implements StorageLayout {
                 // every point a folded field keeps lies in its last row
                 Object ring = laidOut[field.id()];
                 KeptBox box = KeptBox.of(graph.kernel().keep(field.name()), sizes);
-                Object values = java.lang.reflect.Array.newInstance(ring.getClass().getComponentType(), box.points());
+                int points = box.points();
+                Object values = java.lang.reflect.Array.newInstance(ring.getClass().getComponentType(), points);
                 int rowStart = ((sizes[0] - 1 + field.haloLow()[0]) & (folding.capacity() - 1)) * rowLength(field)
                         + (sizes.length == 1 ? 0 : field.haloLow()[1]);
                 int[] point = new int[sizes.length];
-                for (int k = 0; k < box.points(); k++) {
+                for (int k = 0; k < points; k++) {
                     box.pointOf(k, point);
                     System.arraycopy(ring, rowStart + (sizes.length == 1 ? 0 : point[1]), values, k, 1);
                 }

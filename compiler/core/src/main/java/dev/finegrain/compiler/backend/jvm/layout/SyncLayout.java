@@ -42,7 +42,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
         int group = grouped ? plan.lockChoices().groupSize() : 1;
         List<Integer> arrayOfChannel = new ArrayList<>();
         List<String> arrays = new ArrayList<>();
-        if (JvmTokens.of(mechanism).map(JvmTokens::countsBlocks).orElse(false)) {
+        if (JvmTokens.countsBlocks(mechanism)) {
             // one counter per worker serves every channel and every ring
             waits.forEach(channel -> arrayOfChannel.add(needsToken(graph.rank(), channel) ? 0 : NONE));
             return new SyncLayout(mechanism, 1, false, arrayOfChannel, 1, plan.lockChoices().mutexOr(JVM_MUTEX));
@@ -71,6 +71,11 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
         return TokenRule.needsToken(channel, rank, TokenRule.Ownership.COLUMN_BAND);
     }
 
+    /** Whether the mechanism counts blocks and band rows, a counter per worker, rather than keeping a word per token. */
+    public boolean countsBlocks() {
+        return JvmTokens.countsBlocks(mechanism);
+    }
+
     /** The mechanism's tokens, where it keeps words of its own (every mechanism but tiny-lock, whose bit is in the data). */
     public JvmTokens tokens() {
         return JvmTokens.of(mechanism, mutex).orElseThrow(() -> new IllegalStateException(mechanism + " keeps no words of its own"));
@@ -85,7 +90,7 @@ public record SyncLayout(LockMechanism mechanism, int group, boolean packed, Lis
             return Optional.of(mechanism + " parks its waiters until their producer wakes them, so wait policy " + policy
                     + " does not apply to it (its rows would repeat the adaptive ones)");
         }
-        boolean rings = JvmTokens.of(mechanism).map(JvmTokens::countsBlocks).orElse(false);
+        boolean rings = JvmTokens.countsBlocks(mechanism);
         if (plan.lockChoices().capacity().isPresent() && !rings) {
             return Optional.of("capacity " + plan.lockChoices().capacity().get() + " sizes spsc-ring's rings, and " + mechanism
                     + " keeps a token per instance (its rows would repeat the ones without a capacity)");

@@ -58,7 +58,7 @@ public final class DataflowLoops {
     private DataflowLoops(LoweringContext cx, DataflowPlan plan) {
         this.cx = cx;
         this.waits = plan.waits();
-        this.rings = !cx.sync.packed() && cx.sync.tokens().countsBlocks() ? new RingBlocks(cx, plan) : null;
+        this.rings = cx.sync.countsBlocks() ? new RingBlocks(cx, plan) : null;
         this.blockSize = rings != null ? rings.folding().block() : blockSize(cx, waits, plan.lockChoices().groupSize());
         this.interleaved = plan.interleaved();
         this.tokens = new DataflowTokens(cx, waits, blockSize);
@@ -177,8 +177,7 @@ public final class DataflowLoops {
         List<JStmt> plain = new ArrayList<>();
         for (int actor : cx.graph.actorOrder()) {
             IrActor spec = cx.graph.actor(actor);
-            // spsc-ring awaits and counts whole blocks, around the block's loop
-            List<JStmt> awaits = rings != null ? List.of() : tokens.awaits(actor);
+            List<JStmt> awaits = tokens.awaits(actor);
             List<JStmt> folds = new ArrayList<>();
             JExpr value = cx.actors.lower(spec, spec.body(), folds);
             List<JStmt> fire = new ArrayList<>(folds);
@@ -193,7 +192,7 @@ public final class DataflowLoops {
                 synced.addAll(awaits);
                 synced.addAll(fire);
             }
-            synced.addAll(rings != null ? List.of() : tokens.publish(spec));
+            synced.addAll(tokens.publish(spec));
             if (carry) {
                 // the plain middle of a band reads its west neighbour from the carried local, not from memory
                 cx.carries.readFromLocals(true);
@@ -314,15 +313,15 @@ public final class DataflowLoops {
      */
     private List<JStmt> rowScan(RowScanBands scan, JExpr.Local prefixEnd, int edge, RowScanBands.Plain points) {
         JExpr.Local x = cx.coordinate[cx.last];
-        List<JStmt> awaits = rings != null ? List.of() : tokens.allAwaits();
-        List<JStmt> publishes = rings != null ? List.of() : tokens.allPublishes();
+        List<JStmt> awaits = tokens.allAwaits();
+        List<JStmt> publishes = tokens.allPublishes();
         List<JStmt> row = new ArrayList<>();
         if (rings != null) {
             // spsc-ring: the neighbours' rows before the row, the row counted after it (nothing folds under a row scan)
             row.addAll(rings.beforeRow(band, bandStart, bandEnd));
         }
         if (edge > 0) {
-            if (rings == null) {
+            if (!awaits.isEmpty()) {
                 row.add(new JStmt.Comment("the tokens the row's first " + edge + " column(s) await, all before the row"));
                 row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), awaits));
             }
@@ -337,7 +336,8 @@ public final class DataflowLoops {
         row.addAll(scan.row(points));
         if (rings != null) {
             row.addAll(rings.afterRow());
-        } else if (edge > 0) {
+        }
+        if (edge > 0 && !publishes.isEmpty()) {
             JExpr.Local publishFrom = cx.local("publishFrom", JType.INT);
             row.add(new JStmt.Comment("the tokens of the row's last " + edge + " column(s), all after the row"));
             row.add(new JStmt.Assign(publishFrom, LoweringContext.math("max", JType.INT, sub(bandEnd, constant(edge)), bandStart)));

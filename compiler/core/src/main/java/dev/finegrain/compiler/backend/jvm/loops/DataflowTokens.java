@@ -26,6 +26,7 @@ import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
  * The statements of a lock-dataflow class that await and publish the plan's tokens at the current point: an await
  * where the producer exists and belongs to another worker (another band of columns, or for rank 1 another block), a
  * publish of every token the point produces (per group: at the group's last point), in the mechanism's own calls.
+ * None under a mechanism that counts whole blocks and rows instead ({@link RingBlocks} awaits and counts those).
  */
 final class DataflowTokens {
 
@@ -56,6 +57,9 @@ final class DataflowTokens {
     /** Every await of actor {@code actor}'s channels that take tokens, in the plan's order. */
     List<JStmt> awaits(int actor) {
         List<JStmt> awaits = new ArrayList<>();
+        if (cx.sync.countsBlocks()) {
+            return awaits;
+        }
         for (int wait = 0; wait < waits.size(); wait++) {
             if (waits.get(wait).consumer() == actor && cx.needsToken(waits.get(wait))) {
                 awaits.addAll(await(wait));
@@ -131,7 +135,7 @@ final class DataflowTokens {
 
     /** Publishes the tokens the actor produces at the current point (per group: at the group's last point). */
     List<JStmt> publish(IrActor actor) {
-        if (cx.sync.packed()) {
+        if (cx.sync.packed() || cx.sync.countsBlocks()) {
             return List.of();
         }
         Set<Integer> arrays = new LinkedHashSet<>();

@@ -109,7 +109,8 @@ final class RingBlocks {
                     consumer, producer));
         }
         if (!folding.folded().isEmpty()) {
-            JExpr rows = add(row, constant(1 - folding.capacity() + folding.foldReach()));
+            // RingFolding.lastReaderBefore(row) + 1 rows: with blocks of one row, floorDiv by 1 is the identity
+            JExpr rows = add(row, constant(folding.spaceOffset() + 1));
             out.add(new JStmt.Comment("back-pressure: every band's rows that read the row this one overwrites, finished"));
             out.add(counters.awaitRows(words, constant(0), sub(cx.workers, constant(1)), rows, cx.workers, cx.watchdog,
                     constant(dev.finegrain.runtime.jvm.RingCounters.SPACE_CHANNEL), consumer,

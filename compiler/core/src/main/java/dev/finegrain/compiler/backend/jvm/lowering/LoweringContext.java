@@ -317,11 +317,6 @@ public final class LoweringContext {
             if (field.isSequence()) {
                 continue;   // read by its own coordinates (ActorLowering), never by a row base
             }
-            JExpr origin = layout.origin(field.id());
-            JExpr base = origin == null ? constant(field.haloLow()[last]) : add(origin, constant(field.haloLow()[last]));
-            for (int d = 0; d < last; d++) {
-                base = add(base, mul(add(coordinate[d], constant(field.haloLow()[d])), stride[field.id()][d]));
-            }
             if (rank == 2 && foldedIntoRing(field.id())) {
                 // row i + dy lies in slot (i + dy + halo) mod capacity, its first column after the halo columns; the
                 // current row's base is the row base too, for what reads it directly (a west carry's seed)
@@ -332,6 +327,11 @@ public final class LoweringContext {
                 }
                 statements.add(new JStmt.Assign(rowBase[field.id()], bases[bases.length - 1]));
                 continue;
+            }
+            JExpr origin = layout.origin(field.id());
+            JExpr base = origin == null ? constant(field.haloLow()[last]) : add(origin, constant(field.haloLow()[last]));
+            for (int d = 0; d < last; d++) {
+                base = add(base, mul(add(coordinate[d], constant(field.haloLow()[d])), stride[field.id()][d]));
             }
             statements.add(new JStmt.Assign(rowBase[field.id()], columnOrigin == null ? base : add(base, columnOrigin)));
         }
@@ -366,17 +366,20 @@ public final class LoweringContext {
 
     /** The index in field {@code field}'s storage of the current point plus {@code offset}. */
     public JExpr index(int field, int[] offset) {
-        if (ringMask != null && ringMask[field] != 0 && rank == 2) {
+        if (!foldedIntoRing(field)) {
+            return add(add(rowBase[field], coordinate[last]), delta(field, offset));
+        }
+        if (rank == 2) {
             // a folded row's base comes from the ring slot of its own row, not from the current row's base and a stride
             return add(add(ringRowBase[field][offset[0] + graph.field(field).haloLow()[0]], coordinate[last]), constant(offset[last]));
         }
-        JExpr index = add(add(rowBase[field], coordinate[last]), delta(field, offset));
-        return ringMask != null && ringMask[field] != 0 ? new JExpr.Binary(Op.AND, index, constant(ringMask[field])) : index;
+        return new JExpr.Binary(Op.AND, add(add(rowBase[field], coordinate[last]), delta(field, offset)), constant(ringMask[field]));
     }
 
     /**
-     * Holds field {@code field} of a 1D domain in a ring of {@code capacity} slots (a power of two): every index into
-     * it is taken modulo the capacity, its low bits. Before anything reads or writes the field.
+     * Holds field {@code field} of a 1D or 2D domain in a ring of {@code capacity} slots along the first dimension (a
+     * power of two; a slot is an instance in 1D, a padded row in 2D): an index's slot is its low bits. Before anything
+     * reads or writes the field.
      */
     public void foldIntoRing(int field, int capacity) {
         if (rank > 2 || Integer.bitCount(capacity) != 1 || lowersDeltas() || layout.rows().isPresent()) {

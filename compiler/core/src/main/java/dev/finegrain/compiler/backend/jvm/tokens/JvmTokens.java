@@ -67,11 +67,16 @@ public sealed interface JvmTokens permits ReadyFlagTokens, ParkingTokens, SpinLo
     JExpr publish(JExpr tokens, JExpr word);
 
     /**
-     * Whether it counts whole blocks of a 1D domain, one counter per worker ({@link RingCounterTokens}), rather than
-     * keeping a word per token: its run has a word per worker, and the lowering awaits and counts blocks.
+     * Whether it counts whole blocks or band rows, one counter per worker ({@link RingCounterTokens}), rather than
+     * keeping a word per token: its run has a word per worker, and the lowering awaits and counts blocks and rows.
      */
     default boolean countsBlocks() {
         return false;
+    }
+
+    /** Whether {@code mechanism}'s JVM form counts blocks ({@link #countsBlocks}): the one test of it for a mechanism. */
+    static boolean countsBlocks(LockMechanism mechanism) {
+        return of(mechanism).map(JvmTokens::countsBlocks).orElse(false);
     }
 
     /** Whether it holds a lock, so that the plan's mutex choice applies to it. */

@@ -22,11 +22,12 @@ public final class CudaMemoryBound {
         return MemoryBound.bytesPerPoint(graph, field -> GpuTarget.elementBytes(field.type()));
     }
 
-    /** The bound's details for a row of {@code cellsPerSecond} whose harness timed {@code copyGbps}; none without a copy. */
+    /** The bound's details for a row of {@code cellsPerSecond} whose harness timed {@code copyGbps}; none without a copy or bytes. */
     public static Map<String, Object> details(KernelGraph graph, Object copyGbps, double cellsPerSecond) {
-        if (!(copyGbps instanceof Number gbps) || !(gbps.doubleValue() > 0)) {
+        long bytes = bytesPerPoint(graph);
+        if (!(copyGbps instanceof Number gbps) || !(gbps.doubleValue() > 0) || bytes == 0) {
             return Map.of();
         }
-        return new MemoryBound(bytesPerPoint(graph), gbps.doubleValue() * 1e9).details(cellsPerSecond);
+        return new MemoryBound(bytes, gbps.doubleValue() * 1e9).details(cellsPerSecond);
     }
 }

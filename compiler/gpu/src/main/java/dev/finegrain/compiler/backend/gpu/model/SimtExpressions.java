@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
-
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -186,7 +185,7 @@ final class SimtExpressions {
             case IrExpr.IndexVar v -> operands.index(v.dimension());
             case IrExpr.SizeVar v -> asm.constant(layout.size(v.dimension()));
             case IrExpr.ParamVar p -> operands.param(p.param());
-            case IrExpr.Load load when graph().field(load.field()).isSequence() -> sequenceLoad(load);
+            case IrExpr.Load load when isSequence(load) -> sequenceLoad(load);
             case IrExpr.Load load -> operands.load(load);
             case IrExpr.Accumulator a -> accumulators.get(a.slot());
             case IrExpr.Cast c -> wide.cast(c);
