@@ -114,7 +114,7 @@ class SequencesAndTablesTest {
                 LaneStripsTest.check(kernel, invocation, sizes, schedule, Optional.empty(), 512, threads);
             }
         }
-        // every mechanism the jvm sweeps for this 2D kernel (spsc-ring is 1D only and says so)
+        // every mechanism the jvm sweeps for this 2D kernel
         for (LockMechanism mechanism : new JvmBackend().mechanisms(SchedulePlanner.plan(Pipeline.compile(kernel), lockDataflow()))) {
             LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(mechanism), 512, 2);
         }
@@ -180,8 +180,8 @@ class SequencesAndTablesTest {
         JClass generated = JvmCodegen.generate(plan, Optional.empty(), "dev.finegrain.generated.source", VectorWidth.of(512));
         String source = JavaSourceEmitter.emit(generated).toString();
         assertTrue(source.contains("TableIndex.check("), source);
-        assertTrue(generated.javadoc().contains("Lanes: none; actor 'cell': a table lookup gathers one element per lane, so lookups "
-                + "keep scalar loops."), generated.javadoc());
+        assertTrue(generated.javadoc().contains("Lanes: none; actor 'cell': a table lookup gathers one element per lane, which only"
+                + " lanes along a row (a row scan) take."), generated.javadoc());
         Invocation invocation = alignmentInputs(kernel, 9, 13, 3);
         Class<?> compiled = SourceCompiler.compile(generated.name(), source);
         BackendRun fromSource = new JvmBackend().runWith(compiled, new Variant(graph, plan, Optional.empty()), invocation, RunSettings.once(1, 2));

@@ -26,7 +26,18 @@ final class LaneExpressions {
      */
     static JExpr lower(IrExpr expr, Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices,
                        Function<IrExpr, JExpr> uniform) {
-        Function<IrExpr, JExpr> recurse = e -> lower(e, loads, indices, uniform);
+        return lower(expr, loads, indices, uniform, lookup -> {
+            throw new IllegalStateException("a table lookup in lanes across rows (StripMapping keeps them scalar)");
+        });
+    }
+
+    /**
+     * As above, where the lanes lie along a row; {@code lookups} gives the vector of a table lookup's values, which
+     * {@link LaneLookups} gathers before the expression.
+     */
+    static JExpr lower(IrExpr expr, Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices,
+                       Function<IrExpr, JExpr> uniform, Function<IrExpr.Lookup, JExpr> lookups) {
+        Function<IrExpr, JExpr> recurse = e -> lower(e, loads, indices, uniform, lookups);
         return switch (expr) {
             case IrExpr.Const c -> uniform.apply(c);
             case IrExpr.IndexVar v -> indices.apply(v.dimension());
@@ -42,7 +53,7 @@ final class LaneExpressions {
             case IrExpr.Select s -> new JExpr.Blend(recurse.apply(s.condition()), recurse.apply(s.whenTrue()), recurse.apply(s.whenFalse()));
             case IrExpr.Cast c -> throw new IllegalStateException("a cast in lanes");
             case IrExpr.Iterate it -> throw new IllegalStateException("a fold in lanes");
-            case IrExpr.Lookup l -> throw new IllegalStateException("a table lookup in lanes (StripMapping keeps them scalar)");
+            case IrExpr.Lookup l -> lookups.apply(l);
             case IrExpr.Accumulator a -> throw new IllegalStateException("a fold in lanes");
         };
     }

@@ -6,6 +6,7 @@ import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
 import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -64,7 +65,16 @@ public final class LaneVectors {
 
     /** As above; {@code strips} false for lanes that load every read from storage ({@link StripMapping#of}). */
     public static Choice choose(LoweringContext cx, VectorWidth width, boolean strips, BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
-        StripMapping.Decision decision = StripMapping.of(cx.graph, strips);
+        return choose(cx, width, strips, false, shapeAgainst);
+    }
+
+    /**
+     * As above; {@code alongRows} for lanes along one row (the row scans), which take reads of sequences and table
+     * lookups too: {@code shapeAgainst} must then refuse every form whose lanes run across rows.
+     */
+    public static Choice choose(LoweringContext cx, VectorWidth width, boolean strips, boolean alongRows,
+                                BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
+        StripMapping.Decision decision = StripMapping.of(cx.graph, strips, alongRows);
         if (decision.mapping().isEmpty()) {
             return new Choice(Optional.empty(), "Lanes: none; " + decision.reason() + ".");
         }
@@ -259,6 +269,19 @@ public final class LaneVectors {
             cx.prologue.add(new JStmt.Assign(laneLag, constants(c -> c * skew)));
         }
         return new JExpr.Lanewise(JExpr.LaneOp.SUB, broadcastInt(column), laneLag);
+    }
+
+    /**
+     * A read of a sequence input by lanes along the current row, lane 0 at column {@code laneZeroColumn} (absolute): a
+     * sequence along the row is one vector load of its k elements; one along the rows, the row's element in every lane.
+     */
+    JExpr sequenceAlongRow(IrExpr.Load load, JExpr laneZeroColumn) {
+        IrField field = cx.graph.field(load.field());
+        if (field.spans()[0]) {
+            return new JExpr.Broadcast(species, cx.value(field.id(), add(cx.absoluteCoordinate(0),
+                    constant(field.haloLow()[0] + load.offset()[0]))));
+        }
+        return new JExpr.VectorLoad(species, cx.array[field.id()], add(laneZeroColumn, constant(field.haloLow()[1] + load.offset()[1])));
     }
 
     /** The constant vector of lane numbers (0, 1, ..., k - 1), set once in the prologue. */

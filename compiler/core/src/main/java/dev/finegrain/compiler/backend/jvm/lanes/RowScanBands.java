@@ -77,6 +77,7 @@ public final class RowScanBands {
     private final List<JExpr.Local> scanShifts = new ArrayList<>();
     /** Whether the row above scanned, where rest has the term north - gap (else null): its values need no raise then. */
     private final JExpr.Local northScanned;
+    private final LaneLookups lookups;
 
     /** Why the kernel's rows take no row scan, or empty when they take one. */
     public static Optional<String> against(KernelGraph graph) {
@@ -106,6 +107,7 @@ public final class RowScanBands {
         scanEnd = cx.local("scanEnd", JType.INT);
         gap = v.scalar(recurrence.gap());
         northScanned = restHasNorthLessGap() ? cx.local("northScanned", JType.BOOLEAN) : null;
+        lookups = new LaneLookups(v, recurrence.rest());
         List<JStmt> prologue = cx.prologue;
         prologue.add(new JStmt.Comment("the row scan is exact while no subtraction wraps: 0 <= gap <= MAX / " + (k + 1)
                 + ", and every vector's carry at least MIN + " + (2 * k + 1) + " gap (else the row runs cell by cell)"));
@@ -193,7 +195,9 @@ public final class RowScanBands {
     /** The row's vectors from the band's first column to scanEnd, their rest terms raised to at least MIN + k gap or not. */
     private JStmt vectorLoop(boolean raise) {
         List<JStmt> vector = new ArrayList<>();
-        vector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
+        vector.addAll(lookups.gather(this::read, this::indexVector));
+        vector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform,
+                lookups::value)));
         vector.add(new JStmt.Comment(raise ? "the west dependence: a max-plus scan over the lanes, then the carry"
                 : "the row above scanned, so every rest term is at least MIN + " + k + " gap: the scan needs no raise"));
         vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.SUB,
@@ -225,6 +229,9 @@ public final class RowScanBands {
     }
 
     private JExpr read(IrExpr.Load load) {
+        if (cx.graph.field(load.field()).isSequence()) {
+            return v.sequenceAlongRow(load, cx.absoluteCoordinate(cx.last));
+        }
         return new JExpr.VectorLoad(v.species, cx.array[load.field()], cx.index(load.field(), load.offset()));
     }
 

@@ -73,6 +73,7 @@ public final class RowScanTiles {
     private final boolean readsRowAbove;
     /** In tiles wider than one vector: the column of the row's current vector, from the tile's first. */
     private final JExpr.Local vectorColumn;
+    private final LaneLookups lookups;
 
     /**
      * The most vectors a tile's row may hold for this form; a wider tile's rows run as a band's do ({@link RowScanBands}),
@@ -126,6 +127,7 @@ public final class RowScanTiles {
         westTerm = cx.local(name + "WestTerm", v.lane);
         scanLast = vectorColumn == null ? null : cx.local(name + "ScanLast", v.lane);
         tailGaps = cx.local("tailGaps", v.vector);
+        lookups = new LaneLookups(v, recurrence.rest());
         gap = v.scalar(recurrence.gap());
         List<JStmt> prologue = cx.prologue;
         String unit = width == k ? "row" : "vector";
@@ -188,7 +190,9 @@ public final class RowScanTiles {
                     List.of(new JStmt.Assign(northWest, new JExpr.VectorLoad(v.species, cx.array[field],
                             add(rowAbove, LoweringContext.sub(vectorColumn, constant(1))))))));
         }
-        perVector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform)));
+        perVector.addAll(lookups.gather(this::read, this::indexVector));
+        perVector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform,
+                lookups::value)));
         List<JStmt> scan = new ArrayList<>();
         scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.SUB, new JExpr.Lanewise(LaneOp.MAX, rest, restFloor), tailGaps)));
         for (JExpr.Local shift : scanShifts) {
@@ -243,6 +247,9 @@ public final class RowScanTiles {
     }
 
     private JExpr read(IrExpr.Load load) {
+        if (cx.graph.field(load.field()).isSequence()) {
+            return v.sequenceAlongRow(load, vectorColumn == null ? columnFrom : add(columnFrom, vectorColumn));
+        }
         if (cx.graph.field(load.field()).isInput()) {
             return rowVector(load.field(), load.offset());
         }

@@ -27,8 +27,11 @@ import java.util.Optional;
  * (di = 1), with lane 0 taking the row above the strip from memory. Inputs are read a block of k steps at a time.
  *
  * <p>What runs in lanes: int, long or double fields and params of one type; + - * min max, and or xor and not on
- * integers, neg and abs, comparisons and select; in strips, reads at most one row up. Casts, division, shifts, folds,
- * bool fields and (in strips) reads two rows up keep the scalar loops, and {@link #reasonAgainst} says which.
+ * integers, neg and abs, comparisons and select; in strips, reads at most one row up. In lanes along a row (the row
+ * scans) also reads of sequence inputs and, in int lanes, table lookups ({@link LaneLookups}): a sequence along the
+ * row is one vector load, one along the other dimension one value in every lane, and a lookup a gather; lanes across
+ * rows would gather both, so they keep such kernels scalar. Casts, division, shifts, folds, bool fields and (in strips)
+ * reads two rows up keep the scalar loops, and {@link #reasonAgainst} says which.
  *
  * @param skew     the columns lane r + 1 runs behind lane r: the strips run hyperplane (skew, 1)
  * @param laneType the one type of every field, param and lane value
@@ -57,7 +60,15 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
      * apply.
      */
     static Decision of(KernelGraph graph, boolean strips) {
-        Optional<String> against = reasonAgainst(graph, strips);
+        return of(graph, strips, false);
+    }
+
+    /**
+     * As {@link #of(KernelGraph, boolean)}; with {@code alongRows} the lanes lie along one row (a row scan's vector),
+     * so reads of sequences and table lookups run in them too.
+     */
+    static Decision of(KernelGraph graph, boolean strips, boolean alongRows) {
+        Optional<String> against = reasonAgainst(graph, strips, alongRows);
         if (against.isPresent()) {
             return new Decision(Optional.empty(), against.get());
         }
@@ -72,7 +83,20 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
     /** A mapping, or the reason there is none. */
     public record Decision(Optional<StripMapping> mapping, String reason) {}
 
-    static Optional<String> reasonAgainst(KernelGraph graph, boolean strips) {
+    /**
+     * Whether some actor reads a sequence input or looks up a table, which lanes take only along a row ({@link
+     * #of(KernelGraph, boolean, boolean)}).
+     */
+    public static boolean readsAlongRowsOnly(KernelGraph graph) {
+        return graph.actors().stream().anyMatch(actor -> readsAlongRowsOnly(graph, actor.body()));
+    }
+
+    private static boolean readsAlongRowsOnly(KernelGraph graph, IrExpr expr) {
+        return expr instanceof IrExpr.Lookup || expr instanceof IrExpr.Load load && graph.field(load.field()).isSequence()
+                || children(expr).stream().anyMatch(child -> readsAlongRowsOnly(graph, child));
+    }
+
+    static Optional<String> reasonAgainst(KernelGraph graph, boolean strips, boolean alongRows) {
         if (graph.rank() != 2) {
             return Optional.of("strips of lanes need a 2D domain, and this one has " + graph.rank() + " dimension(s)");
         }
@@ -82,7 +106,7 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
                     + "' is " + laneType);
         }
         for (IrActor actor : graph.actors()) {
-            Optional<String> against = reasonAgainst(graph, actor.body(), laneType, strips);
+            Optional<String> against = reasonAgainst(graph, actor.body(), laneType, strips, alongRows);
             if (against.isPresent()) {
                 return Optional.of("actor '" + actor.name() + "': " + against.get());
             }
@@ -91,35 +115,43 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
     }
 
     /** Why an expression cannot be computed lane-wise in lanes of {@code laneType}, if it cannot. */
-    private static Optional<String> reasonAgainst(KernelGraph graph, IrExpr expr, Type laneType, boolean strips) {
+    private static Optional<String> reasonAgainst(KernelGraph graph, IrExpr expr, Type laneType, boolean strips,
+                                                  boolean alongRows) {
         Optional<String> own = switch (expr) {
             case IrExpr.Const c -> c.type() == laneType ? Optional.empty() : Optional.of(mixed(c.type(), laneType));
             case IrExpr.IndexVar v -> laneType == Type.INT ? Optional.empty() : Optional.of(mixed(Type.INT, laneType) + " (an index)");
             case IrExpr.SizeVar v -> laneType == Type.INT ? Optional.empty() : Optional.of(mixed(Type.INT, laneType) + " (a size)");
             case IrExpr.ParamVar p -> p.type() == laneType ? Optional.empty() : Optional.of(mixed(p.type(), laneType));
-            case IrExpr.Load load -> loadAgainst(graph, load, laneType, strips);
+            case IrExpr.Load load -> loadAgainst(graph, load, laneType, strips, alongRows);
             case IrExpr.Unary u -> u.type() == laneType || (u.type() == Type.BOOL && u.operator() == dev.finegrain.dsl.UnaryOperator.NOT)
                     ? Optional.empty() : Optional.of(mixed(u.type(), laneType));
             case IrExpr.Binary b -> binaryAgainst(b, laneType);
             case IrExpr.Select s -> s.type() == laneType ? Optional.empty() : Optional.of("a select of " + s.type() + " values");
             case IrExpr.Cast c -> Optional.of("casts change the lane width, so they keep scalar loops");
             case IrExpr.Iterate it -> Optional.of("folds (iterate) loop per cell, so they keep scalar loops");
-            case IrExpr.Lookup l -> Optional.of("a table lookup gathers one element per lane, so lookups keep scalar loops");
+            case IrExpr.Lookup l -> !alongRows ? Optional.of("a table lookup gathers one element per lane, which only lanes along a"
+                    + " row (a row scan) take")
+                    : laneType != Type.INT ? Optional.of("a table lookup's indices are ints, so it runs in int lanes only, and"
+                    + " these are " + laneType)
+                    : l.type() != laneType ? Optional.of(mixed(l.type(), laneType) + " (a lookup)") : Optional.empty();
             case IrExpr.Accumulator a -> Optional.of("folds (iterate) loop per cell, so they keep scalar loops");
         };
         if (own.isPresent()) {
             return own;
         }
-        return children(expr).stream().map(child -> reasonAgainst(graph, child, laneType, strips)).flatMap(Optional::stream).findFirst();
+        return children(expr).stream().map(child -> reasonAgainst(graph, child, laneType, strips, alongRows))
+                .flatMap(Optional::stream).findFirst();
     }
 
-    private static Optional<String> loadAgainst(KernelGraph graph, IrExpr.Load load, Type laneType, boolean strips) {
+    private static Optional<String> loadAgainst(KernelGraph graph, IrExpr.Load load, Type laneType, boolean strips,
+                                                boolean alongRows) {
         IrField field = graph.field(load.field());
         if (field.type() != laneType) {
             return Optional.of("field '" + field.name() + "' is " + field.type() + ", the lanes " + laneType);
         }
         if (field.isSequence()) {
-            return Optional.of("sequence input '" + field.name() + "' is read by index, not along rows, so it keeps scalar loops");
+            return alongRows ? Optional.empty() : Optional.of("sequence input '" + field.name() + "' is read by its own index,"
+                    + " which only lanes along a row (a row scan) take");
         }
         if (field.isInput()) {
             return Optional.empty();

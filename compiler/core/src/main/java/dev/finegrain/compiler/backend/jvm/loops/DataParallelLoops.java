@@ -9,6 +9,7 @@ import dev.finegrain.compiler.backend.jvm.lanes.LaneStrips;
 import dev.finegrain.compiler.backend.jvm.lanes.LaneVectors;
 import dev.finegrain.compiler.backend.jvm.lanes.RowScanBands;
 import dev.finegrain.compiler.backend.jvm.lanes.RowScanTiles;
+import dev.finegrain.compiler.backend.jvm.lanes.StripMapping;
 import dev.finegrain.compiler.backend.jvm.lanes.TileForm;
 import dev.finegrain.compiler.backend.jvm.lanes.TileGroupLanes;
 import dev.finegrain.compiler.backend.jvm.lanes.TileLanes;
@@ -66,8 +67,12 @@ public final class DataParallelLoops {
         boolean dynamic = readySync != null;
         LoweringContext cx = new LoweringContext(plan.graph(), null, width);
         int[] tileShape = plan.tile();
-        LaneVectors.Choice lanes = LaneVectors.choose(cx, width, (k, skew) -> dynamic ? TileForm.onlyOneTile(plan, k, skew)
-                : shapeAgainst(plan, k, skew));
+        // a kernel that reads sequences or looks up tables takes lanes along rows only: the row scans
+        boolean alongRows = StripMapping.readsAlongRowsOnly(plan.graph());
+        LaneVectors.Choice lanes = LaneVectors.choose(cx, width, true, alongRows, (k, skew) -> alongRows
+                ? RowScanTiles.against(plan.graph(), k, tileShape).map(reason -> "its sequences and lookups run in lanes along"
+                        + " rows only, in a row scan, and " + reason)
+                : dynamic ? TileForm.onlyOneTile(plan, k, skew) : shapeAgainst(plan, k, skew));
         TileForm form = TileForm.of(cx, plan, lanes, !dynamic);
         JExpr.Local barrier = dynamic ? cx.bind("readyTiles", READY_TILES, JClass.Source.SYNC, 0)
                 : cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);

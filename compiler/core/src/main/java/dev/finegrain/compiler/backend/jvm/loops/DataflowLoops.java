@@ -82,13 +82,16 @@ public final class DataflowLoops {
         LoweringContext cx = new LoweringContext(plan.graph(), layout, width);
         DataflowLoops loops = new DataflowLoops(cx, plan);
         Optional<String> notScan = RowScanBands.against(plan.graph());
-        LaneVectors.Choice scanLanes = notScan.isPresent() ? null : LaneVectors.choose(cx, width, (k, skew) -> loops.rowScanAgainst());
+        LaneVectors.Choice scanLanes = notScan.isPresent() ? null : LaneVectors.choose(cx, width, true, true,
+                (k, skew) -> loops.rowScanAgainst());
         List<JStmt> body;
         String summary;
         if (scanLanes != null && scanLanes.lanes().isPresent()) {
             RowScanBands scan = new RowScanBands(scanLanes.lanes().get());
-            // each band's rows are a block of their own, its first column on a line where the storage is aligned
-            cx.layout.alignRowsInBands(scanLanes.lanes().get().k, cx.sync.group());
+            if (loops.bandBlocks()) {
+                // each band's rows are a block of their own, its first column on a line where the storage is aligned
+                cx.layout.alignRowsInBands(scanLanes.lanes().get().k, cx.sync.group());
+            }
             body = loops.body(Optional.empty(), Optional.of(scan));
             summary = scanLanes.lanes().get().lanesSummary() + scan.summary();
         } else {
@@ -123,17 +126,16 @@ public final class DataflowLoops {
     }
 
     /**
-     * Why spsc-ring's band rows cannot run as row scans: a folded field's rows wrap in a ring, where a row scan's band
-     * blocks hold every row.
+     * Whether a row scan's rows lie in band blocks (each band's rows a block of their own, its first column on a line):
+     * unless spsc-ring folds a field, whose rows then wrap in a ring of whole rows, every field's rows dense beside it.
      */
-    private Optional<String> ringsAgainstScan() {
-        return rings != null && !rings.folding().folded().isEmpty()
-                ? Optional.of("spsc-ring folds rows into a ring, and a row scan's band blocks hold every row") : Optional.empty();
+    private boolean bandBlocks() {
+        return rings == null || rings.folding().folded().isEmpty();
     }
 
     /** Why a band's rows cannot run as row scans: {@link #packedAgainst}, or a token from the east, which a row would await only after it. */
     private Optional<String> rowScanAgainst() {
-        return packedAgainst().or(this::ringsAgainstScan).or(() -> eastChannel().map(channel -> "channel " + channel.via()
+        return packedAgainst().or(() -> eastChannel().map(channel -> "channel " + channel.via()
                 + " takes tokens from the band to the east, and a band's row scan awaits its tokens before the row, from the west"));
     }
 
@@ -164,7 +166,7 @@ public final class DataflowLoops {
         if (cx.rank > 1) {
             out.addAll(bands());
         }
-        if (scan.isPresent()) {
+        if (scan.isPresent() && bandBlocks()) {
             out.addAll(cx.layout.blockOrigins(cx.worker, bandStart));
         }
         // a west value crosses a band's edge only in the synced columns, where it is read after its token; with no
@@ -271,8 +273,9 @@ public final class DataflowLoops {
         for (int d = last - 1; d >= 0; d--) {
             nest = List.of(new JStmt.Loop(cx.coordinate[d], constant(0), cx.size[d], constant(1), nest));
         }
-        if (scan.isPresent()) {
-            // a band with no columns has no block of storage, so its rows must not even read their west value
+        if (scan.isPresent() && bandBlocks()) {
+            // a band with no columns has no block of storage, so its rows must not even read their west value; in a ring
+            // it walks its rows all the same, counting each, since back-pressure waits for every band
             nest = List.of(new JStmt.If(compare(Op.LT, bandStart, bandEnd), nest, List.of()));
         }
         out.addAll(nest);
@@ -317,14 +320,14 @@ public final class DataflowLoops {
         List<JStmt> publishes = tokens.allPublishes();
         List<JStmt> row = new ArrayList<>();
         if (rings != null) {
-            // spsc-ring: the neighbours' rows before the row, the row counted after it (nothing folds under a row scan)
+            // spsc-ring: the neighbours' rows before the row (a folded row's halo columns set), the row counted after it
             row.addAll(rings.beforeRow(band, bandStart, bandEnd));
         }
-        if (edge > 0) {
-            if (!awaits.isEmpty()) {
-                row.add(new JStmt.Comment("the tokens the row's first " + edge + " column(s) await, all before the row"));
-                row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), awaits));
-            }
+        if (edge > 0 && !awaits.isEmpty()) {
+            row.add(new JStmt.Comment("the tokens the row's first " + edge + " column(s) await, all before the row"));
+            row.add(new JStmt.Loop(x, bandStart, prefixEnd, constant(1), awaits));
+        }
+        if (edge > 0 && bandBlocks()) {
             int field = WestMaxRecurrence.field(cx.graph);
             row.add(new JStmt.Assign(x, bandStart));
             JExpr west = cx.index(field, new int[] {0, -1});

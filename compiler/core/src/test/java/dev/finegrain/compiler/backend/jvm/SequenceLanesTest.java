@@ -1,0 +1,196 @@
+package dev.finegrain.compiler.backend.jvm;
+
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.jvm.code.JClass;
+import dev.finegrain.compiler.backend.jvm.code.JavaSourceEmitter;
+import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.ir.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Keep;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.along;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dataParallel;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.lookup;
+import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.param;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Sequences and table lookups in lanes along a row (the row scans of lock-dataflow's bands and of data-parallel's
+ * tiles): a score read from a table row that every lane shares (selected from one vector, from two, or gathered when
+ * the row is longer than two vectors), a lookup whose row differs per lane (gathered), an index computed in lanes,
+ * folded rows under spsc-ring, each against the oracle at sizes that leave partial vectors, and an index outside the
+ * table stopping the run in the oracle's words.
+ */
+class SequenceLanesTest {
+
+    /** How an alignment kernel looks its score up. */
+    enum Scoring {
+        /** {@code pair[a[i], b[j]]}: one row for every lane. */
+        ROW_PER_ROW,
+        /** {@code pair[b[j], a[i]]}: a row per lane, gathered. */
+        ROW_PER_LANE,
+        /** {@code pair[a[i], max(b[j] - 1, 0)]}: the lane's index computed in lanes. */
+        COMPUTED
+    }
+
+    static Kernel alignment(Scoring scoring, int symbols, boolean keepFinal) {
+        Kernel.Builder builder = kernel("lane-align").domain(dim("i", "rows"), dim("j", "cols"))
+                .param("gap", INT)
+                .input("a", INT, along("i")).input("b", INT, along("j"))
+                .table("pair", INT, symbols, symbols)
+                .state("s", INT, boundary(index("i").plus(index("j")).times(-3)))
+                .actor("cell", "s", c -> max(c.read("s", -1, -1).plus(switch (scoring) {
+                    case ROW_PER_ROW -> lookup("pair", c.read("a", 0), c.read("b", 0));
+                    case ROW_PER_LANE -> lookup("pair", c.read("b", 0), c.read("a", 0));
+                    case COMPUTED -> lookup("pair", c.read("a", 0), max(c.read("b", 0).minus(1), constant(0)));
+                }), c.read("s", -1, 0).minus(param("gap")), c.read("s", 0, -1).minus(param("gap"))));
+        if (keepFinal) {
+            builder.keep("s", Keep.FINAL);
+        }
+        return builder.build();
+    }
+
+    static Invocation inputs(Kernel kernel, int symbols, int rows, int cols, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        return kernel.invocation().sizes(rows, cols).param("gap", random.nextInt(0, 5))
+                .input("a", random.ints(rows, 0, symbols).toArray()).input("b", random.ints(cols, 0, symbols).toArray())
+                .input("pair", random.ints(symbols * symbols, -6, 7).toArray()).build();
+    }
+
+    /** Tables whose rows are shorter than a vector of 16 ints, one vector, between one and two, two, and longer. */
+    private static final int[] SYMBOLS = {4, 16, 24, 32, 40};
+
+    @Property(tries = 15)
+    void rowScansWithLookupsMatchTheOracle(@ForAll @IntRange(min = 1, max = 24) int rows, @ForAll @IntRange(min = 1, max = 150) int cols,
+                                           @ForAll @IntRange(min = 0, max = 4) int table, @ForAll long seed) {
+        int symbols = SYMBOLS[table];
+        for (Scoring scoring : Scoring.values()) {
+            Kernel kernel = alignment(scoring, symbols, false);
+            Invocation invocation = inputs(kernel, symbols, rows, cols, seed);
+            int[] sizes = {rows, cols};
+            for (LockMechanism mechanism : List.of(LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.SPSC_RING)) {
+                assertRowScan(kernel, lockDataflow(), Optional.of(mechanism));
+                for (int threads = 1; threads <= 3; threads++) {
+                    LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(mechanism), 512, threads);
+                }
+            }
+            LaneStripsTest.check(kernel, invocation, sizes, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), 256, 2);
+        }
+    }
+
+    @Property(tries = 8)
+    void foldedRowsScanWithLookupsAndKeepTheFinalScore(@ForAll @IntRange(min = 1, max = 40) int rows,
+                                                       @ForAll @IntRange(min = 1, max = 150) int cols, @ForAll long seed) {
+        Kernel kernel = alignment(Scoring.ROW_PER_ROW, 24, true);
+        Invocation invocation = inputs(kernel, 24, rows, cols, seed);
+        assertRowScan(kernel, lockDataflow().capacity(2), Optional.of(LockMechanism.SPSC_RING));
+        for (int threads = 1; threads <= 3; threads++) {
+            LaneStripsTest.check(kernel, invocation, new int[] {rows, cols}, lockDataflow().capacity(2), Optional.of(LockMechanism.SPSC_RING),
+                    512, threads);
+            LaneStripsTest.check(kernel, invocation, new int[] {rows, cols}, lockDataflow(), Optional.of(LockMechanism.SPSC_RING), 512, threads);
+        }
+    }
+
+    @Test
+    void tilesOfRowScansWithLookupsMatchTheOracle() {
+        for (Scoring scoring : Scoring.values()) {
+            for (int symbols : SYMBOLS) {
+                Kernel kernel = alignment(scoring, symbols, false);
+                int[] sizes = {12, 256};
+                Invocation invocation = inputs(kernel, symbols, sizes[0], sizes[1], symbols * 31L + scoring.ordinal());
+                for (Schedule schedule : List.of(dataParallel(4, 16), dataParallel(4, 64), dataParallel(4, 128))) {
+                    assertRowScan(kernel, schedule, Optional.empty());
+                    for (int threads = 1; threads <= 2; threads++) {
+                        LaneStripsTest.check(kernel, invocation, sizes, schedule, Optional.empty(), 512, threads);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The class runs its rows in lanes: a row scan of 16 int lanes, not scalar loops. */
+    private static void assertRowScan(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism) {
+        JClass generated = JvmCodegen.generate(SchedulePlanner.plan(Pipeline.compile(kernel), schedule), mechanism,
+                "dev.finegrain.generated.source", VectorWidth.of(512));
+        assertTrue(generated.javadoc().contains("Lanes: 16 int lanes") && generated.javadoc().contains("Row scan:"),
+                schedule.cliName() + " " + mechanism + ": " + generated.javadoc());
+    }
+
+    @Test
+    void theRowScanNamesItsLanesAndTheJavaSourceRunsThem() throws Exception {
+        for (Scoring scoring : Scoring.values()) {
+            Kernel kernel = alignment(scoring, 24, false);
+            KernelGraph graph = Pipeline.compile(kernel);
+            ExecutionPlan plan = SchedulePlanner.plan(graph, lockDataflow());
+            Optional<LockMechanism> mechanism = Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG);
+            JClass generated = JvmCodegen.generate(plan, mechanism, "dev.finegrain.generated.source", VectorWidth.of(512));
+            assertTrue(generated.javadoc().contains("Lanes: 16 int lanes"), generated.javadoc());
+            String source = JavaSourceEmitter.emit(generated).toString();
+            assertTrue(source.contains(scoring == Scoring.ROW_PER_LANE ? "IntVector.fromArray(IntVector.SPECIES_512, pair, 0, lookupIndexMap, 0)"
+                    : ".selectFrom(IntVector.fromArray(IntVector.SPECIES_512, pair, "), source);
+            Invocation invocation = inputs(kernel, 24, 9, 70, 11);
+            Class<?> compiled = SourceCompiler.compile(generated.name(), source);
+            BackendRun run = new JvmBackend().runWith(compiled, new Variant(graph, plan, mechanism), invocation, RunSettings.once(1, 2));
+            assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, new int[] {9, 70}, run.outputs()));
+        }
+    }
+
+    @Test
+    void lanesAcrossRowsKeepLookupsScalarAndSayWhy() {
+        KernelGraph graph = Pipeline.compile(alignment(Scoring.ROW_PER_ROW, 24, false));
+        JClass generated = JvmCodegen.generate(SchedulePlanner.plan(graph, dev.finegrain.dsl.Finegrain.wavefront()), Optional.empty(),
+                "dev.finegrain.generated.source", VectorWidth.of(512));
+        assertTrue(generated.javadoc().contains("Lanes: none; actor 'cell': a table lookup gathers one element per lane, which only"
+                + " lanes along a row (a row scan) take."), generated.javadoc());
+    }
+
+    @Test
+    void anIndexOutsideTheTableInALaneStopsTheRunAsTheOracleDoes() {
+        for (Scoring scoring : Scoring.values()) {
+            Kernel kernel = alignment(scoring, 24, false);
+            int[] b = new int[48];
+            b[21] = 30;
+            Invocation invocation = kernel.invocation().sizes(3, 48).param("gap", 1).input("a", new int[] {0, 1, 2}).input("b", b)
+                    .input("pair", new int[24 * 24]).build();
+            KernelGraph graph = Pipeline.compile(kernel);
+            String expected = assertThrows(KernelExecutionException.class, () -> SequentialOracle.run(graph, invocation)).getMessage();
+            assertTrue(expected.contains("got index " + (scoring == Scoring.COMPUTED ? 29 : 30)), expected);
+            for (Schedule schedule : List.of(lockDataflow(), dataParallel(3, 16), dataParallel(3, 48))) {
+                ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+                Optional<LockMechanism> mechanism = schedule instanceof Schedule.LockDataflow
+                        ? Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG) : Optional.empty();
+                KernelExecutionException jvm = assertThrows(KernelExecutionException.class,
+                        () -> new JvmBackend().run(new Variant(graph, plan, mechanism), invocation, RunSettings.once(1, 2)));
+                assertEquals(expected, jvm.getMessage(), scoring + " " + schedule.cliName());
+            }
+        }
+    }
+}
