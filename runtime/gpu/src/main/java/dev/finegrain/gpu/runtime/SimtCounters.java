@@ -21,6 +21,11 @@ public final class SimtCounters {
     public long divergentBranches;
     public long votes;
     public long sleeps;
+    /**
+     * LDSLK attempts that found their bit held by a thread of another block: co-resident blocks' words aliasing in the
+     * SM's lock unit (seed 001 §4.4.2), which a lowering must never produce unless an experiment asks for it.
+     */
+    public long lockBitAliases;
     /** Lock box (profiles with {@code feature.lockBox}): LBACQ lanes, those suspended, LBREL lanes, hand-offs. */
     public long lockBoxAcquires;
     public long lockBoxSuspensions;
@@ -61,6 +66,10 @@ public final class SimtCounters {
         map.put("divergentBranches", divergentBranches);
         map.put("votes", votes);
         map.put("sleeps", sleeps);
+        if (lockBitAliases > 0) {
+            // only where it happened: a run without aliasing (every lowered one) keeps its counters as they were
+            map.put("lockBitAliases", lockBitAliases);
+        }
         return map;
     }
 }

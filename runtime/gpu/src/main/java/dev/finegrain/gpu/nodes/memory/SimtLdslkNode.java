@@ -61,6 +61,10 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
                 warp.recordLockWait(lane, -1);
             } else {
                 warp.recordLockWait(lane, addresses[i]);
+                if (locks.holder(bit) != null && locks.holder(bit).block() != warp.block().id()) {
+                    // another block's word holds this bit: shared memory is per block, so only aliasing gets here
+                    warp.machine().counters().lockBitAliases++;
+                }
             }
             if (visibility != null) {
                 unseen = Math.max(unseen, visibility.waitFor(word, warp.threadIndex(lane), cycle));

@@ -200,6 +200,12 @@ public final class GpuModelBackend implements Backend {
                         + " body on the GPU model (launch " + (launch + 1) + " of " + kernel.launches() + "); guard the"
                         + " divisor with select(...)");
             }
+            long aliases = result.counters().getOrDefault("lockBitAliases", 0L);
+            if (aliases > 0) {
+                return failed(layout, memory, launch, kernel, "let co-resident blocks alias in the lock unit (" + aliases
+                        + " LDSLK attempt(s) found their lock bit held by another block's thread; a lowering bug, please"
+                        + " report it)");
+            }
             stream.add(result.kernelCycles());
             longestLaunch = Math.max(longestLaunch, result.totalCycles());
             kernelCycles += result.kernelCycles();
