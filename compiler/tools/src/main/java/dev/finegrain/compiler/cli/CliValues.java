@@ -22,8 +22,11 @@ import java.util.stream.Collectors;
 /** Turns command-line words into kernels, sizes, schedules, backends and mechanisms, or one clear usage error. */
 final class CliValues {
 
-    /** Padded arrays must stay int-indexable; halos add a little, so leave room. */
-    private static final long MAX_POINTS = Integer.MAX_VALUE / 2;
+    /**
+     * Padded arrays must stay int-indexable; halos add a little, so leave room: 2^30 points (a 32768 x 32768 alignment)
+     * leave 2^30 elements for a field's halo.
+     */
+    private static final long MAX_POINTS = 1L << 30;
 
     private CliValues() {}
 

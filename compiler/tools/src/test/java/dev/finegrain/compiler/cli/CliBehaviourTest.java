@@ -290,6 +290,9 @@ class CliBehaviourTest {
                         "unknown backend 'gpu'; available backends: reference"),
                 Arguments.of("size that is not a number", List.of("run", "nw", "--size", "abc"), "size 'abc' is not a size"),
                 Arguments.of("size zero", List.of("run", "nw", "--size", "0"), "size '0' has an extent below 1"),
+                Arguments.of("size past 2^30 points", List.of("run", "nw", "--size", "32768x32769"),
+                        "size '32768x32769' has 1073774592 points; a run holds at most 1073741824 (arrays are int-indexed), so"
+                                + " choose smaller extents"),
                 Arguments.of("size of the wrong rank", List.of("run", "nw", "--size", "4x4x4"),
                         "size '4x4x4' has 3 extents but kernel 'nw' has 2 dimensions"),
                 Arguments.of("bad size in a list", List.of("compare", "nw", "--sizes", "8,abc"), "size 'abc' is not a size"),
