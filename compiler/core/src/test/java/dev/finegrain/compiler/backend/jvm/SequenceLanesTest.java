@@ -172,6 +172,37 @@ class SequenceLanesTest {
                 + " lanes along a row (a row scan) take."), generated.javadoc());
     }
 
+    /**
+     * A lookup in a select's branch is looked up only where the branch is taken, by the oracle and the scalar loops; lanes
+     * would look it up in every lane, so such a kernel keeps scalar loops, and a residue outside the table where the
+     * branch is not taken stops nothing.
+     */
+    @Test
+    void aLookupInASelectsBranchKeepsScalarLoopsAndLooksUpOnlyWhereTaken() {
+        Kernel kernel = kernel("guarded-align").domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i")).input("b", INT, along("j"))
+                .table("pair", INT, 24, 24)
+                .state("s", INT, boundary(index("i").plus(index("j")).times(-3)))
+                .actor("cell", "s", c -> max(c.read("s", -1, -1).plus(dev.finegrain.dsl.Finegrain.select(c.read("b", 0).lessThan(24),
+                        lookup("pair", c.read("a", 0), c.read("b", 0)), constant(-5))), c.read("s", -1, 0).minus(2),
+                        c.read("s", 0, -1).minus(2)))
+                .build();
+        KernelGraph graph = Pipeline.compile(kernel);
+        JClass generated = JvmCodegen.generate(SchedulePlanner.plan(graph, lockDataflow()), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG),
+                "dev.finegrain.generated.source", VectorWidth.of(512));
+        assertTrue(generated.javadoc().contains("a table lookup in a select's branch would be looked up in lanes that do not take"
+                + " the branch"), generated.javadoc());
+        SplittableRandom random = new SplittableRandom(3);
+        int[] b = random.ints(40, 0, 24).toArray();
+        b[7] = 31;
+        Invocation invocation = kernel.invocation().sizes(5, 40).input("a", random.ints(5, 0, 24).toArray()).input("b", b)
+                .input("pair", random.ints(24 * 24, -6, 7).toArray()).build();
+        for (int threads = 1; threads <= 2; threads++) {
+            LaneStripsTest.check(kernel, invocation, new int[] {5, 40}, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG),
+                    512, threads);
+        }
+    }
+
     @Test
     void anIndexOutsideTheTableInALaneStopsTheRunAsTheOracleDoes() {
         for (Scoring scoring : Scoring.values()) {
