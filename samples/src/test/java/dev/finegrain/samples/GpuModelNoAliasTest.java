@@ -40,7 +40,7 @@ class GpuModelNoAliasTest {
                 .findFirst().orElseThrow();
         List<int[]> sizes = sample.kernel().rank() == 1 ? List.of(new int[] {31}, new int[] {62})
                 : List.of(new int[] {31, 31}, new int[] {62, 62});
-        // compare's default schedules (lock-dataflow:persistent is left out: the model has no warp shuffle) and mechanisms
+        // compare's default schedules and mechanisms; the runner leaves lock-dataflow:persistent out (the model has no warp shuffle)
         List<Schedule> schedules = List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.LockDataflow().persistent(),
                 new Schedule.DataParallel(List.of(16)), new Schedule.DynamicDataflow());
         List<ResultRow> rows = ComparisonRunner.run(ComparisonRequest.builder(sample).sizes(sizes).schedules(schedules)

@@ -23,8 +23,8 @@ import java.util.stream.Collectors;
 final class CliValues {
 
     /**
-     * Padded arrays must stay int-indexable; halos add a little, so leave room: 2^30 points (a 32768 x 32768 alignment)
-     * leave 2^30 elements for a field's halo.
+     * Padded arrays must stay int-indexable; halos add a little, so leave room: 2^30 points (a 32768 x 32768 alignment,
+     * whose fields padded by a small halo stay far below 2^31 elements; a very thin domain with a halo may not).
      */
     private static final long MAX_POINTS = 1L << 30;
 

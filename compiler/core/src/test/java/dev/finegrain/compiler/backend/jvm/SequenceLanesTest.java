@@ -203,6 +203,41 @@ class SequenceLanesTest {
         }
     }
 
+    /**
+     * Two lookups in a cell keep scalar loops: a run stops at the first point's first index outside, which lanes checking
+     * one lookup's lanes at a time would not find first (here table 'u' at column 2, not table 't' at column 5).
+     */
+    @Test
+    void twoLookupsInACellKeepScalarLoopsAndStopWhereTheOracleDoes() {
+        Kernel kernel = kernel("two-lookups").domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i")).input("b", INT, along("j")).input("c", INT, along("j"))
+                .table("t", INT, 24, 24).table("u", INT, 4)
+                .state("s", INT, boundary(index("i").plus(index("j")).times(-3)))
+                .actor("cell", "s", c -> max(c.read("s", -1, -1).plus(lookup("t", c.read("a", 0), c.read("b", 0)))
+                        .plus(lookup("u", c.read("c", 0))), c.read("s", -1, 0).minus(2), c.read("s", 0, -1).minus(2)))
+                .build();
+        KernelGraph graph = Pipeline.compile(kernel);
+        JClass generated = JvmCodegen.generate(SchedulePlanner.plan(graph, lockDataflow()), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG),
+                "dev.finegrain.generated.source", VectorWidth.of(512));
+        assertTrue(generated.javadoc().contains("more than one table lookup in a cell"), generated.javadoc());
+        int[] b = new int[32];
+        int[] c = new int[32];
+        b[5] = 30;
+        c[2] = 9;
+        Invocation invocation = kernel.invocation().sizes(3, 32).input("a", new int[3]).input("b", b).input("c", c)
+                .input("t", new int[24 * 24]).input("u", new int[4]).build();
+        String expected = assertThrows(KernelExecutionException.class, () -> SequentialOracle.run(graph, invocation)).getMessage();
+        assertTrue(expected.contains("table 'u' got index 9"), expected);
+        for (Schedule schedule : List.of(lockDataflow(), dataParallel(3, 16))) {
+            ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+            Optional<LockMechanism> mechanism = schedule instanceof Schedule.LockDataflow
+                    ? Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG) : Optional.empty();
+            KernelExecutionException jvm = assertThrows(KernelExecutionException.class,
+                    () -> new JvmBackend().run(new Variant(graph, plan, mechanism), invocation, RunSettings.once(1, 2)));
+            assertEquals(expected, jvm.getMessage(), schedule.cliName());
+        }
+    }
+
     @Test
     void anIndexOutsideTheTableInALaneStopsTheRunAsTheOracleDoes() {
         for (Scoring scoring : Scoring.values()) {

@@ -20,12 +20,13 @@ import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.add;
 import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.constant;
 
 /**
- * The table lookups of an expression in int lanes along a row, each a gather computed before the expression: every
- * axis's index vector is checked against its extent at once (a lane outside stops the run as the scalar code would:
- * {@code TableIndex.check} on each lane in order, which throws at the first index outside), the flat row-major index
- * is stored to a small index map, and the Vector API gathers the table's elements by it. Needleman-Wunsch over two
- * sequences looks up BLOSUM62 by {@code a[i]}, the same in every lane, and {@code b[j]}, one vector load: one gather
- * of k elements of a 2.3 KB table, which stays in the L1 cache.
+ * The table lookup of an expression in int lanes along a row, computed before the expression: every axis's index
+ * vector is checked against its extent at once (a lane outside stops the run as the scalar code would:
+ * {@code TableIndex.check} on each lane in order, which throws at the first index outside; {@link StripMapping} keeps a
+ * cell with more than one lookup scalar, whose points would have to be checked lookup by lookup), then the lanes take
+ * their elements: from one table row by a permute where every index but the last is the same in every lane and the
+ * row is at most two vectors long (Needleman-Wunsch over two sequences looks up BLOSUM62's row {@code a[i]}, 24 ints,
+ * by {@code b[j]}), else by a gather through a small index map.
  */
 final class LaneLookups {
 

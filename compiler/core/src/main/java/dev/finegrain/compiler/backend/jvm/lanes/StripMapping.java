@@ -106,6 +106,11 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
                     + "' is " + laneType);
         }
         for (IrActor actor : graph.actors()) {
+            if (lookups(actor.body()) > 1) {
+                // the oracle stops at the first point's first index outside; lanes check one lookup's lanes at a time
+                return Optional.of("actor '" + actor.name() + "': more than one table lookup in a cell would be checked"
+                        + " lookup by lookup across the lanes, not point by point as a run stops, so it keeps scalar loops");
+            }
             Optional<String> against = reasonAgainst(graph, actor.body(), laneType, strips, alongRows);
             if (against.isPresent()) {
                 return Optional.of("actor '" + actor.name() + "': " + against.get());
@@ -146,6 +151,11 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
         }
         return children(expr).stream().map(child -> reasonAgainst(graph, child, laneType, strips, alongRows))
                 .flatMap(Optional::stream).findFirst();
+    }
+
+    /** The table lookups in an expression, nested ones counted. */
+    private static int lookups(IrExpr expr) {
+        return (expr instanceof IrExpr.Lookup ? 1 : 0) + children(expr).stream().mapToInt(StripMapping::lookups).sum();
     }
 
     private static boolean containsLookup(IrExpr expr) {
