@@ -17,6 +17,7 @@ import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.Storage;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -62,9 +63,14 @@ class SequenceLanesTest {
     }
 
     static Kernel alignment(Scoring scoring, int symbols, boolean keepFinal) {
+        return alignment(scoring, symbols, keepFinal, Storage.NATURAL);
+    }
+
+    /** The alignment with its sequences kept in {@code storage} (bytes: each lane's residue widened from a byte). */
+    static Kernel alignment(Scoring scoring, int symbols, boolean keepFinal, Storage storage) {
         Kernel.Builder builder = kernel("lane-align").domain(dim("i", "rows"), dim("j", "cols"))
                 .param("gap", INT)
-                .input("a", INT, along("i")).input("b", INT, along("j"))
+                .input("a", INT, along("i"), storage).input("b", INT, along("j"), storage)
                 .table("pair", INT, symbols, symbols)
                 .state("s", INT, boundary(index("i").plus(index("j")).times(-3)))
                 .actor("cell", "s", c -> max(c.read("s", -1, -1).plus(switch (scoring) {
@@ -142,6 +148,20 @@ class SequenceLanesTest {
                 "dev.finegrain.generated.source", VectorWidth.of(512));
         assertTrue(generated.javadoc().contains("Lanes: 16 int lanes") && generated.javadoc().contains("Row scan:"),
                 schedule.cliName() + " " + mechanism + ": " + generated.javadoc());
+    }
+
+    @Test
+    void sequencesKeptInBytesRunInLanes() {
+        for (Scoring scoring : Scoring.values()) {
+            Kernel kernel = alignment(scoring, 24, false, Storage.BYTE);
+            Invocation invocation = inputs(kernel, 24, 9, 128, scoring.ordinal() + 5L);
+            assertRowScan(kernel, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG));
+            for (int threads = 1; threads <= 2; threads++) {
+                LaneStripsTest.check(kernel, invocation, new int[] {9, 128}, lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG),
+                        512, threads);
+                LaneStripsTest.check(kernel, invocation, new int[] {9, 128}, dataParallel(3, 64), Optional.empty(), 512, threads);
+            }
+        }
     }
 
     @Test
