@@ -8,6 +8,7 @@ import dev.finegrain.gpu.runtime.SimtLockUnit;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import dev.finegrain.gpu.runtime.SimtSharedPollPort;
 import dev.finegrain.gpu.runtime.SimtStoreVisibility;
+import dev.finegrain.gpu.runtime.SimtThread;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 import java.util.Arrays;
@@ -61,7 +62,8 @@ public final class SimtLdslkNode extends SimtMemoryAccessNode {
                 warp.recordLockWait(lane, -1);
             } else {
                 warp.recordLockWait(lane, addresses[i]);
-                if (locks.holder(bit) != null && locks.holder(bit).block() != warp.block().id()) {
+                SimtThread holder = locks.holder(bit);
+                if (holder != null && holder.block() != warp.block().id()) {
                     // another block's word holds this bit: shared memory is per block, so only aliasing gets here
                     warp.machine().counters().lockBitAliases++;
                 }

@@ -10,9 +10,7 @@ import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.dsl.Type;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
@@ -32,69 +30,87 @@ final class LaneLookups {
 
     private final LaneVectors v;
     private final LoweringContext cx;
-    /** Each lookup of the expression, inner ones first, and the local holding its vector. */
-    private final Map<IrExpr.Lookup, JExpr.Local> values = new LinkedHashMap<>();
-    private final Map<IrExpr.Lookup, JExpr.Local[]> indexVectors = new LinkedHashMap<>();
+    /** The expression's one lookup, if it has one ({@link StripMapping} keeps a cell with more scalar). */
+    private final IrExpr.Lookup lookup;
+    private final JExpr.Local value;
+    private final JExpr.Local[] index;
     private final JExpr.Local indexMap;
     private final JExpr.Local lane;
+    /** Where the row is shorter than two vectors, the mask of its lanes past the first full vector; else null. */
+    private final JExpr.Local rowTail;
 
-    /** The lookups of {@code expr}, their locals declared; none when it has none. */
+    /** The lookup of {@code expr}, its locals declared; none when it has none. */
     LaneLookups(LaneVectors lanes, IrExpr expr) {
         this.v = lanes;
         this.cx = lanes.cx;
-        collect(expr);
-        if (values.isEmpty()) {
+        this.lookup = find(expr);
+        if (lookup == null) {
+            value = null;
+            index = null;
             indexMap = null;
             lane = null;
+            rowTail = null;
             return;
         }
-        int axes = indexVectors.values().stream().mapToInt(vectors -> vectors.length).max().orElse(1);
+        String name = cx.graph.kernel().tables().get(lookup.table()).name();
+        value = cx.local(name + "Lookup", v.vector);
+        index = v.locals(name + "IndexAxis", v.vector, lookup.indices().size());
         indexMap = cx.local("lookupIndexMap", JType.arrayOf(JType.INT));
         lane = cx.local("lookupLane", JType.INT);
-        cx.prologue.add(new JStmt.Assign(indexMap, new JExpr.NewArrayOfLength(JType.INT, constant(axes * v.k))));
-    }
-
-    private void collect(IrExpr expr) {
-        StripMapping.children(expr).forEach(this::collect);
-        if (expr instanceof IrExpr.Lookup lookup && !values.containsKey(lookup)) {
-            String name = cx.graph.kernel().tables().get(lookup.table()).name();
-            values.put(lookup, cx.local(name + "Lookup" + values.size(), v.vector));
-            indexVectors.put(lookup, v.locals(name + "Index" + (values.size() - 1) + "Axis", v.vector, lookup.indices().size()));
+        cx.prologue.add(new JStmt.Assign(indexMap, new JExpr.NewArrayOfLength(JType.INT, constant(index.length * v.k))));
+        List<Integer> extents = extents();
+        int length = extents.getLast();
+        int tail = length <= v.k ? length : length - v.k;
+        if (fromOneRow(extents) && tail < v.k) {
+            // a constant mask, set once: the loop would otherwise compare the lane numbers for every vector
+            rowTail = cx.local(name + "RowTail", JType.maskOf(v.lane));
+            cx.prologue.add(new JStmt.Assign(rowTail, new JExpr.LaneCompare(Op.LT, v.laneIndex(),
+                    v.uniform(new IrExpr.Const(Type.INT, tail, 0)))));
+        } else {
+            rowTail = null;
         }
     }
 
-    /** The vector of a lookup's values, set by {@link #gather}'s statements. */
-    JExpr value(IrExpr.Lookup lookup) {
-        return values.get(lookup);
+    private static IrExpr.Lookup find(IrExpr expr) {
+        return expr instanceof IrExpr.Lookup lookup ? lookup : StripMapping.children(expr).stream().map(LaneLookups::find)
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
-    /** Statements gathering every lookup's values, given the lanes' reads and index variables. */
-    List<JStmt> gather(Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices) {
+    private List<Integer> extents() {
+        return cx.graph.kernel().tables().get(lookup.table()).extents();
+    }
+
+    /**
+     * Statements setting {@code target} to {@code expr} in lanes, given the lanes' reads and index variables: its lookup
+     * gathered first, if it has one.
+     */
+    List<JStmt> assign(JExpr.Local target, IrExpr expr, Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices) {
+        List<JStmt> out = lookup == null ? new ArrayList<>() : gather(loads, indices);
+        out.add(new JStmt.Assign(target, LaneExpressions.lower(expr, loads, indices, v::uniform, l -> value)));
+        return out;
+    }
+
+    private List<JStmt> gather(Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices) {
         List<JStmt> out = new ArrayList<>();
-        for (Map.Entry<IrExpr.Lookup, JExpr.Local> entry : values.entrySet()) {
-            IrExpr.Lookup lookup = entry.getKey();
-            List<Integer> extents = cx.graph.kernel().tables().get(lookup.table()).extents();
-            JExpr.Local[] index = indexVectors.get(lookup);
-            JExpr outside = null;
-            JExpr flat = null;
-            for (int axis = 0; axis < index.length; axis++) {
-                out.add(new JStmt.Assign(index[axis], LaneExpressions.lower(lookup.indices().get(axis), loads, indices, v::uniform,
-                        this::value)));
-                JExpr extent = v.uniform(new IrExpr.Const(Type.INT, extents.get(axis), 0));
-                JExpr axisOutside = new JExpr.Lanewise(LaneOp.OR, new JExpr.LaneCompare(Op.LT, index[axis], v.uniform(
-                        new IrExpr.Const(Type.INT, 0, 0))), new JExpr.LaneCompare(Op.GE, index[axis], extent));
-                outside = outside == null ? axisOutside : new JExpr.Lanewise(LaneOp.OR, outside, axisOutside);
-                flat = flat == null ? index[axis] : new JExpr.Lanewise(LaneOp.ADD, new JExpr.Lanewise(LaneOp.MUL, flat, extent), index[axis]);
-            }
-            out.add(new JStmt.If(new JExpr.InvokeVirtual(outside, "anyTrue", List.of(), JType.BOOLEAN, List.of()),
-                    outsideStops(lookup, index, extents), List.of()));
-            if (fromOneRow(lookup, extents)) {
-                out.add(new JStmt.Assign(entry.getValue(), selectFromRow(lookup, index, extents)));
-            } else {
-                out.add(new JStmt.VectorStore(flat, indexMap, constant(0)));
-                out.add(new JStmt.Assign(entry.getValue(), new JExpr.VectorGather(v.species, cx.table[lookup.table()], constant(0),
-                        indexMap, constant(0))));
-            }
+        List<Integer> extents = extents();
+        JExpr outside = null;
+        JExpr flat = null;
+        for (int axis = 0; axis < index.length; axis++) {
+            out.add(new JStmt.Assign(index[axis], LaneExpressions.lower(lookup.indices().get(axis), loads, indices, v::uniform)));
+            JExpr extent = v.uniform(new IrExpr.Const(Type.INT, extents.get(axis), 0));
+            JExpr axisOutside = new JExpr.Lanewise(LaneOp.OR, new JExpr.LaneCompare(Op.LT, index[axis], v.uniform(
+                    new IrExpr.Const(Type.INT, 0, 0))), new JExpr.LaneCompare(Op.GE, index[axis], extent));
+            outside = outside == null ? axisOutside : new JExpr.Lanewise(LaneOp.OR, outside, axisOutside);
+            flat = flat == null ? index[axis] : new JExpr.Lanewise(LaneOp.ADD, new JExpr.Lanewise(LaneOp.MUL, flat, extent), index[axis]);
+        }
+        out.add(new JStmt.If(new JExpr.InvokeVirtual(outside, "anyTrue", List.of(), JType.BOOLEAN, List.of()),
+                outsideStops(extents), List.of()));
+        if (fromOneRow(extents)) {
+            out.add(new JStmt.Assign(value, selectFromRow(extents)));
+        } else {
+            out.add(new JStmt.VectorStore(flat, indexMap, constant(0)));
+            out.add(new JStmt.Assign(value, new JExpr.VectorGather(v.species, cx.table[lookup.table()], constant(0), indexMap,
+                    constant(0))));
         }
         return out;
     }
@@ -105,21 +121,20 @@ final class LaneLookups {
      * most 2k elements. The lanes then select their elements from the row's one or two vectors, a permute instead of
      * a gather (BLOSUM62's rows are 24 ints: two vectors of 16).
      */
-    private boolean fromOneRow(IrExpr.Lookup lookup, List<Integer> extents) {
+    private boolean fromOneRow(List<Integer> extents) {
         int last = extents.size() - 1;
         return extents.get(last) <= 2 * v.k && lookup.indices().subList(0, last).stream().allMatch(this::sameInEveryLane);
     }
 
-    /** Whether an index is the same in every lane along a row: it reads no column (no index j, no sequence along j). */
+    /**
+     * Whether an index is the same in every lane along a row: it reads no column (no index j, no sequence along j).
+     * What runs in lanes has no folds and no other lookup ({@link StripMapping}).
+     */
     private boolean sameInEveryLane(IrExpr expr) {
         return switch (expr) {
             case IrExpr.IndexVar index -> index.dimension() == 0;
             case IrExpr.Load load -> cx.graph.field(load.field()).isSequence() && !cx.graph.field(load.field()).spans()[1];
-            case IrExpr.Const c -> true;
-            case IrExpr.ParamVar p -> true;
-            case IrExpr.SizeVar s -> true;
-            default -> StripMapping.children(expr).stream().allMatch(this::sameInEveryLane)
-                    && !(expr instanceof IrExpr.Iterate) && !(expr instanceof IrExpr.Accumulator);
+            default -> StripMapping.children(expr).stream().allMatch(this::sameInEveryLane);
         };
     }
 
@@ -127,32 +142,28 @@ final class LaneLookups {
      * The lanes' elements of one row of the table (bounds checked): the row's first k elements, and where the row is
      * longer its rest (a masked load, which reads nothing past the row), selected by the last index.
      */
-    private JExpr selectFromRow(IrExpr.Lookup lookup, JExpr.Local[] index, List<Integer> extents) {
+    private JExpr selectFromRow(List<Integer> extents) {
         int last = extents.size() - 1;
         JExpr rowStart = constant(0);
         for (int axis = 0; axis < last; axis++) {
-            rowStart = LoweringContext.mul(add(rowStart, new JExpr.LaneValue(index[axis], 0)), constant(extents.get(axis + 1)));
+            JExpr row = axis == 0 ? new JExpr.LaneValue(index[axis], 0) : add(rowStart, new JExpr.LaneValue(index[axis], 0));
+            rowStart = LoweringContext.mul(row, constant(extents.get(axis + 1)));
         }
         JExpr table = cx.table[lookup.table()];
         int length = extents.get(last);
         if (length <= v.k) {
-            JExpr row = length == v.k ? new JExpr.VectorLoad(v.species, table, rowStart)
-                    : new JExpr.MaskedVectorLoad(v.species, table, rowStart, lanesBelow(length));
+            JExpr row = rowTail == null ? new JExpr.VectorLoad(v.species, table, rowStart)
+                    : new JExpr.MaskedVectorLoad(v.species, table, rowStart, rowTail);
             return new JExpr.Rearrange(index[last], row);
         }
         JExpr low = new JExpr.VectorLoad(v.species, table, rowStart);
-        JExpr high = length == 2 * v.k ? new JExpr.VectorLoad(v.species, table, add(rowStart, constant(v.k)))
-                : new JExpr.MaskedVectorLoad(v.species, table, add(rowStart, constant(v.k)), lanesBelow(length - v.k));
+        JExpr high = rowTail == null ? new JExpr.VectorLoad(v.species, table, add(rowStart, constant(v.k)))
+                : new JExpr.MaskedVectorLoad(v.species, table, add(rowStart, constant(v.k)), rowTail);
         return new JExpr.Permute(index[last], low, high);
     }
 
-    /** The mask of lanes 0 to {@code count - 1}. */
-    private JExpr lanesBelow(int count) {
-        return new JExpr.LaneCompare(Op.LT, v.laneIndex(), v.uniform(new IrExpr.Const(Type.INT, count, 0)));
-    }
-
     /** A lane's index outside its axis: the lanes checked in order, as the scalar points would be, the first one throws. */
-    private List<JStmt> outsideStops(IrExpr.Lookup lookup, JExpr.Local[] index, List<Integer> extents) {
+    private List<JStmt> outsideStops(List<Integer> extents) {
         List<JStmt> out = new ArrayList<>();
         out.add(new JStmt.Comment("an index outside its axis: check lane by lane, in order, so the first one outside throws"));
         for (int axis = 0; axis < index.length; axis++) {

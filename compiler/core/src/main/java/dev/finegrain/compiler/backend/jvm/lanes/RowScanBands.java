@@ -195,9 +195,7 @@ public final class RowScanBands {
     /** The row's vectors from the band's first column to scanEnd, their rest terms raised to at least MIN + k gap or not. */
     private JStmt vectorLoop(boolean raise) {
         List<JStmt> vector = new ArrayList<>();
-        vector.addAll(lookups.gather(this::read, this::indexVector));
-        vector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform,
-                lookups::value)));
+        vector.addAll(lookups.assign(rest, recurrence.rest(), this::read, this::indexVector));
         vector.add(new JStmt.Comment(raise ? "the west dependence: a max-plus scan over the lanes, then the carry"
                 : "the row above scanned, so every rest term is at least MIN + " + k + " gap: the scan needs no raise"));
         vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.SUB,

@@ -190,9 +190,7 @@ public final class RowScanTiles {
                     List.of(new JStmt.Assign(northWest, new JExpr.VectorLoad(v.species, cx.array[field],
                             add(rowAbove, LoweringContext.sub(vectorColumn, constant(1))))))));
         }
-        perVector.addAll(lookups.gather(this::read, this::indexVector));
-        perVector.add(new JStmt.Assign(rest, LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform,
-                lookups::value)));
+        perVector.addAll(lookups.assign(rest, recurrence.rest(), this::read, this::indexVector));
         List<JStmt> scan = new ArrayList<>();
         scan.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.SUB, new JExpr.Lanewise(LaneOp.MAX, rest, restFloor), tailGaps)));
         for (JExpr.Local shift : scanShifts) {

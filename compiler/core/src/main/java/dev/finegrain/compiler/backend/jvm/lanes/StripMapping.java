@@ -144,7 +144,7 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
         if (own.isPresent()) {
             return own;
         }
-        if (expr instanceof IrExpr.Select select && (containsLookup(select.whenTrue()) || containsLookup(select.whenFalse()))) {
+        if (expr instanceof IrExpr.Select select && lookups(select.whenTrue()) + lookups(select.whenFalse()) > 0) {
             // a select computes both branches in every lane, where the scalar code looks up only the branch it takes
             return Optional.of("a table lookup in a select's branch would be looked up in lanes that do not take the"
                     + " branch, where its index may lie outside the table, so it keeps scalar loops");
@@ -156,10 +156,6 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
     /** The table lookups in an expression, nested ones counted. */
     private static int lookups(IrExpr expr) {
         return (expr instanceof IrExpr.Lookup ? 1 : 0) + children(expr).stream().mapToInt(StripMapping::lookups).sum();
-    }
-
-    private static boolean containsLookup(IrExpr expr) {
-        return expr instanceof IrExpr.Lookup || children(expr).stream().anyMatch(StripMapping::containsLookup);
     }
 
     private static Optional<String> loadAgainst(KernelGraph graph, IrExpr.Load load, Type laneType, boolean strips,
