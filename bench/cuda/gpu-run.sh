@@ -18,9 +18,11 @@
 #   wide        tiny-lock on a double state (gauss-seidel-2d) beside acquire-release
 #   sequences   needleman-wunsch-seq (two sequences, BLOSUM62 lookups, the final score kept) beside needleman-wunsch
 #               (the precomputed matrix) under the same schedules at 4096 and 16384, and smith-waterman-seq at 4096
+#   lanes       the persistent bands with 1, 2, 4 and 8 columns per lane (tiny-lock): needleman-wunsch at 4096 to
+#               16384, smith-waterman at 16384
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
 #   bench/cuda/gpu-run.sh [samples] [validation] [validation-more] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
-#                         [sequences]
+#                         [sequences] [lanes]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
@@ -96,6 +98,11 @@ if [[ " $steps " == *" sequences "* ]]; then
   SCHEDULES=$sequences MECHANISMS=tiny-lock run_set sequences needleman-wunsch-seq 4096,16384
   SCHEDULES=$sequences MECHANISMS=tiny-lock run_set sequences needleman-wunsch 4096,16384
   SCHEDULES=$sequences MECHANISMS=tiny-lock run_set sequences smith-waterman-seq 4096
+fi
+if [[ " $steps " == *" lanes "* ]]; then
+  lanes=lock-dataflow:persistent,lock-dataflow:persistent:columns=2,lock-dataflow:persistent:columns=4,lock-dataflow:persistent:columns=8
+  SCHEDULES=$lanes MECHANISMS=tiny-lock run_set lanes needleman-wunsch 4096,8192,16384
+  SCHEDULES=$lanes MECHANISMS=tiny-lock run_set lanes smith-waterman 16384
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"

@@ -66,12 +66,12 @@ public sealed interface Schedule {
      * dimension across all rows (on a GPU a warp, one lane per column, walking the band's rows in lockstep), so
      * that only channels that cross a band's edge carry tokens. Without it a GPU maps seed 001's structure: one
      * thread per point of a tile, one launch per block-diagonal of tiles. The JVM backend's workers own bands for
-     * the whole run either way.
+     * the whole run either way. {@link #columnsPerLane(int)} widens a persistent band's lanes.
      */
     record LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
                         Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch,
                         boolean interleavedChains, Optional<WaitPolicy> waitPolicy, Optional<Mutex> mutex,
-                        Optional<Integer> capacity)
+                        Optional<Integer> capacity, Optional<Integer> laneColumns)
             implements Schedule {
 
         public LockDataflow {
@@ -82,13 +82,14 @@ public sealed interface Schedule {
             Objects.requireNonNull(waitPolicy, "waitPolicy");
             Objects.requireNonNull(mutex, "mutex");
             Objects.requireNonNull(capacity, "capacity");
+            Objects.requireNonNull(laneColumns, "laneColumns");
         }
 
         public LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
                             Optional<Integer> groupSize, Optional<ChannelPolicy> channelPolicy, boolean persistentLaunch,
                             boolean interleavedChains, Optional<WaitPolicy> waitPolicy, Optional<Mutex> mutex) {
             this(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains, waitPolicy, mutex,
-                    Optional.empty());
+                    Optional.empty(), Optional.empty());
         }
 
         public LockDataflow(Optional<LockMechanism> mechanism, Optional<LockGranularity> granularity,
@@ -105,24 +106,24 @@ public sealed interface Schedule {
         /** How a waiter passes the time until its token comes ({@link WaitPolicy}; default adaptive). */
         public LockDataflow waitPolicy(WaitPolicy policy) {
             return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
-                    Optional.of(Objects.requireNonNull(policy, "policy")), mutex, capacity);
+                    Optional.of(Objects.requireNonNull(policy, "policy")), mutex, capacity, laneColumns);
         }
 
         /** How the mechanisms that hold a lock take it ({@link Mutex}; default test-and-test-and-set). */
         public LockDataflow mutex(Mutex kind) {
             return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
-                    waitPolicy, Optional.of(Objects.requireNonNull(kind, "mutex")), capacity);
+                    waitPolicy, Optional.of(Objects.requireNonNull(kind, "mutex")), capacity, laneColumns);
         }
 
         @Override
         public String cliName() {
             return "lock-dataflow" + (persistentLaunch ? ":persistent" : "") + (interleavedChains ? ":interleaved" : "")
-                    + capacity.map(k -> ":capacity=" + k).orElse("");
+                    + laneColumns.map(c -> ":columns=" + c).orElse("") + capacity.map(k -> ":capacity=" + k).orElse("");
         }
 
         /** One launch for the whole domain, workers owning bands of columns (see the class comment). */
         public LockDataflow persistent() {
-            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true, interleavedChains, waitPolicy, mutex, capacity);
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, true, interleavedChains, waitPolicy, mutex, capacity, laneColumns);
         }
 
         /**
@@ -133,19 +134,19 @@ public sealed interface Schedule {
          * GPU every instance is a thread of its own already.
          */
         public LockDataflow interleaved() {
-            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, true, waitPolicy, mutex, capacity);
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, true, waitPolicy, mutex, capacity, laneColumns);
         }
 
         /** Implements channels with {@code lockMechanism}, whatever the kernel names. */
         public LockDataflow mechanism(LockMechanism lockMechanism) {
             return new LockDataflow(Optional.of(Objects.requireNonNull(lockMechanism, "mechanism")), granularity,
-                    groupSize, channelPolicy, persistentLaunch, interleavedChains, waitPolicy, mutex, capacity);
+                    groupSize, channelPolicy, persistentLaunch, interleavedChains, waitPolicy, mutex, capacity, laneColumns);
         }
 
         /** One sync word per actor instance. */
         public LockDataflow perThread() {
             return new LockDataflow(mechanism, Optional.of(LockGranularity.PER_THREAD), Optional.empty(), channelPolicy, persistentLaunch,
-                    interleavedChains, waitPolicy, mutex, capacity);
+                    interleavedChains, waitPolicy, mutex, capacity, laneColumns);
         }
 
         /** One sync word per group of {@code size} consecutive actor instances (a warp of 32 on a GPU). */
@@ -154,13 +155,13 @@ public sealed interface Schedule {
                 throw Diagnostics.badScheduleGroupSize(size, CallSite.capture());
             }
             return new LockDataflow(mechanism, Optional.of(LockGranularity.WARP_SHARED), Optional.of(size), channelPolicy,
-                    persistentLaunch, interleavedChains, waitPolicy, mutex, capacity);
+                    persistentLaunch, interleavedChains, waitPolicy, mutex, capacity, laneColumns);
         }
 
         /** The policy of every channel the kernel does not override one by one. */
         public LockDataflow channels(ChannelPolicy policy) {
             return new LockDataflow(mechanism, granularity, groupSize, Optional.of(Objects.requireNonNull(policy, "policy")),
-                    persistentLaunch, interleavedChains, waitPolicy, mutex, capacity);
+                    persistentLaunch, interleavedChains, waitPolicy, mutex, capacity, laneColumns);
         }
 
         /**
@@ -175,7 +176,20 @@ public sealed interface Schedule {
                 throw Diagnostics.badRingCapacity(slots, CallSite.capture());
             }
             return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
-                    waitPolicy, mutex, Optional.of(slots));
+                    waitPolicy, mutex, Optional.of(slots), laneColumns);
+        }
+
+        /**
+         * The columns each lane of a persistent band owns, side by side: 1 (the default), 2, 4 or 8. A wider lane
+         * computes more points per step and per shuffle, and the run has fewer bands to pass the edge along; on the
+         * GPU targets only (the JVM's workers own bands of their own width).
+         */
+        public LockDataflow columnsPerLane(int columns) {
+            if (!persistentLaunch || (columns != 1 && columns != 2 && columns != 4 && columns != 8)) {
+                throw Diagnostics.badLaneColumns(columns, persistentLaunch, CallSite.capture());
+            }
+            return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
+                    waitPolicy, mutex, capacity, Optional.of(columns));
         }
 
         /** The mechanism a single run uses when none is asked for: this schedule's, else the kernel's. */
@@ -274,7 +288,8 @@ public sealed interface Schedule {
 
     /**
      * Parses a command-line spelling: {@code wavefront} (or {@code wavefront:xf}, {@code :atomic}, {@code :cooperative}, {@code :relaunch}), {@code lock-dataflow}, {@code lock-dataflow:persistent},
-     * {@code lock-dataflow:interleaved}, any of these with {@code :capacity=K} (spsc-ring's slots),
+     * {@code lock-dataflow:interleaved}, any of these with {@code :capacity=K} (spsc-ring's slots), the persistent ones
+     * with {@code :columns=C} (columns per lane),
      * {@code data-parallel} (tile 16)
      * or {@code data-parallel:B} / {@code data-parallel:BxB}, {@code dynamic-dataflow} (tile 16, work-stealing) or
      * {@code dynamic-dataflow:B[xC][:READY]} / {@code dynamic-dataflow:READY} with READY one of {@link ReadyQueue}'s.
@@ -282,6 +297,22 @@ public sealed interface Schedule {
      * @throws IllegalArgumentException for a data-parallel tile with an extent of 0 or more than three extents
      */
     static Optional<Schedule> parse(String text) {
+        int lanes = text.indexOf(":columns=");
+        if (text.startsWith("lock-dataflow") && lanes > 0) {
+            String rest = text.substring(lanes + ":columns=".length());
+            int end = rest.indexOf(':');
+            String columns = end < 0 ? rest : rest.substring(0, end);
+            if (!columns.matches("[0-9]{1,2}")) {
+                return Optional.empty();
+            }
+            int c = Integer.parseInt(columns);
+            String base = text.substring(0, lanes) + (end < 0 ? "" : rest.substring(end));
+            if (!base.startsWith("lock-dataflow:persistent") || (c != 1 && c != 2 && c != 4 && c != 8)) {
+                throw new IllegalArgumentException("columns per lane are 1, 2, 4 or 8 of lock-dataflow:persistent's bands, not "
+                        + text + "; use e.g. lock-dataflow:persistent:columns=4");
+            }
+            return parse(base).map(schedule -> ((LockDataflow) schedule).columnsPerLane(c));
+        }
         int ring = text.indexOf(":capacity=");
         if (text.startsWith("lock-dataflow") && ring > 0) {
             String slots = text.substring(ring + ":capacity=".length());

@@ -309,6 +309,12 @@ public final class Diagnostics {
                 + " from 2 to 16777216 (a slot is an index's low bits); use one such as 1024 (at " + site + ")");
     }
 
+    public static KernelDefinitionException badLaneColumns(int columns, boolean persistent, CallSite site) {
+        return new KernelDefinitionException("lockDataflow()" + (persistent ? ".persistent()" : "") + ".columnsPerLane(" + columns
+                + "): " + (persistent ? "a lane owns 1, 2, 4 or 8 columns; use one of them" : "columns per lane widen"
+                + " lock-dataflow:persistent's bands; call persistent() first") + " (at " + site + ")");
+    }
+
     public static KernelDefinitionException nullActorBody(String kernel, String actor, String what, CallSite site) {
         return error(inActor(kernel, actor), what,
                 "return the body's expression, e.g. a -> a.read(\"x\", -1).plus(1)", site);

@@ -2,6 +2,7 @@ package dev.finegrain.dsl.test;
 
 import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.KernelDefinitionException;
 import dev.finegrain.dsl.LockGranularity;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.ReadyQueue;
@@ -25,6 +26,7 @@ import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.max;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ScheduleAndPrintingTest {
 
@@ -46,6 +48,26 @@ class ScheduleAndPrintingTest {
                 "dynamic-dataflowx")) {
             assertEquals(Optional.empty(), Schedule.parse(wrong), wrong);
         }
+    }
+
+    @Test
+    void aPersistentBandNamesItsColumnsPerLaneAndRefusesWhatItCannotBe() {
+        Schedule.LockDataflow four = new Schedule.LockDataflow().persistent().columnsPerLane(4);
+        assertEquals("lock-dataflow:persistent:columns=4", four.cliName());
+        assertEquals(Optional.of(four), Schedule.parse("lock-dataflow:persistent:columns=4"));
+        assertEquals(Optional.of(four.capacity(64)), Schedule.parse("lock-dataflow:persistent:columns=4:capacity=64"));
+        assertEquals("lock-dataflow:persistent:columns=4:capacity=64", four.capacity(64).cliName());
+        assertEquals(Optional.empty(), Schedule.parse("lock-dataflow:persistent:columns=x"));
+        for (String wrong : List.of("lock-dataflow:persistent:columns=3", "lock-dataflow:columns=4")) {
+            assertEquals("columns per lane are 1, 2, 4 or 8 of lock-dataflow:persistent's bands, not " + wrong
+                    + "; use e.g. lock-dataflow:persistent:columns=4",
+                    assertThrows(IllegalArgumentException.class, () -> Schedule.parse(wrong)).getMessage());
+        }
+        assertTrue(assertThrows(KernelDefinitionException.class, () -> new Schedule.LockDataflow().columnsPerLane(4))
+                .getMessage().startsWith("lockDataflow().columnsPerLane(4): columns per lane widen lock-dataflow:persistent's"
+                        + " bands; call persistent() first (at "));
+        assertTrue(assertThrows(KernelDefinitionException.class, () -> new Schedule.LockDataflow().persistent().columnsPerLane(16))
+                .getMessage().startsWith("lockDataflow().persistent().columnsPerLane(16): a lane owns 1, 2, 4 or 8 columns"));
     }
 
     @Test

@@ -38,6 +38,9 @@ public record DataflowPlan(KernelGraph graph, List<IrChannel> waits, boolean per
     @Override
     public Schedule schedule() {
         Schedule.LockDataflow schedule = persistent ? new Schedule.LockDataflow().persistent() : new Schedule.LockDataflow();
+        if (persistent && lockChoices.laneColumns().isPresent()) {
+            schedule = schedule.columnsPerLane(lockChoices.laneColumns().get());
+        }
         return interleaved ? schedule.interleaved() : schedule;
     }
 

@@ -26,10 +26,11 @@ import java.util.Optional;
  *                      target's default ({@link #mutexOr})
  * @param capacity      the slots of spsc-ring's rings where the schedule names them; empty takes the ring's default
  *                      ({@link RingFolding})
+ * @param laneColumns   the columns each lane of a persistent band owns where the schedule names them; empty takes 1
  */
 public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity granularity, int groupSize,
                           ChannelPolicy channelPolicy, WaitPolicy waitPolicy, Optional<Mutex> mutex,
-                          Optional<Integer> capacity) {
+                          Optional<Integer> capacity, Optional<Integer> laneColumns) {
 
     public LockChoices {
         Objects.requireNonNull(mechanism, "mechanism");
@@ -38,6 +39,7 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
         Objects.requireNonNull(waitPolicy, "waitPolicy");
         Objects.requireNonNull(mutex, "mutex");
         Objects.requireNonNull(capacity, "capacity");
+        Objects.requireNonNull(laneColumns, "laneColumns");
         if (groupSize < 1) {
             throw new IllegalArgumentException("a sync word's group holds at least one actor instance, not " + groupSize);
         }
@@ -45,7 +47,7 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
 
     public LockChoices(Optional<LockMechanism> mechanism, LockGranularity granularity, int groupSize,
                        ChannelPolicy channelPolicy, WaitPolicy waitPolicy, Optional<Mutex> mutex) {
-        this(mechanism, granularity, groupSize, channelPolicy, waitPolicy, mutex, Optional.empty());
+        this(mechanism, granularity, groupSize, channelPolicy, waitPolicy, mutex, Optional.empty(), Optional.empty());
     }
 
     /** The kernel's own choices, for a schedule that makes none. */
@@ -74,7 +76,7 @@ public record LockChoices(Optional<LockMechanism> mechanism, LockGranularity gra
                 ? schedule.groupSize().orElse(kernel.groupSize()) : kernel.groupSize();
         return new LockChoices(schedule.mechanismFor(kernel), granularity, groupSize,
                 schedule.channelPolicy().orElse(kernel.channelPolicy()), schedule.waitPolicy().orElse(WaitPolicy.ADAPTIVE),
-                schedule.mutex(), schedule.capacity());
+                schedule.mutex(), schedule.capacity(), schedule.laneColumns());
     }
 
     /**

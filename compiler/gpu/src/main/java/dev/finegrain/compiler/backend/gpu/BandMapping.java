@@ -22,7 +22,9 @@ import java.util.stream.Collectors;
  *
  * @param requested     the mechanism asked for, which spells the edge tokens
  * @param mechanism     its GPU form
- * @param bands         bands of {@link GpuTarget#WARP} columns; the last may be partial
+ * @param bands         bands of {@link #bandWidth()} columns; the last may be partial
+ * @param laneColumns   columns each lane owns, side by side: 1, or an even number (a wider lane does more work per
+ *                      step and per shuffle, and the run has fewer bands, each of which waits for the one to its left)
  * @param warpsPerBlock warps (one band at a time each) per block
  * @param blocks        blocks of the one launch, no more than the machine keeps resident
  * @param reads         the distinct reads of state fields, each with where its value comes from
@@ -38,7 +40,7 @@ import java.util.stream.Collectors;
  * @param resources     per block: the rings and the edge window
  */
 public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested, GpuMechanism mechanism,
-                          int bands, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
+                          int bands, int laneColumns, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
                           List<Ring> inputRings, List<Ring> outputRings, int warpSharedBytes, Resources resources)
         implements GpuMapping {
 
@@ -54,16 +56,33 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     public static final int OUTPUT_RING_ROWS = 64;
 
     /**
-     * A ring of rows of one field, the band's 32 columns each, in a warp's shared memory; row r sits at r mod rows.
+     * A ring of rows of one field, the band's columns each, in a warp's shared memory; row r sits at r mod rows.
      *
+     * @param stride      elements from one row to the next: the band's width, plus one when lanes own several columns,
+     *                    so that 32 lanes, each on its own row, hit 32 different banks
      * @param offsetBytes where it starts in the warp's part of dynamic shared memory
      * @param lowestRowBack the smallest row offset back the reads take (negative for rows below), for inputs
      * @param highestRowBack the largest
      */
-    public record Ring(IrField field, int rows, int offsetBytes, int lowestRowBack, int highestRowBack) {
+    public record Ring(IrField field, int rows, int stride, int offsetBytes, int lowestRowBack, int highestRowBack) {
         public int bytes() {
-            return rows * GpuTarget.WARP * GpuTarget.elementBytes(field.type());
+            return rows * stride * GpuTarget.elementBytes(field.type());
         }
+    }
+
+    /** Columns in a band: a warp's lanes, each with its {@link #laneColumns}. */
+    public int bandWidth() {
+        return GpuTarget.WARP * laneColumns;
+    }
+
+    /** The schedule as the command line spells it, with the columns per lane where they are more than one. */
+    private String scheduleName() {
+        return "lock-dataflow:persistent" + (laneColumns > 1 ? ":columns=" + laneColumns : "");
+    }
+
+    /** Elements per row of a ring: see {@link Ring#stride}. */
+    public static int ringStride(int laneColumns) {
+        return GpuTarget.WARP * laneColumns + (laneColumns > 1 ? 1 : 0);
     }
 
     /**
@@ -178,7 +197,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
 
     @Override
     public String launchPlan() {
-        return "lock-dataflow:persistent with " + requested + ": " + bands + " bands of " + GpuTarget.WARP + " columns, a warp"
+        return scheduleName() + " with " + requested + ": " + bands + " bands of " + bandWidth() + " columns, a warp"
                 + " each, lanes one row apart; " + (edge.crossed() ? (edge.readyWords() ? "a ready word per edge value"
                 : "a token per " + (edge.groupRows() == 1 ? "row" : edge.groupRows() + " rows")) + " on each band edge"
                 : "no channel crosses a band edge") + "; 1 launch of " + blocks + " resident blocks of " + threadsPerBlock()
@@ -188,12 +207,13 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     @Override
     public String describe() {
         StringBuilder text = new StringBuilder();
-        text.append("schedule:   lock-dataflow:persistent with ").append(requested).append('\n');
-        text.append("bands:      ").append(bands).append(" bands of ").append(GpuTarget.WARP).append(" columns over ")
+        text.append("schedule:   ").append(scheduleName()).append(" with ").append(requested).append('\n');
+        text.append("bands:      ").append(bands).append(" bands of ").append(bandWidth()).append(" columns over ")
                 .append(rows()).append(" rows; ").append(stepsPerBand()).append(" steps per band\n");
         text.append("launches:   1 persistent launch of ").append(blocks).append(" blocks x ").append(warpsPerBlock)
                 .append(" warps, all resident; warp w walks bands w, w + ").append(blocks * warpsPerBlock).append(", ...\n");
-        text.append("ownership:  a warp per band, lane l owns column l of it and computes row s - l in step s\n");
+        text.append("ownership:  a warp per band, lane l owns ").append(laneColumns == 1 ? "column l"
+                : "columns " + laneColumns + "l to " + laneColumns + "l + " + (laneColumns - 1)).append(" of it and computes row s - l in step s\n");
         for (BandRead read : reads) {
             text.append("read:       ").append(read.field().name()).append("[i-").append(read.rowsBack()).append(", j-")
                     .append(read.columnsBack()).append("]: ").append(source(read)).append('\n');
@@ -201,11 +221,11 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("edge:       ").append(edgeText()).append('\n');
         for (Ring ring : inputRings) {
             text.append("input:      ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
-                    .append(" rows x 32 columns per warp, copied a chunk ahead (cp.async)\n");
+                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied a chunk ahead (cp.async)\n");
         }
         for (Ring ring : outputRings) {
             text.append("output:     ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
-                    .append(" rows x 32 columns per warp, finished rows written whole after each chunk\n");
+                    .append(" rows x ").append(bandWidth()).append(" columns per warp, finished rows written whole after each chunk\n");
         }
         text.append("shared:     ").append(resources.sharedBytes()).append(" bytes per block: ").append(dynamicSharedBytes())
                 .append(" of rings (").append(warpSharedBytes).append(" per warp), ")
@@ -224,6 +244,10 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         }
         if (read.columnsBack() == 0) {
             return "the lane's own value " + read.rowsBack() + " step(s) back";
+        }
+        if (laneColumns > 1) {
+            return "the lane's own column " + read.columnsBack() + " to its left where it has one, else shuffled from the"
+                    + " lanes to its left; the lanes at the band's start read the edge window";
         }
         return "shuffled from lane l-" + read.columnsBack() + "'s value " + read.stepsBack() + " step(s) back; lanes below "
                 + read.columnsBack() + " read the edge window";

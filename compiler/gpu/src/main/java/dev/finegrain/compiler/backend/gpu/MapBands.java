@@ -58,10 +58,11 @@ final class MapBands {
         List<IrField> edgeFields = edgeFields(graph);
         checkMechanism(graph, choices, mechanism, target, edgeFields);
         int rows = sizes[0];
-        int bands = Math.ceilDiv(sizes[1], WARP);
+        int laneColumns = choices.laneColumns().orElse(1);
+        int bands = Math.ceilDiv(sizes[1], WARP * laneColumns);
         List<BandMapping.Ring> inputRings = new ArrayList<>();
         List<BandMapping.Ring> outputRings = new ArrayList<>();
-        int warpBytes = rings(graph, target, inputRings, outputRings);
+        int warpBytes = rings(graph, target, BandMapping.ringStride(laneColumns), inputRings, outputRings);
         int[] history = new int[graph.fields().size()];
         int columns = 0;
         int rowsBack = 0;
@@ -93,7 +94,8 @@ final class MapBands {
         if (blockBytes > target.sharedBytesPerBlockOptIn()) {
             throw new GpuLoweringException("lock-dataflow:persistent of kernel '" + graph.name() + "' needs " + blockBytes
                     + " bytes of shared memory for one warp's rings; " + target.name() + " gives a block at most "
-                    + target.sharedBytesPerBlockOptIn() + "; use lock-dataflow");
+                    + target.sharedBytesPerBlockOptIn() + "; use " + (laneColumns > 1 ? "fewer columns per lane or " : "")
+                    + "lock-dataflow");
         }
         // every block must be resident at once, since band b waits for band b - 1 (the launch is cooperative, which
         // checks it): no more blocks than the SMs hold by threads, blocks and shared memory
@@ -102,7 +104,7 @@ final class MapBands {
         int blocks = Math.min(Math.ceilDiv(bands, warpsPerBlock), target.smCount() * Math.max(1, perSm));
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, warpsPerBlock * WARP, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
-        return new BandMapping(graph, target, sizes, requested, mechanism, bands, warpsPerBlock, blocks, reads, history, edge,
+        return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,
                 inputRings, outputRings, warpBytes, resources);
     }
 
@@ -159,7 +161,7 @@ final class MapBands {
      * the bodies read only in the lane's own column, within the ring's reach, where the machine copies asynchronously;
      * an output ring for every state field an actor writes.
      */
-    private static int rings(KernelGraph graph, GpuTarget target, List<BandMapping.Ring> inputRings,
+    private static int rings(KernelGraph graph, GpuTarget target, int stride, List<BandMapping.Ring> inputRings,
                              List<BandMapping.Ring> outputRings) {
         int offset = 0;
         if (target.asyncCopy()) {
@@ -183,7 +185,7 @@ final class MapBands {
                 }
                 // the ring holds the 63 rows a chunk spans, their reach and the next chunk's 32
                 if (read[0] && ownColumn[0] && 63 + (highest[0] - lowest[0]) + 32 <= BandMapping.INPUT_RING_ROWS) {
-                    BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.INPUT_RING_ROWS, offset, lowest[0], highest[0]);
+                    BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.INPUT_RING_ROWS, stride, offset, lowest[0], highest[0]);
                     inputRings.add(ring);
                     offset += ring.bytes();
                 }
@@ -192,7 +194,7 @@ final class MapBands {
         for (int actorId : graph.actorOrder()) {
             IrField field = graph.field(graph.actor(actorId).writes());
             if (outputRings.stream().noneMatch(ring -> ring.field().equals(field))) {
-                BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.OUTPUT_RING_ROWS, offset, 0, 0);
+                BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.OUTPUT_RING_ROWS, stride, offset, 0, 0);
                 outputRings.add(ring);
                 offset += ring.bytes();
             }

@@ -74,6 +74,26 @@ class BandMappingTest {
     }
 
     @Test
+    void widerLanesMeanFewerWiderBandsAndRingsPaddedAgainstBankConflicts() {
+        BandMapping four = map(NW, PERSISTENT.columnsPerLane(4), LockMechanism.TINY_LOCK, 4096, 4096);
+        assertEquals(4, four.laneColumns());
+        assertEquals(128, four.bandWidth());
+        assertEquals(32, four.bands());
+        assertEquals(129, four.inputRings().getFirst().stride(), "a row one element longer than the band: lane l's column"
+                + " 4l + c of row s - l falls in bank (s + 3l + c) mod 32, a different bank for every lane");
+        assertEquals((128 + 64) * 129 * 4, four.warpSharedBytes());
+        assertEquals(2, four.warpsPerBlock(), "two warps' rings fit the H100's 227 KiB of a block, four do not");
+        assertEquals(16, four.blocks());
+        assertEquals(8L * 32 * 4096, four.edge().tokenBytes(), "a ready word per row of each band's last column");
+        assertTrue(four.describe().contains("ownership:  a warp per band, lane l owns columns 4l to 4l + 3 of it"), four.describe());
+        assertTrue(four.launchPlan().startsWith("lock-dataflow:persistent:columns=4 with tiny-lock: 32 bands of 128 columns"),
+                four.launchPlan());
+        BandMapping one = map(NW, PERSISTENT.columnsPerLane(1), LockMechanism.TINY_LOCK, 4096, 4096);
+        assertEquals(32, one.inputRings().getFirst().stride(), "one-column lanes read 32 consecutive banks unpadded");
+        assertEquals(map(NW, PERSISTENT, LockMechanism.TINY_LOCK, 4096, 4096).describe(), one.describe());
+    }
+
+    @Test
     void flagsAndLocksKeepATokenPerRowOrPerGroupOfRows() {
         BandMapping perRow = map(NW, PERSISTENT, LockMechanism.ACQUIRE_RELEASE_FLAG, 256, 256);
         assertFalse(perRow.edge().readyWords());

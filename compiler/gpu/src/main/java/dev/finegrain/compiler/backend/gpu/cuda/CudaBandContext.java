@@ -4,8 +4,9 @@ import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.ir.IrField;
 
 /**
- * What a mechanism's band-edge protocol ({@link CudaSync#bandWait} and the rest) needs of the kernel {@link CudaBands}
- * writes: the writer, the mapping, and the names of the device-memory tokens and of the loop variables in scope.
+ * What a mechanism's band-edge protocol ({@link CudaSync#bandWait} and the rest) and the band's step
+ * ({@link CudaBandStep}) need of the kernel {@link CudaBands} writes: the writer, the mapping, and the names of the
+ * device-memory tokens, the rings, the registers and the loop variables in scope.
  */
 final class CudaBandContext {
 
@@ -54,7 +55,7 @@ final class CudaBandContext {
      * token wait has already ordered it (token words: the acquire or the fence after the wait).
      */
     void loadEdgeRelaxed(IrField field, String row, String slot, String target) {
-        out.line(target + " = fg::load_relaxed_gpu(&" + fieldElement(field, row, "32 * band - " + mapping.edge().columns()
+        out.line(target + " = fg::load_relaxed_gpu(&" + fieldElement(field, row, mapping.bandWidth() + " * band - " + mapping.edge().columns()
                 + " + " + slot) + ");");
     }
 
@@ -68,6 +69,53 @@ final class CudaBandContext {
     /** The field's array element at a point of the domain (expressions for row and column). */
     String fieldElement(IrField field, String row, String column) {
         return "f." + CudaNames.member(field.name()) + "[" + fields.index(new String[] {row, column}) + "]";
+    }
+
+    /** A lookup table's copy in the block's shared memory. */
+    String stagedTable(int table) {
+        return "s_table_" + CudaNames.member(mapping.graph().kernel().tables().get(table).name());
+    }
+
+    /** A sequence input along the columns at my column {@code column}, read once per band. */
+    String laneSequence(IrField field, int column) {
+        return "q_" + CudaNames.member(field.name()) + (mapping.laneColumns() == 1 ? "" : "_c" + column);
+    }
+
+    /** My column {@code c}, of the columns per lane side by side that start at j. */
+    String column(int c) {
+        return c == 0 ? "j" : "(j + " + c + ")";
+    }
+
+    /** Where row {@code row} (an expression) of a ring holds my column {@code c}. */
+    String ringSlot(BandMapping.Ring ring, String row, int c) {
+        String at = "(" + row + " & " + (ring.rows() - 1) + ") * " + ring.stride() + " + ";
+        return mapping.laneColumns() == 1 ? at + "lane" : at + "lane * " + mapping.laneColumns() + " + " + c;
+    }
+
+    /** A warp's ring of a field: {@code in} for an input, {@code out} for a state field. */
+    static String ring(IrField field, String kind) {
+        return kind + "_" + CudaNames.member(field.name());
+    }
+
+    /** The shared-memory window of the left band's edge values of a field. */
+    static String window(IrField field) {
+        return "s_edge_" + CudaNames.member(field.name());
+    }
+
+    /** My value of {@code field} in my column {@code c}, {@code back} + 1 steps back. */
+    String history(IrField field, int c, int back) {
+        return "h_" + CudaNames.member(field.name()) + (mapping.laneColumns() == 1 ? "" : "_c" + c) + "_" + back;
+    }
+
+    /** My value of {@code field} in my column {@code c} in this step. */
+    String own(IrField field, int c) {
+        return "o_" + CudaNames.member(field.name()) + (mapping.laneColumns() == 1 ? "" : "_c" + c);
+    }
+
+
+    /** The state fields whose values a lane keeps for later steps. */
+    java.util.List<IrField> stateFieldsWithHistory() {
+        return mapping.graph().fields().stream().filter(field -> mapping.history()[field.id()] > 0).toList();
     }
 
     String type(IrField field) {

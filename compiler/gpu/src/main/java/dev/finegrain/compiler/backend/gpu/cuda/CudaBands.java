@@ -2,28 +2,26 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
-import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
-import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.TableSpec;
-
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Spells a {@link BandMapping} as one persistent CUDA kernel: each warp walks its bands chunk by chunk (32 steps),
  * waiting at the start of a chunk for the left band's edge and copying it into its window in shared memory; in each
  * step every lane shuffles in what its reads need from the lanes to its left, and the lanes whose row is in the
- * domain compute their point, store it, and publish what the band to the right waits for. What the edge tokens are
- * and how they are waited for is the mechanism's {@link CudaSync} band protocol.
+ * domain compute their point, store it, and publish what the band to the right waits for ({@link CudaBandStep}). What
+ * the edge tokens are and how they are waited for is the mechanism's {@link CudaSync} band protocol.
  */
 final class CudaBands {
 
-    private static final String FULL = "0xffffffffu";
-    private static final int WARP = GpuTarget.WARP;
+    /**
+     * A warp alone on its scheduler copies a chunk's rows between steps, so each copy's latency is on the band's chain
+     * unless several are in flight at once: unrolled, lanes of 2 to 8 columns ran 8192^2 needleman-wunsch 13 to 20 %
+     * faster on an H200; one-column lanes, which copy a value per row, ran 14 % slower, and are left rolled.
+     */
+    private static final String UNROLL_COPIES = "#pragma unroll 8   // several rows' copies in flight at once";
 
     private final BandMapping mapping;
     private final KernelGraph graph;
@@ -32,6 +30,10 @@ final class CudaBands {
     private final CudaSync sync;
     private final CudaBandContext cx;
     private final BandEdge edge;
+    private final CudaBandStep step;
+    /** Columns per lane; at 1 the names and indices are the one-column forms. */
+    private final int lanes;
+    private final int width;
 
     private CudaBands(BandMapping mapping, CudaFields fields, CudaWriter out) {
         this.mapping = mapping;
@@ -41,6 +43,9 @@ final class CudaBands {
         this.sync = CudaSyncs.of(mapping.mechanism().id());
         this.cx = new CudaBandContext(out, mapping, fields);
         this.edge = mapping.edge();
+        this.lanes = mapping.laneColumns();
+        this.width = mapping.bandWidth();
+        this.step = new CudaBandStep(cx, fields, sync);
     }
 
     /**
@@ -68,7 +73,7 @@ final class CudaBands {
         if (edge.crossed()) {
             out.comment("per warp: the left band's edge columns for the rows one chunk of steps reads");
             for (IrField field : edge.fields()) {
-                out.line("__shared__ " + cx.type(field) + " " + window(field) + "[" + mapping.warpsPerBlock() + "][" + edge.columns()
+                out.line("__shared__ " + cx.type(field) + " " + CudaBandContext.window(field) + "[" + mapping.warpsPerBlock() + "][" + edge.columns()
                         + "][" + edge.windowRows() + "];");
             }
             out.line(sync.bandTokenType() + "* const " + CudaBandContext.TOKENS + " = (" + sync.bandTokenType() + "*) (scratch + "
@@ -80,10 +85,17 @@ final class CudaBands {
         declareRings();
         out.open("for (int band = blockIdx.x * " + mapping.warpsPerBlock() + " + warp; band < " + mapping.bands()
                 + "; band += gridDim.x * " + mapping.warpsPerBlock() + ")");
-        out.line("const int j = band * 32 + lane;   // my column");
+        if (lanes == 1) {
+            out.line("const int j = band * 32 + lane;   // my column");
+        } else {
+            out.line("const int j = band * " + width + " + lane * " + lanes + ";   // my first column; I own " + lanes + " side by side");
+        }
         for (IrField field : mapping.laneSequences()) {
-            out.line("const " + cx.type(field) + " " + laneSequence(field) + " = j < " + mapping.columns() + " ? __ldg(&f."
-                    + CudaNames.member(field.name()) + "[j]) : 0;   // sequence '" + field.name() + "' at my column, for every step");
+            for (int c = 0; c < lanes; c++) {
+                out.line("const " + cx.type(field) + " " + cx.laneSequence(field, c) + " = " + cx.column(c) + " < " + mapping.columns()
+                        + " ? __ldg(&f." + CudaNames.member(field.name()) + "[" + cx.column(c) + "]) : 0;   // sequence '"
+                        + field.name() + "' at my column, for every step");
+            }
         }
         declareHistory();
         if (edge.crossed() && !edge.readyWords()) {
@@ -98,7 +110,13 @@ final class CudaBands {
         }
         out.open("for (int base = 0; base < " + mapping.stepsPerBand() + "; base += 32)");
         if (!mapping.inputRings().isEmpty()) {
-            out.line("fg::cp_async_wait_all();   // this chunk's input rows have landed (each lane copies and reads its own column)");
+            out.line("fg::cp_async_wait_all();   // this chunk's input rows have landed" + (lanes == 1
+                    ? " (each lane copies and reads its own column)" : ", those this lane copied"));
+        }
+        if (lanes > 1) {
+            out.line("__syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows");
+        }
+        if (!mapping.inputRings().isEmpty()) {
             out.comment("the next chunk's new input rows, copied while this chunk computes");
             for (BandMapping.Ring ring : mapping.inputRings()) {
                 stage(ring, "base + 32 - " + ring.lowestRowBack(), "base + 63 - " + ring.lowestRowBack());
@@ -109,14 +127,14 @@ final class CudaBands {
             copyEdge();
         }
         // a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks
-        out.open("if (base >= 32 && base + 31 < " + mapping.rows() + " && band < " + (mapping.columns() / WARP) + ")");
+        out.open("if (base >= 32 && base + 31 < " + mapping.rows() + " && band < " + (mapping.columns() / width) + ")");
         out.line("#pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles");
         out.open("for (int k = 0; k < 32; k++)");
-        step(true);
+        step.step(true);
         out.close();
         out.reopen("else");
         out.open("for (int k = 0; k < 32; k++)");
-        step(false);
+        step.step(false);
         out.close();
         out.close();
         writeFinishedRows();
@@ -133,26 +151,14 @@ final class CudaBands {
         out.comment("the lookup tables, copied into shared memory once per block");
         for (int t = 0; t < graph.kernel().tables().size(); t++) {
             TableSpec table = graph.kernel().tables().get(t);
-            out.line("__shared__ " + CudaExpressions.type(table.type()) + " " + stagedTable(t) + "[" + table.length() + "];");
-            out.line("for (int w = threadIdx.x; w < " + table.length() + "; w += blockDim.x) " + stagedTable(t) + "[w] = f."
+            out.line("__shared__ " + CudaExpressions.type(table.type()) + " " + cx.stagedTable(t) + "[" + table.length() + "];");
+            out.line("for (int w = threadIdx.x; w < " + table.length() + "; w += blockDim.x) " + cx.stagedTable(t) + "[w] = f."
                     + CudaNames.member(table.name()) + "[w];");
         }
         out.line("__syncthreads();");
     }
 
-    private String stagedTable(int table) {
-        return "s_table_" + CudaNames.member(graph.kernel().tables().get(table).name());
-    }
-
-    private static String laneSequence(IrField field) {
-        return "q_" + CudaNames.member(field.name());
-    }
-
-    private static String ring(IrField field, String kind) {
-        return kind + "_" + CudaNames.member(field.name());
-    }
-
-    /** Each warp's rings in dynamic shared memory: rows of the band's 32 columns, row r at r mod the ring's rows. */
+    /** Each warp's rings in dynamic shared memory: rows of the band's columns, row r at r mod the ring's rows. */
     private void declareRings() {
         if (mapping.inputRings().isEmpty() && mapping.outputRings().isEmpty()) {
             return;
@@ -160,12 +166,12 @@ final class CudaBands {
         out.line("extern __shared__ __align__(16) unsigned char fg_smem[];");
         out.line("unsigned char* const my_smem = fg_smem + warp * " + mapping.warpSharedBytes() + ";");
         for (BandMapping.Ring ring : mapping.inputRings()) {
-            out.line(cx.type(ring.field()) + "* const " + ring(ring.field(), "in") + " = (" + cx.type(ring.field()) + "*) (my_smem + "
-                    + ring.offsetBytes() + ");   // [" + ring.rows() + "][32] input '" + ring.field().name() + "', my band's columns");
+            out.line(cx.type(ring.field()) + "* const " + CudaBandContext.ring(ring.field(), "in") + " = (" + cx.type(ring.field()) + "*) (my_smem + "
+                    + ring.offsetBytes() + ");   // [" + ring.rows() + "][" + ring.stride() + "] input '" + ring.field().name() + "', my band's columns");
         }
         for (BandMapping.Ring ring : mapping.outputRings()) {
-            out.line(cx.type(ring.field()) + "* const " + ring(ring.field(), "out") + " = (" + cx.type(ring.field()) + "*) (my_smem + "
-                    + ring.offsetBytes() + ");   // [" + ring.rows() + "][32] my band's values of '" + ring.field().name() + "'");
+            out.line(cx.type(ring.field()) + "* const " + CudaBandContext.ring(ring.field(), "out") + " = (" + cx.type(ring.field()) + "*) (my_smem + "
+                    + ring.offsetBytes() + ");   // [" + ring.rows() + "][" + ring.stride() + "] my band's values of '" + ring.field().name() + "'");
         }
     }
 
@@ -173,11 +179,25 @@ final class CudaBands {
     private void stage(BandMapping.Ring ring, String from, String to) {
         int low = -fields.halo().low()[0];
         int high = mapping.rows() - 1 + fields.halo().high()[0];
-        out.open("if (j < " + mapping.columns() + ")");
+        String bytes = GpuTarget.elementBytes(ring.field().type()) + ");";
+        if (lanes == 1) {
+            out.open("if (j < " + mapping.columns() + ")");
+            out.open("for (int r = max(" + from + ", " + low + "); r <= min(" + to + ", " + high + "); r++)");
+            out.line("fg::cp_async(&" + CudaBandContext.ring(ring.field(), "in") + "[" + cx.ringSlot(ring, "r", 0) + "], &f."
+                    + CudaNames.member(ring.field().name()) + "[" + fields.index(new String[] {"r", "j"}) + "], " + bytes);
+            out.close();
+            out.close();
+            return;
+        }
+        // the lanes copy each row together, 32 consecutive columns at a time, so that every copy is coalesced
+        out.line(UNROLL_COPIES);
         out.open("for (int r = max(" + from + ", " + low + "); r <= min(" + to + ", " + high + "); r++)");
-        out.line("fg::cp_async(&" + ring(ring.field(), "in") + "[(r & " + (ring.rows() - 1) + ") * 32 + lane], &f."
-                + CudaNames.member(ring.field().name()) + "[" + fields.index(new String[] {"r", "j"}) + "], "
-                + GpuTarget.elementBytes(ring.field().type()) + ");");
+        out.line("#pragma unroll");
+        out.open("for (int e = lane; e < " + width + "; e += 32)");
+        out.open("if (band * " + width + " + e < " + mapping.columns() + ")");
+        out.line("fg::cp_async(&" + CudaBandContext.ring(ring.field(), "in") + "[(r & " + (ring.rows() - 1) + ") * " + ring.stride() + " + e], &f."
+                + CudaNames.member(ring.field().name()) + "[" + fields.index(new String[] {"r", "band * " + width + " + e"}) + "], " + bytes);
+        out.close();
         out.close();
         out.close();
     }
@@ -187,22 +207,32 @@ final class CudaBands {
      * each lane writes its own column, which only it wrote into the ring, so no lane waits for another.
      */
     private void writeFinishedRows() {
-        out.open("if (j < " + mapping.columns() + ")");
+        if (lanes == 1) {
+            out.open("if (j < " + mapping.columns() + ")");
+            out.open("for (int r = max(base - 31, 0); r <= min(base, " + (mapping.rows() - 1) + "); r++)");
+            for (BandMapping.Ring ring : mapping.outputRings()) {
+                out.line("f." + CudaNames.member(ring.field().name()) + "[" + fields.index(new String[] {"r", "j"}) + "] = "
+                        + CudaBandContext.ring(ring.field(), "out") + "[" + cx.ringSlot(ring, "r", 0) + "];");
+            }
+            out.close();
+            out.close();
+            return;
+        }
+        // lanes that own several columns write each row together, 32 consecutive columns at a time (coalesced), so each
+        // writes values other lanes left in the ring
+        out.line("__syncwarp();   // every lane's values of this chunk are in the ring");
+        out.line(UNROLL_COPIES);
         out.open("for (int r = max(base - 31, 0); r <= min(base, " + (mapping.rows() - 1) + "); r++)");
+        out.line("#pragma unroll");
+        out.open("for (int e = lane; e < " + width + "; e += 32)");
+        out.open("if (band * " + width + " + e < " + mapping.columns() + ")");
         for (BandMapping.Ring ring : mapping.outputRings()) {
-            out.line("f." + CudaNames.member(ring.field().name()) + "[" + fields.index(new String[] {"r", "j"}) + "] = "
-                    + ring(ring.field(), "out") + "[(r & " + (ring.rows() - 1) + ") * 32 + lane];");
+            out.line("f." + CudaNames.member(ring.field().name()) + "[" + fields.index(new String[] {"r", "band * " + width + " + e"})
+                    + "] = " + CudaBandContext.ring(ring.field(), "out") + "[(r & " + (ring.rows() - 1) + ") * " + ring.stride() + " + e];");
         }
         out.close();
         out.close();
-    }
-
-    private static String window(IrField field) {
-        return "s_edge_" + CudaNames.member(field.name());
-    }
-
-    private static String history(IrField field, int back) {
-        return "h_" + CudaNames.member(field.name()) + "_" + back;
+        out.close();
     }
 
     /**
@@ -217,11 +247,13 @@ final class CudaBands {
                 continue;
             }
             out.comment("my values of " + field.name() + " 1 to " + depth + " step(s) back; before the first step, the halo rows above");
-            for (int back = 0; back < depth; back++) {
-                String row = "-" + (back + 1) + " - lane";
-                out.line(cx.type(field) + " " + history(field, back) + " = " + row + " >= " + (-haloRows) + " && j < "
-                        + mapping.columns() + " ? f." + CudaNames.member(field.name()) + "[" + fields.index(new String[] {row, "j"})
-                        + "] : 0;");
+            for (int c = 0; c < lanes; c++) {
+                for (int back = 0; back < depth; back++) {
+                    String row = "-" + (back + 1) + " - lane";
+                    out.line(cx.type(field) + " " + cx.history(field, c, back) + " = " + row + " >= " + (-haloRows) + " && "
+                            + cx.column(c) + " < " + mapping.columns() + " ? f." + CudaNames.member(field.name()) + "["
+                            + fields.index(new String[] {row, cx.column(c)}) + "] : 0;");
+                }
             }
         }
     }
@@ -247,9 +279,9 @@ final class CudaBands {
         out.line("const int row = wb + x % " + edge.windowRows() + ";");
         out.open("if (row >= " + (-haloRows) + " && row <= last)");
         for (IrField field : edge.fields()) {
-            String target = window(field) + "[warp][slot][x % " + edge.windowRows() + "]";
+            String target = CudaBandContext.window(field) + "[warp][slot][x % " + edge.windowRows() + "]";
             out.open("if (band == 0 || row < 0)");
-            out.line(target + " = " + cx.fieldElement(field, "row", "32 * band - " + edge.columns() + " + slot") + ";   // the halo");
+            out.line(target + " = " + cx.fieldElement(field, "row", width + " * band - " + edge.columns() + " + slot") + ";   // the halo");
             out.reopen("else");
             sync.bandLoadEdge(cx, field, "row", "slot", target);
             out.close();
@@ -259,172 +291,4 @@ final class CudaBands {
         out.line("__syncwarp();   // the window is complete before any lane reads it");
     }
 
-    /** One step; a steady one knows that every lane computes a point of the domain. */
-    private void step(boolean steady) {
-        out.line("const int s = base + k;");
-        out.line("const int i = s - lane;   // my row in this step");
-        if (!steady) {
-            out.line("const bool computes = i >= 0 && i < " + mapping.rows() + " && j < " + mapping.columns() + ";");
-        }
-        Map<BandRead, String> shuffled = new HashMap<>();
-        List<BandRead> reads = mapping.reads();
-        for (BandRead read : reads) {
-            if (read.columnsBack() > 0) {
-                String name = out.temporary("u");
-                out.line("const " + cx.type(read.field()) + " " + name + " = __shfl_up_sync(" + FULL + ", "
-                        + history(read.field(), read.stepsBack() - 1) + ", " + read.columnsBack() + ");   // "
-                        + text(read) + " from lane l-" + read.columnsBack());
-                shuffled.put(read, name);
-            }
-        }
-        // every read resolved by every lane without a branch: the boundary rows come through the history (lanes above
-        // the domain hold its halo there) and the boundary columns through band 0's edge window
-        Map<BandRead, String> resolved = new HashMap<>();
-        for (BandRead read : reads) {
-            if (!read.samePoint()) {
-                resolved.put(read, resolve(read, shuffled.get(read)));
-            }
-        }
-        // the staged inputs, loaded by every lane before anything waits on them (the ring index is always valid)
-        Map<String, String> stagedInputs = new HashMap<>();
-        for (BandMapping.Ring ring : mapping.inputRings()) {
-            for (int back = ring.lowestRowBack(); back <= ring.highestRowBack(); back++) {
-                String name = out.temporary("in");
-                out.line("const " + cx.type(ring.field()) + " " + name + " = " + ring(ring.field(), "in") + "[((i - " + back + ") & "
-                        + (ring.rows() - 1) + ") * 32 + lane];   // " + ring.field().name() + "[i-" + back + ", j]");
-                stagedInputs.put(ring.field().name() + "@" + back, name);
-            }
-        }
-        for (IrField field : stateFieldsWithHistory()) {
-            out.line(cx.type(field) + " o_" + CudaNames.member(field.name()) + " = 0;   // my value of " + field.name()
-                    + " in this step");
-        }
-        if (!steady) {
-            out.open("if (computes)");
-        }
-        out.line("[[maybe_unused]] const long long g = " + fields.index(new String[] {"i", "j"}) + ";   // my point in every field");
-        Map<Integer, String> produced = new HashMap<>();
-        CudaExpressions expressions = new CudaExpressions(out, graph, operands(resolved, produced, stagedInputs), fields.sizes(),
-                "error");
-        expressions.lowerActors(produced, (actor, value) -> {
-            IrField field = graph.field(actor.writes());
-            out.line(ring(field, "out") + "[(i & " + (BandMapping.OUTPUT_RING_ROWS - 1) + ") * 32 + lane] = " + value + ";");
-            if (edge.crossed() && !edge.readyWords() && edge.fields().contains(field)) {
-                out.line("if (lane >= " + (WARP - edge.columns()) + ") f." + CudaNames.member(field.name()) + "[g] = " + value
-                        + ";   // the edge, which the band to the right reads after the token");
-            }
-            if (mapping.history()[field.id()] > 0) {
-                out.line("o_" + CudaNames.member(field.name()) + " = " + value + ";");
-            }
-            if (edge.readyWords() && edge.fields().contains(field)) {
-                out.open("if (lane >= " + (WARP - edge.columns()) + " && band < " + (mapping.bands() - 1) + ")");
-                sync.bandPublishValue(cx, field, "lane - " + (WARP - edge.columns()), value);
-                out.close();
-            }
-        });
-        List<IrField> withHistory = stateFieldsWithHistory();
-        if (!steady && !withHistory.isEmpty()) {
-            out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + " && j < " + mapping.columns() + ")");
-            out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
-            for (IrField field : withHistory) {
-                out.line("o_" + CudaNames.member(field.name()) + " = f." + CudaNames.member(field.name()) + "["
-                        + fields.index(new String[] {"i", "j"}) + "];");
-            }
-        }
-        if (!steady) {
-            out.close();
-        }
-        shiftHistory();
-        if (edge.crossed() && !edge.readyWords()) {
-            publishToken();
-        }
-    }
-
-    private List<IrField> stateFieldsWithHistory() {
-        return graph.fields().stream().filter(field -> mapping.history()[field.id()] > 0).toList();
-    }
-
-    private static String text(BandRead read) {
-        return read.field().name() + "[i-" + read.rowsBack() + ", j-" + read.columnsBack() + "]";
-    }
-
-    /**
-     * Where a read's value comes from at this lane: its own history (same column), the lane the read reaches (a
-     * shuffle), or, for the lanes left of that reach, the edge window; every lane loads the window, at a clamped
-     * index, and keeps what its lane needs, so that the step has no branch.
-     */
-    private String resolve(BandRead read, String shuffledName) {
-        String name = out.temporary("r");
-        String type = cx.type(read.field());
-        if (read.columnsBack() == 0) {
-            out.line("const " + type + " " + name + " = " + history(read.field(), read.rowsBack() - 1) + ";   // " + text(read));
-            return name;
-        }
-        String slot = "min(lane + " + (edge.columns() - read.columnsBack()) + ", " + (edge.columns() - 1) + ")";
-        String row = "min(max(i - " + read.rowsBack() + " - wb, 0), " + (edge.windowRows() - 1) + ")";
-        String fromEdge = out.temporary("e");
-        out.line("const " + type + " " + fromEdge + " = " + window(read.field()) + "[warp][" + slot + "][" + row + "];");
-        out.line("const " + type + " " + name + " = lane < " + read.columnsBack() + " ? " + fromEdge + " : " + shuffledName
-                + ";   // " + text(read) + ": the left band's edge, or lane l-" + read.columnsBack());
-        return name;
-    }
-
-    private CudaExpressions.Operands operands(Map<BandRead, String> resolved, Map<Integer, String> produced,
-                                              Map<String, String> stagedInputs) {
-        return new CudaExpressions.Operands() {
-            @Override
-            public String index(int dimension) {
-                return dimension == 0 ? "i" : "j";
-            }
-
-            @Override
-            public String load(IrExpr.Load load) {
-                IrField field = graph.field(load.field());
-                if (field.isState()) {
-                    BandRead read = new BandRead(field, -load.offset()[0], -load.offset()[1]);
-                    return read.samePoint() ? produced.get(field.id()) : resolved.get(read);
-                }
-                if (mapping.staged(field)) {
-                    return stagedInputs.get(field.name() + "@" + (-load.offset()[0]));
-                }
-                return "f." + CudaNames.member(field.name()) + "[g + " + fields.offset(load.offset()) + "]";
-            }
-
-            @Override
-            public java.util.Optional<String> laneSequence(IrExpr.Load load) {
-                IrField field = graph.field(load.field());
-                return mapping.laneSequences().contains(field) && load.offset()[1] == 0
-                        ? java.util.Optional.of(CudaBands.laneSequence(field)) : java.util.Optional.empty();
-            }
-
-            @Override
-            public java.util.Optional<String> stagedTable(int table) {
-                return mapping.stagesTables() ? java.util.Optional.of(CudaBands.this.stagedTable(table)) : java.util.Optional.empty();
-            }
-        };
-    }
-
-    private void shiftHistory() {
-        for (IrField field : stateFieldsWithHistory()) {
-            int depth = mapping.history()[field.id()];
-            for (int back = depth - 1; back > 0; back--) {
-                out.line(history(field, back) + " = " + history(field, back - 1) + ";");
-            }
-            out.line(history(field, 0) + " = o_" + CudaNames.member(field.name()) + ";");
-        }
-    }
-
-    /** Token words: after lane 31 finished the last row of a group, the warp meets and lane 31 publishes it. */
-    private void publishToken() {
-        int group = edge.groupRows();
-        int rows = mapping.rows();
-        out.line("const int r31 = s - 31;   // the row lane 31, the band's last column, finished in this step");
-        out.open("if (band < " + (mapping.bands() - 1) + " && r31 >= 0 && r31 < " + rows
-                + (group == 1 ? "" : " && ((r31 + 1) % " + group + " == 0 || r31 == " + (rows - 1) + ")") + ")");
-        out.line("__syncwarp();   // every lane's stores before the token");
-        out.open("if (lane == 31)");
-        sync.bandPublishToken(cx, group == 1 ? "r31" : "r31 / " + group);
-        out.close();
-        out.close();
-    }
 }

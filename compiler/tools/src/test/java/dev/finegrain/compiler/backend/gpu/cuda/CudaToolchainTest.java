@@ -66,6 +66,22 @@ class CudaToolchainTest {
         assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)));
     }
 
+    /**
+     * Persistent bands whose lanes own four columns build: the input ring copied and the output ring written by the
+     * lanes together, the ready words published from the band's last column (the goldens hold other widths' text).
+     */
+    @Test
+    void buildsPersistentBandsOfWideLanes(@TempDir Path cache) throws Exception {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        Kernel nw = GpuGoldenCatalog.CATALOG.find("nw").orElseThrow().kernel();
+        KernelGraph graph = Pipeline.compile(nw);
+        CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph, SchedulePlanner.plan(graph,
+                lockDataflow().persistent().columnsPerLane(4)), Optional.of(LockMechanism.TINY_LOCK)), new int[] {100, 300});
+        assertTrue(source.text().contains("lane * 4 + 3") && source.text().contains("for (int e = lane; e < 128; e += 32)"),
+                source.text());
+        assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)));
+    }
+
     /** Dynamic dataflow's persistent blocks and the prelude's ready ring build in 2D and 3D, with ragged edge tiles. */
     @Test
     void buildsDynamicDataflowWithItsReadyRing(@TempDir Path cache) throws Exception {

@@ -1,0 +1,270 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Spells one step of a persistent band ({@link CudaBands}): every lane shuffles in what its reads need from the lanes
+ * to its left, resolves each read (its own registers, a shuffled value or the edge window), and computes its columns
+ * left to right where its row is in the domain, storing each value in the output ring and publishing what the band to
+ * the right waits for.
+ */
+final class CudaBandStep {
+
+    private static final String FULL = "0xffffffffu";
+    private static final int WARP = GpuTarget.WARP;
+
+    private final BandMapping mapping;
+    private final KernelGraph graph;
+    private final CudaFields fields;
+    private final CudaWriter out;
+    private final CudaSync sync;
+    private final CudaBandContext cx;
+    private final BandEdge edge;
+    /** Columns per lane; at 1 the names and indices are the one-column forms. */
+    private final int lanes;
+    private final int width;
+
+    CudaBandStep(CudaBandContext cx, CudaFields fields, CudaSync sync) {
+        this.cx = cx;
+        this.mapping = cx.mapping;
+        this.graph = mapping.graph();
+        this.fields = fields;
+        this.out = cx.out;
+        this.sync = sync;
+        this.edge = mapping.edge();
+        this.lanes = mapping.laneColumns();
+        this.width = mapping.bandWidth();
+    }
+
+    /**
+     * One step; a steady one knows that every lane computes a point of the domain. A lane that owns several columns
+     * computes them left to right, every actor of a column before the next column.
+     */
+    void step(boolean steady) {
+        out.line("const int s = base + k;");
+        out.line("const int i = s - lane;   // my row in this step");
+        if (!steady && lanes == 1) {
+            out.line("const bool computes = i >= 0 && i < " + mapping.rows() + " && j < " + mapping.columns() + ";");
+        }
+        List<BandRead> reads = mapping.reads();
+        // what comes from the lanes to the left, shuffled by every lane before any branch
+        Map<String, String> shuffled = new HashMap<>();
+        for (int c = 0; c < lanes; c++) {
+            for (BandRead read : reads) {
+                if (read.columnsBack() > c) {
+                    Source from = Source.of(read, c, lanes);
+                    String key = read.field().id() + "/" + from.column() + "/" + from.stepsBack() + "/" + from.lanesBack();
+                    if (!shuffled.containsKey(key)) {
+                        String name = out.temporary("u");
+                        out.line("const " + cx.type(read.field()) + " " + name + " = __shfl_up_sync(" + FULL + ", "
+                                + cx.history(read.field(), from.column(), from.stepsBack() - 1) + ", " + from.lanesBack() + ");   // "
+                                + text(read) + " from lane l-" + from.lanesBack() + (lanes == 1 ? "" : "'s column " + from.column()));
+                        shuffled.put(key, name);
+                    }
+                }
+            }
+        }
+        // every read resolved by every lane without a branch: the boundary rows come through the history (lanes above
+        // the domain hold its halo there) and the boundary columns through band 0's edge window
+        List<Map<BandRead, String>> resolved = new ArrayList<>();
+        for (int c = 0; c < lanes; c++) {
+            Map<BandRead, String> atColumn = new HashMap<>();
+            for (BandRead read : reads) {
+                if (!read.samePoint()) {
+                    atColumn.put(read, resolve(read, c, shuffled));
+                }
+            }
+            resolved.add(atColumn);
+        }
+        // the staged inputs, loaded by every lane before anything waits on them (the ring index is always valid)
+        List<Map<String, String>> stagedInputs = new ArrayList<>();
+        for (int c = 0; c < lanes; c++) {
+            Map<String, String> atColumn = new HashMap<>();
+            for (BandMapping.Ring ring : mapping.inputRings()) {
+                for (int back = ring.lowestRowBack(); back <= ring.highestRowBack(); back++) {
+                    String name = out.temporary("in");
+                    out.line("const " + cx.type(ring.field()) + " " + name + " = " + CudaBandContext.ring(ring.field(), "in") + "["
+                            + cx.ringSlot(ring, "(i - " + back + ")", c) + "];   // " + ring.field().name() + "[i-" + back + ", j"
+                            + (c == 0 ? "" : "+" + c) + "]");
+                    atColumn.put(ring.field().name() + "@" + back, name);
+                }
+            }
+            stagedInputs.add(atColumn);
+        }
+        for (IrField field : cx.stateFieldsWithHistory()) {
+            for (int c = 0; c < lanes; c++) {
+                out.line(cx.type(field) + " " + cx.own(field, c) + " = 0;   // my value of " + field.name() + " in this step"
+                        + (lanes == 1 ? "" : ", column " + c));
+            }
+        }
+        for (int c = 0; c < lanes; c++) {
+            column(c, steady, resolved.get(c), stagedInputs.get(c));
+        }
+        shiftHistory();
+        if (edge.crossed() && !edge.readyWords()) {
+            publishToken();
+        }
+    }
+
+    /** My column {@code c} in one step: its actors, its stores, and what it publishes to the band on the right. */
+    private void column(int c, boolean steady, Map<BandRead, String> resolved, Map<String, String> stagedInputs) {
+        if (!steady) {
+            out.open(lanes == 1 ? "if (computes)" : "if (i >= 0 && i < " + mapping.rows() + " && " + cx.column(c) + " < "
+                    + mapping.columns() + ")");
+        } else if (lanes > 1) {
+            out.open("/* column " + c + " */");
+        }
+        out.line("[[maybe_unused]] const long long g = " + fields.index(new String[] {"i", cx.column(c)}) + ";   // my point in every field");
+        Map<Integer, String> produced = new HashMap<>();
+        CudaExpressions expressions = new CudaExpressions(out, graph, operands(c, resolved, produced, stagedInputs), fields.sizes(),
+                "error");
+        // the band's last edge.columns() columns are what the band to the right reads
+        String onEdge = lanes == 1 ? "lane >= " + (WARP - edge.columns()) : "lane * " + lanes + " + " + c + " >= " + (width - edge.columns());
+        String edgeSlot = lanes == 1 ? "lane - " + (WARP - edge.columns()) : "lane * " + lanes + " + " + c + " - " + (width - edge.columns());
+        expressions.lowerActors(produced, (actor, value) -> {
+            IrField field = graph.field(actor.writes());
+            BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
+            out.line(CudaBandContext.ring(field, "out") + "[" + cx.ringSlot(ring, "i", c) + "] = " + value + ";");
+            if (edge.crossed() && !edge.readyWords() && edge.fields().contains(field)) {
+                out.line("if (" + onEdge + ") f." + CudaNames.member(field.name()) + "[g] = " + value
+                        + ";   // the edge, which the band to the right reads after the token");
+            }
+            if (mapping.history()[field.id()] > 0) {
+                out.line(cx.own(field, c) + " = " + value + ";");
+            }
+            if (edge.readyWords() && edge.fields().contains(field)) {
+                out.open("if (" + onEdge + " && band < " + (mapping.bands() - 1) + ")");
+                sync.bandPublishValue(cx, field, edgeSlot, value);
+                out.close();
+            }
+        });
+        List<IrField> withHistory = cx.stateFieldsWithHistory();
+        if (!steady && !withHistory.isEmpty()) {
+            out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + " && " + cx.column(c) + " < " + mapping.columns() + ")");
+            out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
+            for (IrField field : withHistory) {
+                out.line(cx.own(field, c) + " = f." + CudaNames.member(field.name()) + "["
+                        + fields.index(new String[] {"i", cx.column(c)}) + "];");
+            }
+        }
+        if (!steady || lanes > 1) {
+            out.close();
+        }
+    }
+
+    /**
+     * Where a read at my column c finds its value when it reaches left of my first column: lane l - lanesBack's column
+     * {@code column}, which that lane computed stepsBack steps ago (lanes one row apart).
+     */
+    private record Source(int lanesBack, int column, int stepsBack) {
+        static Source of(BandRead read, int c, int lanes) {
+            int lanesBack = Math.ceilDiv(read.columnsBack() - c, lanes);
+            return new Source(lanesBack, c - read.columnsBack() + lanesBack * lanes, read.rowsBack() + lanesBack);
+        }
+    }
+
+    private static String text(BandRead read) {
+        return read.field().name() + "[i-" + read.rowsBack() + ", j-" + read.columnsBack() + "]";
+    }
+
+    /**
+     * Where a read's value comes from at my column c: its own history (same column), another of my columns (this
+     * step's value or its history), the lane the read reaches (a shuffle), or, for the lanes left of that reach, the
+     * edge window; every lane loads the window, at a clamped index, and keeps what its lane needs, so that the step
+     * has no branch.
+     */
+    private String resolve(BandRead read, int c, Map<String, String> shuffled) {
+        String type = cx.type(read.field());
+        if (read.columnsBack() <= c && read.rowsBack() == 0) {
+            return cx.own(read.field(), c - read.columnsBack());   // computed earlier in this step, by my column to the left
+        }
+        String name = out.temporary("r");
+        if (read.columnsBack() <= c) {
+            out.line("const " + type + " " + name + " = " + cx.history(read.field(), c - read.columnsBack(), read.rowsBack() - 1)
+                    + ";   // " + text(read) + (read.columnsBack() == 0 ? "" : ": my column " + (c - read.columnsBack())));
+            return name;
+        }
+        Source from = Source.of(read, c, lanes);
+        String shuffledName = shuffled.get(read.field().id() + "/" + from.column() + "/" + from.stepsBack() + "/" + from.lanesBack());
+        String slot = lanes == 1 ? "min(lane + " + (edge.columns() - read.columnsBack()) + ", " + (edge.columns() - 1) + ")"
+                : "min(lane * " + lanes + " + " + (c - read.columnsBack() + edge.columns()) + ", " + (edge.columns() - 1) + ")";
+        String row = "min(max(i - " + read.rowsBack() + " - wb, 0), " + (edge.windowRows() - 1) + ")";
+        String fromEdge = out.temporary("e");
+        out.line("const " + type + " " + fromEdge + " = " + CudaBandContext.window(read.field()) + "[warp][" + slot + "][" + row + "];");
+        out.line("const " + type + " " + name + " = lane < " + from.lanesBack() + " ? " + fromEdge + " : " + shuffledName
+                + ";   // " + text(read) + ": the left band's edge, or lane l-" + from.lanesBack());
+        return name;
+    }
+
+    private CudaExpressions.Operands operands(int c, Map<BandRead, String> resolved, Map<Integer, String> produced,
+                                              Map<String, String> stagedInputs) {
+        return new CudaExpressions.Operands() {
+            @Override
+            public String index(int dimension) {
+                return dimension == 0 ? "i" : cx.column(c);
+            }
+
+            @Override
+            public String load(IrExpr.Load load) {
+                IrField field = graph.field(load.field());
+                if (field.isState()) {
+                    BandRead read = new BandRead(field, -load.offset()[0], -load.offset()[1]);
+                    return read.samePoint() ? produced.get(field.id()) : resolved.get(read);
+                }
+                if (mapping.staged(field)) {
+                    return stagedInputs.get(field.name() + "@" + (-load.offset()[0]));
+                }
+                return "f." + CudaNames.member(field.name()) + "[g + " + fields.offset(load.offset()) + "]";
+            }
+
+            @Override
+            public java.util.Optional<String> laneSequence(IrExpr.Load load) {
+                IrField field = graph.field(load.field());
+                return mapping.laneSequences().contains(field) && load.offset()[1] == 0
+                        ? java.util.Optional.of(cx.laneSequence(field, c)) : java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Optional<String> stagedTable(int table) {
+                return mapping.stagesTables() ? java.util.Optional.of(cx.stagedTable(table)) : java.util.Optional.empty();
+            }
+        };
+    }
+
+    private void shiftHistory() {
+        for (IrField field : cx.stateFieldsWithHistory()) {
+            int depth = mapping.history()[field.id()];
+            for (int c = 0; c < lanes; c++) {
+                for (int back = depth - 1; back > 0; back--) {
+                    out.line(cx.history(field, c, back) + " = " + cx.history(field, c, back - 1) + ";");
+                }
+                out.line(cx.history(field, c, 0) + " = " + cx.own(field, c) + ";");
+            }
+        }
+    }
+
+    /** Token words: after lane 31 finished the last row of a group, the warp meets and lane 31 publishes it. */
+    private void publishToken() {
+        int group = edge.groupRows();
+        int rows = mapping.rows();
+        out.line("const int r31 = s - 31;   // the row lane 31, the band's last column, finished in this step");
+        out.open("if (band < " + (mapping.bands() - 1) + " && r31 >= 0 && r31 < " + rows
+                + (group == 1 ? "" : " && ((r31 + 1) % " + group + " == 0 || r31 == " + (rows - 1) + ")") + ")");
+        out.line("__syncwarp();   // every lane's stores before the token");
+        out.open("if (lane == 31)");
+        sync.bandPublishToken(cx, group == 1 ? "r31" : "r31 / " + group);
+        out.close();
+        out.close();
+    }
+}
