@@ -108,12 +108,12 @@ namespace nw__lock_dataflow_persistent__atomic_spin_lock__per_thread_shared__64x
                         o_score = v12;
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
-                        const int r31 = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 1 && r31 >= 0 && r31 < 64) {
+                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                        if (band < 1 && lastLaneRow >= 0 && lastLaneRow < 64) {
                             __syncwarp();   // every lane's stores before the token
                             if (lane == 31) {
                                 __threadfence();   // the rows before it, then the unlock
-                                atomicExch(&tokens[(band) * 64 + r31], 1);
+                                atomicExch(&tokens[(band) * 64 + lastLaneRow], 1);
                             }
                         }
                     }
@@ -148,12 +148,12 @@ namespace nw__lock_dataflow_persistent__atomic_spin_lock__per_thread_shared__64x
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
-                        const int r31 = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 1 && r31 >= 0 && r31 < 64) {
+                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                        if (band < 1 && lastLaneRow >= 0 && lastLaneRow < 64) {
                             __syncwarp();   // every lane's stores before the token
                             if (lane == 31) {
                                 __threadfence();   // the rows before it, then the unlock
-                                atomicExch(&tokens[(band) * 64 + r31], 1);
+                                atomicExch(&tokens[(band) * 64 + lastLaneRow], 1);
                             }
                         }
                     }

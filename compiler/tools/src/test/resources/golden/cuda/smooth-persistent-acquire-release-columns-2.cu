@@ -107,11 +107,11 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
                         h_u_c0_0 = o_u_c0;
                         h_u_c1_1 = h_u_c1_0;
                         h_u_c1_0 = o_u_c1;
-                        const int r31 = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 3 && r31 >= 0 && r31 < 40) {
+                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                        if (band < 3 && lastLaneRow >= 0 && lastLaneRow < 40) {
                             __syncwarp();   // every lane's stores before the token
                             if (lane == 31) {
-                                fg::store_release_gpu(&tokens[(band) * 40 + r31], 1);   // release the rows before it
+                                fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
                             }
                         }
                     }
@@ -162,11 +162,11 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
                         h_u_c0_0 = o_u_c0;
                         h_u_c1_1 = h_u_c1_0;
                         h_u_c1_0 = o_u_c1;
-                        const int r31 = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 3 && r31 >= 0 && r31 < 40) {
+                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                        if (band < 3 && lastLaneRow >= 0 && lastLaneRow < 40) {
                             __syncwarp();   // every lane's stores before the token
                             if (lane == 31) {
-                                fg::store_release_gpu(&tokens[(band) * 40 + r31], 1);   // release the rows before it
+                                fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
                             }
                         }
                     }

@@ -86,11 +86,11 @@ namespace smooth__lock_dataflow_persistent__acquire_release__per_thread_shared__
                         o_u = v10;
                         h_u_1 = h_u_0;
                         h_u_0 = o_u;
-                        const int r31 = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 6 && r31 >= 0 && r31 < 40) {
+                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                        if (band < 6 && lastLaneRow >= 0 && lastLaneRow < 40) {
                             __syncwarp();   // every lane's stores before the token
                             if (lane == 31) {
-                                fg::store_release_gpu(&tokens[(band) * 40 + r31], 1);   // release the rows before it
+                                fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
                             }
                         }
                     }
@@ -123,11 +123,11 @@ namespace smooth__lock_dataflow_persistent__acquire_release__per_thread_shared__
                         }
                         h_u_1 = h_u_0;
                         h_u_0 = o_u;
-                        const int r31 = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 6 && r31 >= 0 && r31 < 40) {
+                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                        if (band < 6 && lastLaneRow >= 0 && lastLaneRow < 40) {
                             __syncwarp();   // every lane's stores before the token
                             if (lane == 31) {
-                                fg::store_release_gpu(&tokens[(band) * 40 + r31], 1);   // release the rows before it
+                                fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
                             }
                         }
                     }

@@ -258,12 +258,12 @@ final class CudaBandStep {
     private void publishToken() {
         int group = edge.groupRows();
         int rows = mapping.rows();
-        out.line("const int r31 = s - 31;   // the row lane 31, the band's last column, finished in this step");
-        out.open("if (band < " + (mapping.bands() - 1) + " && r31 >= 0 && r31 < " + rows
-                + (group == 1 ? "" : " && ((r31 + 1) % " + group + " == 0 || r31 == " + (rows - 1) + ")") + ")");
+        out.line("const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step");
+        out.open("if (band < " + (mapping.bands() - 1) + " && lastLaneRow >= 0 && lastLaneRow < " + rows
+                + (group == 1 ? "" : " && ((lastLaneRow + 1) % " + group + " == 0 || lastLaneRow == " + (rows - 1) + ")") + ")");
         out.line("__syncwarp();   // every lane's stores before the token");
         out.open("if (lane == 31)");
-        sync.bandPublishToken(cx, group == 1 ? "r31" : "r31 / " + group);
+        sync.bandPublishToken(cx, group == 1 ? "lastLaneRow" : "lastLaneRow / " + group);
         out.close();
         out.close();
     }

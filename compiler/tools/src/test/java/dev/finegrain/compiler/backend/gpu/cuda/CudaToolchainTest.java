@@ -20,10 +20,12 @@ import java.util.List;
 import java.util.Optional;
 
 import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Finegrain.wavefront;
 import static dev.finegrain.dsl.Type.INT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -67,19 +69,28 @@ class CudaToolchainTest {
     }
 
     /**
-     * Persistent bands whose lanes own four columns build: the input ring copied and the output ring written by the
-     * lanes together, the ready words published from the band's last column (the goldens hold other widths' text).
+     * Persistent bands whose lanes own several columns build: tiny-lock's ready words (NW, four columns: the input ring
+     * copied and the output ring written by the lanes together) and acquire-release's token words (Smith-Waterman, two
+     * columns, whose step names enough temporaries that one was once called like the token's row and clashed).
      */
     @Test
     void buildsPersistentBandsOfWideLanes(@TempDir Path cache) throws Exception {
         assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
         Kernel nw = GpuGoldenCatalog.CATALOG.find("nw").orElseThrow().kernel();
-        KernelGraph graph = Pipeline.compile(nw);
-        CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph, SchedulePlanner.plan(graph,
-                lockDataflow().persistent().columnsPerLane(4)), Optional.of(LockMechanism.TINY_LOCK)), new int[] {100, 300});
-        assertTrue(source.text().contains("lane * 4 + 3") && source.text().contains("for (int e = lane; e < 128; e += 32)"),
-                source.text());
-        assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)));
+        Kernel smithWaterman = kernel("sw").domain(dim("i", "rows"), dim("j", "cols")).param("gap", INT)
+                .input("similarity", INT).state("h", INT, boundary(constant(0)))
+                .actor("cell", "h", a -> max(constant(0), a.read("h", -1, -1).plus(a.read("similarity", 0, 0)),
+                        a.read("h", -1, 0).minus(a.param("gap")), a.read("h", 0, -1).minus(a.param("gap"))))
+                .build();
+        for (var pair : List.of(java.util.Map.entry(nw, 4), java.util.Map.entry(smithWaterman, 2))) {
+            KernelGraph graph = Pipeline.compile(pair.getKey());
+            LockMechanism mechanism = pair.getValue() == 4 ? LockMechanism.TINY_LOCK : LockMechanism.ACQUIRE_RELEASE_FLAG;
+            CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph, SchedulePlanner.plan(graph,
+                    lockDataflow().persistent().columnsPerLane(pair.getValue())), Optional.of(mechanism)), new int[] {100, 300});
+            int width = 32 * pair.getValue();
+            assertTrue(source.text().contains("for (int e = lane; e < " + width + "; e += 32)"), source.text());
+            assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), pair.getKey().name());
+        }
     }
 
     /** Dynamic dataflow's persistent blocks and the prelude's ready ring build in 2D and 3D, with ragged edge tiles. */
