@@ -56,7 +56,10 @@ public record KernelOutputs(Map<String, Object> fields, Map<String, Reduced> red
         }
         Map<String, Reduced> reductions = new LinkedHashMap<>();
         for (ReductionSpec reduction : graph.kernel().reductions()) {
-            reductions.put(reduction.name(), Reducer.over(whole.get(reduction.field()), sizes, reduction));
+            if (whole.containsKey(reduction.field())) {
+                // a field not given whole (folded) is reduced by whoever folded it
+                reductions.put(reduction.name(), Reducer.over(whole.get(reduction.field()), sizes, reduction));
+            }
         }
         return new KernelOutputs(kept, reductions);
     }

@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * How seed 002's buffered channels (mechanism spsc-ring) lay out a lock-dataflow plan, decided once for every target
- * that runs it. Every state field the kernel neither keeps whole nor reduces is folded into a ring of {@code capacity}
+ * that runs it. Every state field the kernel does not keep whole is folded into a ring of {@code capacity}
  * slots along the first dimension, and a write waits until every reader of the value it overwrites has finished: a
  * producer runs at most a ring ahead of its consumers (back-pressure), and a run holds {@code capacity} slots of such a
  * field, not the domain's.
@@ -24,6 +24,10 @@ import java.util.Optional;
  * band to have finished the rows that read the row it overwrites; only a field kept as its last row or its final value
  * folds (its last column needs every row).
  *
+ * <p>A folded field's reductions stream: each worker reduces the values of its block or band row as it finishes them,
+ * into two words per reduction beside its counter ({@link #STREAMED_REDUCTIONS} at most; a field with more stays
+ * whole), and the run combines the workers' partial reductions, which the order-free semantics of a reduction allows.
+ *
  * @param rank       the domain's rank, 1 or 2
  * @param capacity   the ring's slots (instances in 1D, rows in 2D), a power of two
  * @param block      instances per block in 1D; 1 in 2D
@@ -35,6 +39,8 @@ import java.util.Optional;
 public record RingFolding(int rank, int capacity, int block, int dataReach, List<Integer> folded, int foldReach,
                           List<String> keptWhole) {
 
+    /** The most reductions that stream: two words each beside a worker's counter, in its cache line of eight. */
+    public static final int STREAMED_REDUCTIONS = 3;
     /** The ring's length in 1D where the schedule names none: this many instances, or more where a block and its reads need it. */
     public static final int DEFAULT_CAPACITY = 1024;
     /** The ring's length in 2D where the schedule names none: this many rows, or more where the reads need it. */
@@ -59,16 +65,18 @@ public record RingFolding(int rank, int capacity, int block, int dataReach, List
         List<Integer> folded = new ArrayList<>();
         List<String> keptWhole = new ArrayList<>();
         int foldReach = 0;
+        int streamed = 0;
         for (IrField field : graph.fields()) {
             if (!field.isState()) {
                 continue;
             }
             Keep keep = graph.kernel().keep(field.name());
-            boolean reduced = graph.kernel().reductions().stream().anyMatch(r -> r.field().equals(field.name()));
+            long reductions = graph.kernel().reductions().stream().filter(r -> r.field().equals(field.name())).count();
             if (keep == Keep.ALL) {
                 keptWhole.add(field.name() + " is kept whole (keep ALL)");
-            } else if (reduced) {
-                keptWhole.add(field.name() + " is reduced, and a reduction reads every value after the run");
+            } else if (streamed + reductions > STREAMED_REDUCTIONS) {
+                keptWhole.add(field.name() + " is reduced, and at most " + STREAMED_REDUCTIONS + " reductions stream beside a"
+                        + " worker's counter; the others read every value after the run");
             } else if (rows && keep == Keep.LAST_COLUMN) {
                 keptWhole.add(field.name() + " is kept as its last column, which every row adds to");
             } else if (field.haloHigh()[0] > 0) {
@@ -76,6 +84,7 @@ public record RingFolding(int rank, int capacity, int block, int dataReach, List
             } else {
                 folded.add(field.id());
                 foldReach = Math.max(foldReach, field.haloLow()[0]);
+                streamed += (int) reductions;
             }
         }
         // 1D: a block and the values its reads reach; 2D: the rows a read reaches and the row written. No more: a band's
@@ -123,6 +132,15 @@ public record RingFolding(int rank, int capacity, int block, int dataReach, List
         return folded.contains(field);
     }
 
+    /**
+     * The reductions that stream, in the kernel's order: those of folded fields. The k-th keeps its partial result in
+     * words 1 + 2k (the extreme's point plus one, 0 before any value) and 2 + 2k (the value) of each worker's line.
+     */
+    public List<dev.finegrain.dsl.ReductionSpec> streamed(KernelGraph graph) {
+        return graph.kernel().reductions().stream().filter(r -> graph.fields().stream()
+                .anyMatch(f -> f.name().equals(r.field()) && folds(f.id()))).toList();
+    }
+
     /** What a reader of the generated class should know: the blocks, the ring, and what folds or why not. */
     public String describe(KernelGraph graph) {
         StringBuilder text = new StringBuilder(rank == 2 ? "spsc-ring: each band waits for its neighbours' rows, rings of "
@@ -132,6 +150,10 @@ public record RingFolding(int rank, int capacity, int block, int dataReach, List
         } else {
             text.append("folded into a ring: ").append(String.join(", ", folded.stream().map(f -> graph.field(f).name()).toList()))
                     .append(" (reads reach ").append(foldReach).append(" back)");
+        }
+        if (!streamed(graph).isEmpty()) {
+            text.append("; reductions streamed by each worker as it finishes its values: ")
+                    .append(String.join(", ", streamed(graph).stream().map(dev.finegrain.dsl.ReductionSpec::name).toList()));
         }
         if (!keptWhole.isEmpty()) {
             text.append("; ").append(String.join("; ", keptWhole));

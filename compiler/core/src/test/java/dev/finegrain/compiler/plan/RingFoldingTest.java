@@ -41,14 +41,32 @@ class RingFoldingTest {
     }
 
     @Test
-    void aFieldKeptInPartAndNotReducedFoldsAndTheOthersSayWhyNot() {
+    void fieldsKeptInPartFoldAndTheirReductionsStream() {
+        KernelGraph graph = Pipeline.compile(chain(Keep.FINAL));
         RingFolding rings = rings(chain(Keep.FINAL), lockDataflow()).rings().orElseThrow();
         assertEquals(1, rings.block(), "the sum's chain of distance 1 sets the block");
-        assertEquals(List.of(1), rings.folded(), "a, field 1 after the input b");
+        assertEquals(List.of(1, 2), rings.folded(), "a and s, fields 1 and 2 after the input b");
         assertEquals(64, rings.foldReach());
         assertEquals(1024, rings.capacity());
-        assertEquals(List.of("s is reduced, and a reduction reads every value after the run"), rings.keptWhole());
-        assertTrue(rings(chain(Keep.ALL), lockDataflow()).rings().orElseThrow().folded().isEmpty());
+        assertEquals(List.of(), rings.keptWhole());
+        assertEquals(List.of("max(s)"), rings.streamed(graph).stream().map(dev.finegrain.dsl.ReductionSpec::name).toList(),
+                "s's maximum is streamed by each worker beside its counter");
+        assertTrue(rings(chain(Keep.ALL), lockDataflow()).rings().orElseThrow().folded().equals(List.of(2)),
+                "a kept whole stays whole; s still folds");
+    }
+
+    @Test
+    void moreReductionsThanAWorkersLineHoldsKeepTheirFieldWhole() {
+        Kernel many = kernel("many").domain(dim("i", "n"))
+                .state("s", INT, boundary(constant(0))).state("t", INT, boundary(constant(0)))
+                .actor("count", "s", c -> c.read("s", -1).plus(1)).actor("twice", "t", c -> c.read("t", -1).plus(2))
+                .keep("s", Keep.FINAL).keep("t", Keep.FINAL)
+                .reduce("s", Reduction.MAX).reduce("s", Reduction.MIN).reduce("t", Reduction.SUM).reduce("t", Reduction.MAX)
+                .build();
+        RingFolding rings = rings(many, lockDataflow()).rings().orElseThrow();
+        assertEquals(List.of(0), rings.folded(), "s's two reductions stream");
+        assertEquals(List.of("t is reduced, and at most 3 reductions stream beside a worker's counter; the others read every"
+                + " value after the run"), rings.keptWhole(), "t's two more would make four");
     }
 
     @Test

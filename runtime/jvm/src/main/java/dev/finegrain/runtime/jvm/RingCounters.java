@@ -25,7 +25,7 @@ import java.lang.invoke.VarHandle;
 public final class RingCounters {
     private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
     /** Longs per counter: one per 64-byte line, so two workers' counters never share a line. */
-    static final int STRIDE = 8;
+    public static final int STRIDE = 8;
     /** The channel number of a wait for space (the watchdog's report names it), beside the plan's channel numbers. */
     public static final int SPACE_CHANNEL = -3;
 

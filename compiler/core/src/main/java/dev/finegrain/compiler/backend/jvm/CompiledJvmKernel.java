@@ -193,13 +193,16 @@ public final class CompiledJvmKernel {
         private final Object[] arrays;
         /** The layout of {@code arrays} when the class has one of its own; null for the reference's layout. */
         private final StorageLayout layout;
+        /** The run's sync objects, where the workers leave what they computed beside the fields (streamed reductions). */
+        private final Object[] sync;
         private final TeamTask task;
         private final int[] sizes;
         private final int workers;
         private final AtomicBoolean ran = new AtomicBoolean();
 
-        private Prepared(Object[] arrays, StorageLayout layout, TeamTask task, int[] sizes, int workers) {
+        private Prepared(Object[] arrays, StorageLayout layout, Object[] sync, TeamTask task, int[] sizes, int workers) {
             this.arrays = arrays;
+            this.sync = sync;
             this.layout = layout;
             this.task = task;
             this.sizes = sizes;
@@ -237,7 +240,8 @@ public final class CompiledJvmKernel {
         }
 
         public KernelOutputs outputs() {
-            return layout == null ? KernelOutputs.fromPadded(variant.graph(), sizes, arrays) : layout.outputs(variant.graph(), sizes, arrays);
+            return layout == null ? KernelOutputs.fromPadded(variant.graph(), sizes, arrays)
+                    : layout.outputs(variant.graph(), sizes, arrays, sync);
         }
     }
 
@@ -320,8 +324,9 @@ public final class CompiledJvmKernel {
                     };
                 }
             }
-            return new Prepared(arrays, laidOut.layout(), instantiate(invocation, arrays, laidOut.frame().clone(), workers, stallTimeoutNanos),
-                    invocation.sizes(), workers);
+            Object[] sync = syncObjects(invocation.sizes(), workers);
+            return new Prepared(arrays, laidOut.layout(), sync, instantiate(invocation, arrays, laidOut.frame().clone(), sync,
+                    stallTimeoutNanos), invocation.sizes(), workers);
         }
     }
 
@@ -347,7 +352,7 @@ public final class CompiledJvmKernel {
     }
 
     /** The kernel object over {@code arrays}; {@code frame} is the sizes it is constructed with ({@link StorageLayout#frame}). */
-    private TeamTask instantiate(Invocation invocation, Object[] arrays, int[] frame, int workers, long stallTimeoutNanos) {
+    private TeamTask instantiate(Invocation invocation, Object[] arrays, int[] frame, Object[] sync, long stallTimeoutNanos) {
         List<ParamSpec> params = variant.graph().kernel().params();
         long[] integral = new long[params.size()];
         double[] real = new double[params.size()];
@@ -360,7 +365,6 @@ public final class CompiledJvmKernel {
                 default -> throw new IllegalStateException("validated param is " + value);
             }
         }
-        Object[] sync = syncObjects(invocation.sizes(), workers);
         Watchdog watchdog = new Watchdog(stallTimeoutNanos, describer(invocation.sizes()), waitPolicy());
         TeamTask kernel;
         try {

@@ -2,11 +2,17 @@ package dev.finegrain.compiler.backend.jvm.layout;
 
 import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.Reducer;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.RingFolding;
 
+import dev.finegrain.dsl.ReductionSpec;
+import dev.finegrain.dsl.Type;
+import dev.finegrain.runtime.jvm.RingCounters;
+
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -61,6 +67,38 @@ public final class RingStorage implements StorageLayout {
     public Object[] padded(Object[] laidOut) {
         throw new UnsupportedOperationException("a field folded into a ring keeps its last " + folding.capacity()
                 + " values only; read a run's outputs()");
+    }
+
+    /**
+     * As below, with the reductions of folded fields combined from what each worker streamed into its line of the
+     * counters ({@code sync[0]}, {@link RingFolding#streamed}).
+     */
+    @Override
+    public KernelOutputs outputs(KernelGraph kernelGraph, int[] domainSizes, Object[] laidOut, Object[] sync) {
+        KernelOutputs outputs = outputs(kernelGraph, domainSizes, laidOut);
+        List<ReductionSpec> streamed = folding.streamed(graph);
+        if (streamed.isEmpty()) {
+            return outputs;
+        }
+        long[] words = (long[]) sync[0];
+        Map<String, KernelOutputs.Reduced> reductions = new LinkedHashMap<>();
+        for (ReductionSpec reduction : graph.kernel().reductions()) {
+            int k = streamed.indexOf(reduction);
+            if (k < 0) {
+                reductions.put(reduction.name(), outputs.reductions().get(reduction.name()));
+                continue;
+            }
+            Type type = graph.fields().stream().filter(f -> f.name().equals(reduction.field())).findFirst().orElseThrow().type();
+            Reducer reducer = new Reducer(reduction, type);
+            for (int line = 0; line + RingCounters.STRIDE <= words.length; line += RingCounters.STRIDE) {
+                long seen = words[line + 1 + 2 * k];
+                if (seen > 0) {
+                    reducer.add(words[line + 2 + 2 * k], seen - 1);
+                }
+            }
+            reductions.put(reduction.name(), reducer.result(sizes));
+        }
+        return new KernelOutputs(outputs.fields(), reductions);
     }
 
     /** The kept values: a folded field's last value from its ring, every other state field as the reference keeps it. */

@@ -18,6 +18,15 @@ public sealed interface StorageLayout permits AlignedStorage, HyperplaneStorage,
         return dev.finegrain.compiler.backend.KernelOutputs.fromPadded(graph, sizes, padded(laidOut));
     }
 
+    /**
+     * As {@link #outputs(dev.finegrain.compiler.ir.KernelGraph, int[], Object[])}, where the run's sync objects may
+     * hold what it computed beside the fields (the reductions spsc-ring's workers streamed).
+     */
+    default dev.finegrain.compiler.backend.KernelOutputs outputs(dev.finegrain.compiler.ir.KernelGraph graph, int[] sizes, Object[] laidOut,
+                                                                 Object[] sync) {
+        return outputs(graph, sizes, laidOut);
+    }
+
     /** The sizes the class is constructed with: the domain's, then what the layout tells the class. */
     int[] frame();
 }

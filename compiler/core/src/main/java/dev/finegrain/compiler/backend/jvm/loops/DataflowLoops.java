@@ -226,9 +226,12 @@ public final class DataflowLoops {
             if (rings != null && !chain) {
                 perBlock.addAll(rings.before(block));
                 perBlock.add(points);
-                perBlock.addAll(rings.after(block));
+                perBlock.addAll(rings.after(block, end));
             } else {
                 perBlock.add(points);
+                if (rings != null) {
+                    perBlock.addAll(rings.reduceBlock(block, end));
+                }
             }
             out.add(chain ? new JStmt.Loop(block, LoweringContext.mul(cx.worker, units), units, constant(1), perBlock)
                     : new JStmt.Loop(block, cx.worker, units, cx.workers, perBlock));
@@ -246,7 +249,7 @@ public final class DataflowLoops {
             out.add(new JStmt.Comment("spsc-ring: each row of the band awaits its neighbours' rows, runs whole, and counts itself"));
             row.addAll(rings.beforeRow(band, bandStart, bandEnd));
             row.addAll(points.points(bandStart, bandEnd));
-            row.addAll(rings.afterRow());
+            row.addAll(rings.afterRow(bandStart, bandEnd));
         } else if (scan.isPresent()) {
             out.add(new JStmt.Comment(rings != null ? "spsc-ring: each row scan awaits its neighbours' rows and counts itself"
                     : "the first and last " + edge + " column(s) of a band await and publish tokens, before and after each row"));
@@ -338,7 +341,7 @@ public final class DataflowLoops {
         }
         row.addAll(scan.row(points));
         if (rings != null) {
-            row.addAll(rings.afterRow());
+            row.addAll(rings.afterRow(bandStart, bandEnd));
         }
         if (edge > 0 && !publishes.isEmpty()) {
             JExpr.Local publishFrom = cx.local("publishFrom", JType.INT);

@@ -1,12 +1,18 @@
 package dev.finegrain.compiler.backend.jvm.loops;
 
 import dev.finegrain.compiler.backend.jvm.code.JExpr;
+import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
 import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.backend.jvm.tokens.RingCounterTokens;
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.RingFolding;
+import dev.finegrain.dsl.ReductionSpec;
+import dev.finegrain.dsl.Type;
+import dev.finegrain.runtime.jvm.RingCounters;
+import dev.finegrain.runtime.jvm.StreamedReductions;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -113,7 +119,7 @@ final class RingBlocks {
             JExpr rows = add(row, constant(folding.spaceOffset() + 1));
             out.add(new JStmt.Comment("back-pressure: every band's rows that read the row this one overwrites, finished"));
             out.add(counters.awaitRows(words, constant(0), sub(cx.workers, constant(1)), rows, cx.workers, cx.watchdog,
-                    constant(dev.finegrain.runtime.jvm.RingCounters.SPACE_CHANNEL), consumer,
+                    constant(RingCounters.SPACE_CHANNEL), consumer,
                     LoweringContext.mul(sub(rows, constant(1)), cx.size[cx.last])));
             out.addAll(haloColumns(bandStart, bandEnd));
         }
@@ -129,7 +135,7 @@ final class RingBlocks {
         List<JStmt> high = new ArrayList<>();
         JExpr.Local x = cx.coordinate[cx.last];
         for (int f : folding.folded()) {
-            dev.finegrain.compiler.ir.IrField field = cx.graph.field(f);
+            IrField field = cx.graph.field(f);
             for (int c = -field.haloLow()[cx.last]; c < 0; c++) {
                 low.add(new JStmt.Assign(x, constant(c)));
                 low.addAll(boundaryStore(field));
@@ -157,20 +163,20 @@ final class RingBlocks {
     }
 
     /** Stores field {@code field}'s boundary value at the current point (a halo point): its expression, or its input's value. */
-    private List<JStmt> boundaryStore(dev.finegrain.compiler.ir.IrField field) {
+    private List<JStmt> boundaryStore(IrField field) {
         List<JStmt> out = new ArrayList<>();
         JExpr value;
         if (field.boundary() != null) {
             dev.finegrain.compiler.ir.IrActor writer = cx.graph.actors().stream().filter(a -> a.writes() == field.id())
                     .findFirst().orElseThrow();
             value = cx.actors.lower(writer, field.boundary(), out);
-        } else if (field.boundaryInput() != dev.finegrain.compiler.ir.IrField.NO_INPUT) {
+        } else if (field.boundaryInput() != IrField.NO_INPUT) {
             value = cx.value(field.boundaryInput(), cx.index(field.boundaryInput(), new int[cx.rank]));
         } else {
             return out;
         }
         JType element = cx.storageType(field).element();
-        if (field.type() == dev.finegrain.dsl.Type.BOOL && value.type().equals(JType.BOOLEAN)) {
+        if (field.type() == Type.BOOL && value.type().equals(JType.BOOLEAN)) {
             value = new JExpr.Convert(value, JType.INT);
         }
         out.add(new JStmt.Store(cx.array[field.id()], cx.index(field.id(), new int[cx.rank]),
@@ -179,12 +185,65 @@ final class RingBlocks {
     }
 
     /** 2D, after the current row: counted finished, so its readers and the writers of its slots may go on. */
-    List<JStmt> afterRow() {
-        return List.of(counters.finishRows(cx.syncArray[0], cx.worker, add(cx.coordinate[0], constant(1))));
+    List<JStmt> afterRow(JExpr bandStart, JExpr bandEnd) {
+        List<JStmt> out = new ArrayList<>();
+        JExpr firstPoint = new JExpr.Binary(Op.ADD, new JExpr.Binary(Op.MUL, new JExpr.Convert(cx.coordinate[0], JType.LONG),
+                new JExpr.Convert(cx.size[cx.last], JType.LONG)), new JExpr.Convert(bandStart, JType.LONG));
+        // a 2D ring's row is whole: the band's values are consecutive from the row base, no wrap (mask -1)
+        out.addAll(reduce(field -> add(cx.rowBase[field], bandStart), constant(-1), sub(bandEnd, bandStart), firstPoint));
+        out.add(counters.finishRows(cx.syncArray[0], cx.worker, add(cx.coordinate[0], constant(1))));
+        return out;
     }
 
-    /** After block {@code block}: counted finished, so its readers and the writers of its slots may go on. */
-    List<JStmt> after(JExpr.Local block) {
-        return List.of(counters.finish(cx.syncArray[0], block, cx.workers));
+    /** After block {@code block} (its instances up to {@code end}): reduced, then counted finished. */
+    List<JStmt> after(JExpr.Local block, JExpr end) {
+        List<JStmt> out = new ArrayList<>(reduceBlock(block, end));
+        out.add(counters.finish(cx.syncArray[0], block, cx.workers));
+        return out;
+    }
+
+    /**
+     * The streamed reductions of block {@code block}'s values, before anything may overwrite their slots; where blocks
+     * are not counted (a chain, which one worker runs whole), after each block all the same.
+     */
+    List<JStmt> reduceBlock(JExpr.Local block, JExpr end) {
+        if (folding.streamed(cx.graph).isEmpty()) {
+            return List.of();
+        }
+        List<JStmt> out = new ArrayList<>();
+        JExpr first = mul(block, constant(folding.block()));
+        // the first instance's slot: its index in the ring, as a read at offset 0 of that instance finds it
+        out.add(new JStmt.Assign(cx.coordinate[0], first));
+        out.addAll(reduce(field -> cx.index(field, new int[] {0}), null, sub(end, first), new JExpr.Convert(first, JType.LONG)));
+        return out;
+    }
+
+    /**
+     * Each streamed reduction fed the {@code count} values from {@code first(field)} in its folded field's ring
+     * ({@code mask}: the ring's, or -1 where they cannot wrap), whose points are {@code firstPoint} on, into the
+     * reduction's two words of this worker's counter line ({@link RingFolding#streamed}).
+     */
+    private List<JStmt> reduce(java.util.function.IntFunction<JExpr> first, JExpr mask, JExpr count, JExpr firstPoint) {
+        List<JStmt> out = new ArrayList<>();
+        List<ReductionSpec> streamed = folding.streamed(cx.graph);
+        for (int k = 0; k < streamed.size(); k++) {
+            ReductionSpec reduction = streamed.get(k);
+            IrField field = cx.graph.fields().stream().filter(f -> f.name().equals(reduction.field()))
+                    .findFirst().orElseThrow();
+            boolean ints = field.type() == Type.INT;
+            JType values = ints ? JType.arrayOf(JType.INT) : JType.arrayOf(JType.LONG);
+            int kind = switch (reduction.reduction()) {
+                case SUM -> StreamedReductions.SUM;
+                case MAX -> StreamedReductions.MAX;
+                case MIN -> StreamedReductions.MIN;
+            };
+            JExpr at = add(mul(cx.worker, constant(RingCounters.STRIDE)), constant(1 + 2 * k));
+            out.add(new JStmt.Comment("stream " + reduction.name() + ": this worker's values just finished, into its counter line"));
+            out.add(new JStmt.Evaluate(LoweringContext.runtime("StreamedReductions", ints ? "ofInts" : "ofLongs", JType.VOID,
+                    List.of(values, JType.INT, JType.INT, JType.INT, JType.LONG, JType.INT, JType.arrayOf(JType.LONG), JType.INT),
+                    cx.array[field.id()], mask != null ? mask : constant(cx.ringMask(field.id())), first.apply(field.id()), count,
+                    firstPoint, constant(kind), cx.syncArray[0], at)));
+        }
+        return out;
     }
 }

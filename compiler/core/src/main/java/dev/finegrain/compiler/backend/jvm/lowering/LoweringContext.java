@@ -400,6 +400,11 @@ public final class LoweringContext {
         }
     }
 
+    /** A folded field's ring mask (its capacity less one), which indices into its ring are taken with. */
+    public int ringMask(int field) {
+        return ringMask[field];
+    }
+
     /** Whether field {@code field} is held in a ring ({@link #foldIntoRing}). */
     public boolean foldedIntoRing(int field) {
         return ringMask != null && ringMask[field] != 0;
