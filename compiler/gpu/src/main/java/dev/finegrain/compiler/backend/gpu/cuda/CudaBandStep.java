@@ -59,18 +59,17 @@ final class CudaBandStep {
         }
         List<BandRead> reads = mapping.reads();
         // what comes from the lanes to the left, shuffled by every lane before any branch
-        Map<String, String> shuffled = new HashMap<>();
+        Map<Source, String> shuffled = new HashMap<>();
         for (int c = 0; c < lanes; c++) {
             for (BandRead read : reads) {
                 if (read.columnsBack() > c) {
                     Source from = Source.of(read, c, lanes);
-                    String key = read.field().id() + "/" + from.column() + "/" + from.stepsBack() + "/" + from.lanesBack();
-                    if (!shuffled.containsKey(key)) {
+                    if (!shuffled.containsKey(from)) {
                         String name = out.temporary("u");
                         out.line("const " + cx.type(read.field()) + " " + name + " = __shfl_up_sync(" + FULL + ", "
                                 + cx.history(read.field(), from.column(), from.stepsBack() - 1) + ", " + from.lanesBack() + ");   // "
                                 + text(read) + " from lane l-" + from.lanesBack() + (lanes == 1 ? "" : "'s column " + from.column()));
-                        shuffled.put(key, name);
+                        shuffled.put(from, name);
                     }
                 }
             }
@@ -164,13 +163,14 @@ final class CudaBandStep {
     }
 
     /**
-     * Where a read at my column c finds its value when it reaches left of my first column: lane l - lanesBack's column
-     * {@code column}, which that lane computed stepsBack steps ago (lanes one row apart).
+     * Where a read of {@code field} at my column c finds its value when it reaches left of my first column: lane
+     * l - lanesBack's column {@code column}, which that lane computed stepsBack steps ago (lanes one row apart); reads
+     * with the same source share one shuffle.
      */
-    private record Source(int lanesBack, int column, int stepsBack) {
+    private record Source(IrField field, int lanesBack, int column, int stepsBack) {
         static Source of(BandRead read, int c, int lanes) {
             int lanesBack = Math.ceilDiv(read.columnsBack() - c, lanes);
-            return new Source(lanesBack, c - read.columnsBack() + lanesBack * lanes, read.rowsBack() + lanesBack);
+            return new Source(read.field(), lanesBack, c - read.columnsBack() + lanesBack * lanes, read.rowsBack() + lanesBack);
         }
     }
 
@@ -184,7 +184,7 @@ final class CudaBandStep {
      * edge window; every lane loads the window, at a clamped index, and keeps what its lane needs, so that the step
      * has no branch.
      */
-    private String resolve(BandRead read, int c, Map<String, String> shuffled) {
+    private String resolve(BandRead read, int c, Map<Source, String> shuffled) {
         String type = cx.type(read.field());
         if (read.columnsBack() <= c && read.rowsBack() == 0) {
             return cx.own(read.field(), c - read.columnsBack());   // computed earlier in this step, by my column to the left
@@ -196,7 +196,7 @@ final class CudaBandStep {
             return name;
         }
         Source from = Source.of(read, c, lanes);
-        String shuffledName = shuffled.get(read.field().id() + "/" + from.column() + "/" + from.stepsBack() + "/" + from.lanesBack());
+        String shuffledName = shuffled.get(from);
         String slot = lanes == 1 ? "min(lane + " + (edge.columns() - read.columnsBack()) + ", " + (edge.columns() - 1) + ")"
                 : "min(lane * " + lanes + " + " + (c - read.columnsBack() + edge.columns()) + ", " + (edge.columns() - 1) + ")";
         String row = "min(max(i - " + read.rowsBack() + " - wb, 0), " + (edge.windowRows() - 1) + ")";

@@ -19,7 +19,8 @@ final class CudaBands {
     /**
      * A warp alone on its scheduler copies a chunk's rows between steps, so each copy's latency is on the band's chain
      * unless several are in flight at once: unrolled, lanes of 2 to 8 columns ran 8192^2 needleman-wunsch 13 to 20 %
-     * faster on an H200; one-column lanes, which copy a value per row, ran 14 % slower, and are left rolled.
+     * faster on an H200 than rolled in an earlier invocation; one-column lanes, which copy a value per row, ran 14 %
+     * slower, and are left rolled.
      */
     private static final String UNROLL_COPIES = "#pragma unroll 8   // several rows' copies in flight at once";
 
