@@ -133,9 +133,14 @@ public record RingFolding(int rank, int capacity, int block, int dataReach, List
     }
 
     /**
-     * The reductions that stream, in the kernel's order: those of folded fields. The k-th keeps its partial result in
-     * words 1 + 2k (the extreme's point plus one, 0 before any value) and 2 + 2k (the value) of each worker's line.
+     * The word of a worker's counter line where the k-th streamed reduction keeps the point of its partial result plus
+     * one (0 before any value); the value is in the word after it. Word 0 is the counter.
      */
+    public static int streamedWord(int k) {
+        return 1 + 2 * k;
+    }
+
+    /** The reductions that stream, in the kernel's order: those of folded fields, each in its {@link #streamedWord}. */
     public List<dev.finegrain.dsl.ReductionSpec> streamed(KernelGraph graph) {
         return graph.kernel().reductions().stream().filter(r -> graph.fields().stream()
                 .anyMatch(f -> f.name().equals(r.field()) && folds(f.id()))).toList();

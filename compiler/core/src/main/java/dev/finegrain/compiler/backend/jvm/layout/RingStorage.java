@@ -91,9 +91,9 @@ public final class RingStorage implements StorageLayout {
             Type type = graph.fields().stream().filter(f -> f.name().equals(reduction.field())).findFirst().orElseThrow().type();
             Reducer reducer = new Reducer(reduction, type);
             for (int line = 0; line + RingCounters.STRIDE <= words.length; line += RingCounters.STRIDE) {
-                long seen = words[line + 1 + 2 * k];
-                if (seen > 0) {
-                    reducer.add(words[line + 2 + 2 * k], seen - 1);
+                int at = line + RingFolding.streamedWord(k);
+                if (words[at] > 0) {
+                    reducer.add(words[at + 1], words[at] - 1);
                 }
             }
             reductions.put(reduction.name(), reducer.result(sizes));

@@ -237,7 +237,7 @@ final class RingBlocks {
                 case MAX -> StreamedReductions.MAX;
                 case MIN -> StreamedReductions.MIN;
             };
-            JExpr at = add(mul(cx.worker, constant(RingCounters.STRIDE)), constant(1 + 2 * k));
+            JExpr at = add(mul(cx.worker, constant(RingCounters.STRIDE)), constant(RingFolding.streamedWord(k)));
             out.add(new JStmt.Comment("stream " + reduction.name() + ": this worker's values just finished, into its counter line"));
             out.add(new JStmt.Evaluate(LoweringContext.runtime("StreamedReductions", ints ? "ofInts" : "ofLongs", JType.VOID,
                     List.of(values, JType.INT, JType.INT, JType.INT, JType.LONG, JType.INT, JType.arrayOf(JType.LONG), JType.INT),
