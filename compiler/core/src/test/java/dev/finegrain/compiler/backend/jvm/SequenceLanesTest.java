@@ -175,7 +175,7 @@ class SequenceLanesTest {
             assertTrue(generated.javadoc().contains("Lanes: 16 int lanes"), generated.javadoc());
             String source = JavaSourceEmitter.emit(generated).toString();
             assertTrue(source.contains(scoring == Scoring.ROW_PER_LANE ? "IntVector.fromArray(IntVector.SPECIES_512, pair, 0, lookupIndexMap, 0)"
-                    : ".selectFrom(IntVector.fromArray(IntVector.SPECIES_512, pair, "), source);
+                    : "pairRow = IntVector.fromArray(IntVector.SPECIES_512, pair, pairRowStart"), source);
             Invocation invocation = inputs(kernel, 24, 9, 70, 11);
             Class<?> compiled = SourceCompiler.compile(generated.name(), source);
             BackendRun run = new JvmBackend().runWith(compiled, new Variant(graph, plan, mechanism), invocation, RunSettings.once(1, 2));
@@ -269,14 +269,24 @@ class SequenceLanesTest {
             KernelGraph graph = Pipeline.compile(kernel);
             String expected = assertThrows(KernelExecutionException.class, () -> SequentialOracle.run(graph, invocation)).getMessage();
             assertTrue(expected.contains("got index " + (scoring == Scoring.COMPUTED ? 29 : 30)), expected);
-            for (Schedule schedule : List.of(lockDataflow(), dataParallel(3, 16), dataParallel(3, 48))) {
-                ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
-                Optional<LockMechanism> mechanism = schedule instanceof Schedule.LockDataflow
-                        ? Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG) : Optional.empty();
-                KernelExecutionException jvm = assertThrows(KernelExecutionException.class,
-                        () -> new JvmBackend().run(new Variant(graph, plan, mechanism), invocation, RunSettings.once(1, 2)));
-                assertEquals(expected, jvm.getMessage(), scoring + " " + schedule.cliName());
-            }
+            assertStopsAsTheOracle(graph, invocation, expected, scoring.toString());
+            // the row's residue outside the table: the lanes check the row's index once, before the row's first vector
+            Invocation badRow = kernel.invocation().sizes(3, 48).param("gap", 1).input("a", new int[] {0, 26, 2})
+                    .input("b", new int[48]).input("pair", new int[24 * 24]).build();
+            String rowExpected = assertThrows(KernelExecutionException.class, () -> SequentialOracle.run(graph, badRow)).getMessage();
+            assertTrue(rowExpected.contains("got index 26"), rowExpected);
+            assertStopsAsTheOracle(graph, badRow, rowExpected, scoring + ", a row outside");
+        }
+    }
+
+    private static void assertStopsAsTheOracle(KernelGraph graph, Invocation invocation, String expected, String what) {
+        for (Schedule schedule : List.of(lockDataflow(), dataParallel(3, 16), dataParallel(3, 48))) {
+            ExecutionPlan plan = SchedulePlanner.plan(graph, schedule);
+            Optional<LockMechanism> mechanism = schedule instanceof Schedule.LockDataflow
+                    ? Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG) : Optional.empty();
+            KernelExecutionException jvm = assertThrows(KernelExecutionException.class,
+                    () -> new JvmBackend().run(new Variant(graph, plan, mechanism), invocation, RunSettings.once(1, 2)));
+            assertEquals(expected, jvm.getMessage(), what + " " + schedule.cliName());
         }
     }
 }

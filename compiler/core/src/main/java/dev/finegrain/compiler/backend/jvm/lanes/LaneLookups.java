@@ -38,6 +38,10 @@ final class LaneLookups {
     private final JExpr.Local lane;
     /** Where the row is shorter than two vectors, the mask of its lanes past the first full vector; else null. */
     private final JExpr.Local rowTail;
+    /** Where every lane looks up one row ({@link #fromOneRow}): where it starts, its first vector and its rest, set once per row. */
+    private final JExpr.Local rowStart;
+    private final JExpr.Local rowLow;
+    private final JExpr.Local rowHigh;
 
     /** The lookup of {@code expr}, its locals declared; none when it has none. */
     LaneLookups(LaneVectors lanes, IrExpr expr) {
@@ -50,6 +54,9 @@ final class LaneLookups {
             indexMap = null;
             lane = null;
             rowTail = null;
+            rowStart = null;
+            rowLow = null;
+            rowHigh = null;
             return;
         }
         String name = cx.graph.kernel().tables().get(lookup.table()).name();
@@ -69,6 +76,10 @@ final class LaneLookups {
         } else {
             rowTail = null;
         }
+        boolean oneRow = fromOneRow(extents);
+        rowStart = oneRow ? cx.local(name + "RowStart", JType.INT) : null;
+        rowLow = oneRow ? cx.local(name + "Row", v.vector) : null;
+        rowHigh = oneRow && length > v.k ? cx.local(name + "RowRest", v.vector) : null;
     }
 
     private static IrExpr.Lookup find(IrExpr expr) {
@@ -78,6 +89,40 @@ final class LaneLookups {
 
     private List<Integer> extents() {
         return cx.graph.kernel().tables().get(lookup.table()).extents();
+    }
+
+    /**
+     * What a row's vectors share, before its first (only where one runs): where every lane looks up one row of the
+     * table, the indices that pick the row, checked in lane 0 as the row's first point would check them, and the row's
+     * vectors; each vector then checks and permutes by its last index alone. Set per vector, they were loaded again for
+     * every vector: the JIT cannot keep a sequence's value or the table's row across the vector's store into an int
+     * array, which may be the same array.
+     */
+    List<JStmt> beforeRow(Function<IrExpr.Load, JExpr> loads, IntFunction<JExpr> indices) {
+        if (rowLow == null) {
+            return List.of();
+        }
+        List<JStmt> out = new ArrayList<>();
+        List<Integer> extents = extents();
+        int last = extents.size() - 1;
+        JExpr start = constant(0);
+        for (int axis = 0; axis < last; axis++) {
+            out.add(new JStmt.Assign(index[axis], LaneExpressions.lower(lookup.indices().get(axis), loads, indices, v::uniform)));
+            JExpr checked = LoweringContext.runtime("TableIndex", "check", JType.INT, List.of(JType.INT, JType.INT, JType.INT, JType.INT),
+                    new JExpr.LaneValue(index[axis], 0), constant(extents.get(axis)), constant(lookup.table()), constant(axis));
+            start = LoweringContext.mul(axis == 0 ? checked : add(start, checked), constant(extents.get(axis + 1)));
+        }
+        out.add(new JStmt.Assign(rowStart, start));
+        JExpr table = cx.table[lookup.table()];
+        boolean masked = rowTail != null && rowHigh == null;
+        out.add(new JStmt.Assign(rowLow, masked ? new JExpr.MaskedVectorLoad(v.species, table, rowStart, rowTail)
+                : new JExpr.VectorLoad(v.species, table, rowStart)));
+        if (rowHigh != null) {
+            JExpr restStart = add(rowStart, constant(v.k));
+            out.add(new JStmt.Assign(rowHigh, rowTail == null ? new JExpr.VectorLoad(v.species, table, restStart)
+                    : new JExpr.MaskedVectorLoad(v.species, table, restStart, rowTail)));
+        }
+        return out;
     }
 
     /**
@@ -95,7 +140,9 @@ final class LaneLookups {
         List<Integer> extents = extents();
         JExpr outside = null;
         JExpr flat = null;
-        for (int axis = 0; axis < index.length; axis++) {
+        // where the row is shared, its indices were set and checked before the row's first vector
+        int from = rowLow == null ? 0 : index.length - 1;
+        for (int axis = from; axis < index.length; axis++) {
             out.add(new JStmt.Assign(index[axis], LaneExpressions.lower(lookup.indices().get(axis), loads, indices, v::uniform)));
             JExpr extent = v.uniform(new IrExpr.Const(Type.INT, extents.get(axis), 0));
             JExpr axisOutside = new JExpr.Lanewise(LaneOp.OR, new JExpr.LaneCompare(Op.LT, index[axis], v.uniform(
@@ -105,8 +152,10 @@ final class LaneLookups {
         }
         out.add(new JStmt.If(new JExpr.InvokeVirtual(outside, "anyTrue", List.of(), JType.BOOLEAN, List.of()),
                 outsideStops(extents), List.of()));
-        if (fromOneRow(extents)) {
-            out.add(new JStmt.Assign(value, selectFromRow(extents)));
+        if (rowLow != null) {
+            JExpr selector = index[index.length - 1];
+            out.add(new JStmt.Assign(value, rowHigh == null ? new JExpr.Rearrange(selector, rowLow)
+                    : new JExpr.Permute(selector, rowLow, rowHigh)));
         } else {
             out.add(new JStmt.VectorStore(flat, indexMap, constant(0)));
             out.add(new JStmt.Assign(value, new JExpr.VectorGather(v.species, cx.table[lookup.table()], constant(0), indexMap,
@@ -136,30 +185,6 @@ final class LaneLookups {
             case IrExpr.Load load -> cx.graph.field(load.field()).isSequence() && !cx.graph.field(load.field()).spans()[1];
             default -> StripMapping.children(expr).stream().allMatch(this::sameInEveryLane);
         };
-    }
-
-    /**
-     * The lanes' elements of one row of the table (bounds checked): the row's first k elements, and where the row is
-     * longer its rest (a masked load, which reads nothing past the row), selected by the last index.
-     */
-    private JExpr selectFromRow(List<Integer> extents) {
-        int last = extents.size() - 1;
-        JExpr rowStart = constant(0);
-        for (int axis = 0; axis < last; axis++) {
-            JExpr row = axis == 0 ? new JExpr.LaneValue(index[axis], 0) : add(rowStart, new JExpr.LaneValue(index[axis], 0));
-            rowStart = LoweringContext.mul(row, constant(extents.get(axis + 1)));
-        }
-        JExpr table = cx.table[lookup.table()];
-        int length = extents.get(last);
-        if (length <= v.k) {
-            JExpr row = rowTail == null ? new JExpr.VectorLoad(v.species, table, rowStart)
-                    : new JExpr.MaskedVectorLoad(v.species, table, rowStart, rowTail);
-            return new JExpr.Rearrange(index[last], row);
-        }
-        JExpr low = new JExpr.VectorLoad(v.species, table, rowStart);
-        JExpr high = rowTail == null ? new JExpr.VectorLoad(v.species, table, add(rowStart, constant(v.k)))
-                : new JExpr.MaskedVectorLoad(v.species, table, add(rowStart, constant(v.k)), rowTail);
-        return new JExpr.Permute(index[last], low, high);
     }
 
     /** A lane's index outside its axis: the lanes checked in order, as the scalar points would be, the first one throws. */

@@ -165,6 +165,7 @@ public final class RowScanBands {
         List<JStmt> vectors = new ArrayList<>();
         vectors.add(new JStmt.Assign(x, from));
         vectors.add(new JStmt.Assign(carry, cx.value(field, cx.index(field, new int[] {0, -1}))));
+        vectors.addAll(lookups.beforeRow(this::read, this::indexVector));
         List<JStmt> scanned = new ArrayList<>();
         if (northScanned == null) {
             scanned.add(vectorLoop(true));

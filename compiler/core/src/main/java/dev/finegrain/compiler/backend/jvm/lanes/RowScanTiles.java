@@ -179,6 +179,7 @@ public final class RowScanTiles {
         }
         List<JStmt> perRow = new ArrayList<>(cx.rowBases());
         perRow.add(new JStmt.Assign(west, new JExpr.ArrayLoad(cx.array[field], add(cx.rowBase[field], westDelta))));
+        perRow.addAll(lookups.beforeRow(this::read, this::indexVector));
         List<JStmt> perVector = new ArrayList<>();
         if (vectorColumn != null && readsRowAbove) {
             // the row above from storage (its tile wrote it, or the north tile): the vector's columns, and one column west,
