@@ -179,13 +179,16 @@ public sealed interface Schedule {
                     waitPolicy, mutex, Optional.of(slots), laneColumns);
         }
 
+        /** The widths a lane may have: one column, or an even number, which keeps a band's padded ring rows conflict-free. */
+        static final java.util.Set<Integer> LANE_COLUMNS = java.util.Set.of(1, 2, 4, 8);
+
         /**
          * The columns each lane of a persistent band owns, side by side: 1 (the default), 2, 4 or 8. A wider lane
          * computes more points per step and per shuffle, and the run has fewer bands to pass the edge along; on the
          * GPU targets only (the JVM's workers own bands of their own width).
          */
         public LockDataflow columnsPerLane(int columns) {
-            if (!persistentLaunch || (columns != 1 && columns != 2 && columns != 4 && columns != 8)) {
+            if (!persistentLaunch || !LANE_COLUMNS.contains(columns)) {
                 throw Diagnostics.badLaneColumns(columns, persistentLaunch, CallSite.capture());
             }
             return new LockDataflow(mechanism, granularity, groupSize, channelPolicy, persistentLaunch, interleavedChains,
@@ -307,7 +310,7 @@ public sealed interface Schedule {
             }
             int c = Integer.parseInt(columns);
             String base = text.substring(0, lanes) + (end < 0 ? "" : rest.substring(end));
-            if (!base.startsWith("lock-dataflow:persistent") || (c != 1 && c != 2 && c != 4 && c != 8)) {
+            if (!base.startsWith("lock-dataflow:persistent") || !LockDataflow.LANE_COLUMNS.contains(c)) {
                 throw new IllegalArgumentException("columns per lane are 1, 2, 4 or 8 of lock-dataflow:persistent's bands, not "
                         + text + "; use e.g. lock-dataflow:persistent:columns=4");
             }
