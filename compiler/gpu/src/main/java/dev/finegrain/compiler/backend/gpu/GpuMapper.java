@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * The entry to the GPU mapping: checks what every GPU mapping needs of a kernel (1D, 2D or 3D domains, dependences
- * that point backwards in every dimension, so that tiles and steps can follow them), then maps the plan with its
+ * that point backwards in every dimension for the tiles, or in 2D that a wavefront's diagonals order), then maps the plan with its
  * schedule's mapping. Lock-dataflow takes 1D and 2D domains only ({@link #unmappableLockDataflow}). Emitters take
  * the result and only spell it.
  */
@@ -45,19 +45,40 @@ public final class GpuMapper {
         return List.copyOf(waits);
     }
 
-    /** Why no GPU mapping exists for this kernel at all, if none does. */
+    /**
+     * Why no GPU mapping exists for this kernel at all, if none does: more than three dimensions, or a dependence with
+     * a negative component that no 2D wavefront step orders ({@link WavefrontDiagonals}); the tiles' own limit is
+     * {@link #unmappableTiles}.
+     */
     public static Optional<String> unmappableKernel(KernelGraph graph) {
         if (graph.rank() > 3) {
             return Optional.of("the GPU model lowers 1D, 2D and 3D domains; " + graph.name() + " has " + graph.rank());
         }
-        for (IrChannel channel : graph.channels()) {
-            if (Arrays.stream(channel.vector()).anyMatch(component -> component < 0)) {
-                return Optional.of("the GPU model's tiles need dependences that point backwards in every dimension; "
-                        + graph.name() + " has " + DependenceMath.format(channel.vector()) + " (" + channel.via() + ")"
-                        + skewedWavefront(graph));
-            }
+        if (graph.rank() == 2 && WavefrontDiagonals.stepping(graph).isPresent()) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        return forwardDependence(graph).map(channel -> tilesNeedBackwards(graph, channel) + skewedWavefront(graph));
+    }
+
+    /**
+     * Why the tiled schedules (data-parallel, dynamic-dataflow, lock-dataflow and its bands) cannot take this kernel,
+     * if they cannot: a tile waits for whole tiles behind it, so every dependence must point backwards in every
+     * dimension; the 2D wavefront's steeper diagonals take the rest.
+     */
+    public static Optional<String> unmappableTiles(KernelGraph graph) {
+        return unmappableKernel(graph).or(() -> forwardDependence(graph).map(channel -> tilesNeedBackwards(graph, channel)
+                + "; wavefront takes it on every target, along hyperplane " + DependenceMath.format(
+                WavefrontDiagonals.stepping(graph).orElseThrow()) + " on the GPU targets"));
+    }
+
+    private static Optional<IrChannel> forwardDependence(KernelGraph graph) {
+        return graph.channels().stream().filter(channel -> Arrays.stream(channel.vector()).anyMatch(component -> component < 0))
+                .findFirst();
+    }
+
+    private static String tilesNeedBackwards(KernelGraph graph, IrChannel channel) {
+        return "the GPU model's tiles need dependences that point backwards in every dimension; " + graph.name() + " has "
+                + DependenceMath.format(channel.vector()) + " (" + channel.via() + ")";
     }
 
     /**
@@ -121,7 +142,7 @@ public final class GpuMapper {
             return Optional.of("capacity " + dataflow.lockChoices().capacity().get() + " sizes spsc-ring's rings on threads;"
                     + " a GPU keeps a token per instance (its rows would repeat the ones without a capacity)");
         }
-        return unmappableKernel(graph).or(() -> switch (plan) {
+        return (plan instanceof WavefrontPlan ? unmappableKernel(graph) : unmappableTiles(graph)).or(() -> switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront)
                     .or(() -> MapWavefront.unsupportedBarrier(wavefront, target));
             case DataParallelPlan dataParallel -> Optional.empty();
@@ -150,7 +171,8 @@ public final class GpuMapper {
      */
     public static GpuMapping map(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target, int[] sizes) {
         KernelGraph graph = plan.graph();
-        unmappableKernel(graph).or(() -> plan instanceof DataflowPlan ? unmappableLockDataflow(graph) : Optional.empty())
+        (plan instanceof WavefrontPlan ? unmappableKernel(graph) : unmappableTiles(graph))
+                .or(() -> plan instanceof DataflowPlan ? unmappableLockDataflow(graph) : Optional.empty())
                 .ifPresent(reason -> {
                     throw new GpuLoweringException(reason);
                 });

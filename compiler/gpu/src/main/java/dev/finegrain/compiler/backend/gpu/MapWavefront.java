@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /**
  * Maps a wavefront plan onto a GPU in one launch: the steps along a hyperplane that orders the kernel's dependences
- * ({@link #steppedHyperplane}; in 3D a plane of candidates a step, {@link WavefrontPlanes}), as many threads as the widest step needs (whole warps, at most a block), and one
+ * ({@link #steppedHyperplane}; in 2D a diagonal a step, {@link WavefrontDiagonals}; in 3D a plane of candidates a
+ * step, {@link WavefrontPlanes}), as many threads as the widest step needs (whole warps, at most a block), and one
  * persistent block per SM with an inter-block barrier when one block cannot hold a step (or a launch per step when
  * the barrier is a relaunch); throws
  * {@link GpuLoweringException} for a hyperplane the GPU steps cannot follow.
@@ -30,13 +31,18 @@ final class MapWavefront {
     }
 
     /**
-     * The hyperplane the GPU's steps follow: in 2D the anti-diagonals (1,1), one at a time; in 3D the plan's own
-     * where its components are 0s and 1s (a recurrence along i alone steps by (1,0,0)), else (1,1,1). Every kernel a
-     * GPU maps has dependences with no component negative and not all zero, which every hyperplane of ones orders
-     * (h.d >= 1), whatever hyperplane the plan chose for the JVM (for a kernel that reads only west, (0,1), which has
-     * fewer steps but no 2D GPU form).
+     * The hyperplane the GPU's steps follow: in 2D the anti-diagonals (1,1) one at a time where they order the
+     * kernel's dependences, else the gentlest plane with a component 1 that does ({@link WavefrontDiagonals}); in 3D
+     * the plan's own where its components are 0s and 1s (a recurrence along i alone steps by (1,0,0)), else (1,1,1).
+     * Every 3D kernel a GPU maps has dependences with no component negative and not all zero, which every hyperplane
+     * of ones orders (h.d >= 1), whatever hyperplane the plan chose for the JVM (for a kernel that reads only west,
+     * (0,1), which has fewer steps).
      */
     static int[] steppedHyperplane(KernelGraph graph, WavefrontPlan plan) {
+        if (graph.rank() == 2) {
+            return WavefrontDiagonals.stepping(graph).orElseThrow(() -> new GpuLoweringException(
+                    GpuMapper.unmappableKernel(graph).orElse("no 2D step orders " + graph.name() + "'s dependences")));
+        }
         int[] ones = new int[graph.rank()];
         java.util.Arrays.fill(ones, 1);
         return graph.rank() == 3 && WavefrontPlanes.steps(plan.hyperplane()) || graph.rank() == 1 ? plan.hyperplane().clone()
@@ -74,8 +80,9 @@ final class MapWavefront {
             steps = planes.steps();
             widest = planes.widest();
         } else if (graph.rank() == 2) {
-            steps = sizes[0] + sizes[1] - 1;
-            widest = Math.min(sizes[0], sizes[1]);
+            WavefrontDiagonals diagonals = new WavefrontDiagonals(sizes, steppedHyperplane(graph, plan));
+            steps = diagonals.steps();
+            widest = diagonals.widest();
         } else {
             steps = Math.ceilDiv(sizes[0], stride);
             widest = Math.min(stride, sizes[0]);

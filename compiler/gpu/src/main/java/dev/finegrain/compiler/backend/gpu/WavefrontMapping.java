@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Wavefront in one launch over global memory: {@code steps} hyperplane steps (planes of candidates in 3D,
- * {@link WavefrontPlanes}; anti-diagonals in 2D; runs of {@code stride} points in 1D), the threads of the grid dealt
+ * {@link WavefrontPlanes}; in 2D anti-diagonals, or the diagonals of a steeper plane, {@link WavefrontDiagonals}; runs of {@code stride} points in 1D), the threads of the grid dealt
  * the points of a step in turn, a barrier between steps: the block barrier for one block, or one persistent block per
  * SM and an inter-block barrier of Stuart and Owens' ({@code barrier}: the two-stage atomic one unless the schedule
  * names another, or the target's default) when the widest step needs more threads than a block holds; or, for a
@@ -48,7 +48,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
     public int pointsAt(int step) {
         return switch (graph.rank()) {
             case 3 -> planes().candidatesAt(step);
-            case 2 -> Math.min(step, sizes[0] - 1) - Math.max(0, step - (sizes[1] - 1)) + 1;
+            case 2 -> diagonals().pointsAt(step);
             default -> Math.min(sizes[0] - step * stride, stride);
         };
     }
@@ -61,6 +61,14 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
         return new WavefrontPlanes(sizes, hyperplane);
     }
 
+    /** How a 2D step's points are dealt; only for 2D domains. */
+    public WavefrontDiagonals diagonals() {
+        if (graph.rank() != 2) {
+            throw new IllegalStateException(graph.name() + " is not 2D");
+        }
+        return new WavefrontDiagonals(sizes, hyperplane);
+    }
+
     /** What a step is made of: points, or in 3D candidates (points of the step's box, some outside the domain). */
     private String unit() {
         return graph.rank() == 3 ? " candidates" : " points";
@@ -69,7 +77,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
     private String stepShape() {
         return switch (graph.rank()) {
             case 3 -> "planes " + DependenceMath.format(hyperplane) + ".p = s";
-            case 2 -> "anti-diagonals";
+            case 2 -> diagonals().antiDiagonals() ? "anti-diagonals" : "diagonals " + DependenceMath.format(hyperplane) + ".p = s";
             default -> "runs of " + stride + " points";
         };
     }
@@ -122,6 +130,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
                     + " threads as the step's" + unit() + " need (at most " + blocks + ")\n"
                     + "ownership:  thread k of a launch takes" + unit() + " k of its step\n"
                     + (graph.rank() == 3 ? "candidates: " + planes().describe() + "\n" : "")
+                    + (graph.rank() == 2 && !diagonals().antiDiagonals() ? "points:     " + diagonals().describe() + "\n" : "")
                     + "steps:      " + steps + ", the widest " + widest + unit() + "\n"
                     + "barrier:    " + barrierWords() + " (" + barrierChoice + ")\n"
                     + "memory:     every field in global memory, no shared memory\n";
@@ -132,6 +141,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
                 + "ownership:  thread k of the grid takes" + unit() + " k, k + "
                 + (threadsPerBlock * blocks) + ", ... of each step\n"
                 + (graph.rank() == 3 ? "candidates: " + planes().describe() + "\n" : "")
+                + (graph.rank() == 2 && !diagonals().antiDiagonals() ? "points:     " + diagonals().describe() + "\n" : "")
                 + "steps:      " + steps + ", the widest " + widest + unit() + (graph.rank() == 3 && stride > 1
                 ? "; one plane a step, where the plan lets a step hold " + stride + " (a barrier more per plane, no"
                 + " loop over planes inside a step)" : "") + "\n"

@@ -110,6 +110,18 @@ public final class GpuGoldenCatalog {
                 .build();
     }
 
+    /**
+     * A recurrence reading north-east and west, (1,-1) and (0,1): no tile and no anti-diagonal orders it, the plane
+     * 2i + j = s does, which the GPU wavefront steps.
+     */
+    public static Kernel northEast() {
+        return kernel("north-east")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("s", INT, boundary(index("i").minus(index("j"))))
+                .actor("step", "s", a -> a.read("s", -1, 1).plus(a.read("s", 0, -1)).remainder(1000).plus(a.index("i")))
+                .build();
+    }
+
     public static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
             entry(nwSequences()),
             entry(GoldenKernels.needlemanWunsch()),
@@ -118,7 +130,8 @@ public final class GpuGoldenCatalog {
             entry(chain("chain-warp-shared").warpShared(32).build()),
             entry(smooth()),
             entry(longHash()),
-            entry(box3d())));
+            entry(box3d()),
+            entry(northEast())));
 
     private static LibraryKernel entry(Kernel kernel) {
         return new LibraryKernel(kernel, kernel.name(), kernel.name(), (k, sizes, seed) -> {

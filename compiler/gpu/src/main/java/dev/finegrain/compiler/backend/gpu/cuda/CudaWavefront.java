@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.gpu.GpuWaits;
+import dev.finegrain.compiler.backend.gpu.WavefrontDiagonals;
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.backend.gpu.WavefrontPlanes;
 import dev.finegrain.compiler.ir.IrExpr;
@@ -13,7 +14,7 @@ import java.util.Map;
 
 /**
  * Spells a {@link WavefrontMapping} as one CUDA launch over global memory: the hyperplane steps (planes of candidates
- * in 3D, anti-diagonals in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt each step's points
+ * in 3D, anti-diagonals or a steeper plane's diagonals in 2D, runs of {@code stride} points in 1D), the threads of the grid dealt each step's points
  * in turn, and a barrier between steps: {@code __syncthreads} for one block, and for persistent blocks the mapping's
  * inter-block barrier: Stuart and Owens' atomic one, Xiao and Feng's XF barrier, or a cooperative launch's
  * {@code grid.sync()}; or, for a relaunch, one step per launch and the host's loop over the steps.
@@ -50,6 +51,38 @@ final class CudaWavefront {
         return names;
     }
 
+    /**
+     * Opens the loop over the points of a step along a steeper 2D plane ({@link WavefrontDiagonals}): rows low to high
+     * of the row dimension, the derived coordinate step - c * row.
+     */
+    private static String[] emitDiagonalStep(WavefrontDiagonals diagonals, int grid, CudaWriter out) {
+        String[] names = {"i", "j"};
+        String row = names[diagonals.row()];
+        int c = diagonals.slope();
+        out.comment("the points of step " + DependenceMath.format(diagonals.hyperplane()) + ".p = step: " + row + " from "
+                + (c == 0 ? "0" : "ceil((step - " + (diagonals.sizes()[diagonals.derived()] - 1) + ") / " + c + ")") + " to "
+                + (c == 0 ? String.valueOf(diagonals.sizes()[diagonals.row()] - 1) : "step / " + c) + ", within the domain");
+        out.line("const int low = " + low(diagonals) + ";");
+        out.line("const int count = " + high(diagonals) + " - low + 1;");
+        out.open("for (int k = first; k < count; k += " + grid + ")");
+        out.line("const int " + row + " = low + k;");
+        out.line("const int " + names[diagonals.derived()] + " = step" + (c == 0 ? "" : " - " + (c == 1 ? "" : c + " * ") + row) + ";");
+        return names;
+    }
+
+    /** A steeper plane's first row of a step (the integer division rounds towards zero: below 0 it gives 0 at most). */
+    private static String low(WavefrontDiagonals diagonals) {
+        int c = diagonals.slope();
+        int last = diagonals.sizes()[diagonals.derived()] - 1;
+        return c == 0 ? "0" : c == 1 ? "max(0, step - " + last + ")" : "max(0, (step - " + last + " + " + (c - 1) + ") / " + c + ")";
+    }
+
+    private static String high(WavefrontDiagonals diagonals) {
+        int c = diagonals.slope();
+        int last = diagonals.sizes()[diagonals.row()] - 1;
+        return c == 0 ? String.valueOf(last) : "min(step" + (c == 1 ? "" : " / " + c) + ", " + last + ")";
+    }
+
     /** How many points (in 3D candidates) step {@code step} holds, as the host computes it: {@code pointsAt}. */
     private static String hostCount(WavefrontMapping mapping) {
         int[] sizes = mapping.sizes();
@@ -61,7 +94,9 @@ final class CudaWavefront {
                     : String.valueOf((rowLast + 1) * planes.columns());
         }
         if (mapping.graph().rank() == 2) {
-            return "min(step, " + (sizes[0] - 1) + ") - max(0, step - " + (sizes[1] - 1) + ") + 1";
+            WavefrontDiagonals diagonals = mapping.diagonals();
+            return diagonals.antiDiagonals() ? "min(step, " + (sizes[0] - 1) + ") - max(0, step - " + (sizes[1] - 1) + ") + 1"
+                    : high(diagonals) + " - " + low(diagonals) + " + 1";
         }
         return "min(" + sizes[0] + " - step * " + mapping.stride() + ", " + mapping.stride() + ")";
     }
@@ -91,7 +126,7 @@ final class CudaWavefront {
         String[] point;
         if (graph.rank() == 3) {
             point = emitPlaneStep(mapping.planes(), grid, out);
-        } else if (graph.rank() == 2) {
+        } else if (graph.rank() == 2 && mapping.diagonals().antiDiagonals()) {
             out.comment("rows max(0, step - (cols - 1)) .. min(rows - 1, step) of anti-diagonal step");
             out.line("const int low = max(0, step - " + (sizes[1] - 1) + ");");
             out.line("const int count = min(step, " + (sizes[0] - 1) + ") - low + 1;");
@@ -99,6 +134,8 @@ final class CudaWavefront {
             out.line("const int i = low + k;");
             out.line("const int j = step - i;");
             point = new String[] {"i", "j"};
+        } else if (graph.rank() == 2) {
+            point = emitDiagonalStep(mapping.diagonals(), grid, out);
         } else {
             out.comment("points step * stride .. min(n, step * stride + stride) - 1");
             out.line("const int low = step * " + mapping.stride() + ";");

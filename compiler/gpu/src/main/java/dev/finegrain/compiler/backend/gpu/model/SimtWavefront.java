@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.WavefrontDiagonals;
 import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.backend.gpu.WavefrontPlanes;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -78,10 +79,15 @@ final class SimtWavefront {
         }
         String global = asm.register();
         String wideGlobal = layout.hasWideFields() ? asm.register() : null;
+        WavefrontDiagonals diagonals = graph.rank() == 2 ? mapping.diagonals() : null;
+        boolean steeper = diagonals != null && !diagonals.antiDiagonals();
+        String slope = steeper && diagonals.slope() > 1 ? asm.constant(diagonals.slope()) : null;
         firstStep(step);
         asm.emit("MOV " + target + ", RZ");
         asm.place("step");
-        if (graph.rank() == 2) {
+        if (steeper) {
+            emitDiagonalBounds(diagonals, step, low, count, slope);
+        } else if (graph.rank() == 2) {
             asm.comment("rows max(0, s - (cols - 1)) .. min(rows - 1, s) of anti-diagonal s");
             asm.emit("IADD " + low + ", " + step + ", " + SimtAssembler.immediate(-(layout.size(1) - 1)));
             asm.emit("ISETP.LT.AND P0, PT, " + low + ", RZ, PT");
@@ -102,7 +108,17 @@ final class SimtWavefront {
         asm.place("point");
         asm.emit("ISETP.GE.AND P0, PT, " + k + ", " + count + ", PT");
         asm.emit("P0", "BRA barrier");
-        if (graph.rank() == 2) {
+        if (steeper) {
+            int row = diagonals.row();
+            int derived = diagonals.derived();
+            asm.emit("IADD " + point[row] + ", " + low + ", " + k);
+            if (diagonals.slope() == 0) {
+                asm.emit("MOV " + point[derived] + ", " + step);
+            } else {
+                asm.emit("IMUL " + point[derived] + ", " + point[row] + ", " + SimtAssembler.immediate(diagonals.slope()));
+                asm.emit("IADD " + point[derived] + ", " + step + ", -" + point[derived]);
+            }
+        } else if (graph.rank() == 2) {
             asm.emit("IADD " + point[0] + ", " + low + ", " + k);
             asm.emit("IADD " + point[1] + ", " + step + ", -" + point[0]);
         } else {
@@ -117,6 +133,31 @@ final class SimtWavefront {
         asm.emit("IADD " + k + ", " + k + ", " + SimtAssembler.immediate((long) threads * blocks));
         asm.emit("BRA point");
         emitStepEnd(thread, target, one, step);
+    }
+
+    /**
+     * A steeper 2D plane's step s ({@link WavefrontDiagonals}): rows max(0, ceil((s - last) / c)) to min(rows - 1,
+     * s / c) of the row dimension, every row with c = 0.
+     */
+    private void emitDiagonalBounds(WavefrontDiagonals diagonals, String step, String low, String count, String slope) {
+        int c = diagonals.slope();
+        int rowLast = diagonals.sizes()[diagonals.row()] - 1;
+        int derivedLast = diagonals.sizes()[diagonals.derived()] - 1;
+        asm.comment("the points of " + diagonals.describe());
+        if (c == 0) {
+            asm.emit("MOV " + low + ", RZ");
+            asm.emit("MOV32I " + count + ", " + SimtAssembler.immediate(rowLast + 1));
+            return;
+        }
+        asm.emit("IADD " + low + ", " + step + ", " + SimtAssembler.immediate(c - 1 - derivedLast));
+        asm.emit("IDIV " + low + ", " + low + ", " + slope);   // rounds towards zero: below 0 it gives 0 at most
+        asm.emit("ISETP.LT.AND P0, PT, " + low + ", RZ, PT");
+        asm.emit("SEL " + low + ", RZ, " + low + ", P0");
+        asm.emit("IDIV " + count + ", " + step + ", " + slope);
+        asm.emit("ISETP.GT.AND P0, PT, " + count + ", " + SimtAssembler.immediate(rowLast) + ", PT");
+        asm.emit("P0", "MOV32I " + count + ", " + SimtAssembler.immediate(rowLast));
+        asm.emit("IADD " + count + ", " + count + ", -" + low);
+        asm.emit("IADD " + count + ", " + count + ", 0x1");
     }
 
     /**

@@ -135,6 +135,19 @@ class CudaToolchainTest {
         assertTrue(Files.isExecutable(CudaToolchain.build(napping, CudaBackend.DEFAULT_ARCH, cache)), "xf backoff");
     }
 
+    /** A dependence forward in j: the wavefront's steps follow the plane 2i + j = s, persistent and relaunched. */
+    @Test
+    void buildsAWavefrontAlongASteeperPlane(@TempDir Path cache) throws Exception {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.northEast());
+        for (GridBarrier barrier : List.of(GridBarrier.ATOMIC, GridBarrier.RELAUNCH)) {
+            CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
+                    SchedulePlanner.plan(graph, wavefront().barrier(barrier)), Optional.empty()), new int[] {3000, 2500});
+            assertTrue(source.text().contains("const int j = step - 2 * i;"), source.text());
+            assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), barrier.cliName());
+        }
+    }
+
     @Test
     void buildsTheSpinLocksWithEachMutex(@TempDir Path cache) throws Exception {
         assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");

@@ -8,6 +8,9 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.compare.FermiCalibration;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.backend.gpu.GpuMapper;
+import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
@@ -45,6 +48,7 @@ import static dev.finegrain.dsl.Finegrain.select;
 import static dev.finegrain.dsl.Type.DOUBLE;
 import static dev.finegrain.dsl.Type.INT;
 import static dev.finegrain.dsl.Type.LONG;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -500,25 +504,61 @@ class GpuModelBackendTest {
                 new Schedule.DataParallel(List.of(2, 3, 7))));
     }
 
-    /** A dependence with a negative component is refused with the schedule that takes it, which then verifies. */
+    /**
+     * A dependence with a negative component: the tiles refuse it naming the wavefront, whose steps follow a plane that
+     * orders it, rows (1,0) for a read of north-east alone, and verify on both divergence modes.
+     */
     @Test
-    void aDependenceTheTilesCannotFollowNamesTheWavefrontThatTakesIt() {
+    void aDependenceTheTilesCannotFollowRunsOnTheWavefrontAlongAPlaneThatOrdersIt() {
         Kernel anti = kernel("anti")
                 .domain(dim("i", "n"), dim("j", "m"))
                 .state("s", LONG, boundary(index("i").minus(index("j")).castTo(Type.LONG)))
                 .actor("a", "s", c -> c.read("s", -1, 1).times(3).plus(c.index("j").castTo(Type.LONG)))
                 .build();
         KernelGraph graph = Pipeline.compile(anti);
-        String reason = FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.Wavefront())).orElseThrow();
+        assertEquals(Optional.empty(), FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.Wavefront())));
+        String reason = FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.LockDataflow())).orElseThrow();
         assertTrue(reason.startsWith("the GPU model's tiles need dependences that point backwards in every dimension;"
                 + " anti has (1,-1)"), reason);
-        assertTrue(reason.endsWith(", which the wavefront along hyperplane (1,0) takes on the reference and jvm backends"),
-                reason);
-        Invocation invocation = anti.invocation().sizes(9, 7).build();
-        BackendRun jvm = new JvmBackend().run(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.Wavefront()),
-                Optional.empty()), invocation, RunSettings.once(1, 2));
-        assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, new int[] {9, 7},
-                jvm.outputs()));
+        assertTrue(reason.endsWith("; wavefront takes it on every target, along hyperplane (1,0) on the GPU targets"), reason);
+        assertAllVerified(FERMI, anti, new int[] {9, 7}, List.of(new Schedule.Wavefront()));
+        assertAllVerified(HOPPER, anti, new int[] {40, 70}, List.of(new Schedule.Wavefront()));
+        SimtKernel rows = HOPPER.lower(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.Wavefront()),
+                Optional.empty()), new int[] {40, 70});
+        assertTrue(rows.program().contains("point k of step s is j = k, i = s"), rows.program());
+    }
+
+    /**
+     * North-east and west, (1,-1) and (0,1): neither the anti-diagonals nor rows order both, the plane 2i + j = s does;
+     * two columns east and west, (1,-2) and (0,1), take 3i + j = s. Both verify on the model at sizes the slope does
+     * not divide.
+     */
+    @Test
+    void dependencesForwardInOneDimensionTakeASteeperPlane() {
+        Kernel eastward = kernel("eastward")
+                .domain(dim("i", "n"), dim("j", "m"))
+                .state("s", INT, boundary(index("i").plus(index("j"))))
+                .actor("a", "s", c -> c.read("s", -1, 1).plus(c.read("s", 0, -1)).remainder(1000).plus(c.index("i")))
+                .build();
+        KernelGraph east = Pipeline.compile(eastward);
+        WavefrontMapping mapping = (WavefrontMapping) GpuMapper.map(SchedulePlanner.plan(east, new Schedule.Wavefront()),
+                Optional.empty(), GpuTarget.of(SimtProfile.load("hopper-h200")), new int[] {9, 13});
+        assertArrayEquals(new int[] {2, 1}, mapping.hyperplane());
+        assertEquals(2 * 8 + 13, mapping.steps(), "2i + j runs from 0 to 2 * 8 + 12");
+        assertEquals(7, mapping.widest(), "ceil(13 / 2) points, j = s - 2i");
+        assertAllVerified(FERMI, eastward, new int[] {9, 13}, List.of(new Schedule.Wavefront()));
+        assertAllVerified(HOPPER, eastward, new int[] {33, 70}, List.of(new Schedule.Wavefront(), new Schedule.Wavefront(
+                Optional.of(GridBarrier.RELAUNCH), Optional.empty())));
+        Kernel further = kernel("further")
+                .domain(dim("i", "n"), dim("j", "m"))
+                .state("s", INT, boundary(index("i").minus(index("j"))))
+                .actor("a", "s", c -> c.read("s", -1, 2).plus(c.read("s", 0, -1)).remainder(1000).plus(c.index("j")))
+                .build();
+        KernelGraph graph = Pipeline.compile(further);
+        assertArrayEquals(new int[] {3, 1}, ((WavefrontMapping) GpuMapper.map(SchedulePlanner.plan(graph, new Schedule.Wavefront()),
+                Optional.empty(), GpuTarget.of(SimtProfile.load("hopper-h200")), new int[] {9, 13})).hyperplane());
+        assertAllVerified(FERMI, further, new int[] {11, 6}, List.of(new Schedule.Wavefront()));
+        assertAllVerified(HOPPER, further, new int[] {70, 33}, List.of(new Schedule.Wavefront()));
     }
 
     @Test
