@@ -73,7 +73,7 @@ final class MapBands {
                 rowsBack = Math.max(rowsBack, read.rowsBack());
             }
         }
-        boolean readyWords = mechanism.storage(ChannelPolicy.SHARED, target) == TokenStorage.READY_BIT_BESIDE_VALUE;
+        boolean readyWords = readyWords(mechanism, target, edgeFields);
         int groupRows = choices.warpShared() ? choices.groupSize() : 1;
         long tokenBytes = columns == 0 ? 0 : readyWords ? 8L * edgeFields.size() * bands * columns * rows
                 : 4L * bands * Math.ceilDiv(rows, groupRows);
@@ -144,16 +144,21 @@ final class MapBands {
         mechanism.noDeviceTokens(target).ifPresent(reason -> {
             throw new GpuLoweringException(reason);
         });
-        if (mechanism.storage(ChannelPolicy.SHARED, target) == TokenStorage.READY_BIT_BESIDE_VALUE) {
-            if (choices.warpShared()) {
-                throw new GpuLoweringException(mechanism.id() + "'s token is the ready bit beside each value, one per point;"
-                        + " for warp-shared groups on a band edge use acquire-release or atomic-spin-lock");
-            }
-            edgeFields.stream().filter(field -> GpuTarget.elementBytes(field.type()) > 4).findFirst().ifPresent(field -> {
-                throw new GpuLoweringException(mechanism.id() + " keeps the ready bit beside a 32-bit value in one 64-bit"
-                        + " word, and state field '" + field.name() + "' is " + field.type() + "; use acquire-release");
-            });
+        if (readyWords(mechanism, target, edgeFields) && choices.warpShared()) {
+            throw new GpuLoweringException(mechanism.id() + "'s token is the ready bit beside each value, one per point;"
+                    + " for warp-shared groups on a band edge use acquire-release or atomic-spin-lock");
         }
+    }
+
+    /**
+     * Whether each edge value carries its own ready bit in one 64-bit word (tiny-lock's form): only where every edge
+     * field is 32 bits wide; a long or double edge has no room for the bit, and its rows take a ready word each
+     * beside the values, released after them and acquired before them (the token words of acquire-release), as
+     * tiny-lock's tiles do.
+     */
+    private static boolean readyWords(GpuMechanism mechanism, GpuTarget target, List<IrField> edgeFields) {
+        return mechanism.storage(ChannelPolicy.SHARED, target) == TokenStorage.READY_BIT_BESIDE_VALUE
+                && edgeFields.stream().allMatch(field -> GpuTarget.elementBytes(field.type()) <= 4);
     }
 
     /**

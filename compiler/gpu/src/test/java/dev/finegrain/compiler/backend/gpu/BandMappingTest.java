@@ -13,6 +13,7 @@ import dev.finegrain.dsl.Type;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Optional;
 
 import static dev.finegrain.dsl.Finegrain.DOUBLE;
@@ -114,6 +115,20 @@ class BandMappingTest {
         assertEquals(3, smooth.warpsPerBlock());
     }
 
+    /** A double edge has no room for tiny-lock's bit beside the value: a ready word per row, as acquire-release's. */
+    @Test
+    void tinyLockOnADoubleEdgeTakesAReadyWordPerRow() {
+        assertEquals(Optional.empty(), unsupported(SMOOTH, PERSISTENT, LockMechanism.TINY_LOCK, H100));
+        BandMapping tiny = map(SMOOTH, PERSISTENT, LockMechanism.TINY_LOCK, 100, 70);
+        assertFalse(tiny.edge().readyWords());
+        assertEquals(1, tiny.edge().groupRows());
+        assertEquals(4L * 3 * 100, tiny.edge().tokenBytes(), "a 32-bit ready word per row of every band");
+        BandMapping.BandEdge flags = map(SMOOTH, PERSISTENT, LockMechanism.ACQUIRE_RELEASE_FLAG, 100, 70).edge();
+        assertEquals(List.of(flags.columns(), flags.rowsBack(), flags.groupRows(), flags.tokenBytes()),
+                List.of(tiny.edge().columns(), tiny.edge().rowsBack(), tiny.edge().groupRows(), tiny.edge().tokenBytes()),
+                "the same edge as acquire-release's");
+    }
+
     @Test
     void whatBandsRefuseIsOneReasonEach() {
         Kernel chain = kernel("chain").domain(dim("i", "n")).state("a", INT, boundary(constant(0)))
@@ -125,8 +140,6 @@ class BandMappingTest {
                 unsupported(NW, PERSISTENT, LockMechanism.TINY_LOCK, FERMI));
         assertTrue(unsupported(NW, PERSISTENT, LockMechanism.SHARED_SPIN_LOCK, H100).orElseThrow()
                 .startsWith("shared-spin-lock keeps its tokens in one block's shared memory"));
-        assertEquals(Optional.of("tiny-lock keeps the ready bit beside a 32-bit value in one 64-bit word, and state field"
-                + " 'u' is double; use acquire-release"), unsupported(SMOOTH, PERSISTENT, LockMechanism.TINY_LOCK, H100));
         assertTrue(unsupported(NW, PERSISTENT.warpShared(32), LockMechanism.TINY_LOCK, H100).orElseThrow()
                 .startsWith("tiny-lock's token is the ready bit beside each value, one per point"));
         Kernel farWest = kernel("far-west").domain(dim("i", "rows"), dim("j", "cols")).state("a", INT, boundary(constant(0)))

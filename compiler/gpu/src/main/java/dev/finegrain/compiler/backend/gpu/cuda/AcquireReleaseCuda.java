@@ -37,7 +37,7 @@ public final class AcquireReleaseCuda implements CudaSync {
     // ---- band edges: a flag per group of rows in device memory, released and acquired at device scope
 
     @Override
-    public String bandTokenType() {
+    public String bandTokenType(CudaBandContext cx) {
         return "int";
     }
 

@@ -59,7 +59,7 @@ public final class AtomicSpinLockCuda implements CudaSync {
     // ---- band edges: a lock word per group of rows in device memory, locked (0) until the producer frees it (1)
 
     @Override
-    public String bandTokenType() {
+    public String bandTokenType(CudaBandContext cx) {
         return "int";
     }
 

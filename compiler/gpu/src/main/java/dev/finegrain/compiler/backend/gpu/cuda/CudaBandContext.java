@@ -23,6 +23,11 @@ final class CudaBandContext {
         this.fields = fields;
     }
 
+    /** Whether each edge value is a word of its own with its ready bit (the mapping's choice), not a token per rows. */
+    boolean readyWords() {
+        return mapping.edge().readyWords();
+    }
+
     /** Tokens each band publishes: one per group of rows. */
     int tokensPerBand() {
         return mapping.edge().tokensPerBand(mapping.rows());

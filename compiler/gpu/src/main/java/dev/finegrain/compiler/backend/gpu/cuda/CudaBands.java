@@ -77,7 +77,7 @@ final class CudaBands {
                 out.line("__shared__ " + cx.type(field) + " " + CudaBandContext.window(field) + "[" + mapping.warpsPerBlock() + "][" + edge.columns()
                         + "][" + edge.windowRows() + "];");
             }
-            out.line(sync.bandTokenType() + "* const " + CudaBandContext.TOKENS + " = (" + sync.bandTokenType() + "*) (scratch + "
+            out.line(sync.bandTokenType(cx) + "* const " + CudaBandContext.TOKENS + " = (" + sync.bandTokenType(cx) + "*) (scratch + "
                     + BandMapping.TOKEN_BASE_BYTES + ");");
         }
         stageTables();

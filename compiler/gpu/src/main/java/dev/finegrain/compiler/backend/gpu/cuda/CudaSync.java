@@ -61,7 +61,7 @@ public interface CudaSync {
     // ---- band edges of lock-dataflow:persistent, between warps of any blocks, in device memory
 
     /** The type of one edge token in device memory. */
-    default String bandTokenType() {
+    default String bandTokenType(CudaBandContext cx) {
         throw new IllegalStateException(getClass().getSimpleName() + " keeps no device-memory tokens");
     }
 

@@ -97,15 +97,27 @@ public final class TinyLockCuda implements CudaSync {
         }
     }
 
-    // ---- band edges: each edge value is a 64-bit word of its own with the ready bit beside it, so no fence is needed
+    // ---- band edges: each edge value is a 64-bit word of its own with the ready bit beside it, so no fence is needed;
+    // a long or double edge has no room for the bit, and takes the ready words of acquire-release (the mapping's choice)
 
     @Override
-    public String bandTokenType() {
-        return "fg::u64";
+    public String bandTokenType(CudaBandContext cx) {
+        return cx.readyWords() ? "fg::u64" : READY_WORDS.bandTokenType(cx);
+    }
+
+    @Override
+    public void bandWait(CudaBandContext cx, String last, String seen) {
+        if (!cx.readyWords()) {
+            READY_WORDS.bandWait(cx, last, seen);
+        }
     }
 
     @Override
     public void bandLoadEdge(CudaBandContext cx, IrField field, String row, String slot, String target) {
+        if (!cx.readyWords()) {
+            READY_WORDS.bandLoadEdge(cx, field, row, slot, target);
+            return;
+        }
         String word = cx.out.temporary("word");
         cx.out.line("fg::u64 " + word + ";");
         cx.out.line("do { " + word + " = fg::load_relaxed_gpu(&" + cx.readyWord(field, "band - 1", slot, row) + "); } while (("
@@ -117,5 +129,10 @@ public final class TinyLockCuda implements CudaSync {
     public void bandPublishValue(CudaBandContext cx, IrField field, String slot, String value) {
         cx.out.line("fg::store_relaxed_gpu(&" + cx.readyWord(field, "band", slot, "i") + ", (1ull << 32) | (unsigned) " + value
                 + ");   // value and ready bit in one store");
+    }
+
+    @Override
+    public void bandPublishToken(CudaBandContext cx, String token) {
+        READY_WORDS.bandPublishToken(cx, token);
     }
 }

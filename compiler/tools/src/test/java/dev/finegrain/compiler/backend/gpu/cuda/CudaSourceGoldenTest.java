@@ -71,6 +71,8 @@ class CudaSourceGoldenTest {
                         "--mechanism", "atomic-spin-lock", "--sizes", "64")),
                 Arguments.of("smooth-persistent-acquire-release", List.of("smooth", "--schedule", "lock-dataflow:persistent",
                         "--mechanism", "acquire-release", "--sizes", "40x200")),
+                Arguments.of("smooth-persistent-tiny-lock", List.of("smooth", "--schedule", "lock-dataflow:persistent",
+                        "--mechanism", "tiny-lock", "--sizes", "40x200")),
                 Arguments.of("smooth-acquire-release", List.of("smooth", "--schedule", "lock-dataflow", "--mechanism",
                         "acquire-release")),
                 Arguments.of("smooth-tiny-lock", List.of("smooth", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),

@@ -56,7 +56,10 @@ class CudaToolchainTest {
         assertEquals(0, Files.getLastModifiedTime(binary).toMillis(), "the second build linked again");
     }
 
-    /** Tiny-lock on a double state: a ready word of its own beside each value, where a 32-bit value takes the bit. */
+    /**
+     * Tiny-lock on a double state: a ready word of its own beside each value, where a 32-bit value takes the bit; on a
+     * persistent band's edge, a ready word per row.
+     */
     @Test
     void buildsTinyLockOnA64BitState(@TempDir Path cache) throws Exception {
         assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
@@ -66,6 +69,12 @@ class CudaToolchainTest {
                 SchedulePlanner.plan(graph, lockDataflow()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {70, 50});
         assertTrue(source.text().contains("fg::store_release_cta(&") && !source.text().contains("fg::u64"), source.text());
         assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)));
+        // the persistent bands: a ready word per row of the edge, released after the row's values
+        CudaSource bands = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph, SchedulePlanner.plan(graph,
+                lockDataflow().persistent()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {70, 50});
+        assertTrue(bands.text().contains("fg::store_release_gpu(&tokens[") && bands.text().contains("fg::load_acquire_gpu(&tokens["),
+                bands.text());
+        assertTrue(Files.isExecutable(CudaToolchain.build(bands, CudaBackend.DEFAULT_ARCH, cache)));
     }
 
     /**
