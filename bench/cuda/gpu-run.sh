@@ -15,7 +15,7 @@
 #   dynamic     dynamic dataflow against data-parallel over the same tiles (16 and 32), lock-dataflow and its
 #               persistent bands (tiny-lock): needleman-wunsch at 4096 to 16384, and the irregular hotspots
 #   ragged      the tiled schedules at sizes their tiles do not divide (edge tiles cut short): NW, hotspots, the chain
-#   wide        tiny-lock on a double state (gauss-seidel-2d) beside acquire-release
+#   wide        tiny-lock on a double state (gauss-seidel-2d) beside acquire-release, in tiles and persistent bands
 #   sequences   needleman-wunsch-seq (two sequences, BLOSUM62 lookups, the final score kept) beside needleman-wunsch
 #               (the precomputed matrix) under the same schedules at 4096 and 16384, and smith-waterman-seq at 4096
 #   lanes       the persistent bands with 1, 2, 4 and 8 columns per lane (tiny-lock): needleman-wunsch at 4096 to
@@ -91,7 +91,7 @@ if [[ " $steps " == *" ragged "* ]]; then
   SCHEDULES=$ragged run_set ragged chain 1000,100003
 fi
 if [[ " $steps " == *" wide "* ]]; then
-  SCHEDULES=lock-dataflow MECHANISMS=tiny-lock,acquire-release run_set wide gauss-seidel-2d 256,1000x600,4096
+  SCHEDULES=lock-dataflow,lock-dataflow:persistent MECHANISMS=tiny-lock,acquire-release run_set wide gauss-seidel-2d 256,1000x600,4096
 fi
 if [[ " $steps " == *" sequences "* ]]; then
   sequences=data-parallel:16,dynamic-dataflow:16,lock-dataflow,lock-dataflow:persistent,wavefront
