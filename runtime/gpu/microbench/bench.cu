@@ -80,6 +80,21 @@ __global__ void k_alu(unsigned a, unsigned b, int iters, long long* out, unsigne
     watch.stop(out);
     sink[0] = x;
 }
+// max(x + a, b) in a dependent chain: __viaddmax_s32, one of Hopper's DPX functions (SASS: VIADDMNMX), and the same
+// expression written plainly, which nvcc may fuse the same way (the .sass dump shows which instructions each became).
+template <bool DPX>
+__global__ void k_addmax(int a, int b, int iters, long long* out, unsigned* sink) {
+    int x = (int) threadIdx.x;
+    Stopwatch watch;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int j = 0; j < 64; j++) {
+            x = DPX ? __viaddmax_s32(x, a, b) : max(x + a, b);
+        }
+    }
+    watch.stop(out);
+    sink[0] = (unsigned) x;
+}
 __global__ void k_imad(unsigned a, unsigned b, int iters, long long* out, unsigned* sink) {
     unsigned x = threadIdx.x + 1;
     Stopwatch watch;
@@ -640,6 +655,10 @@ int main() {
                 "dependent add.u32/xor.b32 chain; one thread");
     timed_chain("imad_dep_latency", REPS, 1000.0 * 64, [&] { k_imad<<<1, 1>>>(3, 5, 1000, d_out, usink); },
                 "dependent mad.lo.u32 chain; one thread");
+    timed_chain("dpx_addmax_dep_latency", REPS, 1000.0 * 64, [&] { k_addmax<true><<<1, 1>>>(3, -5, 1000, d_out, usink); },
+                "dependent __viaddmax_s32 chain, max(x + a, b); one thread");
+    timed_chain("plain_addmax_dep_latency", REPS, 1000.0 * 64, [&] { k_addmax<false><<<1, 1>>>(3, -5, 1000, d_out, usink); },
+                "dependent max(x + a, b) chain, written plainly; one thread");
 
     // Shared memory.
     timed_chain("shared_load_latency", REPS, 2000.0 * 32, [&] { k_shared_chase<<<1, 32>>>(2000, d_out, usink); },

@@ -70,15 +70,13 @@ namespace nw__lock_dataflow__atomic_spin_lock__per_thread_shared_ttas__62x62 {
                 if (have0 && have1) {
                     // fire: compute, publish my token
                     // actor cell
-                    const int v0 = fg::add(s_score[t - 33], s_reference[t]);
-                    const int v1 = fg::sub(s_score[t - 32], p.penalty);
-                    const int v2 = fg::max_(v0, v1);
-                    const int v3 = fg::sub(s_score[t - 1], p.penalty);
-                    const int v4 = fg::max_(v2, v3);
-                    s_score[t] = v4;
+                    const int v0 = fg::sub(s_score[t - 32], p.penalty);
+                    const int v1 = __viaddmax_s32(s_score[t - 33], s_reference[t], v0);
+                    const int v2 = __viaddmax_s32(s_score[t - 1], fg::neg(p.penalty), v1);
+                    s_score[t] = v2;
                     __threadfence_block();
                     atomicExch(&tok0[t], 0);   // unlock
-                    f.score[g] = v4;
+                    f.score[g] = v2;
                     done = true;
                 }
             }

@@ -57,13 +57,11 @@ namespace nw__dynamic_dataflow_16x16__none__per_thread_shared__64x64 {
                     const int w = (t + 1) * 17 + column + 1;
                     const long long g = ((long long) (i + 1)) * 65 + (j + 1);
                     // actor cell
-                    const int v0 = fg::add(s_score[w - 18], s_reference[w]);
-                    const int v1 = fg::sub(s_score[w - 17], p.penalty);
-                    const int v2 = fg::max_(v0, v1);
-                    const int v3 = fg::sub(s_score[w - 1], p.penalty);
-                    const int v4 = fg::max_(v2, v3);
-                    s_score[w] = v4;
-                    f.score[g] = v4;
+                    const int v0 = fg::sub(s_score[w - 17], p.penalty);
+                    const int v1 = __viaddmax_s32(s_score[w - 18], s_reference[w], v0);
+                    const int v2 = __viaddmax_s32(s_score[w - 1], fg::neg(p.penalty), v1);
+                    s_score[w] = v2;
+                    f.score[g] = v2;
                 }
                 __syncthreads();
             }

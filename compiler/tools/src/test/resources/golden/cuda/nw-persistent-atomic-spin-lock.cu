@@ -98,14 +98,12 @@ namespace nw__lock_dataflow_persistent__atomic_spin_lock__per_thread_shared__64x
                         int o_score = 0;   // my value of score in this step
                         [[maybe_unused]] const long long g = ((long long) (i + 1)) * 65 + (j + 1);   // my point in every field
                         // actor cell
-                        const int v8 = fg::add(r2, in7);
-                        const int v9 = fg::sub(r4, p.penalty);
-                        const int v10 = fg::max_(v8, v9);
-                        const int v11 = fg::sub(r5, p.penalty);
-                        const int v12 = fg::max_(v10, v11);
-                        out_score[(i & 63) * 32 + lane] = v12;
-                        if (lane >= 31) f.score[g] = v12;   // the edge, which the band to the right reads after the token
-                        o_score = v12;
+                        const int v8 = fg::sub(r4, p.penalty);
+                        const int v9 = __viaddmax_s32(r2, in7, v8);
+                        const int v10 = __viaddmax_s32(r5, fg::neg(p.penalty), v9);
+                        out_score[(i & 63) * 32 + lane] = v10;
+                        if (lane >= 31) f.score[g] = v10;   // the edge, which the band to the right reads after the token
+                        o_score = v10;
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
                         const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
@@ -122,26 +120,24 @@ namespace nw__lock_dataflow_persistent__atomic_spin_lock__per_thread_shared__64x
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
                         const bool computes = i >= 0 && i < 64 && j < 64;
-                        const int u13 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
-                        const int u14 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
-                        const int e16 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r15 = lane < 1 ? e16 : u13;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r17 = h_score_0;   // score[i-1, j-0]
-                        const int e19 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r18 = lane < 1 ? e19 : u14;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int in20 = in_reference[((i - 0) & 127) * 32 + lane];   // reference[i-0, j]
+                        const int u11 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
+                        const int u12 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
+                        const int e14 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r13 = lane < 1 ? e14 : u11;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r15 = h_score_0;   // score[i-1, j-0]
+                        const int e17 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r16 = lane < 1 ? e17 : u12;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int in18 = in_reference[((i - 0) & 127) * 32 + lane];   // reference[i-0, j]
                         int o_score = 0;   // my value of score in this step
                         if (computes) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 65 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v21 = fg::add(r15, in20);
-                            const int v22 = fg::sub(r17, p.penalty);
-                            const int v23 = fg::max_(v21, v22);
-                            const int v24 = fg::sub(r18, p.penalty);
-                            const int v25 = fg::max_(v23, v24);
-                            out_score[(i & 63) * 32 + lane] = v25;
-                            if (lane >= 31) f.score[g] = v25;   // the edge, which the band to the right reads after the token
-                            o_score = v25;
+                            const int v19 = fg::sub(r15, p.penalty);
+                            const int v20 = __viaddmax_s32(r13, in18, v19);
+                            const int v21 = __viaddmax_s32(r16, fg::neg(p.penalty), v20);
+                            out_score[(i & 63) * 32 + lane] = v21;
+                            if (lane >= 31) f.score[g] = v21;   // the edge, which the band to the right reads after the token
+                            o_score = v21;
                         } else if (i < 0 && i >= -1 && j < 64) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
                             o_score = f.score[((long long) (i + 1)) * 65 + (j + 1)];

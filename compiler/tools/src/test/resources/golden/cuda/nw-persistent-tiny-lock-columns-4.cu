@@ -118,57 +118,49 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                         /* column 0 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v18 = fg::add(r3, in14);
-                            const int v19 = fg::sub(r5, p.penalty);
-                            const int v20 = fg::max_(v18, v19);
-                            const int v21 = fg::sub(r6, p.penalty);
-                            const int v22 = fg::max_(v20, v21);
-                            out_score[(i & 63) * 129 + lane * 4 + 0] = v22;
-                            o_score_c0 = v22;
+                            const int v18 = fg::sub(r5, p.penalty);
+                            const int v19 = __viaddmax_s32(r3, in14, v18);
+                            const int v20 = __viaddmax_s32(r6, fg::neg(p.penalty), v19);
+                            out_score[(i & 63) * 129 + lane * 4 + 0] = v20;
+                            o_score_c0 = v20;
                             if (lane * 4 + 0 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v22);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v20);   // value and ready bit in one store
                             }
                         }
                         /* column 1 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v23 = fg::add(r8, in15);
-                            const int v24 = fg::sub(r9, p.penalty);
-                            const int v25 = fg::max_(v23, v24);
-                            const int v26 = fg::sub(o_score_c0, p.penalty);
-                            const int v27 = fg::max_(v25, v26);
-                            out_score[(i & 63) * 129 + lane * 4 + 1] = v27;
-                            o_score_c1 = v27;
+                            const int v21 = fg::sub(r9, p.penalty);
+                            const int v22 = __viaddmax_s32(r8, in15, v21);
+                            const int v23 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v22);
+                            out_score[(i & 63) * 129 + lane * 4 + 1] = v23;
+                            o_score_c1 = v23;
                             if (lane * 4 + 1 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v27);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v23);   // value and ready bit in one store
                             }
                         }
                         /* column 2 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v28 = fg::add(r10, in16);
-                            const int v29 = fg::sub(r11, p.penalty);
-                            const int v30 = fg::max_(v28, v29);
-                            const int v31 = fg::sub(o_score_c1, p.penalty);
-                            const int v32 = fg::max_(v30, v31);
-                            out_score[(i & 63) * 129 + lane * 4 + 2] = v32;
-                            o_score_c2 = v32;
+                            const int v24 = fg::sub(r11, p.penalty);
+                            const int v25 = __viaddmax_s32(r10, in16, v24);
+                            const int v26 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v25);
+                            out_score[(i & 63) * 129 + lane * 4 + 2] = v26;
+                            o_score_c2 = v26;
                             if (lane * 4 + 2 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v32);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v26);   // value and ready bit in one store
                             }
                         }
                         /* column 3 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v33 = fg::add(r12, in17);
-                            const int v34 = fg::sub(r13, p.penalty);
-                            const int v35 = fg::max_(v33, v34);
-                            const int v36 = fg::sub(o_score_c2, p.penalty);
-                            const int v37 = fg::max_(v35, v36);
-                            out_score[(i & 63) * 129 + lane * 4 + 3] = v37;
-                            o_score_c3 = v37;
+                            const int v27 = fg::sub(r13, p.penalty);
+                            const int v28 = __viaddmax_s32(r12, in17, v27);
+                            const int v29 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v28);
+                            out_score[(i & 63) * 129 + lane * 4 + 3] = v29;
+                            o_score_c3 = v29;
                             if (lane * 4 + 3 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v37);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v29);   // value and ready bit in one store
                             }
                         }
                         h_score_c0_1 = h_score_c0_0;
@@ -184,23 +176,23 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
-                        const int u38 = __shfl_up_sync(0xffffffffu, h_score_c3_1, 1);   // score[i-1, j-1] from lane l-1's column 3
-                        const int u39 = __shfl_up_sync(0xffffffffu, h_score_c3_0, 1);   // score[i-0, j-1] from lane l-1's column 3
-                        const int e41 = s_edge_score[warp][min(lane * 4 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r40 = lane < 1 ? e41 : u38;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r42 = h_score_c0_0;   // score[i-1, j-0]
-                        const int e44 = s_edge_score[warp][min(lane * 4 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r43 = lane < 1 ? e44 : u39;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int r45 = h_score_c0_0;   // score[i-1, j-1]: my column 0
-                        const int r46 = h_score_c1_0;   // score[i-1, j-0]
-                        const int r47 = h_score_c1_0;   // score[i-1, j-1]: my column 1
-                        const int r48 = h_score_c2_0;   // score[i-1, j-0]
-                        const int r49 = h_score_c2_0;   // score[i-1, j-1]: my column 2
-                        const int r50 = h_score_c3_0;   // score[i-1, j-0]
-                        const int in51 = in_reference[((i - 0) & 127) * 129 + lane * 4 + 0];   // reference[i-0, j]
-                        const int in52 = in_reference[((i - 0) & 127) * 129 + lane * 4 + 1];   // reference[i-0, j+1]
-                        const int in53 = in_reference[((i - 0) & 127) * 129 + lane * 4 + 2];   // reference[i-0, j+2]
-                        const int in54 = in_reference[((i - 0) & 127) * 129 + lane * 4 + 3];   // reference[i-0, j+3]
+                        const int u30 = __shfl_up_sync(0xffffffffu, h_score_c3_1, 1);   // score[i-1, j-1] from lane l-1's column 3
+                        const int u31 = __shfl_up_sync(0xffffffffu, h_score_c3_0, 1);   // score[i-0, j-1] from lane l-1's column 3
+                        const int e33 = s_edge_score[warp][min(lane * 4 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r32 = lane < 1 ? e33 : u30;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r34 = h_score_c0_0;   // score[i-1, j-0]
+                        const int e36 = s_edge_score[warp][min(lane * 4 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r35 = lane < 1 ? e36 : u31;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int r37 = h_score_c0_0;   // score[i-1, j-1]: my column 0
+                        const int r38 = h_score_c1_0;   // score[i-1, j-0]
+                        const int r39 = h_score_c1_0;   // score[i-1, j-1]: my column 1
+                        const int r40 = h_score_c2_0;   // score[i-1, j-0]
+                        const int r41 = h_score_c2_0;   // score[i-1, j-1]: my column 2
+                        const int r42 = h_score_c3_0;   // score[i-1, j-0]
+                        const int in43 = in_reference[((i - 0) & 127) * 129 + lane * 4 + 0];   // reference[i-0, j]
+                        const int in44 = in_reference[((i - 0) & 127) * 129 + lane * 4 + 1];   // reference[i-0, j+1]
+                        const int in45 = in_reference[((i - 0) & 127) * 129 + lane * 4 + 2];   // reference[i-0, j+2]
+                        const int in46 = in_reference[((i - 0) & 127) * 129 + lane * 4 + 3];   // reference[i-0, j+3]
                         int o_score_c0 = 0;   // my value of score in this step, column 0
                         int o_score_c1 = 0;   // my value of score in this step, column 1
                         int o_score_c2 = 0;   // my value of score in this step, column 2
@@ -208,15 +200,13 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                         if (i >= 0 && i < 100 && j < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v55 = fg::add(r40, in51);
-                            const int v56 = fg::sub(r42, p.penalty);
-                            const int v57 = fg::max_(v55, v56);
-                            const int v58 = fg::sub(r43, p.penalty);
-                            const int v59 = fg::max_(v57, v58);
-                            out_score[(i & 63) * 129 + lane * 4 + 0] = v59;
-                            o_score_c0 = v59;
+                            const int v47 = fg::sub(r34, p.penalty);
+                            const int v48 = __viaddmax_s32(r32, in43, v47);
+                            const int v49 = __viaddmax_s32(r35, fg::neg(p.penalty), v48);
+                            out_score[(i & 63) * 129 + lane * 4 + 0] = v49;
+                            o_score_c0 = v49;
                             if (lane * 4 + 0 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v59);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v49);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -225,15 +215,13 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                         if (i >= 0 && i < 100 && (j + 1) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v60 = fg::add(r45, in52);
-                            const int v61 = fg::sub(r46, p.penalty);
-                            const int v62 = fg::max_(v60, v61);
-                            const int v63 = fg::sub(o_score_c0, p.penalty);
-                            const int v64 = fg::max_(v62, v63);
-                            out_score[(i & 63) * 129 + lane * 4 + 1] = v64;
-                            o_score_c1 = v64;
+                            const int v50 = fg::sub(r38, p.penalty);
+                            const int v51 = __viaddmax_s32(r37, in44, v50);
+                            const int v52 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v51);
+                            out_score[(i & 63) * 129 + lane * 4 + 1] = v52;
+                            o_score_c1 = v52;
                             if (lane * 4 + 1 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v64);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v52);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 1) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -242,15 +230,13 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                         if (i >= 0 && i < 100 && (j + 2) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v65 = fg::add(r47, in53);
-                            const int v66 = fg::sub(r48, p.penalty);
-                            const int v67 = fg::max_(v65, v66);
-                            const int v68 = fg::sub(o_score_c1, p.penalty);
-                            const int v69 = fg::max_(v67, v68);
-                            out_score[(i & 63) * 129 + lane * 4 + 2] = v69;
-                            o_score_c2 = v69;
+                            const int v53 = fg::sub(r40, p.penalty);
+                            const int v54 = __viaddmax_s32(r39, in45, v53);
+                            const int v55 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v54);
+                            out_score[(i & 63) * 129 + lane * 4 + 2] = v55;
+                            o_score_c2 = v55;
                             if (lane * 4 + 2 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v69);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 2) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -259,15 +245,13 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                         if (i >= 0 && i < 100 && (j + 3) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v70 = fg::add(r49, in54);
-                            const int v71 = fg::sub(r50, p.penalty);
-                            const int v72 = fg::max_(v70, v71);
-                            const int v73 = fg::sub(o_score_c2, p.penalty);
-                            const int v74 = fg::max_(v72, v73);
-                            out_score[(i & 63) * 129 + lane * 4 + 3] = v74;
-                            o_score_c3 = v74;
+                            const int v56 = fg::sub(r42, p.penalty);
+                            const int v57 = __viaddmax_s32(r41, in46, v56);
+                            const int v58 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v57);
+                            out_score[(i & 63) * 129 + lane * 4 + 3] = v58;
+                            o_score_c3 = v58;
                             if (lane * 4 + 3 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v74);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v58);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 3) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

@@ -90,15 +90,13 @@ namespace nw__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70 {
                         int o_score = 0;   // my value of score in this step
                         [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                         // actor cell
-                        const int v9 = fg::add(r3, in8);
-                        const int v10 = fg::sub(r5, p.penalty);
-                        const int v11 = fg::max_(v9, v10);
-                        const int v12 = fg::sub(r6, p.penalty);
-                        const int v13 = fg::max_(v11, v12);
-                        out_score[(i & 63) * 32 + lane] = v13;
-                        o_score = v13;
+                        const int v9 = fg::sub(r5, p.penalty);
+                        const int v10 = __viaddmax_s32(r3, in8, v9);
+                        const int v11 = __viaddmax_s32(r6, fg::neg(p.penalty), v10);
+                        out_score[(i & 63) * 32 + lane] = v11;
+                        o_score = v11;
                         if (lane >= 31 && band < 2) {
-                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v13);   // value and ready bit in one store
+                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v11);   // value and ready bit in one store
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
@@ -108,27 +106,25 @@ namespace nw__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70 {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
                         const bool computes = i >= 0 && i < 100 && j < 70;
-                        const int u14 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
-                        const int u15 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
-                        const int e17 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r16 = lane < 1 ? e17 : u14;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r18 = h_score_0;   // score[i-1, j-0]
-                        const int e20 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r19 = lane < 1 ? e20 : u15;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int in21 = in_reference[((i - 0) & 127) * 32 + lane];   // reference[i-0, j]
+                        const int u12 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
+                        const int u13 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
+                        const int e15 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r14 = lane < 1 ? e15 : u12;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r16 = h_score_0;   // score[i-1, j-0]
+                        const int e18 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r17 = lane < 1 ? e18 : u13;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int in19 = in_reference[((i - 0) & 127) * 32 + lane];   // reference[i-0, j]
                         int o_score = 0;   // my value of score in this step
                         if (computes) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v22 = fg::add(r16, in21);
-                            const int v23 = fg::sub(r18, p.penalty);
-                            const int v24 = fg::max_(v22, v23);
-                            const int v25 = fg::sub(r19, p.penalty);
-                            const int v26 = fg::max_(v24, v25);
-                            out_score[(i & 63) * 32 + lane] = v26;
-                            o_score = v26;
+                            const int v20 = fg::sub(r16, p.penalty);
+                            const int v21 = __viaddmax_s32(r14, in19, v20);
+                            const int v22 = __viaddmax_s32(r17, fg::neg(p.penalty), v21);
+                            out_score[(i & 63) * 32 + lane] = v22;
+                            o_score = v22;
                             if (lane >= 31 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v26);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v22);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

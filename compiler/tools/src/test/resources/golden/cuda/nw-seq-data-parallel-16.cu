@@ -50,13 +50,11 @@ namespace nw_seq__data_parallel_16x16__none__per_thread_shared__64x64 {
                 const int v0 = __ldg(&f.a[(i)]);
                 const int v1 = __ldg(&f.b[(j)]);
                 const int v2 = __ldg(&f.blosum62[(fg::table_index(v0, 24, 3, 0, error)) * 24 + fg::table_index(v1, 24, 3, 1, error)]);
-                const int v3 = fg::add(s_score[w - 18], v2);
-                const int v4 = fg::sub(s_score[w - 17], p.penalty);
-                const int v5 = fg::max_(v3, v4);
-                const int v6 = fg::sub(s_score[w - 1], p.penalty);
-                const int v7 = fg::max_(v5, v6);
-                s_score[w] = v7;
-                f.score[g] = v7;
+                const int v3 = fg::sub(s_score[w - 17], p.penalty);
+                const int v4 = __viaddmax_s32(s_score[w - 18], v2, v3);
+                const int v5 = __viaddmax_s32(s_score[w - 1], fg::neg(p.penalty), v4);
+                s_score[w] = v5;
+                f.score[g] = v5;
             }
             __syncthreads();
         }

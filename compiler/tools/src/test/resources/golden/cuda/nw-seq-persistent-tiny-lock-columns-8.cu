@@ -127,134 +127,118 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v22 = __ldg(&f.a[(i)]);
                             const int v23 = q_b_c0;
                             const int v24 = s_table_blosum62[(fg::table_index(v22, 24, 3, 0, error)) * 24 + fg::table_index(v23, 24, 3, 1, error)];
-                            const int v25 = fg::add(r3, v24);
-                            const int v26 = fg::sub(r5, p.penalty);
-                            const int v27 = fg::max_(v25, v26);
-                            const int v28 = fg::sub(r6, p.penalty);
-                            const int v29 = fg::max_(v27, v28);
-                            out_score[(i & 63) * 257 + lane * 8 + 0] = v29;
-                            o_score_c0 = v29;
+                            const int v25 = fg::sub(r5, p.penalty);
+                            const int v26 = __viaddmax_s32(r3, v24, v25);
+                            const int v27 = __viaddmax_s32(r6, fg::neg(p.penalty), v26);
+                            out_score[(i & 63) * 257 + lane * 8 + 0] = v27;
+                            o_score_c0 = v27;
                             if (lane * 8 + 0 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v29);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v27);   // value and ready bit in one store
                             }
                         }
                         /* column 1 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v30 = __ldg(&f.a[(i)]);
-                            const int v31 = q_b_c1;
-                            const int v32 = s_table_blosum62[(fg::table_index(v30, 24, 3, 0, error)) * 24 + fg::table_index(v31, 24, 3, 1, error)];
-                            const int v33 = fg::add(r8, v32);
-                            const int v34 = fg::sub(r9, p.penalty);
-                            const int v35 = fg::max_(v33, v34);
-                            const int v36 = fg::sub(o_score_c0, p.penalty);
-                            const int v37 = fg::max_(v35, v36);
-                            out_score[(i & 63) * 257 + lane * 8 + 1] = v37;
-                            o_score_c1 = v37;
+                            const int v28 = __ldg(&f.a[(i)]);
+                            const int v29 = q_b_c1;
+                            const int v30 = s_table_blosum62[(fg::table_index(v28, 24, 3, 0, error)) * 24 + fg::table_index(v29, 24, 3, 1, error)];
+                            const int v31 = fg::sub(r9, p.penalty);
+                            const int v32 = __viaddmax_s32(r8, v30, v31);
+                            const int v33 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v32);
+                            out_score[(i & 63) * 257 + lane * 8 + 1] = v33;
+                            o_score_c1 = v33;
                             if (lane * 8 + 1 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v37);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v33);   // value and ready bit in one store
                             }
                         }
                         /* column 2 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v38 = __ldg(&f.a[(i)]);
-                            const int v39 = q_b_c2;
-                            const int v40 = s_table_blosum62[(fg::table_index(v38, 24, 3, 0, error)) * 24 + fg::table_index(v39, 24, 3, 1, error)];
-                            const int v41 = fg::add(r10, v40);
-                            const int v42 = fg::sub(r11, p.penalty);
-                            const int v43 = fg::max_(v41, v42);
-                            const int v44 = fg::sub(o_score_c1, p.penalty);
-                            const int v45 = fg::max_(v43, v44);
-                            out_score[(i & 63) * 257 + lane * 8 + 2] = v45;
-                            o_score_c2 = v45;
+                            const int v34 = __ldg(&f.a[(i)]);
+                            const int v35 = q_b_c2;
+                            const int v36 = s_table_blosum62[(fg::table_index(v34, 24, 3, 0, error)) * 24 + fg::table_index(v35, 24, 3, 1, error)];
+                            const int v37 = fg::sub(r11, p.penalty);
+                            const int v38 = __viaddmax_s32(r10, v36, v37);
+                            const int v39 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v38);
+                            out_score[(i & 63) * 257 + lane * 8 + 2] = v39;
+                            o_score_c2 = v39;
                             if (lane * 8 + 2 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v45);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v39);   // value and ready bit in one store
                             }
                         }
                         /* column 3 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v46 = __ldg(&f.a[(i)]);
-                            const int v47 = q_b_c3;
-                            const int v48 = s_table_blosum62[(fg::table_index(v46, 24, 3, 0, error)) * 24 + fg::table_index(v47, 24, 3, 1, error)];
-                            const int v49 = fg::add(r12, v48);
-                            const int v50 = fg::sub(r13, p.penalty);
-                            const int v51 = fg::max_(v49, v50);
-                            const int v52 = fg::sub(o_score_c2, p.penalty);
-                            const int v53 = fg::max_(v51, v52);
-                            out_score[(i & 63) * 257 + lane * 8 + 3] = v53;
-                            o_score_c3 = v53;
+                            const int v40 = __ldg(&f.a[(i)]);
+                            const int v41 = q_b_c3;
+                            const int v42 = s_table_blosum62[(fg::table_index(v40, 24, 3, 0, error)) * 24 + fg::table_index(v41, 24, 3, 1, error)];
+                            const int v43 = fg::sub(r13, p.penalty);
+                            const int v44 = __viaddmax_s32(r12, v42, v43);
+                            const int v45 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v44);
+                            out_score[(i & 63) * 257 + lane * 8 + 3] = v45;
+                            o_score_c3 = v45;
                             if (lane * 8 + 3 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v53);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v45);   // value and ready bit in one store
                             }
                         }
                         /* column 4 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
                             // actor cell
-                            const int v54 = __ldg(&f.a[(i)]);
-                            const int v55 = q_b_c4;
-                            const int v56 = s_table_blosum62[(fg::table_index(v54, 24, 3, 0, error)) * 24 + fg::table_index(v55, 24, 3, 1, error)];
-                            const int v57 = fg::add(r14, v56);
-                            const int v58 = fg::sub(r15, p.penalty);
-                            const int v59 = fg::max_(v57, v58);
-                            const int v60 = fg::sub(o_score_c3, p.penalty);
-                            const int v61 = fg::max_(v59, v60);
-                            out_score[(i & 63) * 257 + lane * 8 + 4] = v61;
-                            o_score_c4 = v61;
+                            const int v46 = __ldg(&f.a[(i)]);
+                            const int v47 = q_b_c4;
+                            const int v48 = s_table_blosum62[(fg::table_index(v46, 24, 3, 0, error)) * 24 + fg::table_index(v47, 24, 3, 1, error)];
+                            const int v49 = fg::sub(r15, p.penalty);
+                            const int v50 = __viaddmax_s32(r14, v48, v49);
+                            const int v51 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v50);
+                            out_score[(i & 63) * 257 + lane * 8 + 4] = v51;
+                            o_score_c4 = v51;
                             if (lane * 8 + 4 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v61);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
                             }
                         }
                         /* column 5 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
                             // actor cell
-                            const int v62 = __ldg(&f.a[(i)]);
-                            const int v63 = q_b_c5;
-                            const int v64 = s_table_blosum62[(fg::table_index(v62, 24, 3, 0, error)) * 24 + fg::table_index(v63, 24, 3, 1, error)];
-                            const int v65 = fg::add(r16, v64);
-                            const int v66 = fg::sub(r17, p.penalty);
-                            const int v67 = fg::max_(v65, v66);
-                            const int v68 = fg::sub(o_score_c4, p.penalty);
-                            const int v69 = fg::max_(v67, v68);
-                            out_score[(i & 63) * 257 + lane * 8 + 5] = v69;
-                            o_score_c5 = v69;
+                            const int v52 = __ldg(&f.a[(i)]);
+                            const int v53 = q_b_c5;
+                            const int v54 = s_table_blosum62[(fg::table_index(v52, 24, 3, 0, error)) * 24 + fg::table_index(v53, 24, 3, 1, error)];
+                            const int v55 = fg::sub(r17, p.penalty);
+                            const int v56 = __viaddmax_s32(r16, v54, v55);
+                            const int v57 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v56);
+                            out_score[(i & 63) * 257 + lane * 8 + 5] = v57;
+                            o_score_c5 = v57;
                             if (lane * 8 + 5 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v69);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v57);   // value and ready bit in one store
                             }
                         }
                         /* column 6 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
                             // actor cell
-                            const int v70 = __ldg(&f.a[(i)]);
-                            const int v71 = q_b_c6;
-                            const int v72 = s_table_blosum62[(fg::table_index(v70, 24, 3, 0, error)) * 24 + fg::table_index(v71, 24, 3, 1, error)];
-                            const int v73 = fg::add(r18, v72);
-                            const int v74 = fg::sub(r19, p.penalty);
-                            const int v75 = fg::max_(v73, v74);
-                            const int v76 = fg::sub(o_score_c5, p.penalty);
-                            const int v77 = fg::max_(v75, v76);
-                            out_score[(i & 63) * 257 + lane * 8 + 6] = v77;
-                            o_score_c6 = v77;
+                            const int v58 = __ldg(&f.a[(i)]);
+                            const int v59 = q_b_c6;
+                            const int v60 = s_table_blosum62[(fg::table_index(v58, 24, 3, 0, error)) * 24 + fg::table_index(v59, 24, 3, 1, error)];
+                            const int v61 = fg::sub(r19, p.penalty);
+                            const int v62 = __viaddmax_s32(r18, v60, v61);
+                            const int v63 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v62);
+                            out_score[(i & 63) * 257 + lane * 8 + 6] = v63;
+                            o_score_c6 = v63;
                             if (lane * 8 + 6 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v77);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v63);   // value and ready bit in one store
                             }
                         }
                         /* column 7 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
                             // actor cell
-                            const int v78 = __ldg(&f.a[(i)]);
-                            const int v79 = q_b_c7;
-                            const int v80 = s_table_blosum62[(fg::table_index(v78, 24, 3, 0, error)) * 24 + fg::table_index(v79, 24, 3, 1, error)];
-                            const int v81 = fg::add(r20, v80);
-                            const int v82 = fg::sub(r21, p.penalty);
-                            const int v83 = fg::max_(v81, v82);
-                            const int v84 = fg::sub(o_score_c6, p.penalty);
-                            const int v85 = fg::max_(v83, v84);
-                            out_score[(i & 63) * 257 + lane * 8 + 7] = v85;
-                            o_score_c7 = v85;
+                            const int v64 = __ldg(&f.a[(i)]);
+                            const int v65 = q_b_c7;
+                            const int v66 = s_table_blosum62[(fg::table_index(v64, 24, 3, 0, error)) * 24 + fg::table_index(v65, 24, 3, 1, error)];
+                            const int v67 = fg::sub(r21, p.penalty);
+                            const int v68 = __viaddmax_s32(r20, v66, v67);
+                            const int v69 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v68);
+                            out_score[(i & 63) * 257 + lane * 8 + 7] = v69;
+                            o_score_c7 = v69;
                             if (lane * 8 + 7 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v85);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v69);   // value and ready bit in one store
                             }
                         }
                         h_score_c0_1 = h_score_c0_0;
@@ -278,27 +262,27 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
-                        const int u86 = __shfl_up_sync(0xffffffffu, h_score_c7_1, 1);   // score[i-1, j-1] from lane l-1's column 7
-                        const int u87 = __shfl_up_sync(0xffffffffu, h_score_c7_0, 1);   // score[i-0, j-1] from lane l-1's column 7
-                        const int e89 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r88 = lane < 1 ? e89 : u86;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r90 = h_score_c0_0;   // score[i-1, j-0]
-                        const int e92 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r91 = lane < 1 ? e92 : u87;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int r93 = h_score_c0_0;   // score[i-1, j-1]: my column 0
-                        const int r94 = h_score_c1_0;   // score[i-1, j-0]
-                        const int r95 = h_score_c1_0;   // score[i-1, j-1]: my column 1
-                        const int r96 = h_score_c2_0;   // score[i-1, j-0]
-                        const int r97 = h_score_c2_0;   // score[i-1, j-1]: my column 2
-                        const int r98 = h_score_c3_0;   // score[i-1, j-0]
-                        const int r99 = h_score_c3_0;   // score[i-1, j-1]: my column 3
-                        const int r100 = h_score_c4_0;   // score[i-1, j-0]
-                        const int r101 = h_score_c4_0;   // score[i-1, j-1]: my column 4
-                        const int r102 = h_score_c5_0;   // score[i-1, j-0]
-                        const int r103 = h_score_c5_0;   // score[i-1, j-1]: my column 5
-                        const int r104 = h_score_c6_0;   // score[i-1, j-0]
-                        const int r105 = h_score_c6_0;   // score[i-1, j-1]: my column 6
-                        const int r106 = h_score_c7_0;   // score[i-1, j-0]
+                        const int u70 = __shfl_up_sync(0xffffffffu, h_score_c7_1, 1);   // score[i-1, j-1] from lane l-1's column 7
+                        const int u71 = __shfl_up_sync(0xffffffffu, h_score_c7_0, 1);   // score[i-0, j-1] from lane l-1's column 7
+                        const int e73 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r72 = lane < 1 ? e73 : u70;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r74 = h_score_c0_0;   // score[i-1, j-0]
+                        const int e76 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r75 = lane < 1 ? e76 : u71;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int r77 = h_score_c0_0;   // score[i-1, j-1]: my column 0
+                        const int r78 = h_score_c1_0;   // score[i-1, j-0]
+                        const int r79 = h_score_c1_0;   // score[i-1, j-1]: my column 1
+                        const int r80 = h_score_c2_0;   // score[i-1, j-0]
+                        const int r81 = h_score_c2_0;   // score[i-1, j-1]: my column 2
+                        const int r82 = h_score_c3_0;   // score[i-1, j-0]
+                        const int r83 = h_score_c3_0;   // score[i-1, j-1]: my column 3
+                        const int r84 = h_score_c4_0;   // score[i-1, j-0]
+                        const int r85 = h_score_c4_0;   // score[i-1, j-1]: my column 4
+                        const int r86 = h_score_c5_0;   // score[i-1, j-0]
+                        const int r87 = h_score_c5_0;   // score[i-1, j-1]: my column 5
+                        const int r88 = h_score_c6_0;   // score[i-1, j-0]
+                        const int r89 = h_score_c6_0;   // score[i-1, j-1]: my column 6
+                        const int r90 = h_score_c7_0;   // score[i-1, j-0]
                         int o_score_c0 = 0;   // my value of score in this step, column 0
                         int o_score_c1 = 0;   // my value of score in this step, column 1
                         int o_score_c2 = 0;   // my value of score in this step, column 2
@@ -310,18 +294,16 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && j < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v107 = __ldg(&f.a[(i)]);
-                            const int v108 = q_b_c0;
-                            const int v109 = s_table_blosum62[(fg::table_index(v107, 24, 3, 0, error)) * 24 + fg::table_index(v108, 24, 3, 1, error)];
-                            const int v110 = fg::add(r88, v109);
-                            const int v111 = fg::sub(r90, p.penalty);
-                            const int v112 = fg::max_(v110, v111);
-                            const int v113 = fg::sub(r91, p.penalty);
-                            const int v114 = fg::max_(v112, v113);
-                            out_score[(i & 63) * 257 + lane * 8 + 0] = v114;
-                            o_score_c0 = v114;
+                            const int v91 = __ldg(&f.a[(i)]);
+                            const int v92 = q_b_c0;
+                            const int v93 = s_table_blosum62[(fg::table_index(v91, 24, 3, 0, error)) * 24 + fg::table_index(v92, 24, 3, 1, error)];
+                            const int v94 = fg::sub(r74, p.penalty);
+                            const int v95 = __viaddmax_s32(r72, v93, v94);
+                            const int v96 = __viaddmax_s32(r75, fg::neg(p.penalty), v95);
+                            out_score[(i & 63) * 257 + lane * 8 + 0] = v96;
+                            o_score_c0 = v96;
                             if (lane * 8 + 0 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v114);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v96);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -330,18 +312,16 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 1) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v115 = __ldg(&f.a[(i)]);
-                            const int v116 = q_b_c1;
-                            const int v117 = s_table_blosum62[(fg::table_index(v115, 24, 3, 0, error)) * 24 + fg::table_index(v116, 24, 3, 1, error)];
-                            const int v118 = fg::add(r93, v117);
-                            const int v119 = fg::sub(r94, p.penalty);
-                            const int v120 = fg::max_(v118, v119);
-                            const int v121 = fg::sub(o_score_c0, p.penalty);
-                            const int v122 = fg::max_(v120, v121);
-                            out_score[(i & 63) * 257 + lane * 8 + 1] = v122;
-                            o_score_c1 = v122;
+                            const int v97 = __ldg(&f.a[(i)]);
+                            const int v98 = q_b_c1;
+                            const int v99 = s_table_blosum62[(fg::table_index(v97, 24, 3, 0, error)) * 24 + fg::table_index(v98, 24, 3, 1, error)];
+                            const int v100 = fg::sub(r78, p.penalty);
+                            const int v101 = __viaddmax_s32(r77, v99, v100);
+                            const int v102 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v101);
+                            out_score[(i & 63) * 257 + lane * 8 + 1] = v102;
+                            o_score_c1 = v102;
                             if (lane * 8 + 1 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v122);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v102);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 1) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -350,18 +330,16 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 2) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v123 = __ldg(&f.a[(i)]);
-                            const int v124 = q_b_c2;
-                            const int v125 = s_table_blosum62[(fg::table_index(v123, 24, 3, 0, error)) * 24 + fg::table_index(v124, 24, 3, 1, error)];
-                            const int v126 = fg::add(r95, v125);
-                            const int v127 = fg::sub(r96, p.penalty);
-                            const int v128 = fg::max_(v126, v127);
-                            const int v129 = fg::sub(o_score_c1, p.penalty);
-                            const int v130 = fg::max_(v128, v129);
-                            out_score[(i & 63) * 257 + lane * 8 + 2] = v130;
-                            o_score_c2 = v130;
+                            const int v103 = __ldg(&f.a[(i)]);
+                            const int v104 = q_b_c2;
+                            const int v105 = s_table_blosum62[(fg::table_index(v103, 24, 3, 0, error)) * 24 + fg::table_index(v104, 24, 3, 1, error)];
+                            const int v106 = fg::sub(r80, p.penalty);
+                            const int v107 = __viaddmax_s32(r79, v105, v106);
+                            const int v108 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v107);
+                            out_score[(i & 63) * 257 + lane * 8 + 2] = v108;
+                            o_score_c2 = v108;
                             if (lane * 8 + 2 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v130);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v108);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 2) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -370,18 +348,16 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 3) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v131 = __ldg(&f.a[(i)]);
-                            const int v132 = q_b_c3;
-                            const int v133 = s_table_blosum62[(fg::table_index(v131, 24, 3, 0, error)) * 24 + fg::table_index(v132, 24, 3, 1, error)];
-                            const int v134 = fg::add(r97, v133);
-                            const int v135 = fg::sub(r98, p.penalty);
-                            const int v136 = fg::max_(v134, v135);
-                            const int v137 = fg::sub(o_score_c2, p.penalty);
-                            const int v138 = fg::max_(v136, v137);
-                            out_score[(i & 63) * 257 + lane * 8 + 3] = v138;
-                            o_score_c3 = v138;
+                            const int v109 = __ldg(&f.a[(i)]);
+                            const int v110 = q_b_c3;
+                            const int v111 = s_table_blosum62[(fg::table_index(v109, 24, 3, 0, error)) * 24 + fg::table_index(v110, 24, 3, 1, error)];
+                            const int v112 = fg::sub(r82, p.penalty);
+                            const int v113 = __viaddmax_s32(r81, v111, v112);
+                            const int v114 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v113);
+                            out_score[(i & 63) * 257 + lane * 8 + 3] = v114;
+                            o_score_c3 = v114;
                             if (lane * 8 + 3 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v138);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v114);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 3) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -390,18 +366,16 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 4) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
                             // actor cell
-                            const int v139 = __ldg(&f.a[(i)]);
-                            const int v140 = q_b_c4;
-                            const int v141 = s_table_blosum62[(fg::table_index(v139, 24, 3, 0, error)) * 24 + fg::table_index(v140, 24, 3, 1, error)];
-                            const int v142 = fg::add(r99, v141);
-                            const int v143 = fg::sub(r100, p.penalty);
-                            const int v144 = fg::max_(v142, v143);
-                            const int v145 = fg::sub(o_score_c3, p.penalty);
-                            const int v146 = fg::max_(v144, v145);
-                            out_score[(i & 63) * 257 + lane * 8 + 4] = v146;
-                            o_score_c4 = v146;
+                            const int v115 = __ldg(&f.a[(i)]);
+                            const int v116 = q_b_c4;
+                            const int v117 = s_table_blosum62[(fg::table_index(v115, 24, 3, 0, error)) * 24 + fg::table_index(v116, 24, 3, 1, error)];
+                            const int v118 = fg::sub(r84, p.penalty);
+                            const int v119 = __viaddmax_s32(r83, v117, v118);
+                            const int v120 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v119);
+                            out_score[(i & 63) * 257 + lane * 8 + 4] = v120;
+                            o_score_c4 = v120;
                             if (lane * 8 + 4 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v146);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v120);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 4) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -410,18 +384,16 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 5) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
                             // actor cell
-                            const int v147 = __ldg(&f.a[(i)]);
-                            const int v148 = q_b_c5;
-                            const int v149 = s_table_blosum62[(fg::table_index(v147, 24, 3, 0, error)) * 24 + fg::table_index(v148, 24, 3, 1, error)];
-                            const int v150 = fg::add(r101, v149);
-                            const int v151 = fg::sub(r102, p.penalty);
-                            const int v152 = fg::max_(v150, v151);
-                            const int v153 = fg::sub(o_score_c4, p.penalty);
-                            const int v154 = fg::max_(v152, v153);
-                            out_score[(i & 63) * 257 + lane * 8 + 5] = v154;
-                            o_score_c5 = v154;
+                            const int v121 = __ldg(&f.a[(i)]);
+                            const int v122 = q_b_c5;
+                            const int v123 = s_table_blosum62[(fg::table_index(v121, 24, 3, 0, error)) * 24 + fg::table_index(v122, 24, 3, 1, error)];
+                            const int v124 = fg::sub(r86, p.penalty);
+                            const int v125 = __viaddmax_s32(r85, v123, v124);
+                            const int v126 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v125);
+                            out_score[(i & 63) * 257 + lane * 8 + 5] = v126;
+                            o_score_c5 = v126;
                             if (lane * 8 + 5 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v154);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v126);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 5) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -430,18 +402,16 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 6) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
                             // actor cell
-                            const int v155 = __ldg(&f.a[(i)]);
-                            const int v156 = q_b_c6;
-                            const int v157 = s_table_blosum62[(fg::table_index(v155, 24, 3, 0, error)) * 24 + fg::table_index(v156, 24, 3, 1, error)];
-                            const int v158 = fg::add(r103, v157);
-                            const int v159 = fg::sub(r104, p.penalty);
-                            const int v160 = fg::max_(v158, v159);
-                            const int v161 = fg::sub(o_score_c5, p.penalty);
-                            const int v162 = fg::max_(v160, v161);
-                            out_score[(i & 63) * 257 + lane * 8 + 6] = v162;
-                            o_score_c6 = v162;
+                            const int v127 = __ldg(&f.a[(i)]);
+                            const int v128 = q_b_c6;
+                            const int v129 = s_table_blosum62[(fg::table_index(v127, 24, 3, 0, error)) * 24 + fg::table_index(v128, 24, 3, 1, error)];
+                            const int v130 = fg::sub(r88, p.penalty);
+                            const int v131 = __viaddmax_s32(r87, v129, v130);
+                            const int v132 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v131);
+                            out_score[(i & 63) * 257 + lane * 8 + 6] = v132;
+                            o_score_c6 = v132;
                             if (lane * 8 + 6 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v162);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v132);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 6) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -450,18 +420,16 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 7) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
                             // actor cell
-                            const int v163 = __ldg(&f.a[(i)]);
-                            const int v164 = q_b_c7;
-                            const int v165 = s_table_blosum62[(fg::table_index(v163, 24, 3, 0, error)) * 24 + fg::table_index(v164, 24, 3, 1, error)];
-                            const int v166 = fg::add(r105, v165);
-                            const int v167 = fg::sub(r106, p.penalty);
-                            const int v168 = fg::max_(v166, v167);
-                            const int v169 = fg::sub(o_score_c6, p.penalty);
-                            const int v170 = fg::max_(v168, v169);
-                            out_score[(i & 63) * 257 + lane * 8 + 7] = v170;
-                            o_score_c7 = v170;
+                            const int v133 = __ldg(&f.a[(i)]);
+                            const int v134 = q_b_c7;
+                            const int v135 = s_table_blosum62[(fg::table_index(v133, 24, 3, 0, error)) * 24 + fg::table_index(v134, 24, 3, 1, error)];
+                            const int v136 = fg::sub(r90, p.penalty);
+                            const int v137 = __viaddmax_s32(r89, v135, v136);
+                            const int v138 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v137);
+                            out_score[(i & 63) * 257 + lane * 8 + 7] = v138;
+                            o_score_c7 = v138;
                             if (lane * 8 + 7 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v170);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v138);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 7) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

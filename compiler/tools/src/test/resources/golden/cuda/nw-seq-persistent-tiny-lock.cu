@@ -83,15 +83,13 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         const int v8 = __ldg(&f.a[(i)]);
                         const int v9 = q_b;
                         const int v10 = s_table_blosum62[(fg::table_index(v8, 24, 3, 0, error)) * 24 + fg::table_index(v9, 24, 3, 1, error)];
-                        const int v11 = fg::add(r3, v10);
-                        const int v12 = fg::sub(r5, p.penalty);
-                        const int v13 = fg::max_(v11, v12);
-                        const int v14 = fg::sub(r6, p.penalty);
-                        const int v15 = fg::max_(v13, v14);
-                        out_score[(i & 63) * 32 + lane] = v15;
-                        o_score = v15;
+                        const int v11 = fg::sub(r5, p.penalty);
+                        const int v12 = __viaddmax_s32(r3, v10, v11);
+                        const int v13 = __viaddmax_s32(r6, fg::neg(p.penalty), v12);
+                        out_score[(i & 63) * 32 + lane] = v13;
+                        o_score = v13;
                         if (lane >= 31 && band < 2) {
-                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v15);   // value and ready bit in one store
+                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v13);   // value and ready bit in one store
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
@@ -101,29 +99,27 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
                         const bool computes = i >= 0 && i < 100 && j < 70;
-                        const int u16 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
-                        const int u17 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
-                        const int e19 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r18 = lane < 1 ? e19 : u16;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r20 = h_score_0;   // score[i-1, j-0]
-                        const int e22 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r21 = lane < 1 ? e22 : u17;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int u14 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
+                        const int u15 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
+                        const int e17 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r16 = lane < 1 ? e17 : u14;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r18 = h_score_0;   // score[i-1, j-0]
+                        const int e20 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r19 = lane < 1 ? e20 : u15;   // score[i-0, j-1]: the left band's edge, or lane l-1
                         int o_score = 0;   // my value of score in this step
                         if (computes) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v23 = __ldg(&f.a[(i)]);
-                            const int v24 = q_b;
-                            const int v25 = s_table_blosum62[(fg::table_index(v23, 24, 3, 0, error)) * 24 + fg::table_index(v24, 24, 3, 1, error)];
-                            const int v26 = fg::add(r18, v25);
-                            const int v27 = fg::sub(r20, p.penalty);
-                            const int v28 = fg::max_(v26, v27);
-                            const int v29 = fg::sub(r21, p.penalty);
-                            const int v30 = fg::max_(v28, v29);
-                            out_score[(i & 63) * 32 + lane] = v30;
-                            o_score = v30;
+                            const int v21 = __ldg(&f.a[(i)]);
+                            const int v22 = q_b;
+                            const int v23 = s_table_blosum62[(fg::table_index(v21, 24, 3, 0, error)) * 24 + fg::table_index(v22, 24, 3, 1, error)];
+                            const int v24 = fg::sub(r18, p.penalty);
+                            const int v25 = __viaddmax_s32(r16, v23, v24);
+                            const int v26 = __viaddmax_s32(r19, fg::neg(p.penalty), v25);
+                            out_score[(i & 63) * 32 + lane] = v26;
+                            o_score = v26;
                             if (lane >= 31 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v30);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v26);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

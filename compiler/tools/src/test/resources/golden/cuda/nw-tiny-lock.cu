@@ -64,13 +64,11 @@ namespace nw__lock_dataflow__tiny_lock__per_thread_shared__62x62 {
                 if (have0 && have1) {
                     // fire: compute, publish my token
                     // actor cell
-                    const int v4 = fg::add((int) (unsigned) s_score[t - 33], s_reference[t]);
-                    const int v5 = fg::sub(value1, p.penalty);
-                    const int v6 = fg::max_(v4, v5);
-                    const int v7 = fg::sub(value3, p.penalty);
-                    const int v8 = fg::max_(v6, v7);
-                    fg::store_release_cta(&s_score[t], (1ull << 32) | (unsigned) v8);   // store and unlock
-                    f.score[g] = v8;
+                    const int v4 = fg::sub(value1, p.penalty);
+                    const int v5 = __viaddmax_s32((int) (unsigned) s_score[t - 33], s_reference[t], v4);
+                    const int v6 = __viaddmax_s32(value3, fg::neg(p.penalty), v5);
+                    fg::store_release_cta(&s_score[t], (1ull << 32) | (unsigned) v6);   // store and unlock
+                    f.score[g] = v6;
                     done = true;
                 }
             }

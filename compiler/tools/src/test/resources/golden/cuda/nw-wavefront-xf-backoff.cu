@@ -33,12 +33,10 @@ namespace nw__wavefront_xf__none__per_thread_shared_backoff__2048x2048 {
                 const int j = step - i;
                 const long long g = ((long long) (i + 1)) * 2049 + (j + 1);
                 // actor cell
-                const int v0 = fg::add(f.score[g - 2050], f.reference[g]);
-                const int v1 = fg::sub(f.score[g - 2049], p.penalty);
-                const int v2 = fg::max_(v0, v1);
-                const int v3 = fg::sub(f.score[g - 1], p.penalty);
-                const int v4 = fg::max_(v2, v3);
-                f.score[g] = v4;
+                const int v0 = fg::sub(f.score[g - 2049], p.penalty);
+                const int v1 = __viaddmax_s32(f.score[g - 2050], f.reference[g], v0);
+                const int v2 = __viaddmax_s32(f.score[g - 1], fg::neg(p.penalty), v1);
+                f.score[g] = v2;
             }
             fg::xf_grid_barrier(barrier + 1, 2u, (unsigned) step + 1u, 32u, 1024u);
         }

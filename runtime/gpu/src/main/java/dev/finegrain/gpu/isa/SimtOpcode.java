@@ -25,6 +25,8 @@ public enum SimtOpcode {
     LOP_XOR("LOP.XOR", "drb", "64"),
     SEL("SEL", "drbq", "64"),
     ISETP("ISETP", "pprbq", "EQ", "NE", "LT", "LE", "GT", "GE", "U32", "S32", "AND", "OR", "XOR", "64"),
+    /** Hopper's DPX add-then-max, max(a + b, c) on signed 32-bit integers, the add wrapping (SASS VIADDMNMX). */
+    VIADDMNMX("VIADDMNMX", "drbr"),
     IDIV("IDIV", "drr", "64"),
     IREM("IREM", "drr", "64"),
     FADD("FADD", "drr"),

@@ -73,6 +73,13 @@ public final class SimtNodeFactory {
         return switch (in.opcode()) {
             case MOV, MOV32I -> alu(in, SimtIntegerOp.MOV, profile.aluLatency(), 1);
             case IADD -> alu(in, SimtIntegerOp.IADD, profile.aluLatency(), 1, 2);
+            case VIADDMNMX -> {
+                if (!profile.hasDpx()) {
+                    throw new SimUserException(in.position() + ": VIADDMNMX is a DPX instruction, which profile "
+                            + profile.name() + " does not have (feature.dpx=false)");
+                }
+                yield alu(in, SimtIntegerOp.ADD_MAX, profile.dpxLatency(), 1, 2, 3);
+            }
             case IMUL -> alu(in, SimtIntegerOp.IMUL, profile.multiplyLatency(), 1, 2);
             case IMAD -> alu(in, SimtIntegerOp.IMAD, profile.multiplyLatency(), 1, 2, 3);
             case SHL -> alu(in, SimtIntegerOp.SHL, profile.aluLatency(), 1, 2);

@@ -35,7 +35,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int mbarrierAddressCycles, int sharedPortCycles, double sharedPollCycles,
                           int pollLoopYieldCycles, int pollLoopDepartureCycles, boolean hasLockBox,
                           int lockBoxGrantCycles, boolean lockBoxReleasePrediction,
-                          int lockBoxPredictedGrantCycles, String defaultGridBarrier, String defaultMutex) {
+                          int lockBoxPredictedGrantCycles, String defaultGridBarrier, String defaultMutex,
+                          boolean hasDpx, int dpxLatency) {
 
     /** The inter-block barriers a profile may name as the best on its machine ({@code default.gridBarrier}). */
     public static final List<String> GRID_BARRIERS = List.of("atomic", "xf");
@@ -205,7 +206,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.atLeast("pollLoop.yieldCycles", 0, 0), v.atLeast("pollLoop.departureCycles", 0, 0),
                 v.bool("feature.lockBox", false), v.atLeast("lockBox.grantCycles", 1, 15),
                 v.bool("lockBox.releasePrediction", false), v.atLeast("lockBox.predictedGrantCycles", 1, 9),
-                v.oneOf("default.gridBarrier", GRID_BARRIERS, "atomic"), v.oneOf("default.mutex", MUTEXES, "tas"));
+                v.oneOf("default.gridBarrier", GRID_BARRIERS, "atomic"), v.oneOf("default.mutex", MUTEXES, "tas"),
+                v.bool("feature.dpx", false), v.atLeast("latency.dpx", 1, v.integer("latency.alu")));
     }
 
     /**

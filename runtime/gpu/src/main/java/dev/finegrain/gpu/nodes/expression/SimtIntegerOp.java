@@ -18,6 +18,13 @@ public enum SimtIntegerOp {
             return a + b;
         }
     },
+    /** DPX's add-then-max: max(a + b, c), the add wrapping as Java's. */
+    ADD_MAX {
+        @Override
+        public int apply(int a, int b, int c) {
+            return Math.max(a + b, c);
+        }
+    },
     IMUL {
         @Override
         public int apply(int a, int b, int c) {

@@ -127,7 +127,7 @@ final class CudaBandStep {
         out.line("[[maybe_unused]] const long long g = " + fields.index(new String[] {"i", cx.column(c)}) + ";   // my point in every field");
         Map<Integer, String> produced = new HashMap<>();
         CudaExpressions expressions = new CudaExpressions(out, graph, operands(c, resolved, produced, stagedInputs), fields.sizes(),
-                "error");
+                "error", cx.mapping.target());
         // the band's last edge.columns() columns are what the band to the right reads
         String onEdge = lanes == 1 ? "lane >= " + (WARP - edge.columns()) : "lane * " + lanes + " + " + c + " >= " + (width - edge.columns());
         String edgeSlot = lanes == 1 ? "lane - " + (WARP - edge.columns()) : "lane * " + lanes + " + " + c + " - " + (width - edge.columns());

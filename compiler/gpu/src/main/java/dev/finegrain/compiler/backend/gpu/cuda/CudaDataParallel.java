@@ -158,7 +158,7 @@ final class CudaDataParallel {
                 }
                 return tileArray(load.field()) + "[w" + CudaTiles.wordOffset(load.offset(), tile) + "]";
             }
-        }, fields.sizes(), "error");
+        }, fields.sizes(), "error", mapping.target());
         expressions.lowerActors(produced, (actor, value) -> {
             out.line(tileArray(actor.writes()) + "[w] = " + value + ";");
             out.line("f." + CudaNames.member(graph.field(actor.writes()).name()) + "[g] = " + value + ";");

@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.DpxForms;
 
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
@@ -48,19 +49,23 @@ final class CudaExpressions {
     private final Operands operands;
     private final int[] sizes;
     private final String error;
+    private final dev.finegrain.compiler.backend.gpu.machine.GpuTarget target;
     private final Map<Integer, String> accumulators = new HashMap<>();
     private final Map<IrExpr, String> precomputed = new IdentityHashMap<>();
 
     /**
      * @param sizes the domain's extents, which a program is generated for, so a size in a body is a constant
      * @param error the expression of the run's error word, for a division by zero
+     * @param target  the machine, whose DPX instructions take an int max of a sum ({@link DpxForms})
      */
-    CudaExpressions(CudaWriter out, KernelGraph graph, Operands operands, int[] sizes, String error) {
+    CudaExpressions(CudaWriter out, KernelGraph graph, Operands operands, int[] sizes, String error,
+                    dev.finegrain.compiler.backend.gpu.machine.GpuTarget target) {
         this.out = out;
         this.graph = graph;
         this.operands = operands;
         this.sizes = sizes.clone();
         this.error = error;
+        this.target = target;
     }
 
     static String type(Type type) {
@@ -146,7 +151,8 @@ final class CudaExpressions {
             case IrExpr.Accumulator a -> accumulators.get(a.slot());
             case IrExpr.Cast c -> define(c.type(), cast(lower(c.operand()), c.operand().type(), c.type()));
             case IrExpr.Unary u -> define(u.type(), unary(u, lower(u.operand())));
-            case IrExpr.Binary b -> define(b.type(), binary(b, lower(b.left()), lower(b.right())));
+            case IrExpr.Binary b -> DpxForms.addMax(b, target, precomputed::containsKey).map(this::addMax)
+                    .orElseGet(() -> define(b.type(), binary(b, lower(b.left()), lower(b.right()))));
             case IrExpr.Select s -> select(s);
             case IrExpr.Iterate it -> iterate(it);
             case IrExpr.Lookup l -> define(l.type(), lookup(l));
@@ -190,6 +196,15 @@ final class CudaExpressions {
         String element = flat;
         return operands.stagedTable(lookup.table()).map(staged -> staged + "[" + element + "]")
                 .orElse("__ldg(&f." + CudaNames.member(table.name()) + "[" + element + "])");
+    }
+
+    /** DPX's add-then-max, {@code max(a + b, c)} in one instruction. */
+    private String addMax(DpxForms.AddMax form) {
+        String augend = lower(form.augend());
+        String addend = lower(form.addend());
+        String floor = lower(form.floor());
+        return define(Type.INT, "__viaddmax_s32(" + augend + ", " + (form.negateAddend() ? "fg::neg(" + addend + ")" : addend)
+                + ", " + floor + ")");
     }
 
     private String define(Type type, String value) {

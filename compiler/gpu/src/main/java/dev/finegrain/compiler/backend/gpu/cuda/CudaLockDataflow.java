@@ -80,7 +80,7 @@ final class CudaLockDataflow {
         if (mapping.blockBarrierAfterCopy()) {
             out.line("__syncthreads();   // every word and token is in place");
         }
-        expressions = new CudaExpressions(out, graph, operands(point), fields.sizes(), "error");
+        expressions = new CudaExpressions(out, graph, operands(point), fields.sizes(), "error", mapping.target());
         switch (mapping.waitForm()) {
             case CRITICAL_SECTION -> emitCriticalSection();
             case IN_TURN -> emitWaitInTurn();

@@ -168,7 +168,7 @@ final class CudaWavefront {
                 return "f." + CudaNames.member(graph.field(load.field()).name()) + "[g"
                         + (offset == 0 ? "" : offset < 0 ? " - " + -offset : " + " + offset) + "]";
             }
-        }, sizes, "error");
+        }, sizes, "error", mapping.target());
         expressions.lowerActors(produced, (actor, value) ->
                 out.line("f." + CudaNames.member(graph.field(actor.writes()).name()) + "[g] = " + value + ";"));
         out.close();

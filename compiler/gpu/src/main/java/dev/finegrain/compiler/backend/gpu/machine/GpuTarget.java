@@ -45,6 +45,8 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * @param defaultMutex                how the spin-locks take their lock when the schedule names no mutex: the best
  *                                    measured on the machine
  * @param defaultMutexSource          where that choice comes from, for {@code show --gpu-plan}
+ * @param dpx                         Hopper's DPX instructions: an int max of a sum in one instruction
+ *                                    ({@link dev.finegrain.compiler.backend.gpu.DpxForms})
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
@@ -52,7 +54,7 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                         boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy,
                         boolean lockBox, boolean cooperativeLaunch, GridBarrier defaultGridBarrier,
                         String defaultGridBarrierSource, boolean nanosleep, dev.finegrain.dsl.Mutex defaultMutex,
-                        String defaultMutexSource) {
+                        String defaultMutexSource, boolean dpx) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -73,6 +75,6 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                 GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
                 "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine",
                 profile.hasNanosleep(), dev.finegrain.dsl.Mutex.fromCliName(profile.defaultMutex()).orElseThrow(),
-                "profile " + profile.name() + "'s default.mutex");
+                "profile " + profile.name() + "'s default.mutex", profile.hasDpx());
     }
 }

@@ -311,7 +311,7 @@ final class SimtDataParallel {
             asm.emit("LDS" + SimtAssembler.width(type) + " " + value + ", " + shared.at(load.field(),
                     dataBase[load.field()] + GpuTarget.elementBytes(type) * tile.wordOffset(load.offset())));
             return value;
-        }), one, layout);
+        }), one, layout, mapping.target());
         expressions.lowerActors(graph, produced, (actor, value) -> {
             String width = SimtAssembler.width(graph.field(actor.writes()).type());
             asm.emit("STS" + width + " " + shared.at(actor.writes(), dataBase[actor.writes()]) + ", " + value);

@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.DpxForms;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -54,16 +55,19 @@ final class SimtExpressions {
     private final String one;
     private final GlobalLayout layout;
     private final SimtWideExpressions wide;
+    private final dev.finegrain.compiler.backend.gpu.machine.GpuTarget target;
 
     /**
      * {@code one} is a register that holds 1 on every path (set in the prologue), for booleans; {@code layout} gives
      * the domain's sizes, which a program is lowered for, so a size in an actor body is a constant.
      */
-    SimtExpressions(SimtAssembler asm, Operands operands, String one, GlobalLayout layout) {
+    SimtExpressions(SimtAssembler asm, Operands operands, String one, GlobalLayout layout,
+                    dev.finegrain.compiler.backend.gpu.machine.GpuTarget target) {
         this.asm = asm;
         this.operands = operands;
         this.one = one;
         this.layout = layout;
+        this.target = target;
         this.wide = new SimtWideExpressions(asm, this, one);
     }
 
@@ -190,7 +194,7 @@ final class SimtExpressions {
             case IrExpr.Accumulator a -> accumulators.get(a.slot());
             case IrExpr.Cast c -> wide.cast(c);
             case IrExpr.Unary u -> unary(u);
-            case IrExpr.Binary b -> binary(b);
+            case IrExpr.Binary b -> DpxForms.addMax(b, target, precomputed::containsKey).map(this::addMax).orElseGet(() -> binary(b));
             case IrExpr.Select s -> select(s);
             case IrExpr.Iterate it -> iterate(it);
             case IrExpr.Lookup l -> lookup(l);
@@ -277,6 +281,17 @@ final class SimtExpressions {
                 asm.emit("SEL " + result + ", " + result + ", " + operand + ", P0");
             }
         }
+        return result;
+    }
+
+    /** DPX's add-then-max ({@link DpxForms}): VIADDMNMX, max(a + b, c) in one instruction. */
+    private String addMax(DpxForms.AddMax form) {
+        String augend = inRegister(lower(form.augend()));
+        String addend = lower(form.addend());
+        String floor = lower(form.floor());
+        String result = asm.register();
+        asm.emit("VIADDMNMX " + result + ", " + augend + ", " + (form.negateAddend() ? negated(addend) : addend) + ", "
+                + inRegister(floor));
         return result;
     }
 

@@ -87,7 +87,7 @@ final class SimtLockDataflow {
     private void emitProgram() {
         asm.section(graph.name() + ": lock-dataflow, " + mapping.mechanism().id() + ", " + mapping.tile().describe());
         emitPrologue();
-        expressions = new SimtExpressions(asm, operands(), cx.one, layout);
+        expressions = new SimtExpressions(asm, operands(), cx.one, layout, mapping.target());
         asm.section("independent computation: every part of the actors that reads no state, before any wait");
         asm.comment("only threads that compute a point: a halo thread's neighbours may lie outside the tile");
         asm.emit("!P6", "BRA independent_done");

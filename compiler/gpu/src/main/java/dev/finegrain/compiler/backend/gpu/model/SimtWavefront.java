@@ -360,7 +360,7 @@ final class SimtWavefront {
             asm.emit("LDG" + SimtAssembler.width(type) + " " + value + ", " + global.at(load.field(),
                     layout.fieldByte(load.field()) + layout.byteOffset(load.field(), load.offset())));
             return value;
-        }), one, layout);
+        }), one, layout, mapping.target());
         expressions.lowerActors(graph, produced, (actor, value) ->
                 asm.emit("STG" + SimtAssembler.width(graph.field(actor.writes()).type()) + " "
                         + global.at(actor.writes(), layout.fieldByte(actor.writes())) + ", " + value));

@@ -40,6 +40,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class CudaToolchainTest {
 
+    /**
+     * Builds every source, two at a time (nvcc runs on one core; this keeps the build's own test time down), and checks
+     * that each gave an executable; {@code sources} maps what a failure names to the source.
+     */
+    private static void buildAll(java.util.Map<String, CudaSource> sources, Path cache) {
+        sources.entrySet().parallelStream().forEach(entry -> assertTrue(Files.isExecutable(
+                CudaToolchain.build(entry.getValue(), CudaBackend.DEFAULT_ARCH, cache)), entry.getKey()));
+    }
+
     @Test
     void buildsAVariantOnceAndTakesItFromTheCacheAfterwards(@TempDir Path cache) throws Exception {
         assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
@@ -68,13 +77,12 @@ class CudaToolchainTest {
         CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
                 SchedulePlanner.plan(graph, lockDataflow()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {70, 50});
         assertTrue(source.text().contains("fg::store_release_cta(&") && !source.text().contains("fg::u64"), source.text());
-        assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)));
         // the persistent bands: a ready word per row of the edge, released after the row's values
         CudaSource bands = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph, SchedulePlanner.plan(graph,
                 lockDataflow().persistent()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {70, 50});
         assertTrue(bands.text().contains("fg::store_release_gpu(&tokens[") && bands.text().contains("fg::load_acquire_gpu(&tokens["),
                 bands.text());
-        assertTrue(Files.isExecutable(CudaToolchain.build(bands, CudaBackend.DEFAULT_ARCH, cache)));
+        buildAll(java.util.Map.of("tiles", source, "bands", bands), cache);
     }
 
     /**
@@ -91,6 +99,7 @@ class CudaToolchainTest {
                 .actor("cell", "h", a -> max(constant(0), a.read("h", -1, -1).plus(a.read("similarity", 0, 0)),
                         a.read("h", -1, 0).minus(a.param("gap")), a.read("h", 0, -1).minus(a.param("gap"))))
                 .build();
+        java.util.Map<String, CudaSource> sources = new java.util.LinkedHashMap<>();
         for (var pair : List.of(java.util.Map.entry(nw, 4), java.util.Map.entry(smithWaterman, 2))) {
             KernelGraph graph = Pipeline.compile(pair.getKey());
             LockMechanism mechanism = pair.getValue() == 4 ? LockMechanism.TINY_LOCK : LockMechanism.ACQUIRE_RELEASE_FLAG;
@@ -98,8 +107,9 @@ class CudaToolchainTest {
                     lockDataflow().persistent().columnsPerLane(pair.getValue())), Optional.of(mechanism)), new int[] {100, 300});
             int width = 32 * pair.getValue();
             assertTrue(source.text().contains("for (int e = lane; e < " + width + "; e += 32)"), source.text());
-            assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), pair.getKey().name());
+            sources.put(pair.getKey().name(), source);
         }
+        buildAll(sources, cache);
     }
 
     /** Dynamic dataflow's persistent blocks and the prelude's ready ring build in 2D and 3D, with ragged edge tiles. */
@@ -107,6 +117,7 @@ class CudaToolchainTest {
     void buildsDynamicDataflowWithItsReadyRing(@TempDir Path cache) throws Exception {
         assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
         Kernel nw = GpuGoldenCatalog.CATALOG.find("nw").orElseThrow().kernel();
+        java.util.Map<String, CudaSource> sources = new java.util.LinkedHashMap<>();
         for (Kernel kernel : List.of(nw, GpuGoldenCatalog.box3d())) {
             KernelGraph graph = Pipeline.compile(kernel);
             int[] sizes = kernel.rank() == 3 ? new int[] {13, 10, 7} : new int[] {100, 70};
@@ -114,8 +125,9 @@ class CudaToolchainTest {
                     SchedulePlanner.plan(graph, dev.finegrain.dsl.Finegrain.dynamicDataflow().tile(4)), Optional.empty()), sizes);
             assertTrue(source.text().contains("fg::ring_take(ring, ") && source.text().contains("fg::ring_arrive(ring, "),
                     source.text());
-            assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), kernel.name());
+            sources.put(kernel.name(), source);
         }
+        buildAll(sources, cache);
     }
 
     @Test
@@ -124,6 +136,7 @@ class CudaToolchainTest {
         Kernel wide = kernel("wide").domain(dim("i", "n")).state("a", INT, boundary(index("i")))
                 .actor("step", "a", a -> a.read("a", -2500).plus(3)).build();
         KernelGraph graph = Pipeline.compile(wide);
+        java.util.Map<String, CudaSource> sources = new java.util.LinkedHashMap<>();
         for (GridBarrier barrier : java.util.Arrays.stream(GridBarrier.values()).filter(GridBarrier::onGpu).toList()) {
             CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
                     SchedulePlanner.plan(graph, wavefront().barrier(barrier)), Optional.empty()), new int[] {7000});
@@ -134,27 +147,30 @@ class CudaToolchainTest {
                 case RELAUNCH -> "(f, p, error, barrier, step);";
                 case DISSEMINATION -> throw new AssertionError("the JVM's");
             }), source.text());
-            assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), barrier.cliName());
+            sources.put(barrier.cliName(), source);
         }
         // the barrier's polls back off: the prelude's nap arguments
         CudaSource napping = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph, SchedulePlanner.plan(graph,
                 wavefront().barrier(GridBarrier.XF).waitPolicy(WaitPolicy.BACKOFF)), Optional.empty()), new int[] {7000});
         assertTrue(napping.text().contains("fg::xf_grid_barrier(barrier + 1, ") && napping.text().contains(", 32u, 1024u);"),
                 napping.text());
-        assertTrue(Files.isExecutable(CudaToolchain.build(napping, CudaBackend.DEFAULT_ARCH, cache)), "xf backoff");
+        sources.put("xf backoff", napping);
+        buildAll(sources, cache);
     }
 
-    /** A dependence forward in j: the wavefront's steps follow the plane 2i + j = s, persistent and relaunched. */
+    /**
+     * A dependence forward in j: the wavefront's steps follow the plane 2i + j = s (persistent blocks; the relaunched
+     * form's host loop is the golden north-east-wavefront-relaunch.cu).
+     */
     @Test
     void buildsAWavefrontAlongASteeperPlane(@TempDir Path cache) throws Exception {
         assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
         KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.northEast());
-        for (GridBarrier barrier : List.of(GridBarrier.ATOMIC, GridBarrier.RELAUNCH)) {
-            CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
-                    SchedulePlanner.plan(graph, wavefront().barrier(barrier)), Optional.empty()), new int[] {3000, 2500});
-            assertTrue(source.text().contains("const int j = step - 2 * i;"), source.text());
-            assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), barrier.cliName());
-        }
+        CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
+                SchedulePlanner.plan(graph, wavefront()), Optional.empty()), new int[] {3000, 2500});
+        assertTrue(source.text().contains("const int j = step - 2 * i;") && source.text().contains("fg::grid_barrier("),
+                source.text());
+        assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)));
     }
 
     @Test
@@ -163,6 +179,7 @@ class CudaToolchainTest {
         // the chain, whose links are a warp apart, takes both spin-locks
         KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.CATALOG.find("chain").orElseThrow().kernel());
         // each mutex's spelling once, on one mechanism each: both mechanisms call the same CudaMutex (two builds, not four)
+        java.util.Map<String, CudaSource> sources = new java.util.LinkedHashMap<>();
         for (dev.finegrain.dsl.Mutex mutex : List.of(dev.finegrain.dsl.Mutex.TEST_AND_TEST_AND_SET, dev.finegrain.dsl.Mutex.TICKET)) {
             for (LockMechanism mechanism : List.of(mutex == dev.finegrain.dsl.Mutex.TICKET ? LockMechanism.SHARED_SPIN_LOCK
                     : LockMechanism.ATOMIC_SPIN_LOCK)) {
@@ -171,9 +188,10 @@ class CudaToolchainTest {
                         SchedulePlanner.plan(graph, schedule), Optional.of(mechanism)), new int[] {512});
                 assertTrue(source.text().contains(mutex == dev.finegrain.dsl.Mutex.TICKET ? "fg::ticket_draw"
                         : "fg::load_acquire_cta(&"), source.text());
-                assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)), mutex + " " + mechanism);
+                sources.put(mutex + " " + mechanism, source);
             }
         }
+        buildAll(sources, cache);
     }
 
     @Test
@@ -181,6 +199,7 @@ class CudaToolchainTest {
         assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
         KernelGraph graph = Pipeline.compile(dev.finegrain.compiler.pass.GoldenKernels.needlemanWunsch());
         // each policy's spelling on one mechanism each (both go through CudaSyncContext.waitWhile): three builds, not six
+        java.util.Map<String, CudaSource> sources = new java.util.LinkedHashMap<>();
         for (WaitPolicy policy : List.of(WaitPolicy.BACKOFF, WaitPolicy.SLEEP)) {
             for (LockMechanism mechanism : List.of(policy == WaitPolicy.BACKOFF ? LockMechanism.TINY_LOCK
                     : LockMechanism.ATOMIC_SPIN_LOCK)) {
@@ -188,8 +207,7 @@ class CudaToolchainTest {
                         SchedulePlanner.plan(graph, lockDataflow().waitPolicy(policy)), Optional.of(mechanism)),
                         new int[] {64, 64});
                 assertTrue(source.text().contains("nap") || source.text().contains("__nanosleep"), source.text());
-                assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)),
-                        policy + " " + mechanism);
+                sources.put(policy + " " + mechanism, source);
             }
             if (policy == WaitPolicy.SLEEP) {
                 continue;   // the in-turn wait's nap is the same doWhile under either policy
@@ -200,8 +218,9 @@ class CudaToolchainTest {
                     SchedulePlanner.plan(chain, lockDataflow().waitPolicy(policy)), Optional.of(LockMechanism.TINY_LOCK)),
                     new int[] {512});
             assertTrue(!inTurn.text().contains("do {"), inTurn.text());
-            assertTrue(Files.isExecutable(CudaToolchain.build(inTurn, CudaBackend.DEFAULT_ARCH, cache)), policy + " chain");
+            sources.put(policy + " chain", inTurn);
         }
+        buildAll(sources, cache);
     }
 
     @Test
