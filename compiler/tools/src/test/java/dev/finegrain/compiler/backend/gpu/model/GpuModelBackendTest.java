@@ -535,30 +535,33 @@ class GpuModelBackendTest {
      */
     @Test
     void dependencesForwardInOneDimensionTakeASteeperPlane() {
-        Kernel eastward = kernel("eastward")
-                .domain(dim("i", "n"), dim("j", "m"))
-                .state("s", INT, boundary(index("i").plus(index("j"))))
-                .actor("a", "s", c -> c.read("s", -1, 1).plus(c.read("s", 0, -1)).remainder(1000).plus(c.index("i")))
-                .build();
-        KernelGraph east = Pipeline.compile(eastward);
-        WavefrontMapping mapping = (WavefrontMapping) GpuMapper.map(SchedulePlanner.plan(east, new Schedule.Wavefront()),
-                Optional.empty(), GpuTarget.of(SimtProfile.load("hopper-h200")), new int[] {9, 13});
+        Kernel eastward = eastAndWest("eastward", 1);
+        WavefrontMapping mapping = hopperWavefront(eastward, new int[] {9, 13});
         assertArrayEquals(new int[] {2, 1}, mapping.hyperplane());
         assertEquals(2 * 8 + 13, mapping.steps(), "2i + j runs from 0 to 2 * 8 + 12");
         assertEquals(7, mapping.widest(), "ceil(13 / 2) points, j = s - 2i");
         assertAllVerified(FERMI, eastward, new int[] {9, 13}, List.of(new Schedule.Wavefront()));
         assertAllVerified(HOPPER, eastward, new int[] {33, 70}, List.of(new Schedule.Wavefront(), new Schedule.Wavefront(
                 Optional.of(GridBarrier.RELAUNCH), Optional.empty())));
-        Kernel further = kernel("further")
-                .domain(dim("i", "n"), dim("j", "m"))
-                .state("s", INT, boundary(index("i").minus(index("j"))))
-                .actor("a", "s", c -> c.read("s", -1, 2).plus(c.read("s", 0, -1)).remainder(1000).plus(c.index("j")))
-                .build();
-        KernelGraph graph = Pipeline.compile(further);
-        assertArrayEquals(new int[] {3, 1}, ((WavefrontMapping) GpuMapper.map(SchedulePlanner.plan(graph, new Schedule.Wavefront()),
-                Optional.empty(), GpuTarget.of(SimtProfile.load("hopper-h200")), new int[] {9, 13})).hyperplane());
+        Kernel further = eastAndWest("further", 2);
+        assertArrayEquals(new int[] {3, 1}, hopperWavefront(further, new int[] {9, 13}).hyperplane());
         assertAllVerified(FERMI, further, new int[] {11, 6}, List.of(new Schedule.Wavefront()));
         assertAllVerified(HOPPER, further, new int[] {70, 33}, List.of(new Schedule.Wavefront()));
+    }
+
+    /** s[i, j] = (s[i-1, j+east] + s[i, j-1]) % 1000 + i: a dependence forward in j, and one west. */
+    private static Kernel eastAndWest(String name, int east) {
+        return kernel(name)
+                .domain(dim("i", "n"), dim("j", "m"))
+                .state("s", INT, boundary(index("i").minus(index("j"))))
+                .actor("a", "s", c -> c.read("s", -1, east).plus(c.read("s", 0, -1)).remainder(1000).plus(c.index("i")))
+                .build();
+    }
+
+    private static WavefrontMapping hopperWavefront(Kernel kernel, int[] sizes) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        return (WavefrontMapping) GpuMapper.map(SchedulePlanner.plan(graph, new Schedule.Wavefront()), Optional.empty(),
+                GpuTarget.of(SimtProfile.load("hopper-h200")), sizes);
     }
 
     @Test
