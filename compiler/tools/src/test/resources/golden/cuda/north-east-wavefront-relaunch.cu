@@ -60,7 +60,7 @@ extern "C" cudaError_t fg_run_north_east__wavefront_relaunch__none__per_thread_s
     (void) barrier;
     for (int step = 0; step < 128; step++) {
         const int count = min(step / 2, 39) - max(0, (step - 49 + 1) / 2) + 1;   // the step's points
-        wavefront<<<(count + 31) / 32, 32, 0, stream>>>(f, p, error, barrier, step);
+        wavefront<<<max(1, (count + 31) / 32), 32, 0, stream>>>(f, p, error, barrier, step);
     }
     return cudaGetLastError();
 }

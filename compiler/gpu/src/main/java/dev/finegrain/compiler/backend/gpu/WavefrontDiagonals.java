@@ -31,7 +31,8 @@ public record WavefrontDiagonals(int[] sizes, int[] hyperplane) {
     /**
      * The hyperplane a GPU's 2D steps follow for this kernel: the anti-diagonals (1,1) where they order every
      * dependence (no component negative), else the gentlest (c,1) or (1,c), c from 0 to {@value #MAX_SLOPE}, that
-     * orders them all (c = 0 first: rows or columns); empty when none does.
+     * orders them all (c = 0 first: rows or columns), else the planner's hyperplane where it has that form; empty when
+     * none does.
      */
     public static Optional<int[]> stepping(KernelGraph graph) {
         if (orders(graph, new int[] {1, 1})) {
@@ -44,7 +45,9 @@ public record WavefrontDiagonals(int[] sizes, int[] hyperplane) {
                 }
             }
         }
-        return Optional.empty();
+        // steeper still: the planner's own hyperplane, where it has the form a 2D step takes
+        return graph.hyperplaneIfFound().filter(h -> h.length == 2 && (h[0] == 1 || h[1] == 1) && h[0] >= 0 && h[1] >= 0
+                && orders(graph, h)).map(int[]::clone);
     }
 
     /** Whether every dependence of the kernel crosses at least one step of {@code h} forward: h.d >= 1. */

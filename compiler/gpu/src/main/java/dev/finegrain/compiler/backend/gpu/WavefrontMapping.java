@@ -94,7 +94,9 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
         }
         List<Integer> perStep = new java.util.ArrayList<>(steps);
         for (int step = 0; step < steps; step++) {
-            perStep.add(Math.ceilDiv(pointsAt(step), threadsPerBlock));
+            // a steeper plane's step may hold no point (the derived dimension narrower than the slope): it still launches
+            // one block, which computes nothing, so that launch k stays step k
+            perStep.add(Math.max(1, Math.ceilDiv(pointsAt(step), threadsPerBlock)));
         }
         return perStep;
     }

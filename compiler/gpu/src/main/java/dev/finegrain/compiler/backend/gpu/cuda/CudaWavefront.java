@@ -101,6 +101,16 @@ final class CudaWavefront {
         return "min(" + sizes[0] + " - step * " + mapping.stride() + ", " + mapping.stride() + ")";
     }
 
+    /**
+     * Blocks of a relaunched step: as many as its points need, and one for a step of a steeper plane that holds none
+     * (the derived dimension narrower than the slope), since CUDA refuses a launch of no blocks.
+     */
+    private static String launchBlocks(WavefrontMapping mapping) {
+        String blocks = "(count + " + (mapping.threadsPerBlock() - 1) + ") / " + mapping.threadsPerBlock();
+        boolean mayBeEmpty = mapping.graph().rank() == 2 && mapping.diagonals().slope() > 1;
+        return mayBeEmpty ? "max(1, " + blocks + ")" : blocks;
+    }
+
     /** The barrier's nap arguments under the mapping's wait policy ({@link GpuWaits}): none for a spinning wait. */
     private static String naps(WavefrontMapping mapping) {
         dev.finegrain.dsl.WaitPolicy policy = mapping.waitPolicy();
@@ -198,8 +208,8 @@ final class CudaWavefront {
             return "for (int step = 0; step < " + mapping.steps() + "; step++) {\n"
                     + "        const int count = " + hostCount(mapping) + ";   // the step's" + (graph.rank() == 3 ? " candidates"
                     : " points") + "\n"
-                    + "        wavefront<<<(count + " + (mapping.threadsPerBlock() - 1) + ") / " + mapping.threadsPerBlock()
-                    + ", " + mapping.threadsPerBlock() + ", 0, stream>>>(f, p, error, barrier, step);\n    }";
+                    + "        wavefront<<<" + launchBlocks(mapping) + ", " + mapping.threadsPerBlock()
+                    + ", 0, stream>>>(f, p, error, barrier, step);\n    }";
         }
         return "wavefront<<<" + mapping.blocks() + ", " + mapping.threadsPerBlock() + ", 0, stream>>>(f, p, error, barrier);";
     }

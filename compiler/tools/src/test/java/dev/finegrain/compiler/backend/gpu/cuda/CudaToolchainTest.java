@@ -171,6 +171,10 @@ class CudaToolchainTest {
         assertTrue(source.text().contains("const int j = step - 2 * i;") && source.text().contains("fg::grid_barrier("),
                 source.text());
         assertTrue(Files.isExecutable(CudaToolchain.build(source, CudaBackend.DEFAULT_ARCH, cache)));
+        // one column: every other step of 2i + j = s holds no point, and its relaunch still takes one block
+        CudaSource narrow = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
+                SchedulePlanner.plan(graph, wavefront().barrier(GridBarrier.RELAUNCH)), Optional.empty()), new int[] {40, 1});
+        assertTrue(narrow.text().contains("wavefront<<<max(1, (count + 31) / 32), 32, 0, stream>>>"), narrow.text());
     }
 
     @Test

@@ -543,6 +543,9 @@ class GpuModelBackendTest {
         assertAllVerified(FERMI, eastward, new int[] {9, 13}, List.of(new Schedule.Wavefront()));
         assertAllVerified(HOPPER, eastward, new int[] {33, 70}, List.of(new Schedule.Wavefront(), new Schedule.Wavefront(
                 Optional.of(GridBarrier.RELAUNCH), Optional.empty())));
+        // one column: plane (2,1) has an empty step every other step, which still launches (one block, no point)
+        assertAllVerified(HOPPER, eastward, new int[] {40, 1}, List.of(new Schedule.Wavefront(), new Schedule.Wavefront(
+                Optional.of(GridBarrier.RELAUNCH), Optional.empty())));
         Kernel further = eastAndWest("further", 2);
         assertArrayEquals(new int[] {3, 1}, hopperWavefront(further, new int[] {9, 13}).hyperplane());
         assertAllVerified(FERMI, further, new int[] {11, 6}, List.of(new Schedule.Wavefront()));
