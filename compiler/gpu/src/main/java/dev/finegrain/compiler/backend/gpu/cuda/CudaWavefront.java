@@ -52,14 +52,15 @@ final class CudaWavefront {
     }
 
     /**
-     * Opens the loop over the points of a step along a steeper 2D plane ({@link WavefrontDiagonals}): rows low to high
-     * of the row dimension, the derived coordinate step - c * row.
+     * Opens the loop over the points of a 2D step ({@link WavefrontDiagonals}): rows low to high of the row dimension,
+     * the derived coordinate step - c * row (the anti-diagonals: c = 1).
      */
     private static String[] emitDiagonalStep(WavefrontDiagonals diagonals, int grid, CudaWriter out) {
         String[] names = {"i", "j"};
         String row = names[diagonals.row()];
         int c = diagonals.slope();
-        out.comment("the points of step " + DependenceMath.format(diagonals.hyperplane()) + ".p = step: " + row + " from "
+        out.comment(diagonals.antiDiagonals() ? "rows max(0, step - (cols - 1)) .. min(rows - 1, step) of anti-diagonal step"
+                : "the points of step " + DependenceMath.format(diagonals.hyperplane()) + ".p = step: " + row + " from "
                 + (c == 0 ? "0" : "ceil((step - " + (diagonals.sizes()[diagonals.derived()] - 1) + ") / " + c + ")") + " to "
                 + (c == 0 ? String.valueOf(diagonals.sizes()[diagonals.row()] - 1) : "step / " + c) + ", within the domain");
         out.line("const int low = " + low(diagonals) + ";");
@@ -70,7 +71,7 @@ final class CudaWavefront {
         return names;
     }
 
-    /** A steeper plane's first row of a step (the integer division rounds towards zero: below 0 it gives 0 at most). */
+    /** A 2D step's first row (a steeper plane's integer division rounds towards zero: below 0 it gives 0 at most). */
     private static String low(WavefrontDiagonals diagonals) {
         int c = diagonals.slope();
         int last = diagonals.sizes()[diagonals.derived()] - 1;
@@ -94,9 +95,7 @@ final class CudaWavefront {
                     : String.valueOf((rowLast + 1) * planes.columns());
         }
         if (mapping.graph().rank() == 2) {
-            WavefrontDiagonals diagonals = mapping.diagonals();
-            return diagonals.antiDiagonals() ? "min(step, " + (sizes[0] - 1) + ") - max(0, step - " + (sizes[1] - 1) + ") + 1"
-                    : high(diagonals) + " - " + low(diagonals) + " + 1";
+            return high(mapping.diagonals()) + " - " + low(mapping.diagonals()) + " + 1";
         }
         return "min(" + sizes[0] + " - step * " + mapping.stride() + ", " + mapping.stride() + ")";
     }
@@ -136,14 +135,6 @@ final class CudaWavefront {
         String[] point;
         if (graph.rank() == 3) {
             point = emitPlaneStep(mapping.planes(), grid, out);
-        } else if (graph.rank() == 2 && mapping.diagonals().antiDiagonals()) {
-            out.comment("rows max(0, step - (cols - 1)) .. min(rows - 1, step) of anti-diagonal step");
-            out.line("const int low = max(0, step - " + (sizes[1] - 1) + ");");
-            out.line("const int count = min(step, " + (sizes[0] - 1) + ") - low + 1;");
-            out.open("for (int k = first; k < count; k += " + grid + ")");
-            out.line("const int i = low + k;");
-            out.line("const int j = step - i;");
-            point = new String[] {"i", "j"};
         } else if (graph.rank() == 2) {
             point = emitDiagonalStep(mapping.diagonals(), grid, out);
         } else {

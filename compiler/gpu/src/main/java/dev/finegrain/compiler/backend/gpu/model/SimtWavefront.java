@@ -80,22 +80,12 @@ final class SimtWavefront {
         String global = asm.register();
         String wideGlobal = layout.hasWideFields() ? asm.register() : null;
         WavefrontDiagonals diagonals = graph.rank() == 2 ? mapping.diagonals() : null;
-        boolean steeper = diagonals != null && !diagonals.antiDiagonals();
-        String slope = steeper && diagonals.slope() > 1 ? asm.constant(diagonals.slope()) : null;
+        String slope = diagonals != null && diagonals.slope() > 1 ? asm.constant(diagonals.slope()) : null;
         firstStep(step);
         asm.emit("MOV " + target + ", RZ");
         asm.place("step");
-        if (steeper) {
+        if (diagonals != null) {
             emitDiagonalBounds(diagonals, step, low, count, slope);
-        } else if (graph.rank() == 2) {
-            asm.comment("rows max(0, s - (cols - 1)) .. min(rows - 1, s) of anti-diagonal s");
-            asm.emit("IADD " + low + ", " + step + ", " + SimtAssembler.immediate(-(layout.size(1) - 1)));
-            asm.emit("ISETP.LT.AND P0, PT, " + low + ", RZ, PT");
-            asm.emit("SEL " + low + ", RZ, " + low + ", P0");
-            asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(layout.size(0) - 1) + ", PT");
-            asm.emit("SEL " + count + ", " + step + ", " + SimtAssembler.immediate(layout.size(0) - 1) + ", P0");
-            asm.emit("IADD " + count + ", " + count + ", -" + low);
-            asm.emit("IADD " + count + ", " + count + ", 0x1");
         } else {
             asm.comment("points s * stride .. min(n, s * stride + stride) - 1");
             asm.emit("IMUL " + low + ", " + step + ", " + SimtAssembler.immediate(stride));
@@ -108,19 +98,18 @@ final class SimtWavefront {
         asm.place("point");
         asm.emit("ISETP.GE.AND P0, PT, " + k + ", " + count + ", PT");
         asm.emit("P0", "BRA barrier");
-        if (steeper) {
+        if (diagonals != null) {
             int row = diagonals.row();
             int derived = diagonals.derived();
             asm.emit("IADD " + point[row] + ", " + low + ", " + k);
             if (diagonals.slope() == 0) {
                 asm.emit("MOV " + point[derived] + ", " + step);
+            } else if (diagonals.slope() == 1) {
+                asm.emit("IADD " + point[derived] + ", " + step + ", -" + point[row]);
             } else {
                 asm.emit("IMUL " + point[derived] + ", " + point[row] + ", " + SimtAssembler.immediate(diagonals.slope()));
                 asm.emit("IADD " + point[derived] + ", " + step + ", -" + point[derived]);
             }
-        } else if (graph.rank() == 2) {
-            asm.emit("IADD " + point[0] + ", " + low + ", " + k);
-            asm.emit("IADD " + point[1] + ", " + step + ", -" + point[0]);
         } else {
             asm.emit("IADD " + point[0] + ", " + low + ", " + k);
         }
@@ -136,13 +125,24 @@ final class SimtWavefront {
     }
 
     /**
-     * A steeper 2D plane's step s ({@link WavefrontDiagonals}): rows max(0, ceil((s - last) / c)) to min(rows - 1,
-     * s / c) of the row dimension, every row with c = 0.
+     * A 2D step s ({@link WavefrontDiagonals}): rows max(0, ceil((s - last) / c)) to min(rows - 1, s / c) of the row
+     * dimension; the anti-diagonals (c = 1) need no division, and c = 0 takes every row.
      */
     private void emitDiagonalBounds(WavefrontDiagonals diagonals, String step, String low, String count, String slope) {
         int c = diagonals.slope();
         int rowLast = diagonals.sizes()[diagonals.row()] - 1;
         int derivedLast = diagonals.sizes()[diagonals.derived()] - 1;
+        if (c == 1) {
+            asm.comment("rows max(0, s - (cols - 1)) .. min(rows - 1, s) of anti-diagonal s");
+            asm.emit("IADD " + low + ", " + step + ", " + SimtAssembler.immediate(-derivedLast));
+            asm.emit("ISETP.LT.AND P0, PT, " + low + ", RZ, PT");
+            asm.emit("SEL " + low + ", RZ, " + low + ", P0");
+            asm.emit("ISETP.LT.AND P0, PT, " + step + ", " + SimtAssembler.immediate(rowLast) + ", PT");
+            asm.emit("SEL " + count + ", " + step + ", " + SimtAssembler.immediate(rowLast) + ", P0");
+            asm.emit("IADD " + count + ", " + count + ", -" + low);
+            asm.emit("IADD " + count + ", " + count + ", 0x1");
+            return;
+        }
         asm.comment("the points of " + diagonals.describe());
         if (c == 0) {
             asm.emit("MOV " + low + ", RZ");
