@@ -63,10 +63,14 @@ class SimtDpxTest {
                 + " (feature.dpx=false)"), refused.getMessage());
     }
 
+    /** A dependent chain of VIADDMNMX costs the profile's latency.dpx per instruction, whatever latency.alu says. */
     @Test
-    void theHopperProfilesTakeTheMeasuredLatency() {
-        assertEquals(4, dev.finegrain.gpu.runtime.SimtProfile.load("hopper-h200").dpxLatency());
-        assertEquals(true, dev.finegrain.gpu.runtime.SimtProfile.load("hopper-h100").hasDpx());
-        assertEquals(false, dev.finegrain.gpu.runtime.SimtProfile.load("fermi-gtx570").hasDpx());
+    void aDependentChainCostsLatencyDpxPerInstruction() {
+        String chain = "MOV R2, RZ;\n" + "VIADDMNMX R2, R2, R3, R4;\n".repeat(100);
+        long measured = SimtSimulator.run(SimRequest.builder("chain.sass", chain).profile("hopper-h200").threads(1).build())
+                .totalCycles();
+        long slower = SimtSimulator.run(SimRequest.builder("chain.sass", chain).profile("hopper-h200@latency.dpx=14")
+                .threads(1).build()).totalCycles();
+        assertEquals(100 * (14 - 4), slower - measured, "ten cycles more per dependent instruction");
     }
 }

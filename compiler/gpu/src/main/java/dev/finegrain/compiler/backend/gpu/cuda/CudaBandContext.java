@@ -117,7 +117,6 @@ final class CudaBandContext {
         return "o_" + CudaNames.member(field.name()) + (mapping.laneColumns() == 1 ? "" : "_c" + c);
     }
 
-
     /** The state fields whose values a lane keeps for later steps. */
     java.util.List<IrField> stateFieldsWithHistory() {
         return mapping.graph().fields().stream().filter(field -> mapping.history()[field.id()] > 0).toList();

@@ -87,16 +87,16 @@ final class CudaBandStep {
             resolved.add(atColumn);
         }
         // the staged inputs, loaded by every lane before anything waits on them (the ring index is always valid)
-        List<Map<String, String>> stagedInputs = new ArrayList<>();
+        List<Map<StagedRead, String>> stagedInputs = new ArrayList<>();
         for (int c = 0; c < lanes; c++) {
-            Map<String, String> atColumn = new HashMap<>();
+            Map<StagedRead, String> atColumn = new HashMap<>();
             for (BandMapping.Ring ring : mapping.inputRings()) {
                 for (int back = ring.lowestRowBack(); back <= ring.highestRowBack(); back++) {
                     String name = out.temporary("in");
                     out.line("const " + cx.type(ring.field()) + " " + name + " = " + CudaBandContext.ring(ring.field(), "in") + "["
                             + cx.ringSlot(ring, "(i - " + back + ")", c) + "];   // " + ring.field().name() + "[i-" + back + ", j"
                             + (c == 0 ? "" : "+" + c) + "]");
-                    atColumn.put(ring.field().name() + "@" + back, name);
+                    atColumn.put(new StagedRead(ring.field(), back), name);
                 }
             }
             stagedInputs.add(atColumn);
@@ -117,7 +117,7 @@ final class CudaBandStep {
     }
 
     /** My column {@code c} in one step: its actors, its stores, and what it publishes to the band on the right. */
-    private void column(int c, boolean steady, Map<BandRead, String> resolved, Map<String, String> stagedInputs) {
+    private void column(int c, boolean steady, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs) {
         if (!steady) {
             out.open(lanes == 1 ? "if (computes)" : "if (i >= 0 && i < " + mapping.rows() + " && " + cx.column(c) + " < "
                     + mapping.columns() + ")");
@@ -174,6 +174,9 @@ final class CudaBandStep {
         }
     }
 
+    /** An input read from its ring, {@code rowsBack} rows above my row, in my own column. */
+    private record StagedRead(IrField field, int rowsBack) {}
+
     private static String text(BandRead read) {
         return read.field().name() + "[i-" + read.rowsBack() + ", j-" + read.columnsBack() + "]";
     }
@@ -208,7 +211,7 @@ final class CudaBandStep {
     }
 
     private CudaExpressions.Operands operands(int c, Map<BandRead, String> resolved, Map<Integer, String> produced,
-                                              Map<String, String> stagedInputs) {
+                                              Map<StagedRead, String> stagedInputs) {
         return new CudaExpressions.Operands() {
             @Override
             public String index(int dimension) {
@@ -223,7 +226,7 @@ final class CudaBandStep {
                     return read.samePoint() ? produced.get(field.id()) : resolved.get(read);
                 }
                 if (mapping.staged(field)) {
-                    return stagedInputs.get(field.name() + "@" + (-load.offset()[0]));
+                    return stagedInputs.get(new StagedRead(field, -load.offset()[0]));
                 }
                 return "f." + CudaNames.member(field.name()) + "[g + " + fields.offset(load.offset()) + "]";
             }

@@ -41,8 +41,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class CudaToolchainTest {
 
     /**
-     * Builds every source, two at a time (nvcc runs on one core; this keeps the build's own test time down), and checks
-     * that each gave an executable; {@code sources} maps what a failure names to the source.
+     * Builds every source in parallel, on the common pool and this thread (two at a time on a 2-core machine: nvcc runs
+     * on one core), and checks that each gave an executable; {@code sources} maps what a failure names to the source.
      */
     private static void buildAll(java.util.Map<String, CudaSource> sources, Path cache) {
         sources.entrySet().parallelStream().forEach(entry -> assertTrue(Files.isExecutable(
