@@ -47,7 +47,7 @@ public final class IrPrinter {
                     .append(table.extents().stream().map(String::valueOf).reduce((a, b) -> a + " x " + b).orElseThrow()).append('\n');
         }
         for (dev.finegrain.dsl.KeepSpec keep : graph.kernel().keeps()) {
-            IrField kept = graph.fields().stream().filter(f -> f.name().equals(keep.field())).findFirst().orElseThrow();
+            IrField kept = graph.field(keep.field());
             int window = kept.haloLow()[0] + 1;
             out.append("  keep ").append(keep.field()).append(": ").append(keep.keep()).append("; storage folded in the oracle to ")
                     .append(window).append(window == 1 ? " row" : " rows").append(" along ").append(domain.get(0).index())

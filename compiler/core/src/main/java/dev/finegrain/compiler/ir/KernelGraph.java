@@ -44,6 +44,12 @@ public record KernelGraph(Kernel kernel, List<IrField> fields, List<IrActor> act
         return fields.get(id);
     }
 
+    /** The field a keep or a reduction names (the DSL has checked that it exists). */
+    public IrField field(String name) {
+        return fields.stream().filter(f -> f.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(kernel.name() + " has no field '" + name + "'"));
+    }
+
     public IrActor actor(int id) {
         return actors.get(id);
     }

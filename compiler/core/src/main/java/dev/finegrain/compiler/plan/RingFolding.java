@@ -142,8 +142,7 @@ public record RingFolding(int rank, int capacity, int block, int dataReach, List
 
     /** The reductions that stream, in the kernel's order: those of folded fields, each in its {@link #streamedWord}. */
     public List<dev.finegrain.dsl.ReductionSpec> streamed(KernelGraph graph) {
-        return graph.kernel().reductions().stream().filter(r -> graph.fields().stream()
-                .anyMatch(f -> f.name().equals(r.field()) && folds(f.id()))).toList();
+        return graph.kernel().reductions().stream().filter(r -> folds(graph.field(r.field()).id())).toList();
     }
 
     /** What a reader of the generated class should know: the blocks, the ring, and what folds or why not. */

@@ -48,7 +48,7 @@ final class StreamedOutputs {
         this.reducers = new Reducer[reductions.size()];
         for (int r = 0; r < reductions.size(); r++) {
             String name = reductions.get(r).field();
-            IrField field = graph.fields().stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
+            IrField field = graph.field(name);
             reducedField[r] = field.id();
             reducers[r] = new Reducer(reductions.get(r), field.type());
         }

@@ -88,7 +88,7 @@ public final class RingStorage implements StorageLayout {
                 reductions.put(reduction.name(), outputs.reductions().get(reduction.name()));
                 continue;
             }
-            Type type = graph.fields().stream().filter(f -> f.name().equals(reduction.field())).findFirst().orElseThrow().type();
+            Type type = graph.field(reduction.field()).type();
             Reducer reducer = new Reducer(reduction, type);
             for (int line = 0; line + RingCounters.STRIDE <= words.length; line += RingCounters.STRIDE) {
                 int at = line + RingFolding.streamedWord(k);

@@ -228,8 +228,7 @@ final class RingBlocks {
         List<ReductionSpec> streamed = folding.streamed(cx.graph);
         for (int k = 0; k < streamed.size(); k++) {
             ReductionSpec reduction = streamed.get(k);
-            IrField field = cx.graph.fields().stream().filter(f -> f.name().equals(reduction.field()))
-                    .findFirst().orElseThrow();
+            IrField field = cx.graph.field(reduction.field());
             boolean ints = field.type() == Type.INT;
             JType values = ints ? JType.arrayOf(JType.INT) : JType.arrayOf(JType.LONG);
             int kind = switch (reduction.reduction()) {
