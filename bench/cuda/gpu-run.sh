@@ -20,9 +20,14 @@
 #               (the precomputed matrix) under the same schedules at 4096 and 16384, and smith-waterman-seq at 4096
 #   lanes       the persistent bands with 1, 2, 4 and 8 columns per lane (tiny-lock): needleman-wunsch at 4096 to
 #               16384, smith-waterman at 16384
+#   folded      storage folding on the persistent bands, checked: the sequence samples (the final score; the last row
+#               and the maximum with its cell) at three sizes beside lock-dataflow (which stores them whole) and, with
+#               FOLD_JAR (a jar of kernels that keep every slice and reduce every way), those kernels too
+#   folded-speed  needleman-wunsch-seq and smith-waterman-seq folded at 16384 and 32768 (tiny-lock, 1 and 4 columns
+#               per lane), and, with FOLD_JAR, its nw-seq-whole (the same alignment, every score stored) at 16384
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
 #   bench/cuda/gpu-run.sh [samples] [validation] [validation-more] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
-#                         [sequences] [lanes]
+#                         [sequences] [lanes] [folded] [folded-speed]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
@@ -103,6 +108,27 @@ if [[ " $steps " == *" lanes "* ]]; then
   lanes=lock-dataflow:persistent,lock-dataflow:persistent:columns=2,lock-dataflow:persistent:columns=4,lock-dataflow:persistent:columns=8
   SCHEDULES=$lanes MECHANISMS=tiny-lock run_set lanes needleman-wunsch 4096,8192,16384
   SCHEDULES=$lanes MECHANISMS=tiny-lock run_set lanes smith-waterman 16384
+fi
+if [[ " $steps " == *" folded "* ]]; then
+  fold=lock-dataflow:persistent,lock-dataflow:persistent:columns=2,lock-dataflow:persistent:columns=4,lock-dataflow
+  SCHEDULES=$fold MECHANISMS=tiny-lock,acquire-release run_set folded smith-waterman-seq 100x70,1000x600,4096
+  SCHEDULES=$fold MECHANISMS=tiny-lock,acquire-release run_set folded needleman-wunsch-seq 100x70,1000x600,4096
+  if [[ -n "${FOLD_JAR:-}" ]]; then
+    for kernel in fold-mix fold-last-row; do
+      FINEGRAIN_CLASSPATH="$FOLD_JAR" SCHEDULES=$fold run_set folded "$kernel" 100x70,1000x600,257x1000
+    done
+  fi
+fi
+if [[ " $steps " == *" folded-speed "* ]]; then
+  # one size per bundle, the smaller first: the oracle that checks 32768^2 takes minutes on one core
+  lanes=lock-dataflow:persistent,lock-dataflow:persistent:columns=4
+  SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed needleman-wunsch-seq 16384
+  if [[ -n "${FOLD_JAR:-}" ]]; then
+    FINEGRAIN_CLASSPATH="$FOLD_JAR" SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed nw-seq-whole 16384
+  fi
+  SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed smith-waterman-seq 16384
+  SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed-32768 needleman-wunsch-seq 32768
+  SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed-32768 smith-waterman-seq 32768
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"

@@ -8,8 +8,8 @@
 //   read:       score[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       score[i-0, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 1600 bytes of device memory
-//   output:     score: a ring of 64 rows x 256 columns per warp, finished rows written whole after each chunk
-//   shared:     134152 bytes per block: 131584 of rings (65792 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
+//   shared:     2568 bytes per block: 0 of rings (0 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
+//   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
 //   sequence:   b: one value per lane (its column), read once before the band's first step
 #include "finegrain.cuh"
 
@@ -32,15 +32,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
         // per warp: the left band's edge columns for the rows one chunk of steps reads
         __shared__ int s_edge_score[2][1][33];
         fg::u64* const tokens = (fg::u64*) (scratch + 256);
+        // 'score' is folded: no array over the domain (its buffer holds the halo frame)
+        int* const kept_score = (int*) (scratch + 1856);   // the values the run keeps, row-major
         // the lookup tables, copied into shared memory once per block
         __shared__ int s_table_blosum62[576];
         for (int w = threadIdx.x; w < 576; w += blockDim.x) s_table_blosum62[w] = f.blosum62[w];
         __syncthreads();
         const int lane = threadIdx.x % 32;
         const int warp = threadIdx.x / 32;
-        extern __shared__ __align__(16) unsigned char fg_smem[];
-        unsigned char* const my_smem = fg_smem + warp * 65792;
-        int* const out_score = (int*) (my_smem + 0);   // [64][257] my band's values of 'score'
         for (int band = blockIdx.x * 2 + warp; band < 2; band += gridDim.x * 2) {
             const int j = band * 256 + lane * 8;   // my first column; I own 8 side by side
             const int q_b_c0 = j < 300 ? __ldg(&f.b[j]) : 0;   // sequence 'b' at my column, for every step
@@ -52,22 +51,22 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
             const int q_b_c6 = (j + 6) < 300 ? __ldg(&f.b[(j + 6)]) : 0;   // sequence 'b' at my column, for every step
             const int q_b_c7 = (j + 7) < 300 ? __ldg(&f.b[(j + 7)]) : 0;   // sequence 'b' at my column, for every step
             // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
-            int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + (j + 1)] : 0;
-            int h_score_c0_1 = -2 - lane >= -1 && j < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + (j + 1)] : 0;
-            int h_score_c1_0 = -1 - lane >= -1 && (j + 1) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 1) + 1)] : 0;
-            int h_score_c1_1 = -2 - lane >= -1 && (j + 1) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 1) + 1)] : 0;
-            int h_score_c2_0 = -1 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;
-            int h_score_c2_1 = -2 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;
-            int h_score_c3_0 = -1 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
-            int h_score_c3_1 = -2 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
-            int h_score_c4_0 = -1 - lane >= -1 && (j + 4) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 4) + 1)] : 0;
-            int h_score_c4_1 = -2 - lane >= -1 && (j + 4) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 4) + 1)] : 0;
-            int h_score_c5_0 = -1 - lane >= -1 && (j + 5) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 5) + 1)] : 0;
-            int h_score_c5_1 = -2 - lane >= -1 && (j + 5) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 5) + 1)] : 0;
-            int h_score_c6_0 = -1 - lane >= -1 && (j + 6) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 6) + 1)] : 0;
-            int h_score_c6_1 = -2 - lane >= -1 && (j + 6) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 6) + 1)] : 0;
-            int h_score_c7_0 = -1 - lane >= -1 && (j + 7) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 7) + 1)] : 0;
-            int h_score_c7_1 = -2 - lane >= -1 && (j + 7) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 7) + 1)] : 0;
+            int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + (j + 1)] : 0;
+            int h_score_c0_1 = -2 - lane >= -1 && j < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + (j + 1)] : 0;
+            int h_score_c1_0 = -1 - lane >= -1 && (j + 1) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 1) + 1)] : 0;
+            int h_score_c1_1 = -2 - lane >= -1 && (j + 1) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 1) + 1)] : 0;
+            int h_score_c2_0 = -1 - lane >= -1 && (j + 2) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 2) + 1)] : 0;
+            int h_score_c2_1 = -2 - lane >= -1 && (j + 2) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 2) + 1)] : 0;
+            int h_score_c3_0 = -1 - lane >= -1 && (j + 3) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 3) + 1)] : 0;
+            int h_score_c3_1 = -2 - lane >= -1 && (j + 3) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 3) + 1)] : 0;
+            int h_score_c4_0 = -1 - lane >= -1 && (j + 4) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 4) + 1)] : 0;
+            int h_score_c4_1 = -2 - lane >= -1 && (j + 4) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 4) + 1)] : 0;
+            int h_score_c5_0 = -1 - lane >= -1 && (j + 5) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 5) + 1)] : 0;
+            int h_score_c5_1 = -2 - lane >= -1 && (j + 5) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 5) + 1)] : 0;
+            int h_score_c6_0 = -1 - lane >= -1 && (j + 6) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 6) + 1)] : 0;
+            int h_score_c6_1 = -2 - lane >= -1 && (j + 6) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 6) + 1)] : 0;
+            int h_score_c7_0 = -1 - lane >= -1 && (j + 7) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 7) + 1)] : 0;
+            int h_score_c7_1 = -2 - lane >= -1 && (j + 7) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 7) + 1)] : 0;
             for (int base = 0; base < 131; base += 32) {
                 __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
                 const int wb = base - 1;   // the window's first row
@@ -78,7 +77,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                     const int row = wb + x % 33;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_score[warp][slot][x % 33] = f.score[((long long) (row + 1)) * 301 + (256 * band - 1 + slot + 1)];   // the halo
+                            s_edge_score[warp][slot][x % 33] = f.score[row < 0 ? (long long) (row + 1) * 301 + (256 * band - 1 + slot + 1) : 301 + (long long) (row) * 1 + (256 * band - 1 + slot + 1)];   // the halo
                         } else {
                             fg::u64 word0;
                             do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 2 + band - 1) * 1 + slot) * 100 + row]); } while ((word0 >> 32) == 0);   // the value's own ready bit
@@ -130,7 +129,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v25 = fg::sub(r5, p.penalty);
                             const int v26 = __viaddmax_s32(r3, v24, v25);
                             const int v27 = __viaddmax_s32(r6, fg::neg(p.penalty), v26);
-                            out_score[(i & 63) * 257 + lane * 8 + 0] = v27;
+                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v27;   // kept (final)
                             o_score_c0 = v27;
                             if (lane * 8 + 0 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v27);   // value and ready bit in one store
@@ -145,7 +144,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v31 = fg::sub(r9, p.penalty);
                             const int v32 = __viaddmax_s32(r8, v30, v31);
                             const int v33 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v32);
-                            out_score[(i & 63) * 257 + lane * 8 + 1] = v33;
+                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v33;   // kept (final)
                             o_score_c1 = v33;
                             if (lane * 8 + 1 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v33);   // value and ready bit in one store
@@ -160,7 +159,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v37 = fg::sub(r11, p.penalty);
                             const int v38 = __viaddmax_s32(r10, v36, v37);
                             const int v39 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v38);
-                            out_score[(i & 63) * 257 + lane * 8 + 2] = v39;
+                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v39;   // kept (final)
                             o_score_c2 = v39;
                             if (lane * 8 + 2 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v39);   // value and ready bit in one store
@@ -175,7 +174,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v43 = fg::sub(r13, p.penalty);
                             const int v44 = __viaddmax_s32(r12, v42, v43);
                             const int v45 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v44);
-                            out_score[(i & 63) * 257 + lane * 8 + 3] = v45;
+                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v45;   // kept (final)
                             o_score_c3 = v45;
                             if (lane * 8 + 3 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v45);   // value and ready bit in one store
@@ -190,7 +189,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v49 = fg::sub(r15, p.penalty);
                             const int v50 = __viaddmax_s32(r14, v48, v49);
                             const int v51 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v50);
-                            out_score[(i & 63) * 257 + lane * 8 + 4] = v51;
+                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v51;   // kept (final)
                             o_score_c4 = v51;
                             if (lane * 8 + 4 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
@@ -205,7 +204,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v55 = fg::sub(r17, p.penalty);
                             const int v56 = __viaddmax_s32(r16, v54, v55);
                             const int v57 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v56);
-                            out_score[(i & 63) * 257 + lane * 8 + 5] = v57;
+                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v57;   // kept (final)
                             o_score_c5 = v57;
                             if (lane * 8 + 5 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v57);   // value and ready bit in one store
@@ -220,7 +219,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v61 = fg::sub(r19, p.penalty);
                             const int v62 = __viaddmax_s32(r18, v60, v61);
                             const int v63 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v62);
-                            out_score[(i & 63) * 257 + lane * 8 + 6] = v63;
+                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v63;   // kept (final)
                             o_score_c6 = v63;
                             if (lane * 8 + 6 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v63);   // value and ready bit in one store
@@ -235,7 +234,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v67 = fg::sub(r21, p.penalty);
                             const int v68 = __viaddmax_s32(r20, v66, v67);
                             const int v69 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v68);
-                            out_score[(i & 63) * 257 + lane * 8 + 7] = v69;
+                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v69;   // kept (final)
                             o_score_c7 = v69;
                             if (lane * 8 + 7 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v69);   // value and ready bit in one store
@@ -300,14 +299,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v94 = fg::sub(r74, p.penalty);
                             const int v95 = __viaddmax_s32(r72, v93, v94);
                             const int v96 = __viaddmax_s32(r75, fg::neg(p.penalty), v95);
-                            out_score[(i & 63) * 257 + lane * 8 + 0] = v96;
+                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v96;   // kept (final)
                             o_score_c0 = v96;
                             if (lane * 8 + 0 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v96);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c0 = f.score[((long long) (i + 1)) * 301 + (j + 1)];
+                            o_score_c0 = f.score[(long long) (i + 1) * 301 + (j + 1)];
                         }
                         if (i >= 0 && i < 100 && (j + 1) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
@@ -318,14 +317,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v100 = fg::sub(r78, p.penalty);
                             const int v101 = __viaddmax_s32(r77, v99, v100);
                             const int v102 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v101);
-                            out_score[(i & 63) * 257 + lane * 8 + 1] = v102;
+                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v102;   // kept (final)
                             o_score_c1 = v102;
                             if (lane * 8 + 1 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v102);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 1) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c1 = f.score[((long long) (i + 1)) * 301 + ((j + 1) + 1)];
+                            o_score_c1 = f.score[(long long) (i + 1) * 301 + ((j + 1) + 1)];
                         }
                         if (i >= 0 && i < 100 && (j + 2) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
@@ -336,14 +335,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v106 = fg::sub(r80, p.penalty);
                             const int v107 = __viaddmax_s32(r79, v105, v106);
                             const int v108 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v107);
-                            out_score[(i & 63) * 257 + lane * 8 + 2] = v108;
+                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v108;   // kept (final)
                             o_score_c2 = v108;
                             if (lane * 8 + 2 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v108);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 2) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c2 = f.score[((long long) (i + 1)) * 301 + ((j + 2) + 1)];
+                            o_score_c2 = f.score[(long long) (i + 1) * 301 + ((j + 2) + 1)];
                         }
                         if (i >= 0 && i < 100 && (j + 3) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
@@ -354,14 +353,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v112 = fg::sub(r82, p.penalty);
                             const int v113 = __viaddmax_s32(r81, v111, v112);
                             const int v114 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v113);
-                            out_score[(i & 63) * 257 + lane * 8 + 3] = v114;
+                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v114;   // kept (final)
                             o_score_c3 = v114;
                             if (lane * 8 + 3 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v114);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 3) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c3 = f.score[((long long) (i + 1)) * 301 + ((j + 3) + 1)];
+                            o_score_c3 = f.score[(long long) (i + 1) * 301 + ((j + 3) + 1)];
                         }
                         if (i >= 0 && i < 100 && (j + 4) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
@@ -372,14 +371,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v118 = fg::sub(r84, p.penalty);
                             const int v119 = __viaddmax_s32(r83, v117, v118);
                             const int v120 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v119);
-                            out_score[(i & 63) * 257 + lane * 8 + 4] = v120;
+                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v120;   // kept (final)
                             o_score_c4 = v120;
                             if (lane * 8 + 4 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v120);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 4) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c4 = f.score[((long long) (i + 1)) * 301 + ((j + 4) + 1)];
+                            o_score_c4 = f.score[(long long) (i + 1) * 301 + ((j + 4) + 1)];
                         }
                         if (i >= 0 && i < 100 && (j + 5) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
@@ -390,14 +389,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v124 = fg::sub(r86, p.penalty);
                             const int v125 = __viaddmax_s32(r85, v123, v124);
                             const int v126 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v125);
-                            out_score[(i & 63) * 257 + lane * 8 + 5] = v126;
+                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v126;   // kept (final)
                             o_score_c5 = v126;
                             if (lane * 8 + 5 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v126);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 5) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c5 = f.score[((long long) (i + 1)) * 301 + ((j + 5) + 1)];
+                            o_score_c5 = f.score[(long long) (i + 1) * 301 + ((j + 5) + 1)];
                         }
                         if (i >= 0 && i < 100 && (j + 6) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
@@ -408,14 +407,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v130 = fg::sub(r88, p.penalty);
                             const int v131 = __viaddmax_s32(r87, v129, v130);
                             const int v132 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v131);
-                            out_score[(i & 63) * 257 + lane * 8 + 6] = v132;
+                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v132;   // kept (final)
                             o_score_c6 = v132;
                             if (lane * 8 + 6 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v132);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 6) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c6 = f.score[((long long) (i + 1)) * 301 + ((j + 6) + 1)];
+                            o_score_c6 = f.score[(long long) (i + 1) * 301 + ((j + 6) + 1)];
                         }
                         if (i >= 0 && i < 100 && (j + 7) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
@@ -426,14 +425,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v136 = fg::sub(r90, p.penalty);
                             const int v137 = __viaddmax_s32(r89, v135, v136);
                             const int v138 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v137);
-                            out_score[(i & 63) * 257 + lane * 8 + 7] = v138;
+                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v138;   // kept (final)
                             o_score_c7 = v138;
                             if (lane * 8 + 7 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v138);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 7) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c7 = f.score[((long long) (i + 1)) * 301 + ((j + 7) + 1)];
+                            o_score_c7 = f.score[(long long) (i + 1) * 301 + ((j + 7) + 1)];
                         }
                         h_score_c0_1 = h_score_c0_0;
                         h_score_c0_0 = o_score_c0;
@@ -453,29 +452,22 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         h_score_c7_0 = o_score_c7;
                     }
                 }
-                __syncwarp();   // every lane's values of this chunk are in the ring
-                #pragma unroll 8   // several rows' copies in flight at once
-                for (int r = max(base - 31, 0); r <= min(base, 99); r++) {
-                    #pragma unroll
-                    for (int e = lane; e < 256; e += 32) {
-                        if (band * 256 + e < 300) {
-                            f.score[((long long) (r + 1)) * 301 + (band * 256 + e + 1)] = out_score[(r & 63) * 257 + e];
-                        }
-                    }
-                }
             }
         }
     }
 }  // namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shared__100x300
 
 extern "C" const FgInfo* fg_info_nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shared__100x300() {
+    static const FgOutput outputs[] = {
+        {"score.kept", 4, 0, 1, 1856},
+    };
     static const FgField fields[] = {
         {"a", 4, 0, 2, {100, 1, 1}, {0, 0, 0}, {100, 1, 1}},
         {"b", 4, 0, 2, {1, 300, 1}, {0, 0, 0}, {1, 300, 1}},
-        {"score", 4, 1, 2, {101, 301, 1}, {1, 1, 0}, {100, 300, 1}},
+        {"score", 4, 1, 2, {101, 301, 1}, {1, 1, 0}, {100, 300, 1}, 401},
         {"blosum62", 4, 0, 2, {24, 24, 1}, {0, 0, 0}, {24, 24, 1}},
     };
-    static const FgInfo info = {"kernel 'nw-seq', lock-dataflow:persistent:columns=8 with tiny-lock, per-thread locks, shared channels, size 100x300", "lock-dataflow:persistent:columns=8 with tiny-lock: 2 bands of 256 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 1 resident blocks of 64 threads", 4, fields, 1, 1856, 1, 64};
+    static const FgInfo info = {"kernel 'nw-seq', lock-dataflow:persistent:columns=8 with tiny-lock, per-thread locks, shared channels, size 100x300", "lock-dataflow:persistent:columns=8 with tiny-lock: 2 bands of 256 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 1 resident blocks of 64 threads", 4, fields, 1, 1872, 1, 64, 1, outputs};
     return &info;
 }
 
@@ -487,12 +479,12 @@ extern "C" cudaError_t fg_run_nw_seq__lock_dataflow_persistent_columns_8__tiny_l
     int* const error = (int*) scratch;
     unsigned* const barrier = (unsigned*) scratch + 1;
     (void) barrier;
-    // one persistent launch; its rings take 131584 bytes of dynamic shared memory per block
-    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 131584);
+    // one persistent launch; its rings take 0 bytes of dynamic shared memory per block
+    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
     if (status != cudaSuccess) return status;
     char* scratch_bytes = (char*) scratch;
     void* arguments[] = {(void*) &f, (void*) &p, (void*) &scratch_bytes, (void*) &error};
-    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(1), dim3(64), arguments, 131584, stream);
+    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(1), dim3(64), arguments, 0, stream);
     if (status != cudaSuccess) return status;
     return cudaGetLastError();
 }

@@ -8,8 +8,8 @@
 //   read:       score[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       score[i-0, j-1]: shuffled from lane l-1's value 1 step(s) back; lanes below 1 read the edge window
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 2400 bytes of device memory
-//   output:     score: a ring of 64 rows x 32 columns per warp, finished rows written whole after each chunk
-//   shared:     27276 bytes per block: 24576 of rings (8192 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
+//   shared:     2700 bytes per block: 0 of rings (0 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
+//   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
 //   sequence:   b: one value per lane (its column), read once before the band's first step
 #include "finegrain.cuh"
 
@@ -32,21 +32,20 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
         // per warp: the left band's edge columns for the rows one chunk of steps reads
         __shared__ int s_edge_score[3][1][33];
         fg::u64* const tokens = (fg::u64*) (scratch + 256);
+        // 'score' is folded: no array over the domain (its buffer holds the halo frame)
+        int* const kept_score = (int*) (scratch + 2656);   // the values the run keeps, row-major
         // the lookup tables, copied into shared memory once per block
         __shared__ int s_table_blosum62[576];
         for (int w = threadIdx.x; w < 576; w += blockDim.x) s_table_blosum62[w] = f.blosum62[w];
         __syncthreads();
         const int lane = threadIdx.x % 32;
         const int warp = threadIdx.x / 32;
-        extern __shared__ __align__(16) unsigned char fg_smem[];
-        unsigned char* const my_smem = fg_smem + warp * 8192;
-        int* const out_score = (int*) (my_smem + 0);   // [64][32] my band's values of 'score'
         for (int band = blockIdx.x * 3 + warp; band < 3; band += gridDim.x * 3) {
             const int j = band * 32 + lane;   // my column
             const int q_b = j < 70 ? __ldg(&f.b[j]) : 0;   // sequence 'b' at my column, for every step
             // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
-            int h_score_0 = -1 - lane >= -1 && j < 70 ? f.score[((long long) (-1 - lane + 1)) * 71 + (j + 1)] : 0;
-            int h_score_1 = -2 - lane >= -1 && j < 70 ? f.score[((long long) (-2 - lane + 1)) * 71 + (j + 1)] : 0;
+            int h_score_0 = -1 - lane >= -1 && j < 70 ? f.score[(long long) (-1 - lane + 1) * 71 + (j + 1)] : 0;
+            int h_score_1 = -2 - lane >= -1 && j < 70 ? f.score[(long long) (-2 - lane + 1) * 71 + (j + 1)] : 0;
             for (int base = 0; base < 131; base += 32) {
                 const int wb = base - 1;   // the window's first row
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
@@ -56,7 +55,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                     const int row = wb + x % 33;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_score[warp][slot][x % 33] = f.score[((long long) (row + 1)) * 71 + (32 * band - 1 + slot + 1)];   // the halo
+                            s_edge_score[warp][slot][x % 33] = f.score[row < 0 ? (long long) (row + 1) * 71 + (32 * band - 1 + slot + 1) : 71 + (long long) (row) * 1 + (32 * band - 1 + slot + 1)];   // the halo
                         } else {
                             fg::u64 word0;
                             do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 100 + row]); } while ((word0 >> 32) == 0);   // the value's own ready bit
@@ -86,7 +85,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         const int v11 = fg::sub(r5, p.penalty);
                         const int v12 = __viaddmax_s32(r3, v10, v11);
                         const int v13 = __viaddmax_s32(r6, fg::neg(p.penalty), v12);
-                        out_score[(i & 63) * 32 + lane] = v13;
+                        if (i >= 99 && j >= 69) kept_score[(long long) (i - 99) * 1 + (j - 69)] = v13;   // kept (final)
                         o_score = v13;
                         if (lane >= 31 && band < 2) {
                             fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v13);   // value and ready bit in one store
@@ -116,22 +115,17 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                             const int v24 = fg::sub(r18, p.penalty);
                             const int v25 = __viaddmax_s32(r16, v23, v24);
                             const int v26 = __viaddmax_s32(r19, fg::neg(p.penalty), v25);
-                            out_score[(i & 63) * 32 + lane] = v26;
+                            if (i >= 99 && j >= 69) kept_score[(long long) (i - 99) * 1 + (j - 69)] = v26;   // kept (final)
                             o_score = v26;
                             if (lane >= 31 && band < 2) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v26);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score = f.score[((long long) (i + 1)) * 71 + (j + 1)];
+                            o_score = f.score[(long long) (i + 1) * 71 + (j + 1)];
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
-                    }
-                }
-                if (j < 70) {
-                    for (int r = max(base - 31, 0); r <= min(base, 99); r++) {
-                        f.score[((long long) (r + 1)) * 71 + (j + 1)] = out_score[(r & 63) * 32 + lane];
                     }
                 }
             }
@@ -140,13 +134,16 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
 }  // namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
 
 extern "C" const FgInfo* fg_info_nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70() {
+    static const FgOutput outputs[] = {
+        {"score.kept", 4, 0, 1, 2656},
+    };
     static const FgField fields[] = {
         {"a", 4, 0, 2, {100, 1, 1}, {0, 0, 0}, {100, 1, 1}},
         {"b", 4, 0, 2, {1, 70, 1}, {0, 0, 0}, {1, 70, 1}},
-        {"score", 4, 1, 2, {101, 71, 1}, {1, 1, 0}, {100, 70, 1}},
+        {"score", 4, 1, 2, {101, 71, 1}, {1, 1, 0}, {100, 70, 1}, 171},
         {"blosum62", 4, 0, 2, {24, 24, 1}, {0, 0, 0}, {24, 24, 1}},
     };
-    static const FgInfo info = {"kernel 'nw-seq', lock-dataflow:persistent with tiny-lock, per-thread locks, shared channels, size 100x70", "lock-dataflow:persistent with tiny-lock: 3 bands of 32 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 1 resident blocks of 96 threads", 4, fields, 1, 2656, 1, 96};
+    static const FgInfo info = {"kernel 'nw-seq', lock-dataflow:persistent with tiny-lock, per-thread locks, shared channels, size 100x70", "lock-dataflow:persistent with tiny-lock: 3 bands of 32 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 1 resident blocks of 96 threads", 4, fields, 1, 2672, 1, 96, 1, outputs};
     return &info;
 }
 
@@ -158,12 +155,12 @@ extern "C" cudaError_t fg_run_nw_seq__lock_dataflow_persistent__tiny_lock__per_t
     int* const error = (int*) scratch;
     unsigned* const barrier = (unsigned*) scratch + 1;
     (void) barrier;
-    // one persistent launch; its rings take 24576 bytes of dynamic shared memory per block
-    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 24576);
+    // one persistent launch; its rings take 0 bytes of dynamic shared memory per block
+    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
     if (status != cudaSuccess) return status;
     char* scratch_bytes = (char*) scratch;
     void* arguments[] = {(void*) &f, (void*) &p, (void*) &scratch_bytes, (void*) &error};
-    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(1), dim3(96), arguments, 24576, stream);
+    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(1), dim3(96), arguments, 0, stream);
     if (status != cudaSuccess) return status;
     return cudaGetLastError();
 }

@@ -11,6 +11,7 @@
 #ifndef FINEGRAIN_CUH
 #define FINEGRAIN_CUH
 
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <cooperative_groups.h>
@@ -298,6 +299,18 @@ struct FgField {
     long long extent[3];    // of the padded copy, per dimension
     long long halo_low[3];  // where the domain starts in it
     long long size[3];      // the domain
+    long long frame_elements;  // a folded state field (not kept whole): its buffer holds only its halo frame, from
+                               // <name>.frame.bin, and the run gives its kept values as outputs; 0: the padded copy
+};
+
+// A value the run gives beyond whole fields: a folded field's kept values or a streamed reduction (its value widened
+// to 64 bits, then its point's row-major index or -1), in scratch memory, compared with <expected>/<name>.bin.
+struct FgOutput {
+    const char* name;
+    int element_bytes;
+    int is_double;          // 8-byte values compared as doubles (NaN equals NaN)
+    long long count;
+    long long scratch_offset;
 };
 
 struct FgInfo {
@@ -309,6 +322,8 @@ struct FgInfo {
     long long scratch_bytes;// zeroed before every run: word 0 the error word, then barrier counters and flags
     int launches;
     int threads_per_block;
+    int output_count;       // 0 for a variant that stores every state field whole
+    const FgOutput* outputs;
 };
 
 #endif

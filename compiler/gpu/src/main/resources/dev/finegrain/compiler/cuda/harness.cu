@@ -4,7 +4,10 @@
 //   DIR/<field>.bin holds each field's padded array (state fields with their halos filled, interiors zero), little
 //   endian; DIR/params.bin one 8-byte slot per param. --expected DIR/<field>.bin holds each state field's domain
 //   (no halo) as the sequential oracle computed it; the first differing cell makes the row NOT VERIFIED. --outputs
-//   writes each state field's domain after the last run. --row FILE holds the row's leading JSON members (kernel,
+//   writes each state field's domain after the last run. A folded state field (FgField.frame_elements > 0) is read
+//   from DIR/<field>.frame.bin, its halo frame alone, and has no domain on the GPU: the variant's outputs (its kept
+//   values, its reductions) are compared with --expected DIR/<output>.bin and written to --outputs DIR/<output>.bin
+//   instead. --row FILE holds the row's leading JSON members (kernel,
 //   size, ...); the harness completes the row and writes it to --result (default: stdout).
 // A run uploads every field (not timed), then CUDA events time every launch of one run; the row reports the median of
 // the timed runs, after warm-up runs of at least --warmup-ms (default 300) and 3 runs.
@@ -147,8 +150,9 @@ int main(int argc, char** argv) {
     std::vector<void*> buffers(info->field_count);
     for (int k = 0; k < info->field_count; k++) {
         const FgField& field = info->fields[k];
-        size_t bytes = (size_t) (padded(field) * field.element_bytes);
-        host[k] = read_file(inputs + "/" + field.name + ".bin", bytes, true);
+        const bool folded = field.frame_elements > 0;
+        size_t bytes = (size_t) ((folded ? field.frame_elements : padded(field)) * field.element_bytes);
+        host[k] = read_file(inputs + "/" + field.name + (folded ? ".frame.bin" : ".bin"), bytes, true);
         check(cudaMalloc(&buffers[k], bytes), "cudaMalloc");
     }
     std::vector<char> param_bytes = read_file(inputs + "/params.bin", (size_t) info->param_count * 8, true);
@@ -233,6 +237,7 @@ int main(int argc, char** argv) {
         const FgField& field = info->fields[k];
         if (!field.is_state) continue;
         domain = cells(field);
+        if (field.frame_elements > 0) continue;   // folded: its outputs below
         std::vector<char> device_bytes(host[k].size());
         check(cudaMemcpy(device_bytes.data(), buffers[k], device_bytes.size(), cudaMemcpyDeviceToHost), "download");
         std::vector<char> got = domain_of(field, device_bytes);
@@ -257,6 +262,32 @@ int main(int argc, char** argv) {
                     status = "NOT VERIFIED";
                     problem = std::string(field.name) + "[" + cell_text(field, c) + "]: expected " + value_text(field, a, is_double) + ", got "
                             + value_text(field, b, is_double);
+                    break;
+                }
+            }
+        }
+    }
+    for (int o = 0; o < info->output_count; o++) {
+        const FgOutput& output = info->outputs[o];
+        std::vector<char> got((size_t) (output.count * output.element_bytes));
+        check(cudaMemcpy(got.data(), (char*) scratch + output.scratch_offset, got.size(), cudaMemcpyDeviceToHost), "download");
+        if (!outputs.empty()) {
+            FILE* out = fopen((outputs + "/" + output.name + ".bin").c_str(), "wb");
+            if (out == nullptr) finish(row_text, "failed", "cannot write " + outputs);
+            fwrite(got.data(), 1, got.size(), out);
+            fclose(out);
+        }
+        if (!expected.empty() && status == "verified") {
+            std::vector<char> want = read_file(expected + "/" + output.name + ".bin", got.size(), true);
+            for (long long c = 0; c < output.count; c++) {
+                const char* a = &want[(size_t) (c * output.element_bytes)];
+                const char* b = &got[(size_t) (c * output.element_bytes)];
+                if (output.is_double && both_nan(a, b)) continue;
+                if (memcmp(a, b, output.element_bytes) != 0) {
+                    FgField as_values = {output.name, output.element_bytes, 0, 1, {output.count, 1, 1}, {0, 0, 0}, {output.count, 1, 1}, 0};
+                    status = "NOT VERIFIED";
+                    problem = std::string(output.name) + "[" + std::to_string(c) + "]: expected "
+                            + value_text(as_values, a, output.is_double != 0) + ", got " + value_text(as_values, b, output.is_double != 0);
                     break;
                 }
             }

@@ -38,10 +38,12 @@ import java.util.stream.Collectors;
  *                      the band to the right reads them)
  * @param warpSharedBytes the rings of one warp, in dynamic shared memory
  * @param resources     per block: the rings and the edge window
+ * @param folding       the state fields kept in part, which have no array over the domain ({@link BandFolding})
  */
 public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested, GpuMechanism mechanism,
                           int bands, int laneColumns, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
-                          List<Ring> inputRings, List<Ring> outputRings, int warpSharedBytes, Resources resources)
+                          List<Ring> inputRings, List<Ring> outputRings, int warpSharedBytes, Resources resources,
+                          BandFolding folding)
         implements GpuMapping {
 
     public BandMapping {
@@ -185,14 +187,20 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return warpsPerBlock * GpuTarget.WARP;
     }
 
+    /** The persistent launch, then, when reductions of folded fields stream, one warp that combines the bands' partials. */
     @Override
     public List<Integer> blocksPerLaunch() {
-        return List.of(blocks);
+        return folding.reductions().isEmpty() ? List.of(blocks) : List.of(blocks, 1);
+    }
+
+    /** Where the folded fields' parts start in scratch memory: after the edge tokens. */
+    public long foldingBase() {
+        return TOKEN_BASE_BYTES + edge.tokenBytes();
     }
 
     @Override
     public long scratchBytes() {
-        return TOKEN_BASE_BYTES + edge.tokenBytes();
+        return foldingBase() + folding.bytes();
     }
 
     @Override
@@ -201,7 +209,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
                 + " each, lanes one row apart; " + (edge.crossed() ? (edge.readyWords() ? "a ready word per edge value"
                 : "a token per " + (edge.groupRows() == 1 ? "row" : edge.groupRows() + " rows")) + " on each band edge"
                 : "no channel crosses a band edge") + "; 1 launch of " + blocks + " resident blocks of " + threadsPerBlock()
-                + " threads";
+                + " threads" + (folding.reductions().isEmpty() ? "" : ", then 1 launch of 1 block combining the bands' reductions");
     }
 
     @Override
@@ -232,6 +240,9 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
                 .append(edge.crossed() ? "an edge window of " + edge.windowRows() + " rows x " + edge.columns() + " columns per field and warp"
                         : "no edge window")
                 .append(stagesTables() ? ", " + stagedTableBytes(graph) + " of lookup tables" : "").append('\n');
+        for (String line : folding.describe(graph, sizes, bands, edge.columns())) {
+            text.append("folded:     ").append(line).append('\n');
+        }
         for (IrField field : laneSequences()) {
             text.append("sequence:   ").append(field.name()).append(": one value per lane (its column), read once before the band's first step\n");
         }
@@ -261,7 +272,8 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
                 + ", rows up to " + edge.rowsBack() + " back; ";
         String tokens = edge.readyWords() ? "each value a 64-bit word with a ready bit beside it (" + requested + "), no fence"
                 : "a token word per " + (edge.groupRows() == 1 ? "row" : "group of " + edge.groupRows() + " rows") + " ("
-                + requested + ", device scope), the values read from the field after it";
+                + requested + ", device scope), the values read from the field" + (edge.fields().stream().anyMatch(folding::hasEdgeArray)
+                ? " (a folded field's from its edge array)" : "") + " after it";
         return what + tokens + "; waited for 32 rows at a time; " + edge.tokenBytes() + " bytes of device memory";
     }
 }

@@ -62,7 +62,7 @@ final class MapBands {
         int bands = Math.ceilDiv(sizes[1], WARP * laneColumns);
         List<BandMapping.Ring> inputRings = new ArrayList<>();
         List<BandMapping.Ring> outputRings = new ArrayList<>();
-        int warpBytes = rings(graph, target, BandMapping.ringStride(laneColumns), inputRings, outputRings);
+        int warpBytes = rings(graph, target, BandMapping.ringStride(laneColumns), inputRings, outputRings, BandFolding.foldedFields(graph));
         int[] history = new int[graph.fields().size()];
         int columns = 0;
         int rowsBack = 0;
@@ -78,6 +78,8 @@ final class MapBands {
         long tokenBytes = columns == 0 ? 0 : readyWords ? 8L * edgeFields.size() * bands * columns * rows
                 : 4L * bands * Math.ceilDiv(rows, groupRows);
         BandEdge edge = new BandEdge(edgeFields, columns, rowsBack, readyWords, groupRows, tokenBytes);
+        BandFolding folding = BandFolding.of(graph, sizes, bands, columns, edgeFields, !readyWords,
+                BandMapping.TOKEN_BASE_BYTES + tokenBytes);
         int windowPerWarp = 0;   // the edge window, in static shared memory
         if (edge.crossed()) {
             for (IrField field : edgeFields) {
@@ -105,8 +107,9 @@ final class MapBands {
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, warpsPerBlock * WARP, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,
-                inputRings, outputRings, warpBytes, resources);
+                inputRings, outputRings, warpBytes, resources, folding);
     }
+
 
     private static GpuMechanism gpuForm(LockMechanism requested) {
         return GpuMechanisms.of(requested).orElseThrow(() -> new GpuLoweringException(GpuMechanisms.whyNoGpuForm(requested)));
@@ -164,10 +167,10 @@ final class MapBands {
     /**
      * Chooses the rings of one warp (adding them to the lists) and returns their bytes: an input ring for every input
      * the bodies read only in the lane's own column, within the ring's reach, where the machine copies asynchronously;
-     * an output ring for every state field an actor writes.
+     * an output ring for every state field an actor writes and the band does not fold.
      */
     private static int rings(KernelGraph graph, GpuTarget target, int stride, List<BandMapping.Ring> inputRings,
-                             List<BandMapping.Ring> outputRings) {
+                             List<BandMapping.Ring> outputRings, List<IrField> folded) {
         int offset = 0;
         if (target.asyncCopy()) {
             for (IrField field : graph.fields()) {
@@ -198,7 +201,7 @@ final class MapBands {
         }
         for (int actorId : graph.actorOrder()) {
             IrField field = graph.field(graph.actor(actorId).writes());
-            if (outputRings.stream().noneMatch(ring -> ring.field().equals(field))) {
+            if (!folded.contains(field) && outputRings.stream().noneMatch(ring -> ring.field().equals(field))) {
                 BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.OUTPUT_RING_ROWS, stride, offset, 0, 0);
                 outputRings.add(ring);
                 offset += ring.bytes();

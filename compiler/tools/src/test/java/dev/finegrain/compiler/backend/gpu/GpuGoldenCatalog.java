@@ -6,6 +6,7 @@ import dev.finegrain.dsl.ChannelPolicy;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.LibraryKernel;
+import dev.finegrain.dsl.Reduction;
 import dev.finegrain.dsl.Type;
 
 import java.util.List;
@@ -122,6 +123,42 @@ public final class GpuGoldenCatalog {
                 .build();
     }
 
+    /**
+     * Every keep and reduction the persistent bands fold: a long field kept as its last column with its minimum (and
+     * its point) and its wrapping sum, an int field kept whole with its maximum, and an int field kept as its final
+     * point whose values tie often (the first point that holds the maximum is the answer).
+     */
+    public static Kernel foldMix() {
+        return kernel("fold-mix")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("t", LONG, boundary(index("i").times(3).minus(index("j")).castTo(Type.LONG)))
+                .state("u", INT, boundary(index("i").minus(index("j"))))
+                .state("w", INT, boundary(index("i").plus(index("j")).remainder(5)))
+                .actor("t", "t", a -> a.read("t", -1, 0).times(31).plus(a.read("t", 0, -1)).xor(a.read("t", -1, -1).shiftRight(3)))
+                .actor("u", "u", a -> max(a.read("u", -1, -1).plus(a.read("t", 0, 0).castTo(Type.INT).and(7)),
+                        a.read("u", 0, -1).minus(1), a.read("u", -1, 0).minus(2)))
+                .actor("w", "w", a -> a.read("w", -1, 0).plus(a.read("w", 0, -1)).remainder(5))
+                .keep("t", Keep.LAST_COLUMN)
+                .reduceWithPosition("t", Reduction.MIN)
+                .reduce("t", Reduction.SUM)
+                .reduce("u", Reduction.MAX)
+                .keep("w", Keep.FINAL)
+                .reduceWithPosition("w", Reduction.MAX)
+                .reduce("w", Reduction.SUM)
+                .build();
+    }
+
+    /** A field kept as its last row with its minimum, reading two columns back: a band edge two columns wide. */
+    public static Kernel foldLastRow() {
+        return kernel("fold-last-row")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("s", INT, boundary(index("i").minus(index("j").times(2))))
+                .actor("s", "s", a -> max(a.read("s", -1, -1).plus(3), a.read("s", -1, 0).minus(1), a.read("s", 0, -2).minus(1)))
+                .keep("s", Keep.LAST_ROW)
+                .reduce("s", Reduction.MIN)
+                .build();
+    }
+
     public static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
             entry(nwSequences()),
             entry(GoldenKernels.needlemanWunsch()),
@@ -131,7 +168,9 @@ public final class GpuGoldenCatalog {
             entry(smooth()),
             entry(longHash()),
             entry(box3d()),
-            entry(northEast())));
+            entry(northEast()),
+            entry(foldMix()),
+            entry(foldLastRow())));
 
     private static LibraryKernel entry(Kernel kernel) {
         return new LibraryKernel(kernel, kernel.name(), kernel.name(), (k, sizes, seed) -> {

@@ -178,7 +178,7 @@ public final class CudaBackend implements Backend {
         Path work = null;
         try {
             work = Files.createTempDirectory(binary.getParent(), "run-");
-            CudaFiles.writeInputs(work.resolve("inputs"), variant.graph(), invocation);
+            CudaFiles.writeInputs(work.resolve("inputs"), variant.graph(), invocation, true);
             Files.createDirectories(work.resolve("outputs"));
             long timeout = Long.getLong("finegrain.cuda.timeout-seconds", 600);
             CudaToolchain.Outcome outcome = CudaToolchain.run(binary, List.of("--inputs", work.resolve("inputs").toString(),
@@ -198,7 +198,10 @@ public final class CudaBackend implements Backend {
                 throw new KernelExecutionException(row.containsKey("problem") ? String.valueOf(row.get("problem"))
                         : "the CUDA harness ended with status " + outcome.exit() + ": " + outcome.log().strip());
             }
-            KernelOutputs outputs = CudaFiles.readDomains(work.resolve("outputs"), variant.graph(), invocation.sizes());
+            KernelOutputs outputs = map(variant, invocation.sizes()) instanceof dev.finegrain.compiler.backend.gpu.BandMapping bands
+                    && !bands.folding().isEmpty()
+                    ? CudaFiles.readFolded(work.resolve("outputs"), variant.graph(), invocation.sizes(), bands.folding())
+                    : CudaFiles.readDomains(work.resolve("outputs"), variant.graph(), invocation.sizes());
             Map<String, Object> details = new LinkedHashMap<>();
             for (String key : List.of("device", "launches", "median_ms", "min_ms", "max_ms", "threads_per_block", "timed_runs", "us")) {
                 Object value = row.get(key);

@@ -60,8 +60,43 @@ final class CudaBandContext {
      * token wait has already ordered it (token words: the acquire or the fence after the wait).
      */
     void loadEdgeRelaxed(IrField field, String row, String slot, String target) {
-        out.line(target + " = fg::load_relaxed_gpu(&" + fieldElement(field, row, mapping.bandWidth() + " * band - " + mapping.edge().columns()
-                + " + " + slot) + ");");
+        String element = mapping.folding().hasEdgeArray(field)
+                ? edgeArray(field) + "[" + edgeIndex("band - 1", slot, row) + "]"
+                : fieldElement(field, row, mapping.bandWidth() + " * band - " + mapping.edge().columns() + " + " + slot);
+        out.line(target + " = fg::load_relaxed_gpu(&" + element + ");");
+    }
+
+    /** A folded field's edge array in scratch memory: per band, its edge columns, each over the rows. */
+    static String edgeArray(IrField field) {
+        return "edge_" + CudaNames.member(field.name());
+    }
+
+    /** The index in an edge array of band {@code band}'s edge slot {@code slot} at row {@code row} (expressions). */
+    String edgeIndex(String band, String slot, String row) {
+        return "((long long) (" + band + ") * " + mapping.edge().columns() + " + " + slot + ") * " + mapping.rows() + " + " + row;
+    }
+
+    /** A folded field's kept values in scratch memory. */
+    static String keptArray(IrField field) {
+        return "kept_" + CudaNames.member(field.name());
+    }
+
+    /**
+     * The field's value at a point of its halo above the domain (row negative): in its padded array, or in a folded
+     * field's frame.
+     */
+    String aboveElement(IrField field, String row, String column) {
+        return mapping.folding().folds(field)
+                ? "f." + CudaNames.member(field.name()) + "[" + fields.frameAbove(row, column) + "]"
+                : fieldElement(field, row, column);
+    }
+
+    /** The field's value at a point of its halo above or left of the domain (expressions), as {@link #aboveElement}. */
+    String haloElement(IrField field, String row, String column) {
+        return mapping.folding().folds(field)
+                ? "f." + CudaNames.member(field.name()) + "[" + row + " < 0 ? " + fields.frameAbove(row, column) + " : "
+                        + fields.frameLeft(row, column) + "]"
+                : fieldElement(field, row, column);
     }
 
     /** Tiny-lock's ready word of edge field {@code field}, band {@code band}, edge slot {@code slot}, row {@code row}. */

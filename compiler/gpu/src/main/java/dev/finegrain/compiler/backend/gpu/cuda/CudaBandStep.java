@@ -1,5 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.KeptBox;
+import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
@@ -7,6 +9,7 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.ReductionSpec;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -133,9 +136,13 @@ final class CudaBandStep {
         String edgeSlot = lanes == 1 ? "lane - " + (WARP - edge.columns()) : "lane * " + lanes + " + " + c + " - " + (width - edge.columns());
         expressions.lowerActors(produced, (actor, value) -> {
             IrField field = graph.field(actor.writes());
-            BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
-            out.line(CudaBandContext.ring(field, "out") + "[" + cx.ringSlot(ring, "i", c) + "] = " + value + ";");
-            if (edge.crossed() && !edge.readyWords() && edge.fields().contains(field)) {
+            if (mapping.folding().folds(field)) {
+                storeFolded(field, c, value, onEdge, edgeSlot);
+            } else {
+                BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
+                out.line(CudaBandContext.ring(field, "out") + "[" + cx.ringSlot(ring, "i", c) + "] = " + value + ";");
+            }
+            if (edge.crossed() && !edge.readyWords() && edge.fields().contains(field) && !mapping.folding().folds(field)) {
                 out.line("if (" + onEdge + ") f." + CudaNames.member(field.name()) + "[g] = " + value
                         + ";   // the edge, which the band to the right reads after the token");
             }
@@ -153,12 +160,40 @@ final class CudaBandStep {
             out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + " && " + cx.column(c) + " < " + mapping.columns() + ")");
             out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
             for (IrField field : withHistory) {
-                out.line(cx.own(field, c) + " = f." + CudaNames.member(field.name()) + "["
-                        + fields.index(new String[] {"i", cx.column(c)}) + "];");
+                out.line(cx.own(field, c) + " = " + cx.aboveElement(field, "i", cx.column(c)) + ";");
             }
         }
         if (!steady || lanes > 1) {
             out.close();
+        }
+    }
+
+    /**
+     * A folded field's value, which has no array over the domain: into its edge array where the band to the right reads
+     * it after a token, into its kept values where the kept box holds the point, and into the lane's running reductions.
+     */
+    private void storeFolded(IrField field, int c, String value, String onEdge, String edgeSlot) {
+        BandFolding folding = mapping.folding();
+        if (folding.hasEdgeArray(field)) {
+            out.line("if (" + onEdge + ") " + CudaBandContext.edgeArray(field) + "[" + cx.edgeIndex("band", edgeSlot, "i") + "] = " + value
+                    + ";   // the edge, which the band to the right reads after the token");
+        }
+        KeptBox kept = KeptBox.of(graph.kernel().keep(field.name()), fields.sizes());
+        String column = cx.column(c);
+        List<String> inBox = new ArrayList<>();
+        if (kept.first()[0] > 0) {
+            inBox.add("i >= " + kept.first()[0]);
+        }
+        if (kept.first()[1] > 0) {
+            inBox.add(column + " >= " + kept.first()[1]);
+        }
+        String index = "(long long) (i - " + kept.first()[0] + ") * " + kept.extents()[1] + " + (" + column + " - " + kept.first()[1] + ")";
+        out.line((inBox.isEmpty() ? "" : "if (" + String.join(" && ", inBox) + ") ") + CudaBandContext.keptArray(field) + "[" + index + "] = "
+                + value + ";   // kept (" + graph.kernel().keep(field.name()).cliName() + ")");
+        for (ReductionSpec reduction : folding.reductions()) {
+            if (reduction.field().equals(field.name())) {
+                new CudaReductions(reduction, field.type(), "red").update(out, value, "(long long) i * " + mapping.columns() + " + " + column);
+            }
         }
     }
 

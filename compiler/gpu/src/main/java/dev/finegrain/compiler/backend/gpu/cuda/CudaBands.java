@@ -1,11 +1,14 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.TableSpec;
+
+import java.util.List;
 
 /**
  * Spells a {@link BandMapping} as one persistent CUDA kernel: each warp walks its bands chunk by chunk (32 steps),
@@ -54,8 +57,18 @@ final class CudaBands {
      * error rather than hangs when the blocks cannot all be resident, as band b's wait for band b - 1 needs.
      */
     static String emit(BandMapping mapping, CudaFields fields, CudaWriter out) {
-        new CudaBands(mapping, fields, out).kernel();
+        CudaBands bands = new CudaBands(mapping, fields, out);
+        bands.kernel();
         int bytes = mapping.dynamicSharedBytes();
+        String combine = "";
+        if (!mapping.folding().reductions().isEmpty()) {
+            out.blank();
+            bands.combineKernel();
+            combine = String.join("\n    ", "",
+                    "combine_reductions<<<1, 32, 0, stream>>>(scratch_bytes);   // the bands' partial reductions, combined",
+                    "status = cudaGetLastError();",
+                    "if (status != cudaSuccess) return status;");
+        }
         return String.join("\n    ",
                 "// one persistent launch; its rings take " + bytes + " bytes of dynamic shared memory per block",
                 "cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, " + bytes + ");",
@@ -64,7 +77,7 @@ final class CudaBands {
                 "void* arguments[] = {(void*) &f, (void*) &p, (void*) &scratch_bytes, (void*) &error};",
                 "status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(" + mapping.blocks() + "), dim3("
                         + mapping.threadsPerBlock() + "), arguments, " + bytes + ", stream);",
-                "if (status != cudaSuccess) return status;");
+                "if (status != cudaSuccess) return status;") + combine;
     }
 
     private void kernel() {
@@ -80,6 +93,7 @@ final class CudaBands {
             out.line(sync.bandTokenType(cx) + "* const " + CudaBandContext.TOKENS + " = (" + sync.bandTokenType(cx) + "*) (scratch + "
                     + BandMapping.TOKEN_BASE_BYTES + ");");
         }
+        declareFolded();
         stageTables();
         out.line("const int lane = threadIdx.x % 32;");
         out.line("const int warp = threadIdx.x / 32;");
@@ -99,6 +113,8 @@ final class CudaBands {
             }
         }
         declareHistory();
+        List<CudaReductions> reductions = reductions("red");
+        reductions.forEach(reduction -> reduction.declare(out));
         if (edge.crossed() && !edge.readyWords()) {
             out.line("int seen = 0;   // tokens of the band to the left already waited for");
         }
@@ -140,7 +156,71 @@ final class CudaBands {
         out.close();
         writeFinishedRows();
         out.close();
+        writePartials(reductions);
         out.close();
+        out.close();
+    }
+
+    /** The folded fields' parts in scratch memory: each one's edge array (token words) and kept values. */
+    private void declareFolded() {
+        BandFolding folding = mapping.folding();
+        for (IrField field : folding.fields()) {
+            out.comment("'" + field.name() + "' is folded: no array over the domain (its buffer holds the halo frame)");
+            if (folding.hasEdgeArray(field)) {
+                out.line(cx.type(field) + "* const " + CudaBandContext.edgeArray(field) + " = (" + cx.type(field) + "*) (scratch + "
+                        + folding.offset(BandFolding.edgeKey(field)) + ");   // [band][edge column][row]");
+            }
+            out.line(cx.type(field) + "* const " + CudaBandContext.keptArray(field) + " = (" + cx.type(field) + "*) (scratch + "
+                    + folding.offset(BandFolding.keptKey(field)) + ");   // the values the run keeps, row-major");
+        }
+    }
+
+    /** The streamed reductions of folded fields, their registers' names starting with {@code prefix}. */
+    private List<CudaReductions> reductions(String prefix) {
+        return mapping.folding().reductions().stream()
+                .map(reduction -> new CudaReductions(reduction, graph.field(reduction.field()).type(), prefix)).toList();
+    }
+
+    /** At a band's end: the warp combines its lanes' reductions, and lane 0 writes the band's partial. */
+    private void writePartials(List<CudaReductions> reductions) {
+        for (int r = 0; r < reductions.size(); r++) {
+            CudaReductions reduction = reductions.get(r);
+            out.comment("the band's " + mapping.folding().reductions().get(r).name() + ", from its lanes'");
+            reduction.combineWarp(out);
+            out.open("if (lane == 0)");
+            String partials = "((long long*) (scratch + " + mapping.folding().offset(BandFolding.partialsKey(mapping.folding().reductions().get(r))) + "))";
+            out.line(partials + "[2 * band] = " + reduction.value() + ";");
+            out.line(partials + "[2 * band + 1] = " + reduction.atOrNone() + ";");
+            out.close();
+        }
+    }
+
+    /** The second launch, one warp: each reduction combined over the bands' partials, written as its result. */
+    private void combineKernel() {
+        out.open("__global__ void __launch_bounds__(32) combine_reductions(char* const scratch)");
+        out.line("const int lane = threadIdx.x;");
+        List<CudaReductions> reductions = reductions("all");
+        for (int r = 0; r < reductions.size(); r++) {
+            CudaReductions reduction = reductions.get(r);
+            dev.finegrain.dsl.ReductionSpec spec = mapping.folding().reductions().get(r);
+            String type = cx.type(graph.field(spec.field()));
+            out.open("/* " + spec.name() + " */");
+            out.line("const long long* const partials = (const long long*) (scratch + " + mapping.folding().offset(BandFolding.partialsKey(spec)) + ");");
+            reduction.declare(out);
+            out.comment("each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter");
+            out.open("for (int b = lane; b < " + mapping.bands() + "; b += 32)");
+            out.line("const " + type + " other = (" + type + ") partials[2 * b];");
+            out.line("const long long other_at = partials[2 * b + 1];");
+            reduction.combine(out, "other", "other_at");
+            out.close();
+            reduction.combineWarp(out);
+            out.open("if (lane == 0)");
+            String result = "((long long*) (scratch + " + mapping.folding().offset(BandFolding.resultKey(spec)) + "))";
+            out.line(result + "[0] = " + reduction.value() + ";");
+            out.line(result + "[1] = " + reduction.atOrNone() + ";");
+            out.close();
+            out.close();
+        }
         out.close();
     }
 
@@ -208,6 +288,9 @@ final class CudaBands {
      * each lane writes its own column, which only it wrote into the ring, so no lane waits for another.
      */
     private void writeFinishedRows() {
+        if (mapping.outputRings().isEmpty()) {
+            return;   // every state field is folded
+        }
         if (lanes == 1) {
             out.open("if (j < " + mapping.columns() + ")");
             out.open("for (int r = max(base - 31, 0); r <= min(base, " + (mapping.rows() - 1) + "); r++)");
@@ -252,8 +335,7 @@ final class CudaBands {
                 for (int back = 0; back < depth; back++) {
                     String row = "-" + (back + 1) + " - lane";
                     out.line(cx.type(field) + " " + cx.history(field, c, back) + " = " + row + " >= " + (-haloRows) + " && "
-                            + cx.column(c) + " < " + mapping.columns() + " ? f." + CudaNames.member(field.name()) + "["
-                            + fields.index(new String[] {row, cx.column(c)}) + "] : 0;");
+                            + cx.column(c) + " < " + mapping.columns() + " ? " + cx.aboveElement(field, row, cx.column(c)) + " : 0;");
                 }
             }
         }
@@ -282,7 +364,7 @@ final class CudaBands {
         for (IrField field : edge.fields()) {
             String target = CudaBandContext.window(field) + "[warp][slot][x % " + edge.windowRows() + "]";
             out.open("if (band == 0 || row < 0)");
-            out.line(target + " = " + cx.fieldElement(field, "row", width + " * band - " + edge.columns() + " + slot") + ";   // the halo");
+            out.line(target + " = " + cx.haloElement(field, "row", width + " * band - " + edge.columns() + " + slot") + ";   // the halo");
             out.reopen("else");
             sync.bandLoadEdge(cx, field, "row", "slot", target);
             out.close();

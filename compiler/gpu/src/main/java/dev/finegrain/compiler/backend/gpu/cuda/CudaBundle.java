@@ -31,6 +31,7 @@ public final class CudaBundle {
 
     private final Path folder;
     private final List<String> rows = new ArrayList<>();
+    private final java.util.Map<Path, Size> wholeFieldsPending = new java.util.HashMap<>();
 
     private CudaBundle(Path folder) {
         this.folder = folder;
@@ -62,11 +63,30 @@ public final class CudaBundle {
     public Path addSize(KernelGraph graph, Invocation invocation, KernelOutputs oracle, String point) throws IOException {
         Path size = folder.resolve("sizes").resolve(Arrays.stream(invocation.sizes()).mapToObj(String::valueOf)
                 .collect(Collectors.joining("x")) + point);
-        CudaFiles.writeInputs(size.resolve("inputs"), graph, invocation);
-        // the harness compares whole fields: for a kernel that keeps less, the oracle's whole fields, not its kept ones
-        CudaFiles.writeDomains(size.resolve("expected"), graph, graph.kernel().keeps().isEmpty() ? oracle.fields()
-                : dev.finegrain.compiler.backend.reference.SequentialOracle.wholeFields(graph, invocation));
+        CudaFiles.writeInputs(size.resolve("inputs"), graph, invocation, false);
+        // a row that folds (the persistent bands of a kernel that keeps a field in part) compares the kept values
+        CudaFiles.writeFolded(size.resolve("expected"), graph, invocation.sizes(), oracle);
+        wholeFieldsPending.put(size, new Size(graph, invocation, oracle));
         return size;
+    }
+
+    /** A size whose whole state fields (padded inputs and the oracle's domains) are written when a row first needs them. */
+    private record Size(KernelGraph graph, Invocation invocation, KernelOutputs oracle) {}
+
+    /**
+     * Writes a size's whole state fields, once: each padded array with its halo, and the oracle's domain of each, which
+     * for a kernel that keeps less is the unfolded oracle's. A bundle whose rows all fold never writes them, so a
+     * score-only alignment's bundle holds its sequences and kept values, not rows x columns of scores twice over.
+     */
+    private void writeWholeFields(Path size) throws IOException {
+        Size pending = wholeFieldsPending.remove(size);
+        if (pending == null) {
+            return;
+        }
+        KernelGraph graph = pending.graph();
+        CudaFiles.writeStateFields(size.resolve("inputs"), graph, pending.invocation());
+        CudaFiles.writeDomains(size.resolve("expected"), graph, graph.kernel().keeps().isEmpty() ? pending.oracle().fields()
+                : dev.finegrain.compiler.backend.reference.SequentialOracle.wholeFields(graph, pending.invocation()));
     }
 
     /**
@@ -81,6 +101,10 @@ public final class CudaBundle {
         } catch (GpuLoweringException cannot) {
             addSkipped(leading, cannot.getMessage());
             return;
+        }
+        if (!(backend.map(variant, sizes) instanceof dev.finegrain.compiler.backend.gpu.BandMapping bands)
+                || !bands.folding().foldsEveryStateField()) {
+            writeWholeFields(size);
         }
         Path dir = nextRow(source.id());
         Files.writeString(dir.resolve(source.id() + ".cu"), source.text());

@@ -40,6 +40,24 @@ record CudaFields(KernelGraph graph, int[] sizes, CommonHalo halo) {
         return index.toString();
     }
 
+    /**
+     * Elements of a folded 2D field's buffer ({@link dev.finegrain.compiler.backend.gpu.BandFolding}), its halo frame:
+     * the halo rows above the domain, whole padded rows, then the halo columns left of each row of the domain.
+     */
+    long frameElements() {
+        return halo.low()[0] * extent(1) + (long) sizes[0] * halo.low()[1];
+    }
+
+    /** The frame index of a point above the domain (its row negative). */
+    String frameAbove(String row, String column) {
+        return "(long long) (" + row + " + " + halo.low()[0] + ") * " + extent(1) + " + (" + column + " + " + halo.low()[1] + ")";
+    }
+
+    /** The frame index of a point left of the domain (its row in the domain, its column negative). */
+    String frameLeft(String row, String column) {
+        return halo.low()[0] * extent(1) + " + (long long) (" + row + ") * " + halo.low()[1] + " + (" + column + " + " + halo.low()[1] + ")";
+    }
+
     /** The element offset from a point to the point {@code offset} away, in the padded layout. */
     long offset(int[] offset) {
         long linear = 0;

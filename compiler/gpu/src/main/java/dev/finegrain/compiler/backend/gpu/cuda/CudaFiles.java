@@ -1,11 +1,14 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.CommonHaloArrays;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.dsl.ReductionSpec;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,11 +31,24 @@ final class CudaFiles {
 
     private CudaFiles() {}
 
-    static void writeInputs(Path folder, KernelGraph graph, Invocation invocation) throws IOException {
+    /**
+     * Writes a run's inputs, tables, params and each folded field's halo frame ({@code <field>.frame.bin}); with
+     * {@code stateWhole} also every state field's padded array, which only a run that stores the field whole reads
+     * ({@link #writeStateFields} writes them later).
+     */
+    static void writeInputs(Path folder, KernelGraph graph, Invocation invocation, boolean stateWhole) throws IOException {
         Files.createDirectories(folder);
         Object[] padded = CommonHaloArrays.of(graph, invocation);
         for (IrField field : graph.fields()) {
-            write(folder.resolve(field.name() + ".bin"), padded[field.id()]);
+            if (stateWhole || !field.isState()) {
+                write(folder.resolve(field.name() + ".bin"), padded[field.id()]);
+            }
+        }
+        if (graph.rank() == 2) {
+            CudaFields layout = CudaFields.of(graph, invocation.sizes());
+            for (IrField field : BandFolding.foldedFields(graph)) {
+                write(folder.resolve(field.name() + ".frame.bin"), frame(layout, padded[field.id()]));
+            }
         }
         for (int t = 0; t < graph.kernel().tables().size(); t++) {
             write(folder.resolve(graph.kernel().tables().get(t).name() + ".bin"), padded[graph.fields().size() + t]);
@@ -48,6 +64,85 @@ final class CudaFiles {
             };
         }
         write(folder.resolve("params.bin"), slots);
+    }
+
+    /** Every state field's padded array, its halo filled and its interior zero, as {@link #writeInputs} leaves out. */
+    static void writeStateFields(Path folder, KernelGraph graph, Invocation invocation) throws IOException {
+        Object[] padded = CommonHaloArrays.of(graph, invocation);
+        for (IrField field : graph.fields()) {
+            if (field.isState()) {
+                write(folder.resolve(field.name() + ".bin"), padded[field.id()]);
+            }
+        }
+    }
+
+    /** A folded 2D field's halo frame ({@link CudaFields#frameElements}), cut from its padded array. */
+    private static Object frame(CudaFields layout, Object padded) {
+        int top = Math.toIntExact(layout.halo().low()[0] * layout.extent(1));
+        int left = layout.halo().low()[1];
+        int rows = layout.sizes()[0];
+        Object frame = java.lang.reflect.Array.newInstance(padded.getClass().getComponentType(), Math.toIntExact(layout.frameElements()));
+        System.arraycopy(padded, 0, frame, 0, top);
+        for (int r = 0; r < rows; r++) {
+            System.arraycopy(padded, Math.toIntExact((r + layout.halo().low()[0]) * layout.extent(1)), frame, top + r * left, left);
+        }
+        return frame;
+    }
+
+    /**
+     * What a run that folds gives beside whole fields, as the oracle computed it: {@code <field>.kept.bin} each folded
+     * field's kept values, {@code <field>.<reduction>.bin} each reduction of one (its value as a long, then its point's
+     * row-major index, -1 when it has none).
+     */
+    static void writeFolded(Path folder, KernelGraph graph, int[] sizes, KernelOutputs oracle) throws IOException {
+        if (graph.rank() != 2) {
+            return;
+        }
+        Files.createDirectories(folder);
+        List<IrField> folded = BandFolding.foldedFields(graph);
+        for (IrField field : folded) {
+            write(folder.resolve(BandFolding.keptKey(field) + ".bin"), oracle.field(field.name()));
+        }
+        for (ReductionSpec reduction : graph.kernel().reductions()) {
+            if (folded.stream().anyMatch(field -> field.name().equals(reduction.field()))) {
+                KernelOutputs.Reduced reduced = oracle.reduction(reduction.name()).orElseThrow();
+                long at = reduced.position().isEmpty() ? -1 : (long) reduced.position().get(0) * sizes[1] + reduced.position().get(1);
+                write(folder.resolve(BandFolding.resultKey(reduction) + ".bin"), new long[] {reduced.value(), at});
+            }
+        }
+    }
+
+    /**
+     * The outputs a folding run wrote with {@code --outputs}: each folded field's kept values and each of its
+     * reductions; the other state fields' domains, cut to what the kernel keeps, and their reductions.
+     */
+    static KernelOutputs readFolded(Path folder, KernelGraph graph, int[] sizes, BandFolding folding) throws IOException {
+        Map<String, Object> whole = new LinkedHashMap<>();
+        for (IrField field : graph.fields()) {
+            if (field.isState() && !folding.folds(field)) {
+                whole.put(field.name(), read(folder.resolve(field.name() + ".bin"), field, (long) sizes[0] * sizes[1]));
+            }
+        }
+        KernelOutputs unfolded = KernelOutputs.ofDomain(graph, sizes, whole);
+        Map<String, Object> kept = new LinkedHashMap<>();
+        for (IrField field : graph.fields()) {
+            if (field.isState()) {
+                kept.put(field.name(), folding.folds(field)
+                        ? read(folder.resolve(BandFolding.keptKey(field) + ".bin"), field,
+                                KeptBox.of(graph.kernel().keep(field.name()), sizes).points())
+                        : unfolded.field(field.name()));
+            }
+        }
+        Map<String, KernelOutputs.Reduced> reductions = new LinkedHashMap<>(unfolded.reductions());
+        for (ReductionSpec reduction : folding.reductions()) {
+            ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(folder.resolve(BandFolding.resultKey(reduction) + ".bin")))
+                    .order(ByteOrder.LITTLE_ENDIAN);
+            long value = bytes.getLong();
+            long at = bytes.getLong();
+            reductions.put(reduction.name(), new KernelOutputs.Reduced(value, !reduction.withPosition() || at < 0 ? List.of()
+                    : List.of(Math.toIntExact(at / sizes[1]), Math.toIntExact(at % sizes[1]))));
+        }
+        return new KernelOutputs(kept, reductions);
     }
 
     /** Each state field's whole domain (by field name), as the oracle (or any backend) computed it. */
@@ -68,27 +163,32 @@ final class CudaFiles {
             if (!field.isState()) {
                 continue;
             }
-            ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(folder.resolve(field.name() + ".bin"))).order(ByteOrder.LITTLE_ENDIAN);
-            int count = Math.toIntExact(points);
-            fields.put(field.name(), switch (field.type()) {
-                case INT, BOOL -> {
-                    int[] values = new int[count];
-                    bytes.asIntBuffer().get(values);
-                    yield values;
-                }
-                case LONG -> {
-                    long[] values = new long[count];
-                    bytes.asLongBuffer().get(values);
-                    yield values;
-                }
-                case DOUBLE -> {
-                    double[] values = new double[count];
-                    bytes.asDoubleBuffer().get(values);
-                    yield values;
-                }
-            });
+            fields.put(field.name(), read(folder.resolve(field.name() + ".bin"), field, points));
         }
         return KernelOutputs.ofDomain(graph, sizes, fields);
+    }
+
+    /** {@code count} values of {@code field}'s type from a file the harness wrote. */
+    private static Object read(Path file, IrField field, long points) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        int count = Math.toIntExact(points);
+        return switch (field.type()) {
+            case INT, BOOL -> {
+                int[] values = new int[count];
+                bytes.asIntBuffer().get(values);
+                yield values;
+            }
+            case LONG -> {
+                long[] values = new long[count];
+                bytes.asLongBuffer().get(values);
+                yield values;
+            }
+            case DOUBLE -> {
+                double[] values = new double[count];
+                bytes.asDoubleBuffer().get(values);
+                yield values;
+            }
+        };
     }
 
     private static void write(Path file, Object array) throws IOException {

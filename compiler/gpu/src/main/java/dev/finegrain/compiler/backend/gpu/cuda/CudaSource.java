@@ -1,6 +1,9 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.KeptBox;
+import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
 import dev.finegrain.compiler.backend.gpu.DynamicDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
@@ -9,6 +12,7 @@ import dev.finegrain.compiler.backend.gpu.WavefrontMapping;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.ParamSpec;
+import dev.finegrain.dsl.ReductionSpec;
 import dev.finegrain.dsl.TableSpec;
 import dev.finegrain.dsl.Type;
 
@@ -74,7 +78,12 @@ public record CudaSource(String id, String text) {
 
     private static void emitInfo(CudaWriter out, String id, String describedAs, GpuMapping mapping, CudaFields fields) {
         KernelGraph graph = mapping.graph();
+        BandFolding folding = mapping instanceof BandMapping bands ? bands.folding() : null;
+        boolean folds = folding != null && !folding.isEmpty();
         out.open("extern \"C\" const FgInfo* fg_info_" + id + "()");
+        if (folds) {
+            emitOutputs(out, graph, fields, folding);
+        }
         out.open("static const FgField fields[] =");
         for (IrField field : graph.fields()) {
             long[] extent = new long[3];
@@ -89,7 +98,7 @@ public record CudaSource(String id, String text) {
             }
             out.line("{\"" + field.name() + "\", " + (field.type() == Type.LONG || field.type() == Type.DOUBLE ? 8 : 4) + ", "
                     + (field.isState() ? 1 : 0) + ", " + fields.rank() + ", " + triple(extent) + ", " + triple(halo) + ", "
-                    + triple(size) + "},");
+                    + triple(size) + (folds && folding.folds(field) ? ", " + fields.frameElements() : "") + "},");
         }
         for (TableSpec table : graph.kernel().tables()) {
             long[] extent = new long[3];
@@ -102,9 +111,27 @@ public record CudaSource(String id, String text) {
         out.close("};");
         out.line("static const FgInfo info = {\"" + describedAs + "\", \"" + escape(mapping.launchPlan()) + "\", "
                 + (graph.fields().size() + graph.kernel().tables().size()) + ", fields, " + graph.kernel().params().size() + ", " + mapping.scratchBytes() + ", "
-                + mapping.launches() + ", " + mapping.threadsPerBlock() + "};");
+                + mapping.launches() + ", " + mapping.threadsPerBlock() + (folds ? ", " + outputCount(folding) + ", outputs" : "") + "};");
         out.line("return &info;");
         out.close();
+    }
+
+    /** A folded variant's outputs: each folded field's kept values, then each streamed reduction. */
+    private static void emitOutputs(CudaWriter out, KernelGraph graph, CudaFields fields, BandFolding folding) {
+        out.open("static const FgOutput outputs[] =");
+        for (IrField field : folding.fields()) {
+            long count = KeptBox.of(graph.kernel().keep(field.name()), fields.sizes()).points();
+            out.line("{\"" + BandFolding.keptKey(field) + "\", " + GpuTarget.elementBytes(field.type()) + ", "
+                    + (field.type() == Type.DOUBLE ? 1 : 0) + ", " + count + ", " + folding.offset(BandFolding.keptKey(field)) + "},");
+        }
+        for (ReductionSpec reduction : folding.reductions()) {
+            out.line("{\"" + BandFolding.resultKey(reduction) + "\", 8, 0, 2, " + folding.offset(BandFolding.resultKey(reduction)) + "},");
+        }
+        out.close("};");
+    }
+
+    private static int outputCount(BandFolding folding) {
+        return folding.fields().size() + folding.reductions().size();
     }
 
     private static String triple(long[] values) {

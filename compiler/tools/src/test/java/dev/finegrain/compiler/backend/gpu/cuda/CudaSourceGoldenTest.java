@@ -86,7 +86,11 @@ class CudaSourceGoldenTest {
                 Arguments.of("box-3d-dynamic-dataflow-4x5x3", List.of("box-3d", "--schedule", "dynamic-dataflow:4x5x3")),
                 Arguments.of("nw-seq-data-parallel-16", List.of("nw-seq", "--schedule", "data-parallel:16", "--sizes", "64")),
                 Arguments.of("nw-seq-persistent-tiny-lock", List.of("nw-seq", "--schedule", "lock-dataflow:persistent",
-                        "--mechanism", "tiny-lock", "--sizes", "100x70")));
+                        "--mechanism", "tiny-lock", "--sizes", "100x70")),
+                Arguments.of("fold-mix-persistent-acquire-release", List.of("fold-mix", "--schedule", "lock-dataflow:persistent",
+                        "--mechanism", "acquire-release", "--sizes", "100x70")),
+                Arguments.of("fold-last-row-persistent-tiny-lock-columns-2", List.of("fold-last-row", "--schedule",
+                        "lock-dataflow:persistent:columns=2", "--mechanism", "tiny-lock", "--sizes", "100x70")));
     }
 
     @ParameterizedTest(name = "{0}")

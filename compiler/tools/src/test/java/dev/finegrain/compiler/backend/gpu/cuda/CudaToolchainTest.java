@@ -112,6 +112,31 @@ class CudaToolchainTest {
         buildAll(sources, cache);
     }
 
+    /**
+     * Folded persistent bands build: every keep and reduction (fold-mix: a long edge through an edge array, ints kept
+     * whole beside it, the second launch that combines the bands' partials) under each mechanism that hands a band edge
+     * over, one and two columns per lane, and a two-column edge through tiny-lock's ready words (fold-last-row).
+     */
+    @Test
+    void buildsFoldedBands(@TempDir Path cache) throws Exception {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        java.util.Map<String, CudaSource> sources = new java.util.LinkedHashMap<>();
+        KernelGraph mix = Pipeline.compile(GpuGoldenCatalog.foldMix());
+        for (LockMechanism mechanism : List.of(LockMechanism.TINY_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.ATOMIC_SPIN_LOCK)) {
+            for (int columns : new int[] {1, 2}) {
+                CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(mix, SchedulePlanner.plan(mix,
+                        lockDataflow().persistent().columnsPerLane(columns)), Optional.of(mechanism)), new int[] {100, 70});
+                assertTrue(source.text().contains("combine_reductions<<<1, 32, 0, stream>>>") && source.text().contains("edge_t["),
+                        source.text());
+                sources.put("fold-mix " + mechanism + " " + columns, source);
+            }
+        }
+        KernelGraph lastRow = Pipeline.compile(GpuGoldenCatalog.foldLastRow());
+        sources.put("fold-last-row", new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(lastRow, SchedulePlanner.plan(lastRow,
+                lockDataflow().persistent()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {100, 70}));
+        buildAll(sources, cache);
+    }
+
     /** Dynamic dataflow's persistent blocks and the prelude's ready ring build in 2D and 3D, with ragged edge tiles. */
     @Test
     void buildsDynamicDataflowWithItsReadyRing(@TempDir Path cache) throws Exception {
