@@ -58,9 +58,33 @@ public final class ImportCheck {
             return row;
         }
         Map<String, Object> details = new java.util.LinkedHashMap<>(row.details());
-        details.putAll(CudaMemoryBound.details(resolver.graph(kernel.kernel()), row.details().get(CudaMemoryBound.COPY_GBPS),
-                row.value()));
+        Object copy = row.details().get(CudaMemoryBound.COPY_GBPS);
+        details.putAll(mapping(row, kernel, resolver).map(mapping -> CudaMemoryBound.details(mapping, copy, row.value()))
+                .orElseGet(() -> CudaMemoryBound.details(resolver.graph(kernel.kernel()), copy, row.value())));
         return row.withDetails(details);
+    }
+
+    /**
+     * The GPU mapping a bundle's row ran, resolved again from its schedule, backend, mechanism and size (so that its bound
+     * counts only the fields the mapping stores); none when the row names one this Finegrain cannot map.
+     */
+    private static Optional<dev.finegrain.compiler.backend.gpu.GpuMapping> mapping(ResultRow row, LibraryKernel kernel,
+                                                                                   VariantResolver resolver) {
+        try {
+            if (!row.backend().startsWith(dev.finegrain.compiler.backend.gpu.cuda.CudaBackend.PREFIX + ":")) {
+                return Optional.empty();
+            }
+            var backend = new dev.finegrain.compiler.backend.gpu.cuda.CudaBackend(row.backend().substring(
+                    dev.finegrain.compiler.backend.gpu.cuda.CudaBackend.PREFIX.length() + 1));
+            var request = dev.finegrain.compiler.resolve.VariantRequest.of(kernel.kernel(), dev.finegrain.dsl.Schedule.parse(row.schedule())
+                    .orElseThrow(), backend);
+            var mechanism = dev.finegrain.dsl.LockMechanism.fromCliName(row.mechanism());
+            int[] sizes = Arrays.stream(row.size().split("x")).mapToInt(Integer::parseInt).toArray();
+            return resolver.resolve(mechanism.isPresent() ? request.withMechanism(mechanism.get()) : request, sizes).variant()
+                    .map(variant -> backend.map(variant, sizes));
+        } catch (RuntimeException unmappable) {
+            return Optional.empty();   // an old or hand-written row: its bound counts every field
+        }
     }
 
     private static Optional<String> refusal(ResultRow row, LibraryKernel kernel, VariantResolver resolver,

@@ -193,6 +193,11 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return folding.reductions().isEmpty() ? List.of(blocks) : List.of(blocks, 1);
     }
 
+    @Override
+    public boolean folds(IrField field) {
+        return folding.folds(field);
+    }
+
     /** Where the folded fields' parts start in scratch memory: after the edge tokens. */
     public long foldingBase() {
         return TOKEN_BASE_BYTES + edge.tokenBytes();

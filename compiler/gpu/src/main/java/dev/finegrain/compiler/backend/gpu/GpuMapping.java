@@ -35,6 +35,11 @@ public sealed interface GpuMapping permits WavefrontMapping, DataParallelMapping
     /** Every decision on its own line, for {@code show --gpu-plan}. */
     String describe();
 
+    /** Whether {@code field} has no array over the domain in this mapping (it is folded), so a point moves none of it. */
+    default boolean folds(dev.finegrain.compiler.ir.IrField field) {
+        return false;
+    }
+
     default int launches() {
         return blocksPerLaunch().size();
     }

@@ -198,8 +198,8 @@ public final class CudaBackend implements Backend {
                 throw new KernelExecutionException(row.containsKey("problem") ? String.valueOf(row.get("problem"))
                         : "the CUDA harness ended with status " + outcome.exit() + ": " + outcome.log().strip());
             }
-            KernelOutputs outputs = map(variant, invocation.sizes()) instanceof dev.finegrain.compiler.backend.gpu.BandMapping bands
-                    && !bands.folding().isEmpty()
+            GpuMapping mapping = map(variant, invocation.sizes());
+            KernelOutputs outputs = mapping instanceof dev.finegrain.compiler.backend.gpu.BandMapping bands && !bands.folding().isEmpty()
                     ? CudaFiles.readFolded(work.resolve("outputs"), variant.graph(), invocation.sizes(), bands.folding())
                     : CudaFiles.readDomains(work.resolve("outputs"), variant.graph(), invocation.sizes());
             Map<String, Object> details = new LinkedHashMap<>();
@@ -211,7 +211,7 @@ public final class CudaBackend implements Backend {
                 }
             }
             double cellsPerSecond = ((Number) row.get("value")).doubleValue();
-            details.putAll(CudaMemoryBound.details(variant.graph(), row.get(CudaMemoryBound.COPY_GBPS), cellsPerSecond));
+            details.putAll(CudaMemoryBound.details(mapping, row.get(CudaMemoryBound.COPY_GBPS), cellsPerSecond));
             return new BackendRun(outputs, "cells_per_s", cellsPerSecond, "cells/s", details, Optional.empty());
         } catch (IOException failure) {
             throw new UncheckedIOException(failure);

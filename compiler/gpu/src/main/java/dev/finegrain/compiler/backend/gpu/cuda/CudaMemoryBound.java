@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.MemoryBound;
+import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
 
@@ -8,7 +9,7 @@ import java.util.Map;
 
 /**
  * A CUDA row's memory bound ({@link MemoryBound}): the least bytes a point moves in the GPU targets' storage (4 bytes,
- * 8 for long and double) against the copy bandwidth the harness timed in the same run ({@code copy_gbps}). For rows
+ * 8 for long and double; none for a field the row's mapping folds) against the copy bandwidth the harness timed in the same run ({@code copy_gbps}). For rows
  * run here and for rows an exported bundle's harness wrote, which the merge annotates.
  */
 public final class CudaMemoryBound {
@@ -22,9 +23,25 @@ public final class CudaMemoryBound {
         return MemoryBound.bytesPerPoint(graph, field -> GpuTarget.elementBytes(field.type()));
     }
 
-    /** The bound's details for a row of {@code cellsPerSecond} whose harness timed {@code copyGbps}; none without a copy or bytes. */
+    /** The same in one mapping: a field the mapping folds ({@link GpuMapping#folds}) moves no bytes per point. */
+    public static long bytesPerPoint(GpuMapping mapping) {
+        return MemoryBound.bytesPerPoint(mapping.graph(), field -> mapping.folds(field) ? 0 : GpuTarget.elementBytes(field.type()));
+    }
+
+    /**
+     * The bound's details for a row of {@code cellsPerSecond} whose harness timed {@code copyGbps}; none without a copy
+     * or bytes (a run whose every field folds has no memory bound).
+     */
+    public static Map<String, Object> details(GpuMapping mapping, Object copyGbps, double cellsPerSecond) {
+        return details(bytesPerPoint(mapping), copyGbps, cellsPerSecond);
+    }
+
+    /** The same for a row whose mapping is not known: every field stored whole. */
     public static Map<String, Object> details(KernelGraph graph, Object copyGbps, double cellsPerSecond) {
-        long bytes = bytesPerPoint(graph);
+        return details(bytesPerPoint(graph), copyGbps, cellsPerSecond);
+    }
+
+    private static Map<String, Object> details(long bytes, Object copyGbps, double cellsPerSecond) {
         if (!(copyGbps instanceof Number gbps) || !(gbps.doubleValue() > 0) || bytes == 0) {
             return Map.of();
         }
