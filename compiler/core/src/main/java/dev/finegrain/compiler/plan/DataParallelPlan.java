@@ -11,7 +11,9 @@ import java.util.stream.Collectors;
  * Rodinia's data-parallel structure: the domain is cut into tiles of {@code tile} extents; a tile runs its points
  * in lexicographic order on one worker; the tiles of one block-diagonal (equal sum of tile coordinates) run in
  * any order; the only sync is a barrier between consecutive block-diagonals. Needs a legal tiling (no negative
- * dependence component) and extents that divide the sizes.
+ * dependence component). At a size the tile extents do not divide, the tiles at the high edges are cut short
+ * ({@link #materialize}, as the GPU targets cut them); a backend that needs whole tiles checks the sizes first
+ * ({@link #checkSizes}).
  */
 public record DataParallelPlan(KernelGraph graph, int[] tile) implements ExecutionPlan {
 
@@ -52,18 +54,25 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
         return -1;
     }
 
-    /** The grid of tiles at {@code sizes} (row-major, the last dimension fastest); the sizes must be checked. */
+    /** The grid of tiles at {@code sizes} (row-major, the last dimension fastest), a short tile at each high edge. */
     Domain tileGrid(int[] sizes) {
         int[] tilesPerDimension = new int[sizes.length];
         for (int d = 0; d < sizes.length; d++) {
-            tilesPerDimension[d] = sizes[d] / tile[d];
+            tilesPerDimension[d] = Math.ceilDiv(sizes[d], tile[d]);
         }
         return new Domain(tilesPerDimension);
     }
 
-    /** The linear indexes of the points of the tile at {@code tileCoordinates}, in lexicographic order. */
+    /**
+     * The linear indexes of the points of the tile at {@code tileCoordinates}, in lexicographic order: the tile's
+     * extents, cut short where they pass the domain's high edge.
+     */
     int[] tilePoints(Domain domain, int[] tileCoordinates) {
-        Domain inside = new Domain(tile);
+        int[] extents = new int[tile.length];
+        for (int d = 0; d < tile.length; d++) {
+            extents[d] = Math.min(tile[d], domain.sizes()[d] - tileCoordinates[d] * tile[d]);
+        }
+        Domain inside = new Domain(extents);
         int[] offset = new int[tile.length];
         int[] point = new int[tile.length];
         int[] points = new int[inside.points()];
@@ -79,7 +88,6 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
 
     @Override
     public TaskGraph materialize(int[] sizes) {
-        checkSizes(sizes);
         Domain domain = new Domain(sizes);
         Domain tiles = tileGrid(sizes);
         int diagonals = Arrays.stream(tiles.sizes()).map(n -> n - 1).sum() + 1;

@@ -48,7 +48,6 @@ public record DynamicDataflowPlan(DataParallelPlan tiles, java.util.Optional<Rea
 
     @Override
     public TaskGraph materialize(int[] sizes) {
-        tiles.checkSizes(sizes);
         Domain domain = new Domain(sizes);
         Domain grid = tiles.tileGrid(sizes);
         int rank = sizes.length;

@@ -45,9 +45,17 @@ class PlanTest {
     }
 
     @Test
-    void dataParallelRejectsATileThatDoesNotDivideTheSize() {
+    void dataParallelCutsTheTilesAtTheHighEdgesShort() {
+        TaskGraph tasks = SchedulePlanner.plan(nw, dataParallel(16)).materialize(new int[] {40, 20});
+        assertEquals(3 * 2, tasks.tasks(), "tiles of 16, 16 and 8 rows by 16 and 4 columns");
+        assertEquals(3 + 2 - 1, tasks.phases());
+        assertEquals(16 * 16 + 16 * 16 + 8 * 16 + 8 * 4, tasks.criticalPath(), "the block-diagonals' longest tiles, then the last two short ones");
+    }
+
+    @Test
+    void dataParallelChecksForABackendThatNeedsWholeTiles() {
         KernelDefinitionException error = assertThrows(KernelDefinitionException.class,
-                () -> SchedulePlanner.plan(nw, dataParallel(16)).materialize(new int[] {40, 32}));
+                () -> ((dev.finegrain.compiler.plan.DataParallelPlan) SchedulePlanner.plan(nw, dataParallel(16))).checkSizes(new int[] {40, 32}));
         assertTrue(error.getMessage().startsWith("kernel 'nw': dataParallel tile extent 16 does not divide rows = 40; "
                 + "choose a size that is a multiple of 16 or a tile extent that divides 40 (at GoldenKernels.java:"), error.getMessage());
     }

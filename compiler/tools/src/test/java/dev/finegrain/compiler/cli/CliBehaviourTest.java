@@ -308,7 +308,7 @@ class CliBehaviourTest {
                 Arguments.of("seed that is not a number", List.of("run", "nw", "--size", "8", "--seed", "many"), "'many'"),
                 Arguments.of("unknown subcommand", List.of("frobnicate"), "'frobnicate'"),
                 Arguments.of("tile that does not divide the size",
-                        List.of("run", "nw", "--schedule", "data-parallel:3", "--size", "8"),
+                        List.of("run", "nw", "--backend", "jvm", "--schedule", "data-parallel:3", "--size", "8"),
                         "data-parallel:3x3 tiles do not divide size 8x8 of kernel 'nw' (rows = 8 is not a multiple of 3)"),
                 Arguments.of("a mechanism for a schedule that takes none",
                         List.of("run", "nw", "--size", "8", "--backend", "jvm", "--schedule", "wavefront", "--mechanism", "tiny-lock"),

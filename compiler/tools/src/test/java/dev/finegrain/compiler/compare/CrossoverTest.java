@@ -117,11 +117,11 @@ class CrossoverTest {
     @Test
     void anUnverifiedOrSkippedProbeEndsTheSearchNamingIt() {
         Crossover.Variant tiled = new Crossover.Variant(new dev.finegrain.dsl.Schedule.DataParallel(List.of(16)),
-                new ReferenceBackend(), Optional.empty(), Optional.empty());
+                new dev.finegrain.compiler.backend.jvm.JvmBackend(), Optional.empty(), Optional.empty());
         UsageException skipped = assertThrows(UsageException.class, () -> new Crossover(ENTRY, "size", null, 1, 42, null)
                 .search(tiled, new Crossover.Variant(wavefront(), new ReferenceBackend(), Optional.empty(), Optional.empty()),
                         16, 40, 8));
-        assertTrue(skipped.getMessage().startsWith("data-parallel:16/reference at size 40 is skipped: data-parallel:16 tiles"
+        assertTrue(skipped.getMessage().startsWith("data-parallel:16/jvm at size 40 is skipped: data-parallel:16 tiles"
                 + " do not divide size 40"), skipped.getMessage());
     }
 

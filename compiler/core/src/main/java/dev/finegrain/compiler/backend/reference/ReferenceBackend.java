@@ -64,6 +64,12 @@ public final class ReferenceBackend implements Backend {
                 : Optional.empty();
     }
 
+    /** The plan's tiles cut short at the high edges ({@code DataParallelPlan#materialize}); the checker runs them as any tiles. */
+    @Override
+    public boolean takesRaggedTiles() {
+        return true;
+    }
+
     @Override
     public Optional<String> unsupported(ExecutionPlan plan, LockMechanism mechanism) {
         return Optional.of("the reference backend models sync points abstractly");
