@@ -214,6 +214,34 @@ class RandomKernelPropertiesTest {
         Statistics.label("gpu dynamic-dataflow ran").coverage(coverage -> coverage.check(true).percentage(p -> p > 0));
     }
 
+    /**
+     * Both divergence modes, with warp-shared groups: random multi-actor kernels (an explicit channel now and then, which
+     * may repeat one a read derives) with per-thread locks, groups of 8 and groups of 32, on fermi-gtx570 (one program
+     * counter per warp and a reconvergence stack, lock bits) and hopper-h200 (independent thread scheduling, tokens in
+     * words), under every schedule and mechanism each offers: every run matches the oracle, none deadlocks, and no
+     * co-resident blocks alias a lock bit (the model fails a run that does).
+     */
+    @Property(tries = 60, seed = "20261129")
+    void theGpuModelMatchesTheOracleOnBothDivergenceModesWithWarpSharedGroups(@ForAll("kernels") RandomCase random,
+                                                                             @ForAll @IntRange(min = 0, max = 2) int grouping) {
+        int group = new int[] {0, 8, 32}[grouping];
+        RandomCase grouped = group == 0 ? random
+                : new RandomCase(random.kernel().toBuilder().warpShared(group).build(), random.invocation(), random.dependences());
+        Statistics.label("lock granularity").collect(group == 0 ? "per thread" : "warp-shared " + group);
+        for (String profile : List.of("fermi-gtx570", "hopper-h200")) {
+            Set<String> ran = runsOnTheGpuModel(grouped, profile);
+            Statistics.label("warp-shared lock-dataflow ran on " + profile).collect(group > 0 && ran.contains("lock-dataflow"));
+            Statistics.label("per-thread lock-dataflow ran on " + profile).collect(group == 0 && ran.contains("lock-dataflow"));
+        }
+        // a regression that refused every grouped (or every per-thread) kernel would otherwise pass without comparing it
+        for (String profile : List.of("fermi-gtx570", "hopper-h200")) {
+            for (String granularity : List.of("warp-shared", "per-thread")) {
+                Statistics.label(granularity + " lock-dataflow ran on " + profile)
+                        .coverage(coverage -> coverage.check(true).percentage(p -> p > 0));
+            }
+        }
+    }
+
     @Provide
     Arbitrary<RandomCase> backwardKernels3d() {
         return Combinators.combine(Arbitraries.integers().between(1, 3), Arbitraries.integers().between(0, 2), Arbitraries.longs())
