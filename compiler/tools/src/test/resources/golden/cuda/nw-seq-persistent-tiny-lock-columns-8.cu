@@ -464,7 +464,7 @@ extern "C" const FgInfo* fg_info_nw_seq__lock_dataflow_persistent_columns_8__tin
     static const FgField fields[] = {
         {"a", 4, 0, 2, {100, 1, 1}, {0, 0, 0}, {100, 1, 1}},
         {"b", 4, 0, 2, {1, 300, 1}, {0, 0, 0}, {1, 300, 1}},
-        {"score", 4, 1, 2, {101, 301, 1}, {1, 1, 0}, {100, 300, 1}, 401},
+        {"score", 4, 1, 2, {101, 301, 1}, {1, 1, 0}, {100, 300, 1}, 401, 1},
         {"blosum62", 4, 0, 2, {24, 24, 1}, {0, 0, 0}, {24, 24, 1}},
     };
     static const FgInfo info = {"kernel 'nw-seq', lock-dataflow:persistent:columns=8 with tiny-lock, per-thread locks, shared channels, size 100x300", "lock-dataflow:persistent:columns=8 with tiny-lock: 2 bands of 256 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 1 resident blocks of 64 threads", 4, fields, 1, 1872, 1, 64, 1, outputs};

@@ -140,7 +140,7 @@ extern "C" const FgInfo* fg_info_nw_seq__lock_dataflow_persistent__tiny_lock__pe
     static const FgField fields[] = {
         {"a", 4, 0, 2, {100, 1, 1}, {0, 0, 0}, {100, 1, 1}},
         {"b", 4, 0, 2, {1, 70, 1}, {0, 0, 0}, {1, 70, 1}},
-        {"score", 4, 1, 2, {101, 71, 1}, {1, 1, 0}, {100, 70, 1}, 171},
+        {"score", 4, 1, 2, {101, 71, 1}, {1, 1, 0}, {100, 70, 1}, 171, 1},
         {"blosum62", 4, 0, 2, {24, 24, 1}, {0, 0, 0}, {24, 24, 1}},
     };
     static const FgInfo info = {"kernel 'nw-seq', lock-dataflow:persistent with tiny-lock, per-thread locks, shared channels, size 100x70", "lock-dataflow:persistent with tiny-lock: 3 bands of 32 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 1 resident blocks of 96 threads", 4, fields, 1, 2672, 1, 96, 1, outputs};

@@ -299,8 +299,9 @@ struct FgField {
     long long extent[3];    // of the padded copy, per dimension
     long long halo_low[3];  // where the domain starts in it
     long long size[3];      // the domain
-    long long frame_elements;  // a folded state field (not kept whole): its buffer holds only its halo frame, from
-                               // <name>.frame.bin, and the run gives its kept values as outputs; 0: the padded copy
+    long long frame_elements;  // a folded field: the elements of its halo frame (none where no read leaves the point)
+    int folded;             // 1: a state field kept in part that has no array over the domain: its buffer holds only
+                            // its halo frame, from <name>.frame.bin, and the run gives its kept values as outputs
 };
 
 // A value the run gives beyond whole fields: a folded field's kept values or a streamed reduction (its value widened

@@ -4,7 +4,7 @@
 //   DIR/<field>.bin holds each field's padded array (state fields with their halos filled, interiors zero), little
 //   endian; DIR/params.bin one 8-byte slot per param. --expected DIR/<field>.bin holds each state field's domain
 //   (no halo) as the sequential oracle computed it; the first differing cell makes the row NOT VERIFIED. --outputs
-//   writes each state field's domain after the last run. A folded state field (FgField.frame_elements > 0) is read
+//   writes each state field's domain after the last run. A folded state field (FgField.folded) is read
 //   from DIR/<field>.frame.bin, its halo frame alone, and has no domain on the GPU: the variant's outputs (its kept
 //   values, its reductions) are compared with --expected DIR/<output>.bin and written to --outputs DIR/<output>.bin
 //   instead. --row FILE holds the row's leading JSON members (kernel,
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
     std::vector<void*> buffers(info->field_count);
     for (int k = 0; k < info->field_count; k++) {
         const FgField& field = info->fields[k];
-        const bool folded = field.frame_elements > 0;
+        const bool folded = field.folded != 0;
         size_t bytes = (size_t) ((folded ? field.frame_elements : padded(field)) * field.element_bytes);
         host[k] = read_file(inputs + "/" + field.name + (folded ? ".frame.bin" : ".bin"), bytes, true);
         check(cudaMalloc(&buffers[k], bytes), "cudaMalloc");
@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
         const FgField& field = info->fields[k];
         if (!field.is_state) continue;
         domain = cells(field);
-        if (field.frame_elements > 0) continue;   // folded: its outputs below
+        if (field.folded) continue;   // no domain on the GPU: its outputs below
         std::vector<char> device_bytes(host[k].size());
         check(cudaMemcpy(device_bytes.data(), buffers[k], device_bytes.size(), cudaMemcpyDeviceToHost), "download");
         std::vector<char> got = domain_of(field, device_bytes);
@@ -284,7 +284,7 @@ int main(int argc, char** argv) {
                 const char* b = &got[(size_t) (c * output.element_bytes)];
                 if (output.is_double && both_nan(a, b)) continue;
                 if (memcmp(a, b, output.element_bytes) != 0) {
-                    FgField as_values = {output.name, output.element_bytes, 0, 1, {output.count, 1, 1}, {0, 0, 0}, {output.count, 1, 1}, 0};
+                    FgField as_values = {output.name, output.element_bytes, 0, 1, {output.count, 1, 1}, {0, 0, 0}, {output.count, 1, 1}, 0, 0};
                     status = "NOT VERIFIED";
                     problem = std::string(output.name) + "[" + std::to_string(c) + "]: expected "
                             + value_text(as_values, a, output.is_double != 0) + ", got " + value_text(as_values, b, output.is_double != 0);
@@ -292,6 +292,10 @@ int main(int argc, char** argv) {
                 }
             }
         }
+    }
+    std::string folded_fields;   // the fields the variant folds, which move no bytes per cell (for the memory bound)
+    for (int k = 0; k < info->field_count; k++) {
+        if (info->fields[k].folded) folded_fields += (folded_fields.empty() ? "" : ",") + std::string(info->fields[k].name);
     }
     std::string runs_text;
     for (size_t r = 0; r < times.size(); r++) runs_text += (r ? ", " : "") + std::to_string(times[r] * 1000.0);
@@ -306,6 +310,7 @@ int main(int argc, char** argv) {
     std::string text = "{" + row_text + (row_text.empty() ? "" : ", ") + measured + ", \"runs_us\": [" + runs_text + "]";
     if (status != "verified") text += ", \"problem\": \"" + problem + "\"";
     if (!nan_cell.empty()) text += ", \"nan_cell\": \"" + nan_cell + "\"";   // the first cell that held a NaN on both sides
+    if (!folded_fields.empty()) text += ", \"folded\": \"" + folded_fields + "\"";
     text += "}\n";
     FILE* out = result_path.empty() ? stdout : fopen(result_path.c_str(), "w");
     fputs(text.c_str(), out);

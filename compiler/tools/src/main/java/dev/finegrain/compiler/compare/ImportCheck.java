@@ -1,6 +1,10 @@
 package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.backend.gpu.cuda.CudaMemoryBound;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaBackend;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.resolve.VariantRequest;
+import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -50,40 +54,50 @@ public final class ImportCheck {
     }
 
     /**
-     * A CUDA bundle's row with its memory bound ({@link CudaMemoryBound}), from the copy bandwidth its harness timed; a
-     * row that has its bound already, or no copy timed, as it is.
+     * A CUDA bundle's row with its memory bound ({@link CudaMemoryBound}), from the copy bandwidth its harness timed and
+     * the fields its variant folds (which move no bytes); a row that has its bound already, or no copy timed, as it is.
      */
     private static ResultRow withBound(ResultRow row, LibraryKernel kernel, VariantResolver resolver) {
         if (row.details().containsKey("bound_fraction") || !row.details().containsKey(CudaMemoryBound.COPY_GBPS)) {
             return row;
         }
+        Optional<List<String>> folded = foldedFields(row, kernel, resolver);
+        if (folded.isEmpty()) {
+            return row;   // what its variant stores is not known here, so no bound is better than a wrong one
+        }
         Map<String, Object> details = new java.util.LinkedHashMap<>(row.details());
-        Object copy = row.details().get(CudaMemoryBound.COPY_GBPS);
-        details.putAll(mapping(row, kernel, resolver).map(mapping -> CudaMemoryBound.details(mapping, copy, row.value()))
-                .orElseGet(() -> CudaMemoryBound.details(resolver.graph(kernel.kernel()), copy, row.value())));
+        details.putAll(CudaMemoryBound.details(resolver.graph(kernel.kernel()), folded.get(),
+                row.details().get(CudaMemoryBound.COPY_GBPS), row.value()));
         return row.withDetails(details);
     }
 
     /**
-     * The GPU mapping a bundle's row ran, resolved again from its schedule, backend, mechanism and size (so that its bound
-     * counts only the fields the mapping stores); none when the row names one this Finegrain cannot map.
+     * The fields a bundle's row folded: as its harness recorded them ({@code folded}), else (a row written before the
+     * harness recorded them) as the GPU mapping of its schedule, backend, mechanism and size folds them; none when the
+     * row names a variant this Finegrain cannot map.
      */
-    private static Optional<dev.finegrain.compiler.backend.gpu.GpuMapping> mapping(ResultRow row, LibraryKernel kernel,
-                                                                                   VariantResolver resolver) {
+    private static Optional<List<String>> foldedFields(ResultRow row, LibraryKernel kernel, VariantResolver resolver) {
+        if (row.details().get("folded") instanceof String recorded) {
+            return Optional.of(List.of(recorded.split(",")));
+        }
+        Optional<dev.finegrain.dsl.Schedule> schedule = dev.finegrain.dsl.Schedule.parse(row.schedule());
+        if (schedule.isEmpty() || !row.backend().startsWith(CudaBackend.PREFIX + ":")) {
+            return Optional.empty();
+        }
+        int[] sizes;
         try {
-            if (!row.backend().startsWith(dev.finegrain.compiler.backend.gpu.cuda.CudaBackend.PREFIX + ":")) {
-                return Optional.empty();
-            }
-            var backend = new dev.finegrain.compiler.backend.gpu.cuda.CudaBackend(row.backend().substring(
-                    dev.finegrain.compiler.backend.gpu.cuda.CudaBackend.PREFIX.length() + 1));
-            var request = dev.finegrain.compiler.resolve.VariantRequest.of(kernel.kernel(), dev.finegrain.dsl.Schedule.parse(row.schedule())
-                    .orElseThrow(), backend);
-            var mechanism = dev.finegrain.dsl.LockMechanism.fromCliName(row.mechanism());
-            int[] sizes = Arrays.stream(row.size().split("x")).mapToInt(Integer::parseInt).toArray();
+            sizes = Arrays.stream(row.size().split("x")).mapToInt(Integer::parseInt).toArray();
+        } catch (NumberFormatException unreadable) {
+            return Optional.empty();
+        }
+        try {
+            CudaBackend backend = new CudaBackend(row.backend().substring(CudaBackend.PREFIX.length() + 1));
+            VariantRequest request = VariantRequest.of(kernel.kernel(), schedule.get(), backend);
+            Optional<LockMechanism> mechanism = LockMechanism.fromCliName(row.mechanism());
             return resolver.resolve(mechanism.isPresent() ? request.withMechanism(mechanism.get()) : request, sizes).variant()
-                    .map(variant -> backend.map(variant, sizes));
-        } catch (RuntimeException unmappable) {
-            return Optional.empty();   // an old or hand-written row: its bound counts every field
+                    .map(variant -> backend.map(variant, sizes).folding().fields().stream().map(IrField::name).toList());
+        } catch (IllegalArgumentException | dev.finegrain.compiler.backend.gpu.GpuLoweringException unmappable) {
+            return Optional.empty();   // an architecture or a variant this Finegrain does not map
         }
     }
 

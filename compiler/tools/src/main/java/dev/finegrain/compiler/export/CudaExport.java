@@ -73,6 +73,9 @@ public final class CudaExport {
                     bundle.addRow((CudaBackend) row.backend(), row.variant().orElseThrow(), row.sizes(), data, leading);
                 }
             }
+            if (data != null) {
+                bundle.sizeDone(data);
+            }
             from = to;
         }
         bundle.writeReadme(commandLine);

@@ -37,6 +37,9 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
     /** A reduction's partial or result: its value widened to 64 bits, then its point's row-major index (-1: none). */
     public static final int REDUCED_BYTES = 16;
 
+    /** A mapping that folds nothing. */
+    public static final BandFolding NONE = new BandFolding(List.of(), List.of(), Map.of(), 0, false);
+
     public BandFolding {
         fields = List.copyOf(fields);
         reductions = List.copyOf(reductions);
@@ -54,8 +57,7 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
     static BandFolding of(KernelGraph graph, int[] sizes, int bands, int edgeColumns, List<IrField> edgeFields,
                           boolean tokenWords, long start) {
         List<IrField> folded = foldedFields(graph);
-        List<ReductionSpec> reductions = graph.kernel().reductions().stream()
-                .filter(reduction -> folded.stream().anyMatch(field -> field.name().equals(reduction.field()))).toList();
+        List<ReductionSpec> reductions = foldedReductions(graph);
         Map<String, Long> offsets = new LinkedHashMap<>();
         long at = align(start);
         for (IrField field : folded) {
@@ -79,6 +81,13 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
     /** The state fields kept in part: those a band folds. */
     public static List<IrField> foldedFields(KernelGraph graph) {
         return graph.fields().stream().filter(field -> field.isState() && graph.kernel().keep(field.name()) != Keep.ALL).toList();
+    }
+
+    /** The reductions of the fields a band folds, which stream on the GPU. */
+    public static List<ReductionSpec> foldedReductions(KernelGraph graph) {
+        List<IrField> folded = foldedFields(graph);
+        return graph.kernel().reductions().stream()
+                .filter(reduction -> folded.stream().anyMatch(field -> field.name().equals(reduction.field()))).toList();
     }
 
     public boolean folds(IrField field) {

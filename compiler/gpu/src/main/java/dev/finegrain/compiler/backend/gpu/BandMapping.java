@@ -193,11 +193,6 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return folding.reductions().isEmpty() ? List.of(blocks) : List.of(blocks, 1);
     }
 
-    @Override
-    public boolean folds(IrField field) {
-        return folding.folds(field);
-    }
-
     /** Where the folded fields' parts start in scratch memory: after the edge tokens. */
     public long foldingBase() {
         return TOKEN_BASE_BYTES + edge.tokenBytes();
@@ -224,7 +219,9 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("bands:      ").append(bands).append(" bands of ").append(bandWidth()).append(" columns over ")
                 .append(rows()).append(" rows; ").append(stepsPerBand()).append(" steps per band\n");
         text.append("launches:   1 persistent launch of ").append(blocks).append(" blocks x ").append(warpsPerBlock)
-                .append(" warps, all resident; warp w walks bands w, w + ").append(blocks * warpsPerBlock).append(", ...\n");
+                .append(" warps, all resident; warp w walks bands w, w + ").append(blocks * warpsPerBlock).append(", ...")
+                .append(folding.reductions().isEmpty() ? "" : "; then 1 block of one warp that combines the bands' reductions")
+                .append('\n');
         text.append("ownership:  a warp per band, lane l owns ").append(laneColumns == 1 ? "column l"
                 : "columns " + laneColumns + "l to " + laneColumns + "l + " + (laneColumns - 1)).append(" of it and computes row s - l in step s\n");
         for (BandRead read : reads) {

@@ -35,9 +35,12 @@ public sealed interface GpuMapping permits WavefrontMapping, DataParallelMapping
     /** Every decision on its own line, for {@code show --gpu-plan}. */
     String describe();
 
-    /** Whether {@code field} has no array over the domain in this mapping (it is folded), so a point moves none of it. */
-    default boolean folds(dev.finegrain.compiler.ir.IrField field) {
-        return false;
+    /**
+     * The state fields this mapping folds (no array over the domain; a point moves none of them) and how: nothing for
+     * every mapping but the persistent bands'.
+     */
+    default BandFolding folding() {
+        return BandFolding.NONE;
     }
 
     default int launches() {

@@ -110,7 +110,6 @@ final class MapBands {
                 inputRings, outputRings, warpBytes, resources, folding);
     }
 
-
     private static GpuMechanism gpuForm(LockMechanism requested) {
         return GpuMechanisms.of(requested).orElseThrow(() -> new GpuLoweringException(GpuMechanisms.whyNoGpuForm(requested)));
     }

@@ -13,6 +13,7 @@ import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.GpuWaits;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.json.Json;
 import dev.finegrain.dsl.Invocation;
@@ -199,8 +200,8 @@ public final class CudaBackend implements Backend {
                         : "the CUDA harness ended with status " + outcome.exit() + ": " + outcome.log().strip());
             }
             GpuMapping mapping = map(variant, invocation.sizes());
-            KernelOutputs outputs = mapping instanceof dev.finegrain.compiler.backend.gpu.BandMapping bands && !bands.folding().isEmpty()
-                    ? CudaFiles.readFolded(work.resolve("outputs"), variant.graph(), invocation.sizes(), bands.folding())
+            KernelOutputs outputs = !mapping.folding().isEmpty()
+                    ? CudaFiles.readFolded(work.resolve("outputs"), variant.graph(), invocation.sizes(), mapping.folding())
                     : CudaFiles.readDomains(work.resolve("outputs"), variant.graph(), invocation.sizes());
             Map<String, Object> details = new LinkedHashMap<>();
             for (String key : List.of("device", "launches", "median_ms", "min_ms", "max_ms", "threads_per_block", "timed_runs", "us")) {
@@ -211,7 +212,8 @@ public final class CudaBackend implements Backend {
                 }
             }
             double cellsPerSecond = ((Number) row.get("value")).doubleValue();
-            details.putAll(CudaMemoryBound.details(mapping, row.get(CudaMemoryBound.COPY_GBPS), cellsPerSecond));
+            details.putAll(CudaMemoryBound.details(variant.graph(), mapping.folding().fields().stream().map(IrField::name).toList(),
+                    row.get(CudaMemoryBound.COPY_GBPS), cellsPerSecond));
             return new BackendRun(outputs, "cells_per_s", cellsPerSecond, "cells/s", details, Optional.empty());
         } catch (IOException failure) {
             throw new UncheckedIOException(failure);

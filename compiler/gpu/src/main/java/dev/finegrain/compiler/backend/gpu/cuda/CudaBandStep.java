@@ -192,7 +192,7 @@ final class CudaBandStep {
                 + value + ";   // kept (" + graph.kernel().keep(field.name()).cliName() + ")");
         for (ReductionSpec reduction : folding.reductions()) {
             if (reduction.field().equals(field.name())) {
-                new CudaReductions(reduction, field.type(), "red").update(out, value, "(long long) i * " + mapping.columns() + " + " + column);
+                new CudaReductions(reduction, field.type(), CudaReductions.LANE).update(out, value, "(long long) i * " + mapping.columns() + " + " + column);
             }
         }
     }

@@ -6,6 +6,7 @@ import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.ReductionSpec;
 import dev.finegrain.dsl.TableSpec;
 
 import java.util.List;
@@ -113,7 +114,7 @@ final class CudaBands {
             }
         }
         declareHistory();
-        List<CudaReductions> reductions = reductions("red");
+        List<CudaReductions> reductions = reductions(CudaReductions.LANE);
         reductions.forEach(reduction -> reduction.declare(out));
         if (edge.crossed() && !edge.readyWords()) {
             out.line("int seen = 0;   // tokens of the band to the left already waited for");
@@ -184,13 +185,11 @@ final class CudaBands {
     /** At a band's end: the warp combines its lanes' reductions, and lane 0 writes the band's partial. */
     private void writePartials(List<CudaReductions> reductions) {
         for (int r = 0; r < reductions.size(); r++) {
-            CudaReductions reduction = reductions.get(r);
-            out.comment("the band's " + mapping.folding().reductions().get(r).name() + ", from its lanes'");
-            reduction.combineWarp(out);
+            ReductionSpec spec = mapping.folding().reductions().get(r);
+            out.comment("the band's " + spec.name() + ", from its lanes'");
+            reductions.get(r).combineWarp(out);
             out.open("if (lane == 0)");
-            String partials = "((long long*) (scratch + " + mapping.folding().offset(BandFolding.partialsKey(mapping.folding().reductions().get(r))) + "))";
-            out.line(partials + "[2 * band] = " + reduction.value() + ";");
-            out.line(partials + "[2 * band + 1] = " + reduction.atOrNone() + ";");
+            reductions.get(r).store(out, pairs(BandFolding.partialsKey(spec)), "2 * band");
             out.close();
         }
     }
@@ -199,29 +198,29 @@ final class CudaBands {
     private void combineKernel() {
         out.open("__global__ void __launch_bounds__(32) combine_reductions(char* const scratch)");
         out.line("const int lane = threadIdx.x;");
-        List<CudaReductions> reductions = reductions("all");
+        List<CudaReductions> reductions = reductions(CudaReductions.COMBINED);
         for (int r = 0; r < reductions.size(); r++) {
             CudaReductions reduction = reductions.get(r);
-            dev.finegrain.dsl.ReductionSpec spec = mapping.folding().reductions().get(r);
-            String type = cx.type(graph.field(spec.field()));
+            ReductionSpec spec = mapping.folding().reductions().get(r);
             out.open("/* " + spec.name() + " */");
             out.line("const long long* const partials = (const long long*) (scratch + " + mapping.folding().offset(BandFolding.partialsKey(spec)) + ");");
             reduction.declare(out);
             out.comment("each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter");
             out.open("for (int b = lane; b < " + mapping.bands() + "; b += 32)");
-            out.line("const " + type + " other = (" + type + ") partials[2 * b];");
-            out.line("const long long other_at = partials[2 * b + 1];");
-            reduction.combine(out, "other", "other_at");
+            reduction.combineStored(out, "partials", "2 * b");
             out.close();
             reduction.combineWarp(out);
             out.open("if (lane == 0)");
-            String result = "((long long*) (scratch + " + mapping.folding().offset(BandFolding.resultKey(spec)) + "))";
-            out.line(result + "[0] = " + reduction.value() + ";");
-            out.line(result + "[1] = " + reduction.atOrNone() + ";");
+            reduction.store(out, pairs(BandFolding.resultKey(spec)), "0");
             out.close();
             out.close();
         }
         out.close();
+    }
+
+    /** The 64-bit pairs (value, point) of a part of the folding in scratch memory, as an expression. */
+    private String pairs(String key) {
+        return "((long long*) (scratch + " + mapping.folding().offset(key) + "))";
     }
 
     /** Each lookup table copied into the block's shared memory, before any band runs (the mapping's decision). */

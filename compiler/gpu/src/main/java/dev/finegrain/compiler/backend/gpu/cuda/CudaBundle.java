@@ -54,7 +54,10 @@ public final class CudaBundle {
         return new CudaBundle(folder);
     }
 
-    /** Writes one size's inputs and the oracle's outputs, which every row of the size shares; returns their folder. */
+    /**
+     * Writes one size's inputs and the oracle's kept outputs, which every row of the size shares, and the whole state
+     * fields when a row first needs them ({@link #addRow}); returns their folder.
+     */
     public Path addSize(KernelGraph graph, Invocation invocation, KernelOutputs oracle) throws IOException {
         return addSize(graph, invocation, oracle, "");
     }
@@ -68,6 +71,14 @@ public final class CudaBundle {
         CudaFiles.writeFolded(size.resolve("expected"), graph, invocation.sizes(), oracle);
         wholeFieldsPending.put(size, new Size(graph, invocation, oracle));
         return size;
+    }
+
+    /**
+     * Says that every row of a size has been added: its whole state fields, if no row needed them, never will be, and
+     * its inputs and oracle need not be held any longer.
+     */
+    public void sizeDone(Path size) {
+        wholeFieldsPending.remove(size);
     }
 
     /** A size whose whole state fields (padded inputs and the oracle's domains) are written when a row first needs them. */
@@ -102,8 +113,7 @@ public final class CudaBundle {
             addSkipped(leading, cannot.getMessage());
             return;
         }
-        if (!(backend.map(variant, sizes) instanceof dev.finegrain.compiler.backend.gpu.BandMapping bands)
-                || !bands.folding().foldsEveryStateField()) {
+        if (!backend.map(variant, sizes).folding().foldsEveryStateField()) {
             writeWholeFields(size);
         }
         Path dir = nextRow(source.id());

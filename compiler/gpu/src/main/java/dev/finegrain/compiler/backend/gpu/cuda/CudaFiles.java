@@ -99,16 +99,13 @@ final class CudaFiles {
             return;
         }
         Files.createDirectories(folder);
-        List<IrField> folded = BandFolding.foldedFields(graph);
-        for (IrField field : folded) {
+        for (IrField field : BandFolding.foldedFields(graph)) {
             write(folder.resolve(BandFolding.keptKey(field) + ".bin"), oracle.field(field.name()));
         }
-        for (ReductionSpec reduction : graph.kernel().reductions()) {
-            if (folded.stream().anyMatch(field -> field.name().equals(reduction.field()))) {
-                KernelOutputs.Reduced reduced = oracle.reduction(reduction.name()).orElseThrow();
-                long at = reduced.position().isEmpty() ? -1 : (long) reduced.position().get(0) * sizes[1] + reduced.position().get(1);
-                write(folder.resolve(BandFolding.resultKey(reduction) + ".bin"), new long[] {reduced.value(), at});
-            }
+        for (ReductionSpec reduction : BandFolding.foldedReductions(graph)) {
+            KernelOutputs.Reduced reduced = oracle.reduction(reduction.name()).orElseThrow();
+            long at = reduced.position().isEmpty() ? -1 : (long) reduced.position().get(0) * sizes[1] + reduced.position().get(1);
+            write(folder.resolve(BandFolding.resultKey(reduction) + ".bin"), new long[] {reduced.value(), at});
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.MemoryBound;
-import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
 
@@ -23,22 +22,18 @@ public final class CudaMemoryBound {
         return MemoryBound.bytesPerPoint(graph, field -> GpuTarget.elementBytes(field.type()));
     }
 
-    /** The same in one mapping: a field the mapping folds ({@link GpuMapping#folds}) moves no bytes per point. */
-    public static long bytesPerPoint(GpuMapping mapping) {
-        return MemoryBound.bytesPerPoint(mapping.graph(), field -> mapping.folds(field) ? 0 : GpuTarget.elementBytes(field.type()));
+    /** The same where the fields named {@code folded} are folded: they move no bytes per point. */
+    public static long bytesPerPoint(KernelGraph graph, java.util.Collection<String> folded) {
+        return MemoryBound.bytesPerPoint(graph, field -> folded.contains(field.name()) ? 0 : GpuTarget.elementBytes(field.type()));
     }
 
     /**
-     * The bound's details for a row of {@code cellsPerSecond} whose harness timed {@code copyGbps}; none without a copy
-     * or bytes (a run whose every field folds has no memory bound).
+     * The bound's details for a row of {@code cellsPerSecond} whose harness timed {@code copyGbps}, the fields named
+     * {@code folded} moving no bytes; none without a copy or bytes (a run whose every field folds has no memory bound).
      */
-    public static Map<String, Object> details(GpuMapping mapping, Object copyGbps, double cellsPerSecond) {
-        return details(bytesPerPoint(mapping), copyGbps, cellsPerSecond);
-    }
-
-    /** The same for a row whose mapping is not known: every field stored whole. */
-    public static Map<String, Object> details(KernelGraph graph, Object copyGbps, double cellsPerSecond) {
-        return details(bytesPerPoint(graph), copyGbps, cellsPerSecond);
+    public static Map<String, Object> details(KernelGraph graph, java.util.Collection<String> folded, Object copyGbps,
+                                              double cellsPerSecond) {
+        return details(bytesPerPoint(graph, folded), copyGbps, cellsPerSecond);
     }
 
     private static Map<String, Object> details(long bytes, Object copyGbps, double cellsPerSecond) {

@@ -12,6 +12,11 @@ import dev.finegrain.dsl.Type;
  */
 final class CudaReductions {
 
+    /** What a lane's running reductions are called, in the band kernel. */
+    static final String LANE = "red";
+    /** What the combining launch's running reductions are called. */
+    static final String COMBINED = "all";
+
     private final ReductionSpec reduction;
     private final Type type;
     private final String value;
@@ -100,9 +105,26 @@ final class CudaReductions {
         out.close();
     }
 
-    /** The index of the point, -1 for a reduction without one. */
-    String atOrNone() {
-        return positioned() ? at : "-1";
+    /**
+     * Writes the running reduction to 64-bit words {@code word} and {@code word} + 1 of {@code words}: its value widened,
+     * then its point or -1.
+     */
+    void store(CudaWriter out, String words, String word) {
+        out.line(words + "[" + word + "] = " + value + ";");
+        out.line(words + "[" + next(word) + "] = " + (positioned() ? at : "-1") + ";");
+    }
+
+    /** Combines in the running reduction stored at words {@code word} and {@code word} + 1 of {@code words} ({@link #store}). */
+    void combineStored(CudaWriter out, String words, String word) {
+        out.line("const " + cType() + " other = (" + cType() + ") " + words + "[" + word + "];");
+        if (positioned()) {
+            out.line("const long long other_at = " + words + "[" + next(word) + "];");
+        }
+        combine(out, "other", "other_at");
+    }
+
+    private static String next(String word) {
+        return word.equals("0") ? "1" : word + " + 1";
     }
 
     private String wrappingSum(String a, String b) {

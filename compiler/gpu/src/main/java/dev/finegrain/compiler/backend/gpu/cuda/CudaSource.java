@@ -78,8 +78,8 @@ public record CudaSource(String id, String text) {
 
     private static void emitInfo(CudaWriter out, String id, String describedAs, GpuMapping mapping, CudaFields fields) {
         KernelGraph graph = mapping.graph();
-        BandFolding folding = mapping instanceof BandMapping bands ? bands.folding() : null;
-        boolean folds = folding != null && !folding.isEmpty();
+        BandFolding folding = mapping.folding();
+        boolean folds = !folding.isEmpty();
         out.open("extern \"C\" const FgInfo* fg_info_" + id + "()");
         if (folds) {
             emitOutputs(out, graph, fields, folding);
@@ -98,7 +98,7 @@ public record CudaSource(String id, String text) {
             }
             out.line("{\"" + field.name() + "\", " + (field.type() == Type.LONG || field.type() == Type.DOUBLE ? 8 : 4) + ", "
                     + (field.isState() ? 1 : 0) + ", " + fields.rank() + ", " + triple(extent) + ", " + triple(halo) + ", "
-                    + triple(size) + (folds && folding.folds(field) ? ", " + fields.frameElements() : "") + "},");
+                    + triple(size) + (folding.folds(field) ? ", " + fields.frameElements() + ", 1" : "") + "},");
         }
         for (TableSpec table : graph.kernel().tables()) {
             long[] extent = new long[3];
@@ -125,7 +125,8 @@ public record CudaSource(String id, String text) {
                     + (field.type() == Type.DOUBLE ? 1 : 0) + ", " + count + ", " + folding.offset(BandFolding.keptKey(field)) + "},");
         }
         for (ReductionSpec reduction : folding.reductions()) {
-            out.line("{\"" + BandFolding.resultKey(reduction) + "\", 8, 0, 2, " + folding.offset(BandFolding.resultKey(reduction)) + "},");
+            out.line("{\"" + BandFolding.resultKey(reduction) + "\", 8, 0, " + BandFolding.REDUCED_BYTES / 8 + ", "
+                    + folding.offset(BandFolding.resultKey(reduction)) + "},");
         }
         out.close("};");
     }

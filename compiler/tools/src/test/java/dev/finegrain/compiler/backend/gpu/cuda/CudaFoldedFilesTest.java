@@ -58,6 +58,27 @@ class CudaFoldedFilesTest {
         assertFalse(oracle.reduction("max(w)").orElseThrow().position().isEmpty(), "max(w) has its point");
     }
 
+    /**
+     * A folded field whose frame is empty (no read leaves the point, so the common halo is 0) is still folded for the
+     * harness: it reads an empty frame file, not a padded array the bundle never writes.
+     */
+    @Test
+    void aFoldedFieldWithAnEmptyFrameIsStillFolded(@TempDir Path folder) throws Exception {
+        dev.finegrain.dsl.Kernel pointwise = dev.finegrain.dsl.Finegrain.kernel("pointwise")
+                .domain(dev.finegrain.dsl.Finegrain.dim("i", "rows"), dev.finegrain.dsl.Finegrain.dim("j", "cols"))
+                .state("s", dev.finegrain.dsl.Finegrain.INT)
+                .actor("s", "s", a -> a.index("i").times(3).minus(a.index("j")))
+                .keep("s", dev.finegrain.dsl.Keep.FINAL)
+                .build();
+        KernelGraph graph = Pipeline.compile(pointwise);
+        CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph,
+                SchedulePlanner.plan(graph, lockDataflow().persistent()), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG)), SIZES);
+        assertTrue(source.text().contains("{\"s\", 4, 1, 2, {37, 70, 1}, {0, 0, 0}, {37, 70, 1}, 0, 1},"), source.text());
+        Invocation invocation = graph.kernel().invocation().sizes(SIZES).build();
+        CudaFiles.writeInputs(folder, graph, invocation, false);
+        assertEquals(0, Files.size(folder.resolve("s.frame.bin")));
+    }
+
     @Test
     void aFoldedFieldsFrameIsItsHaloAboveAndLeftOfTheDomain(@TempDir Path folder) throws Exception {
         KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.foldMix());
