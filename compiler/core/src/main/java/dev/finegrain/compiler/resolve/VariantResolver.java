@@ -166,7 +166,7 @@ public final class VariantResolver {
                 plan.schedule().cliName() + " tiles do not divide size " + sizeText(sizes) + " of kernel '"
                         + plan.graph().name() + "' (" + misfit + ") on " + backend.name() + "; choose sizes that are"
                         + " multiples of the tile, or a tile that divides them (" + spelling + ":B or " + spelling + ":BxC);"
-                        + " the reference backend and the GPU targets run smaller tiles at the edges"));
+                        + " the built-in backends run smaller tiles at the edges"));
     }
 
     public static String sizeText(int[] sizes) {

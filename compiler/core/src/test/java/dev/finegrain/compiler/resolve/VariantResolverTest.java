@@ -106,9 +106,11 @@ class VariantResolverTest {
         assertSkip(Skip.Reason.MECHANISM_DOES_NOT_FIT, "backend 'jvm' cannot use mechanism 'named-barrier' for kernel 'nw':"
                 + " named-barrier is a GPU warp mechanism", resolver.resolve(
                         VariantRequest.of(NW, lockDataflow(), JVM).withMechanism(LockMechanism.NAMED_BARRIER)));
+        // a backend that needs whole tiles (none of the built-in ones: they cut the tiles at the high edges short)
         assertSkip(Skip.Reason.TILES_DO_NOT_DIVIDE_SIZE, "data-parallel:16x16 tiles do not divide size 30x32 of kernel 'nw'",
-                resolver.resolve(VariantRequest.of(NW, dataParallel(16), JVM), new int[] {30, 32}));
-        assertTrue(resolver.resolve(VariantRequest.of(NW, dataParallel(16), JVM), new int[] {32, 32}).variant().isPresent());
+                resolver.resolve(VariantRequest.of(NW, dataParallel(16), new WithoutPersistence()), new int[] {30, 32}));
+        assertTrue(resolver.resolve(VariantRequest.of(NW, dataParallel(16), new WithoutPersistence()), new int[] {32, 32}).variant().isPresent());
+        assertTrue(resolver.resolve(VariantRequest.of(NW, dataParallel(16), JVM), new int[] {30, 32}).variant().isPresent());
     }
 
     private static void assertSkip(Skip.Reason reason, String messageStart, Resolution resolution) {

@@ -317,6 +317,13 @@ class RandomKernelPropertiesTest {
             }
             schedules.add(dataParallel(tile));
             schedules.add(dataParallel(1));
+            // tiles that do not divide the sizes (for sizes of 3 and more): those at the high edges are cut short
+            int[] ragged = new int[sizes.length];
+            for (int d = 0; d < sizes.length; d++) {
+                ragged[d] = sizes[d] / 2 + 1;
+            }
+            schedules.add(dataParallel(ragged));
+            schedules.add(dynamicDataflow().tile(ragged));
             // dynamic dataflow over the same tiles, each ready structure; tiles of 1 make every point a task
             schedules.add(dynamicDataflow().tile(tile));
             schedules.add(dynamicDataflow().tile(1).ready(dev.finegrain.dsl.ReadyQueue.MICHAEL_SCOTT));

@@ -65,8 +65,16 @@ public final class CompiledJvmKernel {
     /** Spsc-ring's blocks and rings, where the variant's mechanism counts blocks ({@link RingFolding}, the plan's decision). */
     private final Optional<RingFolding> rings;
 
+    /** Whether the class cuts tiles short at the high edges, so any size runs ({@link JvmCodegen#generate} with ragged tiles). */
+    private final boolean raggedTiles;
+
     CompiledJvmKernel(Variant variant, Class<?> kernelClass) {
+        this(variant, kernelClass, false);
+    }
+
+    CompiledJvmKernel(Variant variant, Class<?> kernelClass, boolean raggedTiles) {
         this.variant = variant;
+        this.raggedTiles = raggedTiles;
         this.constructor = constructorOf(kernelClass);
         this.rows = rowsOf(kernelClass);
         this.bytes = bytesOf(variant.graph(), kernelClass);
@@ -263,10 +271,10 @@ public final class CompiledJvmKernel {
 
     /** The same, with {@code startsOnLine} saying which array sizes start on a cache line ({@link AlignedStorage}). */
     Runs runsOf(Invocation invocation, LongPredicate startsOnLine) {
-        if (variant.plan() instanceof DataParallelPlan dataParallel) {
+        if (variant.plan() instanceof DataParallelPlan dataParallel && !raggedTiles) {
             dataParallel.checkSizes(invocation.sizes());
         }
-        if (variant.plan() instanceof DynamicDataflowPlan dynamic) {
+        if (variant.plan() instanceof DynamicDataflowPlan dynamic && !raggedTiles) {
             dynamic.tiles().checkSizes(invocation.sizes());
         }
         Runs runs = new Runs(invocation, prepareArrays(variant, invocation, rings), startsOnLine);

@@ -58,7 +58,10 @@ public final class JvmBackend implements Backend {
     /** And no longer than this, for runs too slow to reach {@link #SETTLE_RUNS} soon. */
     private static final long MAX_WARMUP_NANOS = 10_000_000_000L;
 
-    private final Map<ExecutionPlan, Map<Optional<LockMechanism>, Class<?>>> classes = new WeakHashMap<>();
+    private final Map<ExecutionPlan, Map<ClassKey, Class<?>>> classes = new WeakHashMap<>();
+
+    /** What a plan's class is generated for besides the plan: the mechanism, and whether tiles may be cut short. */
+    private record ClassKey(Optional<LockMechanism> mechanism, boolean raggedTiles) {}
     private final Optional<VectorWidth> width;
 
     /** Classes with lanes as wide as this JVM's preferred vectors ({@link VectorWidth#preferred()}). */
@@ -145,9 +148,21 @@ public final class JvmBackend implements Backend {
         return SyncLayout.unsupported(dataflow, mechanism);
     }
 
+    /**
+     * Sizes that tiles do not divide run with the tiles at the high edges cut short, in a class of their own whose tiles
+     * run scalar loops (the lanes' forms and the blocks of columns assume whole tiles); sizes they divide keep the class
+     * with lanes.
+     */
+    @Override
+    public boolean takesRaggedTiles() {
+        return true;
+    }
+
     @Override
     public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
-        return measure(new CompiledJvmKernel(variant, generatedClass(variant.plan(), variant.mechanism())), invocation, settings);
+        boolean ragged = tilesCutShort(variant.plan(), invocation.sizes());
+        return measure(new CompiledJvmKernel(variant, generatedClass(variant.plan(), variant.mechanism(), ragged), ragged),
+                invocation, settings);
     }
 
     /** Runs a kernel class with the generated constructor signature; the tests use it for classes compiled from source. */
@@ -209,12 +224,21 @@ public final class JvmBackend implements Backend {
         return runs >= COMPILED_RUNS || (elapsedNanos >= SETTLE_NANOS && runs >= SETTLE_RUNS) || elapsedNanos >= MAX_WARMUP_NANOS;
     }
 
-    /** Classes are cached per plan object (weakly, so a plan's classes go when it does) and mechanism. */
-    private Class<?> generatedClass(ExecutionPlan plan, Optional<LockMechanism> mechanism) {
+    /** Whether the plan's tiles do not divide {@code sizes}, so that those at the high edges are cut short. */
+    private static boolean tilesCutShort(ExecutionPlan plan, int[] sizes) {
+        return switch (plan) {
+            case dev.finegrain.compiler.plan.DataParallelPlan tiles -> tiles.tileMisfit(sizes).isPresent();
+            case dev.finegrain.compiler.plan.DynamicDataflowPlan dynamic -> dynamic.tiles().tileMisfit(sizes).isPresent();
+            default -> false;
+        };
+    }
+
+    /** Classes are cached per plan object (weakly, so a plan's classes go when it does), mechanism and tile edges. */
+    private Class<?> generatedClass(ExecutionPlan plan, Optional<LockMechanism> mechanism, boolean raggedTiles) {
         synchronized (classes) {
-            return classes.computeIfAbsent(plan, p -> new HashMap<>()).computeIfAbsent(mechanism, m -> {
-                JClass generated = width.map(w -> JvmCodegen.generate(plan, m, GeneratedKernels.PACKAGE, w))
-                        .orElseGet(() -> JvmCodegen.generate(plan, m, GeneratedKernels.PACKAGE));
+            return classes.computeIfAbsent(plan, p -> new HashMap<>()).computeIfAbsent(new ClassKey(mechanism, raggedTiles), key -> {
+                JClass generated = JvmCodegen.generate(plan, key.mechanism(), GeneratedKernels.PACKAGE,
+                        width.orElseGet(JvmCodegen::preferredWidth), key.raggedTiles());
                 try {
                     return GeneratedKernels.define(AsmEmitter.emit(generated));
                 } catch (IllegalAccessException failure) {

@@ -51,12 +51,24 @@ public final class JvmCodegen {
      * @throws IllegalArgumentException when the mechanism cannot implement this kernel's channels, saying why
      */
     public static JClass generate(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width) {
+        return generate(plan, mechanism, packageName, width, false);
+    }
+
+    /**
+     * The class of a tiled plan for sizes its tiles do not divide ({@code raggedTiles}): the tiles at the high edges cut
+     * short, every tile in scalar loops over plain rows ({@link DataParallelLoops}); its name and fingerprint say so. For
+     * the other plans, and with {@code raggedTiles} false, the class {@link #generate(ExecutionPlan, Optional, String,
+     * VectorWidth)} makes.
+     */
+    public static JClass generate(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width,
+                                  boolean raggedTiles) {
+        boolean ragged = raggedTiles && tiled(plan);
         mechanism.filter(m -> plan instanceof DataflowPlan).flatMap(m -> SyncLayout.unsupported((DataflowPlan) plan, m))
                 .ifPresent(reason -> {
             throw new IllegalArgumentException("the jvm backend cannot use mechanism '" + mechanism.orElseThrow() + "' for kernel '"
                     + plan.graph().name() + "': " + reason);
         });
-        JClass generated = lower(plan, mechanism, packageName, width);
+        JClass generated = lower(plan, mechanism, packageName, width, ragged);
         var largest = ClassFile.of().parse(AsmEmitter.emit(generated)).methods().stream()
                 .filter(m -> !m.methodName().equalsString("<init>"))
                 .max(Comparator.comparingInt(JvmCodegen::bytecodeSize)).orElseThrow();
@@ -64,7 +76,7 @@ public final class JvmCodegen {
         if (width.bits() > 0 && size > HUGE_METHOD_LIMIT) {
             String method = largest.methodName().equalsString("run") ? "the run method" : "the method " + largest.methodName().stringValue();
             return lower(plan, mechanism, packageName, VectorWidth.none("with lanes " + method + " holds " + size
-                    + " bytes of bytecode, more than the " + HUGE_METHOD_LIMIT + " HotSpot compiles"));
+                    + " bytes of bytecode, more than the " + HUGE_METHOD_LIMIT + " HotSpot compiles"), ragged);
         }
         return generated;
     }
@@ -73,17 +85,26 @@ public final class JvmCodegen {
         return method.findAttribute(Attributes.code()).orElseThrow().codeLength();
     }
 
-    private static JClass lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width) {
-        String name = packageName + "." + className(plan, mechanism);
+    /** Whether the plan cuts the domain into tiles (data-parallel's, dynamic dataflow's), which sizes may not fill. */
+    public static boolean tiled(ExecutionPlan plan) {
+        return plan instanceof DataParallelPlan || plan instanceof DynamicDataflowPlan;
+    }
+
+    private static JClass lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width,
+                                boolean raggedTiles) {
+        String name = packageName + "." + className(plan, mechanism) + (raggedTiles ? RAGGED_SUFFIX : "");
         JClass lowered = switch (plan) {
             case DataflowPlan dataflow -> DataflowLoops.lower(name, dataflow, SyncLayout.of(dataflow,
                     mechanism.orElseThrow(() -> new IllegalArgumentException("lock-dataflow needs a lock mechanism"))), width);
             case WavefrontPlan wavefront -> WavefrontLoops.lower(name, wavefront, width);
-            case DataParallelPlan dataParallel -> DataParallelLoops.lower(name, dataParallel, width);
-            case DynamicDataflowPlan dynamic -> DataParallelLoops.lower(name, dynamic, width);
+            case DataParallelPlan dataParallel -> DataParallelLoops.lower(name, dataParallel, width, raggedTiles);
+            case DynamicDataflowPlan dynamic -> DataParallelLoops.lower(name, dynamic, width, raggedTiles);
         };
-        return lowered.withFingerprint(fingerprint(plan, mechanism));
+        return lowered.withFingerprint(fingerprint(plan, mechanism) + (raggedTiles ? RAGGED_SUFFIX : ""));
     }
+
+    /** What a ragged class's name and fingerprint end with. */
+    static final String RAGGED_SUFFIX = "RaggedTiles";
 
     /**
      * A digest of what a class is generated from: the kernel's IR (fields, actors, channels with their policies),
@@ -104,6 +125,11 @@ public final class JvmCodegen {
         } catch (NoSuchAlgorithmException impossible) {
             throw new IllegalStateException("every JDK has SHA-256", impossible);
         }
+    }
+
+    /** The lanes' width a class gets when none is asked for: this JVM's preferred shape. */
+    public static VectorWidth preferredWidth() {
+        return PreferredWidth.WIDTH;
     }
 
     /** Asked once: the JVM's preferred shape does not change while it runs. */

@@ -94,6 +94,16 @@ public sealed interface TileForm {
     }
 
     /**
+     * The form for sizes the tiles do not divide: scalar loops in every tile, those at the high edges cut short (the
+     * lanes' forms assume whole tiles), in blocks of the tile's columns where the kernel is 2D (the last block is
+     * narrower, as {@code AlignedStorage} lays out a last band).
+     */
+    public static TileForm cutShort(LoweringContext cx, DataParallelPlan plan, String summary) {
+        boolean blocks = columnBlocks(cx, plan.tile(), 1);
+        return new Scalar(blocks, summary + blocksSummary(blocks, plan.tile()));
+    }
+
+    /**
      * Why tiles that run one at a time take no lanes of k lanes with this skew, or empty when they take some: a row
      * scan, strips where they pay, or one skewed strip of a tile (lanes across tiles need a block-diagonal's tiles).
      */

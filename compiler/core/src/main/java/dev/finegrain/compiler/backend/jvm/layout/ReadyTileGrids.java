@@ -28,7 +28,7 @@ public final class ReadyTileGrids {
     public static ReadyTiles create(DynamicDataflowPlan plan, int[] sizes, int workers) {
         int[] tiles = new int[sizes.length];
         for (int d = 0; d < sizes.length; d++) {
-            tiles[d] = sizes[d] / plan.tile()[d];
+            tiles[d] = Math.ceilDiv(sizes[d], plan.tile()[d]);   // a size the tile does not divide ends in short tiles
         }
         int count = 1;
         for (int extent : tiles) {

@@ -48,8 +48,13 @@ public final class DataParallelLoops {
 
     private DataParallelLoops() {}
 
-    public static JClass lower(String className, DataParallelPlan plan, VectorWidth width) {
-        return lower(className, plan, null, width);
+    /** What a class for sizes the tiles do not divide says of its tiles ({@code raggedTiles}). */
+    static final String RAGGED_SUMMARY = "Lanes: none; the tiles do not divide the sizes, so every tile runs scalar loops, those at"
+            + " the high edges cut short.";
+
+    /** @param raggedTiles for sizes the tiles do not divide: the tiles at the high edges cut short, each tile in scalar loops */
+    public static JClass lower(String className, DataParallelPlan plan, VectorWidth width, boolean raggedTiles) {
+        return lower(className, plan, null, width, raggedTiles);
     }
 
     /**
@@ -57,23 +62,26 @@ public final class DataParallelLoops {
      * tile has run, and counts each one off its neighbours above when it has run it; no barrier, and no lanes across
      * tiles (a tile runs alone).
      */
-    public static JClass lower(String className, DynamicDataflowPlan plan, VectorWidth width) {
+    public static JClass lower(String className, DynamicDataflowPlan plan, VectorWidth width, boolean raggedTiles) {
         return lower(className, plan.tiles(), "Sync: a join counter per tile; the tiles that become ready wait in a "
-                + dev.finegrain.compiler.backend.jvm.layout.ReadyTileGrids.ready(plan).cliName() + " structure.", width);
+                + dev.finegrain.compiler.backend.jvm.layout.ReadyTileGrids.ready(plan).cliName() + " structure.", width, raggedTiles);
     }
 
     /** {@code readySync} says how dynamic dataflow's tiles meet, or is null for data-parallel's barriers. */
-    private static JClass lower(String className, DataParallelPlan plan, String readySync, VectorWidth width) {
+    private static JClass lower(String className, DataParallelPlan plan, String readySync, VectorWidth width, boolean raggedTiles) {
         boolean dynamic = readySync != null;
         LoweringContext cx = new LoweringContext(plan.graph(), null, width);
         int[] tileShape = plan.tile();
         // a kernel that reads sequences or looks up tables takes lanes along rows only: the row scans
         boolean alongRows = StripMapping.readsAlongRowsOnly(plan.graph());
-        LaneVectors.Choice lanes = LaneVectors.choose(cx, width, true, alongRows, (k, skew) -> alongRows
-                ? RowScanTiles.against(plan.graph(), k, tileShape).map(reason -> "its sequences and lookups run in lanes along"
-                        + " rows only, in a row scan, and " + reason)
-                : dynamic ? TileForm.onlyOneTile(plan, k, skew) : shapeAgainst(plan, k, skew));
-        TileForm form = TileForm.of(cx, plan, lanes, !dynamic);
+        // every form with lanes assumes whole tiles: a ragged class runs scalar tiles, each tile's extents cut at the
+        // domain's high edges
+        LaneVectors.Choice lanes = raggedTiles ? new LaneVectors.Choice(Optional.empty(), RAGGED_SUMMARY)
+                : LaneVectors.choose(cx, width, true, alongRows, (k, skew) -> alongRows
+                        ? RowScanTiles.against(plan.graph(), k, tileShape).map(reason -> "its sequences and lookups run in lanes along"
+                                + " rows only, in a row scan, and " + reason)
+                        : dynamic ? TileForm.onlyOneTile(plan, k, skew) : shapeAgainst(plan, k, skew));
+        TileForm form = raggedTiles ? TileForm.cutShort(cx, plan, RAGGED_SUMMARY) : TileForm.of(cx, plan, lanes, !dynamic);
         JExpr.Local barrier = dynamic ? cx.bind("readyTiles", READY_TILES, JClass.Source.SYNC, 0)
                 : cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);
         int rank = cx.rank;
@@ -86,7 +94,8 @@ public final class DataParallelLoops {
         for (int d = 0; d < rank; d++) {
             tiles[d] = cx.local("tiles" + d, JType.INT);
             tileIndex[d] = cx.local("tile" + d, JType.INT);
-            out.add(new JStmt.Assign(tiles[d], new JExpr.Binary(Op.DIV, cx.size[d], constant(tile[d]))));
+            out.add(new JStmt.Assign(tiles[d], raggedTiles ? math("ceilDiv", JType.INT, cx.size[d], constant(tile[d]))
+                    : new JExpr.Binary(Op.DIV, cx.size[d], constant(tile[d]))));
             diagonals = add(diagonals, sub(tiles[d], constant(1)));
         }
         JExpr.Local diagonal = cx.local("diagonal", JType.INT);
@@ -99,7 +108,8 @@ public final class DataParallelLoops {
             tileStart[d] = cx.local(cx.coordinate[d].name() + "From", JType.INT);
             tileEnd[d] = cx.local(cx.coordinate[d].name() + "To", JType.INT);
             bounds.add(new JStmt.Assign(tileStart[d], mul(tileIndex[d], constant(tile[d]))));
-            bounds.add(new JStmt.Assign(tileEnd[d], add(tileStart[d], constant(tile[d]))));
+            bounds.add(new JStmt.Assign(tileEnd[d], raggedTiles ? math("min", JType.INT, add(tileStart[d], constant(tile[d])), cx.size[d])
+                    : add(tileStart[d], constant(tile[d]))));
         }
         if (form.columnBlocks()) {
             bounds.addAll(cx.layout.blockOrigins(tileIndex[last], tileStart[last]));
@@ -110,8 +120,10 @@ public final class DataParallelLoops {
             case TileForm.BandRowScan rows -> concat(bounds, rowScans(cx, rows.rows(), tileStart, tileEnd));
             case TileForm.SkewedStrip strip -> concat(bounds, strip.lanes().strips(tileStart[0], tileEnd[0], tileStart[1]));
             case TileForm.LanesAcrossTiles across -> List.of();   // lanes across tiles replace the whole tile nest below
-            case TileForm.Strips strips -> concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, Optional.of(strips.strips()), bounds));
-            case TileForm.Scalar scalar -> concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, Optional.empty(), bounds));
+            case TileForm.Strips strips -> concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, Optional.of(strips.strips()), bounds,
+                    false));
+            case TileForm.Scalar scalar -> concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, Optional.empty(), bounds,
+                    raggedTiles));
         };
 
         if (dynamic) {
@@ -206,17 +218,18 @@ public final class DataParallelLoops {
 
     /**
      * The tile's points in lexicographic order, the rows that whole strips of {@code strips} cover first (their statements
-     * go to {@code bounds}). A tile's row runs from column 0 of the tile to its width, a constant, from row bases that
-     * point at the tile.
+     * go to {@code bounds}). A tile's row runs from column 0 of the tile to its width, a constant (where tiles may be cut
+     * short, {@code raggedTiles}, the tile's own width), from row bases that point at the tile.
      */
     private static List<JStmt> pointsInOrder(LoweringContext cx, int[] tile, JExpr.Local[] tileStart, JExpr.Local[] tileEnd,
-                                             Optional<LaneStrips> strips, List<JStmt> bounds) {
+                                             Optional<LaneStrips> strips, List<JStmt> bounds, boolean raggedTiles) {
         int last = cx.last;
         cx.columnsFrom(tileStart[last]);
         List<JStmt> point = pointAlongRow(cx);
         List<JStmt> tileBody = new ArrayList<>(cx.rowBases());
         tileBody.addAll(cx.carries.seed(constant(0)));
-        tileBody.add(new JStmt.Loop(cx.coordinate[last], constant(0), constant(tile[last]), constant(1), point));
+        tileBody.add(new JStmt.Loop(cx.coordinate[last], constant(0), raggedTiles ? sub(tileEnd[last], tileStart[last])
+                : constant(tile[last]), constant(1), point));
         cx.columnsFrom(null);
         List<JStmt> runTile = tileBody;
         for (int d = last - 1; d >= 0; d--) {
