@@ -167,7 +167,12 @@ public final class JvmBackend implements Backend {
 
     /** Runs a kernel class with the generated constructor signature; the tests use it for classes compiled from source. */
     BackendRun runWith(Class<?> kernelClass, Variant variant, Invocation invocation, RunSettings settings) {
-        return measure(new CompiledJvmKernel(variant, kernelClass), invocation, settings);
+        return runWith(kernelClass, variant, invocation, settings, false);
+    }
+
+    /** The same for a class generated for sizes its tiles need not divide ({@code raggedTiles}). */
+    BackendRun runWith(Class<?> kernelClass, Variant variant, Invocation invocation, RunSettings settings, boolean raggedTiles) {
+        return measure(new CompiledJvmKernel(variant, kernelClass, raggedTiles), invocation, settings);
     }
 
     private BackendRun measure(CompiledJvmKernel compiled, Invocation invocation, RunSettings settings) {

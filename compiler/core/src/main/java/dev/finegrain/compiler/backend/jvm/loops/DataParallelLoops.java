@@ -71,22 +71,18 @@ public final class DataParallelLoops {
     private static JClass lower(String className, DataParallelPlan plan, String readySync, VectorWidth width, boolean raggedTiles) {
         boolean dynamic = readySync != null;
         LoweringContext cx = new LoweringContext(plan.graph(), null, width);
-        int[] tileShape = plan.tile();
-        // a kernel that reads sequences or looks up tables takes lanes along rows only: the row scans
-        boolean alongRows = StripMapping.readsAlongRowsOnly(plan.graph());
-        // every form with lanes assumes whole tiles: a ragged class runs scalar tiles, each tile's extents cut at the
-        // domain's high edges
-        LaneVectors.Choice lanes = raggedTiles ? new LaneVectors.Choice(Optional.empty(), RAGGED_SUMMARY)
-                : LaneVectors.choose(cx, width, true, alongRows, (k, skew) -> alongRows
-                        ? RowScanTiles.against(plan.graph(), k, tileShape).map(reason -> "its sequences and lookups run in lanes along"
-                                + " rows only, in a row scan, and " + reason)
-                        : dynamic ? TileForm.onlyOneTile(plan, k, skew) : shapeAgainst(plan, k, skew));
-        TileForm form = raggedTiles ? TileForm.cutShort(cx, plan, RAGGED_SUMMARY) : TileForm.of(cx, plan, lanes, !dynamic);
+        // at sizes the tiles do not divide, a whole tile keeps its form and the short tiles at the high edges run scalar
+        // loops in the same storage; lanes across tiles lay a group of tiles out together, so there every tile runs
+        // scalar loops (the form is made once on a context of its own to tell)
+        boolean wholeTilesKeepTheirForm = raggedTiles && !(form(new LoweringContext(plan.graph(), null, width), plan, width, dynamic)
+                instanceof TileForm.LanesAcrossTiles);
+        TileForm form = raggedTiles && !wholeTilesKeepTheirForm ? TileForm.cutShort(cx, plan, RAGGED_SUMMARY)
+                : form(cx, plan, width, dynamic);
         JExpr.Local barrier = dynamic ? cx.bind("readyTiles", READY_TILES, JClass.Source.SYNC, 0)
                 : cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);
         int rank = cx.rank;
         int last = cx.last;
-        int[] tile = tileShape;
+        int[] tile = plan.tile();
         List<JStmt> out = new ArrayList<>();
         JExpr.Local[] tiles = new JExpr.Local[rank];
         JExpr.Local[] tileIndex = new JExpr.Local[rank];
@@ -126,6 +122,13 @@ public final class DataParallelLoops {
                     raggedTiles));
         };
 
+        if (wholeTilesKeepTheirForm && !(form instanceof TileForm.Scalar)) {
+            // a row scan's blocks have no west halo of their own (it reads the west block): a short tile copies it first
+            List<JStmt> westOfShortTile = form instanceof TileForm.RowScan && rank == 2
+                    ? concat(cx.layout.blockOrigins(tileIndex[last], tileStart[last]), westHalo(cx, tile[last], tileIndex[last], tileStart, tileEnd))
+                    : List.of();
+            runTile = wholeOrCutShort(cx, tile, tileStart, tileEnd, bounds, runTile, westOfShortTile);
+        }
         if (dynamic) {
             out.addAll(readyTiles(cx, barrier, tiles, tileIndex, runTile));
             List<JStmt> run = new ArrayList<>(cx.prologue);
@@ -244,6 +247,25 @@ public final class DataParallelLoops {
         return runTile;
     }
 
+    /**
+     * A tile at a size the tiles do not divide: its bounds (cut at the domain's high edges), then the whole tile's form
+     * ({@code runTile}, which starts with those bounds) where the tile is whole, else scalar loops over the tile's points.
+     */
+    private static List<JStmt> wholeOrCutShort(LoweringContext cx, int[] tile, JExpr.Local[] tileStart, JExpr.Local[] tileEnd,
+                                               List<JStmt> bounds, List<JStmt> runTile, List<JStmt> westOfShortTile) {
+        JExpr whole = null;
+        for (int d = 0; d < tile.length; d++) {
+            JExpr full = compare(Op.EQ, sub(tileEnd[d], tileStart[d]), constant(tile[d]));
+            whole = whole == null ? full : new JExpr.Binary(Op.AND, whole, full);
+        }
+        List<JStmt> cutShort = new ArrayList<>(westOfShortTile);
+        cutShort.addAll(pointsInOrder(cx, tile, tileStart, tileEnd, Optional.empty(), new ArrayList<>(), true));
+        List<JStmt> out = new ArrayList<>(bounds);
+        out.add(new JStmt.Comment("a whole tile in its form; a tile cut short at the domain's high edge in scalar loops"));
+        out.add(new JStmt.If(whole, runTile.subList(bounds.size(), runTile.size()), cutShort));
+        return out;
+    }
+
     /** One point of a row in scalar code, every actor fired, its west reads from the locals carried along the row. */
     private static List<JStmt> pointAlongRow(LoweringContext cx) {
         cx.carries.carryWestReads();
@@ -275,6 +297,18 @@ public final class DataParallelLoops {
         row.addAll(rows.row(points));
         out.add(new JStmt.Loop(cx.coordinate[0], tileStart[0], tileEnd[0], constant(1), row));
         return out;
+    }
+
+    /** The form a whole tile takes (the lanes' forms where the kernel and the tile allow), made on {@code cx}. */
+    private static TileForm form(LoweringContext cx, DataParallelPlan plan, VectorWidth width, boolean dynamic) {
+        int[] tileShape = plan.tile();
+        // a kernel that reads sequences or looks up tables takes lanes along rows only: the row scans
+        boolean alongRows = StripMapping.readsAlongRowsOnly(plan.graph());
+        LaneVectors.Choice lanes = LaneVectors.choose(cx, width, true, alongRows, (k, skew) -> alongRows
+                ? RowScanTiles.against(plan.graph(), k, tileShape).map(reason -> "its sequences and lookups run in lanes along"
+                        + " rows only, in a row scan, and " + reason)
+                : dynamic ? TileForm.onlyOneTile(plan, k, skew) : shapeAgainst(plan, k, skew));
+        return TileForm.of(cx, plan, lanes, !dynamic);
     }
 
     /** Why the tile takes neither lanes across tiles nor one skewed strip of {@code k} lanes, or empty when it takes one. */
