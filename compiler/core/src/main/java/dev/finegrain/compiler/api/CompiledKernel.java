@@ -58,11 +58,18 @@ public final class CompiledKernel {
     private final Optional<LockMechanism> mechanism;
     private final String className;
     private final CompiledJvmKernel compiled;
+    /**
+     * The class for sizes the tiles do not divide ({@code JvmCodegen.tilesCutShort}), compiled at the first such run of
+     * a kernel compiled here; a class loaded from ahead of time has none, and such a run says how to get one.
+     */
+    private volatile CompiledJvmKernel raggedTiles;
+    private final boolean compiledHere;
     /** Other {@link Kernel} objects found to compile to this class's fingerprint (weak: kernels come and go). */
     private final Map<Kernel, Boolean> sameDefinition = Collections.synchronizedMap(new WeakHashMap<>());
 
     private CompiledKernel(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, String className,
-                           CompiledJvmKernel compiled) {
+                           CompiledJvmKernel compiled, boolean compiledHere) {
+        this.compiledHere = compiledHere;
         this.kernel = kernel;
         this.schedule = schedule;
         this.mechanism = mechanism;
@@ -76,7 +83,7 @@ public final class CompiledKernel {
         JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), GeneratedKernels.PACKAGE);
         try {
             Class<?> type = GeneratedKernels.define(AsmEmitter.emit(generated));
-            return new CompiledKernel(kernel, schedule, variant.mechanism(), generated.name(), CompiledJvmKernel.of(variant, type));
+            return new CompiledKernel(kernel, schedule, variant.mechanism(), generated.name(), CompiledJvmKernel.of(variant, type), true);
         } catch (IllegalAccessException failure) {
             throw new IllegalStateException("cannot define the generated class of kernel '" + kernel.name() + "'", failure);
         }
@@ -113,7 +120,7 @@ public final class CompiledKernel {
                     + kernel.name() + "' (fingerprint " + found + ", this definition's is " + expected + "); rebuild it "
                     + "(mvn compile) after changing the kernel");
         }
-        return new CompiledKernel(kernel, schedule, variant.mechanism(), name, CompiledJvmKernel.of(variant, type));
+        return new CompiledKernel(kernel, schedule, variant.mechanism(), name, CompiledJvmKernel.of(variant, type), false);
     }
 
     public Kernel kernel() {
@@ -152,12 +159,30 @@ public final class CompiledKernel {
             throw new IllegalArgumentException("threads must be positive, not " + threads);
         }
         WorkerTeam team = JvmBackend.team(threads);
-        CompiledJvmKernel.Prepared prepared = compiled.prepare(invocation, team.size(), RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
+        CompiledJvmKernel.Prepared prepared = forSizes(invocation.sizes()).prepare(invocation, team.size(),
+                RunSettings.DEFAULT_STALL_TIMEOUT_NANOS);
         long started = System.nanoTime();
         prepared.runOn(team);
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         KernelGraph graph = compiled.variant().graph();
         return new KernelResult(kernel, graph, invocation.sizes(), prepared.outputs(), elapsed);
+    }
+
+    /** The class that runs {@code sizes}: this one, or where the tiles do not divide them the one whose edge tiles are cut short. */
+    private CompiledJvmKernel forSizes(int[] sizes) {
+        if (!JvmCodegen.tilesCutShort(compiled.variant().plan(), sizes) || !compiledHere) {
+            return compiled;   // a class loaded from ahead of time checks the sizes and says which tile to choose
+        }
+        CompiledJvmKernel ragged = raggedTiles;
+        if (ragged == null) {
+            synchronized (this) {
+                if (raggedTiles == null) {
+                    raggedTiles = CompiledJvmKernel.compile(compiled.variant(), true);
+                }
+                ragged = raggedTiles;
+            }
+        }
+        return ragged;
     }
 
     /**

@@ -52,6 +52,28 @@ class CompiledKernelTest {
         }
     }
 
+    /**
+     * A kernel compiled at run time runs sizes its tiles do not divide (its edge tiles cut short, in a class compiled at
+     * the first such run); a class compiled ahead of time refuses them in one line naming the extent.
+     */
+    @Test
+    void sizesTheTilesDoNotDivideRunOnAKernelCompiledAtRunTime(@TempDir Path dir) throws Exception {
+        CompiledKernel compiled = CompiledKernel.compile(NW, dataParallel(16));
+        for (Invocation invocation : List.of(nw(48, 40, 3), nw(32, 32, 4), nw(7, 70, 5))) {
+            assertEquals(Optional.empty(), compiled.run(invocation, 2).firstDifference(KernelResult.oracle(invocation)),
+                    invocation.sizes()[0] + "x" + invocation.sizes()[1]);
+        }
+        KernelCompiler.compile(new CompileRequest(List.of(NW), List.of(dataParallel(16)), List.of(), "com.example.finegrain",
+                dir.resolve("classes"), dir.resolve("sources")));
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()}, getClass().getClassLoader())) {
+            CompiledKernel aot = CompiledKernel.load(NW, dataParallel(16), "com.example.finegrain", loader);
+            dev.finegrain.dsl.KernelDefinitionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    dev.finegrain.dsl.KernelDefinitionException.class, () -> aot.run(nw(48, 40, 3), 2));
+            assertTrue(refused.getMessage().startsWith("kernel 'nw': dataParallel tile extent 16 does not divide cols = 40"),
+                    refused.getMessage());
+        }
+    }
+
     @Test
     void lockDataflowUsesTheSchedulesThenTheKernelsMechanismThenAcquireRelease() {
         assertEquals(Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG), CompiledKernel.compile(NW, lockDataflow()).mechanism());

@@ -148,10 +148,15 @@ public final class CompiledJvmKernel {
 
     /** Compiles a variant (from the resolver) to a hidden class of this JVM. */
     public static CompiledJvmKernel compile(Variant variant) {
+        return compile(variant, false);
+    }
+
+    /** The same, for sizes its tiles need not divide ({@code raggedTiles}: {@link JvmCodegen#tilesCutShort}). */
+    public static CompiledJvmKernel compile(Variant variant, boolean raggedTiles) {
         try {
             Class<?> type = GeneratedKernels.define(AsmEmitter.emit(JvmCodegen.generate(variant.plan(), variant.mechanism(),
-                    GeneratedKernels.PACKAGE)));
-            return new CompiledJvmKernel(variant, type);
+                    GeneratedKernels.PACKAGE, JvmCodegen.preferredWidth(), raggedTiles)));
+            return new CompiledJvmKernel(variant, type, raggedTiles);
         } catch (IllegalAccessException failure) {
             throw new IllegalStateException("cannot define the generated class of " + variant.graph().name(), failure);
         }

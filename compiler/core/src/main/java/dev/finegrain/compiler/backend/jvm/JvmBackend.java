@@ -160,7 +160,7 @@ public final class JvmBackend implements Backend {
 
     @Override
     public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
-        boolean ragged = tilesCutShort(variant.plan(), invocation.sizes());
+        boolean ragged = JvmCodegen.tilesCutShort(variant.plan(), invocation.sizes());
         return measure(new CompiledJvmKernel(variant, generatedClass(variant.plan(), variant.mechanism(), ragged), ragged),
                 invocation, settings);
     }
@@ -227,15 +227,6 @@ public final class JvmBackend implements Backend {
             return false;
         }
         return runs >= COMPILED_RUNS || (elapsedNanos >= SETTLE_NANOS && runs >= SETTLE_RUNS) || elapsedNanos >= MAX_WARMUP_NANOS;
-    }
-
-    /** Whether the plan's tiles do not divide {@code sizes}, so that those at the high edges are cut short. */
-    private static boolean tilesCutShort(ExecutionPlan plan, int[] sizes) {
-        return switch (plan) {
-            case dev.finegrain.compiler.plan.DataParallelPlan tiles -> tiles.tileMisfit(sizes).isPresent();
-            case dev.finegrain.compiler.plan.DynamicDataflowPlan dynamic -> dynamic.tiles().tileMisfit(sizes).isPresent();
-            default -> false;
-        };
     }
 
     /** Classes are cached per plan object (weakly, so a plan's classes go when it does), mechanism and tile edges. */

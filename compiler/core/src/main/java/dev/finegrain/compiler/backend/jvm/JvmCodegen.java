@@ -85,6 +85,15 @@ public final class JvmCodegen {
         return method.findAttribute(Attributes.code()).orElseThrow().codeLength();
     }
 
+    /** Whether the plan's tiles do not divide {@code sizes}, so that a run needs the class whose edge tiles are cut short. */
+    public static boolean tilesCutShort(ExecutionPlan plan, int[] sizes) {
+        return switch (plan) {
+            case DataParallelPlan tiles -> tiles.tileMisfit(sizes).isPresent();
+            case DynamicDataflowPlan dynamic -> dynamic.tiles().tileMisfit(sizes).isPresent();
+            default -> false;
+        };
+    }
+
     /** Whether the plan cuts the domain into tiles (data-parallel's, dynamic dataflow's), which sizes may not fill. */
     public static boolean tiled(ExecutionPlan plan) {
         return plan instanceof DataParallelPlan || plan instanceof DynamicDataflowPlan;
