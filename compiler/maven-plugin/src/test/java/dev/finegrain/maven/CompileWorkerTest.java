@@ -73,7 +73,7 @@ class CompileWorkerTest {
     void compilesTheProjectsLibraryWithTheDslLoadedOnce() {
         List<String> result = new ArrayList<>();
         assertEquals(CompileWorker.OK, CompileWorker.execute(request("wavefront,data-parallel:4", "", ""), result), result::toString);
-        assertEquals(List.of("com.example.aot.RampWavefront", "com.example.aot.RampDataParallel4"),
+        assertEquals(List.of("com.example.aot.RampWavefront", "com.example.aot.RampDataParallel4", "com.example.aot.RampDataParallel4RaggedTiles"),
                 result.stream().filter(l -> l.startsWith("generated\t")).map(l -> l.split("\t")[1]).toList());
         assertEquals("kernels\tramp", result.get(result.size() - 1));
         assertTrue(Files.isRegularFile(project.resolve("out/classes/com/example/aot/RampWavefront.class")));

@@ -59,17 +59,18 @@ public final class CompiledKernel {
     private final String className;
     private final CompiledJvmKernel compiled;
     /**
-     * The class for sizes the tiles do not divide ({@code JvmCodegen.tilesCutShort}), compiled at the first such run of
-     * a kernel compiled here; a class loaded from ahead of time has none, and such a run says how to get one.
+     * The class for sizes the tiles do not divide ({@code JvmCodegen.tilesCutShort}), made at the first such run: compiled
+     * here for a kernel compiled here, loaded beside the class compiled ahead of time (the plugin writes both); none
+     * where that class is missing, and such a run then says which tile extent does not divide which size.
      */
-    private volatile CompiledJvmKernel raggedTiles;
-    private final boolean compiledHere;
+    private volatile Optional<CompiledJvmKernel> raggedTiles;
+    private final java.util.function.Supplier<Optional<CompiledJvmKernel>> raggedSource;
     /** Other {@link Kernel} objects found to compile to this class's fingerprint (weak: kernels come and go). */
     private final Map<Kernel, Boolean> sameDefinition = Collections.synchronizedMap(new WeakHashMap<>());
 
     private CompiledKernel(Kernel kernel, Schedule schedule, Optional<LockMechanism> mechanism, String className,
-                           CompiledJvmKernel compiled, boolean compiledHere) {
-        this.compiledHere = compiledHere;
+                           CompiledJvmKernel compiled, java.util.function.Supplier<Optional<CompiledJvmKernel>> raggedSource) {
+        this.raggedSource = raggedSource;
         this.kernel = kernel;
         this.schedule = schedule;
         this.mechanism = mechanism;
@@ -83,7 +84,8 @@ public final class CompiledKernel {
         JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), GeneratedKernels.PACKAGE);
         try {
             Class<?> type = GeneratedKernels.define(AsmEmitter.emit(generated));
-            return new CompiledKernel(kernel, schedule, variant.mechanism(), generated.name(), CompiledJvmKernel.of(variant, type), true);
+            return new CompiledKernel(kernel, schedule, variant.mechanism(), generated.name(), CompiledJvmKernel.of(variant, type),
+                    () -> Optional.of(CompiledJvmKernel.compile(variant, true)));
         } catch (IllegalAccessException failure) {
             throw new IllegalStateException("cannot define the generated class of kernel '" + kernel.name() + "'", failure);
         }
@@ -120,7 +122,26 @@ public final class CompiledKernel {
                     + kernel.name() + "' (fingerprint " + found + ", this definition's is " + expected + "); rebuild it "
                     + "(mvn compile) after changing the kernel");
         }
-        return new CompiledKernel(kernel, schedule, variant.mechanism(), name, CompiledJvmKernel.of(variant, type), false);
+        return new CompiledKernel(kernel, schedule, variant.mechanism(), name, CompiledJvmKernel.of(variant, type),
+                () -> loadRagged(name + JvmCodegen.RAGGED_SUFFIX, expected + JvmCodegen.RAGGED_SUFFIX, variant, loader));
+    }
+
+    /** The class for sizes the tiles do not divide that the plugin wrote beside {@code name}'s, if it is there and current. */
+    private static Optional<CompiledJvmKernel> loadRagged(String name, String expected, Variant variant, ClassLoader loader) {
+        Class<?> type;
+        try {
+            type = Class.forName(name, true, loader);
+        } catch (ClassNotFoundException missing) {
+            return Optional.empty();   // compiled by a plugin that wrote none: whole tiles only
+        } catch (LinkageError unlinkable) {
+            throw cannotLink(name, unlinkable);
+        }
+        if (!TeamTask.class.isAssignableFrom(type) || !expected.equals(fingerprintOf(type))) {
+            throw new IllegalStateException("class " + name + " was generated from another definition of kernel '"
+                    + variant.graph().name() + "' (fingerprint " + fingerprintOf(type) + ", this definition's is " + expected
+                    + "); rebuild it (mvn compile) after changing the kernel");
+        }
+        return Optional.of(CompiledJvmKernel.of(variant, type, true));
     }
 
     public Kernel kernel() {
@@ -170,19 +191,20 @@ public final class CompiledKernel {
 
     /** The class that runs {@code sizes}: this one, or where the tiles do not divide them the one whose edge tiles are cut short. */
     private CompiledJvmKernel forSizes(int[] sizes) {
-        if (!JvmCodegen.tilesCutShort(compiled.variant().plan(), sizes) || !compiledHere) {
-            return compiled;   // a class loaded from ahead of time checks the sizes and says which tile to choose
+        if (!JvmCodegen.tilesCutShort(compiled.variant().plan(), sizes)) {
+            return compiled;
         }
-        CompiledJvmKernel ragged = raggedTiles;
+        Optional<CompiledJvmKernel> ragged = raggedTiles;
         if (ragged == null) {
             synchronized (this) {
                 if (raggedTiles == null) {
-                    raggedTiles = CompiledJvmKernel.compile(compiled.variant(), true);
+                    raggedTiles = raggedSource.get();
                 }
                 ragged = raggedTiles;
             }
         }
-        return ragged;
+        // without one, the class for whole tiles checks the sizes and says which tile extent does not divide which size
+        return ragged.orElse(compiled);
     }
 
     /**

@@ -71,14 +71,18 @@ public final class KernelCompiler {
                     continue;
                 }
                 for (Variant variant : variants(resolver, kernel, schedule, backend, request.mechanisms(), notes)) {
-                    JClass generatedClass = JvmCodegen.generate(variant.plan(), variant.mechanism(), request.packageName());
-                    String earlier = kernelOfClass.putIfAbsent(generatedClass.name(), kernel.name());
-                    if (earlier != null && !earlier.equals(kernel.name())) {
-                        throw new KernelDefinitionException("kernels '" + earlier + "' and '" + kernel.name()
-                                + "' both compile to class " + generatedClass.name() + ", so one would overwrite the other; "
-                                + "rename one of them");
+                    // a tiled schedule gets a second class, for sizes its tiles do not divide (its edge tiles cut short)
+                    for (boolean raggedTiles : JvmCodegen.tiled(variant.plan()) ? List.of(false, true) : List.of(false)) {
+                        JClass generatedClass = JvmCodegen.generate(variant.plan(), variant.mechanism(), request.packageName(),
+                                JvmCodegen.preferredWidth(), raggedTiles);
+                        String earlier = kernelOfClass.putIfAbsent(generatedClass.name(), kernel.name());
+                        if (earlier != null && !earlier.equals(kernel.name())) {
+                            throw new KernelDefinitionException("kernels '" + earlier + "' and '" + kernel.name()
+                                    + "' both compile to class " + generatedClass.name() + ", so one would overwrite the other; "
+                                    + "rename one of them");
+                        }
+                        generated.add(write(generatedClass, request));
                     }
-                    generated.add(write(generatedClass, request));
                 }
             }
         }

@@ -167,6 +167,11 @@ public final class CompiledJvmKernel {
         return new CompiledJvmKernel(variant, kernelClass);
     }
 
+    /** The same for a class generated for sizes its tiles need not divide ({@code raggedTiles}). */
+    public static CompiledJvmKernel of(Variant variant, Class<?> kernelClass, boolean raggedTiles) {
+        return new CompiledJvmKernel(variant, kernelClass, raggedTiles);
+    }
+
     private static Optional<JClass.RowAlignment> rowsOf(Class<?> kernelClass) {
         try {
             return Optional.of(new JClass.RowAlignment(kernelClass.getField(JClass.ROW_SKEW_FIELD).getInt(null),

@@ -113,7 +113,7 @@ public final class JvmCodegen {
     }
 
     /** What a ragged class's name and fingerprint end with. */
-    static final String RAGGED_SUFFIX = "RaggedTiles";
+    public static final String RAGGED_SUFFIX = "RaggedTiles";
 
     /**
      * A digest of what a class is generated from: the kernel's IR (fields, actors, channels with their policies),
