@@ -141,7 +141,7 @@ public final class CompiledKernel {
                     + variant.graph().name() + "' (fingerprint " + fingerprintOf(type) + ", this definition's is " + expected
                     + "); rebuild it (mvn compile) after changing the kernel");
         }
-        return Optional.of(CompiledJvmKernel.of(variant, type, true));
+        return Optional.of(CompiledJvmKernel.of(variant, type));
     }
 
     public Kernel kernel() {

@@ -50,7 +50,7 @@ class SweepBehaviourTest {
     /**
      * The reference and JVM backends cut the tiles at the high edges short, as the GPU targets do: every tile shape at
      * sizes it does not divide, under data-parallel and dynamic dataflow, checked against the oracle (by the schedule
-     * checker on the reference backend, by the oracle's outputs on the JVM, which runs such sizes in scalar tiles).
+     * checker on the reference backend, by the oracle's outputs on the JVM, whose short tiles run scalar loops).
      */
     @Test
     void sizesTheTilesDoNotDivideRunWithTheEdgeTilesCutShort() {

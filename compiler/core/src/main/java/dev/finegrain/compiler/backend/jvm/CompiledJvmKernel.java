@@ -65,16 +65,15 @@ public final class CompiledJvmKernel {
     /** Spsc-ring's blocks and rings, where the variant's mechanism counts blocks ({@link RingFolding}, the plan's decision). */
     private final Optional<RingFolding> rings;
 
-    /** Whether the class cuts tiles short at the high edges, so any size runs ({@link JvmCodegen#generate} with ragged tiles). */
+    /**
+     * Whether the class cuts tiles short at the high edges, so any size runs: its fingerprint says so ({@link JvmCodegen}'s
+     * ragged classes), so a class for whole tiles can never be run at a size it would leave partly uncomputed.
+     */
     private final boolean raggedTiles;
 
     CompiledJvmKernel(Variant variant, Class<?> kernelClass) {
-        this(variant, kernelClass, false);
-    }
-
-    CompiledJvmKernel(Variant variant, Class<?> kernelClass, boolean raggedTiles) {
         this.variant = variant;
-        this.raggedTiles = raggedTiles;
+        this.raggedTiles = fingerprintOf(kernelClass).endsWith(JvmCodegen.RAGGED_SUFFIX);
         this.constructor = constructorOf(kernelClass);
         this.rows = rowsOf(kernelClass);
         this.bytes = bytesOf(variant.graph(), kernelClass);
@@ -156,7 +155,7 @@ public final class CompiledJvmKernel {
         try {
             Class<?> type = GeneratedKernels.define(AsmEmitter.emit(JvmCodegen.generate(variant.plan(), variant.mechanism(),
                     GeneratedKernels.PACKAGE, JvmCodegen.preferredWidth(), raggedTiles)));
-            return new CompiledJvmKernel(variant, type, raggedTiles);
+            return new CompiledJvmKernel(variant, type);
         } catch (IllegalAccessException failure) {
             throw new IllegalStateException("cannot define the generated class of " + variant.graph().name(), failure);
         }
@@ -167,9 +166,16 @@ public final class CompiledJvmKernel {
         return new CompiledJvmKernel(variant, kernelClass);
     }
 
-    /** The same for a class generated for sizes its tiles need not divide ({@code raggedTiles}). */
-    public static CompiledJvmKernel of(Variant variant, Class<?> kernelClass, boolean raggedTiles) {
-        return new CompiledJvmKernel(variant, kernelClass, raggedTiles);
+
+    /** The class's {@link JClass#FINGERPRINT_FIELD}; empty for a class without one. */
+    private static String fingerprintOf(Class<?> kernelClass) {
+        try {
+            return String.valueOf(kernelClass.getField(JClass.FINGERPRINT_FIELD).get(null));
+        } catch (NoSuchFieldException none) {
+            return "";
+        } catch (IllegalAccessException failure) {
+            throw new IllegalArgumentException(kernelClass + " hides its fingerprint", failure);
+        }
     }
 
     private static Optional<JClass.RowAlignment> rowsOf(Class<?> kernelClass) {

@@ -149,9 +149,8 @@ public final class JvmBackend implements Backend {
     }
 
     /**
-     * Sizes that tiles do not divide run with the tiles at the high edges cut short, in a class of their own whose tiles
-     * run scalar loops (the lanes' forms and the blocks of columns assume whole tiles); sizes they divide keep the class
-     * with lanes.
+     * Sizes that tiles do not divide run with the tiles at the high edges cut short, in a class of their own whose short
+     * tiles run scalar loops beside whole tiles in their form; sizes they divide keep the class for whole tiles.
      */
     @Override
     public boolean takesRaggedTiles() {
@@ -161,18 +160,12 @@ public final class JvmBackend implements Backend {
     @Override
     public BackendRun run(Variant variant, Invocation invocation, RunSettings settings) {
         boolean ragged = JvmCodegen.tilesCutShort(variant.plan(), invocation.sizes());
-        return measure(new CompiledJvmKernel(variant, generatedClass(variant.plan(), variant.mechanism(), ragged), ragged),
-                invocation, settings);
+        return measure(new CompiledJvmKernel(variant, generatedClass(variant.plan(), variant.mechanism(), ragged)), invocation, settings);
     }
 
     /** Runs a kernel class with the generated constructor signature; the tests use it for classes compiled from source. */
     BackendRun runWith(Class<?> kernelClass, Variant variant, Invocation invocation, RunSettings settings) {
-        return runWith(kernelClass, variant, invocation, settings, false);
-    }
-
-    /** The same for a class generated for sizes its tiles need not divide ({@code raggedTiles}). */
-    BackendRun runWith(Class<?> kernelClass, Variant variant, Invocation invocation, RunSettings settings, boolean raggedTiles) {
-        return measure(new CompiledJvmKernel(variant, kernelClass, raggedTiles), invocation, settings);
+        return measure(new CompiledJvmKernel(variant, kernelClass), invocation, settings);
     }
 
     private BackendRun measure(CompiledJvmKernel compiled, Invocation invocation, RunSettings settings) {

@@ -56,7 +56,8 @@ public final class JvmCodegen {
 
     /**
      * The class of a tiled plan for sizes its tiles do not divide ({@code raggedTiles}): the tiles at the high edges cut
-     * short, every tile in scalar loops over plain rows ({@link DataParallelLoops}); its name and fingerprint say so. For
+     * short and run in scalar loops, the whole ones in their form ({@link DataParallelLoops}); its name and fingerprint
+     * end with {@link #RAGGED_SUFFIX}, which is how a run knows it may take such sizes. For
      * the other plans, and with {@code raggedTiles} false, the class {@link #generate(ExecutionPlan, Optional, String,
      * VectorWidth)} makes.
      */

@@ -52,7 +52,10 @@ public final class DataParallelLoops {
     static final String RAGGED_SUMMARY = "Lanes: none; the tiles do not divide the sizes, so every tile runs scalar loops, those at"
             + " the high edges cut short.";
 
-    /** @param raggedTiles for sizes the tiles do not divide: the tiles at the high edges cut short, each tile in scalar loops */
+    /**
+     * @param raggedTiles for sizes the tiles do not divide: the tiles at the high edges cut short and run in scalar loops,
+     *                    the whole ones in their form (all in scalar loops where the form is lanes across tiles)
+     */
     public static JClass lower(String className, DataParallelPlan plan, VectorWidth width, boolean raggedTiles) {
         return lower(className, plan, null, width, raggedTiles);
     }
@@ -111,6 +114,8 @@ public final class DataParallelLoops {
             bounds.addAll(cx.layout.blockOrigins(tileIndex[last], tileStart[last]));
             bounds.addAll(westHalo(cx, tile[last], tileIndex[last], tileStart, tileEnd));
         }
+        // what every tile does first; a form's own statements follow (strips put theirs into bounds, see pointsInOrder)
+        List<JStmt> tileBounds = List.copyOf(bounds);
         List<JStmt> runTile = switch (form) {
             case TileForm.RowScan scan -> concat(bounds, scan.scan().tile(tileIndex[last], tileStart, tileEnd));
             case TileForm.BandRowScan rows -> concat(bounds, rowScans(cx, rows.rows(), tileStart, tileEnd));
@@ -127,7 +132,8 @@ public final class DataParallelLoops {
             List<JStmt> westOfShortTile = form instanceof TileForm.RowScan && rank == 2
                     ? concat(cx.layout.blockOrigins(tileIndex[last], tileStart[last]), westHalo(cx, tile[last], tileIndex[last], tileStart, tileEnd))
                     : List.of();
-            runTile = wholeOrCutShort(cx, tile, tileStart, tileEnd, bounds, runTile, westOfShortTile);
+            runTile = wholeOrCutShort(cx, tile, tileStart, tileEnd, tileBounds, runTile.subList(tileBounds.size(), runTile.size()),
+                    westOfShortTile);
         }
         if (dynamic) {
             out.addAll(readyTiles(cx, barrier, tiles, tileIndex, runTile));
@@ -249,10 +255,10 @@ public final class DataParallelLoops {
 
     /**
      * A tile at a size the tiles do not divide: its bounds (cut at the domain's high edges), then the whole tile's form
-     * ({@code runTile}, which starts with those bounds) where the tile is whole, else scalar loops over the tile's points.
+     * ({@code form}) where the tile is whole, else scalar loops over the tile's points (after {@code westOfShortTile}).
      */
     private static List<JStmt> wholeOrCutShort(LoweringContext cx, int[] tile, JExpr.Local[] tileStart, JExpr.Local[] tileEnd,
-                                               List<JStmt> bounds, List<JStmt> runTile, List<JStmt> westOfShortTile) {
+                                               List<JStmt> bounds, List<JStmt> form, List<JStmt> westOfShortTile) {
         JExpr whole = null;
         for (int d = 0; d < tile.length; d++) {
             JExpr full = compare(Op.EQ, sub(tileEnd[d], tileStart[d]), constant(tile[d]));
@@ -262,7 +268,7 @@ public final class DataParallelLoops {
         cutShort.addAll(pointsInOrder(cx, tile, tileStart, tileEnd, Optional.empty(), new ArrayList<>(), true));
         List<JStmt> out = new ArrayList<>(bounds);
         out.add(new JStmt.Comment("a whole tile in its form; a tile cut short at the domain's high edge in scalar loops"));
-        out.add(new JStmt.If(whole, runTile.subList(bounds.size(), runTile.size()), cutShort));
+        out.add(new JStmt.If(whole, form, cutShort));
         return out;
     }
 
