@@ -79,7 +79,8 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     String arch;
 
     @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain size for --simt and --gpu-plan, which fold it into"
-            + " the program (default: the kernel's first size)")
+            + " the program (default: the kernel's first size); for --java, the size whose class is shown (one whose tiles"
+            + " do not divide it has a class of its own)")
     String sizes;
 
 
@@ -129,8 +130,8 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         if (view == null && mechanism != null) {
             throw new UsageException("--mechanism chooses the variant of the --java, --simt, --gpu-plan or --cuda view; add one of them");
         }
-        if (!simt && !gpuPlan && !cuda && sizes != null) {
-            throw new UsageException("--sizes is for the --simt, --gpu-plan and --cuda views; add one or drop it");
+        if (!simt && !gpuPlan && !cuda && !java && sizes != null) {
+            throw new UsageException("--sizes is for the --java, --simt, --gpu-plan and --cuda views; add one or drop it");
         }
         if (profile != null && !simt && !gpuPlan) {
             throw new UsageException("--profile chooses the GPU model for --simt and --gpu-plan; add one or drop it");
@@ -201,7 +202,14 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
                         ? "the jvm backend cannot use mechanism '" + skip.mechanism().orElseThrow() + "' here: "
                                 + skip.detail()
                         : skipInViewWords(skip)));
-        JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), "dev.finegrain.generated");
+        List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, kernel.kernel().rank(), kernel.kernel().name());
+        if (given.size() > 1) {
+            throw new UsageException("--java shows the class of one size; give one size, not " + sizes);
+        }
+        // a size the tiles do not divide runs the class whose edge tiles are cut short: show that one
+        boolean raggedTiles = !given.isEmpty() && JvmCodegen.tilesCutShort(variant.plan(), given.getFirst());
+        JClass generated = JvmCodegen.generate(variant.plan(), variant.mechanism(), "dev.finegrain.generated",
+                JvmCodegen.preferredWidth(), raggedTiles);
         out().print(JavaSourceEmitter.emit(generated).toString());
         return 0;
     }

@@ -105,6 +105,17 @@ class CliBehaviourTest {
         assertTrue(list.out().contains("ones along the edges."), "descriptions are printed too:\n" + list.out());
     }
 
+    /** {@code show --java --sizes}: a size the tiles do not divide shows the class that runs it, its edge tiles cut short. */
+    @Test
+    void showJavaShowsTheClassOfTheSizeGiven() {
+        Outcome ragged = finegrain("show", "nw", "--java", "--schedule", "data-parallel:8", "--sizes", "20x12");
+        assertEquals(0, ragged.exit(), ragged.err());
+        assertTrue(ragged.out().contains("public final class NwDataParallel8x8RaggedTiles"), ragged.out());
+        Outcome whole = finegrain("show", "nw", "--java", "--schedule", "data-parallel:8", "--sizes", "16x24");
+        assertEquals(0, whole.exit(), whole.err());
+        assertTrue(whole.out().contains("public final class NwDataParallel8x8 ") && !whole.out().contains("RaggedTiles"), whole.out());
+    }
+
     @Test
     void showIrPrintsTheIrAfterAllPasses() {
         Outcome show = finegrain("show", "nw", "--ir");
@@ -315,7 +326,7 @@ class CliBehaviourTest {
                 Arguments.of("show: --mechanism without a view", List.of("show", "nw", "--mechanism", "tiny-lock"),
                         "--mechanism chooses the variant of the --java, --simt, --gpu-plan or --cuda view; add one of them"),
                 Arguments.of("show: --sizes without --simt", List.of("show", "nw", "--sizes", "64"),
-                        "--sizes is for the --simt, --gpu-plan and --cuda views; add one or drop it"),
+                        "--sizes is for the --java, --simt, --gpu-plan and --cuda views; add one or drop it"),
                 Arguments.of("show: --arch without --cuda", List.of("show", "nw", "--simt", "--schedule", "wavefront", "--arch", "sm_90"),
                         "--arch chooses the CUDA architecture for --cuda and --gpu-plan; add one or drop it"),
                 Arguments.of("show: --profile with --cuda", List.of("show", "nw", "--cuda", "--schedule", "wavefront", "--profile", "fermi-gtx570"),
