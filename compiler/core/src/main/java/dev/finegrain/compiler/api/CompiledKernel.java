@@ -20,8 +20,6 @@ import dev.finegrain.dsl.Schedule;
 import dev.finegrain.runtime.jvm.TeamTask;
 import dev.finegrain.runtime.jvm.WorkerTeam;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
@@ -105,43 +103,37 @@ public final class CompiledKernel {
     public static CompiledKernel load(Kernel kernel, Schedule schedule, String packageName, ClassLoader loader) {
         Variant variant = variant(kernel, schedule);
         String name = packageName + "." + JvmCodegen.className(variant.plan(), variant.mechanism());
-        Class<?> type;
-        try {
-            type = Class.forName(name, true, loader);
-        } catch (ClassNotFoundException missing) {
-            throw new IllegalStateException("no class " + name + " for kernel '" + kernel.name() + "' under "
-                    + describe(schedule, variant.mechanism()) + ": compile it with the finegrain-maven-plugin (goal compile, "
-                    + "with this schedule and mechanism and packageName " + packageName + "), or use CompiledKernel.compile");
-        } catch (LinkageError unlinkable) {
-            throw cannotLink(name, unlinkable);
-        }
         String expected = JvmCodegen.fingerprint(variant.plan(), variant.mechanism());
-        String found = fingerprintOf(type);
-        if (!TeamTask.class.isAssignableFrom(type) || !expected.equals(found)) {
-            throw new IllegalStateException("class " + name + " was generated from another definition of kernel '"
-                    + kernel.name() + "' (fingerprint " + found + ", this definition's is " + expected + "); rebuild it "
-                    + "(mvn compile) after changing the kernel");
-        }
+        Class<?> type = loadCurrent(name, expected, kernel.name(), loader).orElseThrow(() -> new IllegalStateException("no class "
+                + name + " for kernel '" + kernel.name() + "' under " + describe(schedule, variant.mechanism()) + ": compile it with"
+                + " the finegrain-maven-plugin (goal compile, with this schedule and mechanism and packageName " + packageName
+                + "), or use CompiledKernel.compile"));
+        // the class for sizes the tiles do not divide, which the plugin writes beside it (one compiled without has none)
         return new CompiledKernel(kernel, schedule, variant.mechanism(), name, CompiledJvmKernel.of(variant, type),
-                () -> loadRagged(name + JvmCodegen.RAGGED_SUFFIX, expected + JvmCodegen.RAGGED_SUFFIX, variant, loader));
+                () -> loadCurrent(name + JvmCodegen.RAGGED_SUFFIX, expected + JvmCodegen.RAGGED_SUFFIX, kernel.name(), loader)
+                        .map(ragged -> CompiledJvmKernel.of(variant, ragged)));
     }
 
-    /** The class for sizes the tiles do not divide that the plugin wrote beside {@code name}'s, if it is there and current. */
-    private static Optional<CompiledJvmKernel> loadRagged(String name, String expected, Variant variant, ClassLoader loader) {
+    /**
+     * The class {@code name} from {@code loader}, empty where there is none; refused where it was generated from another
+     * definition of the kernel (its fingerprint is not {@code expected}).
+     */
+    private static Optional<Class<?>> loadCurrent(String name, String expected, String kernel, ClassLoader loader) {
         Class<?> type;
         try {
             type = Class.forName(name, true, loader);
         } catch (ClassNotFoundException missing) {
-            return Optional.empty();   // compiled by a plugin that wrote none: whole tiles only
+            return Optional.empty();
         } catch (LinkageError unlinkable) {
             throw cannotLink(name, unlinkable);
         }
-        if (!TeamTask.class.isAssignableFrom(type) || !expected.equals(fingerprintOf(type))) {
-            throw new IllegalStateException("class " + name + " was generated from another definition of kernel '"
-                    + variant.graph().name() + "' (fingerprint " + fingerprintOf(type) + ", this definition's is " + expected
-                    + "); rebuild it (mvn compile) after changing the kernel");
+        String found = CompiledJvmKernel.fingerprintOf(type);
+        if (!TeamTask.class.isAssignableFrom(type) || !expected.equals(found)) {
+            throw new IllegalStateException("class " + name + " was generated from another definition of kernel '" + kernel
+                    + "' (fingerprint " + found + ", this definition's is " + expected + "); rebuild it (mvn compile) after"
+                    + " changing the kernel");
         }
-        return Optional.of(CompiledJvmKernel.of(variant, type));
+        return Optional.of(type);
     }
 
     public Kernel kernel() {
@@ -277,14 +269,5 @@ public final class CompiledKernel {
         }
         return new IllegalStateException("class " + className + " does not link in this JVM (" + unlinkable + "); "
                 + "rebuild it (mvn compile) with the same Finegrain version and JDK that run it", unlinkable);
-    }
-
-    private static String fingerprintOf(Class<?> type) {
-        try {
-            Field field = type.getField(JClass.FINGERPRINT_FIELD);
-            return Modifier.isStatic(field.getModifiers()) ? String.valueOf(field.get(null)) : "none";
-        } catch (NoSuchFieldException | IllegalAccessException none) {
-            return "none";
-        }
     }
 }

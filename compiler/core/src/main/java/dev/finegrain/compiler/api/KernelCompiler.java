@@ -72,7 +72,8 @@ public final class KernelCompiler {
                 }
                 for (Variant variant : variants(resolver, kernel, schedule, backend, request.mechanisms(), notes)) {
                     // a tiled schedule gets a second class, for sizes its tiles do not divide (its edge tiles cut short)
-                    for (boolean raggedTiles : JvmCodegen.tiled(variant.plan()) ? List.of(false, true) : List.of(false)) {
+                    for (boolean raggedTiles : dev.finegrain.compiler.plan.DataParallelPlan.tilesOf(variant.plan()).isPresent() ? List.of(false, true)
+                            : List.of(false)) {
                         JClass generatedClass = JvmCodegen.generate(variant.plan(), variant.mechanism(), request.packageName(),
                                 JvmCodegen.preferredWidth(), raggedTiles);
                         String earlier = kernelOfClass.putIfAbsent(generatedClass.name(), kernel.name());

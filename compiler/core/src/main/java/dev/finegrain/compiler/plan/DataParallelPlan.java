@@ -29,6 +29,15 @@ public record DataParallelPlan(KernelGraph graph, int[] tile) implements Executi
                 + "  sync: a barrier between consecutive block-diagonals\n";
     }
 
+    /** The tiles of a tiled plan (data-parallel's own, dynamic dataflow's), or empty for a plan without tiles. */
+    public static java.util.Optional<DataParallelPlan> tilesOf(ExecutionPlan plan) {
+        return switch (plan) {
+            case DataParallelPlan tiles -> java.util.Optional.of(tiles);
+            case DynamicDataflowPlan dynamic -> java.util.Optional.of(dynamic.tiles());
+            default -> java.util.Optional.empty();
+        };
+    }
+
     /** Which extent of {@code sizes} the tile does not divide, in words ("rows = 30 is not a multiple of 16"), if any. */
     public java.util.Optional<String> tileMisfit(int[] sizes) {
         int d = firstUndivided(sizes);

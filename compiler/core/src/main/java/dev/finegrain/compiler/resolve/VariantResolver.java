@@ -156,8 +156,7 @@ public final class VariantResolver {
      * divide the sizes, as Rodinia's do.
      */
     public static Optional<Skip> tileMisfit(ExecutionPlan plan, Backend backend, int[] sizes) {
-        DataParallelPlan tiles = plan instanceof DataParallelPlan dataParallel ? dataParallel
-                : plan instanceof DynamicDataflowPlan dynamic ? dynamic.tiles() : null;
+        DataParallelPlan tiles = DataParallelPlan.tilesOf(plan).orElse(null);
         if (tiles == null || backend.takesRaggedTiles()) {
             return Optional.empty();
         }

@@ -166,15 +166,13 @@ public final class CompiledJvmKernel {
         return new CompiledJvmKernel(variant, kernelClass);
     }
 
-
-    /** The class's {@link JClass#FINGERPRINT_FIELD}; empty for a class without one. */
-    private static String fingerprintOf(Class<?> kernelClass) {
+    /** A class's {@link JClass#FINGERPRINT_FIELD} ({@link JvmCodegen#fingerprint}), or "none" for a class without one. */
+    public static String fingerprintOf(Class<?> kernelClass) {
         try {
-            return String.valueOf(kernelClass.getField(JClass.FINGERPRINT_FIELD).get(null));
-        } catch (NoSuchFieldException none) {
-            return "";
-        } catch (IllegalAccessException failure) {
-            throw new IllegalArgumentException(kernelClass + " hides its fingerprint", failure);
+            java.lang.reflect.Field field = kernelClass.getField(JClass.FINGERPRINT_FIELD);
+            return java.lang.reflect.Modifier.isStatic(field.getModifiers()) ? String.valueOf(field.get(null)) : "none";
+        } catch (NoSuchFieldException | IllegalAccessException none) {
+            return "none";
         }
     }
 
@@ -287,11 +285,8 @@ public final class CompiledJvmKernel {
 
     /** The same, with {@code startsOnLine} saying which array sizes start on a cache line ({@link AlignedStorage}). */
     Runs runsOf(Invocation invocation, LongPredicate startsOnLine) {
-        if (variant.plan() instanceof DataParallelPlan dataParallel && !raggedTiles) {
-            dataParallel.checkSizes(invocation.sizes());
-        }
-        if (variant.plan() instanceof DynamicDataflowPlan dynamic && !raggedTiles) {
-            dynamic.tiles().checkSizes(invocation.sizes());
+        if (!raggedTiles) {
+            DataParallelPlan.tilesOf(variant.plan()).ifPresent(tiles -> tiles.checkSizes(invocation.sizes()));
         }
         Runs runs = new Runs(invocation, prepareArrays(variant, invocation, rings), startsOnLine);
         if (rows.isEmpty() || !rows.get().perTeam()) {

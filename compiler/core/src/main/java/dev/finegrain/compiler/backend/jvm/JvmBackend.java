@@ -58,10 +58,10 @@ public final class JvmBackend implements Backend {
     /** And no longer than this, for runs too slow to reach {@link #SETTLE_RUNS} soon. */
     private static final long MAX_WARMUP_NANOS = 10_000_000_000L;
 
-    private final Map<ExecutionPlan, Map<ClassKey, Class<?>>> classes = new WeakHashMap<>();
-
     /** What a plan's class is generated for besides the plan: the mechanism, and whether tiles may be cut short. */
     private record ClassKey(Optional<LockMechanism> mechanism, boolean raggedTiles) {}
+
+    private final Map<ExecutionPlan, Map<ClassKey, Class<?>>> classes = new WeakHashMap<>();
     private final Optional<VectorWidth> width;
 
     /** Classes with lanes as wide as this JVM's preferred vectors ({@link VectorWidth#preferred()}). */

@@ -33,6 +33,9 @@ import java.util.stream.Collectors;
 /** Lowers one plan (with its lock mechanism, for dataflow) to the loop IR of one kernel class. */
 public final class JvmCodegen {
 
+    /** What the name and fingerprint of a class for sizes its tiles do not divide end with. */
+    public static final String RAGGED_SUFFIX = "RaggedTiles";
+
     private JvmCodegen() {}
 
     /** With lanes as wide as this JVM's preferred vector shape ({@link VectorWidth#preferred()}). */
@@ -63,7 +66,7 @@ public final class JvmCodegen {
      */
     public static JClass generate(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width,
                                   boolean raggedTiles) {
-        boolean ragged = raggedTiles && tiled(plan);
+        boolean ragged = raggedTiles && DataParallelPlan.tilesOf(plan).isPresent();
         mechanism.filter(m -> plan instanceof DataflowPlan).flatMap(m -> SyncLayout.unsupported((DataflowPlan) plan, m))
                 .ifPresent(reason -> {
             throw new IllegalArgumentException("the jvm backend cannot use mechanism '" + mechanism.orElseThrow() + "' for kernel '"
@@ -88,16 +91,7 @@ public final class JvmCodegen {
 
     /** Whether the plan's tiles do not divide {@code sizes}, so that a run needs the class whose edge tiles are cut short. */
     public static boolean tilesCutShort(ExecutionPlan plan, int[] sizes) {
-        return switch (plan) {
-            case DataParallelPlan tiles -> tiles.tileMisfit(sizes).isPresent();
-            case DynamicDataflowPlan dynamic -> dynamic.tiles().tileMisfit(sizes).isPresent();
-            default -> false;
-        };
-    }
-
-    /** Whether the plan cuts the domain into tiles (data-parallel's, dynamic dataflow's), which sizes may not fill. */
-    public static boolean tiled(ExecutionPlan plan) {
-        return plan instanceof DataParallelPlan || plan instanceof DynamicDataflowPlan;
+        return DataParallelPlan.tilesOf(plan).flatMap(tiles -> tiles.tileMisfit(sizes)).isPresent();
     }
 
     private static JClass lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, String packageName, VectorWidth width,
@@ -112,9 +106,6 @@ public final class JvmCodegen {
         };
         return lowered.withFingerprint(fingerprint(plan, mechanism) + (raggedTiles ? RAGGED_SUFFIX : ""));
     }
-
-    /** What a ragged class's name and fingerprint end with. */
-    public static final String RAGGED_SUFFIX = "RaggedTiles";
 
     /**
      * A digest of what a class is generated from: the kernel's IR (fields, actors, channels with their policies),

@@ -73,14 +73,17 @@ public final class DataParallelLoops {
     /** {@code readySync} says how dynamic dataflow's tiles meet, or is null for data-parallel's barriers. */
     private static JClass lower(String className, DataParallelPlan plan, String readySync, VectorWidth width, boolean raggedTiles) {
         boolean dynamic = readySync != null;
-        LoweringContext cx = new LoweringContext(plan.graph(), null, width);
-        // at sizes the tiles do not divide, a whole tile keeps its form and the short tiles at the high edges run scalar
-        // loops in the same storage; lanes across tiles lay a group of tiles out together, so there every tile runs
-        // scalar loops (the form is made once on a context of its own to tell)
-        boolean wholeTilesKeepTheirForm = raggedTiles && !(form(new LoweringContext(plan.graph(), null, width), plan, width, dynamic)
-                instanceof TileForm.LanesAcrossTiles);
-        TileForm form = raggedTiles && !wholeTilesKeepTheirForm ? TileForm.cutShort(cx, plan, RAGGED_SUMMARY)
-                : form(cx, plan, width, dynamic);
+        LoweringContext made = new LoweringContext(plan.graph(), null, width);
+        TileForm chosen = form(made, plan, width, dynamic);
+        if (raggedTiles && chosen instanceof TileForm.LanesAcrossTiles) {
+            // at sizes the tiles do not divide, a whole tile keeps its form and a short one runs scalar loops in the same
+            // storage; lanes across tiles lay a group of tiles out together, so there every tile runs scalar loops (on
+            // a context of its own: the form first made has bound its storage)
+            made = new LoweringContext(plan.graph(), null, width);
+            chosen = TileForm.cutShort(made, plan, RAGGED_SUMMARY);
+        }
+        LoweringContext cx = made;
+        TileForm form = chosen;
         JExpr.Local barrier = dynamic ? cx.bind("readyTiles", READY_TILES, JClass.Source.SYNC, 0)
                 : cx.bind("barrier", LoweringContext.BARRIER, JClass.Source.SYNC, 0);
         int rank = cx.rank;
@@ -114,26 +117,28 @@ public final class DataParallelLoops {
             bounds.addAll(cx.layout.blockOrigins(tileIndex[last], tileStart[last]));
             bounds.addAll(westHalo(cx, tile[last], tileIndex[last], tileStart, tileEnd));
         }
-        // what every tile does first; a form's own statements follow (strips put theirs into bounds, see pointsInOrder)
-        List<JStmt> tileBounds = List.copyOf(bounds);
-        List<JStmt> runTile = switch (form) {
-            case TileForm.RowScan scan -> concat(bounds, scan.scan().tile(tileIndex[last], tileStart, tileEnd));
-            case TileForm.BandRowScan rows -> concat(bounds, rowScans(cx, rows.rows(), tileStart, tileEnd));
-            case TileForm.SkewedStrip strip -> concat(bounds, strip.lanes().strips(tileStart[0], tileEnd[0], tileStart[1]));
+        // the form's own statements, after the bounds
+        List<JStmt> formStatements = switch (form) {
+            case TileForm.RowScan scan -> scan.scan().tile(tileIndex[last], tileStart, tileEnd);
+            case TileForm.BandRowScan rows -> rowScans(cx, rows.rows(), tileStart, tileEnd);
+            case TileForm.SkewedStrip strip -> strip.lanes().strips(tileStart[0], tileEnd[0], tileStart[1]);
             case TileForm.LanesAcrossTiles across -> List.of();   // lanes across tiles replace the whole tile nest below
-            case TileForm.Strips strips -> concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, Optional.of(strips.strips()), bounds,
-                    false));
-            case TileForm.Scalar scalar -> concat(bounds, pointsInOrder(cx, tile, tileStart, tileEnd, Optional.empty(), bounds,
-                    raggedTiles));
+            case TileForm.Strips strips -> {
+                List<JStmt> statements = new ArrayList<>();   // the whole strips, then the rows after them
+                statements.addAll(pointsInOrder(cx, tile, tileStart, tileEnd, Optional.of(strips.strips()), statements, false));
+                yield statements;
+            }
+            case TileForm.Scalar scalar -> pointsInOrder(cx, tile, tileStart, tileEnd, Optional.empty(), new ArrayList<>(), raggedTiles);
         };
-
-        if (wholeTilesKeepTheirForm && !(form instanceof TileForm.Scalar)) {
+        List<JStmt> runTile;
+        if (raggedTiles && !(form instanceof TileForm.Scalar)) {
             // a row scan's blocks have no west halo of their own (it reads the west block): a short tile copies it first
             List<JStmt> westOfShortTile = form instanceof TileForm.RowScan && rank == 2
                     ? concat(cx.layout.blockOrigins(tileIndex[last], tileStart[last]), westHalo(cx, tile[last], tileIndex[last], tileStart, tileEnd))
                     : List.of();
-            runTile = wholeOrCutShort(cx, tile, tileStart, tileEnd, tileBounds, runTile.subList(tileBounds.size(), runTile.size()),
-                    westOfShortTile);
+            runTile = wholeOrCutShort(cx, tile, tileStart, tileEnd, bounds, formStatements, westOfShortTile);
+        } else {
+            runTile = concat(bounds, formStatements);   // a scalar form's loops take the tile's own bounds
         }
         if (dynamic) {
             out.addAll(readyTiles(cx, barrier, tiles, tileIndex, runTile));
@@ -227,11 +232,11 @@ public final class DataParallelLoops {
 
     /**
      * The tile's points in lexicographic order, the rows that whole strips of {@code strips} cover first (their statements
-     * go to {@code bounds}). A tile's row runs from column 0 of the tile to its width, a constant (where tiles may be cut
+     * go to {@code before}). A tile's row runs from column 0 of the tile to its width, a constant (where tiles may be cut
      * short, {@code raggedTiles}, the tile's own width), from row bases that point at the tile.
      */
     private static List<JStmt> pointsInOrder(LoweringContext cx, int[] tile, JExpr.Local[] tileStart, JExpr.Local[] tileEnd,
-                                             Optional<LaneStrips> strips, List<JStmt> bounds, boolean raggedTiles) {
+                                             Optional<LaneStrips> strips, List<JStmt> before, boolean raggedTiles) {
         int last = cx.last;
         cx.columnsFrom(tileStart[last]);
         List<JStmt> point = pointAlongRow(cx);
@@ -244,8 +249,8 @@ public final class DataParallelLoops {
         for (int d = last - 1; d >= 0; d--) {
             JExpr rowsFrom = tileStart[d];
             if (d == 0 && strips.isPresent()) {
-                bounds.addAll(strips.get().strips(tileStart[0], tileEnd[0], tileStart[1], tileEnd[1], List.of(), List.of()));
-                bounds.add(new JStmt.Comment("the rows after the last whole strip, one by one"));
+                before.addAll(strips.get().strips(tileStart[0], tileEnd[0], tileStart[1], tileEnd[1], List.of(), List.of()));
+                before.add(new JStmt.Comment("the rows after the last whole strip, one by one"));
                 rowsFrom = strips.get().stripsEnd();
             }
             runTile = List.of(new JStmt.Loop(cx.coordinate[d], rowsFrom, tileEnd[d], constant(1), runTile));
