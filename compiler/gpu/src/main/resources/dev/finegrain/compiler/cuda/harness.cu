@@ -99,9 +99,9 @@ static std::string cell_text(const FgField& field, long long c) {
             : std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(l);
 }
 
-static std::string value_text(const FgField& field, const char* bytes, bool is_double) {
+static std::string value_text(int element_bytes, const char* bytes, bool is_double) {
     char text[64];
-    if (field.element_bytes == 4) {
+    if (element_bytes == 4) {
         int v;
         memcpy(&v, bytes, 4);
         snprintf(text, sizeof text, "%d", v);
@@ -260,8 +260,8 @@ int main(int argc, char** argv) {
                 }
                 if (memcmp(a, b, field.element_bytes) != 0) {
                     status = "NOT VERIFIED";
-                    problem = std::string(field.name) + "[" + cell_text(field, c) + "]: expected " + value_text(field, a, is_double) + ", got "
-                            + value_text(field, b, is_double);
+                    problem = std::string(field.name) + "[" + cell_text(field, c) + "]: expected " + value_text(field.element_bytes, a, is_double) + ", got "
+                            + value_text(field.element_bytes, b, is_double);
                     break;
                 }
             }
@@ -284,10 +284,10 @@ int main(int argc, char** argv) {
                 const char* b = &got[(size_t) (c * output.element_bytes)];
                 if (output.is_double && both_nan(a, b)) continue;
                 if (memcmp(a, b, output.element_bytes) != 0) {
-                    FgField as_values = {output.name, output.element_bytes, 0, 1, {output.count, 1, 1}, {0, 0, 0}, {output.count, 1, 1}, 0, 0};
                     status = "NOT VERIFIED";
                     problem = std::string(output.name) + "[" + std::to_string(c) + "]: expected "
-                            + value_text(as_values, a, output.is_double != 0) + ", got " + value_text(as_values, b, output.is_double != 0);
+                            + value_text(output.element_bytes, a, output.is_double != 0) + ", got "
+                            + value_text(output.element_bytes, b, output.is_double != 0);
                     break;
                 }
             }

@@ -59,7 +59,10 @@ public final class CudaExport {
                 Invocation generated = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
                 Invocation invocation = params.isEmpty() ? generated : generated.withParams(params);
                 KernelOutputs oracle = SequentialOracle.run(graph, invocation);
-                data = bundle.addSize(graph, invocation, oracle, pointName(params));
+                // the padded state and the oracle's whole domains only where some row stores a field whole
+                boolean wholeFields = ofSize.stream().filter(row -> row.skipReason().isEmpty()).anyMatch(row ->
+                        CudaBundle.storesWholeFields((CudaBackend) row.backend(), row.variant().orElseThrow(), row.sizes()));
+                data = bundle.addSize(graph, invocation, oracle, pointName(params), wholeFields);
                 digest = oracle.digest(graph, sizes);
             }
             for (Sweep.Planned row : ofSize) {
@@ -72,9 +75,6 @@ public final class CudaExport {
                 } else {
                     bundle.addRow((CudaBackend) row.backend(), row.variant().orElseThrow(), row.sizes(), data, leading);
                 }
-            }
-            if (data != null) {
-                bundle.sizeDone(data);
             }
             from = to;
         }

@@ -200,9 +200,7 @@ public final class CudaBackend implements Backend {
                         : "the CUDA harness ended with status " + outcome.exit() + ": " + outcome.log().strip());
             }
             GpuMapping mapping = map(variant, invocation.sizes());
-            KernelOutputs outputs = !mapping.folding().isEmpty()
-                    ? CudaFiles.readFolded(work.resolve("outputs"), variant.graph(), invocation.sizes(), mapping.folding())
-                    : CudaFiles.readDomains(work.resolve("outputs"), variant.graph(), invocation.sizes());
+            KernelOutputs outputs = CudaFiles.readOutputs(work.resolve("outputs"), variant.graph(), invocation.sizes(), mapping.folding());
             Map<String, Object> details = new LinkedHashMap<>();
             for (String key : List.of("device", "launches", "median_ms", "min_ms", "max_ms", "threads_per_block", "timed_runs", "us")) {
                 Object value = row.get(key);

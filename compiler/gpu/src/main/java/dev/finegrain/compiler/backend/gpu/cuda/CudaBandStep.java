@@ -141,10 +141,10 @@ final class CudaBandStep {
             } else {
                 BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
                 out.line(CudaBandContext.ring(field, "out") + "[" + cx.ringSlot(ring, "i", c) + "] = " + value + ";");
-            }
-            if (edge.crossed() && !edge.readyWords() && edge.fields().contains(field) && !mapping.folding().folds(field)) {
-                out.line("if (" + onEdge + ") f." + CudaNames.member(field.name()) + "[g] = " + value
-                        + ";   // the edge, which the band to the right reads after the token");
+                if (edge.crossed() && !edge.readyWords() && edge.fields().contains(field)) {
+                    out.line("if (" + onEdge + ") f." + CudaNames.member(field.name()) + "[g] = " + value
+                            + ";   // the edge, which the band to the right reads after the token");
+                }
             }
             if (mapping.history()[field.id()] > 0) {
                 out.line(cx.own(field, c) + " = " + value + ";");

@@ -31,7 +31,6 @@ public final class CudaBundle {
 
     private final Path folder;
     private final List<String> rows = new ArrayList<>();
-    private final java.util.Map<Path, Size> wholeFieldsPending = new java.util.HashMap<>();
 
     private CudaBundle(Path folder) {
         this.folder = folder;
@@ -54,50 +53,42 @@ public final class CudaBundle {
         return new CudaBundle(folder);
     }
 
-    /**
-     * Writes one size's inputs and the oracle's kept outputs, which every row of the size shares, and the whole state
-     * fields when a row first needs them ({@link #addRow}); returns their folder.
-     */
+    /** Writes one size's inputs and the oracle's outputs, for rows that store every field whole; returns their folder. */
     public Path addSize(KernelGraph graph, Invocation invocation, KernelOutputs oracle) throws IOException {
-        return addSize(graph, invocation, oracle, "");
+        return addSize(graph, invocation, oracle, "", true);
     }
 
-    /** The same, for one point of swept params, named by {@code point} after the size ({@code 1024-work=16}). */
-    public Path addSize(KernelGraph graph, Invocation invocation, KernelOutputs oracle, String point) throws IOException {
+    /**
+     * Writes one size's inputs and the oracle's outputs, which every row of the size shares, for one point of swept
+     * params, named by {@code point} after the size ({@code 1024-work=16}); returns their folder. Every size gets the
+     * inputs, each folded field's halo frame and the oracle's kept values; only where a row stores a state field whole
+     * ({@code wholeFields}, {@link #storesWholeFields}) the padded state arrays and the oracle's whole domains too, which
+     * for a kernel that keeps less is the unfolded oracle's. So a bundle whose rows all fold holds a score-only
+     * alignment's sequences and kept values, not rows x columns of scores twice over.
+     */
+    public Path addSize(KernelGraph graph, Invocation invocation, KernelOutputs oracle, String point, boolean wholeFields)
+            throws IOException {
         Path size = folder.resolve("sizes").resolve(Arrays.stream(invocation.sizes()).mapToObj(String::valueOf)
                 .collect(Collectors.joining("x")) + point);
-        CudaFiles.writeInputs(size.resolve("inputs"), graph, invocation, false);
-        // a row that folds (the persistent bands of a kernel that keeps a field in part) compares the kept values
+        CudaFiles.writeInputs(size.resolve("inputs"), graph, invocation, wholeFields);
         CudaFiles.writeFolded(size.resolve("expected"), graph, invocation.sizes(), oracle);
-        wholeFieldsPending.put(size, new Size(graph, invocation, oracle));
+        if (wholeFields) {
+            CudaFiles.writeDomains(size.resolve("expected"), graph, graph.kernel().keeps().isEmpty() ? oracle.fields()
+                    : dev.finegrain.compiler.backend.reference.SequentialOracle.wholeFields(graph, invocation));
+        }
         return size;
     }
 
     /**
-     * Says that every row of a size has been added: its whole state fields, if no row needed them, never will be, and
-     * its inputs and oracle need not be held any longer.
+     * Whether a row of this variant at this size reads whole state fields: every row but one whose mapping folds every
+     * state field ({@code BandFolding}), and but one that cannot be mapped, which {@link #addRow} adds as skipped.
      */
-    public void sizeDone(Path size) {
-        wholeFieldsPending.remove(size);
-    }
-
-    /** A size whose whole state fields (padded inputs and the oracle's domains) are written when a row first needs them. */
-    private record Size(KernelGraph graph, Invocation invocation, KernelOutputs oracle) {}
-
-    /**
-     * Writes a size's whole state fields, once: each padded array with its halo, and the oracle's domain of each, which
-     * for a kernel that keeps less is the unfolded oracle's. A bundle whose rows all fold never writes them, so a
-     * score-only alignment's bundle holds its sequences and kept values, not rows x columns of scores twice over.
-     */
-    private void writeWholeFields(Path size) throws IOException {
-        Size pending = wholeFieldsPending.remove(size);
-        if (pending == null) {
-            return;
+    public static boolean storesWholeFields(CudaBackend backend, Variant variant, int[] sizes) {
+        try {
+            return !backend.map(variant, sizes).folding().foldsEveryStateField();
+        } catch (GpuLoweringException skipped) {
+            return false;
         }
-        KernelGraph graph = pending.graph();
-        CudaFiles.writeStateFields(size.resolve("inputs"), graph, pending.invocation());
-        CudaFiles.writeDomains(size.resolve("expected"), graph, graph.kernel().keeps().isEmpty() ? pending.oracle().fields()
-                : dev.finegrain.compiler.backend.reference.SequentialOracle.wholeFields(graph, pending.invocation()));
     }
 
     /**
@@ -112,9 +103,6 @@ public final class CudaBundle {
         } catch (GpuLoweringException cannot) {
             addSkipped(leading, cannot.getMessage());
             return;
-        }
-        if (!backend.map(variant, sizes).folding().foldsEveryStateField()) {
-            writeWholeFields(size);
         }
         Path dir = nextRow(source.id());
         Files.writeString(dir.resolve(source.id() + ".cu"), source.text());

@@ -33,8 +33,7 @@ final class CudaFiles {
 
     /**
      * Writes a run's inputs, tables, params and each folded field's halo frame ({@code <field>.frame.bin}); with
-     * {@code stateWhole} also every state field's padded array, which only a run that stores the field whole reads
-     * ({@link #writeStateFields} writes them later).
+     * {@code stateWhole} also every state field's padded array, which only a run that stores the field whole reads.
      */
     static void writeInputs(Path folder, KernelGraph graph, Invocation invocation, boolean stateWhole) throws IOException {
         Files.createDirectories(folder);
@@ -64,16 +63,6 @@ final class CudaFiles {
             };
         }
         write(folder.resolve("params.bin"), slots);
-    }
-
-    /** Every state field's padded array, its halo filled and its interior zero, as {@link #writeInputs} leaves out. */
-    static void writeStateFields(Path folder, KernelGraph graph, Invocation invocation) throws IOException {
-        Object[] padded = CommonHaloArrays.of(graph, invocation);
-        for (IrField field : graph.fields()) {
-            if (field.isState()) {
-                write(folder.resolve(field.name() + ".bin"), padded[field.id()]);
-            }
-        }
     }
 
     /** A folded 2D field's halo frame ({@link CudaFields#frameElements}), cut from its padded array. */
@@ -110,17 +99,21 @@ final class CudaFiles {
     }
 
     /**
-     * The outputs a folding run wrote with {@code --outputs}: each folded field's kept values and each of its
-     * reductions; the other state fields' domains, cut to what the kernel keeps, and their reductions.
+     * What a run wrote with {@code --outputs}: each state field's domain, cut to what the kernel keeps, and its
+     * reductions; for a field the variant folds ({@code folding}), its kept values and each of its reductions instead.
      */
-    static KernelOutputs readFolded(Path folder, KernelGraph graph, int[] sizes, BandFolding folding) throws IOException {
+    static KernelOutputs readOutputs(Path folder, KernelGraph graph, int[] sizes, BandFolding folding) throws IOException {
+        long points = java.util.Arrays.stream(sizes).asLongStream().reduce(1, Math::multiplyExact);
         Map<String, Object> whole = new LinkedHashMap<>();
         for (IrField field : graph.fields()) {
             if (field.isState() && !folding.folds(field)) {
-                whole.put(field.name(), read(folder.resolve(field.name() + ".bin"), field, (long) sizes[0] * sizes[1]));
+                whole.put(field.name(), read(folder.resolve(field.name() + ".bin"), field, points));
             }
         }
         KernelOutputs unfolded = KernelOutputs.ofDomain(graph, sizes, whole);
+        if (folding.isEmpty()) {
+            return unfolded;
+        }
         Map<String, Object> kept = new LinkedHashMap<>();
         for (IrField field : graph.fields()) {
             if (field.isState()) {
@@ -150,19 +143,6 @@ final class CudaFiles {
                 write(folder.resolve(field.name() + ".bin"), domains.get(field.name()));
             }
         }
-    }
-
-    /** The state fields' domains the harness wrote with {@code --outputs}. */
-    static KernelOutputs readDomains(Path folder, KernelGraph graph, int[] sizes) throws IOException {
-        long points = java.util.Arrays.stream(sizes).asLongStream().reduce(1, Math::multiplyExact);
-        Map<String, Object> fields = new LinkedHashMap<>();
-        for (IrField field : graph.fields()) {
-            if (!field.isState()) {
-                continue;
-            }
-            fields.put(field.name(), read(folder.resolve(field.name() + ".bin"), field, points));
-        }
-        return KernelOutputs.ofDomain(graph, sizes, fields);
     }
 
     /** {@code count} values of {@code field}'s type from a file the harness wrote. */

@@ -33,14 +33,6 @@ final class CudaReductions {
         this.at = value + "_at";
     }
 
-    String value() {
-        return value;
-    }
-
-    String at() {
-        return at;
-    }
-
     /** Whether it tracks the point of its extreme: an extreme asked with its position. */
     private boolean positioned() {
         return reduction.withPosition() && reduction.reduction().hasPosition();

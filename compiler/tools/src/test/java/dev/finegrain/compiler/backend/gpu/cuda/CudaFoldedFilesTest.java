@@ -51,7 +51,7 @@ class CudaFoldedFilesTest {
 
         CudaFiles.writeFolded(folder, graph, SIZES, oracle);
         CudaFiles.writeDomains(folder, graph, SequentialOracle.wholeFields(graph, invocation));
-        KernelOutputs back = CudaFiles.readFolded(folder, graph, SIZES, folding);
+        KernelOutputs back = CudaFiles.readOutputs(folder, graph, SIZES, folding);
 
         assertEquals(Optional.empty(), oracle.firstDifference(graph, SIZES, back));
         assertEquals(oracle.reductions(), back.reductions());
