@@ -22,7 +22,8 @@
 #               16384, smith-waterman at 16384
 #   folded      storage folding on the persistent bands, checked: the sequence samples (the final score; the last row
 #               and the maximum with its cell) at three sizes beside lock-dataflow (which stores them whole) and, with
-#               FOLD_JAR (a jar of kernels that keep every slice and reduce every way), those kernels too
+#               FOLD_JAR (a jar of kernels that keep every slice and reduce every way), those kernels too; from 513 rows
+#               on the band edge is a ring of 512 rows (3000x200: six laps)
 #   folded-speed  needleman-wunsch-seq and smith-waterman-seq folded at 16384 and 32768 (tiny-lock, 1 and 4 columns
 #               per lane), and, with FOLD_JAR, its nw-seq-whole (the same alignment, every score stored) at 16384
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
@@ -115,7 +116,7 @@ if [[ " $steps " == *" folded "* ]]; then
   SCHEDULES=$fold MECHANISMS=tiny-lock,acquire-release run_set folded needleman-wunsch-seq 100x70,1000x600,4096
   if [[ -n "${FOLD_JAR:-}" ]]; then
     for kernel in fold-mix fold-last-row; do
-      FINEGRAIN_CLASSPATH="$FOLD_JAR" SCHEDULES=$fold run_set folded "$kernel" 100x70,1000x600,257x1000
+      FINEGRAIN_CLASSPATH="$FOLD_JAR" SCHEDULES=$fold run_set folded "$kernel" 100x70,1000x600,257x1000,3000x200
     done
   fi
 fi

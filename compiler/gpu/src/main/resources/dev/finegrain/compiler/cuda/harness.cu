@@ -160,6 +160,9 @@ int main(int argc, char** argv) {
     memcpy(params.data(), param_bytes.data(), param_bytes.size());
     void* scratch;
     check(cudaMalloc(&scratch, (size_t) info->scratch_bytes), "cudaMalloc");
+    // what the run holds on the GPU: its fields (a folded field's halo frame) and its scratch memory
+    long long held_bytes = info->scratch_bytes;
+    for (int k = 0; k < info->field_count; k++) held_bytes += (long long) host[k].size();
     cudaStream_t stream;
     check(cudaStreamCreate(&stream), "cudaStreamCreate");
     cudaEvent_t start, stop;
@@ -311,6 +314,7 @@ int main(int argc, char** argv) {
     if (status != "verified") text += ", \"problem\": \"" + problem + "\"";
     if (!nan_cell.empty()) text += ", \"nan_cell\": \"" + nan_cell + "\"";   // the first cell that held a NaN on both sides
     if (!folded_fields.empty()) text += ", \"folded\": \"" + folded_fields + "\"";
+    text += ", \"device_bytes\": " + std::to_string(held_bytes);
     text += "}\n";
     FILE* out = result_path.empty() ? stdout : fopen(result_path.c_str(), "w");
     fputs(text.c_str(), out);

@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.reference;
 
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Invocation;
 
@@ -23,5 +24,31 @@ public final class PaddedFields {
      */
     public static Object[] prepare(KernelGraph graph, Invocation invocation, java.util.function.IntPredicate folded) {
         return new Interpreter(graph, invocation, false, folded).paddedArrays();
+    }
+
+    /**
+     * A 2D state field's boundary where a GPU that folds the field reads it, its halo frame: the halo rows above the
+     * domain (padded rows), then, for each row of the domain, the halo cells left of it. Made row by row in a rolling
+     * window, so no array over the domain is made: an int[] (bools as ints), long[] or double[] of
+     * {@code haloLow[0] x padded columns + rows x haloLow[1]} elements.
+     */
+    public static Object frame(KernelGraph graph, Invocation invocation, IrField field) {
+        int[] sizes = invocation.sizes();
+        int top = field.haloLow()[0];
+        int left = field.haloLow()[1];
+        int width = field.paddedExtent(1, sizes[1]);
+        int window = top + 1;
+        Interpreter interpreter = new Interpreter(graph, invocation, false, f -> f == field.id());
+        Object rows = interpreter.paddedArrays()[field.id()];   // the window: row r in slot r mod window
+        Object frame = java.lang.reflect.Array.newInstance(rows.getClass().getComponentType(),
+                Math.toIntExact((long) top * width + (long) sizes[0] * left));
+        for (int row = -top; row < 0; row++) {
+            System.arraycopy(rows, Math.floorMod(row, window) * width, frame, (row + top) * width, width);
+        }
+        for (int row = 0; row < sizes[0]; row++) {
+            interpreter.startRow(row);
+            System.arraycopy(rows, Math.floorMod(row, window) * width, frame, top * width + row * left, left);
+        }
+        return frame;
     }
 }

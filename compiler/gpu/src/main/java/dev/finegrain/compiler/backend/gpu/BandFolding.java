@@ -22,7 +22,7 @@ import java.util.Map;
  * band, and a second launch of one warp combines the bands, keeping the first point in row-major order on a tie.
  *
  * <p>All of it lies in the run's scratch memory after the edge tokens, at the offsets given here, so the GPU holds
- * the frame, the edge (rows x bands x edge columns) and the kept values, not rows x columns.
+ * the frame, the edge (bands x edge columns x a ring's rows, {@link EdgeRing}) and the kept values, not rows x columns.
  *
  * @param fields     the folded state fields, in the graph's order
  * @param reductions the reductions of folded fields, streamed on the GPU
@@ -51,10 +51,11 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
      * lanes to its right and the band to its right have read them), and so does each reduction over such a field.
      *
      * @param start        the first scratch byte free after the edge tokens
+     * @param edgeRows     rows of edge values each band holds: every row, or a ring's ({@link EdgeRing})
      * @param edgeFields   the fields that cross a band edge
      * @param tokenWords   whether the edge values are read from memory after a token (not ready words, which hold them)
      */
-    static BandFolding of(KernelGraph graph, int[] sizes, int bands, int edgeColumns, List<IrField> edgeFields,
+    static BandFolding of(KernelGraph graph, int[] sizes, int bands, int edgeColumns, int edgeRows, List<IrField> edgeFields,
                           boolean tokenWords, long start) {
         List<IrField> folded = foldedFields(graph);
         List<ReductionSpec> reductions = foldedReductions(graph);
@@ -63,7 +64,7 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
         for (IrField field : folded) {
             if (tokenWords && edgeFields.contains(field)) {
                 offsets.put(edgeKey(field), at);
-                at = align(at + (long) bands * edgeColumns * sizes[0] * GpuTarget.elementBytes(field.type()));
+                at = align(at + (long) bands * edgeColumns * edgeRows * GpuTarget.elementBytes(field.type()));
             }
             offsets.put(keptKey(field), at);
             at = align(at + KeptBox.of(graph.kernel().keep(field.name()), sizes).points() * (long) GpuTarget.elementBytes(field.type()));
@@ -130,14 +131,15 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
     }
 
     /** What {@code show} prints of the folding: one line per folded field, none when nothing folds. */
-    List<String> describe(KernelGraph graph, int[] sizes, int bands, int edgeColumns) {
+    List<String> describe(KernelGraph graph, int[] sizes, int bands, int edgeColumns, int edgeRows) {
         List<String> lines = new ArrayList<>();
         for (IrField field : fields) {
             Keep keep = graph.kernel().keep(field.name());
             List<String> parts = new ArrayList<>();
             parts.add("no array over the domain; the halo frame above and left of it");
             if (hasEdgeArray(field)) {
-                parts.add("an edge array of " + edgeColumns + " column(s) x " + sizes[0] + " rows per band");
+                parts.add("an edge array of " + edgeColumns + " column(s) x " + edgeRows + " rows per band"
+                        + (edgeRows < sizes[0] ? " (a ring)" : ""));
             }
             parts.add(KeptBox.of(keep, sizes).points() + " kept value(s) (" + keep.cliName() + ") written where computed");
             for (ReductionSpec reduction : reductions) {

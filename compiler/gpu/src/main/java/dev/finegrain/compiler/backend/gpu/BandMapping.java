@@ -145,9 +145,13 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
      * @param readyWords  tiny-lock's form: each edge value is a 64-bit word of its own in device memory with a ready
      *                    bit beside it, so the value is its token; otherwise a token word per group of rows
      * @param groupRows   rows one token covers: 1 per thread, the group size with warp-shared granularity
-     * @param tokenBytes  the device memory the tokens (or ready words) take, after the run's first 256 bytes
+     * @param ringRows    0: the edge holds every row; else the rows it holds at once, a ring in which row r lies at
+     *                    r mod ringRows ({@link #ring()})
+     * @param tokenBytes  the device memory the tokens (or ready words), and a ring's free counters, take after the
+     *                    run's first 256 bytes
      */
-    public record BandEdge(List<IrField> fields, int columns, int rowsBack, boolean readyWords, int groupRows, long tokenBytes) {
+    public record BandEdge(List<IrField> fields, int columns, int rowsBack, boolean readyWords, int groupRows, int ringRows,
+                           long tokenBytes) {
         public BandEdge {
             fields = List.copyOf(fields);
         }
@@ -156,13 +160,32 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
             return columns > 0;
         }
 
+        /**
+         * Whether the edge is a ring: its values and tokens for a row lie at the row mod {@link #ringRows}, each tagged
+         * with its lap (row / ringRows + 1), and a band writes a row only once the band to its right has copied the row
+         * a lap before it, which that band says in its free counter (the rows it will not read again).
+         */
+        public boolean ring() {
+            return ringRows > 0;
+        }
+
         /** Rows of the shared-memory window that one chunk of 32 steps reads. */
         public int windowRows() {
             return GpuTarget.WARP + columns - 1 + rowsBack;
         }
 
+        /** Rows above a chunk's first step where its window starts: the window's first row is base - lookbackRows. */
+        public int lookbackRows() {
+            return columns - 1 + rowsBack;
+        }
+
+        /** Rows of edge values a band holds: every row, or a ring's. */
+        public int heldRows(int rows) {
+            return ring() ? ringRows : rows;
+        }
+
         public int tokensPerBand(int rows) {
-            return Math.ceilDiv(rows, groupRows);
+            return Math.ceilDiv(heldRows(rows), groupRows);
         }
     }
 
@@ -196,6 +219,16 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     /** Where the folded fields' parts start in scratch memory: after the edge tokens. */
     public long foldingBase() {
         return TOKEN_BASE_BYTES + edge.tokenBytes();
+    }
+
+    /** A ring's free counters in scratch memory, after the token words: per band, the rows it will not read again. */
+    public long freeCountersAt() {
+        return TOKEN_BASE_BYTES + edge.tokenBytes() - freeCounterBytes(bands);
+    }
+
+    /** The bytes of a ring's free counters: an int per band, rounded up to 16. */
+    public static long freeCounterBytes(int bands) {
+        return (4L * bands + 15) / 16 * 16;
     }
 
     @Override
@@ -242,7 +275,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
                 .append(edge.crossed() ? "an edge window of " + edge.windowRows() + " rows x " + edge.columns() + " columns per field and warp"
                         : "no edge window")
                 .append(stagesTables() ? ", " + stagedTableBytes(graph) + " of lookup tables" : "").append('\n');
-        for (String line : folding.describe(graph, sizes, bands, edge.columns())) {
+        for (String line : folding.describe(graph, sizes, bands, edge.columns(), edge.heldRows(rows()))) {
             text.append("folded:     ").append(line).append('\n');
         }
         for (IrField field : laneSequences()) {
@@ -276,6 +309,9 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
                 : "a token word per " + (edge.groupRows() == 1 ? "row" : "group of " + edge.groupRows() + " rows") + " ("
                 + requested + ", device scope), the values read from the field" + (edge.fields().stream().anyMatch(folding::hasEdgeArray)
                 ? " (a folded field's from its edge array)" : "") + " after it";
-        return what + tokens + "; waited for 32 rows at a time; " + edge.tokenBytes() + " bytes of device memory";
+        String held = edge.ring() ? "; a ring of " + edge.ringRows() + " rows (row r at r mod " + edge.ringRows() + ", tagged with"
+                + " its lap): a band writes a row once the band to its right has copied the one a lap before, as that band's"
+                + " free counter says (acquire-release)" : "";
+        return what + tokens + "; waited for 32 rows at a time" + held + "; " + edge.tokenBytes() + " bytes of device memory";
     }
 }

@@ -18,6 +18,14 @@ public final class CommonHaloArrays {
     private CommonHaloArrays() {}
 
     public static Object[] of(KernelGraph graph, Invocation invocation) {
+        return of(graph, invocation, true);
+    }
+
+    /**
+     * The same; without {@code withState} the state fields are left out (null), and none of them is made over the domain:
+     * for a run whose every row folds them, which reads only their frames.
+     */
+    public static Object[] of(KernelGraph graph, Invocation invocation, boolean withState) {
         int[] sizes = invocation.sizes();
         CommonHalo halo = CommonHalo.of(graph);
         int[] extents = new int[sizes.length];
@@ -25,11 +33,14 @@ public final class CommonHaloArrays {
             extents[d] = halo.extent(sizes, d);
         }
         Domain common = new Domain(extents);
-        Object[] own = PaddedFields.prepare(graph, invocation);
+        Object[] own = withState ? PaddedFields.prepare(graph, invocation) : PaddedFields.prepare(graph, invocation, f -> true);
         Object[] padded = new Object[own.length];
         int[] point = new int[sizes.length];
         System.arraycopy(own, graph.fields().size(), padded, graph.fields().size(), own.length - graph.fields().size());
         for (IrField field : graph.fields()) {
+            if (field.isState() && !withState) {
+                continue;
+            }
             if (!GlobalReads.staged(field)) {
                 padded[field.id()] = own[field.id()];
                 continue;

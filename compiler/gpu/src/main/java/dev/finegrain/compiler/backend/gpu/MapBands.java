@@ -75,15 +75,10 @@ final class MapBands {
         }
         boolean readyWords = readyWords(mechanism, target, edgeFields);
         int groupRows = choices.warpShared() ? choices.groupSize() : 1;
-        long tokenBytes = columns == 0 ? 0 : readyWords ? 8L * edgeFields.size() * bands * columns * rows
-                : 4L * bands * Math.ceilDiv(rows, groupRows);
-        BandEdge edge = new BandEdge(edgeFields, columns, rowsBack, readyWords, groupRows, tokenBytes);
-        BandFolding folding = BandFolding.of(graph, sizes, bands, columns, edgeFields, !readyWords,
-                BandMapping.TOKEN_BASE_BYTES + tokenBytes);
         int windowPerWarp = 0;   // the edge window, in static shared memory
-        if (edge.crossed()) {
+        if (columns > 0) {
             for (IrField field : edgeFields) {
-                windowPerWarp += columns * edge.windowRows() * GpuTarget.elementBytes(field.type());
+                windowPerWarp += columns * (WARP + columns - 1 + rowsBack) * GpuTarget.elementBytes(field.type());
             }
         }
         // as many warps per block as the rings allow, up to four
@@ -104,6 +99,14 @@ final class MapBands {
         int perSm = Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / (warpsPerBlock * WARP),
                 blockBytes == 0 ? Integer.MAX_VALUE : target.sharedBytesPerSm() / blockBytes));
         int blocks = Math.min(Math.ceilDiv(bands, warpsPerBlock), target.smCount() * Math.max(1, perSm));
+        int ringRows = columns == 0 || BandFolding.foldedFields(graph).isEmpty() ? 0
+                : EdgeRing.rows(rows, groupRows, columns - 1 + rowsBack, blocks * warpsPerBlock);
+        int heldRows = ringRows == 0 ? rows : ringRows;
+        long tokenBytes = columns == 0 ? 0 : (readyWords ? 8L * edgeFields.size() * bands * columns * heldRows
+                : 4L * bands * Math.ceilDiv(heldRows, groupRows)) + (ringRows == 0 ? 0 : BandMapping.freeCounterBytes(bands));
+        BandEdge edge = new BandEdge(edgeFields, columns, rowsBack, readyWords, groupRows, ringRows, tokenBytes);
+        BandFolding folding = BandFolding.of(graph, sizes, bands, columns, heldRows, edgeFields, !readyWords,
+                BandMapping.TOKEN_BASE_BYTES + tokenBytes);
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, warpsPerBlock * WARP, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,

@@ -44,7 +44,7 @@ public final class AcquireReleaseCuda implements CudaSync {
     @Override
     public void bandWait(CudaBandContext cx, String last, String seen) {
         String upTo = cx.openPendingTokens(last, seen);
-        cx.out.line("    while (fg::load_acquire_gpu(&" + cx.tokenWord("band - 1", "t") + ") == 0) { }   // acquire");
+        cx.out.line("    while (" + cx.tokenPending("fg::load_acquire_gpu(&" + cx.tokenWord("band - 1", "t") + ")", "t") + ") { }   // acquire");
         cx.out.line("}");
         cx.markTokensSeen(seen, upTo);
         cx.out.line("__syncwarp();   // every lane's acquire before any lane reads the edge");
@@ -57,6 +57,6 @@ public final class AcquireReleaseCuda implements CudaSync {
 
     @Override
     public void bandPublishToken(CudaBandContext cx, String token) {
-        cx.out.line("fg::store_release_gpu(&" + cx.tokenWord("band", token) + ", 1);   // release the rows before it");
+        cx.out.line("fg::store_release_gpu(&" + cx.tokenWord("band", token) + ", " + cx.tokenValue(token) + ");   // release the rows before it");
     }
 }

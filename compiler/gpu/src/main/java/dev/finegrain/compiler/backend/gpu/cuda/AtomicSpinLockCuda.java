@@ -66,8 +66,9 @@ public final class AtomicSpinLockCuda implements CudaSync {
     @Override
     public void bandWait(CudaBandContext cx, String last, String seen) {
         String upTo = cx.openPendingTokens(last, seen);
-        cx.out.line("    while (atomicCAS(&" + cx.tokenWord("band - 1", "t") + ", 1, 0) != 1) { }   // take the lock (Listing 14)");
-        cx.out.line("    atomicExch(&" + cx.tokenWord("band - 1", "t") + ", 1);   // and give it back");
+        String free = cx.tokenValue("t");   // unlocked: 1, or in a ring the token's lap
+        cx.out.line("    while (atomicCAS(&" + cx.tokenWord("band - 1", "t") + ", " + free + ", 0) != " + free + ") { }   // take the lock (Listing 14)");
+        cx.out.line("    atomicExch(&" + cx.tokenWord("band - 1", "t") + ", " + free + ");   // and give it back");
         cx.out.line("}");
         cx.out.line("__threadfence();   // the atomics are relaxed: order the edge's loads after them");
         cx.markTokensSeen(seen, upTo);
@@ -82,6 +83,6 @@ public final class AtomicSpinLockCuda implements CudaSync {
     @Override
     public void bandPublishToken(CudaBandContext cx, String token) {
         cx.out.line("__threadfence();   // the rows before it, then the unlock");
-        cx.out.line("atomicExch(&" + cx.tokenWord("band", token) + ", 1);");
+        cx.out.line("atomicExch(&" + cx.tokenWord("band", token) + ", " + cx.tokenValue(token) + ");");
     }
 }

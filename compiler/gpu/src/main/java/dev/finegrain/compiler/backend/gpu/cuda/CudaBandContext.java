@@ -12,6 +12,8 @@ final class CudaBandContext {
 
     /** The pointer to the edge tokens in the run's scratch memory. */
     static final String TOKENS = "tokens";
+    /** The pointer to a ring's free counters: per band, the rows of the left band's edge it will not read again. */
+    static final String FREED = "freed";
 
     final CudaWriter out;
     final BandMapping mapping;
@@ -33,9 +35,43 @@ final class CudaBandContext {
         return mapping.edge().tokensPerBand(mapping.rows());
     }
 
-    /** The token word {@code token} of band {@code band} (expressions). */
+    /** Whether the edge is a ring of rows, its tokens and values tagged with their lap. */
+    boolean ring() {
+        return mapping.edge().ring();
+    }
+
+    /** The token word {@code token} of band {@code band} (expressions); in a ring, its slot. */
     String tokenWord(String band, String token) {
-        return TOKENS + "[(" + band + ") * " + tokensPerBand() + " + " + token + "]";
+        return TOKENS + "[(" + band + ") * " + tokensPerBand() + " + " + (ring() ? "((" + token + ") & " + (tokensPerBand() - 1) + ")" : token) + "]";
+    }
+
+    /** What a token word holds once token {@code token} is published: 1, or in a ring its lap (1 for the first). */
+    String tokenValue(String token) {
+        return ring() ? "(" + token + ") / " + tokensPerBand() + " + 1" : "1";
+    }
+
+    /** Whether {@code loaded}, a token word's value, is not yet token {@code token} published. */
+    String tokenPending(String loaded, String token) {
+        return ring() ? loaded + " != " + tokenValue(token) : loaded + " == 0";
+    }
+
+    /** Where row {@code row} (not negative) lies among the rows the edge holds. */
+    private String heldRow(String row) {
+        if (!ring()) {
+            return row;
+        }
+        int held = mapping.edge().ringRows();
+        return Integer.bitCount(held) == 1 ? "((" + row + ") & " + (held - 1) + ")" : "((" + row + ") % " + held + ")";
+    }
+
+    /** Tiny-lock's ready tag of a value at row {@code row} in the high half of its word: 1, or in a ring its lap. */
+    String readyTag(String row) {
+        return ring() ? "((fg::u64) ((" + row + ") / " + mapping.edge().ringRows() + " + 1) << 32)" : "(1ull << 32)";
+    }
+
+    /** Whether a ready word {@code word} does not yet hold the value of row {@code row}. */
+    String readyPending(String word, String row) {
+        return ring() ? "(" + word + " >> 32) != (fg::u64) ((" + row + ") / " + mapping.edge().ringRows() + " + 1)" : "(" + word + " >> 32) == 0";
     }
 
     /**
@@ -73,7 +109,8 @@ final class CudaBandContext {
 
     /** The index in an edge array of band {@code band}'s edge slot {@code slot} at row {@code row} (expressions). */
     String edgeIndex(String band, String slot, String row) {
-        return "((long long) (" + band + ") * " + mapping.edge().columns() + " + " + slot + ") * " + mapping.rows() + " + " + row;
+        return "((long long) (" + band + ") * " + mapping.edge().columns() + " + " + slot + ") * " + mapping.edge().heldRows(mapping.rows())
+                + " + " + heldRow(row);
     }
 
     /** A folded field's kept values in scratch memory. */
@@ -103,7 +140,7 @@ final class CudaBandContext {
     String readyWord(IrField field, String band, String slot, String row) {
         int k = mapping.edge().fields().indexOf(field);
         return TOKENS + "[((long long) (" + k + " * " + mapping.bands() + " + " + band + ") * " + mapping.edge().columns()
-                + " + " + slot + ") * " + mapping.rows() + " + " + row + "]";
+                + " + " + slot + ") * " + mapping.edge().heldRows(mapping.rows()) + " + " + heldRow(row) + "]";
     }
 
     /** The field's array element at a point of the domain (expressions for row and column). */

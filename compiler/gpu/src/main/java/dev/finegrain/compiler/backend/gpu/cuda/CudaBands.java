@@ -93,6 +93,10 @@ final class CudaBands {
             }
             out.line(sync.bandTokenType(cx) + "* const " + CudaBandContext.TOKENS + " = (" + sync.bandTokenType(cx) + "*) (scratch + "
                     + BandMapping.TOKEN_BASE_BYTES + ");");
+            if (edge.ring()) {
+                out.line("int* const " + CudaBandContext.FREED + " = (int*) (scratch + " + mapping.freeCountersAt() + ");   // per band: the"
+                        + " rows of the left band's edge it will not read again");
+            }
         }
         declareFolded();
         stageTables();
@@ -119,6 +123,9 @@ final class CudaBands {
         if (edge.crossed() && !edge.readyWords()) {
             out.line("int seen = 0;   // tokens of the band to the left already waited for");
         }
+        if (edge.ring()) {
+            out.line("int room = 0;   // the band to the right's free counter, as last read");
+        }
         if (!mapping.inputRings().isEmpty()) {
             out.comment("the first chunk's input rows");
             for (BandMapping.Ring ring : mapping.inputRings()) {
@@ -143,6 +150,9 @@ final class CudaBands {
         }
         if (edge.crossed()) {
             copyEdge();
+        }
+        if (edge.ring()) {
+            waitForRoom();
         }
         // a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks
         out.open("if (base >= 32 && base + 31 < " + mapping.rows() + " && band < " + (mapping.columns() / width) + ")");
@@ -169,7 +179,7 @@ final class CudaBands {
             out.comment("'" + field.name() + "' is folded: no array over the domain (its buffer holds the halo frame)");
             if (folding.hasEdgeArray(field)) {
                 out.line(cx.type(field) + "* const " + CudaBandContext.edgeArray(field) + " = (" + cx.type(field) + "*) (scratch + "
-                        + folding.offset(BandFolding.edgeKey(field)) + ");   // [band][edge column][row]");
+                        + folding.offset(BandFolding.edgeKey(field)) + ");   // [band][edge column][row" + (edge.ring() ? " mod " + edge.ringRows() : "") + "]");
             }
             out.line(cx.type(field) + "* const " + CudaBandContext.keptArray(field) + " = (" + cx.type(field) + "*) (scratch + "
                     + folding.offset(BandFolding.keptKey(field)) + ");   // the values the run keeps, row-major");
@@ -371,6 +381,26 @@ final class CudaBands {
         out.close();
         out.close();
         out.line("__syncwarp();   // the window is complete before any lane reads it");
+        if (edge.ring()) {
+            int freedFrom = GpuTarget.WARP - edge.lookbackRows();   // the next chunk's window starts at base + this
+            out.line("if (lane == 0 && band > 0) fg::store_release_gpu(&" + CudaBandContext.FREED + "[band], base " + (freedFrom < 0 ? "- " + -freedFrom
+                    : "+ " + freedFrom) + ");   // rows before the next window are copied for good: the left band may write over them");
+        }
+    }
+
+    /**
+     * A ring's other direction: before a chunk whose rows (up to base + 31) would go into the slots of rows a lap
+     * earlier, the warp waits until the band to its right has copied those (its free counter); lane 0 reads the counter
+     * and the warp meets, so every lane's stores come after the read.
+     */
+    private void waitForRoom() {
+        int ring = edge.ringRows();
+        String needed = "base - " + (ring - GpuTarget.WARP);
+        out.open("if (band < " + (mapping.bands() - 1) + " && " + needed + " > room)");
+        out.line("if (lane == 0) while ((room = fg::load_acquire_gpu(&" + CudaBandContext.FREED + "[band + 1])) < " + needed + ") { }");
+        out.line("__syncwarp();   // every lane's stores after the read");
+        out.line("room = __shfl_sync(0xffffffffu, room, 0);");
+        out.close();
     }
 
 }

@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.KernelOutputs;
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.CommonHaloArrays;
+import dev.finegrain.compiler.backend.reference.PaddedFields;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Invocation;
@@ -37,7 +38,7 @@ final class CudaFiles {
      */
     static void writeInputs(Path folder, KernelGraph graph, Invocation invocation, boolean stateWhole) throws IOException {
         Files.createDirectories(folder);
-        Object[] padded = CommonHaloArrays.of(graph, invocation);
+        Object[] padded = CommonHaloArrays.of(graph, invocation, stateWhole);
         for (IrField field : graph.fields()) {
             if (stateWhole || !field.isState()) {
                 write(folder.resolve(field.name() + ".bin"), padded[field.id()]);
@@ -46,7 +47,7 @@ final class CudaFiles {
         if (graph.rank() == 2) {
             CudaFields layout = CudaFields.of(graph, invocation.sizes());
             for (IrField field : BandFolding.foldedFields(graph)) {
-                write(folder.resolve(field.name() + ".frame.bin"), frame(layout, padded[field.id()]));
+                write(folder.resolve(field.name() + ".frame.bin"), frame(layout, field, PaddedFields.frame(graph, invocation, field)));
             }
         }
         for (int t = 0; t < graph.kernel().tables().size(); t++) {
@@ -65,15 +66,24 @@ final class CudaFiles {
         write(folder.resolve("params.bin"), slots);
     }
 
-    /** A folded 2D field's halo frame ({@link CudaFields#frameElements}), cut from its padded array. */
-    private static Object frame(CudaFields layout, Object padded) {
-        int top = Math.toIntExact(layout.halo().low()[0] * layout.extent(1));
+    /**
+     * A folded 2D field's halo frame ({@link CudaFields#frameElements}) in the common halo's layout, from the field's own
+     * ({@link PaddedFields#frame}); words its own halo does not reach stay zero, as in the padded arrays.
+     */
+    private static Object frame(CudaFields layout, IrField field, Object own) {
+        int top = layout.halo().low()[0];
         int left = layout.halo().low()[1];
+        int width = Math.toIntExact(layout.extent(1));
+        int ownTop = field.haloLow()[0];
+        int ownLeft = field.haloLow()[1];
+        int ownWidth = field.paddedExtent(1, layout.sizes()[1]);
         int rows = layout.sizes()[0];
-        Object frame = java.lang.reflect.Array.newInstance(padded.getClass().getComponentType(), Math.toIntExact(layout.frameElements()));
-        System.arraycopy(padded, 0, frame, 0, top);
+        Object frame = java.lang.reflect.Array.newInstance(own.getClass().getComponentType(), Math.toIntExact(layout.frameElements()));
+        for (int row = -ownTop; row < 0; row++) {
+            System.arraycopy(own, (row + ownTop) * ownWidth, frame, (row + top) * width + (left - ownLeft), ownWidth);
+        }
         for (int r = 0; r < rows; r++) {
-            System.arraycopy(padded, Math.toIntExact((r + layout.halo().low()[0]) * layout.extent(1)), frame, top + r * left, left);
+            System.arraycopy(own, ownTop * ownWidth + r * ownLeft, frame, top * width + r * left + (left - ownLeft), ownLeft);
         }
         return frame;
     }

@@ -120,14 +120,14 @@ public final class TinyLockCuda implements CudaSync {
         }
         String word = cx.out.temporary("word");
         cx.out.line("fg::u64 " + word + ";");
-        cx.out.line("do { " + word + " = fg::load_relaxed_gpu(&" + cx.readyWord(field, "band - 1", slot, row) + "); } while (("
-                + word + " >> 32) == 0);   // the value's own ready bit");
+        cx.out.line("do { " + word + " = fg::load_relaxed_gpu(&" + cx.readyWord(field, "band - 1", slot, row) + "); } while ("
+                + cx.readyPending(word, row) + ");   // the value's own ready bit");
         cx.out.line(target + " = (int) (unsigned) " + word + ";");
     }
 
     @Override
     public void bandPublishValue(CudaBandContext cx, IrField field, String slot, String value) {
-        cx.out.line("fg::store_relaxed_gpu(&" + cx.readyWord(field, "band", slot, "i") + ", (1ull << 32) | (unsigned) " + value
+        cx.out.line("fg::store_relaxed_gpu(&" + cx.readyWord(field, "band", slot, "i") + ", " + cx.readyTag("i") + " | (unsigned) " + value
                 + ");   // value and ready bit in one store");
     }
 

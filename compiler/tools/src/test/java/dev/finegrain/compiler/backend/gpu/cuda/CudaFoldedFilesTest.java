@@ -79,30 +79,55 @@ class CudaFoldedFilesTest {
         assertEquals(0, Files.size(folder.resolve("s.frame.bin")));
     }
 
+    /**
+     * The frame, made row by row without the field's domain, holds what the padded array holds above and left of the
+     * domain, for a field whose own halo is the common one (fold-mix's t) and for one whose halo is narrower than the
+     * common halo (r reads a row back only; s reads two columns back), whose other words stay zero.
+     */
     @Test
     void aFoldedFieldsFrameIsItsHaloAboveAndLeftOfTheDomain(@TempDir Path folder) throws Exception {
-        KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.foldMix());
-        Invocation invocation = graph.kernel().invocation().sizes(SIZES).build();
-        CudaFiles.writeInputs(folder, graph, invocation, false);
-        assertFalse(Files.exists(folder.resolve("t.bin")), "a state field's padded array is left for a row that needs it");
-
-        CudaFields layout = CudaFields.of(graph, SIZES);
-        long[] padded = (long[]) CommonHaloArrays.of(graph, invocation)[graph.field("t").id()];
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(folder.resolve("t.frame.bin"))).order(ByteOrder.LITTLE_ENDIAN);
-        long[] frame = new long[Math.toIntExact(layout.frameElements())];
-        bytes.asLongBuffer().get(frame);
-        assertEquals(frame.length * 8L, Files.size(folder.resolve("t.frame.bin")));
-        long extent = layout.extent(1);
-        int top = layout.halo().low()[0];
-        int left = layout.halo().low()[1];
-        for (int row = -top; row < SIZES[0]; row++) {
-            for (int column = -left; column < (row < 0 ? SIZES[1] : 0); column++) {
-                long inPadded = padded[Math.toIntExact((row + top) * extent + column + left)];
-                long inFrame = frame[Math.toIntExact(row < 0 ? (row + top) * extent + column + left
-                        : top * extent + (long) row * left + column + left)];
-                assertEquals(inPadded, inFrame, "t[" + row + ", " + column + "]");
+        dev.finegrain.dsl.Kernel narrow = dev.finegrain.dsl.Finegrain.kernel("narrow")
+                .domain(dev.finegrain.dsl.Finegrain.dim("i", "rows"), dev.finegrain.dsl.Finegrain.dim("j", "cols"))
+                .state("s", dev.finegrain.dsl.Finegrain.INT, dev.finegrain.dsl.Finegrain.boundary(
+                        dev.finegrain.dsl.Finegrain.index("i").times(7).minus(dev.finegrain.dsl.Finegrain.index("j"))))
+                .state("r", dev.finegrain.dsl.Finegrain.LONG, dev.finegrain.dsl.Finegrain.boundary(
+                        dev.finegrain.dsl.Finegrain.index("j").times(5).plus(dev.finegrain.dsl.Finegrain.index("i")).castTo(
+                                dev.finegrain.dsl.Type.LONG)))
+                .actor("s", "s", a -> a.read("s", 0, -2).plus(a.read("s", -1, 0)))
+                .actor("r", "r", a -> a.read("r", -1, 0).plus(a.read("s", 0, 0).castTo(dev.finegrain.dsl.Type.LONG)))
+                .keep("s", dev.finegrain.dsl.Keep.LAST_ROW)
+                .keep("r", dev.finegrain.dsl.Keep.FINAL)
+                .build();
+        for (dev.finegrain.dsl.Kernel kernel : List.of(GpuGoldenCatalog.foldMix(), narrow)) {
+            KernelGraph graph = Pipeline.compile(kernel);
+            Invocation invocation = graph.kernel().invocation().sizes(SIZES).build();
+            Path inputs = folder.resolve(kernel.name());
+            CudaFiles.writeInputs(inputs, graph, invocation, false);
+            CudaFields layout = CudaFields.of(graph, SIZES);
+            Object[] padded = CommonHaloArrays.of(graph, invocation);
+            for (IrField field : BandFolding.foldedFields(graph)) {
+                assertFalse(Files.exists(inputs.resolve(field.name() + ".bin")), "a state field's padded array is left for a row that needs it");
+                ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(inputs.resolve(field.name() + ".frame.bin"))).order(ByteOrder.LITTLE_ENDIAN);
+                long[] frame = new long[Math.toIntExact(layout.frameElements())];
+                boolean isLong = field.type() == dev.finegrain.dsl.Type.LONG;
+                for (int k = 0; k < frame.length; k++) {
+                    frame[k] = isLong ? bytes.getLong() : bytes.getInt();
+                }
+                assertFalse(bytes.hasRemaining(), field.name() + ": the frame's size");
+                long extent = layout.extent(1);
+                int top = layout.halo().low()[0];
+                int left = layout.halo().low()[1];
+                for (int row = -top; row < SIZES[0]; row++) {
+                    for (int column = -left; column < (row < 0 ? SIZES[1] : 0); column++) {
+                        int at = Math.toIntExact((row + top) * extent + column + left);
+                        long inPadded = isLong ? ((long[]) padded[field.id()])[at] : ((int[]) padded[field.id()])[at];
+                        long inFrame = frame[Math.toIntExact(row < 0 ? (row + top) * extent + column + left
+                                : top * extent + (long) row * left + column + left)];
+                        assertEquals(inPadded, inFrame, kernel.name() + ": " + field.name() + "[" + row + ", " + column + "]");
+                    }
+                }
+                assertTrue(java.util.Arrays.stream(frame).anyMatch(v -> v != 0), field.name() + ": the boundary is not all zero");
             }
         }
-        assertTrue(java.util.Arrays.stream(frame).anyMatch(v -> v != 0), "the boundary is not all zero");
     }
 }

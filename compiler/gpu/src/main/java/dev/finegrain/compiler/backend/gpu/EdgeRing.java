@@ -1,0 +1,44 @@
+package dev.finegrain.compiler.backend.gpu;
+
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+
+/**
+ * How many rows a band edge holds at once when the kernel folds its storage: a ring, so that the edge takes
+ * bands x columns x ring rows of device memory rather than bands x columns x rows, and a run's memory grows with the
+ * sequences, not with their product.
+ *
+ * <p>A band writes row r into the slot of row r - R only once the band to its right has copied that row into its
+ * window, as that band's free counter says. The ring must be long enough that this never closes a cycle of waits:
+ * <ul>
+ *   <li>Within bands that run at once: a band at chunk b has published rows up to b - 32 (less a token group), so the band
+ *       to its right has copied every window up to chunk b - 64 and freed the rows below b - 32 - lookback; a band
+ *       writes at most row b + 31 in its chunk, so a ring of at least 3 x 32 + lookback + group rows never stops it
+ *       while the band to its right is still moving.</li>
+ *   <li>Across rounds: with W resident warps, band kW waits to start until warp 0 has finished band (k - 1)W, which
+ *       (through the chain of free counters) needs band kW - 1 to have run ahead of band kW, which has not started, by up
+ *       to a ring, and each band to the left a ring further: W rings must cover the rows, with each hop's slack.</li>
+ * </ul>
+ * The ring is therefore rows / W plus that slack, rounded up to a power of two of token groups (so that a token's slot
+ * is a mask), and at least {@link #MIN_ROWS}, which keeps a band's checks of the counter to one in several chunks.
+ */
+final class EdgeRing {
+
+    /** The fewest rows a ring holds: a band ahead of the one to its right by two chunks reads the counter once in 14. */
+    static final int MIN_ROWS = 512;
+
+    private EdgeRing() {}
+
+    /**
+     * The ring's rows, or 0 where a ring would hold every row anyway.
+     *
+     * @param lookbackRows  rows above a chunk's first step where its edge window starts
+     * @param residentWarps warps of the launch, all resident
+     */
+    static int rows(int rows, int groupRows, int lookbackRows, int residentWarps) {
+        long slack = 3L * GpuTarget.WARP + lookbackRows + groupRows;
+        long needed = Math.max(MIN_ROWS, Math.ceilDiv(rows, residentWarps) + slack);
+        long tokens = Long.highestOneBit(Math.ceilDiv(needed, groupRows) - 1) * 2;   // the power of two at or above
+        long ring = Math.max(1, tokens) * groupRows;
+        return ring < rows ? (int) ring : 0;
+    }
+}
