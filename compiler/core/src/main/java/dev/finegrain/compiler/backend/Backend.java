@@ -35,6 +35,14 @@ public interface Backend {
         return false;
     }
 
+    /**
+     * Whether a run of this variant at {@code sizes} holds no field over the domain (it folds every state field and reads
+     * sequences), so that it may go beyond the points an array holds ({@link DomainLimits}); others skip such sizes.
+     */
+    default boolean foldsEveryField(Variant variant, int[] sizes) {
+        return false;
+    }
+
     /** Whether it runs on worker threads, so that {@code --threads} means something to it. */
     default boolean usesThreads() {
         return false;

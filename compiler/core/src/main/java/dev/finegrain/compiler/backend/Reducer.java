@@ -49,7 +49,7 @@ public final class Reducer {
         List<Integer> position = new ArrayList<>();
         if (spec.withPosition()) {
             int[] point = new int[sizes.length];
-            new Domain(sizes).coordinates(Math.toIntExact(at), point);
+            Domain.coordinates(sizes, at, point);
             for (int c : point) {
                 position.add(c);
             }

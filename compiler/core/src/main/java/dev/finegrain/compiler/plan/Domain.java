@@ -61,4 +61,47 @@ public final class Domain {
         }
         return true;
     }
+
+    /**
+     * The row-major number of {@code point} in a domain of {@code sizes}, as a long: for a run of more points than an
+     * int-indexed array holds, which keeps no array over the domain (a folded run) and numbers its points all the same.
+     */
+    public static long linear(int[] sizes, int[] point) {
+        long index = 0;
+        for (int d = 0; d < sizes.length; d++) {
+            index = index * sizes[d] + point[d];
+        }
+        return index;
+    }
+
+    /** The coordinates of point number {@code linear} of a domain of {@code sizes}, into {@code point}. */
+    public static void coordinates(int[] sizes, long linear, int[] point) {
+        for (int d = sizes.length - 1; d >= 0; d--) {
+            point[d] = (int) (linear % sizes[d]);
+            linear /= sizes[d];
+        }
+    }
+
+    /** The number of points of a domain of {@code sizes}, as a long. */
+    public static long pointCount(int[] sizes) {
+        long count = 1;
+        for (int size : sizes) {
+            count *= size;
+        }
+        return count;
+    }
+
+    /**
+     * Steps {@code point} to the next point in row-major order; returns false (and leaves it at the origin) after the
+     * last. Visits every point of a domain of any size without numbering them.
+     */
+    public static boolean next(int[] sizes, int[] point) {
+        for (int d = sizes.length - 1; d >= 0; d--) {
+            if (++point[d] < sizes[d]) {
+                return true;
+            }
+            point[d] = 0;
+        }
+        return false;
+    }
 }

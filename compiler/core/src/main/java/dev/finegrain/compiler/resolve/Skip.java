@@ -30,6 +30,8 @@ public record Skip(Reason reason, String detail, String message, Optional<LockMe
         /** The mechanism asked for does not fit this kernel and schedule on the target. */
         MECHANISM_DOES_NOT_FIT,
         /** The schedule's tiles do not divide the size asked for. */
-        TILES_DO_NOT_DIVIDE_SIZE
+        TILES_DO_NOT_DIVIDE_SIZE,
+        /** The size has more points than an array holds, and the target keeps a field in one under this schedule. */
+        SIZE_BEYOND_ARRAYS
     }
 }

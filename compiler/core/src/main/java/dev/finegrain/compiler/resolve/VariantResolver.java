@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.resolve;
 
 import dev.finegrain.compiler.backend.Backend;
+import dev.finegrain.compiler.backend.DomainLimits;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
@@ -118,11 +119,30 @@ public final class VariantResolver {
         return new Resolution.Resolved(new Variant(plan.graph(), plan, mechanism));
     }
 
-    /** The variant a request names at one size, or why there is none (the above, or tiles that do not divide it). */
+    /**
+     * The variant a request names at one size, or why there is none (the above, tiles that do not divide it, or more
+     * points than an array holds on a target that would hold a field over the domain).
+     */
     public Resolution resolve(VariantRequest request, int[] sizes) {
         Resolution resolution = resolve(request);
-        Optional<Skip> misfit = resolution.variant().flatMap(variant -> tileMisfit(variant.plan(), request.target(), sizes));
+        Optional<Skip> misfit = resolution.variant().flatMap(variant -> sizeMisfit(variant, request.target(), sizes));
         return misfit.<Resolution>map(Resolution.Skipped::new).orElse(resolution);
+    }
+
+    /**
+     * Why a resolved variant cannot run at one size on a backend: tiles that do not divide it ({@link #tileMisfit}), or
+     * more points than an array holds where the backend would hold a field over the domain.
+     */
+    public static Optional<Skip> sizeMisfit(Variant variant, Backend target, int[] sizes) {
+        return tileMisfit(variant.plan(), target, sizes).or(() -> beyondArrays(variant, target, sizes));
+    }
+
+    private static Optional<Skip> beyondArrays(Variant variant, Backend target, int[] sizes) {
+        if (!DomainLimits.beyondArrays(sizes) || target.foldsEveryField(variant, sizes)) {
+            return Optional.empty();
+        }
+        String why = DomainLimits.beyondArraysOn(target.name(), sizes);
+        return Optional.of(new Skip(Skip.Reason.SIZE_BEYOND_ARRAYS, why, why));
     }
 
     /**

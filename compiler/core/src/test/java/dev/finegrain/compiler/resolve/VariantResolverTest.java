@@ -111,6 +111,14 @@ class VariantResolverTest {
                 resolver.resolve(VariantRequest.of(NW, dataParallel(16), new WithoutPersistence()), new int[] {30, 32}));
         assertTrue(resolver.resolve(VariantRequest.of(NW, dataParallel(16), new WithoutPersistence()), new int[] {32, 32}).variant().isPresent());
         assertTrue(resolver.resolve(VariantRequest.of(NW, dataParallel(16), JVM), new int[] {30, 32}).variant().isPresent());
+        // beyond the points an int-indexed array holds, only a backend that folds every field of the variant runs it
+        Kernel scoreOnly = kernel("score-only").domain(dim("i", "n"), dim("j", "m"))
+                .state("s", INT, boundary(constant(0))).actor("a", "s", c -> c.read("s", -1, -1).plus(1))
+                .keep("s", dev.finegrain.dsl.Keep.FINAL).build();
+        assertSkip(Skip.Reason.SIZE_BEYOND_ARRAYS, "size 65536x65536 has 4294967296 points, more than an int-indexed array over"
+                + " the domain holds (1073741824), and backend 'jvm' indexes the domain with ints under this schedule",
+                resolver.resolve(VariantRequest.of(scoreOnly, lockDataflow(), JVM), new int[] {65536, 65536}));
+        assertTrue(resolver.resolve(VariantRequest.of(scoreOnly, lockDataflow(), JVM), new int[] {32768, 32768}).variant().isPresent());
     }
 
     private static void assertSkip(Skip.Reason reason, String messageStart, Resolution resolution) {

@@ -124,7 +124,7 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
             throw new UsageException("kernel '" + kernelName + "' has " + kernel.kernel().rank() + " dimensions; seed 003's"
                     + " efficiency loop is a chain of one dimension (an interleaved lock-dataflow changes where a chain runs)");
         }
-        int[] sizes = size == null ? kernel.defaultSizes().getFirst() : CliValues.size(size, 1, kernelName);
+        int[] sizes = size == null ? kernel.defaultSizes().getFirst() : CliValues.size(size, kernel.kernel());
         Crossover search = new Crossover(kernel, param, sizes, repeats, seed, line -> {
             err().println(line);
             err().flush();

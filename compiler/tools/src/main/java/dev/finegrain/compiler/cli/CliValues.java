@@ -22,12 +22,6 @@ import java.util.stream.Collectors;
 /** Turns command-line words into kernels, sizes, schedules, backends and mechanisms, or one clear usage error. */
 final class CliValues {
 
-    /**
-     * Padded arrays must stay int-indexable; halos add a little, so leave room: 2^30 points (a 32768 x 32768 alignment,
-     * whose fields padded by a small halo stay far below 2^31 elements; a very thin domain with a halo may not).
-     */
-    private static final long MAX_POINTS = 1L << 30;
-
     private CliValues() {}
 
     static LibraryKernel kernel(KernelCatalog catalog, String name) {
@@ -39,7 +33,9 @@ final class CliValues {
      * One size: {@code N} (every dimension N) or {@code NxM[xK]}, one extent per dimension of a kernel of the given
      * rank. Commas separate sizes in a list ({@code compare --sizes 64,128x32}), never the extents of one size.
      */
-    static int[] size(String text, int rank, String kernel) {
+    static int[] size(String text, dev.finegrain.dsl.Kernel of) {
+        int rank = of.rank();
+        String kernel = of.name();
         if (text.contains(",")) {
             throw new UsageException("size '" + text + "' holds a comma, which separates sizes in a list; write one size as N"
                     + " or as extents joined by 'x' (" + text.replace(",", "x") + ")");
@@ -65,10 +61,11 @@ final class CliValues {
             throw new UsageException("size '" + text + "' has " + extents.length + " extents but kernel '" + kernel
                     + "' has " + rank + " dimensions; give N or " + rank + " extents joined by 'x'");
         }
-        long points = Arrays.stream(extents).asLongStream().reduce(1, (a, b) -> a * b);
-        if (points > MAX_POINTS) {
-            throw new UsageException("size '" + text + "' has " + points + " points; a run holds at most " + MAX_POINTS
-                    + " (arrays are int-indexed), so choose smaller extents");
+        // arrays are int-indexed (2^30 points, with room for halos), but a kernel that keeps its state fields in part and
+        // reads sequences holds none over the domain where a run folds them: its size is refused only for what it holds
+        java.util.Optional<String> tooLarge = dev.finegrain.compiler.backend.DomainLimits.tooLarge(of, extents);
+        if (tooLarge.isPresent()) {
+            throw new UsageException(tooLarge.get());
         }
         return extents;
     }
@@ -78,7 +75,7 @@ final class CliValues {
      * in one, is a usage error: split on its own, {@code ","} would give no size at all, and a command given no size
      * would run nothing and blame the skipped rows.
      */
-    static List<int[]> sizes(String text, int rank, String kernel) {
+    static List<int[]> sizes(String text, dev.finegrain.dsl.Kernel kernel) {
         String[] parts = text.split(",", -1);
         if (Arrays.stream(parts).allMatch(String::isBlank)) {
             throw new UsageException("--sizes '" + text + "' is an empty list; give one or more sizes separated by commas, e.g. "
@@ -90,7 +87,7 @@ final class CliValues {
                 throw new UsageException("--sizes '" + text + "' has an empty entry; separate sizes with single commas, e.g. "
                         + "--sizes 64,128 or --sizes 64x32,128x64");
             }
-            sizes.add(size(part.trim(), rank, kernel));
+            sizes.add(size(part.trim(), kernel));
         }
         return sizes;
     }

@@ -91,7 +91,7 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         ResultFormat resultFormat = options.resultFormat();
         int rank = kernel.kernel().rank();
         ComparisonRequest.Builder request = ComparisonRequest.builder(kernel)
-                .sizes(sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, rank, kernelName))
+                .sizes(sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, kernel.kernel()))
                 .schedules(schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules))
                 .backends(axes.withProfileSettings(backends == null ? Backends.available() : CliValues.backends(backends)))
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
@@ -100,7 +100,7 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 // set by the launcher when standard error is a terminal: its width
                 .progressBar(Integer.getInteger("finegrain.progress.columns", 0));
         List<String> askedSizes = sizes == null ? List.of()
-                : CliValues.sizes(sizes, rank, kernelName).stream().map(ComparisonRunner::sizeText).toList();
+                : CliValues.sizes(sizes, kernel.kernel()).stream().map(ComparisonRunner::sizeText).toList();
         List<ResultRow> read = new ArrayList<>();
         results.forEach(file -> read.addAll(ImportedRows.read(file)));
         // a row read from a file is a claim; the oracle recomputed here decides whether it was checked against this kernel

@@ -75,7 +75,7 @@ final class CrossoverCommand extends CatalogCommand implements Callable<Integer>
         }
         Crossover.Variant a = variant(between, "--between");
         Crossover.Variant b = variant(and, "--and");
-        int[] sizes = size == null ? kernel.defaultSizes().getFirst() : CliValues.size(size, kernel.kernel().rank(), kernelName);
+        int[] sizes = size == null ? kernel.defaultSizes().getFirst() : CliValues.size(size, kernel.kernel());
         Crossover search = new Crossover(kernel, axis, sizes, repeats, seed, line -> {
             err().println(line);
             err().flush();

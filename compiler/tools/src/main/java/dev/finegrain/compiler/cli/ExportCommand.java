@@ -88,7 +88,7 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
 
     private int export(LibraryKernel kernel, List<Backend> cudaBackends, Path partial, Path folder) throws IOException {
         ComparisonRequest request = ComparisonRequest.builder(kernel)
-                .sizes(sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, kernel.kernel().rank(), kernelName))
+                .sizes(sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, kernel.kernel()))
                 .schedules(schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules))
                 .backends(cudaBackends)
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))

@@ -59,7 +59,7 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
         Backend parsedBackend = CliValues.backend(backend);
         CliValues.requireRuns(parsedBackend, parsedSchedule);
         ComparisonRequest.Builder request = ComparisonRequest.builder(kernel)
-                .sizes(List.of(CliValues.size(size, kernel.kernel().rank(), kernelName)))
+                .sizes(List.of(CliValues.size(size, kernel.kernel())))
                 .schedules(List.of(parsedSchedule)).backends(List.of(parsedBackend))
                 .mechanisms(oneMechanism(kernel, parsedSchedule, parsedBackend).map(m -> MechanismChoice.listed(List.of(m)))
                         .orElse(MechanismChoice.ownOrAll()));

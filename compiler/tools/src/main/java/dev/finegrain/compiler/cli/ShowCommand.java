@@ -156,7 +156,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
                 : GpuModelBackend.PREFIX + (profile == null ? DEFAULT_PROFILE : profile));
         String what = real ? "backend '" + backend.name() + "'" : "the GPU model";
         int rank = kernel.kernel().rank();
-        List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, rank, kernel.kernel().name());
+        List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, kernel.kernel());
         if (given.size() > 1) {
             throw new UsageException(view + " folds one size into the program; give one size, not " + sizes);
         }
@@ -202,7 +202,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
                         ? "the jvm backend cannot use mechanism '" + skip.mechanism().orElseThrow() + "' here: "
                                 + skip.detail()
                         : skipInViewWords(skip)));
-        List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, kernel.kernel().rank(), kernel.kernel().name());
+        List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, kernel.kernel());
         if (given.size() > 1) {
             throw new UsageException("--java shows the class of one size; give one size, not " + sizes);
         }

@@ -143,7 +143,7 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
         List<LockMechanism> mechanisms = distinct(rows.stream().map(ResultRow::mechanism)
                 .filter(mechanism -> !mechanism.equals("-")).toList()).stream().map(CliValues::mechanism).toList();
         List<int[]> sizes = distinct(rows.stream().map(ResultRow::size).toList()).stream()
-                .map(size -> CliValues.size(size, kernel.kernel().rank(), kernelName)).toList();
+                .map(size -> CliValues.size(size, kernel.kernel())).toList();
         ComparisonRequest request = ComparisonRequest.builder(kernel).sizes(sizes).schedules(schedules)
                 .backends(List.of(model)).mechanisms(mechanisms.isEmpty() ? MechanismChoice.ownOrAll()
                         : MechanismChoice.listed(mechanisms)).seed(seed)

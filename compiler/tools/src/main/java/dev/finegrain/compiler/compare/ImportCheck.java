@@ -127,7 +127,6 @@ public final class ImportCheck {
         return Optional.empty();
     }
 
-    /** The digest of the oracle's outputs for a size and seed, or empty when the size is unreadable or too large here. */
     /** The values of the kernel's params that the row names as swept axes ({@code axis_work}), typed as declared. */
     private static Map<String, Object> params(ResultRow row, LibraryKernel kernel) {
         Map<String, Object> params = new java.util.LinkedHashMap<>();
@@ -146,6 +145,7 @@ public final class ImportCheck {
         return params;
     }
 
+    /** The digest of the oracle's outputs for a size and seed, or empty when the size is unreadable or too large here. */
     private static Optional<String> oracleDigest(LibraryKernel kernel, VariantResolver resolver, String size, long seed,
                                                  Map<String, Object> params) {
         Optional<int[]> parsed = sizes(size);

@@ -147,7 +147,7 @@ public final class Sweep {
             for (Map<String, Object> point : axes.paramPoints()) {
                 for (Resolved row : resolved) {
                     Optional<String> skip = row.resolution.skip()
-                            .or(() -> row.resolution.variant().flatMap(v -> VariantResolver.tileMisfit(v.plan(), row.backend, size)))
+                            .or(() -> row.resolution.variant().flatMap(v -> VariantResolver.sizeMisfit(v, row.backend, size)))
                             .map(Skip::message);
                     Optional<Variant> variant = skip.isPresent() ? Optional.empty() : row.resolution.variant();
                     // a backend that runs on no threads gives one row, whatever thread counts the sweep names

@@ -302,8 +302,8 @@ class CliBehaviourTest {
                 Arguments.of("size that is not a number", List.of("run", "nw", "--size", "abc"), "size 'abc' is not a size"),
                 Arguments.of("size zero", List.of("run", "nw", "--size", "0"), "size '0' has an extent below 1"),
                 Arguments.of("size past 2^30 points", List.of("run", "nw", "--size", "32768x32769"),
-                        "size '32768x32769' has 1073774592 points; a run holds at most 1073741824 (arrays are int-indexed), so"
-                                + " choose smaller extents"),
+                        "input 'reference' of kernel 'nw' spans 1073774592 points at size 32768x32769, more than an array"
+                                + " holds (1073741824); choose smaller extents, or read the input along fewer dimensions (along(...))"),
                 Arguments.of("size of the wrong rank", List.of("run", "nw", "--size", "4x4x4"),
                         "size '4x4x4' has 3 extents but kernel 'nw' has 2 dimensions"),
                 Arguments.of("bad size in a list", List.of("compare", "nw", "--sizes", "8,abc"), "size 'abc' is not a size"),
@@ -394,7 +394,7 @@ class CliBehaviourTest {
     void aSizeTooLargeToIndexIsAUsageError() {
         Outcome outcome = finegrain("run", "pascal", "--size", "70000");
         assertUsageError(outcome);
-        assertTrue(outcome.err().contains("size '70000' has 4900000000 points"), outcome.err());
+        assertTrue(outcome.err().contains("size 70000x70000 has 4900000000 points and kernel 'pascal' keeps state field"), outcome.err());
     }
 
     /** Once a bug: the hint for a top-level mistake read "(see 'finegrain  --help')", with two spaces. */

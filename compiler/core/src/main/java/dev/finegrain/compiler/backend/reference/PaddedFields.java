@@ -38,7 +38,7 @@ public final class PaddedFields {
         int left = field.haloLow()[1];
         int width = field.paddedExtent(1, sizes[1]);
         int window = top + 1;
-        Interpreter interpreter = new Interpreter(graph, invocation, false, f -> f == field.id());
+        Interpreter interpreter = new Interpreter(graph, invocation, false, f -> true);   // no state field over the domain
         Object rows = interpreter.paddedArrays()[field.id()];   // the window: row r in slot r mod window
         Object frame = java.lang.reflect.Array.newInstance(rows.getClass().getComponentType(),
                 Math.toIntExact((long) top * width + (long) sizes[0] * left));

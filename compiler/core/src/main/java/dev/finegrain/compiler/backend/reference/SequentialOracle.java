@@ -42,17 +42,17 @@ public final class SequentialOracle {
 
     private static Interpreter fireAll(KernelGraph graph, Invocation invocation, boolean fold) {
         Interpreter interpreter = new Interpreter(graph, invocation, true, fold);
-        Domain domain = new Domain(invocation.sizes());
-        int[] point = new int[domain.rank()];
-        for (int p = 0; p < domain.points(); p++) {
-            domain.coordinates(p, point);
+        int[] sizes = invocation.sizes();
+        int[] point = new int[sizes.length];
+        // every point in row-major order, unnumbered: a folded run may have more points than an int counts
+        do {
             if (isRowStart(point)) {
                 interpreter.startRow(point[0]);
             }
             for (int actor : graph.actorOrder()) {
                 interpreter.fire(actor, point);
             }
-        }
+        } while (Domain.next(sizes, point));
         return interpreter;
     }
 

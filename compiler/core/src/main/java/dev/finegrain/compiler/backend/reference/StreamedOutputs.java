@@ -22,7 +22,6 @@ final class StreamedOutputs {
 
     private final KernelGraph graph;
     private final int[] sizes;
-    private final Domain domain;
     /** Per field id: the kept values of a folded field, or null, and its kept box. */
     private final Object[] kept;
     private final KeptBox[] boxes;
@@ -33,7 +32,6 @@ final class StreamedOutputs {
     StreamedOutputs(KernelGraph graph, int[] sizes, boolean[] folded) {
         this.graph = graph;
         this.sizes = sizes.clone();
-        this.domain = new Domain(sizes);
         this.kept = new Object[graph.fields().size()];
         this.boxes = new KeptBox[graph.fields().size()];
         for (IrField field : graph.fields()) {
@@ -70,7 +68,7 @@ final class StreamedOutputs {
         }
         for (int r = 0; r < reducers.length; r++) {
             if (reducedField[r] == field) {
-                reducers[r].add(integral, domain.linear(point));
+                reducers[r].add(integral, Domain.linear(sizes, point));
             }
         }
     }

@@ -32,7 +32,6 @@ public final class CommonHaloArrays {
         for (int d = 0; d < sizes.length; d++) {
             extents[d] = halo.extent(sizes, d);
         }
-        Domain common = new Domain(extents);
         Object[] own = withState ? PaddedFields.prepare(graph, invocation) : PaddedFields.prepare(graph, invocation, f -> true);
         Object[] padded = new Object[own.length];
         int[] point = new int[sizes.length];
@@ -50,6 +49,7 @@ public final class CommonHaloArrays {
                 fieldExtents[d] = sizes[d] + field.haloLow()[d] + field.haloHigh()[d];
             }
             Domain layout = new Domain(fieldExtents);
+            Domain common = new Domain(extents);   // only for a field over the domain, which fits an array
             Object from = own[field.id()];
             Object to = switch (from) {
                 case int[] ints -> new int[common.points()];

@@ -83,6 +83,16 @@ public final class CudaBackend implements Backend {
         return true;
     }
 
+    /** Where the mapping folds every state field ({@code lock-dataflow:persistent}): the GPU holds the frame and the edge. */
+    @Override
+    public boolean foldsEveryField(Variant variant, int[] sizes) {
+        try {
+            return map(variant, sizes).folding().foldsEveryStateField();
+        } catch (dev.finegrain.compiler.backend.gpu.GpuLoweringException cannot) {
+            return false;
+        }
+    }
+
     /** What no GPU target runs: the JVM's dissemination barrier ({@link GpuMapper#neverRuns}). */
     @Override
     public Optional<String> neverRuns(Schedule schedule) {
