@@ -81,8 +81,7 @@ final class MapBands {
                 windowPerWarp += columns * (WARP + columns - 1 + rowsBack) * GpuTarget.elementBytes(field.type());
             }
         }
-        // as many warps per block as the rings allow, up to four
-        int warpsPerBlock = Math.min(WARPS_PER_BLOCK, bands);
+        int warpsPerBlock = warpsPerBlock(bands, target.smCount());
         int tableBytes = BandMapping.stagedTableBytes(graph);
         while (warpsPerBlock > 1 && warpsPerBlock * (warpBytes + windowPerWarp) + tableBytes > target.sharedBytesPerBlockOptIn()) {
             warpsPerBlock /= 2;
@@ -111,6 +110,19 @@ final class MapBands {
         StaticChecks.check(graph, target, warpsPerBlock * WARP, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,
                 inputRings, outputRings, warpBytes, resources, folding);
+    }
+
+    /**
+     * Warps per block: the most, up to four, that still leave a block for every SM. A band's warp is alone on its chain of
+     * steps, so an SM with four bands issues for four where another SM idles: with 256 bands (32768 columns, four per
+     * lane) four warps per block filled 64 of an H200's 132 SMs. Fewer warps per block spread the bands over the GPU.
+     */
+    static int warpsPerBlock(int bands, int smCount) {
+        int warps = WARPS_PER_BLOCK;
+        while (warps > 1 && Math.ceilDiv(bands, warps) < smCount) {
+            warps /= 2;
+        }
+        return warps;
     }
 
     private static GpuMechanism gpuForm(LockMechanism requested) {

@@ -58,8 +58,8 @@ class BandMappingTest {
     void needlemanWunschRunsAWarpPerBandWithTheWestEdgeAsReadyWords() {
         BandMapping nw = map(NW, PERSISTENT, LockMechanism.TINY_LOCK, 4096, 4096);
         assertEquals(128, nw.bands());
-        assertEquals(4, nw.warpsPerBlock());
-        assertEquals(32, nw.blocks(), "every band has a warp of its own, all resident");
+        assertEquals(1, nw.warpsPerBlock(), "128 bands on 132 SMs: a block, and an SM, per band");
+        assertEquals(128, nw.blocks(), "every band has a warp of its own, all resident");
         assertEquals(4127, nw.stepsPerBand());
         assertEquals(2, nw.history()[nw.graph().fields().stream().filter(f -> f.name().equals("score")).findFirst()
                 .orElseThrow().id()], "the north-west read is lane l-1's value two steps back");
@@ -83,8 +83,13 @@ class BandMappingTest {
         assertEquals(129, four.inputRings().getFirst().stride(), "a row one element longer than the band: lane l's column"
                 + " 4l + c of row s - l falls in bank (s + 3l + c) mod 32, a different bank for every lane");
         assertEquals((128 + 64) * 129 * 4, four.warpSharedBytes());
-        assertEquals(2, four.warpsPerBlock(), "two warps' rings fit the H100's 227 KiB of a block, four do not");
-        assertEquals(16, four.blocks());
+        assertEquals(1, four.warpsPerBlock(), "32 bands: one per block, so one per SM");
+        assertEquals(32, four.blocks());
+        BandMapping wide = map(NW, PERSISTENT.columnsPerLane(4), LockMechanism.TINY_LOCK, 4096, 65536);
+        assertEquals(512, wide.bands());
+        assertEquals(2, wide.warpsPerBlock(), "four blocks a band would leave 128 of 132 SMs busy; but two warps' rings fit the"
+                + " H100's 227 KiB of a block, four do not");
+        assertEquals(132, wide.blocks(), "one such block fits an SM: 264 warps walk the 512 bands, two each");
         assertEquals(8L * 32 * 4096, four.edge().tokenBytes(), "a ready word per row of each band's last column");
         assertTrue(four.describe().contains("ownership:  a warp per band, lane l owns columns 4l to 4l + 3 of it"), four.describe());
         assertTrue(four.launchPlan().startsWith("lock-dataflow:persistent:columns=4 with tiny-lock: 32 bands of 128 columns"),
@@ -92,6 +97,15 @@ class BandMappingTest {
         BandMapping one = map(NW, PERSISTENT.columnsPerLane(1), LockMechanism.TINY_LOCK, 4096, 4096);
         assertEquals(32, one.inputRings().getFirst().stride(), "one-column lanes read 32 consecutive banks unpadded");
         assertEquals(map(NW, PERSISTENT, LockMechanism.TINY_LOCK, 4096, 4096).describe(), one.describe());
+    }
+
+    @Test
+    void theBandsSpreadOverEverySmBeforeTheyShareOne() {
+        assertEquals(1, MapBands.warpsPerBlock(3, 132));
+        assertEquals(1, MapBands.warpsPerBlock(256, 132), "256 blocks of one warp: about two per SM");
+        assertEquals(2, MapBands.warpsPerBlock(264, 132));
+        assertEquals(4, MapBands.warpsPerBlock(1024, 132), "256 blocks of four warps");
+        assertEquals(4, MapBands.warpsPerBlock(2048, 132));
     }
 
     @Test
@@ -111,8 +125,8 @@ class BandMappingTest {
         BandMapping smooth = map(SMOOTH, PERSISTENT, LockMechanism.ACQUIRE_RELEASE_FLAG, 100, 70);
         assertTrue(smooth.inputRings().isEmpty(), "grid[i, j+1] is not in the lane's own column");
         assertEquals(3, smooth.bands(), "70 columns: two full bands and a partial one");
-        assertEquals(1, smooth.blocks());
-        assertEquals(3, smooth.warpsPerBlock());
+        assertEquals(3, smooth.blocks(), "a band per block, so per SM");
+        assertEquals(1, smooth.warpsPerBlock());
     }
 
     /** A double edge has no room for tiny-lock's bit beside the value: a ready word per row, as acquire-release's. */
