@@ -26,9 +26,11 @@
 #               on the band edge is a ring of 512 rows (3000x200: six laps)
 #   folded-speed  needleman-wunsch-seq and smith-waterman-seq folded at 16384 and 32768 (tiny-lock, 1 and 4 columns
 #               per lane), and, with FOLD_JAR, its nw-seq-whole (the same alignment, every score stored) at 16384
+#   baseline    needleman-wunsch at 16384² as Rodinia structures it (data-parallel:16), per-tile lock-dataflow and the
+#               persistent bands (1 and 4 columns per lane), tiny-lock: the rows to set beside the rodinia step's
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
 #   bench/cuda/gpu-run.sh [samples] [validation] [validation-more] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
-#                         [sequences] [lanes] [folded] [folded-speed]
+#                         [sequences] [lanes] [folded] [folded-speed] [baseline]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
@@ -130,6 +132,10 @@ if [[ " $steps " == *" folded-speed "* ]]; then
   SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed smith-waterman-seq 16384
   SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed-32768 needleman-wunsch-seq 32768
   SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed-32768 smith-waterman-seq 32768
+fi
+if [[ " $steps " == *" baseline "* ]]; then
+  SCHEDULES=data-parallel:16,lock-dataflow,lock-dataflow:persistent,lock-dataflow:persistent:columns=4 MECHANISMS=tiny-lock \
+    run_set baseline needleman-wunsch 16384
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"

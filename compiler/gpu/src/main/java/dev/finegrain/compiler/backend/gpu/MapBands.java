@@ -113,12 +113,18 @@ final class MapBands {
     }
 
     /**
-     * Warps per block: the most, up to four, that still leave a block for every SM. A band's warp is alone on its chain of
-     * steps, so an SM with four bands issues for four where another SM idles: with 256 bands (32768 columns, four per
-     * lane) four warps per block filled 64 of an H200's 132 SMs. Fewer warps per block spread the bands over the GPU.
+     * Warps per block. A band's warp is alone on its chain of steps, so where four warps a block leave SMs idle the
+     * bands should spread: four while their blocks cover three quarters of the SMs or more, else the most that still give
+     * every SM a block. Measured on an H200 (132 SMs, needleman-wunsch-seq, tiny-lock, one invocation): 128 bands, four
+     * columns per lane at 16384², ran 5.69 ms as 128 blocks of one warp against 6.44 as 32 blocks of four; 256 bands
+     * (32768²) 11.38 against 12.79 ms as 64 blocks of four; 512 bands (one column, 16384²) 6.41 ms as 128 blocks of four
+     * against 6.57 as 256 blocks of two.
      */
     static int warpsPerBlock(int bands, int smCount) {
-        int warps = WARPS_PER_BLOCK;
+        if (4L * Math.ceilDiv(bands, WARPS_PER_BLOCK) >= 3L * smCount) {
+            return WARPS_PER_BLOCK;
+        }
+        int warps = WARPS_PER_BLOCK / 2;
         while (warps > 1 && Math.ceilDiv(bands, warps) < smCount) {
             warps /= 2;
         }

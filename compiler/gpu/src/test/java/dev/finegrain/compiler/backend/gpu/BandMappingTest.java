@@ -87,8 +87,7 @@ class BandMappingTest {
         assertEquals(32, four.blocks());
         BandMapping wide = map(NW, PERSISTENT.columnsPerLane(4), LockMechanism.TINY_LOCK, 4096, 65536);
         assertEquals(512, wide.bands());
-        assertEquals(2, wide.warpsPerBlock(), "four blocks a band would leave 128 of 132 SMs busy; but two warps' rings fit the"
-                + " H100's 227 KiB of a block, four do not");
+        assertEquals(2, wide.warpsPerBlock(), "two warps' rings fit the H100's 227 KiB of a block, four do not");
         assertEquals(132, wide.blocks(), "one such block fits an SM: 264 warps walk the 512 bands, two each");
         assertEquals(8L * 32 * 4096, four.edge().tokenBytes(), "a ready word per row of each band's last column");
         assertTrue(four.describe().contains("ownership:  a warp per band, lane l owns columns 4l to 4l + 3 of it"), four.describe());
@@ -104,6 +103,7 @@ class BandMappingTest {
         assertEquals(1, MapBands.warpsPerBlock(3, 132));
         assertEquals(1, MapBands.warpsPerBlock(256, 132), "256 blocks of one warp: about two per SM");
         assertEquals(2, MapBands.warpsPerBlock(264, 132));
+        assertEquals(4, MapBands.warpsPerBlock(512, 132), "128 blocks of four cover three quarters of the SMs and more");
         assertEquals(4, MapBands.warpsPerBlock(1024, 132), "256 blocks of four warps");
         assertEquals(4, MapBands.warpsPerBlock(2048, 132));
     }
