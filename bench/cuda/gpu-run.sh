@@ -26,11 +26,13 @@
 #               on the band edge is a ring of 512 rows (3000x200: six laps)
 #   folded-speed  needleman-wunsch-seq and smith-waterman-seq folded at 16384 and 32768 (tiny-lock, 1 and 4 columns
 #               per lane), and, with FOLD_JAR, its nw-seq-whole (the same alignment, every score stored) at 16384
+#   bundles     every bundle under BUNDLES (default target/bundles), each exported elsewhere with finegrain export and
+#               carried here; merge its rows where Java is with finegrain compare KERNEL --results bundle-results.json
 #   baseline    needleman-wunsch at 16384² as Rodinia structures it (data-parallel:16), per-tile lock-dataflow and the
 #               persistent bands (1 and 4 columns per lane), tiny-lock: the rows to set beside the rodinia step's
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
 #   bench/cuda/gpu-run.sh [samples] [validation] [validation-more] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
-#                         [sequences] [lanes] [folded] [folded-speed] [baseline]
+#                         [sequences] [lanes] [folded] [folded-speed] [baseline] [bundles]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
@@ -136,6 +138,16 @@ fi
 if [[ " $steps " == *" baseline "* ]]; then
   SCHEDULES=data-parallel:16,lock-dataflow,lock-dataflow:persistent,lock-dataflow:persistent:columns=4 MECHANISMS=tiny-lock \
     run_set baseline needleman-wunsch 16384
+fi
+if [[ " $steps " == *" bundles "* ]]; then
+  # bundles exported on another machine (a size whose oracle takes minutes: 65536² takes 8 on two cores), carried here
+  for bundle in "${BUNDLES:-$root/target/bundles}"/*/; do
+    name="$(basename "$bundle")"
+    mkdir -p "$results/bundles/$name"
+    (cd "$bundle" && FG_TIMEOUT=120 bash run.sh >"$results/bundles/$name/run.log" 2>&1)
+    cp "$bundle/results.json" "$results/bundles/$name/bundle-results.json"
+    echo "bundles $name: $(tail -n 1 "$results/bundles/$name/run.log")"
+  done
 fi
 if [[ " $steps " == *" rodinia "* ]]; then
   build="$(mktemp -d)"
