@@ -36,6 +36,12 @@ public final class DomainLimits {
     public static Optional<String> tooLarge(Kernel kernel, int[] sizes) {
         List<Dimension> domain = kernel.domain();
         String size = sizeText(sizes);
+        for (int extent : sizes) {
+            if (extent > MAX_ARRAY_POINTS) {
+                return Optional.of("size " + size + " has an extent of " + extent + ", more than a row of an array holds with its"
+                        + " halo (" + MAX_ARRAY_POINTS + "); choose smaller extents");
+            }
+        }
         for (FieldSpec field : kernel.fields()) {
             if (!field.isInput()) {
                 continue;

@@ -52,6 +52,8 @@ class DomainLimitsTest {
                         + " array holds (1073741824); choose smaller extents, or read the input along fewer dimensions (along(...))"),
                 DomainLimits.tooLarge(GoldenKernels.needlemanWunsch(), new int[] {32768, 32769}));
         assertEquals(Optional.empty(), DomainLimits.tooLarge(GoldenKernels.needlemanWunsch(), new int[] {32768, 32768}));
+        assertEquals(Optional.of("size 2x2147483647 has an extent of 2147483647, more than a row of an array holds with its halo"
+                + " (1073741824); choose smaller extents"), DomainLimits.tooLarge(alignment(Keep.FINAL), new int[] {2, Integer.MAX_VALUE}));
     }
 
     @Test

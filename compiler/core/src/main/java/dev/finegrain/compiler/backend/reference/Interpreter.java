@@ -136,6 +136,8 @@ final class Interpreter {
             }
             if (!haloOnly || !inside) {
                 fillHaloPoint(state, state.index(at, zero), at);
+            } else {
+                at[rank - 1] = sizes[rank - 1] - 1;   // past this run of interior cells: the halo alone costs a row nothing more
             }
             int d = rank - 1;
             while (d >= 1 && ++at[d] >= sizes[d] + field.haloHigh()[d]) {

@@ -189,7 +189,9 @@ public final class CudaBackend implements Backend {
         Path work = null;
         try {
             work = Files.createTempDirectory(binary.getParent(), "run-");
-            CudaFiles.writeInputs(work.resolve("inputs"), variant.graph(), invocation, true);
+            // a field the mapping folds needs only its frame: no array over the domain, which a size past 2^30 could not hold
+            CudaFiles.writeInputs(work.resolve("inputs"), variant.graph(), invocation,
+                    CudaBundle.storesWholeFields(this, variant, invocation.sizes()));
             Files.createDirectories(work.resolve("outputs"));
             long timeout = Long.getLong("finegrain.cuda.timeout-seconds", 600);
             CudaToolchain.Outcome outcome = CudaToolchain.run(binary, List.of("--inputs", work.resolve("inputs").toString(),
@@ -212,7 +214,8 @@ public final class CudaBackend implements Backend {
             GpuMapping mapping = map(variant, invocation.sizes());
             KernelOutputs outputs = CudaFiles.readOutputs(work.resolve("outputs"), variant.graph(), invocation.sizes(), mapping.folding());
             Map<String, Object> details = new LinkedHashMap<>();
-            for (String key : List.of("device", "launches", "median_ms", "min_ms", "max_ms", "threads_per_block", "timed_runs", "us")) {
+            for (String key : List.of("device", "launches", "median_ms", "min_ms", "max_ms", "threads_per_block", "timed_runs", "us",
+                    "device_bytes")) {
                 Object value = row.get(key);
                 if (value != null) {
                     details.put(key, value instanceof Double d && d == Math.rint(d) && !key.endsWith("ms") && !key.equals("us")
