@@ -20,6 +20,8 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
  * </ul>
  * The ring is therefore rows / W plus that slack, rounded up to a power of two of token groups (so that a token's slot
  * is a mask), and at least {@link #MIN_ROWS}, which keeps a band's checks of the counter to one in several chunks.
+ * {@code EdgeRingProtocolTest} runs these waits chunk by chunk for random rows, bands, resident warps, token groups and
+ * reach, several rounds of bands included.
  */
 final class EdgeRing {
 
