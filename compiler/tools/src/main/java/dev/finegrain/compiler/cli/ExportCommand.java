@@ -92,7 +92,7 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
                 .schedules(schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules))
                 .backends(cudaBackends)
                 .mechanisms(mechanisms == null ? MechanismChoice.ownOrAll() : CliValues.mechanismChoice(mechanisms))
-                .seed(seed).axes(axes(kernel)).build();
+                .seed(seed).axes(axes(kernel)).progress(err()).build();
         CudaExport.Exported exported = CudaExport.export(request, partial, CliValues.commandLine(spec));
         Files.deleteIfExists(folder);   // an empty folder the user made for it
         Files.move(partial, folder, StandardCopyOption.ATOMIC_MOVE);
