@@ -104,7 +104,7 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         List<ResultRow> read = new ArrayList<>();
         results.forEach(file -> read.addAll(ImportedRows.read(file)));
         // a row read from a file is a claim; the oracle recomputed here decides whether it was checked against this kernel
-        List<ResultRow> imported = ImportCheck.check(read, kernel, askedSizes);
+        List<ResultRow> imported = ImportCheck.check(read, kernel, askedSizes, err());
         if (backends == null && !imported.isEmpty()) {
             request.backends(List.of());
         }

@@ -42,12 +42,18 @@ public final class ImportCheck {
      * through, for the merge to leave out.
      */
     public static List<ResultRow> check(List<ResultRow> imported, LibraryKernel kernel, List<String> sizes) {
+        return check(imported, kernel, sizes, null);
+    }
+
+    /** The same, saying on {@code progress} (none: nothing) when it computes the oracle of a large size. */
+    public static List<ResultRow> check(List<ResultRow> imported, LibraryKernel kernel, List<String> sizes,
+                                        java.io.PrintWriter progress) {
         VariantResolver resolver = new VariantResolver();
         Map<String, Optional<String>> digests = new HashMap<>();
         List<ResultRow> checked = new ArrayList<>();
         for (ResultRow row : imported) {
             boolean ours = row.kernel().equals(kernel.kernel().name()) && (sizes.isEmpty() || sizes.contains(row.size()));
-            Optional<String> refusal = ours && row.verified() ? refusal(row, kernel, resolver, digests) : Optional.empty();
+            Optional<String> refusal = ours && row.verified() ? refusal(row, kernel, resolver, digests, progress) : Optional.empty();
             checked.add(refusal.map(why -> refused(row, why)).orElseGet(() -> ours && row.verified() ? withBound(row, kernel, resolver)
                     : row));
         }
@@ -102,7 +108,7 @@ public final class ImportCheck {
     }
 
     private static Optional<String> refusal(ResultRow row, LibraryKernel kernel, VariantResolver resolver,
-                                            Map<String, Optional<String>> digests) {
+                                            Map<String, Optional<String>> digests, java.io.PrintWriter progress) {
         if (!Double.isFinite(row.value()) || row.value() <= 0) {
             return Optional.of("its value " + ResultFormat.number(row.value()) + " " + row.unit() + " is impossible for a"
                     + " verified row");
@@ -113,7 +119,7 @@ public final class ImportCheck {
         }
         Map<String, Object> params = params(row, kernel);
         Optional<String> expected = digests.computeIfAbsent(row.size() + "@" + row.seed() + "@" + params,
-                key -> oracleDigest(kernel, resolver, row.size(), row.seed(), params));
+                key -> oracleDigest(kernel, resolver, row.size(), row.seed(), params, progress));
         if (expected.isEmpty()) {
             return Optional.of("the oracle for size " + row.size() + " and seed " + row.seed() + " cannot be computed here"
                     + " to check it (a size this kernel does not take, or too large for this JVM: give it more with"
@@ -147,7 +153,7 @@ public final class ImportCheck {
 
     /** The digest of the oracle's outputs for a size and seed, or empty when the size is unreadable or too large here. */
     private static Optional<String> oracleDigest(LibraryKernel kernel, VariantResolver resolver, String size, long seed,
-                                                 Map<String, Object> params) {
+                                                 Map<String, Object> params, java.io.PrintWriter progress) {
         Optional<int[]> parsed = sizes(size);
         if (parsed.isEmpty()) {
             return Optional.empty();
@@ -160,6 +166,7 @@ public final class ImportCheck {
             KernelGraph graph = resolver.graph(kernel.kernel());
             Invocation generated = kernel.inputs().generate(kernel.kernel(), sizes, seed);
             Invocation invocation = params.isEmpty() ? generated : generated.withParams(params);
+            OracleNotice.before(progress, sizes, "which checks the imported rows");
             KernelOutputs oracle = SequentialOracle.run(graph, invocation);
             return Optional.of(oracle.digest(graph, sizes));
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError cannot) {

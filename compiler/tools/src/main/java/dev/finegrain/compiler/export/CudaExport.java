@@ -25,9 +25,6 @@ import java.util.List;
  */
 public final class CudaExport {
 
-    /** From this many points on, an export says that it is computing the oracle (half a minute and more on one core). */
-    private static final long SLOW_ORACLE_POINTS = 1L << 28;
-
     private CudaExport() {}
 
     /**
@@ -61,13 +58,7 @@ public final class CudaExport {
             if (ofSize.stream().anyMatch(row -> row.skipReason().isEmpty())) {
                 Invocation generated = request.kernel().inputs().generate(graph.kernel(), sizes, request.seed());
                 Invocation invocation = params.isEmpty() ? generated : generated.withParams(params);
-                if (request.progress() != null && dev.finegrain.compiler.plan.Domain.pointCount(sizes) >= SLOW_ORACLE_POINTS) {
-                    // the oracle runs one point at a time: 2^30 points take minutes, so say why nothing else is printed
-                    request.progress().println("finegrain: computing the sequential oracle for size " + Sweep.sizeText(sizes) + " ("
-                            + dev.finegrain.compiler.plan.Domain.pointCount(sizes) + " points), which checks its rows: one point at a"
-                            + " time, minutes from 2^30 points on");
-                    request.progress().flush();
-                }
+                dev.finegrain.compiler.compare.OracleNotice.before(request.progress(), sizes, "which checks its rows");
                 KernelOutputs oracle = SequentialOracle.run(graph, invocation);
                 // the padded state and the oracle's whole domains only where some row stores a field whole
                 boolean wholeFields = ofSize.stream().filter(row -> row.skipReason().isEmpty()).anyMatch(row ->
