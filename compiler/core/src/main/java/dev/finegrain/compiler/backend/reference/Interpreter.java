@@ -25,6 +25,8 @@ final class Interpreter {
     private final FieldStorage[] storage;
     /** Each lookup table's array, as the invocation gives it. */
     private final Object[] tables;
+    /** Each lookup table's extents, unboxed once: a lookup per cell would otherwise walk a list of Integers. */
+    private final int[][] tableExtents;
     private final long[] integralParams;
     private final double[] realParams;
     private final long[] integralSlots;
@@ -84,6 +86,8 @@ final class Interpreter {
         this.integralSlots = new long[slots];
         this.realSlots = new double[slots];
         this.tables = graph.kernel().tables().stream().map(table -> invocation.input(table.name())).toArray();
+        this.tableExtents = graph.kernel().tables().stream()
+                .map(table -> table.extents().stream().mapToInt(Integer::intValue).toArray()).toArray(int[][]::new);
         this.storage = new FieldStorage[graph.fields().size()];
         for (IrField field : graph.fields()) {
             if (field.isInput()) {
@@ -210,14 +214,14 @@ final class Interpreter {
 
     /** The row-major element number of a lookup, each index checked against its own axis. */
     private int lookupIndex(IrExpr.Lookup lookup) {
-        java.util.List<Integer> extents = graph.kernel().tables().get(lookup.table()).extents();
+        int[] extents = tableExtents[lookup.table()];
         int flat = 0;
-        for (int axis = 0; axis < extents.size(); axis++) {
+        for (int axis = 0; axis < extents.length; axis++) {
             long index = integral(lookup.indices().get(axis));
-            if (index < 0 || index >= extents.get(axis)) {
+            if (index < 0 || index >= extents[axis]) {
                 throw KernelExecutionException.lookupOutOfRange(graph, lookup.table(), axis, index);
             }
-            flat = flat * extents.get(axis) + (int) index;
+            flat = flat * extents[axis] + (int) index;
         }
         return flat;
     }
