@@ -156,6 +156,15 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
             fields = List.copyOf(fields);
         }
 
+        /** The edge of {@code bands} bands over {@code rows} rows, its device memory counted from its shape. */
+        public static BandEdge of(List<IrField> fields, int columns, int rowsBack, boolean readyWords, int groupRows, int ringRows,
+                                  int rows, int bands) {
+            int held = ringRows > 0 ? ringRows : rows;
+            long tokenBytes = columns == 0 ? 0 : (readyWords ? 8L * fields.size() * bands * columns * held
+                    : 4L * bands * Math.ceilDiv(held, groupRows)) + (ringRows > 0 ? freeCounterBytes(bands) : 0);
+            return new BandEdge(fields, columns, rowsBack, readyWords, groupRows, ringRows, tokenBytes);
+        }
+
         public boolean crossed() {
             return columns > 0;
         }

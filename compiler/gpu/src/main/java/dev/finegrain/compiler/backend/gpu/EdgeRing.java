@@ -25,7 +25,10 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
  */
 final class EdgeRing {
 
-    /** The fewest rows a ring holds: a band ahead of the one to its right by two chunks reads the counter once in 14. */
+    /**
+     * The fewest rows a ring holds: a band two chunks ahead of the one to its right, which has just read the counter, needs
+     * it again only after (512 - 64) / 32 = 14 chunks (arithmetic, not measured).
+     */
     static final int MIN_ROWS = 512;
 
     private EdgeRing() {}

@@ -75,10 +75,11 @@ final class MapBands {
         }
         boolean readyWords = readyWords(mechanism, target, edgeFields);
         int groupRows = choices.warpShared() ? choices.groupSize() : 1;
+        BandEdge everyRow = BandEdge.of(edgeFields, columns, rowsBack, readyWords, groupRows, 0, rows, bands);
         int windowPerWarp = 0;   // the edge window, in static shared memory
-        if (columns > 0) {
+        if (everyRow.crossed()) {
             for (IrField field : edgeFields) {
-                windowPerWarp += columns * (WARP + columns - 1 + rowsBack) * GpuTarget.elementBytes(field.type());
+                windowPerWarp += columns * everyRow.windowRows() * GpuTarget.elementBytes(field.type());
             }
         }
         int warpsPerBlock = warpsPerBlock(bands, target.smCount());
@@ -98,14 +99,12 @@ final class MapBands {
         int perSm = Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / (warpsPerBlock * WARP),
                 blockBytes == 0 ? Integer.MAX_VALUE : target.sharedBytesPerSm() / blockBytes));
         int blocks = Math.min(Math.ceilDiv(bands, warpsPerBlock), target.smCount() * Math.max(1, perSm));
-        int ringRows = columns == 0 || BandFolding.foldedFields(graph).isEmpty() ? 0
-                : EdgeRing.rows(rows, groupRows, columns - 1 + rowsBack, blocks * warpsPerBlock);
-        int heldRows = ringRows == 0 ? rows : ringRows;
-        long tokenBytes = columns == 0 ? 0 : (readyWords ? 8L * edgeFields.size() * bands * columns * heldRows
-                : 4L * bands * Math.ceilDiv(heldRows, groupRows)) + (ringRows == 0 ? 0 : BandMapping.freeCounterBytes(bands));
-        BandEdge edge = new BandEdge(edgeFields, columns, rowsBack, readyWords, groupRows, ringRows, tokenBytes);
-        BandFolding folding = BandFolding.of(graph, sizes, bands, columns, heldRows, edgeFields, !readyWords,
-                BandMapping.TOKEN_BASE_BYTES + tokenBytes);
+        // a kernel that folds holds its edge as a ring, whose length the resident warps decide
+        BandEdge edge = !everyRow.crossed() || BandFolding.foldedFields(graph).isEmpty() ? everyRow
+                : BandEdge.of(edgeFields, columns, rowsBack, readyWords, groupRows,
+                        EdgeRing.rows(rows, groupRows, everyRow.lookbackRows(), blocks * warpsPerBlock), rows, bands);
+        BandFolding folding = BandFolding.of(graph, sizes, bands, columns, edge.heldRows(rows), edgeFields, !readyWords,
+                BandMapping.TOKEN_BASE_BYTES + edge.tokenBytes());
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, warpsPerBlock * WARP, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,

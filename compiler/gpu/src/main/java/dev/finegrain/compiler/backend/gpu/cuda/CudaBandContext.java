@@ -47,7 +47,12 @@ final class CudaBandContext {
 
     /** What a token word holds once token {@code token} is published: 1, or in a ring its lap (1 for the first). */
     String tokenValue(String token) {
-        return ring() ? "(" + token + ") / " + tokensPerBand() + " + 1" : "1";
+        return ring() ? lap(token, tokensPerBand()) : "1";
+    }
+
+    /** The lap of slot number {@code index} in a ring of {@code period} slots, counted from 1 (0 is a slot never written). */
+    private static String lap(String index, int period) {
+        return "(" + index + ") / " + period + " + 1";
     }
 
     /** Whether {@code loaded}, a token word's value, is not yet token {@code token} published. */
@@ -66,12 +71,12 @@ final class CudaBandContext {
 
     /** Tiny-lock's ready tag of a value at row {@code row} in the high half of its word: 1, or in a ring its lap. */
     String readyTag(String row) {
-        return ring() ? "((fg::u64) ((" + row + ") / " + mapping.edge().ringRows() + " + 1) << 32)" : "(1ull << 32)";
+        return ring() ? "((fg::u64) (" + lap(row, mapping.edge().ringRows()) + ") << 32)" : "(1ull << 32)";
     }
 
     /** Whether a ready word {@code word} does not yet hold the value of row {@code row}. */
     String readyPending(String word, String row) {
-        return ring() ? "(" + word + " >> 32) != (fg::u64) ((" + row + ") / " + mapping.edge().ringRows() + " + 1)" : "(" + word + " >> 32) == 0";
+        return ring() ? "(" + word + " >> 32) != (fg::u64) (" + lap(row, mapping.edge().ringRows()) + ")" : "(" + word + " >> 32) == 0";
     }
 
     /**
