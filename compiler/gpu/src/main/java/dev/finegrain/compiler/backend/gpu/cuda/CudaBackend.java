@@ -86,11 +86,7 @@ public final class CudaBackend implements Backend {
     /** Where the mapping folds every state field ({@code lock-dataflow:persistent}): the GPU holds the frame and the edge. */
     @Override
     public boolean foldsEveryField(Variant variant, int[] sizes) {
-        try {
-            return map(variant, sizes).folding().foldsEveryStateField();
-        } catch (dev.finegrain.compiler.backend.gpu.GpuLoweringException cannot) {
-            return false;
-        }
+        return mapped(variant, sizes).map(mapping -> mapping.folding().foldsEveryStateField()).orElse(false);
     }
 
     /** What no GPU target runs: the JVM's dissemination barrier ({@link GpuMapper#neverRuns}). */
@@ -153,6 +149,15 @@ public final class CudaBackend implements Backend {
         return GpuMapper.map(variant.plan(), variant.mechanism(), target, sizes);
     }
 
+    /** The GPU mapping of a variant at a size, or none where the target cannot map it (a row that is then skipped). */
+    public Optional<GpuMapping> mapped(Variant variant, int[] sizes) {
+        try {
+            return Optional.of(map(variant, sizes));
+        } catch (dev.finegrain.compiler.backend.gpu.GpuLoweringException cannot) {
+            return Optional.empty();
+        }
+    }
+
     /** The translation unit of a variant at a size, named after its kernel, schedule, mechanism and lock choices. */
     public CudaSource source(Variant variant, int[] sizes) {
         String size = Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining("x"));
@@ -189,9 +194,9 @@ public final class CudaBackend implements Backend {
         Path work = null;
         try {
             work = Files.createTempDirectory(binary.getParent(), "run-");
+            GpuMapping mapping = map(variant, invocation.sizes());
             // a field the mapping folds needs only its frame: no array over the domain, which a size past 2^30 could not hold
-            CudaFiles.writeInputs(work.resolve("inputs"), variant.graph(), invocation,
-                    CudaBundle.storesWholeFields(this, variant, invocation.sizes()));
+            CudaFiles.writeInputs(work.resolve("inputs"), variant.graph(), invocation, !mapping.folding().foldsEveryStateField());
             Files.createDirectories(work.resolve("outputs"));
             long timeout = Long.getLong("finegrain.cuda.timeout-seconds", 600);
             CudaToolchain.Outcome outcome = CudaToolchain.run(binary, List.of("--inputs", work.resolve("inputs").toString(),
@@ -211,7 +216,6 @@ public final class CudaBackend implements Backend {
                 throw new KernelExecutionException(row.containsKey("problem") ? String.valueOf(row.get("problem"))
                         : "the CUDA harness ended with status " + outcome.exit() + ": " + outcome.log().strip());
             }
-            GpuMapping mapping = map(variant, invocation.sizes());
             KernelOutputs outputs = CudaFiles.readOutputs(work.resolve("outputs"), variant.graph(), invocation.sizes(), mapping.folding());
             Map<String, Object> details = new LinkedHashMap<>();
             for (String key : List.of("device", "launches", "median_ms", "min_ms", "max_ms", "threads_per_block", "timed_runs", "us",

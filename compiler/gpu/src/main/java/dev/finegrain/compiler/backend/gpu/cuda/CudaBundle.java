@@ -84,11 +84,7 @@ public final class CudaBundle {
      * state field ({@code BandFolding}), and but one that cannot be mapped, which {@link #addRow} adds as skipped.
      */
     public static boolean storesWholeFields(CudaBackend backend, Variant variant, int[] sizes) {
-        try {
-            return !backend.map(variant, sizes).folding().foldsEveryStateField();
-        } catch (GpuLoweringException skipped) {
-            return false;
-        }
+        return backend.mapped(variant, sizes).map(mapping -> !mapping.folding().foldsEveryStateField()).orElse(false);
     }
 
     /**
