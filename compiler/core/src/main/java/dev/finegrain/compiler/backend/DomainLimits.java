@@ -35,7 +35,7 @@ public final class DomainLimits {
      */
     public static Optional<String> tooLarge(Kernel kernel, int[] sizes) {
         List<Dimension> domain = kernel.domain();
-        String size = sizeText(sizes);
+        String size = Domain.sizeText(sizes);
         for (int extent : sizes) {
             if (extent > MAX_ARRAY_POINTS) {
                 return Optional.of("size " + size + " has an extent of " + extent + ", more than a row of an array holds with its"
@@ -74,13 +74,9 @@ public final class DomainLimits {
 
     /** Why {@code backend}, which indexes the domain with ints under the variant's schedule, cannot run a size beyond arrays. */
     public static String beyondArraysOn(String backend, int[] sizes) {
-        return "size " + sizeText(sizes) + " has " + Domain.pointCount(sizes) + " points, more than an int-indexed array over"
+        return "size " + Domain.sizeText(sizes) + " has " + Domain.pointCount(sizes) + " points, more than an int-indexed array over"
                 + " the domain holds (" + MAX_ARRAY_POINTS + "), and backend '" + backend + "' indexes the domain with ints under"
                 + " this schedule; run it on cuda under lock-dataflow:persistent, which holds no array over the domain for a"
                 + " kernel that keeps every state field in part";
-    }
-
-    private static String sizeText(int[] sizes) {
-        return String.join("x", java.util.Arrays.stream(sizes).mapToObj(String::valueOf).toList());
     }
 }

@@ -10,10 +10,7 @@ public final class Domain {
 
     public Domain(int[] sizes) {
         this.sizes = sizes.clone();
-        long count = 1;
-        for (int size : sizes) {
-            count *= size;
-        }
+        long count = pointCount(sizes);
         if (count > Integer.MAX_VALUE) {
             throw new KernelExecutionException("a domain of " + java.util.Arrays.toString(sizes)
                     + " (halos included) has " + count + " points, more than an int-indexed array holds; choose smaller sizes");
@@ -80,6 +77,11 @@ public final class Domain {
             point[d] = (int) (linear % sizes[d]);
             linear /= sizes[d];
         }
+    }
+
+    /** A size as the command line and reports write it, e.g. {@code 64x32}. */
+    public static String sizeText(int[] sizes) {
+        return java.util.Arrays.stream(sizes).mapToObj(String::valueOf).collect(java.util.stream.Collectors.joining("x"));
     }
 
     /** The number of points of a domain of {@code sizes}, as a long. */

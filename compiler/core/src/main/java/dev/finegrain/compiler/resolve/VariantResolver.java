@@ -16,14 +16,12 @@ import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The one road from a request to a runnable variant: every command, the Maven plugin, the Java API and the benchmarks
@@ -189,7 +187,7 @@ public final class VariantResolver {
     }
 
     public static String sizeText(int[] sizes) {
-        return Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining("x"));
+        return dev.finegrain.compiler.plan.Domain.sizeText(sizes);
     }
 
     private static Resolution skipped(Skip.Reason reason, String detail, String message) {

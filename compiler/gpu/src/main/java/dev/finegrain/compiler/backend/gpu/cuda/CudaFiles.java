@@ -113,7 +113,7 @@ final class CudaFiles {
      * reductions; for a field the variant folds ({@code folding}), its kept values and each of its reductions instead.
      */
     static KernelOutputs readOutputs(Path folder, KernelGraph graph, int[] sizes, BandFolding folding) throws IOException {
-        long points = java.util.Arrays.stream(sizes).asLongStream().reduce(1, Math::multiplyExact);
+        long points = dev.finegrain.compiler.plan.Domain.pointCount(sizes);
         Map<String, Object> whole = new LinkedHashMap<>();
         for (IrField field : graph.fields()) {
             if (field.isState() && !folding.folds(field)) {
