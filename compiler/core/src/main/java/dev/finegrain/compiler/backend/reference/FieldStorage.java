@@ -84,13 +84,18 @@ final class FieldStorage {
         for (int d = window > 0 ? 1 : 0; d < extents.length; d++) {
             index = index * extents[d] + (field.spans()[d] ? point[d] + offset[d] + low[d] : 0);
         }
-        return window > 0 ? Math.floorMod(point[0] + offset[0], window) * rowSize + index : index;
+        return window > 0 ? rowStart(point[0] + offset[0]) + index : index;
+    }
+
+    /** Where row {@code row} (along the first dimension) starts in a folded field's window: its slot, row mod window. */
+    int rowStart(int row) {
+        return Math.floorMod(row, window) * rowSize;
     }
 
     /** Clears the produced marks of the window slot that row {@code row} takes over. */
     void forgetSlotOf(int row) {
         if (produced != null) {
-            java.util.Arrays.fill(produced, Math.floorMod(row, window) * rowSize, (Math.floorMod(row, window) + 1) * rowSize, false);
+            java.util.Arrays.fill(produced, rowStart(row), rowStart(row) + rowSize, false);
         }
     }
 

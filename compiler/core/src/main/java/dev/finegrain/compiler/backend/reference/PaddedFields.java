@@ -36,18 +36,18 @@ public final class PaddedFields {
         int[] sizes = invocation.sizes();
         int top = field.haloLow()[0];
         int left = field.haloLow()[1];
-        int width = field.paddedExtent(1, sizes[1]);
-        int window = top + 1;
         Interpreter interpreter = new Interpreter(graph, invocation, false, f -> true);   // no state field over the domain
-        Object rows = interpreter.paddedArrays()[field.id()];   // the window: row r in slot r mod window
+        FieldStorage window = interpreter.storage(field.id());
+        Object rows = interpreter.paddedArrays()[field.id()];
+        int width = window.rowSize;
         Object frame = java.lang.reflect.Array.newInstance(rows.getClass().getComponentType(),
                 Math.toIntExact((long) top * width + (long) sizes[0] * left));
         for (int row = -top; row < 0; row++) {
-            System.arraycopy(rows, Math.floorMod(row, window) * width, frame, (row + top) * width, width);
+            System.arraycopy(rows, window.rowStart(row), frame, (row + top) * width, width);
         }
         for (int row = 0; row < sizes[0]; row++) {
             interpreter.startRow(row);
-            System.arraycopy(rows, Math.floorMod(row, window) * width, frame, top * width + row * left, left);
+            System.arraycopy(rows, window.rowStart(row), frame, top * width + row * left, left);
         }
         return frame;
     }
