@@ -39,6 +39,9 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
             int h_s_c0_1 = -2 - lane >= -1 && j < 70 ? f.s[(long long) (-2 - lane + 1) * 72 + (j + 2)] : 0;
             int h_s_c1_0 = -1 - lane >= -1 && (j + 1) < 70 ? f.s[(long long) (-1 - lane + 1) * 72 + ((j + 1) + 2)] : 0;
             int h_s_c1_1 = -2 - lane >= -1 && (j + 1) < 70 ? f.s[(long long) (-2 - lane + 1) * 72 + ((j + 1) + 2)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const int a_s_c0_0 = j < 70 ? f.s[(long long) (-1 + 1) * 72 + (j + 2)] : 0;
+            const int a_s_c1_0 = (j + 1) < 70 ? f.s[(long long) (-1 + 1) * 72 + ((j + 1) + 2)] : 0;
             int red_s_min = INT_MAX;   // min(s) of the points met so far
             for (int base = 0; base < 131; base += 32) {
                 __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
@@ -141,7 +144,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                             }
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_s_c0 = f.s[(long long) (i + 1) * 72 + (j + 2)];
+                            o_s_c0 = a_s_c0_0;
                         }
                         if (i >= 0 && i < 100 && (j + 1) < 70) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 72 + ((j + 1) + 2);   // my point in every field
@@ -157,7 +160,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                             }
                         } else if (i < 0 && i >= -1 && (j + 1) < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_s_c1 = f.s[(long long) (i + 1) * 72 + ((j + 1) + 2)];
+                            o_s_c1 = a_s_c1_0;
                         }
                         h_s_c0_1 = h_s_c0_0;
                         h_s_c0_0 = o_s_c0;

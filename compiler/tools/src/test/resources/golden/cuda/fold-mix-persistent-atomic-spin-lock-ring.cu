@@ -57,11 +57,17 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
             // my values of t 1 to 2 step(s) back; before the first step, the halo rows above
             long long h_t_0 = -1 - lane >= -1 && j < 70 ? f.t[(long long) (-1 - lane + 1) * 71 + (j + 1)] : 0;
             long long h_t_1 = -2 - lane >= -1 && j < 70 ? f.t[(long long) (-2 - lane + 1) * 71 + (j + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const long long a_t_0 = j < 70 ? f.t[(long long) (-1 + 1) * 71 + (j + 1)] : 0;
             // my values of u 1 to 2 step(s) back; before the first step, the halo rows above
             int h_u_0 = -1 - lane >= -1 && j < 70 ? f.u[((long long) (-1 - lane + 1)) * 71 + (j + 1)] : 0;
             int h_u_1 = -2 - lane >= -1 && j < 70 ? f.u[((long long) (-2 - lane + 1)) * 71 + (j + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const int a_u_0 = j < 70 ? f.u[((long long) (-1 + 1)) * 71 + (j + 1)] : 0;
             // my values of w 1 to 1 step(s) back; before the first step, the halo rows above
             int h_w_0 = -1 - lane >= -1 && j < 70 ? f.w[(long long) (-1 - lane + 1) * 71 + (j + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const int a_w_0 = j < 70 ? f.w[(long long) (-1 + 1) * 71 + (j + 1)] : 0;
             long long red_t_min = LLONG_MAX;   // min(t) of the points met so far
             long long red_t_min_at = -1;   // the first point that holds it, row-major (-1: none yet)
             long long red_t_sum = 0;   // sum(t) of the points met so far
@@ -236,9 +242,9 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                             o_w = v57;
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_t = f.t[(long long) (i + 1) * 71 + (j + 1)];
-                            o_u = f.u[((long long) (i + 1)) * 71 + (j + 1)];
-                            o_w = f.w[(long long) (i + 1) * 71 + (j + 1)];
+                            o_t = a_t_0;
+                            o_u = a_u_0;
+                            o_w = a_w_0;
                         }
                         h_t_1 = h_t_0;
                         h_t_0 = o_t;

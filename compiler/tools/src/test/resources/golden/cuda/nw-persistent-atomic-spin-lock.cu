@@ -41,6 +41,8 @@ namespace nw__lock_dataflow_persistent__atomic_spin_lock__per_thread_shared__64x
             // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
             int h_score_0 = -1 - lane >= -1 && j < 64 ? f.score[((long long) (-1 - lane + 1)) * 65 + (j + 1)] : 0;
             int h_score_1 = -2 - lane >= -1 && j < 64 ? f.score[((long long) (-2 - lane + 1)) * 65 + (j + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const int a_score_0 = j < 64 ? f.score[((long long) (-1 + 1)) * 65 + (j + 1)] : 0;
             int seen = 0;   // tokens of the band to the left already waited for
             // the first chunk's input rows
             if (j < 64) {
@@ -140,7 +142,7 @@ namespace nw__lock_dataflow_persistent__atomic_spin_lock__per_thread_shared__64x
                             o_score = v21;
                         } else if (i < 0 && i >= -1 && j < 64) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score = f.score[((long long) (i + 1)) * 65 + (j + 1)];
+                            o_score = a_score_0;
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;

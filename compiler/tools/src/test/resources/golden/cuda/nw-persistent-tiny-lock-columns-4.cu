@@ -47,6 +47,11 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
             int h_score_c2_1 = -2 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;
             int h_score_c3_0 = -1 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
             int h_score_c3_1 = -2 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const int a_score_c0_0 = j < 300 ? f.score[((long long) (-1 + 1)) * 301 + (j + 1)] : 0;
+            const int a_score_c1_0 = (j + 1) < 300 ? f.score[((long long) (-1 + 1)) * 301 + ((j + 1) + 1)] : 0;
+            const int a_score_c2_0 = (j + 2) < 300 ? f.score[((long long) (-1 + 1)) * 301 + ((j + 2) + 1)] : 0;
+            const int a_score_c3_0 = (j + 3) < 300 ? f.score[((long long) (-1 + 1)) * 301 + ((j + 3) + 1)] : 0;
             // the first chunk's input rows
             #pragma unroll 8   // several rows' copies in flight at once
             for (int r = max(-31 - 0, -1); r <= min(31 - 0, 99); r++) {
@@ -210,7 +215,7 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                             }
                         } else if (i < 0 && i >= -1 && j < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c0 = f.score[((long long) (i + 1)) * 301 + (j + 1)];
+                            o_score_c0 = a_score_c0_0;
                         }
                         if (i >= 0 && i < 100 && (j + 1) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
@@ -225,7 +230,7 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                             }
                         } else if (i < 0 && i >= -1 && (j + 1) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c1 = f.score[((long long) (i + 1)) * 301 + ((j + 1) + 1)];
+                            o_score_c1 = a_score_c1_0;
                         }
                         if (i >= 0 && i < 100 && (j + 2) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
@@ -240,7 +245,7 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                             }
                         } else if (i < 0 && i >= -1 && (j + 2) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c2 = f.score[((long long) (i + 1)) * 301 + ((j + 2) + 1)];
+                            o_score_c2 = a_score_c2_0;
                         }
                         if (i >= 0 && i < 100 && (j + 3) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
@@ -255,7 +260,7 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                             }
                         } else if (i < 0 && i >= -1 && (j + 3) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c3 = f.score[((long long) (i + 1)) * 301 + ((j + 3) + 1)];
+                            o_score_c3 = a_score_c3_0;
                         }
                         h_score_c0_1 = h_score_c0_0;
                         h_score_c0_0 = o_score_c0;

@@ -41,6 +41,8 @@ namespace nw__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70 {
             // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
             int h_score_0 = -1 - lane >= -1 && j < 70 ? f.score[((long long) (-1 - lane + 1)) * 71 + (j + 1)] : 0;
             int h_score_1 = -2 - lane >= -1 && j < 70 ? f.score[((long long) (-2 - lane + 1)) * 71 + (j + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const int a_score_0 = j < 70 ? f.score[((long long) (-1 + 1)) * 71 + (j + 1)] : 0;
             // the first chunk's input rows
             if (j < 70) {
                 for (int r = max(-31 - 0, -1); r <= min(31 - 0, 99); r++) {
@@ -128,7 +130,7 @@ namespace nw__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70 {
                             }
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score = f.score[((long long) (i + 1)) * 71 + (j + 1)];
+                            o_score = a_score_0;
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;

@@ -8,8 +8,9 @@
 //   read:       score[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       score[i-0, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 1600 bytes of device memory
-//   shared:     2436 bytes per block: 0 of rings (0 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
+//   shared:     27012 bytes per block: 24576 of rings and profiles (24576 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
 //   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
+//   profile:    blosum62: indexed by sequence 'b' at my column, a query profile per warp of 24 x 8 x 32 elements (24576 bytes), one conflict-free load a cell
 //   sequence:   b: one value per lane (its column), read once before the band's first step
 #include "finegrain.cuh"
 
@@ -40,6 +41,9 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
         __syncthreads();
         const int lane = threadIdx.x % 32;
         const int warp = threadIdx.x / 32;
+        extern __shared__ __align__(16) unsigned char fg_smem[];
+        unsigned char* const my_smem = fg_smem + warp * 24576;
+        int* const p_blosum62_b = (int*) (my_smem + 0);   // [24][8][32] my band's query profile
         for (int band = blockIdx.x * 1 + warp; band < 2; band += gridDim.x * 1) {
             const int j = band * 256 + lane * 8;   // my first column; I own 8 side by side
             const int q_b_c0 = j < 300 ? __ldg(&f.b[j]) : 0;   // sequence 'b' at my column, for every step
@@ -50,6 +54,39 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
             const int q_b_c5 = (j + 5) < 300 ? __ldg(&f.b[(j + 5)]) : 0;   // sequence 'b' at my column, for every step
             const int q_b_c6 = (j + 6) < 300 ? __ldg(&f.b[(j + 6)]) : 0;   // sequence 'b' at my column, for every step
             const int q_b_c7 = (j + 7) < 300 ? __ldg(&f.b[(j + 7)]) : 0;   // sequence 'b' at my column, for every step
+            // my columns of table 'blosum62' at sequence 'b', for every step
+            /* column 0 */ {
+                const int t = fg::table_index(q_b_c0, 24, 3, 1, error);
+                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 0) * 32 + lane] = s_table_blosum62[x * 24 + t];
+            }
+            /* column 1 */ {
+                const int t = fg::table_index(q_b_c1, 24, 3, 1, error);
+                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 1) * 32 + lane] = s_table_blosum62[x * 24 + t];
+            }
+            /* column 2 */ {
+                const int t = fg::table_index(q_b_c2, 24, 3, 1, error);
+                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 2) * 32 + lane] = s_table_blosum62[x * 24 + t];
+            }
+            /* column 3 */ {
+                const int t = fg::table_index(q_b_c3, 24, 3, 1, error);
+                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 3) * 32 + lane] = s_table_blosum62[x * 24 + t];
+            }
+            /* column 4 */ {
+                const int t = fg::table_index(q_b_c4, 24, 3, 1, error);
+                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 4) * 32 + lane] = s_table_blosum62[x * 24 + t];
+            }
+            /* column 5 */ {
+                const int t = fg::table_index(q_b_c5, 24, 3, 1, error);
+                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 5) * 32 + lane] = s_table_blosum62[x * 24 + t];
+            }
+            /* column 6 */ {
+                const int t = fg::table_index(q_b_c6, 24, 3, 1, error);
+                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 6) * 32 + lane] = s_table_blosum62[x * 24 + t];
+            }
+            /* column 7 */ {
+                const int t = fg::table_index(q_b_c7, 24, 3, 1, error);
+                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 7) * 32 + lane] = s_table_blosum62[x * 24 + t];
+            }
             // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
             int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + (j + 1)] : 0;
             int h_score_c0_1 = -2 - lane >= -1 && j < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + (j + 1)] : 0;
@@ -67,6 +104,15 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
             int h_score_c6_1 = -2 - lane >= -1 && (j + 6) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 6) + 1)] : 0;
             int h_score_c7_0 = -1 - lane >= -1 && (j + 7) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 7) + 1)] : 0;
             int h_score_c7_1 = -2 - lane >= -1 && (j + 7) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 7) + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const int a_score_c0_0 = j < 300 ? f.score[(long long) (-1 + 1) * 301 + (j + 1)] : 0;
+            const int a_score_c1_0 = (j + 1) < 300 ? f.score[(long long) (-1 + 1) * 301 + ((j + 1) + 1)] : 0;
+            const int a_score_c2_0 = (j + 2) < 300 ? f.score[(long long) (-1 + 1) * 301 + ((j + 2) + 1)] : 0;
+            const int a_score_c3_0 = (j + 3) < 300 ? f.score[(long long) (-1 + 1) * 301 + ((j + 3) + 1)] : 0;
+            const int a_score_c4_0 = (j + 4) < 300 ? f.score[(long long) (-1 + 1) * 301 + ((j + 4) + 1)] : 0;
+            const int a_score_c5_0 = (j + 5) < 300 ? f.score[(long long) (-1 + 1) * 301 + ((j + 5) + 1)] : 0;
+            const int a_score_c6_0 = (j + 6) < 300 ? f.score[(long long) (-1 + 1) * 301 + ((j + 6) + 1)] : 0;
+            const int a_score_c7_0 = (j + 7) < 300 ? f.score[(long long) (-1 + 1) * 301 + ((j + 7) + 1)] : 0;
             for (int base = 0; base < 131; base += 32) {
                 __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
                 const int wb = base - 1;   // the window's first row
@@ -124,120 +170,112 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                             // actor cell
                             const int v22 = __ldg(&f.a[(i)]);
-                            const int v23 = q_b_c0;
-                            const int v24 = s_table_blosum62[(fg::table_index(v22, 24, 3, 0, error)) * 24 + fg::table_index(v23, 24, 3, 1, error)];
-                            const int v25 = fg::sub(r5, p.penalty);
-                            const int v26 = __viaddmax_s32(r3, v24, v25);
-                            const int v27 = __viaddmax_s32(r6, fg::neg(p.penalty), v26);
-                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v27;   // kept (final)
-                            o_score_c0 = v27;
+                            const int v23 = p_blosum62_b[(fg::table_index(v22, 24, 3, 0, error) * 8 + 0) * 32 + lane];
+                            const int v24 = fg::sub(r5, p.penalty);
+                            const int v25 = __viaddmax_s32(r3, v23, v24);
+                            const int v26 = __viaddmax_s32(r6, fg::neg(p.penalty), v25);
+                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v26;   // kept (final)
+                            o_score_c0 = v26;
                             if (lane * 8 + 0 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v27);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v26);   // value and ready bit in one store
                             }
                         }
                         /* column 1 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v28 = __ldg(&f.a[(i)]);
-                            const int v29 = q_b_c1;
-                            const int v30 = s_table_blosum62[(fg::table_index(v28, 24, 3, 0, error)) * 24 + fg::table_index(v29, 24, 3, 1, error)];
-                            const int v31 = fg::sub(r9, p.penalty);
-                            const int v32 = __viaddmax_s32(r8, v30, v31);
-                            const int v33 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v32);
-                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v33;   // kept (final)
-                            o_score_c1 = v33;
+                            const int v27 = __ldg(&f.a[(i)]);
+                            const int v28 = p_blosum62_b[(fg::table_index(v27, 24, 3, 0, error) * 8 + 1) * 32 + lane];
+                            const int v29 = fg::sub(r9, p.penalty);
+                            const int v30 = __viaddmax_s32(r8, v28, v29);
+                            const int v31 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v30);
+                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v31;   // kept (final)
+                            o_score_c1 = v31;
                             if (lane * 8 + 1 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v33);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v31);   // value and ready bit in one store
                             }
                         }
                         /* column 2 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v34 = __ldg(&f.a[(i)]);
-                            const int v35 = q_b_c2;
-                            const int v36 = s_table_blosum62[(fg::table_index(v34, 24, 3, 0, error)) * 24 + fg::table_index(v35, 24, 3, 1, error)];
-                            const int v37 = fg::sub(r11, p.penalty);
-                            const int v38 = __viaddmax_s32(r10, v36, v37);
-                            const int v39 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v38);
-                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v39;   // kept (final)
-                            o_score_c2 = v39;
+                            const int v32 = __ldg(&f.a[(i)]);
+                            const int v33 = p_blosum62_b[(fg::table_index(v32, 24, 3, 0, error) * 8 + 2) * 32 + lane];
+                            const int v34 = fg::sub(r11, p.penalty);
+                            const int v35 = __viaddmax_s32(r10, v33, v34);
+                            const int v36 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v35);
+                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v36;   // kept (final)
+                            o_score_c2 = v36;
                             if (lane * 8 + 2 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v39);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v36);   // value and ready bit in one store
                             }
                         }
                         /* column 3 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v40 = __ldg(&f.a[(i)]);
-                            const int v41 = q_b_c3;
-                            const int v42 = s_table_blosum62[(fg::table_index(v40, 24, 3, 0, error)) * 24 + fg::table_index(v41, 24, 3, 1, error)];
-                            const int v43 = fg::sub(r13, p.penalty);
-                            const int v44 = __viaddmax_s32(r12, v42, v43);
-                            const int v45 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v44);
-                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v45;   // kept (final)
-                            o_score_c3 = v45;
+                            const int v37 = __ldg(&f.a[(i)]);
+                            const int v38 = p_blosum62_b[(fg::table_index(v37, 24, 3, 0, error) * 8 + 3) * 32 + lane];
+                            const int v39 = fg::sub(r13, p.penalty);
+                            const int v40 = __viaddmax_s32(r12, v38, v39);
+                            const int v41 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v40);
+                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v41;   // kept (final)
+                            o_score_c3 = v41;
                             if (lane * 8 + 3 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v45);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v41);   // value and ready bit in one store
                             }
                         }
                         /* column 4 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
                             // actor cell
-                            const int v46 = __ldg(&f.a[(i)]);
-                            const int v47 = q_b_c4;
-                            const int v48 = s_table_blosum62[(fg::table_index(v46, 24, 3, 0, error)) * 24 + fg::table_index(v47, 24, 3, 1, error)];
-                            const int v49 = fg::sub(r15, p.penalty);
-                            const int v50 = __viaddmax_s32(r14, v48, v49);
-                            const int v51 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v50);
-                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v51;   // kept (final)
-                            o_score_c4 = v51;
+                            const int v42 = __ldg(&f.a[(i)]);
+                            const int v43 = p_blosum62_b[(fg::table_index(v42, 24, 3, 0, error) * 8 + 4) * 32 + lane];
+                            const int v44 = fg::sub(r15, p.penalty);
+                            const int v45 = __viaddmax_s32(r14, v43, v44);
+                            const int v46 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v45);
+                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v46;   // kept (final)
+                            o_score_c4 = v46;
                             if (lane * 8 + 4 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v46);   // value and ready bit in one store
                             }
                         }
                         /* column 5 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
                             // actor cell
-                            const int v52 = __ldg(&f.a[(i)]);
-                            const int v53 = q_b_c5;
-                            const int v54 = s_table_blosum62[(fg::table_index(v52, 24, 3, 0, error)) * 24 + fg::table_index(v53, 24, 3, 1, error)];
-                            const int v55 = fg::sub(r17, p.penalty);
-                            const int v56 = __viaddmax_s32(r16, v54, v55);
-                            const int v57 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v56);
-                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v57;   // kept (final)
-                            o_score_c5 = v57;
+                            const int v47 = __ldg(&f.a[(i)]);
+                            const int v48 = p_blosum62_b[(fg::table_index(v47, 24, 3, 0, error) * 8 + 5) * 32 + lane];
+                            const int v49 = fg::sub(r17, p.penalty);
+                            const int v50 = __viaddmax_s32(r16, v48, v49);
+                            const int v51 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v50);
+                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v51;   // kept (final)
+                            o_score_c5 = v51;
                             if (lane * 8 + 5 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v57);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
                             }
                         }
                         /* column 6 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
                             // actor cell
-                            const int v58 = __ldg(&f.a[(i)]);
-                            const int v59 = q_b_c6;
-                            const int v60 = s_table_blosum62[(fg::table_index(v58, 24, 3, 0, error)) * 24 + fg::table_index(v59, 24, 3, 1, error)];
-                            const int v61 = fg::sub(r19, p.penalty);
-                            const int v62 = __viaddmax_s32(r18, v60, v61);
-                            const int v63 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v62);
-                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v63;   // kept (final)
-                            o_score_c6 = v63;
+                            const int v52 = __ldg(&f.a[(i)]);
+                            const int v53 = p_blosum62_b[(fg::table_index(v52, 24, 3, 0, error) * 8 + 6) * 32 + lane];
+                            const int v54 = fg::sub(r19, p.penalty);
+                            const int v55 = __viaddmax_s32(r18, v53, v54);
+                            const int v56 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v55);
+                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v56;   // kept (final)
+                            o_score_c6 = v56;
                             if (lane * 8 + 6 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v63);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v56);   // value and ready bit in one store
                             }
                         }
                         /* column 7 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
                             // actor cell
-                            const int v64 = __ldg(&f.a[(i)]);
-                            const int v65 = q_b_c7;
-                            const int v66 = s_table_blosum62[(fg::table_index(v64, 24, 3, 0, error)) * 24 + fg::table_index(v65, 24, 3, 1, error)];
-                            const int v67 = fg::sub(r21, p.penalty);
-                            const int v68 = __viaddmax_s32(r20, v66, v67);
-                            const int v69 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v68);
-                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v69;   // kept (final)
-                            o_score_c7 = v69;
+                            const int v57 = __ldg(&f.a[(i)]);
+                            const int v58 = p_blosum62_b[(fg::table_index(v57, 24, 3, 0, error) * 8 + 7) * 32 + lane];
+                            const int v59 = fg::sub(r21, p.penalty);
+                            const int v60 = __viaddmax_s32(r20, v58, v59);
+                            const int v61 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v60);
+                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v61;   // kept (final)
+                            o_score_c7 = v61;
                             if (lane * 8 + 7 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v69);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v61);   // value and ready bit in one store
                             }
                         }
                         h_score_c0_1 = h_score_c0_0;
@@ -261,27 +299,27 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
-                        const int u70 = __shfl_up_sync(0xffffffffu, h_score_c7_1, 1);   // score[i-1, j-1] from lane l-1's column 7
-                        const int u71 = __shfl_up_sync(0xffffffffu, h_score_c7_0, 1);   // score[i-0, j-1] from lane l-1's column 7
-                        const int e73 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r72 = lane < 1 ? e73 : u70;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r74 = h_score_c0_0;   // score[i-1, j-0]
-                        const int e76 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r75 = lane < 1 ? e76 : u71;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int r77 = h_score_c0_0;   // score[i-1, j-1]: my column 0
-                        const int r78 = h_score_c1_0;   // score[i-1, j-0]
-                        const int r79 = h_score_c1_0;   // score[i-1, j-1]: my column 1
-                        const int r80 = h_score_c2_0;   // score[i-1, j-0]
-                        const int r81 = h_score_c2_0;   // score[i-1, j-1]: my column 2
-                        const int r82 = h_score_c3_0;   // score[i-1, j-0]
-                        const int r83 = h_score_c3_0;   // score[i-1, j-1]: my column 3
-                        const int r84 = h_score_c4_0;   // score[i-1, j-0]
-                        const int r85 = h_score_c4_0;   // score[i-1, j-1]: my column 4
-                        const int r86 = h_score_c5_0;   // score[i-1, j-0]
-                        const int r87 = h_score_c5_0;   // score[i-1, j-1]: my column 5
-                        const int r88 = h_score_c6_0;   // score[i-1, j-0]
-                        const int r89 = h_score_c6_0;   // score[i-1, j-1]: my column 6
-                        const int r90 = h_score_c7_0;   // score[i-1, j-0]
+                        const int u62 = __shfl_up_sync(0xffffffffu, h_score_c7_1, 1);   // score[i-1, j-1] from lane l-1's column 7
+                        const int u63 = __shfl_up_sync(0xffffffffu, h_score_c7_0, 1);   // score[i-0, j-1] from lane l-1's column 7
+                        const int e65 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r64 = lane < 1 ? e65 : u62;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r66 = h_score_c0_0;   // score[i-1, j-0]
+                        const int e68 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r67 = lane < 1 ? e68 : u63;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int r69 = h_score_c0_0;   // score[i-1, j-1]: my column 0
+                        const int r70 = h_score_c1_0;   // score[i-1, j-0]
+                        const int r71 = h_score_c1_0;   // score[i-1, j-1]: my column 1
+                        const int r72 = h_score_c2_0;   // score[i-1, j-0]
+                        const int r73 = h_score_c2_0;   // score[i-1, j-1]: my column 2
+                        const int r74 = h_score_c3_0;   // score[i-1, j-0]
+                        const int r75 = h_score_c3_0;   // score[i-1, j-1]: my column 3
+                        const int r76 = h_score_c4_0;   // score[i-1, j-0]
+                        const int r77 = h_score_c4_0;   // score[i-1, j-1]: my column 4
+                        const int r78 = h_score_c5_0;   // score[i-1, j-0]
+                        const int r79 = h_score_c5_0;   // score[i-1, j-1]: my column 5
+                        const int r80 = h_score_c6_0;   // score[i-1, j-0]
+                        const int r81 = h_score_c6_0;   // score[i-1, j-1]: my column 6
+                        const int r82 = h_score_c7_0;   // score[i-1, j-0]
                         int o_score_c0 = 0;   // my value of score in this step, column 0
                         int o_score_c1 = 0;   // my value of score in this step, column 1
                         int o_score_c2 = 0;   // my value of score in this step, column 2
@@ -293,146 +331,138 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && j < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v91 = __ldg(&f.a[(i)]);
-                            const int v92 = q_b_c0;
-                            const int v93 = s_table_blosum62[(fg::table_index(v91, 24, 3, 0, error)) * 24 + fg::table_index(v92, 24, 3, 1, error)];
-                            const int v94 = fg::sub(r74, p.penalty);
-                            const int v95 = __viaddmax_s32(r72, v93, v94);
-                            const int v96 = __viaddmax_s32(r75, fg::neg(p.penalty), v95);
-                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v96;   // kept (final)
-                            o_score_c0 = v96;
+                            const int v83 = __ldg(&f.a[(i)]);
+                            const int v84 = p_blosum62_b[(fg::table_index(v83, 24, 3, 0, error) * 8 + 0) * 32 + lane];
+                            const int v85 = fg::sub(r66, p.penalty);
+                            const int v86 = __viaddmax_s32(r64, v84, v85);
+                            const int v87 = __viaddmax_s32(r67, fg::neg(p.penalty), v86);
+                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v87;   // kept (final)
+                            o_score_c0 = v87;
                             if (lane * 8 + 0 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v96);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v87);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c0 = f.score[(long long) (i + 1) * 301 + (j + 1)];
+                            o_score_c0 = a_score_c0_0;
                         }
                         if (i >= 0 && i < 100 && (j + 1) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v97 = __ldg(&f.a[(i)]);
-                            const int v98 = q_b_c1;
-                            const int v99 = s_table_blosum62[(fg::table_index(v97, 24, 3, 0, error)) * 24 + fg::table_index(v98, 24, 3, 1, error)];
-                            const int v100 = fg::sub(r78, p.penalty);
-                            const int v101 = __viaddmax_s32(r77, v99, v100);
-                            const int v102 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v101);
-                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v102;   // kept (final)
-                            o_score_c1 = v102;
+                            const int v88 = __ldg(&f.a[(i)]);
+                            const int v89 = p_blosum62_b[(fg::table_index(v88, 24, 3, 0, error) * 8 + 1) * 32 + lane];
+                            const int v90 = fg::sub(r70, p.penalty);
+                            const int v91 = __viaddmax_s32(r69, v89, v90);
+                            const int v92 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v91);
+                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v92;   // kept (final)
+                            o_score_c1 = v92;
                             if (lane * 8 + 1 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v102);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v92);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 1) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c1 = f.score[(long long) (i + 1) * 301 + ((j + 1) + 1)];
+                            o_score_c1 = a_score_c1_0;
                         }
                         if (i >= 0 && i < 100 && (j + 2) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v103 = __ldg(&f.a[(i)]);
-                            const int v104 = q_b_c2;
-                            const int v105 = s_table_blosum62[(fg::table_index(v103, 24, 3, 0, error)) * 24 + fg::table_index(v104, 24, 3, 1, error)];
-                            const int v106 = fg::sub(r80, p.penalty);
-                            const int v107 = __viaddmax_s32(r79, v105, v106);
-                            const int v108 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v107);
-                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v108;   // kept (final)
-                            o_score_c2 = v108;
+                            const int v93 = __ldg(&f.a[(i)]);
+                            const int v94 = p_blosum62_b[(fg::table_index(v93, 24, 3, 0, error) * 8 + 2) * 32 + lane];
+                            const int v95 = fg::sub(r72, p.penalty);
+                            const int v96 = __viaddmax_s32(r71, v94, v95);
+                            const int v97 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v96);
+                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v97;   // kept (final)
+                            o_score_c2 = v97;
                             if (lane * 8 + 2 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v108);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v97);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 2) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c2 = f.score[(long long) (i + 1) * 301 + ((j + 2) + 1)];
+                            o_score_c2 = a_score_c2_0;
                         }
                         if (i >= 0 && i < 100 && (j + 3) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v109 = __ldg(&f.a[(i)]);
-                            const int v110 = q_b_c3;
-                            const int v111 = s_table_blosum62[(fg::table_index(v109, 24, 3, 0, error)) * 24 + fg::table_index(v110, 24, 3, 1, error)];
-                            const int v112 = fg::sub(r82, p.penalty);
-                            const int v113 = __viaddmax_s32(r81, v111, v112);
-                            const int v114 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v113);
-                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v114;   // kept (final)
-                            o_score_c3 = v114;
+                            const int v98 = __ldg(&f.a[(i)]);
+                            const int v99 = p_blosum62_b[(fg::table_index(v98, 24, 3, 0, error) * 8 + 3) * 32 + lane];
+                            const int v100 = fg::sub(r74, p.penalty);
+                            const int v101 = __viaddmax_s32(r73, v99, v100);
+                            const int v102 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v101);
+                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v102;   // kept (final)
+                            o_score_c3 = v102;
                             if (lane * 8 + 3 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v114);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v102);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 3) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c3 = f.score[(long long) (i + 1) * 301 + ((j + 3) + 1)];
+                            o_score_c3 = a_score_c3_0;
                         }
                         if (i >= 0 && i < 100 && (j + 4) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
                             // actor cell
-                            const int v115 = __ldg(&f.a[(i)]);
-                            const int v116 = q_b_c4;
-                            const int v117 = s_table_blosum62[(fg::table_index(v115, 24, 3, 0, error)) * 24 + fg::table_index(v116, 24, 3, 1, error)];
-                            const int v118 = fg::sub(r84, p.penalty);
-                            const int v119 = __viaddmax_s32(r83, v117, v118);
-                            const int v120 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v119);
-                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v120;   // kept (final)
-                            o_score_c4 = v120;
+                            const int v103 = __ldg(&f.a[(i)]);
+                            const int v104 = p_blosum62_b[(fg::table_index(v103, 24, 3, 0, error) * 8 + 4) * 32 + lane];
+                            const int v105 = fg::sub(r76, p.penalty);
+                            const int v106 = __viaddmax_s32(r75, v104, v105);
+                            const int v107 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v106);
+                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v107;   // kept (final)
+                            o_score_c4 = v107;
                             if (lane * 8 + 4 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v120);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v107);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 4) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c4 = f.score[(long long) (i + 1) * 301 + ((j + 4) + 1)];
+                            o_score_c4 = a_score_c4_0;
                         }
                         if (i >= 0 && i < 100 && (j + 5) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
                             // actor cell
-                            const int v121 = __ldg(&f.a[(i)]);
-                            const int v122 = q_b_c5;
-                            const int v123 = s_table_blosum62[(fg::table_index(v121, 24, 3, 0, error)) * 24 + fg::table_index(v122, 24, 3, 1, error)];
-                            const int v124 = fg::sub(r86, p.penalty);
-                            const int v125 = __viaddmax_s32(r85, v123, v124);
-                            const int v126 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v125);
-                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v126;   // kept (final)
-                            o_score_c5 = v126;
+                            const int v108 = __ldg(&f.a[(i)]);
+                            const int v109 = p_blosum62_b[(fg::table_index(v108, 24, 3, 0, error) * 8 + 5) * 32 + lane];
+                            const int v110 = fg::sub(r78, p.penalty);
+                            const int v111 = __viaddmax_s32(r77, v109, v110);
+                            const int v112 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v111);
+                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v112;   // kept (final)
+                            o_score_c5 = v112;
                             if (lane * 8 + 5 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v126);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v112);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 5) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c5 = f.score[(long long) (i + 1) * 301 + ((j + 5) + 1)];
+                            o_score_c5 = a_score_c5_0;
                         }
                         if (i >= 0 && i < 100 && (j + 6) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
                             // actor cell
-                            const int v127 = __ldg(&f.a[(i)]);
-                            const int v128 = q_b_c6;
-                            const int v129 = s_table_blosum62[(fg::table_index(v127, 24, 3, 0, error)) * 24 + fg::table_index(v128, 24, 3, 1, error)];
-                            const int v130 = fg::sub(r88, p.penalty);
-                            const int v131 = __viaddmax_s32(r87, v129, v130);
-                            const int v132 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v131);
-                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v132;   // kept (final)
-                            o_score_c6 = v132;
+                            const int v113 = __ldg(&f.a[(i)]);
+                            const int v114 = p_blosum62_b[(fg::table_index(v113, 24, 3, 0, error) * 8 + 6) * 32 + lane];
+                            const int v115 = fg::sub(r80, p.penalty);
+                            const int v116 = __viaddmax_s32(r79, v114, v115);
+                            const int v117 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v116);
+                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v117;   // kept (final)
+                            o_score_c6 = v117;
                             if (lane * 8 + 6 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v132);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v117);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 6) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c6 = f.score[(long long) (i + 1) * 301 + ((j + 6) + 1)];
+                            o_score_c6 = a_score_c6_0;
                         }
                         if (i >= 0 && i < 100 && (j + 7) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
                             // actor cell
-                            const int v133 = __ldg(&f.a[(i)]);
-                            const int v134 = q_b_c7;
-                            const int v135 = s_table_blosum62[(fg::table_index(v133, 24, 3, 0, error)) * 24 + fg::table_index(v134, 24, 3, 1, error)];
-                            const int v136 = fg::sub(r90, p.penalty);
-                            const int v137 = __viaddmax_s32(r89, v135, v136);
-                            const int v138 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v137);
-                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v138;   // kept (final)
-                            o_score_c7 = v138;
+                            const int v118 = __ldg(&f.a[(i)]);
+                            const int v119 = p_blosum62_b[(fg::table_index(v118, 24, 3, 0, error) * 8 + 7) * 32 + lane];
+                            const int v120 = fg::sub(r82, p.penalty);
+                            const int v121 = __viaddmax_s32(r81, v119, v120);
+                            const int v122 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v121);
+                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v122;   // kept (final)
+                            o_score_c7 = v122;
                             if (lane * 8 + 7 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v138);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v122);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 7) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c7 = f.score[(long long) (i + 1) * 301 + ((j + 7) + 1)];
+                            o_score_c7 = a_score_c7_0;
                         }
                         h_score_c0_1 = h_score_c0_0;
                         h_score_c0_0 = o_score_c0;
@@ -479,12 +509,12 @@ extern "C" cudaError_t fg_run_nw_seq__lock_dataflow_persistent_columns_8__tiny_l
     int* const error = (int*) scratch;
     unsigned* const barrier = (unsigned*) scratch + 1;
     (void) barrier;
-    // one persistent launch; its rings take 0 bytes of dynamic shared memory per block
-    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
+    // one persistent launch; its rings take 24576 bytes of dynamic shared memory per block
+    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 24576);
     if (status != cudaSuccess) return status;
     char* scratch_bytes = (char*) scratch;
     void* arguments[] = {(void*) &f, (void*) &p, (void*) &scratch_bytes, (void*) &error};
-    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(2), dim3(32), arguments, 0, stream);
+    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(2), dim3(32), arguments, 24576, stream);
     if (status != cudaSuccess) return status;
     return cudaGetLastError();
 }

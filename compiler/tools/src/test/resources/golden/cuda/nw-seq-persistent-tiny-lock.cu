@@ -8,8 +8,9 @@
 //   read:       score[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       score[i-0, j-1]: shuffled from lane l-1's value 1 step(s) back; lanes below 1 read the edge window
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 2400 bytes of device memory
-//   shared:     2436 bytes per block: 0 of rings (0 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
+//   shared:     5508 bytes per block: 3072 of rings and profiles (3072 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
 //   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
+//   profile:    blosum62: indexed by sequence 'b' at my column, a query profile per warp of 24 x 1 x 32 elements (3072 bytes), one conflict-free load a cell
 //   sequence:   b: one value per lane (its column), read once before the band's first step
 #include "finegrain.cuh"
 
@@ -40,12 +41,22 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
         __syncthreads();
         const int lane = threadIdx.x % 32;
         const int warp = threadIdx.x / 32;
+        extern __shared__ __align__(16) unsigned char fg_smem[];
+        unsigned char* const my_smem = fg_smem + warp * 3072;
+        int* const p_blosum62_b = (int*) (my_smem + 0);   // [24][1][32] my band's query profile
         for (int band = blockIdx.x * 1 + warp; band < 3; band += gridDim.x * 1) {
             const int j = band * 32 + lane;   // my column
             const int q_b = j < 70 ? __ldg(&f.b[j]) : 0;   // sequence 'b' at my column, for every step
+            // my columns of table 'blosum62' at sequence 'b', for every step
+            /* column 0 */ {
+                const int t = fg::table_index(q_b, 24, 3, 1, error);
+                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 1 + 0) * 32 + lane] = s_table_blosum62[x * 24 + t];
+            }
             // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
             int h_score_0 = -1 - lane >= -1 && j < 70 ? f.score[(long long) (-1 - lane + 1) * 71 + (j + 1)] : 0;
             int h_score_1 = -2 - lane >= -1 && j < 70 ? f.score[(long long) (-2 - lane + 1) * 71 + (j + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const int a_score_0 = j < 70 ? f.score[(long long) (-1 + 1) * 71 + (j + 1)] : 0;
             for (int base = 0; base < 131; base += 32) {
                 const int wb = base - 1;   // the window's first row
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
@@ -80,15 +91,14 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                         // actor cell
                         const int v8 = __ldg(&f.a[(i)]);
-                        const int v9 = q_b;
-                        const int v10 = s_table_blosum62[(fg::table_index(v8, 24, 3, 0, error)) * 24 + fg::table_index(v9, 24, 3, 1, error)];
-                        const int v11 = fg::sub(r5, p.penalty);
-                        const int v12 = __viaddmax_s32(r3, v10, v11);
-                        const int v13 = __viaddmax_s32(r6, fg::neg(p.penalty), v12);
-                        if (i >= 99 && j >= 69) kept_score[(long long) (i - 99) * 1 + (j - 69)] = v13;   // kept (final)
-                        o_score = v13;
+                        const int v9 = p_blosum62_b[(fg::table_index(v8, 24, 3, 0, error) * 1 + 0) * 32 + lane];
+                        const int v10 = fg::sub(r5, p.penalty);
+                        const int v11 = __viaddmax_s32(r3, v9, v10);
+                        const int v12 = __viaddmax_s32(r6, fg::neg(p.penalty), v11);
+                        if (i >= 99 && j >= 69) kept_score[(long long) (i - 99) * 1 + (j - 69)] = v12;   // kept (final)
+                        o_score = v12;
                         if (lane >= 31 && band < 2) {
-                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v13);   // value and ready bit in one store
+                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v12);   // value and ready bit in one store
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
@@ -98,31 +108,30 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
                         const bool computes = i >= 0 && i < 100 && j < 70;
-                        const int u14 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
-                        const int u15 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
-                        const int e17 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r16 = lane < 1 ? e17 : u14;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r18 = h_score_0;   // score[i-1, j-0]
-                        const int e20 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r19 = lane < 1 ? e20 : u15;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int u13 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
+                        const int u14 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
+                        const int e16 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r15 = lane < 1 ? e16 : u13;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r17 = h_score_0;   // score[i-1, j-0]
+                        const int e19 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r18 = lane < 1 ? e19 : u14;   // score[i-0, j-1]: the left band's edge, or lane l-1
                         int o_score = 0;   // my value of score in this step
                         if (computes) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v21 = __ldg(&f.a[(i)]);
-                            const int v22 = q_b;
-                            const int v23 = s_table_blosum62[(fg::table_index(v21, 24, 3, 0, error)) * 24 + fg::table_index(v22, 24, 3, 1, error)];
-                            const int v24 = fg::sub(r18, p.penalty);
-                            const int v25 = __viaddmax_s32(r16, v23, v24);
-                            const int v26 = __viaddmax_s32(r19, fg::neg(p.penalty), v25);
-                            if (i >= 99 && j >= 69) kept_score[(long long) (i - 99) * 1 + (j - 69)] = v26;   // kept (final)
-                            o_score = v26;
+                            const int v20 = __ldg(&f.a[(i)]);
+                            const int v21 = p_blosum62_b[(fg::table_index(v20, 24, 3, 0, error) * 1 + 0) * 32 + lane];
+                            const int v22 = fg::sub(r17, p.penalty);
+                            const int v23 = __viaddmax_s32(r15, v21, v22);
+                            const int v24 = __viaddmax_s32(r18, fg::neg(p.penalty), v23);
+                            if (i >= 99 && j >= 69) kept_score[(long long) (i - 99) * 1 + (j - 69)] = v24;   // kept (final)
+                            o_score = v24;
                             if (lane >= 31 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v26);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v24);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score = f.score[(long long) (i + 1) * 71 + (j + 1)];
+                            o_score = a_score_0;
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
@@ -155,12 +164,12 @@ extern "C" cudaError_t fg_run_nw_seq__lock_dataflow_persistent__tiny_lock__per_t
     int* const error = (int*) scratch;
     unsigned* const barrier = (unsigned*) scratch + 1;
     (void) barrier;
-    // one persistent launch; its rings take 0 bytes of dynamic shared memory per block
-    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
+    // one persistent launch; its rings take 3072 bytes of dynamic shared memory per block
+    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 3072);
     if (status != cudaSuccess) return status;
     char* scratch_bytes = (char*) scratch;
     void* arguments[] = {(void*) &f, (void*) &p, (void*) &scratch_bytes, (void*) &error};
-    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(3), dim3(32), arguments, 0, stream);
+    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(3), dim3(32), arguments, 3072, stream);
     if (status != cudaSuccess) return status;
     return cudaGetLastError();
 }

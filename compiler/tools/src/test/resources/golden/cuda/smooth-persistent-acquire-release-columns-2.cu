@@ -40,6 +40,9 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
             double h_u_c0_1 = -2 - lane >= -1 && j < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + (j + 1)] : 0;
             double h_u_c1_0 = -1 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;
             double h_u_c1_1 = -2 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const double a_u_c0_0 = j < 200 ? f.u[((long long) (-1 + 1)) * 201 + (j + 1)] : 0;
+            const double a_u_c1_0 = (j + 1) < 200 ? f.u[((long long) (-1 + 1)) * 201 + ((j + 1) + 1)] : 0;
             int seen = 0;   // tokens of the band to the left already waited for
             for (int base = 0; base < 71; base += 32) {
                 __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
@@ -142,7 +145,7 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
                             o_u_c0 = v29;
                         } else if (i < 0 && i >= -1 && j < 200) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_u_c0 = f.u[((long long) (i + 1)) * 201 + (j + 1)];
+                            o_u_c0 = a_u_c0_0;
                         }
                         if (i >= 0 && i < 40 && (j + 1) < 200) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + ((j + 1) + 1);   // my point in every field
@@ -156,7 +159,7 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
                             o_u_c1 = v33;
                         } else if (i < 0 && i >= -1 && (j + 1) < 200) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_u_c1 = f.u[((long long) (i + 1)) * 201 + ((j + 1) + 1)];
+                            o_u_c1 = a_u_c1_0;
                         }
                         h_u_c0_1 = h_u_c0_0;
                         h_u_c0_0 = o_u_c0;

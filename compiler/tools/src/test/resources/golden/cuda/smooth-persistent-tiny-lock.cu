@@ -38,6 +38,8 @@ namespace smooth__lock_dataflow_persistent__tiny_lock__per_thread_shared__40x200
             // my values of u 1 to 2 step(s) back; before the first step, the halo rows above
             double h_u_0 = -1 - lane >= -1 && j < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + (j + 1)] : 0;
             double h_u_1 = -2 - lane >= -1 && j < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + (j + 1)] : 0;
+            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+            const double a_u_0 = j < 200 ? f.u[((long long) (-1 + 1)) * 201 + (j + 1)] : 0;
             int seen = 0;   // tokens of the band to the left already waited for
             for (int base = 0; base < 71; base += 32) {
                 const int wb = base - 1;   // the window's first row
@@ -119,7 +121,7 @@ namespace smooth__lock_dataflow_persistent__tiny_lock__per_thread_shared__40x200
                             o_u = v21;
                         } else if (i < 0 && i >= -1 && j < 200) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_u = f.u[((long long) (i + 1)) * 201 + (j + 1)];
+                            o_u = a_u_0;
                         }
                         h_u_1 = h_u_0;
                         h_u_0 = o_u;

@@ -6,6 +6,7 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.LockMechanism;
 
+import dev.finegrain.dsl.TableSpec;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -36,13 +37,14 @@ import java.util.stream.Collectors;
  * @param outputRings   state fields: each lane leaves its values in shared memory, and the warp writes every row it
  *                      finished in a chunk as whole rows (the edge columns also go straight to global memory, where
  *                      the band to the right reads them)
- * @param warpSharedBytes the rings of one warp, in dynamic shared memory
+ * @param profiles      the lookup tables a warp keeps as query profiles for its band's columns ({@link LaneProfile})
+ * @param warpSharedBytes the rings and profiles of one warp, in dynamic shared memory
  * @param resources     per block: the rings and the edge window
  * @param folding       the state fields kept in part, which have no array over the domain ({@link BandFolding})
  */
 public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested, GpuMechanism mechanism,
                           int bands, int laneColumns, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
-                          List<Ring> inputRings, List<Ring> outputRings, int warpSharedBytes, Resources resources,
+                          List<Ring> inputRings, List<Ring> outputRings, List<LaneProfile> profiles, int warpSharedBytes, Resources resources,
                           BandFolding folding)
         implements GpuMapping {
 
@@ -50,6 +52,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         reads = List.copyOf(reads);
         inputRings = List.copyOf(inputRings);
         outputRings = List.copyOf(outputRings);
+        profiles = List.copyOf(profiles);
     }
 
     /** Rows of an input ring: the 63 a chunk's lanes span, plus the reads' reach, plus the next chunk's 32. */
@@ -110,6 +113,10 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
      * reads each once, before its first step, instead of in every step (6.66 against 7.12 ms in the run above).
      */
     public List<IrField> laneSequences() {
+        return laneSequences(graph);
+    }
+
+    static List<IrField> laneSequences(KernelGraph graph) {
         return graph.fields().stream().filter(f -> f.isSequence() && !f.spans()[0] && f.spans()[1]).toList();
     }
 
@@ -280,12 +287,18 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
                     .append(" rows x ").append(bandWidth()).append(" columns per warp, finished rows written whole after each chunk\n");
         }
         text.append("shared:     ").append(resources.sharedBytes()).append(" bytes per block: ").append(dynamicSharedBytes())
-                .append(" of rings (").append(warpSharedBytes).append(" per warp), ")
+                .append(profiles.isEmpty() ? " of rings (" : " of rings and profiles (").append(warpSharedBytes).append(" per warp), ")
                 .append(edge.crossed() ? "an edge window of " + edge.windowRows() + " rows x " + edge.columns() + " columns per field and warp"
                         : "no edge window")
                 .append(stagesTables() ? ", " + stagedTableBytes(graph) + " of lookup tables" : "").append('\n');
         for (String line : folding.describe(graph, sizes, bands, edge.columns(), edge.heldRows(rows()))) {
             text.append("folded:     ").append(line).append('\n');
+        }
+        for (LaneProfile profile : profiles) {
+            TableSpec table = graph.kernel().tables().get(profile.table());
+            text.append("profile:    ").append(table.name()).append(": indexed by sequence '").append(profile.sequence().name())
+                    .append("' at my column, a query profile per warp of ").append(profile.otherExtent()).append(" x ").append(laneColumns)
+                    .append(" x 32 elements (").append(profile.bytes()).append(" bytes), one conflict-free load a cell\n");
         }
         for (IrField field : laneSequences()) {
             text.append("sequence:   ").append(field.name()).append(": one value per lane (its column), read once before the band's first step\n");

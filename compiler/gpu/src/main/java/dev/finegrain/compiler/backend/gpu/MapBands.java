@@ -62,7 +62,9 @@ final class MapBands {
         int bands = Math.ceilDiv(sizes[1], WARP * laneColumns);
         List<BandMapping.Ring> inputRings = new ArrayList<>();
         List<BandMapping.Ring> outputRings = new ArrayList<>();
-        int warpBytes = rings(graph, target, BandMapping.ringStride(laneColumns), inputRings, outputRings, BandFolding.foldedFields(graph));
+        int ringBytes = rings(graph, target, BandMapping.ringStride(laneColumns), inputRings, outputRings, BandFolding.foldedFields(graph));
+        List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
+        int warpBytes = profiles.isEmpty() ? ringBytes : profiles.getLast().offsetBytes() + profiles.getLast().bytes();
         int[] history = new int[graph.fields().size()];
         int columns = 0;
         int rowsBack = 0;
@@ -108,7 +110,7 @@ final class MapBands {
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, warpsPerBlock * WARP, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,
-                inputRings, outputRings, warpBytes, resources, folding);
+                inputRings, outputRings, profiles, warpBytes, resources, folding);
     }
 
     /**

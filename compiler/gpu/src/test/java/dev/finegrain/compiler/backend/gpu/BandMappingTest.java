@@ -18,12 +18,14 @@ import java.util.Optional;
 
 import static dev.finegrain.dsl.Finegrain.DOUBLE;
 import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.along;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.max;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -169,5 +171,52 @@ class BandMappingTest {
         assertEquals(Optional.of(PERSISTENT), Schedule.parse("lock-dataflow:persistent"));
         assertTrue(PERSISTENT.mechanism(LockMechanism.TINY_LOCK).persistentLaunch(), "a later choice keeps it persistent");
         assertFalse(lockDataflow().persistentLaunch());
+    }
+
+    /** A sequence alignment: a substitution table indexed by {@code first} and {@code second}, sequences along i ("a") or j ("b"). */
+    private static Kernel aligned(String name, int symbols, String first, String second) {
+        return kernel(name).domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i"))
+                .input("b", INT, along("j"))
+                .table("sub", INT, symbols, symbols)
+                .state("score", INT, boundary(index("i").plus(index("j")).negate()))
+                .actor("cell", "score", c -> max(
+                        c.read("score", -1, -1).plus(c.lookup("sub", c.read(first, 0), c.read(second, 0))),
+                        c.read("score", -1, 0).minus(1),
+                        c.read("score", 0, -1).minus(1)))
+                .build();
+    }
+
+    @Test
+    void aTableIndexedByTheLanesOwnSequenceValueIsAQueryProfile() {
+        for (int columns : new int[] {1, 4, 8}) {
+            BandMapping mapping = map(aligned("align", 24, "a", "b"), lockDataflow().persistent().columnsPerLane(columns), LockMechanism.TINY_LOCK,
+                    4096, 4096);
+            assertEquals(1, mapping.profiles().size(), mapping.describe());
+            LaneProfile profile = mapping.profiles().getFirst();
+            assertEquals(1, profile.laneAxis());
+            assertEquals("b", profile.sequence().name());
+            assertEquals(24, profile.otherExtent());
+            assertEquals(24 * columns * 32 * 4, profile.bytes());
+            assertEquals(profile.offsetBytes() + profile.bytes(), mapping.warpSharedBytes(), "the profile is the warp's dynamic shared memory");
+            assertTrue(mapping.describe().contains("profile:    sub: indexed by sequence 'b'"), mapping.describe());
+        }
+    }
+
+    @Test
+    void theLanesSequenceMayIndexEitherAxis() {
+        LaneProfile profile = map(aligned("transposed", 24, "b", "a"), PERSISTENT, LockMechanism.TINY_LOCK, 512, 512).profiles().getFirst();
+        assertEquals(0, profile.laneAxis());
+        assertEquals(1, profile.otherAxis());
+    }
+
+    @Test
+    void aTableWhoseIndicesBothChangeOrTooLargeForSharedMemoryIsReadAsItIs() {
+        // both indices change from step to step
+        assertTrue(map(aligned("rows", 24, "a", "a"), PERSISTENT, LockMechanism.TINY_LOCK, 512, 512).profiles().isEmpty());
+        // 1024 symbols x 4 columns x 32 lanes x 4 bytes = 512 KiB a warp: past what a warp may take
+        BandMapping large = map(aligned("large", 1024, "a", "b"), lockDataflow().persistent().columnsPerLane(4), LockMechanism.TINY_LOCK, 512, 512);
+        assertTrue(large.profiles().isEmpty(), large.describe());
+        assertFalse(large.describe().contains("profile:"), large.describe());
     }
 }

@@ -158,6 +158,12 @@ final class CudaBandContext {
         return "s_table_" + CudaNames.member(mapping.graph().kernel().tables().get(table).name());
     }
 
+    /** A warp's query profile of a lookup table ({@link dev.finegrain.compiler.backend.gpu.LaneProfile}). */
+    String profile(dev.finegrain.compiler.backend.gpu.LaneProfile profile) {
+        return "p_" + CudaNames.member(mapping.graph().kernel().tables().get(profile.table()).name()) + "_"
+                + CudaNames.member(profile.sequence().name());
+    }
+
     /** A sequence input along the columns at my column {@code column}, read once per band. */
     String laneSequence(IrField field, int column) {
         return "q_" + CudaNames.member(field.name()) + (mapping.laneColumns() == 1 ? "" : "_c" + column);
@@ -187,6 +193,11 @@ final class CudaBandContext {
     /** My value of {@code field} in my column {@code c}, {@code back} + 1 steps back. */
     String history(IrField field, int c, int back) {
         return "h_" + CudaNames.member(field.name()) + (mapping.laneColumns() == 1 ? "" : "_c" + c) + "_" + back;
+    }
+
+    /** My column {@code c}'s value of {@code field} in the halo row {@code up} + 1 above the domain, loaded once a band. */
+    String above(IrField field, int c, int up) {
+        return "a_" + CudaNames.member(field.name()) + (mapping.laneColumns() == 1 ? "" : "_c" + c) + "_" + up;
     }
 
     /** My value of {@code field} in my column {@code c} in this step. */

@@ -5,6 +5,7 @@ import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
+import dev.finegrain.compiler.backend.gpu.LaneProfile;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
@@ -160,12 +161,25 @@ final class CudaBandStep {
             out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + " && " + cx.column(c) + " < " + mapping.columns() + ")");
             out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
             for (IrField field : withHistory) {
-                out.line(cx.own(field, c) + " = " + cx.aboveElement(field, "i", cx.column(c)) + ";");
+                out.line(cx.own(field, c) + " = " + aboveRow(field, c) + ";");
             }
         }
         if (!steady || lanes > 1) {
             out.close();
         }
+    }
+
+    /** My column's halo value in row i above the domain, from the registers the band loaded at its start. */
+    private String aboveRow(IrField field, int c) {
+        int haloRows = fields.halo().low()[0];
+        if (haloRows == 0) {
+            return "0";   // no row above the domain: the branch that asks is never taken
+        }
+        String value = cx.above(field, c, haloRows - 1);
+        for (int up = haloRows - 2; up >= 0; up--) {
+            value = "i == " + (-1 - up) + " ? " + cx.above(field, c, up) + " : " + value;
+        }
+        return value;
     }
 
     /**
@@ -276,6 +290,16 @@ final class CudaBandStep {
             @Override
             public java.util.Optional<String> stagedTable(int table) {
                 return mapping.stagesTables() ? java.util.Optional.of(cx.stagedTable(table)) : java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Optional<LaneProfile> profile(IrExpr.Lookup lookup) {
+                return LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup);
+            }
+
+            @Override
+            public String profileElement(LaneProfile profile, String checked) {
+                return cx.profile(profile) + "[(" + checked + " * " + lanes + " + " + c + ") * 32 + lane]";
             }
         };
     }

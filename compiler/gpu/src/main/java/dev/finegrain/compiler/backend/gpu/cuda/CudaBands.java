@@ -3,6 +3,7 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
+import dev.finegrain.compiler.backend.gpu.LaneProfile;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -117,6 +118,7 @@ final class CudaBands {
                         + field.name() + "' at my column, for every step");
             }
         }
+        fillProfiles();
         declareHistory();
         List<CudaReductions> reductions = reductions(CudaReductions.LANE);
         reductions.forEach(reduction -> reduction.declare(out));
@@ -250,7 +252,7 @@ final class CudaBands {
 
     /** Each warp's rings in dynamic shared memory: rows of the band's columns, row r at r mod the ring's rows. */
     private void declareRings() {
-        if (mapping.inputRings().isEmpty() && mapping.outputRings().isEmpty()) {
+        if (mapping.inputRings().isEmpty() && mapping.outputRings().isEmpty() && mapping.profiles().isEmpty()) {
             return;
         }
         out.line("extern __shared__ __align__(16) unsigned char fg_smem[];");
@@ -262,6 +264,34 @@ final class CudaBands {
         for (BandMapping.Ring ring : mapping.outputRings()) {
             out.line(cx.type(ring.field()) + "* const " + CudaBandContext.ring(ring.field(), "out") + " = (" + cx.type(ring.field()) + "*) (my_smem + "
                     + ring.offsetBytes() + ");   // [" + ring.rows() + "][" + ring.stride() + "] my band's values of '" + ring.field().name() + "'");
+        }
+        for (LaneProfile profile : mapping.profiles()) {
+            String type = CudaExpressions.type(graph.kernel().tables().get(profile.table()).type());
+            out.line(type + "* const " + cx.profile(profile) + " = (" + type + "*) (my_smem + " + profile.offsetBytes() + ");   // ["
+                    + profile.otherExtent() + "][" + lanes + "][32] my band's query profile");
+        }
+    }
+
+    /**
+     * Each query profile's elements for my columns, [other index][column][lane]: the lane's sequence value checked once,
+     * here, instead of in every step. A lane fills and reads only its own entries, so no barrier is needed.
+     */
+    private void fillProfiles() {
+        for (LaneProfile profile : mapping.profiles()) {
+            TableSpec table = graph.kernel().tables().get(profile.table());
+            int buffer = graph.fields().size() + profile.table();
+            out.comment("my columns of table '" + table.name() + "' at sequence '" + profile.sequence().name() + "', for every step");
+            for (int c = 0; c < lanes; c++) {
+                out.open("/* column " + c + " */");
+                out.line("const int t = fg::table_index(" + cx.laneSequence(profile.sequence(), c) + ", " + table.extents().get(profile.laneAxis())
+                        + ", " + buffer + ", " + profile.laneAxis() + ", error);");
+                String flat = profile.laneAxis() == 1 ? "x * " + table.extents().get(1) + " + t" : "t * " + table.extents().get(1) + " + x";
+                String element = mapping.stagesTables() ? cx.stagedTable(profile.table()) + "[" + flat + "]"
+                        : "__ldg(&f." + CudaNames.member(table.name()) + "[" + flat + "])";
+                out.line("for (int x = 0; x < " + profile.otherExtent() + "; x++) " + cx.profile(profile) + "[(x * " + lanes + " + " + c
+                        + ") * 32 + lane] = " + element + ";");
+                out.close();
+            }
         }
     }
 
@@ -345,6 +375,14 @@ final class CudaBands {
                     String row = "-" + (back + 1) + " - lane";
                     out.line(cx.type(field) + " " + cx.history(field, c, back) + " = " + row + " >= " + (-haloRows) + " && "
                             + cx.column(c) + " < " + mapping.columns() + " ? " + cx.aboveElement(field, row, cx.column(c)) + " : 0;");
+                }
+            }
+            // a halo load in the first chunk's steps would sit on the chain of every lane to the right, one a step
+            out.comment("my columns' halo rows above the domain, which the first chunk's steps hand on as my values");
+            for (int c = 0; c < lanes; c++) {
+                for (int up = 0; up < haloRows; up++) {
+                    out.line("const " + cx.type(field) + " " + cx.above(field, c, up) + " = " + cx.column(c) + " < " + mapping.columns() + " ? "
+                            + cx.aboveElement(field, String.valueOf(-1 - up), cx.column(c)) + " : 0;");
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.gpu.DpxForms;
+import dev.finegrain.compiler.backend.gpu.LaneProfile;
 
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
@@ -41,6 +42,16 @@ final class CudaExpressions {
         /** The shared-memory copy of lookup table {@code table}, where the schedule staged one; empty: global memory. */
         default Optional<String> stagedTable(int table) {
             return Optional.empty();
+        }
+
+        /** The query profile the schedule keeps for this lookup ({@link LaneProfile}); empty: the table itself. */
+        default Optional<LaneProfile> profile(IrExpr.Lookup lookup) {
+            return Optional.empty();
+        }
+
+        /** The profile's element at the other axis's index, {@code checked} (already bounds-checked). */
+        default String profileElement(LaneProfile profile, String checked) {
+            throw new IllegalStateException("no profile here");
         }
     }
 
@@ -187,6 +198,12 @@ final class CudaExpressions {
     private String lookup(IrExpr.Lookup lookup) {
         TableSpec table = graph.kernel().tables().get(lookup.table());
         int buffer = graph.fields().size() + lookup.table();
+        Optional<LaneProfile> profile = operands.profile(lookup);
+        if (profile.isPresent()) {
+            int axis = profile.get().otherAxis();
+            return operands.profileElement(profile.get(), "fg::table_index(" + lower(lookup.indices().get(axis)) + ", "
+                    + table.extents().get(axis) + ", " + buffer + ", " + axis + ", " + error + ")");
+        }
         String flat = null;
         for (int axis = 0; axis < lookup.indices().size(); axis++) {
             String checked = "fg::table_index(" + lower(lookup.indices().get(axis)) + ", " + table.extents().get(axis) + ", " + buffer

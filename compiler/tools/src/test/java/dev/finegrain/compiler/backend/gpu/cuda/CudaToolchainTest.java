@@ -145,6 +145,27 @@ class CudaToolchainTest {
         buildAll(sources, cache);
     }
 
+    /**
+     * A lookup table indexed by the lane's own sequence value builds as a query profile in each warp's dynamic shared
+     * memory, at one, four and eight columns per lane (four warps a block at 4096 x 16384 with four: 48 KiB of profiles,
+     * past the 48 KiB a block gets without opting in), and with a ragged last band.
+     */
+    @Test
+    void buildsQueryProfiles(@TempDir Path cache) throws Exception {
+        assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA build test is skipped");
+        KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.CATALOG.find("nw-seq").orElseThrow().kernel());
+        java.util.Map<String, CudaSource> sources = new java.util.LinkedHashMap<>();
+        for (int columns : new int[] {1, 4, 8}) {
+            int[] sizes = columns == 4 ? new int[] {4096, 16384} : new int[] {1000, 700};
+            CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph, SchedulePlanner.plan(graph,
+                    lockDataflow().persistent().columnsPerLane(columns)), Optional.of(LockMechanism.TINY_LOCK)), sizes);
+            assertTrue(source.text().contains("p_blosum62_b[(x * " + columns + " + 0) * 32 + lane] = s_table_blosum62[x * 24 + t]"),
+                    source.text());
+            sources.put("nw-seq " + columns, source);
+        }
+        buildAll(sources, cache);
+    }
+
     /** Dynamic dataflow's persistent blocks and the prelude's ready ring build in 2D and 3D, with ragged edge tiles. */
     @Test
     void buildsDynamicDataflowWithItsReadyRing(@TempDir Path cache) throws Exception {
