@@ -82,8 +82,8 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 const int last = min(base + 31, 999);   // the last row this chunk reads
                 if (band > 0) {
                     for (int t = seen + lane; t <= last; t += 32) {
-                        while (atomicCAS(&tokens[(band - 1) * 512 + ((t) & 511)], (t) / 512 + 1, 0) != (t) / 512 + 1) { }   // take the lock (Listing 14)
-                        atomicExch(&tokens[(band - 1) * 512 + ((t) & 511)], (t) / 512 + 1);   // and give it back
+                        while (atomicCAS(&tokens[(band - 1) * 512 + ((t) & 511)], (int) ((unsigned) (t) / 512u) + 1, 0) != (int) ((unsigned) (t) / 512u) + 1) { }   // take the lock (Listing 14)
+                        atomicExch(&tokens[(band - 1) * 512 + ((t) & 511)], (int) ((unsigned) (t) / 512u) + 1);   // and give it back
                     }
                     __threadfence();   // the atomics are relaxed: order the edge's loads after them
                     seen = last + 1;
@@ -181,7 +181,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                             __syncwarp();   // every lane's stores before the token
                             if (lane == 31) {
                                 __threadfence();   // the rows before it, then the unlock
-                                atomicExch(&tokens[(band) * 512 + ((lastLaneRow) & 511)], (lastLaneRow) / 512 + 1);
+                                atomicExch(&tokens[(band) * 512 + ((lastLaneRow) & 511)], (int) ((unsigned) (lastLaneRow) / 512u) + 1);
                             }
                         }
                     }
@@ -256,7 +256,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                             __syncwarp();   // every lane's stores before the token
                             if (lane == 31) {
                                 __threadfence();   // the rows before it, then the unlock
-                                atomicExch(&tokens[(band) * 512 + ((lastLaneRow) & 511)], (lastLaneRow) / 512 + 1);
+                                atomicExch(&tokens[(band) * 512 + ((lastLaneRow) & 511)], (int) ((unsigned) (lastLaneRow) / 512u) + 1);
                             }
                         }
                     }

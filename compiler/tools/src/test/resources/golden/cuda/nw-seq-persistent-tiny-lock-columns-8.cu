@@ -166,25 +166,25 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         int o_score_c5 = 0;   // my value of score in this step, column 5
                         int o_score_c6 = 0;   // my value of score in this step, column 6
                         int o_score_c7 = 0;   // my value of score in this step, column 7
+                        const int v22 = __ldg(&f.a[(i)]);
+                        const int k23 = fg::table_index(v22, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
                         /* column 0 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v22 = __ldg(&f.a[(i)]);
-                            const int v23 = p_blosum62_b[(fg::table_index(v22, 24, 3, 0, error) * 8 + 0) * 32 + lane];
-                            const int v24 = fg::sub(r5, p.penalty);
-                            const int v25 = __viaddmax_s32(r3, v23, v24);
-                            const int v26 = __viaddmax_s32(r6, fg::neg(p.penalty), v25);
-                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v26;   // kept (final)
-                            o_score_c0 = v26;
+                            const int v24 = p_blosum62_b[(k23 * 8 + 0) * 32 + lane];
+                            const int v25 = fg::sub(r5, p.penalty);
+                            const int v26 = __viaddmax_s32(r3, v24, v25);
+                            const int v27 = __viaddmax_s32(r6, fg::neg(p.penalty), v26);
+                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v27;   // kept (final)
+                            o_score_c0 = v27;
                             if (lane * 8 + 0 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v26);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v27);   // value and ready bit in one store
                             }
                         }
                         /* column 1 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v27 = __ldg(&f.a[(i)]);
-                            const int v28 = p_blosum62_b[(fg::table_index(v27, 24, 3, 0, error) * 8 + 1) * 32 + lane];
+                            const int v28 = p_blosum62_b[(k23 * 8 + 1) * 32 + lane];
                             const int v29 = fg::sub(r9, p.penalty);
                             const int v30 = __viaddmax_s32(r8, v28, v29);
                             const int v31 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v30);
@@ -197,85 +197,79 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         /* column 2 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v32 = __ldg(&f.a[(i)]);
-                            const int v33 = p_blosum62_b[(fg::table_index(v32, 24, 3, 0, error) * 8 + 2) * 32 + lane];
-                            const int v34 = fg::sub(r11, p.penalty);
-                            const int v35 = __viaddmax_s32(r10, v33, v34);
-                            const int v36 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v35);
-                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v36;   // kept (final)
-                            o_score_c2 = v36;
+                            const int v32 = p_blosum62_b[(k23 * 8 + 2) * 32 + lane];
+                            const int v33 = fg::sub(r11, p.penalty);
+                            const int v34 = __viaddmax_s32(r10, v32, v33);
+                            const int v35 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v34);
+                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v35;   // kept (final)
+                            o_score_c2 = v35;
                             if (lane * 8 + 2 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v36);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v35);   // value and ready bit in one store
                             }
                         }
                         /* column 3 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v37 = __ldg(&f.a[(i)]);
-                            const int v38 = p_blosum62_b[(fg::table_index(v37, 24, 3, 0, error) * 8 + 3) * 32 + lane];
-                            const int v39 = fg::sub(r13, p.penalty);
-                            const int v40 = __viaddmax_s32(r12, v38, v39);
-                            const int v41 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v40);
-                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v41;   // kept (final)
-                            o_score_c3 = v41;
+                            const int v36 = p_blosum62_b[(k23 * 8 + 3) * 32 + lane];
+                            const int v37 = fg::sub(r13, p.penalty);
+                            const int v38 = __viaddmax_s32(r12, v36, v37);
+                            const int v39 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v38);
+                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v39;   // kept (final)
+                            o_score_c3 = v39;
                             if (lane * 8 + 3 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v41);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v39);   // value and ready bit in one store
                             }
                         }
                         /* column 4 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
                             // actor cell
-                            const int v42 = __ldg(&f.a[(i)]);
-                            const int v43 = p_blosum62_b[(fg::table_index(v42, 24, 3, 0, error) * 8 + 4) * 32 + lane];
-                            const int v44 = fg::sub(r15, p.penalty);
-                            const int v45 = __viaddmax_s32(r14, v43, v44);
-                            const int v46 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v45);
-                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v46;   // kept (final)
-                            o_score_c4 = v46;
+                            const int v40 = p_blosum62_b[(k23 * 8 + 4) * 32 + lane];
+                            const int v41 = fg::sub(r15, p.penalty);
+                            const int v42 = __viaddmax_s32(r14, v40, v41);
+                            const int v43 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v42);
+                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v43;   // kept (final)
+                            o_score_c4 = v43;
                             if (lane * 8 + 4 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v46);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v43);   // value and ready bit in one store
                             }
                         }
                         /* column 5 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
                             // actor cell
-                            const int v47 = __ldg(&f.a[(i)]);
-                            const int v48 = p_blosum62_b[(fg::table_index(v47, 24, 3, 0, error) * 8 + 5) * 32 + lane];
-                            const int v49 = fg::sub(r17, p.penalty);
-                            const int v50 = __viaddmax_s32(r16, v48, v49);
-                            const int v51 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v50);
-                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v51;   // kept (final)
-                            o_score_c5 = v51;
+                            const int v44 = p_blosum62_b[(k23 * 8 + 5) * 32 + lane];
+                            const int v45 = fg::sub(r17, p.penalty);
+                            const int v46 = __viaddmax_s32(r16, v44, v45);
+                            const int v47 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v46);
+                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v47;   // kept (final)
+                            o_score_c5 = v47;
                             if (lane * 8 + 5 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v47);   // value and ready bit in one store
                             }
                         }
                         /* column 6 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
                             // actor cell
-                            const int v52 = __ldg(&f.a[(i)]);
-                            const int v53 = p_blosum62_b[(fg::table_index(v52, 24, 3, 0, error) * 8 + 6) * 32 + lane];
-                            const int v54 = fg::sub(r19, p.penalty);
-                            const int v55 = __viaddmax_s32(r18, v53, v54);
-                            const int v56 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v55);
-                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v56;   // kept (final)
-                            o_score_c6 = v56;
+                            const int v48 = p_blosum62_b[(k23 * 8 + 6) * 32 + lane];
+                            const int v49 = fg::sub(r19, p.penalty);
+                            const int v50 = __viaddmax_s32(r18, v48, v49);
+                            const int v51 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v50);
+                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v51;   // kept (final)
+                            o_score_c6 = v51;
                             if (lane * 8 + 6 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v56);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
                             }
                         }
                         /* column 7 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
                             // actor cell
-                            const int v57 = __ldg(&f.a[(i)]);
-                            const int v58 = p_blosum62_b[(fg::table_index(v57, 24, 3, 0, error) * 8 + 7) * 32 + lane];
-                            const int v59 = fg::sub(r21, p.penalty);
-                            const int v60 = __viaddmax_s32(r20, v58, v59);
-                            const int v61 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v60);
-                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v61;   // kept (final)
-                            o_score_c7 = v61;
+                            const int v52 = p_blosum62_b[(k23 * 8 + 7) * 32 + lane];
+                            const int v53 = fg::sub(r21, p.penalty);
+                            const int v54 = __viaddmax_s32(r20, v52, v53);
+                            const int v55 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v54);
+                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v55;   // kept (final)
+                            o_score_c7 = v55;
                             if (lane * 8 + 7 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v61);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one store
                             }
                         }
                         h_score_c0_1 = h_score_c0_0;
@@ -299,27 +293,27 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
-                        const int u62 = __shfl_up_sync(0xffffffffu, h_score_c7_1, 1);   // score[i-1, j-1] from lane l-1's column 7
-                        const int u63 = __shfl_up_sync(0xffffffffu, h_score_c7_0, 1);   // score[i-0, j-1] from lane l-1's column 7
-                        const int e65 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r64 = lane < 1 ? e65 : u62;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r66 = h_score_c0_0;   // score[i-1, j-0]
-                        const int e68 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r67 = lane < 1 ? e68 : u63;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int r69 = h_score_c0_0;   // score[i-1, j-1]: my column 0
-                        const int r70 = h_score_c1_0;   // score[i-1, j-0]
-                        const int r71 = h_score_c1_0;   // score[i-1, j-1]: my column 1
-                        const int r72 = h_score_c2_0;   // score[i-1, j-0]
-                        const int r73 = h_score_c2_0;   // score[i-1, j-1]: my column 2
-                        const int r74 = h_score_c3_0;   // score[i-1, j-0]
-                        const int r75 = h_score_c3_0;   // score[i-1, j-1]: my column 3
-                        const int r76 = h_score_c4_0;   // score[i-1, j-0]
-                        const int r77 = h_score_c4_0;   // score[i-1, j-1]: my column 4
-                        const int r78 = h_score_c5_0;   // score[i-1, j-0]
-                        const int r79 = h_score_c5_0;   // score[i-1, j-1]: my column 5
-                        const int r80 = h_score_c6_0;   // score[i-1, j-0]
-                        const int r81 = h_score_c6_0;   // score[i-1, j-1]: my column 6
-                        const int r82 = h_score_c7_0;   // score[i-1, j-0]
+                        const int u56 = __shfl_up_sync(0xffffffffu, h_score_c7_1, 1);   // score[i-1, j-1] from lane l-1's column 7
+                        const int u57 = __shfl_up_sync(0xffffffffu, h_score_c7_0, 1);   // score[i-0, j-1] from lane l-1's column 7
+                        const int e59 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r58 = lane < 1 ? e59 : u56;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r60 = h_score_c0_0;   // score[i-1, j-0]
+                        const int e62 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r61 = lane < 1 ? e62 : u57;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int r63 = h_score_c0_0;   // score[i-1, j-1]: my column 0
+                        const int r64 = h_score_c1_0;   // score[i-1, j-0]
+                        const int r65 = h_score_c1_0;   // score[i-1, j-1]: my column 1
+                        const int r66 = h_score_c2_0;   // score[i-1, j-0]
+                        const int r67 = h_score_c2_0;   // score[i-1, j-1]: my column 2
+                        const int r68 = h_score_c3_0;   // score[i-1, j-0]
+                        const int r69 = h_score_c3_0;   // score[i-1, j-1]: my column 3
+                        const int r70 = h_score_c4_0;   // score[i-1, j-0]
+                        const int r71 = h_score_c4_0;   // score[i-1, j-1]: my column 4
+                        const int r72 = h_score_c5_0;   // score[i-1, j-0]
+                        const int r73 = h_score_c5_0;   // score[i-1, j-1]: my column 5
+                        const int r74 = h_score_c6_0;   // score[i-1, j-0]
+                        const int r75 = h_score_c6_0;   // score[i-1, j-1]: my column 6
+                        const int r76 = h_score_c7_0;   // score[i-1, j-0]
                         int o_score_c0 = 0;   // my value of score in this step, column 0
                         int o_score_c1 = 0;   // my value of score in this step, column 1
                         int o_score_c2 = 0;   // my value of score in this step, column 2
@@ -331,15 +325,15 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && j < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v83 = __ldg(&f.a[(i)]);
-                            const int v84 = p_blosum62_b[(fg::table_index(v83, 24, 3, 0, error) * 8 + 0) * 32 + lane];
-                            const int v85 = fg::sub(r66, p.penalty);
-                            const int v86 = __viaddmax_s32(r64, v84, v85);
-                            const int v87 = __viaddmax_s32(r67, fg::neg(p.penalty), v86);
-                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v87;   // kept (final)
-                            o_score_c0 = v87;
+                            const int v77 = __ldg(&f.a[(i)]);
+                            const int v78 = p_blosum62_b[(fg::table_index(v77, 24, 3, 0, error) * 8 + 0) * 32 + lane];
+                            const int v79 = fg::sub(r60, p.penalty);
+                            const int v80 = __viaddmax_s32(r58, v78, v79);
+                            const int v81 = __viaddmax_s32(r61, fg::neg(p.penalty), v80);
+                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v81;   // kept (final)
+                            o_score_c0 = v81;
                             if (lane * 8 + 0 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v87);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v81);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -348,15 +342,15 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 1) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v88 = __ldg(&f.a[(i)]);
-                            const int v89 = p_blosum62_b[(fg::table_index(v88, 24, 3, 0, error) * 8 + 1) * 32 + lane];
-                            const int v90 = fg::sub(r70, p.penalty);
-                            const int v91 = __viaddmax_s32(r69, v89, v90);
-                            const int v92 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v91);
-                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v92;   // kept (final)
-                            o_score_c1 = v92;
+                            const int v82 = __ldg(&f.a[(i)]);
+                            const int v83 = p_blosum62_b[(fg::table_index(v82, 24, 3, 0, error) * 8 + 1) * 32 + lane];
+                            const int v84 = fg::sub(r64, p.penalty);
+                            const int v85 = __viaddmax_s32(r63, v83, v84);
+                            const int v86 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v85);
+                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v86;   // kept (final)
+                            o_score_c1 = v86;
                             if (lane * 8 + 1 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v92);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v86);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 1) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -365,15 +359,15 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 2) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v93 = __ldg(&f.a[(i)]);
-                            const int v94 = p_blosum62_b[(fg::table_index(v93, 24, 3, 0, error) * 8 + 2) * 32 + lane];
-                            const int v95 = fg::sub(r72, p.penalty);
-                            const int v96 = __viaddmax_s32(r71, v94, v95);
-                            const int v97 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v96);
-                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v97;   // kept (final)
-                            o_score_c2 = v97;
+                            const int v87 = __ldg(&f.a[(i)]);
+                            const int v88 = p_blosum62_b[(fg::table_index(v87, 24, 3, 0, error) * 8 + 2) * 32 + lane];
+                            const int v89 = fg::sub(r66, p.penalty);
+                            const int v90 = __viaddmax_s32(r65, v88, v89);
+                            const int v91 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v90);
+                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v91;   // kept (final)
+                            o_score_c2 = v91;
                             if (lane * 8 + 2 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v97);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v91);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 2) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -382,15 +376,15 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 3) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v98 = __ldg(&f.a[(i)]);
-                            const int v99 = p_blosum62_b[(fg::table_index(v98, 24, 3, 0, error) * 8 + 3) * 32 + lane];
-                            const int v100 = fg::sub(r74, p.penalty);
-                            const int v101 = __viaddmax_s32(r73, v99, v100);
-                            const int v102 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v101);
-                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v102;   // kept (final)
-                            o_score_c3 = v102;
+                            const int v92 = __ldg(&f.a[(i)]);
+                            const int v93 = p_blosum62_b[(fg::table_index(v92, 24, 3, 0, error) * 8 + 3) * 32 + lane];
+                            const int v94 = fg::sub(r68, p.penalty);
+                            const int v95 = __viaddmax_s32(r67, v93, v94);
+                            const int v96 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v95);
+                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v96;   // kept (final)
+                            o_score_c3 = v96;
                             if (lane * 8 + 3 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v102);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v96);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 3) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -399,15 +393,15 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 4) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
                             // actor cell
-                            const int v103 = __ldg(&f.a[(i)]);
-                            const int v104 = p_blosum62_b[(fg::table_index(v103, 24, 3, 0, error) * 8 + 4) * 32 + lane];
-                            const int v105 = fg::sub(r76, p.penalty);
-                            const int v106 = __viaddmax_s32(r75, v104, v105);
-                            const int v107 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v106);
-                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v107;   // kept (final)
-                            o_score_c4 = v107;
+                            const int v97 = __ldg(&f.a[(i)]);
+                            const int v98 = p_blosum62_b[(fg::table_index(v97, 24, 3, 0, error) * 8 + 4) * 32 + lane];
+                            const int v99 = fg::sub(r70, p.penalty);
+                            const int v100 = __viaddmax_s32(r69, v98, v99);
+                            const int v101 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v100);
+                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v101;   // kept (final)
+                            o_score_c4 = v101;
                             if (lane * 8 + 4 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v107);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v101);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 4) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -416,15 +410,15 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 5) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
                             // actor cell
-                            const int v108 = __ldg(&f.a[(i)]);
-                            const int v109 = p_blosum62_b[(fg::table_index(v108, 24, 3, 0, error) * 8 + 5) * 32 + lane];
-                            const int v110 = fg::sub(r78, p.penalty);
-                            const int v111 = __viaddmax_s32(r77, v109, v110);
-                            const int v112 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v111);
-                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v112;   // kept (final)
-                            o_score_c5 = v112;
+                            const int v102 = __ldg(&f.a[(i)]);
+                            const int v103 = p_blosum62_b[(fg::table_index(v102, 24, 3, 0, error) * 8 + 5) * 32 + lane];
+                            const int v104 = fg::sub(r72, p.penalty);
+                            const int v105 = __viaddmax_s32(r71, v103, v104);
+                            const int v106 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v105);
+                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v106;   // kept (final)
+                            o_score_c5 = v106;
                             if (lane * 8 + 5 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v112);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v106);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 5) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -433,15 +427,15 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 6) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
                             // actor cell
-                            const int v113 = __ldg(&f.a[(i)]);
-                            const int v114 = p_blosum62_b[(fg::table_index(v113, 24, 3, 0, error) * 8 + 6) * 32 + lane];
-                            const int v115 = fg::sub(r80, p.penalty);
-                            const int v116 = __viaddmax_s32(r79, v114, v115);
-                            const int v117 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v116);
-                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v117;   // kept (final)
-                            o_score_c6 = v117;
+                            const int v107 = __ldg(&f.a[(i)]);
+                            const int v108 = p_blosum62_b[(fg::table_index(v107, 24, 3, 0, error) * 8 + 6) * 32 + lane];
+                            const int v109 = fg::sub(r74, p.penalty);
+                            const int v110 = __viaddmax_s32(r73, v108, v109);
+                            const int v111 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v110);
+                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v111;   // kept (final)
+                            o_score_c6 = v111;
                             if (lane * 8 + 6 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v117);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v111);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 6) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -450,15 +444,15 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 7) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
                             // actor cell
-                            const int v118 = __ldg(&f.a[(i)]);
-                            const int v119 = p_blosum62_b[(fg::table_index(v118, 24, 3, 0, error) * 8 + 7) * 32 + lane];
-                            const int v120 = fg::sub(r82, p.penalty);
-                            const int v121 = __viaddmax_s32(r81, v119, v120);
-                            const int v122 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v121);
-                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v122;   // kept (final)
-                            o_score_c7 = v122;
+                            const int v112 = __ldg(&f.a[(i)]);
+                            const int v113 = p_blosum62_b[(fg::table_index(v112, 24, 3, 0, error) * 8 + 7) * 32 + lane];
+                            const int v114 = fg::sub(r76, p.penalty);
+                            const int v115 = __viaddmax_s32(r75, v113, v114);
+                            const int v116 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v115);
+                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v116;   // kept (final)
+                            o_score_c7 = v116;
                             if (lane * 8 + 7 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v122);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v116);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 7) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

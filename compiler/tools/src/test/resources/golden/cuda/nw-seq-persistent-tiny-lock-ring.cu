@@ -71,7 +71,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__1000x7
                             s_edge_score[warp][slot][x % 33] = f.score[row < 0 ? (long long) (row + 1) * 71 + (32 * band - 1 + slot + 1) : 71 + (long long) (row) * 1 + (32 * band - 1 + slot + 1)];   // the halo
                         } else {
                             fg::u64 word0;
-                            do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 512 + ((row) & 511)]); } while ((word0 >> 32) != (fg::u64) ((row) / 512 + 1));   // the value's own ready bit
+                            do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 512 + ((row) & 511)]); } while ((word0 >> 32) != (fg::u64) ((int) ((unsigned) (row) / 512u) + 1));   // the value's own ready bit
                             s_edge_score[warp][slot][x % 33] = (int) (unsigned) word0;
                         }
                     }
@@ -106,7 +106,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__1000x7
                         if (i >= 999 && j >= 69) kept_score[(long long) (i - 999) * 1 + (j - 69)] = v12;   // kept (final)
                         o_score = v12;
                         if (lane >= 31 && band < 2) {
-                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 512 + ((i) & 511)], ((fg::u64) ((i) / 512 + 1) << 32) | (unsigned) v12);   // value and ready bit in one store
+                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 512 + ((i) & 511)], ((fg::u64) ((int) ((unsigned) (i) / 512u) + 1) << 32) | (unsigned) v12);   // value and ready bit in one store
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
@@ -135,7 +135,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__1000x7
                             if (i >= 999 && j >= 69) kept_score[(long long) (i - 999) * 1 + (j - 69)] = v24;   // kept (final)
                             o_score = v24;
                             if (lane >= 31 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 512 + ((i) & 511)], ((fg::u64) ((i) / 512 + 1) << 32) | (unsigned) v24);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 512 + ((i) & 511)], ((fg::u64) ((int) ((unsigned) (i) / 512u) + 1) << 32) | (unsigned) v24);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

@@ -43,7 +43,7 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
         List<LaneProfile> profiles = new ArrayList<>();
         int offset = (offsetBytes + 15) / 16 * 16;
         for (IrActor actor : graph.actors()) {
-            for (IrExpr.Lookup lookup : lookups(actor.body(), new ArrayList<>())) {
+            for (IrExpr.Lookup lookup : lookups(actor.body())) {
                 if (lookup.indices().size() != 2) {
                     continue;
                 }
@@ -80,6 +80,31 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
             return graph.field(load.field());
         }
         return null;
+    }
+
+    /** Every lookup of the expression tree, outermost first. */
+    public static List<IrExpr.Lookup> lookups(IrExpr expr) {
+        return lookups(expr, new ArrayList<>());
+    }
+
+    /**
+     * Whether an index is the same in every column of a lane's step: it reads no state, no column index and no input
+     * that spans the columns, so a step may check it once for all of them.
+     */
+    public static boolean columnInvariant(KernelGraph graph, IrExpr index) {
+        return switch (index) {
+            case IrExpr.Const c -> true;
+            case IrExpr.ParamVar p -> true;
+            case IrExpr.SizeVar v -> true;
+            case IrExpr.IndexVar v -> v.dimension() != 1;
+            case IrExpr.Load load -> graph.field(load.field()).isSequence() && !graph.field(load.field()).spans()[1];
+            case IrExpr.Unary u -> columnInvariant(graph, u.operand());
+            case IrExpr.Binary b -> columnInvariant(graph, b.left()) && columnInvariant(graph, b.right());
+            case IrExpr.Cast c -> columnInvariant(graph, c.operand());
+            case IrExpr.Select s -> columnInvariant(graph, s.condition()) && columnInvariant(graph, s.whenTrue())
+                    && columnInvariant(graph, s.whenFalse());
+            default -> false;
+        };
     }
 
     private static List<IrExpr.Lookup> lookups(IrExpr expr, List<IrExpr.Lookup> found) {

@@ -50,9 +50,12 @@ final class CudaBandContext {
         return ring() ? lap(token, tokensPerBand()) : "1";
     }
 
-    /** The lap of slot number {@code index} in a ring of {@code period} slots, counted from 1 (0 is a slot never written). */
+    /**
+     * The lap of slot number {@code index} (never negative) in a ring of {@code period} slots, counted from 1 (0 is a slot
+     * never written); divided unsigned, a shift, where a signed division would round towards zero in four instructions.
+     */
     private static String lap(String index, int period) {
-        return "(" + index + ") / " + period + " + 1";
+        return "(int) ((unsigned) (" + index + ") / " + period + "u) + 1";
     }
 
     /** Whether {@code loaded}, a token word's value, is not yet token {@code token} published. */

@@ -111,8 +111,10 @@ final class CudaBandStep {
                         + (lanes == 1 ? "" : ", column " + c));
             }
         }
+        Map<IrExpr.Lookup, String> profileRows = steady && lanes > 1
+                ? profileRows(resolved.getFirst(), stagedInputs.getFirst()) : Map.of();
         for (int c = 0; c < lanes; c++) {
-            column(c, steady, resolved.get(c), stagedInputs.get(c));
+            column(c, steady, resolved.get(c), stagedInputs.get(c), profileRows);
         }
         shiftHistory();
         if (edge.crossed() && !edge.readyWords()) {
@@ -120,8 +122,32 @@ final class CudaBandStep {
         }
     }
 
+    /**
+     * In a step where every column computes: the row of each query profile the lane's columns read, when its index is
+     * the same in all of them (a sequence along the rows), loaded and checked once instead of once a column.
+     */
+    private Map<IrExpr.Lookup, String> profileRows(Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs) {
+        Map<IrExpr.Lookup, String> rows = new java.util.IdentityHashMap<>();
+        CudaExpressions expressions = new CudaExpressions(out, graph, operands(0, resolved, new HashMap<>(), stagedInputs, Map.of()),
+                fields.sizes(), "error", cx.mapping.target());
+        for (var actor : graph.actors()) {
+            for (IrExpr.Lookup lookup : LaneProfile.lookups(actor.body())) {
+                LaneProfile profile = LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup).orElse(null);
+                if (profile != null && LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis()))) {
+                    String checked = expressions.checkedIndex(lookup, profile.otherAxis());
+                    String name = out.temporary("k");
+                    out.line("const int " + name + " = " + checked + ";   // the row of '"
+                            + graph.kernel().tables().get(lookup.table()).name() + "' every column of mine reads in this step");
+                    rows.put(lookup, name);
+                }
+            }
+        }
+        return rows;
+    }
+
     /** My column {@code c} in one step: its actors, its stores, and what it publishes to the band on the right. */
-    private void column(int c, boolean steady, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs) {
+    private void column(int c, boolean steady, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs,
+                        Map<IrExpr.Lookup, String> profileRows) {
         if (!steady) {
             out.open(lanes == 1 ? "if (computes)" : "if (i >= 0 && i < " + mapping.rows() + " && " + cx.column(c) + " < "
                     + mapping.columns() + ")");
@@ -130,7 +156,7 @@ final class CudaBandStep {
         }
         out.line("[[maybe_unused]] const long long g = " + fields.index(new String[] {"i", cx.column(c)}) + ";   // my point in every field");
         Map<Integer, String> produced = new HashMap<>();
-        CudaExpressions expressions = new CudaExpressions(out, graph, operands(c, resolved, produced, stagedInputs), fields.sizes(),
+        CudaExpressions expressions = new CudaExpressions(out, graph, operands(c, resolved, produced, stagedInputs, profileRows), fields.sizes(),
                 "error", cx.mapping.target());
         // the band's last edge.columns() columns are what the band to the right reads
         String onEdge = lanes == 1 ? "lane >= " + (WARP - edge.columns()) : "lane * " + lanes + " + " + c + " >= " + (width - edge.columns());
@@ -260,7 +286,7 @@ final class CudaBandStep {
     }
 
     private CudaExpressions.Operands operands(int c, Map<BandRead, String> resolved, Map<Integer, String> produced,
-                                              Map<StagedRead, String> stagedInputs) {
+                                              Map<StagedRead, String> stagedInputs, Map<IrExpr.Lookup, String> profileRows) {
         return new CudaExpressions.Operands() {
             @Override
             public String index(int dimension) {
@@ -295,6 +321,11 @@ final class CudaBandStep {
             @Override
             public java.util.Optional<LaneProfile> profile(IrExpr.Lookup lookup) {
                 return LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup);
+            }
+
+            @Override
+            public java.util.Optional<String> checkedProfileIndex(IrExpr.Lookup lookup) {
+                return java.util.Optional.ofNullable(profileRows.get(lookup));
             }
 
             @Override

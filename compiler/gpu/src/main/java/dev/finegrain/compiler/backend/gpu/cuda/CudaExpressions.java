@@ -53,6 +53,11 @@ final class CudaExpressions {
         default String profileElement(LaneProfile profile, String checked) {
             throw new IllegalStateException("no profile here");
         }
+
+        /** The other axis's index of this profiled lookup, checked once for every column of the step; empty: here. */
+        default Optional<String> checkedProfileIndex(IrExpr.Lookup lookup) {
+            return Optional.empty();
+        }
     }
 
     private final CudaWriter out;
@@ -197,22 +202,26 @@ final class CudaExpressions {
      */
     private String lookup(IrExpr.Lookup lookup) {
         TableSpec table = graph.kernel().tables().get(lookup.table());
-        int buffer = graph.fields().size() + lookup.table();
         Optional<LaneProfile> profile = operands.profile(lookup);
         if (profile.isPresent()) {
-            int axis = profile.get().otherAxis();
-            return operands.profileElement(profile.get(), "fg::table_index(" + lower(lookup.indices().get(axis)) + ", "
-                    + table.extents().get(axis) + ", " + buffer + ", " + axis + ", " + error + ")");
+            Optional<String> shared = operands.checkedProfileIndex(lookup);
+            return operands.profileElement(profile.get(), shared.isPresent() ? shared.get() : checkedIndex(lookup, profile.get().otherAxis()));
         }
         String flat = null;
         for (int axis = 0; axis < lookup.indices().size(); axis++) {
-            String checked = "fg::table_index(" + lower(lookup.indices().get(axis)) + ", " + table.extents().get(axis) + ", " + buffer
-                    + ", " + axis + ", " + error + ")";
+            String checked = checkedIndex(lookup, axis);
             flat = flat == null ? checked : "(" + flat + ") * " + table.extents().get(axis) + " + " + checked;
         }
         String element = flat;
         return operands.stagedTable(lookup.table()).map(staged -> staged + "[" + element + "]")
                 .orElse("__ldg(&f." + CudaNames.member(table.name()) + "[" + element + "])");
+    }
+
+    /** A lookup's index on one axis, lowered here and checked against the axis by {@code fg::table_index}. */
+    String checkedIndex(IrExpr.Lookup lookup, int axis) {
+        TableSpec table = graph.kernel().tables().get(lookup.table());
+        return "fg::table_index(" + lower(lookup.indices().get(axis)) + ", " + table.extents().get(axis) + ", "
+                + (graph.fields().size() + lookup.table()) + ", " + axis + ", " + error + ")";
     }
 
     /** DPX's add-then-max, {@code max(a + b, c)} in one instruction. */
