@@ -6,7 +6,10 @@ measure what a change to the generator would buy before making it. KIND:
   nocheck   the table's bounds checks left out (a probe: what they cost)
   nolookup  the table read replaced by a - b (a probe; the scores are wrong)
   noa       the sequence read replaced by i & 15 (a probe; the scores are wrong)
-  relaxedfree  the free counter stored relaxed, not released (a probe: what the release's fence costs)"""
+  relaxedfree  the free counter stored relaxed, not released (a probe: what the release's fence costs)
+  flagcheck the step's bounds check of the profile's row made branch-free: a flag per lane, the error word written
+            once at the band's end
+  nokept    the kept value's store left out of the steady steps (a probe: what the per-cell test costs)"""
 import re
 import sys
 
@@ -59,6 +62,22 @@ def main(src, kind, dst):
     elif kind == 'relaxedfree':
         text = text.replace('fg::store_release_gpu(&freed[band], base + 31)',
                             'asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" :: "l"(&freed[band]), "r"(base + 31) : "memory")')
+    elif kind == 'flagcheck':
+        text, n = re.subn(r'fg::table_index\((v\d+), (\d+), (\d+), 0, error\);   // the row',
+                          lambda m: f'((unsigned) {m.group(1)} < {m.group(2)}u ? {m.group(1)} : (bad = 65536 + 4 * {m.group(3)}, 0));   // the row', text)
+        assert n > 0, 'no hoisted row check'
+        lines = text.split('\n')
+        i_band = next(i for i, l in enumerate(lines) if 'for (int band =' in l)
+        indent = lines[i_band][:len(lines[i_band]) - len(lines[i_band].lstrip())]
+        i_end = next(i for i in range(i_band + 1, len(lines)) if lines[i] == indent + '}')
+        lines.insert(i_end, indent + '    if (bad) *error = bad;')
+        lines.insert(i_band + 1, indent + '    int bad = 0;')
+        text = '\n'.join(lines)
+    elif kind == 'nokept':
+        lines = text.split('\n')
+        i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
+        i_slow = next(i for i in range(i_fast, len(lines)) if '} else {' in lines[i])
+        text = '\n'.join(l for i, l in enumerate(lines) if not (i_fast < i < i_slow and '// kept (' in l))
     elif kind == 'noa':
         text = text.replace('__ldg(&f.a[(i)])', '((i) & 15)')
     else:

@@ -62,7 +62,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                     }
                 }
                 __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 100 && band < 1) {
+                if (base >= 32 && base + 31 < 100 && band < 1 && base + 31 < 99) {
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
@@ -87,7 +87,6 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                             const int v13 = fg::sub(r6, 1);
                             const int v14 = __viaddmax_s32(r4, 3, v13);
                             const int v15 = __viaddmax_s32(r7, fg::neg(1), v14);
-                            if (i >= 99) kept_s[(long long) (i - 99) * 70 + (j - 0)] = v15;   // kept (last-row)
                             red_s_min = min(red_s_min, v15);
                             o_s_c0 = v15;
                             if (lane * 2 + 0 >= 62 && band < 1) {
@@ -100,7 +99,6 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                             const int v16 = fg::sub(r10, 1);
                             const int v17 = __viaddmax_s32(r9, 3, v16);
                             const int v18 = __viaddmax_s32(r11, fg::neg(1), v17);
-                            if (i >= 99) kept_s[(long long) (i - 99) * 70 + ((j + 1) - 0)] = v18;   // kept (last-row)
                             red_s_min = min(red_s_min, v18);
                             o_s_c1 = v18;
                             if (lane * 2 + 1 >= 62 && band < 1) {

@@ -132,7 +132,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                     }
                 }
                 __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 100 && band < 1) {
+                if (base >= 32 && base + 31 < 100 && band < 1 && (base + 31 < 99 || band < 1)) {
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
@@ -175,7 +175,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v25 = fg::sub(r5, p.penalty);
                             const int v26 = __viaddmax_s32(r3, v24, v25);
                             const int v27 = __viaddmax_s32(r6, fg::neg(p.penalty), v26);
-                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v27;   // kept (final)
                             o_score_c0 = v27;
                             if (lane * 8 + 0 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v27);   // value and ready bit in one store
@@ -188,7 +187,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v29 = fg::sub(r9, p.penalty);
                             const int v30 = __viaddmax_s32(r8, v28, v29);
                             const int v31 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v30);
-                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v31;   // kept (final)
                             o_score_c1 = v31;
                             if (lane * 8 + 1 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v31);   // value and ready bit in one store
@@ -201,7 +199,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v33 = fg::sub(r11, p.penalty);
                             const int v34 = __viaddmax_s32(r10, v32, v33);
                             const int v35 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v34);
-                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v35;   // kept (final)
                             o_score_c2 = v35;
                             if (lane * 8 + 2 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v35);   // value and ready bit in one store
@@ -214,7 +211,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v37 = fg::sub(r13, p.penalty);
                             const int v38 = __viaddmax_s32(r12, v36, v37);
                             const int v39 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v38);
-                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v39;   // kept (final)
                             o_score_c3 = v39;
                             if (lane * 8 + 3 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v39);   // value and ready bit in one store
@@ -227,7 +223,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v41 = fg::sub(r15, p.penalty);
                             const int v42 = __viaddmax_s32(r14, v40, v41);
                             const int v43 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v42);
-                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v43;   // kept (final)
                             o_score_c4 = v43;
                             if (lane * 8 + 4 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v43);   // value and ready bit in one store
@@ -240,7 +235,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v45 = fg::sub(r17, p.penalty);
                             const int v46 = __viaddmax_s32(r16, v44, v45);
                             const int v47 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v46);
-                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v47;   // kept (final)
                             o_score_c5 = v47;
                             if (lane * 8 + 5 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v47);   // value and ready bit in one store
@@ -253,7 +247,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v49 = fg::sub(r19, p.penalty);
                             const int v50 = __viaddmax_s32(r18, v48, v49);
                             const int v51 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v50);
-                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v51;   // kept (final)
                             o_score_c6 = v51;
                             if (lane * 8 + 6 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
@@ -266,7 +259,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v53 = fg::sub(r21, p.penalty);
                             const int v54 = __viaddmax_s32(r20, v52, v53);
                             const int v55 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v54);
-                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v55;   // kept (final)
                             o_score_c7 = v55;
                             if (lane * 8 + 7 >= 255 && band < 1) {
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one store
@@ -322,18 +314,20 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         int o_score_c5 = 0;   // my value of score in this step, column 5
                         int o_score_c6 = 0;   // my value of score in this step, column 6
                         int o_score_c7 = 0;   // my value of score in this step, column 7
+                        const int ic = min(max(i, 0), 99);   // my row, clamped into the domain
+                        const int v77 = __ldg(&f.a[(ic)]);
+                        const int k78 = fg::table_index(v77, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
                         if (i >= 0 && i < 100 && j < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v77 = __ldg(&f.a[(i)]);
-                            const int v78 = p_blosum62_b[(fg::table_index(v77, 24, 3, 0, error) * 8 + 0) * 32 + lane];
-                            const int v79 = fg::sub(r60, p.penalty);
-                            const int v80 = __viaddmax_s32(r58, v78, v79);
-                            const int v81 = __viaddmax_s32(r61, fg::neg(p.penalty), v80);
-                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v81;   // kept (final)
-                            o_score_c0 = v81;
+                            const int v79 = p_blosum62_b[(k78 * 8 + 0) * 32 + lane];
+                            const int v80 = fg::sub(r60, p.penalty);
+                            const int v81 = __viaddmax_s32(r58, v79, v80);
+                            const int v82 = __viaddmax_s32(r61, fg::neg(p.penalty), v81);
+                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v82;   // kept (final)
+                            o_score_c0 = v82;
                             if (lane * 8 + 0 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v81);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v82);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -342,8 +336,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 1) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v82 = __ldg(&f.a[(i)]);
-                            const int v83 = p_blosum62_b[(fg::table_index(v82, 24, 3, 0, error) * 8 + 1) * 32 + lane];
+                            const int v83 = p_blosum62_b[(k78 * 8 + 1) * 32 + lane];
                             const int v84 = fg::sub(r64, p.penalty);
                             const int v85 = __viaddmax_s32(r63, v83, v84);
                             const int v86 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v85);
@@ -359,15 +352,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 2) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v87 = __ldg(&f.a[(i)]);
-                            const int v88 = p_blosum62_b[(fg::table_index(v87, 24, 3, 0, error) * 8 + 2) * 32 + lane];
-                            const int v89 = fg::sub(r66, p.penalty);
-                            const int v90 = __viaddmax_s32(r65, v88, v89);
-                            const int v91 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v90);
-                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v91;   // kept (final)
-                            o_score_c2 = v91;
+                            const int v87 = p_blosum62_b[(k78 * 8 + 2) * 32 + lane];
+                            const int v88 = fg::sub(r66, p.penalty);
+                            const int v89 = __viaddmax_s32(r65, v87, v88);
+                            const int v90 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v89);
+                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v90;   // kept (final)
+                            o_score_c2 = v90;
                             if (lane * 8 + 2 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v91);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v90);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 2) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -376,15 +368,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 3) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v92 = __ldg(&f.a[(i)]);
-                            const int v93 = p_blosum62_b[(fg::table_index(v92, 24, 3, 0, error) * 8 + 3) * 32 + lane];
-                            const int v94 = fg::sub(r68, p.penalty);
-                            const int v95 = __viaddmax_s32(r67, v93, v94);
-                            const int v96 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v95);
-                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v96;   // kept (final)
-                            o_score_c3 = v96;
+                            const int v91 = p_blosum62_b[(k78 * 8 + 3) * 32 + lane];
+                            const int v92 = fg::sub(r68, p.penalty);
+                            const int v93 = __viaddmax_s32(r67, v91, v92);
+                            const int v94 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v93);
+                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v94;   // kept (final)
+                            o_score_c3 = v94;
                             if (lane * 8 + 3 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v96);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v94);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 3) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -393,15 +384,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 4) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
                             // actor cell
-                            const int v97 = __ldg(&f.a[(i)]);
-                            const int v98 = p_blosum62_b[(fg::table_index(v97, 24, 3, 0, error) * 8 + 4) * 32 + lane];
-                            const int v99 = fg::sub(r70, p.penalty);
-                            const int v100 = __viaddmax_s32(r69, v98, v99);
-                            const int v101 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v100);
-                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v101;   // kept (final)
-                            o_score_c4 = v101;
+                            const int v95 = p_blosum62_b[(k78 * 8 + 4) * 32 + lane];
+                            const int v96 = fg::sub(r70, p.penalty);
+                            const int v97 = __viaddmax_s32(r69, v95, v96);
+                            const int v98 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v97);
+                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v98;   // kept (final)
+                            o_score_c4 = v98;
                             if (lane * 8 + 4 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v101);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v98);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 4) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -410,15 +400,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 5) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
                             // actor cell
-                            const int v102 = __ldg(&f.a[(i)]);
-                            const int v103 = p_blosum62_b[(fg::table_index(v102, 24, 3, 0, error) * 8 + 5) * 32 + lane];
-                            const int v104 = fg::sub(r72, p.penalty);
-                            const int v105 = __viaddmax_s32(r71, v103, v104);
-                            const int v106 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v105);
-                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v106;   // kept (final)
-                            o_score_c5 = v106;
+                            const int v99 = p_blosum62_b[(k78 * 8 + 5) * 32 + lane];
+                            const int v100 = fg::sub(r72, p.penalty);
+                            const int v101 = __viaddmax_s32(r71, v99, v100);
+                            const int v102 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v101);
+                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v102;   // kept (final)
+                            o_score_c5 = v102;
                             if (lane * 8 + 5 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v106);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v102);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 5) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -427,15 +416,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 6) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
                             // actor cell
-                            const int v107 = __ldg(&f.a[(i)]);
-                            const int v108 = p_blosum62_b[(fg::table_index(v107, 24, 3, 0, error) * 8 + 6) * 32 + lane];
-                            const int v109 = fg::sub(r74, p.penalty);
-                            const int v110 = __viaddmax_s32(r73, v108, v109);
-                            const int v111 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v110);
-                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v111;   // kept (final)
-                            o_score_c6 = v111;
+                            const int v103 = p_blosum62_b[(k78 * 8 + 6) * 32 + lane];
+                            const int v104 = fg::sub(r74, p.penalty);
+                            const int v105 = __viaddmax_s32(r73, v103, v104);
+                            const int v106 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v105);
+                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v106;   // kept (final)
+                            o_score_c6 = v106;
                             if (lane * 8 + 6 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v111);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v106);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 6) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -444,15 +432,14 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         if (i >= 0 && i < 100 && (j + 7) < 300) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
                             // actor cell
-                            const int v112 = __ldg(&f.a[(i)]);
-                            const int v113 = p_blosum62_b[(fg::table_index(v112, 24, 3, 0, error) * 8 + 7) * 32 + lane];
-                            const int v114 = fg::sub(r76, p.penalty);
-                            const int v115 = __viaddmax_s32(r75, v113, v114);
-                            const int v116 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v115);
-                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v116;   // kept (final)
-                            o_score_c7 = v116;
+                            const int v107 = p_blosum62_b[(k78 * 8 + 7) * 32 + lane];
+                            const int v108 = fg::sub(r76, p.penalty);
+                            const int v109 = __viaddmax_s32(r75, v107, v108);
+                            const int v110 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v109);
+                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v110;   // kept (final)
+                            o_score_c7 = v110;
                             if (lane * 8 + 7 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v116);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v110);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && (j + 7) < 300) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

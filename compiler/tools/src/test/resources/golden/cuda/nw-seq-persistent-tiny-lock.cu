@@ -75,7 +75,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                     }
                 }
                 __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 100 && band < 2) {
+                if (base >= 32 && base + 31 < 100 && band < 2 && (base + 31 < 99 || band < 2)) {
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
@@ -88,17 +88,17 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         const int e7 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
                         const int r6 = lane < 1 ? e7 : u2;   // score[i-0, j-1]: the left band's edge, or lane l-1
                         int o_score = 0;   // my value of score in this step
+                        const int v8 = __ldg(&f.a[(i)]);
+                        const int k9 = fg::table_index(v8, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
                         [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                         // actor cell
-                        const int v8 = __ldg(&f.a[(i)]);
-                        const int v9 = p_blosum62_b[(fg::table_index(v8, 24, 3, 0, error) * 1 + 0) * 32 + lane];
-                        const int v10 = fg::sub(r5, p.penalty);
-                        const int v11 = __viaddmax_s32(r3, v9, v10);
-                        const int v12 = __viaddmax_s32(r6, fg::neg(p.penalty), v11);
-                        if (i >= 99 && j >= 69) kept_score[(long long) (i - 99) * 1 + (j - 69)] = v12;   // kept (final)
-                        o_score = v12;
+                        const int v10 = p_blosum62_b[(k9 * 1 + 0) * 32 + lane];
+                        const int v11 = fg::sub(r5, p.penalty);
+                        const int v12 = __viaddmax_s32(r3, v10, v11);
+                        const int v13 = __viaddmax_s32(r6, fg::neg(p.penalty), v12);
+                        o_score = v13;
                         if (lane >= 31 && band < 2) {
-                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v12);   // value and ready bit in one store
+                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v13);   // value and ready bit in one store
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
@@ -108,26 +108,28 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
                         const bool computes = i >= 0 && i < 100 && j < 70;
-                        const int u13 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
-                        const int u14 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
-                        const int e16 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r15 = lane < 1 ? e16 : u13;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r17 = h_score_0;   // score[i-1, j-0]
-                        const int e19 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r18 = lane < 1 ? e19 : u14;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int u14 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
+                        const int u15 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
+                        const int e17 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r16 = lane < 1 ? e17 : u14;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r18 = h_score_0;   // score[i-1, j-0]
+                        const int e20 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r19 = lane < 1 ? e20 : u15;   // score[i-0, j-1]: the left band's edge, or lane l-1
                         int o_score = 0;   // my value of score in this step
+                        const int ic = min(max(i, 0), 99);   // my row, clamped into the domain
+                        const int v21 = __ldg(&f.a[(ic)]);
+                        const int k22 = fg::table_index(v21, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
                         if (computes) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v20 = __ldg(&f.a[(i)]);
-                            const int v21 = p_blosum62_b[(fg::table_index(v20, 24, 3, 0, error) * 1 + 0) * 32 + lane];
-                            const int v22 = fg::sub(r17, p.penalty);
-                            const int v23 = __viaddmax_s32(r15, v21, v22);
-                            const int v24 = __viaddmax_s32(r18, fg::neg(p.penalty), v23);
-                            if (i >= 99 && j >= 69) kept_score[(long long) (i - 99) * 1 + (j - 69)] = v24;   // kept (final)
-                            o_score = v24;
+                            const int v23 = p_blosum62_b[(k22 * 1 + 0) * 32 + lane];
+                            const int v24 = fg::sub(r18, p.penalty);
+                            const int v25 = __viaddmax_s32(r16, v23, v24);
+                            const int v26 = __viaddmax_s32(r19, fg::neg(p.penalty), v25);
+                            if (i >= 99 && j >= 69) kept_score[(long long) (i - 99) * 1 + (j - 69)] = v26;   // kept (final)
+                            o_score = v26;
                             if (lane >= 31 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v24);   // value and ready bit in one store
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v26);   // value and ready bit in one store
                             }
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

@@ -13,7 +13,8 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
  *   <li>Within bands that run at once: a band at chunk b has published rows up to b - 32 (less a token group), so the band
  *       to its right has copied every window up to chunk b - 64 and freed the rows below b - 32 - lookback; a band
  *       writes at most row b + 31 in its chunk, so a ring of at least 3 x 32 + lookback + group rows never stops it
- *       while the band to its right is still moving.</li>
+ *       while the band to its right is still moving; a counter published every {@link #FREE_EVERY_CHUNKS} chunks lags
+ *       by up to that many chunks less one, which the slack adds.</li>
  *   <li>Across rounds: with W resident warps, band kW waits to start until warp 0 has finished band (k - 1)W, which
  *       (through the chain of free counters) needs band kW - 1 to have run ahead of band kW, which has not started, by up
  *       to a ring, and each band to the left a ring further: W rings must cover the rows, with each hop's slack.</li>
@@ -23,13 +24,20 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
  * {@code EdgeRingProtocolTest} runs these waits chunk by chunk for random rows, bands, resident warps, token groups and
  * reach, several rounds of bands included.
  */
-final class EdgeRing {
+public final class EdgeRing {
 
     /**
      * The fewest rows a ring holds: a band two chunks ahead of the one to its right, which has just read the counter, needs
      * it again only after (512 - 64) / 32 = 14 chunks (arithmetic, not measured).
      */
     static final int MIN_ROWS = 512;
+
+    /**
+     * A band publishes its free counter in every fourth chunk (and its last): the release that publishes it waits for the
+     * warp's memory operations, about 800 cycles a chunk measured on an H200, a tenth of a chunk of four-column lanes.
+     * The counter then lags the rows copied by up to three chunks more, which the ring's slack covers.
+     */
+    public static final int FREE_EVERY_CHUNKS = 4;
 
     private EdgeRing() {}
 
@@ -40,7 +48,7 @@ final class EdgeRing {
      * @param residentWarps warps of the launch, all resident
      */
     static int rows(int rows, int groupRows, int lookbackRows, int residentWarps) {
-        long slack = 3L * GpuTarget.WARP + lookbackRows + groupRows;
+        long slack = (3L + FREE_EVERY_CHUNKS - 1) * GpuTarget.WARP + lookbackRows + groupRows;
         long needed = Math.max(MIN_ROWS, Math.ceilDiv(rows, residentWarps) + slack);
         long tokens = Long.highestOneBit(Math.ceilDiv(needed, groupRows) - 1) * 2;   // the power of two at or above
         long ring = Math.max(1, tokens) * groupRows;

@@ -20,8 +20,8 @@ class EdgeRingProtocolTest {
     /**
      * Runs every band's chunks, warp w taking bands w, w + W, ... in turn, until none can move; true when all finished.
      * A chunk at step {@code base} first waits for the left band's edge up to row min(base + 31, rows - 1) (published
-     * per group of rows, the last group when its last row is done), then frees the rows before its next window
-     * ({@code base + 32 - lookback}), then waits for room: the right band's free counter at least base + 32 - ring.
+     * per group of rows, the last group when its last row is done), then, in every fourth chunk and its last, frees the rows before its
+     * next window ({@code base + 32 - lookback}), then waits for room: the right band's free counter at least base + 32 - ring.
      * After the chunk the band's last lane has finished row base, and every whole group up to it is published.
      * Waits only ever see counters grow, so the order in which warps move does not change where they stop.
      */
@@ -41,7 +41,8 @@ class EdgeRingProtocolTest {
                     if (band > 0 && published[band - 1] < Math.min(base + WARP, rows)) {
                         break;   // the window's rows are not all published yet
                     }
-                    if (band > 0) {
+                    if (band > 0 && (nextChunk[band] % EdgeRing.FREE_EVERY_CHUNKS == EdgeRing.FREE_EVERY_CHUNKS - 1
+                            || nextChunk[band] == chunks - 1)) {
                         freed[band] = Math.max(freed[band], base + WARP - lookback);
                     }
                     if (band < bands - 1 && freed[band + 1] < base + WARP - ring) {

@@ -1,8 +1,10 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
+import dev.finegrain.compiler.backend.gpu.EdgeRing;
 import dev.finegrain.compiler.backend.gpu.LaneProfile;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
@@ -10,6 +12,7 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.ReductionSpec;
 import dev.finegrain.dsl.TableSpec;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -157,7 +160,7 @@ final class CudaBands {
             waitForRoom();
         }
         // a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks
-        out.open("if (base >= 32 && base + 31 < " + mapping.rows() + " && band < " + (mapping.columns() / width) + ")");
+        out.open("if (" + String.join(" && ", steadyChunk()) + ")");
         out.line("#pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles");
         out.open("for (int k = 0; k < 32; k++)");
         step.step(true);
@@ -172,6 +175,27 @@ final class CudaBands {
         writePartials(reductions);
         out.close();
         out.close();
+    }
+
+    /**
+     * When a chunk is steady: every lane has a row of the domain in every step, in a band of full width, and no cell of
+     * the chunk lies in a folded field's kept box (rows from base - 31 to base + 31, the band's columns), so that its steps
+     * test nothing and store no kept value; the last rows or columns, where the boxes lie, take the checked steps.
+     */
+    private List<String> steadyChunk() {
+        List<String> tests = new ArrayList<>(List.of("base >= 32", "base + 31 < " + mapping.rows(), "band < " + (mapping.columns() / width)));
+        for (IrField field : mapping.folding().fields()) {
+            KeptBox box = KeptBox.of(graph.kernel().keep(field.name()), fields.sizes());
+            List<String> outside = new ArrayList<>();
+            if (box.first()[0] > 0) {
+                outside.add("base + 31 < " + box.first()[0]);
+            }
+            if (box.first()[1] / width > 0) {
+                outside.add("band < " + box.first()[1] / width);
+            }
+            tests.add(outside.isEmpty() ? "false" : outside.size() == 1 ? outside.getFirst() : "(" + String.join(" || ", outside) + ")");
+        }
+        return tests.stream().distinct().toList();
     }
 
     /** The folded fields' parts in scratch memory: each one's edge array (token words) and kept values. */
@@ -421,8 +445,11 @@ final class CudaBands {
         out.line("__syncwarp();   // the window is complete before any lane reads it");
         if (edge.ring()) {
             int freedFrom = GpuTarget.WARP - edge.lookbackRows();   // the next chunk's window starts at base + this
-            out.line("if (lane == 0 && band > 0) fg::store_release_gpu(&" + CudaBandContext.FREED + "[band], base " + (freedFrom < 0 ? "- " + -freedFrom
-                    : "+ " + freedFrom) + ");   // rows before the next window are copied for good: the left band may write over them");
+            int every = EdgeRing.FREE_EVERY_CHUNKS * GpuTarget.WARP;
+            out.line("if (lane == 0 && band > 0 && ((base & " + (every - 1) + ") == " + (every - GpuTarget.WARP) + " || base + 32 >= "
+                    + mapping.stepsPerBand() + ")) fg::store_release_gpu(&" + CudaBandContext.FREED + "[band], base " + (freedFrom < 0 ? "- " + -freedFrom
+                    : "+ " + freedFrom) + ");   // rows before the next window are copied for good: the left band may write over them"
+                    + " (said every " + EdgeRing.FREE_EVERY_CHUNKS + " chunks and in the last)");
         }
     }
 

@@ -92,9 +92,9 @@ class CudaSourceGoldenTest {
                 Arguments.of("fold-last-row-persistent-tiny-lock-columns-2", List.of("fold-last-row", "--schedule",
                         "lock-dataflow:persistent:columns=2", "--mechanism", "tiny-lock", "--sizes", "100x70")),
                 Arguments.of("nw-seq-persistent-tiny-lock-ring", List.of("nw-seq", "--schedule", "lock-dataflow:persistent",
-                        "--mechanism", "tiny-lock", "--sizes", "1000x70")),
+                        "--mechanism", "tiny-lock", "--sizes", "2000x70")),
                 Arguments.of("fold-mix-persistent-atomic-spin-lock-ring", List.of("fold-mix", "--schedule",
-                        "lock-dataflow:persistent", "--mechanism", "atomic-spin-lock", "--sizes", "1000x70")));
+                        "lock-dataflow:persistent", "--mechanism", "atomic-spin-lock", "--sizes", "2000x70")));
     }
 
     @ParameterizedTest(name = "{0}")

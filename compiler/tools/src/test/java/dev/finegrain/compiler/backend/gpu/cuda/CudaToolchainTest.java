@@ -116,7 +116,7 @@ class CudaToolchainTest {
      * Folded persistent bands build: every keep and reduction (fold-mix: a long edge through an edge array, ints kept
      * whole beside it, the second launch that combines the bands' partials) under each mechanism that hands a band edge
      * over, one and two columns per lane, and a two-column edge through tiny-lock's ready words (fold-last-row); each also
-     * with 1000 rows, where the edge is a ring.
+     * with 2000 rows, where the edge is a ring.
      */
     @Test
     void buildsFoldedBands(@TempDir Path cache) throws Exception {
@@ -131,14 +131,14 @@ class CudaToolchainTest {
                         source.text());
                 sources.put("fold-mix " + mechanism + " " + columns, source);
             }
-            // 1000 rows: the edge is a ring of 512, its tokens tagged with their lap, and the free counters go back
+            // 2000 rows: the edge is a ring of 1024, its tokens tagged with their lap, and the free counters go back
             CudaSource ring = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(mix, SchedulePlanner.plan(mix,
-                    lockDataflow().persistent()), Optional.of(mechanism)), new int[] {1000, 70});
+                    lockDataflow().persistent()), Optional.of(mechanism)), new int[] {2000, 70});
             assertTrue(ring.text().contains("freed[band + 1]"), ring.text());
             sources.put("fold-mix " + mechanism + " ring", ring);
         }
         KernelGraph lastRow = Pipeline.compile(GpuGoldenCatalog.foldLastRow());
-        for (int rows : new int[] {100, 1000}) {
+        for (int rows : new int[] {100, 2000}) {
             sources.put("fold-last-row " + rows, new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(lastRow,
                     SchedulePlanner.plan(lastRow, lockDataflow().persistent()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {rows, 70}));
         }
