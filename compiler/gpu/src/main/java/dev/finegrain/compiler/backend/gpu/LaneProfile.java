@@ -5,6 +5,7 @@ import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.ir.Subexpressions;
 import dev.finegrain.dsl.TableSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,29 +109,10 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
     }
 
     private static List<IrExpr.Lookup> lookups(IrExpr expr, List<IrExpr.Lookup> found) {
-        switch (expr) {
-            case IrExpr.Lookup l -> {
-                found.add(l);
-                l.indices().forEach(index -> lookups(index, found));
-            }
-            case IrExpr.Unary u -> lookups(u.operand(), found);
-            case IrExpr.Binary b -> {
-                lookups(b.left(), found);
-                lookups(b.right(), found);
-            }
-            case IrExpr.Select s -> {
-                lookups(s.condition(), found);
-                lookups(s.whenTrue(), found);
-                lookups(s.whenFalse(), found);
-            }
-            case IrExpr.Cast c -> lookups(c.operand(), found);
-            case IrExpr.Iterate it -> {
-                lookups(it.count(), found);
-                lookups(it.init(), found);
-                lookups(it.body(), found);
-            }
-            default -> { }
+        if (expr instanceof IrExpr.Lookup lookup) {
+            found.add(lookup);
         }
+        Subexpressions.of(expr).forEach(child -> lookups(child, found));
         return found;
     }
 }

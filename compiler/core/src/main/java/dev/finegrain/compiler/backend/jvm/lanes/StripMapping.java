@@ -5,6 +5,7 @@ import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.ir.Subexpressions;
 import dev.finegrain.dsl.BinaryOperator;
 import dev.finegrain.dsl.Type;
 
@@ -206,15 +207,7 @@ public record StripMapping(int skew, Type laneType, Map<Integer, List<StateRead>
     }
 
     static List<IrExpr> children(IrExpr expr) {
-        return switch (expr) {
-            case IrExpr.Unary u -> List.of(u.operand());
-            case IrExpr.Binary b -> List.of(b.left(), b.right());
-            case IrExpr.Select s -> List.of(s.condition(), s.whenTrue(), s.whenFalse());
-            case IrExpr.Cast c -> List.of(c.operand());
-            case IrExpr.Iterate it -> List.of(it.count(), it.init(), it.body());
-            case IrExpr.Lookup l -> l.indices();
-            default -> List.of();
-        };
+        return Subexpressions.of(expr);
     }
 
     /**
