@@ -117,7 +117,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                     __syncwarp();   // every lane's stores after the read
                     room = __shfl_sync(0xffffffffu, room, 0);
                 }
-                if (base >= 32 && base + 31 < 2000 && band < 2 && (base + 31 < 1999 || band < 2)) {
+                if (base >= 32 && base + 31 < 2000 && band < 2 && base + 31 < 1999) {
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
@@ -150,6 +150,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                         const long long v20 = fg::shr(r8, (long long) 3);
                         const long long v21 = v19 ^ v20;
                         if (lane >= 31) edge_t[((long long) (band) * 1 + lane - 31) * 1024 + ((i) & 1023)] = v21;   // the edge, which the band to the right reads after the token
+                        if (j >= 69) kept_t[(long long) (i - 0) * 1 + (j - 69)] = v21;   // kept (last-column)
                         if (red_t_min_at < 0 || v21 < red_t_min) { red_t_min = v21; red_t_min_at = (long long) i * 70 + j; }   // the first point keeps a tie
                         red_t_sum = (long long) ((unsigned long long) red_t_sum + (unsigned long long) v21);
                         o_t = v21;

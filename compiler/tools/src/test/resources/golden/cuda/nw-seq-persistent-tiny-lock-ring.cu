@@ -83,7 +83,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__2000x7
                     __syncwarp();   // every lane's stores after the read
                     room = __shfl_sync(0xffffffffu, room, 0);
                 }
-                if (base >= 32 && base + 31 < 2000 && band < 2 && (base + 31 < 1999 || band < 2)) {
+                if (base >= 32 && base + 31 < 2000 && band < 2 && base + 31 < 1999) {
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;

@@ -75,7 +75,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                     }
                 }
                 __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 100 && band < 2 && (base + 31 < 99 || band < 2)) {
+                if (base >= 32 && base + 31 < 100 && band < 2 && base + 31 < 99) {
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;

@@ -42,13 +42,22 @@ public final class EdgeRing {
     private EdgeRing() {}
 
     /**
+     * The rows a ring needs beyond the rows over the resident warps: two chunks in flight and the next one's, the
+     * window's reach and a token group, and the chunks by which a free counter published every {@link #FREE_EVERY_CHUNKS}
+     * chunks may lag.
+     */
+    static long slack(int lookbackRows, int groupRows) {
+        return (3L + FREE_EVERY_CHUNKS - 1) * GpuTarget.WARP + lookbackRows + groupRows;
+    }
+
+    /**
      * The ring's rows, or 0 where a ring would hold every row anyway.
      *
      * @param lookbackRows  rows above a chunk's first step where its edge window starts
      * @param residentWarps warps of the launch, all resident
      */
     static int rows(int rows, int groupRows, int lookbackRows, int residentWarps) {
-        long slack = (3L + FREE_EVERY_CHUNKS - 1) * GpuTarget.WARP + lookbackRows + groupRows;
+        long slack = slack(lookbackRows, groupRows);
         long needed = Math.max(MIN_ROWS, Math.ceilDiv(rows, residentWarps) + slack);
         long tokens = Long.highestOneBit(Math.ceilDiv(needed, groupRows) - 1) * 2;   // the power of two at or above
         long ring = Math.max(1, tokens) * groupRows;

@@ -37,14 +37,15 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
     }
 
     /**
-     * The profiles of the kernel's lookups, laid out from {@code offsetBytes} (16-byte aligned) in a warp's dynamic shared
-     * memory; none if together they pass {@link #MAX_BYTES_PER_WARP}.
+     * The profiles of the kernel's lookups that every cell evaluates (filling a profile checks the lane's index, which
+     * a lookup in a select's branch or a loop's body might never ask for), laid out from {@code offsetBytes} (16-byte
+     * aligned) in a warp's dynamic shared memory; none if together they pass {@link #MAX_BYTES_PER_WARP}.
      */
     static List<LaneProfile> of(KernelGraph graph, List<IrField> laneSequences, int laneColumns, int offsetBytes) {
         List<LaneProfile> profiles = new ArrayList<>();
-        int offset = (offsetBytes + 15) / 16 * 16;
+        int offset = aligned(offsetBytes);
         for (IrActor actor : graph.actors()) {
-            for (IrExpr.Lookup lookup : lookups(actor.body())) {
+            for (IrExpr.Lookup lookup : unconditionalLookups(actor.body())) {
                 if (lookup.indices().size() != 2) {
                     continue;
                 }
@@ -59,13 +60,22 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
                     int extent = spec.extents().get(1 - axis);
                     int bytes = extent * laneColumns * GpuTarget.WARP * GpuTarget.elementBytes(spec.type());
                     profiles.add(new LaneProfile(lookup.table(), axis, sequence, extent, offset, bytes));
-                    offset += (bytes + 15) / 16 * 16;
+                    offset += aligned(bytes);
                     break;
                 }
             }
         }
-        int total = profiles.stream().mapToInt(p -> (p.bytes + 15) / 16 * 16).sum();
+        int total = profiles.stream().mapToInt(p -> aligned(p.bytes)).sum();
         return total <= MAX_BYTES_PER_WARP ? List.copyOf(profiles) : List.of();
+    }
+
+    private static int aligned(int bytes) {
+        return (bytes + 15) / 16 * 16;
+    }
+
+    /** The element of lane {@code lane}'s column {@code column} at the other axis's index {@code index}, in a profile. */
+    public static String element(String index, int laneColumns, int column) {
+        return "(" + index + " * " + laneColumns + " + " + column + ") * 32 + lane";
     }
 
     /** The profile this lookup reads, if the mapping made one for it. */
@@ -83,9 +93,12 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
         return null;
     }
 
-    /** Every lookup of the expression tree, outermost first. */
-    public static List<IrExpr.Lookup> lookups(IrExpr expr) {
-        return lookups(expr, new ArrayList<>());
+    /**
+     * The lookups of the expression tree that are evaluated whenever it is, outermost first: not those in a select's
+     * branches or a loop's body, which the generated code evaluates only when taken, as the oracle does.
+     */
+    public static List<IrExpr.Lookup> unconditionalLookups(IrExpr expr) {
+        return unconditionalLookups(expr, new ArrayList<>());
     }
 
     /**
@@ -108,11 +121,16 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
         };
     }
 
-    private static List<IrExpr.Lookup> lookups(IrExpr expr, List<IrExpr.Lookup> found) {
+    private static List<IrExpr.Lookup> unconditionalLookups(IrExpr expr, List<IrExpr.Lookup> found) {
+        List<IrExpr> always = switch (expr) {
+            case IrExpr.Select select -> List.of(select.condition());
+            case IrExpr.Iterate loop -> List.of(loop.count(), loop.init());
+            default -> Subexpressions.of(expr);
+        };
         if (expr instanceof IrExpr.Lookup lookup) {
             found.add(lookup);
         }
-        Subexpressions.of(expr).forEach(child -> lookups(child, found));
+        always.forEach(child -> unconditionalLookups(child, found));
         return found;
     }
 }

@@ -84,8 +84,12 @@ final class MapBands {
                 windowPerWarp += columns * everyRow.windowRows() * GpuTarget.elementBytes(field.type());
             }
         }
-        int warpsPerBlock = warpsPerBlock(bands, target.smCount());
         int tableBytes = BandMapping.stagedTableBytes(graph);
+        if (!profiles.isEmpty() && warpBytes + windowPerWarp + tableBytes > target.sharedBytesPerBlockOptIn()) {
+            profiles = List.of();   // one warp with its profiles would not fit a block: its lookups read the tables as they are
+            warpBytes = ringBytes;
+        }
+        int warpsPerBlock = warpsPerBlock(bands, target.smCount());
         while (warpsPerBlock > 1 && warpsPerBlock * (warpBytes + windowPerWarp) + tableBytes > target.sharedBytesPerBlockOptIn()) {
             warpsPerBlock /= 2;
         }

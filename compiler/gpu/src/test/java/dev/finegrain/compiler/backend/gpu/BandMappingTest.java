@@ -26,6 +26,7 @@ import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.select;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -218,5 +219,41 @@ class BandMappingTest {
         BandMapping large = map(aligned("large", 1024, "a", "b"), lockDataflow().persistent().columnsPerLane(4), LockMechanism.TINY_LOCK, 512, 512);
         assertTrue(large.profiles().isEmpty(), large.describe());
         assertFalse(large.describe().contains("profile:"), large.describe());
+    }
+
+    @Test
+    void aLookupOnlySomeCellsEvaluateGetsNoProfileWhoseFillWouldCheckItsIndex() {
+        Kernel guarded = kernel("guarded").domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i"))
+                .input("b", INT, along("j"))
+                .table("sub", INT, 24, 24)
+                .state("score", INT, boundary(index("i").plus(index("j")).negate()))
+                .actor("cell", "score", c -> max(
+                        c.read("score", -1, -1).plus(select(c.read("b", 0).lessThan(constant(24)),
+                                c.lookup("sub", c.read("a", 0), c.read("b", 0)), constant(-5))),
+                        c.read("score", -1, 0).minus(1),
+                        c.read("score", 0, -1).minus(1)))
+                .build();
+        assertTrue(map(guarded, PERSISTENT, LockMechanism.TINY_LOCK, 512, 512).profiles().isEmpty());
+    }
+
+    @Test
+    void aProfileThatWouldNotLetOneWarpFitABlockIsDropped() {
+        // eight columns a lane: an input ring and an output ring of ints take most of a block; a 32 x 32 profile (32 KiB)
+        // on top would pass what an H100 block may opt into, and the kernel maps with its table read as it is
+        Kernel heavy = kernel("heavy").domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i"))
+                .input("b", INT, along("j"))
+                .input("g", INT)
+                .table("sub", INT, 32, 32)
+                .state("score", INT, boundary(index("i").plus(index("j")).negate()))
+                .actor("cell", "score", c -> max(
+                        c.read("score", -1, -1).plus(c.lookup("sub", c.read("a", 0), c.read("b", 0))).plus(c.read("g", 0, 0)),
+                        c.read("score", -1, 0).minus(1),
+                        c.read("score", 0, -1).minus(1)))
+                .build();
+        BandMapping mapping = map(heavy, lockDataflow().persistent().columnsPerLane(8), LockMechanism.TINY_LOCK, 4096, 4096);
+        assertTrue(mapping.profiles().isEmpty(), mapping.describe());
+        assertTrue(mapping.resources().sharedBytes() <= H100.sharedBytesPerBlockOptIn(), mapping.describe());
     }
 }

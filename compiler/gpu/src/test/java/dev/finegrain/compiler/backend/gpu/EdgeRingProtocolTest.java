@@ -98,4 +98,34 @@ class EdgeRingProtocolTest {
         // and within one round the slack alone: a ring shorter than two chunks and the lookback stalls even there
         assertFalse(finishes(4000, 8, 8, 1, 1, 32));
     }
+
+    /**
+     * The slack on its own, without the rule's 512-row floor and power-of-two rounding, which hide it: rings of exactly
+     * the rows over the warps plus the slack (in whole token groups) finish, and the same rings without the three chunks
+     * a counter published every fourth chunk may lag close a cycle in some machines.
+     */
+    @Test
+    void theSlackForACounterPublishedEveryFourthChunkIsNeeded() {
+        SplittableRandom random = new SplittableRandom(41);
+        int shortFailed = 0;
+        for (int trial = 0; trial < 400; trial++) {
+            int warps = 1 + random.nextInt(48);
+            int bands = 1 + random.nextInt(3 * warps + 2);
+            int rows = 513 + random.nextInt(6000);
+            int group = new int[] {1, 1, 2, 3, 8, 32}[random.nextInt(6)];
+            int lookback = new int[] {0, 1, 2, 17, 46}[random.nextInt(5)];
+            long exact = Math.ceilDiv(rows, warps) + EdgeRing.slack(lookback, group);
+            int ring = (int) (Math.ceilDiv(exact, group) * group);
+            if (ring >= rows) {
+                continue;
+            }
+            assertTrue(finishes(rows, bands, warps, group, lookback, ring), "rows " + rows + ", bands " + bands + ", warps " + warps
+                    + ", group " + group + ", lookback " + lookback + ": a ring of exactly " + ring + " rows closed a cycle of waits");
+            int without = ring - (EdgeRing.FREE_EVERY_CHUNKS - 1) * WARP / group * group;
+            if (!finishes(rows, bands, warps, group, lookback, without)) {
+                shortFailed++;
+            }
+        }
+        assertTrue(shortFailed > 0, "rings without the counter's lag never stalled: the test cannot tell the slack is needed");
+    }
 }

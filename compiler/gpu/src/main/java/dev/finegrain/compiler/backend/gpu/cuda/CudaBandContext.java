@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.LaneProfile;
 import dev.finegrain.compiler.ir.IrField;
 
 /**
@@ -161,10 +162,10 @@ final class CudaBandContext {
         return "s_table_" + CudaNames.member(mapping.graph().kernel().tables().get(table).name());
     }
 
-    /** A warp's query profile of a lookup table ({@link dev.finegrain.compiler.backend.gpu.LaneProfile}). */
-    String profile(dev.finegrain.compiler.backend.gpu.LaneProfile profile) {
+    /** A warp's query profile of a lookup table ({@link LaneProfile}); "_first" where the lane's value is the first index. */
+    String profile(LaneProfile profile) {
         return "p_" + CudaNames.member(mapping.graph().kernel().tables().get(profile.table()).name()) + "_"
-                + CudaNames.member(profile.sequence().name());
+                + CudaNames.member(profile.sequence().name()) + (profile.laneAxis() == 0 ? "_first" : "");
     }
 
     /** A sequence input along the columns at my column {@code column}, read once per band. */

@@ -133,7 +133,7 @@ final class CudaBandStep {
         Map<IrExpr.Lookup, String> rows = new java.util.IdentityHashMap<>();
         List<IrExpr.Lookup> hoisted = new ArrayList<>();
         for (var actor : graph.actors()) {
-            for (IrExpr.Lookup lookup : LaneProfile.lookups(actor.body())) {
+            for (IrExpr.Lookup lookup : LaneProfile.unconditionalLookups(actor.body())) {
                 LaneProfile profile = LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup).orElse(null);
                 if (profile != null && LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis()))) {
                     hoisted.add(lookup);
@@ -235,8 +235,9 @@ final class CudaBandStep {
                     + ";   // the edge, which the band to the right reads after the token");
         }
         String column = cx.column(c);
-        if (!steady) {   // a steady chunk lies outside every kept box (CudaBands.steadyChunk)
-            storeKept(field, column, value);
+        KeptBox kept = KeptBox.of(graph.kernel().keep(field.name()), fields.sizes());
+        if (!steady || kept.first()[0] == 0) {   // a steady chunk lies above every kept box that starts below row 0 (CudaBands.steadyChunk)
+            storeKept(field, kept, column, value);
         }
         for (ReductionSpec reduction : folding.reductions()) {
             if (reduction.field().equals(field.name())) {
@@ -246,8 +247,7 @@ final class CudaBandStep {
     }
 
     /** A folded field's value into its kept values, where the kept box holds the point. */
-    private void storeKept(IrField field, String column, String value) {
-        KeptBox kept = KeptBox.of(graph.kernel().keep(field.name()), fields.sizes());
+    private void storeKept(IrField field, KeptBox kept, String column, String value) {
         List<String> inBox = new ArrayList<>();
         if (kept.first()[0] > 0) {
             inBox.add("i >= " + kept.first()[0]);
@@ -353,7 +353,7 @@ final class CudaBandStep {
 
             @Override
             public String profileElement(LaneProfile profile, String checked) {
-                return cx.profile(profile) + "[(" + checked + " * " + lanes + " + " + c + ") * 32 + lane]";
+                return cx.profile(profile) + "[" + LaneProfile.element(checked, lanes, c) + "]";
             }
         };
     }

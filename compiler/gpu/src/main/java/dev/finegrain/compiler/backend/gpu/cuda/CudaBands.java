@@ -178,22 +178,18 @@ final class CudaBands {
     }
 
     /**
-     * When a chunk is steady: every lane has a row of the domain in every step, in a band of full width, and no cell of
-     * the chunk lies in a folded field's kept box (rows from base - 31 to base + 31, the band's columns), so that its steps
-     * test nothing and store no kept value; the last rows or columns, where the boxes lie, take the checked steps.
+     * When a chunk is steady: every lane has a row of the domain in every step, in a band of full width, and, for each
+     * folded field whose kept box starts below row 0 (its last row, its final point), the chunk lies above the box, so
+     * that its steps store no kept value of it; the last chunks, where such boxes lie, take the checked steps. A box that
+     * spans every row (the last column) is stored behind its test in the steady steps too, so that its band keeps pace.
      */
     private List<String> steadyChunk() {
         List<String> tests = new ArrayList<>(List.of("base >= 32", "base + 31 < " + mapping.rows(), "band < " + (mapping.columns() / width)));
         for (IrField field : mapping.folding().fields()) {
-            KeptBox box = KeptBox.of(graph.kernel().keep(field.name()), fields.sizes());
-            List<String> outside = new ArrayList<>();
-            if (box.first()[0] > 0) {
-                outside.add("base + 31 < " + box.first()[0]);
+            int firstRow = KeptBox.of(graph.kernel().keep(field.name()), fields.sizes()).first()[0];
+            if (firstRow > 0) {
+                tests.add("base + 31 < " + firstRow);
             }
-            if (box.first()[1] / width > 0) {
-                outside.add("band < " + box.first()[1] / width);
-            }
-            tests.add(outside.isEmpty() ? "false" : outside.size() == 1 ? outside.getFirst() : "(" + String.join(" || ", outside) + ")");
         }
         return tests.stream().distinct().toList();
     }
@@ -312,8 +308,8 @@ final class CudaBands {
                 String flat = profile.laneAxis() == 1 ? "x * " + table.extents().get(1) + " + t" : "t * " + table.extents().get(1) + " + x";
                 String element = mapping.stagesTables() ? cx.stagedTable(profile.table()) + "[" + flat + "]"
                         : "__ldg(&f." + CudaNames.member(table.name()) + "[" + flat + "])";
-                out.line("for (int x = 0; x < " + profile.otherExtent() + "; x++) " + cx.profile(profile) + "[(x * " + lanes + " + " + c
-                        + ") * 32 + lane] = " + element + ";");
+                out.line("for (int x = 0; x < " + profile.otherExtent() + "; x++) " + cx.profile(profile) + "["
+                        + LaneProfile.element("x", lanes, c) + "] = " + element + ";");
                 out.close();
             }
         }

@@ -19,6 +19,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Optional;
 
+import static dev.finegrain.dsl.Finegrain.along;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dim;
@@ -147,8 +148,9 @@ class CudaToolchainTest {
 
     /**
      * A lookup table indexed by the lane's own sequence value builds as a query profile in each warp's dynamic shared
-     * memory, at one, four and eight columns per lane (four warps a block at 4096 x 16384 with four: 48 KiB of profiles,
-     * past the 48 KiB a block gets without opting in), and with a ragged last band.
+     * memory, at one, four and eight columns per lane (four columns at 256 x 65536: 512 bands, four warps a block, 48 KiB
+     * of profiles, past the 48 KiB a block gets without opting in), with a ragged last band; and a kernel that indexes
+     * one table by its lane's value on either axis, two profiles side by side.
      */
     @Test
     void buildsQueryProfiles(@TempDir Path cache) throws Exception {
@@ -156,13 +158,27 @@ class CudaToolchainTest {
         KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.CATALOG.find("nw-seq").orElseThrow().kernel());
         java.util.Map<String, CudaSource> sources = new java.util.LinkedHashMap<>();
         for (int columns : new int[] {1, 4, 8}) {
-            int[] sizes = columns == 4 ? new int[] {4096, 16384} : new int[] {1000, 700};
+            int[] sizes = columns == 4 ? new int[] {256, 65536} : new int[] {1000, 700};
             CudaSource source = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(graph, SchedulePlanner.plan(graph,
                     lockDataflow().persistent().columnsPerLane(columns)), Optional.of(LockMechanism.TINY_LOCK)), sizes);
             assertTrue(source.text().contains("p_blosum62_b[(x * " + columns + " + 0) * 32 + lane] = s_table_blosum62[x * 24 + t]"),
                     source.text());
+            if (columns == 4) {
+                assertTrue(source.text().contains("dim3(128), dim3(128), arguments, 49152, stream"), source.text());
+            }
             sources.put("nw-seq " + columns, source);
         }
+        Kernel bothAxes = kernel("both-axes").domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i")).input("b", INT, along("j")).table("sub", INT, 24, 24)
+                .state("s", INT, boundary(constant(0)))
+                .actor("cell", "s", c -> max(c.read("s", -1, -1).plus(c.lookup("sub", c.read("a", 0), c.read("b", 0))),
+                        c.read("s", 0, -1).plus(c.lookup("sub", c.read("b", 0), c.read("a", 0)))))
+                .build();
+        KernelGraph both = Pipeline.compile(bothAxes);
+        CudaSource twoProfiles = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(both, SchedulePlanner.plan(both,
+                lockDataflow().persistent().columnsPerLane(2)), Optional.of(LockMechanism.TINY_LOCK)), new int[] {300, 200});
+        assertTrue(twoProfiles.text().contains("p_sub_b[") && twoProfiles.text().contains("p_sub_b_first["), twoProfiles.text());
+        sources.put("both-axes", twoProfiles);
         buildAll(sources, cache);
     }
 
