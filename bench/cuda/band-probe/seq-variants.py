@@ -9,7 +9,11 @@ measure what a change to the generator would buy before making it. KIND:
   relaxedfree  the free counter stored relaxed, not released (a probe: what the release's fence costs)
   flagcheck the step's bounds check of the profile's row made branch-free: a flag per lane, the error word written
             once at the band's end
-  nokept    the kept value's store left out of the steady steps (a probe: what the per-cell test costs)"""
+  nokept    the kept value's store left out of the steady steps (a probe: what the per-cell test costs)
+  halves    a steady chunk waits for the first 17 rows of its window, runs 16 steps, then waits for the rest (the band
+            to its left need be only half a chunk further ahead), freeing only the rows it copied
+  prefetch  the next chunk's edge words loaded right after this chunk's window, before its steps, and taken at the next
+            window when their ready tags match (tiny-lock, one edge column)"""
 import re
 import sys
 
@@ -78,6 +82,59 @@ def main(src, kind, dst):
         i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
         i_slow = next(i for i in range(i_fast, len(lines)) if '} else {' in lines[i])
         text = '\n'.join(l for i, l in enumerate(lines) if not (i_fast < i < i_slow and '// kept (' in l))
+    elif kind == 'halves':
+        lines = text.split('\n')
+        i_last = next(i for i, l in enumerate(lines) if 'const int last = min(base + 31, ' in l)
+        rows_1 = re.search(r'min\(base \+ 31, (\d+)\)', lines[i_last]).group(1)
+        i_steady = next(i for i, l in enumerate(lines) if l.strip().startswith('if (base >= 32 && base + 31 <'))
+        cond = lines[i_steady].strip()[4:-3]
+        i_win = next(i for i in range(i_last, len(lines)) if 'for (int x = lane; x < 33; x += 32)' in lines[i])
+        indent = lines[i_win][:len(lines[i_win]) - len(lines[i_win].lstrip())]
+        i_win_end = next(i for i in range(i_win + 1, len(lines)) if lines[i] == indent + '}')
+        window = lines[i_win:i_win_end + 1]
+        lines[i_last] = lines[i_last].replace('const int last = min(base + 31, ',
+                                              'const bool halves = ' + cond + ';\n' + indent + 'int last = min(base + (halves ? 15 : 31), ')
+        text = '\n'.join(lines)
+        text = text.replace('fg::store_release_gpu(&freed[band], base + 31)', 'fg::store_release_gpu(&freed[band], base + (halves ? 15 : 31))', 1)
+        second = '\n'.join(window).replace('for (int x = lane; x < 33; x += 32)', 'for (int x = 17 + lane; x < 33; x += 32)')
+        head = "#pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles\n"
+        i0 = text.index(head)
+        start = text.index('for (int k = 0; k < 32; k++) {', i0)
+        loop_indent = '\n' + ' ' * 20
+        close = loop_indent + '}\n'
+        i_close = text.index(close, start)
+        body = text[start + len('for (int k = 0; k < 32; k++) {'):i_close]
+        new = ('for (int k = 0; k < 16; k++) {' + body + close
+               + ' ' * 20 + 'last = min(base + 31, ' + rows_1 + ');   // the window\'s second half\n'
+               + second + '\n' + ' ' * 20 + '__syncwarp();\n'
+               + ' ' * 20 + '#pragma unroll 8\n' + ' ' * 20 + 'for (int k = 16; k < 32; k++) {' + body + close)
+        text = text[:start] + new + text[i_close + len(close):]
+    elif kind == 'prefetch':
+        m = re.search(r'do \{ (word\d+) = fg::load_relaxed_gpu\(&tokens\[(.*?)\]\); \} while \(\(\1 >> 32\) != (.*?)\);   // the value', text)
+        word, address, tag = m.group(1), m.group(2), m.group(3)
+        text = text.replace(f'fg::u64 {word};\n', f'fg::u64 {word} = x < 32 ? pre0 : pre1;\n', 1)
+        text = text.replace(m.group(0), f'while (({word} >> 32) != {tag}) {{ {word} = fg::load_relaxed_gpu(&tokens[{address}]); }}   // the value', 1)
+        text = text.replace('            int room = 0;', '            int room = 0;\n            fg::u64 pre0 = 0, pre1 = 0;   // the next window\'s words, loaded a chunk ahead', 1)
+        last = re.search(r'const int last = min\(base \+ 31, (\d+)\);', text).group(1)
+        addr_at = lambda r: address.replace('((row) & ', f'(({r}) & ').replace('+ slot)', '+ 0)')
+        prefetch = ('                if (band > 0) {   // the next window\'s rows, loaded while this chunk computes\n'
+                    f'                    const int na = wb + 32 + lane, nb = wb + 64, nl = min(base + 63, {last});\n'
+                    f'                    if (na >= 0 && na <= nl) pre0 = fg::load_relaxed_gpu(&tokens[{addr_at("na")}]);\n'
+                    f'                    if (lane == 0 && nb <= nl) pre1 = fg::load_relaxed_gpu(&tokens[{addr_at("nb")}]);\n'
+                    '                }\n')
+        # band 0 reads the halo column left of the domain: its next rows loaded ahead too
+        h = re.search(r'(s_edge_\w+\[warp\]\[slot\]\[x % 33\]) = f\.(\w+)\[row < 0 \? (.*?) : (.*?)\];   // the halo', text)
+        target, field, above, left = h.group(1), h.group(2), h.group(3), h.group(4)
+        text = text.replace(h.group(0), f'{target} = row < 0 ? f.{field}[{above}] : base == 0 ? f.{field}[{left}] : (int) (unsigned) (x < 32 ? pre0 : pre1);   // the halo', 1)
+        left_at = lambda r: left.replace('(row)', f'({r})').replace('+ slot + 1', '+ 1')
+        prefetch = prefetch.replace('                if (band > 0) {', '                if (band == 0) {   // the next window\'s halo rows\n'
+                    f'                    const int na = wb + 32 + lane, nb = wb + 64, nl = min(base + 63, {last});\n'
+                    f'                    if (na >= 0 && na <= nl) pre0 = (unsigned) f.{field}[{left_at("na")}];\n'
+                    f'                    if (lane == 0 && nb <= nl) pre1 = (unsigned) f.{field}[{left_at("nb")}];\n'
+                    '                } else {', 1)
+        anchor = '                __syncwarp();   // the window is complete before any lane reads it\n'
+        assert anchor in text
+        text = text.replace(anchor, anchor + prefetch, 1)
     elif kind == 'noa':
         text = text.replace('__ldg(&f.a[(i)])', '((i) & 15)')
     else:
