@@ -4,7 +4,6 @@ import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
-import dev.finegrain.compiler.backend.gpu.EdgeRing;
 import dev.finegrain.compiler.backend.gpu.LaneProfile;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
@@ -40,6 +39,7 @@ final class CudaBands {
     private final CudaBandContext cx;
     private final BandEdge edge;
     private final CudaBandStep step;
+    private final CudaBandEdge chunkEdge;
     /** Columns per lane; at 1 the names and indices are the one-column forms. */
     private final int lanes;
     private final int width;
@@ -55,6 +55,7 @@ final class CudaBands {
         this.lanes = mapping.laneColumns();
         this.width = mapping.bandWidth();
         this.step = new CudaBandStep(cx, fields, sync);
+        this.chunkEdge = new CudaBandEdge(cx, fields, sync);
     }
 
     /**
@@ -154,10 +155,10 @@ final class CudaBands {
             out.line("fg::cp_async_commit();");
         }
         if (edge.crossed()) {
-            copyEdge();
+            chunkEdge.copyEdge();
         }
         if (edge.ring()) {
-            waitForRoom();
+            chunkEdge.waitForRoom();
         }
         // a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks
         out.open("if (" + String.join(" && ", steadyChunk()) + ")");
@@ -407,61 +408,4 @@ final class CudaBands {
             }
         }
     }
-
-    /**
-     * At a chunk's start: the edge window, the left band's edge columns for the rows the chunk reads. Rows above the
-     * domain and, for band 0, the columns left of it are the fields' halo (the boundary); the rest waits for the left
-     * band's tokens.
-     */
-    private void copyEdge() {
-        int haloRows = fields.halo().low()[0];
-        out.line("const int wb = base - " + (edge.columns() - 1 + edge.rowsBack()) + ";   // the window's first row");
-        out.line("__syncwarp();   // every lane has read the last chunk's window before it is overwritten");
-        out.line("const int last = min(base + 31, " + (mapping.rows() - 1) + ");   // the last row this chunk reads");
-        if (!edge.readyWords()) {
-            out.open("if (band > 0)");
-            sync.bandWait(cx, "last", "seen");
-            out.close();
-        }
-        int cells = edge.columns() * edge.windowRows();
-        out.open("for (int x = lane; x < " + cells + "; x += 32)");
-        out.line("const int slot = x / " + edge.windowRows() + ";");
-        out.line("const int row = wb + x % " + edge.windowRows() + ";");
-        out.open("if (row >= " + (-haloRows) + " && row <= last)");
-        for (IrField field : edge.fields()) {
-            String target = CudaBandContext.window(field) + "[warp][slot][x % " + edge.windowRows() + "]";
-            out.open("if (band == 0 || row < 0)");
-            out.line(target + " = " + cx.haloElement(field, "row", width + " * band - " + edge.columns() + " + slot") + ";   // the halo");
-            out.reopen("else");
-            sync.bandLoadEdge(cx, field, "row", "slot", target);
-            out.close();
-        }
-        out.close();
-        out.close();
-        out.line("__syncwarp();   // the window is complete before any lane reads it");
-        if (edge.ring()) {
-            int freedFrom = GpuTarget.WARP - edge.lookbackRows();   // the next chunk's window starts at base + this
-            int every = EdgeRing.FREE_EVERY_CHUNKS * GpuTarget.WARP;
-            out.line("if (lane == 0 && band > 0 && ((base & " + (every - 1) + ") == " + (every - GpuTarget.WARP) + " || base + 32 >= "
-                    + mapping.stepsPerBand() + ")) fg::store_release_gpu(&" + CudaBandContext.FREED + "[band], base " + (freedFrom < 0 ? "- " + -freedFrom
-                    : "+ " + freedFrom) + ");   // rows before the next window are copied for good: the left band may write over them"
-                    + " (said every " + EdgeRing.FREE_EVERY_CHUNKS + " chunks and in the last)");
-        }
-    }
-
-    /**
-     * A ring's other direction: before a chunk whose rows (up to base + 31) would go into the slots of rows a lap
-     * earlier, the warp waits until the band to its right has copied those (its free counter); lane 0 reads the counter
-     * and the warp meets, so every lane's stores come after the read.
-     */
-    private void waitForRoom() {
-        int ring = edge.ringRows();
-        String needed = "base - " + (ring - GpuTarget.WARP);
-        out.open("if (band < " + (mapping.bands() - 1) + " && " + needed + " > room)");
-        out.line("if (lane == 0) while ((room = fg::load_acquire_gpu(&" + CudaBandContext.FREED + "[band + 1])) < " + needed + ") { }");
-        out.line("__syncwarp();   // every lane's stores after the read");
-        out.line("room = __shfl_sync(0xffffffffu, room, 0);");
-        out.close();
-    }
-
 }

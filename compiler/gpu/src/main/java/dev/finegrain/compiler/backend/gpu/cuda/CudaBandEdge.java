@@ -1,0 +1,89 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
+import dev.finegrain.compiler.backend.gpu.EdgeRing;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.compiler.ir.IrField;
+
+/**
+ * A persistent band's edge at the start of each chunk ({@link CudaBands}): the window of the left band's edge values the
+ * chunk reads, waited for through the mechanism's {@link CudaSync} band protocol, and, where the edge is a ring
+ * ({@link EdgeRing}), the free counter it publishes and the right band's counter it waits on before writing a lap on.
+ */
+final class CudaBandEdge {
+
+    private final CudaBandContext cx;
+    private final BandMapping mapping;
+    private final CudaFields fields;
+    private final CudaWriter out;
+    private final CudaSync sync;
+    private final BandEdge edge;
+    private final int width;
+
+    CudaBandEdge(CudaBandContext cx, CudaFields fields, CudaSync sync) {
+        this.cx = cx;
+        this.mapping = cx.mapping;
+        this.fields = fields;
+        this.out = cx.out;
+        this.sync = sync;
+        this.edge = mapping.edge();
+        this.width = mapping.bandWidth();
+    }
+
+    /**
+     * At a chunk's start: the edge window, the left band's edge columns for the rows the chunk reads. Rows above the
+     * domain and, for band 0, the columns left of it are the fields' halo (the boundary); the rest waits for the left
+     * band's tokens.
+     */
+    void copyEdge() {
+        int haloRows = fields.halo().low()[0];
+        out.line("const int wb = base - " + (edge.columns() - 1 + edge.rowsBack()) + ";   // the window's first row");
+        out.line("__syncwarp();   // every lane has read the last chunk's window before it is overwritten");
+        out.line("const int last = min(base + 31, " + (mapping.rows() - 1) + ");   // the last row this chunk reads");
+        if (!edge.readyWords()) {
+            out.open("if (band > 0)");
+            sync.bandWait(cx, "last", "seen");
+            out.close();
+        }
+        int cells = edge.columns() * edge.windowRows();
+        out.open("for (int x = lane; x < " + cells + "; x += 32)");
+        out.line("const int slot = x / " + edge.windowRows() + ";");
+        out.line("const int row = wb + x % " + edge.windowRows() + ";");
+        out.open("if (row >= " + (-haloRows) + " && row <= last)");
+        for (IrField field : edge.fields()) {
+            String target = CudaBandContext.window(field) + "[warp][slot][x % " + edge.windowRows() + "]";
+            out.open("if (band == 0 || row < 0)");
+            out.line(target + " = " + cx.haloElement(field, "row", width + " * band - " + edge.columns() + " + slot") + ";   // the halo");
+            out.reopen("else");
+            sync.bandLoadEdge(cx, field, "row", "slot", target);
+            out.close();
+        }
+        out.close();
+        out.close();
+        out.line("__syncwarp();   // the window is complete before any lane reads it");
+        if (edge.ring()) {
+            int freedFrom = GpuTarget.WARP - edge.lookbackRows();   // the next chunk's window starts at base + this
+            int every = EdgeRing.FREE_EVERY_CHUNKS * GpuTarget.WARP;
+            out.line("if (lane == 0 && band > 0 && ((base & " + (every - 1) + ") == " + (every - GpuTarget.WARP) + " || base + 32 >= "
+                    + mapping.stepsPerBand() + ")) fg::store_release_gpu(&" + CudaBandContext.FREED + "[band], base " + (freedFrom < 0 ? "- " + -freedFrom
+                    : "+ " + freedFrom) + ");   // rows before the next window are copied for good: the left band may write over them"
+                    + " (said every " + EdgeRing.FREE_EVERY_CHUNKS + " chunks and in the last)");
+        }
+    }
+
+    /**
+     * A ring's other direction: before a chunk whose rows (up to base + 31) would go into the slots of rows a lap
+     * earlier, the warp waits until the band to its right has copied those (its free counter); lane 0 reads the counter
+     * and the warp meets, so every lane's stores come after the read.
+     */
+    void waitForRoom() {
+        int ring = edge.ringRows();
+        String needed = "base - " + (ring - GpuTarget.WARP);
+        out.open("if (band < " + (mapping.bands() - 1) + " && " + needed + " > room)");
+        out.line("if (lane == 0) while ((room = fg::load_acquire_gpu(&" + CudaBandContext.FREED + "[band + 1])) < " + needed + ") { }");
+        out.line("__syncwarp();   // every lane's stores after the read");
+        out.line("room = __shfl_sync(0xffffffffu, room, 0);");
+        out.close();
+    }
+}
