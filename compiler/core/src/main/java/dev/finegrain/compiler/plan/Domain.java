@@ -35,19 +35,12 @@ public final class Domain {
     }
 
     public int linear(int[] point) {
-        int index = 0;
-        for (int d = 0; d < sizes.length; d++) {
-            index = index * sizes[d] + point[d];
-        }
-        return index;
+        return (int) linear(sizes, point);   // below points(), which the constructor keeps within an int
     }
 
     /** Writes the coordinates of a linear point into {@code point}. */
     public void coordinates(int linear, int[] point) {
-        for (int d = sizes.length - 1; d >= 0; d--) {
-            point[d] = linear % sizes[d];
-            linear /= sizes[d];
-        }
+        coordinates(sizes, linear, point);
     }
 
     public boolean contains(int[] point) {

@@ -89,7 +89,6 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                     + " shards with finegrain merge, then add --results to a compare of the merged rows");
         }
         ResultFormat resultFormat = options.resultFormat();
-        int rank = kernel.kernel().rank();
         ComparisonRequest.Builder request = ComparisonRequest.builder(kernel)
                 .sizes(sizes == null ? kernel.defaultSizes() : CliValues.sizes(sizes, kernel.kernel()))
                 .schedules(schedules == null ? CliValues.allSchedules() : CliValues.schedules(schedules))

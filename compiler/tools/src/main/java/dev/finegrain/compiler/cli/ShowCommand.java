@@ -155,7 +155,6 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         Backend backend = CliValues.backend(real ? CudaBackend.PREFIX + ":" + (arch == null ? CudaBackend.DEFAULT_ARCH : arch)
                 : GpuModelBackend.PREFIX + (profile == null ? DEFAULT_PROFILE : profile));
         String what = real ? "backend '" + backend.name() + "'" : "the GPU model";
-        int rank = kernel.kernel().rank();
         List<int[]> given = sizes == null ? List.of() : CliValues.sizes(sizes, kernel.kernel());
         if (given.size() > 1) {
             throw new UsageException(view + " folds one size into the program; give one size, not " + sizes);

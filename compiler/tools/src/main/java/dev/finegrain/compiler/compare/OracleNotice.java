@@ -21,7 +21,7 @@ public final class OracleNotice {
         if (progress == null || Domain.pointCount(sizes) < SLOW_POINTS) {
             return;
         }
-        progress.println("finegrain: computing the sequential oracle for size " + Sweep.sizeText(sizes) + " ("
+        progress.println("finegrain: computing the sequential oracle for size " + Domain.sizeText(sizes) + " ("
                 + Domain.pointCount(sizes) + " points), " + purpose + ": one point at a time, minutes from 2^30 points on");
         progress.flush();
     }

@@ -201,12 +201,12 @@ final class Interpreter {
         }
     }
 
-    /** Each field's padded storage array, in field order, then each lookup table's array, in table order. */
     /** A field's storage: its padded array, or a folded field's window of rows. */
     FieldStorage storage(int field) {
         return storage[field];
     }
 
+    /** Each field's padded storage array, in field order, then each lookup table's array, in table order. */
     Object[] paddedArrays() {
         Object[] arrays = new Object[storage.length + tables.length];
         for (int f = 0; f < storage.length; f++) {

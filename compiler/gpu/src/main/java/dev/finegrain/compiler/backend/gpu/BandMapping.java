@@ -5,8 +5,8 @@ import dev.finegrain.compiler.backend.gpu.mechanism.GpuMechanism;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.LockMechanism;
-
 import dev.finegrain.dsl.TableSpec;
+
 import java.util.List;
 import java.util.stream.Collectors;
 

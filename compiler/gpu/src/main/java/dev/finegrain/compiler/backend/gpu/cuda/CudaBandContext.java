@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.LaneProfile;
 import dev.finegrain.compiler.ir.IrField;
@@ -166,6 +167,20 @@ final class CudaBandContext {
     String profile(LaneProfile profile) {
         return "p_" + CudaNames.member(mapping.graph().kernel().tables().get(profile.table()).name()) + "_"
                 + CudaNames.member(profile.sequence().name()) + (profile.laneAxis() == 0 ? "_first" : "");
+    }
+
+    /** The box of the domain a folded field keeps. */
+    KeptBox keptBox(IrField field) {
+        return KeptBox.of(mapping.graph().kernel().keep(field.name()), fields.sizes());
+    }
+
+    /**
+     * Whether a steady chunk's steps store a folded field's kept values: only for a box that spans every row (the last
+     * column), whose band would otherwise never be steady; any other box starts below row 0 (the last row, the final
+     * point), and a steady chunk lies above it ({@code CudaBands.steadyChunk}).
+     */
+    boolean steadyStoresKept(IrField field) {
+        return keptBox(field).first()[0] == 0;
     }
 
     /** A sequence input along the columns at my column {@code column}, read once per band. */

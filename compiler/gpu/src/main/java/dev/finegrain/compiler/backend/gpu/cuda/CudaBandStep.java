@@ -38,6 +38,8 @@ final class CudaBandStep {
     /** Columns per lane; at 1 the names and indices are the one-column forms. */
     private final int lanes;
     private final int width;
+    /** The profiled lookups whose row is the same in all of a lane's columns, in the actors' order ({@link #profileRows}). */
+    private final List<IrExpr.Lookup> rowLookups;
 
     CudaBandStep(CudaBandContext cx, CudaFields fields, CudaSync sync) {
         this.cx = cx;
@@ -49,6 +51,17 @@ final class CudaBandStep {
         this.edge = mapping.edge();
         this.lanes = mapping.laneColumns();
         this.width = mapping.bandWidth();
+        this.rowLookups = new ArrayList<>();
+        for (var actor : graph.actors()) {
+            for (IrExpr.Lookup lookup : LaneProfile.unconditionalLookups(actor.body())) {
+                profileOf(lookup).filter(profile -> LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis())))
+                        .ifPresent(profile -> rowLookups.add(lookup));
+            }
+        }
+    }
+
+    private java.util.Optional<LaneProfile> profileOf(IrExpr.Lookup lookup) {
+        return LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup);
     }
 
     /**
@@ -131,16 +144,7 @@ final class CudaBandStep {
      */
     private Map<IrExpr.Lookup, String> profileRows(boolean steady, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs) {
         Map<IrExpr.Lookup, String> rows = new java.util.IdentityHashMap<>();
-        List<IrExpr.Lookup> hoisted = new ArrayList<>();
-        for (var actor : graph.actors()) {
-            for (IrExpr.Lookup lookup : LaneProfile.unconditionalLookups(actor.body())) {
-                LaneProfile profile = LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup).orElse(null);
-                if (profile != null && LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis()))) {
-                    hoisted.add(lookup);
-                }
-            }
-        }
-        if (hoisted.isEmpty()) {
+        if (rowLookups.isEmpty()) {
             return rows;
         }
         String row = "i";
@@ -150,9 +154,8 @@ final class CudaBandStep {
         }
         CudaExpressions expressions = new CudaExpressions(out, graph, operands(0, row, resolved, new HashMap<>(), stagedInputs, Map.of()),
                 fields.sizes(), "error", cx.mapping.target());
-        for (IrExpr.Lookup lookup : hoisted) {
-            LaneProfile profile = LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup).orElseThrow();
-            String checked = expressions.checkedIndex(lookup, profile.otherAxis());
+        for (IrExpr.Lookup lookup : rowLookups) {
+            String checked = expressions.checkedIndex(lookup, profileOf(lookup).orElseThrow().otherAxis());
             String name = out.temporary("k");
             out.line("const int " + name + " = " + checked + ";   // the row of '"
                     + graph.kernel().tables().get(lookup.table()).name() + "' every column of mine reads in this step");
@@ -235,9 +238,8 @@ final class CudaBandStep {
                     + ";   // the edge, which the band to the right reads after the token");
         }
         String column = cx.column(c);
-        KeptBox kept = KeptBox.of(graph.kernel().keep(field.name()), fields.sizes());
-        if (!steady || kept.first()[0] == 0) {   // a steady chunk lies above every kept box that starts below row 0 (CudaBands.steadyChunk)
-            storeKept(field, kept, column, value);
+        if (!steady || cx.steadyStoresKept(field)) {
+            storeKept(field, cx.keptBox(field), column, value);
         }
         for (ReductionSpec reduction : folding.reductions()) {
             if (reduction.field().equals(field.name())) {
@@ -342,18 +344,9 @@ final class CudaBandStep {
             }
 
             @Override
-            public java.util.Optional<LaneProfile> profile(IrExpr.Lookup lookup) {
-                return LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup);
-            }
-
-            @Override
-            public java.util.Optional<String> checkedProfileIndex(IrExpr.Lookup lookup) {
-                return java.util.Optional.ofNullable(profileRows.get(lookup));
-            }
-
-            @Override
-            public String profileElement(LaneProfile profile, String checked) {
-                return cx.profile(profile) + "[" + LaneProfile.element(checked, lanes, c) + "]";
+            public java.util.Optional<String> profiled(IrExpr.Lookup lookup, java.util.function.IntFunction<String> checkedHere) {
+                return profileOf(lookup).map(profile -> cx.profile(profile) + "[" + LaneProfile.element(profileRows.containsKey(lookup)
+                        ? profileRows.get(lookup) : checkedHere.apply(profile.otherAxis()), lanes, c) + "]");
             }
         };
     }

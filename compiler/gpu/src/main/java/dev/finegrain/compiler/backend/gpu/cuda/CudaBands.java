@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
-import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
@@ -187,9 +186,8 @@ final class CudaBands {
     private List<String> steadyChunk() {
         List<String> tests = new ArrayList<>(List.of("base >= 32", "base + 31 < " + mapping.rows(), "band < " + (mapping.columns() / width)));
         for (IrField field : mapping.folding().fields()) {
-            int firstRow = KeptBox.of(graph.kernel().keep(field.name()), fields.sizes()).first()[0];
-            if (firstRow > 0) {
-                tests.add("base + 31 < " + firstRow);
+            if (!cx.steadyStoresKept(field)) {
+                tests.add("base + 31 < " + cx.keptBox(field).first()[0]);
             }
         }
         return tests.stream().distinct().toList();
@@ -300,12 +298,11 @@ final class CudaBands {
     private void fillProfiles() {
         for (LaneProfile profile : mapping.profiles()) {
             TableSpec table = graph.kernel().tables().get(profile.table());
-            int buffer = graph.fields().size() + profile.table();
             out.comment("my columns of table '" + table.name() + "' at sequence '" + profile.sequence().name() + "', for every step");
             for (int c = 0; c < lanes; c++) {
                 out.open("/* column " + c + " */");
-                out.line("const int t = fg::table_index(" + cx.laneSequence(profile.sequence(), c) + ", " + table.extents().get(profile.laneAxis())
-                        + ", " + buffer + ", " + profile.laneAxis() + ", error);");
+                out.line("const int t = " + CudaExpressions.tableIndex(graph, profile.table(), profile.laneAxis(),
+                        cx.laneSequence(profile.sequence(), c), "error") + ";");
                 String flat = profile.laneAxis() == 1 ? "x * " + table.extents().get(1) + " + t" : "t * " + table.extents().get(1) + " + x";
                 String element = mapping.stagesTables() ? cx.stagedTable(profile.table()) + "[" + flat + "]"
                         : "__ldg(&f." + CudaNames.member(table.name()) + "[" + flat + "])";

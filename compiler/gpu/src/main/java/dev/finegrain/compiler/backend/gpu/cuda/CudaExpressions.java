@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
@@ -44,18 +45,12 @@ final class CudaExpressions {
             return Optional.empty();
         }
 
-        /** The query profile the schedule keeps for this lookup ({@link LaneProfile}); empty: the table itself. */
-        default Optional<LaneProfile> profile(IrExpr.Lookup lookup) {
-            return Optional.empty();
-        }
-
-        /** The profile's element at the other axis's index, {@code checked} (already bounds-checked). */
-        default String profileElement(LaneProfile profile, String checked) {
-            throw new IllegalStateException("no profile here");
-        }
-
-        /** The other axis's index of this profiled lookup, checked once for every column of the step; empty: here. */
-        default Optional<String> checkedProfileIndex(IrExpr.Lookup lookup) {
+        /**
+         * The element a lookup reads from the query profile the schedule keeps for it ({@link LaneProfile}), its other
+         * index checked by {@code checkedHere} (lowered at this point) unless the schedule checked it already; empty:
+         * the lookup reads the table itself.
+         */
+        default Optional<String> profiled(IrExpr.Lookup lookup, IntFunction<String> checkedHere) {
             return Optional.empty();
         }
     }
@@ -201,12 +196,11 @@ final class CudaExpressions {
      * and reads element 0, as a division by zero reads 0.
      */
     private String lookup(IrExpr.Lookup lookup) {
-        TableSpec table = graph.kernel().tables().get(lookup.table());
-        Optional<LaneProfile> profile = operands.profile(lookup);
-        if (profile.isPresent()) {
-            Optional<String> shared = operands.checkedProfileIndex(lookup);
-            return operands.profileElement(profile.get(), shared.isPresent() ? shared.get() : checkedIndex(lookup, profile.get().otherAxis()));
+        Optional<String> profiled = operands.profiled(lookup, axis -> checkedIndex(lookup, axis));
+        if (profiled.isPresent()) {
+            return profiled.get();
         }
+        TableSpec table = graph.kernel().tables().get(lookup.table());
         String flat = null;
         for (int axis = 0; axis < lookup.indices().size(); axis++) {
             String checked = checkedIndex(lookup, axis);
@@ -217,11 +211,18 @@ final class CudaExpressions {
                 .orElse("__ldg(&f." + CudaNames.member(table.name()) + "[" + element + "])");
     }
 
-    /** A lookup's index on one axis, lowered here and checked against the axis by {@code fg::table_index}. */
+    /** A lookup's index on one axis, lowered here and checked against the axis ({@link #tableIndex}). */
     String checkedIndex(IrExpr.Lookup lookup, int axis) {
-        TableSpec table = graph.kernel().tables().get(lookup.table());
-        return "fg::table_index(" + lower(lookup.indices().get(axis)) + ", " + table.extents().get(axis) + ", "
-                + (graph.fields().size() + lookup.table()) + ", " + axis + ", " + error + ")";
+        return tableIndex(graph, lookup.table(), axis, lower(lookup.indices().get(axis)), error);
+    }
+
+    /**
+     * {@code index} checked against axis {@code axis} of table {@code table} by {@code fg::table_index}, which on a miss
+     * sets the run's error word (naming the table's buffer, numbered after the fields, and the axis) and gives 0.
+     */
+    static String tableIndex(KernelGraph graph, int table, int axis, String index, String error) {
+        return "fg::table_index(" + index + ", " + graph.kernel().tables().get(table).extents().get(axis) + ", "
+                + (graph.fields().size() + table) + ", " + axis + ", " + error + ")";
     }
 
     /** DPX's add-then-max, {@code max(a + b, c)} in one instruction. */
