@@ -23,7 +23,7 @@
 #   folded      storage folding on the persistent bands, checked: the sequence samples (the final score; the last row
 #               and the maximum with its cell) at three sizes beside lock-dataflow (which stores them whole) and, with
 #               FOLD_JAR (a jar of kernels that keep every slice and reduce every way), those kernels too; from 513 rows
-#               on the band edge is a ring of 512 rows (3000x200: six laps)
+#               on the band edge may be a ring of at least 512 rows (EdgeRing: 4096², eight laps; 3000x200, two or three)
 #   folded-speed  needleman-wunsch-seq and smith-waterman-seq folded at 16384 and 32768 (tiny-lock, 1 and 4 columns
 #               per lane), and, with FOLD_JAR, its nw-seq-whole (the same alignment, every score stored) at 16384
 #   bundles     every bundle under BUNDLES (default target/bundles), each exported elsewhere with finegrain export and
