@@ -66,23 +66,31 @@ class EdgeRingProtocolTest {
         return true;
     }
 
+    /** A random machine: its warps, the bands they walk, the rows, the rows a token covers and the window's reach. */
+    private record Machine(int warps, int bands, int rows, int group, int lookback) {
+        static Machine random(SplittableRandom random) {
+            int warps = 1 + random.nextInt(48);
+            return new Machine(warps, 1 + random.nextInt(3 * warps + 2), 513 + random.nextInt(6000),
+                    new int[] {1, 1, 2, 3, 8, 32}[random.nextInt(6)], new int[] {0, 1, 2, 17, 46}[random.nextInt(5)]);
+        }
+
+        boolean finishes(int ring) {
+            return EdgeRingProtocolTest.finishes(rows, bands, warps, group, lookback, ring);
+        }
+    }
+
     @Test
     void theRingsThatEdgeRingMakesNeverCloseACycleOfWaits() {
         SplittableRandom random = new SplittableRandom(40);
         int checked = 0;
         for (int trial = 0; trial < 400; trial++) {
-            int warps = 1 + random.nextInt(48);
-            int bands = 1 + random.nextInt(3 * warps + 2);
-            int rows = 513 + random.nextInt(6000);
-            int group = new int[] {1, 1, 2, 3, 8, 32}[random.nextInt(6)];
-            int lookback = new int[] {0, 1, 2, 17, 46}[random.nextInt(5)];
-            int ring = EdgeRing.rows(rows, group, lookback, warps);
+            Machine m = Machine.random(random);
+            int ring = EdgeRing.rows(m.rows, m.group, m.lookback, m.warps);
             if (ring == 0) {
                 continue;   // the edge holds every row: no wait for room at all
             }
             checked++;
-            assertTrue(finishes(rows, bands, warps, group, lookback, ring), "rows " + rows + ", bands " + bands + ", warps " + warps
-                    + ", group " + group + ", lookback " + lookback + ": a ring of " + ring + " rows closed a cycle of waits");
+            assertTrue(m.finishes(ring), m + ": a ring of " + ring + " rows closed a cycle of waits");
         }
         assertTrue(checked > 200, "only " + checked + " configurations had a ring");
     }
@@ -109,20 +117,15 @@ class EdgeRingProtocolTest {
         SplittableRandom random = new SplittableRandom(41);
         int shortFailed = 0;
         for (int trial = 0; trial < 400; trial++) {
-            int warps = 1 + random.nextInt(48);
-            int bands = 1 + random.nextInt(3 * warps + 2);
-            int rows = 513 + random.nextInt(6000);
-            int group = new int[] {1, 1, 2, 3, 8, 32}[random.nextInt(6)];
-            int lookback = new int[] {0, 1, 2, 17, 46}[random.nextInt(5)];
-            long exact = Math.ceilDiv(rows, warps) + EdgeRing.slack(lookback, group);
-            int ring = (int) (Math.ceilDiv(exact, group) * group);
-            if (ring >= rows) {
+            Machine m = Machine.random(random);
+            long exact = Math.ceilDiv(m.rows, m.warps) + EdgeRing.slack(m.lookback, m.group);
+            int ring = (int) (Math.ceilDiv(exact, m.group) * m.group);
+            if (ring >= m.rows) {
                 continue;
             }
-            assertTrue(finishes(rows, bands, warps, group, lookback, ring), "rows " + rows + ", bands " + bands + ", warps " + warps
-                    + ", group " + group + ", lookback " + lookback + ": a ring of exactly " + ring + " rows closed a cycle of waits");
-            int without = ring - (EdgeRing.FREE_EVERY_CHUNKS - 1) * WARP / group * group;
-            if (!finishes(rows, bands, warps, group, lookback, without)) {
+            assertTrue(m.finishes(ring), m + ": a ring of exactly " + ring + " rows closed a cycle of waits");
+            int without = ring - (EdgeRing.FREE_EVERY_CHUNKS - 1) * WARP / m.group * m.group;
+            if (!m.finishes(without)) {
                 shortFailed++;
             }
         }
