@@ -67,6 +67,11 @@ public enum SimtOpcode {
     BAR_SYNC("BAR.SYNC", "n?n"),
     BAR_ARRIVE("BAR.ARRIVE", "nn"),
     BAR_RED_POPC("BAR.RED.POPC", "dn?q"),
+    /** A warp shuffle (shfl.sync with every live lane): Rd = Ra of lane l - b (UP) or of lane b (IDX). */
+    SHFL_UP("SHFL.UP", "drb"),
+    SHFL_IDX("SHFL.IDX", "drb"),
+    /** Every live lane of the warp meets here before any goes on (__syncwarp, SASS WARPSYNC). */
+    WARPSYNC("WARPSYNC", ""),
     VOTE_ANY("VOTE.ANY", "dpq"),
     VOTE_ALL("VOTE.ALL", "dpq"),
     MEMBAR("MEMBAR", "", "CTA", "GL", "SYS"),

@@ -37,7 +37,9 @@ import dev.finegrain.gpu.nodes.sync.SimtLockBoxNode;
 import dev.finegrain.gpu.nodes.sync.SimtMbarrierNode;
 import dev.finegrain.gpu.nodes.sync.SimtMembarNode;
 import dev.finegrain.gpu.nodes.sync.SimtNanosleepNode;
+import dev.finegrain.gpu.nodes.sync.SimtShuffleNode;
 import dev.finegrain.gpu.nodes.sync.SimtVoteNode;
+import dev.finegrain.gpu.nodes.sync.SimtWarpSyncNode;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.List;
@@ -128,6 +130,9 @@ public final class SimtNodeFactory {
                     profile);
             case VOTE_ANY, VOTE_ALL -> new SimtVoteNode(in, in.opcode() == SimtOpcode.VOTE_ALL, register(in, 0),
                     predicate(in, 1), predicate(in, 2), negated(in, 2), profile);
+            case SHFL_UP, SHFL_IDX -> new SimtShuffleNode(in, in.opcode() == SimtOpcode.SHFL_UP, register(in, 0),
+                    register(in, 1), source(in, 2), profile);
+            case WARPSYNC -> new SimtWarpSyncNode(in, profile);
             case MEMBAR -> new SimtMembarNode(in, profile);
             case NANOSLEEP -> new SimtNanosleepNode(in, source(in, 0), profile);
             case MBARRIER_INIT -> new SimtMbarrierNode(in, SimtMbarrierNode.Operation.INIT, -1, address(in, 0),

@@ -53,6 +53,13 @@ public sealed interface SimtDivergence permits SimtReconvergenceStack, SimtIndep
      */
     boolean canIssue(int runnable);
 
+    /**
+     * The group stays where it is, waiting for other lanes of the warp; under independent thread scheduling the next
+     * issue goes to a group after it, as after a backward branch, so that lanes ahead in a loop get to come round.
+     */
+    default void waitForOthers() {
+    }
+
     /** Lanes that have not exited. */
     int alive();
 

@@ -127,6 +127,11 @@ public final class SimtIndependentThreads implements SimtDivergence {
     }
 
     @Override
+    public void waitForOthers() {
+        yieldAfterPc = groupPc;
+    }
+
+    @Override
     public boolean canIssue(int runnable) {
         return (runnable & alive) != 0;
     }

@@ -36,7 +36,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int pollLoopYieldCycles, int pollLoopDepartureCycles, boolean hasLockBox,
                           int lockBoxGrantCycles, boolean lockBoxReleasePrediction,
                           int lockBoxPredictedGrantCycles, String defaultGridBarrier, String defaultMutex,
-                          boolean hasDpx, int dpxLatency) {
+                          boolean hasDpx, int dpxLatency, boolean hasWarpShuffle, int shuffleLatency,
+                          int warpSyncLatency) {
 
     /** The inter-block barriers a profile may name as the best on its machine ({@code default.gridBarrier}). */
     public static final List<String> GRID_BARRIERS = List.of("atomic", "xf");
@@ -207,7 +208,9 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.bool("feature.lockBox", false), v.atLeast("lockBox.grantCycles", 1, 15),
                 v.bool("lockBox.releasePrediction", false), v.atLeast("lockBox.predictedGrantCycles", 1, 9),
                 v.oneOf("default.gridBarrier", GRID_BARRIERS, "atomic"), v.oneOf("default.mutex", MUTEXES, "tas"),
-                v.bool("feature.dpx", false), v.atLeast("latency.dpx", 1, v.integer("latency.alu")));
+                v.bool("feature.dpx", false), v.atLeast("latency.dpx", 1, v.integer("latency.alu")),
+                v.bool("feature.warpShuffle", false), v.atLeast("latency.shuffle", 1, v.integer("latency.shared")),
+                v.atLeast("latency.warpSync", 1, v.integer("latency.alu")));
     }
 
     /**
