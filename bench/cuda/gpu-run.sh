@@ -7,6 +7,8 @@
 #   validation  needleman-wunsch at seven sizes from 64 to 4096, and smith-waterman at five, for docs/validation.md
 #   validation-more  the other kernels the model is checked on: chain, efficiency-loop and livermore-5 at 512 and 4096,
 #               lcs and gauss-seidel-2d at 256 and 512 (ints and doubles, 1D and 2D)
+#   validation-persistent  lock-dataflow:persistent alone, every mechanism, at the sizes of validation and
+#               validation-more (the bands the model now runs, measured with the generator of the day)
 #   nw          needleman-wunsch at 4096, 8192 and 16384
 #   rodinia     Rodinia's CUDA NW (32-wide blocks) at the same three sizes, timed the same way (CUDA events)
 #   barriers    needleman-wunsch's wavefront with each barrier between steps (atomic, xf, cooperative, relaunch)
@@ -31,7 +33,7 @@
 #   baseline    needleman-wunsch at 16384² as Rodinia structures it (data-parallel:16), per-tile lock-dataflow and the
 #               persistent bands (1 and 4 columns per lane), tiny-lock: the rows to set beside the rodinia step's
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
-#   bench/cuda/gpu-run.sh [samples] [validation] [validation-more] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
+#   bench/cuda/gpu-run.sh [samples] [validation] [validation-more] [validation-persistent] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
 #                         [sequences] [lanes] [folded] [folded-speed] [baseline] [bundles]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
@@ -75,6 +77,11 @@ fi
 if [[ " $steps " == *" validation-more "* ]]; then
   for kernel in chain efficiency-loop livermore-5; do run_set validation "$kernel" 512,4096; done
   for kernel in lcs gauss-seidel-2d; do run_set validation "$kernel" 256,512; done
+fi
+if [[ " $steps " == *" validation-persistent "* ]]; then
+  SCHEDULES=lock-dataflow:persistent run_set validation-persistent needleman-wunsch 64,128,256,512,1024,2048,4096
+  SCHEDULES=lock-dataflow:persistent run_set validation-persistent smith-waterman 64,128,256,512,1024
+  for kernel in lcs gauss-seidel-2d; do SCHEDULES=lock-dataflow:persistent run_set validation-persistent "$kernel" 256,512; done
 fi
 if [[ " $steps " == *" nw "* ]]; then
   run_set nw needleman-wunsch 4096,8192,16384

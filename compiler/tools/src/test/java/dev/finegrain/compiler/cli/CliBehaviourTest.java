@@ -373,7 +373,7 @@ class CliBehaviourTest {
                 Arguments.of("a schedule the target never runs, without --mechanism", List.of("show", "nw", "--gpu-plan",
                         "--schedule", "lock-dataflow:persistent", "--profile", "fermi-gtx570"),
                         "the GPU model never runs lock-dataflow:persistent: lock-dataflow:persistent carries values along a"
-                                + " band by warp shuffle, which the model ISA does not have"),
+                                + " band by warp shuffle, which profile fermi-gtx570 does not have (feature.warpShuffle)"),
                 Arguments.of("an architecture nvcc no longer builds", List.of("show", "nw", "--cuda", "--schedule", "wavefront",
                         "--arch", "sm_12"), "'sm_12' is older than nvcc 13 builds for; use sm_75 or newer"));
     }

@@ -116,7 +116,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return laneSequences(graph);
     }
 
-    static List<IrField> laneSequences(KernelGraph graph) {
+    public static List<IrField> laneSequences(KernelGraph graph) {
         return graph.fields().stream().filter(f -> f.isSequence() && !f.spans()[0] && f.spans()[1]).toList();
     }
 

@@ -185,7 +185,7 @@ final class MapBands {
      * tiny-lock's tiles do.
      */
     private static boolean readyWords(GpuMechanism mechanism, GpuTarget target, List<IrField> edgeFields) {
-        return mechanism.storage(ChannelPolicy.SHARED, target) == TokenStorage.READY_BIT_BESIDE_VALUE
+        return mechanism.deviceStorage(target) == TokenStorage.READY_BIT_BESIDE_VALUE
                 && edgeFields.stream().allMatch(field -> GpuTarget.elementBytes(field.type()) <= 4);
     }
 

@@ -81,6 +81,14 @@ public interface GpuMechanism {
      * the band edges of lock-dataflow:persistent need, if they cannot (a token that lives in one block's shared
      * memory or barrier hardware).
      */
+    /**
+     * How a token handed between warps of different blocks lies in device memory (the band edges): a token word beside
+     * the values, unless the mechanism keeps it with each value.
+     */
+    default TokenStorage deviceStorage(GpuTarget target) {
+        return TokenStorage.TOKEN_WORD;
+    }
+
     default Optional<String> noDeviceTokens(GpuTarget target) {
         return Optional.of(id() + " keeps its tokens in one block's shared memory, and the bands of lock-dataflow:persistent"
                 + " hand tokens between warps of different blocks; use acquire-release, atomic-spin-lock or tiny-lock");

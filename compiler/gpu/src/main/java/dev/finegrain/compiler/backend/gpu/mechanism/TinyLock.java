@@ -38,12 +38,18 @@ final class TinyLock implements GpuMechanism {
         return target.lockBits() > 0 ? TokenStorage.LOCK_BIT_OF_DATA_WORD : TokenStorage.READY_BIT_BESIDE_VALUE;
     }
 
-    /** On a machine without lock bits its token is a ready bit beside the value, a word any block can read. */
+    /**
+     * Between blocks its token is the ready bit beside the value, one 64-bit word of device memory any block can read, on
+     * every machine: a lock bit belongs to one SM, so where the machine has them they serve the tiles, not the bands.
+     */
     @Override
     public Optional<String> noDeviceTokens(GpuTarget target) {
-        return target.lockBits() > 0 ? Optional.of(id() + " takes its tokens from " + target.called() + "'s lock bits, which"
-                + " belong to one SM, and the bands of lock-dataflow:persistent hand tokens between blocks; use"
-                + " acquire-release or atomic-spin-lock") : Optional.empty();
+        return Optional.empty();
+    }
+
+    @Override
+    public TokenStorage deviceStorage(GpuTarget target) {
+        return TokenStorage.READY_BIT_BESIDE_VALUE;
     }
 
     @Override

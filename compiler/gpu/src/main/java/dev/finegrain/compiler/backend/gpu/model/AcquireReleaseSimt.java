@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.IrActor;
 
 /**
@@ -44,5 +45,32 @@ public final class AcquireReleaseSimt implements SimtSync {
                         + "   // release the flag");
             }
         }
+    }
+
+    // ---- band edges: a flag per group of rows in global memory, set after a device-scope fence (CUDA: a release store)
+
+    @Override
+    public void bandWait(SimtBandContext cx, String last) {
+        cx.waitPendingTokens(last, address -> {
+            String flag = cx.asm.register();
+            String spin = cx.asm.label("acquire");
+            cx.asm.place(spin);
+            cx.asm.emit("LDG " + flag + ", " + SimtAssembler.address(address, 0) + "   // acquire");
+            cx.asm.emit("ISETP.EQ.AND P5, PT, " + flag + ", RZ, PT");
+            cx.asm.emit("P5", "BRA " + spin);
+        });
+        cx.asm.emit("WARPSYNC   // every lane's acquire before any lane reads the edge");
+    }
+
+    @Override
+    public void bandLoadEdge(SimtBandContext cx, IrField field, String row, int slot, String target) {
+        cx.loadEdgeAfterToken(field, row, slot, target);
+    }
+
+    @Override
+    public void bandPublishToken(SimtBandContext cx, String token) {
+        String address = cx.tokenAddress(0, token);
+        cx.asm.emit("MEMBAR.GL   // release the rows before it");
+        cx.asm.emit("STG " + SimtAssembler.address(address, 0) + ", " + cx.one);
     }
 }

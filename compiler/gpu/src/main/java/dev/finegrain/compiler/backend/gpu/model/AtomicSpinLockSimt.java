@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -63,5 +64,34 @@ public final class AtomicSpinLockSimt implements SimtSync {
     @Override
     public void finalizePrivate(SimtSyncContext cx, int c) {
         cx.mutex().unlock(cx.channelAddress(c, true), "PT", "P4", "P3", "finalize");
+    }
+
+    // ---- band edges: a lock word per group of rows in global memory, locked (0) until the producer frees it (1)
+
+    @Override
+    public void bandWait(SimtBandContext cx, String last) {
+        cx.waitPendingTokens(last, address -> {
+            String old = cx.asm.register();
+            String spin = cx.asm.label("take");
+            cx.asm.place(spin);
+            cx.asm.emit("ATOM.CAS " + old + ", " + SimtAssembler.address(address, 0) + ", " + cx.one + ", RZ   // take the lock (Listing 14)");
+            cx.asm.emit("ISETP.NE.AND P5, PT, " + old + ", 0x1, PT");
+            cx.asm.emit("P5", "BRA " + spin);
+            cx.asm.emit("ATOM.EXCH RZ, " + SimtAssembler.address(address, 0) + ", " + cx.one + "   // and give it back");
+        });
+        cx.asm.emit("MEMBAR.GL   // the atomics are relaxed: order the edge's loads after them");
+        cx.asm.emit("WARPSYNC");
+    }
+
+    @Override
+    public void bandLoadEdge(SimtBandContext cx, IrField field, String row, int slot, String target) {
+        cx.loadEdgeAfterToken(field, row, slot, target);
+    }
+
+    @Override
+    public void bandPublishToken(SimtBandContext cx, String token) {
+        String address = cx.tokenAddress(0, token);
+        cx.asm.emit("MEMBAR.GL   // the rows before it, then the unlock");
+        cx.asm.emit("ATOM.EXCH RZ, " + SimtAssembler.address(address, 0) + ", " + cx.one);
     }
 }

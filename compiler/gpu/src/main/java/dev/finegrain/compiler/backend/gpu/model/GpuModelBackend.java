@@ -99,8 +99,8 @@ public final class GpuModelBackend implements Backend {
     @Override
     public Optional<String> neverRuns(Schedule schedule) {
         return schedule instanceof Schedule.LockDataflow dataflow && dataflow.persistentLaunch() && !GpuTarget.of(profile).warpShuffle()
-                ? Optional.of("lock-dataflow:persistent carries values along a band by warp shuffle, which the model ISA"
-                        + " does not have")
+                ? Optional.of("lock-dataflow:persistent carries values along a band by warp shuffle, which profile "
+                        + profile.name() + " does not have (feature.warpShuffle)")
                 : GpuMapper.neverRuns(schedule);
     }
 

@@ -40,6 +40,8 @@ public final class SimtLowering {
     public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile) {
         GpuTarget target = GpuTarget.of(profile);
         return unsupportedKernel(plan.graph()).or(() -> GpuMapper.unsupported(plan, mechanism, target)).or(() ->
+                plan instanceof DataflowPlan dataflow && plan.schedule() instanceof dev.finegrain.dsl.Schedule.LockDataflow lock
+                        && lock.persistentLaunch() ? SimtBands.unsupported(dataflow) : Optional.empty()).or(() ->
                 plan instanceof DataflowPlan dataflow ? SimtLockDataflow.unsupported(plan.graph(),
                         GpuMapper.effectiveMechanism(plan, mechanism.orElseThrow(), target), target,
                         GpuMapper.tokenWaits(dataflow).size()) : Optional.empty());
@@ -55,6 +57,11 @@ public final class SimtLowering {
             throw new GpuLoweringException(reason);
         });
         GpuMapping mapping = GpuMapper.map(plan, mechanism, GpuTarget.of(profile), sizes);
+        if (mapping instanceof BandMapping && plan instanceof DataflowPlan dataflow) {
+            SimtBands.unsupported(dataflow).ifPresent(reason -> {
+                throw new GpuLoweringException(reason);
+            });
+        }
         if (mapping instanceof LockDataflowMapping dataflow) {
             SimtLockDataflow.unsupported(dataflow.graph(), dataflow.mechanism().id(), dataflow.target(),
                     dataflow.channels().size()).ifPresent(reason -> {
@@ -78,8 +85,7 @@ public final class SimtLowering {
             case DataParallelMapping dataParallel -> SimtDataParallel.emit(dataParallel, layout);
             case DynamicDataflowMapping dynamic -> SimtDynamicDataflow.emit(dynamic, layout);
             case LockDataflowMapping dataflow -> SimtLockDataflow.emit(dataflow, layout);
-            case BandMapping bands -> throw new GpuLoweringException("the GPU model does not spell " + bands.launchPlan()
-                    + ": its ISA has no warp shuffle");
+            case BandMapping bands -> SimtBands.emit(bands, layout);
         };
     }
 }

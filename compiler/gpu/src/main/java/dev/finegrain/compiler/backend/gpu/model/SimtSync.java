@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 
 import java.util.Optional;
@@ -57,5 +58,28 @@ public interface SimtSync {
     /** Publishes the warp's token once its lanes have reconverged after firing. */
     default void publishWarp(SimtSyncContext cx) {
         throw new IllegalStateException(getClass().getSimpleName() + " keeps per-thread tokens");
+    }
+
+    // ---- band edges of lock-dataflow:persistent ({@link SimtBands}), between warps of any blocks, in global memory
+
+    /**
+     * Token words: waits until the band to the left has published its edge up to row {@code last} (a register), each
+     * lane taking every 32nd pending token ({@link SimtBandContext#waitPendingTokens}); the warp meets afterwards.
+     */
+    default void bandWait(SimtBandContext cx, String last) {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps no global-memory band tokens");
+    }
+
+    /** Loads the left band's edge value of {@code field} at {@code row} (a register), edge slot {@code slot}, into {@code target}. */
+    default void bandLoadEdge(SimtBandContext cx, IrField field, String row, int slot, String target) {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps no global-memory band tokens");
+    }
+
+    /** Ready words: a lane of the edge columns publishes its {@code value} of {@code field} at row {@code row} (registers). */
+    default void bandPublishValue(SimtBandContext cx, IrField field, String row, String value) {
+    }
+
+    /** Token words: lane 31, after the warp met, publishes token {@code token} (a register) of its band. */
+    default void bandPublishToken(SimtBandContext cx, String token) {
     }
 }

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.IrField;
 
 /**
  * Tiny-lock in the model ISA (seed 001 Listings 4, 15): LDSLK takes a lock bit (and, for a shared channel, the
@@ -92,5 +93,49 @@ public final class TinyLockSimt implements SimtSync {
     @Override
     public void finalizePrivate(SimtSyncContext cx, int c) {
         cx.asm.emit("STSUL " + cx.channelAddress(c, true) + ", RZ   // finalize: free the private bit");
+    }
+
+    // ---- band edges: a lock bit belongs to one SM and the bands hand tokens between blocks, so on every machine the
+    // edge's token is the ready bit beside each value in one 64-bit word of global memory, as CUDA keeps it on GPUs
+    // without lock bits; a long or double edge has no room for the bit and takes acquire-release's flags (the
+    // mapping's choice)
+
+    private static final AcquireReleaseSimt READY_FLAGS = new AcquireReleaseSimt();
+
+    @Override
+    public void bandWait(SimtBandContext cx, String last) {
+        if (!cx.readyWords()) {
+            READY_FLAGS.bandWait(cx, last);
+        }
+    }
+
+    @Override
+    public void bandLoadEdge(SimtBandContext cx, IrField field, String row, int slot, String target) {
+        if (!cx.readyWords()) {
+            READY_FLAGS.bandLoadEdge(cx, field, row, slot, target);
+            return;
+        }
+        String address = cx.readyWordAddress(field, -1, cx.asm.constant(slot), row);
+        String word = cx.asm.pair();
+        String spin = cx.asm.label("ready");
+        cx.asm.place(spin);
+        cx.asm.emit("LDG.64 " + word + ", " + SimtAssembler.address(address, 0) + "   // the value's own ready bit");
+        cx.asm.emit("ISETP.EQ.AND P5, PT, " + SimtAssembler.high(word) + ", RZ, PT");
+        cx.asm.emit("P5", "BRA " + spin);
+        cx.asm.emit("MOV " + target + ", " + word);
+    }
+
+    @Override
+    public void bandPublishValue(SimtBandContext cx, IrField field, String row, String value) {
+        String address = cx.myReadyWord(field, row);
+        String word = cx.asm.pair();
+        cx.asm.emit("MOV " + word + ", " + value);
+        cx.asm.emit("MOV " + SimtAssembler.high(word) + ", " + cx.one);
+        cx.asm.emit("STG.64 " + SimtAssembler.address(address, 0) + ", " + word + "   // value and ready bit in one store");
+    }
+
+    @Override
+    public void bandPublishToken(SimtBandContext cx, String token) {
+        READY_FLAGS.bandPublishToken(cx, token);
     }
 }

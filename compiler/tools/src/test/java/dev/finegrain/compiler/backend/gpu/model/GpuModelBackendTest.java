@@ -158,6 +158,31 @@ class GpuModelBackendTest {
         assertAllVerified(HOPPER, CHAIN, new int[] {1100}, List.of(new Schedule.Wavefront(), new Schedule.LockDataflow()));
     }
 
+    /**
+     * lock-dataflow:persistent on the model (warp shuffles, the band edge in global memory): every mechanism the Hopper
+     * profiles offer for it, bands cut short at the right edge, two actors, warp-shared token groups, more bands than
+     * resident warps (one SM), and both profiles.
+     */
+    @Test
+    void persistentBandsMatchTheOracleOnHopper() {
+        Schedule bands = new Schedule.LockDataflow().persistent();
+        for (GpuModelBackend backend : List.of(HOPPER, new GpuModelBackend("hopper-h100"))) {
+            assertAllVerified(backend, NW, new int[] {70, 45}, List.of(bands));
+            assertAllVerified(backend, MIXED, new int[] {40, 100}, List.of(bands, new Schedule.LockDataflow().persistent().warpShared(8)));
+        }
+        assertAllVerified(new GpuModelBackend("hopper-h200@sm.count=1@sm.maxBlocks=2"), NW, new int[] {50, 300}, List.of(bands));
+        KernelGraph graph = Pipeline.compile(NW);
+        assertEquals(List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.TINY_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG),
+                HOPPER.mechanisms(SchedulePlanner.plan(graph, bands)).stream().filter(m -> m == LockMechanism.TINY_LOCK
+                        || m == LockMechanism.ATOMIC_SPIN_LOCK || m == LockMechanism.ACQUIRE_RELEASE_FLAG).toList());
+        String wide = HOPPER.unsupported(SchedulePlanner.plan(graph, new Schedule.LockDataflow().persistent().columnsPerLane(4)),
+                LockMechanism.TINY_LOCK).orElseThrow();
+        assertEquals("the GPU model spells lock-dataflow:persistent with one column a lane and the whole fields in global memory;"
+                + " kernel 'nw' maps to lanes of 4 columns here; run it on the cuda backend, or use lock-dataflow on the model", wide);
+        assertEquals(Optional.of("lock-dataflow:persistent carries values along a band by warp shuffle, which profile fermi-gtx570"
+                + " does not have (feature.warpShuffle)"), FERMI.neverRuns(bands));
+    }
+
     @Test
     void privateChannelsMatchTheOracle() {
         Kernel privateNw = NW.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build();

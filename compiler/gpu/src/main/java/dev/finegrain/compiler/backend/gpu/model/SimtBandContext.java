@@ -1,0 +1,126 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.compiler.ir.IrField;
+
+/**
+ * What a mechanism's band-edge protocol in the model ISA ({@link SimtSync#bandWait} and the rest) and {@link SimtBands}
+ * share: the assembler, the mapping, the layout, the registers the band's loops keep, and the addresses of the edge's
+ * tokens, ready words and values in global memory. The tokens lie where CUDA's do in the run's scratch memory (after
+ * {@link BandMapping#TOKEN_BASE_BYTES}), counted from the layout's scratch words.
+ */
+final class SimtBandContext {
+
+    final SimtAssembler asm;
+    final BandMapping mapping;
+    final GlobalLayout layout;
+    /** Registers the band's loops keep: my lane, my band, the constant 1, the tokens already waited for. */
+    String lane;
+    String band;
+    String one;
+    String seen;
+    /** Ready words: per edge field, the address of my ready word at row 0, set at a band's start (the row adds 8 bytes a row). */
+    final java.util.Map<IrField, String> myReadyWords = new java.util.HashMap<>();
+
+    SimtBandContext(SimtAssembler asm, BandMapping mapping, GlobalLayout layout) {
+        this.asm = asm;
+        this.mapping = mapping;
+        this.layout = layout;
+    }
+
+    /** Whether each edge value is a word of its own with its ready bit (the mapping's choice), not a token per rows. */
+    boolean readyWords() {
+        return mapping.edge().readyWords();
+    }
+
+    private int tokensByte() {
+        return layout.scratchByte() + BandMapping.TOKEN_BASE_BYTES;
+    }
+
+    /** A fresh register holding the byte address of token {@code token} (a register) of band {@code band} + {@code bandOffset}. */
+    String tokenAddress(int bandOffset, String token) {
+        String address = asm.register();
+        asm.emit("IADD " + address + ", " + band + ", " + SimtAssembler.immediate(bandOffset));
+        asm.emit("IMAD " + address + ", " + address + ", " + SimtAssembler.immediate(mapping.edge().tokensPerBand(mapping.rows()))
+                + ", " + token);
+        asm.emit("SHL " + address + ", " + address + ", 0x2");
+        asm.emit("IADD " + address + ", " + address + ", " + SimtAssembler.immediate(tokensByte()));
+        return address;
+    }
+
+    /**
+     * A fresh register holding the byte address of tiny-lock's ready word of edge field {@code field}, band {@code band}
+     * + {@code bandOffset}, edge slot {@code slot} (a register), row {@code row} (a register): 8 bytes, the value in the
+     * low word and the ready tag in the high one.
+     */
+    String readyWordAddress(IrField field, int bandOffset, String slot, String row) {
+        int k = mapping.edge().fields().indexOf(field);
+        String address = asm.register();
+        asm.emit("IADD " + address + ", " + band + ", " + SimtAssembler.immediate(k * mapping.bands() + bandOffset));
+        asm.emit("IMAD " + address + ", " + address + ", " + SimtAssembler.immediate(mapping.edge().columns()) + ", " + slot);
+        asm.emit("IMAD " + address + ", " + address + ", " + SimtAssembler.immediate(mapping.edge().heldRows(mapping.rows())) + ", " + row);
+        asm.emit("SHL " + address + ", " + address + ", 0x3");
+        asm.emit("IADD " + address + ", " + address + ", " + SimtAssembler.immediate(tokensByte()));
+        return address;
+    }
+
+    /** A fresh register holding the address of my ready word of {@code field} at {@code row} (a register), from its row-0 address. */
+    String myReadyWord(IrField field, String row) {
+        String address = asm.register();
+        asm.emit("IMAD " + address + ", " + row + ", 0x8, " + myReadyWords.get(field));
+        return address;
+    }
+
+    /** A fresh register holding the byte address of {@code field} at ({@code row}, {@code column}), both registers. */
+    String fieldAddress(IrField field, String row, String column) {
+        String address = asm.register();
+        layout.emitPaddedIndex(asm, address, new String[] {row, column});
+        asm.emit("SHL " + address + ", " + address + ", " + (GpuTarget.elementBytes(field.type()) == 8 ? "0x3" : "0x2"));
+        asm.emit("IADD " + address + ", " + address + ", " + SimtAssembler.immediate(layout.fieldByte(field.id())));
+        return address;
+    }
+
+    /**
+     * A fresh register holding the byte address of the left band's edge value of {@code field} at {@code row} (a
+     * register), edge slot {@code slot} (a constant): column {@code width * band - columns + slot}.
+     */
+    String leftEdgeAddress(IrField field, String row, int slot) {
+        String column = asm.register();
+        asm.emit("IMUL " + column + ", " + band + ", " + SimtAssembler.immediate(mapping.bandWidth()));
+        asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(slot - mapping.edge().columns()));
+        return fieldAddress(field, row, column);
+    }
+
+    /** Copies the left band's edge value with a plain load, for protocols whose token wait has already ordered it. */
+    void loadEdgeAfterToken(IrField field, String row, int slot, String target) {
+        asm.emit("LDG" + SimtAssembler.width(field.type()) + " " + target + ", " + SimtAssembler.address(leftEdgeAddress(field, row, slot), 0));
+    }
+
+    /**
+     * The loop of a token-word protocol's wait: each lane takes the left band's tokens not yet {@link #seen}, 32 apart,
+     * up to the one that covers row {@code last} (a register); {@code take} spells the wait for one token at the address
+     * it is given. Afterwards every token up to that one counts as seen.
+     */
+    void waitPendingTokens(String last, java.util.function.Consumer<String> take) {
+        int group = mapping.edge().groupRows();
+        String upTo = last;
+        if (group > 1) {
+            upTo = asm.register();
+            String divisor = asm.constant(group);
+            asm.emit("IDIV " + upTo + ", " + last + ", " + divisor);
+        }
+        String t = asm.register();
+        String next = asm.label("token");
+        String done = asm.label("tokens_done");
+        asm.emit("IADD " + t + ", " + seen + ", " + lane);
+        asm.place(next);
+        asm.emit("ISETP.GT.AND P5, PT, " + t + ", " + upTo + ", PT");
+        asm.emit("P5", "BRA " + done);
+        take.accept(tokenAddress(-1, t));
+        asm.emit("IADD " + t + ", " + t + ", 0x20");
+        asm.emit("BRA " + next);
+        asm.place(done);
+        asm.emit("IADD " + seen + ", " + upTo + ", 0x1");
+    }
+}

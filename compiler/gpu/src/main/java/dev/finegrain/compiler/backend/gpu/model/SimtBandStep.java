@@ -1,0 +1,259 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.Type;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Spells the 32 steps of a chunk of a persistent band ({@link SimtBands}), as {@code CudaBandStep} spells them: every
+ * lane shuffles in what its reads need from the lanes to its left, resolves each read (its own history, a shuffled
+ * value or the edge window) without a branch, and, where its row is in the domain, computes its point into the output
+ * ring and publishes what the band to the right waits for; then the history moves on a step. A steady chunk knows that
+ * every lane computes. P6 holds "this lane computes" through a step (the expressions take P0, the protocols P5).
+ */
+final class SimtBandStep {
+
+    private static final int WARP = GpuTarget.WARP;
+
+    private final SimtBands bands;
+    private final SimtAssembler asm;
+    private final BandMapping mapping;
+    private final KernelGraph graph;
+    private final GlobalLayout layout;
+    private final SimtBandContext cx;
+    private final BandEdge edge;
+    private final boolean steady;
+    /** My point's byte offset in 4-byte fields, moved on a row every step. */
+    private String point;
+
+    SimtBandStep(SimtBands bands, boolean steady) {
+        this.bands = bands;
+        this.asm = bands.asm();
+        this.mapping = bands.mapping();
+        this.graph = mapping.graph();
+        this.layout = bands.layout();
+        this.cx = bands.context();
+        this.edge = mapping.edge();
+        this.steady = steady;
+    }
+
+    /** The chunk's 32 steps, as a loop whose labels start with {@code stem}. */
+    void emitLoop(String stem) {
+        asm.section(stem + " steps of a chunk" + (steady ? ": every lane computes a point of the domain" : ""));
+        String row = asm.register();
+        point = asm.register();
+        asm.emit("IADD " + row + ", " + bands.base() + ", -" + cx.lane);
+        layout.emitPaddedIndex(asm, point, new String[] {row, bands.column()});
+        asm.emit("SHL " + point + ", " + point + ", 0x2   // my point in every field at step 0; a step adds a row");
+        String k = asm.register();
+        String loop = asm.label(stem + "_step");
+        asm.emit("MOV " + k + ", RZ");
+        asm.place(loop);
+        step(k);
+        asm.emit("IADD " + point + ", " + point + ", " + SimtAssembler.immediate(4L * layout.extent(1)));
+        asm.emit("IADD " + k + ", " + k + ", 0x1");
+        asm.emit("ISETP.LT.AND P0, PT, " + k + ", 0x20, PT");
+        asm.emit("P0", "BRA " + loop);
+    }
+
+    private void step(String k) {
+        String lane = cx.lane;
+        String j = bands.column();
+        String s = asm.register();
+        String i = asm.register();
+        asm.emit("IADD " + s + ", " + bands.base() + ", " + k);
+        asm.emit("IADD " + i + ", " + s + ", -" + lane + "   // my row in this step");
+        if (!steady) {
+            asm.emit("ISETP.GE.AND P6, PT, " + i + ", RZ, PT");
+            asm.emit("ISETP.LT.AND P6, PT, " + i + ", " + SimtAssembler.immediate(mapping.rows()) + ", P6");
+            asm.emit("ISETP.LT.AND P6, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P6   // I compute");
+        }
+        // what comes from the lanes to the left, shuffled by every lane before any branch
+        Map<List<Integer>, String> shuffled = new HashMap<>();
+        for (BandRead read : mapping.reads()) {
+            List<Integer> from = List.of(read.field().id(), read.columnsBack(), read.stepsBack());
+            if (read.columnsBack() > 0 && !shuffled.containsKey(from)) {
+                String source = bands.history(read.field())[read.stepsBack() - 1];
+                String value = asm.register(read.field().type());
+                asm.emit("SHFL.UP " + value + ", " + source + ", " + SimtAssembler.immediate(read.columnsBack()) + "   // "
+                        + text(read) + " from lane l-" + read.columnsBack());
+                if (SimtBands.wide(read.field().type())) {
+                    asm.emit("SHFL.UP " + SimtAssembler.high(value) + ", " + SimtAssembler.high(source) + ", "
+                            + SimtAssembler.immediate(read.columnsBack()));
+                }
+                shuffled.put(from, value);
+            }
+        }
+        Map<BandRead, String> resolved = new HashMap<>();
+        for (BandRead read : mapping.reads()) {
+            if (!read.samePoint()) {
+                resolved.put(read, resolve(read, k, shuffled.get(List.of(read.field().id(), read.columnsBack(), read.stepsBack()))));
+            }
+        }
+        for (IrField field : steady ? List.<IrField>of() : bands.fieldsWithHistory()) {
+            asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + bands.own(field) + ", RZ");
+        }
+        String outside = asm.label("outside");
+        String joined = asm.label("joined");
+        if (!steady) {
+            asm.emit("!P6", "BRA " + outside);
+        }
+        compute(i, j, resolved);
+        if (!steady) {
+            asm.emit("BRA " + joined);
+            asm.place(outside);
+            aboveTheDomain(i, j);
+            asm.place(joined);
+        }
+        shiftHistory();
+        if (edge.crossed() && !edge.readyWords()) {
+            publishToken(s);
+        }
+    }
+
+    /** My point: its actors, the ring and edge stores, my value for the lanes to my right and below. */
+    private void compute(String i, String j, Map<BandRead, String> resolved) {
+        String g = point;
+        String wide = null;
+        if (layout.hasWideFields()) {
+            wide = asm.register();
+            asm.emit("IADD " + wide + ", " + g + ", " + g);
+        }
+        SimtFieldAddress global = new SimtFieldAddress(layout, g, wide);
+        Map<Integer, String> produced = new HashMap<>();
+        SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(new String[] {i, j}, bands.params(), produced, load -> {
+            IrField field = graph.field(load.field());
+            if (field.isState()) {
+                return resolved.get(new BandRead(field, -load.offset()[0], -load.offset()[1]));
+            }
+            String value = asm.register(field.type());
+            asm.emit("LDG" + SimtAssembler.width(field.type()) + " " + value + ", "
+                    + global.at(load.field(), layout.fieldByte(load.field()) + layout.byteOffset(load.field(), load.offset())));
+            return value;
+        }), cx.one, layout, mapping.target());
+        int firstEdgeLane = WARP - edge.columns();
+        expressions.lowerActors(graph, produced, (actor, value) -> {
+            IrField field = graph.field(actor.writes());
+            String width = SimtAssembler.width(field.type());
+            BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
+            asm.emit("STS" + width + " " + SimtAssembler.address(bands.ringSlot(ring, i), 0) + ", " + value + "   // into my ring");
+            if (edge.crossed() && edge.fields().contains(field)) {
+                asm.emit("ISETP.GE.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(firstEdgeLane) + ", PT   // on the edge");
+                if (!edge.readyWords()) {
+                    asm.emit("P0", "STG" + width + " " + global.at(field.id(), layout.fieldByte(field.id())) + ", " + value
+                            + "   // the edge, which the band to the right reads after the token");
+                } else {
+                    asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1) + ", P0");
+                    String skip = asm.label("published");
+                    asm.emit("!P0", "BRA " + skip);
+                    bands.sync().bandPublishValue(cx, field, i, value);
+                    asm.place(skip);
+                }
+            }
+            if (bands.own(field) != null) {
+                asm.emit("MOV" + width + " " + bands.own(field) + ", " + value);
+            }
+        });
+    }
+
+    /** A lane above the domain holds its column's halo row as its value, which the lanes below and to the right read. */
+    private void aboveTheDomain(String i, String j) {
+        List<IrField> fields = bands.fieldsWithHistory();
+        if (fields.isEmpty() || bands.haloRows() == 0) {
+            return;
+        }
+        asm.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
+        asm.emit("ISETP.LT.AND P0, PT, " + i + ", RZ, PT");
+        asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(-bands.haloRows()) + ", P0");
+        asm.emit("ISETP.LT.AND P0, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P0");
+        String skip = asm.label("not_above");
+        asm.emit("!P0", "BRA " + skip);
+        for (IrField field : fields) {
+            String[] up = bands.above(field);
+            String width = SimtAssembler.width(field.type());
+            asm.emit("MOV" + width + " " + bands.own(field) + ", " + up[up.length - 1]);
+            for (int k = up.length - 2; k >= 0; k--) {
+                asm.emit("ISETP.EQ.AND P0, PT, " + i + ", " + SimtAssembler.immediate(-1 - k) + ", PT");
+                asm.emit("SEL" + width + " " + bands.own(field) + ", " + up[k] + ", " + bands.own(field) + ", P0");
+            }
+        }
+        asm.place(skip);
+    }
+
+    /**
+     * Where a read's value comes from: my own history (the same column), or, reaching left, the lane it reaches (a
+     * shuffle) and, for the lanes left of that reach, the edge window, which every lane loads at a clamped index and
+     * keeps only where its lane needs it, so that the step has no branch.
+     */
+    private String resolve(BandRead read, String k, String shuffledValue) {
+        IrField field = read.field();
+        if (read.columnsBack() == 0) {
+            return bands.history(field)[read.rowsBack() - 1];
+        }
+        String at = asm.register();
+        asm.emit("IMAD " + at + ", " + k + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(field.type())) + ", " + bands.edgeRead(read));
+        String fromEdge = asm.register(field.type());
+        asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + fromEdge + ", " + SimtAssembler.address(at, 0));
+        String value = asm.register(field.type());
+        asm.emit("ISETP.LT.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(read.columnsBack()) + ", PT");
+        asm.emit("SEL" + SimtAssembler.width(field.type()) + " " + value + ", " + fromEdge + ", " + shuffledValue + ", P0   // "
+                + text(read) + ": the left band's edge, or lane l-" + read.columnsBack());
+        return value;
+    }
+
+    private void shiftHistory() {
+        for (IrField field : bands.fieldsWithHistory()) {
+            String[] back = bands.history(field);
+            String width = SimtAssembler.width(field.type());
+            for (int k = back.length - 1; k > 0; k--) {
+                asm.emit("MOV" + width + " " + back[k] + ", " + back[k - 1]);
+            }
+            asm.emit("MOV" + width + " " + back[0] + ", " + bands.own(field));
+        }
+    }
+
+    /** Token words: after lane 31 finished the last row of a group, the warp meets and lane 31 publishes it. */
+    private void publishToken(String s) {
+        int group = edge.groupRows();
+        int rows = mapping.rows();
+        String row = asm.register();
+        String skip = asm.label("no_token");
+        asm.emit("IADD " + row + ", " + s + ", -0x1f   // the row lane 31, the band's last column, finished in this step");
+        asm.emit("ISETP.GE.AND P0, PT, " + row + ", RZ, PT");
+        asm.emit("ISETP.LT.AND P0, PT, " + row + ", " + SimtAssembler.immediate(rows) + ", P0");
+        asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1) + ", P0");
+        String token = row;
+        if (group > 1) {
+            token = asm.register();
+            String divisor = asm.constant(group);
+            String end = asm.register();
+            asm.emit("IREM " + end + ", " + row + ", " + divisor);
+            asm.emit("ISETP.EQ.AND P5, PT, " + end + ", " + SimtAssembler.immediate(group - 1) + ", PT");
+            asm.emit("ISETP.EQ.OR P5, PT, " + row + ", " + SimtAssembler.immediate(rows - 1) + ", P5");
+            asm.emit("PSETP.AND.AND P0, PT, P0, P5, PT   // the last row of a group");
+            asm.emit("IDIV " + token + ", " + row + ", " + divisor);
+        }
+        asm.emit("!P0", "BRA " + skip);
+        asm.emit("WARPSYNC   // every lane's stores before the token");
+        asm.emit("ISETP.NE.AND P0, PT, " + cx.lane + ", 0x1f, PT");
+        asm.emit("P0", "BRA " + skip);
+        bands.sync().bandPublishToken(cx, token);
+        asm.place(skip);
+    }
+
+    private static String text(BandRead read) {
+        return read.field().name() + "[i-" + read.rowsBack() + ", j-" + read.columnsBack() + "]";
+    }
+
+    static boolean wide(Type type) {
+        return SimtAssembler.isWide(type);
+    }
+}

@@ -1,0 +1,422 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.BandFolding;
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
+import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.dsl.Type;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Spells a {@link BandMapping} in the model ISA as {@code CudaBands} spells it in CUDA: each warp walks its bands chunk
+ * by chunk (32 steps), waiting at a chunk's start for the left band's edge and copying it into its window in shared
+ * memory; in each step every lane shuffles in (SHFL.UP) what its reads need from the lanes to its left, the lanes whose
+ * row is in the domain compute their point into the output ring and publish what the band to the right waits for, and
+ * after the chunk the rows it finished go to global memory. The edge's tokens are the mechanism's {@link SimtSync} band
+ * protocol. The model has no asynchronous copy, so the mapping gives it no input rings: inputs are read from global
+ * memory in the step, as the mapping says for such a machine.
+ */
+final class SimtBands {
+
+    private static final int WARP = GpuTarget.WARP;
+
+    private final BandMapping mapping;
+    private final KernelGraph graph;
+    private final GlobalLayout layout;
+    private final SimtSync sync;
+    private final SimtAssembler asm = new SimtAssembler();
+    private final SimtBandContext cx;
+    private final BandEdge edge;
+    private final int haloRows;
+    private final Map<Integer, String> params = new HashMap<>();
+    /** Per state field with history, its registers 1, 2, ... steps back, and the halo rows above the domain. */
+    private final Map<IrField, String[]> history = new LinkedHashMap<>();
+    private final Map<IrField, String[]> above = new LinkedHashMap<>();
+    /** Per state field with history, my value in this step. */
+    private final Map<IrField, String> own = new LinkedHashMap<>();
+    private String warpRings;
+    private final Map<IrField, String> windows = new LinkedHashMap<>();
+    /** Per read across the edge, the shared address of its window value at step 0 of a chunk (a step adds an element). */
+    private final Map<BandRead, String> edgeReads = new HashMap<>();
+    /** Per output ring, the shared address of my column in its row 0. */
+    private final Map<IrField, String> ringColumns = new HashMap<>();
+    private String j;
+    private String base;
+    private String wb;
+    private String last;
+
+    private SimtBands(BandMapping mapping, GlobalLayout layout) {
+        this.mapping = mapping;
+        this.graph = mapping.graph();
+        this.layout = layout;
+        this.sync = SimtSyncs.of(mapping.mechanism().id());
+        this.cx = new SimtBandContext(asm, mapping, layout);
+        this.edge = mapping.edge();
+        this.haloRows = layout.haloLow()[0];
+    }
+
+    /**
+     * What of lock-dataflow:persistent the model ISA does not spell yet for this kernel and plan, if anything (at any
+     * size): each a decision of the mapping whose spelling it would lose.
+     */
+    static Optional<String> unsupported(DataflowPlan plan) {
+        KernelGraph graph = plan.graph();
+        int columns = plan.lockChoices().laneColumns().orElse(1);
+        String what = columns > 1 ? "lanes of " + columns + " columns"
+                : !BandFolding.foldedFields(graph).isEmpty() ? "folded fields (kept in part)"
+                : !graph.kernel().tables().isEmpty() ? "lookup tables (staged in shared memory or kept as query profiles)"
+                : !BandMapping.laneSequences(graph).isEmpty() ? "sequence inputs read once per band" : null;
+        return Optional.ofNullable(what).map(w -> "the GPU model spells lock-dataflow:persistent with one column a lane and"
+                + " the whole fields in global memory; kernel '" + graph.name() + "' maps to " + w + " here; run it on the"
+                + " cuda backend, or use lock-dataflow on the model");
+    }
+
+    static SimtKernel emit(BandMapping mapping, GlobalLayout layout) {
+        return new SimtBands(mapping, layout).emit();
+    }
+
+    /** Shared memory of a block: the warps' rings, then per edge field the warps' windows. */
+    private int windowBytes(IrField field) {
+        return edge.columns() * edge.windowRows() * GpuTarget.elementBytes(field.type());
+    }
+
+    private int sharedBytes() {
+        int bytes = mapping.warpsPerBlock() * mapping.warpSharedBytes();
+        for (IrField field : edge.crossed() ? edge.fields() : List.<IrField>of()) {
+            bytes += mapping.warpsPerBlock() * windowBytes(field);
+        }
+        return bytes;
+    }
+
+    private SimtKernel emit() {
+        asm.section(graph.name() + ": " + mapping.launchPlan());
+        prologue();
+        String bandLoop = "band";
+        asm.place(bandLoop);
+        asm.emit("ISETP.GE.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands()) + ", PT");
+        asm.emit("P0", "BRA end");
+        bandStart();
+        asm.place("chunk");
+        asm.emit("ISETP.GE.AND P0, PT, " + base + ", " + SimtAssembler.immediate(mapping.stepsPerBand()) + ", PT");
+        asm.emit("P0", "BRA band_done");
+        chunkEdge();
+        asm.comment("a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks");
+        asm.emit("ISETP.GE.AND P0, PT, " + base + ", 0x20, PT");
+        asm.emit("ISETP.LT.AND P0, PT, " + base + ", " + SimtAssembler.immediate(mapping.rows() - 31) + ", P0");
+        asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.columns() / WARP) + ", P0");
+        asm.emit("!P0", "BRA checked_steps");
+        new SimtBandStep(this, true).emitLoop("steady");
+        asm.emit("BRA steps_done");
+        asm.place("checked_steps");
+        new SimtBandStep(this, false).emitLoop("checked");
+        asm.place("steps_done");
+        writeFinishedRows();
+        asm.emit("IADD " + base + ", " + base + ", 0x20");
+        asm.emit("BRA chunk");
+        asm.place("band_done");
+        asm.emit("IADD " + cx.band + ", " + cx.band + ", " + SimtAssembler.immediate((long) mapping.blocks() * mapping.warpsPerBlock()));
+        asm.emit("BRA " + bandLoop);
+        asm.place("end");
+        asm.emit("EXIT");
+        int shared = sharedBytes();
+        return new SimtKernel(asm.text(), mapping.launchPlan(), mapping.threadsPerBlock(), mapping.blocksPerLaunch(), shared, 0, -1,
+                new SimtKernel.Resources(0, shared, 0, 0, 0, asm.registersUsed()));
+    }
+
+    private void prologue() {
+        asm.section("prologue: my lane, warp and first band; the params; my warp's rings and windows in shared memory");
+        String tid = asm.register();
+        asm.emit("S2R " + tid + ", SR_TID.X");
+        cx.lane = asm.register();
+        asm.emit("LOP.AND " + cx.lane + ", " + tid + ", 0x1f");
+        String warp = asm.register();
+        asm.emit("SHR.U32 " + warp + ", " + tid + ", 0x5");
+        String block = asm.register();
+        asm.emit("S2R " + block + ", SR_CTAID.X");
+        cx.band = asm.register();
+        asm.emit("IMAD " + cx.band + ", " + block + ", " + SimtAssembler.immediate(mapping.warpsPerBlock()) + ", " + warp);
+        cx.one = asm.constant(1);
+        params.putAll(SimtParams.load(asm, graph, layout));
+        warpRings = asm.register();
+        asm.emit("IMUL " + warpRings + ", " + warp + ", " + SimtAssembler.immediate(mapping.warpSharedBytes()) + "   // my warp's rings");
+        int next = mapping.warpsPerBlock() * mapping.warpSharedBytes();
+        for (IrField field : edge.crossed() ? edge.fields() : List.<IrField>of()) {
+            String window = asm.register();
+            asm.emit("IMUL " + window + ", " + warp + ", " + SimtAssembler.immediate(windowBytes(field)));
+            asm.emit("IADD " + window + ", " + window + ", " + SimtAssembler.immediate(next) + "   // my warp's window of "
+                    + field.name() + ": [edge column][row]");
+            windows.put(field, window);
+            next += mapping.warpsPerBlock() * windowBytes(field);
+        }
+        precomputeAddresses();
+        for (IrField field : graph.fields()) {
+            int depth = mapping.history()[field.id()];
+            if (depth > 0) {
+                String[] back = new String[depth];
+                for (int k = 0; k < depth; k++) {
+                    back[k] = asm.register(field.type());
+                }
+                history.put(field, back);
+                String[] up = new String[haloRows];
+                for (int k = 0; k < haloRows; k++) {
+                    up[k] = asm.register(field.type());
+                }
+                above.put(field, up);
+                own.put(field, asm.register(field.type()));
+            }
+        }
+        j = asm.register();
+        base = asm.register();
+        wb = asm.register();
+        last = asm.register();
+        cx.seen = asm.register();
+    }
+
+    /**
+     * What every step's addresses share, computed once as nvcc's strength reduction would: for each read across the
+     * edge, its window element at step 0 (column min(lane + columns - back, columns - 1), row lookback - rowsBack -
+     * min(lane, back - 1): the lanes that use it read rows 0 to the window's last, the others a row in range too), and
+     * my column's element in each output ring's row 0.
+     */
+    private void precomputeAddresses() {
+        for (BandRead read : mapping.reads()) {
+            if (read.columnsBack() == 0 || edgeReads.containsKey(read)) {
+                continue;
+            }
+            int bytes = GpuTarget.elementBytes(read.field().type());
+            String slot = asm.register();
+            String row = asm.register();
+            String at = asm.register();
+            asm.emit("IADD " + slot + ", " + cx.lane + ", " + SimtAssembler.immediate(edge.columns() - read.columnsBack()));
+            asm.emit("ISETP.GT.AND P0, PT, " + slot + ", " + SimtAssembler.immediate(edge.columns() - 1) + ", PT");
+            asm.emit("P0", "MOV32I " + slot + ", " + SimtAssembler.immediate(edge.columns() - 1));
+            asm.emit("ISETP.GT.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(read.columnsBack() - 1) + ", PT");
+            asm.emit("SEL " + row + ", " + cx.lane + ", " + SimtAssembler.immediate(read.columnsBack() - 1) + ", !P0");
+            asm.emit("IADD " + row + ", RZ, -" + row);
+            asm.emit("IADD " + row + ", " + row + ", " + SimtAssembler.immediate(edge.lookbackRows() - read.rowsBack()));
+            asm.emit("IMAD " + at + ", " + slot + ", " + SimtAssembler.immediate(edge.windowRows()) + ", " + row);
+            asm.emit("IMAD " + at + ", " + at + ", " + SimtAssembler.immediate(bytes) + ", " + windows.get(read.field()) + "   // "
+                    + read.field().name() + "[i-" + read.rowsBack() + ", j-" + read.columnsBack() + "] in the window at step 0");
+            edgeReads.put(read, at);
+        }
+        for (BandMapping.Ring ring : mapping.outputRings()) {
+            String at = asm.register();
+            asm.emit("IMAD " + at + ", " + cx.lane + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(ring.field().type())) + ", " + warpRings);
+            asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate(ring.offsetBytes()) + "   // my column of "
+                    + ring.field().name() + "'s ring, row 0");
+            ringColumns.put(ring.field(), at);
+        }
+    }
+
+    /**
+     * A band's start: my column; my values 1 to depth steps back, which before the first step are the halo rows above
+     * (row -1 - k - lane), 0 beyond the halo; my column's halo rows, which the first chunk's steps hand on as my values.
+     */
+    private void bandStart() {
+        asm.section("a band: my column, my history before its first step, my column's halo rows");
+        asm.emit("IMAD " + j + ", " + cx.band + ", " + SimtAssembler.immediate(WARP) + ", " + cx.lane + "   // my column");
+        asm.emit("ISETP.LT.AND P1, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
+        for (Map.Entry<IrField, String[]> entry : history.entrySet()) {
+            IrField field = entry.getKey();
+            String[] back = entry.getValue();
+            for (int k = 0; k < back.length; k++) {
+                String row = asm.register();
+                asm.emit("IADD " + row + ", RZ, -" + cx.lane);
+                asm.emit("IADD " + row + ", " + row + ", " + SimtAssembler.immediate(-1 - k));
+                asm.emit("ISETP.GE.AND P2, PT, " + row + ", " + SimtAssembler.immediate(-haloRows) + ", P1");
+                asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + back[k] + ", RZ");
+                asm.emit("P2", "LDG" + SimtAssembler.width(field.type()) + " " + back[k] + ", "
+                        + SimtAssembler.address(cx.fieldAddress(field, row, j), 0));
+            }
+            String[] up = above.get(field);
+            for (int k = 0; k < up.length; k++) {
+                String row = asm.constant(-1 - k);
+                asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + up[k] + ", RZ");
+                asm.emit("P1", "LDG" + SimtAssembler.width(field.type()) + " " + up[k] + ", "
+                        + SimtAssembler.address(cx.fieldAddress(field, row, j), 0));
+            }
+        }
+        if (edge.crossed() && edge.readyWords()) {
+            String slot = asm.register();
+            asm.emit("IADD " + slot + ", " + cx.lane + ", " + SimtAssembler.immediate(edge.columns() - WARP) + "   // my edge slot, if I have one");
+            for (IrField field : edge.fields()) {
+                cx.myReadyWords.put(field, cx.readyWordAddress(field, 0, slot, "RZ"));
+            }
+        }
+        asm.emit("MOV " + cx.seen + ", RZ   // tokens of the band to the left already waited for");
+        asm.emit("MOV " + base + ", RZ");
+    }
+
+    /**
+     * At a chunk's start: the window of the left band's edge columns for the rows the chunk reads. Rows above the
+     * domain and, for band 0, the columns left of it are the field's halo; the rest waits for the left band's tokens.
+     */
+    private void chunkEdge() {
+        if (!edge.crossed()) {
+            return;
+        }
+        asm.section("a chunk: the left band's edge, rows wb to last, into my warp's window");
+        asm.emit("IADD " + wb + ", " + base + ", " + SimtAssembler.immediate(-edge.lookbackRows()) + "   // the window's first row");
+        asm.emit("WARPSYNC   // every lane has read the last chunk's window before it is overwritten");
+        asm.emit("IADD " + last + ", " + base + ", 0x1f");
+        asm.emit("ISETP.GT.AND P0, PT, " + last + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
+        asm.emit("P0", "MOV32I " + last + ", " + SimtAssembler.immediate(mapping.rows() - 1) + "   // the last row this chunk reads");
+        if (!edge.readyWords()) {
+            asm.emit("ISETP.EQ.AND P0, PT, " + cx.band + ", RZ, PT");
+            asm.emit("P0", "BRA waited");
+            sync.bandWait(cx, last);
+            asm.place("waited");
+        }
+        for (IrField field : edge.fields()) {
+            int bytes = GpuTarget.elementBytes(field.type());
+            for (int slot = 0; slot < edge.columns(); slot++) {
+                for (int first = 0; first < edge.windowRows(); first += WARP) {
+                    String x = asm.register();
+                    String row = asm.register();
+                    String value = asm.register(field.type());
+                    String skip = asm.label("window_done");
+                    String halo = asm.label("window_halo");
+                    String store = asm.label("window_store");
+                    asm.emit("IADD " + x + ", " + cx.lane + ", " + SimtAssembler.immediate(first));
+                    asm.emit("IADD " + row + ", " + wb + ", " + x);
+                    asm.emit("ISETP.GE.AND P0, PT, " + x + ", " + SimtAssembler.immediate(edge.windowRows()) + ", PT");
+                    asm.emit("ISETP.LT.OR P0, PT, " + row + ", " + SimtAssembler.immediate(-haloRows) + ", P0");
+                    asm.emit("ISETP.GT.OR P0, PT, " + row + ", " + last + ", P0");
+                    asm.emit("P0", "BRA " + skip);
+                    asm.emit("ISETP.EQ.AND P0, PT, " + cx.band + ", RZ, PT");
+                    asm.emit("ISETP.LT.OR P0, PT, " + row + ", RZ, P0");
+                    asm.emit("P0", "BRA " + halo);
+                    sync.bandLoadEdge(cx, field, row, slot, value);
+                    asm.emit("BRA " + store);
+                    asm.place(halo);
+                    asm.emit("LDG" + SimtAssembler.width(field.type()) + " " + value + ", "
+                            + SimtAssembler.address(cx.leftEdgeAddress(field, row, slot), 0) + "   // the halo");
+                    asm.place(store);
+                    String at = asm.register();
+                    asm.emit("IMAD " + at + ", " + x + ", " + SimtAssembler.immediate(bytes) + ", " + windows.get(field));
+                    asm.emit("STS" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(at, (long) slot * edge.windowRows() * bytes)
+                            + ", " + value);
+                    asm.place(skip);
+                }
+            }
+        }
+        asm.emit("WARPSYNC   // the window is complete before any lane reads it");
+    }
+
+    /** After a chunk: the rows whose last lane finished in it go from my ring to global memory, my column each. */
+    private void writeFinishedRows() {
+        asm.section("after a chunk: the rows it finished, from my ring to global memory");
+        String r = asm.register();
+        String to = asm.register();
+        asm.emit("ISETP.GE.AND P0, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
+        asm.emit("P0", "BRA rows_done");
+        asm.emit("IADD " + r + ", " + base + ", -0x1f");
+        asm.emit("ISETP.LT.AND P0, PT, " + r + ", RZ, PT");
+        asm.emit("P0", "MOV " + r + ", RZ");
+        asm.emit("ISETP.GT.AND P0, PT, " + base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
+        asm.emit("SEL " + to + ", " + base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", !P0");
+        asm.place("row");
+        asm.emit("ISETP.GT.AND P0, PT, " + r + ", " + to + ", PT");
+        asm.emit("P0", "BRA rows_done");
+        for (BandMapping.Ring ring : mapping.outputRings()) {
+            IrField field = ring.field();
+            String value = asm.register(field.type());
+            asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(ringSlot(ring, r), 0));
+            asm.emit("STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(cx.fieldAddress(field, r, j), 0) + ", " + value);
+        }
+        asm.emit("IADD " + r + ", " + r + ", 0x1");
+        asm.emit("BRA row");
+        asm.place("rows_done");
+    }
+
+    /** A fresh register holding the shared address of row {@code row} (a register) of my column in {@code ring}. */
+    String ringSlot(BandMapping.Ring ring, String row) {
+        String at = asm.register();
+        asm.emit("LOP.AND " + at + ", " + row + ", " + SimtAssembler.immediate(ring.rows() - 1));
+        asm.emit("IMAD " + at + ", " + at + ", " + SimtAssembler.immediate((long) ring.stride() * GpuTarget.elementBytes(ring.field().type()))
+                + ", " + ringColumns.get(ring.field()));
+        return at;
+    }
+
+    /** The shared address of a read across the edge at step 0 of a chunk ({@link #precomputeAddresses}). */
+    String edgeRead(BandRead read) {
+        return edgeReads.get(read);
+    }
+
+    // ---- what SimtBandStep reads
+
+    SimtAssembler asm() {
+        return asm;
+    }
+
+    BandMapping mapping() {
+        return mapping;
+    }
+
+    GlobalLayout layout() {
+        return layout;
+    }
+
+    SimtSync sync() {
+        return sync;
+    }
+
+    SimtBandContext context() {
+        return cx;
+    }
+
+    Map<Integer, String> params() {
+        return params;
+    }
+
+    String[] history(IrField field) {
+        return history.get(field);
+    }
+
+    String[] above(IrField field) {
+        return above.get(field);
+    }
+
+    String own(IrField field) {
+        return own.get(field);
+    }
+
+    List<IrField> fieldsWithHistory() {
+        return new ArrayList<>(history.keySet());
+    }
+
+    String window(IrField field) {
+        return windows.get(field);
+    }
+
+    String column() {
+        return j;
+    }
+
+    String base() {
+        return base;
+    }
+
+    String windowFirstRow() {
+        return wb;
+    }
+
+    int haloRows() {
+        return haloRows;
+    }
+
+    static boolean wide(Type type) {
+        return SimtAssembler.isWide(type);
+    }
+}
