@@ -40,7 +40,7 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
     private static final String RESULTS = "docs/results/cuda-h100-2026-11-24/";
 
     @Option(names = "--results", paramLabel = "FILE,...", split = ",",
-            description = "results.json files of a real GPU (default: the H100 rows of 2026-11-24: NW and SW validation, chain)")
+            description = "results.json files of a real GPU; a later file's row replaces an earlier one's of the same variant (default: the H100 rows of 2026-11-24: NW and SW validation, chain)")
     List<Path> results = new ArrayList<>(List.of(Path.of(RESULTS + "validation/needleman-wunsch.json"),
             Path.of(RESULTS + "validation/smith-waterman.json"), Path.of(RESULTS + "samples/chain.json")));
 
@@ -82,10 +82,13 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
                     + "is a folder; run from the repository root or give --out FILE");
         }
         Backend model = CliValues.backend("gpu-model:" + profile);
-        List<ResultRow> real = new ArrayList<>();
+        // a row of a later file replaces an earlier file's row of the same variant: a newer measurement of it
+        Map<String, ResultRow> latest = new LinkedHashMap<>();
         for (Path file : results) {
-            real.addAll(ImportedRows.read(file).stream().filter(row -> row.backend().startsWith("cuda")).toList());
+            ImportedRows.read(file).stream().filter(row -> row.backend().startsWith("cuda")).forEach(row -> latest.put(
+                    ValidationAnalysis.key(row.kernel(), row.size(), row.schedule(), row.mechanism()), row));
         }
+        List<ResultRow> real = new ArrayList<>(latest.values());
         if (real.isEmpty()) {
             throw new UsageException("no rows of a real GPU (backend cuda:...) in " + String.join(", ",
                     results.stream().map(Path::toString).toList()) + "; give the results.json of an exported CUDA bundle");

@@ -6,7 +6,6 @@ import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.Type;
 
 import java.util.HashMap;
 import java.util.List;
@@ -251,9 +250,5 @@ final class SimtBandStep {
 
     private static String text(BandRead read) {
         return read.field().name() + "[i-" + read.rowsBack() + ", j-" + read.columnsBack() + "]";
-    }
-
-    static boolean wide(Type type) {
-        return SimtAssembler.isWide(type);
     }
 }
