@@ -70,7 +70,9 @@ class ValidateCommandTest {
         assertEquals(0, outcome.exit(), outcome.err());
         String page = Files.readString(folder.resolve("validation.md"));
         assertTrue(page.contains("| warp-chain | 128 | wavefront | - | 9.0 |"), page);
-        assertTrue(page.contains("| warp-chain | 128 | lock-dataflow:persistent tiny-lock (4.0) | not modelled"), page);
+        assertTrue(page.contains("| warp-chain | 128 | lock-dataflow:persistent tiny-lock (4.0) | model row skipped: backend"
+                + " 'gpu-model:hopper-h100' cannot use mechanism 'tiny-lock' for kernel 'warp-chain': lock-dataflow:persistent deals"
+                + " bands of columns to warps, which needs a 2D domain"), page);
         assertTrue(page.contains("| winner agreement, (kernel, size) pairs |"), page);
         assertTrue(Files.readString(folder.resolve("validation.json")).contains("\"profile\": \"gpu-model:hopper-h100\""));
     }
