@@ -64,13 +64,18 @@ class GpuModelNoAliasTest {
                 .findFirst().orElseThrow();
         List<int[]> sizes = sample.kernel().rank() == 1 ? List.of(new int[] {31}, new int[] {62})
                 : List.of(new int[] {31, 31}, new int[] {62, 62});
-        // compare's default schedules and mechanisms; the runner leaves lock-dataflow:persistent out (the model has no warp shuffle)
+        // compare's default schedules and mechanisms; lock-dataflow:persistent runs on the profiles with warp shuffles, and
+        // where its mapping or the model's spelling refuses a kernel (1D, folded, tables), its row is a skip with the reason
         List<Schedule> schedules = List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.LockDataflow().persistent(),
                 new Schedule.DataParallel(List.of(16)), new Schedule.DynamicDataflow());
         List<ResultRow> rows = ComparisonRunner.run(ComparisonRequest.builder(sample).sizes(sizes).schedules(schedules)
                 .backends(List.of(new GpuModelBackend(profile))).seed(31).jobs(2).build()).rows();
         assertFalse(rows.isEmpty(), name + " ran no variant on " + profile);
         for (ResultRow row : rows) {
+            if (row.schedule().equals("lock-dataflow:persistent") && row.status() == RowStatus.SKIPPED
+                    && row.problem().contains("lock-dataflow:persistent")) {
+                continue;
+            }
             assertTrue(row.status() == RowStatus.VERIFIED, name + " " + row.size() + " " + row.schedule() + " "
                     + row.mechanism() + " on " + profile + ": " + row.status() + " " + row.problem());
         }
