@@ -43,15 +43,23 @@ class SimtShuffleTest {
         }
     }
 
-    /** Odd lanes take a detour first; the shuffle waits for them, so every lane still reads its neighbour's new value. */
+    /**
+     * Odd lanes go round a loop first, and each time round the warp offers the even lanes, already at the shuffle, the
+     * next issue: the shuffle waits for the odd lanes, so every lane still reads its neighbour's new value (without the
+     * wait the even lanes shuffle alone and read the odd lanes' old values).
+     */
     @Test
     void aDivergedWarpMeetsAtTheShuffleUnderIndependentThreadScheduling() {
         int[] out = run("hopper-h200", """
                 LOP.AND R4, R0, 0x1;
                 ISETP.NE.AND P0, PT, R4, RZ, PT;
                 @!P0 BRA join;
+                MOV R5, RZ;
+                again:
                 IADD R2, R2, 0x3e8;
-                IADD R2, R2, 0x3e8;
+                IADD R5, R5, 0x1;
+                ISETP.LT.AND P1, PT, R5, 0x2, PT;
+                @P1 BRA again;
                 join:
                 SHFL.UP R3, R2, 0x1;
                 """);

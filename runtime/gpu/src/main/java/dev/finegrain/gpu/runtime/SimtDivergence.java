@@ -54,10 +54,13 @@ public sealed interface SimtDivergence permits SimtReconvergenceStack, SimtIndep
     boolean canIssue(int runnable);
 
     /**
-     * The group stays where it is, waiting for other lanes of the warp; under independent thread scheduling the next
-     * issue goes to a group after it, as after a backward branch, so that lanes ahead in a loop get to come round.
+     * The group stays where it is, waiting for the warp's other lanes to come to it; returns whether they can. Under
+     * independent thread scheduling they can, and the next issue goes to a group after this one, as after a backward
+     * branch, so that lanes still in a loop come round; under Fermi's stack the lanes of other paths cannot come before
+     * this path reconverges.
      */
-    default void waitForOthers() {
+    default boolean waitForOthers() {
+        return false;
     }
 
     /** Lanes that have not exited. */

@@ -127,8 +127,9 @@ public final class SimtIndependentThreads implements SimtDivergence {
     }
 
     @Override
-    public void waitForOthers() {
+    public boolean waitForOthers() {
         yieldAfterPc = groupPc;
+        return true;
     }
 
     @Override

@@ -44,17 +44,23 @@ public final class SimtShuffleNode extends SimtInstructionNode {
         if (wait > 0) {
             return wait;
         }
-        int[] values = new int[SimtWarp.WARP_SIZE];
-        for (int lane = 0; lane < SimtWarp.WARP_SIZE; lane++) {
-            values[lane] = warp.readRegister(lane, source);
-        }
+        // every lane reads Ra as it was before any lane writes Rd: a copy only where Rd is Ra
+        int[] values = destination == source ? sources(warp) : null;
         for (int remaining = active; remaining != 0; remaining &= remaining - 1) {
             int lane = Integer.numberOfTrailingZeros(remaining);
             int b = lanes.read(warp, lane);
             int from = up ? (lane - b >= 0 ? lane - b : lane) : b & (SimtWarp.WARP_SIZE - 1);
-            warp.writeRegister(lane, destination, values[from]);
+            warp.writeRegister(lane, destination, values != null ? values[from] : warp.readRegister(from, source));
         }
         fallThrough(warp);
         return latency;
+    }
+
+    private int[] sources(SimtWarp warp) {
+        int[] values = new int[SimtWarp.WARP_SIZE];
+        for (int lane = 0; lane < SimtWarp.WARP_SIZE; lane++) {
+            values[lane] = warp.readRegister(lane, source);
+        }
+        return values;
     }
 }

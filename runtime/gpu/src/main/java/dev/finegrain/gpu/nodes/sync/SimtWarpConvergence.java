@@ -2,8 +2,8 @@ package dev.finegrain.gpu.nodes.sync;
 
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.finegrain.gpu.isa.SimtOpcode;
+import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.runtime.SimtDivergence;
-import dev.finegrain.gpu.runtime.SimtIndependentThreads;
 import dev.finegrain.gpu.runtime.SimtWarp;
 
 /**
@@ -29,22 +29,17 @@ final class SimtWarpConvergence {
 
     @TruffleBoundary
     private static int behind(SimtWarp warp, int missing, String instruction) {
-        SimtDivergence divergence = warp.divergence();
-        // under independent thread scheduling the missing lanes come unless every one of them waits at another
-        // warp-collective instruction (or the stack keeps them on another path): then none ever comes
-        boolean coming = false;
-        if (divergence instanceof SimtIndependentThreads) {
-            for (int lanes = missing; lanes != 0; lanes &= lanes - 1) {
-                int pc = divergence.pcOf(Integer.numberOfTrailingZeros(lanes));
-                coming |= pc >= warp.machine().program().size() || !collective(warp.machine().program().instruction(pc).opcode());
-            }
+        // the missing lanes never come when every one of them waits at another warp-collective instruction
+        boolean elsewhere = true;
+        for (int lanes = missing; lanes != 0; lanes &= lanes - 1) {
+            int pc = warp.divergence().pcOf(Integer.numberOfTrailingZeros(lanes));
+            elsewhere &= pc < warp.machine().program().size() && collective(warp.machine().program().instruction(pc).opcode());
         }
-        if (!coming) {
-            throw new dev.finegrain.gpu.SimUserException(instruction + ": lanes " + Integer.toBinaryString(missing)
-                    + " (a mask) of block " + warp.block().id() + " warp " + warp.index() + " are elsewhere; a warp"
-                    + " shuffle or warp sync needs every live lane of the warp at the same instruction");
+        if (elsewhere || !warp.divergence().waitForOthers()) {
+            throw new SimUserException(instruction + ": lanes " + Integer.toBinaryString(missing) + " (a mask) of block "
+                    + warp.block().id() + " warp " + warp.index() + " are elsewhere; a warp shuffle or warp sync needs"
+                    + " every live lane of the warp at the same instruction");
         }
-        divergence.waitForOthers();
         warp.machine().notIssued(warp);
         return 1;
     }
