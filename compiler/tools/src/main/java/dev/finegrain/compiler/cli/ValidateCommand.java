@@ -40,7 +40,8 @@ final class ValidateCommand extends CatalogCommand implements Callable<Integer> 
     private static final String RESULTS = "docs/results/cuda-h100-2026-11-24/";
 
     @Option(names = "--results", paramLabel = "FILE,...", split = ",",
-            description = "results.json files of a real GPU; a later file's row replaces an earlier one's of the same variant (default: the H100 rows of 2026-11-24: NW and SW validation, chain)")
+            description = "results.json files of a real GPU; a later file's row replaces an earlier one's of the same"
+                    + " variant (default: the H100 rows of 2026-11-24: NW and SW validation, chain)")
     List<Path> results = new ArrayList<>(List.of(Path.of(RESULTS + "validation/needleman-wunsch.json"),
             Path.of(RESULTS + "validation/smith-waterman.json"), Path.of(RESULTS + "samples/chain.json")));
 

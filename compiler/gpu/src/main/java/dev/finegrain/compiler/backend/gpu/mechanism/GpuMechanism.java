@@ -77,11 +77,6 @@ public interface GpuMechanism {
     }
 
     /**
-     * Why its tokens cannot be handed between warps of different blocks through device memory on this machine, as
-     * the band edges of lock-dataflow:persistent need, if they cannot (a token that lives in one block's shared
-     * memory or barrier hardware).
-     */
-    /**
      * How a token handed between warps of different blocks lies in device memory (the band edges): a token word beside
      * the values, unless the mechanism keeps it with each value.
      */
@@ -89,6 +84,11 @@ public interface GpuMechanism {
         return TokenStorage.TOKEN_WORD;
     }
 
+    /**
+     * Why its tokens cannot be handed between warps of different blocks through device memory on this machine, as
+     * the band edges of lock-dataflow:persistent need, if they cannot (a token that lives in one block's shared
+     * memory or barrier hardware).
+     */
     default Optional<String> noDeviceTokens(GpuTarget target) {
         return Optional.of(id() + " keeps its tokens in one block's shared memory, and the bands of lock-dataflow:persistent"
                 + " hand tokens between warps of different blocks; use acquire-release, atomic-spin-lock or tiny-lock");

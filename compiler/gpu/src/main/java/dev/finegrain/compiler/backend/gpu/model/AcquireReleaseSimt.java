@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
-import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.IrActor;
 
 /**
@@ -60,11 +59,6 @@ public final class AcquireReleaseSimt implements SimtSync {
             cx.asm.emit("P5", "BRA " + spin);
         });
         cx.asm.emit("WARPSYNC   // every lane's acquire before any lane reads the edge");
-    }
-
-    @Override
-    public void bandLoadEdge(SimtBandContext cx, IrField field, String row, int slot, String target) {
-        cx.loadEdgeAfterToken(field, row, slot, target);
     }
 
     @Override

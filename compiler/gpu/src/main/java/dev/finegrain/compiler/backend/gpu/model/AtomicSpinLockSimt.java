@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
-import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -81,11 +80,6 @@ public final class AtomicSpinLockSimt implements SimtSync {
         });
         cx.asm.emit("MEMBAR.GL   // the atomics are relaxed: order the edge's loads after them");
         cx.asm.emit("WARPSYNC");
-    }
-
-    @Override
-    public void bandLoadEdge(SimtBandContext cx, IrField field, String row, int slot, String target) {
-        cx.loadEdgeAfterToken(field, row, slot, target);
     }
 
     @Override

@@ -1,32 +1,101 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
- * What a mechanism's band-edge protocol in the model ISA ({@link SimtSync#bandWait} and the rest) and {@link SimtBands}
- * share: the assembler, the mapping, the layout, the registers the band's loops keep, and the addresses of the edge's
- * tokens, ready words and values in global memory. The tokens lie where CUDA's do in the run's scratch memory (after
- * {@link BandMapping#TOKEN_BASE_BYTES}), counted from the layout's scratch words.
+ * What {@link SimtBands}, its steps ({@link SimtBandStep}) and a mechanism's band-edge protocol ({@link SimtSync#bandWait}
+ * and the rest) share, as {@code CudaBandContext} is for CUDA: the assembler, the mapping, the layout, the registers
+ * the prologue and the band's loops set, and the addresses of the edge's tokens, ready words and values in global
+ * memory. The tokens lie where CUDA's do in the run's scratch memory (after {@link BandMapping#TOKEN_BASE_BYTES}),
+ * counted from the layout's scratch words.
  */
 final class SimtBandContext {
 
     final SimtAssembler asm;
     final BandMapping mapping;
     final GlobalLayout layout;
-    /** Registers the band's loops keep: my lane, my band, the constant 1, the tokens already waited for. */
+    final SimtSync sync;
+    /** Rows of halo above the domain. */
+    final int haloRows;
+    /** Registers the prologue sets: my lane, the constant 1, the params. */
     String lane;
-    String band;
     String one;
+    final Map<Integer, String> params = new HashMap<>();
+    /** Registers the band's loops keep: my band, my column, the chunk's first step, the tokens already waited for. */
+    String band;
+    String column;
+    String base;
     String seen;
-    /** Ready words: per edge field, the address of my ready word at row 0, set at a band's start (the row adds 8 bytes a row). */
-    final java.util.Map<IrField, String> myReadyWords = new java.util.HashMap<>();
+    /** Per state field with history: my values 1, 2, ... steps back, its halo rows above the domain, my value this step. */
+    final Map<IrField, String[]> history = new LinkedHashMap<>();
+    final Map<IrField, String[]> above = new LinkedHashMap<>();
+    final Map<IrField, String> own = new LinkedHashMap<>();
+    /** Per read across the edge, the shared address of its window value at step 0 of a chunk (a step adds an element). */
+    final Map<BandRead, String> edgeReads = new HashMap<>();
+    /** Per output ring's field, the shared address of my column in the ring's row 0. */
+    final Map<IrField, String> ringColumns = new HashMap<>();
+    /** Ready words: per edge field, the address of my ready word at row 0, set at a band's start (a row adds 8 bytes). */
+    final Map<IrField, String> myReadyWords = new HashMap<>();
 
     SimtBandContext(SimtAssembler asm, BandMapping mapping, GlobalLayout layout) {
         this.asm = asm;
         this.mapping = mapping;
         this.layout = layout;
+        this.sync = SimtSyncs.of(mapping.mechanism().id());
+        this.haloRows = layout.haloLow()[0];
+    }
+
+    /** The state fields whose values a lane keeps for later steps. */
+    List<IrField> fieldsWithHistory() {
+        return List.copyOf(history.keySet());
+    }
+
+    /** A fresh register holding the shared address of row {@code row} (a register) of my column in {@code ring}. */
+    String ringSlot(BandMapping.Ring ring, String row) {
+        String at = asm.register();
+        asm.emit("LOP.AND " + at + ", " + row + ", " + SimtAssembler.immediate(ring.rows() - 1));
+        asm.emit("IMAD " + at + ", " + at + ", " + SimtAssembler.immediate((long) ring.stride() * GpuTarget.elementBytes(ring.field().type()))
+                + ", " + ringColumns.get(ring.field()));
+        return at;
+    }
+
+    /**
+     * A fresh register holding the token that covers row {@code row} (a register, not negative): the row itself, or its
+     * group of {@code groupRows} rows; a power of two is a shift, as nvcc spells a division by one.
+     */
+    String tokenOf(String row) {
+        int group = mapping.edge().groupRows();
+        if (group == 1) {
+            return row;
+        }
+        String token = asm.register();
+        if (Integer.bitCount(group) == 1) {
+            asm.emit("SHR.U32 " + token + ", " + row + ", " + SimtAssembler.immediate(Integer.numberOfTrailingZeros(group)));
+        } else {
+            asm.emit("IDIV " + token + ", " + row + ", " + asm.constant(group));
+        }
+        return token;
+    }
+
+    /** Sets {@code predicate} where row {@code row} (a register) is the last of its token's group; a power of two masks. */
+    void lastRowOfGroup(String predicate, String row) {
+        int group = mapping.edge().groupRows();
+        String within = asm.register();
+        if (Integer.bitCount(group) == 1) {
+            asm.emit("LOP.AND " + within + ", " + row + ", " + SimtAssembler.immediate(group - 1));
+        } else {
+            asm.emit("IREM " + within + ", " + row + ", " + asm.constant(group));
+        }
+        asm.emit("ISETP.EQ.AND " + predicate + ", PT, " + within + ", " + SimtAssembler.immediate(group - 1) + ", PT");
+        asm.emit("ISETP.EQ.OR " + predicate + ", PT, " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", " + predicate);
     }
 
     /** Whether each edge value is a word of its own with its ready bit (the mapping's choice), not a token per rows. */
@@ -103,13 +172,7 @@ final class SimtBandContext {
      * it is given. Afterwards every token up to that one counts as seen.
      */
     void waitPendingTokens(String last, java.util.function.Consumer<String> take) {
-        int group = mapping.edge().groupRows();
-        String upTo = last;
-        if (group > 1) {
-            upTo = asm.register();
-            String divisor = asm.constant(group);
-            asm.emit("IDIV " + upTo + ", " + last + ", " + divisor);
-        }
+        String upTo = tokenOf(last);
         String t = asm.register();
         String next = asm.label("token");
         String done = asm.label("tokens_done");

@@ -22,7 +22,6 @@ final class SimtBandStep {
 
     private static final int WARP = GpuTarget.WARP;
 
-    private final SimtBands bands;
     private final SimtAssembler asm;
     private final BandMapping mapping;
     private final KernelGraph graph;
@@ -33,13 +32,12 @@ final class SimtBandStep {
     /** My point's byte offset in 4-byte fields, moved on a row every step. */
     private String point;
 
-    SimtBandStep(SimtBands bands, boolean steady) {
-        this.bands = bands;
-        this.asm = bands.asm();
-        this.mapping = bands.mapping();
+    SimtBandStep(SimtBandContext cx, boolean steady) {
+        this.asm = cx.asm;
+        this.mapping = cx.mapping;
         this.graph = mapping.graph();
-        this.layout = bands.layout();
-        this.cx = bands.context();
+        this.layout = cx.layout;
+        this.cx = cx;
         this.edge = mapping.edge();
         this.steady = steady;
     }
@@ -49,8 +47,8 @@ final class SimtBandStep {
         asm.section(stem + " steps of a chunk" + (steady ? ": every lane computes a point of the domain" : ""));
         String row = asm.register();
         point = asm.register();
-        asm.emit("IADD " + row + ", " + bands.base() + ", -" + cx.lane);
-        layout.emitPaddedIndex(asm, point, new String[] {row, bands.column()});
+        asm.emit("IADD " + row + ", " + cx.base + ", -" + cx.lane);
+        layout.emitPaddedIndex(asm, point, new String[] {row, cx.column});
         asm.emit("SHL " + point + ", " + point + ", 0x2   // my point in every field at step 0; a step adds a row");
         String k = asm.register();
         String loop = asm.label(stem + "_step");
@@ -65,10 +63,10 @@ final class SimtBandStep {
 
     private void step(String k) {
         String lane = cx.lane;
-        String j = bands.column();
+        String j = cx.column;
         String s = asm.register();
         String i = asm.register();
-        asm.emit("IADD " + s + ", " + bands.base() + ", " + k);
+        asm.emit("IADD " + s + ", " + cx.base + ", " + k);
         asm.emit("IADD " + i + ", " + s + ", -" + lane + "   // my row in this step");
         if (!steady) {
             asm.emit("ISETP.GE.AND P6, PT, " + i + ", RZ, PT");
@@ -76,15 +74,15 @@ final class SimtBandStep {
             asm.emit("ISETP.LT.AND P6, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P6   // I compute");
         }
         // what comes from the lanes to the left, shuffled by every lane before any branch
-        Map<List<Integer>, String> shuffled = new HashMap<>();
+        Map<Source, String> shuffled = new HashMap<>();
         for (BandRead read : mapping.reads()) {
-            List<Integer> from = List.of(read.field().id(), read.columnsBack(), read.stepsBack());
+            Source from = Source.of(read);
             if (read.columnsBack() > 0 && !shuffled.containsKey(from)) {
-                String source = bands.history(read.field())[read.stepsBack() - 1];
+                String source = cx.history.get(read.field())[read.stepsBack() - 1];
                 String value = asm.register(read.field().type());
                 asm.emit("SHFL.UP " + value + ", " + source + ", " + SimtAssembler.immediate(read.columnsBack()) + "   // "
                         + text(read) + " from lane l-" + read.columnsBack());
-                if (SimtBands.wide(read.field().type())) {
+                if (SimtAssembler.isWide(read.field().type())) {
                     asm.emit("SHFL.UP " + SimtAssembler.high(value) + ", " + SimtAssembler.high(source) + ", "
                             + SimtAssembler.immediate(read.columnsBack()));
                 }
@@ -94,11 +92,11 @@ final class SimtBandStep {
         Map<BandRead, String> resolved = new HashMap<>();
         for (BandRead read : mapping.reads()) {
             if (!read.samePoint()) {
-                resolved.put(read, resolve(read, k, shuffled.get(List.of(read.field().id(), read.columnsBack(), read.stepsBack()))));
+                resolved.put(read, resolve(read, k, shuffled.get(Source.of(read))));
             }
         }
-        for (IrField field : steady ? List.<IrField>of() : bands.fieldsWithHistory()) {
-            asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + bands.own(field) + ", RZ");
+        for (IrField field : steady ? List.<IrField>of() : cx.fieldsWithHistory()) {
+            asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + cx.own.get(field) + ", RZ");
         }
         String outside = asm.label("outside");
         String joined = asm.label("joined");
@@ -128,7 +126,7 @@ final class SimtBandStep {
         }
         SimtFieldAddress global = new SimtFieldAddress(layout, g, wide);
         Map<Integer, String> produced = new HashMap<>();
-        SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(new String[] {i, j}, bands.params(), produced, load -> {
+        SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(new String[] {i, j}, cx.params, produced, load -> {
             IrField field = graph.field(load.field());
             if (field.isState()) {
                 return resolved.get(new BandRead(field, -load.offset()[0], -load.offset()[1]));
@@ -143,7 +141,7 @@ final class SimtBandStep {
             IrField field = graph.field(actor.writes());
             String width = SimtAssembler.width(field.type());
             BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
-            asm.emit("STS" + width + " " + SimtAssembler.address(bands.ringSlot(ring, i), 0) + ", " + value + "   // into my ring");
+            asm.emit("STS" + width + " " + SimtAssembler.address(cx.ringSlot(ring, i), 0) + ", " + value + "   // into my ring");
             if (edge.crossed() && edge.fields().contains(field)) {
                 asm.emit("ISETP.GE.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(firstEdgeLane) + ", PT   // on the edge");
                 if (!edge.readyWords()) {
@@ -153,35 +151,35 @@ final class SimtBandStep {
                     asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1) + ", P0");
                     String skip = asm.label("published");
                     asm.emit("!P0", "BRA " + skip);
-                    bands.sync().bandPublishValue(cx, field, i, value);
+                    cx.sync.bandPublishValue(cx, field, i, value);
                     asm.place(skip);
                 }
             }
-            if (bands.own(field) != null) {
-                asm.emit("MOV" + width + " " + bands.own(field) + ", " + value);
+            if (cx.own.get(field) != null) {
+                asm.emit("MOV" + width + " " + cx.own.get(field) + ", " + value);
             }
         });
     }
 
     /** A lane above the domain holds its column's halo row as its value, which the lanes below and to the right read. */
     private void aboveTheDomain(String i, String j) {
-        List<IrField> fields = bands.fieldsWithHistory();
-        if (fields.isEmpty() || bands.haloRows() == 0) {
+        List<IrField> fields = cx.fieldsWithHistory();
+        if (fields.isEmpty() || cx.haloRows == 0) {
             return;
         }
         asm.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
         asm.emit("ISETP.LT.AND P0, PT, " + i + ", RZ, PT");
-        asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(-bands.haloRows()) + ", P0");
+        asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(-cx.haloRows) + ", P0");
         asm.emit("ISETP.LT.AND P0, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P0");
         String skip = asm.label("not_above");
         asm.emit("!P0", "BRA " + skip);
         for (IrField field : fields) {
-            String[] up = bands.above(field);
+            String[] up = cx.above.get(field);
             String width = SimtAssembler.width(field.type());
-            asm.emit("MOV" + width + " " + bands.own(field) + ", " + up[up.length - 1]);
+            asm.emit("MOV" + width + " " + cx.own.get(field) + ", " + up[up.length - 1]);
             for (int k = up.length - 2; k >= 0; k--) {
                 asm.emit("ISETP.EQ.AND P0, PT, " + i + ", " + SimtAssembler.immediate(-1 - k) + ", PT");
-                asm.emit("SEL" + width + " " + bands.own(field) + ", " + up[k] + ", " + bands.own(field) + ", P0");
+                asm.emit("SEL" + width + " " + cx.own.get(field) + ", " + up[k] + ", " + cx.own.get(field) + ", P0");
             }
         }
         asm.place(skip);
@@ -195,10 +193,10 @@ final class SimtBandStep {
     private String resolve(BandRead read, String k, String shuffledValue) {
         IrField field = read.field();
         if (read.columnsBack() == 0) {
-            return bands.history(field)[read.rowsBack() - 1];
+            return cx.history.get(field)[read.rowsBack() - 1];
         }
         String at = asm.register();
-        asm.emit("IMAD " + at + ", " + k + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(field.type())) + ", " + bands.edgeRead(read));
+        asm.emit("IMAD " + at + ", " + k + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(field.type())) + ", " + cx.edgeReads.get(read));
         String fromEdge = asm.register(field.type());
         asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + fromEdge + ", " + SimtAssembler.address(at, 0));
         String value = asm.register(field.type());
@@ -209,43 +207,41 @@ final class SimtBandStep {
     }
 
     private void shiftHistory() {
-        for (IrField field : bands.fieldsWithHistory()) {
-            String[] back = bands.history(field);
+        for (IrField field : cx.fieldsWithHistory()) {
+            String[] back = cx.history.get(field);
             String width = SimtAssembler.width(field.type());
             for (int k = back.length - 1; k > 0; k--) {
                 asm.emit("MOV" + width + " " + back[k] + ", " + back[k - 1]);
             }
-            asm.emit("MOV" + width + " " + back[0] + ", " + bands.own(field));
+            asm.emit("MOV" + width + " " + back[0] + ", " + cx.own.get(field));
         }
     }
 
     /** Token words: after lane 31 finished the last row of a group, the warp meets and lane 31 publishes it. */
     private void publishToken(String s) {
-        int group = edge.groupRows();
-        int rows = mapping.rows();
         String row = asm.register();
         String skip = asm.label("no_token");
         asm.emit("IADD " + row + ", " + s + ", -0x1f   // the row lane 31, the band's last column, finished in this step");
         asm.emit("ISETP.GE.AND P0, PT, " + row + ", RZ, PT");
-        asm.emit("ISETP.LT.AND P0, PT, " + row + ", " + SimtAssembler.immediate(rows) + ", P0");
+        asm.emit("ISETP.LT.AND P0, PT, " + row + ", " + SimtAssembler.immediate(mapping.rows()) + ", P0");
         asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1) + ", P0");
-        String token = row;
-        if (group > 1) {
-            token = asm.register();
-            String divisor = asm.constant(group);
-            String end = asm.register();
-            asm.emit("IREM " + end + ", " + row + ", " + divisor);
-            asm.emit("ISETP.EQ.AND P5, PT, " + end + ", " + SimtAssembler.immediate(group - 1) + ", PT");
-            asm.emit("ISETP.EQ.OR P5, PT, " + row + ", " + SimtAssembler.immediate(rows - 1) + ", P5");
+        if (edge.groupRows() > 1) {
+            cx.lastRowOfGroup("P5", row);
             asm.emit("PSETP.AND.AND P0, PT, P0, P5, PT   // the last row of a group");
-            asm.emit("IDIV " + token + ", " + row + ", " + divisor);
         }
         asm.emit("!P0", "BRA " + skip);
         asm.emit("WARPSYNC   // every lane's stores before the token");
         asm.emit("ISETP.NE.AND P0, PT, " + cx.lane + ", 0x1f, PT");
         asm.emit("P0", "BRA " + skip);
-        bands.sync().bandPublishToken(cx, token);
+        cx.sync.bandPublishToken(cx, cx.tokenOf(row));
         asm.place(skip);
+    }
+
+    /** What a read across the lanes shuffles: lane l - lanesBack's value of the field stepsBack steps ago; reads of one source share a shuffle. */
+    private record Source(IrField field, int lanesBack, int stepsBack) {
+        static Source of(BandRead read) {
+            return new Source(read.field(), read.columnsBack(), read.stepsBack());
+        }
     }
 
     private static String text(BandRead read) {

@@ -4,15 +4,11 @@ import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
-import dev.finegrain.compiler.backend.gpu.GpuLoweringException;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataflowPlan;
-import dev.finegrain.dsl.Type;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,37 +29,23 @@ final class SimtBands {
 
     private final BandMapping mapping;
     private final KernelGraph graph;
-    private final GlobalLayout layout;
-    private final SimtSync sync;
     private final SimtAssembler asm = new SimtAssembler();
     private final SimtBandContext cx;
     private final BandEdge edge;
     private final int haloRows;
-    private final Map<Integer, String> params = new HashMap<>();
-    /** Per state field with history, its registers 1, 2, ... steps back, and the halo rows above the domain. */
-    private final Map<IrField, String[]> history = new LinkedHashMap<>();
-    private final Map<IrField, String[]> above = new LinkedHashMap<>();
-    /** Per state field with history, my value in this step. */
-    private final Map<IrField, String> own = new LinkedHashMap<>();
+    /** My warp's rings, and per edge field my warp's window, in shared memory. */
     private String warpRings;
     private final Map<IrField, String> windows = new LinkedHashMap<>();
-    /** Per read across the edge, the shared address of its window value at step 0 of a chunk (a step adds an element). */
-    private final Map<BandRead, String> edgeReads = new HashMap<>();
-    /** Per output ring, the shared address of my column in its row 0. */
-    private final Map<IrField, String> ringColumns = new HashMap<>();
-    private String j;
-    private String base;
+    /** The window's first row and the last row a chunk reads. */
     private String wb;
     private String last;
 
     private SimtBands(BandMapping mapping, GlobalLayout layout) {
         this.mapping = mapping;
         this.graph = mapping.graph();
-        this.layout = layout;
-        this.sync = SimtSyncs.of(mapping.mechanism().id());
         this.cx = new SimtBandContext(asm, mapping, layout);
         this.edge = mapping.edge();
-        this.haloRows = layout.haloLow()[0];
+        this.haloRows = cx.haloRows;
     }
 
     /**
@@ -108,21 +90,21 @@ final class SimtBands {
         asm.emit("P0", "BRA end");
         bandStart();
         asm.place("chunk");
-        asm.emit("ISETP.GE.AND P0, PT, " + base + ", " + SimtAssembler.immediate(mapping.stepsPerBand()) + ", PT");
+        asm.emit("ISETP.GE.AND P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.stepsPerBand()) + ", PT");
         asm.emit("P0", "BRA band_done");
         chunkEdge();
         asm.comment("a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks");
-        asm.emit("ISETP.GE.AND P0, PT, " + base + ", 0x20, PT");
-        asm.emit("ISETP.LT.AND P0, PT, " + base + ", " + SimtAssembler.immediate(mapping.rows() - 31) + ", P0");
+        asm.emit("ISETP.GE.AND P0, PT, " + cx.base + ", 0x20, PT");
+        asm.emit("ISETP.LT.AND P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 31) + ", P0");
         asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.columns() / WARP) + ", P0");
         asm.emit("!P0", "BRA checked_steps");
-        new SimtBandStep(this, true).emitLoop("steady");
+        new SimtBandStep(cx, true).emitLoop("steady");
         asm.emit("BRA steps_done");
         asm.place("checked_steps");
-        new SimtBandStep(this, false).emitLoop("checked");
+        new SimtBandStep(cx, false).emitLoop("checked");
         asm.place("steps_done");
         writeFinishedRows();
-        asm.emit("IADD " + base + ", " + base + ", 0x20");
+        asm.emit("IADD " + cx.base + ", " + cx.base + ", 0x20");
         asm.emit("BRA chunk");
         asm.place("band_done");
         asm.emit("IADD " + cx.band + ", " + cx.band + ", " + SimtAssembler.immediate((long) mapping.blocks() * mapping.warpsPerBlock()));
@@ -147,7 +129,7 @@ final class SimtBands {
         cx.band = asm.register();
         asm.emit("IMAD " + cx.band + ", " + block + ", " + SimtAssembler.immediate(mapping.warpsPerBlock()) + ", " + warp);
         cx.one = asm.constant(1);
-        params.putAll(SimtParams.load(asm, graph, layout));
+        cx.params.putAll(SimtParams.load(asm, graph, cx.layout));
         warpRings = asm.register();
         asm.emit("IMUL " + warpRings + ", " + warp + ", " + SimtAssembler.immediate(mapping.warpSharedBytes()) + "   // my warp's rings");
         int next = mapping.warpsPerBlock() * mapping.warpSharedBytes();
@@ -167,17 +149,17 @@ final class SimtBands {
                 for (int k = 0; k < depth; k++) {
                     back[k] = asm.register(field.type());
                 }
-                history.put(field, back);
+                cx.history.put(field, back);
                 String[] up = new String[haloRows];
                 for (int k = 0; k < haloRows; k++) {
                     up[k] = asm.register(field.type());
                 }
-                above.put(field, up);
-                own.put(field, asm.register(field.type()));
+                cx.above.put(field, up);
+                cx.own.put(field, asm.register(field.type()));
             }
         }
-        j = asm.register();
-        base = asm.register();
+        cx.column = asm.register();
+        cx.base = asm.register();
         wb = asm.register();
         last = asm.register();
         cx.seen = asm.register();
@@ -191,7 +173,7 @@ final class SimtBands {
      */
     private void precomputeAddresses() {
         for (BandRead read : mapping.reads()) {
-            if (read.columnsBack() == 0 || edgeReads.containsKey(read)) {
+            if (read.columnsBack() == 0 || cx.edgeReads.containsKey(read)) {
                 continue;
             }
             int bytes = GpuTarget.elementBytes(read.field().type());
@@ -208,14 +190,14 @@ final class SimtBands {
             asm.emit("IMAD " + at + ", " + slot + ", " + SimtAssembler.immediate(edge.windowRows()) + ", " + row);
             asm.emit("IMAD " + at + ", " + at + ", " + SimtAssembler.immediate(bytes) + ", " + windows.get(read.field()) + "   // "
                     + read.field().name() + "[i-" + read.rowsBack() + ", j-" + read.columnsBack() + "] in the window at step 0");
-            edgeReads.put(read, at);
+            cx.edgeReads.put(read, at);
         }
         for (BandMapping.Ring ring : mapping.outputRings()) {
             String at = asm.register();
             asm.emit("IMAD " + at + ", " + cx.lane + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(ring.field().type())) + ", " + warpRings);
             asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate(ring.offsetBytes()) + "   // my column of "
                     + ring.field().name() + "'s ring, row 0");
-            ringColumns.put(ring.field(), at);
+            cx.ringColumns.put(ring.field(), at);
         }
     }
 
@@ -225,9 +207,10 @@ final class SimtBands {
      */
     private void bandStart() {
         asm.section("a band: my column, my history before its first step, my column's halo rows");
+        String j = cx.column;
         asm.emit("IMAD " + j + ", " + cx.band + ", " + SimtAssembler.immediate(WARP) + ", " + cx.lane + "   // my column");
         asm.emit("ISETP.LT.AND P1, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
-        for (Map.Entry<IrField, String[]> entry : history.entrySet()) {
+        for (Map.Entry<IrField, String[]> entry : cx.history.entrySet()) {
             IrField field = entry.getKey();
             String[] back = entry.getValue();
             for (int k = 0; k < back.length; k++) {
@@ -239,7 +222,7 @@ final class SimtBands {
                 asm.emit("P2", "LDG" + SimtAssembler.width(field.type()) + " " + back[k] + ", "
                         + SimtAssembler.address(cx.fieldAddress(field, row, j), 0));
             }
-            String[] up = above.get(field);
+            String[] up = cx.above.get(field);
             for (int k = 0; k < up.length; k++) {
                 String row = asm.constant(-1 - k);
                 asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + up[k] + ", RZ");
@@ -255,7 +238,7 @@ final class SimtBands {
             }
         }
         asm.emit("MOV " + cx.seen + ", RZ   // tokens of the band to the left already waited for");
-        asm.emit("MOV " + base + ", RZ");
+        asm.emit("MOV " + cx.base + ", RZ");
     }
 
     /**
@@ -267,15 +250,15 @@ final class SimtBands {
             return;
         }
         asm.section("a chunk: the left band's edge, rows wb to last, into my warp's window");
-        asm.emit("IADD " + wb + ", " + base + ", " + SimtAssembler.immediate(-edge.lookbackRows()) + "   // the window's first row");
+        asm.emit("IADD " + wb + ", " + cx.base + ", " + SimtAssembler.immediate(-edge.lookbackRows()) + "   // the window's first row");
         asm.emit("WARPSYNC   // every lane has read the last chunk's window before it is overwritten");
-        asm.emit("IADD " + last + ", " + base + ", 0x1f");
+        asm.emit("IADD " + last + ", " + cx.base + ", 0x1f");
         asm.emit("ISETP.GT.AND P0, PT, " + last + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
         asm.emit("P0", "MOV32I " + last + ", " + SimtAssembler.immediate(mapping.rows() - 1) + "   // the last row this chunk reads");
         if (!edge.readyWords()) {
             asm.emit("ISETP.EQ.AND P0, PT, " + cx.band + ", RZ, PT");
             asm.emit("P0", "BRA waited");
-            sync.bandWait(cx, last);
+            cx.sync.bandWait(cx, last);
             asm.place("waited");
         }
         for (IrField field : edge.fields()) {
@@ -297,7 +280,7 @@ final class SimtBands {
                     asm.emit("ISETP.EQ.AND P0, PT, " + cx.band + ", RZ, PT");
                     asm.emit("ISETP.LT.OR P0, PT, " + row + ", RZ, P0");
                     asm.emit("P0", "BRA " + halo);
-                    sync.bandLoadEdge(cx, field, row, slot, value);
+                    cx.sync.bandLoadEdge(cx, field, row, slot, value);
                     asm.emit("BRA " + store);
                     asm.place(halo);
                     asm.emit("LDG" + SimtAssembler.width(field.type()) + " " + value + ", "
@@ -319,104 +302,24 @@ final class SimtBands {
         asm.section("after a chunk: the rows it finished, from my ring to global memory");
         String r = asm.register();
         String to = asm.register();
-        asm.emit("ISETP.GE.AND P0, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
+        asm.emit("ISETP.GE.AND P0, PT, " + cx.column + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
         asm.emit("P0", "BRA rows_done");
-        asm.emit("IADD " + r + ", " + base + ", -0x1f");
+        asm.emit("IADD " + r + ", " + cx.base + ", -0x1f");
         asm.emit("ISETP.LT.AND P0, PT, " + r + ", RZ, PT");
         asm.emit("P0", "MOV " + r + ", RZ");
-        asm.emit("ISETP.GT.AND P0, PT, " + base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
-        asm.emit("SEL " + to + ", " + base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", !P0");
+        asm.emit("ISETP.GT.AND P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
+        asm.emit("SEL " + to + ", " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", !P0");
         asm.place("row");
         asm.emit("ISETP.GT.AND P0, PT, " + r + ", " + to + ", PT");
         asm.emit("P0", "BRA rows_done");
         for (BandMapping.Ring ring : mapping.outputRings()) {
             IrField field = ring.field();
             String value = asm.register(field.type());
-            asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(ringSlot(ring, r), 0));
-            asm.emit("STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(cx.fieldAddress(field, r, j), 0) + ", " + value);
+            asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(cx.ringSlot(ring, r), 0));
+            asm.emit("STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(cx.fieldAddress(field, r, cx.column), 0) + ", " + value);
         }
         asm.emit("IADD " + r + ", " + r + ", 0x1");
         asm.emit("BRA row");
         asm.place("rows_done");
-    }
-
-    /** A fresh register holding the shared address of row {@code row} (a register) of my column in {@code ring}. */
-    String ringSlot(BandMapping.Ring ring, String row) {
-        String at = asm.register();
-        asm.emit("LOP.AND " + at + ", " + row + ", " + SimtAssembler.immediate(ring.rows() - 1));
-        asm.emit("IMAD " + at + ", " + at + ", " + SimtAssembler.immediate((long) ring.stride() * GpuTarget.elementBytes(ring.field().type()))
-                + ", " + ringColumns.get(ring.field()));
-        return at;
-    }
-
-    /** The shared address of a read across the edge at step 0 of a chunk ({@link #precomputeAddresses}). */
-    String edgeRead(BandRead read) {
-        return edgeReads.get(read);
-    }
-
-    // ---- what SimtBandStep reads
-
-    SimtAssembler asm() {
-        return asm;
-    }
-
-    BandMapping mapping() {
-        return mapping;
-    }
-
-    GlobalLayout layout() {
-        return layout;
-    }
-
-    SimtSync sync() {
-        return sync;
-    }
-
-    SimtBandContext context() {
-        return cx;
-    }
-
-    Map<Integer, String> params() {
-        return params;
-    }
-
-    String[] history(IrField field) {
-        return history.get(field);
-    }
-
-    String[] above(IrField field) {
-        return above.get(field);
-    }
-
-    String own(IrField field) {
-        return own.get(field);
-    }
-
-    List<IrField> fieldsWithHistory() {
-        return new ArrayList<>(history.keySet());
-    }
-
-    String window(IrField field) {
-        return windows.get(field);
-    }
-
-    String column() {
-        return j;
-    }
-
-    String base() {
-        return base;
-    }
-
-    String windowFirstRow() {
-        return wb;
-    }
-
-    int haloRows() {
-        return haloRows;
-    }
-
-    static boolean wide(Type type) {
-        return SimtAssembler.isWide(type);
     }
 }

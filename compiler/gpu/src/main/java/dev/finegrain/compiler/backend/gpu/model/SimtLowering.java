@@ -13,6 +13,7 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
 import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Schedule;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
 import java.util.Optional;
@@ -39,9 +40,7 @@ public final class SimtLowering {
      */
     public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile) {
         GpuTarget target = GpuTarget.of(profile);
-        return unsupportedKernel(plan.graph()).or(() -> GpuMapper.unsupported(plan, mechanism, target)).or(() ->
-                plan instanceof DataflowPlan dataflow && plan.schedule() instanceof dev.finegrain.dsl.Schedule.LockDataflow lock
-                        && lock.persistentLaunch() ? SimtBands.unsupported(dataflow) : Optional.empty()).or(() ->
+        return unsupportedKernel(plan.graph()).or(() -> GpuMapper.unsupported(plan, mechanism, target)).or(() -> unspelledBands(plan)).or(() ->
                 plan instanceof DataflowPlan dataflow ? SimtLockDataflow.unsupported(plan.graph(),
                         GpuMapper.effectiveMechanism(plan, mechanism.orElseThrow(), target), target,
                         GpuMapper.tokenWaits(dataflow).size()) : Optional.empty());
@@ -56,12 +55,10 @@ public final class SimtLowering {
         unsupportedKernel(plan.graph()).ifPresent(reason -> {
             throw new GpuLoweringException(reason);
         });
+        unspelledBands(plan).ifPresent(reason -> {
+            throw new GpuLoweringException(reason);
+        });
         GpuMapping mapping = GpuMapper.map(plan, mechanism, GpuTarget.of(profile), sizes);
-        if (mapping instanceof BandMapping && plan instanceof DataflowPlan dataflow) {
-            SimtBands.unsupported(dataflow).ifPresent(reason -> {
-                throw new GpuLoweringException(reason);
-            });
-        }
         if (mapping instanceof LockDataflowMapping dataflow) {
             SimtLockDataflow.unsupported(dataflow.graph(), dataflow.mechanism().id(), dataflow.target(),
                     dataflow.channels().size()).ifPresent(reason -> {
@@ -77,6 +74,12 @@ public final class SimtLowering {
      */
     public static SimtKernel lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile, int[] sizes) {
         return emit(map(plan, mechanism, profile, sizes), new GlobalLayout(plan.graph(), sizes));
+    }
+
+    /** What of the persistent bands the model ISA does not spell for this plan, when the plan asks for them. */
+    private static Optional<String> unspelledBands(ExecutionPlan plan) {
+        return plan instanceof DataflowPlan dataflow && plan.schedule() instanceof Schedule.LockDataflow lock && lock.persistentLaunch()
+                ? SimtBands.unsupported(dataflow) : Optional.empty();
     }
 
     static SimtKernel emit(GpuMapping mapping, GlobalLayout layout) {

@@ -70,9 +70,12 @@ public interface SimtSync {
         throw new IllegalStateException(getClass().getSimpleName() + " keeps no global-memory band tokens");
     }
 
-    /** Loads the left band's edge value of {@code field} at {@code row} (a register), edge slot {@code slot}, into {@code target}. */
+    /**
+     * Loads the left band's edge value of {@code field} at {@code row} (a register), edge slot {@code slot}, into
+     * {@code target}: with token words, a plain load from the field, which the token wait has ordered already.
+     */
     default void bandLoadEdge(SimtBandContext cx, IrField field, String row, int slot, String target) {
-        throw new IllegalStateException(getClass().getSimpleName() + " keeps no global-memory band tokens");
+        cx.loadEdgeAfterToken(field, row, slot, target);
     }
 
     /** Ready words: a lane of the edge columns publishes its {@code value} of {@code field} at row {@code row} (registers). */

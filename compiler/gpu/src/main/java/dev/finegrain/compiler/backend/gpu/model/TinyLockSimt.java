@@ -112,7 +112,7 @@ public final class TinyLockSimt implements SimtSync {
     @Override
     public void bandLoadEdge(SimtBandContext cx, IrField field, String row, int slot, String target) {
         if (!cx.readyWords()) {
-            READY_FLAGS.bandLoadEdge(cx, field, row, slot, target);
+            cx.loadEdgeAfterToken(field, row, slot, target);
             return;
         }
         String address = cx.readyWordAddress(field, -1, cx.asm.constant(slot), row);

@@ -168,7 +168,9 @@ class GpuModelBackendTest {
         Schedule bands = new Schedule.LockDataflow().persistent();
         for (GpuModelBackend backend : List.of(HOPPER, new GpuModelBackend("hopper-h100"))) {
             assertAllVerified(backend, NW, new int[] {70, 45}, List.of(bands));
-            assertAllVerified(backend, MIXED, new int[] {40, 100}, List.of(bands, new Schedule.LockDataflow().persistent().warpShared(8)));
+            // token groups of 8 rows (a shift) and of 6 (a division)
+            assertAllVerified(backend, MIXED, new int[] {40, 100}, List.of(bands, new Schedule.LockDataflow().persistent().warpShared(8),
+                    new Schedule.LockDataflow().persistent().warpShared(6)));
         }
         assertAllVerified(new GpuModelBackend("hopper-h200@sm.count=1@sm.maxBlocks=2"), NW, new int[] {50, 300}, List.of(bands));
         KernelGraph graph = Pipeline.compile(NW);
