@@ -66,7 +66,9 @@ class SimtDpxTest {
     /** A dependent chain of VIADDMNMX costs the profile's latency.dpx per instruction, whatever latency.alu says. */
     @Test
     void aDependentChainCostsLatencyDpxPerInstruction() {
-        String chain = "MOV R2, RZ;\n" + "VIADDMNMX R2, R2, R3, R4;\n".repeat(100);
+        // the last result is read, so that every instruction's latency is on the chain (a pipelined profile's warp does
+        // not wait for a result nothing reads)
+        String chain = "MOV R2, RZ;\n" + "VIADDMNMX R2, R2, R3, R4;\n".repeat(100) + "MOV R5, R2;\n";
         long measured = SimtSimulator.run(SimRequest.builder("chain.sass", chain).profile("hopper-h200").threads(1).build())
                 .totalCycles();
         long slower = SimtSimulator.run(SimRequest.builder("chain.sass", chain).profile("hopper-h200@latency.dpx=14")

@@ -50,6 +50,13 @@ public enum SimtOpcode {
     LDSLK("LDSLK", "pda"),
     STSUL("STSUL", "ar"),
     LDG("LDG", "da", "E", "32", "CG", "CV", "VOLATILE", "64"),
+    /**
+     * An asynchronous copy of a word (or a pair with {@code .64}) per active lane from global memory (second address)
+     * to shared memory (first address), while the warp goes on (cp.async, SASS LDGSTS); {@link #DEPBAR} waits for it.
+     */
+    LDGSTS("LDGSTS", "aa", "64"),
+    /** Waits until every asynchronous copy the warp issued has landed (cp.async.wait_all). */
+    DEPBAR("DEPBAR", ""),
     STG("STG", "ar", "E", "32", "CG", "CV", "VOLATILE", "64"),
     LD("LD", "da", "E", "32", "CG", "CV", "VOLATILE", "64"),
     ST("ST", "ar", "E", "32", "CG", "CV", "VOLATILE", "64"),

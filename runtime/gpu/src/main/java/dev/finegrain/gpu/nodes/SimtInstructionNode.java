@@ -24,6 +24,17 @@ public abstract class SimtInstructionNode extends Node {
     private final boolean synchronizeAfter;
     /** Registers it reads or writes (RZ left out): it may not issue while a load into one is in flight. */
     @CompilationFinal(dimensions = 1) private final int[] registersTouched;
+    /** Predicates it reads (its guard included) or writes (PT left out), for the scoreboard of a pipelined profile. */
+    @CompilationFinal(dimensions = 1) private final int[] predicatesTouched;
+    /** Registers and predicates it writes: where {@link #completed} marks its results pending. */
+    @CompilationFinal(dimensions = 1) private final int[] registersWritten;
+    @CompilationFinal(dimensions = 1) private final int[] predicatesWritten;
+    /**
+     * 0: the warp waits out the instruction's whole latency before it issues again (a profile that issues one
+     * instruction at a time); else the cycles before it issues again while the results are pending on the scoreboard
+     * ({@link #pipelineIssue}).
+     */
+    @CompilationFinal private int pipelinedIssueCycles;
 
     protected SimtInstructionNode(SimtInstruction instruction) {
         this.instruction = instruction;
@@ -31,6 +42,63 @@ public abstract class SimtInstructionNode extends Node {
         this.guardNegated = instruction.guard() != null && instruction.guard().negated();
         this.synchronizeAfter = instruction.has(SimtOpcode.SYNC_MODIFIER);
         this.registersTouched = registersTouched(instruction);
+        this.predicatesTouched = predicates(instruction, false);
+        this.registersWritten = registersWritten(instruction);
+        this.predicatesWritten = predicates(instruction, true);
+    }
+
+    /** The registers its {@code d} operands name, both halves of a pair, RZ left out. */
+    private static int[] registersWritten(SimtInstruction instruction) {
+        IntStream.Builder written = IntStream.builder();
+        String signature = instruction.opcode().signature().replace("?", "");
+        for (int i = 0; i < instruction.operands().size() && i < signature.length(); i++) {
+            if (signature.charAt(i) == 'd' && instruction.operand(i) instanceof SimtOperand.Register register
+                    && register.index() != SimtOperand.RZ) {
+                written.add(register.index());
+                if (SimtPairs.isPair(instruction, i)) {
+                    written.add(register.index() + 1);
+                }
+            }
+        }
+        return written.build().distinct().toArray();
+    }
+
+    /** The predicates it writes ({@code p} operands), or every predicate it names with its guard; PT left out. */
+    private static int[] predicates(SimtInstruction instruction, boolean writtenOnly) {
+        IntStream.Builder named = IntStream.builder();
+        String signature = instruction.opcode().signature().replace("?", "");
+        if (!writtenOnly && instruction.guard() != null) {
+            named.add(instruction.guard().index());
+        }
+        for (int i = 0; i < instruction.operands().size() && i < signature.length(); i++) {
+            if (instruction.operand(i) instanceof SimtOperand.Predicate predicate
+                    && (!writtenOnly || signature.charAt(i) == 'p')) {
+                named.add(predicate.index());
+            }
+        }
+        return named.build().filter(index -> index != SimtOperand.PT).distinct().toArray();
+    }
+
+    /**
+     * On a profile that pipelines issue ({@code issue.pipelined}): the warp may issue its next instruction
+     * {@code issueCycles} after this one, and only instructions that touch this one's results wait for them. The node
+     * factory sets it for instructions that are one instruction of the hardware, whose nodes end in {@link #completed}.
+     */
+    public final void pipelineIssue(int issueCycles) {
+        this.pipelinedIssueCycles = issueCycles;
+    }
+
+    /**
+     * The cycles before the warp issues again after this instruction, whose results are ready {@code latency} cycles
+     * from now: the whole latency, or, where issue is pipelined, the issue interval, with the results pending on the
+     * warp's scoreboard until then.
+     */
+    protected final int completed(SimtWarp warp, int latency) {
+        if (pipelinedIssueCycles == 0) {
+            return latency;
+        }
+        warp.resultsPending(registersWritten, predicatesWritten, warp.machine().cycle() + latency);
+        return pipelinedIssueCycles;
     }
 
     /** Every register an operand names, both halves of a 64-bit pair, so a load into either half holds the warp. */
@@ -56,8 +124,8 @@ public abstract class SimtInstructionNode extends Node {
      * touches still waits for a load (the scoreboard), it does nothing and the warp retries after the load delivers.
      */
     public final int executeGroup(SimtWarp warp) {
-        if (registersTouched.length > 0) {
-            int stall = warp.scoreboardStall(registersTouched);
+        if (registersTouched.length > 0 || predicatesTouched.length > 0) {
+            int stall = warp.scoreboardStall(registersTouched, predicatesTouched);
             if (stall > 0) {
                 warp.machine().notIssued(warp);
                 return stall;

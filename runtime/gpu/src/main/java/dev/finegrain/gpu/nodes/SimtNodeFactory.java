@@ -22,6 +22,7 @@ import dev.finegrain.gpu.nodes.expression.SimtPsetpNode;
 import dev.finegrain.gpu.nodes.expression.SimtRegisterReadNode;
 import dev.finegrain.gpu.nodes.expression.SimtS2rNode;
 import dev.finegrain.gpu.nodes.expression.SimtSelNode;
+import dev.finegrain.gpu.nodes.memory.SimtAsyncCopyNode;
 import dev.finegrain.gpu.nodes.memory.SimtAtomicNode;
 import dev.finegrain.gpu.nodes.memory.SimtAtomicOp;
 import dev.finegrain.gpu.nodes.memory.SimtGlobalLoadNode;
@@ -31,6 +32,7 @@ import dev.finegrain.gpu.nodes.memory.SimtLdslkNode;
 import dev.finegrain.gpu.nodes.memory.SimtStsNode;
 import dev.finegrain.gpu.nodes.memory.SimtStsulNode;
 import dev.finegrain.gpu.nodes.sync.SimtBarArriveNode;
+import dev.finegrain.gpu.nodes.sync.SimtDepbarNode;
 import dev.finegrain.gpu.nodes.sync.SimtBarRedPopcNode;
 import dev.finegrain.gpu.nodes.sync.SimtBarSyncNode;
 import dev.finegrain.gpu.nodes.sync.SimtLockBoxNode;
@@ -42,7 +44,9 @@ import dev.finegrain.gpu.nodes.sync.SimtVoteNode;
 import dev.finegrain.gpu.nodes.sync.SimtWarpSyncNode;
 import dev.finegrain.gpu.runtime.SimtProfile;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /** Turns parsed instructions into Truffle nodes, one per instruction plus the implicit EXIT after the last. */
 public final class SimtNodeFactory {
@@ -69,6 +73,31 @@ public final class SimtNodeFactory {
      * depends on the program only through a branch's reconvergence point.
      */
     static SimtInstructionNode create(SimtInstruction in, SimtProgram program, SimtProfile profile) {
+        SimtInstructionNode node = createNode(in, program, profile);
+        if (profile.pipelinedIssue() && oneHardwareInstruction(in)) {
+            boolean shuffle = in.opcode() == SimtOpcode.SHFL_UP || in.opcode() == SimtOpcode.SHFL_IDX;
+            node.pipelineIssue(shuffle ? profile.sharedIssueIntervalCycles() : profile.issueIntervalCycles());
+        }
+        return node;
+    }
+
+    /** Instructions whose results a pipelined profile's scoreboard tracks: those the hardware runs as one instruction. */
+    private static final Set<SimtOpcode> PIPELINED = EnumSet.of(SimtOpcode.MOV, SimtOpcode.MOV32I, SimtOpcode.IADD,
+            SimtOpcode.IMUL, SimtOpcode.IMAD, SimtOpcode.SHL, SimtOpcode.SHR, SimtOpcode.LOP_AND, SimtOpcode.LOP_OR,
+            SimtOpcode.LOP_XOR, SimtOpcode.SEL, SimtOpcode.ISETP, SimtOpcode.VIADDMNMX, SimtOpcode.FADD, SimtOpcode.FMUL,
+            SimtOpcode.FFMA, SimtOpcode.FMNMX, SimtOpcode.FSETP, SimtOpcode.DADD, SimtOpcode.DMUL, SimtOpcode.DFMA,
+            SimtOpcode.DSETP, SimtOpcode.I2F, SimtOpcode.F2I, SimtOpcode.F2F, SimtOpcode.PSETP, SimtOpcode.S2R,
+            SimtOpcode.SHFL_UP, SimtOpcode.SHFL_IDX);
+    /** Of those, the ones whose 64-bit integer forms are sequences of 32-bit instructions ({@code SimtSequences}). */
+    private static final Set<SimtOpcode> INTEGER = EnumSet.of(SimtOpcode.MOV, SimtOpcode.IADD, SimtOpcode.IMUL,
+            SimtOpcode.SHL, SimtOpcode.SHR, SimtOpcode.LOP_AND, SimtOpcode.LOP_OR, SimtOpcode.LOP_XOR, SimtOpcode.SEL,
+            SimtOpcode.ISETP);
+
+    private static boolean oneHardwareInstruction(SimtInstruction in) {
+        return PIPELINED.contains(in.opcode()) && !(INTEGER.contains(in.opcode()) && SimtPairs.usesPairs(in));
+    }
+
+    private static SimtInstructionNode createNode(SimtInstruction in, SimtProgram program, SimtProfile profile) {
         if (SimtPairs.usesPairs(in) || in.opcode() == SimtOpcode.IDIV || in.opcode() == SimtOpcode.IREM) {
             return SimtWideNodes.create(in, profile);
         }
@@ -100,6 +129,8 @@ public final class SimtNodeFactory {
             case LDSLK -> new SimtLdslkNode(in, predicate(in, 0), register(in, 1), address(in, 2), profile);
             case STSUL -> new SimtStsulNode(in, address(in, 0), source(in, 1), profile);
             case LDG, LD -> new SimtGlobalLoadNode(in, register(in, 0), address(in, 1), false, profile);
+            case LDGSTS -> new SimtAsyncCopyNode(in, address(in, 0), address(in, 1), in.has("64"), profile);
+            case DEPBAR -> new SimtDepbarNode(in, profile);
             case STG, ST -> new SimtGlobalStoreNode(in, address(in, 0), source(in, 1), null, profile);
             case ATOMS_CAS -> atomic(in, SimtAtomicOp.CAS, true, profile);
             case ATOMS_EXCH -> atomic(in, SimtAtomicOp.EXCH, true, profile);

@@ -37,7 +37,9 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           int lockBoxGrantCycles, boolean lockBoxReleasePrediction,
                           int lockBoxPredictedGrantCycles, String defaultGridBarrier, String defaultMutex,
                           boolean hasDpx, int dpxLatency, boolean hasWarpShuffle, int shuffleLatency,
-                          int warpSyncLatency) {
+                          int warpSyncLatency, boolean pipelinedIssue, int issueIntervalCycles,
+                          int sharedIssueIntervalCycles, boolean hasAsyncCopy, int asyncCopyIssueCycles,
+                          int asyncCopyLatency) {
 
     /** The inter-block barriers a profile may name as the best on its machine ({@code default.gridBarrier}). */
     public static final List<String> GRID_BARRIERS = List.of("atomic", "xf");
@@ -170,6 +172,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
             throw new SimUserException("profile " + source + ": pollLoop.yieldCycles and pollLoop.departureCycles need"
                     + " shared.pollCycles (a poll loop is found by the polls that port sees)");
         }
+        int issueCycles = v.atLeast("issue.cycles", 1, 1);
         return new SimtProfile(v.text("profile.name"), v.text("profile.description"),
                 SimMode.parse(v.text("profile.defaultMode")), v.positiveDecimal("clock.mhz"),
                 v.atLeast("sm.count", 1), maxThreadsPerSm, v.atLeast("sm.maxBlocks", 1),
@@ -210,7 +213,29 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.oneOf("default.gridBarrier", GRID_BARRIERS, "atomic"), v.oneOf("default.mutex", MUTEXES, "tas"),
                 v.bool("feature.dpx", false), v.atLeast("latency.dpx", 1, v.integer("latency.alu")),
                 v.bool("feature.warpShuffle", false), v.atLeast("latency.shuffle", 1, v.integer("latency.shared")),
-                v.atLeast("latency.warpSync", 1, v.integer("latency.alu")));
+                v.atLeast("latency.warpSync", 1, v.integer("latency.alu")),
+                v.bool("issue.pipelined", false), issueCycles, v.atLeast("issue.sharedCycles", 1, issueCycles),
+                v.bool("feature.asyncCopy", false), v.atLeast("asyncCopy.issueCycles", 1, issueCycles),
+                v.atLeast("latency.asyncCopy", 0, 0));
+    }
+
+    /**
+     * Cycles a warp's issue slot takes before it may issue again after an instruction whose result the scoreboard
+     * tracks (a load, or on a pipelined profile any one instruction of the hardware): {@code issue.cycles} where issue
+     * is pipelined, else {@code latency.alu}, the cost of any instruction on a profile that issues one at a time.
+     */
+    public int issueSlotCycles() {
+        return pipelinedIssue ? issueIntervalCycles : aluLatency;
+    }
+
+    /** The same for an instruction of the shared-memory pipe (LDS, STS, a shared atomic, a shuffle): {@code issue.sharedCycles}. */
+    public int sharedIssueSlotCycles() {
+        return pipelinedIssue ? sharedIssueIntervalCycles : aluLatency;
+    }
+
+    /** The same for an asynchronous copy (LDGSTS): {@code asyncCopy.issueCycles}. */
+    public int asyncCopyIssueSlotCycles() {
+        return pipelinedIssue ? asyncCopyIssueCycles : aluLatency;
     }
 
     /**

@@ -23,6 +23,8 @@ public final class SimtWarp {
     private final int[] registers;
     /** Scoreboard: the cycle at which each register's pending load delivers (0: nothing pending). */
     private final long[] registerReadyAt;
+    /** The same for predicates, written by compares on a profile that pipelines issue. */
+    private final long[] predicateReadyAt = new long[PREDICATES];
     private final int[] predicates = new int[PREDICATES];
     private final SimtDivergence divergence;
     private final int[] barrierOfLane = new int[WARP_SIZE];
@@ -54,6 +56,8 @@ public final class SimtWarp {
     private long[] lockBoxSince;
     private long[] lockBoxRestart;
     private long readyAt;
+    /** When the last of the warp's asynchronous copies (LDGSTS) lands in shared memory; 0 before any. */
+    private long asyncCopiesLandAt;
     private int schedulerSlot = -1;
 
     SimtWarp(SimtMachine machine, SimtBlock block, int index, int firstThread, int laneCount, int registerCount) {
@@ -125,12 +129,37 @@ public final class SimtWarp {
         }
     }
 
-    /** Cycles until every register in {@code touched} has its pending load, 0 when none is pending. */
-    public int scoreboardStall(int[] touched) {
+    /** An asynchronous copy of the warp lands at {@code cycle} (DEPBAR waits for the last one). */
+    public void asyncCopyPending(long cycle) {
+        asyncCopiesLandAt = Math.max(asyncCopiesLandAt, cycle);
+    }
+
+    public long asyncCopiesLandAt() {
+        return asyncCopiesLandAt;
+    }
+
+    /** The results of an instruction, {@code registers} and {@code predicates}, are ready at {@code cycle}. */
+    public void resultsPending(int[] registers, int[] predicates, long cycle) {
+        for (int register : registers) {
+            registerReadyAt[register] = cycle;
+        }
+        for (int predicate : predicates) {
+            predicateReadyAt[predicate] = cycle;
+        }
+    }
+
+    /**
+     * Cycles until every register in {@code registers} and predicate in {@code predicates} has its pending result, 0
+     * when none is pending.
+     */
+    public int scoreboardStall(int[] registers, int[] predicates) {
         long now = machine.cycle();
         long ready = 0;
-        for (int register : touched) {
+        for (int register : registers) {
             ready = Math.max(ready, registerReadyAt[register]);
+        }
+        for (int predicate : predicates) {
+            ready = Math.max(ready, predicateReadyAt[predicate]);
         }
         return ready > now ? (int) Math.min(Integer.MAX_VALUE, ready - now) : 0;
     }

@@ -35,7 +35,8 @@ class SimtMemoryPortTest {
         assertEquals(2.0, h100.smPartialStoreSectorCycles());
         long coalesced = cycles("hopper-h100", 2, "STG [R2], R1;") - cycles("hopper-h100", 2, "");
         long spread = cycles("hopper-h100", 7, "STG [R2], R1;") - cycles("hopper-h100", 7, "");
-        assertEquals(h100.aluLatency(), coalesced, "four full sectors pass while the store issues: only its issue");
+        assertEquals(Math.max(h100.issueSlotCycles(), 4), coalesced,
+                "the load waits behind the store's four full sectors, a cycle each, or the store's issue if it is longer");
         assertEquals(2 * 32, spread, "the load waits behind 32 partly written sectors, 2 cycles each");
     }
 

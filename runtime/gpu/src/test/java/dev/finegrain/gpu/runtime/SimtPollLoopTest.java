@@ -38,7 +38,8 @@ class SimtPollLoopTest {
 
     /**
      * One warp loads word 0 {@code ROUNDS} times through one LDS (or, with {@code moving}, the next word each time);
-     * with {@code laneLeaves}, lane l leaves the loop after l + 1 iterations.
+     * with {@code laneLeaves}, lane l leaves the loop after l + 1 iterations. Each iteration reads the loaded word, as a
+     * poll does, so that its time is its instructions' and not the load's alone, and the costs add to it whole.
      */
     private static String loop(boolean moving, boolean laneLeaves) {
         return """
@@ -46,6 +47,7 @@ class SimtPollLoopTest {
                 MOV R2, RZ;
                 MOV32I R5, 0x0;
                 again: LDS R3, [R2];
+                IADD R7, R3, 0x1;
                 IADD R2, R2, %s;
                 IADD R5, R5, 0x1;
                 %s
@@ -64,8 +66,8 @@ class SimtPollLoopTest {
 
     @Test
     void anIterationInWhichSomeLanesLeavePaysTheDeparture() throws IOException {
-        assertEquals(87, H100.pollLoopDepartureCycles());
-        assertEquals(31 * 43 + 30 * 87, extra(loop(false, true), 32),
+        assertEquals(107, H100.pollLoopDepartureCycles());
+        assertEquals(31 * 43 + 30 * 107, extra(loop(false, true), 32),
                 "lane l leaves after l + 1 iterations: iterations 2 to 32 poll, and in 2 to 31 one lane leaves while"
                         + " others stay; in the 32nd the last lane leaves alone (the yield only)");
     }
@@ -135,7 +137,7 @@ class SimtPollLoopTest {
 
     @Test
     void theDeparturesFitGivesAnIterationInWhichALaneLeavesTheH100s() throws IOException {
-        assertEquals(177.2, spinrateIteration(true), 0.5, "87 was fitted so that this iteration matches the H100's 177.3"
+        assertEquals(177.0, spinrateIteration(true), 0.5, "107 was fitted so that this iteration matches the H100's 177.3"
                 + " (tileloop_spinrate_poll_onelaneleaves); a model change that moves it moves the fit");
     }
 }

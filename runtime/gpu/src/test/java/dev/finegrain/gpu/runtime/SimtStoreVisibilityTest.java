@@ -16,11 +16,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A shared store reaches the block's other threads {@code shared.storeVisibleCycles} after it issues. */
 class SimtStoreVisibilityTest {
 
-    /** Kernel cycles of one warp whose lanes store their index to {@code store}, then load {@code load}. */
+    /**
+     * Kernel cycles of one warp whose lanes store their index to {@code store}, then load {@code load}; an add waits for
+     * R2 first, so that a store to [R2] and one to [RZ] issue at the same cycle.
+     */
     private static long cycles(String profile, String store, String between, String load) {
         String program = """
                 S2R R1, SR_TID.X;
                 SHL R2, R1, 0x2;
+                IADD R9, R2, RZ;
                 STS [%s], R1;
                 %s
                 LDS R3, [%s];
@@ -36,8 +40,8 @@ class SimtStoreVisibilityTest {
         assertEquals(42, h100.sharedStoreVisibleCycles());
         long others = cycles("hopper-h100", "RZ", "", "RZ");
         long own = cycles("hopper-h100", "R2", "", "R2");
-        assertEquals(h100.sharedStoreVisibleCycles() - h100.aluLatency(), others - own,
-                "lane 31 wins the store to word 0; the other lanes' load issues one store issue (5 cycles) after it"
+        assertEquals(h100.sharedStoreVisibleCycles() - h100.sharedIssueSlotCycles(), others - own,
+                "lane 31 wins the store to word 0; the other lanes' load issues one store issue (issue.sharedCycles) after it"
                         + " and waits the rest of the 42; a lane reading its own word waits for nothing");
     }
 

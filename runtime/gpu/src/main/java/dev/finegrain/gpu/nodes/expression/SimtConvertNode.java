@@ -49,7 +49,7 @@ public final class SimtConvertNode extends SimtInstructionNode {
             }
         }
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 
     private long convert(long integer) {

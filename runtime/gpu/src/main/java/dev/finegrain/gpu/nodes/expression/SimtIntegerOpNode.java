@@ -37,7 +37,7 @@ public abstract class SimtIntegerOpNode extends SimtInstructionNode {
     protected final int execute(SimtWarp warp, int active) {
         executeLanes(warp, active);
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 
     protected abstract void executeLanes(SimtWarp warp, int active);

@@ -55,7 +55,7 @@ public final class SimtIsetpNode extends SimtInstructionNode {
         warp.writePredicate(destination, active, combine.apply(holds, carried));
         warp.writePredicate(complement, active, combine.apply(~holds, carried));
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 
     private boolean compare(int x, int y) {

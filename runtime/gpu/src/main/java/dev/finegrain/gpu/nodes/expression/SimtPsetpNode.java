@@ -40,7 +40,7 @@ public final class SimtPsetpNode extends SimtInstructionNode {
         warp.writePredicate(destination, active, second.apply(combined, carried));
         warp.writePredicate(complement, active, second.apply(~combined, carried));
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 
     private int read(SimtWarp warp, int i) {

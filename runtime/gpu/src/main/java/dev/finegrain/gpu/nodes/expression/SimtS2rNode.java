@@ -31,7 +31,7 @@ public final class SimtS2rNode extends SimtInstructionNode {
             warp.writeRegister(lane, destination, value(warp, lane));
         }
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 
     private int value(SimtWarp warp, int lane) {

@@ -36,6 +36,6 @@ public final class SimtSelNode extends SimtInstructionNode {
             warp.writeRegister(lane, destination, value);
         }
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 }

@@ -39,6 +39,6 @@ public final class SimtWideOpNode extends SimtInstructionNode {
             warp.writePair(lane, destination, op.apply(x, y, z));
         }
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 }

@@ -35,6 +35,6 @@ public final class SimtWideSelNode extends SimtInstructionNode {
             warp.writePair(lane, destination, value);
         }
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 }

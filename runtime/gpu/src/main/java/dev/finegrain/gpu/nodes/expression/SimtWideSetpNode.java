@@ -58,7 +58,7 @@ public final class SimtWideSetpNode extends SimtInstructionNode {
         warp.writePredicate(destination, active, combine.apply(holds, carried));
         warp.writePredicate(complement, active, combine.apply(~holds, carried));
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 
     private boolean compare(long x, long y) {

@@ -3,6 +3,7 @@ package dev.finegrain.gpu.nodes.memory;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.isa.SimtInstruction;
+import dev.finegrain.gpu.isa.SimtOpcode;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
 import dev.finegrain.gpu.runtime.SimtMemory;
@@ -19,7 +20,10 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     private final int baseRegister;
     private final int offset;
-    /** One issue slot, taken as an ALU instruction's latency (the model's unit of issue). */
+    /**
+     * One issue slot: a shared-memory access's ({@link SimtProfile#sharedIssueSlotCycles}) or any other's
+     * ({@link SimtProfile#issueSlotCycles}).
+     */
     protected final int issueCycles;
     private final int sharedLatency;
     private final int sharedReplayCycles;
@@ -28,11 +32,15 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     /** Whether polls and stores queue at the SM's shared poll port (a profile constant, as above). */
     private final boolean hasPollPort;
 
+    /** The instructions that go through the SM's shared-memory pipe. */
+    private static final java.util.Set<SimtOpcode> SHARED = java.util.EnumSet.of(SimtOpcode.LDS, SimtOpcode.STS,
+            SimtOpcode.LDSLK, SimtOpcode.STSUL, SimtOpcode.ATOMS_ADD, SimtOpcode.ATOMS_CAS, SimtOpcode.ATOMS_EXCH);
+
     protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address, SimtProfile profile) {
         super(instruction);
         this.baseRegister = address.baseRegister();
         this.offset = address.offset();
-        this.issueCycles = profile.aluLatency();
+        this.issueCycles = SHARED.contains(instruction.opcode()) ? profile.sharedIssueSlotCycles() : profile.issueSlotCycles();
         this.sharedLatency = profile.sharedLatency();
         this.sharedReplayCycles = profile.sharedReplayCycles();
         this.hasSharedPort = profile.sharedPortCycles() > 0;

@@ -23,7 +23,7 @@ public final class SimtNanosleepNode extends SimtInstructionNode {
         super(instruction);
         this.duration = duration;
         this.profile = profile;
-        this.issueCycles = profile.aluLatency();
+        this.issueCycles = profile.issueSlotCycles();
         this.hasNanosleep = profile.hasNanosleep();
     }
 

@@ -53,7 +53,7 @@ public final class SimtShuffleNode extends SimtInstructionNode {
             warp.writeRegister(lane, destination, values != null ? values[from] : warp.readRegister(from, source));
         }
         fallThrough(warp);
-        return latency;
+        return completed(warp, latency);
     }
 
     private int[] sources(SimtWarp warp) {
