@@ -6,8 +6,10 @@ import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.ir.Loads;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -73,6 +75,7 @@ final class SimtBandStep {
             asm.emit("ISETP.LT.AND P6, PT, " + i + ", " + SimtAssembler.immediate(mapping.rows()) + ", P6");
             asm.emit("ISETP.LT.AND P6, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P6   // I compute");
         }
+        Map<List<Integer>, String> staged = loadStagedInputs(i);
         // what comes from the lanes to the left, shuffled by every lane before any branch
         Map<Source, String> shuffled = new HashMap<>();
         for (BandRead read : mapping.reads()) {
@@ -89,10 +92,17 @@ final class SimtBandStep {
                 shuffled.put(from, value);
             }
         }
+        // every edge window load is started before the first select waits for one, as nvcc orders them
+        Map<BandRead, String> fromEdge = new HashMap<>();
+        for (BandRead read : mapping.reads()) {
+            if (read.columnsBack() > 0) {
+                fromEdge.put(read, loadEdgeWindow(read, k));
+            }
+        }
         Map<BandRead, String> resolved = new HashMap<>();
         for (BandRead read : mapping.reads()) {
             if (!read.samePoint()) {
-                resolved.put(read, resolve(read, k, shuffled.get(Source.of(read))));
+                resolved.put(read, resolve(read, fromEdge.get(read), shuffled.get(Source.of(read))));
             }
         }
         for (IrField field : steady ? List.<IrField>of() : cx.fieldsWithHistory()) {
@@ -103,7 +113,7 @@ final class SimtBandStep {
         if (!steady) {
             asm.emit("!P6", "BRA " + outside);
         }
-        compute(i, j, resolved);
+        compute(i, j, resolved, staged);
         if (!steady) {
             asm.emit("BRA " + joined);
             asm.place(outside);
@@ -116,8 +126,38 @@ final class SimtBandStep {
         }
     }
 
+    /**
+     * The step's reads of inputs that have rings, loaded from my column of the ring at the step's start, as nvcc starts
+     * them under the shuffles: per field and row offset, the register that holds the value. A lane outside the domain
+     * loads a slot it does not use.
+     */
+    private Map<List<Integer>, String> loadStagedInputs(String i) {
+        Map<List<Integer>, String> staged = new LinkedHashMap<>();
+        for (int actorId : graph.actorOrder()) {
+            Loads.forEach(graph.actor(actorId).body(), load -> {
+                IrField field = graph.field(load.field());
+                List<Integer> key = List.of(field.id(), load.offset()[0]);
+                if (!field.isInput() || !mapping.staged(field) || staged.containsKey(key)) {
+                    return;
+                }
+                BandMapping.Ring ring = mapping.inputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
+                String row = i;
+                if (load.offset()[0] != 0) {
+                    row = asm.register();
+                    asm.emit("IADD " + row + ", " + i + ", " + SimtAssembler.immediate(load.offset()[0]));
+                }
+                String value = asm.register(field.type());
+                asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(cx.ringSlot(ring, row), 0)
+                        + "   // " + field.name() + "[i" + (load.offset()[0] == 0 ? "" : (load.offset()[0] > 0 ? "+" : "") + load.offset()[0])
+                        + ", j] from my ring");
+                staged.put(key, value);
+            });
+        }
+        return staged;
+    }
+
     /** My point: its actors, the ring and edge stores, my value for the lanes to my right and below. */
-    private void compute(String i, String j, Map<BandRead, String> resolved) {
+    private void compute(String i, String j, Map<BandRead, String> resolved, Map<List<Integer>, String> staged) {
         String g = point;
         String wide = null;
         if (layout.hasWideFields()) {
@@ -130,6 +170,9 @@ final class SimtBandStep {
             IrField field = graph.field(load.field());
             if (field.isState()) {
                 return resolved.get(new BandRead(field, -load.offset()[0], -load.offset()[1]));
+            }
+            if (mapping.staged(field)) {
+                return staged.get(List.of(field.id(), load.offset()[0]));
             }
             String value = asm.register(field.type());
             asm.emit("LDG" + SimtAssembler.width(field.type()) + " " + value + ", "
@@ -190,20 +233,26 @@ final class SimtBandStep {
      * shuffle) and, for the lanes left of that reach, the edge window, which every lane loads at a clamped index and
      * keeps only where its lane needs it, so that the step has no branch.
      */
-    private String resolve(BandRead read, String k, String shuffledValue) {
+    private String resolve(BandRead read, String fromEdge, String shuffledValue) {
         IrField field = read.field();
         if (read.columnsBack() == 0) {
             return cx.history.get(field)[read.rowsBack() - 1];
         }
-        String at = asm.register();
-        asm.emit("IMAD " + at + ", " + k + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(field.type())) + ", " + cx.edgeReads.get(read));
-        String fromEdge = asm.register(field.type());
-        asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + fromEdge + ", " + SimtAssembler.address(at, 0));
         String value = asm.register(field.type());
         asm.emit("ISETP.LT.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(read.columnsBack()) + ", PT");
         asm.emit("SEL" + SimtAssembler.width(field.type()) + " " + value + ", " + fromEdge + ", " + shuffledValue + ", P0   // "
                 + text(read) + ": the left band's edge, or lane l-" + read.columnsBack());
         return value;
+    }
+
+    /** A read across the lanes: its value in the edge window at step {@code k}, which the lanes left of its reach take. */
+    private String loadEdgeWindow(BandRead read, String k) {
+        IrField field = read.field();
+        String at = asm.register();
+        asm.emit("IMAD " + at + ", " + k + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(field.type())) + ", " + cx.edgeReads.get(read));
+        String fromEdge = asm.register(field.type());
+        asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + fromEdge + ", " + SimtAssembler.address(at, 0));
+        return fromEdge;
     }
 
     private void shiftHistory() {

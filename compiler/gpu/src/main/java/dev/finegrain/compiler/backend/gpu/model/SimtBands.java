@@ -20,8 +20,9 @@ import java.util.Optional;
  * memory; in each step every lane shuffles in (SHFL.UP) what its reads need from the lanes to its left, the lanes whose
  * row is in the domain compute their point into the output ring and publish what the band to the right waits for, and
  * after the chunk the rows it finished go to global memory. The edge's tokens are the mechanism's {@link SimtSync} band
- * protocol. The model has no asynchronous copy, so the mapping gives it no input rings: inputs are read from global
- * memory in the step, as the mapping says for such a machine.
+ * protocol. Inputs read in the lane's own column come from the mapping's input rings, copied a chunk ahead by
+ * asynchronous copies (LDGSTS, waited for by DEPBAR at the next chunk's start) where the profile has them; other inputs
+ * are read from global memory in the step.
  */
 final class SimtBands {
 
@@ -92,6 +93,7 @@ final class SimtBands {
         asm.place("chunk");
         asm.emit("ISETP.GE.AND P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.stepsPerBand()) + ", PT");
         asm.emit("P0", "BRA band_done");
+        stageNextChunk();
         chunkEdge();
         asm.comment("a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks");
         asm.emit("ISETP.GE.AND P0, PT, " + cx.base + ", 0x20, PT");
@@ -192,7 +194,7 @@ final class SimtBands {
                     + read.field().name() + "[i-" + read.rowsBack() + ", j-" + read.columnsBack() + "] in the window at step 0");
             cx.edgeReads.put(read, at);
         }
-        for (BandMapping.Ring ring : mapping.outputRings()) {
+        for (BandMapping.Ring ring : rings()) {
             String at = asm.register();
             asm.emit("IMAD " + at + ", " + cx.lane + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(ring.field().type())) + ", " + warpRings);
             asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate(ring.offsetBytes()) + "   // my column of "
@@ -239,6 +241,76 @@ final class SimtBands {
         }
         asm.emit("MOV " + cx.seen + ", RZ   // tokens of the band to the left already waited for");
         asm.emit("MOV " + cx.base + ", RZ");
+        for (BandMapping.Ring ring : mapping.inputRings()) {
+            asm.comment("the first chunk's rows of input " + ring.field().name() + ", copied into my ring while the warp goes on");
+            stage(ring, -31 - ring.highestRowBack(), 31 - ring.lowestRowBack());
+        }
+    }
+
+    /** The input rings, then the output rings: each gets my column's address in its row 0. */
+    private List<BandMapping.Ring> rings() {
+        return java.util.stream.Stream.concat(mapping.inputRings().stream(), mapping.outputRings().stream()).toList();
+    }
+
+    /**
+     * At a chunk's start, where inputs have rings: wait until this chunk's input rows have landed (each lane copied and
+     * reads its own column, so no lane waits for another), then start the copies of the next chunk's new rows.
+     */
+    private void stageNextChunk() {
+        if (mapping.inputRings().isEmpty()) {
+            return;
+        }
+        asm.section("a chunk: its input rows have landed; the next chunk's are copied while this one computes");
+        asm.emit("DEPBAR   // this chunk's input rows have landed (each lane copies and reads its own column)");
+        for (BandMapping.Ring ring : mapping.inputRings()) {
+            String from = asm.register();
+            asm.emit("IADD " + from + ", " + cx.base + ", " + SimtAssembler.immediate(32 - ring.lowestRowBack()));
+            stage(ring, from, 31);
+        }
+    }
+
+    /** Copies rows {@code first} to {@code last} of my column of an input ring's field, clamped to the padded field. */
+    private void stage(BandMapping.Ring ring, int first, int last) {
+        String from = asm.register();
+        asm.emit("MOV32I " + from + ", " + SimtAssembler.immediate(first));
+        stage(ring, from, last - first);
+    }
+
+    /**
+     * Starts the copies of rows {@code from} (a register) to {@code from + span} of my column of an input ring's field,
+     * clamped to the padded field's rows; a lane right of the domain copies nothing.
+     */
+    private void stage(BandMapping.Ring ring, String from, int span) {
+        IrField field = ring.field();
+        String r = asm.register();
+        String to = asm.register();
+        String at = asm.register();
+        String slot = asm.register();
+        String loop = asm.label("copy_row");
+        String done = asm.label("copied");
+        int low = -cx.layout.haloLow()[0];
+        int high = mapping.rows() - 1 + cx.layout.haloHigh()[0];
+        asm.emit("ISETP.GE.AND P0, PT, " + cx.column + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
+        asm.emit("P0", "BRA " + done);
+        asm.emit("MOV " + r + ", " + from);
+        asm.emit("ISETP.LT.AND P0, PT, " + from + ", " + SimtAssembler.immediate(low) + ", PT");
+        asm.emit("P0", "MOV32I " + r + ", " + SimtAssembler.immediate(low));
+        asm.emit("IADD " + to + ", " + from + ", " + SimtAssembler.immediate(span));
+        asm.emit("ISETP.GT.AND P0, PT, " + to + ", " + SimtAssembler.immediate(high) + ", PT");
+        asm.emit("P0", "MOV32I " + to + ", " + SimtAssembler.immediate(high));
+        String global = cx.fieldAddress(field, r, cx.column);
+        asm.emit("MOV " + at + ", " + global + "   // my column of " + field.name() + " at the first row copied");
+        asm.place(loop);
+        asm.emit("ISETP.GT.AND P0, PT, " + r + ", " + to + ", PT");
+        asm.emit("P0", "BRA " + done);
+        asm.emit("LOP.AND " + slot + ", " + r + ", " + SimtAssembler.immediate(ring.rows() - 1));
+        asm.emit("IMAD " + slot + ", " + slot + ", " + SimtAssembler.immediate((long) ring.stride() * GpuTarget.elementBytes(field.type()))
+                + ", " + cx.ringColumns.get(field));
+        asm.emit("LDGSTS" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(slot, 0) + ", " + SimtAssembler.address(at, 0));
+        asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate((long) cx.layout.extent(1) * GpuTarget.elementBytes(field.type())));
+        asm.emit("IADD " + r + ", " + r + ", 0x1");
+        asm.emit("BRA " + loop);
+        asm.place(done);
     }
 
     /**

@@ -174,6 +174,15 @@ class GpuModelBackendTest {
         }
         assertAllVerified(new GpuModelBackend("hopper-h200@sm.count=1@sm.maxBlocks=2"), NW, new int[] {50, 300}, List.of(bands));
         KernelGraph graph = Pipeline.compile(NW);
+        // the reference comes through an input ring copied a chunk ahead where the profile copies asynchronously, and
+        // is read in the step from global memory where it does not
+        GpuModelBackend noAsyncCopy = new GpuModelBackend("hopper-h200@feature.asyncCopy=false");
+        assertAllVerified(noAsyncCopy, NW, new int[] {70, 45}, List.of(bands));
+        Variant tinyBands = new Variant(graph, SchedulePlanner.plan(graph, bands), Optional.of(LockMechanism.TINY_LOCK));
+        String ringed = HOPPER.lower(tinyBands, new int[] {70, 45}).program();
+        assertTrue(ringed.contains("LDGSTS") && ringed.contains("DEPBAR"), ringed);
+        String direct = noAsyncCopy.lower(tinyBands, new int[] {70, 45}).program();
+        assertFalse(direct.contains("LDGSTS") || direct.contains("DEPBAR"), direct);
         assertEquals(List.of(LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.TINY_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG),
                 HOPPER.mechanisms(SchedulePlanner.plan(graph, bands)).stream().filter(m -> m == LockMechanism.TINY_LOCK
                         || m == LockMechanism.ATOMIC_SPIN_LOCK || m == LockMechanism.ACQUIRE_RELEASE_FLAG).toList());
