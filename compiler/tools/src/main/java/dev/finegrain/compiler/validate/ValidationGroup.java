@@ -30,6 +30,24 @@ public record ValidationGroup(String kernel, String size, List<ValidationPair> r
         return realWinner().variant().equals(modelWinner().variant());
     }
 
+    /**
+     * Whether the model's pick, though another variant than the real winner, ran on the GPU within the timed runs'
+     * spread of the winner (its real time at most the larger of the two rows' spreads above the winner's): a near tie,
+     * which no model can be asked to break. False where a spread is unknown.
+     */
+    public boolean nearTie() {
+        if (sameWinner()) {
+            return false;
+        }
+        double spread = Math.max(realWinner().realSpread(), modelWinner().realSpread());
+        return !Double.isNaN(spread) && modelWinner().realUs() / realWinner().realUs() - 1 <= spread;
+    }
+
+    /** Whether the model picks the real winner, or a variant in a near tie with it ({@link #nearTie}). */
+    public boolean winnerOrTie() {
+        return sameWinner() || nearTie();
+    }
+
     /** Whether the model orders every variant exactly as the real GPU does. */
     public boolean sameOrder() {
         for (int v = 0; v < realOrder.size(); v++) {

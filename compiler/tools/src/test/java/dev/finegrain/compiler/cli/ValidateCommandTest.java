@@ -73,7 +73,7 @@ class ValidateCommandTest {
         assertTrue(page.contains("| warp-chain | 128 | lock-dataflow:persistent tiny-lock (4.0) | model row skipped: backend"
                 + " 'gpu-model:hopper-h100' cannot use mechanism 'tiny-lock' for kernel 'warp-chain': lock-dataflow:persistent deals"
                 + " bands of columns to warps, which needs a 2D domain"), page);
-        assertTrue(page.contains("| winner agreement, (kernel, size) pairs |"), page);
+        assertTrue(page.contains("| winner agreement, (kernel, size) pairs, near ties as ties |"), page);
         assertTrue(Files.readString(folder.resolve("validation.json")).contains("\"profile\": \"gpu-model:hopper-h100\""));
     }
 
