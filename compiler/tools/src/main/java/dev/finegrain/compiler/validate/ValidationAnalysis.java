@@ -185,9 +185,14 @@ public record ValidationAnalysis(List<ValidationPair> pairs, List<ValidationGrou
         return row.details().get("us") instanceof Number us ? us.doubleValue() : Double.NaN;
     }
 
-    /** (slowest - fastest) / median of a real row's timed runs, from its {@code runs_us} detail. */
+    /**
+     * (slowest - fastest) / median of a real row's timed runs, from its {@code runs_us} detail: a list where the row
+     * came from a results file, the list's text where it came from a table.
+     */
     private static double spread(ResultRow row) {
-        if (!(row.details().get("runs_us") instanceof String runs)) {
+        Object detail = row.details().get("runs_us");
+        String runs = detail instanceof List<?> list ? list.toString() : detail instanceof String text ? text : null;
+        if (runs == null) {
             return Double.NaN;
         }
         String inner = runs.replace("[", "").replace("]", "").trim();

@@ -87,7 +87,7 @@ class ValidationAnalysisTest {
     void aPickWithinTheRunsSpreadOfTheWinnerIsANearTie() {
         List<ResultRow> real = List.of(
                 real("64x64", "wavefront", "-", 100, "[95, 100, 106]"),
-                real("64x64", "lock-dataflow", "tiny-lock", 104, "[103, 104, 105]"),
+                realListed("64x64", "lock-dataflow", "tiny-lock", 104, List.of(103.0, 104.0, 105.0)),
                 real("128x128", "wavefront", "-", 100, "[99, 100, 101]"),
                 real("128x128", "lock-dataflow", "tiny-lock", 104, "[103, 104, 105]"));
         List<ResultRow> model = List.of(
@@ -100,6 +100,7 @@ class ValidationAnalysisTest {
         ValidationGroup narrow = analysis.groups().get(1);
         assertTrue(wide.nearTie(), "4 % slower, within the winner's 11 % spread");
         assertFalse(narrow.nearTie(), "4 % slower, outside both rows' 2 % spreads");
+        assertEquals(0.02 / 1.04, wide.modelWinner().realSpread(), 1e-9, "a results file's list of runs has a spread too");
         assertEquals(0.0, analysis.winnerAgreement(), 1e-12);
         assertEquals(0.5, analysis.winnerOrTieAgreement(), 1e-12);
         assertFalse(analysis.winnerTargetMet());
@@ -136,6 +137,12 @@ class ValidationAnalysisTest {
         Map<String, Object> details = runs == null ? Map.of("us", us) : Map.of("us", us, "runs_us", runs);
         return new ResultRow("needleman-wunsch", size, schedule, "cuda:sm_90", mechanism, "per-thread", "shared",
                 RowStatus.VERIFIED, "cells_per_s", 1, "cells/s", 42, "", details);
+    }
+
+    /** A real row as a results file gives it: its runs a list. */
+    private static ResultRow realListed(String size, String schedule, String mechanism, double us, List<Double> runs) {
+        return new ResultRow("needleman-wunsch", size, schedule, "cuda:sm_90", mechanism, "per-thread", "shared",
+                RowStatus.VERIFIED, "cells_per_s", 1, "cells/s", 42, "", Map.of("us", us, "runs_us", runs));
     }
 
     private static ResultRow model(String size, String schedule, String mechanism, double us) {
