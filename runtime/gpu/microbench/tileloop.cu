@@ -252,13 +252,16 @@ __global__ void k_stld(int n, long long* out) {
 // iteration, runtime trip count: the poll's load and branch without polling); SHAPE 5: the same chase with volatile
 // loads; SHAPE 6: the poll of SHAPE 0 with eight independent adds per iteration. SHAPES 7-9: SHAPES 0-2 where lane l
 // also leaves the loop after l + 1 iterations, so one lane leaves in every iteration (as in a hand-off along the
-// lanes) with no store to wait for (spin = 0: the flag is never raised while they run). out[0] = warp 1's last lane's
-// cycles, out[1] = its iterations.
+// lanes) with no store to wait for (spin = 0: the flag is never raised while they run). SHAPES 10 and 11: the poll
+// as an atomic exchange on the lane's own word (lock-dataflow's atomic spin-lock), failing, and with lane l leaving
+// after l + 1 iterations. out[0] = warp 1's last lane's cycles, out[1] = its iterations.
 template <int SHAPE>
 __global__ void k_spinrate(int spin, long long* out, unsigned* sink) {
     __shared__ volatile unsigned flags[64];
+    __shared__ unsigned mutex[32];   // SHAPES 10, 11: the producers' mutexes, held (1)
     int t = threadIdx.x, w = t >> 5, l = t & 31;
     if (t < 64) flags[t] = 0;
+    if (t < 32) mutex[t] = 1;
     __syncthreads();
     unsigned it = 0, acc = t;
     if (w == 0) {
@@ -267,6 +270,9 @@ __global__ void k_spinrate(int spin, long long* out, unsigned* sink) {
             while (clk() - c < spin) { }
             flags[0] = 1;
             flags[1] = 1;
+            if (SHAPE == 10) {
+                for (int k = 0; k < 32; k++) atomicExch(&mutex[k], 0u);
+            }
         }
         return;
     }
@@ -308,6 +314,15 @@ __global__ void k_spinrate(int spin, long long* out, unsigned* sink) {
         while (!done) {
             it++;
             if (flags[0] != 0) { flags[32 + l] = 1; done = true; }
+        }
+    } else if (SHAPE == 10 || SHAPE == 11) {
+        // an atomic poll, as lock-dataflow's atomic spin-lock takes a token: exchange a 1 into the lane's own word (the
+        // producer's mutex, held at 1); a 0 back means free, which the lane puts back. SHAPE 11: lane l also leaves after
+        // l + 1 iterations (the mutexes stay held).
+        while (true) {
+            it++;
+            if (atomicExch(&mutex[l], 1u) == 0) { atomicExch(&mutex[l], 0u); break; }
+            if (SHAPE == 11 && it > (unsigned)l) break;
         }
     } else if (SHAPE == 4 || SHAPE == 5) {
         __shared__ unsigned self[64];
@@ -485,13 +500,14 @@ int main() {
             "one thread; a store to the word the dependent load then reads; cycles per iteration");
     // One failing iteration of each loop shape.
     {
-        const char* shape_name[10] = {"poll", "tileloop", "storeinside", "imadloop", "ldschase", "ldschase_volatile",
+        const char* shape_name[12] = {"poll", "tileloop", "storeinside", "imadloop", "ldschase", "ldschase_volatile",
                                       "poll_8adds", "poll_onelaneleaves", "storeinside_onelaneleaves",
-                                      "tileloop_onelaneleaves"};
+                                      "tileloop_onelaneleaves", "atomicpoll", "atomicpoll_onelaneleaves"};
         auto rate = [&](int shape, auto kernel) {
             std::vector<double> per;
             for (int r = 0; r < 10; r++) {
-                kernel<<<1, 64>>>(shape >= 7 ? 1000000 : 20000, d_out, d_sink);
+                bool leaves = (shape >= 7 && shape <= 9) || shape == 11;
+                kernel<<<1, 64>>>(leaves ? 1000000 : 20000, d_out, d_sink);
                 CHECK(cudaGetLastError());
                 CHECK(cudaDeviceSynchronize());
                 long long h[2];
@@ -501,7 +517,7 @@ int main() {
             std::sort(per.begin(), per.end());
             printf("R,tileloop_spinrate_%s,%.3f,cycles,%zu,%s; min %.2f max %.2f\n",
                    shape_name[shape], median(per), per.size(),
-                   shape >= 7 ? "one iteration of the loop in which one lane of warp 1 leaves (32 iterations)"
+                   (shape >= 7 && shape <= 9) || shape == 11 ? "one iteration of the loop in which one lane of warp 1 leaves (32 iterations)"
                               : "one failing iteration of the loop (32 lanes of warp 1, about 20000 cycles)",
                    per.front(), per.back());
             fflush(stdout);
@@ -516,6 +532,8 @@ int main() {
         rate(7, k_spinrate<7>);
         rate(8, k_spinrate<8>);
         rate(9, k_spinrate<9>);
+        rate(10, k_spinrate<10>);
+        rate(11, k_spinrate<11>);
     }
     // Divergence outside a spin loop.
     measure("tileloop_ifs_onelane", 32.0, [&] { k_ifs<0><<<1, 32>>>(1, d_out, d_sink); },

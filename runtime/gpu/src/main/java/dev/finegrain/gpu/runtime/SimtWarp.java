@@ -80,7 +80,7 @@ public final class SimtWarp {
     }
 
     /**
-     * Whether shared load {@code instruction}, run for the {@code active} lanes reading {@code addresses} (in lane
+     * Whether shared load (or atomic) {@code instruction}, run for the {@code active} lanes reading {@code addresses} (in lane
      * order), is a poll: its first active lane reads the address that lane read the last time it ran this instruction
      * ({@link SimtSharedPollPort}). Remembers every active lane's address either way. Asking the lane rather than the
      * warp finds the poll of a lane waiting in a token chain, whose warp's first waiting lane changes at every hand-off.

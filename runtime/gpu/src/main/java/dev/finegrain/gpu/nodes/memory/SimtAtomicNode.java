@@ -61,6 +61,7 @@ public final class SimtAtomicNode extends SimtMemoryAccessNode {
         if (!shared) {
             return SimtGlobalLines.atomicCycles(warp, addresses, count);
         }
+        noteAtomicPoll(warp, active, count, addresses);
         int serialized = sameWordDegree(addresses, count);
         int portWait = count == 0 ? 0 : sharedPortWait(warp, serialized);
         return portWait + pollPortStoreWait(warp, count) + sharedLatency + sharedAtomicCycles * serialized;

@@ -129,6 +129,18 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     }
 
     /**
+     * A shared atomic of {@code count} {@code active} lanes on bytes {@code addresses} (in lane order): where its first
+     * active lane takes the address it took last time through this instruction, it is a poll for the poll loop's costs
+     * ({@code SimtPollLoop}), as a spin-lock's exchange loop is on the GPU; it queues at the poll port as every atomic
+     * does. Nothing on a profile without the poll port.
+     */
+    protected final void noteAtomicPoll(SimtWarp warp, int active, int count, int[] addresses) {
+        if (hasPollPort && count != 0) {
+            warp.repeatsSharedLoad(instruction.index(), active, addresses);
+        }
+    }
+
+    /**
      * Cycles a shared load of {@code count} {@code active} lanes reading bytes {@code addresses} (in lane order) waits
      * at its SM's shared poll port ({@link SimtSharedPollPort}): 0 unless it is a poll; 0 on a profile without the port.
      */
