@@ -71,7 +71,7 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
         return new GpuTarget(profile.name(), "profile " + profile.name(), profile.maxThreadsPerBlock(),
                 profile.sharedBytesPerSm(), profile.lockBits(), profile.defaultMode() != SimMode.ITS, profile.hasMbarrier(),
                 profile.sharedAtomicsAsLockLoops(), profile.smCount(), profile.maxThreadsPerSm(), profile.maxBlocksPerSm(),
-                false, 4, profile.hasWarpShuffle(), profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), profile.hasAsyncCopy(), profile.hasLockBox(), false,
+                profile.lockBits() == 0, 4, profile.hasWarpShuffle(), profile.sharedBytesPerSm(), profile.sharedBytesPerSm(), profile.hasAsyncCopy(), profile.hasLockBox(), false,
                 GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
                 "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine",
                 profile.hasNanosleep(), dev.finegrain.dsl.Mutex.fromCliName(profile.defaultMutex()).orElseThrow(),

@@ -51,6 +51,7 @@ final class SimtLockDataflow {
         this.layout = layout;
         this.sync = SimtSyncs.of(mapping.mechanism().id());
         this.cx = new SimtSyncContext(asm, mapping);
+        cx.packed = sync.packsStateWords(cx);
     }
 
     /** Why the model ISA cannot spell a program that synchronises this many channels per point (its predicates). */
@@ -113,7 +114,7 @@ final class SimtLockDataflow {
         cx.one = asm.constant(1);
         cx.sharedOffset = asm.register();
         asm.emit("SHL " + cx.sharedOffset + ", " + cx.tid + ", 0x2");
-        if (layout.hasWideFields()) {
+        if (layout.hasWideFields() || cx.packed) {
             cx.wideSharedOffset = asm.register();
             asm.emit("IADD " + cx.wideSharedOffset + ", " + cx.sharedOffset + ", " + cx.sharedOffset);
         }
@@ -152,12 +153,18 @@ final class SimtLockDataflow {
         }
         asm.comment("P6: my word lies in the padded fields");
         emitInside(layout.haloHigh());
+        Map<IrField, String> packedWords = new LinkedHashMap<>();
         for (IrField field : GlobalReads.stagedFields(graph)) {
             String width = SimtAssembler.width(field.type());
-            String value = asm.register(field.type());
+            boolean packedWord = cx.packed && field.isState();
+            String value = packedWord ? asm.pair() : asm.register(field.type());
             asm.emit("MOV" + width + " " + value + ", RZ");
             asm.emit("P6", "LDG" + width + " " + value + ", " + global.at(field.id(), layout.fieldByte(field.id())));
-            asm.emit("STS" + width + " " + shared.at(field.id(), mapping.dataBase()[field.id()]) + ", " + value);
+            if (packedWord) {
+                packedWords.put(field, value);   // stored below, with its ready bit
+            } else {
+                asm.emit("STS" + width + " " + shared.at(field.id(), mapping.dataBase()[field.id()]) + ", " + value);
+            }
         }
         asm.comment("P6: I compute a point (inside the tile's interior and the domain)");
         emitInside(new int[graph.rank()]);
@@ -169,6 +176,13 @@ final class SimtLockDataflow {
         int last = graph.rank() - 1;
         asm.emit("ISETP.GE.AND P6, PT, " + column + ", " + SimtAssembler.immediate(low[last]) + ", P6");
         asm.emit("ISETP.LT.AND P6, PT, " + column + ", " + SimtAssembler.immediate(low[last] + interior[last]) + ", P6");
+        for (Map.Entry<IrField, String> word : packedWords.entrySet()) {
+            if (word.getKey() == packedWords.keySet().iterator().next()) {
+                asm.comment("the ready bit beside each state value: set for halo words, clear for the producers'");
+            }
+            asm.emit("SEL " + SimtAssembler.high(word.getValue()) + ", RZ, " + cx.one + ", P6");
+            asm.emit("STS.64 " + cx.ownDataAddress(word.getKey().id(), 0) + ", " + word.getValue());
+        }
         params.putAll(SimtParams.load(asm, graph, layout));
         if (mapping.waitForm() == WaitForm.WARP) {
             emitWarpRegisters();
@@ -308,6 +322,11 @@ final class SimtLockDataflow {
             }
             Type type = graph.field(load.field()).type();
             String value = asm.register(type);
+            if (cx.packed && graph.field(load.field()).isState()) {
+                asm.emit("LDS " + value + ", " + SimtAssembler.address(cx.wideSharedOffset, mapping.dataBase()[load.field()]
+                        + 8L * mapping.tile().wordOffset(load.offset())) + "   // the value, beside its ready bit");
+                return value;
+            }
             asm.emit("LDS" + SimtAssembler.width(type) + " " + value + ", " + shared.at(load.field(),
                     mapping.dataBase()[load.field()] + GpuTarget.elementBytes(type) * mapping.tile().wordOffset(load.offset())));
             return value;

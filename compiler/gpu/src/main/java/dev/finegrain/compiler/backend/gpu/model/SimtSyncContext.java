@@ -26,6 +26,8 @@ public final class SimtSyncContext {
     String sharedOffset;
     /** This thread's byte offset in the tile copies of 8-byte fields (twice sharedOffset), when the kernel has some. */
     String wideSharedOffset;
+    /** Whether the state words of the tile copy are 64 bits with a ready bit ({@link SimtSync#packsStateWords}). */
+    boolean packed;
     /** Warp mechanisms: this thread's warp, and the warp's byte offset in a warp-token array. */
     String warp;
     String warpOffset;
@@ -101,8 +103,9 @@ public final class SimtSyncContext {
         return mapping.graph().field(channel(c).producerField()).type();
     }
 
-    private int elementBytes(int field) {
-        return GpuTarget.elementBytes(mapping.graph().field(field).type());
+    /** Bytes of one word of a field's tile copy: 8 for a packed state word ({@link #packed}), else the type's. */
+    int elementBytes(int field) {
+        return packed && mapping.graph().field(field).isState() ? 8 : GpuTarget.elementBytes(mapping.graph().field(field).type());
     }
 
     /** This thread's own word of a field's tile copy. */

@@ -10,11 +10,45 @@ import dev.finegrain.compiler.ir.IrField;
  * bit of its low word is the token, so the producer stores the high word with STS first and then the low word with
  * STSUL, and a consumer that took the bit with LDSLK loads the high word with LDS (the model is sequentially
  * consistent, so the high word is there once the bit is free).
+ *
+ * <p>On a machine without lock bits (the Hopper profiles) it takes CUDA's form there: a shared channel's token is a
+ * ready bit beside the producer's 32-bit value in one 64-bit word, stored at once with the value and read with it in
+ * one load; a consumer takes nothing, so nothing is restored. A private channel, and every channel of a kernel with a
+ * long or double state (no room for the bit), takes a ready flag of its own: acquire-release's flags.
  */
 public final class TinyLockSimt implements SimtSync {
 
+    private static final AcquireReleaseSimt READY_FLAGS = new AcquireReleaseSimt();
+
+    /** Whether the machine has no lock bits, so the tokens are words. */
+    private static boolean words(SimtSyncContext cx) {
+        return cx.mapping.target().lockBits() == 0;
+    }
+
+    /** Whether a token is a ready flag of its own (a private channel, or a long or double state), on such a machine. */
+    private static boolean flags(SimtSyncContext cx) {
+        return words(cx) && !packsStateWordsOn(cx);
+    }
+
+    private static boolean packsStateWordsOn(SimtSyncContext cx) {
+        return cx.mapping.tokens().storage() == dev.finegrain.compiler.backend.gpu.mechanism.TokenStorage.READY_BIT_BESIDE_VALUE;
+    }
+
+    @Override
+    public boolean packsStateWords(SimtSyncContext cx) {
+        return words(cx) && packsStateWordsOn(cx);
+    }
+
     @Override
     public void initTokens(SimtSyncContext cx) {
+        if (flags(cx)) {
+            READY_FLAGS.initTokens(cx);
+            return;
+        }
+        if (packsStateWords(cx)) {
+            cx.asm.comment("the ready bits were set with the copy: halo words ready, producers' words not yet");
+            return;
+        }
         cx.asm.comment("Lock (seed 001 Listing 4): producers take their own lock bits; halo words stay free");
         if (cx.privateChannels()) {
             for (int c = 0; c < cx.channels(); c++) {
@@ -28,6 +62,15 @@ public final class TinyLockSimt implements SimtSync {
 
     @Override
     public void tryTake(SimtSyncContext cx, int c, String have) {
+        if (flags(cx)) {
+            READY_FLAGS.tryTake(cx, c, have);
+            return;
+        }
+        if (packsStateWords(cx)) {
+            String word = loadWord(cx, c);
+            cx.asm.emit("!" + have, "ISETP.NE.AND " + have + ", PT, " + SimtAssembler.high(word) + ", RZ, PT   // its ready bit");
+            return;
+        }
         if (cx.privateChannels()) {
             cx.asm.emit("!" + have, "LDSLK " + have + ", RZ, " + cx.channelAddress(c, true));
             return;
@@ -43,6 +86,17 @@ public final class TinyLockSimt implements SimtSync {
 
     @Override
     public void waitInTurn(SimtSyncContext cx, int c, String wait) {
+        if (flags(cx)) {
+            READY_FLAGS.waitInTurn(cx, c, wait);
+            return;
+        }
+        if (packsStateWords(cx)) {
+            String word = loadWord(cx, c);
+            cx.asm.emit("ISETP.EQ.AND P1, PT, " + SimtAssembler.high(word) + ", RZ, PT   // not ready yet");
+            cx.pause("P1");
+            cx.asm.emit("P1", "BRA " + wait);
+            return;
+        }
         if (cx.privateChannels()) {
             cx.asm.emit("LDSLK P1, RZ, " + cx.channelAddress(c, true) + "   // Waitlock");
         } else {
@@ -58,6 +112,14 @@ public final class TinyLockSimt implements SimtSync {
         cx.asm.emit("!P1", "BRA " + wait);
     }
 
+    /** The producer's 64-bit word of channel c, value and ready bit in one load; the value is the pair's low word. */
+    private static String loadWord(SimtSyncContext cx, int c) {
+        String word = cx.asm.pair();
+        cx.asm.emit("LDS.64 " + word + ", " + cx.channelAddress(c, false) + "   // value and ready bit in one load");
+        cx.tokenValues.put(c, word);
+        return word;
+    }
+
     /** A long or double value's high word, beside the low word whose lock bit {@code held} lanes took. */
     private static void loadHighWord(SimtSyncContext cx, int c, String held, String value) {
         if (SimtAssembler.isWide(cx.channelType(c))) {
@@ -68,6 +130,18 @@ public final class TinyLockSimt implements SimtSync {
 
     @Override
     public void publish(SimtSyncContext cx, IrActor actor, String value) {
+        if (flags(cx)) {
+            READY_FLAGS.publish(cx, actor, value);
+            return;
+        }
+        if (packsStateWords(cx)) {
+            String word = cx.asm.pair();
+            cx.asm.emit("MOV " + word + ", " + value);
+            cx.asm.emit("MOV " + SimtAssembler.high(word) + ", " + cx.one);
+            cx.asm.emit("MEMBAR.CTA   // a release store");
+            cx.asm.emit("STS.64 " + cx.ownDataAddress(actor) + ", " + word + "   // store and unlock: value and ready bit in one store");
+            return;
+        }
         String own = cx.ownDataAddress(actor);
         if (!cx.privateChannels()) {
             if (SimtAssembler.isWide(cx.mapping.graph().field(actor.writes()).type())) {
@@ -87,11 +161,17 @@ public final class TinyLockSimt implements SimtSync {
 
     @Override
     public void restore(SimtSyncContext cx, int c) {
+        if (words(cx)) {
+            return;   // a consumer of a ready word or flag took nothing
+        }
         cx.asm.emit("STSUL " + cx.channelAddress(c, false) + ", " + cx.tokenValues.get(c) + "   // restore the token");
     }
 
     @Override
     public void finalizePrivate(SimtSyncContext cx, int c) {
+        if (words(cx)) {
+            return;
+        }
         cx.asm.emit("STSUL " + cx.channelAddress(c, true) + ", RZ   // finalize: free the private bit");
     }
 
@@ -100,7 +180,6 @@ public final class TinyLockSimt implements SimtSync {
     // without lock bits; a long or double edge has no room for the bit and takes acquire-release's flags (the
     // mapping's choice)
 
-    private static final AcquireReleaseSimt READY_FLAGS = new AcquireReleaseSimt();
 
     @Override
     public void bandWait(SimtBandContext cx, String last) {

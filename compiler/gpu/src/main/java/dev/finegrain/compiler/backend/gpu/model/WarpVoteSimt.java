@@ -1,6 +1,10 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrActor;
+import dev.finegrain.compiler.ir.KernelGraph;
+
+import java.util.Optional;
 
 /**
  * The warp vote in the model ISA (seed 001 Listing 9): a computing warp takes its warp-shared lock bit; every lane of
@@ -8,6 +12,13 @@ import dev.finegrain.compiler.ir.IrActor;
  * warp's own bit and gives the producers' bits back after firing.
  */
 public final class WarpVoteSimt implements SimtSync {
+
+    /** The model spells the vote on lock bits only; CUDA's flag word per warp, for GPUs without them, it does not. */
+    @Override
+    public Optional<String> unsupportedChannels(KernelGraph graph, GpuTarget target, int channels) {
+        return target.lockBits() == 0 ? Optional.of("the GPU model spells warp-vote on lock bits (seed 001 Listing 9),"
+                + " which " + target.called() + " does not have") : Optional.empty();
+    }
 
     @Override
     public void initTokens(SimtSyncContext cx) {
