@@ -6,8 +6,8 @@ import dev.finegrain.dsl.Type;
 /**
  * Writes a model-ISA program (docs/simt-isa.md) as text: one instruction per line, labels, and comments that say
  * which part of the kernel each block of code implements, so that {@code finegrain show --simt} reads like seed
- * 001's listings. Registers are handed out in order and never reused: the programs are small, and a register per
- * value keeps the text easy to follow.
+ * 001's listings. Registers are handed out in order and reused only after {@link #release}: the programs are small,
+ * and a register per value keeps the text easy to follow.
  */
 final class SimtAssembler {
 
@@ -16,6 +16,8 @@ final class SimtAssembler {
 
     private final StringBuilder text = new StringBuilder();
     private int nextRegister;
+    /** The most registers handed out at once. */
+    private int highWater;
     private int nextLabel;
 
     /** A fresh general register. */
@@ -24,7 +26,21 @@ final class SimtAssembler {
             throw new GpuLoweringException("the kernel needs more than " + REGISTERS + " registers per thread on the"
                     + " GPU model; simplify the actor bodies");
         }
+        highWater = Math.max(highWater, nextRegister + 1);
         return "R" + nextRegister++;
+    }
+
+    /** Where the next register would come from: what {@link #release} returns to. */
+    int mark() {
+        return nextRegister;
+    }
+
+    /**
+     * The registers handed out since {@code mark} are free again: for values that live only within a block of code
+     * that is spelled several times over (a row of an unrolled loop), as a compiler's register allocator reuses them.
+     */
+    void release(int mark) {
+        nextRegister = mark;
     }
 
     /** A fresh 64-bit register pair {@code Rn:Rn+1}, {@code n} even, named by its low register {@code Rn}. */
@@ -119,7 +135,7 @@ final class SimtAssembler {
     }
 
     int registersUsed() {
-        return nextRegister;
+        return highWater;
     }
 
     String text() {

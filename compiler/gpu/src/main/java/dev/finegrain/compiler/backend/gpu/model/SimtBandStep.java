@@ -44,6 +44,12 @@ final class SimtBandStep {
         this.steady = steady;
     }
 
+    /**
+     * Steps a pass of a steady chunk's loop: CUDA's steady loop carries {@code #pragma unroll 8}, so nvcc branches back
+     * once every 8 steps there; the checked loop has no pragma and is spelled a step a pass.
+     */
+    static final int STEADY_UNROLL = 8;
+
     /** The chunk's 32 steps, as a loop whose labels start with {@code stem}. */
     void emitLoop(String stem) {
         asm.section(stem + " steps of a chunk" + (steady ? ": every lane computes a point of the domain" : ""));
@@ -56,9 +62,13 @@ final class SimtBandStep {
         String loop = asm.label(stem + "_step");
         asm.emit("MOV " + k + ", RZ");
         asm.place(loop);
-        step(k);
-        asm.emit("IADD " + point + ", " + point + ", " + SimtAssembler.immediate(4L * layout.extent(1)));
-        asm.emit("IADD " + k + ", " + k + ", 0x1");
+        for (int unrolled = 0; unrolled < (steady ? STEADY_UNROLL : 1); unrolled++) {
+            int stepRegisters = asm.mark();
+            step(k);
+            asm.release(stepRegisters);   // a step's values die with it; the next step reuses their registers
+            asm.emit("IADD " + point + ", " + point + ", " + SimtAssembler.immediate(4L * layout.extent(1)));
+            asm.emit("IADD " + k + ", " + k + ", 0x1");
+        }
         asm.emit("ISETP.LT.AND P0, PT, " + k + ", 0x20, PT");
         asm.emit("P0", "BRA " + loop);
     }

@@ -285,8 +285,6 @@ final class SimtBands {
         String r = asm.register();
         String to = asm.register();
         String at = asm.register();
-        String slot = asm.register();
-        String loop = asm.label("copy_row");
         String done = asm.label("copied");
         int low = -cx.layout.haloLow()[0];
         int high = mapping.rows() - 1 + cx.layout.haloHigh()[0];
@@ -300,16 +298,58 @@ final class SimtBands {
         asm.emit("P0", "MOV32I " + to + ", " + SimtAssembler.immediate(high));
         String global = cx.fieldAddress(field, r, cx.column);
         asm.emit("MOV " + at + ", " + global + "   // my column of " + field.name() + " at the first row copied");
-        asm.place(loop);
+        long pitch = (long) cx.layout.extent(1) * GpuTarget.elementBytes(field.type());
+        rowLoop(r, to, "copy_row", k -> {
+            String slot = asm.register();
+            String row = r;
+            if (k > 0) {
+                row = asm.register();
+                asm.emit("IADD " + row + ", " + r + ", " + SimtAssembler.immediate(k));
+            }
+            asm.emit("LOP.AND " + slot + ", " + row + ", " + SimtAssembler.immediate(ring.rows() - 1));
+            asm.emit("IMAD " + slot + ", " + slot + ", " + SimtAssembler.immediate((long) ring.stride() * GpuTarget.elementBytes(field.type()))
+                    + ", " + cx.ringColumns.get(field));
+            asm.emit("LDGSTS" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(slot, 0) + ", "
+                    + SimtAssembler.address(at, k * pitch));
+        }, rows -> asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate(rows * pitch)));
+        asm.place(done);
+    }
+
+    /** Rows a pass of a row loop's main part, as nvcc unrolls the bands' simple row loops (their SASS: four a pass). */
+    static final int ROWS_A_PASS = 4;
+
+    /**
+     * Rows {@code r} to {@code to} (registers; {@code r} moves on) as nvcc compiles a simple loop over them: passes of
+     * {@link #ROWS_A_PASS} rows while that many remain, then a row a pass. {@code row} spells row r + k of a pass;
+     * {@code advance} moves the loop's addresses on by so many rows after each pass. Labels start with {@code stem}.
+     */
+    private void rowLoop(String r, String to, String stem, java.util.function.IntConsumer row,
+                         java.util.function.LongConsumer advance) {
+        String passes = asm.label(stem + "s");
+        String rest = asm.label(stem);
+        String done = asm.label(stem + "s_done");
+        String last = asm.register();
+        asm.place(passes);
+        asm.emit("IADD " + last + ", " + r + ", " + SimtAssembler.immediate(ROWS_A_PASS - 1));
+        asm.emit("ISETP.GT.AND P0, PT, " + last + ", " + to + ", PT");
+        asm.emit("P0", "BRA " + rest);
+        for (int k = 0; k < ROWS_A_PASS; k++) {
+            int rowRegisters = asm.mark();
+            row.accept(k);
+            asm.release(rowRegisters);
+        }
+        advance.accept(ROWS_A_PASS);
+        asm.emit("IADD " + r + ", " + r + ", " + SimtAssembler.immediate(ROWS_A_PASS));
+        asm.emit("BRA " + passes);
+        asm.place(rest);
         asm.emit("ISETP.GT.AND P0, PT, " + r + ", " + to + ", PT");
         asm.emit("P0", "BRA " + done);
-        asm.emit("LOP.AND " + slot + ", " + r + ", " + SimtAssembler.immediate(ring.rows() - 1));
-        asm.emit("IMAD " + slot + ", " + slot + ", " + SimtAssembler.immediate((long) ring.stride() * GpuTarget.elementBytes(field.type()))
-                + ", " + cx.ringColumns.get(field));
-        asm.emit("LDGSTS" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(slot, 0) + ", " + SimtAssembler.address(at, 0));
-        asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate((long) cx.layout.extent(1) * GpuTarget.elementBytes(field.type())));
+        int rowRegisters = asm.mark();
+        row.accept(0);
+        asm.release(rowRegisters);
+        advance.accept(1);
         asm.emit("IADD " + r + ", " + r + ", 0x1");
-        asm.emit("BRA " + loop);
+        asm.emit("BRA " + rest);
         asm.place(done);
     }
 
@@ -381,17 +421,19 @@ final class SimtBands {
         asm.emit("P0", "MOV " + r + ", RZ");
         asm.emit("ISETP.GT.AND P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
         asm.emit("SEL " + to + ", " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", !P0");
-        asm.place("row");
-        asm.emit("ISETP.GT.AND P0, PT, " + r + ", " + to + ", PT");
-        asm.emit("P0", "BRA rows_done");
-        for (BandMapping.Ring ring : mapping.outputRings()) {
-            IrField field = ring.field();
-            String value = asm.register(field.type());
-            asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(cx.ringSlot(ring, r), 0));
-            asm.emit("STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(cx.fieldAddress(field, r, cx.column), 0) + ", " + value);
-        }
-        asm.emit("IADD " + r + ", " + r + ", 0x1");
-        asm.emit("BRA row");
+        rowLoop(r, to, "row", k -> {
+            String row = r;
+            if (k > 0) {
+                row = asm.register();
+                asm.emit("IADD " + row + ", " + r + ", " + SimtAssembler.immediate(k));
+            }
+            for (BandMapping.Ring ring : mapping.outputRings()) {
+                IrField field = ring.field();
+                String value = asm.register(field.type());
+                asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(cx.ringSlot(ring, row), 0));
+                asm.emit("STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(cx.fieldAddress(field, row, cx.column), 0) + ", " + value);
+            }
+        }, rows -> { });
         asm.place("rows_done");
     }
 }
