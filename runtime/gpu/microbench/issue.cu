@@ -127,6 +127,38 @@ __global__ void k_lds(int iters, long long* out, unsigned* sink) {
     sink[threadIdx.x] = v;
 }
 
+// ---------------------------------------------------------------- shared words through generic pointers
+// The lock-dataflow tiles' CUDA polls and publishes shared flags through generic pointers with acquire and release
+// (fg::load_acquire_cta, fg::store_release_cta: SASS LD.E.STRONG.SM, ST.E.STRONG.SM), not LDS/STS. One thread chases
+// self-pointing shared words through generic 64-bit pointers, 64 loads per loop iteration. MODE 0: ld.shared.u32
+// (the shared window's own load, LDS); 1: ld.acquire.cta.u64 (generic); 2: ld.volatile.u64 (generic); 3: ld.u64
+// (generic, weak).
+template <int MODE>
+__global__ void k_generic(int iters, long long* out, unsigned* sink) {
+    __shared__ unsigned long long s[64];
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < 64; i++) s[i] = (unsigned long long)&s[(i + 1) % 64];
+    }
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    unsigned long long p = (unsigned long long)&s[0];
+    unsigned q = (unsigned)__cvta_generic_to_shared(&s[0]);
+    long long c0 = clk();
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int j = 0; j < 64; j++) {
+            if (MODE == 0) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(q)::"memory");
+            if (MODE == 1) asm volatile("ld.acquire.cta.u64 %0, [%0];" : "+l"(p)::"memory");
+            if (MODE == 2) asm volatile("ld.volatile.u64 %0, [%0];" : "+l"(p)::"memory");
+            if (MODE == 3) asm volatile("ld.u64 %0, [%0];" : "+l"(p)::"memory");
+        }
+    }
+    long long c1 = clk();
+    out[0] = c1 - c0;
+    sink[0] = (unsigned)p ^ q;
+}
+
 // ---------------------------------------------------------------- global pointer chase through cp.async
 // buf holds a cycle of 64-bit pointers, one per 128-byte line (at the line's start, so 16-byte aligned); one thread
 // walks it `warm` steps with ld.global.cg (L2 warm), then times `steps` steps. MODE 0: ld.global.cg.u64 (bench.cu's
@@ -314,6 +346,19 @@ int main() {
     indep<3, 8, 8>("shfl_indep_", shfl, "64 SHFL.UP");
 
     // Shared-memory chases.
+    {
+        const int iters = 500;
+        const char* modes[4] = {"shared_chase_lds", "shared_chase_generic_acquire_cta", "shared_chase_generic_volatile",
+                                "shared_chase_generic_weak"};
+        const char* notes[4] = {"one thread, ld.shared.u32 through the shared window (SASS LDS); per load",
+                                "one thread, ld.acquire.cta.u64 through a generic pointer to shared (fg::load_acquire_cta); per load",
+                                "one thread, ld.volatile.u64 through a generic pointer to shared; per load",
+                                "one thread, ld.u64 through a generic pointer to shared; per load"};
+        measure(modes[0], (double)iters * 64, nothing, [&] { k_generic<0><<<1, 32>>>(iters, d_out, d_sink); }, notes[0]);
+        measure(modes[1], (double)iters * 64, nothing, [&] { k_generic<1><<<1, 32>>>(iters, d_out, d_sink); }, notes[1]);
+        measure(modes[2], (double)iters * 64, nothing, [&] { k_generic<2><<<1, 32>>>(iters, d_out, d_sink); }, notes[2]);
+        measure(modes[3], (double)iters * 64, nothing, [&] { k_generic<3><<<1, 32>>>(iters, d_out, d_sink); }, notes[3]);
+    }
     lds<1, 64, true>("lds_indep_1");
     lds<2, 32, true>("lds_indep_2");
     lds<4, 16, true>("lds_indep_4");
