@@ -49,6 +49,8 @@ class SimtPipelinedIssueTest {
         long guarded = cycles("hopper-h200", "MOV32I R1, 0x1;\nISETP.EQ.AND P0, PT, R1, 0x1, PT;\n@P0 IADD R2, R1, 0x1;\n");
         long unguarded = cycles("hopper-h200", "MOV32I R1, 0x1;\nISETP.EQ.AND P0, PT, R1, 0x1, PT;\nIADD R2, R1, 0x1;\n");
         assertEquals(h200.aluLatency() - h200.issueIntervalCycles(), guarded - unguarded);
+        long selected = cycles("hopper-h200", "MOV32I R1, 0x1;\nISETP.EQ.AND P0, PT, R1, 0x1, PT;\nSEL R2, R1, 0x2, P0;\n");
+        assertEquals(h200.aluLatency() - h200.issueIntervalCycles(), selected - unguarded, "a select reads the predicate too");
     }
 
     @Test

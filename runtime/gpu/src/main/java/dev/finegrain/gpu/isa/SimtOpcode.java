@@ -112,6 +112,14 @@ public enum SimtOpcode {
         return signature;
     }
 
+    /** Whether the instruction goes through the SM's shared-memory pipe: shared loads, stores and atomics, shuffles. */
+    public boolean sharedPipe() {
+        return switch (this) {
+            case LDS, STS, LDSLK, STSUL, ATOMS_ADD, ATOMS_CAS, ATOMS_EXCH, SHFL_UP, SHFL_IDX -> true;
+            default -> false;
+        };
+    }
+
     public boolean accepts(String modifier) {
         return modifiers.contains(modifier) || modifier.equals(SYNC_MODIFIER);
     }

@@ -22,7 +22,7 @@ public abstract class SimtInstructionNode extends Node {
     private final int guardIndex;
     private final boolean guardNegated;
     private final boolean synchronizeAfter;
-    /** Registers it reads or writes (RZ left out): it may not issue while a load into one is in flight. */
+    /** Registers it reads or writes (RZ left out): it may not issue while a result for one is pending. */
     @CompilationFinal(dimensions = 1) private final int[] registersTouched;
     /** Predicates it reads (its guard included) or writes (PT left out), for the scoreboard of a pipelined profile. */
     @CompilationFinal(dimensions = 1) private final int[] predicatesTouched;
@@ -120,8 +120,9 @@ public abstract class SimtInstructionNode extends Node {
     }
 
     /**
-     * Runs for the warp's current group; returns the cycles until the warp may issue again. When a register it
-     * touches still waits for a load (the scoreboard), it does nothing and the warp retries after the load delivers.
+     * Runs for the warp's current group; returns the cycles until the warp may issue again. When a register or
+     * predicate it touches still waits for a result (the scoreboard), it does nothing and the warp retries once the
+     * result is ready.
      */
     public final int executeGroup(SimtWarp warp) {
         if (registersTouched.length > 0 || predicatesTouched.length > 0) {

@@ -75,8 +75,7 @@ public final class SimtNodeFactory {
     static SimtInstructionNode create(SimtInstruction in, SimtProgram program, SimtProfile profile) {
         SimtInstructionNode node = createNode(in, program, profile);
         if (profile.pipelinedIssue() && oneHardwareInstruction(in)) {
-            boolean shuffle = in.opcode() == SimtOpcode.SHFL_UP || in.opcode() == SimtOpcode.SHFL_IDX;
-            node.pipelineIssue(shuffle ? profile.sharedIssueIntervalCycles() : profile.issueIntervalCycles());
+            node.pipelineIssue(in.opcode().sharedPipe() ? profile.sharedIssueIntervalCycles() : profile.issueIntervalCycles());
         }
         return node;
     }

@@ -3,7 +3,7 @@ package dev.finegrain.gpu.runtime;
 /**
  * What a warp pays for an iteration of a poll loop ({@code pollLoop.yieldCycles}, {@code pollLoop.departureCycles},
  * docs/profiles.md). A poll loop is found with what the shared poll port already sees ({@link SimtSharedPollPort}): a
- * backward branch whose warp issued a poll (a shared load re-reading the address its instruction read last time)
+ * backward branch whose warp issued a poll (a shared load or atomic re-reading the address its instruction read last time)
  * since the warp's previous backward branch ends an iteration of a poll loop, and the warp pays {@code yieldCycles}
  * for it whether the loop goes round again or not (nvcc's {@code YIELD} comes before the branch); when the branch
  * diverges (some lanes leave while others keep polling) it pays {@code departureCycles} more. A forward branch, a

@@ -220,9 +220,9 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
     }
 
     /**
-     * Cycles a warp's issue slot takes before it may issue again after an instruction whose result the scoreboard
-     * tracks (a load, or on a pipelined profile any one instruction of the hardware): {@code issue.cycles} where issue
-     * is pipelined, else {@code latency.alu}, the cost of any instruction on a profile that issues one at a time.
+     * Cycles an instruction that does not wait for its result (a load or store outside the shared-memory pipe, DEPBAR,
+     * NANOSLEEP) keeps its warp from issuing: {@code issue.cycles} where issue is pipelined, else {@code latency.alu},
+     * the model's unit of issue on a profile that issues one instruction at a time.
      */
     public int issueSlotCycles() {
         return pipelinedIssue ? issueIntervalCycles : aluLatency;

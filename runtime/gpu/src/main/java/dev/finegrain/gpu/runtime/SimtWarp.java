@@ -21,7 +21,7 @@ public final class SimtWarp {
     private final int laneCount;
     private final int registerCount;
     private final int[] registers;
-    /** Scoreboard: the cycle at which each register's pending load delivers (0: nothing pending). */
+    /** Scoreboard: the cycle at which each register's pending result (a load's, or an instruction's on a pipelined profile) is ready (0: nothing pending). */
     private final long[] registerReadyAt;
     /** The same for predicates, written by compares on a profile that pipelines issue. */
     private final long[] predicateReadyAt = new long[PREDICATES];

@@ -9,8 +9,8 @@ import dev.finegrain.gpu.runtime.SimtWarp;
  * {@code LDGSTS [shared], [global]}: each active lane copies a word ({@code .64}: an 8-byte aligned pair) from global
  * to shared memory while the warp goes on after its issue ({@code asyncCopy.issueCycles}; CUDA's {@code cp.async}). The copy lands when a load of
  * the same lines would deliver, plus {@code latency.asyncCopy}; {@code DEPBAR} waits for the warp's last copy. The
- * model writes shared memory at issue: a kernel that reads the words before its DEPBAR reads a value the hardware does
- * not promise, and the oracle check is what catches that.
+ * model writes shared memory at issue, so a program that reads the words before its DEPBAR reads the copied value here
+ * where the GPU might not: a missing DEPBAR costs only time on the model, and the CUDA run is what checks it.
  */
 public final class SimtAsyncCopyNode extends SimtMemoryAccessNode {
     private final int sharedBase;

@@ -3,7 +3,6 @@ package dev.finegrain.gpu.nodes.memory;
 import com.oracle.truffle.api.CompilerDirectives.TruffleBoundary;
 import dev.finegrain.gpu.SimUserException;
 import dev.finegrain.gpu.isa.SimtInstruction;
-import dev.finegrain.gpu.isa.SimtOpcode;
 import dev.finegrain.gpu.isa.SimtOperand;
 import dev.finegrain.gpu.nodes.SimtInstructionNode;
 import dev.finegrain.gpu.runtime.SimtMemory;
@@ -32,15 +31,11 @@ public abstract class SimtMemoryAccessNode extends SimtInstructionNode {
     /** Whether polls and stores queue at the SM's shared poll port (a profile constant, as above). */
     private final boolean hasPollPort;
 
-    /** The instructions that go through the SM's shared-memory pipe. */
-    private static final java.util.Set<SimtOpcode> SHARED = java.util.EnumSet.of(SimtOpcode.LDS, SimtOpcode.STS,
-            SimtOpcode.LDSLK, SimtOpcode.STSUL, SimtOpcode.ATOMS_ADD, SimtOpcode.ATOMS_CAS, SimtOpcode.ATOMS_EXCH);
-
     protected SimtMemoryAccessNode(SimtInstruction instruction, SimtOperand.Address address, SimtProfile profile) {
         super(instruction);
         this.baseRegister = address.baseRegister();
         this.offset = address.offset();
-        this.issueCycles = SHARED.contains(instruction.opcode()) ? profile.sharedIssueSlotCycles() : profile.issueSlotCycles();
+        this.issueCycles = instruction.opcode().sharedPipe() ? profile.sharedIssueSlotCycles() : profile.issueSlotCycles();
         this.sharedLatency = profile.sharedLatency();
         this.sharedReplayCycles = profile.sharedReplayCycles();
         this.hasSharedPort = profile.sharedPortCycles() > 0;

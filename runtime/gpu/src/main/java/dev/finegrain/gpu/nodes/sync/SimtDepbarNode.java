@@ -21,7 +21,7 @@ public final class SimtDepbarNode extends SimtInstructionNode {
 
     @Override
     protected int execute(SimtWarp warp, int active) {
-        long wait = warp.asyncCopiesLandAt() - warp.machine().cycle();
+        long wait = active == 0 ? 0 : warp.asyncCopiesLandAt() - warp.machine().cycle();
         if (wait > 0) {
             warp.machine().notIssued(warp);
             return (int) Math.min(Integer.MAX_VALUE, wait);

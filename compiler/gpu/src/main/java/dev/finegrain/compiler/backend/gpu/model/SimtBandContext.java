@@ -40,7 +40,7 @@ final class SimtBandContext {
     final Map<IrField, String> own = new LinkedHashMap<>();
     /** Per read across the edge, the shared address of its window value at step 0 of a chunk (a step adds an element). */
     final Map<BandRead, String> edgeReads = new HashMap<>();
-    /** Per output ring's field, the shared address of my column in the ring's row 0. */
+    /** Per ring's field (input and output rings), the shared address of my column in the ring's row 0. */
     final Map<IrField, String> ringColumns = new HashMap<>();
     /** Ready words: per edge field, the address of my ready word at row 0, set at a band's start (a row adds 8 bytes). */
     final Map<IrField, String> myReadyWords = new HashMap<>();

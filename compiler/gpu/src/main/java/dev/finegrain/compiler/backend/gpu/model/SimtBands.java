@@ -171,7 +171,7 @@ final class SimtBands {
      * What every step's addresses share, computed once as nvcc's strength reduction would: for each read across the
      * edge, its window element at step 0 (column min(lane + columns - back, columns - 1), row lookback - rowsBack -
      * min(lane, back - 1): the lanes that use it read rows 0 to the window's last, the others a row in range too), and
-     * my column's element in each output ring's row 0.
+     * my column's element in each ring's row 0, input rings and output rings.
      */
     private void precomputeAddresses() {
         for (BandRead read : mapping.reads()) {
@@ -300,15 +300,12 @@ final class SimtBands {
         asm.emit("MOV " + at + ", " + global + "   // my column of " + field.name() + " at the first row copied");
         long pitch = (long) cx.layout.extent(1) * GpuTarget.elementBytes(field.type());
         rowLoop(r, to, "copy_row", k -> {
-            String slot = asm.register();
             String row = r;
             if (k > 0) {
                 row = asm.register();
                 asm.emit("IADD " + row + ", " + r + ", " + SimtAssembler.immediate(k));
             }
-            asm.emit("LOP.AND " + slot + ", " + row + ", " + SimtAssembler.immediate(ring.rows() - 1));
-            asm.emit("IMAD " + slot + ", " + slot + ", " + SimtAssembler.immediate((long) ring.stride() * GpuTarget.elementBytes(field.type()))
-                    + ", " + cx.ringColumns.get(field));
+            String slot = cx.ringSlot(ring, row);
             asm.emit("LDGSTS" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(slot, 0) + ", "
                     + SimtAssembler.address(at, k * pitch));
         }, rows -> asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate(rows * pitch)));
@@ -328,10 +325,10 @@ final class SimtBands {
         String passes = asm.label(stem + "s");
         String rest = asm.label(stem);
         String done = asm.label(stem + "s_done");
-        String last = asm.register();
+        String lastOfPass = asm.register();
         asm.place(passes);
-        asm.emit("IADD " + last + ", " + r + ", " + SimtAssembler.immediate(ROWS_A_PASS - 1));
-        asm.emit("ISETP.GT.AND P0, PT, " + last + ", " + to + ", PT");
+        asm.emit("IADD " + lastOfPass + ", " + r + ", " + SimtAssembler.immediate(ROWS_A_PASS - 1));
+        asm.emit("ISETP.GT.AND P0, PT, " + lastOfPass + ", " + to + ", PT");
         asm.emit("P0", "BRA " + rest);
         for (int k = 0; k < ROWS_A_PASS; k++) {
             int rowRegisters = asm.mark();

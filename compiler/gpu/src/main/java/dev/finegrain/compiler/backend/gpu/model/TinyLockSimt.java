@@ -112,6 +112,14 @@ public final class TinyLockSimt implements SimtSync {
         cx.asm.emit("!P1", "BRA " + wait);
     }
 
+    /** A fresh pair holding {@code value} in its low word and the ready bit ({@code one}) in its high word. */
+    private static String readyWord(SimtAssembler asm, String value, String one) {
+        String word = asm.pair();
+        asm.emit("MOV " + word + ", " + value);
+        asm.emit("MOV " + SimtAssembler.high(word) + ", " + one);
+        return word;
+    }
+
     /** The producer's 64-bit word of channel c, value and ready bit in one load; the value is the pair's low word. */
     private static String loadWord(SimtSyncContext cx, int c) {
         String word = cx.asm.pair();
@@ -135,9 +143,7 @@ public final class TinyLockSimt implements SimtSync {
             return;
         }
         if (packsStateWords(cx)) {
-            String word = cx.asm.pair();
-            cx.asm.emit("MOV " + word + ", " + value);
-            cx.asm.emit("MOV " + SimtAssembler.high(word) + ", " + cx.one);
+            String word = readyWord(cx.asm, value, cx.one);
             cx.asm.emit("MEMBAR.CTA   // a release store");
             cx.asm.emit("STS.64 " + cx.ownDataAddress(actor) + ", " + word + "   // store and unlock: value and ready bit in one store");
             return;
@@ -207,9 +213,7 @@ public final class TinyLockSimt implements SimtSync {
     @Override
     public void bandPublishValue(SimtBandContext cx, IrField field, String row, String value) {
         String address = cx.myReadyWord(field, row);
-        String word = cx.asm.pair();
-        cx.asm.emit("MOV " + word + ", " + value);
-        cx.asm.emit("MOV " + SimtAssembler.high(word) + ", " + cx.one);
+        String word = readyWord(cx.asm, value, cx.one);
         cx.asm.emit("STG.64 " + SimtAssembler.address(address, 0) + ", " + word + "   // value and ready bit in one store");
     }
 
