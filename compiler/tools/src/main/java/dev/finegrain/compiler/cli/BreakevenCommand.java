@@ -301,8 +301,9 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
                 + " so its points belong beside the seed's memory-based ones, not its lock-box: the JVM's `lock-box`"
                 + " suspends a waiter through the operating system (a park and an unpark), where the seed's unit does it in"
                 + " hardware in 15 cycles. On the GPU model the single-thread loop is no SMT thread at full speed: one thread"
-                + " pays every link's global-memory latency in turn, which the threaded loop overlaps, so every per-thread"
-                + " mechanism beats it with no independent work at all and the seed's order-of-magnitude gap between"
+                + " pays every link's global-memory latency in turn, which the threaded loop overlaps, so the per-thread"
+                + " mechanisms beat it with little or no independent work (a few rounds at most) and the seed's"
+                + " order-of-magnitude gap between"
                 + " synchronising near the core and through memory shows instead in the threaded loop's cost per link"
                 + " (the time at work 0 divided by the links; the table's `at it` column).\n";
     }
