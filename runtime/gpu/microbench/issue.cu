@@ -354,10 +354,10 @@ int main() {
                                 "one thread, ld.acquire.cta.u64 through a generic pointer to shared (fg::load_acquire_cta); per load",
                                 "one thread, ld.volatile.u64 through a generic pointer to shared; per load",
                                 "one thread, ld.u64 through a generic pointer to shared; per load"};
-        measure(modes[0], (double)iters * 64, nothing, [&] { k_generic<0><<<1, 32>>>(iters, d_out, d_sink); }, notes[0]);
-        measure(modes[1], (double)iters * 64, nothing, [&] { k_generic<1><<<1, 32>>>(iters, d_out, d_sink); }, notes[1]);
-        measure(modes[2], (double)iters * 64, nothing, [&] { k_generic<2><<<1, 32>>>(iters, d_out, d_sink); }, notes[2]);
-        measure(modes[3], (double)iters * 64, nothing, [&] { k_generic<3><<<1, 32>>>(iters, d_out, d_sink); }, notes[3]);
+        void (*kernels[4])(int, long long*, unsigned*) = {k_generic<0>, k_generic<1>, k_generic<2>, k_generic<3>};
+        for (int m = 0; m < 4; m++) {
+            measure(modes[m], (double)iters * 64, nothing, [&] { kernels[m]<<<1, 32>>>(iters, d_out, d_sink); }, notes[m]);
+        }
     }
     lds<1, 64, true>("lds_indep_1");
     lds<2, 32, true>("lds_indep_2");

@@ -36,11 +36,17 @@ public record ValidationGroup(String kernel, String size, List<ValidationPair> r
      * which no model can be asked to break. False where a spread is unknown.
      */
     public boolean nearTie() {
-        if (sameWinner()) {
-            return false;
-        }
-        double spread = Math.max(realWinner().realSpread(), modelWinner().realSpread());
-        return !Double.isNaN(spread) && modelWinner().realUs() / realWinner().realUs() - 1 <= spread;
+        return !sameWinner() && !Double.isNaN(pickSpread()) && pickMargin() <= pickSpread();
+    }
+
+    /** How much slower the model's pick ran on the GPU than the real winner, relative. */
+    public double pickMargin() {
+        return modelWinner().realUs() / realWinner().realUs() - 1;
+    }
+
+    /** The larger of the real winner's and the model's pick's spreads (NaN where one is unknown). */
+    public double pickSpread() {
+        return Math.max(realWinner().realSpread(), modelWinner().realSpread());
     }
 
     /** Whether the model picks the real winner, or a variant in a near tie with it ({@link #nearTie}). */

@@ -98,9 +98,8 @@ public record ValidationReport(ValidationAnalysis analysis, String profile, Stri
             double groupMedian = ValidationAnalysis.median(group.realOrder().stream()
                     .mapToDouble(ValidationPair::ratio).toArray());
             ValidationPair culprit = group.misCosted(Double.isNaN(groupMedian) ? median : groupMedian);
-            double spread = Math.max(group.realWinner().realSpread(), group.modelWinner().realSpread());
             String tie = (group.nearTie() ? "yes" : "no") + String.format(Locale.ROOT, ": pick +%s, spread %s",
-                    percent(group.modelWinner().realUs() / group.realWinner().realUs() - 1), percent(spread));
+                    percent(group.pickMargin()), percent(group.pickSpread()));
             page.append(String.format(Locale.ROOT, "| %s | %s | %s (%s) | %s: %s, %s | %s | %s | %s | %.2f vs %.2f |%n",
                     group.kernel(), group.size(), group.realWinner().variant(), micros(group.realWinner().realUs()),
                     group.modelWinner().variant(), micros(group.modelWinner().realUs()),

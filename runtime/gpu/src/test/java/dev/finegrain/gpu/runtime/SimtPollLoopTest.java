@@ -122,8 +122,16 @@ class SimtPollLoopTest {
     }
 
     private static double spinrateIteration(String profile, boolean oneLaneLeaves) throws IOException {
-        String program = Files.readString(Path.of("microbench/model/tileloop-spinrate.sass"));
-        SimResult result = SimtSimulator.run(SimRequest.builder("tileloop-spinrate.sass", program)
+        return counterpartIteration("tileloop-spinrate.sass", profile, oneLaneLeaves);
+    }
+
+    /**
+     * Cycles per iteration of a spin-rate counterpart in runtime/gpu/microbench/model: warp 1's lane 31 writes its cycles
+     * and its iterations to global 0x200 and 0x204; global word 0 = 1 makes lane l leave after l + 1 iterations.
+     */
+    private static double counterpartIteration(String file, String profile, boolean oneLaneLeaves) throws IOException {
+        String program = Files.readString(Path.of("microbench/model/" + file));
+        SimResult result = SimtSimulator.run(SimRequest.builder(file, program)
                 .profile(profile).threads(64).init(MemoryInit.parse("global:0x0=" + (oneLaneLeaves ? 1 : 0)))
                 .dump(DumpRange.parse("global", "0x200:0x208")).build());
         return (double) result.word(MemorySpace.GLOBAL, -1, 0x200) / result.word(MemorySpace.GLOBAL, -1, 0x204);
@@ -137,17 +145,9 @@ class SimtPollLoopTest {
     @Test
     void anAtomicPollLoopPaysThePollLoopsCosts() throws IOException {
         for (String profile : new String[] {"hopper-h200", "hopper-h100"}) {
-            assertEquals(90.0, atomicSpinrateIteration(profile, false), 1.0, profile);
-            assertEquals(189.0, atomicSpinrateIteration(profile, true), 1.0, profile);
+            assertEquals(90.0, counterpartIteration("tileloop-spinrate-atomic.sass", profile, false), 1.0, profile);
+            assertEquals(189.0, counterpartIteration("tileloop-spinrate-atomic.sass", profile, true), 1.0, profile);
         }
-    }
-
-    private static double atomicSpinrateIteration(String profile, boolean oneLaneLeaves) throws IOException {
-        String program = Files.readString(Path.of("microbench/model/tileloop-spinrate-atomic.sass"));
-        SimResult result = SimtSimulator.run(SimRequest.builder("tileloop-spinrate-atomic.sass", program)
-                .profile(profile).threads(64).init(MemoryInit.parse("global:0x0=" + (oneLaneLeaves ? 1 : 0)))
-                .dump(DumpRange.parse("global", "0x200:0x208")).build());
-        return (double) result.word(MemorySpace.GLOBAL, -1, 0x200) / result.word(MemorySpace.GLOBAL, -1, 0x204);
     }
 
     @Test

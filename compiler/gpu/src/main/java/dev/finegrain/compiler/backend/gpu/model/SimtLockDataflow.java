@@ -51,7 +51,6 @@ final class SimtLockDataflow {
         this.layout = layout;
         this.sync = SimtSyncs.of(mapping.mechanism().id());
         this.cx = new SimtSyncContext(asm, mapping);
-        cx.packed = sync.packsStateWords(cx);
     }
 
     /** Why the model ISA cannot spell a program that synchronises this many channels per point (its predicates). */
@@ -176,10 +175,10 @@ final class SimtLockDataflow {
         int last = graph.rank() - 1;
         asm.emit("ISETP.GE.AND P6, PT, " + column + ", " + SimtAssembler.immediate(low[last]) + ", P6");
         asm.emit("ISETP.LT.AND P6, PT, " + column + ", " + SimtAssembler.immediate(low[last] + interior[last]) + ", P6");
+        if (!packedWords.isEmpty()) {
+            asm.comment("the ready bit beside each state value: set for halo words, clear for the producers'");
+        }
         for (Map.Entry<IrField, String> word : packedWords.entrySet()) {
-            if (word.getKey() == packedWords.keySet().iterator().next()) {
-                asm.comment("the ready bit beside each state value: set for halo words, clear for the producers'");
-            }
             asm.emit("SEL " + SimtAssembler.high(word.getValue()) + ", RZ, " + cx.one + ", P6");
             asm.emit("STS.64 " + cx.ownDataAddress(word.getKey().id(), 0) + ", " + word.getValue());
         }

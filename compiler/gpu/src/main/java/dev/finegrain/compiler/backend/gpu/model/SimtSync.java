@@ -37,14 +37,6 @@ public interface SimtSync {
         throw new IllegalStateException(getClass().getSimpleName() + " keeps no per-thread token");
     }
 
-    /**
-     * Whether a state word of the tile copy is 64 bits, the value in the low word and its token (a ready bit) in the
-     * high one, so that one load brings both (tiny-lock on a machine without lock bits, as CUDA keeps it there).
-     */
-    default boolean packsStateWords(SimtSyncContext cx) {
-        return false;
-    }
-
     /** Stores what {@code actor} produced at this thread's point and publishes its token. */
     void publish(SimtSyncContext cx, IrActor actor, String value);
 

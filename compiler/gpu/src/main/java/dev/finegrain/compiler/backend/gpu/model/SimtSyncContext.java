@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.gpu.GpuWaits;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.compiler.backend.gpu.mechanism.TokenStorage;
 import dev.finegrain.compiler.backend.gpu.LockDataflowMapping;
 import dev.finegrain.compiler.backend.gpu.SyncChannel;
 import dev.finegrain.compiler.ir.IrActor;
@@ -26,8 +27,11 @@ public final class SimtSyncContext {
     String sharedOffset;
     /** This thread's byte offset in the tile copies of 8-byte fields (twice sharedOffset), when the kernel has some. */
     String wideSharedOffset;
-    /** Whether the state words of the tile copy are 64 bits with a ready bit ({@link SimtSync#packsStateWords}). */
-    boolean packed;
+    /**
+     * Whether a state word of the tile copy is 64 bits, the value in the low word and its token (a ready bit) in the
+     * high one, so that one load brings both: the mapping's token storage (tiny-lock without lock bits).
+     */
+    final boolean packed;
     /** Warp mechanisms: this thread's warp, and the warp's byte offset in a warp-token array. */
     String warp;
     String warpOffset;
@@ -38,6 +42,7 @@ public final class SimtSyncContext {
     SimtSyncContext(SimtAssembler asm, LockDataflowMapping mapping) {
         this.asm = asm;
         this.mapping = mapping;
+        this.packed = mapping.tokens().storage() == TokenStorage.READY_BIT_BESIDE_VALUE;
         this.naps = new SimtNaps(asm, mapping.waitPolicy());
         this.atomics = new SharedAtomics(asm, mapping.target().sharedAtomicsAsLockLoops(), this::pause);
     }

@@ -27,16 +27,7 @@ public final class TinyLockSimt implements SimtSync {
 
     /** Whether a token is a ready flag of its own (a private channel, or a long or double state), on such a machine. */
     private static boolean flags(SimtSyncContext cx) {
-        return words(cx) && !packsStateWordsOn(cx);
-    }
-
-    private static boolean packsStateWordsOn(SimtSyncContext cx) {
-        return cx.mapping.tokens().storage() == dev.finegrain.compiler.backend.gpu.mechanism.TokenStorage.READY_BIT_BESIDE_VALUE;
-    }
-
-    @Override
-    public boolean packsStateWords(SimtSyncContext cx) {
-        return words(cx) && packsStateWordsOn(cx);
+        return words(cx) && !cx.packed;
     }
 
     @Override
@@ -45,7 +36,7 @@ public final class TinyLockSimt implements SimtSync {
             READY_FLAGS.initTokens(cx);
             return;
         }
-        if (packsStateWords(cx)) {
+        if (cx.packed) {
             cx.asm.comment("the ready bits were set with the copy: halo words ready, producers' words not yet");
             return;
         }
@@ -66,7 +57,7 @@ public final class TinyLockSimt implements SimtSync {
             READY_FLAGS.tryTake(cx, c, have);
             return;
         }
-        if (packsStateWords(cx)) {
+        if (cx.packed) {
             String word = loadWord(cx, c);
             cx.asm.emit("!" + have, "ISETP.NE.AND " + have + ", PT, " + SimtAssembler.high(word) + ", RZ, PT   // its ready bit");
             return;
@@ -90,7 +81,7 @@ public final class TinyLockSimt implements SimtSync {
             READY_FLAGS.waitInTurn(cx, c, wait);
             return;
         }
-        if (packsStateWords(cx)) {
+        if (cx.packed) {
             String word = loadWord(cx, c);
             cx.asm.emit("ISETP.EQ.AND P1, PT, " + SimtAssembler.high(word) + ", RZ, PT   // not ready yet");
             cx.pause("P1");
@@ -142,7 +133,7 @@ public final class TinyLockSimt implements SimtSync {
             READY_FLAGS.publish(cx, actor, value);
             return;
         }
-        if (packsStateWords(cx)) {
+        if (cx.packed) {
             String word = readyWord(cx.asm, value, cx.one);
             cx.asm.emit("MEMBAR.CTA   // a release store");
             cx.asm.emit("STS.64 " + cx.ownDataAddress(actor) + ", " + word + "   // store and unlock: value and ready bit in one store");
