@@ -19,6 +19,8 @@ final class SimtAssembler {
     /** The most registers handed out at once. */
     private int highWater;
     private int nextLabel;
+    /** While a {@link #guarded} block is spelled, the predicate every instruction in it runs under. */
+    private String guard;
 
     /** A fresh general register. */
     String register() {
@@ -78,12 +80,38 @@ final class SimtAssembler {
         return stem + "_" + nextLabel++;
     }
 
+    /**
+     * Spells {@code body} with every instruction under {@code predicate}: a short branch around it, as a compiler
+     * if-converts one (nvcc predicates a lane's conditional store rather than branching around it). The body may
+     * neither guard instructions itself nor place labels.
+     */
+    void guarded(String predicate, Runnable body) {
+        if (guard != null) {
+            throw new IllegalStateException("guarded blocks do not nest");
+        }
+        guard = predicate;
+        try {
+            body.run();
+        } finally {
+            guard = null;
+        }
+    }
+
     void place(String label) {
+        if (guard != null) {
+            throw new IllegalStateException("a label inside a block guarded by " + guard + ": " + label);
+        }
         text.append(label).append(":\n");
     }
 
     /** One instruction, optionally followed by {@code // why} (the comment goes after the terminator). */
     void emit(String instruction) {
+        if (guard != null) {
+            if (instruction.startsWith("@")) {
+                throw new IllegalStateException("an instruction with its own guard in a block guarded by " + guard + ": " + instruction);
+            }
+            instruction = "@" + guard + " " + instruction;
+        }
         int comment = instruction.indexOf("//");
         String code = comment < 0 ? instruction : instruction.substring(0, comment).strip();
         text.append("        ").append(code).append(';');

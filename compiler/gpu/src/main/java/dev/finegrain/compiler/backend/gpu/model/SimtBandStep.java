@@ -8,10 +8,13 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.ir.Loads;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Spells the 32 steps of a chunk of a persistent band ({@link SimtBands}), as {@code CudaBandStep} spells them: every
@@ -19,6 +22,11 @@ import java.util.Map;
  * value or the edge window) without a branch, and, where its row is in the domain, computes its point into the output
  * ring and publishes what the band to the right waits for; then the history moves on a step. A steady chunk knows that
  * every lane computes. P6 holds "this lane computes" through a step (the expressions take P0, the protocols P5).
+ * <p>A steady chunk is spelled as nvcc compiles CUDA's (read from the H200's SASS of the band kernels): the lane tests
+ * that do not change from step to step (which lanes take a read from the edge window, which publish the edge) are made
+ * once before the loop into P1 to P4, a read across the lanes is the shuffle with the edge window loaded over it in the
+ * lanes left of its reach (no select), the edge is published by predicated instructions (no branch), and the history
+ * moves on from the computed value itself.
  */
 final class SimtBandStep {
 
@@ -33,6 +41,10 @@ final class SimtBandStep {
     private final boolean steady;
     /** My point's byte offset in 4-byte fields, moved on a row every step. */
     private String point;
+    /** In a steady chunk: per reach across the lanes, the predicate "my lane is left of it", made before the loop. */
+    private final Map<Integer, String> leftOfReach = new TreeMap<>();
+    /** In a steady chunk: the predicate "I publish the edge", made before the loop; null where it is tested per step. */
+    private String publishesEdge;
 
     SimtBandStep(SimtBandContext cx, boolean steady) {
         this.asm = cx.asm;
@@ -58,6 +70,9 @@ final class SimtBandStep {
         asm.emit("IADD " + row + ", " + cx.base + ", -" + cx.lane);
         layout.emitPaddedIndex(asm, point, new String[] {row, cx.column});
         asm.emit("SHL " + point + ", " + point + ", 0x2   // my point in every field at step 0; a step adds a row");
+        if (steady) {
+            hoistLaneTests();
+        }
         String k = asm.register();
         String loop = asm.label(stem + "_step");
         asm.emit("MOV " + k + ", RZ");
@@ -71,6 +86,37 @@ final class SimtBandStep {
         }
         asm.emit("ISETP.LT.AND P0, PT, " + k + ", 0x20, PT");
         asm.emit("P0", "BRA " + loop);
+    }
+
+    /** Free for the steady loop's lane tests: the step's code takes P0 (expressions), P5 (protocols) and P6. */
+    private static final List<String> LANE_TEST_PREDICATES = List.of("P1", "P2", "P3", "P4");
+
+    /**
+     * The steady loop's lane tests, once before it, where the predicates suffice (else each step tests, as the checked
+     * loop does): a lane left of a read's reach takes the edge window, the edge lanes publish.
+     */
+    private void hoistLaneTests() {
+        List<Integer> reaches = mapping.reads().stream().map(BandRead::columnsBack).filter(c -> c > 0).distinct().sorted().toList();
+        if (reaches.size() + (edge.crossed() ? 1 : 0) > LANE_TEST_PREDICATES.size()) {
+            return;
+        }
+        List<String> free = new ArrayList<>(LANE_TEST_PREDICATES);
+        asm.comment("the lane tests of every steady step, made once");
+        for (int reach : reaches) {
+            String predicate = free.removeFirst();
+            asm.emit("ISETP.LT.AND " + predicate + ", PT, " + cx.lane + ", " + SimtAssembler.immediate(reach) + ", PT   // left of a"
+                    + " reach of " + reach + ": the left band's edge");
+            leftOfReach.put(reach, predicate);
+        }
+        if (edge.crossed()) {
+            publishesEdge = free.removeFirst();
+            asm.emit("ISETP.GE.AND " + publishesEdge + ", PT, " + cx.lane + ", " + SimtAssembler.immediate(WARP - edge.columns())
+                    + ", PT   // on the edge");
+            if (edge.readyWords()) {
+                asm.emit("ISETP.LT.AND " + publishesEdge + ", PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1)
+                        + ", " + publishesEdge);
+            }
+        }
     }
 
     private void step(String k) {
@@ -102,17 +148,33 @@ final class SimtBandStep {
                 shuffled.put(from, value);
             }
         }
-        // every edge window load is started before the first select waits for one, as nvcc orders them
-        Map<BandRead, String> fromEdge = new HashMap<>();
-        for (BandRead read : mapping.reads()) {
-            if (read.columnsBack() > 0) {
-                fromEdge.put(read, loadEdgeWindow(read, k));
-            }
-        }
         Map<BandRead, String> resolved = new HashMap<>();
-        for (BandRead read : mapping.reads()) {
-            if (!read.samePoint()) {
-                resolved.put(read, resolve(read, fromEdge.get(read), shuffled.get(Source.of(read))));
+        if (hoisted()) {
+            // the lanes left of a read's reach load the edge window over what the shuffle brought them
+            for (BandRead read : mapping.reads()) {
+                if (read.columnsBack() > 0) {
+                    String value = shuffled.get(Source.of(read));
+                    String at = edgeWindowAddress(read, k);
+                    asm.emit(leftOfReach.get(read.columnsBack()), "LDS" + SimtAssembler.width(read.field().type()) + " " + value
+                            + ", " + SimtAssembler.address(at, 0) + "   // " + text(read) + " for the lanes left of lane "
+                            + read.columnsBack() + ": the left band's edge");
+                    resolved.put(read, value);
+                } else if (!read.samePoint()) {
+                    resolved.put(read, cx.history.get(read.field())[read.rowsBack() - 1]);
+                }
+            }
+        } else {
+            // every edge window load is started before the first select waits for one, as nvcc orders them
+            Map<BandRead, String> fromEdge = new HashMap<>();
+            for (BandRead read : mapping.reads()) {
+                if (read.columnsBack() > 0) {
+                    fromEdge.put(read, loadEdgeWindow(read, k));
+                }
+            }
+            for (BandRead read : mapping.reads()) {
+                if (!read.samePoint()) {
+                    resolved.put(read, resolve(read, fromEdge.get(read), shuffled.get(Source.of(read))));
+                }
             }
         }
         for (IrField field : steady ? List.<IrField>of() : cx.fieldsWithHistory()) {
@@ -123,14 +185,14 @@ final class SimtBandStep {
         if (!steady) {
             asm.emit("!P6", "BRA " + outside);
         }
-        compute(i, j, resolved, staged);
+        Map<IrField, String> values = compute(i, j, resolved, staged);
         if (!steady) {
             asm.emit("BRA " + joined);
             asm.place(outside);
             aboveTheDomain(i, j);
             asm.place(joined);
         }
-        shiftHistory();
+        shiftHistory(values);
         if (edge.crossed() && !edge.readyWords()) {
             publishToken(s);
         }
@@ -166,8 +228,18 @@ final class SimtBandStep {
         return staged;
     }
 
-    /** My point: its actors, the ring and edge stores, my value for the lanes to my right and below. */
-    private void compute(String i, String j, Map<BandRead, String> resolved, Map<List<Integer>, String> staged) {
+    /** Whether the steady loop's lane tests were made before it. */
+    private boolean hoisted() {
+        return !leftOfReach.isEmpty() || publishesEdge != null;
+    }
+
+    /**
+     * My point: its actors, the ring and edge stores, my value for the lanes to my right and below. Returns the values
+     * the history moves on from: per field with a history, the computed value where a steady step takes it as it is,
+     * else the lane's own copy.
+     */
+    private Map<IrField, String> compute(String i, String j, Map<BandRead, String> resolved, Map<List<Integer>, String> staged) {
+        Map<IrField, String> values = new HashMap<>();
         String g = point;
         String wide = null;
         if (layout.hasWideFields()) {
@@ -195,7 +267,14 @@ final class SimtBandStep {
             String width = SimtAssembler.width(field.type());
             BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
             asm.emit("STS" + width + " " + SimtAssembler.address(cx.ringSlot(ring, i), 0) + ", " + value + "   // into my ring");
-            if (edge.crossed() && edge.fields().contains(field)) {
+            if (edge.crossed() && edge.fields().contains(field) && publishesEdge != null) {
+                if (!edge.readyWords()) {
+                    asm.emit(publishesEdge, "STG" + width + " " + global.at(field.id(), layout.fieldByte(field.id())) + ", " + value
+                            + "   // the edge, which the band to the right reads after the token");
+                } else {
+                    asm.guarded(publishesEdge, () -> cx.sync.bandPublishValue(cx, field, i, value));
+                }
+            } else if (edge.crossed() && edge.fields().contains(field)) {
                 asm.emit("ISETP.GE.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(firstEdgeLane) + ", PT   // on the edge");
                 if (!edge.readyWords()) {
                     asm.emit("P0", "STG" + width + " " + global.at(field.id(), layout.fieldByte(field.id())) + ", " + value
@@ -208,10 +287,22 @@ final class SimtBandStep {
                     asm.place(skip);
                 }
             }
-            if (cx.own.get(field) != null) {
+            if (cx.own.get(field) == null) {
+                return;
+            }
+            if (steady && hoisted() && !isHistory(value)) {
+                values.put(field, value);
+            } else {
                 asm.emit("MOV" + width + " " + cx.own.get(field) + ", " + value);
+                values.put(field, cx.own.get(field));
             }
         });
+        return values;
+    }
+
+    /** Whether {@code register} holds a value of some field's history, which moving the history on overwrites. */
+    private boolean isHistory(String register) {
+        return cx.history.values().stream().flatMap(Arrays::stream).anyMatch(register::equals);
     }
 
     /** A lane above the domain holds its column's halo row as its value, which the lanes below and to the right read. */
@@ -258,21 +349,29 @@ final class SimtBandStep {
     /** A read across the lanes: its value in the edge window at step {@code k}, which the lanes left of its reach take. */
     private String loadEdgeWindow(BandRead read, String k) {
         IrField field = read.field();
-        String at = asm.register();
-        asm.emit("IMAD " + at + ", " + k + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(field.type())) + ", " + cx.edgeReads.get(read));
+        String at = edgeWindowAddress(read, k);
         String fromEdge = asm.register(field.type());
         asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + fromEdge + ", " + SimtAssembler.address(at, 0));
         return fromEdge;
     }
 
-    private void shiftHistory() {
+    /** The address of a read's value in the edge window at step {@code k}. */
+    private String edgeWindowAddress(BandRead read, String k) {
+        String at = asm.register();
+        asm.emit("IMAD " + at + ", " + k + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(read.field().type())) + ", "
+                + cx.edgeReads.get(read));
+        return at;
+    }
+
+    /** The history moves on a step: each field's oldest value drops out and {@code values}' newest comes in. */
+    private void shiftHistory(Map<IrField, String> values) {
         for (IrField field : cx.fieldsWithHistory()) {
             String[] back = cx.history.get(field);
             String width = SimtAssembler.width(field.type());
             for (int k = back.length - 1; k > 0; k--) {
                 asm.emit("MOV" + width + " " + back[k] + ", " + back[k - 1]);
             }
-            asm.emit("MOV" + width + " " + back[0] + ", " + cx.own.get(field));
+            asm.emit("MOV" + width + " " + back[0] + ", " + values.getOrDefault(field, cx.own.get(field)));
         }
     }
 

@@ -83,7 +83,11 @@ class SimtProgramGoldenTest {
                         "--profile", "hopper-h200")),
                 Arguments.of("box-3d-dynamic-dataflow-4x5x3-hopper", List.of("box-3d", "--schedule", "dynamic-dataflow:4x5x3",
                         "--profile", "hopper-h200")),
-                Arguments.of("nw-seq-tiny-lock-fermi", List.of("nw-seq", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")));
+                Arguments.of("nw-seq-tiny-lock-fermi", List.of("nw-seq", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
+                Arguments.of("nw-persistent-tiny-lock-hopper", List.of("nw", "--schedule", "lock-dataflow:persistent",
+                        "--mechanism", "tiny-lock", "--sizes", "256", "--profile", "hopper-h200")),
+                Arguments.of("nw-persistent-acquire-release-hopper", List.of("nw", "--schedule", "lock-dataflow:persistent",
+                        "--mechanism", "acquire-release", "--sizes", "256", "--profile", "hopper-h200")));
     }
 
     @ParameterizedTest(name = "{0}")
