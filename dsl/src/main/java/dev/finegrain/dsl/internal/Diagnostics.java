@@ -326,9 +326,10 @@ public final class Diagnostics {
     }
 
     public static KernelDefinitionException tilingIllegal(String kernel, int[] vector, CallSite site) {
-        return error(inKernel(kernel), "dataParallel tiles cannot respect dependence " + DependenceMath.format(vector)
-                        + " (rectangular tiles need every component >= 0)",
-                "use wavefront() or lockDataflow() for this kernel", site);
+        return error(inKernel(kernel), "rectangular tiles cannot respect dependence " + DependenceMath.format(vector)
+                        + " (they need every component >= 0)",
+                "use the wavefront or lock-dataflow schedule for this kernel (wavefront() or lockDataflow(); --schedules"
+                        + " wavefront,lock-dataflow)", site);
     }
 
     /** "a long", "an int": the article a Java type name takes. */

@@ -123,7 +123,8 @@ public final class Json {
         }
         String token = text.substring(start, at);
         if (!token.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?")) {
-            throw error("not a JSON value: '" + token + "'");
+            throw error(token.isEmpty() ? "not JSON: expected a value (an object, array, string, number, true, false or null)"
+                    : "not a JSON value: '" + token + "'");
         }
         return Double.valueOf(token);
     }

@@ -48,7 +48,7 @@ class KernelCompilerTest {
                 List.of(wavefront(), dataParallel(4)), List.of(), "com.example", dir.resolve("classes"), dir.resolve("sources")));
         assertEquals(List.of("com.example.AntiWavefront"), output.classes().stream().map(KernelCompiler.Generated::className).toList());
         assertEquals(1, output.skipped().size());
-        assertTrue(output.skipped().getFirst().startsWith("anti under data-parallel:4: dataParallel tiles cannot"
+        assertTrue(output.skipped().getFirst().startsWith("anti under data-parallel:4: rectangular tiles cannot"
                 + " respect dependence (1,-1)"), output.skipped().getFirst());
     }
 

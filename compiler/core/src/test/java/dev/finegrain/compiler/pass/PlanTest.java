@@ -73,7 +73,8 @@ class PlanTest {
         KernelGraph skewed = Pipeline.compile(GoldenKernels.skewed3d());
         KernelDefinitionException error = assertThrows(KernelDefinitionException.class,
                 () -> SchedulePlanner.plan(skewed, dataParallel(2)));
-        assertTrue(error.getMessage().startsWith("kernel 'skewed-3d': dataParallel tiles cannot respect dependence (1,-1,0) "
-                + "(rectangular tiles need every component >= 0); use wavefront() or lockDataflow() for this kernel (at "), error.getMessage());
+        assertTrue(error.getMessage().startsWith("kernel 'skewed-3d': rectangular tiles cannot respect dependence (1,-1,0) "
+                + "(they need every component >= 0); use the wavefront or lock-dataflow schedule for this kernel"
+                + " (wavefront() or lockDataflow(); --schedules wavefront,lock-dataflow) (at "), error.getMessage());
     }
 }

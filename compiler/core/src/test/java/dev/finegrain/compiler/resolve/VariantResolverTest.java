@@ -96,7 +96,7 @@ class VariantResolverTest {
         VariantResolver resolver = new VariantResolver();
         Kernel anti = kernel("anti").domain(dim("i", "n"), dim("j", "m")).state("s", INT, boundary(constant(0)))
                 .actor("a", "s", c -> c.read("s", -1, 1).plus(1)).build();
-        assertSkip(Skip.Reason.SCHEDULE_DOES_NOT_FIT_KERNEL, "data-parallel:4x4 cannot run kernel 'anti': dataParallel tiles"
+        assertSkip(Skip.Reason.SCHEDULE_DOES_NOT_FIT_KERNEL, "data-parallel:4x4 cannot run kernel 'anti': rectangular tiles"
                 + " cannot respect dependence (1,-1)", resolver.resolve(VariantRequest.of(anti, dataParallel(4), JVM)));
         assertSkip(Skip.Reason.TARGET_NEVER_RUNS_SCHEDULE, "backend 'flat' never runs lock-dataflow:persistent: its machine"
                 + " has no persistent launches", resolver.resolve(VariantRequest.of(NW, lockDataflow().persistent(),

@@ -61,4 +61,9 @@ for dir in rows/*/; do
   fi
 done
 { echo "["; sed '$!s/$/,/' results.jsonl; echo "]"; } >results.json
-echo "run.sh: wrote results.json, $(grep -c '"status": "verified"' results.jsonl) of $(wc -l <results.jsonl) rows verified" >&2
+verified="$(grep -c '"status": "verified"' results.jsonl)"
+no_gpu="$(grep -c 'no CUDA GPU' results.jsonl)"
+echo "run.sh: wrote results.json, $verified of $(wc -l <results.jsonl) rows verified" >&2
+if [[ "$no_gpu" -gt 0 ]]; then
+  echo "run.sh: $no_gpu rows were built but not run: this machine has no CUDA GPU; run the bundle where one is" >&2
+fi

@@ -16,6 +16,12 @@ abstract class CatalogCommand {
         return ((FinegrainCli) spec.root().userObject()).catalog();
     }
 
+    /** {@code --classpath PATH } as the user gave it, to repeat in a command this one suggests; empty without it. */
+    protected String classpathOption() {
+        String classpath = ((FinegrainCli) spec.root().userObject()).classpath;
+        return classpath == null ? "" : "--classpath " + classpath + " ";
+    }
+
     protected PrintWriter out() {
         return spec.commandLine().getOut();
     }

@@ -26,7 +26,8 @@ final class CliValues {
 
     static LibraryKernel kernel(KernelCatalog catalog, String name) {
         return catalog.find(name).orElseThrow(() -> new UsageException("unknown kernel '" + name + "'; known kernels: "
-                + String.join(", ", catalog.names())));
+                + String.join(", ", catalog.names()) + " (a kernel of your own needs its classes on --classpath or $"
+                + FinegrainCli.CLASSPATH_VARIABLE + ")"));
     }
 
     /**
@@ -100,7 +101,9 @@ final class CliValues {
             throw new UsageException("schedule '" + text.trim() + "': " + badTile.getMessage());
         }
         return parsed.orElseThrow(() -> new UsageException("unknown schedule '" + text
-                + "'; use wavefront, lock-dataflow, lock-dataflow:persistent, lock-dataflow:capacity=K, data-parallel or data-parallel:B (tiles B x B, or BxC for B rows by C columns),"
+                + "'; use wavefront[:atomic|xf|cooperative|relaunch|dissemination], lock-dataflow,"
+                + " lock-dataflow:persistent[:columns=C], lock-dataflow:interleaved, any lock-dataflow with :capacity=K,"
+                + " data-parallel or data-parallel:B (tiles B x B, or BxC for B rows by C columns),"
                 + " or dynamic-dataflow[:B][:" + java.util.Arrays.stream(dev.finegrain.dsl.ReadyQueue.values())
                 .map(dev.finegrain.dsl.ReadyQueue::cliName).collect(java.util.stream.Collectors.joining("|")) + "]"));
     }
@@ -166,7 +169,9 @@ final class CliValues {
             return FinegrainCli.EXIT_NOT_VERIFIED;
         }
         if (!comparison.anyRan()) {
-            err.println("finegrain: nothing ran: every combination was skipped, for the reasons in the table");
+            err.println(comparison.rows().isEmpty()
+                    ? "finegrain: nothing ran: every combination was left out, for the reasons in the notes above"
+                    : "finegrain: nothing ran: every combination was skipped, for the reasons in the table");
             return FinegrainCli.EXIT_USAGE;
         }
         return 0;

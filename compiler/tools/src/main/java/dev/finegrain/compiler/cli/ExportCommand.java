@@ -99,7 +99,7 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
         exported.notes().forEach(note -> err().println("note: " + note));
         exported.skipped().forEach(row -> err().println("skipped: " + row));
         out().println("wrote " + exported.rows() + " rows to " + out + "; run " + out.resolve("run.sh") + " where nvcc and a GPU are, then"
-                + " merge with finegrain compare " + kernelName + " --results " + out.resolve("results.json"));
+                + " merge with finegrain compare " + classpathOption() + kernelName + " --results " + out.resolve("results.json"));
         return 0;
     }
 

@@ -94,7 +94,10 @@ public final class FinegrainCli {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((problem, arguments) -> {
-            err.println("finegrain: " + problem.getMessage() + " (see '"
+            String suggestion = problem instanceof CommandLine.UnmatchedArgumentException unmatched
+                    && !unmatched.getSuggestions().isEmpty()
+                    ? "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?" : "";
+            err.println("finegrain: " + problem.getMessage() + suggestion + " (see '"
                     + problem.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
             return EXIT_USAGE;
         });

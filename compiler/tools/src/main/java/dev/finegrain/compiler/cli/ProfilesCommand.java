@@ -21,6 +21,10 @@ final class ProfilesCommand extends CatalogCommand implements Callable<Integer> 
     @Option(names = "--full", description = "each source whole, not its first sentence")
     boolean full;
 
+    @Option(names = "--properties", description = "print the profile's file as written (every key, each with its source),"
+            + " to start a profile file of your own from: finegrain profiles hopper-h200 --properties > mine.properties")
+    boolean properties;
+
     @Override
     public Integer call() {
         if (profile == null) {
@@ -34,6 +38,10 @@ final class ProfilesCommand extends CatalogCommand implements Callable<Integer> 
         Map<String, ProfileProvenance.Entry> entries;
         try {
             SimtProfile.load(profile);
+            if (properties) {
+                out().print(SimtProfile.text(profile));
+                return 0;
+            }
             entries = ProfileProvenance.of(SimtProfile.text(profile));
         } catch (SimUserException unknown) {
             throw new UsageException(unknown.getMessage());

@@ -191,7 +191,7 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
 
     private int showJava(LibraryKernel kernel) {
         if (schedule == null) {
-            throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow or data-parallel[:B])");
+            throw new UsageException("--java needs --schedule S (wavefront, lock-dataflow, data-parallel[:B] or dynamic-dataflow[:B])");
         }
         Schedule parsed = parsedSchedule();
         JvmBackend backend = new JvmBackend();

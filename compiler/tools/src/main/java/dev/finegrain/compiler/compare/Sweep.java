@@ -72,7 +72,8 @@ public final class Sweep {
     private final VariantResolver resolver = new VariantResolver();
     private final List<Planned> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
-    private final List<String> leftOut = new ArrayList<>();
+    /** Per backend, schedule and reason, the mechanisms the sweep left out for it, in the order met. */
+    private final Map<List<String>, List<String>> leftOut = new java.util.LinkedHashMap<>();
     private final List<String> leftOutSchedules = new ArrayList<>();
 
     private Sweep(ComparisonRequest request) {
@@ -179,8 +180,11 @@ public final class Sweep {
                     new java.util.LinkedHashSet<>(leftOutSchedules)));
         }
         if (!leftOut.isEmpty()) {
+            // one entry per reason, naming every mechanism it leaves out, so a reason shared by many is read once
             notes.add("left out of the mechanism sweep (the backend cannot use them for kernel '" + kernel.name() + "'): "
-                    + String.join("; ", leftOut));
+                    + leftOut.entrySet().stream().map(e -> e.getKey().get(0) + " " + e.getKey().get(1) + " "
+                            + String.join(", ", new java.util.LinkedHashSet<>(e.getValue())) + " (" + e.getKey().get(2) + ")")
+                            .collect(Collectors.joining("; ")));
         }
         if (request.threadsRequested() && backends.stream().noneMatch(Backend::usesThreads)) {
             notes.add("--threads applies to backends that run on threads (jvm); "
@@ -235,7 +239,8 @@ public final class Sweep {
                 if (fit.getValue().isEmpty()) {
                     wanted.add(fit.getKey());
                 } else {
-                    leftOut.add(backend.name() + " " + fit.getKey() + " (" + fit.getValue().get() + ")");
+                    leftOut.computeIfAbsent(List.of(backend.name(), schedule.cliName(), fit.getValue().get()),
+                            unused -> new ArrayList<>()).add(fit.getKey().toString());
                 }
             }
             if (wanted.isEmpty()) {

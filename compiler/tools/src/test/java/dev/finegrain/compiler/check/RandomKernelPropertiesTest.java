@@ -127,7 +127,7 @@ class RandomKernelPropertiesTest {
         if (!random.tilingLegal()) {
             KernelDefinitionException rejected = assertThrows(KernelDefinitionException.class,
                     () -> SchedulePlanner.plan(graph, dataParallel(1)), () -> "data-parallel planned for\n" + random);
-            assertTrue(rejected.getMessage().contains("dataParallel tiles cannot respect dependence"), rejected.getMessage());
+            assertTrue(rejected.getMessage().contains("rectangular tiles cannot respect dependence"), rejected.getMessage());
         }
     }
 

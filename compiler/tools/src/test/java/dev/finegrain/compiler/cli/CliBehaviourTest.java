@@ -327,6 +327,13 @@ class CliBehaviourTest {
                 Arguments.of("unknown mechanism", List.of("run", "nw", "--size", "8", "--mechanism", "warp-magic"),
                         "unknown mechanism 'warp-magic'"),
                 Arguments.of("unknown option", List.of("run", "nw", "--size", "8", "--bogus"), "Unknown option: '--bogus'"),
+                Arguments.of("an option of another command, with the one meant", List.of("compare", "nw", "--backend", "jvm"),
+                        "did you mean --backends?"),
+                Arguments.of("an unknown kernel names --classpath", List.of("run", "mine", "--size", "8"),
+                        "(a kernel of your own needs its classes on --classpath or $FINEGRAIN_CLASSPATH)"),
+                Arguments.of("a profile file that is not there", List.of("profiles", "/nowhere/mine.properties"),
+                        "profile file /nowhere/mine.properties not found; give the path of a .properties file (start one from a"
+                                + " built-in profile: finegrain profiles hopper-h200 --properties > mine.properties)"),
                 Arguments.of("missing --size", List.of("run", "nw"), "Missing required option: '--size"),
                 Arguments.of("seed that is not a number", List.of("run", "nw", "--size", "8", "--seed", "many"), "'many'"),
                 Arguments.of("unknown subcommand", List.of("frobnicate"), "'frobnicate'"),
@@ -487,6 +494,23 @@ class CliBehaviourTest {
         assertEquals(2, unknown.exit());
         assertEquals(1, unknown.err().lines().count(), unknown.err());
         assertTrue(unknown.err().startsWith("finegrain: unknown profile 'volta-v100'"), unknown.err());
+    }
+
+    /** A profile file of one's own starts as a copy of a built-in one, every key with its source, and loads as it. */
+    @Test
+    void profilesPrintsAProfileFileToStartOneFrom(@TempDir Path temp) throws IOException {
+        Outcome printed = finegrain("profiles", "hopper-h200", "--properties");
+        assertEquals(0, printed.exit(), printed.err());
+        assertTrue(printed.out().contains("\nlatency.shared=23\n"), printed.out());
+        Path mine = temp.resolve("mine.properties");
+        Files.writeString(mine, printed.out().replace("\nsm.count=132\n", "\nsm.count=66\n"));
+        Outcome loaded = finegrain("profiles", mine.toString());
+        assertEquals(0, loaded.exit(), loaded.err());
+        assertTrue(loaded.out().lines().anyMatch(line -> line.matches("sm\\.count +66 .*")), loaded.out());
+        Files.writeString(mine, printed.out().replace("\nsm.lockBits=0\n", "\n"));
+        Outcome partial = finegrain("profiles", mine.toString());
+        assertEquals(2, partial.exit());
+        assertTrue(partial.err().contains("missing sm.lockBits (a profile file sets every key a built-in one does"), partial.err());
     }
 
     @Test

@@ -89,7 +89,7 @@ class SweepBehaviourTest {
                 .schedules(List.of(wavefront(), dataParallel(4))).backends(List.of(new ReferenceBackend())).build());
         assertEquals(List.of(RowStatus.VERIFIED, RowStatus.SKIPPED), comparison.rows().stream().map(ResultRow::status).toList());
         assertTrue(comparison.rows().getLast().problem().startsWith("data-parallel:4x4 cannot run kernel 'anti':"
-                + " dataParallel tiles cannot respect dependence (1,-1)"), comparison.rows().getLast().problem());
+                + " rectangular tiles cannot respect dependence (1,-1)"), comparison.rows().getLast().problem());
     }
 
     @Test
@@ -108,8 +108,8 @@ class SweepBehaviourTest {
         Comparison comparison = ComparisonRunner.run(pascal().schedules(List.of(lockDataflow()))
                 .backends(List.of(new JvmBackend())).build());
         assertTrue(comparison.rows().stream().noneMatch(row -> row.mechanism().equals("tiny-lock")), "tiny-lock is left out");
-        assertEquals(List.of("left out of the mechanism sweep (the backend cannot use them for kernel 'pascal'): jvm tiny-lock"
-                + " (tiny-lock packs the ready bit beside a 32-bit int value, and state field 'c' is long)"), comparison.notes());
+        assertEquals(List.of("left out of the mechanism sweep (the backend cannot use them for kernel 'pascal'): jvm lock-dataflow"
+                + " tiny-lock (tiny-lock packs the ready bit beside a 32-bit int value, and state field 'c' is long)"), comparison.notes());
     }
 
     @Test

@@ -129,6 +129,10 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
         }
         Path file = Path.of(nameOrPath);
         if (!Files.isRegularFile(file)) {
+            if (nameOrPath.contains("/") || nameOrPath.contains(java.io.File.separator) || nameOrPath.endsWith(".properties")) {
+                throw new SimUserException("profile file " + nameOrPath + " not found; give the path of a .properties file"
+                        + " (start one from a built-in profile: finegrain profiles hopper-h200 --properties > mine.properties)");
+            }
             throw new SimUserException("unknown profile '" + nameOrPath + "' (built in: " + String.join(", ", BUILT_IN)
                     + "; or the path of a .properties file)");
         }
@@ -286,7 +290,9 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
             asked.add(key);
             String value = properties.getProperty(key);
             if (value == null || value.isBlank()) {
-                throw new SimUserException("profile " + source + ": missing " + key);
+                throw new SimUserException("profile " + source + ": missing " + key + (BUILT_IN.contains(source) ? ""
+                        : " (a profile file sets every key a built-in one does: start from finegrain profiles hopper-h200"
+                        + " --properties > mine.properties, then change what your GPU differs in)"));
             }
             return value.trim();
         }
