@@ -45,7 +45,7 @@ public enum SimtOpcode {
     F2F("F2F", "dr", "F32", "F64"),
     PSETP("PSETP", "ppqqq", "AND", "OR", "XOR"),
     S2R("S2R", "ds"),
-    LDS("LDS", "da", "32", "U32", "S32", "64"),
+    LDS("LDS", "da", "32", "U32", "S32", "64", "STRONG"),
     STS("STS", "ar", "32", "64"),
     LDSLK("LDSLK", "pda"),
     STSUL("STSUL", "ar"),

@@ -39,7 +39,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           boolean hasDpx, int dpxLatency, boolean hasWarpShuffle, int shuffleLatency,
                           int warpSyncLatency, boolean pipelinedIssue, int issueIntervalCycles,
                           int sharedIssueIntervalCycles, boolean hasAsyncCopy, int asyncCopyIssueCycles,
-                          int asyncCopyLatency) {
+                          int asyncCopyLatency, int sharedStrongLatency) {
 
     /** The inter-block barriers a profile may name as the best on its machine ({@code default.gridBarrier}). */
     public static final List<String> GRID_BARRIERS = List.of("atomic", "xf");
@@ -220,7 +220,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.atLeast("latency.warpSync", 1, v.integer("latency.alu")),
                 v.bool("issue.pipelined", false), issueCycles, v.atLeast("issue.sharedCycles", 1, issueCycles),
                 v.bool("feature.asyncCopy", false), v.atLeast("asyncCopy.issueCycles", 1, issueCycles),
-                v.atLeast("latency.asyncCopy", 0, 0));
+                v.atLeast("latency.asyncCopy", 0, 0),
+                v.atLeast("latency.sharedStrong", 1, v.integer("latency.shared")));
     }
 
     /**

@@ -18,12 +18,19 @@ import dev.finegrain.gpu.runtime.SimtWarp;
 public final class SimtLdsNode extends SimtMemoryAccessNode {
     private final int destination;
     private final boolean wide;
+    /**
+     * {@code .STRONG}: the load is a strong (acquire) load through a generic pointer, as CUDA's {@code ld.acquire.cta}
+     * of a shared word compiles (SASS {@code LD.E.STRONG.SM}), which costs {@code latency.sharedStrong} where LDS costs
+     * {@code latency.shared}: the cycles it adds.
+     */
+    private final int strongExtra;
 
     public SimtLdsNode(SimtInstruction instruction, int destination, SimtOperand.Address address, boolean wide,
                        SimtProfile profile) {
         super(instruction, address, profile);
         this.destination = destination;
         this.wide = wide;
+        this.strongExtra = instruction.has("STRONG") ? profile.sharedStrongLatency() - profile.sharedLatency() : 0;
     }
 
     @Override
@@ -60,6 +67,6 @@ public final class SimtLdsNode extends SimtMemoryAccessNode {
         warp.machine().counters().sharedLoads += count;
         warp.machine().counters().sharedBankConflictReplays += degree - 1;
         int portWait = sharedPortWait(warp, degree);
-        return portWait + issueLoad(warp, destination, wide, count, portWait + queued + unseen + sharedAccessCycles(degree));
+        return portWait + issueLoad(warp, destination, wide, count, portWait + queued + unseen + sharedAccessCycles(degree) + strongExtra);
     }
 }

@@ -216,22 +216,55 @@ final class SimtLockDataflow {
 
     // ------------------------------------------------------------------------------- per-thread critical section
 
+    /**
+     * The per-thread loop: poll every channel not yet held, fire once all are. Under independent thread scheduling the
+     * loop is spelled as nvcc compiles the CUDA emitter's (read from the H200's cuobjdump of the generated tiles: about
+     * 20 instructions a failing pass where the predicate form has 8); on Fermi's profiles as seed 001's hand-written
+     * SASS spells it, in predicates (Listing 15).
+     */
     private void emitCriticalSection(String phaseStart) {
         asm.section("wait and fire, critical-section form: a lane fires inside the loop once it holds every token");
         asm.emit("!P6", "BRA end");
         String done = asm.register();
         asm.emit("MOV " + done + ", RZ");
+        boolean asNvcc = cx.asNvcc();
+        String[] heldFlags = new String[cx.channels()];
+        if (asNvcc) {
+            for (int c = 0; c < cx.channels(); c++) {
+                heldFlags[c] = asm.register();
+                asm.emit("MOV " + heldFlags[c] + ", RZ");
+            }
+        }
         cx.napStart();
         asm.place("spin");
+        if (asNvcc) {
+            asm.comment("as nvcc compiles the loop for independent thread scheduling (the H200's SASS of the generated"
+                    + " tiles): each channel's held flag is a bool in a register, made a predicate (LOP3) before its poll and"
+                    + " after it, a NOP after each poll (as after tiny-lock's and acquire-release's generic loads), and the"
+                    + " divergent fire inside a convergence barrier (BSSY, BSYNC)");
+        }
         for (int c = 0; c < cx.channels(); c++) {
             SyncChannel channel = cx.channel(c);
             asm.comment("channel " + channel.channel().via() + " " + DependenceMath.format(channel.channel().vector()));
+            if (asNvcc) {
+                asm.emit("ISETP.NE.AND " + held(c) + ", PT, " + heldFlags[c] + ", RZ, PT   // the held flag's predicate");
+            }
             sync.tryTake(cx, c, held(c));
+            if (asNvcc) {
+                asm.emit("NOP   // after the poll");
+                asm.emit("SEL " + heldFlags[c] + ", " + cx.one + ", RZ, " + held(c) + "   // back into the flag");
+                asm.emit("LOP.AND " + heldFlags[c] + ", " + heldFlags[c] + ", 0xff   // the bool's byte (PRMT)");
+                asm.emit("ISETP.NE.AND " + held(c) + ", PT, " + heldFlags[c] + ", RZ, PT   // and its predicate again");
+            }
         }
         asm.comment("P0: every token held");
         asm.emit("PSETP.AND.AND P0, PT, " + held(0) + ", " + held(1) + ", PT");
         if (cx.channels() > 2) {
             asm.emit("PSETP.AND.AND P0, PT, P0, " + held(2) + ", " + held(3));
+        }
+        if (asNvcc) {
+            // nvcc's YIELD here is in the poll loop's cost (pollLoop.yieldCycles), not an instruction of the model's
+            asm.emit("NOP   // BSSY: the convergence barrier the fire's lanes meet at");
         }
         asm.emit("!P0", "BRA check");
         asm.section("fire: compute, publish my token, finalize private channels");
@@ -243,6 +276,9 @@ final class SimtLockDataflow {
         }
         asm.emit("MOV32I " + done + ", 0x1");
         asm.place("check");
+        if (asNvcc) {
+            asm.emit("NOP   // BSYNC");
+        }
         asm.emit("ISETP.EQ.AND P0, PT, " + done + ", RZ, PT");
         cx.pause("P0");
         asm.emit("P0", "BRA spin");

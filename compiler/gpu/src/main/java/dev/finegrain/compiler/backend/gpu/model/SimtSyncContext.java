@@ -52,6 +52,22 @@ public final class SimtSyncContext {
         naps.start();
     }
 
+    /**
+     * Whether the tiles' loops are spelled as nvcc compiles the CUDA emitter's for independent thread scheduling (read
+     * from the H200's SASS of the generated tiles), rather than as seed 001's hand-written Fermi SASS.
+     */
+    boolean asNvcc() {
+        return !mapping.target().reconvergesWarps();
+    }
+
+    /**
+     * The load a poll of a token word takes, {@code .64} for a pair: CUDA polls with an acquire load through a generic
+     * pointer (fg::load_acquire_cta, SASS LD.E.STRONG.SM), which the model spells LDS.STRONG where it spells nvcc's code.
+     */
+    String pollLoad(boolean wide) {
+        return "LDS" + (wide ? ".64" : "") + (asNvcc() ? ".STRONG" : "");
+    }
+
     /** How the spin-locks take their mutex words, for the mapping's mutex. */
     SimtMutex mutex() {
         return new SimtMutex(this);
