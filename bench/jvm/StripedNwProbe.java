@@ -37,7 +37,6 @@ public final class StripedNwProbe {
     static final class Band implements Runnable {
         final byte[] a; final int[][] t; final int g; final int j0; final int w; final int seg;
         final int[][] profile;   // [char][seg * K + lane]: t[c][b[j0 + lane * seg + s]]
-        final AtomicIntegerArray leftEdge;   // H[i][j0 - 1] for i >= 0, published by the band to the left (null: boundary)
         final int[] leftValues;
         final int[] myEdge;   // H[i][j0 + w - 1]
         final AtomicIntegerArray myProgress;   // element 0: rows published
@@ -48,7 +47,6 @@ public final class StripedNwProbe {
              int[] myEdge, AtomicIntegerArray myProgress) {
             this.a = a; this.t = t; this.g = g; this.j0 = j0; this.w = w; this.seg = w / K;
             this.leftValues = leftValues; this.leftProgress = leftProgress; this.myEdge = myEdge; this.myProgress = myProgress;
-            this.leftEdge = null;
             profile = new int[24][w];
             for (int c = 0; c < 24; c++) {
                 for (int l = 0; l < K; l++) {

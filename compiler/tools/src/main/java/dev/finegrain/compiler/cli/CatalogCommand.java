@@ -19,7 +19,10 @@ abstract class CatalogCommand {
     /** {@code --classpath PATH } as the user gave it, to repeat in a command this one suggests; empty without it. */
     protected String classpathOption() {
         String classpath = ((FinegrainCli) spec.root().userObject()).classpath;
-        return classpath == null ? "" : "--classpath " + classpath + " ";
+        if (classpath == null) {
+            return "";
+        }
+        return "--classpath " + (classpath.chars().anyMatch(Character::isWhitespace) ? "'" + classpath + "'" : classpath) + " ";
     }
 
     protected PrintWriter out() {

@@ -27,6 +27,13 @@ final class ProfilesCommand extends CatalogCommand implements Callable<Integer> 
 
     @Override
     public Integer call() {
+        if (profile == null && properties) {
+            throw new UsageException("--properties prints one profile's file: name it, e.g. finegrain profiles hopper-h200 --properties");
+        }
+        if (profile != null && properties && profile.contains(SimtProfile.SETTING)) {
+            throw new UsageException("--properties prints a profile's file as written, and " + profile + " sets keys beyond it;"
+                    + " print " + profile.substring(0, profile.indexOf(SimtProfile.SETTING)) + " and change those keys in the copy");
+        }
         if (profile == null) {
             for (String name : SimtProfile.BUILT_IN) {
                 out().println(name + "  " + SimtProfile.load(name).description());

@@ -73,7 +73,10 @@ public final class Sweep {
     private final List<Planned> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     /** Per backend, schedule and reason, the mechanisms the sweep left out for it, in the order met. */
-    private final Map<List<String>, List<String>> leftOut = new java.util.LinkedHashMap<>();
+    private final Map<LeftOut, java.util.Set<String>> leftOut = new java.util.LinkedHashMap<>();
+
+    /** Why a backend cannot use some mechanisms under a schedule: one entry of the sweep's left-out note. */
+    private record LeftOut(String backend, String schedule, String reason) {}
     private final List<String> leftOutSchedules = new ArrayList<>();
 
     private Sweep(ComparisonRequest request) {
@@ -182,8 +185,8 @@ public final class Sweep {
         if (!leftOut.isEmpty()) {
             // one entry per reason, naming every mechanism it leaves out, so a reason shared by many is read once
             notes.add("left out of the mechanism sweep (the backend cannot use them for kernel '" + kernel.name() + "'): "
-                    + leftOut.entrySet().stream().map(e -> e.getKey().get(0) + " " + e.getKey().get(1) + " "
-                            + String.join(", ", new java.util.LinkedHashSet<>(e.getValue())) + " (" + e.getKey().get(2) + ")")
+                    + leftOut.entrySet().stream().map(e -> e.getKey().backend() + " " + e.getKey().schedule() + " "
+                            + String.join(", ", e.getValue()) + " (" + e.getKey().reason() + ")")
                             .collect(Collectors.joining("; ")));
         }
         if (request.threadsRequested() && backends.stream().noneMatch(Backend::usesThreads)) {
@@ -239,8 +242,8 @@ public final class Sweep {
                 if (fit.getValue().isEmpty()) {
                     wanted.add(fit.getKey());
                 } else {
-                    leftOut.computeIfAbsent(List.of(backend.name(), schedule.cliName(), fit.getValue().get()),
-                            unused -> new ArrayList<>()).add(fit.getKey().toString());
+                    leftOut.computeIfAbsent(new LeftOut(backend.name(), schedule.cliName(), fit.getValue().get()),
+                            unused -> new java.util.LinkedHashSet<>()).add(fit.getKey().toString());
                 }
             }
             if (wanted.isEmpty()) {

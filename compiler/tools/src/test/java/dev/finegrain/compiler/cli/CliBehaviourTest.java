@@ -331,6 +331,11 @@ class CliBehaviourTest {
                         "did you mean --backends?"),
                 Arguments.of("an unknown kernel names --classpath", List.of("run", "mine", "--size", "8"),
                         "(a kernel of your own needs its classes on --classpath or $FINEGRAIN_CLASSPATH)"),
+                Arguments.of("--properties without a profile", List.of("profiles", "--properties"),
+                        "--properties prints one profile's file: name it, e.g. finegrain profiles hopper-h200 --properties"),
+                Arguments.of("--properties of a profile with settings", List.of("profiles", "hopper-h200@sm.count=66", "--properties"),
+                        "--properties prints a profile's file as written, and hopper-h200@sm.count=66 sets keys beyond it;"
+                                + " print hopper-h200 and change those keys in the copy"),
                 Arguments.of("a profile file that is not there", List.of("profiles", "/nowhere/mine.properties"),
                         "profile file /nowhere/mine.properties not found; give the path of a .properties file (start one from a"
                                 + " built-in profile: finegrain profiles hopper-h200 --properties > mine.properties)"),
@@ -494,6 +499,17 @@ class CliBehaviourTest {
         assertEquals(2, unknown.exit());
         assertEquals(1, unknown.err().lines().count(), unknown.err());
         assertTrue(unknown.err().startsWith("finegrain: unknown profile 'volta-v100'"), unknown.err());
+    }
+
+    /** A reason that leaves several mechanisms out of a sweep is given once, with the schedule and every one it leaves out. */
+    @Test
+    void aReasonSharedByManyMechanismsIsOneEntryOfTheNote() {
+        Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "64", "--backends", "gpu-model:hopper-h200",
+                "--schedules", "lock-dataflow:persistent", "--quick");
+        String note = compare.err().lines().filter(line -> line.startsWith("note: left out of the mechanism sweep")).findFirst()
+                .orElseThrow(() -> new AssertionError(compare.err()));
+        assertTrue(note.contains("gpu-model:hopper-h200 lock-dataflow:persistent atomic-spin-lock, "), note);
+        assertEquals(1, note.split("needs a 2D domain", -1).length - 1, "the reason once: " + note);
     }
 
     /** A profile file of one's own starts as a copy of a built-in one, every key with its source, and loads as it. */

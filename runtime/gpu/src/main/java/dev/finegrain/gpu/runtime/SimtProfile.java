@@ -221,7 +221,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.bool("issue.pipelined", false), issueCycles, v.atLeast("issue.sharedCycles", 1, issueCycles),
                 v.bool("feature.asyncCopy", false), v.atLeast("asyncCopy.issueCycles", 1, issueCycles),
                 v.atLeast("latency.asyncCopy", 0, 0),
-                v.atLeast("latency.sharedStrong", 1, v.integer("latency.shared")));
+                v.atLeast("latency.sharedStrong", v.integer("latency.shared"), v.integer("latency.shared")));
     }
 
     /**

@@ -218,9 +218,10 @@ final class SimtLockDataflow {
 
     /**
      * The per-thread loop: poll every channel not yet held, fire once all are. Under independent thread scheduling the
-     * loop is spelled as nvcc compiles the CUDA emitter's (read from the H200's cuobjdump of the generated tiles: about
-     * 20 instructions a failing pass where the predicate form has 8); on Fermi's profiles as seed 001's hand-written
-     * SASS spells it, in predicates (Listing 15).
+     * loop is spelled as nvcc compiles the CUDA emitter's (read from the H200's cuobjdump of the generated tiles: with
+     * two channels about 20 instructions a failing pass where the predicate form has 8; with one, the predicate form
+     * and a NOP, as nvcc keeps no flag there); on Fermi's profiles as seed 001's hand-written SASS spells it, in
+     * predicates (Listing 15).
      */
     private void emitCriticalSection(String phaseStart) {
         asm.section("wait and fire, critical-section form: a lane fires inside the loop once it holds every token");
@@ -228,8 +229,10 @@ final class SimtLockDataflow {
         String done = asm.register();
         asm.emit("MOV " + done + ", RZ");
         boolean asNvcc = cx.asNvcc();
+        // with one channel a flag is true only in the pass that fires, so nvcc keeps none: poll, test, fire predicated
+        boolean flagsInRegisters = asNvcc && cx.channels() > 1;
         String[] heldFlags = new String[cx.channels()];
-        if (asNvcc) {
+        if (flagsInRegisters) {
             for (int c = 0; c < cx.channels(); c++) {
                 heldFlags[c] = asm.register();
                 asm.emit("MOV " + heldFlags[c] + ", RZ");
@@ -237,7 +240,7 @@ final class SimtLockDataflow {
         }
         cx.napStart();
         asm.place("spin");
-        if (asNvcc) {
+        if (flagsInRegisters) {
             asm.comment("as nvcc compiles the loop for independent thread scheduling (the H200's SASS of the generated"
                     + " tiles): each channel's held flag is a bool in a register, made a predicate (LOP3) before its poll and"
                     + " after it, a NOP after each poll (as after tiny-lock's and acquire-release's generic loads), and the"
@@ -246,12 +249,14 @@ final class SimtLockDataflow {
         for (int c = 0; c < cx.channels(); c++) {
             SyncChannel channel = cx.channel(c);
             asm.comment("channel " + channel.channel().via() + " " + DependenceMath.format(channel.channel().vector()));
-            if (asNvcc) {
+            if (flagsInRegisters) {
                 asm.emit("ISETP.NE.AND " + held(c) + ", PT, " + heldFlags[c] + ", RZ, PT   // the held flag's predicate");
             }
             sync.tryTake(cx, c, held(c));
             if (asNvcc) {
                 asm.emit("NOP   // after the poll");
+            }
+            if (flagsInRegisters) {
                 asm.emit("SEL " + heldFlags[c] + ", " + cx.one + ", RZ, " + held(c) + "   // back into the flag");
                 asm.emit("LOP.AND " + heldFlags[c] + ", " + heldFlags[c] + ", 0xff   // the bool's byte (PRMT)");
                 asm.emit("ISETP.NE.AND " + held(c) + ", PT, " + heldFlags[c] + ", RZ, PT   // and its predicate again");
@@ -262,7 +267,7 @@ final class SimtLockDataflow {
         if (cx.channels() > 2) {
             asm.emit("PSETP.AND.AND P0, PT, P0, " + held(2) + ", " + held(3));
         }
-        if (asNvcc) {
+        if (flagsInRegisters) {
             // nvcc's YIELD here is in the poll loop's cost (pollLoop.yieldCycles), not an instruction of the model's
             asm.emit("NOP   // BSSY: the convergence barrier the fire's lanes meet at");
         }
@@ -276,7 +281,7 @@ final class SimtLockDataflow {
         }
         asm.emit("MOV32I " + done + ", 0x1");
         asm.place("check");
-        if (asNvcc) {
+        if (flagsInRegisters) {
             asm.emit("NOP   // BSYNC");
         }
         asm.emit("ISETP.EQ.AND P0, PT, " + done + ", RZ, PT");

@@ -78,7 +78,11 @@ public interface SimtSync {
         cx.loadEdgeAfterToken(field, row, slot, target);
     }
 
-    /** Ready words: a lane of the edge columns publishes its {@code value} of {@code field} at row {@code row} (registers). */
+    /**
+     * Ready words: a lane of the edge columns publishes its {@code value} of {@code field} at row {@code row} (registers).
+     * It runs inside a band's steady step, which keeps its lane tests in P1 to P4 for the whole loop: like
+     * {@link #bandPublishToken}, it may write P0 and P5 only, and no label (a steady step may guard it whole).
+     */
     default void bandPublishValue(SimtBandContext cx, IrField field, String row, String value) {
     }
 

@@ -44,7 +44,7 @@ public final class SimtSyncContext {
         this.mapping = mapping;
         this.packed = mapping.tokens().storage() == TokenStorage.READY_BIT_BESIDE_VALUE;
         this.naps = new SimtNaps(asm, mapping.waitPolicy());
-        this.atomics = new SharedAtomics(asm, mapping.target().sharedAtomicsAsLockLoops(), this::pause);
+        this.atomics = new SharedAtomics(asm, mapping.target().sharedAtomicsAsLockLoops(), this::pause, pollLoad(false));
     }
 
     /** Where a wait for one token begins: its first nap ({@link GpuWaits}); nothing for a spinning wait. */

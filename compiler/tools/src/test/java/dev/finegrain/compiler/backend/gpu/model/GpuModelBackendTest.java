@@ -68,6 +68,19 @@ class GpuModelBackendTest {
                     iterate(a.param("work"), a.index("i"), x -> x.times(1664525).plus(1013904223))))
             .build();
 
+    /**
+     * An actor whose value is a register of another field's history ({@code b = a[i-2, j]}, b read a row down), so that
+     * a steady band step must copy it before the histories move on, where it takes a computed value as it is otherwise.
+     */
+    private static final Kernel ALIASED = kernel("aliased")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .input("r", INT)
+            .state("a", INT, boundary(index("i").plus(index("j"))))
+            .state("b", INT, boundary(constant(3)))
+            .actor("a", "a", c -> c.read("a", 0, -1).plus(c.read("r", 0, 0)).xor(c.read("b", -1, 0)))
+            .actor("b", "b", c -> c.read("a", -2, 0))
+            .build();
+
     /** Two actors per point, a select, and shifts and bitwise operators. */
     private static final Kernel MIXED = kernel("mixed")
             .domain(dim("i", "rows"), dim("j", "cols"))
@@ -168,6 +181,7 @@ class GpuModelBackendTest {
         Schedule bands = new Schedule.LockDataflow().persistent();
         for (GpuModelBackend backend : List.of(HOPPER, new GpuModelBackend("hopper-h100"))) {
             assertAllVerified(backend, NW, new int[] {70, 45}, List.of(bands));
+            assertAllVerified(backend, ALIASED, new int[] {130, 70}, List.of(bands));   // rows enough for steady chunks
             // token groups of 8 rows (a shift) and of 6 (a division)
             assertAllVerified(backend, MIXED, new int[] {40, 100}, List.of(bands, new Schedule.LockDataflow().persistent().warpShared(8),
                     new Schedule.LockDataflow().persistent().warpShared(6)));
@@ -666,6 +680,7 @@ class GpuModelBackendTest {
             case "nw" -> builder.param("penalty", 10).input("reference", random.ints(points, -4, 12).toArray());
             case "chain-like", "chain" -> builder.param("work", 3);
             case "mixed" -> builder.input("same", random.ints(points, 0, 2).toArray());
+            case "aliased" -> builder.input("r", random.ints(points, -9, 9).toArray());
             case "reads-west", "reads-north", "reads-north-west", "reads-nothing" ->
                     builder.input("b", random.ints(points, -9, 9).toArray());
             case "reads-ahead" -> builder.input("b", random.ints(Invocation.paddedLength(sizes, 1), -9, 9).toArray());
