@@ -101,7 +101,8 @@ final class CliValues {
             throw new UsageException("schedule '" + text.trim() + "': " + badTile.getMessage());
         }
         return parsed.orElseThrow(() -> new UsageException("unknown schedule '" + text
-                + "'; use wavefront[:atomic|xf|cooperative|relaunch|dissemination], lock-dataflow,"
+                + "'; use wavefront[:" + java.util.Arrays.stream(dev.finegrain.dsl.GridBarrier.values())
+                .map(dev.finegrain.dsl.GridBarrier::cliName).collect(java.util.stream.Collectors.joining("|")) + "], lock-dataflow,"
                 + " lock-dataflow:persistent[:columns=C], lock-dataflow:interleaved, any lock-dataflow with :capacity=K,"
                 + " data-parallel or data-parallel:B (tiles B x B, or BxC for B rows by C columns),"
                 + " or dynamic-dataflow[:B][:" + java.util.Arrays.stream(dev.finegrain.dsl.ReadyQueue.values())

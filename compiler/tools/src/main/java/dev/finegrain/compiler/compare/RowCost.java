@@ -37,10 +37,12 @@ public record RowCost(double value, double low, double high, String unit, boolea
             } else if (details.get("min_ms") instanceof Number min && details.get("max_ms") instanceof Number max) {
                 low = min.doubleValue();
                 high = max.doubleValue();
-            } else if (details.get("runs_us") instanceof List<?> runs && !runs.isEmpty()
-                    && runs.stream().allMatch(Number.class::isInstance)) {
-                low = runs.stream().mapToDouble(run -> ((Number) run).doubleValue()).min().orElseThrow() / 1e3;
-                high = runs.stream().mapToDouble(run -> ((Number) run).doubleValue()).max().orElseThrow() / 1e3;
+            } else {
+                double[] runs = runsUs(details.get("runs_us"));
+                if (runs.length > 0) {
+                    low = java.util.Arrays.stream(runs).min().orElseThrow() / 1e3;
+                    high = java.util.Arrays.stream(runs).max().orElseThrow() / 1e3;
+                }
             }
             return Optional.of(new RowCost(median.doubleValue(), low, high, "ms", false));
         }
@@ -54,6 +56,25 @@ public record RowCost(double value, double low, double high, String unit, boolea
         // a rate with no time recorded: its inverse, with no spread known
         return Optional.of(new RowCost(1 / row.value(), Double.NaN, Double.NaN,
                 "s per " + row.unit().substring(0, row.unit().length() - 2), false));
+    }
+
+    /**
+     * A bundle's {@code runs_us}: a list of numbers where rows come from its results file, the list's text
+     * ({@code [1.5, 2.0]}) where they were read from a table; empty when absent or not numbers.
+     */
+    private static double[] runsUs(Object detail) {
+        if (detail instanceof List<?> runs && runs.stream().allMatch(Number.class::isInstance)) {
+            return runs.stream().mapToDouble(run -> ((Number) run).doubleValue()).toArray();
+        }
+        if (detail instanceof String text && !text.replace("[", "").replace("]", "").isBlank()) {
+            try {
+                return java.util.Arrays.stream(text.replace("[", "").replace("]", "").split(","))
+                        .mapToDouble(run -> Double.parseDouble(run.trim())).toArray();
+            } catch (NumberFormatException notNumbers) {
+                return new double[0];
+            }
+        }
+        return new double[0];
     }
 
     /** Whether the runs' spread is known: an exact cost, or a timed one with its minimum and maximum. */

@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.validate;
 
 import dev.finegrain.compiler.compare.ResultRow;
+import dev.finegrain.compiler.compare.RowCost;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -185,27 +186,9 @@ public record ValidationAnalysis(List<ValidationPair> pairs, List<ValidationGrou
         return row.details().get("us") instanceof Number us ? us.doubleValue() : Double.NaN;
     }
 
-    /**
-     * (slowest - fastest) / median of a real row's timed runs, from its {@code runs_us} detail: a list where the row
-     * came from a results file, the list's text where it came from a table.
-     */
+    /** (slowest - fastest) / median of a real row's timed runs, as {@link RowCost} reads them; NaN where not recorded. */
     private static double spread(ResultRow row) {
-        Object detail = row.details().get("runs_us");
-        String runs = detail instanceof List<?> list ? list.toString() : detail instanceof String text ? text : null;
-        if (runs == null) {
-            return Double.NaN;
-        }
-        String inner = runs.replace("[", "").replace("]", "").trim();
-        if (inner.isEmpty()) {
-            return Double.NaN;
-        }
-        try {
-            double[] times = Arrays.stream(inner.split(",")).mapToDouble(text -> Double.parseDouble(text.trim())).toArray();
-            double[] sorted = times.clone();
-            Arrays.sort(sorted);
-            return (sorted[sorted.length - 1] - sorted[0]) / median(times);
-        } catch (NumberFormatException notNumbers) {
-            return Double.NaN;
-        }
+        return RowCost.of(row).filter(cost -> !cost.exact() && cost.spreadKnown())
+                .map(cost -> (cost.high() - cost.low()) / cost.value()).orElse(Double.NaN);
     }
 }

@@ -21,14 +21,14 @@ public final class AcquireReleaseSimt implements SimtSync {
     @Override
     public void tryTake(SimtSyncContext cx, int c, String have) {
         String flag = cx.asm.register();
-        cx.asm.emit("!" + have, cx.pollLoad(false) + " " + flag + ", " + cx.channelAddress(c, true));
+        cx.polls.emit("!" + have, flag, cx.channelAddress(c, true), false, "");
         cx.asm.emit("!" + have, "ISETP.NE.AND " + have + ", PT, " + flag + ", RZ, PT");
     }
 
     @Override
     public void waitInTurn(SimtSyncContext cx, int c, String wait) {
         String flag = cx.asm.register();
-        cx.asm.emit(cx.pollLoad(false) + " " + flag + ", " + cx.channelAddress(c, true) + "   // acquire");
+        cx.polls.emit("PT", flag, cx.channelAddress(c, true), false, "acquire");
         cx.asm.emit("ISETP.EQ.AND P1, PT, " + flag + ", RZ, PT");
         cx.pause("P1");
         cx.asm.emit("P1", "BRA " + wait);

@@ -12,10 +12,10 @@ final class SharedAtomics {
     private final boolean lockLoops;
     /** What a lock's lanes that found it taken do before they try again: the wait policy's pause, given a guard. */
     private final java.util.function.Consumer<String> beforeRetry;
-    /** The load a look at a word takes ({@link SimtSyncContext#pollLoad}). */
-    private final String look;
+    /** How a look at a word loads it. */
+    private final SimtPollLoad look;
 
-    SharedAtomics(SimtAssembler asm, boolean lockLoops, java.util.function.Consumer<String> beforeRetry, String look) {
+    SharedAtomics(SimtAssembler asm, boolean lockLoops, java.util.function.Consumer<String> beforeRetry, SimtPollLoad look) {
         this.asm = asm;
         this.lockLoops = lockLoops;
         this.beforeRetry = beforeRetry;
@@ -93,7 +93,7 @@ final class SharedAtomics {
         String spin = asm.label("lock");
         asm.place(spin);
         if (lookFirst) {
-            asm.emit(look + " " + old + ", " + address + "   // look: taken while not 0");
+            look.emit("PT", old, address, false, "look: taken while not 0");
             asm.emit("ISETP.NE.AND " + taken + ", PT, " + old + ", RZ, PT");
             beforeRetry.accept(taken);
             asm.emit(taken, "BRA " + spin);

@@ -22,11 +22,8 @@ import java.util.TreeMap;
  * value or the edge window) without a branch, and, where its row is in the domain, computes its point into the output
  * ring and publishes what the band to the right waits for; then the history moves on a step. A steady chunk knows that
  * every lane computes. P6 holds "this lane computes" through a step (the expressions take P0, the protocols P5).
- * <p>A steady chunk is spelled as nvcc compiles CUDA's (read from the H200's SASS of the band kernels): the lane tests
- * that do not change from step to step (which lanes take a read from the edge window, which publish the edge) are made
- * once before the loop into P1 to P4, a read across the lanes is the shuffle with the edge window loaded over it in the
- * lanes left of its reach (no select), the edge is published by predicated instructions (no branch), and the history
- * moves on from the computed value itself.
+ * <p>A steady chunk is spelled as nvcc compiles CUDA's (the H200's SASS of the band kernels): lane tests made once into
+ * P1 to P4, the edge window loaded over the shuffled value (no select), the edge published predicated (no branch).
  */
 final class SimtBandStep {
 
@@ -56,10 +53,7 @@ final class SimtBandStep {
         this.steady = steady;
     }
 
-    /**
-     * Steps a pass of a steady chunk's loop: CUDA's steady loop carries {@code #pragma unroll 8}, so nvcc branches back
-     * once every 8 steps there; the checked loop has no pragma and is spelled a step a pass.
-     */
+    /** Steps a pass of a steady chunk's loop, as CUDA's {@code #pragma unroll 8}; the checked loop has one a pass. */
     static final int STEADY_UNROLL = 8;
 
     /** The chunk's 32 steps, as a loop whose labels start with {@code stem}. */
@@ -228,7 +222,7 @@ final class SimtBandStep {
         return staged;
     }
 
-    /** Whether the steady loop's lane tests were made before it. */
+    /** Whether the steady loop's lane tests were made before it (so this is a steady chunk). */
     private boolean hoisted() {
         return !leftOfReach.isEmpty() || publishesEdge != null;
     }
@@ -267,30 +261,14 @@ final class SimtBandStep {
             String width = SimtAssembler.width(field.type());
             BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
             asm.emit("STS" + width + " " + SimtAssembler.address(cx.ringSlot(ring, i), 0) + ", " + value + "   // into my ring");
-            if (edge.crossed() && edge.fields().contains(field) && publishesEdge != null) {
-                if (!edge.readyWords()) {
-                    asm.emit(publishesEdge, "STG" + width + " " + global.at(field.id(), layout.fieldByte(field.id())) + ", " + value
-                            + "   // the edge, which the band to the right reads after the token");
-                } else {
-                    asm.guarded(publishesEdge, () -> cx.sync.bandPublishValue(cx, field, i, value));
-                }
-            } else if (edge.crossed() && edge.fields().contains(field)) {
-                asm.emit("ISETP.GE.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(firstEdgeLane) + ", PT   // on the edge");
-                if (!edge.readyWords()) {
-                    asm.emit("P0", "STG" + width + " " + global.at(field.id(), layout.fieldByte(field.id())) + ", " + value
-                            + "   // the edge, which the band to the right reads after the token");
-                } else {
-                    asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1) + ", P0");
-                    String skip = asm.label("published");
-                    asm.emit("!P0", "BRA " + skip);
-                    cx.sync.bandPublishValue(cx, field, i, value);
-                    asm.place(skip);
-                }
+            if (edge.crossed() && edge.fields().contains(field)) {
+                publishEdge(field, i, value, "STG" + width + " " + global.at(field.id(), layout.fieldByte(field.id())) + ", "
+                        + value + "   // the edge, which the band to the right reads after the token", firstEdgeLane);
             }
             if (cx.own.get(field) == null) {
                 return;
             }
-            if (steady && hoisted() && !isHistory(value)) {
+            if (hoisted() && !isHistory(value)) {
                 values.put(field, value);
             } else {
                 asm.emit("MOV" + width + " " + cx.own.get(field) + ", " + value);
@@ -298,6 +276,31 @@ final class SimtBandStep {
             }
         });
         return values;
+    }
+
+    /**
+     * The edge lanes publish their value for the band to the right: under the steady loop's hoisted test by predicated
+     * instructions, else tested here, a token word's edge by a predicated {@code store}, a ready word behind a branch.
+     */
+    private void publishEdge(IrField field, String i, String value, String store, int firstEdgeLane) {
+        if (publishesEdge != null) {
+            if (edge.readyWords()) {
+                asm.guarded(publishesEdge, () -> cx.sync.bandPublishValue(cx, field, i, value));
+            } else {
+                asm.emit(publishesEdge, store);
+            }
+            return;
+        }
+        asm.emit("ISETP.GE.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(firstEdgeLane) + ", PT   // on the edge");
+        if (!edge.readyWords()) {
+            asm.emit("P0", store);
+            return;
+        }
+        asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1) + ", P0");
+        String skip = asm.label("published");
+        asm.emit("!P0", "BRA " + skip);
+        cx.sync.bandPublishValue(cx, field, i, value);
+        asm.place(skip);
     }
 
     /** Whether {@code register} holds a value of some field's history, which moving the history on overwrites. */
@@ -371,7 +374,7 @@ final class SimtBandStep {
             for (int k = back.length - 1; k > 0; k--) {
                 asm.emit("MOV" + width + " " + back[k] + ", " + back[k - 1]);
             }
-            asm.emit("MOV" + width + " " + back[0] + ", " + values.getOrDefault(field, cx.own.get(field)));
+            asm.emit("MOV" + width + " " + back[0] + ", " + values.get(field));
         }
     }
 

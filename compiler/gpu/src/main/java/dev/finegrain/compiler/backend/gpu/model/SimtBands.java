@@ -299,12 +299,7 @@ final class SimtBands {
         String global = cx.fieldAddress(field, r, cx.column);
         asm.emit("MOV " + at + ", " + global + "   // my column of " + field.name() + " at the first row copied");
         long pitch = (long) cx.layout.extent(1) * GpuTarget.elementBytes(field.type());
-        rowLoop(r, to, "copy_row", k -> {
-            String row = r;
-            if (k > 0) {
-                row = asm.register();
-                asm.emit("IADD " + row + ", " + r + ", " + SimtAssembler.immediate(k));
-            }
+        rowLoop(r, to, "copy_row", (row, k) -> {
             String slot = cx.ringSlot(ring, row);
             asm.emit("LDGSTS" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(slot, 0) + ", "
                     + SimtAssembler.address(at, k * pitch));
@@ -317,10 +312,11 @@ final class SimtBands {
 
     /**
      * Rows {@code r} to {@code to} (registers; {@code r} moves on) as nvcc compiles a simple loop over them: passes of
-     * {@link #ROWS_A_PASS} rows while that many remain, then a row a pass. {@code row} spells row r + k of a pass;
-     * {@code advance} moves the loop's addresses on by so many rows after each pass. Labels start with {@code stem}.
+     * {@link #ROWS_A_PASS} rows while that many remain, then a row a pass. {@code row} spells a row of a pass given
+     * the register that holds it and its place k in the pass (row r + k); {@code advance} moves the loop's addresses on
+     * by so many rows after each pass. Labels start with {@code stem}.
      */
-    private void rowLoop(String r, String to, String stem, java.util.function.IntConsumer row,
+    private void rowLoop(String r, String to, String stem, java.util.function.ObjIntConsumer<String> row,
                          java.util.function.LongConsumer advance) {
         String passes = asm.label(stem + "s");
         String rest = asm.label(stem);
@@ -332,7 +328,12 @@ final class SimtBands {
         asm.emit("P0", "BRA " + rest);
         for (int k = 0; k < ROWS_A_PASS; k++) {
             int rowRegisters = asm.mark();
-            row.accept(k);
+            String rowK = r;
+            if (k > 0) {
+                rowK = asm.register();
+                asm.emit("IADD " + rowK + ", " + r + ", " + SimtAssembler.immediate(k));
+            }
+            row.accept(rowK, k);
             asm.release(rowRegisters);
         }
         advance.accept(ROWS_A_PASS);
@@ -342,7 +343,7 @@ final class SimtBands {
         asm.emit("ISETP.GT.AND P0, PT, " + r + ", " + to + ", PT");
         asm.emit("P0", "BRA " + done);
         int rowRegisters = asm.mark();
-        row.accept(0);
+        row.accept(r, 0);
         asm.release(rowRegisters);
         advance.accept(1);
         asm.emit("IADD " + r + ", " + r + ", 0x1");
@@ -418,12 +419,7 @@ final class SimtBands {
         asm.emit("P0", "MOV " + r + ", RZ");
         asm.emit("ISETP.GT.AND P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
         asm.emit("SEL " + to + ", " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", !P0");
-        rowLoop(r, to, "row", k -> {
-            String row = r;
-            if (k > 0) {
-                row = asm.register();
-                asm.emit("IADD " + row + ", " + r + ", " + SimtAssembler.immediate(k));
-            }
+        rowLoop(r, to, "row", (row, k) -> {
             for (BandMapping.Ring ring : mapping.outputRings()) {
                 IrField field = ring.field();
                 String value = asm.register(field.type());

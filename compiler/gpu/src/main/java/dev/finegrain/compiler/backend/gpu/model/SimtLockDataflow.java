@@ -219,18 +219,17 @@ final class SimtLockDataflow {
     /**
      * The per-thread loop: poll every channel not yet held, fire once all are. Under independent thread scheduling the
      * loop is spelled as nvcc compiles the CUDA emitter's (read from the H200's cuobjdump of the generated tiles: with
-     * two channels about 20 instructions a failing pass where the predicate form has 8; with one, the predicate form
-     * and a NOP, as nvcc keeps no flag there); on Fermi's profiles as seed 001's hand-written SASS spells it, in
-     * predicates (Listing 15).
+     * two channels about 20 instructions a failing pass where the predicate form has 8; with one, the predicate form,
+     * as nvcc keeps no flag there); on Fermi's profiles as seed 001's hand-written SASS spells it, in predicates
+     * (Listing 15). How a poll loads its word is {@link SimtPollLoad}'s.
      */
     private void emitCriticalSection(String phaseStart) {
         asm.section("wait and fire, critical-section form: a lane fires inside the loop once it holds every token");
         asm.emit("!P6", "BRA end");
         String done = asm.register();
         asm.emit("MOV " + done + ", RZ");
-        boolean asNvcc = cx.asNvcc();
         // with one channel a flag is true only in the pass that fires, so nvcc keeps none: poll, test, fire predicated
-        boolean flagsInRegisters = asNvcc && cx.channels() > 1;
+        boolean flagsInRegisters = cx.asNvcc() && cx.channels() > 1;
         String[] heldFlags = new String[cx.channels()];
         if (flagsInRegisters) {
             for (int c = 0; c < cx.channels(); c++) {
@@ -243,8 +242,7 @@ final class SimtLockDataflow {
         if (flagsInRegisters) {
             asm.comment("as nvcc compiles the loop for independent thread scheduling (the H200's SASS of the generated"
                     + " tiles): each channel's held flag is a bool in a register, made a predicate (LOP3) before its poll and"
-                    + " after it, a NOP after each poll (as after tiny-lock's and acquire-release's generic loads), and the"
-                    + " divergent fire inside a convergence barrier (BSSY, BSYNC)");
+                    + " after it, and the divergent fire inside a convergence barrier (BSSY, BSYNC)");
         }
         for (int c = 0; c < cx.channels(); c++) {
             SyncChannel channel = cx.channel(c);
@@ -253,9 +251,6 @@ final class SimtLockDataflow {
                 asm.emit("ISETP.NE.AND " + held(c) + ", PT, " + heldFlags[c] + ", RZ, PT   // the held flag's predicate");
             }
             sync.tryTake(cx, c, held(c));
-            if (asNvcc) {
-                asm.emit("NOP   // after the poll");
-            }
             if (flagsInRegisters) {
                 asm.emit("SEL " + heldFlags[c] + ", " + cx.one + ", RZ, " + held(c) + "   // back into the flag");
                 asm.emit("LOP.AND " + heldFlags[c] + ", " + heldFlags[c] + ", 0xff   // the bool's byte (PRMT)");
@@ -362,13 +357,10 @@ final class SimtLockDataflow {
             }
             Type type = graph.field(load.field()).type();
             String value = asm.register(type);
-            if (cx.packed && graph.field(load.field()).isState()) {
-                asm.emit("LDS " + value + ", " + SimtAssembler.address(cx.wideSharedOffset, mapping.dataBase()[load.field()]
-                        + 8L * mapping.tile().wordOffset(load.offset())) + "   // the value, beside its ready bit");
-                return value;
-            }
-            asm.emit("LDS" + SimtAssembler.width(type) + " " + value + ", " + shared.at(load.field(),
-                    mapping.dataBase()[load.field()] + GpuTarget.elementBytes(type) * mapping.tile().wordOffset(load.offset())));
+            // a packed state word's value is its low word, which a narrow load of the 8-byte word's address takes
+            asm.emit("LDS" + SimtAssembler.width(type) + " " + value + ", " + cx.ownDataAddress(load.field(),
+                    (long) cx.elementBytes(load.field()) * mapping.tile().wordOffset(load.offset()))
+                    + (cx.packed && graph.field(load.field()).isState() ? "   // the value, beside its ready bit" : ""));
             return value;
         });
     }

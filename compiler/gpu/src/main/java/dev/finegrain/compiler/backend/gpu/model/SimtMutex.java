@@ -36,7 +36,7 @@ final class SimtMutex {
                 cx.asm.emit("ISETP.EQ.AND " + result + ", PT, " + old + ", RZ, " + participants);
             }
             case TEST_AND_TEST_AND_SET -> {
-                cx.asm.emit(participants, cx.pollLoad(false) + " " + old + ", " + address + "   // look first");
+                cx.polls.emit(participants, old, address, false, "look first");
                 cx.asm.emit("ISETP.EQ.AND " + result + ", PT, " + old + ", RZ, " + participants);
                 cx.atomics.exchange(old, address, cx.one, result, todo, took, why);
                 cx.asm.emit("ISETP.EQ.AND " + result + ", PT, " + old + ", RZ, " + result);
@@ -45,7 +45,7 @@ final class SimtMutex {
                 String seen = cx.asm.register();
                 String next = cx.asm.register();
                 String served = cx.asm.register();
-                cx.asm.emit(participants, cx.pollLoad(false) + " " + seen + ", " + address + "   // free when next == served");
+                cx.polls.emit(participants, seen, address, false, "free when next == served");
                 cx.asm.emit("SHR.U32 " + next + ", " + seen + ", 0x10");
                 cx.asm.emit("LOP.AND " + served + ", " + seen + ", " + SimtAssembler.immediate(GpuMutexes.SERVED));
                 cx.asm.emit("ISETP.EQ.AND " + result + ", PT, " + next + ", " + served + ", " + participants);
@@ -68,7 +68,7 @@ final class SimtMutex {
                 cx.asm.emit("SHR.U32 " + ticket + ", " + ticket + ", 0x10");
                 String spin = cx.asm.label("served");
                 cx.asm.place(spin);
-                cx.asm.emit(cx.pollLoad(false) + " " + seen + ", " + address + "   // wait until the ticket is served");
+                cx.polls.emit("PT", seen, address, false, "wait until the ticket is served");
                 cx.asm.emit("LOP.AND " + seen + ", " + seen + ", " + SimtAssembler.immediate(GpuMutexes.SERVED));
                 cx.asm.emit("ISETP.NE.AND " + taken + ", PT, " + seen + ", " + ticket + ", PT");
                 cx.pause(taken);

@@ -18,6 +18,8 @@ public final class SimtSyncContext {
 
     final SimtAssembler asm;
     final SharedAtomics atomics;
+    /** How the wait loops load the words they poll. */
+    final SimtPollLoad polls;
     final LockDataflowMapping mapping;
     /** Tiny-lock's shared channels: the register each channel's LDSLK loaded the producer's value into. */
     final Map<Integer, String> tokenValues = new HashMap<>();
@@ -44,7 +46,8 @@ public final class SimtSyncContext {
         this.mapping = mapping;
         this.packed = mapping.tokens().storage() == TokenStorage.READY_BIT_BESIDE_VALUE;
         this.naps = new SimtNaps(asm, mapping.waitPolicy());
-        this.atomics = new SharedAtomics(asm, mapping.target().sharedAtomicsAsLockLoops(), this::pause, pollLoad(false));
+        this.polls = new SimtPollLoad(asm, asNvcc());
+        this.atomics = new SharedAtomics(asm, mapping.target().sharedAtomicsAsLockLoops(), this::pause, polls);
     }
 
     /** Where a wait for one token begins: its first nap ({@link GpuWaits}); nothing for a spinning wait. */
@@ -58,14 +61,6 @@ public final class SimtSyncContext {
      */
     boolean asNvcc() {
         return !mapping.target().reconvergesWarps();
-    }
-
-    /**
-     * The load a poll of a token word takes, {@code .64} for a pair: CUDA polls with an acquire load through a generic
-     * pointer (fg::load_acquire_cta, SASS LD.E.STRONG.SM), which the model spells LDS.STRONG where it spells nvcc's code.
-     */
-    String pollLoad(boolean wide) {
-        return "LDS" + (wide ? ".64" : "") + (asNvcc() ? ".STRONG" : "");
     }
 
     /** How the spin-locks take their mutex words, for the mapping's mutex. */
@@ -114,7 +109,7 @@ public final class SimtSyncContext {
     }
 
     /** This thread's own word of a field's tile copy, by field. */
-    String ownDataAddress(int field, int plus) {
+    String ownDataAddress(int field, long plus) {
         return SimtAssembler.address(elementBytes(field) == 8 ? wideSharedOffset : sharedOffset,
                 (long) mapping.dataBase()[field] + plus);
     }

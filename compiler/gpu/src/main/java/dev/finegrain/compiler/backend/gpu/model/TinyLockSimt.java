@@ -114,7 +114,7 @@ public final class TinyLockSimt implements SimtSync {
     /** The producer's 64-bit word of channel c, value and ready bit in one load; the value is the pair's low word. */
     private static String loadWord(SimtSyncContext cx, int c) {
         String word = cx.asm.pair();
-        cx.asm.emit(cx.pollLoad(true) + " " + word + ", " + cx.channelAddress(c, false) + "   // value and ready bit in one load");
+        cx.polls.emit("PT", word, cx.channelAddress(c, false), true, "value and ready bit in one load");
         cx.tokenValues.put(c, word);
         return word;
     }
