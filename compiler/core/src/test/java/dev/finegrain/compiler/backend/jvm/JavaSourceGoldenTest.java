@@ -79,7 +79,9 @@ class JavaSourceGoldenTest {
                 new Case("gs-serial", gaussSeidel(), dataParallel(1024, 1024), Optional.empty()),
                 new Case("gs-lock-dataflow-acquire-release", gaussSeidel(), lockDataflow(), Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG)),
                 new Case("two-actors-lock-dataflow-acquire-release", GoldenKernels.twoActors(), lockDataflow(),
-                        Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG)));
+                        Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG)),
+                new Case("align-seq-lock-dataflow-spsc-ring-striped", StripedRowsTest.alignment(StripedRowsTest.Score.PROFILE,
+                        dev.finegrain.dsl.Type.INT, dev.finegrain.dsl.Keep.FINAL), lockDataflow(), Optional.of(LockMechanism.SPSC_RING)));
     }
 
     @ParameterizedTest

@@ -113,11 +113,12 @@ class SequenceLanesTest {
     }
 
     @Property(tries = 8)
-    void foldedRowsScanWithLookupsAndKeepTheFinalScore(@ForAll @IntRange(min = 1, max = 40) int rows,
+    void foldedRowsWithLookupsKeepTheFinalScore(@ForAll @IntRange(min = 1, max = 40) int rows,
                                                        @ForAll @IntRange(min = 1, max = 150) int cols, @ForAll long seed) {
         Kernel kernel = alignment(Scoring.ROW_PER_ROW, 24, true);
         Invocation invocation = inputs(kernel, 24, rows, cols, seed);
-        assertRowScan(kernel, lockDataflow().capacity(2), Optional.of(LockMechanism.SPSC_RING));
+        // folded, the rows run striped in the bands' own rows (StripedRowsTest)
+        StripedRowsTest.assertStriped(kernel);
         for (int threads = 1; threads <= 3; threads++) {
             LaneStripsTest.check(kernel, invocation, new int[] {rows, cols}, lockDataflow().capacity(2), Optional.of(LockMechanism.SPSC_RING),
                     512, threads);

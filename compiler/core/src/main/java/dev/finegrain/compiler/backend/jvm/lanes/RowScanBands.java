@@ -52,7 +52,7 @@ import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
  * that scanned skips the raise: each value of that row is at least its vector's carry less {@code k gap}, so at least
  * {@code MIN + (k + 1) gap}, and every rest term below it at least F already.
  */
-public final class RowScanBands {
+public final class RowScanBands implements BandRows {
 
     private final LaneVectors v;
     private final LoweringContext cx;
@@ -123,7 +123,7 @@ public final class RowScanBands {
         scanShifts.addAll(v.scanShifts());
     }
 
-    /** The summary line {@code show --java} adds. */
+    @Override
     public String summary() {
         return summary("a band's row");
     }
@@ -149,6 +149,7 @@ public final class RowScanBands {
      * Once per band, before its rows: the band's columns, from {@code from} to {@code to}, and where its whole vectors
      * end. Band blocks put the band's first column on a line, so the vectors start there.
      */
+    @Override
     public List<JStmt> columns(JExpr from, JExpr to) {
         this.from = from;
         this.to = to;
@@ -159,6 +160,7 @@ public final class RowScanBands {
      * The current row of the band (row bases set): whole vectors while k columns remain, then {@code plain(a, b)}
      * (the scalar points from a to b) for the rest. Every point the row reads west of the band must be final.
      */
+    @Override
     public List<JStmt> row(Plain plain) {
         List<JStmt> out = new ArrayList<>();
         JExpr.Local x = cx.coordinate[cx.last];

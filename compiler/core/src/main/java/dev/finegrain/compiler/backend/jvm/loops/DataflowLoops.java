@@ -5,9 +5,11 @@ import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
 import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.lanes.BandRows;
 import dev.finegrain.compiler.backend.jvm.lanes.LaneStrips;
 import dev.finegrain.compiler.backend.jvm.lanes.LaneVectors;
 import dev.finegrain.compiler.backend.jvm.lanes.RowScanBands;
+import dev.finegrain.compiler.backend.jvm.lanes.StripedRows;
 import dev.finegrain.compiler.backend.jvm.lanes.WestMaxRecurrence;
 import dev.finegrain.compiler.backend.jvm.layout.AlignedStorage;
 import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
@@ -37,7 +39,8 @@ import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
  * publish; the rest of each row runs as a plain loop. Rank 1: blocks, see {@link #blockSize}.
  *
  * <p>With lanes, a band's rows run as row scans where the kernel's value is a max-plus recurrence along the row
- * ({@link RowScanBands}, storage in band blocks), else in strips ({@link LaneStrips}); the tokens' statements are
+ * ({@link RowScanBands}, storage in band blocks; {@link StripedRows}, in the band's own striped rows, where spsc-ring
+ * folds the field), else in strips ({@link LaneStrips}); the tokens' statements are
  * {@link DataflowTokens}'.
  */
 public final class DataflowLoops {
@@ -87,13 +90,15 @@ public final class DataflowLoops {
         List<JStmt> body;
         String summary;
         if (scanLanes != null && scanLanes.lanes().isPresent()) {
-            RowScanBands scan = new RowScanBands(scanLanes.lanes().get());
+            Optional<String> notStriped = loops.stripedAgainst();
+            BandRows scan = notStriped.isEmpty() ? new StripedRows(scanLanes.lanes().get()) : new RowScanBands(scanLanes.lanes().get());
             if (loops.bandBlocks()) {
                 // each band's rows are a block of their own, its first column on a line where the storage is aligned
                 cx.layout.alignRowsInBands(scanLanes.lanes().get().k, cx.sync.group());
             }
             body = loops.body(Optional.empty(), Optional.of(scan));
-            summary = scanLanes.lanes().get().lanesSummary() + scan.summary();
+            summary = scanLanes.lanes().get().lanesSummary() + scan.summary()
+                    + (loops.folds() ? notStriped.map(reason -> " Not striped: " + reason + ".").orElse("") : "");
         } else {
             LaneStrips.Choice lanes = LaneStrips.choose(cx, width, (k, skew) -> loops.stripsAgainst());
             // a band's strips run across whole rows, so their blocks can start on aligned columns
@@ -133,6 +138,22 @@ public final class DataflowLoops {
         return rings == null || rings.folding().folded().isEmpty();
     }
 
+    /** Whether spsc-ring folds the recurrence's field, so that storage needs only a band's last column and the last row. */
+    private boolean folds() {
+        return rings != null && rings.folding().folds(WestMaxRecurrence.field(cx.graph));
+    }
+
+    /**
+     * Why a band's row scans cannot run striped ({@link StripedRows}), which keep the rows in the band's own layout: the
+     * field must be folded (its reductions then stream from the striped rows), and of the striped shape.
+     */
+    private Optional<String> stripedAgainst() {
+        if (!folds()) {
+            return Optional.of("a striped row writes storage only at the band's last column, and the field is kept whole");
+        }
+        return StripedRows.against(cx.graph);
+    }
+
     /** Why a band's rows cannot run as row scans: {@link #packedAgainst}, or a token from the east, which a row would await only after it. */
     private Optional<String> rowScanAgainst() {
         return packedAgainst().or(() -> eastChannel().map(channel -> "channel " + channel.via()
@@ -155,7 +176,7 @@ public final class DataflowLoops {
                 + " takes tokens from the band to the east, and a strip waits for a whole strip of them"));
     }
 
-    private List<JStmt> body(Optional<LaneStrips> strips, Optional<RowScanBands> scan) {
+    private List<JStmt> body(Optional<LaneStrips> strips, Optional<BandRows> scan) {
         List<JStmt> out = new ArrayList<>();
         int last = cx.last;
         if (cx.sync.group() > 1) {
@@ -317,7 +338,7 @@ public final class DataflowLoops {
      * the row reads it; then the whole row in vectors from the band's first column, which band blocks start on a line;
      * then every token its last {@code edge} column(s) publish.
      */
-    private List<JStmt> rowScan(RowScanBands scan, JExpr.Local prefixEnd, int edge, RowScanBands.Plain points) {
+    private List<JStmt> rowScan(BandRows scan, JExpr.Local prefixEnd, int edge, RowScanBands.Plain points) {
         JExpr.Local x = cx.coordinate[cx.last];
         List<JStmt> awaits = tokens.allAwaits();
         List<JStmt> publishes = tokens.allPublishes();
@@ -341,7 +362,8 @@ public final class DataflowLoops {
         }
         row.addAll(scan.row(points));
         if (rings != null) {
-            row.addAll(rings.afterRow(bandStart, bandEnd));
+            row.addAll(scan instanceof StripedRows striped ? rings.afterStripedRow(bandStart, striped.layout())
+                    : rings.afterRow(bandStart, bandEnd));
         }
         if (edge > 0 && !publishes.isEmpty()) {
             JExpr.Local publishFrom = cx.local("publishFrom", JType.INT);

@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.jvm.code.JExpr;
 import dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op;
 import dev.finegrain.compiler.backend.jvm.code.JStmt;
 import dev.finegrain.compiler.backend.jvm.code.JType;
+import dev.finegrain.compiler.backend.jvm.lanes.StripedRows;
 import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.backend.jvm.tokens.RingCounterTokens;
 import dev.finegrain.compiler.ir.IrField;
@@ -195,6 +196,38 @@ final class RingBlocks {
         return out;
     }
 
+    /**
+     * 2D, after the current row of a band whose rows lie striped ({@link StripedRows}): its values reduced from the
+     * striped row, where its ring row holds only the band's last column, then counted finished.
+     */
+    List<JStmt> afterStripedRow(JExpr bandStart, StripedRows.Layout layout) {
+        List<JStmt> out = new ArrayList<>();
+        List<ReductionSpec> streamed = folding.streamed(cx.graph);
+        for (int k = 0; k < streamed.size(); k++) {
+            ReductionSpec reduction = streamed.get(k);
+            boolean ints = cx.graph.field(reduction.field()).type() == Type.INT;
+            JExpr firstPoint = new JExpr.Binary(Op.ADD, new JExpr.Binary(Op.MUL, new JExpr.Convert(cx.coordinate[0], JType.LONG),
+                    new JExpr.Convert(cx.size[cx.last], JType.LONG)), new JExpr.Convert(bandStart, JType.LONG));
+            JExpr at = add(mul(cx.worker, constant(RingCounters.STRIDE)), constant(RingFolding.streamedWord(k)));
+            out.add(new JStmt.Comment("stream " + reduction.name() + ": this worker's striped row, into its counter line"));
+            out.add(new JStmt.Evaluate(LoweringContext.runtime("StripedReductions", ints ? "ofInts" : "ofLongs", JType.VOID,
+                    List.of(ints ? JType.arrayOf(JType.INT) : JType.arrayOf(JType.LONG), JType.INT, JType.INT, JType.INT, JType.LONG,
+                            JType.INT, JType.arrayOf(JType.LONG), JType.INT),
+                    layout.values(), constant(layout.lanes()), layout.segments(), layout.columns(), firstPoint, constant(kind(reduction)),
+                    cx.syncArray[0], at)));
+        }
+        out.add(counters.finishRows(cx.syncArray[0], cx.worker, add(cx.coordinate[0], constant(1))));
+        return out;
+    }
+
+    private static int kind(ReductionSpec reduction) {
+        return switch (reduction.reduction()) {
+            case SUM -> StreamedReductions.SUM;
+            case MAX -> StreamedReductions.MAX;
+            case MIN -> StreamedReductions.MIN;
+        };
+    }
+
     /** After block {@code block} (its instances up to {@code end}): reduced, then counted finished. */
     List<JStmt> after(JExpr.Local block, JExpr end) {
         List<JStmt> out = new ArrayList<>(reduceBlock(block, end));
@@ -231,11 +264,7 @@ final class RingBlocks {
             IrField field = cx.graph.field(reduction.field());
             boolean ints = field.type() == Type.INT;
             JType values = ints ? JType.arrayOf(JType.INT) : JType.arrayOf(JType.LONG);
-            int kind = switch (reduction.reduction()) {
-                case SUM -> StreamedReductions.SUM;
-                case MAX -> StreamedReductions.MAX;
-                case MIN -> StreamedReductions.MIN;
-            };
+            int kind = kind(reduction);
             JExpr at = add(mul(cx.worker, constant(RingCounters.STRIDE)), constant(RingFolding.streamedWord(k)));
             out.add(new JStmt.Comment("stream " + reduction.name() + ": this worker's values just finished, into its counter line"));
             out.add(new JStmt.Evaluate(LoweringContext.runtime("StreamedReductions", ints ? "ofInts" : "ofLongs", JType.VOID,
