@@ -9,7 +9,6 @@ import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.TableSpec;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,20 +46,18 @@ import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
  */
 public final class StripedRows implements BandRows {
 
-    /** The most rows of a table's query profile: each takes a band's width of ints. */
-    static final int MOST_PROFILE_ROWS = 256;
-
-    private final LaneVectors v;
+    final LaneVectors v;
     private final LoweringContext cx;
     private final int k;
     private final int field;
     private final WestMaxRecurrence recurrence;
-    private final IrExpr.Lookup lookup;
+    /** The query profile of the value's one table lookup, or null where it has none. */
+    private final StripedProfile profile;
     private final JExpr gap;
     private final JExpr negative;
     private final JExpr.Local segments;
-    private final JExpr.Local width;
-    private final JExpr.Local columns;
+    final JExpr.Local width;
+    final JExpr.Local columns;
     private final JExpr.Local above;
     private final JExpr.Local current;
     private final JExpr.Local swap;
@@ -73,24 +70,19 @@ public final class StripedRows implements BandRows {
     private final JExpr.Local northWestValue;
     private final JExpr.Local rowFloor;
     private final JExpr.Local gapInRange;
-    private final JExpr.Local at;
+    final JExpr.Local at;
     private final JExpr.Local pass;
-    private final JExpr.Local column;
-    private final JExpr.Local profile;
-    private final JExpr.Local profileBase;
-    private final JExpr.Local columnIndex;
-    private final JExpr.Local key;
+    final JExpr.Local column;
     /** The band's striped copy of each read of a sequence along the row, by the read's name. */
     private final Map<String, JExpr.Local> copies = new LinkedHashMap<>();
     private final Map<String, IrExpr.Load> copied = new LinkedHashMap<>();
-    private JExpr from;
+    JExpr from;
     private JExpr to;
 
     /**
      * Why the kernel's folded rows cannot run striped, or empty: beyond a row scan's shape ({@link RowScanBands#against}),
-     * its rest reads no input over the whole domain (a lane would gather it) and at most one table lookup, whose every
-     * index but the last reads no column and whose last reads no row, over a table of at most {@value #MOST_PROFILE_ROWS}
-     * rows of the field's type (the query profile).
+     * its rest reads no input over the whole domain (a lane would gather it) and at most one table lookup, which becomes a
+     * query profile ({@link StripedProfile#against}).
      */
     public static Optional<String> against(KernelGraph graph) {
         Optional<String> scan = RowScanBands.against(graph);
@@ -109,30 +101,7 @@ public final class StripedRows implements BandRows {
         if (lookups.isEmpty()) {
             return Optional.empty();
         }
-        IrExpr.Lookup lookup = lookups.getFirst();
-        TableSpec table = graph.kernel().tables().get(lookup.table());
-        int last = lookup.indices().size() - 1;
-        if (lookup.indices().subList(0, last).stream().anyMatch(index -> reads(graph, index, 1))
-                || reads(graph, lookup.indices().get(last), 0)) {
-            return Optional.of("a striped row's query profile takes table '" + table.name() + "''s row from the row's indices and"
-                    + " the element from the column's, and this lookup's indices mix them");
-        }
-        if (profileRows(table) > MOST_PROFILE_ROWS) {
-            return Optional.of("a striped row's query profile holds a band's width per row of table '" + table.name()
-                    + "', at most " + MOST_PROFILE_ROWS + " rows, and it has " + profileRows(table));
-        }
-        if (lookup.type() != graph.field(WestMaxRecurrence.field(graph)).type()) {
-            return Optional.of("a striped row's query profile holds the field's type, and table '" + table.name() + "' is " + lookup.type());
-        }
-        return Optional.empty();
-    }
-
-    private static long profileRows(TableSpec table) {
-        long rows = 1;
-        for (int axis = 0; axis < table.extents().size() - 1; axis++) {
-            rows *= table.extents().get(axis);
-        }
-        return rows;
+        return StripedProfile.against(graph, lookups.getFirst());
     }
 
     private static Optional<String> readsAgainst(KernelGraph graph, IrExpr expr, List<IrExpr.Lookup> lookups) {
@@ -146,15 +115,6 @@ public final class StripedRows implements BandRows {
         return StripMapping.children(expr).stream().map(child -> readsAgainst(graph, child, lookups)).flatMap(Optional::stream).findFirst();
     }
 
-    /** Whether the expression depends on dimension {@code dimension}: its index, a field spanning it, or state. */
-    private static boolean reads(KernelGraph graph, IrExpr expr, int dimension) {
-        return switch (expr) {
-            case IrExpr.IndexVar index -> index.dimension() == dimension;
-            case IrExpr.Load load -> graph.field(load.field()).isState() || graph.field(load.field()).spans()[dimension];
-            default -> StripMapping.children(expr).stream().anyMatch(child -> reads(graph, child, dimension));
-        };
-    }
-
     public StripedRows(LaneVectors lanes) {
         this.v = lanes;
         this.cx = lanes.cx;
@@ -163,7 +123,6 @@ public final class StripedRows implements BandRows {
         this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
         List<IrExpr.Lookup> lookups = new ArrayList<>();
         readsAgainst(cx.graph, recurrence.rest(), lookups);
-        this.lookup = lookups.isEmpty() ? null : lookups.getFirst();
         String name = cx.graph.field(field).name();
         JType row = JType.arrayOf(v.lane);
         gap = v.scalar(recurrence.gap());
@@ -186,10 +145,7 @@ public final class StripedRows implements BandRows {
         at = cx.local("stripeAt", JType.INT);
         pass = cx.local("westPass", JType.INT);
         column = cx.local("bandColumn", JType.INT);
-        profile = lookup == null ? null : cx.local(cx.graph.kernel().tables().get(lookup.table()).name() + "Profile", row);
-        profileBase = lookup == null ? null : cx.local("profileBase", JType.INT);
-        columnIndex = lookup == null ? null : cx.local("profileColumnIndex", JType.arrayOf(JType.INT));
-        key = lookup == null ? null : cx.local("profileRow", JType.INT);
+        this.profile = lookups.isEmpty() ? null : new StripedProfile(this, lookups.getFirst());
         collectCopies(recurrence.rest());
         v.declareShiftUp();
     }
@@ -207,14 +163,14 @@ public final class StripedRows implements BandRows {
     public String summary() {
         return " Striped rows: a band keeps its rows in " + k + "-lane vectors of its own, column l seg + s in lane l of vector s"
                 + " (Farrar's layout), so a vector takes its north and north-west neighbours"
-                + (lookup == null ? "" : " and its score (a query profile: the table's rows for the band's columns, laid out once per band)")
+                + (profile == null ? "" : " and its score (a query profile: the table's rows for the band's columns, laid out once per band)")
                 + " with one load each and its west term along the lane; the west terms that cross from lane to lane are carried"
                 + " round again until a vector changes nothing. Storage takes each row's last column and the last row; a row whose"
                 + " west value lies within (w + 1) gaps of MIN / 2, or a gap below 0 or above MAX / (4 (w + 1)), runs cell by cell.";
     }
 
     /** Where column {@code c} of the band (from 0) lies in its striped rows: lane c / seg of vector c % seg. */
-    private JExpr striped(JExpr c) {
+    JExpr striped(JExpr c) {
         return add(mul(new JExpr.Binary(Op.REM, c, segments), constant(k)), new JExpr.Binary(Op.DIV, c, segments));
     }
 
@@ -252,8 +208,8 @@ public final class StripedRows implements BandRows {
         for (Map.Entry<String, JExpr.Local> copy : copies.entrySet()) {
             band.addAll(stripe(copied.get(copy.getKey()), copy.getValue()));
         }
-        if (lookup != null) {
-            band.addAll(buildProfile());
+        if (profile != null) {
+            band.addAll(profile.build());
         }
         // a band with no columns (more workers than columns) sets its locals all the same, and its loops run no step
         return band;
@@ -278,36 +234,6 @@ public final class StripedRows implements BandRows {
         return out;
     }
 
-    /**
-     * The query profile: for every row of the table (all its axes but the last), the elements the band's columns look
-     * up, striped. The columns' indices are computed in lanes, checked column by column in order (the first outside
-     * stops the run, as the scalar code's first would), and gathered row by row.
-     */
-    private List<JStmt> buildProfile() {
-        TableSpec table = cx.graph.kernel().tables().get(lookup.table());
-        int last = table.extents().size() - 1;
-        int extent = table.extents().get(last);
-        long rows = profileRows(table);
-        List<JStmt> out = new ArrayList<>();
-        out.add(new JStmt.Comment("table '" + table.name() + "''s query profile: its " + rows + " rows at the band's columns, striped"));
-        out.add(new JStmt.Assign(columnIndex, new JExpr.NewArrayOfLength(JType.INT, width)));
-        JExpr index = LaneExpressions.lower(lookup.indices().get(last), this::read, this::indexVector, v::uniform);
-        out.add(new JStmt.Loop(at, constant(0), width, constant(k), List.of(new JStmt.VectorStore(index, columnIndex, at))));
-        JExpr.Local x = cx.coordinate[cx.last];
-        out.add(new JStmt.Loop(column, constant(0), columns, constant(1), List.of(new JStmt.Evaluate(LoweringContext.runtime("TableIndex",
-                "check", JType.INT, List.of(JType.INT, JType.INT, JType.INT, JType.INT), new JExpr.ArrayLoad(columnIndex, striped(column)),
-                constant(extent), constant(lookup.table()), constant(last))))));
-        // the columns past the band's end look up its last column's element
-        out.add(new JStmt.Loop(column, columns, width, constant(1), List.of(new JStmt.Store(columnIndex, striped(column),
-                new JExpr.ArrayLoad(columnIndex, striped(sub(columns, constant(1))))))));
-        out.add(new JStmt.Assign(profile, new JExpr.NewArrayOfLength(v.lane, mul(constant((int) rows), width))));
-        out.add(new JStmt.Loop(key, constant(0), constant((int) rows), constant(1), List.of(new JStmt.Loop(at, constant(0), width, constant(k),
-                List.of(new JStmt.VectorStore(new JExpr.VectorGather(v.species, cx.table[lookup.table()], mul(key, constant(extent)),
-                        columnIndex, at), profile, add(mul(key, width), at)))))));
-        out.add(new JStmt.Assign(x, from));
-        return out;
-    }
-
     @Override
     public List<JStmt> row(RowScanBands.Plain plain) {
         JExpr.Local x = cx.coordinate[cx.last];
@@ -318,8 +244,8 @@ public final class StripedRows implements BandRows {
         row.add(new JStmt.Assign(x, from));
         row.add(new JStmt.Assign(westValue, cx.value(field, cx.index(field, new int[] {0, -1}))));
         List<JStmt> vectors = new ArrayList<>();
-        if (lookup != null) {
-            vectors.addAll(profileRow());
+        if (profile != null) {
+            vectors.addAll(profile.row());
         }
         vectors.addAll(firstPass());
         vectors.addAll(westPasses());
@@ -343,20 +269,6 @@ public final class StripedRows implements BandRows {
         return new Layout(current, k, segments, columns);
     }
 
-    /** The profile's row for this row: the lookup's indices but the last, checked as the row's first point checks them. */
-    private List<JStmt> profileRow() {
-        TableSpec table = cx.graph.kernel().tables().get(lookup.table());
-        int last = table.extents().size() - 1;
-        JExpr row = constant(0);
-        for (int axis = 0; axis < last; axis++) {
-            JExpr index = LaneExpressions.lower(lookup.indices().get(axis), this::read, this::indexVector, v::uniform);
-            JExpr checked = LoweringContext.runtime("TableIndex", "check", JType.INT, List.of(JType.INT, JType.INT, JType.INT, JType.INT),
-                    new JExpr.LaneValue(index, 0), constant(table.extents().get(axis)), constant(lookup.table()), constant(axis));
-            row = axis == 0 ? checked : add(mul(row, constant(table.extents().get(axis))), checked);
-        }
-        return List.of(new JStmt.Assign(profileBase, mul(row, width)));
-    }
-
     /** Every vector from the row above and its west term along the lane; lane 0's first west term is the band's west value. */
     private List<JStmt> firstPass() {
         List<JStmt> out = new ArrayList<>();
@@ -366,7 +278,7 @@ public final class StripedRows implements BandRows {
         List<JStmt> vector = new ArrayList<>();
         vector.add(new JStmt.Assign(north, new JExpr.VectorLoad(v.species, above, at)));
         JExpr rest = LaneExpressions.lower(recurrence.rest(), this::read, this::indexVector, v::uniform,
-                l -> new JExpr.VectorLoad(v.species, profile, add(profileBase, at)));
+                l -> profile.vector());
         vector.add(new JStmt.Assign(cells, new JExpr.Lanewise(LaneOp.MAX, rest, west)));
         vector.add(new JStmt.VectorStore(cells, current, at));
         vector.add(new JStmt.Assign(west, new JExpr.Lanewise(LaneOp.SUB, cells, v.uniform(recurrence.gap()))));
@@ -421,7 +333,7 @@ public final class StripedRows implements BandRows {
     }
 
     /** A read in lanes: the north and north-west vectors, a striped sequence along the row, or a sequence along the rows. */
-    private JExpr read(IrExpr.Load load) {
+    JExpr read(IrExpr.Load load) {
         IrField read = cx.graph.field(load.field());
         if (load.field() == field) {
             return load.offset()[1] == 0 ? north : northWest;
@@ -433,7 +345,7 @@ public final class StripedRows implements BandRows {
     }
 
     /** The row in every lane, or each lane's column: the band's first column plus l seg + s. */
-    private JExpr indexVector(int dimension) {
+    JExpr indexVector(int dimension) {
         if (dimension == 0) {
             return v.broadcastInt(cx.coordinate[0]);
         }
