@@ -13,8 +13,8 @@ import java.util.Optional;
  * How many points a run may have. Backends hold fields in int-indexed arrays padded by halos, so an array over the
  * domain holds at most {@link #MAX_ARRAY_POINTS}. A kernel that reads its inputs along fewer dimensions (sequences)
  * and keeps every state field in part needs no array over the domain where a run folds every field: the oracle does,
- * and so does a GPU mapping that folds them ({@link Backend#foldsEveryField}); such a run may go beyond, each extent an
- * int and the points numbered by a long.
+ * and so do the JVM's spsc-ring rings of rows and a GPU mapping that folds them ({@link Backend#foldsEveryField}); such
+ * a run may go beyond, each extent an int and the points numbered by a long.
  */
 public final class DomainLimits {
 
@@ -76,7 +76,7 @@ public final class DomainLimits {
     public static String beyondArraysOn(String backend, int[] sizes) {
         return "size " + Domain.sizeText(sizes) + " has " + Domain.pointCount(sizes) + " points, more than an int-indexed array over"
                 + " the domain holds (" + MAX_ARRAY_POINTS + "), and backend '" + backend + "' indexes the domain with ints under"
-                + " this schedule; run it on cuda under lock-dataflow:persistent, which holds no array over the domain for a"
-                + " kernel that keeps every state field in part";
+                + " this schedule; run it on the jvm under lock-dataflow with spsc-ring, or on cuda under lock-dataflow:persistent,"
+                + " which hold no array over the domain for a kernel that keeps every state field in part";
     }
 }

@@ -119,6 +119,13 @@ class VariantResolverTest {
                 + " the domain holds (1073741824), and backend 'jvm' indexes the domain with ints under this schedule",
                 resolver.resolve(VariantRequest.of(scoreOnly, lockDataflow(), JVM), new int[] {65536, 65536}));
         assertTrue(resolver.resolve(VariantRequest.of(scoreOnly, lockDataflow(), JVM), new int[] {32768, 32768}).variant().isPresent());
+        // spsc-ring folds the score into a ring of rows on the JVM: no array over the domain
+        assertTrue(resolver.resolve(VariantRequest.of(scoreOnly, lockDataflow(), JVM).withMechanism(LockMechanism.SPSC_RING),
+                new int[] {65536, 65536}).variant().isPresent());
+        Kernel kept = kernel("kept").domain(dim("i", "n"), dim("j", "m"))
+                .state("s", INT, boundary(constant(0))).actor("a", "s", c -> c.read("s", -1, -1).plus(1)).build();
+        assertTrue(resolver.resolve(VariantRequest.of(kept, lockDataflow(), JVM).withMechanism(LockMechanism.SPSC_RING),
+                new int[] {65536, 65536}).skip().isPresent(), "a field kept whole needs an array over the domain");
     }
 
     private static void assertSkip(Skip.Reason reason, String messageStart, Resolution resolution) {

@@ -80,7 +80,7 @@ public final class RingCounters {
      * {@code rows} rows; until then pauses as the watchdog's wait policy has it.
      */
     public static void awaitRows(long[] counters, int fromWorker, int toWorker, int rows, int workers, Watchdog watchdog,
-            int channel, int consumerPoint, int producerPoint) {
+            int channel, long consumerPoint, long producerPoint) {
         for (int w = Math.max(0, fromWorker); w <= Math.min(workers - 1, toWorker); w++) {
             if ((long) COUNT.getAcquire(counters, w * STRIDE) < rows) {
                 long start = Watchdog.CLOCK_NOT_STARTED;

@@ -13,5 +13,5 @@ public interface WaitDescriber {
      * @param producerPoint the actor instance that should have produced the token, or {@code -1}
      * @return one line naming who waits on what for whom
      */
-    String describe(int channel, int consumerPoint, int producerPoint);
+    String describe(int channel, long consumerPoint, long producerPoint);
 }

@@ -107,7 +107,7 @@ public enum WaitPolicy {
      * @return the wait's start time, to pass to the next pause
      * @throws StallException when the wait has lasted longer than the watchdog's timeout, or another waiter stalled
      */
-    long pause(long attempt, long start, Watchdog watchdog, int channel, int consumerPoint, int producerPoint) {
+    long pause(long attempt, long start, Watchdog watchdog, int channel, long consumerPoint, long producerPoint) {
         switch (this) {
             case ADAPTIVE -> {
                 if (attempt < FIRST_YIELD) {
@@ -143,7 +143,7 @@ public enum WaitPolicy {
     }
 
     /** Starts the wait's clock if it has not started, and checks the watchdog; the wait's start time. */
-    private static long check(long start, Watchdog watchdog, int channel, int consumerPoint, int producerPoint) {
+    private static long check(long start, Watchdog watchdog, int channel, long consumerPoint, long producerPoint) {
         long began = start;
         if (began == Watchdog.CLOCK_NOT_STARTED) {
             long now = System.nanoTime();

@@ -54,7 +54,7 @@ public final class Watchdog {
      * the timeout, or when another waiter already declared a stall; records this waiter's description (via the
      * describer) in the report either way.
      */
-    public void check(long startNanos, int channel, int consumerPoint, int producerPoint) {
+    public void check(long startNanos, int channel, long consumerPoint, long producerPoint) {
         if (!stalled && System.nanoTime() - startNanos <= timeoutNanos) {
             return;
         }
@@ -66,7 +66,7 @@ public final class Watchdog {
      * worker left without arriving), or that must end because another waiter declared one. Records this waiter's
      * description and throws.
      */
-    public void declareStall(int channel, int consumerPoint, int producerPoint) {
+    public void declareStall(int channel, long consumerPoint, long producerPoint) {
         stalled = true;
         String wait = describer.describe(channel, consumerPoint, producerPoint);
         synchronized (waits) {

@@ -70,4 +70,14 @@ class RingCountersTest {
         assertTrue(stall.waits().stream().anyMatch(w -> w.contains("cell 4 waits on channel " + RingCounters.SPACE_CHANNEL
                 + " for cell 1")), stall.getMessage());
     }
+
+    /** A 2D wait names its points by longs: a folded run may number more points than an int holds (65536 x 65536). */
+    @Test
+    void aRowWaitBeyondIntPointsStallsNamingItsPoints() {
+        long[] counters = RingCounters.create(2);
+        long consumer = 65535L * 65536 + 32768;
+        StallException e = org.junit.jupiter.api.Assertions.assertThrows(StallException.class,
+                () -> RingCounters.awaitRows(counters, 0, 0, 65536, 2, Concurrently.shortWatchdog(), 1, consumer, consumer - 1));
+        assertEquals(java.util.List.of("cell 4294934528 waits on channel 1 for cell 4294934527"), e.waits());
+    }
 }

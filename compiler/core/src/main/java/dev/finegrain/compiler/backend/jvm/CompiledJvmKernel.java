@@ -440,7 +440,7 @@ public final class CompiledJvmKernel {
     private WaitDescriber describer(int[] sizes) {
         KernelGraph graph = variant.graph();
         List<IrChannel> waits = variant.plan() instanceof DataflowPlan dataflow ? dataflow.waits() : List.of();
-        Domain domain = new Domain(sizes);
+        // points are longs: a folded run may have more than an int numbers (DomainLimits)
         return (channel, consumerPoint, producerPoint) -> {
             if (channel == SenseBarrier.ABANDONED_CHANNEL) {
                 return "a worker waits at the barrier between steps, but another finished its task without arriving "
@@ -453,8 +453,8 @@ public final class CompiledJvmKernel {
             if (channel == RingCounters.SPACE_CHANNEL) {
                 int[] consumer = new int[sizes.length];
                 int[] producer = new int[sizes.length];
-                domain.coordinates(consumerPoint, consumer);
-                domain.coordinates(Math.max(0, producerPoint), producer);
+                Domain.coordinates(sizes, consumerPoint, consumer);
+                Domain.coordinates(sizes, Math.max(0, producerPoint), producer);
                 return "the point at " + Arrays.toString(consumer) + " waits for ring space: the work up to "
                         + Arrays.toString(producer) + " has not finished reading the slots it would overwrite";
             }
@@ -464,8 +464,8 @@ public final class CompiledJvmKernel {
             IrChannel wait = waits.get(channel);
             int[] consumer = new int[sizes.length];
             int[] producer = new int[sizes.length];
-            domain.coordinates(consumerPoint, consumer);
-            domain.coordinates(producerPoint, producer);
+            Domain.coordinates(sizes, consumerPoint, consumer);
+            Domain.coordinates(sizes, producerPoint, producer);
             return graph.actor(wait.consumer()).name() + Arrays.toString(consumer) + " waits on channel " + wait.via()
                     + " for " + graph.actor(wait.producer()).name() + Arrays.toString(producer);
         };

@@ -12,6 +12,7 @@ import dev.finegrain.compiler.backend.jvm.layout.SyncLayout;
 import dev.finegrain.compiler.backend.jvm.layout.VectorWidth;
 import dev.finegrain.compiler.plan.DataflowPlan;
 import dev.finegrain.compiler.plan.ExecutionPlan;
+import dev.finegrain.compiler.plan.RingFolding;
 import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -102,6 +103,18 @@ public final class JvmBackend implements Backend {
     @Override
     public Optional<LockMechanism> preferredMechanism() {
         return Optional.of(DEFAULT_MECHANISM);
+    }
+
+    /**
+     * Lock-dataflow under spsc-ring on a 2D domain folds every state field into rings of rows where the kernel keeps none
+     * whole ({@link RingFolding}; its inputs are sequences, {@link dev.finegrain.compiler.backend.DomainLimits}): no array
+     * over the domain, its points numbered by longs where it names them, so it may go beyond the points an array holds.
+     */
+    @Override
+    public boolean foldsEveryField(Variant variant, int[] sizes) {
+        return variant.plan() instanceof DataflowPlan dataflow && dataflow.graph().rank() == 2
+                && variant.mechanism().filter(mechanism -> mechanism == LockMechanism.SPSC_RING).isPresent()
+                && RingFolding.of(dataflow).rings().map(rings -> !rings.folded().isEmpty() && rings.keptWhole().isEmpty()).orElse(false);
     }
 
     @Override

@@ -91,7 +91,7 @@ final class RingBlocks {
         List<JStmt> out = new ArrayList<>();
         JExpr words = cx.syncArray[0];
         JExpr row = cx.coordinate[0];
-        JExpr consumer = add(LoweringContext.mul(row, cx.size[cx.last]), bandStart);
+        JExpr consumer = point(row, bandStart);
         for (int side : new int[] {1, -1}) {
             int minRows = Integer.MAX_VALUE;
             int columns = 0;
@@ -109,7 +109,7 @@ final class RingBlocks {
             }
             JExpr bands = LoweringContext.math("ceilDiv", JType.INT, constant(columns), band);
             JExpr rows = add(sub(row, constant(minRows)), constant(1));
-            JExpr producer = add(LoweringContext.mul(sub(rows, constant(1)), cx.size[cx.last]), side > 0 ? sub(bandStart, constant(1)) : bandEnd);
+            JExpr producer = point(sub(rows, constant(1)), side > 0 ? sub(bandStart, constant(1)) : bandEnd);
             out.add(new JStmt.Comment("the rows " + (side > 0 ? "west" : "east") + " of the band that this row reads, finished"));
             out.add(counters.awaitRows(words, side > 0 ? sub(cx.worker, bands) : add(cx.worker, constant(1)),
                     side > 0 ? sub(cx.worker, constant(1)) : add(cx.worker, bands), rows, cx.workers, cx.watchdog, constant(channel),
@@ -120,11 +120,16 @@ final class RingBlocks {
             JExpr rows = add(row, constant(folding.spaceOffset() + 1));
             out.add(new JStmt.Comment("back-pressure: every band's rows that read the row this one overwrites, finished"));
             out.add(counters.awaitRows(words, constant(0), sub(cx.workers, constant(1)), rows, cx.workers, cx.watchdog,
-                    constant(RingCounters.SPACE_CHANNEL), consumer,
-                    LoweringContext.mul(sub(rows, constant(1)), cx.size[cx.last])));
+                    constant(RingCounters.SPACE_CHANNEL), consumer, point(sub(rows, constant(1)), constant(0))));
             out.addAll(haloColumns(bandStart, bandEnd));
         }
         return out;
+    }
+
+    /** The row-major number of the point at {@code row}, {@code column}, a long: a folded 2D run may have more than an int holds. */
+    private JExpr point(JExpr row, JExpr column) {
+        return new JExpr.Binary(Op.ADD, new JExpr.Binary(Op.MUL, new JExpr.Convert(row, JType.LONG),
+                new JExpr.Convert(cx.size[cx.last], JType.LONG)), new JExpr.Convert(column, JType.LONG));
     }
 
     /**

@@ -56,11 +56,14 @@ public record RingCounterTokens() implements JvmTokens {
                 counters, last, workers, watchdog, consumer, blockSize));
     }
 
-    /** Awaits the workers from {@code from} to {@code to} (clipped to the team) having finished their first {@code rows} rows. */
+    /**
+     * Awaits the workers from {@code from} to {@code to} (clipped to the team) having finished their first {@code rows}
+     * rows; the points that name the wait are longs, as a folded 2D run may number more than an int holds.
+     */
     public JStmt awaitRows(JExpr counters, JExpr from, JExpr to, JExpr rows, JExpr workers, JExpr watchdog, JExpr channel,
                            JExpr consumer, JExpr producer) {
         return new JStmt.Evaluate(JvmTokens.runtime("RingCounters", "awaitRows", JType.VOID,
-                List.of(JType.LONG_ARRAY, JType.INT, JType.INT, JType.INT, JType.INT, WATCHDOG, JType.INT, JType.INT, JType.INT),
+                List.of(JType.LONG_ARRAY, JType.INT, JType.INT, JType.INT, JType.INT, WATCHDOG, JType.INT, JType.LONG, JType.LONG),
                 counters, from, to, rows, workers, watchdog, channel, consumer, producer));
     }
 
