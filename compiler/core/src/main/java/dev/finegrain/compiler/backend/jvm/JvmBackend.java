@@ -107,8 +107,8 @@ public final class JvmBackend implements Backend {
 
     /**
      * Lock-dataflow under spsc-ring on a 2D domain folds every state field into rings of rows where the kernel keeps none
-     * whole ({@link RingFolding}; its inputs are sequences, {@link dev.finegrain.compiler.backend.DomainLimits}): no array
-     * over the domain, its points numbered by longs where it names them, so it may go beyond the points an array holds.
+     * whole ({@link RingFolding}): with the sequences that {@link dev.finegrain.compiler.backend.DomainLimits} asks of
+     * inputs at such a size, no array over the domain, its points numbered by longs where it names them.
      */
     @Override
     public boolean foldsEveryField(Variant variant, int[] sizes) {

@@ -112,7 +112,9 @@ class StripedRowsTest {
                 alignment(Score.PROFILE_AND_COLUMN, Type.INT, keep), alignment(Score.MATCH, Type.LONG, keep));
     }
 
-    private static final List<int[]> SIZES = List.of(new int[] {3, 5}, new int[] {17, 40}, new int[] {9, 300}, new int[] {33, 517});
+    /** Sizes with a rest past whole vectors, one of 2 columns (with 3 workers, a band with none), bands many vectors wide. */
+    private static final List<int[]> SIZES = List.of(new int[] {4, 2}, new int[] {3, 5}, new int[] {17, 40}, new int[] {9, 300},
+            new int[] {33, 517});
 
     @Test
     void stripedRowsMatchTheOracle() {
@@ -213,7 +215,10 @@ class StripedRowsTest {
                 .input("pair", new int[24 * 24]).build();
         Invocation badRow = kernel.invocation().sizes(3, 48).param("gap", 1).input("a", new int[] {0, 26, 2})
                 .input("b", new int[48]).input("pair", new int[24 * 24]).build();
-        for (Invocation invocation : List.of(badColumn, badRow)) {
+        // both: the first row's residue is checked before the columns', as point (0, 0) checks its indices in axis order
+        Invocation both = kernel.invocation().sizes(3, 48).param("gap", 1).input("a", new int[] {26, 1, 2}).input("b", b)
+                .input("pair", new int[24 * 24]).build();
+        for (Invocation invocation : List.of(badColumn, badRow, both)) {
             String expected = assertThrows(KernelExecutionException.class, () -> SequentialOracle.run(graph, invocation)).getMessage();
             for (int threads = 1; threads <= 2; threads++) {
                 int workers = threads;
@@ -248,7 +253,7 @@ class StripedRowsTest {
         ExecutionPlan plan = SchedulePlanner.plan(graph, RING);
         JClass generated = JvmCodegen.generate(plan, SPSC, "dev.finegrain.generated.source", VectorWidth.of(512));
         String source = JavaSourceEmitter.emit(generated).toString();
-        assertTrue(source.contains("pairProfile = new int[(24 * stripeWidth)]"), source);
+        assertTrue(source.contains("pairProfile = new int[java.lang.Math.multiplyExact(24, stripeWidth)]"), source);
         Class<?> compiled = SourceCompiler.compile(generated.name(), source);
         int[] sizes = {21, 170};
         Invocation invocation = inputs(kernel, sizes[0], sizes[1], 3, 5);

@@ -47,8 +47,8 @@ final class StripedProfile {
         int last = lookup.indices().size() - 1;
         if (lookup.indices().subList(0, last).stream().anyMatch(index -> reads(graph, index, 1))
                 || reads(graph, lookup.indices().get(last), 0)) {
-            return Optional.of("a striped row's query profile takes table '" + table.name() + "''s row from the row's indices and"
-                    + " the element from the column's, and this lookup's indices mix them");
+            return Optional.of("a striped row's query profile takes a row of table '" + table.name() + "' from the row's indices"
+                    + " and the element from the column's, and this lookup's indices mix them");
         }
         if (rowsOf(table) > MOST_ROWS) {
             return Optional.of("a striped row's query profile holds a band's width per row of table '" + table.name()
@@ -91,9 +91,10 @@ final class StripedProfile {
     }
 
     /**
-     * Once per band: for every row of the table, the elements the band's columns look up, striped. The columns' indices
-     * are computed in lanes, checked column by column in order (the first outside stops the run, as the scalar code's
-     * first would), and gathered row by row; the columns past the band's end take its last column's.
+     * Once per band: for every row of the table, the elements the band's columns look up, striped. The first row's table
+     * row is checked first and the columns' indices then column by column in order, as the scalar code checks its first
+     * row's points, each index in axis order (the first outside stops the run); the indices are computed in lanes and
+     * gathered row by row, the columns past the band's end taking its last column's.
      */
     List<JStmt> build() {
         int last = table.extents().size() - 1;
@@ -103,7 +104,9 @@ final class StripedProfile {
         JExpr at = rows.at;
         JExpr.Local column = rows.column;
         List<JStmt> out = new ArrayList<>();
-        out.add(new JStmt.Comment("table '" + table.name() + "''s query profile: its " + tableRows + " rows at the band's columns, striped"));
+        out.add(new JStmt.Comment("table '" + table.name() + "': its query profile, its " + tableRows + " rows at the band's columns, striped"));
+        out.add(new JStmt.If(LoweringContext.compare(dev.finegrain.compiler.backend.jvm.code.JExpr.Binary.Op.LT, rows.from, rows.to), row(),
+                List.of()));
         out.add(new JStmt.Assign(columnIndex, new JExpr.NewArrayOfLength(JType.INT, width)));
         JExpr index = LaneExpressions.lower(lookup.indices().get(last), rows::read, rows::indexVector, v::uniform);
         out.add(new JStmt.Loop(rows.at, constant(0), width, constant(v.k), List.of(new JStmt.VectorStore(index, columnIndex, at))));
@@ -112,7 +115,9 @@ final class StripedProfile {
                 new JExpr.ArrayLoad(columnIndex, rows.striped(column)), constant(extent), constant(lookup.table()), constant(last))))));
         out.add(new JStmt.Loop(column, rows.columns, width, constant(1), List.of(new JStmt.Store(columnIndex, rows.striped(column),
                 new JExpr.ArrayLoad(columnIndex, rows.striped(sub(rows.columns, constant(1))))))));
-        out.add(new JStmt.Assign(profile, new JExpr.NewArrayOfLength(v.lane, mul(constant((int) tableRows), width))));
+        // multiplyExact: a band too wide for one array of its profile stops the run rather than wrapping
+        out.add(new JStmt.Assign(profile, new JExpr.NewArrayOfLength(v.lane, LoweringContext.math("multiplyExact", JType.INT,
+                constant((int) tableRows), width))));
         out.add(new JStmt.Loop(key, constant(0), constant((int) tableRows), constant(1), List.of(new JStmt.Loop(rows.at, constant(0), width,
                 constant(v.k), List.of(new JStmt.VectorStore(new JExpr.VectorGather(v.species, cx.table[lookup.table()],
                         mul(key, constant(extent)), columnIndex, at), profile, add(mul(key, width), at)))))));

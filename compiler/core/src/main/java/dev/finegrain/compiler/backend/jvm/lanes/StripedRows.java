@@ -9,6 +9,7 @@ import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.plan.RingFolding;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,7 +43,8 @@ import static dev.finegrain.compiler.backend.jvm.lowering.LoweringContext.sub;
  * least its west neighbour's less a gap), above every such term, and no west term {@code value - gap} wraps, as every
  * value computed is at least {@code NEG - w gap > MIN + gap}. A row that fails the check runs cell by cell in storage
  * (the row above written back to it first, the row read into the band's layout after), as the scalar code would.
- * Columns of the last vectors past the band's end compute values nothing reads: they lie east of every real column.
+ * The columns past the band's end (in the last lanes of the last vectors) compute values nothing reads: they lie east of
+ * every real column.
  */
 public final class StripedRows implements BandRows {
 
@@ -77,7 +79,23 @@ public final class StripedRows implements BandRows {
     private final Map<String, JExpr.Local> copies = new LinkedHashMap<>();
     private final Map<String, IrExpr.Load> copied = new LinkedHashMap<>();
     JExpr from;
-    private JExpr to;
+    JExpr to;
+
+    /** Whether the rings fold the recurrence's field, so that storage needs only a band's last column and the last row. */
+    public static boolean folds(KernelGraph graph, Optional<RingFolding> rings) {
+        return rings.filter(folding -> folding.folds(WestMaxRecurrence.field(graph))).isPresent();
+    }
+
+    /**
+     * Why a band's rows cannot run striped under {@code rings} (spsc-ring's, or none): the field must be folded, its
+     * reductions then streamed from the striped rows, and the kernel of the striped shape ({@link #against(KernelGraph)}).
+     */
+    public static Optional<String> against(KernelGraph graph, Optional<RingFolding> rings) {
+        if (!folds(graph, rings)) {
+            return Optional.of("a striped row writes storage only at the band's last column, and the field is kept whole");
+        }
+        return against(graph);
+    }
 
     /**
      * Why the kernel's folded rows cannot run striped, or empty: beyond a row scan's shape ({@link RowScanBands#against}),
@@ -96,6 +114,7 @@ public final class StripedRows implements BandRows {
             return reads;
         }
         if (lookups.size() > 1) {
+            // lanes take at most one lookup a cell (StripMapping); said here all the same, for the rule's own sake
             return Optional.of("a striped row turns one table lookup into a query profile, and the value has " + lookups.size());
         }
         if (lookups.isEmpty()) {
@@ -263,10 +282,10 @@ public final class StripedRows implements BandRows {
      * Where the band's current row lies once {@link #row} has run, until the next row: column c of the band's {@code
      * columns} at {@code values[(c % segments) k + c / segments]}.
      */
-    public record Layout(JExpr.Local values, int lanes, JExpr.Local segments, JExpr.Local columns) {}
+    public record Layout(int field, JExpr.Local values, int lanes, JExpr.Local segments, JExpr.Local columns) {}
 
     public Layout layout() {
-        return new Layout(current, k, segments, columns);
+        return new Layout(field, current, k, segments, columns);
     }
 
     /** Every vector from the row above and its west term along the lane; lane 0's first west term is the band's west value. */

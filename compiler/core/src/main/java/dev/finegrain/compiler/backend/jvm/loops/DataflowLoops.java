@@ -18,6 +18,7 @@ import dev.finegrain.compiler.backend.jvm.lowering.LoweringContext;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.plan.DataflowPlan;
+import dev.finegrain.compiler.plan.RingFolding;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -90,15 +91,16 @@ public final class DataflowLoops {
         List<JStmt> body;
         String summary;
         if (scanLanes != null && scanLanes.lanes().isPresent()) {
-            Optional<String> notStriped = loops.stripedAgainst();
-            BandRows scan = notStriped.isEmpty() ? new StripedRows(scanLanes.lanes().get()) : new RowScanBands(scanLanes.lanes().get());
+            Optional<RingFolding> folding = Optional.ofNullable(loops.rings).map(RingBlocks::folding);
+            Optional<String> notStriped = StripedRows.against(plan.graph(), folding);
+            BandRows rows = notStriped.isEmpty() ? new StripedRows(scanLanes.lanes().get()) : new RowScanBands(scanLanes.lanes().get());
             if (loops.bandBlocks()) {
                 // each band's rows are a block of their own, its first column on a line where the storage is aligned
                 cx.layout.alignRowsInBands(scanLanes.lanes().get().k, cx.sync.group());
             }
-            body = loops.body(Optional.empty(), Optional.of(scan));
-            summary = scanLanes.lanes().get().lanesSummary() + scan.summary()
-                    + (loops.folds() ? notStriped.map(reason -> " Not striped: " + reason + ".").orElse("") : "");
+            body = loops.body(Optional.empty(), Optional.of(rows));
+            summary = scanLanes.lanes().get().lanesSummary() + rows.summary() + (StripedRows.folds(plan.graph(), folding)
+                    ? notStriped.map(reason -> " Not striped: " + reason + ".").orElse("") : "");
         } else {
             LaneStrips.Choice lanes = LaneStrips.choose(cx, width, (k, skew) -> loops.stripsAgainst());
             // a band's strips run across whole rows, so their blocks can start on aligned columns
@@ -138,22 +140,6 @@ public final class DataflowLoops {
         return rings == null || rings.folding().folded().isEmpty();
     }
 
-    /** Whether spsc-ring folds the recurrence's field, so that storage needs only a band's last column and the last row. */
-    private boolean folds() {
-        return rings != null && rings.folding().folds(WestMaxRecurrence.field(cx.graph));
-    }
-
-    /**
-     * Why a band's row scans cannot run striped ({@link StripedRows}), which keep the rows in the band's own layout: the
-     * field must be folded (its reductions then stream from the striped rows), and of the striped shape.
-     */
-    private Optional<String> stripedAgainst() {
-        if (!folds()) {
-            return Optional.of("a striped row writes storage only at the band's last column, and the field is kept whole");
-        }
-        return StripedRows.against(cx.graph);
-    }
-
     /** Why a band's rows cannot run as row scans: {@link #packedAgainst}, or a token from the east, which a row would await only after it. */
     private Optional<String> rowScanAgainst() {
         return packedAgainst().or(() -> eastChannel().map(channel -> "channel " + channel.via()
@@ -176,7 +162,7 @@ public final class DataflowLoops {
                 + " takes tokens from the band to the east, and a strip waits for a whole strip of them"));
     }
 
-    private List<JStmt> body(Optional<LaneStrips> strips, Optional<BandRows> scan) {
+    private List<JStmt> body(Optional<LaneStrips> strips, Optional<BandRows> bandRows) {
         List<JStmt> out = new ArrayList<>();
         int last = cx.last;
         if (cx.sync.group() > 1) {
@@ -187,7 +173,7 @@ public final class DataflowLoops {
         if (cx.rank > 1) {
             out.addAll(bands());
         }
-        if (scan.isPresent() && bandBlocks()) {
+        if (bandRows.isPresent() && bandBlocks()) {
             out.addAll(cx.layout.blockOrigins(cx.worker, bandStart));
         }
         // a west value crosses a band's edge only in the synced columns, where it is read after its token; with no
@@ -266,17 +252,17 @@ public final class DataflowLoops {
             run.add(new JStmt.Loop(x, from, to, constant(1), plain));
             return run;
         };
-        if (rings != null && scan.isEmpty()) {
+        if (rings != null && bandRows.isEmpty()) {
             out.add(new JStmt.Comment("spsc-ring: each row of the band awaits its neighbours' rows, runs whole, and counts itself"));
             row.addAll(rings.beforeRow(band, bandStart, bandEnd));
             row.addAll(points.points(bandStart, bandEnd));
             row.addAll(rings.afterRow(bandStart, bandEnd));
-        } else if (scan.isPresent()) {
+        } else if (bandRows.isPresent()) {
             out.add(new JStmt.Comment(rings != null ? "spsc-ring: each row scan awaits its neighbours' rows and counts itself"
                     : "the first and last " + edge + " column(s) of a band await and publish tokens, before and after each row"));
             out.add(new JStmt.Assign(prefixEnd, LoweringContext.math("min", JType.INT, add(bandStart, constant(edge)), bandEnd)));
-            out.addAll(scan.get().columns(bandStart, bandEnd));
-            row.addAll(rowScan(scan.get(), prefixEnd, edge, points));
+            out.addAll(bandRows.get().columns(bandStart, bandEnd));
+            row.addAll(bandRow(bandRows.get(), prefixEnd, edge, points));
         } else {
             out.add(new JStmt.Comment(edge == 0 ? "no token channel crosses a column, so no point awaits or publishes"
                     : "only the first and last " + edge + " column(s) of a band await or publish tokens; the rest run plain"));
@@ -297,7 +283,7 @@ public final class DataflowLoops {
         for (int d = last - 1; d >= 0; d--) {
             nest = List.of(new JStmt.Loop(cx.coordinate[d], constant(0), cx.size[d], constant(1), nest));
         }
-        if (scan.isPresent() && bandBlocks()) {
+        if (bandRows.isPresent() && bandBlocks()) {
             // a band with no columns has no block of storage, so its rows must not even read their west value; in a ring
             // it walks its rows all the same, counting each, since back-pressure waits for every band
             nest = List.of(new JStmt.If(compare(Op.LT, bandStart, bandEnd), nest, List.of()));
@@ -333,12 +319,12 @@ public final class DataflowLoops {
     }
 
     /**
-     * A band's row as a row scan: first every token its first {@code edge} column(s) await, and the value west of the
+     * A band's row in lanes ({@link BandRows}): first every token its first {@code edge} column(s) await, and the value west of the
      * band (the last column of the band to the west, in that band's block) copied into this block's halo column, where
      * the row reads it; then the whole row in vectors from the band's first column, which band blocks start on a line;
      * then every token its last {@code edge} column(s) publish.
      */
-    private List<JStmt> rowScan(BandRows scan, JExpr.Local prefixEnd, int edge, RowScanBands.Plain points) {
+    private List<JStmt> bandRow(BandRows rows, JExpr.Local prefixEnd, int edge, RowScanBands.Plain points) {
         JExpr.Local x = cx.coordinate[cx.last];
         List<JStmt> awaits = tokens.allAwaits();
         List<JStmt> publishes = tokens.allPublishes();
@@ -360,9 +346,9 @@ public final class DataflowLoops {
                     new JStmt.Store(cx.array[field], west, new JExpr.ArrayLoad(cx.array[field], add(sub(west, cx.layout.blockStride(field)), band)))),
                     List.of()));
         }
-        row.addAll(scan.row(points));
+        row.addAll(rows.row(points));
         if (rings != null) {
-            row.addAll(scan instanceof StripedRows striped ? rings.afterStripedRow(bandStart, striped.layout())
+            row.addAll(rows instanceof StripedRows striped ? rings.afterStripedRow(bandStart, striped.layout())
                     : rings.afterRow(bandStart, bandEnd));
         }
         if (edge > 0 && !publishes.isEmpty()) {

@@ -193,8 +193,7 @@ final class RingBlocks {
     /** 2D, after the current row: counted finished, so its readers and the writers of its slots may go on. */
     List<JStmt> afterRow(JExpr bandStart, JExpr bandEnd) {
         List<JStmt> out = new ArrayList<>();
-        JExpr firstPoint = new JExpr.Binary(Op.ADD, new JExpr.Binary(Op.MUL, new JExpr.Convert(cx.coordinate[0], JType.LONG),
-                new JExpr.Convert(cx.size[cx.last], JType.LONG)), new JExpr.Convert(bandStart, JType.LONG));
+        JExpr firstPoint = point(cx.coordinate[0], bandStart);
         // a 2D ring's row is whole: the band's values are consecutive from the row base, no wrap (mask -1)
         out.addAll(reduce(field -> add(cx.rowBase[field], bandStart), constant(-1), sub(bandEnd, bandStart), firstPoint));
         out.add(counters.finishRows(cx.syncArray[0], cx.worker, add(cx.coordinate[0], constant(1))));
@@ -210,9 +209,11 @@ final class RingBlocks {
         List<ReductionSpec> streamed = folding.streamed(cx.graph);
         for (int k = 0; k < streamed.size(); k++) {
             ReductionSpec reduction = streamed.get(k);
+            if (cx.graph.field(reduction.field()).id() != layout.field()) {
+                throw new IllegalStateException("a striped row holds field " + layout.field() + ", not " + reduction.field());
+            }
             boolean ints = cx.graph.field(reduction.field()).type() == Type.INT;
-            JExpr firstPoint = new JExpr.Binary(Op.ADD, new JExpr.Binary(Op.MUL, new JExpr.Convert(cx.coordinate[0], JType.LONG),
-                    new JExpr.Convert(cx.size[cx.last], JType.LONG)), new JExpr.Convert(bandStart, JType.LONG));
+            JExpr firstPoint = point(cx.coordinate[0], bandStart);
             JExpr at = add(mul(cx.worker, constant(RingCounters.STRIDE)), constant(RingFolding.streamedWord(k)));
             out.add(new JStmt.Comment("stream " + reduction.name() + ": this worker's striped row, into its counter line"));
             out.add(new JStmt.Evaluate(LoweringContext.runtime("StripedReductions", ints ? "ofInts" : "ofLongs", JType.VOID,
