@@ -76,7 +76,7 @@ public final class DomainLimits {
     public static String beyondArraysOn(String backend, int[] sizes) {
         return "size " + Domain.sizeText(sizes) + " has " + Domain.pointCount(sizes) + " points, more than an int-indexed array over"
                 + " the domain holds (" + MAX_ARRAY_POINTS + "), and backend '" + backend + "' indexes the domain with ints under"
-                + " this schedule; run it on the jvm under lock-dataflow with spsc-ring, or on cuda under lock-dataflow:persistent,"
+                + " this schedule and mechanism; run it on the jvm under lock-dataflow with spsc-ring, or on cuda under lock-dataflow:persistent,"
                 + " which hold no array over the domain for a kernel that keeps every state field in part";
     }
 }

@@ -47,6 +47,10 @@ final class CliValues {
             try {
                 extents[d] = Integer.parseInt(parts[d].trim());
             } catch (NumberFormatException notANumber) {
+                if (parts[d].trim().matches("[0-9]+")) {
+                    throw new UsageException("size '" + text + "' has an extent of " + parts[d].trim() + ", above the largest, "
+                            + Integer.MAX_VALUE + "; choose smaller extents");
+                }
                 throw new UsageException("size '" + text + "' is not a size; write N, or one extent per dimension as NxM");
             }
             if (extents[d] < 1) {

@@ -204,7 +204,8 @@ public final class ComparisonRunner {
             invocation = params.isEmpty() ? generated : generated.withParams(params);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError generatorFailure) {
             return failRest(index, rows, planned, request, "the kernel's input generator failed at size "
-                    + Sweep.sizeText(sizes) + ": " + describe(generatorFailure), counter);
+                    + Sweep.sizeText(sizes) + ": " + describe(generatorFailure)
+                    + (generatorFailure instanceof RuntimeException ? "" : "; " + RESOURCE_ADVICE), counter);
         }
         try {
             oracle = SequentialOracle.run(graph, invocation);

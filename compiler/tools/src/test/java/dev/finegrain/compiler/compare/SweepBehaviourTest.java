@@ -208,7 +208,8 @@ class SweepBehaviourTest {
                 new int[] {8, 8})).schedules(List.of(wavefront())).backends(List.of(new ReferenceBackend())).build());
         assertEquals(List.of("32x32 wavefront reference - failed", "8x8 wavefront reference - verified"),
                 comparison.rows().stream().map(SweepBehaviourTest::identity).toList());
-        assertEquals("the kernel's input generator failed at size 32x32: OutOfMemoryError: Java heap space",
+        assertEquals("the kernel's input generator failed at size 32x32: OutOfMemoryError: Java heap space; use smaller sizes,"
+                + " or give the JVM more with FINEGRAIN_JAVA_OPTS (-Xmx<size> for memory, -Xss<size> for stack)",
                 comparison.rows().getFirst().problem());
     }
 

@@ -53,7 +53,14 @@ public final class LaneVectors {
     private JExpr.Local laneLag;
 
     /** Lanes for the kernel, or none; {@code summary} is the line {@code show --java} prints about it. */
-    public record Choice(Optional<LaneVectors> lanes, String summary) {}
+    public record Choice(Optional<LaneVectors> lanes, String summary) {
+        /** Why there are no lanes, as the summary says it ("Lanes: none; WHY."), or empty where there are. */
+        public Optional<String> refusal() {
+            String prefix = "Lanes: none; ";
+            return lanes.isPresent() || !summary.startsWith(prefix) ? Optional.empty()
+                    : Optional.of(summary.substring(prefix.length(), summary.length() - 1));
+        }
+    }
 
     /**
      * Lanes when the kernel maps to strips ({@link StripMapping}), the width gives at least two lanes of its type, and

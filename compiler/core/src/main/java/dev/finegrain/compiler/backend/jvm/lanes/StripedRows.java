@@ -10,6 +10,7 @@ import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.plan.RingFolding;
+import dev.finegrain.dsl.Keep;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -86,15 +87,30 @@ public final class StripedRows implements BandRows {
         return rings.filter(folding -> folding.folds(WestMaxRecurrence.field(graph))).isPresent();
     }
 
+    /** Whether the kernel keeps the recurrence's field in part (its last row, its final value, ...), which rings may fold. */
+    public static boolean keptInPart(KernelGraph graph) {
+        return graph.kernel().keep(graph.field(WestMaxRecurrence.field(graph)).name()) != Keep.ALL;
+    }
+
     /**
-     * Why a band's rows cannot run striped under {@code rings} (spsc-ring's, or none): the field must be folded, its
-     * reductions then streamed from the striped rows, and the kernel of the striped shape ({@link #against(KernelGraph)}).
+     * Why a band's rows cannot run striped under {@code rings} (spsc-ring's, or none under {@code mechanism}): the kernel
+     * must be of the striped shape ({@link #against(KernelGraph)}) and its field folded, its reductions then streamed
+     * from the striped rows.
      */
-    public static Optional<String> against(KernelGraph graph, Optional<RingFolding> rings) {
-        if (!folds(graph, rings)) {
-            return Optional.of("a striped row writes storage only at the band's last column, and the field is kept whole");
+    public static Optional<String> against(KernelGraph graph, Optional<RingFolding> rings, String mechanism) {
+        Optional<String> shape = against(graph);
+        if (shape.isPresent() || folds(graph, rings)) {
+            return shape;
         }
-        return against(graph);
+        String name = graph.field(WestMaxRecurrence.field(graph)).name();
+        if (rings.isPresent()) {
+            String why = rings.get().keptWhole().stream().filter(reason -> reason.startsWith(name + " ")).findFirst()
+                    .orElse(name + " is kept whole");
+            return Optional.of("a striped row writes storage only at a band's last column, and spsc-ring keeps '" + name
+                    + "' whole here (" + why + ")");
+        }
+        return Optional.of(mechanism + " keeps '" + name + "' whole, and a striped row writes storage only at a band's last"
+                + " column; spsc-ring folds it into a ring of rows, which runs striped");
     }
 
     /**
@@ -180,12 +196,16 @@ public final class StripedRows implements BandRows {
 
     @Override
     public String summary() {
-        return " Striped rows: a band keeps its rows in " + k + "-lane vectors of its own, column l seg + s in lane l of vector s"
-                + " (Farrar's layout), so a vector takes its north and north-west neighbours"
-                + (profile == null ? "" : " and its score (a query profile: the table's rows for the band's columns, laid out once per band)")
-                + " with one load each and its west term along the lane; the west terms that cross from lane to lane are carried"
-                + " round again until a vector changes nothing. Storage takes each row's last column and the last row; a row whose"
-                + " west value lies within (w + 1) gaps of MIN / 2, or a gap below 0 or above MAX / (4 (w + 1)), runs cell by cell.";
+        String name = cx.graph.field(field).name();
+        return " Striped rows: spsc-ring folds '" + name + "' (kept as " + cx.graph.kernel().keep(name) + "), so a band keeps its"
+                + " rows in " + k + "-lane vectors of its own, in Farrar's striped layout: column l·seg + s of the band in lane l of"
+                + " vector s, seg being the band's columns over " + k + ", rounded up. A vector takes its north and north-west"
+                + " neighbours" + (profile == null ? "" : " and its score (from a query profile: the table's rows at the band's"
+                + " columns, laid out once per band)") + " with one load each and its west term along the lane; the west terms"
+                + " that cross from lane to lane are carried round again until a vector changes nothing. Storage gets only each"
+                + " row's last column (the next band's west values) and the last row. A row runs cell by cell where a west term"
+                + " could wrap: a gap below 0 or above MAX / (4 (w + 1)), or a west value within (w + 1) gaps of MIN / 2, w being"
+                + " seg·" + k + ".";
     }
 
     /** Where column {@code c} of the band (from 0) lies in its striped rows: lane c / seg of vector c % seg. */

@@ -92,21 +92,25 @@ public final class DataflowLoops {
         String summary;
         if (scanLanes != null && scanLanes.lanes().isPresent()) {
             Optional<RingFolding> folding = Optional.ofNullable(loops.rings).map(RingBlocks::folding);
-            Optional<String> notStriped = StripedRows.against(plan.graph(), folding);
+            Optional<String> notStriped = StripedRows.against(plan.graph(), folding, layout.mechanism().cliName());
             BandRows rows = notStriped.isEmpty() ? new StripedRows(scanLanes.lanes().get()) : new RowScanBands(scanLanes.lanes().get());
             if (loops.bandBlocks()) {
                 // each band's rows are a block of their own, its first column on a line where the storage is aligned
                 cx.layout.alignRowsInBands(scanLanes.lanes().get().k, cx.sync.group());
             }
             body = loops.body(Optional.empty(), Optional.of(rows));
-            summary = scanLanes.lanes().get().lanesSummary() + rows.summary() + (StripedRows.folds(plan.graph(), folding)
+            // why not striped, where it could matter: spsc-ring's rings, or a field the kernel keeps in part
+            summary = scanLanes.lanes().get().lanesSummary() + rows.summary() + (folding.isPresent() || StripedRows.keptInPart(plan.graph())
                     ? notStriped.map(reason -> " Not striped: " + reason + ".").orElse("") : "");
         } else {
             LaneStrips.Choice lanes = LaneStrips.choose(cx, width, (k, skew) -> loops.stripsAgainst());
             // a band's strips run across whole rows, so their blocks can start on aligned columns
             lanes.strips().ifPresent(strips -> cx.layout.alignRows(strips.skew(), strips.lanes()));
             body = loops.body(lanes.strips(), Optional.empty());
-            summary = lanes.summary() + notScan.filter(reason -> lanes.strips().isPresent() && plan.graph().rank() == 2)
+            // a kernel of a row scan's shape whose lanes were refused: that refusal says why, not the strips'
+            Optional<String> whyNoScan = notScan.or(() -> Optional.ofNullable(scanLanes).flatMap(LaneVectors.Choice::refusal));
+            summary = (lanes.strips().isEmpty() && scanLanes != null ? scanLanes.summary() : lanes.summary())
+                    + whyNoScan.filter(reason -> lanes.strips().isPresent() && plan.graph().rank() == 2)
                     .map(reason -> " No row scan: " + reason + ".").orElse("");
         }
         List<JStmt> run = new ArrayList<>(cx.prologue);
