@@ -207,6 +207,7 @@ public final class ComparisonRunner {
                     + Sweep.sizeText(sizes) + ": " + describe(generatorFailure)
                     + (generatorFailure instanceof RuntimeException ? "" : "; " + RESOURCE_ADVICE), counter);
         }
+        longOracle(sizes).ifPresent(counter::note);
         try {
             oracle = SequentialOracle.run(graph, invocation);
         } catch (KernelExecutionException | KernelDefinitionException oracleFailure) {
@@ -226,6 +227,16 @@ public final class ComparisonRunner {
             }
         }
         return new PendingSize(index, rows, pooled, invocation, expected);
+    }
+
+    /** Points from which the oracle's one-thread run is said before it starts: 2^28, tens of seconds or more. */
+    private static final long LONG_ORACLE_POINTS = 1L << 28;
+
+    /** What to say before the oracle computes a size that long (a run's or a sweep's progress note), or empty. */
+    public static Optional<String> longOracle(int[] sizes) {
+        long points = dev.finegrain.compiler.plan.Domain.pointCount(sizes);
+        return points < LONG_ORACLE_POINTS ? Optional.empty() : Optional.of("the sequential oracle computes " + Sweep.sizeText(sizes)
+                + " first, on one thread (" + points + " points), before any row runs: tens of seconds or more at this size");
     }
 
     private static final String RESOURCE_ADVICE = "use smaller sizes, or give the JVM more with FINEGRAIN_JAVA_OPTS"
@@ -436,6 +447,13 @@ public final class ComparisonRunner {
             String axes = SweepAxes.axesText(row.axes());
             return String.join(" ", row.kernel().name(), Sweep.sizeText(row.sizes()), row.schedule().cliName(),
                     row.backend().name(), row.mechanism().map(Object::toString).orElse("")).strip() + (axes.isEmpty() ? "" : " " + axes);
+        }
+
+        /** A note on the progress stream, where there is one: something long is about to happen. */
+        void note(String line) {
+            if (progress != null) {
+                say("note: " + line);
+            }
         }
 
         /** A line on the progress stream, above the bar where there is one. */

@@ -285,4 +285,12 @@ class SweepBehaviourTest {
     private static List<String> mechanisms(Comparison comparison) {
         return comparison.rows().stream().map(ResultRow::mechanism).toList();
     }
+
+    /** A size whose oracle runs long is said before it starts: from 2^28 points on. */
+    @Test
+    void aLongOracleIsSaidBeforeItStarts() {
+        assertEquals(java.util.Optional.empty(), ComparisonRunner.longOracle(new int[] {16383, 16384}));
+        assertEquals(java.util.Optional.of("the sequential oracle computes 16384x16384 first, on one thread (268435456 points),"
+                + " before any row runs: tens of seconds or more at this size"), ComparisonRunner.longOracle(new int[] {16384, 16384}));
+    }
 }
