@@ -96,11 +96,23 @@ public final class StripedReductions {
         // lane l of vector s holds column l * segments + s: the vectors before `whole` hold columns only
         IntVector firstColumns = IntVector.zero(INTS).addIndex(segments);
         int whole = Math.max(0, count - (lanes - 1) * segments);
-        VectorMask<Integer> all = INTS.maskAll(true);
         IntVector reduced = IntVector.broadcast(INTS, identity);
-        for (int s = 0; s < segments; s++) {
-            VectorMask<Integer> columns = s < whole ? all : firstColumns.compare(VectorOperators.LT, count - s);
-            reduced = combine(kind, reduced, IntVector.fromArray(INTS, values, s * lanes), columns);
+        // the whole vectors in a loop of their own per kind: no mask, and a constant operator the JIT compiles to one instruction
+        if (kind == StreamedReductions.SUM) {
+            for (int s = 0; s < whole; s++) {
+                reduced = reduced.add(IntVector.fromArray(INTS, values, s * lanes));
+            }
+        } else if (kind == StreamedReductions.MAX) {
+            for (int s = 0; s < whole; s++) {
+                reduced = reduced.max(IntVector.fromArray(INTS, values, s * lanes));
+            }
+        } else {
+            for (int s = 0; s < whole; s++) {
+                reduced = reduced.min(IntVector.fromArray(INTS, values, s * lanes));
+            }
+        }
+        for (int s = whole; s < segments; s++) {
+            reduced = combine(kind, reduced, IntVector.fromArray(INTS, values, s * lanes), firstColumns.compare(VectorOperators.LT, count - s));
         }
         int result = kind == StreamedReductions.SUM ? reduced.reduceLanes(VectorOperators.ADD)
                 : kind == StreamedReductions.MAX ? reduced.reduceLanes(VectorOperators.MAX) : reduced.reduceLanes(VectorOperators.MIN);
@@ -123,11 +135,22 @@ public final class StripedReductions {
         long identity = kind == StreamedReductions.SUM ? 0 : kind == StreamedReductions.MAX ? Long.MIN_VALUE : Long.MAX_VALUE;
         LongVector firstColumns = LongVector.zero(LONGS).addIndex(segments);
         int whole = Math.max(0, count - (lanes - 1) * segments);
-        VectorMask<Long> all = LONGS.maskAll(true);
         LongVector reduced = LongVector.broadcast(LONGS, identity);
-        for (int s = 0; s < segments; s++) {
-            VectorMask<Long> columns = s < whole ? all : firstColumns.compare(VectorOperators.LT, count - s);
-            reduced = combine(kind, reduced, LongVector.fromArray(LONGS, values, s * lanes), columns);
+        if (kind == StreamedReductions.SUM) {
+            for (int s = 0; s < whole; s++) {
+                reduced = reduced.add(LongVector.fromArray(LONGS, values, s * lanes));
+            }
+        } else if (kind == StreamedReductions.MAX) {
+            for (int s = 0; s < whole; s++) {
+                reduced = reduced.max(LongVector.fromArray(LONGS, values, s * lanes));
+            }
+        } else {
+            for (int s = 0; s < whole; s++) {
+                reduced = reduced.min(LongVector.fromArray(LONGS, values, s * lanes));
+            }
+        }
+        for (int s = whole; s < segments; s++) {
+            reduced = combine(kind, reduced, LongVector.fromArray(LONGS, values, s * lanes), firstColumns.compare(VectorOperators.LT, count - s));
         }
         long result = kind == StreamedReductions.SUM ? reduced.reduceLanes(VectorOperators.ADD)
                 : kind == StreamedReductions.MAX ? reduced.reduceLanes(VectorOperators.MAX) : reduced.reduceLanes(VectorOperators.MIN);
