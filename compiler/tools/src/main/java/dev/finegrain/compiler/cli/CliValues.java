@@ -25,6 +25,9 @@ final class CliValues {
     private CliValues() {}
 
     static LibraryKernel kernel(KernelCatalog catalog, String name) {
+        if (name.contains(",") && catalog.find(name).isEmpty()) {
+            throw new UsageException("'" + name + "' names more than one kernel, and a command takes one; run it once per kernel");
+        }
         return catalog.find(name).orElseThrow(() -> new UsageException("unknown kernel '" + name + "'; known kernels: "
                 + String.join(", ", catalog.names()) + " (a kernel of your own needs its classes on --classpath or $"
                 + FinegrainCli.CLASSPATH_VARIABLE + ")"));

@@ -35,7 +35,8 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
     String size;
 
     @Option(names = "--schedule", defaultValue = "lock-dataflow", paramLabel = "S",
-            description = "wavefront, lock-dataflow[:persistent], data-parallel[:B] (default: ${DEFAULT-VALUE})")
+            description = "wavefront[:BARRIER], lock-dataflow[:persistent][:interleaved][:capacity=N], data-parallel[:B[xC]],"
+                    + " dynamic-dataflow[:B[xC]][:READY] (default: ${DEFAULT-VALUE})")
     String schedule;
 
     @Option(names = "--backend", defaultValue = "reference", paramLabel = "B", description = "default: ${DEFAULT-VALUE}")

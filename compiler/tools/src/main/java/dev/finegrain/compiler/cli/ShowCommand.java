@@ -148,7 +148,8 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     private int showGpu(LibraryKernel kernel) {
         String view = simt ? "--simt" : cuda ? "--cuda" : "--gpu-plan";
         if (schedule == null) {
-            throw new UsageException(view + " needs --schedule S (wavefront, lock-dataflow[:persistent] or data-parallel[:B])");
+            throw new UsageException(view + " needs --schedule S (wavefront, lock-dataflow[:persistent], data-parallel[:B] or"
+                    + " dynamic-dataflow[:B])");
         }
         Schedule parsed = parsedSchedule();
         boolean real = cuda || arch != null;

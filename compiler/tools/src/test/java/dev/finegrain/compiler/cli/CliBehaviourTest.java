@@ -312,6 +312,8 @@ class CliBehaviourTest {
                 Arguments.of("unknown backend", List.of("run", "nw", "--size", "8", "--backend", "gpu"),
                         "unknown backend 'gpu'; available backends: reference"),
                 Arguments.of("size that is not a number", List.of("run", "nw", "--size", "abc"), "size 'abc' is not a size"),
+                Arguments.of("two kernels", List.of("compare", "needleman-wunsch,lcs"),
+                        "'needleman-wunsch,lcs' names more than one kernel, and a command takes one; run it once per kernel"),
                 Arguments.of("extent above an int", List.of("run", "nw", "--size", "3000000000x1"),
                         "size '3000000000x1' has an extent of 3000000000, above the largest, 2147483647"),
                 Arguments.of("size zero", List.of("run", "nw", "--size", "0"), "size '0' has an extent below 1"),
