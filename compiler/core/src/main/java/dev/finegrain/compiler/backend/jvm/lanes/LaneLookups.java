@@ -82,7 +82,8 @@ final class LaneLookups {
         rowHigh = oneRow && length > v.k ? cx.local(name + "RowRest", v.vector) : null;
     }
 
-    private static IrExpr.Lookup find(IrExpr expr) {
+    /** The expression's first table lookup, or null. */
+    static IrExpr.Lookup find(IrExpr expr) {
         return expr instanceof IrExpr.Lookup lookup ? lookup : StripMapping.children(expr).stream().map(LaneLookups::find)
                 .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }

@@ -53,12 +53,10 @@ public final class LaneVectors {
     private JExpr.Local laneLag;
 
     /** Lanes for the kernel, or none; {@code summary} is the line {@code show --java} prints about it. */
-    public record Choice(Optional<LaneVectors> lanes, String summary) {
-        /** Why there are no lanes, as the summary says it ("Lanes: none; WHY."), or empty where there are. */
-        public Optional<String> refusal() {
-            String prefix = "Lanes: none; ";
-            return lanes.isPresent() || !summary.startsWith(prefix) ? Optional.empty()
-                    : Optional.of(summary.substring(prefix.length(), summary.length() - 1));
+    public record Choice(Optional<LaneVectors> lanes, String summary, Optional<String> refusal) {
+        /** No lanes, for {@code reason}, which the summary says. */
+        static Choice none(String reason) {
+            return new Choice(Optional.empty(), "Lanes: none; " + reason + ".", Optional.of(reason));
         }
     }
 
@@ -83,23 +81,23 @@ public final class LaneVectors {
                                 BiFunction<Integer, Integer, Optional<String>> shapeAgainst) {
         StripMapping.Decision decision = StripMapping.of(cx.graph, strips, alongRows);
         if (decision.mapping().isEmpty()) {
-            return new Choice(Optional.empty(), "Lanes: none; " + decision.reason() + ".");
+            return Choice.none(decision.reason());
         }
         StripMapping mapping = decision.mapping().get();
         JType lane = LoweringContext.valueType(mapping.laneType());
         int lanes = width.lanes(lane);
         if (lanes < 2) {
-            return new Choice(Optional.empty(), "Lanes: none; " + width.origin() + ".");
+            return Choice.none(width.origin());
         }
         Optional<String> against = shapeAgainst.apply(lanes, mapping.skew());
         if (against.isPresent()) {
-            return new Choice(Optional.empty(), "Lanes: none; " + against.get() + ".");
+            return Choice.none(against.get());
         }
         JExpr.Species species = width.species(lane);
         String shape = species.vector().simpleName() + "." + species.constant() + ", fixed at generation: " + width.origin();
         return new Choice(Optional.of(new LaneVectors(cx, mapping, species, shape)), "Lanes: strips of " + lanes + " rows, one "
                 + lane.javaName() + " lane per row (" + shape + "), each row " + mapping.skew()
-                + " column(s) behind the one above, from the hyperplane (" + mapping.skew() + ",1).");
+                + " column(s) behind the one above, from the hyperplane (" + mapping.skew() + ",1).", Optional.empty());
     }
 
     private LaneVectors(LoweringContext cx, StripMapping mapping, JExpr.Species species, String shape) {

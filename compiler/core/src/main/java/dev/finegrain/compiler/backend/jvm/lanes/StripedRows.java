@@ -76,9 +76,11 @@ public final class StripedRows implements BandRows {
     final JExpr.Local at;
     private final JExpr.Local pass;
     final JExpr.Local column;
-    /** The band's striped copy of each read of a sequence along the row, by the read's name. */
-    private final Map<String, JExpr.Local> copies = new LinkedHashMap<>();
-    private final Map<String, IrExpr.Load> copied = new LinkedHashMap<>();
+    /** A read of a sequence along the row and the band's striped copy of its values. */
+    private record Copy(IrExpr.Load read, JExpr.Local values) {}
+
+    /** The band's copies, by the read's name. */
+    private final Map<String, Copy> copies = new LinkedHashMap<>();
     JExpr from;
     JExpr to;
 
@@ -123,31 +125,18 @@ public final class StripedRows implements BandRows {
         if (scan.isPresent()) {
             return scan;
         }
+        // lanes along a row take at most one lookup a cell (StripMapping), so the value has at most one
         IrExpr rest = WestMaxRecurrence.of(graph).recurrence().orElseThrow().rest();
-        List<IrExpr.Lookup> lookups = new ArrayList<>();
-        Optional<String> reads = readsAgainst(graph, rest, lookups);
-        if (reads.isPresent()) {
-            return reads;
-        }
-        if (lookups.size() > 1) {
-            // lanes take at most one lookup a cell (StripMapping); said here all the same, for the rule's own sake
-            return Optional.of("a striped row turns one table lookup into a query profile, and the value has " + lookups.size());
-        }
-        if (lookups.isEmpty()) {
-            return Optional.empty();
-        }
-        return StripedProfile.against(graph, lookups.getFirst());
+        return matrixReadAgainst(graph, rest).or(() -> Optional.ofNullable(LaneLookups.find(rest))
+                .flatMap(lookup -> StripedProfile.against(graph, lookup)));
     }
 
-    private static Optional<String> readsAgainst(KernelGraph graph, IrExpr expr, List<IrExpr.Lookup> lookups) {
+    private static Optional<String> matrixReadAgainst(KernelGraph graph, IrExpr expr) {
         if (expr instanceof IrExpr.Load load && graph.field(load.field()).isInput() && !graph.field(load.field()).isSequence()) {
             return Optional.of("a striped row reads sequences and tables, and '" + graph.field(load.field()).name()
                     + "' spans the domain, which its lanes would gather");
         }
-        if (expr instanceof IrExpr.Lookup lookup) {
-            lookups.add(lookup);
-        }
-        return StripMapping.children(expr).stream().map(child -> readsAgainst(graph, child, lookups)).flatMap(Optional::stream).findFirst();
+        return StripMapping.children(expr).stream().map(child -> matrixReadAgainst(graph, child)).flatMap(Optional::stream).findFirst();
     }
 
     public StripedRows(LaneVectors lanes) {
@@ -156,8 +145,6 @@ public final class StripedRows implements BandRows {
         this.k = lanes.k;
         this.field = WestMaxRecurrence.field(cx.graph);
         this.recurrence = WestMaxRecurrence.of(cx.graph).recurrence().orElseThrow();
-        List<IrExpr.Lookup> lookups = new ArrayList<>();
-        readsAgainst(cx.graph, recurrence.rest(), lookups);
         String name = cx.graph.field(field).name();
         JType row = JType.arrayOf(v.lane);
         gap = v.scalar(recurrence.gap());
@@ -180,16 +167,16 @@ public final class StripedRows implements BandRows {
         at = cx.local("stripeAt", JType.INT);
         pass = cx.local("westPass", JType.INT);
         column = cx.local("bandColumn", JType.INT);
-        this.profile = lookups.isEmpty() ? null : new StripedProfile(this, lookups.getFirst());
+        IrExpr.Lookup lookup = LaneLookups.find(recurrence.rest());
+        this.profile = lookup == null ? null : new StripedProfile(this, lookup);
         collectCopies(recurrence.rest());
         v.declareShiftUp();
     }
 
     private void collectCopies(IrExpr expr) {
         if (expr instanceof IrExpr.Load load && cx.graph.field(load.field()).isSequence() && cx.graph.field(load.field()).spans()[1]) {
-            String name = v.accessKey(load.field(), load.offset());
-            copied.putIfAbsent(name, load);
-            copies.computeIfAbsent(name, n -> cx.local(n + "Striped", JType.arrayOf(v.lane)));
+            copies.computeIfAbsent(v.accessKey(load.field(), load.offset()), name -> new Copy(load, cx.local(name + "Striped",
+                    JType.arrayOf(v.lane))));
         }
         StripMapping.children(expr).forEach(this::collectCopies);
     }
@@ -235,17 +222,14 @@ public final class StripedRows implements BandRows {
         // the row above the first: row -1 of storage (its boundary), in the ring slots of row 0's bases
         band.add(new JStmt.Assign(cx.coordinate[0], constant(0)));
         band.addAll(cx.rowBases());
-        List<JStmt> perColumn = new ArrayList<>();
-        perColumn.add(new JStmt.Assign(column, sub(x, from)));
-        perColumn.add(new JStmt.Store(current, striped(column), cx.value(field, cx.index(field, new int[] {-1, 0}))));
         band.add(new JStmt.Comment("the row above the band's first row, striped (each row starts by making the last one the row above)"));
-        band.add(new JStmt.Loop(x, from, to, constant(1), perColumn));
+        band.add(overColumns(new JStmt.Store(current, striped(column), cx.value(field, cx.index(field, new int[] {-1, 0})))));
         band.add(new JStmt.Assign(x, from));
         band.add(new JStmt.Assign(northWestValue, v.laneConstant(0)));
         band.add(new JStmt.If(compare(Op.LT, from, to), List.of(
                 new JStmt.Assign(northWestValue, cx.value(field, cx.index(field, new int[] {-1, -1})))), List.of()));
-        for (Map.Entry<String, JExpr.Local> copy : copies.entrySet()) {
-            band.addAll(stripe(copied.get(copy.getKey()), copy.getValue()));
+        for (Copy copy : copies.values()) {
+            band.addAll(stripe(copy.read(), copy.values()));
         }
         if (profile != null) {
             band.addAll(profile.build());
@@ -354,21 +338,20 @@ public final class StripedRows implements BandRows {
     private List<JStmt> cellByCell(RowScanBands.Plain plain) {
         List<JStmt> out = new ArrayList<>(unstripe(above, -1));
         out.addAll(plain.points(from, to));
-        JExpr.Local x = cx.coordinate[cx.last];
-        List<JStmt> perColumn = new ArrayList<>();
-        perColumn.add(new JStmt.Assign(column, sub(x, from)));
-        perColumn.add(new JStmt.Store(current, striped(column), cx.value(field, cx.index(field, new int[] {0, 0}))));
-        out.add(new JStmt.Loop(x, from, to, constant(1), perColumn));
+        out.add(overColumns(new JStmt.Store(current, striped(column), cx.value(field, cx.index(field, new int[] {0, 0})))));
         return out;
     }
 
     /** The band's cells of the striped row {@code row} into storage's row {@code dy} from the current one. */
     private List<JStmt> unstripe(JExpr.Local row, int dy) {
+        return List.of(overColumns(new JStmt.Store(cx.array[field], cx.index(field, new int[] {dy, 0}),
+                new JExpr.ArrayLoad(row, striped(column)))));
+    }
+
+    /** {@code perColumn} at each of the band's columns in storage, {@code column} counting them from 0. */
+    private JStmt overColumns(JStmt perColumn) {
         JExpr.Local x = cx.coordinate[cx.last];
-        List<JStmt> perColumn = new ArrayList<>();
-        perColumn.add(new JStmt.Assign(column, sub(x, from)));
-        perColumn.add(new JStmt.Store(cx.array[field], cx.index(field, new int[] {dy, 0}), new JExpr.ArrayLoad(row, striped(column))));
-        return List.of(new JStmt.Loop(x, from, to, constant(1), perColumn));
+        return new JStmt.Loop(x, from, to, constant(1), List.of(new JStmt.Assign(column, sub(x, from)), perColumn));
     }
 
     /** A read in lanes: the north and north-west vectors, a striped sequence along the row, or a sequence along the rows. */
@@ -378,7 +361,7 @@ public final class StripedRows implements BandRows {
             return load.offset()[1] == 0 ? north : northWest;
         }
         if (read.spans()[1]) {
-            return new JExpr.VectorLoad(v.species, copies.get(v.accessKey(load.field(), load.offset())), at);
+            return new JExpr.VectorLoad(v.species, copies.get(v.accessKey(load.field(), load.offset())).values(), at);
         }
         return v.sequenceAlongRow(load, cx.absoluteCoordinate(cx.last));
     }

@@ -205,23 +205,12 @@ final class RingBlocks {
      * striped row, where its ring row holds only the band's last column, then counted finished.
      */
     List<JStmt> afterStripedRow(JExpr bandStart, StripedRows.Layout layout) {
-        List<JStmt> out = new ArrayList<>();
-        List<ReductionSpec> streamed = folding.streamed(cx.graph);
-        for (int k = 0; k < streamed.size(); k++) {
-            ReductionSpec reduction = streamed.get(k);
-            if (cx.graph.field(reduction.field()).id() != layout.field()) {
-                throw new IllegalStateException("a striped row holds field " + layout.field() + ", not " + reduction.field());
+        List<JStmt> out = new ArrayList<>(stream("StripedReductions", "this worker's striped row", field -> {
+            if (field.id() != layout.field()) {
+                throw new IllegalStateException("a striped row holds field " + layout.field() + ", not " + field.name());
             }
-            boolean ints = cx.graph.field(reduction.field()).type() == Type.INT;
-            JExpr firstPoint = point(cx.coordinate[0], bandStart);
-            JExpr at = add(mul(cx.worker, constant(RingCounters.STRIDE)), constant(RingFolding.streamedWord(k)));
-            out.add(new JStmt.Comment("stream " + reduction.name() + ": this worker's striped row, into its counter line"));
-            out.add(new JStmt.Evaluate(LoweringContext.runtime("StripedReductions", ints ? "ofInts" : "ofLongs", JType.VOID,
-                    List.of(ints ? JType.arrayOf(JType.INT) : JType.arrayOf(JType.LONG), JType.INT, JType.INT, JType.INT, JType.LONG,
-                            JType.INT, JType.arrayOf(JType.LONG), JType.INT),
-                    layout.values(), constant(layout.lanes()), layout.segments(), layout.columns(), firstPoint, constant(kind(reduction)),
-                    cx.syncArray[0], at)));
-        }
+            return List.of(layout.values(), constant(layout.lanes()), layout.segments(), layout.columns());
+        }, point(cx.coordinate[0], bandStart)));
         out.add(counters.finishRows(cx.syncArray[0], cx.worker, add(cx.coordinate[0], constant(1))));
         return out;
     }
@@ -263,20 +252,29 @@ final class RingBlocks {
      * reduction's two words of this worker's counter line ({@link RingFolding#streamed}).
      */
     private List<JStmt> reduce(java.util.function.IntFunction<JExpr> first, JExpr mask, JExpr count, JExpr firstPoint) {
+        return stream("StreamedReductions", "this worker's values just finished", field -> List.of(cx.array[field.id()],
+                mask != null ? mask : constant(cx.ringMask(field.id())), first.apply(field.id()), count), firstPoint);
+    }
+
+    /**
+     * Each streamed reduction's call of {@code owner}'s {@code ofInts} or {@code ofLongs}: {@code values} gives a field's
+     * array and the three ints that say where its values lie, then come the first point, the kind and the reduction's two
+     * words in this worker's counter line ({@link RingFolding#streamed}).
+     */
+    private List<JStmt> stream(String owner, String whose, java.util.function.Function<IrField, List<JExpr>> values, JExpr firstPoint) {
         List<JStmt> out = new ArrayList<>();
         List<ReductionSpec> streamed = folding.streamed(cx.graph);
         for (int k = 0; k < streamed.size(); k++) {
             ReductionSpec reduction = streamed.get(k);
             IrField field = cx.graph.field(reduction.field());
             boolean ints = field.type() == Type.INT;
-            JType values = ints ? JType.arrayOf(JType.INT) : JType.arrayOf(JType.LONG);
-            int kind = kind(reduction);
             JExpr at = add(mul(cx.worker, constant(RingCounters.STRIDE)), constant(RingFolding.streamedWord(k)));
-            out.add(new JStmt.Comment("stream " + reduction.name() + ": this worker's values just finished, into its counter line"));
-            out.add(new JStmt.Evaluate(LoweringContext.runtime("StreamedReductions", ints ? "ofInts" : "ofLongs", JType.VOID,
-                    List.of(values, JType.INT, JType.INT, JType.INT, JType.LONG, JType.INT, JType.arrayOf(JType.LONG), JType.INT),
-                    cx.array[field.id()], mask != null ? mask : constant(cx.ringMask(field.id())), first.apply(field.id()), count,
-                    firstPoint, constant(kind), cx.syncArray[0], at)));
+            List<JExpr> arguments = new ArrayList<>(values.apply(field));
+            arguments.addAll(List.of(firstPoint, constant(kind(reduction)), cx.syncArray[0], at));
+            out.add(new JStmt.Comment("stream " + reduction.name() + ": " + whose + ", into its counter line"));
+            out.add(new JStmt.Evaluate(LoweringContext.runtime(owner, ints ? "ofInts" : "ofLongs", JType.VOID,
+                    List.of(ints ? JType.arrayOf(JType.INT) : JType.arrayOf(JType.LONG), JType.INT, JType.INT, JType.INT, JType.LONG,
+                            JType.INT, JType.arrayOf(JType.LONG), JType.INT), arguments.toArray(JExpr[]::new))));
         }
         return out;
     }
