@@ -64,23 +64,12 @@ final class RunCommand extends CatalogCommand implements Callable<Integer> {
                 .schedules(List.of(parsedSchedule)).backends(List.of(parsedBackend))
                 .mechanisms(oneMechanism(kernel, parsedSchedule, parsedBackend).map(m -> MechanismChoice.listed(List.of(m)))
                         .orElse(MechanismChoice.ownOrAll()));
-        // a size whose oracle takes minutes is said before it starts, where the row will run at all
-        int[] sizes = CliValues.size(size, kernel.kernel());
-        VariantRequest variant = oneMechanism(kernel, parsedSchedule, parsedBackend)
-                .map(m -> VariantRequest.of(kernel.kernel(), parsedSchedule, parsedBackend).withMechanism(m))
-                .orElse(VariantRequest.of(kernel.kernel(), parsedSchedule, parsedBackend));
-        if (new VariantResolver().resolve(variant, sizes).variant().isPresent()) {
-            ComparisonRunner.longOracle(sizes).ifPresent(note -> {
-                err().println("note: " + note);
-                err().flush();
-            });
-        }
-        Comparison comparison = ComparisonRunner.run(options.applyTo(request).build());
+        // the runner's notes (the sweep's, a long oracle's as it starts) go to stderr as they come
+        Comparison comparison = ComparisonRunner.run(options.applyTo(request).progress(err()).build());
         ResultRow row = comparison.rows().getFirst();
         if (row.status() == RowStatus.SKIPPED) {
             throw new UsageException(row.problem());
         }
-        comparison.notes().forEach(note -> err().println("note: " + note));
         out().print(resultFormat.render(comparison.rows()));
         return CliValues.exitStatus(comparison, err());
     }
