@@ -12,6 +12,18 @@ measure what a change to the generator would buy before making it. KIND:
   nokept    the kept value's store left out of the steady steps (a probe: what the per-cell test costs)
   halves    a steady chunk waits for the first 17 rows of its window, runs 16 steps, then waits for the rest (the band
             to its left need be only half a chunk further ahead), freeing only the rows it copied
+  unrollchecked  the checked steps (a chunk at the band's top or bottom, or a band not full) unrolled by 8 as the steady
+            ones are, so that the compiler can start a step's loads under the last step's
+  rowbranch the checked steps of a band whose columns are all in the domain test the lane's row once a step, all
+            columns under one test (and the halo row under one), instead of a test per column
+  carry     the window's first row (the last row of the last window) kept in a register instead of loaded again, so
+            that every lane loads one row and no lane two in a row
+  haloprefetch  band 0 asks the L2 for the next chunk's halo column (prefetch.global.L2) before its steps
+  prefix    the steady steps compute a lane's columns from a running maximum that does not wait for the west value
+            (P[c] = max(D[c], P[c-1] - gap), then H[c] = max(P[c], west - (c + 1) gap)), so that only one operation a
+            column waits for the shuffle from the lane to the left (a probe: exact where no sum wraps, as here)
+  rowahead  the steady steps load the sequence value of the lane's next row one step ahead (a register carried from
+            step to step), so that its latency hides under a step instead of stalling the table's row check
   prefetch  the next chunk's edge words loaded right after this chunk's window, before its steps, and taken at the next
             window when their ready tags match (tiny-lock, one edge column)"""
 import re
@@ -54,6 +66,63 @@ def profile(text):
     nbytes = warps * per_warp * 4
     text = text.replace('cudaFuncAttributeMaxDynamicSharedMemorySize, 0)', f'cudaFuncAttributeMaxDynamicSharedMemorySize, {nbytes})')
     return text.replace('arguments, 0, stream)', f'arguments, {nbytes}, stream)')
+
+def rowbranch(text):
+    """One test of the lane's row around all columns of a checked step (the probe assumes every band is full)."""
+    col = re.compile(r'( *)if \(i >= 0 && i < (\d+) && \(?j(?: \+ \d+\))? < \d+\) \{\n')
+    above = re.compile(r'( *)\} else if \(i < 0 && i >= (-\d+) && \(?j(?: \+ \d+\))? < \d+\) \{\n *// above the domain[^\n]*\n((?: *o_\w+ = [^\n]*\n)+) *\}\n')
+    lines = text.split('\n')
+    i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
+    head = '\n'.join(lines[:i_fast + 2])
+    rest = '\n'.join(lines[i_fast + 2:])
+    i_slow = rest.index('} else {')
+    steady, checked = rest[:i_slow], rest[i_slow:]
+    first = col.search(checked)
+    indent, rows = first.group(1), first.group(2)
+    halos, low = [], None
+    def take(m):
+        nonlocal low
+        low = m.group(2)
+        halos.append(m.group(3))
+        return m.group(1) + '}\n'
+    checked = above.sub(take, checked)
+    checked = col.sub(lambda m: m.group(1) + '{\n', checked)
+    # the columns' blocks now follow each other; wrap them: open before the first, close after the last
+    start = checked.index(indent + '{\n')
+    end_marker = indent + '}\n'
+    last_close = checked.rindex(end_marker, 0, checked.index('h_score' if 'h_score' in checked else 'h_', start + 1) if False else None)
+    # the last column's block ends right before the history shift
+    shift = re.search(r'\n' + indent + r'h_\w+_c0(?:_\d+)? = ', checked[start:])
+    stop = start + shift.start() + 1
+    body = checked[start:stop]
+    body = '\n'.join(('    ' + l if l else l) for l in body.split('\n'))
+    wrapped = (indent + 'if (i >= 0 && i < ' + rows + ') {   // my row is in the domain: every column of mine\n' + body.rstrip(' ')
+               + indent + '} else if (i < 0 && i >= ' + low + ') {   // above the domain: the halo row\n'
+               + ''.join('    ' + h for hs in halos for h in hs.splitlines(True)) + indent + '}\n')
+    return head + '\n' + steady + checked[:start] + wrapped + checked[stop:]
+
+def carry(text):
+    """The window's first row from the last window's last row, held in a register."""
+    m = re.search(r'( *)for \(int x = lane; x < 33; x \+= 32\) \{\n', text)
+    indent = m.group(1)
+    text = text.replace(indent + '__syncwarp();   // every lane has read the last chunk\'s window before it is overwritten\n',
+                        indent + 'const int carried = s_edge_score[warp][0][32];   // the last window\'s last row, this one\'s first\n'
+                        + indent + '__syncwarp();   // every lane has read the last chunk\'s window before it is overwritten\n', 1)
+    text = text.replace(m.group(0), indent + 'if (base > 0 && lane == 0) s_edge_score[warp][0][0] = carried;\n'
+                        + indent + 'for (int x = base > 0 ? lane + 1 : lane; x < 33; x += 32) {\n', 1)
+    return text
+
+def haloprefetch(text):
+    """Band 0's next window of halo rows asked of the L2 before the steps, a row a lane."""
+    m = re.search(r'( *)if \(base >= 32 && base \+ 31 <', text)
+    indent = m.group(1)
+    halo = re.search(r's_edge_score\[warp\]\[slot\]\[x % 33\] = f\.score\[(.*)\];   // the halo', text).group(1)
+    halo = halo.replace('(128 * band - 1 + slot + 1)', '0').replace('slot', '0').replace('band', '0')
+    halo = re.sub(r'\brow\b', 'nr', halo)
+    rows_1 = re.search(r'const int last = min\(base \+ 31, (\d+)\);', text).group(1)
+    pre = (indent + 'if (band == 0) { const int nr = min(base + 31 + lane, ' + rows_1 + '); const int* p = &f.score[' + halo + '];'
+           ' asm volatile("prefetch.global.L2 [%0];" :: "l"(p)); }\n')
+    return text[:m.start()] + pre + text[m.start():]
 
 def main(src, kind, dst):
     text = open(src).read()
@@ -109,6 +178,54 @@ def main(src, kind, dst):
                + second + '\n' + ' ' * 20 + '__syncwarp();\n'
                + ' ' * 20 + '#pragma unroll 8\n' + ' ' * 20 + 'for (int k = 16; k < 32; k++) {' + body + close)
         text = text[:start] + new + text[i_close + len(close):]
+    elif kind == 'unrollchecked':
+        lines = text.split('\n')
+        i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
+        i_slow = next(i for i in range(i_fast + 2, len(lines)) if lines[i].strip() == 'for (int k = 0; k < 32; k++) {')
+        indent = lines[i_slow][:len(lines[i_slow]) - len(lines[i_slow].lstrip())]
+        lines.insert(i_slow, indent + '#pragma unroll 8')
+        text = '\n'.join(lines)
+    elif kind == 'rowahead':
+        lines = text.split('\n')
+        i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
+        i_slow = next(i for i in range(i_fast, len(lines)) if '} else {' in lines[i])
+        load = re.compile(r'const int (v\d+) = __ldg\(&f\.(\w+)\[\(i\)\]\);')
+        i_load = next(i for i in range(i_fast, i_slow) if load.search(lines[i]))
+        m = load.search(lines[i_load])
+        seq = m.group(2)
+        rows_1 = re.search(r'const int last = min\(base \+ 31, (\d+)\);', text).group(1)
+        indent = lines[i_load][:len(lines[i_load]) - len(lines[i_load].lstrip())]
+        lines[i_load] = (indent + f'const int {m.group(1)} = row_now;   // loaded a step ahead\n'
+                         + indent + f'const int row_next = __ldg(&f.{seq}[min(i + 1, {rows_1})]);')
+        # the step's end: before the history shift's first line
+        i_shift = next(i for i in range(i_load, i_slow) if re.match(r'\s*h_\w+_c0_\d+ = ', lines[i]) or re.match(r'\s*h_\w+_c0_0 = ', lines[i]))
+        lines.insert(i_shift, indent + 'row_now = row_next;')
+        lines.insert(i_fast, lines[i_fast][:len(lines[i_fast]) - len(lines[i_fast].lstrip())] + f'int row_now = __ldg(&f.{seq}[base - lane]);   // my first row\'s sequence value')
+        text = '\n'.join(lines)
+    elif kind == 'prefix':
+        lines = text.split('\n')
+        i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
+        i_slow = next(i for i in range(i_fast, len(lines)) if '} else {' in lines[i])
+        west = re.compile(r'const int (v\d+) = __viaddmax_s32\((\w+), fg::neg\(p\.penalty\), (v\d+)\);')
+        c, w0 = 0, None
+        for i in range(i_fast, i_slow):
+            m = west.search(lines[i])
+            if not m:
+                continue
+            indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+            if c == 0:
+                w0 = m.group(2)
+                lines[i] = indent + f'pf0 = {m.group(3)};\n' + lines[i]
+            else:
+                lines[i] = (indent + f'pf{c} = __viaddmax_s32(pf{c - 1}, fg::neg(p.penalty), {m.group(3)});   // the running maximum\n'
+                            + indent + f'const int {m.group(1)} = __viaddmax_s32({w0}, fg::neg(p.penalty * {c + 1}), pf{c});')
+            c += 1
+        i_decl = next(i for i in range(i_fast, i_slow) if re.search(r'int o_score_c0 = 0;', lines[i]))
+        lines.insert(i_decl, lines[i_decl][:len(lines[i_decl]) - len(lines[i_decl].lstrip())] + 'int ' + ', '.join(f'pf{k}' for k in range(c)) + ';')
+        text = '\n'.join(lines)
+    elif all(k in ('rowbranch', 'carry', 'haloprefetch') for k in kind.split('+')):
+        for k in kind.split('+'):
+            text = globals()[k](text)
     elif kind == 'prefetch':
         m = re.search(r'do \{ (word\d+) = fg::load_relaxed_gpu\(&tokens\[(.*?)\]\); \} while \(\(\1 >> 32\) != (.*?)\);   // the value', text)
         word, address, tag = m.group(1), m.group(2), m.group(3)

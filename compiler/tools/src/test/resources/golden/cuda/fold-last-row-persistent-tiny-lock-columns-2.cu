@@ -46,18 +46,22 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
             for (int base = 0; base < 131; base += 32) {
                 __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
                 const int wb = base - 2;   // the window's first row
+                const int carried_s = s_edge_s[warp][min(lane, 3) / 2][32 + min(lane, 3) % 2];   // the last window's last rows, this one's first
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
                 const int last = min(base + 31, 99);   // the last row this chunk reads
-                for (int x = lane; x < 68; x += 32) {
-                    const int slot = x / 34;
-                    const int row = wb + x % 34;
+                if (base > 0 && lane < 4) s_edge_s[warp][lane / 2][lane % 2] = carried_s;
+                const int fresh = base > 0 ? 32 : 34;   // the rows to load: every row at a band's start, else those the last window did not hold
+                for (int x = lane; x < 2 * fresh; x += 32) {
+                    const int slot = x / fresh;
+                    const int at = 34 - fresh + x % fresh;   // the row's place in the window
+                    const int row = wb + at;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_s[warp][slot][x % 34] = f.s[row < 0 ? (long long) (row + 1) * 72 + (64 * band - 2 + slot + 2) : 72 + (long long) (row) * 2 + (64 * band - 2 + slot + 2)];   // the halo
+                            s_edge_s[warp][slot][at] = f.s[row < 0 ? (long long) (row + 1) * 72 + (64 * band - 2 + slot + 2) : 72 + (long long) (row) * 2 + (64 * band - 2 + slot + 2)];   // the halo
                         } else {
                             fg::u64 word0;
                             do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 2 + band - 1) * 2 + slot) * 100 + row]); } while ((word0 >> 32) == 0);   // the value's own ready bit
-                            s_edge_s[warp][slot][x % 34] = (int) (unsigned) word0;
+                            s_edge_s[warp][slot][at] = (int) (unsigned) word0;
                         }
                     }
                 }
@@ -128,37 +132,38 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                         const int r29 = lane < 1 ? e30 : u21;   // s[i-0, j-2]: the left band's edge, or lane l-1
                         int o_s_c0 = 0;   // my value of s in this step, column 0
                         int o_s_c1 = 0;   // my value of s in this step, column 1
-                        if (i >= 0 && i < 100 && j < 70) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 72 + (j + 2);   // my point in every field
-                            // actor s
-                            const int v31 = fg::sub(r24, 1);
-                            const int v32 = __viaddmax_s32(r22, 3, v31);
-                            const int v33 = __viaddmax_s32(r25, fg::neg(1), v32);
-                            if (i >= 99) kept_s[(long long) (i - 99) * 70 + (j - 0)] = v33;   // kept (last-row)
-                            red_s_min = min(red_s_min, v33);
-                            o_s_c0 = v33;
-                            if (lane * 2 + 0 >= 62 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 0 - 62) * 100 + i], (1ull << 32) | (unsigned) v33);   // value and ready bit in one store
+                        if (i >= 0 && i < 100) {
+                            // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
+                            if (j < 70) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 72 + (j + 2);   // my point in every field
+                                // actor s
+                                const int v31 = fg::sub(r24, 1);
+                                const int v32 = __viaddmax_s32(r22, 3, v31);
+                                const int v33 = __viaddmax_s32(r25, fg::neg(1), v32);
+                                if (i >= 99) kept_s[(long long) (i - 99) * 70 + (j - 0)] = v33;   // kept (last-row)
+                                red_s_min = min(red_s_min, v33);
+                                o_s_c0 = v33;
+                                if (lane * 2 + 0 >= 62 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 0 - 62) * 100 + i], (1ull << 32) | (unsigned) v33);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && j < 70) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_s_c0 = a_s_c0_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 1) < 70) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 72 + ((j + 1) + 2);   // my point in every field
-                            // actor s
-                            const int v34 = fg::sub(r28, 1);
-                            const int v35 = __viaddmax_s32(r27, 3, v34);
-                            const int v36 = __viaddmax_s32(r29, fg::neg(1), v35);
-                            if (i >= 99) kept_s[(long long) (i - 99) * 70 + ((j + 1) - 0)] = v36;   // kept (last-row)
-                            red_s_min = min(red_s_min, v36);
-                            o_s_c1 = v36;
-                            if (lane * 2 + 1 >= 62 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 1 - 62) * 100 + i], (1ull << 32) | (unsigned) v36);   // value and ready bit in one store
+                            if ((j + 1) < 70) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 72 + ((j + 1) + 2);   // my point in every field
+                                // actor s
+                                const int v34 = fg::sub(r28, 1);
+                                const int v35 = __viaddmax_s32(r27, 3, v34);
+                                const int v36 = __viaddmax_s32(r29, fg::neg(1), v35);
+                                if (i >= 99) kept_s[(long long) (i - 99) * 70 + ((j + 1) - 0)] = v36;   // kept (last-row)
+                                red_s_min = min(red_s_min, v36);
+                                o_s_c1 = v36;
+                                if (lane * 2 + 1 >= 62 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 1 - 62) * 100 + i], (1ull << 32) | (unsigned) v36);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 1) < 70) {
+                        } else if (i < 0 && i >= -1) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_s_c1 = a_s_c1_0;
+                            if (j < 70) o_s_c0 = a_s_c0_0;
+                            if ((j + 1) < 70) o_s_c1 = a_s_c1_0;
                         }
                         h_s_c0_1 = h_s_c0_0;
                         h_s_c0_0 = o_s_c0;

@@ -78,6 +78,9 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
             int room = 0;   // the band to the right's free counter, as last read
             for (int base = 0; base < 2031; base += 32) {
                 const int wb = base - 1;   // the window's first row
+                const long long carried_t = s_edge_t[warp][0][32];   // the last window's last row, this one's first
+                const int carried_u = s_edge_u[warp][0][32];   // the last window's last row, this one's first
+                const int carried_w = s_edge_w[warp][0][32];   // the last window's last row, this one's first
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
                 const int last = min(base + 31, 1999);   // the last row this chunk reads
                 if (band > 0) {
@@ -89,24 +92,29 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                     seen = last + 1;
                     __syncwarp();
                 }
-                for (int x = lane; x < 33; x += 32) {
-                    const int slot = x / 33;
-                    const int row = wb + x % 33;
+                if (base > 0 && lane == 0) s_edge_t[warp][0][0] = carried_t;
+                if (base > 0 && lane == 0) s_edge_u[warp][0][0] = carried_u;
+                if (base > 0 && lane == 0) s_edge_w[warp][0][0] = carried_w;
+                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                for (int x = lane; x < fresh; x += 32) {
+                    const int slot = x / fresh;
+                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                    const int row = wb + at;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_t[warp][slot][x % 33] = f.t[row < 0 ? (long long) (row + 1) * 71 + (32 * band - 1 + slot + 1) : 71 + (long long) (row) * 1 + (32 * band - 1 + slot + 1)];   // the halo
+                            s_edge_t[warp][slot][at] = f.t[row < 0 ? (long long) (row + 1) * 71 + (32 * band - 1 + slot + 1) : 71 + (long long) (row) * 1 + (32 * band - 1 + slot + 1)];   // the halo
                         } else {
-                            s_edge_t[warp][slot][x % 33] = fg::load_relaxed_gpu(&edge_t[((long long) (band - 1) * 1 + slot) * 1024 + ((row) & 1023)]);
+                            s_edge_t[warp][slot][at] = fg::load_relaxed_gpu(&edge_t[((long long) (band - 1) * 1 + slot) * 1024 + ((row) & 1023)]);
                         }
                         if (band == 0 || row < 0) {
-                            s_edge_u[warp][slot][x % 33] = f.u[((long long) (row + 1)) * 71 + (32 * band - 1 + slot + 1)];   // the halo
+                            s_edge_u[warp][slot][at] = f.u[((long long) (row + 1)) * 71 + (32 * band - 1 + slot + 1)];   // the halo
                         } else {
-                            s_edge_u[warp][slot][x % 33] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 71 + (32 * band - 1 + slot + 1)]);
+                            s_edge_u[warp][slot][at] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 71 + (32 * band - 1 + slot + 1)]);
                         }
                         if (band == 0 || row < 0) {
-                            s_edge_w[warp][slot][x % 33] = f.w[row < 0 ? (long long) (row + 1) * 71 + (32 * band - 1 + slot + 1) : 71 + (long long) (row) * 1 + (32 * band - 1 + slot + 1)];   // the halo
+                            s_edge_w[warp][slot][at] = f.w[row < 0 ? (long long) (row + 1) * 71 + (32 * band - 1 + slot + 1) : 71 + (long long) (row) * 1 + (32 * band - 1 + slot + 1)];   // the halo
                         } else {
-                            s_edge_w[warp][slot][x % 33] = fg::load_relaxed_gpu(&edge_w[((long long) (band - 1) * 1 + slot) * 1024 + ((row) & 1023)]);
+                            s_edge_w[warp][slot][at] = fg::load_relaxed_gpu(&edge_w[((long long) (band - 1) * 1 + slot) * 1024 + ((row) & 1023)]);
                         }
                     }
                 }

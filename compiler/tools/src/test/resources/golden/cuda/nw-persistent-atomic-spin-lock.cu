@@ -61,6 +61,7 @@ namespace nw__lock_dataflow_persistent__atomic_spin_lock__per_thread_shared__64x
                 }
                 fg::cp_async_commit();
                 const int wb = base - 1;   // the window's first row
+                const int carried_score = s_edge_score[warp][0][32];   // the last window's last row, this one's first
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
                 const int last = min(base + 31, 63);   // the last row this chunk reads
                 if (band > 0) {
@@ -72,14 +73,17 @@ namespace nw__lock_dataflow_persistent__atomic_spin_lock__per_thread_shared__64x
                     seen = last + 1;
                     __syncwarp();
                 }
-                for (int x = lane; x < 33; x += 32) {
-                    const int slot = x / 33;
-                    const int row = wb + x % 33;
+                if (base > 0 && lane == 0) s_edge_score[warp][0][0] = carried_score;
+                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                for (int x = lane; x < fresh; x += 32) {
+                    const int slot = x / fresh;
+                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                    const int row = wb + at;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_score[warp][slot][x % 33] = f.score[((long long) (row + 1)) * 65 + (32 * band - 1 + slot + 1)];   // the halo
+                            s_edge_score[warp][slot][at] = f.score[((long long) (row + 1)) * 65 + (32 * band - 1 + slot + 1)];   // the halo
                         } else {
-                            s_edge_score[warp][slot][x % 33] = fg::load_relaxed_gpu(&f.score[((long long) (row + 1)) * 65 + (32 * band - 1 + slot + 1)]);
+                            s_edge_score[warp][slot][at] = fg::load_relaxed_gpu(&f.score[((long long) (row + 1)) * 65 + (32 * band - 1 + slot + 1)]);
                         }
                     }
                 }

@@ -78,18 +78,22 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                 }
                 fg::cp_async_commit();
                 const int wb = base - 1;   // the window's first row
+                const int carried_score = s_edge_score[warp][0][32];   // the last window's last row, this one's first
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
                 const int last = min(base + 31, 99);   // the last row this chunk reads
-                for (int x = lane; x < 33; x += 32) {
-                    const int slot = x / 33;
-                    const int row = wb + x % 33;
+                if (base > 0 && lane == 0) s_edge_score[warp][0][0] = carried_score;
+                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                for (int x = lane; x < fresh; x += 32) {
+                    const int slot = x / fresh;
+                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                    const int row = wb + at;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_score[warp][slot][x % 33] = f.score[((long long) (row + 1)) * 301 + (128 * band - 1 + slot + 1)];   // the halo
+                            s_edge_score[warp][slot][at] = f.score[((long long) (row + 1)) * 301 + (128 * band - 1 + slot + 1)];   // the halo
                         } else {
                             fg::u64 word0;
                             do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 100 + row]); } while ((word0 >> 32) == 0);   // the value's own ready bit
-                            s_edge_score[warp][slot][x % 33] = (int) (unsigned) word0;
+                            s_edge_score[warp][slot][at] = (int) (unsigned) word0;
                         }
                     }
                 }
@@ -202,65 +206,62 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                         int o_score_c1 = 0;   // my value of score in this step, column 1
                         int o_score_c2 = 0;   // my value of score in this step, column 2
                         int o_score_c3 = 0;   // my value of score in this step, column 3
-                        if (i >= 0 && i < 100 && j < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
-                            // actor cell
-                            const int v47 = fg::sub(r34, p.penalty);
-                            const int v48 = __viaddmax_s32(r32, in43, v47);
-                            const int v49 = __viaddmax_s32(r35, fg::neg(p.penalty), v48);
-                            out_score[(i & 63) * 129 + lane * 4 + 0] = v49;
-                            o_score_c0 = v49;
-                            if (lane * 4 + 0 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v49);   // value and ready bit in one store
+                        if (i >= 0 && i < 100) {
+                            // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
+                            if (j < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
+                                // actor cell
+                                const int v47 = fg::sub(r34, p.penalty);
+                                const int v48 = __viaddmax_s32(r32, in43, v47);
+                                const int v49 = __viaddmax_s32(r35, fg::neg(p.penalty), v48);
+                                out_score[(i & 63) * 129 + lane * 4 + 0] = v49;
+                                o_score_c0 = v49;
+                                if (lane * 4 + 0 >= 127 && band < 2) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v49);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && j < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c0 = a_score_c0_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 1) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
-                            // actor cell
-                            const int v50 = fg::sub(r38, p.penalty);
-                            const int v51 = __viaddmax_s32(r37, in44, v50);
-                            const int v52 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v51);
-                            out_score[(i & 63) * 129 + lane * 4 + 1] = v52;
-                            o_score_c1 = v52;
-                            if (lane * 4 + 1 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v52);   // value and ready bit in one store
+                            if ((j + 1) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
+                                // actor cell
+                                const int v50 = fg::sub(r38, p.penalty);
+                                const int v51 = __viaddmax_s32(r37, in44, v50);
+                                const int v52 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v51);
+                                out_score[(i & 63) * 129 + lane * 4 + 1] = v52;
+                                o_score_c1 = v52;
+                                if (lane * 4 + 1 >= 127 && band < 2) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v52);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 1) < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c1 = a_score_c1_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 2) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
-                            // actor cell
-                            const int v53 = fg::sub(r40, p.penalty);
-                            const int v54 = __viaddmax_s32(r39, in45, v53);
-                            const int v55 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v54);
-                            out_score[(i & 63) * 129 + lane * 4 + 2] = v55;
-                            o_score_c2 = v55;
-                            if (lane * 4 + 2 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one store
+                            if ((j + 2) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
+                                // actor cell
+                                const int v53 = fg::sub(r40, p.penalty);
+                                const int v54 = __viaddmax_s32(r39, in45, v53);
+                                const int v55 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v54);
+                                out_score[(i & 63) * 129 + lane * 4 + 2] = v55;
+                                o_score_c2 = v55;
+                                if (lane * 4 + 2 >= 127 && band < 2) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 2) < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c2 = a_score_c2_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 3) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
-                            // actor cell
-                            const int v56 = fg::sub(r42, p.penalty);
-                            const int v57 = __viaddmax_s32(r41, in46, v56);
-                            const int v58 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v57);
-                            out_score[(i & 63) * 129 + lane * 4 + 3] = v58;
-                            o_score_c3 = v58;
-                            if (lane * 4 + 3 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v58);   // value and ready bit in one store
+                            if ((j + 3) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
+                                // actor cell
+                                const int v56 = fg::sub(r42, p.penalty);
+                                const int v57 = __viaddmax_s32(r41, in46, v56);
+                                const int v58 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v57);
+                                out_score[(i & 63) * 129 + lane * 4 + 3] = v58;
+                                o_score_c3 = v58;
+                                if (lane * 4 + 3 >= 127 && band < 2) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v58);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 3) < 300) {
+                        } else if (i < 0 && i >= -1) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c3 = a_score_c3_0;
+                            if (j < 300) o_score_c0 = a_score_c0_0;
+                            if ((j + 1) < 300) o_score_c1 = a_score_c1_0;
+                            if ((j + 2) < 300) o_score_c2 = a_score_c2_0;
+                            if ((j + 3) < 300) o_score_c3 = a_score_c3_0;
                         }
                         h_score_c0_1 = h_score_c0_0;
                         h_score_c0_0 = o_score_c0;

@@ -116,18 +116,22 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
             for (int base = 0; base < 131; base += 32) {
                 __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
                 const int wb = base - 1;   // the window's first row
+                const int carried_score = s_edge_score[warp][0][32];   // the last window's last row, this one's first
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
                 const int last = min(base + 31, 99);   // the last row this chunk reads
-                for (int x = lane; x < 33; x += 32) {
-                    const int slot = x / 33;
-                    const int row = wb + x % 33;
+                if (base > 0 && lane == 0) s_edge_score[warp][0][0] = carried_score;
+                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                for (int x = lane; x < fresh; x += 32) {
+                    const int slot = x / fresh;
+                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                    const int row = wb + at;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_score[warp][slot][x % 33] = f.score[row < 0 ? (long long) (row + 1) * 301 + (256 * band - 1 + slot + 1) : 301 + (long long) (row) * 1 + (256 * band - 1 + slot + 1)];   // the halo
+                            s_edge_score[warp][slot][at] = f.score[row < 0 ? (long long) (row + 1) * 301 + (256 * band - 1 + slot + 1) : 301 + (long long) (row) * 1 + (256 * band - 1 + slot + 1)];   // the halo
                         } else {
                             fg::u64 word0;
                             do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 2 + band - 1) * 1 + slot) * 100 + row]); } while ((word0 >> 32) == 0);   // the value's own ready bit
-                            s_edge_score[warp][slot][x % 33] = (int) (unsigned) word0;
+                            s_edge_score[warp][slot][at] = (int) (unsigned) word0;
                         }
                     }
                 }
@@ -317,133 +321,122 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         const int ic = min(max(i, 0), 99);   // my row, clamped into the domain
                         const int v77 = __ldg(&f.a[(ic)]);
                         const int k78 = fg::table_index(v77, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
-                        if (i >= 0 && i < 100 && j < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
-                            // actor cell
-                            const int v79 = p_blosum62_b[(k78 * 8 + 0) * 32 + lane];
-                            const int v80 = fg::sub(r60, p.penalty);
-                            const int v81 = __viaddmax_s32(r58, v79, v80);
-                            const int v82 = __viaddmax_s32(r61, fg::neg(p.penalty), v81);
-                            if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v82;   // kept (final)
-                            o_score_c0 = v82;
-                            if (lane * 8 + 0 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v82);   // value and ready bit in one store
+                        if (i >= 0 && i < 100) {
+                            // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
+                            if (j < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
+                                // actor cell
+                                const int v79 = p_blosum62_b[(k78 * 8 + 0) * 32 + lane];
+                                const int v80 = fg::sub(r60, p.penalty);
+                                const int v81 = __viaddmax_s32(r58, v79, v80);
+                                const int v82 = __viaddmax_s32(r61, fg::neg(p.penalty), v81);
+                                if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v82;   // kept (final)
+                                o_score_c0 = v82;
+                                if (lane * 8 + 0 >= 255 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v82);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && j < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c0 = a_score_c0_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 1) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
-                            // actor cell
-                            const int v83 = p_blosum62_b[(k78 * 8 + 1) * 32 + lane];
-                            const int v84 = fg::sub(r64, p.penalty);
-                            const int v85 = __viaddmax_s32(r63, v83, v84);
-                            const int v86 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v85);
-                            if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v86;   // kept (final)
-                            o_score_c1 = v86;
-                            if (lane * 8 + 1 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v86);   // value and ready bit in one store
+                            if ((j + 1) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
+                                // actor cell
+                                const int v83 = p_blosum62_b[(k78 * 8 + 1) * 32 + lane];
+                                const int v84 = fg::sub(r64, p.penalty);
+                                const int v85 = __viaddmax_s32(r63, v83, v84);
+                                const int v86 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v85);
+                                if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v86;   // kept (final)
+                                o_score_c1 = v86;
+                                if (lane * 8 + 1 >= 255 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v86);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 1) < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c1 = a_score_c1_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 2) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
-                            // actor cell
-                            const int v87 = p_blosum62_b[(k78 * 8 + 2) * 32 + lane];
-                            const int v88 = fg::sub(r66, p.penalty);
-                            const int v89 = __viaddmax_s32(r65, v87, v88);
-                            const int v90 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v89);
-                            if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v90;   // kept (final)
-                            o_score_c2 = v90;
-                            if (lane * 8 + 2 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v90);   // value and ready bit in one store
+                            if ((j + 2) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
+                                // actor cell
+                                const int v87 = p_blosum62_b[(k78 * 8 + 2) * 32 + lane];
+                                const int v88 = fg::sub(r66, p.penalty);
+                                const int v89 = __viaddmax_s32(r65, v87, v88);
+                                const int v90 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v89);
+                                if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v90;   // kept (final)
+                                o_score_c2 = v90;
+                                if (lane * 8 + 2 >= 255 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v90);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 2) < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c2 = a_score_c2_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 3) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
-                            // actor cell
-                            const int v91 = p_blosum62_b[(k78 * 8 + 3) * 32 + lane];
-                            const int v92 = fg::sub(r68, p.penalty);
-                            const int v93 = __viaddmax_s32(r67, v91, v92);
-                            const int v94 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v93);
-                            if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v94;   // kept (final)
-                            o_score_c3 = v94;
-                            if (lane * 8 + 3 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v94);   // value and ready bit in one store
+                            if ((j + 3) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
+                                // actor cell
+                                const int v91 = p_blosum62_b[(k78 * 8 + 3) * 32 + lane];
+                                const int v92 = fg::sub(r68, p.penalty);
+                                const int v93 = __viaddmax_s32(r67, v91, v92);
+                                const int v94 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v93);
+                                if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v94;   // kept (final)
+                                o_score_c3 = v94;
+                                if (lane * 8 + 3 >= 255 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v94);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 3) < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c3 = a_score_c3_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 4) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
-                            // actor cell
-                            const int v95 = p_blosum62_b[(k78 * 8 + 4) * 32 + lane];
-                            const int v96 = fg::sub(r70, p.penalty);
-                            const int v97 = __viaddmax_s32(r69, v95, v96);
-                            const int v98 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v97);
-                            if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v98;   // kept (final)
-                            o_score_c4 = v98;
-                            if (lane * 8 + 4 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v98);   // value and ready bit in one store
+                            if ((j + 4) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
+                                // actor cell
+                                const int v95 = p_blosum62_b[(k78 * 8 + 4) * 32 + lane];
+                                const int v96 = fg::sub(r70, p.penalty);
+                                const int v97 = __viaddmax_s32(r69, v95, v96);
+                                const int v98 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v97);
+                                if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v98;   // kept (final)
+                                o_score_c4 = v98;
+                                if (lane * 8 + 4 >= 255 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v98);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 4) < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c4 = a_score_c4_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 5) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
-                            // actor cell
-                            const int v99 = p_blosum62_b[(k78 * 8 + 5) * 32 + lane];
-                            const int v100 = fg::sub(r72, p.penalty);
-                            const int v101 = __viaddmax_s32(r71, v99, v100);
-                            const int v102 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v101);
-                            if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v102;   // kept (final)
-                            o_score_c5 = v102;
-                            if (lane * 8 + 5 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v102);   // value and ready bit in one store
+                            if ((j + 5) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
+                                // actor cell
+                                const int v99 = p_blosum62_b[(k78 * 8 + 5) * 32 + lane];
+                                const int v100 = fg::sub(r72, p.penalty);
+                                const int v101 = __viaddmax_s32(r71, v99, v100);
+                                const int v102 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v101);
+                                if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v102;   // kept (final)
+                                o_score_c5 = v102;
+                                if (lane * 8 + 5 >= 255 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v102);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 5) < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c5 = a_score_c5_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 6) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
-                            // actor cell
-                            const int v103 = p_blosum62_b[(k78 * 8 + 6) * 32 + lane];
-                            const int v104 = fg::sub(r74, p.penalty);
-                            const int v105 = __viaddmax_s32(r73, v103, v104);
-                            const int v106 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v105);
-                            if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v106;   // kept (final)
-                            o_score_c6 = v106;
-                            if (lane * 8 + 6 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v106);   // value and ready bit in one store
+                            if ((j + 6) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
+                                // actor cell
+                                const int v103 = p_blosum62_b[(k78 * 8 + 6) * 32 + lane];
+                                const int v104 = fg::sub(r74, p.penalty);
+                                const int v105 = __viaddmax_s32(r73, v103, v104);
+                                const int v106 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v105);
+                                if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v106;   // kept (final)
+                                o_score_c6 = v106;
+                                if (lane * 8 + 6 >= 255 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v106);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 6) < 300) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c6 = a_score_c6_0;
-                        }
-                        if (i >= 0 && i < 100 && (j + 7) < 300) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
-                            // actor cell
-                            const int v107 = p_blosum62_b[(k78 * 8 + 7) * 32 + lane];
-                            const int v108 = fg::sub(r76, p.penalty);
-                            const int v109 = __viaddmax_s32(r75, v107, v108);
-                            const int v110 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v109);
-                            if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v110;   // kept (final)
-                            o_score_c7 = v110;
-                            if (lane * 8 + 7 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v110);   // value and ready bit in one store
+                            if ((j + 7) < 300) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
+                                // actor cell
+                                const int v107 = p_blosum62_b[(k78 * 8 + 7) * 32 + lane];
+                                const int v108 = fg::sub(r76, p.penalty);
+                                const int v109 = __viaddmax_s32(r75, v107, v108);
+                                const int v110 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v109);
+                                if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v110;   // kept (final)
+                                o_score_c7 = v110;
+                                if (lane * 8 + 7 >= 255 && band < 1) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v110);   // value and ready bit in one store
+                                }
                             }
-                        } else if (i < 0 && i >= -1 && (j + 7) < 300) {
+                        } else if (i < 0 && i >= -1) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score_c7 = a_score_c7_0;
+                            if (j < 300) o_score_c0 = a_score_c0_0;
+                            if ((j + 1) < 300) o_score_c1 = a_score_c1_0;
+                            if ((j + 2) < 300) o_score_c2 = a_score_c2_0;
+                            if ((j + 3) < 300) o_score_c3 = a_score_c3_0;
+                            if ((j + 4) < 300) o_score_c4 = a_score_c4_0;
+                            if ((j + 5) < 300) o_score_c5 = a_score_c5_0;
+                            if ((j + 6) < 300) o_score_c6 = a_score_c6_0;
+                            if ((j + 7) < 300) o_score_c7 = a_score_c7_0;
                         }
                         h_score_c0_1 = h_score_c0_0;
                         h_score_c0_0 = o_score_c0;

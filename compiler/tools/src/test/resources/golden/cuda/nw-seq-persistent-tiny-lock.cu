@@ -59,18 +59,22 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
             const int a_score_0 = j < 70 ? f.score[(long long) (-1 + 1) * 71 + (j + 1)] : 0;
             for (int base = 0; base < 131; base += 32) {
                 const int wb = base - 1;   // the window's first row
+                const int carried_score = s_edge_score[warp][0][32];   // the last window's last row, this one's first
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
                 const int last = min(base + 31, 99);   // the last row this chunk reads
-                for (int x = lane; x < 33; x += 32) {
-                    const int slot = x / 33;
-                    const int row = wb + x % 33;
+                if (base > 0 && lane == 0) s_edge_score[warp][0][0] = carried_score;
+                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                for (int x = lane; x < fresh; x += 32) {
+                    const int slot = x / fresh;
+                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                    const int row = wb + at;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_score[warp][slot][x % 33] = f.score[row < 0 ? (long long) (row + 1) * 71 + (32 * band - 1 + slot + 1) : 71 + (long long) (row) * 1 + (32 * band - 1 + slot + 1)];   // the halo
+                            s_edge_score[warp][slot][at] = f.score[row < 0 ? (long long) (row + 1) * 71 + (32 * band - 1 + slot + 1) : 71 + (long long) (row) * 1 + (32 * band - 1 + slot + 1)];   // the halo
                         } else {
                             fg::u64 word0;
                             do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 100 + row]); } while ((word0 >> 32) == 0);   // the value's own ready bit
-                            s_edge_score[warp][slot][x % 33] = (int) (unsigned) word0;
+                            s_edge_score[warp][slot][at] = (int) (unsigned) word0;
                         }
                     }
                 }

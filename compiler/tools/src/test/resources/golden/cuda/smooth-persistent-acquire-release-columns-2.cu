@@ -47,6 +47,7 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
             for (int base = 0; base < 71; base += 32) {
                 __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
                 const int wb = base - 1;   // the window's first row
+                const double carried_u = s_edge_u[warp][0][32];   // the last window's last row, this one's first
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
                 const int last = min(base + 31, 39);   // the last row this chunk reads
                 if (band > 0) {
@@ -56,14 +57,17 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
                     seen = last + 1;
                     __syncwarp();   // every lane's acquire before any lane reads the edge
                 }
-                for (int x = lane; x < 33; x += 32) {
-                    const int slot = x / 33;
-                    const int row = wb + x % 33;
+                if (base > 0 && lane == 0) s_edge_u[warp][0][0] = carried_u;
+                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                for (int x = lane; x < fresh; x += 32) {
+                    const int slot = x / fresh;
+                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                    const int row = wb + at;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_u[warp][slot][x % 33] = f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)];   // the halo
+                            s_edge_u[warp][slot][at] = f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)];   // the halo
                         } else {
-                            s_edge_u[warp][slot][x % 33] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)]);
+                            s_edge_u[warp][slot][at] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)]);
                         }
                     }
                 }
@@ -133,33 +137,34 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
                         const double r25 = h_u_c0_0;   // u[i-1, j-1]: my column 0
                         double o_u_c0 = 0;   // my value of u in this step, column 0
                         double o_u_c1 = 0;   // my value of u in this step, column 1
-                        if (i >= 0 && i < 40 && j < 200) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + (j + 1);   // my point in every field
-                            // actor average
-                            const double v26 = fg::add(r19, r20);
-                            const double v27 = fg::mul(v26, (0x1.0p-1));
-                            const double v28 = fg::mul(r22, (0x1.0p-2));
-                            const double v29 = fg::add(v27, v28);
-                            out_u[(i & 63) * 65 + lane * 2 + 0] = v29;
-                            if (lane * 2 + 0 >= 63) f.u[g] = v29;   // the edge, which the band to the right reads after the token
-                            o_u_c0 = v29;
-                        } else if (i < 0 && i >= -1 && j < 200) {
+                        if (i >= 0 && i < 40) {
+                            // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
+                            if (j < 200) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + (j + 1);   // my point in every field
+                                // actor average
+                                const double v26 = fg::add(r19, r20);
+                                const double v27 = fg::mul(v26, (0x1.0p-1));
+                                const double v28 = fg::mul(r22, (0x1.0p-2));
+                                const double v29 = fg::add(v27, v28);
+                                out_u[(i & 63) * 65 + lane * 2 + 0] = v29;
+                                if (lane * 2 + 0 >= 63) f.u[g] = v29;   // the edge, which the band to the right reads after the token
+                                o_u_c0 = v29;
+                            }
+                            if ((j + 1) < 200) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + ((j + 1) + 1);   // my point in every field
+                                // actor average
+                                const double v30 = fg::add(r24, o_u_c0);
+                                const double v31 = fg::mul(v30, (0x1.0p-1));
+                                const double v32 = fg::mul(r25, (0x1.0p-2));
+                                const double v33 = fg::add(v31, v32);
+                                out_u[(i & 63) * 65 + lane * 2 + 1] = v33;
+                                if (lane * 2 + 1 >= 63) f.u[g] = v33;   // the edge, which the band to the right reads after the token
+                                o_u_c1 = v33;
+                            }
+                        } else if (i < 0 && i >= -1) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_u_c0 = a_u_c0_0;
-                        }
-                        if (i >= 0 && i < 40 && (j + 1) < 200) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + ((j + 1) + 1);   // my point in every field
-                            // actor average
-                            const double v30 = fg::add(r24, o_u_c0);
-                            const double v31 = fg::mul(v30, (0x1.0p-1));
-                            const double v32 = fg::mul(r25, (0x1.0p-2));
-                            const double v33 = fg::add(v31, v32);
-                            out_u[(i & 63) * 65 + lane * 2 + 1] = v33;
-                            if (lane * 2 + 1 >= 63) f.u[g] = v33;   // the edge, which the band to the right reads after the token
-                            o_u_c1 = v33;
-                        } else if (i < 0 && i >= -1 && (j + 1) < 200) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_u_c1 = a_u_c1_0;
+                            if (j < 200) o_u_c0 = a_u_c0_0;
+                            if ((j + 1) < 200) o_u_c1 = a_u_c1_0;
                         }
                         h_u_c0_1 = h_u_c0_0;
                         h_u_c0_0 = o_u_c0;

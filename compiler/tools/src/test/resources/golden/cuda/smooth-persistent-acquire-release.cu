@@ -43,6 +43,7 @@ namespace smooth__lock_dataflow_persistent__acquire_release__per_thread_shared__
             int seen = 0;   // tokens of the band to the left already waited for
             for (int base = 0; base < 71; base += 32) {
                 const int wb = base - 1;   // the window's first row
+                const double carried_u = s_edge_u[warp][0][32];   // the last window's last row, this one's first
                 __syncwarp();   // every lane has read the last chunk's window before it is overwritten
                 const int last = min(base + 31, 39);   // the last row this chunk reads
                 if (band > 0) {
@@ -52,14 +53,17 @@ namespace smooth__lock_dataflow_persistent__acquire_release__per_thread_shared__
                     seen = last + 1;
                     __syncwarp();   // every lane's acquire before any lane reads the edge
                 }
-                for (int x = lane; x < 33; x += 32) {
-                    const int slot = x / 33;
-                    const int row = wb + x % 33;
+                if (base > 0 && lane == 0) s_edge_u[warp][0][0] = carried_u;
+                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                for (int x = lane; x < fresh; x += 32) {
+                    const int slot = x / fresh;
+                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                    const int row = wb + at;
                     if (row >= -1 && row <= last) {
                         if (band == 0 || row < 0) {
-                            s_edge_u[warp][slot][x % 33] = f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)];   // the halo
+                            s_edge_u[warp][slot][at] = f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)];   // the halo
                         } else {
-                            s_edge_u[warp][slot][x % 33] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)]);
+                            s_edge_u[warp][slot][at] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)]);
                         }
                     }
                 }

@@ -34,11 +34,23 @@ final class CudaBandEdge {
     /**
      * At a chunk's start: the edge window, the left band's edge columns for the rows the chunk reads. Rows above the
      * domain and, for band 0, the columns left of it are the fields' halo (the boundary); the rest waits for the left
-     * band's tokens.
+     * band's tokens. The rows the last chunk's window already held ({@link BandEdge#carriedRows}) are kept from it: read
+     * before the warp meets, written after.
      */
     void copyEdge() {
         int haloRows = fields.halo().low()[0];
+        int rows = edge.windowRows();
+        int shared = edge.carriedRows();
+        int cells = edge.columns() * shared;
         out.line("const int wb = base - " + (edge.columns() - 1 + edge.rowsBack()) + ";   // the window's first row");
+        if (shared > 0) {
+            for (IrField field : edge.fields()) {
+                String cell = "min(lane, " + (cells - 1) + ")";
+                String from = cells == 1 ? "[0][32]" : "[" + cell + " / " + shared + "][32 + " + cell + " % " + shared + "]";
+                out.line("const " + cx.type(field) + " " + carried(field) + " = " + CudaBandContext.window(field) + "[warp]" + from
+                        + ";   // the last window's last row" + (cells == 1 ? "" : "s") + ", this one's first");
+            }
+        }
         out.line("__syncwarp();   // every lane has read the last chunk's window before it is overwritten");
         out.line("const int last = min(base + 31, " + (mapping.rows() - 1) + ");   // the last row this chunk reads");
         if (!edge.readyWords()) {
@@ -46,13 +58,23 @@ final class CudaBandEdge {
             sync.bandWait(cx, "last", "seen");
             out.close();
         }
-        int cells = edge.columns() * edge.windowRows();
-        out.open("for (int x = lane; x < " + cells + "; x += 32)");
-        out.line("const int slot = x / " + edge.windowRows() + ";");
-        out.line("const int row = wb + x % " + edge.windowRows() + ";");
+        String fresh = String.valueOf(rows);
+        if (shared > 0) {
+            for (IrField field : edge.fields()) {
+                out.line(cells == 1 ? "if (base > 0 && lane == 0) " + CudaBandContext.window(field) + "[warp][0][0] = " + carried(field) + ";"
+                        : "if (base > 0 && lane < " + cells + ") " + CudaBandContext.window(field) + "[warp][lane / " + shared + "][lane % "
+                        + shared + "] = " + carried(field) + ";");
+            }
+            fresh = "fresh";
+            out.line("const int fresh = base > 0 ? 32 : " + rows + ";   // the rows to load: every row at a band's start, else those the last window did not hold");
+        }
+        out.open("for (int x = lane; x < " + (edge.columns() == 1 ? fresh : edge.columns() + " * " + fresh) + "; x += 32)");
+        out.line("const int slot = x / " + fresh + ";");
+        out.line("const int at = " + (shared > 0 ? rows + " - fresh + " : "") + "x % " + fresh + ";   // the row's place in the window");
+        out.line("const int row = wb + at;");
         out.open("if (row >= " + (-haloRows) + " && row <= last)");
         for (IrField field : edge.fields()) {
-            String target = CudaBandContext.window(field) + "[warp][slot][x % " + edge.windowRows() + "]";
+            String target = CudaBandContext.window(field) + "[warp][slot][at]";
             out.open("if (band == 0 || row < 0)");
             out.line(target + " = " + cx.haloElement(field, "row", width + " * band - " + edge.columns() + " + slot") + ";   // the halo");
             out.reopen("else");
@@ -70,6 +92,10 @@ final class CudaBandEdge {
                     : "+ " + freedFrom) + ");   // rows before the next window are copied for good: the left band may write over them"
                     + " (said every " + EdgeRing.FREE_EVERY_CHUNKS + " chunks and in the last)");
         }
+    }
+
+    private static String carried(IrField field) {
+        return "carried_" + CudaNames.member(field.name());
     }
 
     /**

@@ -125,8 +125,17 @@ final class CudaBandStep {
             }
         }
         Map<IrExpr.Lookup, String> profileRows = profileRows(steady, resolved.getFirst(), stagedInputs.getFirst());
+        boolean rowTest = !steady && lanes > 1;
+        if (rowTest) {
+            out.open("if (i >= 0 && i < " + mapping.rows() + ")");
+            out.comment("my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)");
+        }
         for (int c = 0; c < lanes; c++) {
             column(c, steady, resolved.get(c), stagedInputs.get(c), profileRows);
+        }
+        if (rowTest) {
+            aboveTheDomain();
+            out.close();
         }
         shiftHistory();
         if (edge.crossed() && !edge.readyWords()) {
@@ -167,9 +176,10 @@ final class CudaBandStep {
     /** My column {@code c} in one step: its actors, its stores, and what it publishes to the band on the right. */
     private void column(int c, boolean steady, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs,
                         Map<IrExpr.Lookup, String> profileRows) {
-        if (!steady) {
-            out.open(lanes == 1 ? "if (computes)" : "if (i >= 0 && i < " + mapping.rows() + " && " + cx.column(c) + " < "
-                    + mapping.columns() + ")");
+        if (!steady && lanes == 1) {
+            out.open("if (computes)");
+        } else if (!steady && partialBand()) {
+            out.open("if (" + cx.column(c) + " < " + mapping.columns() + ")");
         } else if (lanes > 1) {
             out.open("/* column " + c + " */");
         }
@@ -202,7 +212,7 @@ final class CudaBandStep {
             }
         });
         List<IrField> withHistory = cx.stateFieldsWithHistory();
-        if (!steady && !withHistory.isEmpty()) {
+        if (!steady && lanes == 1 && !withHistory.isEmpty()) {
             out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + " && " + cx.column(c) + " < " + mapping.columns() + ")");
             out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
             for (IrField field : withHistory) {
@@ -211,6 +221,27 @@ final class CudaBandStep {
         }
         if (!steady || lanes > 1) {
             out.close();
+        }
+    }
+
+    /** Whether the last band is narrower than the others, so that a lane's columns may lie right of the domain. */
+    private boolean partialBand() {
+        return mapping.columns() % width != 0;
+    }
+
+    /** In a step that is not steady, a lane of several columns whose row is above the domain: each column's halo value. */
+    private void aboveTheDomain() {
+        List<IrField> withHistory = cx.stateFieldsWithHistory();
+        if (withHistory.isEmpty()) {
+            return;
+        }
+        out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + ")");
+        out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
+        for (int c = 0; c < lanes; c++) {
+            String prefix = partialBand() ? "if (" + cx.column(c) + " < " + mapping.columns() + ") " : "";
+            for (IrField field : withHistory) {
+                out.line(prefix + cx.own(field, c) + " = " + aboveRow(field, c) + ";");
+            }
         }
     }
 

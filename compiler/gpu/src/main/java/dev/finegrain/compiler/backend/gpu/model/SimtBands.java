@@ -361,6 +361,14 @@ final class SimtBands {
         }
         asm.section("a chunk: the left band's edge, rows wb to last, into my warp's window");
         asm.emit("IADD " + wb + ", " + cx.base + ", " + SimtAssembler.immediate(-edge.lookbackRows()) + "   // the window's first row");
+        int carried = edge.carriedRows();
+        Map<IrField, String> carriedValues = new LinkedHashMap<>();
+        for (IrField field : carried > 0 ? edge.fields() : List.<IrField>of()) {
+            String value = asm.register(field.type());
+            forEachCarriedCell(field, (at, from) -> asm.emit("P0", "LDS" + SimtAssembler.width(field.type()) + " " + value + ", "
+                    + SimtAssembler.address(windows.get(field), from) + "   // the last window's last rows, this one's first"));
+            carriedValues.put(field, value);
+        }
         asm.emit("WARPSYNC   // every lane has read the last chunk's window before it is overwritten");
         asm.emit("IADD " + last + ", " + cx.base + ", 0x1f");
         asm.emit("ISETP.GT.AND P0, PT, " + last + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
@@ -370,6 +378,17 @@ final class SimtBands {
             asm.emit("P0", "BRA waited");
             cx.sync.bandWait(cx, last);
             asm.place("waited");
+        }
+        String start = null;   // the window's first row to load: 0 at a band's start, else the first one not carried
+        if (carried > 0) {
+            start = asm.register();
+            asm.emit("MOV " + start + ", RZ");
+            asm.emit("ISETP.GT.AND P1, PT, " + cx.base + ", RZ, PT");
+            asm.emit("P1", "MOV32I " + start + ", " + SimtAssembler.immediate(carried));
+            for (IrField field : edge.fields()) {
+                forEachCarriedCell(field, (at, from) -> asm.emit("P0", "STS" + SimtAssembler.width(field.type()) + " "
+                        + SimtAssembler.address(windows.get(field), at) + ", " + carriedValues.get(field)), "P1");
+            }
         }
         for (IrField field : edge.fields()) {
             int bytes = GpuTarget.elementBytes(field.type());
@@ -382,6 +401,9 @@ final class SimtBands {
                     String halo = asm.label("window_halo");
                     String store = asm.label("window_store");
                     asm.emit("IADD " + x + ", " + cx.lane + ", " + SimtAssembler.immediate(first));
+                    if (start != null) {
+                        asm.emit("IADD " + x + ", " + x + ", " + start);
+                    }
                     asm.emit("IADD " + row + ", " + wb + ", " + x);
                     asm.emit("ISETP.GE.AND P0, PT, " + x + ", " + SimtAssembler.immediate(edge.windowRows()) + ", PT");
                     asm.emit("ISETP.LT.OR P0, PT, " + row + ", " + SimtAssembler.immediate(-haloRows) + ", P0");
@@ -405,6 +427,25 @@ final class SimtBands {
             }
         }
         asm.emit("WARPSYNC   // the window is complete before any lane reads it");
+    }
+
+    private void forEachCarriedCell(IrField field, java.util.function.BiConsumer<Long, Long> access) {
+        forEachCarriedCell(field, access, "PT");
+    }
+
+    /**
+     * The window cells a chunk keeps from the last one ({@link BandEdge#carriedRows}), lane k the k-th: {@code access}
+     * gets the cell's byte offset in the window and that of the last window's cell it comes from, with P0 set for the
+     * lane that holds it (and {@code also} holds).
+     */
+    private void forEachCarriedCell(IrField field, java.util.function.BiConsumer<Long, Long> access, String also) {
+        int carried = edge.carriedRows();
+        int bytes = GpuTarget.elementBytes(field.type());
+        for (int cell = 0; cell < edge.columns() * carried; cell++) {
+            long slot = (long) (cell / carried) * edge.windowRows();
+            asm.emit("ISETP.EQ.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(cell) + ", " + also);
+            access.accept((slot + cell % carried) * bytes, (slot + WARP + cell % carried) * bytes);
+        }
     }
 
     /** After a chunk: the rows whose last lane finished in it go from my ring to global memory, my column each. */
