@@ -12,6 +12,7 @@
 //   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
 //   profile:    blosum62: indexed by sequence 'b' at my column, a query profile per warp of 24 x 1 x 32 elements (3072 bytes), one conflict-free load a cell
 //   sequence:   b: one value per lane (its column), read once before the band's first step
+//   sequence:   a: one value per lane and step (its row), loaded a step ahead in steady chunks
 #include "finegrain.cuh"
 
 namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__2000x70 {
@@ -88,10 +89,12 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__2000x7
                     room = __shfl_sync(0xffffffffu, room, 0);
                 }
                 if (base >= 32 && base + 31 < 2000 && band < 2 && base + 31 < 1999) {
+                    int row_a = __ldg(&f.a[base - lane]);   // sequence 'a' at my row, loaded a step ahead from here on
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
+                        const int row_a_next = __ldg(&f.a[min(i + 1, 1999)]);   // for my next row, loaded while this step computes
                         const int u1 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
                         const int u2 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
                         const int e4 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
@@ -100,7 +103,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__2000x7
                         const int e7 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
                         const int r6 = lane < 1 ? e7 : u2;   // score[i-0, j-1]: the left band's edge, or lane l-1
                         int o_score = 0;   // my value of score in this step
-                        const int v8 = __ldg(&f.a[(i)]);
+                        const int v8 = row_a;
                         const int k9 = fg::table_index(v8, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
                         [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                         // actor cell
@@ -114,6 +117,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__2000x7
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
+                        row_a = row_a_next;
                     }
                 } else {
                     for (int k = 0; k < 32; k++) {

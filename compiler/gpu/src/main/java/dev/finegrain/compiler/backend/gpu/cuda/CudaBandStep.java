@@ -34,6 +34,7 @@ final class CudaBandStep {
     private final CudaWriter out;
     private final CudaSync sync;
     private final CudaBandContext cx;
+    private final CudaRowAhead rowAhead;
     private final BandEdge edge;
     /** Columns per lane; at 1 the names and indices are the one-column forms. */
     private final int lanes;
@@ -41,13 +42,14 @@ final class CudaBandStep {
     /** The profiled lookups whose row is the same in all of a lane's columns, in the actors' order ({@link #profileRows}). */
     private final List<IrExpr.Lookup> rowLookups;
 
-    CudaBandStep(CudaBandContext cx, CudaFields fields, CudaSync sync) {
+    CudaBandStep(CudaBandContext cx, CudaFields fields, CudaSync sync, CudaRowAhead rowAhead) {
         this.cx = cx;
         this.mapping = cx.mapping;
         this.graph = mapping.graph();
         this.fields = fields;
         this.out = cx.out;
         this.sync = sync;
+        this.rowAhead = rowAhead;
         this.edge = mapping.edge();
         this.lanes = mapping.laneColumns();
         this.width = mapping.bandWidth();
@@ -71,6 +73,9 @@ final class CudaBandStep {
     void step(boolean steady) {
         out.line("const int s = base + k;");
         out.line("const int i = s - lane;   // my row in this step");
+        if (steady) {
+            rowAhead.loadNext();
+        }
         if (!steady && lanes == 1) {
             out.line("const bool computes = i >= 0 && i < " + mapping.rows() + " && j < " + mapping.columns() + ";");
         }
@@ -138,6 +143,9 @@ final class CudaBandStep {
             out.close();
         }
         shiftHistory();
+        if (steady) {
+            rowAhead.advance();
+        }
         if (edge.crossed() && !edge.readyWords()) {
             publishToken();
         }
@@ -161,7 +169,7 @@ final class CudaBandStep {
             row = "ic";
             out.line("const int ic = min(max(i, 0), " + (mapping.rows() - 1) + ");   // my row, clamped into the domain");
         }
-        CudaExpressions expressions = new CudaExpressions(out, graph, operands(0, row, resolved, new HashMap<>(), stagedInputs, Map.of()),
+        CudaExpressions expressions = new CudaExpressions(out, graph, operands(0, steady, row, resolved, new HashMap<>(), stagedInputs, Map.of()),
                 fields.sizes(), "error", cx.mapping.target());
         for (IrExpr.Lookup lookup : rowLookups) {
             String checked = expressions.checkedIndex(lookup, profileOf(lookup).orElseThrow().otherAxis());
@@ -185,7 +193,7 @@ final class CudaBandStep {
         }
         out.line("[[maybe_unused]] const long long g = " + fields.index(new String[] {"i", cx.column(c)}) + ";   // my point in every field");
         Map<Integer, String> produced = new HashMap<>();
-        CudaExpressions expressions = new CudaExpressions(out, graph, operands(c, "i", resolved, produced, stagedInputs, profileRows), fields.sizes(),
+        CudaExpressions expressions = new CudaExpressions(out, graph, operands(c, steady, "i", resolved, produced, stagedInputs, profileRows), fields.sizes(),
                 "error", cx.mapping.target());
         // the band's last edge.columns() columns are what the band to the right reads
         String onEdge = lanes == 1 ? "lane >= " + (WARP - edge.columns()) : "lane * " + lanes + " + " + c + " >= " + (width - edge.columns());
@@ -341,7 +349,7 @@ final class CudaBandStep {
         return name;
     }
 
-    private CudaExpressions.Operands operands(int c, String row, Map<BandRead, String> resolved, Map<Integer, String> produced,
+    private CudaExpressions.Operands operands(int c, boolean steady, String row, Map<BandRead, String> resolved, Map<Integer, String> produced,
                                               Map<StagedRead, String> stagedInputs, Map<IrExpr.Lookup, String> profileRows) {
         return new CudaExpressions.Operands() {
             @Override
@@ -365,6 +373,9 @@ final class CudaBandStep {
             @Override
             public java.util.Optional<String> laneSequence(IrExpr.Load load) {
                 IrField field = graph.field(load.field());
+                if (steady && rowAhead.holds(field)) {
+                    return java.util.Optional.of(rowAhead.current(field));
+                }
                 return mapping.laneSequences().contains(field) && load.offset()[1] == 0
                         ? java.util.Optional.of(cx.laneSequence(field, c)) : java.util.Optional.empty();
             }

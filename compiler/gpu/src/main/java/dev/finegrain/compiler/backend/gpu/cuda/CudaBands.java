@@ -38,6 +38,7 @@ final class CudaBands {
     private final CudaBandContext cx;
     private final BandEdge edge;
     private final CudaBandStep step;
+    private final CudaRowAhead rowAhead;
     private final CudaBandEdge chunkEdge;
     /** Columns per lane; at 1 the names and indices are the one-column forms. */
     private final int lanes;
@@ -53,7 +54,8 @@ final class CudaBands {
         this.edge = mapping.edge();
         this.lanes = mapping.laneColumns();
         this.width = mapping.bandWidth();
-        this.step = new CudaBandStep(cx, fields, sync);
+        this.rowAhead = new CudaRowAhead(cx);
+        this.step = new CudaBandStep(cx, fields, sync, rowAhead);
         this.chunkEdge = new CudaBandEdge(cx, fields, sync);
     }
 
@@ -161,6 +163,7 @@ final class CudaBands {
         }
         // a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks
         out.open("if (" + String.join(" && ", steadyChunk()) + ")");
+        rowAhead.beforeSteps();
         out.line("#pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles");
         out.open("for (int k = 0; k < 32; k++)");
         step.step(true);
