@@ -205,6 +205,15 @@ class BandMappingTest {
     }
 
     @Test
+    void aSequenceAlongTheRowsIsLoadedAStepAhead() {
+        BandMapping aligned = map(aligned("align", 24, "a", "b"), PERSISTENT, LockMechanism.TINY_LOCK, 512, 512);
+        assertEquals(List.of("a"), aligned.rowSequences().stream().map(f -> f.name()).toList());
+        assertTrue(aligned.describe().contains("sequence:   a: one value per lane and step (its row), loaded a step ahead in steady chunks"),
+                aligned.describe());
+        assertEquals(List.of("b"), aligned.laneSequences().stream().map(f -> f.name()).toList(), "the columns' sequence is read once a band");
+    }
+
+    @Test
     void theLanesSequenceMayIndexEitherAxis() {
         LaneProfile profile = map(aligned("transposed", 24, "b", "a"), PERSISTENT, LockMechanism.TINY_LOCK, 512, 512).profiles().getFirst();
         assertEquals(0, profile.laneAxis());
