@@ -128,6 +128,10 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
      * with four).
      */
     public List<IrField> rowSequences() {
+        return rowSequences(graph);
+    }
+
+    public static List<IrField> rowSequences(KernelGraph graph) {
         return graph.fields().stream().filter(f -> f.isSequence() && f.spans()[0] && !f.spans()[1]).toList();
     }
 

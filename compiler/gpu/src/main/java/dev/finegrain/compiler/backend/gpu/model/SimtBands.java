@@ -59,7 +59,8 @@ final class SimtBands {
         String what = columns > 1 ? "lanes of " + columns + " columns"
                 : !BandFolding.foldedFields(graph).isEmpty() ? "folded fields (kept in part)"
                 : !graph.kernel().tables().isEmpty() ? "lookup tables (staged in shared memory or kept as query profiles)"
-                : !BandMapping.laneSequences(graph).isEmpty() ? "sequence inputs read once per band" : null;
+                : !BandMapping.laneSequences(graph).isEmpty() ? "sequence inputs read once per band"
+                : !BandMapping.rowSequences(graph).isEmpty() ? "sequence inputs along the rows read a step ahead" : null;
         return Optional.ofNullable(what).map(w -> "the GPU model spells lock-dataflow:persistent with one column a lane and"
                 + " the whole fields in global memory; kernel '" + graph.name() + "' maps to " + w + " here; run it on the"
                 + " cuda backend, or use lock-dataflow on the model");

@@ -37,6 +37,7 @@ import java.util.Optional;
 import java.util.Random;
 
 import static dev.finegrain.dsl.Finegrain.abs;
+import static dev.finegrain.dsl.Finegrain.along;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dim;
@@ -206,6 +207,14 @@ class GpuModelBackendTest {
                 LockMechanism.TINY_LOCK).orElseThrow();
         assertEquals("the GPU model spells lock-dataflow:persistent with one column a lane and the whole fields in global memory;"
                 + " kernel 'nw' maps to lanes of 4 columns here; run it on the cuda backend, or use lock-dataflow on the model", wide);
+        Kernel rowSequence = kernel("row-sequence").domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i"))
+                .state("score", INT, boundary(index("i").plus(index("j")).negate()))
+                .actor("cell", "score", c -> max(c.read("score", -1, -1).plus(c.read("a", 0)),
+                        c.read("score", -1, 0).minus(1), c.read("score", 0, -1).minus(1)))
+                .build();
+        assertTrue(HOPPER.unsupported(SchedulePlanner.plan(Pipeline.compile(rowSequence), bands), LockMechanism.TINY_LOCK).orElseThrow()
+                .contains("maps to sequence inputs along the rows read a step ahead here"), "CUDA's steady steps load it a step ahead");
         assertEquals(Optional.of("lock-dataflow:persistent carries values along a band by warp shuffle, which profile fermi-gtx570"
                 + " does not have (feature.warpShuffle)"), FERMI.neverRuns(bands));
     }
