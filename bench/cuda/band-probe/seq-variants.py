@@ -124,6 +124,11 @@ def haloprefetch(text):
            ' asm volatile("prefetch.global.L2 [%0];" :: "l"(p)); }\n')
     return text[:m.start()] + pre + text[m.start():]
 
+def steady_steps(lines):
+    """The lines of the steady steps' loop: from its unroll pragma to the checked steps' `else`."""
+    i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
+    return i_fast, next(i for i in range(i_fast, len(lines)) if '} else {' in lines[i])
+
 def main(src, kind, dst):
     text = open(src).read()
     if kind == 'profile':
@@ -148,8 +153,7 @@ def main(src, kind, dst):
         text = '\n'.join(lines)
     elif kind == 'nokept':
         lines = text.split('\n')
-        i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
-        i_slow = next(i for i in range(i_fast, len(lines)) if '} else {' in lines[i])
+        i_fast, i_slow = steady_steps(lines)
         text = '\n'.join(l for i, l in enumerate(lines) if not (i_fast < i < i_slow and '// kept (' in l))
     elif kind == 'halves':
         lines = text.split('\n')
@@ -187,8 +191,7 @@ def main(src, kind, dst):
         text = '\n'.join(lines)
     elif kind == 'rowahead':
         lines = text.split('\n')
-        i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
-        i_slow = next(i for i in range(i_fast, len(lines)) if '} else {' in lines[i])
+        i_fast, i_slow = steady_steps(lines)
         load = re.compile(r'const int (v\d+) = __ldg\(&f\.(\w+)\[\(i\)\]\);')
         i_load = next(i for i in range(i_fast, i_slow) if load.search(lines[i]))
         m = load.search(lines[i_load])
@@ -204,8 +207,7 @@ def main(src, kind, dst):
         text = '\n'.join(lines)
     elif kind == 'prefix':
         lines = text.split('\n')
-        i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
-        i_slow = next(i for i in range(i_fast, len(lines)) if '} else {' in lines[i])
+        i_fast, i_slow = steady_steps(lines)
         west = re.compile(r'const int (v\d+) = __viaddmax_s32\((\w+), fg::neg\(p\.penalty\), (v\d+)\);')
         c, w0 = 0, None
         for i in range(i_fast, i_slow):
