@@ -22,7 +22,8 @@ import java.util.Optional;
  * after the chunk the rows it finished go to global memory. The edge's tokens are the mechanism's {@link SimtSync} band
  * protocol. Inputs read in the lane's own column come from the mapping's input rings, copied a chunk ahead by
  * asynchronous copies (LDGSTS, waited for by DEPBAR at the next chunk's start) where the profile has them; other inputs
- * are read from global memory in the step.
+ * are read from global memory in the step, and so are sequences along the rows, which CUDA's steady steps load a step
+ * ahead ({@link BandMapping#rowSequences}): the same values, a cost the model does not spell yet.
  */
 final class SimtBands {
 
@@ -59,8 +60,7 @@ final class SimtBands {
         String what = columns > 1 ? "lanes of " + columns + " columns"
                 : !BandFolding.foldedFields(graph).isEmpty() ? "folded fields (kept in part)"
                 : !graph.kernel().tables().isEmpty() ? "lookup tables (staged in shared memory or kept as query profiles)"
-                : !BandMapping.laneSequences(graph).isEmpty() ? "sequence inputs read once per band"
-                : !BandMapping.rowSequences(graph).isEmpty() ? "sequence inputs along the rows read a step ahead" : null;
+                : !BandMapping.laneSequences(graph).isEmpty() ? "sequence inputs read once per band" : null;
         return Optional.ofNullable(what).map(w -> "the GPU model spells lock-dataflow:persistent with one column a lane and"
                 + " the whole fields in global memory; kernel '" + graph.name() + "' maps to " + w + " here; run it on the"
                 + " cuda backend, or use lock-dataflow on the model");
