@@ -440,7 +440,7 @@ public final class CompiledJvmKernel {
     private WaitDescriber describer(int[] sizes) {
         KernelGraph graph = variant.graph();
         List<IrChannel> waits = variant.plan() instanceof DataflowPlan dataflow ? dataflow.waits() : List.of();
-        // points are longs: a folded run may have more than an int numbers (DomainLimits)
+        // points are longs: a folded run may have more points than an int can number (DomainLimits)
         return (channel, consumerPoint, producerPoint) -> {
             if (channel == SenseBarrier.ABANDONED_CHANNEL) {
                 return "a worker waits at the barrier between steps, but another finished its task without arriving "

@@ -113,7 +113,7 @@ public final class JvmBackend implements Backend {
     @Override
     public boolean foldsEveryField(Variant variant, int[] sizes) {
         return variant.plan() instanceof DataflowPlan dataflow && dataflow.graph().rank() == 2
-                && variant.mechanism().filter(mechanism -> mechanism == LockMechanism.SPSC_RING).isPresent()
+                && variant.mechanism().equals(Optional.of(LockMechanism.SPSC_RING))
                 && RingFolding.of(dataflow).rings().map(rings -> !rings.folded().isEmpty() && rings.keptWhole().isEmpty()).orElse(false);
     }
 

@@ -117,7 +117,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     }
 
     public static List<IrField> laneSequences(KernelGraph graph) {
-        return graph.fields().stream().filter(f -> f.isSequence() && !f.spans()[0] && f.spans()[1]).toList();
+        return sequencesAlongOnly(graph, 1);
     }
 
     /**
@@ -132,7 +132,12 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     }
 
     public static List<IrField> rowSequences(KernelGraph graph) {
-        return graph.fields().stream().filter(f -> f.isSequence() && f.spans()[0] && !f.spans()[1]).toList();
+        return sequencesAlongOnly(graph, 0);
+    }
+
+    /** The sequence inputs of a 2D kernel that span dimension {@code d} and not the other. */
+    private static List<IrField> sequencesAlongOnly(KernelGraph graph, int d) {
+        return graph.fields().stream().filter(f -> f.isSequence() && f.spans()[d] && !f.spans()[1 - d]).toList();
     }
 
     /** Whether an input read comes from its ring rather than from global memory. */

@@ -42,11 +42,12 @@ final class CudaBandEdge {
         int rows = edge.windowRows();
         int shared = edge.carriedRows();
         int cells = edge.columns() * shared;
-        out.line("const int wb = base - " + (edge.columns() - 1 + edge.rowsBack()) + ";   // the window's first row");
+        out.line("const int wb = base - " + edge.lookbackRows() + ";   // the window's first row");
         if (shared > 0) {
             for (IrField field : edge.fields()) {
                 String cell = "min(lane, " + (cells - 1) + ")";
-                String from = cells == 1 ? "[0][32]" : "[" + cell + " / " + shared + "][32 + " + cell + " % " + shared + "]";
+                String from = cells == 1 ? "[0][" + GpuTarget.WARP + "]"
+                        : "[" + cell + " / " + shared + "][" + GpuTarget.WARP + " + " + cell + " % " + shared + "]";
                 out.line("const " + cx.type(field) + " " + carried(field) + " = " + CudaBandContext.window(field) + "[warp]" + from
                         + ";   // the last window's last row" + (cells == 1 ? "" : "s") + ", this one's first");
             }
@@ -66,7 +67,7 @@ final class CudaBandEdge {
                         + shared + "] = " + carried(field) + ";");
             }
             fresh = "fresh";
-            out.line("const int fresh = base > 0 ? 32 : " + rows + ";   // the rows to load: every row at a band's start, else those the last window did not hold");
+            out.line("const int fresh = base > 0 ? " + (rows - shared) + " : " + rows + ";   // the rows to load: every row at a band's start, else those the last window did not hold");
         }
         out.open("for (int x = lane; x < " + (edge.columns() == 1 ? fresh : edge.columns() + " * " + fresh) + "; x += 32)");
         out.line("const int slot = x / " + fresh + ";");
