@@ -49,7 +49,7 @@ public enum SimtOpcode {
     STS("STS", "ar", "32", "64"),
     LDSLK("LDSLK", "pda"),
     STSUL("STSUL", "ar"),
-    LDG("LDG", "da", "E", "32", "CG", "CV", "VOLATILE", "64"),
+    LDG("LDG", "da", "E", "32", "CG", "CV", "VOLATILE", "64", "CONSTANT"),
     /**
      * An asynchronous copy of a word (or a pair with {@code .64}) per active lane from global memory (second address)
      * to shared memory (first address), while the warp goes on (cp.async, SASS LDGSTS); {@link #DEPBAR} waits for it.

@@ -39,7 +39,7 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           boolean hasDpx, int dpxLatency, boolean hasWarpShuffle, int shuffleLatency,
                           int warpSyncLatency, boolean pipelinedIssue, int issueIntervalCycles,
                           int sharedIssueIntervalCycles, boolean hasAsyncCopy, int asyncCopyIssueCycles,
-                          int asyncCopyLatency, int sharedStrongLatency) {
+                          int asyncCopyLatency, int sharedStrongLatency, int readOnlyCacheLines, int readOnlyHitLatency) {
 
     /** The inter-block barriers a profile may name as the best on its machine ({@code default.gridBarrier}). */
     public static final List<String> GRID_BARRIERS = List.of("atomic", "xf");
@@ -221,7 +221,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.bool("issue.pipelined", false), issueCycles, v.atLeast("issue.sharedCycles", 1, issueCycles),
                 v.bool("feature.asyncCopy", false), v.atLeast("asyncCopy.issueCycles", 1, issueCycles),
                 v.atLeast("latency.asyncCopy", 0, 0),
-                v.atLeast("latency.sharedStrong", v.integer("latency.shared"), v.integer("latency.shared")));
+                v.atLeast("latency.sharedStrong", v.integer("latency.shared"), v.integer("latency.shared")),
+                v.atLeast("cache.readOnlyLines", 0, 0), v.atLeast("latency.readOnlyHit", 1, v.integer("latency.global")));
     }
 
     /**

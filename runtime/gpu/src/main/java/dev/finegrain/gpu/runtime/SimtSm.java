@@ -31,6 +31,8 @@ public final class SimtSm {
     private int peakResidentBlocks;
     /** When this SM's memory port has sent every sector given to it, in the cost model's ticks. */
     private long sectorPortFreeAt;
+    /** Null when the profile has no read-only cache. */
+    private final SimtReadOnlyCache readOnlyCache;
 
     SimtSm(int id, SimtProfile profile) {
         this.id = id;
@@ -42,6 +44,13 @@ public final class SimtSm {
         this.sharedPort = profile.sharedPortCycles() > 0 ? new SimtSharedPort(profile.sharedPortCycles()) : null;
         this.sharedPollPort = profile.sharedPollCycles() > 0 ? new SimtSharedPollPort(profile.sharedPollCycles()) : null;
         this.lockBitsTaken = new boolean[profile.lockBits()];
+        this.readOnlyCache = profile.readOnlyCacheLines() > 0
+                ? new SimtReadOnlyCache(profile.readOnlyCacheLines(), profile.globalLineBytes()) : null;
+    }
+
+    /** The read-only data cache ({@code LDG.CONSTANT}); null when the profile has none. */
+    public SimtReadOnlyCache readOnlyCache() {
+        return readOnlyCache;
     }
 
     public int id() {
