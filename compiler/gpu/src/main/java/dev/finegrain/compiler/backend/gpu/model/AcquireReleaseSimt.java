@@ -50,12 +50,13 @@ public final class AcquireReleaseSimt implements SimtSync {
 
     @Override
     public void bandWait(SimtBandContext cx, String last) {
-        cx.waitPendingTokens(last, address -> {
+        cx.waitPendingTokens(last, (address, token) -> {
             String flag = cx.asm.register();
+            String lap = cx.ring() ? cx.tokenValue(token) : null;
             String spin = cx.asm.label("acquire");
             cx.asm.place(spin);
             cx.asm.emit("LDG " + flag + ", " + SimtAssembler.address(address, 0) + "   // acquire");
-            cx.asm.emit("ISETP.EQ.AND P5, PT, " + flag + ", RZ, PT");
+            cx.asm.emit(lap == null ? "ISETP.EQ.AND P5, PT, " + flag + ", RZ, PT" : "ISETP.NE.AND P5, PT, " + flag + ", " + lap + ", PT   // not this lap yet");
             cx.asm.emit("P5", "BRA " + spin);
         });
         cx.asm.emit("WARPSYNC   // every lane's acquire before any lane reads the edge");
@@ -64,7 +65,8 @@ public final class AcquireReleaseSimt implements SimtSync {
     @Override
     public void bandPublishToken(SimtBandContext cx, String token) {
         String address = cx.tokenAddress(0, token);
+        String value = cx.tokenValue(token);
         cx.asm.emit("MEMBAR.GL   // release the rows before it");
-        cx.asm.emit("STG " + SimtAssembler.address(address, 0) + ", " + cx.one);
+        cx.asm.emit("STG " + SimtAssembler.address(address, 0) + ", " + value);
     }
 }

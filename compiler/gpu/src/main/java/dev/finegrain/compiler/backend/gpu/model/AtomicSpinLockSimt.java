@@ -69,14 +69,15 @@ public final class AtomicSpinLockSimt implements SimtSync {
 
     @Override
     public void bandWait(SimtBandContext cx, String last) {
-        cx.waitPendingTokens(last, address -> {
+        cx.waitPendingTokens(last, (address, token) -> {
             String old = cx.asm.register();
+            String free = cx.tokenValue(token);   // unlocked: 1, or in a ring the token's lap
             String spin = cx.asm.label("take");
             cx.asm.place(spin);
-            cx.asm.emit("ATOM.CAS " + old + ", " + SimtAssembler.address(address, 0) + ", " + cx.one + ", RZ   // take the lock (Listing 14)");
-            cx.asm.emit("ISETP.NE.AND P5, PT, " + old + ", 0x1, PT");
+            cx.asm.emit("ATOM.CAS " + old + ", " + SimtAssembler.address(address, 0) + ", " + free + ", RZ   // take the lock (Listing 14)");
+            cx.asm.emit("ISETP.NE.AND P5, PT, " + old + ", " + (cx.ring() ? free : "0x1") + ", PT");
             cx.asm.emit("P5", "BRA " + spin);
-            cx.asm.emit("ATOM.EXCH RZ, " + SimtAssembler.address(address, 0) + ", " + cx.one + "   // and give it back");
+            cx.asm.emit("ATOM.EXCH RZ, " + SimtAssembler.address(address, 0) + ", " + free + "   // and give it back");
         });
         cx.asm.emit("MEMBAR.GL   // the atomics are relaxed: order the edge's loads after them");
         cx.asm.emit("WARPSYNC");
@@ -85,7 +86,8 @@ public final class AtomicSpinLockSimt implements SimtSync {
     @Override
     public void bandPublishToken(SimtBandContext cx, String token) {
         String address = cx.tokenAddress(0, token);
+        String value = cx.tokenValue(token);
         cx.asm.emit("MEMBAR.GL   // the rows before it, then the unlock");
-        cx.asm.emit("ATOM.EXCH RZ, " + SimtAssembler.address(address, 0) + ", " + cx.one);
+        cx.asm.emit("ATOM.EXCH RZ, " + SimtAssembler.address(address, 0) + ", " + value);
     }
 }

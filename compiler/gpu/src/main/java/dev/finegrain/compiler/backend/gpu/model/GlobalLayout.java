@@ -277,6 +277,27 @@ final class GlobalLayout {
         return new int[] {(int) value, (int) (value >>> 32)};
     }
 
+    /**
+     * What a run gives back after its last launch: each state field's values over the domain, cut to what the kernel
+     * keeps, and its reductions; a reduction of a field the mapping folds is the one its run wrote into scratch memory
+     * (its value as a long, then its point's row-major index, -1 for none), the rest are computed from the domain.
+     */
+    KernelOutputs download(GlobalMemory memory, dev.finegrain.compiler.backend.gpu.BandFolding folding) {
+        KernelOutputs whole = download(memory);
+        if (folding.reductions().isEmpty()) {
+            return whole;
+        }
+        Map<String, KernelOutputs.Reduced> reductions = new LinkedHashMap<>(whole.reductions());
+        for (dev.finegrain.dsl.ReductionSpec reduction : folding.reductions()) {
+            int[] words = memory.read(Math.toIntExact(SimtBandFolding.resultByte(this, folding, reduction)), 4);
+            long value = Integer.toUnsignedLong(words[0]) | (long) words[1] << 32;
+            long at = Integer.toUnsignedLong(words[2]) | (long) words[3] << 32;
+            reductions.put(reduction.name(), new KernelOutputs.Reduced(value, !reduction.withPosition() || at < 0
+                    ? java.util.List.of() : java.util.List.of(Math.toIntExact(at / sizes[1]), Math.toIntExact(at % sizes[1]))));
+        }
+        return new KernelOutputs(whole.fields(), reductions);
+    }
+
     /** The state fields' values over the domain, read back after the last launch. */
     KernelOutputs download(GlobalMemory memory) {
         Domain domain = new Domain(sizes);

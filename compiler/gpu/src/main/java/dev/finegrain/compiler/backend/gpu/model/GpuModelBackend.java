@@ -232,7 +232,7 @@ public final class GpuModelBackend implements Backend {
         details.put("lock_bits_implicit", resources.implicitLockBits());
         details.put("named_barriers", resources.namedBarriers());
         details.put("registers", resources.registers());
-        return new BackendRun(layout.download(memory), "cycles", totalCycles, "cycles", details, Optional.empty());
+        return new BackendRun(layout.download(memory, mapping.folding()), "cycles", totalCycles, "cycles", details, Optional.empty());
     }
 
     /** Cycles from the first thread entering its sync phase to the last leaving it; unused slots hold zeros. */

@@ -44,6 +44,12 @@ final class SimtBandContext {
     final Map<IrField, String> ringColumns = new HashMap<>();
     /** Ready words: per edge field, the address of my ready word at row 0, set at a band's start (a row adds 8 bytes). */
     final Map<IrField, String> myReadyWords = new HashMap<>();
+    /** Per sequence input along the columns, my column's value, read once a band ({@link BandMapping#laneSequences}). */
+    final Map<IrField, String> laneSequences = new LinkedHashMap<>();
+    /** Per query profile, the shared address of my lane's entry at the other index 0 ({@code LaneProfile}). */
+    final Map<dev.finegrain.compiler.backend.gpu.LaneProfile, String> profileLanes = new LinkedHashMap<>();
+    /** Per lookup table the block stages, where its copy starts in shared memory. */
+    final Map<Integer, Integer> stagedTableBytes = new HashMap<>();
 
     SimtBandContext(SimtAssembler asm, BandMapping mapping, GlobalLayout layout) {
         this.asm = asm;
@@ -107,12 +113,63 @@ final class SimtBandContext {
         return layout.scratchByte() + BandMapping.TOKEN_BASE_BYTES;
     }
 
+    /** Whether the edge is a ring of rows, its tokens and ready words tagged with their lap ({@code EdgeRing}). */
+    boolean ring() {
+        return mapping.edge().ring();
+    }
+
+    /**
+     * A fresh register holding the lap of slot number {@code index} (a register, never negative) in a ring of
+     * {@code period} slots, counted from 1 (0 is a slot never written): a shift where the period is a power of two.
+     */
+    private String lap(String index, int period) {
+        String lap = asm.register();
+        if (Integer.bitCount(period) == 1) {
+            asm.emit("SHR.U32 " + lap + ", " + index + ", " + SimtAssembler.immediate(Integer.numberOfTrailingZeros(period)));
+        } else {
+            asm.emit("IDIV " + lap + ", " + index + ", " + asm.constant(period));
+        }
+        asm.emit("IADD " + lap + ", " + lap + ", 0x1   // the lap");
+        return lap;
+    }
+
+    /** What a token word holds once token {@code token} (a register) is published: 1, or in a ring its lap. */
+    String tokenValue(String token) {
+        return ring() ? lap(token, mapping.edge().tokensPerBand(mapping.rows())) : one;
+    }
+
+    /** Tiny-lock's ready tag of a value at row {@code row} (a register), the high word of its ready word: 1, or in a ring its lap. */
+    String readyTag(String row) {
+        return ring() ? lap(row, mapping.edge().ringRows()) : one;
+    }
+
+    /** Where row {@code row} (a register, not negative) lies among the rows the edge holds: itself, or in a ring a fresh register. */
+    private String heldRow(String row) {
+        if (!ring() || row.equals("RZ")) {
+            return row;
+        }
+        int held = mapping.edge().ringRows();
+        String at = asm.register();
+        if (Integer.bitCount(held) == 1) {
+            asm.emit("LOP.AND " + at + ", " + row + ", " + SimtAssembler.immediate(held - 1));
+        } else {
+            asm.emit("IREM " + at + ", " + row + ", " + asm.constant(held));
+        }
+        return at;
+    }
+
     /** A fresh register holding the byte address of token {@code token} (a register) of band {@code band} + {@code bandOffset}. */
     String tokenAddress(int bandOffset, String token) {
+        String slot = token;
+        if (ring()) {
+            slot = asm.register();
+            asm.emit("LOP.AND " + slot + ", " + token + ", " + SimtAssembler.immediate(mapping.edge().tokensPerBand(mapping.rows()) - 1)
+                    + "   // the token's slot in the ring");
+        }
         String address = asm.register();
         asm.emit("IADD " + address + ", " + band + ", " + SimtAssembler.immediate(bandOffset));
         asm.emit("IMAD " + address + ", " + address + ", " + SimtAssembler.immediate(mapping.edge().tokensPerBand(mapping.rows()))
-                + ", " + token);
+                + ", " + slot);
         asm.emit("SHL " + address + ", " + address + ", 0x2");
         asm.emit("IADD " + address + ", " + address + ", " + SimtAssembler.immediate(tokensByte()));
         return address;
@@ -124,6 +181,7 @@ final class SimtBandContext {
      * low word and the ready tag in the high one.
      */
     String readyWordAddress(IrField field, int bandOffset, String slot, String row) {
+        row = heldRow(row);
         int k = mapping.edge().fields().indexOf(field);
         String address = asm.register();
         asm.emit("IADD " + address + ", " + band + ", " + SimtAssembler.immediate(k * mapping.bands() + bandOffset));
@@ -136,6 +194,7 @@ final class SimtBandContext {
 
     /** A fresh register holding the address of my ready word of {@code field} at {@code row} (a register), from its row-0 address. */
     String myReadyWord(IrField field, String row) {
+        row = heldRow(row);
         String address = asm.register();
         asm.emit("IMAD " + address + ", " + row + ", 0x8, " + myReadyWords.get(field));
         return address;
@@ -171,7 +230,7 @@ final class SimtBandContext {
      * up to the one that covers row {@code last} (a register); {@code take} spells the wait for one token at the address
      * it is given. Afterwards every token up to that one counts as seen.
      */
-    void waitPendingTokens(String last, java.util.function.Consumer<String> take) {
+    void waitPendingTokens(String last, java.util.function.BiConsumer<String, String> take) {
         String upTo = tokenOf(last);
         String t = asm.register();
         String next = asm.label("token");
@@ -180,7 +239,7 @@ final class SimtBandContext {
         asm.place(next);
         asm.emit("ISETP.GT.AND P5, PT, " + t + ", " + upTo + ", PT");
         asm.emit("P5", "BRA " + done);
-        take.accept(tokenAddress(-1, t));
+        take.accept(tokenAddress(-1, t), t);
         asm.emit("IADD " + t + ", " + t + ", 0x20");
         asm.emit("BRA " + next);
         asm.place(done);

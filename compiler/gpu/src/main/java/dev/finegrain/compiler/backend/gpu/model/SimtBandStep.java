@@ -36,6 +36,13 @@ final class SimtBandStep {
     private final SimtBandContext cx;
     private final BandEdge edge;
     private final boolean steady;
+    private final SimtBandInputs inputs;
+    private final SimtBandFolding folding;
+    /**
+     * In a steady chunk: per sequence along the rows ({@link BandMapping#rowSequences}), the register that holds its value
+     * at my row, loaded a step ahead as CUDA's steady steps load it; empty in a checked chunk, which reads it in its step.
+     */
+    private final Map<IrField, String> rowAhead = new LinkedHashMap<>();
     /** My point's byte offset in 4-byte fields, moved on a row every step. */
     private String point;
     /** In a steady chunk: per reach across the lanes, the predicate "my lane is left of it", made before the loop. */
@@ -43,7 +50,9 @@ final class SimtBandStep {
     /** In a steady chunk: the predicate "I publish the edge", made before the loop; null where it is tested per step. */
     private String publishesEdge;
 
-    SimtBandStep(SimtBandContext cx, boolean steady) {
+    SimtBandStep(SimtBandContext cx, boolean steady, SimtBandInputs inputs, SimtBandFolding folding) {
+        this.inputs = inputs;
+        this.folding = folding;
         this.asm = cx.asm;
         this.mapping = cx.mapping;
         this.graph = mapping.graph();
@@ -66,6 +75,7 @@ final class SimtBandStep {
         asm.emit("SHL " + point + ", " + point + ", 0x2   // my point in every field at step 0; a step adds a row");
         if (steady) {
             hoistLaneTests();
+            loadFirstRowsAhead();
         }
         String k = asm.register();
         String loop = asm.label(stem + "_step");
@@ -125,7 +135,18 @@ final class SimtBandStep {
             asm.emit("ISETP.LT.AND P6, PT, " + i + ", " + SimtAssembler.immediate(mapping.rows()) + ", P6");
             asm.emit("ISETP.LT.AND P6, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P6   // I compute");
         }
+        Map<IrField, String> nextRows = loadNextRowsAhead(i);
         Map<List<Integer>, String> staged = loadStagedInputs(i);
+        Map<BandRead, String> resolved = new HashMap<>();
+        PointExpressions point = null;
+        if (steady) {
+            // every lane computes, so nothing branches: what reads no state (a lookup, an input's arithmetic) is issued
+            // before the shuffles, under whose latency nvcc schedules it
+            point = pointExpressions(i, j, resolved, staged);
+            for (int actorId : graph.actorOrder()) {
+                point.expressions().precomputeStateFree(graph.actor(actorId).body(), field -> graph.field(field).isState());
+            }
+        }
         // what comes from the lanes to the left, shuffled by every lane before any branch
         Map<Source, String> shuffled = new HashMap<>();
         for (BandRead read : mapping.reads()) {
@@ -142,7 +163,6 @@ final class SimtBandStep {
                 shuffled.put(from, value);
             }
         }
-        Map<BandRead, String> resolved = new HashMap<>();
         if (hoisted()) {
             // the lanes left of a read's reach load the edge window over what the shuffle brought them
             for (BandRead read : mapping.reads()) {
@@ -179,7 +199,7 @@ final class SimtBandStep {
         if (!steady) {
             asm.emit("!P6", "BRA " + outside);
         }
-        Map<IrField, String> values = compute(i, j, resolved, staged);
+        Map<IrField, String> values = compute(i, j, point != null ? point : pointExpressions(i, j, resolved, staged));
         if (!steady) {
             asm.emit("BRA " + joined);
             asm.place(outside);
@@ -187,6 +207,7 @@ final class SimtBandStep {
             asm.place(joined);
         }
         shiftHistory(values);
+        nextRows.forEach((field, next) -> asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + rowAhead.get(field) + ", " + next));
         if (edge.crossed() && !edge.readyWords()) {
             publishToken(s);
         }
@@ -222,6 +243,36 @@ final class SimtBandStep {
         return staged;
     }
 
+    /** Before a steady chunk's steps: each sequence along the rows at my row in the first step (row base - lane). */
+    private void loadFirstRowsAhead() {
+        for (IrField field : mapping.rowSequences()) {
+            String current = asm.register(field.type());
+            String address = asm.register();
+            asm.emit("IADD " + address + ", " + cx.base + ", -" + cx.lane);
+            asm.emit("SHL " + address + ", " + address + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
+            asm.emit(SimtExpressions.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + current + ", " + SimtAssembler.address(address, layout.fieldByte(field.id()))
+                    + "   // sequence '" + field.name() + "' at my row, loaded a step ahead from here on");
+            rowAhead.put(field, current);
+        }
+    }
+
+    /** At a steady step's start: each sequence along the rows at my next row (clamped to the last), for the step after. */
+    private Map<IrField, String> loadNextRowsAhead(String i) {
+        Map<IrField, String> next = new LinkedHashMap<>();
+        for (IrField field : steady ? mapping.rowSequences() : List.<IrField>of()) {
+            String row = asm.register();
+            asm.emit("IADD " + row + ", " + i + ", 0x1");
+            asm.emit("ISETP.GT.AND P0, PT, " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
+            asm.emit("P0", "MOV32I " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1));
+            asm.emit("SHL " + row + ", " + row + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
+            String value = asm.register(field.type());
+            asm.emit(SimtExpressions.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(row, layout.fieldByte(field.id()))
+                    + "   // for my next row, loaded while this step computes");
+            next.put(field, value);
+        }
+        return next;
+    }
+
     /** Whether the steady loop's lane tests were made before it (so this is a steady chunk). */
     private boolean hoisted() {
         return !leftOfReach.isEmpty() || publishesEdge != null;
@@ -232,35 +283,21 @@ final class SimtBandStep {
      * the history moves on from: per field with a history, the computed value where a steady step takes it as it is,
      * else the lane's own copy.
      */
-    private Map<IrField, String> compute(String i, String j, Map<BandRead, String> resolved, Map<List<Integer>, String> staged) {
+    private Map<IrField, String> compute(String i, String j, PointExpressions point) {
         Map<IrField, String> values = new HashMap<>();
-        String g = point;
-        String wide = null;
-        if (layout.hasWideFields()) {
-            wide = asm.register();
-            asm.emit("IADD " + wide + ", " + g + ", " + g);
-        }
-        SimtFieldAddress global = new SimtFieldAddress(layout, g, wide);
-        Map<Integer, String> produced = new HashMap<>();
-        SimtExpressions expressions = new SimtExpressions(asm, new PointOperands(new String[] {i, j}, cx.params, produced, load -> {
-            IrField field = graph.field(load.field());
-            if (field.isState()) {
-                return resolved.get(new BandRead(field, -load.offset()[0], -load.offset()[1]));
-            }
-            if (mapping.staged(field)) {
-                return staged.get(List.of(field.id(), load.offset()[0]));
-            }
-            String value = asm.register(field.type());
-            asm.emit("LDG" + SimtAssembler.width(field.type()) + " " + value + ", "
-                    + global.at(load.field(), layout.fieldByte(load.field()) + layout.byteOffset(load.field(), load.offset())));
-            return value;
-        }), cx.one, layout, mapping.target());
+        SimtFieldAddress global = point.global();
+        SimtExpressions expressions = point.expressions();
+        Map<Integer, String> produced = point.produced();
         int firstEdgeLane = WARP - edge.columns();
         expressions.lowerActors(graph, produced, (actor, value) -> {
             IrField field = graph.field(actor.writes());
             String width = SimtAssembler.width(field.type());
-            BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
-            asm.emit("STS" + width + " " + SimtAssembler.address(cx.ringSlot(ring, i), 0) + ", " + value + "   // into my ring");
+            if (folding.folds(field)) {
+                folding.store(field, i, j, value, global.at(field.id(), layout.fieldByte(field.id())), steady);
+            } else {
+                BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
+                asm.emit("STS" + width + " " + SimtAssembler.address(cx.ringSlot(ring, i), 0) + ", " + value + "   // into my ring");
+            }
             if (edge.crossed() && edge.fields().contains(field)) {
                 publishEdge(field, i, value, "STG" + width + " " + global.at(field.id(), layout.fieldByte(field.id())) + ", "
                         + value + "   // the edge, which the band to the right reads after the token", firstEdgeLane);
@@ -276,6 +313,38 @@ final class SimtBandStep {
             }
         });
         return values;
+    }
+
+    /** A point's expressions, the address of its elements in global memory and the values its actors produced. */
+    private record PointExpressions(SimtExpressions expressions, SimtFieldAddress global, Map<Integer, String> produced) {}
+
+    /**
+     * My point's expressions, reading a state field from {@code resolved} (filled before any actor is lowered), an input
+     * from its ring or global memory, a sequence or a table as {@link SimtBandInputs} keeps it.
+     */
+    private PointExpressions pointExpressions(String i, String j, Map<BandRead, String> resolved, Map<List<Integer>, String> staged) {
+        String g = this.point;
+        String wide = null;
+        if (layout.hasWideFields()) {
+            wide = asm.register();
+            asm.emit("IADD " + wide + ", " + g + ", " + g);
+        }
+        SimtFieldAddress global = new SimtFieldAddress(layout, g, wide);
+        Map<Integer, String> produced = new HashMap<>();
+        SimtExpressions expressions = new SimtExpressions(asm, inputs.operands(rowAhead, new PointOperands(new String[] {i, j}, cx.params, produced, load -> {
+            IrField field = graph.field(load.field());
+            if (field.isState()) {
+                return resolved.get(new BandRead(field, -load.offset()[0], -load.offset()[1]));
+            }
+            if (mapping.staged(field)) {
+                return staged.get(List.of(field.id(), load.offset()[0]));
+            }
+            String value = asm.register(field.type());
+            asm.emit("LDG" + SimtAssembler.width(field.type()) + " " + value + ", "
+                    + global.at(load.field(), layout.fieldByte(load.field()) + layout.byteOffset(load.field(), load.offset())));
+            return value;
+        })), cx.one, layout, mapping.target());
+        return new PointExpressions(expressions, global, produced);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.EdgeRing;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
@@ -35,12 +36,16 @@ final class SimtBands {
     private final SimtBandContext cx;
     private final BandEdge edge;
     private final int haloRows;
+    private final SimtBandInputs inputs;
+    private final SimtBandFolding folding;
     /** My warp's rings, and per edge field my warp's window, in shared memory. */
     private String warpRings;
     private final Map<IrField, String> windows = new LinkedHashMap<>();
     /** The window's first row and the last row a chunk reads. */
     private String wb;
     private String last;
+    /** A ring's edge: the band to the right's free counter, as last read. */
+    private String room;
 
     private SimtBands(BandMapping mapping, GlobalLayout layout) {
         this.mapping = mapping;
@@ -48,6 +53,8 @@ final class SimtBands {
         this.cx = new SimtBandContext(asm, mapping, layout);
         this.edge = mapping.edge();
         this.haloRows = cx.haloRows;
+        this.inputs = new SimtBandInputs(cx);
+        this.folding = new SimtBandFolding(cx);
     }
 
     /**
@@ -55,15 +62,10 @@ final class SimtBands {
      * size): each a decision of the mapping whose spelling it would lose.
      */
     static Optional<String> unsupported(DataflowPlan plan) {
-        KernelGraph graph = plan.graph();
         int columns = plan.lockChoices().laneColumns().orElse(1);
-        String what = columns > 1 ? "lanes of " + columns + " columns"
-                : !BandFolding.foldedFields(graph).isEmpty() ? "folded fields (kept in part)"
-                : !graph.kernel().tables().isEmpty() ? "lookup tables (staged in shared memory or kept as query profiles)"
-                : !BandMapping.laneSequences(graph).isEmpty() ? "sequence inputs read once per band" : null;
-        return Optional.ofNullable(what).map(w -> "the GPU model spells lock-dataflow:persistent with one column a lane and"
-                + " the whole fields in global memory; kernel '" + graph.name() + "' maps to " + w + " here; run it on the"
-                + " cuda backend, or use lock-dataflow on the model");
+        return columns == 1 ? Optional.empty() : Optional.of("the GPU model spells lock-dataflow:persistent with one column a lane;"
+                + " kernel '" + plan.graph().name() + "' maps to lanes of " + columns + " columns here; run it on the cuda backend,"
+                + " or use lock-dataflow:persistent (one column a lane) on the model");
     }
 
     static SimtKernel emit(BandMapping mapping, GlobalLayout layout) {
@@ -80,12 +82,12 @@ final class SimtBands {
         for (IrField field : edge.crossed() ? edge.fields() : List.<IrField>of()) {
             bytes += mapping.warpsPerBlock() * windowBytes(field);
         }
-        return bytes;
+        return bytes + inputs.stagedTableBytes();
     }
 
     private SimtKernel emit() {
         asm.section(graph.name() + ": " + mapping.launchPlan());
-        prologue();
+        String tid = prologue();
         String bandLoop = "band";
         asm.place(bandLoop);
         asm.emit("ISETP.GE.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands()) + ", PT");
@@ -96,33 +98,47 @@ final class SimtBands {
         asm.emit("P0", "BRA band_done");
         stageNextChunk();
         chunkEdge();
+        waitForRoom();
         asm.comment("a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks");
         asm.emit("ISETP.GE.AND P0, PT, " + cx.base + ", 0x20, PT");
         asm.emit("ISETP.LT.AND P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 31) + ", P0");
         asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.columns() / WARP) + ", P0");
+        folding.steadyTests(cx.base);
         asm.emit("!P0", "BRA checked_steps");
-        new SimtBandStep(cx, true).emitLoop("steady");
+        new SimtBandStep(cx, true, inputs, folding).emitLoop("steady");
         asm.emit("BRA steps_done");
         asm.place("checked_steps");
-        new SimtBandStep(cx, false).emitLoop("checked");
+        new SimtBandStep(cx, false, inputs, folding).emitLoop("checked");
         asm.place("steps_done");
         writeFinishedRows();
         asm.emit("IADD " + cx.base + ", " + cx.base + ", 0x20");
         asm.emit("BRA chunk");
         asm.place("band_done");
+        folding.bandEnd();
         asm.emit("IADD " + cx.band + ", " + cx.band + ", " + SimtAssembler.immediate((long) mapping.blocks() * mapping.warpsPerBlock()));
         asm.emit("BRA " + bandLoop);
         asm.place("end");
         asm.emit("EXIT");
+        if (mapping.blocksPerLaunch().size() > 1) {
+            asm.place("combine");
+            folding.combineLaunch(tid);
+        }
         int shared = sharedBytes();
         return new SimtKernel(asm.text(), mapping.launchPlan(), mapping.threadsPerBlock(), mapping.blocksPerLaunch(), shared, 0, -1,
                 new SimtKernel.Resources(0, shared, 0, 0, 0, asm.registersUsed()));
     }
 
-    private void prologue() {
+    /** The prologue; returns the register that holds my thread's index in the block. */
+    private String prologue() {
         asm.section("prologue: my lane, warp and first band; the params; my warp's rings and windows in shared memory");
         String tid = asm.register();
         asm.emit("S2R " + tid + ", SR_TID.X");
+        if (mapping.blocksPerLaunch().size() > 1) {
+            String launch = asm.register();
+            asm.emit("LDG " + launch + ", [" + SimtAssembler.immediate(GlobalLayout.LAUNCH_INDEX_BYTE) + "]");
+            asm.emit("ISETP.NE.AND P0, PT, " + launch + ", RZ, PT");
+            asm.emit("P0", "BRA combine   // the second launch combines the bands' reductions");
+        }
         cx.lane = asm.register();
         asm.emit("LOP.AND " + cx.lane + ", " + tid + ", 0x1f");
         String warp = asm.register();
@@ -144,6 +160,8 @@ final class SimtBands {
             windows.put(field, window);
             next += mapping.warpsPerBlock() * windowBytes(field);
         }
+        inputs.declare(warpRings);
+        folding.declare();
         precomputeAddresses();
         for (IrField field : graph.fields()) {
             int depth = mapping.history()[field.id()];
@@ -166,6 +184,9 @@ final class SimtBands {
         wb = asm.register();
         last = asm.register();
         cx.seen = asm.register();
+        room = edge.ring() ? asm.register() : null;
+        inputs.stageTables(tid, sharedBytes() - inputs.stagedTableBytes());
+        return tid;
     }
 
     /**
@@ -239,6 +260,11 @@ final class SimtBands {
             for (IrField field : edge.fields()) {
                 cx.myReadyWords.put(field, cx.readyWordAddress(field, 0, slot, "RZ"));
             }
+        }
+        inputs.bandStart();
+        folding.bandStart();
+        if (room != null) {
+            asm.emit("MOV " + room + ", RZ   // the band to the right's free counter, as last read");
         }
         asm.emit("MOV " + cx.seen + ", RZ   // tokens of the band to the left already waited for");
         asm.emit("MOV " + cx.base + ", RZ");
@@ -428,6 +454,64 @@ final class SimtBands {
             }
         }
         asm.emit("WARPSYNC   // the window is complete before any lane reads it");
+        if (edge.ring()) {
+            publishFreed();
+        }
+    }
+
+    /**
+     * A ring's free counter: lane 0 says, every {@link EdgeRing#FREE_EVERY_CHUNKS} chunks and in the last, that the rows
+     * before the next chunk's window are copied for good, so the band to the left may write over them (a release).
+     */
+    private void publishFreed() {
+        int every = EdgeRing.FREE_EVERY_CHUNKS * WARP;
+        String skip = asm.label("freed");
+        String low = asm.register();
+        asm.emit("LOP.AND " + low + ", " + cx.base + ", " + SimtAssembler.immediate(every - 1));
+        asm.emit("ISETP.EQ.AND P0, PT, " + low + ", " + SimtAssembler.immediate(every - WARP) + ", PT");
+        asm.emit("ISETP.GE.OR P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.stepsPerBand() - WARP) + ", P0");
+        asm.emit("ISETP.EQ.AND P0, PT, " + cx.lane + ", RZ, P0");
+        asm.emit("ISETP.GT.AND P0, PT, " + cx.band + ", RZ, P0");
+        asm.emit("!P0", "BRA " + skip);
+        String freed = asm.register();
+        String at = asm.register();
+        asm.emit("IADD " + freed + ", " + cx.base + ", " + SimtAssembler.immediate(WARP - edge.lookbackRows()));
+        asm.emit("IMAD " + at + ", " + cx.band + ", 0x4, " + asm.constant(cx.layout.scratchByte() + mapping.freeCountersAt()));
+        asm.emit("MEMBAR.GL   // the window's copies, then the counter (a release)");
+        asm.emit("STG " + SimtAssembler.address(at, 0) + ", " + freed + "   // my free counter: the left band may write over the rows before it");
+        asm.place(skip);
+    }
+
+    /**
+     * A ring's other direction: before a chunk whose rows (up to base + 31) would go into the slots of rows a lap
+     * earlier, the warp waits until the band to its right has copied those (its free counter); lane 0 reads the counter
+     * and the warp meets, so every lane's stores come after the read.
+     */
+    private void waitForRoom() {
+        if (!edge.ring()) {
+            return;
+        }
+        asm.section("a chunk of a ring's edge: room for its rows, a lap after the band to the right copied them");
+        String needed = asm.register();
+        String skip = asm.label("room");
+        String spin = asm.label("room_spin");
+        String read = asm.label("room_read");
+        asm.emit("IADD " + needed + ", " + cx.base + ", " + SimtAssembler.immediate(-(edge.ringRows() - WARP)));
+        asm.emit("ISETP.GT.AND P0, PT, " + needed + ", " + room + ", PT");
+        asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1) + ", P0");
+        asm.emit("!P0", "BRA " + skip);
+        asm.emit("ISETP.NE.AND P0, PT, " + cx.lane + ", RZ, PT");
+        asm.emit("P0", "BRA " + read);
+        String at = asm.register();
+        asm.emit("IMAD " + at + ", " + cx.band + ", 0x4, " + asm.constant(cx.layout.scratchByte() + mapping.freeCountersAt() + 4));
+        asm.place(spin);
+        asm.emit("LDG " + room + ", " + SimtAssembler.address(at, 0) + "   // the right band's free counter (acquire)");
+        asm.emit("ISETP.LT.AND P0, PT, " + room + ", " + needed + ", PT");
+        asm.emit("P0", "BRA " + spin);
+        asm.place(read);
+        asm.emit("WARPSYNC   // every lane's stores after the read");
+        asm.emit("SHFL.IDX " + room + ", " + room + ", RZ");
+        asm.place(skip);
     }
 
     private void forEachCarriedCell(IrField field, java.util.function.BiConsumer<Long, Long> access) {
@@ -451,6 +535,9 @@ final class SimtBands {
 
     /** After a chunk: the rows whose last lane finished in it go from my ring to global memory, my column each. */
     private void writeFinishedRows() {
+        if (mapping.outputRings().isEmpty()) {
+            return;   // every state field is folded
+        }
         asm.section("after a chunk: the rows it finished, from my ring to global memory");
         String r = asm.register();
         String to = asm.register();

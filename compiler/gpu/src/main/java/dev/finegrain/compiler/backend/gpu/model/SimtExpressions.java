@@ -46,7 +46,28 @@ final class SimtExpressions {
 
         /** A register holding the field value the load names, at the current point plus its offset. */
         String load(IrExpr.Load load);
+
+        /** A register that holds a sequence input's value for this load already (the persistent bands' lane sequences). */
+        default java.util.Optional<String> heldSequence(IrExpr.Load load) {
+            return java.util.Optional.empty();
+        }
+
+        /** The shared byte where a lookup table's copy starts, where the schedule stages the table in shared memory. */
+        default java.util.Optional<Integer> stagedTableByte(int table) {
+            return java.util.Optional.empty();
+        }
+
+        /**
+         * The shared address of a lookup's element in a query profile, given its other axis's index checked here (a
+         * register), where the schedule keeps one for it ({@code LaneProfile}); the axis is the profile's other axis.
+         */
+        default java.util.Optional<java.util.function.Function<String, String>> profiled(IrExpr.Lookup lookup, int[] otherAxis) {
+            return java.util.Optional.empty();
+        }
     }
+
+    /** CUDA's {@code __ldg}: a global load through the read-only cache, for data no kernel writes while it runs. */
+    static final String READ_ONLY_LOAD = "LDG.CONSTANT";
 
     private final SimtAssembler asm;
     private final Operands operands;
@@ -215,6 +236,10 @@ final class SimtExpressions {
      * the layout keeps it whole): {@code GlobalReads} stages no sequence. A register, or a pair for 64 bits.
      */
     String sequenceLoad(IrExpr.Load load) {
+        java.util.Optional<String> held = operands.heldSequence(load);
+        if (held.isPresent()) {
+            return held.get();
+        }
         dev.finegrain.compiler.ir.IrField field = graph().field(load.field());
         String index = asm.register();
         boolean first = true;
@@ -235,36 +260,76 @@ final class SimtExpressions {
 
     /**
      * A lookup table's element: each index checked against its axis (a miss sets the run's error word, naming the
-     * table and axis, and reads element 0 in its place), then read from global memory.
+     * table and axis, and reads element 0 in its place), then read from the schedule's query profile or its copy of
+     * the table in shared memory where it has one, else from global memory.
      */
     String lookup(IrExpr.Lookup lookup) {
         dev.finegrain.dsl.TableSpec table = graph().kernel().tables().get(lookup.table());
+        int[] otherAxis = {-1};
+        java.util.Optional<java.util.function.Function<String, String>> profile = operands.profiled(lookup, otherAxis);
+        if (profile.isPresent()) {
+            String at = profile.get().apply(checkedIndex(lookup, otherAxis[0]));
+            String value = asm.register(table.type());
+            asm.emit("LDS" + SimtAssembler.width(table.type()) + " " + value + ", " + SimtAssembler.address(at, 0) + "   // "
+                    + table.name() + " from my query profile");
+            return value;
+        }
         String flat = null;
         for (int axis = 0; axis < lookup.indices().size(); axis++) {
-            String index = lower(lookup.indices().get(axis));
-            int extent = table.extents().get(axis);
-            asm.emit("ISETP.GE.U32.AND P0, PT, " + index + ", " + SimtAssembler.immediate(extent) + ", PT");
-            String code = asm.constant(GlobalLayout.lookupError(lookup.table(), axis));
-            asm.emit("P0", "STG [" + SimtAssembler.immediate(layout.errorByte()) + "], " + code + "   // a lookup index outside its table: the run fails");
-            String checked = asm.register();
-            asm.emit("SEL " + checked + ", RZ, " + index + ", P0");
+            String checked = checkedIndex(lookup, axis);
             if (flat == null) {
                 flat = checked;
             } else {
                 String next = asm.register();
-                asm.emit("IMAD " + next + ", " + flat + ", " + SimtAssembler.immediate(extent) + ", " + checked);
+                asm.emit("IMAD " + next + ", " + flat + ", " + SimtAssembler.immediate(table.extents().get(axis)) + ", " + checked);
                 flat = next;
             }
+        }
+        java.util.Optional<Integer> staged = operands.stagedTableByte(lookup.table());
+        if (staged.isPresent()) {
+            String address = asm.register();
+            asm.emit("SHL " + address + ", " + flat + ", " + SimtAssembler.immediate(SimtAssembler.isWide(table.type()) ? 3 : 2));
+            String value = asm.register(table.type());
+            asm.emit("LDS" + SimtAssembler.width(table.type()) + " " + value + ", " + SimtAssembler.address(address, staged.get())
+                    + "   // " + table.name() + " from the block's copy");
+            return value;
         }
         return loadElement(flat, table.type(), layout.tableByte(lookup.table()));
     }
 
-    /** Element {@code index} (a register) of an array of {@code type} at byte {@code base} of global memory. */
+    /** A lookup's index on {@code axis}, lowered and checked against the axis ({@link #checkIndex}). */
+    private String checkedIndex(IrExpr.Lookup lookup, int axis) {
+        return checkIndex(lookup.table(), axis, lower(lookup.indices().get(axis)));
+    }
+
+    /**
+     * {@code index} (a register) checked against axis {@code axis} of table {@code table}: a miss sets the run's error
+     * word, naming the table and axis, and gives 0. Returns the checked register.
+     */
+    private String checkIndex(int table, int axis, String index) {
+        return checkIndex(asm, layout, table, axis, index);
+    }
+
+    /** {@link #checkIndex(int, int, String)} for a lowering without expressions of its own (a query profile's fill). */
+    static String checkIndex(SimtAssembler asm, GlobalLayout layout, int table, int axis, String index) {
+        int extent = layout.graph().kernel().tables().get(table).extents().get(axis);
+        asm.emit("ISETP.GE.U32.AND P0, PT, " + index + ", " + SimtAssembler.immediate(extent) + ", PT");
+        String code = asm.constant(GlobalLayout.lookupError(table, axis));
+        asm.emit("P0", "STG [" + SimtAssembler.immediate(layout.errorByte()) + "], " + code + "   // a lookup index outside its table: the run fails");
+        String checked = asm.register();
+        asm.emit("SEL " + checked + ", RZ, " + index + ", P0");
+        return checked;
+    }
+
+    /**
+     * Element {@code index} (a register) of an array of {@code type} at byte {@code base} of global memory: a sequence
+     * or a table, which no kernel writes, read through the read-only cache as CUDA's {@code __ldg} reads it.
+     */
     private String loadElement(String index, dev.finegrain.dsl.Type type, int base) {
         String address = asm.register();
         asm.emit("SHL " + address + ", " + index + ", " + SimtAssembler.immediate(SimtAssembler.isWide(type) ? 3 : 2));
         String value = asm.register(type);
-        asm.emit("LDG" + SimtAssembler.width(type) + " " + value + ", " + SimtAssembler.address(address, base));
+        asm.emit(READ_ONLY_LOAD + SimtAssembler.width(type) + " " + value + ", " + SimtAssembler.address(address, base));
         return value;
     }
 

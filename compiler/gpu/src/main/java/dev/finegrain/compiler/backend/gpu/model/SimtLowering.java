@@ -40,8 +40,9 @@ public final class SimtLowering {
      */
     public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile) {
         GpuTarget target = GpuTarget.of(profile);
+        // the bands hand tokens along their edges, not per point: the tiles' limits on a point's channels do not apply
         return unsupportedKernel(plan.graph()).or(() -> GpuMapper.unsupported(plan, mechanism, target)).or(() -> unspelledBands(plan)).or(() ->
-                plan instanceof DataflowPlan dataflow ? SimtLockDataflow.unsupported(plan.graph(),
+                plan instanceof DataflowPlan dataflow && !persistent(plan) ? SimtLockDataflow.unsupported(plan.graph(),
                         GpuMapper.effectiveMechanism(plan, mechanism.orElseThrow(), target), target,
                         GpuMapper.tokenWaits(dataflow).size()) : Optional.empty());
     }
@@ -78,8 +79,11 @@ public final class SimtLowering {
 
     /** What of the persistent bands the model ISA does not spell for this plan, when the plan asks for them. */
     private static Optional<String> unspelledBands(ExecutionPlan plan) {
-        return plan instanceof DataflowPlan dataflow && plan.schedule() instanceof Schedule.LockDataflow lock && lock.persistentLaunch()
-                ? SimtBands.unsupported(dataflow) : Optional.empty();
+        return plan instanceof DataflowPlan dataflow && persistent(plan) ? SimtBands.unsupported(dataflow) : Optional.empty();
+    }
+
+    private static boolean persistent(ExecutionPlan plan) {
+        return plan.schedule() instanceof Schedule.LockDataflow lock && lock.persistentLaunch();
     }
 
     static SimtKernel emit(GpuMapping mapping, GlobalLayout layout) {

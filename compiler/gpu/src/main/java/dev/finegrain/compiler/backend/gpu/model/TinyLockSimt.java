@@ -192,11 +192,13 @@ public final class TinyLockSimt implements SimtSync {
             return;
         }
         String address = cx.readyWordAddress(field, -1, cx.asm.constant(slot), row);
+        String lap = cx.ring() ? cx.readyTag(row) : null;
         String word = cx.asm.pair();
         String spin = cx.asm.label("ready");
         cx.asm.place(spin);
         cx.asm.emit("LDG.64 " + word + ", " + SimtAssembler.address(address, 0) + "   // the value's own ready bit");
-        cx.asm.emit("ISETP.EQ.AND P5, PT, " + SimtAssembler.high(word) + ", RZ, PT");
+        cx.asm.emit(lap == null ? "ISETP.EQ.AND P5, PT, " + SimtAssembler.high(word) + ", RZ, PT"
+                : "ISETP.NE.AND P5, PT, " + SimtAssembler.high(word) + ", " + lap + ", PT   // not this lap's value yet");
         cx.asm.emit("P5", "BRA " + spin);
         cx.asm.emit("MOV " + target + ", " + word);
     }
@@ -204,7 +206,7 @@ public final class TinyLockSimt implements SimtSync {
     @Override
     public void bandPublishValue(SimtBandContext cx, IrField field, String row, String value) {
         String address = cx.myReadyWord(field, row);
-        String word = readyWord(cx.asm, value, cx.one);
+        String word = readyWord(cx.asm, value, cx.readyTag(row));
         cx.asm.emit("STG.64 " + SimtAssembler.address(address, 0) + ", " + word + "   // value and ready bit in one store");
     }
 

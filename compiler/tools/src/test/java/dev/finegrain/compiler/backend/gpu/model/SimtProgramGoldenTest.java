@@ -87,7 +87,14 @@ class SimtProgramGoldenTest {
                 Arguments.of("nw-persistent-tiny-lock-hopper", List.of("nw", "--schedule", "lock-dataflow:persistent",
                         "--mechanism", "tiny-lock", "--sizes", "256", "--profile", "hopper-h200")),
                 Arguments.of("nw-persistent-acquire-release-hopper", List.of("nw", "--schedule", "lock-dataflow:persistent",
-                        "--mechanism", "acquire-release", "--sizes", "256", "--profile", "hopper-h200")));
+                        "--mechanism", "acquire-release", "--sizes", "256", "--profile", "hopper-h200")),
+                // folded storage: a query profile, a staged table and a lane sequence; a ring edge, streamed reductions
+                Arguments.of("nw-seq-persistent-tiny-lock-hopper", List.of("nw-seq", "--schedule", "lock-dataflow:persistent",
+                        "--mechanism", "tiny-lock", "--sizes", "256", "--profile", "hopper-h200")),
+                Arguments.of("fold-mix-persistent-acquire-release-ring-hopper", List.of("fold-mix", "--schedule",
+                        "lock-dataflow:persistent", "--mechanism", "acquire-release", "--sizes", "1024", "--profile", "hopper-h200")),
+                Arguments.of("fold-last-row-persistent-atomic-spin-lock-hopper", List.of("fold-last-row", "--schedule",
+                        "lock-dataflow:persistent", "--mechanism", "atomic-spin-lock", "--sizes", "256", "--profile", "hopper-h200")));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,0 +1,178 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.KeptBox;
+import dev.finegrain.compiler.backend.gpu.BandFolding;
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.dsl.ReductionSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Storage folding on the persistent bands ({@link BandFolding}), spelled in the model ISA as {@code CudaBands} and
+ * {@code CudaBandStep} spell it: a folded field gets no output ring and no rows written after a chunk; a lane stores a
+ * value only where the kept box holds its point, and feeds it to its running reductions; at a band's end the warp
+ * combines its lanes and lane 0 writes the band's partial; a second launch of one warp combines the partials.
+ *
+ * <p>Where the model's memory differs from CUDA's, the instructions do not: the model keeps a folded field's array
+ * over the padded domain (its halo is the frame CUDA uploads, its kept points are where a lane stores them, and a
+ * token-word edge is written where an unfolded edge would be, one store each as CUDA's edge array takes), so a folded
+ * run costs the same loads and stores on either.
+ */
+final class SimtBandFolding {
+
+    private final SimtBandContext cx;
+    private final SimtAssembler asm;
+    private final BandMapping mapping;
+    private final BandFolding folding;
+    private final List<SimtReductions> reductions = new ArrayList<>();
+
+    SimtBandFolding(SimtBandContext cx) {
+        this.cx = cx;
+        this.asm = cx.asm;
+        this.mapping = cx.mapping;
+        this.folding = mapping.folding();
+    }
+
+    /** In the prologue: the lanes' running reductions. */
+    void declare() {
+        for (ReductionSpec reduction : folding.reductions()) {
+            reductions.add(new SimtReductions(asm, reduction, mapping.graph().field(reduction.field()).type()));
+        }
+    }
+
+    /** At a band's start: every running reduction back to its start. */
+    void bandStart() {
+        reductions.forEach(SimtReductions::reset);
+    }
+
+    boolean folds(IrField field) {
+        return folding.folds(field);
+    }
+
+    /** The box of the domain a folded field keeps. */
+    KeptBox keptBox(IrField field) {
+        return KeptBox.of(mapping.graph().kernel().keep(field.name()), mapping.sizes());
+    }
+
+    /**
+     * Whether a steady chunk's steps store a folded field's kept values: only for a box that spans every row (the last
+     * column); any other box starts below row 0, and a steady chunk lies above it ({@link #steadyTests}).
+     */
+    boolean steadyStoresKept(IrField field) {
+        return keptBox(field).first()[0] == 0;
+    }
+
+    /** ANDs into P0 what a steady chunk needs of the folded fields: it lies above every kept box that starts below row 0. */
+    void steadyTests(String base) {
+        for (IrField field : folding.fields()) {
+            if (!steadyStoresKept(field)) {
+                asm.emit("ISETP.LT.AND P0, PT, " + base + ", " + SimtAssembler.immediate(keptBox(field).first()[0] - 31L)
+                        + ", P0   // above " + field.name() + "'s kept rows");
+            }
+        }
+    }
+
+    /**
+     * My computed value of a folded field at (i, j) (registers), at byte address {@code point} of the field: stored where
+     * the kept box holds the point (a steady step stores only a box that spans every row), and taken into the lane's
+     * running reductions of the field.
+     */
+    void store(IrField field, String i, String j, String value, String point, boolean steady) {
+        if (!steady || steadyStoresKept(field)) {
+            KeptBox kept = keptBox(field);
+            String in = "PT";
+            if (kept.first()[0] > 0 || kept.first()[1] > 0) {
+                asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(kept.first()[0]) + ", PT");
+                asm.emit("ISETP.GE.AND P0, PT, " + j + ", " + SimtAssembler.immediate(kept.first()[1]) + ", P0");
+                in = "P0";
+            }
+            String store = "STG" + SimtAssembler.width(field.type()) + " " + point + ", " + value + "   // kept ("
+                    + mapping.graph().kernel().keep(field.name()).cliName() + ")";
+            if (in.equals("PT")) {
+                asm.emit(store);
+            } else {
+                asm.emit(in, store);
+            }
+        }
+        for (int r = 0; r < reductions.size(); r++) {
+            if (folding.reductions().get(r).field().equals(field.name())) {
+                reductions.get(r).update(value, i, j, mapping.columns());
+            }
+        }
+    }
+
+    /** At a band's end: the warp combines its lanes' reductions, and lane 0 writes the band's partial. */
+    void bandEnd() {
+        if (reductions.isEmpty()) {
+            return;
+        }
+        asm.section("a band's end: its reductions, from its lanes', written by lane 0");
+        for (int r = 0; r < reductions.size(); r++) {
+            reductions.get(r).combineWarp(cx.lane);
+        }
+        String skip = asm.label("partials_written");
+        asm.emit("ISETP.NE.AND P0, PT, " + cx.lane + ", RZ, PT");
+        asm.emit("P0", "BRA " + skip);
+        for (int r = 0; r < reductions.size(); r++) {
+            int mark = asm.mark();
+            String address = asm.register();
+            asm.emit("IMAD " + address + ", " + cx.band + ", " + SimtAssembler.immediate(BandFolding.REDUCED_BYTES) + ", "
+                    + asm.constant(scratch(BandFolding.partialsKey(folding.reductions().get(r)))));
+            reductions.get(r).store(address);
+            asm.release(mark);
+        }
+        asm.place(skip);
+    }
+
+    /**
+     * The second launch, whose every warp but the first leaves at once (the model runs one block size for all of a
+     * variant's launches; CUDA launches one warp): each reduction combined over the bands' partials, each lane every
+     * 32nd, then the warp's lanes; lane 0 writes the result.
+     */
+    void combineLaunch(String tid) {
+        asm.section("launch 2: the bands' partial reductions, combined by one warp");
+        asm.emit("ISETP.GE.AND P0, PT, " + tid + ", 0x20, PT");
+        asm.emit("P0", "EXIT");
+        for (int r = 0; r < reductions.size(); r++) {
+            SimtReductions reduction = reductions.get(r);
+            ReductionSpec spec = folding.reductions().get(r);
+            int mark = asm.mark();
+            reduction.reset();
+            String b = asm.register();
+            String address = asm.register();
+            String loop = asm.label("partial");
+            String done = asm.label("partials_done");
+            asm.emit("MOV " + b + ", " + tid);
+            asm.place(loop);
+            asm.emit("ISETP.GE.AND P0, PT, " + b + ", " + SimtAssembler.immediate(mapping.bands()) + ", PT");
+            asm.emit("P0", "BRA " + done);
+            asm.emit("IMAD " + address + ", " + b + ", " + SimtAssembler.immediate(BandFolding.REDUCED_BYTES) + ", "
+                    + asm.constant(scratch(BandFolding.partialsKey(spec))));
+            reduction.combineStored(address);
+            asm.emit("IADD " + b + ", " + b + ", 0x20");
+            asm.emit("BRA " + loop);
+            asm.place(done);
+            reduction.combineWarp(tid);
+            String skip = asm.label("result_written");
+            asm.emit("ISETP.NE.AND P0, PT, " + tid + ", RZ, PT");
+            asm.emit("P0", "BRA " + skip);
+            asm.emit("MOV32I " + address + ", " + SimtAssembler.immediate(scratch(BandFolding.resultKey(spec))));
+            reduction.store(address);
+            asm.place(skip);
+            asm.release(mark);
+        }
+        asm.emit("EXIT");
+    }
+
+    /** The byte of global memory where part {@code key} of the folding lies: in the run's scratch memory. */
+    private long scratch(String key) {
+        return cx.layout.scratchByte() + folding.offset(key);
+    }
+
+    /** Where the result of {@code reduction} lies in global memory, for the backend to read after the last launch. */
+    static long resultByte(GlobalLayout layout, BandFolding folding, ReductionSpec reduction) {
+        return layout.scratchByte() + folding.offset(BandFolding.resultKey(reduction));
+    }
+}

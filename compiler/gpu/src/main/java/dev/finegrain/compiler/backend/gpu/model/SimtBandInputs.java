@@ -1,0 +1,197 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.LaneProfile;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.compiler.ir.IrExpr;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.dsl.TableSpec;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The persistent bands' inputs that are not rows of the domain, spelled in the model ISA as {@code CudaBands} spells
+ * them: the lookup tables copied into each block's shared memory before any band runs (where the mapping stages them),
+ * each sequence along the columns read once a band into a register (my column's value), and each query profile filled
+ * once a band, my lane's entries only (so no barrier), from the staged copy or global memory. In a step, the
+ * expressions read them through {@link #operands}.
+ */
+final class SimtBandInputs {
+
+    private final SimtBandContext cx;
+    private final SimtAssembler asm;
+    private final BandMapping mapping;
+    private final KernelGraph graph;
+
+    SimtBandInputs(SimtBandContext cx) {
+        this.cx = cx;
+        this.asm = cx.asm;
+        this.mapping = cx.mapping;
+        this.graph = mapping.graph();
+    }
+
+    /** The shared bytes the block's copies of the tables take, where the mapping stages them. */
+    int stagedTableBytes() {
+        return mapping.stagesTables() ? BandMapping.stagedTableBytes(graph) : 0;
+    }
+
+    /**
+     * Before any band: every thread of the block copies every {@code blockDim}-th element of each table into the block's
+     * shared memory from byte {@code sharedByte} on, then the block meets, as CUDA's {@code __syncthreads()}.
+     */
+    void stageTables(String tid, int sharedByte) {
+        if (!mapping.stagesTables()) {
+            return;
+        }
+        asm.section("the lookup tables, copied into the block's shared memory once");
+        int mark = asm.mark();
+        int at = sharedByte;
+        for (int t = 0; t < graph.kernel().tables().size(); t++) {
+            TableSpec table = graph.kernel().tables().get(t);
+            int bytes = GpuTarget.elementBytes(table.type());
+            cx.stagedTableBytes.put(t, at);
+            String w = asm.register();
+            String address = asm.register();
+            String value = asm.register(table.type());
+            String loop = asm.label("stage_table");
+            String done = asm.label("staged");
+            asm.emit("MOV " + w + ", " + tid);
+            asm.place(loop);
+            asm.emit("ISETP.GE.AND P0, PT, " + w + ", " + SimtAssembler.immediate(table.length()) + ", PT");
+            asm.emit("P0", "BRA " + done);
+            asm.emit("SHL " + address + ", " + w + ", " + SimtAssembler.immediate(Integer.numberOfTrailingZeros(bytes)));
+            asm.emit("LDG" + SimtAssembler.width(table.type()) + " " + value + ", " + SimtAssembler.address(address, cx.layout.tableByte(t)));
+            asm.emit("STS" + SimtAssembler.width(table.type()) + " " + SimtAssembler.address(address, at) + ", " + value + "   // "
+                    + table.name() + ", element w");
+            asm.emit("IADD " + w + ", " + w + ", " + SimtAssembler.immediate(mapping.threadsPerBlock()));
+            asm.emit("BRA " + loop);
+            asm.place(done);
+            at += table.length() * bytes;
+        }
+        asm.emit("BAR.RED.POPC RZ, RZ   // every table is in shared memory before any band reads it");
+        asm.release(mark);
+    }
+
+    /** In the prologue: the registers of my lane sequences, and each profile's entry of my lane at index 0. */
+    void declare(String warpRings) {
+        for (IrField field : mapping.laneSequences()) {
+            cx.laneSequences.put(field, asm.register(field.type()));
+        }
+        for (LaneProfile profile : mapping.profiles()) {
+            int bytes = GpuTarget.elementBytes(graph.kernel().tables().get(profile.table()).type());
+            String at = asm.register();
+            asm.emit("IMAD " + at + ", " + cx.lane + ", " + SimtAssembler.immediate(bytes) + ", " + warpRings);
+            asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate(profile.offsetBytes()) + "   // my lane's entry of the"
+                    + " query profile of " + graph.kernel().tables().get(profile.table()).name() + ", other index 0");
+            cx.profileLanes.put(profile, at);
+        }
+    }
+
+    /**
+     * At a band's start, my column known: my lane sequences' values (0 right of the domain), then each query profile's
+     * entries for my column, the lane's sequence value checked once here, instead of in every step.
+     */
+    void bandStart() {
+        for (var entry : cx.laneSequences.entrySet()) {
+            IrField field = entry.getKey();
+            String value = entry.getValue();
+            String address = asm.register();
+            asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + value + ", RZ");
+            asm.emit("SHL " + address + ", " + cx.column + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
+            asm.emit("P1", SimtExpressions.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(address,
+                    cx.layout.fieldByte(field.id())) + "   // sequence '" + field.name() + "' at my column, for every step");
+        }
+        for (LaneProfile profile : mapping.profiles()) {
+            fillProfile(profile);
+        }
+    }
+
+    /** My lane's entries of one query profile, [other index][lane], from the staged table or global memory. */
+    private void fillProfile(LaneProfile profile) {
+        TableSpec table = graph.kernel().tables().get(profile.table());
+        int bytes = GpuTarget.elementBytes(table.type());
+        int mark = asm.mark();
+        asm.comment("my column of table '" + table.name() + "' at sequence '" + profile.sequence().name() + "', for every step");
+        String t = SimtExpressions.checkIndex(asm, cx.layout, profile.table(), profile.laneAxis(), cx.laneSequences.get(profile.sequence()));
+        String x = asm.register();
+        String flat = asm.register();
+        String value = asm.register(table.type());
+        String entry = asm.register();
+        String loop = asm.label("profile_row");
+        String done = asm.label("profile_filled");
+        int second = table.extents().get(1);
+        asm.emit("MOV " + x + ", RZ");
+        asm.place(loop);
+        asm.emit("ISETP.GE.AND P0, PT, " + x + ", " + SimtAssembler.immediate(profile.otherExtent()) + ", PT");
+        asm.emit("P0", "BRA " + done);
+        if (profile.laneAxis() == 1) {
+            asm.emit("IMAD " + flat + ", " + x + ", " + SimtAssembler.immediate(second) + ", " + t);
+        } else {
+            asm.emit("IMAD " + flat + ", " + t + ", " + SimtAssembler.immediate(second) + ", " + x);
+        }
+        asm.emit("SHL " + flat + ", " + flat + ", " + SimtAssembler.immediate(Integer.numberOfTrailingZeros(bytes)));
+        Integer staged = cx.stagedTableBytes.get(profile.table());
+        asm.emit((staged != null ? "LDS" : SimtExpressions.READ_ONLY_LOAD) + SimtAssembler.width(table.type()) + " " + value + ", "
+                + SimtAssembler.address(flat, staged != null ? staged : cx.layout.tableByte(profile.table())));
+        asm.emit("IMAD " + entry + ", " + x + ", " + SimtAssembler.immediate((long) GpuTarget.WARP * bytes) + ", " + cx.profileLanes.get(profile));
+        asm.emit("STS" + SimtAssembler.width(table.type()) + " " + SimtAssembler.address(entry, 0) + ", " + value);
+        asm.emit("IADD " + x + ", " + x + ", 0x1");
+        asm.emit("BRA " + loop);
+        asm.place(done);
+        asm.release(mark);
+    }
+
+    /**
+     * The step's operands: {@code point}'s, with the lane sequences, the sequences along the rows a steady step holds
+     * already ({@code rowAhead}, by field), the staged tables and the query profiles.
+     */
+    SimtExpressions.Operands operands(Map<IrField, String> rowAhead, PointOperands point) {
+        return new SimtExpressions.Operands() {
+            @Override
+            public String index(int dimension) {
+                return point.index(dimension);
+            }
+
+            @Override
+            public String param(int param) {
+                return point.param(param);
+            }
+
+            @Override
+            public String load(IrExpr.Load load) {
+                return point.load(load);
+            }
+
+            @Override
+            public Optional<String> heldSequence(IrExpr.Load load) {
+                IrField field = graph.field(load.field());
+                if (rowAhead.containsKey(field)) {
+                    return Optional.of(rowAhead.get(field));   // a sequence has no halo: read at the point's own row
+                }
+                return load.offset()[1] == 0 ? Optional.ofNullable(cx.laneSequences.get(field)) : Optional.empty();
+            }
+
+            @Override
+            public Optional<Integer> stagedTableByte(int table) {
+                return Optional.ofNullable(cx.stagedTableBytes.get(table));
+            }
+
+            @Override
+            public Optional<Function<String, String>> profiled(IrExpr.Lookup lookup, int[] otherAxis) {
+                return LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup).map(profile -> {
+                    otherAxis[0] = profile.otherAxis();
+                    int bytes = GpuTarget.elementBytes(graph.kernel().tables().get(profile.table()).type());
+                    return index -> {
+                        String at = asm.register();
+                        asm.emit("IMAD " + at + ", " + index + ", " + SimtAssembler.immediate((long) GpuTarget.WARP * bytes) + ", "
+                                + cx.profileLanes.get(profile));
+                        return at;
+                    };
+                });
+            }
+        };
+    }
+}

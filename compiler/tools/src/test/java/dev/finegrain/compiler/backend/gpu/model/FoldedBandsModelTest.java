@@ -1,0 +1,180 @@
+package dev.finegrain.compiler.backend.gpu.model;
+
+import dev.finegrain.compiler.backend.BackendRun;
+import dev.finegrain.compiler.backend.KernelOutputs;
+import dev.finegrain.compiler.backend.RunSettings;
+import dev.finegrain.compiler.backend.Variant;
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.GpuGoldenCatalog;
+import dev.finegrain.compiler.backend.reference.SequentialOracle;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.compiler.ir.KernelExecutionException;
+import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.Pipeline;
+import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.Invocation;
+import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.Keep;
+import dev.finegrain.dsl.LockMechanism;
+import dev.finegrain.dsl.Reduction;
+import dev.finegrain.dsl.Schedule;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+
+import static dev.finegrain.dsl.Finegrain.along;
+import static dev.finegrain.dsl.Finegrain.boundary;
+import static dev.finegrain.dsl.Finegrain.constant;
+import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
+import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Type.INT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The GPU model runs lock-dataflow:persistent on kernels that fold their storage, as CUDA does: kept slices, streamed
+ * reductions and their combining launch, band edges held as rings (laps and free counters, bands walked in rounds),
+ * lookup tables staged in shared memory or kept as query profiles, and sequences read once a band; every mechanism the
+ * Hopper profile offers for the bands, each run checked against the oracle.
+ */
+class FoldedBandsModelTest {
+
+    private static final GpuModelBackend HOPPER = new GpuModelBackend("hopper-h200");
+    private static final Schedule BANDS = new Schedule.LockDataflow().persistent();
+
+    /** Smith-Waterman over two sequences and a table: the best score and its point, the lookup a query profile. */
+    private static final Kernel SW = kernel("sw-seq")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .input("a", INT, along("i"))
+            .input("b", INT, along("j"))
+            .table("sub", INT, 24, 24)
+            .state("h", INT, boundary(constant(0)))
+            .actor("cell", "h", c -> max(constant(0), c.read("h", -1, -1).plus(c.lookup("sub", c.read("a", 0), c.read("b", 0))),
+                    c.read("h", -1, 0).minus(3), c.read("h", 0, -1).minus(3)))
+            .keep("h", Keep.FINAL)
+            .reduceWithPosition("h", Reduction.MAX)
+            .build();
+
+    /** A table too large to stage (100 x 100 ints), read by a query profile filled from global memory. */
+    private static final Kernel WIDE_TABLE = kernel("wide-table")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .input("a", INT, along("i"))
+            .input("b", INT, along("j"))
+            .table("sub", INT, 100, 100)
+            .state("h", INT, boundary(index("i").minus(index("j"))))
+            .actor("cell", "h", c -> max(c.read("h", -1, -1).plus(c.lookup("sub", c.read("b", 0), c.read("a", 0))),
+                    c.read("h", -1, 0).minus(2), c.read("h", 0, -1).minus(2)))
+            .keep("h", Keep.LAST_ROW)
+            .reduce("h", Reduction.MIN)
+            .build();
+
+    /** A table indexed by the row's sequence alone: staged in shared memory, no query profile. */
+    private static final Kernel ROW_TABLE = kernel("row-table")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .input("a", INT, along("i"))
+            .table("gap", INT, 24)
+            .state("h", INT, boundary(index("j").negate()))
+            .actor("cell", "h", c -> max(c.read("h", -1, -1).plus(c.lookup("gap", c.read("a", 0))),
+                    c.read("h", -1, 0).minus(1), c.read("h", 0, -1).minus(1)))
+            .keep("h", Keep.LAST_COLUMN)
+            .reduce("h", Reduction.SUM)
+            .build();
+
+    @Test
+    void foldedKeepsAndReductionsMatchTheOracle() {
+        for (Kernel kernel : List.of(GpuGoldenCatalog.foldMix(), GpuGoldenCatalog.foldLastRow())) {
+            assertAllVerified(HOPPER, kernel, new int[] {70, 45}, List.of(BANDS));
+            assertAllVerified(HOPPER, kernel, new int[] {130, 100}, List.of(BANDS));   // rows enough for steady chunks
+        }
+    }
+
+    @Test
+    void tablesAndSequencesMatchTheOracle() {
+        assertAllVerified(HOPPER, SW, new int[] {150, 90}, List.of(BANDS));
+        assertAllVerified(HOPPER, WIDE_TABLE, new int[] {100, 70}, List.of(BANDS));
+        assertAllVerified(HOPPER, ROW_TABLE, new int[] {100, 70}, List.of(BANDS));
+        String sw = program(SW, new int[] {150, 90});
+        assertTrue(sw.contains("from my query profile") && sw.contains("the lookup tables, copied into the block's shared memory"), sw);
+        assertTrue(sw.contains("sequence 'b' at my column"), sw);
+        assertTrue(sw.contains("launch 2: the bands' partial reductions"), sw);
+        String wide = program(WIDE_TABLE, new int[] {100, 70});
+        assertTrue(wide.contains("from my query profile") && !wide.contains("copied into the block's shared memory"), wide);
+        String row = program(ROW_TABLE, new int[] {100, 70});
+        assertTrue(row.contains("from the block's copy") && !row.contains("query profile"), row);
+    }
+
+    /**
+     * Past 512 rows a folding kernel holds each edge as a ring: tagged laps, free counters, and (one SM) bands walked in
+     * rounds of the resident warps; token groups of 8 rows (a shift) and of 6 (a division) too.
+     */
+    @Test
+    void ringEdgesMatchTheOracle() {
+        Kernel mix = GpuGoldenCatalog.foldMix();
+        assertAllVerified(HOPPER, GpuGoldenCatalog.foldLastRow(), new int[] {1100, 70}, List.of(BANDS));
+        assertAllVerified(new GpuModelBackend("hopper-h200@sm.count=1@sm.maxBlocks=1"), SW, new int[] {2048, 256}, List.of(BANDS));
+        assertAllVerified(HOPPER, mix, new int[] {1100, 70}, List.of(new Schedule.LockDataflow().persistent().warpShared(8),
+                new Schedule.LockDataflow().persistent().warpShared(6)));
+        KernelGraph graph = Pipeline.compile(SW);
+        BandMapping mapping = (BandMapping) HOPPER.map(new Variant(graph, SchedulePlanner.plan(graph, BANDS),
+                Optional.of(LockMechanism.TINY_LOCK)), new int[] {2048, 256});
+        assertTrue(mapping.edge().ring(), mapping.describe());
+        String program = program(SW, new int[] {2048, 256});
+        assertTrue(program.contains("not this lap's value yet") && program.contains("my free counter")
+                && program.contains("the right band's free counter"), program);
+    }
+
+    @Test
+    void aSequenceValueOutsideTheTableFailsTheRunNamingTheTable() {
+        KernelGraph graph = Pipeline.compile(SW);
+        Invocation invocation = inputs(SW, new int[] {40, 40}, 24, 25);
+        Variant variant = new Variant(graph, SchedulePlanner.plan(graph, BANDS), Optional.of(LockMechanism.TINY_LOCK));
+        KernelExecutionException error = assertThrows(KernelExecutionException.class,
+                () -> HOPPER.run(variant, invocation, RunSettings.once(1, 1)));
+        assertTrue(error.getMessage().startsWith("kernel 'sw-seq': a lookup of table 'sub' got an index outside axis"), error.getMessage());
+    }
+
+    private static String program(Kernel kernel, int[] sizes) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        return HOPPER.lower(new Variant(graph, SchedulePlanner.plan(graph, BANDS), Optional.of(LockMechanism.TINY_LOCK)), sizes).program();
+    }
+
+    private static void assertAllVerified(GpuModelBackend backend, Kernel kernel, int[] sizes, List<Schedule> schedules) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        Invocation invocation = inputs(kernel, sizes, 0, 24);
+        KernelOutputs oracle = SequentialOracle.run(graph, invocation);
+        int runs = 0;
+        for (Schedule schedule : schedules) {
+            for (LockMechanism mechanism : backend.mechanisms(SchedulePlanner.plan(graph, schedule))) {
+                Variant variant = new Variant(graph, SchedulePlanner.plan(graph, schedule), Optional.of(mechanism));
+                BackendRun run = backend.run(variant, invocation, RunSettings.once(1, 1));
+                String name = backend.name() + " " + kernel.name() + " " + sizes[0] + "x" + sizes[1] + " " + schedule.cliName() + " " + mechanism;
+                assertEquals(Optional.empty(), run.failure(), name);
+                assertEquals(Optional.empty(), oracle.firstDifference(graph, sizes, run.outputs()), name);
+                runs++;
+            }
+        }
+        assertFalse(runs == 0);
+    }
+
+    /** Sequences of values in [low, high), tables of small random values, and nothing else the kernels here need. */
+    private static Invocation inputs(Kernel kernel, int[] sizes, int low, int high) {
+        Random random = new Random(11);
+        Invocation.Builder builder = kernel.invocation().sizes(sizes);
+        KernelGraph graph = Pipeline.compile(kernel);
+        for (IrField field : graph.fields()) {
+            if (field.isSequence()) {
+                builder.input(field.name(), random.ints(field.spans()[0] ? sizes[0] : sizes[1], low, high).toArray());
+            }
+        }
+        for (var table : kernel.tables()) {
+            builder.input(table.name(), random.ints(table.length(), -6, 9).toArray());
+        }
+        return builder.build();
+    }
+}
