@@ -138,15 +138,6 @@ final class SimtBandStep {
         Map<IrField, String> nextRows = loadNextRowsAhead(i);
         Map<List<Integer>, String> staged = loadStagedInputs(i);
         Map<BandRead, String> resolved = new HashMap<>();
-        PointExpressions point = null;
-        if (steady) {
-            // every lane computes, so nothing branches: what reads no state (a lookup, an input's arithmetic) is issued
-            // before the shuffles, under whose latency nvcc schedules it
-            point = pointExpressions(i, j, resolved, staged);
-            for (int actorId : graph.actorOrder()) {
-                point.expressions().precomputeStateFree(graph.actor(actorId).body(), field -> graph.field(field).isState());
-            }
-        }
         // what comes from the lanes to the left, shuffled by every lane before any branch
         Map<Source, String> shuffled = new HashMap<>();
         for (BandRead read : mapping.reads()) {
@@ -199,7 +190,7 @@ final class SimtBandStep {
         if (!steady) {
             asm.emit("!P6", "BRA " + outside);
         }
-        Map<IrField, String> values = compute(i, j, point != null ? point : pointExpressions(i, j, resolved, staged));
+        Map<IrField, String> values = compute(i, j, pointExpressions(i, j, resolved, staged));
         if (!steady) {
             asm.emit("BRA " + joined);
             asm.place(outside);
