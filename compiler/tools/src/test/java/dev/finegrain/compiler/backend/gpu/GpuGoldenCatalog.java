@@ -95,7 +95,7 @@ public final class GpuGoldenCatalog {
      * Needleman-Wunsch over two sequences and a 24 x 24 table, as sample 9 defines it: sequences and lookups read from
      * global memory, never staged.
      */
-    private static Kernel nwSequences() {
+    public static Kernel nwSequences() {
         return kernel("nw-seq")
                 .domain(dim("i", "rows"), dim("j", "cols"))
                 .param("penalty", INT)

@@ -29,25 +29,40 @@ final class SimtBandContext {
     String lane;
     String one;
     final Map<Integer, String> params = new HashMap<>();
-    /** Registers the band's loops keep: my band, my column, the chunk's first step, the tokens already waited for. */
+    /** Registers the band's loops keep: my band, my (first) column, the chunk's first step, the tokens already waited for. */
     String band;
     String column;
     String base;
     String seen;
-    /** Per state field with history: my values 1, 2, ... steps back, its halo rows above the domain, my value this step. */
-    final Map<IrField, String[]> history = new LinkedHashMap<>();
-    final Map<IrField, String[]> above = new LinkedHashMap<>();
-    final Map<IrField, String> own = new LinkedHashMap<>();
-    /** Per read across the edge, the shared address of its window value at step 0 of a chunk (a step adds an element). */
-    final Map<BandRead, String> edgeReads = new HashMap<>();
-    /** Per ring's field (input and output rings), the shared address of my column in the ring's row 0. */
+    /** Columns each lane owns side by side ({@link BandMapping#laneColumns}); a per-column array below has one entry each. */
+    final int lanes;
+    /** My columns, the first {@link #column}: where a lane owns several, the others' registers, set at a band's start. */
+    final String[] columns;
+    /**
+     * Per state field with history, per column of mine: my values 1, 2, ... steps back, its halo rows above the domain, my
+     * value this step ([column][back], [column][row up], [column]).
+     */
+    final Map<IrField, String[][]> history = new LinkedHashMap<>();
+    final Map<IrField, String[][]> above = new LinkedHashMap<>();
+    final Map<IrField, String[]> own = new LinkedHashMap<>();
+    /**
+     * Per read across the edge and column of mine it reaches from, the shared address of its window value at step 0 of a
+     * chunk (a step adds an element).
+     */
+    final Map<ColumnRead, String> edgeReads = new HashMap<>();
+    /** Per ring's field (input and output rings), the shared address of my first column in the ring's row 0. */
     final Map<IrField, String> ringColumns = new HashMap<>();
-    /** Ready words: per edge field, the address of my ready word at row 0, set at a band's start (a row adds 8 bytes). */
-    final Map<IrField, String> myReadyWords = new HashMap<>();
-    /** Per sequence input along the columns, my column's value, read once a band ({@link BandMapping#laneSequences}). */
-    final Map<IrField, String> laneSequences = new LinkedHashMap<>();
-    /** Per query profile, the shared address of my lane's entry at the other index 0 ({@code LaneProfile}). */
-    final Map<dev.finegrain.compiler.backend.gpu.LaneProfile, String> profileLanes = new LinkedHashMap<>();
+    /** Ready words: per edge field and column of mine, the address of my ready word at row 0 (a row adds 8 bytes). */
+    final Map<IrField, String[]> myReadyWords = new HashMap<>();
+    /** Per sequence input along the columns and column of mine, its value, read once a band ({@link BandMapping#laneSequences}). */
+    final Map<IrField, String[]> laneSequences = new LinkedHashMap<>();
+    /** Per query profile and column of mine, the shared address of my entry at the other index 0 ({@code LaneProfile}). */
+    final Map<dev.finegrain.compiler.backend.gpu.LaneProfile, String[]> profileLanes = new LinkedHashMap<>();
+    /** The column of mine whose value a mechanism's band protocol publishes now ({@link #myReadyWord}). */
+    int publishing;
+
+    /** A read of the band, made by my column {@code column}. */
+    record ColumnRead(BandRead read, int column) {}
     /** Per lookup table the block stages, where its copy starts in shared memory. */
     final Map<Integer, Integer> stagedTableBytes = new HashMap<>();
 
@@ -57,6 +72,23 @@ final class SimtBandContext {
         this.layout = layout;
         this.sync = SimtSyncs.of(mapping.mechanism().id());
         this.haloRows = layout.haloLow()[0];
+        this.lanes = mapping.laneColumns();
+        this.columns = new String[lanes];
+    }
+
+    /** How many lanes back the lane is whose column a read of my column {@code c} reaches (0: one of my own columns). */
+    int lanesBack(BandRead read, int c) {
+        return read.columnsBack() <= c ? 0 : Math.ceilDiv(read.columnsBack() - c, lanes);
+    }
+
+    /** The first lane whose column {@code c} is one of the band's last edge-columns, which the band to the right reads. */
+    int firstEdgeLane(int c) {
+        return Math.max(0, Math.ceilDiv(mapping.bandWidth() - mapping.edge().columns() - c, lanes));
+    }
+
+    /** The column of the lane {@link #lanesBack} away that a read of my column {@code c} reaches. */
+    int reachedColumn(BandRead read, int c) {
+        return c - read.columnsBack() + lanesBack(read, c) * lanes;
     }
 
     /** The state fields whose values a lane keeps for later steps. */
@@ -196,7 +228,7 @@ final class SimtBandContext {
     String myReadyWord(IrField field, String row) {
         row = heldRow(row);
         String address = asm.register();
-        asm.emit("IMAD " + address + ", " + row + ", 0x8, " + myReadyWords.get(field));
+        asm.emit("IMAD " + address + ", " + row + ", 0x8, " + myReadyWords.get(field)[publishing]);
         return address;
     }
 

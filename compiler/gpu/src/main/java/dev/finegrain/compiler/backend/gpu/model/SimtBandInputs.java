@@ -8,9 +8,11 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.TableSpec;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * The persistent bands' inputs that are not rows of the domain, spelled in the model ISA as {@code CudaBands} spells
@@ -75,18 +77,31 @@ final class SimtBandInputs {
         asm.release(mark);
     }
 
-    /** In the prologue: the registers of my lane sequences, and each profile's entry of my lane at index 0. */
+    /**
+     * In the prologue: the registers of my lane sequences, and each profile's entry of my lane at index 0, per column of
+     * mine ([other index][column][lane]: a column is 32 entries on).
+     */
     void declare(String warpRings) {
         for (IrField field : mapping.laneSequences()) {
-            cx.laneSequences.put(field, asm.register(field.type()));
+            String[] values = new String[cx.lanes];
+            for (int c = 0; c < cx.lanes; c++) {
+                values[c] = asm.register(field.type());
+            }
+            cx.laneSequences.put(field, values);
         }
         for (LaneProfile profile : mapping.profiles()) {
             int bytes = GpuTarget.elementBytes(graph.kernel().tables().get(profile.table()).type());
+            String[] entries = new String[cx.lanes];
             String at = asm.register();
             asm.emit("IMAD " + at + ", " + cx.lane + ", " + SimtAssembler.immediate(bytes) + ", " + warpRings);
             asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate(profile.offsetBytes()) + "   // my lane's entry of the"
                     + " query profile of " + graph.kernel().tables().get(profile.table()).name() + ", other index 0");
-            cx.profileLanes.put(profile, at);
+            entries[0] = at;
+            for (int c = 1; c < cx.lanes; c++) {
+                entries[c] = asm.register();
+                asm.emit("IADD " + entries[c] + ", " + at + ", " + SimtAssembler.immediate((long) c * GpuTarget.WARP * bytes) + "   // column " + c);
+            }
+            cx.profileLanes.put(profile, entries);
         }
     }
 
@@ -97,25 +112,35 @@ final class SimtBandInputs {
     void bandStart() {
         for (var entry : cx.laneSequences.entrySet()) {
             IrField field = entry.getKey();
-            String value = entry.getValue();
-            String address = asm.register();
-            asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + value + ", RZ");
-            asm.emit("SHL " + address + ", " + cx.column + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
-            asm.emit("P1", SimtExpressions.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(address,
-                    cx.layout.fieldByte(field.id())) + "   // sequence '" + field.name() + "' at my column, for every step");
+            for (int c = 0; c < cx.lanes; c++) {
+                String value = entry.getValue()[c];
+                String address = asm.register();
+                String inDomain = "P1";   // my column is in the domain: set by the band's start where I own one column
+                if (cx.lanes > 1) {
+                    inDomain = "P0";
+                    asm.emit("ISETP.LT.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
+                }
+                asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + value + ", RZ");
+                asm.emit("SHL " + address + ", " + cx.columns[c] + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
+                asm.emit(inDomain, SimtExpressions.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", "
+                        + SimtAssembler.address(address, cx.layout.fieldByte(field.id())) + "   // sequence '" + field.name() + "' at my column"
+                        + (cx.lanes == 1 ? "" : " " + c) + ", for every step");
+            }
         }
         for (LaneProfile profile : mapping.profiles()) {
-            fillProfile(profile);
+            for (int c = 0; c < cx.lanes; c++) {
+                fillProfile(profile, c);
+            }
         }
     }
 
     /** My lane's entries of one query profile, [other index][lane], from the staged table or global memory. */
-    private void fillProfile(LaneProfile profile) {
+    private void fillProfile(LaneProfile profile, int c) {
         TableSpec table = graph.kernel().tables().get(profile.table());
         int bytes = GpuTarget.elementBytes(table.type());
         int mark = asm.mark();
-        asm.comment("my column of table '" + table.name() + "' at sequence '" + profile.sequence().name() + "', for every step");
-        String t = SimtExpressions.checkIndex(asm, cx.layout, profile.table(), profile.laneAxis(), cx.laneSequences.get(profile.sequence()));
+        asm.comment("my column" + (cx.lanes == 1 ? "" : " " + c) + " of table '" + table.name() + "' at sequence '" + profile.sequence().name() + "', for every step");
+        String t = SimtExpressions.checkIndex(asm, cx.layout, profile.table(), profile.laneAxis(), cx.laneSequences.get(profile.sequence())[c]);
         String x = asm.register();
         String flat = asm.register();
         String value = asm.register(table.type());
@@ -136,7 +161,8 @@ final class SimtBandInputs {
         Integer staged = cx.stagedTableBytes.get(profile.table());
         asm.emit((staged != null ? "LDS" : SimtExpressions.READ_ONLY_LOAD) + SimtAssembler.width(table.type()) + " " + value + ", "
                 + SimtAssembler.address(flat, staged != null ? staged : cx.layout.tableByte(profile.table())));
-        asm.emit("IMAD " + entry + ", " + x + ", " + SimtAssembler.immediate((long) GpuTarget.WARP * bytes) + ", " + cx.profileLanes.get(profile));
+        asm.emit("IMAD " + entry + ", " + x + ", " + SimtAssembler.immediate((long) cx.lanes * GpuTarget.WARP * bytes) + ", "
+                + cx.profileLanes.get(profile)[c]);
         asm.emit("STS" + SimtAssembler.width(table.type()) + " " + SimtAssembler.address(entry, 0) + ", " + value);
         asm.emit("IADD " + x + ", " + x + ", 0x1");
         asm.emit("BRA " + loop);
@@ -145,10 +171,33 @@ final class SimtBandInputs {
     }
 
     /**
-     * The step's operands: {@code point}'s, with the lane sequences, the sequences along the rows a steady step holds
-     * already ({@code rowAhead}, by field), the staged tables and the query profiles.
+     * The profiled lookups whose other index is the same in all of a lane's columns (a sequence along the rows), which
+     * every cell evaluates, in the actors' order: a step of lanes of several columns checks each once ({@link #operands}).
      */
-    SimtExpressions.Operands operands(Map<IrField, String> rowAhead, PointOperands point) {
+    List<IrExpr.Lookup> rowLookups() {
+        List<IrExpr.Lookup> lookups = new ArrayList<>();
+        for (var actor : graph.actors()) {
+            for (IrExpr.Lookup lookup : LaneProfile.unconditionalLookups(actor.body())) {
+                LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup)
+                        .filter(profile -> LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis())))
+                        .ifPresent(profile -> lookups.add(lookup));
+            }
+        }
+        return lookups;
+    }
+
+    /** The axis of a profiled lookup that the step indexes. */
+    int otherAxis(IrExpr.Lookup lookup) {
+        return LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup).orElseThrow().otherAxis();
+    }
+
+    /**
+     * The step's operands for my column {@code c}: {@code point}'s, with the lane sequences, the sequences along the rows a
+     * steady step holds already ({@code rowAhead}, by field), the staged tables and the query profiles. A profiled
+     * lookup's other index that is the same in all my columns (a sequence along the rows) is checked once a step, by the
+     * first column that asks, and kept in {@code checkedRows} for the others, as CUDA's step checks it once.
+     */
+    SimtExpressions.Operands operands(int c, Map<IrField, String> rowAhead, Map<IrExpr.Lookup, String> checkedRows, PointOperands point) {
         return new SimtExpressions.Operands() {
             @Override
             public String index(int dimension) {
@@ -171,7 +220,8 @@ final class SimtBandInputs {
                 if (rowAhead.containsKey(field)) {
                     return Optional.of(rowAhead.get(field));   // a sequence has no halo: read at the point's own row
                 }
-                return load.offset()[1] == 0 ? Optional.ofNullable(cx.laneSequences.get(field)) : Optional.empty();
+                return load.offset()[1] == 0 && cx.laneSequences.containsKey(field) ? Optional.of(cx.laneSequences.get(field)[c])
+                        : Optional.empty();
             }
 
             @Override
@@ -180,16 +230,20 @@ final class SimtBandInputs {
             }
 
             @Override
-            public Optional<Function<String, String>> profiled(IrExpr.Lookup lookup, int[] otherAxis) {
+            public Optional<String> profiled(IrExpr.Lookup lookup, IntFunction<String> checkedHere) {
                 return LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup).map(profile -> {
-                    otherAxis[0] = profile.otherAxis();
                     int bytes = GpuTarget.elementBytes(graph.kernel().tables().get(profile.table()).type());
-                    return index -> {
-                        String at = asm.register();
-                        asm.emit("IMAD " + at + ", " + index + ", " + SimtAssembler.immediate((long) GpuTarget.WARP * bytes) + ", "
-                                + cx.profileLanes.get(profile));
-                        return at;
-                    };
+                    String index = checkedRows.get(lookup);
+                    if (index == null) {
+                        index = checkedHere.apply(profile.otherAxis());
+                        if (LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis()))) {
+                            checkedRows.put(lookup, index);
+                        }
+                    }
+                    String at = asm.register();
+                    asm.emit("IMAD " + at + ", " + index + ", " + SimtAssembler.immediate((long) cx.lanes * GpuTarget.WARP * bytes) + ", "
+                            + cx.profileLanes.get(profile)[c]);
+                    return at;
                 });
             }
         };

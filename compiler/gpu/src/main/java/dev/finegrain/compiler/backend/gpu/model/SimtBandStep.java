@@ -9,7 +9,6 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.ir.Loads;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,8 +46,13 @@ final class SimtBandStep {
     private String point;
     /** In a steady chunk: per reach across the lanes, the predicate "my lane is left of it", made before the loop. */
     private final Map<Integer, String> leftOfReach = new TreeMap<>();
-    /** In a steady chunk: the predicate "I publish the edge", made before the loop; null where it is tested per step. */
-    private String publishesEdge;
+    /**
+     * In a steady chunk: per first lane on the edge (of a column of mine), the predicate "I publish the edge", made before
+     * the loop; empty where it is tested per step.
+     */
+    private final Map<Integer, String> publishesEdge = new TreeMap<>();
+    /** Columns each lane owns. */
+    private final int lanes;
 
     SimtBandStep(SimtBandContext cx, boolean steady, SimtBandInputs inputs, SimtBandFolding folding) {
         this.inputs = inputs;
@@ -60,6 +64,7 @@ final class SimtBandStep {
         this.cx = cx;
         this.edge = mapping.edge();
         this.steady = steady;
+        this.lanes = mapping.laneColumns();
     }
 
     /** Steps a pass of a steady chunk's loop, as CUDA's {@code #pragma unroll 8}; the checked loop has one a pass. */
@@ -97,11 +102,22 @@ final class SimtBandStep {
 
     /**
      * The steady loop's lane tests, once before it, where the predicates suffice (else each step tests, as the checked
-     * loop does): a lane left of a read's reach takes the edge window, the edge lanes publish.
+     * loop does): a lane left of a read's reach (in lanes) takes the edge window, the edge lanes publish.
      */
     private void hoistLaneTests() {
-        List<Integer> reaches = mapping.reads().stream().map(BandRead::columnsBack).filter(c -> c > 0).distinct().sorted().toList();
-        if (reaches.size() + (edge.crossed() ? 1 : 0) > LANE_TEST_PREDICATES.size()) {
+        java.util.SortedSet<Integer> reaches = new java.util.TreeSet<>();
+        java.util.SortedSet<Integer> edgeLanes = new java.util.TreeSet<>();
+        for (int c = 0; c < lanes; c++) {
+            for (BandRead read : mapping.reads()) {
+                if (cx.lanesBack(read, c) > 0) {
+                    reaches.add(cx.lanesBack(read, c));
+                }
+            }
+            if (edge.crossed() && cx.firstEdgeLane(c) < WARP) {
+                edgeLanes.add(cx.firstEdgeLane(c));
+            }
+        }
+        if (reaches.size() + edgeLanes.size() > LANE_TEST_PREDICATES.size()) {
             return;
         }
         List<String> free = new ArrayList<>(LANE_TEST_PREDICATES);
@@ -112,14 +128,14 @@ final class SimtBandStep {
                     + " reach of " + reach + ": the left band's edge");
             leftOfReach.put(reach, predicate);
         }
-        if (edge.crossed()) {
-            publishesEdge = free.removeFirst();
-            asm.emit("ISETP.GE.AND " + publishesEdge + ", PT, " + cx.lane + ", " + SimtAssembler.immediate(WARP - edge.columns())
-                    + ", PT   // on the edge");
+        for (int first : edgeLanes) {
+            String predicate = free.removeFirst();
+            asm.emit("ISETP.GE.AND " + predicate + ", PT, " + cx.lane + ", " + SimtAssembler.immediate(first) + ", PT   // on the edge");
             if (edge.readyWords()) {
-                asm.emit("ISETP.LT.AND " + publishesEdge + ", PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1)
-                        + ", " + publishesEdge);
+                asm.emit("ISETP.LT.AND " + predicate + ", PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1)
+                        + ", " + predicate);
             }
+            publishesEdge.put(first, predicate);
         }
     }
 
@@ -132,65 +148,89 @@ final class SimtBandStep {
         asm.emit("IADD " + i + ", " + s + ", -" + lane + "   // my row in this step");
         if (!steady) {
             asm.emit("ISETP.GE.AND P6, PT, " + i + ", RZ, PT");
-            asm.emit("ISETP.LT.AND P6, PT, " + i + ", " + SimtAssembler.immediate(mapping.rows()) + ", P6");
-            asm.emit("ISETP.LT.AND P6, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P6   // I compute");
+            if (lanes == 1) {
+                asm.emit("ISETP.LT.AND P6, PT, " + i + ", " + SimtAssembler.immediate(mapping.rows()) + ", P6");
+                asm.emit("ISETP.LT.AND P6, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P6   // I compute");
+            } else {
+                asm.emit("ISETP.LT.AND P6, PT, " + i + ", " + SimtAssembler.immediate(mapping.rows()) + ", P6   // my row is in the domain");
+            }
         }
         Map<IrField, String> nextRows = loadNextRowsAhead(i);
         Map<List<Integer>, String> staged = loadStagedInputs(i);
-        Map<BandRead, String> resolved = new HashMap<>();
         // what comes from the lanes to the left, shuffled by every lane before any branch
         Map<Source, String> shuffled = new HashMap<>();
-        for (BandRead read : mapping.reads()) {
-            Source from = Source.of(read);
-            if (read.columnsBack() > 0 && !shuffled.containsKey(from)) {
-                String source = cx.history.get(read.field())[read.stepsBack() - 1];
-                String value = asm.register(read.field().type());
-                asm.emit("SHFL.UP " + value + ", " + source + ", " + SimtAssembler.immediate(read.columnsBack()) + "   // "
-                        + text(read) + " from lane l-" + read.columnsBack());
-                if (SimtAssembler.isWide(read.field().type())) {
-                    asm.emit("SHFL.UP " + SimtAssembler.high(value) + ", " + SimtAssembler.high(source) + ", "
-                            + SimtAssembler.immediate(read.columnsBack()));
+        for (int c = 0; c < lanes; c++) {
+            for (BandRead read : mapping.reads()) {
+                Source from = Source.of(read, c, cx);
+                if (from.lanesBack() > 0 && !shuffled.containsKey(from)) {
+                    String source = cx.history.get(read.field())[from.column()][from.stepsBack() - 1];
+                    String value = asm.register(read.field().type());
+                    asm.emit("SHFL.UP " + value + ", " + source + ", " + SimtAssembler.immediate(from.lanesBack()) + "   // "
+                            + text(read) + " from lane l-" + from.lanesBack() + (lanes == 1 ? "" : "'s column " + from.column()));
+                    if (SimtAssembler.isWide(read.field().type())) {
+                        asm.emit("SHFL.UP " + SimtAssembler.high(value) + ", " + SimtAssembler.high(source) + ", "
+                                + SimtAssembler.immediate(from.lanesBack()));
+                    }
+                    shuffled.put(from, value);
                 }
-                shuffled.put(from, value);
             }
+        }
+        List<Map<BandRead, String>> resolved = new ArrayList<>();
+        for (int c = 0; c < lanes; c++) {
+            resolved.add(new HashMap<>());
         }
         if (hoisted()) {
             // the lanes left of a read's reach load the edge window over what the shuffle brought them
-            for (BandRead read : mapping.reads()) {
-                if (read.columnsBack() > 0) {
-                    String value = shuffled.get(Source.of(read));
-                    String at = edgeWindowAddress(read, k);
-                    asm.emit(leftOfReach.get(read.columnsBack()), "LDS" + SimtAssembler.width(read.field().type()) + " " + value
-                            + ", " + SimtAssembler.address(at, 0) + "   // " + text(read) + " for the lanes left of lane "
-                            + read.columnsBack() + ": the left band's edge");
-                    resolved.put(read, value);
-                } else if (!read.samePoint()) {
-                    resolved.put(read, cx.history.get(read.field())[read.rowsBack() - 1]);
+            java.util.Set<Source> loadedOver = new java.util.HashSet<>();
+            for (int c = 0; c < lanes; c++) {
+                for (BandRead read : mapping.reads()) {
+                    int reach = cx.lanesBack(read, c);
+                    if (reach > 0) {
+                        Source from = Source.of(read, c, cx);
+                        String value = shuffled.get(from);
+                        if (loadedOver.add(from)) {   // reads of one source reach one point: one load serves them
+                            String at = edgeWindowAddress(read, c, k);
+                            asm.emit(leftOfReach.get(reach), "LDS" + SimtAssembler.width(read.field().type()) + " " + value
+                                    + ", " + SimtAssembler.address(at, 0) + "   // " + text(read) + " for the lanes left of lane "
+                                    + reach + ": the left band's edge");
+                        }
+                        resolved.get(c).put(read, value);
+                    } else if (read.rowsBack() > 0) {
+                        resolved.get(c).put(read, cx.history.get(read.field())[c - read.columnsBack()][read.rowsBack() - 1]);
+                    }
                 }
             }
         } else {
             // every edge window load is started before the first select waits for one, as nvcc orders them
-            Map<BandRead, String> fromEdge = new HashMap<>();
-            for (BandRead read : mapping.reads()) {
-                if (read.columnsBack() > 0) {
-                    fromEdge.put(read, loadEdgeWindow(read, k));
+            Map<SimtBandContext.ColumnRead, String> fromEdge = new HashMap<>();
+            for (int c = 0; c < lanes; c++) {
+                for (BandRead read : mapping.reads()) {
+                    if (cx.lanesBack(read, c) > 0) {
+                        fromEdge.put(new SimtBandContext.ColumnRead(read, c), loadEdgeWindow(read, c, k));
+                    }
                 }
             }
-            for (BandRead read : mapping.reads()) {
-                if (!read.samePoint()) {
-                    resolved.put(read, resolve(read, fromEdge.get(read), shuffled.get(Source.of(read))));
+            for (int c = 0; c < lanes; c++) {
+                for (BandRead read : mapping.reads()) {
+                    if (cx.lanesBack(read, c) > 0 || read.rowsBack() > 0) {
+                        resolved.get(c).put(read, resolve(read, c, fromEdge.get(new SimtBandContext.ColumnRead(read, c)),
+                                shuffled.get(Source.of(read, c, cx))));
+                    }
                 }
             }
         }
         for (IrField field : steady ? List.<IrField>of() : cx.fieldsWithHistory()) {
-            asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + cx.own.get(field) + ", RZ");
+            for (int c = 0; c < lanes; c++) {
+                asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + cx.own.get(field)[c] + ", RZ");
+            }
         }
         String outside = asm.label("outside");
         String joined = asm.label("joined");
         if (!steady) {
             asm.emit("!P6", "BRA " + outside);
         }
-        Map<IrField, String> values = compute(i, j, pointExpressions(i, j, resolved, staged));
+        List<Map<IrField, String>> values = new SimtBandColumns(cx, steady, inputs, folding, rowAhead, point, publishesEdge, hoisted())
+                .computeColumns(i, resolved, staged, joined);
         if (!steady) {
             asm.emit("BRA " + joined);
             asm.place(outside);
@@ -205,17 +245,16 @@ final class SimtBandStep {
     }
 
     /**
-     * The step's reads of inputs that have rings, loaded from my column of the ring at the step's start, as nvcc starts
-     * them under the shuffles: per field and row offset, the register that holds the value. A lane outside the domain
-     * loads a slot it does not use.
+     * The step's reads of inputs that have rings, loaded from my columns of the ring at the step's start, as nvcc starts
+     * them under the shuffles: per field, row offset and column of mine, the register that holds the value. A lane
+     * outside the domain loads a slot it does not use.
      */
     private Map<List<Integer>, String> loadStagedInputs(String i) {
         Map<List<Integer>, String> staged = new LinkedHashMap<>();
         for (int actorId : graph.actorOrder()) {
             Loads.forEach(graph.actor(actorId).body(), load -> {
                 IrField field = graph.field(load.field());
-                List<Integer> key = List.of(field.id(), load.offset()[0]);
-                if (!field.isInput() || !mapping.staged(field) || staged.containsKey(key)) {
+                if (!field.isInput() || !mapping.staged(field) || staged.containsKey(List.of(field.id(), load.offset()[0], 0))) {
                     return;
                 }
                 BandMapping.Ring ring = mapping.inputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
@@ -224,11 +263,18 @@ final class SimtBandStep {
                     row = asm.register();
                     asm.emit("IADD " + row + ", " + i + ", " + SimtAssembler.immediate(load.offset()[0]));
                 }
-                String value = asm.register(field.type());
-                asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(cx.ringSlot(ring, row), 0)
-                        + "   // " + field.name() + "[i" + (load.offset()[0] == 0 ? "" : (load.offset()[0] > 0 ? "+" : "") + load.offset()[0])
-                        + ", j] from my ring");
-                staged.put(key, value);
+                String[] values = new String[lanes];
+                for (int c = 0; c < lanes; c++) {
+                    values[c] = asm.register(field.type());
+                }
+                String slot = cx.ringSlot(ring, row);
+                for (int c = 0; c < lanes; c++) {
+                    asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + values[c] + ", "
+                            + SimtAssembler.address(slot, (long) c * GpuTarget.elementBytes(field.type())) + "   // " + field.name() + "[i"
+                            + (load.offset()[0] == 0 ? "" : (load.offset()[0] > 0 ? "+" : "") + load.offset()[0]) + ", j"
+                            + (c == 0 ? "" : "+" + c) + "] from my ring");
+                    staged.put(List.of(field.id(), load.offset()[0], c), values[c]);
+                }
             });
         }
         return staged;
@@ -266,109 +312,13 @@ final class SimtBandStep {
 
     /** Whether the steady loop's lane tests were made before it (so this is a steady chunk). */
     private boolean hoisted() {
-        return !leftOfReach.isEmpty() || publishesEdge != null;
+        return !leftOfReach.isEmpty() || !publishesEdge.isEmpty();
     }
 
     /**
-     * My point: its actors, the ring and edge stores, my value for the lanes to my right and below. Returns the values
-     * the history moves on from: per field with a history, the computed value where a steady step takes it as it is,
-     * else the lane's own copy.
+     * A lane above the domain holds its columns' halo row as their values, which the lanes below and to the right read.
+     * (A column right of the domain holds 0 there, as it loaded no halo: the same value its computing lanes never read.)
      */
-    private Map<IrField, String> compute(String i, String j, PointExpressions point) {
-        Map<IrField, String> values = new HashMap<>();
-        SimtFieldAddress global = point.global();
-        SimtExpressions expressions = point.expressions();
-        Map<Integer, String> produced = point.produced();
-        int firstEdgeLane = WARP - edge.columns();
-        expressions.lowerActors(graph, produced, (actor, value) -> {
-            IrField field = graph.field(actor.writes());
-            String width = SimtAssembler.width(field.type());
-            if (folding.folds(field)) {
-                folding.store(field, i, j, value, global.at(field.id(), layout.fieldByte(field.id())), steady);
-            } else {
-                BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
-                asm.emit("STS" + width + " " + SimtAssembler.address(cx.ringSlot(ring, i), 0) + ", " + value + "   // into my ring");
-            }
-            if (edge.crossed() && edge.fields().contains(field)) {
-                publishEdge(field, i, value, "STG" + width + " " + global.at(field.id(), layout.fieldByte(field.id())) + ", "
-                        + value + "   // the edge, which the band to the right reads after the token", firstEdgeLane);
-            }
-            if (cx.own.get(field) == null) {
-                return;
-            }
-            if (hoisted() && !isHistory(value)) {
-                values.put(field, value);
-            } else {
-                asm.emit("MOV" + width + " " + cx.own.get(field) + ", " + value);
-                values.put(field, cx.own.get(field));
-            }
-        });
-        return values;
-    }
-
-    /** A point's expressions, the address of its elements in global memory and the values its actors produced. */
-    private record PointExpressions(SimtExpressions expressions, SimtFieldAddress global, Map<Integer, String> produced) {}
-
-    /**
-     * My point's expressions, reading a state field from {@code resolved} (filled before any actor is lowered), an input
-     * from its ring or global memory, a sequence or a table as {@link SimtBandInputs} keeps it.
-     */
-    private PointExpressions pointExpressions(String i, String j, Map<BandRead, String> resolved, Map<List<Integer>, String> staged) {
-        String g = this.point;
-        String wide = null;
-        if (layout.hasWideFields()) {
-            wide = asm.register();
-            asm.emit("IADD " + wide + ", " + g + ", " + g);
-        }
-        SimtFieldAddress global = new SimtFieldAddress(layout, g, wide);
-        Map<Integer, String> produced = new HashMap<>();
-        SimtExpressions expressions = new SimtExpressions(asm, inputs.operands(rowAhead, new PointOperands(new String[] {i, j}, cx.params, produced, load -> {
-            IrField field = graph.field(load.field());
-            if (field.isState()) {
-                return resolved.get(new BandRead(field, -load.offset()[0], -load.offset()[1]));
-            }
-            if (mapping.staged(field)) {
-                return staged.get(List.of(field.id(), load.offset()[0]));
-            }
-            String value = asm.register(field.type());
-            asm.emit("LDG" + SimtAssembler.width(field.type()) + " " + value + ", "
-                    + global.at(load.field(), layout.fieldByte(load.field()) + layout.byteOffset(load.field(), load.offset())));
-            return value;
-        })), cx.one, layout, mapping.target());
-        return new PointExpressions(expressions, global, produced);
-    }
-
-    /**
-     * The edge lanes publish their value for the band to the right: under the steady loop's hoisted test by predicated
-     * instructions, else tested here, a token word's edge by a predicated {@code store}, a ready word behind a branch.
-     */
-    private void publishEdge(IrField field, String i, String value, String store, int firstEdgeLane) {
-        if (publishesEdge != null) {
-            if (edge.readyWords()) {
-                asm.guarded(publishesEdge, () -> cx.sync.bandPublishValue(cx, field, i, value));
-            } else {
-                asm.emit(publishesEdge, store);
-            }
-            return;
-        }
-        asm.emit("ISETP.GE.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(firstEdgeLane) + ", PT   // on the edge");
-        if (!edge.readyWords()) {
-            asm.emit("P0", store);
-            return;
-        }
-        asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1) + ", P0");
-        String skip = asm.label("published");
-        asm.emit("!P0", "BRA " + skip);
-        cx.sync.bandPublishValue(cx, field, i, value);
-        asm.place(skip);
-    }
-
-    /** Whether {@code register} holds a value of some field's history, which moving the history on overwrites. */
-    private boolean isHistory(String register) {
-        return cx.history.values().stream().flatMap(Arrays::stream).anyMatch(register::equals);
-    }
-
-    /** A lane above the domain holds its column's halo row as its value, which the lanes below and to the right read. */
     private void aboveTheDomain(String i, String j) {
         List<IrField> fields = cx.fieldsWithHistory();
         if (fields.isEmpty() || cx.haloRows == 0) {
@@ -377,64 +327,74 @@ final class SimtBandStep {
         asm.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
         asm.emit("ISETP.LT.AND P0, PT, " + i + ", RZ, PT");
         asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(-cx.haloRows) + ", P0");
-        asm.emit("ISETP.LT.AND P0, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P0");
+        if (lanes == 1) {
+            asm.emit("ISETP.LT.AND P0, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P0");
+        }
         String skip = asm.label("not_above");
         asm.emit("!P0", "BRA " + skip);
         for (IrField field : fields) {
-            String[] up = cx.above.get(field);
-            String width = SimtAssembler.width(field.type());
-            asm.emit("MOV" + width + " " + cx.own.get(field) + ", " + up[up.length - 1]);
-            for (int k = up.length - 2; k >= 0; k--) {
-                asm.emit("ISETP.EQ.AND P0, PT, " + i + ", " + SimtAssembler.immediate(-1 - k) + ", PT");
-                asm.emit("SEL" + width + " " + cx.own.get(field) + ", " + up[k] + ", " + cx.own.get(field) + ", P0");
+            for (int c = 0; c < lanes; c++) {
+                String[] up = cx.above.get(field)[c];
+                String own = cx.own.get(field)[c];
+                String width = SimtAssembler.width(field.type());
+                asm.emit("MOV" + width + " " + own + ", " + up[up.length - 1]);
+                for (int k = up.length - 2; k >= 0; k--) {
+                    asm.emit("ISETP.EQ.AND P0, PT, " + i + ", " + SimtAssembler.immediate(-1 - k) + ", PT");
+                    asm.emit("SEL" + width + " " + own + ", " + up[k] + ", " + own + ", P0");
+                }
             }
         }
         asm.place(skip);
     }
 
     /**
-     * Where a read's value comes from: my own history (the same column), or, reaching left, the lane it reaches (a
-     * shuffle) and, for the lanes left of that reach, the edge window, which every lane loads at a clamped index and
-     * keeps only where its lane needs it, so that the step has no branch.
+     * Where a read of my column {@code c} finds its value: my own history (the same column, or one of mine to the left),
+     * or, reaching past my first column, the lane it reaches (a shuffle) and, for the lanes left of that reach, the edge
+     * window, which every lane loads at a clamped index and keeps only where its lane needs it, so that the step has no
+     * branch.
      */
-    private String resolve(BandRead read, String fromEdge, String shuffledValue) {
+    private String resolve(BandRead read, int c, String fromEdge, String shuffledValue) {
         IrField field = read.field();
-        if (read.columnsBack() == 0) {
-            return cx.history.get(field)[read.rowsBack() - 1];
+        int reach = cx.lanesBack(read, c);
+        if (reach == 0) {
+            return cx.history.get(field)[c - read.columnsBack()][read.rowsBack() - 1];
         }
         String value = asm.register(field.type());
-        asm.emit("ISETP.LT.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(read.columnsBack()) + ", PT");
+        asm.emit("ISETP.LT.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(reach) + ", PT");
         asm.emit("SEL" + SimtAssembler.width(field.type()) + " " + value + ", " + fromEdge + ", " + shuffledValue + ", P0   // "
-                + text(read) + ": the left band's edge, or lane l-" + read.columnsBack());
+                + text(read) + ": the left band's edge, or lane l-" + reach);
         return value;
     }
 
     /** A read across the lanes: its value in the edge window at step {@code k}, which the lanes left of its reach take. */
-    private String loadEdgeWindow(BandRead read, String k) {
+    private String loadEdgeWindow(BandRead read, int c, String k) {
         IrField field = read.field();
-        String at = edgeWindowAddress(read, k);
+        String at = edgeWindowAddress(read, c, k);
         String fromEdge = asm.register(field.type());
         asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + fromEdge + ", " + SimtAssembler.address(at, 0));
         return fromEdge;
     }
 
-    /** The address of a read's value in the edge window at step {@code k}. */
-    private String edgeWindowAddress(BandRead read, String k) {
+    /** The address of a read's value (for my column {@code c}) in the edge window at step {@code k}. */
+    private String edgeWindowAddress(BandRead read, int c, String k) {
         String at = asm.register();
         asm.emit("IMAD " + at + ", " + k + ", " + SimtAssembler.immediate(GpuTarget.elementBytes(read.field().type())) + ", "
-                + cx.edgeReads.get(read));
+                + cx.edgeReads.get(new SimtBandContext.ColumnRead(read, c)));
         return at;
     }
 
-    /** The history moves on a step: each field's oldest value drops out and {@code values}' newest comes in. */
-    private void shiftHistory(Map<IrField, String> values) {
+    /** The history moves on a step: each field's oldest value drops out of each of my columns and {@code values}' comes in. */
+    private void shiftHistory(List<Map<IrField, String>> values) {
         for (IrField field : cx.fieldsWithHistory()) {
-            String[] back = cx.history.get(field);
             String width = SimtAssembler.width(field.type());
-            for (int k = back.length - 1; k > 0; k--) {
-                asm.emit("MOV" + width + " " + back[k] + ", " + back[k - 1]);
+            for (int c = 0; c < lanes; c++) {
+                String[] back = cx.history.get(field)[c];
+                for (int k = back.length - 1; k > 0; k--) {
+                    asm.emit("MOV" + width + " " + back[k] + ", " + back[k - 1]);
+                }
+                String value = values.size() > c ? values.get(c).get(field) : null;
+                asm.emit("MOV" + width + " " + back[0] + ", " + (value != null ? value : cx.own.get(field)[c]));
             }
-            asm.emit("MOV" + width + " " + back[0] + ", " + values.get(field));
         }
     }
 
@@ -458,10 +418,14 @@ final class SimtBandStep {
         asm.place(skip);
     }
 
-    /** What a read across the lanes shuffles: lane l - lanesBack's value of the field stepsBack steps ago; reads of one source share a shuffle. */
-    private record Source(IrField field, int lanesBack, int stepsBack) {
-        static Source of(BandRead read) {
-            return new Source(read.field(), read.columnsBack(), read.stepsBack());
+    /**
+     * What a read of my column c shuffles when it reaches past my first column: lane l - lanesBack's column
+     * {@code column}, which that lane computed stepsBack steps ago (lanes one row apart); reads of one source share a shuffle.
+     */
+    private record Source(IrField field, int lanesBack, int column, int stepsBack) {
+        static Source of(BandRead read, int c, SimtBandContext cx) {
+            int lanesBack = cx.lanesBack(read, c);
+            return new Source(read.field(), lanesBack, cx.reachedColumn(read, c), read.rowsBack() + lanesBack);
         }
     }
 

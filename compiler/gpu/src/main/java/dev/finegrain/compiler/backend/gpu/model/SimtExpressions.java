@@ -58,10 +58,10 @@ final class SimtExpressions {
         }
 
         /**
-         * The shared address of a lookup's element in a query profile, given its other axis's index checked here (a
-         * register), where the schedule keeps one for it ({@code LaneProfile}); the axis is the profile's other axis.
+         * A register holding the shared address of a lookup's element in a query profile, where the schedule keeps one for
+         * it ({@code LaneProfile}); {@code checkedHere} lowers and checks the index of an axis, for the profile's other axis.
          */
-        default java.util.Optional<java.util.function.Function<String, String>> profiled(IrExpr.Lookup lookup, int[] otherAxis) {
+        default java.util.Optional<String> profiled(IrExpr.Lookup lookup, java.util.function.IntFunction<String> checkedHere) {
             return java.util.Optional.empty();
         }
     }
@@ -118,6 +118,42 @@ final class SimtExpressions {
             case IrExpr.Cast c -> precomputeStateFree(c.operand(), isState);
             default -> { }
         }
+    }
+
+    /**
+     * Evaluates, here, every largest subtree of {@code expr} that reads no {@code pending} load (a value not computed
+     * yet), outside a select's branches and a loop's body, which the oracle evaluates only when taken: a band's step
+     * with lanes of several columns calls this for each column before any column computes, as nvcc schedules every
+     * column's independent work ahead of the chain that runs through the columns.
+     */
+    void precomputeAvailable(IrExpr expr, java.util.function.Predicate<IrExpr.Load> pending) {
+        if (!(expr instanceof IrExpr.Const || expr instanceof IrExpr.IndexVar || expr instanceof IrExpr.ParamVar
+                || expr instanceof IrExpr.Load || expr instanceof IrExpr.Accumulator)
+                && available(expr, pending)) {
+            precomputed.put(expr, lower(expr));
+            return;
+        }
+        switch (expr) {
+            case IrExpr.Unary u -> precomputeAvailable(u.operand(), pending);
+            case IrExpr.Binary b -> {
+                precomputeAvailable(b.left(), pending);
+                precomputeAvailable(b.right(), pending);
+            }
+            case IrExpr.Select sel -> precomputeAvailable(sel.condition(), pending);
+            case IrExpr.Cast c -> precomputeAvailable(c.operand(), pending);
+            default -> { }
+        }
+    }
+
+    /** Whether a subtree reads no pending load and holds no select, loop or accumulator (each evaluated only as taken). */
+    private static boolean available(IrExpr expr, java.util.function.Predicate<IrExpr.Load> pending) {
+        return switch (expr) {
+            case IrExpr.Load load -> !pending.test(load);
+            case IrExpr.Select s -> false;
+            case IrExpr.Iterate it -> false;
+            case IrExpr.Accumulator a -> false;
+            default -> dev.finegrain.compiler.ir.Subexpressions.of(expr).stream().allMatch(child -> available(child, pending));
+        };
     }
 
     /** No state loads, and every accumulator it reads is bound by an iterate inside it. */
@@ -265,10 +301,9 @@ final class SimtExpressions {
      */
     String lookup(IrExpr.Lookup lookup) {
         dev.finegrain.dsl.TableSpec table = graph().kernel().tables().get(lookup.table());
-        int[] otherAxis = {-1};
-        java.util.Optional<java.util.function.Function<String, String>> profile = operands.profiled(lookup, otherAxis);
+        java.util.Optional<String> profile = operands.profiled(lookup, axis -> checkedIndex(lookup, axis));
         if (profile.isPresent()) {
-            String at = profile.get().apply(checkedIndex(lookup, otherAxis[0]));
+            String at = profile.get();
             String value = asm.register(table.type());
             asm.emit("LDS" + SimtAssembler.width(table.type()) + " " + value + ", " + SimtAssembler.address(at, 0) + "   // "
                     + table.name() + " from my query profile");
@@ -298,7 +333,7 @@ final class SimtExpressions {
     }
 
     /** A lookup's index on {@code axis}, lowered and checked against the axis ({@link #checkIndex}). */
-    private String checkedIndex(IrExpr.Lookup lookup, int axis) {
+    String checkedIndex(IrExpr.Lookup lookup, int axis) {
         return checkIndex(lookup.table(), axis, lower(lookup.indices().get(axis)));
     }
 

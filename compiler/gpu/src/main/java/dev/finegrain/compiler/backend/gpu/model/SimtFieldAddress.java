@@ -4,13 +4,23 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 
 /**
  * A point's byte offset in every field of a layout, held in two registers: {@code narrow} for 4-byte elements and,
- * when some field is long or double, {@code wide} (twice it) for 8-byte ones.
+ * when some field is long or double, {@code wide} (twice it) for 8-byte ones; {@code columns} elements to the right of
+ * it where a view names a neighbour (a band's lane owns several columns side by side).
  */
-record SimtFieldAddress(GlobalLayout layout, String narrow, String wide) {
+record SimtFieldAddress(GlobalLayout layout, String narrow, String wide, int columns) {
+
+    SimtFieldAddress(GlobalLayout layout, String narrow, String wide) {
+        this(layout, narrow, wide, 0);
+    }
+
+    /** The same registers, naming the point {@code columns} columns to the right. */
+    SimtFieldAddress right(int columns) {
+        return new SimtFieldAddress(layout, narrow, wide, columns);
+    }
 
     /** The address {@code [offset register + bytes]} of a word of {@code field}. */
     String at(int field, long bytes) {
-        boolean eightBytes = GpuTarget.elementBytes(layout.fieldType(field)) == 8;
-        return SimtAssembler.address(eightBytes ? wide : narrow, bytes);
+        int elementBytes = GpuTarget.elementBytes(layout.fieldType(field));
+        return SimtAssembler.address(elementBytes == 8 ? wide : narrow, bytes + (long) columns * elementBytes);
     }
 }

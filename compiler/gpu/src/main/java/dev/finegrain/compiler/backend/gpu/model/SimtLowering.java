@@ -41,7 +41,7 @@ public final class SimtLowering {
     public static Optional<String> unsupported(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile) {
         GpuTarget target = GpuTarget.of(profile);
         // the bands hand tokens along their edges, not per point: the tiles' limits on a point's channels do not apply
-        return unsupportedKernel(plan.graph()).or(() -> GpuMapper.unsupported(plan, mechanism, target)).or(() -> unspelledBands(plan)).or(() ->
+        return unsupportedKernel(plan.graph()).or(() -> GpuMapper.unsupported(plan, mechanism, target)).or(() ->
                 plan instanceof DataflowPlan dataflow && !persistent(plan) ? SimtLockDataflow.unsupported(plan.graph(),
                         GpuMapper.effectiveMechanism(plan, mechanism.orElseThrow(), target), target,
                         GpuMapper.tokenWaits(dataflow).size()) : Optional.empty());
@@ -54,9 +54,6 @@ public final class SimtLowering {
      */
     public static GpuMapping map(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile, int[] sizes) {
         unsupportedKernel(plan.graph()).ifPresent(reason -> {
-            throw new GpuLoweringException(reason);
-        });
-        unspelledBands(plan).ifPresent(reason -> {
             throw new GpuLoweringException(reason);
         });
         GpuMapping mapping = GpuMapper.map(plan, mechanism, GpuTarget.of(profile), sizes);
@@ -75,11 +72,6 @@ public final class SimtLowering {
      */
     public static SimtKernel lower(ExecutionPlan plan, Optional<LockMechanism> mechanism, SimtProfile profile, int[] sizes) {
         return emit(map(plan, mechanism, profile, sizes), new GlobalLayout(plan.graph(), sizes));
-    }
-
-    /** What of the persistent bands the model ISA does not spell for this plan, when the plan asks for them. */
-    private static Optional<String> unspelledBands(ExecutionPlan plan) {
-        return plan instanceof DataflowPlan dataflow && persistent(plan) ? SimtBands.unsupported(dataflow) : Optional.empty();
     }
 
     private static boolean persistent(ExecutionPlan plan) {
