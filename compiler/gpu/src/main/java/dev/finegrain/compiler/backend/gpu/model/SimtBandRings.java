@@ -100,20 +100,13 @@ final class SimtBandRings {
         String to = asm.register();
         String at = asm.register();
         String done = asm.label("copied");
-        int low = -cx.layout.haloLow()[0];
-        int high = mapping.rows() - 1 + cx.layout.haloHigh()[0];
         if (cx.lanes > 1) {
-            stageCoalesced(ring, from, span, low, high);
+            stageCoalesced(ring, from, span);
             return;
         }
         asm.emit("ISETP.GE.AND P0, PT, " + cx.column + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
         asm.emit("P0", "BRA " + done);
-        asm.emit("MOV " + r + ", " + from);
-        asm.emit("ISETP.LT.AND P0, PT, " + from + ", " + SimtAssembler.immediate(low) + ", PT");
-        asm.emit("P0", "MOV32I " + r + ", " + SimtAssembler.immediate(low));
-        asm.emit("IADD " + to + ", " + from + ", " + SimtAssembler.immediate(span));
-        asm.emit("ISETP.GT.AND P0, PT, " + to + ", " + SimtAssembler.immediate(high) + ", PT");
-        asm.emit("P0", "MOV32I " + to + ", " + SimtAssembler.immediate(high));
+        clampRows(r, to, from, span);
         String global = cx.fieldAddress(field, r, cx.column);
         asm.emit("MOV " + at + ", " + global + "   // my column of " + field.name() + " at the first row copied");
         long pitch = (long) cx.layout.extent(1) * GpuTarget.elementBytes(field.type());
@@ -130,17 +123,12 @@ final class SimtBandRings {
      * copy is coalesced: lane l copies the band's columns l, l + 32, ... of rows {@code from} to {@code from + span},
      * clamped to the padded field's rows; a column right of the domain is not copied.
      */
-    private void stageCoalesced(BandMapping.Ring ring, String from, int span, int low, int high) {
+    private void stageCoalesced(BandMapping.Ring ring, String from, int span) {
         IrField field = ring.field();
         int bytes = GpuTarget.elementBytes(field.type());
         String r = asm.register();
         String to = asm.register();
-        asm.emit("MOV " + r + ", " + from);
-        asm.emit("ISETP.LT.AND P0, PT, " + from + ", " + SimtAssembler.immediate(low) + ", PT");
-        asm.emit("P0", "MOV32I " + r + ", " + SimtAssembler.immediate(low));
-        asm.emit("IADD " + to + ", " + from + ", " + SimtAssembler.immediate(span));
-        asm.emit("ISETP.GT.AND P0, PT, " + to + ", " + SimtAssembler.immediate(high) + ", PT");
-        asm.emit("P0", "MOV32I " + to + ", " + SimtAssembler.immediate(high));
+        clampRows(r, to, from, span);
         String column = laneColumn();
         String at = asm.register();
         asm.emit("MOV " + at + ", " + cx.fieldAddress(field, r, column) + "   // my lane's column of " + field.name() + " at the first row copied");
@@ -153,6 +141,18 @@ final class SimtBandRings {
                         + SimtAssembler.address(at, k * pitch + (long) WARP * u * bytes));
             }
         }, rows -> asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate(rows * pitch)));
+    }
+
+    /** Sets rows {@code r} to {@code to} (registers) to {@code from} to {@code from + span}, clamped to the padded field's rows. */
+    private void clampRows(String r, String to, String from, int span) {
+        int low = -cx.layout.haloLow()[0];
+        int high = mapping.rows() - 1 + cx.layout.haloHigh()[0];
+        asm.emit("MOV " + r + ", " + from);
+        asm.emit("ISETP.LT.AND P0, PT, " + from + ", " + SimtAssembler.immediate(low) + ", PT");
+        asm.emit("P0", "MOV32I " + r + ", " + SimtAssembler.immediate(low));
+        asm.emit("IADD " + to + ", " + from + ", " + SimtAssembler.immediate(span));
+        asm.emit("ISETP.GT.AND P0, PT, " + to + ", " + SimtAssembler.immediate(high) + ", PT");
+        asm.emit("P0", "MOV32I " + to + ", " + SimtAssembler.immediate(high));
     }
 
     /** A fresh register holding the band's column my lane copies first in a coalesced row: band x width + lane. */
