@@ -18,9 +18,10 @@ import java.util.TreeMap;
 /**
  * Spells the 32 steps of a chunk of a persistent band ({@link SimtBands}), as {@code CudaBandStep} spells them: every
  * lane shuffles in what its reads need from the lanes to its left, resolves each read (its own history, a shuffled
- * value or the edge window) without a branch, and, where its row is in the domain, computes its point into the output
- * ring and publishes what the band to the right waits for; then the history moves on a step. A steady chunk knows that
- * every lane computes. P6 holds "this lane computes" through a step (the expressions take P0, the protocols P5).
+ * value or the edge window) without a branch, and, where its row is in the domain, computes its columns
+ * ({@link SimtBandColumns}) into the output ring and publishes what the band to the right waits for; then the history
+ * moves on a step. A steady chunk knows that every lane computes. P6 holds "this lane computes" (a lane of one column)
+ * or "my row is in the domain" (several) through a step (the expressions take P0, the protocols P5).
  * <p>A steady chunk is spelled as nvcc compiles CUDA's (the H200's SASS of the band kernels): lane tests made once into
  * P1 to P4, the edge window loaded over the shuffled value (no select), the edge published predicated (no branch).
  */
