@@ -112,6 +112,23 @@ final class GlobalLayout {
     }
 
     /** Whether an expression divides integers (whose divisor may be zero). */
+    /**
+     * Whether evaluating an expression may set the run's error word: it divides integers or looks a table up (an index
+     * outside the table fails the run), anywhere inside, a lookup's indices included.
+     */
+    static boolean mayFail(IrExpr expr) {
+        return switch (expr) {
+            case IrExpr.Lookup l -> true;
+            case IrExpr.Binary b -> (b.operator() == BinaryOperator.DIV || b.operator() == BinaryOperator.REM)
+                    && b.type().isIntegral() || mayFail(b.left()) || mayFail(b.right());
+            case IrExpr.Unary u -> mayFail(u.operand());
+            case IrExpr.Select sel -> mayFail(sel.condition()) || mayFail(sel.whenTrue()) || mayFail(sel.whenFalse());
+            case IrExpr.Cast c -> mayFail(c.operand());
+            case IrExpr.Iterate it -> mayFail(it.count()) || mayFail(it.init()) || mayFail(it.body());
+            default -> false;
+        };
+    }
+
     static boolean divides(IrExpr expr) {
         return switch (expr) {
             case IrExpr.Binary b -> (b.operator() == BinaryOperator.DIV || b.operator() == BinaryOperator.REM)

@@ -194,8 +194,8 @@ final class SimtBandInputs {
     /**
      * The step's operands for my column {@code c}: {@code point}'s, with the lane sequences, the sequences along the rows a
      * steady step holds already ({@code rowAhead}, by field), the staged tables and the query profiles. A profiled
-     * lookup's other index that is the same in all my columns (a sequence along the rows) is checked once a step, by the
-     * first column that asks, and kept in {@code checkedRows} for the others, as CUDA's step checks it once.
+     * lookup's other index that the step checked once for all my columns is in {@code checkedRows} ({@link #rowLookups}:
+     * the lookups every cell evaluates), as CUDA's step checks it once; any other is checked where it is evaluated.
      */
     SimtExpressions.Operands operands(int c, Map<IrField, String> rowAhead, Map<IrExpr.Lookup, String> checkedRows, PointOperands point) {
         return new SimtExpressions.Operands() {
@@ -225,6 +225,11 @@ final class SimtBandInputs {
             }
 
             @Override
+            public boolean holdsCheckedIndex(IrExpr.Lookup lookup) {
+                return checkedRows.containsKey(lookup);
+            }
+
+            @Override
             public Optional<Integer> stagedTableByte(int table) {
                 return Optional.ofNullable(cx.stagedTableBytes.get(table));
             }
@@ -233,13 +238,8 @@ final class SimtBandInputs {
             public Optional<String> profiled(IrExpr.Lookup lookup, IntFunction<String> checkedHere) {
                 return LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup).map(profile -> {
                     int bytes = GpuTarget.elementBytes(graph.kernel().tables().get(profile.table()).type());
-                    String index = checkedRows.get(lookup);
-                    if (index == null) {
-                        index = checkedHere.apply(profile.otherAxis());
-                        if (LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis()))) {
-                            checkedRows.put(lookup, index);
-                        }
-                    }
+                    // an index the step checked once for all my columns (an unconditional lookup's), else checked here
+                    String index = checkedRows.containsKey(lookup) ? checkedRows.get(lookup) : checkedHere.apply(profile.otherAxis());
                     String at = asm.register();
                     asm.emit("IMAD " + at + ", " + index + ", " + SimtAssembler.immediate((long) cx.lanes * GpuTarget.WARP * bytes) + ", "
                             + cx.profileLanes.get(profile)[c]);

@@ -266,11 +266,15 @@ final class SimtBandRings {
                 int bytes = GpuTarget.elementBytes(field.type());
                 String slot = laneSlot(ring, row);
                 String global = cx.fieldAddress(field, row, column);
+                // the row's loads first, then its stores, so that the loads are in flight together
+                String[] values = new String[cx.lanes];
                 for (int u = 0; u < cx.lanes; u++) {
-                    String value = asm.register(field.type());
+                    values[u] = asm.register(field.type());
+                    asm.emit("LDS" + SimtAssembler.width(field.type()) + " " + values[u] + ", " + SimtAssembler.address(slot, (long) WARP * u * bytes));
+                }
+                for (int u = 0; u < cx.lanes; u++) {
                     asm.emit("ISETP.LT.AND P2, PT, " + column + ", " + SimtAssembler.immediate(mapping.columns() - (long) WARP * u) + ", PT");
-                    asm.emit("P2", "LDS" + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(slot, (long) WARP * u * bytes));
-                    asm.emit("P2", "STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(global, (long) WARP * u * bytes) + ", " + value);
+                    asm.emit("P2", "STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(global, (long) WARP * u * bytes) + ", " + values[u]);
                 }
             }
         }, rows -> { });

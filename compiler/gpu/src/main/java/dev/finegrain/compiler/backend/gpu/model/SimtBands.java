@@ -19,8 +19,9 @@ import java.util.Map;
  * after the chunk the rows it finished go to global memory. The edge's tokens are the mechanism's {@link SimtSync} band
  * protocol. Inputs read in the lane's own column come from the mapping's input rings, copied a chunk ahead by
  * asynchronous copies (LDGSTS, waited for by DEPBAR at the next chunk's start) where the profile has them; other inputs
- * are read from global memory in the step, and so are sequences along the rows, which CUDA's steady steps load a step
- * ahead ({@link BandMapping#rowSequences}): the same values, a cost the model does not spell yet.
+ * are read from global memory in the step; sequences and tables as {@link SimtBandInputs} keeps them; folded fields as
+ * {@link SimtBandFolding} stores them. Where the kernel's reductions stream, one program serves both launches: each warp
+ * first reads the launch index (a global load CUDA's two kernels do not make) and the second launch's warps combine.
  */
 final class SimtBands {
 

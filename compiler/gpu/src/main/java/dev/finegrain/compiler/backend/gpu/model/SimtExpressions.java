@@ -52,6 +52,11 @@ final class SimtExpressions {
             return java.util.Optional.empty();
         }
 
+        /** Whether the schedule holds a lookup's index checked already, so that its loads need not be issued here. */
+        default boolean holdsCheckedIndex(IrExpr.Lookup lookup) {
+            return false;
+        }
+
         /** The shared byte where a lookup table's copy starts, where the schedule stages the table in shared memory. */
         default java.util.Optional<Integer> stagedTableByte(int table) {
             return java.util.Optional.empty();
@@ -208,7 +213,11 @@ final class SimtExpressions {
         switch (expr) {
             case IrExpr.Load load when isSequence(load) -> precomputed.computeIfAbsent(load, unused -> sequenceLoad(load));
             case IrExpr.Load load -> precomputed.computeIfAbsent(load, unused -> operands.load(load));
-            case IrExpr.Lookup l -> l.indices().forEach(this::preloadFields);
+            case IrExpr.Lookup l -> {
+                if (!operands.holdsCheckedIndex(l)) {
+                    l.indices().forEach(this::preloadFields);
+                }
+            }
             case IrExpr.Unary u -> preloadFields(u.operand());
             case IrExpr.Binary b -> {
                 preloadFields(b.left());
@@ -483,7 +492,7 @@ final class SimtExpressions {
     }
 
     String select(IrExpr.Select select) {
-        if (GlobalLayout.divides(select.whenTrue()) || GlobalLayout.divides(select.whenFalse())) {
+        if (GlobalLayout.mayFail(select.whenTrue()) || GlobalLayout.mayFail(select.whenFalse())) {
             return branchingSelect(select);
         }
         if (SimtAssembler.isWide(select.type())) {
@@ -498,7 +507,10 @@ final class SimtExpressions {
         return result;
     }
 
-    /** A select whose branches divide: only the lanes that take a branch evaluate it (a divergent branch). */
+    /**
+     * A select whose branches may fail the run (divide, or look a table up): only the lanes that take a branch evaluate
+     * it (a divergent branch), as the oracle evaluates only the taken one.
+     */
     private String branchingSelect(IrExpr.Select select) {
         String condition = lower(select.condition());
         String result = asm.register(select.type());

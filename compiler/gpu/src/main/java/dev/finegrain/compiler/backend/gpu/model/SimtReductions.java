@@ -69,6 +69,8 @@ final class SimtReductions {
                     asm.emit("SEL" + w() + " " + value + ", " + point + ", " + value + ", P0");
                     return;
                 }
+                // the point's row-major index in 32 bits, widened: the model's memory (1 GiB) holds fewer than 2^31 points,
+                // where CUDA multiplies in 64 bits
                 String index = asm.pair();
                 asm.emit("IMAD " + index + ", " + i + ", " + SimtAssembler.immediate(columns) + ", " + j + "   // my point, row-major");
                 asm.emit("MOV " + SimtAssembler.high(index) + ", RZ");

@@ -27,7 +27,9 @@ import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.along;
 import static dev.finegrain.dsl.Finegrain.max;
+import static dev.finegrain.dsl.Finegrain.select;
 import static dev.finegrain.dsl.Type.DOUBLE;
 import static dev.finegrain.dsl.Type.INT;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
@@ -66,6 +68,31 @@ class BandLanesModelTest {
             .state("u", DOUBLE, boundary(index("i").minus(index("j")).castTo(Type.DOUBLE).times(0.5)))
             .actor("average", "u", a -> a.read("u", -1, 0).plus(a.read("u", 0, -1)).times(0.5).plus(a.read("u", -1, -1).times(0.25)))
             .build();
+
+    /**
+     * A profiled lookup inside a select's branch (taken in some columns only) beside an unconditional one: only the
+     * unconditional lookup's index is checked once for all of a lane's columns; the branch's is checked where taken.
+     */
+    private static final Kernel BRANCH_LOOKUP = kernel("branch-lookup")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .input("a", INT, along("i"))
+            .input("b", INT, along("j"))
+            .table("sub", INT, 24, 24)
+            .state("h", INT, boundary(index("i").minus(index("j"))))
+            .actor("cell", "h", c -> max(c.read("h", -1, -1).plus(c.lookup("sub", c.read("a", 0), c.read("b", 0))),
+                    select(c.read("b", 0).greaterThan(11),
+                            c.lookup("sub", c.read("a", 0).plus(1).remainder(24), c.read("b", 0)).plus(c.read("h", -1, 0).dividedBy(2)),
+                            c.read("h", -1, 0).minus(3)),
+                    c.read("h", 0, -1).minus(3)))
+            .build();
+
+    @Test
+    void aLookupInABranchIsCheckedWhereTaken() {
+        for (int columns : new int[] {1, 2, 4}) {
+            assertAllVerified(HOPPER, BRANCH_LOOKUP, new int[] {70, 45}, lanes(columns));
+            assertAllVerified(HOPPER, BRANCH_LOOKUP, new int[] {130, 300}, lanes(columns));
+        }
+    }
 
     @Test
     void lanesOfSeveralColumnsMatchTheOracle() {
