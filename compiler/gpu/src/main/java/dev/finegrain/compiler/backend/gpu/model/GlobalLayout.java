@@ -111,32 +111,30 @@ final class GlobalLayout {
         paddedLayout = new Domain(extents);
     }
 
-    /** Whether an expression divides integers (whose divisor may be zero). */
     /**
      * Whether evaluating an expression may set the run's error word: it divides integers or looks a table up (an index
      * outside the table fails the run), anywhere inside, a lookup's indices included.
      */
     static boolean mayFail(IrExpr expr) {
-        return switch (expr) {
-            case IrExpr.Lookup l -> true;
-            case IrExpr.Binary b -> (b.operator() == BinaryOperator.DIV || b.operator() == BinaryOperator.REM)
-                    && b.type().isIntegral() || mayFail(b.left()) || mayFail(b.right());
-            case IrExpr.Unary u -> mayFail(u.operand());
-            case IrExpr.Select sel -> mayFail(sel.condition()) || mayFail(sel.whenTrue()) || mayFail(sel.whenFalse());
-            case IrExpr.Cast c -> mayFail(c.operand());
-            case IrExpr.Iterate it -> mayFail(it.count()) || mayFail(it.init()) || mayFail(it.body());
-            default -> false;
-        };
+        return mayFail(expr, true);
     }
 
+    /** Whether an expression divides integers (whose divisor may be zero), a lookup's indices included. */
     static boolean divides(IrExpr expr) {
+        return mayFail(expr, false);
+    }
+
+    /** An integer division anywhere inside, or (with {@code lookups}) a table lookup. */
+    private static boolean mayFail(IrExpr expr, boolean lookups) {
         return switch (expr) {
+            case IrExpr.Lookup l -> lookups || l.indices().stream().anyMatch(index -> mayFail(index, false));
             case IrExpr.Binary b -> (b.operator() == BinaryOperator.DIV || b.operator() == BinaryOperator.REM)
-                    && b.type().isIntegral() || divides(b.left()) || divides(b.right());
-            case IrExpr.Unary u -> divides(u.operand());
-            case IrExpr.Select sel -> divides(sel.condition()) || divides(sel.whenTrue()) || divides(sel.whenFalse());
-            case IrExpr.Cast c -> divides(c.operand());
-            case IrExpr.Iterate it -> divides(it.count()) || divides(it.init()) || divides(it.body());
+                    && b.type().isIntegral() || mayFail(b.left(), lookups) || mayFail(b.right(), lookups);
+            case IrExpr.Unary u -> mayFail(u.operand(), lookups);
+            case IrExpr.Select sel -> mayFail(sel.condition(), lookups) || mayFail(sel.whenTrue(), lookups)
+                    || mayFail(sel.whenFalse(), lookups);
+            case IrExpr.Cast c -> mayFail(c.operand(), lookups);
+            case IrExpr.Iterate it -> mayFail(it.count(), lookups) || mayFail(it.init(), lookups) || mayFail(it.body(), lookups);
             default -> false;
         };
     }
