@@ -169,7 +169,7 @@ final class SimtBandColumns {
                     throw new IllegalStateException("a row's profiled index reads only sequences along the rows: " + load);
                 })), cx.one, layout, mapping.target());
         for (dev.finegrain.compiler.ir.IrExpr.Lookup lookup : lookups) {
-            checkedRows.computeIfAbsent(lookup, unused -> expressions.checkedIndex(lookup, inputs.otherAxis(lookup)));
+            checkedRows.computeIfAbsent(lookup, unused -> expressions.tables().checkedIndex(lookup, inputs.otherAxis(lookup)));
         }
     }
 

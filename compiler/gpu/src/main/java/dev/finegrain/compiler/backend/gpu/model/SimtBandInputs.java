@@ -122,7 +122,7 @@ final class SimtBandInputs {
                 }
                 asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + value + ", RZ");
                 asm.emit("SHL " + address + ", " + cx.columns[c] + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
-                asm.emit(inDomain, SimtExpressions.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", "
+                asm.emit(inDomain, SimtTableReads.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", "
                         + SimtAssembler.address(address, cx.layout.fieldByte(field.id())) + "   // sequence '" + field.name() + "' at my column"
                         + (cx.lanes == 1 ? "" : " " + c) + ", for every step");
             }
@@ -140,7 +140,7 @@ final class SimtBandInputs {
         int bytes = GpuTarget.elementBytes(table.type());
         int mark = asm.mark();
         asm.comment("my column" + (cx.lanes == 1 ? "" : " " + c) + " of table '" + table.name() + "' at sequence '" + profile.sequence().name() + "', for every step");
-        String t = SimtExpressions.checkIndex(asm, cx.layout, profile.table(), profile.laneAxis(), cx.laneSequences.get(profile.sequence())[c]);
+        String t = SimtTableReads.checkIndex(asm, cx.layout, profile.table(), profile.laneAxis(), cx.laneSequences.get(profile.sequence())[c]);
         String x = asm.register();
         String flat = asm.register();
         String value = asm.register(table.type());
@@ -159,7 +159,7 @@ final class SimtBandInputs {
         }
         asm.emit("SHL " + flat + ", " + flat + ", " + SimtAssembler.immediate(Integer.numberOfTrailingZeros(bytes)));
         Integer staged = cx.stagedTableBytes.get(profile.table());
-        asm.emit((staged != null ? "LDS" : SimtExpressions.READ_ONLY_LOAD) + SimtAssembler.width(table.type()) + " " + value + ", "
+        asm.emit((staged != null ? "LDS" : SimtTableReads.READ_ONLY_LOAD) + SimtAssembler.width(table.type()) + " " + value + ", "
                 + SimtAssembler.address(flat, staged != null ? staged : cx.layout.tableByte(profile.table())));
         asm.emit("IMAD " + entry + ", " + x + ", " + SimtAssembler.immediate((long) cx.lanes * GpuTarget.WARP * bytes) + ", "
                 + cx.profileLanes.get(profile)[c]);

@@ -288,7 +288,7 @@ final class SimtBandStep {
             String address = asm.register();
             asm.emit("IADD " + address + ", " + cx.base + ", -" + cx.lane);
             asm.emit("SHL " + address + ", " + address + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
-            asm.emit(SimtExpressions.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + current + ", " + SimtAssembler.address(address, layout.fieldByte(field.id()))
+            asm.emit(SimtTableReads.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + current + ", " + SimtAssembler.address(address, layout.fieldByte(field.id()))
                     + "   // sequence '" + field.name() + "' at my row, loaded a step ahead from here on");
             rowAhead.put(field, current);
         }
@@ -304,7 +304,7 @@ final class SimtBandStep {
             asm.emit("P0", "MOV32I " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1));
             asm.emit("SHL " + row + ", " + row + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
             String value = asm.register(field.type());
-            asm.emit(SimtExpressions.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(row, layout.fieldByte(field.id()))
+            asm.emit(SimtTableReads.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(row, layout.fieldByte(field.id()))
                     + "   // for my next row, loaded while this step computes");
             next.put(field, value);
         }

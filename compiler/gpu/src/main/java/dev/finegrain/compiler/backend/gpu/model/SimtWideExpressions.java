@@ -29,9 +29,9 @@ final class SimtWideExpressions {
             case IrExpr.Const c -> c.type() == Type.DOUBLE ? asm.constant64(Double.doubleToRawLongBits(c.real()))
                     : asm.constant64(c.integral());
             case IrExpr.ParamVar p -> expressions.operands().param(p.param());
-            case IrExpr.Load load when expressions.isSequence(load) -> expressions.sequenceLoad(load);
+            case IrExpr.Load load when expressions.tables().isSequence(load) -> expressions.tables().sequenceLoad(load);
             case IrExpr.Load load -> expressions.operands().load(load);
-            case IrExpr.Lookup l -> expressions.lookup(l);
+            case IrExpr.Lookup l -> expressions.tables().lookup(l);
             case IrExpr.Accumulator a -> expressions.accumulator(a.slot());
             case IrExpr.Cast c -> cast(c);
             case IrExpr.Unary u -> unary(u);
