@@ -140,6 +140,36 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return graph.fields().stream().filter(f -> f.isSequence() && f.spans()[d] && !f.spans()[1 - d]).toList();
     }
 
+    /** The box of the domain a folded field keeps. */
+    public dev.finegrain.compiler.backend.KeptBox keptBox(IrField field) {
+        return dev.finegrain.compiler.backend.KeptBox.of(graph.kernel().keep(field.name()), sizes);
+    }
+
+    /**
+     * Whether a steady chunk's steps store a folded field's kept values: only for a box that spans every row (the last
+     * column), whose band would otherwise never be steady; any other box starts below row 0 (the last row, the final
+     * point), and a steady chunk lies above it.
+     */
+    public boolean steadyStoresKept(IrField field) {
+        return keptBox(field).first()[0] == 0;
+    }
+
+    /**
+     * The profiled lookups whose other index is the same in all of a lane's columns (a sequence along the rows), which
+     * every cell evaluates, in the actors' order: a step checks each index once, before its columns.
+     */
+    public List<dev.finegrain.compiler.ir.IrExpr.Lookup> rowLookups() {
+        List<dev.finegrain.compiler.ir.IrExpr.Lookup> lookups = new java.util.ArrayList<>();
+        for (var actor : graph.actors()) {
+            for (var lookup : LaneProfile.unconditionalLookups(actor.body())) {
+                LaneProfile.of(profiles, graph, laneSequences(), lookup)
+                        .filter(profile -> LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis())))
+                        .ifPresent(profile -> lookups.add(lookup));
+            }
+        }
+        return lookups;
+    }
+
     /** Whether an input read comes from its ring rather than from global memory. */
     public boolean staged(IrField field) {
         return inputRings.stream().anyMatch(ring -> ring.field().equals(field));

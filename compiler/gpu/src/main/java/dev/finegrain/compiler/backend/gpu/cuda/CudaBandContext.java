@@ -169,18 +169,14 @@ final class CudaBandContext {
                 + CudaNames.member(profile.sequence().name()) + (profile.laneAxis() == 0 ? "_first" : "");
     }
 
-    /** The box of the domain a folded field keeps. */
+    /** The box of the domain a folded field keeps ({@link BandMapping#keptBox}). */
     KeptBox keptBox(IrField field) {
-        return KeptBox.of(mapping.graph().kernel().keep(field.name()), fields.sizes());
+        return mapping.keptBox(field);
     }
 
-    /**
-     * Whether a steady chunk's steps store a folded field's kept values: only for a box that spans every row (the last
-     * column), whose band would otherwise never be steady; any other box starts below row 0 (the last row, the final
-     * point), and a steady chunk lies above it ({@code CudaBands.steadyChunk}).
-     */
+    /** Whether a steady chunk's steps store a folded field's kept values ({@link BandMapping#steadyStoresKept}). */
     boolean steadyStoresKept(IrField field) {
-        return keptBox(field).first()[0] == 0;
+        return mapping.steadyStoresKept(field);
     }
 
     /** A sequence input along the columns at my column {@code column}, read once per band. */

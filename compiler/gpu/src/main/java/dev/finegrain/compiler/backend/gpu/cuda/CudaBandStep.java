@@ -53,13 +53,7 @@ final class CudaBandStep {
         this.edge = mapping.edge();
         this.lanes = mapping.laneColumns();
         this.width = mapping.bandWidth();
-        this.rowLookups = new ArrayList<>();
-        for (var actor : graph.actors()) {
-            for (IrExpr.Lookup lookup : LaneProfile.unconditionalLookups(actor.body())) {
-                profileOf(lookup).filter(profile -> LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis())))
-                        .ifPresent(profile -> rowLookups.add(lookup));
-            }
-        }
+        this.rowLookups = mapping.rowLookups();
     }
 
     private java.util.Optional<LaneProfile> profileOf(IrExpr.Lookup lookup) {

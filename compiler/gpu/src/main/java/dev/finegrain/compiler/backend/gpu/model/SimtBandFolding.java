@@ -51,17 +51,12 @@ final class SimtBandFolding {
         return folding.folds(field);
     }
 
-    /** The box of the domain a folded field keeps. */
-    KeptBox keptBox(IrField field) {
-        return KeptBox.of(mapping.graph().kernel().keep(field.name()), mapping.sizes());
+    private KeptBox keptBox(IrField field) {
+        return mapping.keptBox(field);
     }
 
-    /**
-     * Whether a steady chunk's steps store a folded field's kept values: only for a box that spans every row (the last
-     * column); any other box starts below row 0, and a steady chunk lies above it ({@link #steadyTests}).
-     */
-    boolean steadyStoresKept(IrField field) {
-        return keptBox(field).first()[0] == 0;
+    private boolean steadyStoresKept(IrField field) {
+        return mapping.steadyStoresKept(field);
     }
 
     /** ANDs into P0 what a steady chunk needs of the folded fields: it lies above every kept box that starts below row 0. */

@@ -8,7 +8,6 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.TableSpec;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -175,15 +174,7 @@ final class SimtBandInputs {
      * every cell evaluates, in the actors' order: a step of lanes of several columns checks each once ({@link #operands}).
      */
     List<IrExpr.Lookup> rowLookups() {
-        List<IrExpr.Lookup> lookups = new ArrayList<>();
-        for (var actor : graph.actors()) {
-            for (IrExpr.Lookup lookup : LaneProfile.unconditionalLookups(actor.body())) {
-                LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup)
-                        .filter(profile -> LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis())))
-                        .ifPresent(profile -> lookups.add(lookup));
-            }
-        }
-        return lookups;
+        return mapping.rowLookups();
     }
 
     /** The axis of a profiled lookup that the step indexes. */
