@@ -28,13 +28,17 @@
 #               on the band edge may be a ring of at least 512 rows (EdgeRing: 4096², eight laps; 3000x200, two or three)
 #   folded-speed  needleman-wunsch-seq and smith-waterman-seq folded at 16384 and 32768 (tiny-lock, 1 and 4 columns
 #               per lane), and, with FOLD_JAR, its nw-seq-whole (the same alignment, every score stored) at 16384
+#   byte        needleman-wunsch-byte (the reference declared Storage.BYTE: 5 bytes a cell) at BYTE_SIZES (default 16384:
+#               the persistent bands with 2, 4 and 8 columns per lane, tiny-lock, and data-parallel:16) beside
+#               needleman-wunsch's best band there, and checked under every schedule and mechanism at sizes whose
+#               padded rows start at each byte of a word
 #   bundles     every bundle under BUNDLES (default target/bundles), each exported elsewhere with finegrain export and
 #               carried here; merge its rows where Java is with finegrain compare KERNEL --results bundle-results.json
 #   baseline    needleman-wunsch at 16384² as Rodinia structures it (data-parallel:16), per-tile lock-dataflow and the
 #               persistent bands (1 and 4 columns per lane), tiny-lock: the rows to set beside the rodinia step's
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
 #   bench/cuda/gpu-run.sh [samples] [validation] [validation-more] [validation-persistent] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
-#                         [sequences] [lanes] [folded] [folded-speed] [baseline] [bundles]
+#                         [sequences] [lanes] [folded] [folded-speed] [baseline] [byte] [bundles]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
 set -uo pipefail
@@ -145,6 +149,14 @@ fi
 if [[ " $steps " == *" baseline "* ]]; then
   SCHEDULES=data-parallel:16,lock-dataflow,lock-dataflow:persistent,lock-dataflow:persistent:columns=4 MECHANISMS=tiny-lock \
     run_set baseline needleman-wunsch 16384
+fi
+if [[ " $steps " == *" byte "* ]]; then
+  # padded rows of 257, 601, 64, 66 and 203 bytes: a band's first column at every place in a word
+  SCHEDULES=wavefront,data-parallel:16,dynamic-dataflow:16,lock-dataflow,lock-dataflow:persistent,lock-dataflow:persistent:columns=2,lock-dataflow:persistent:columns=4,lock-dataflow:persistent:columns=8 \
+    MECHANISMS=tiny-lock,acquire-release run_set byte-check needleman-wunsch-byte 256,1000x600,100x63,100x65,300x202
+  SCHEDULES=lock-dataflow:persistent:columns=2,lock-dataflow:persistent:columns=4,lock-dataflow:persistent:columns=8,data-parallel:16 \
+    MECHANISMS=tiny-lock run_set byte needleman-wunsch-byte "${BYTE_SIZES:-16384}"
+  SCHEDULES=lock-dataflow:persistent:columns=4 MECHANISMS=tiny-lock run_set byte needleman-wunsch "${BYTE_SIZES:-16384}"
 fi
 if [[ " $steps " == *" bundles "* ]]; then
   # bundles exported on another machine (a size whose oracle takes minutes: 65536² takes 8 on two cores), carried here

@@ -30,6 +30,8 @@ import static dev.finegrain.dsl.Finegrain.param;
 public final class Sample02NeedlemanWunsch {
 
     public static final String NAME = "needleman-wunsch";
+    /** The same alignment with its reference declared {@link Storage#BYTE}: 5 bytes a cell where ints take 8. */
+    public static final String BYTE_NAME = "needleman-wunsch-byte";
     public static final int PENALTY = 10;
 
     private Sample02NeedlemanWunsch() {}
@@ -43,7 +45,7 @@ public final class Sample02NeedlemanWunsch {
      * {@link Storage#BYTE} the jvm backend keeps it in bytes and reads 5 bytes a cell where ints take 8.
      */
     public static Kernel definition(Storage referenceStorage) {
-        return kernel(NAME)
+        return kernel(referenceStorage == Storage.BYTE ? BYTE_NAME : NAME)
                 .domain(dim("i", "rows"), dim("j", "cols"))
                 .param("penalty", INT)
                 .input("reference", INT, referenceStorage)
@@ -67,6 +69,15 @@ public final class Sample02NeedlemanWunsch {
             }
         }
         return kernel.invocation().sizes(sizes).param("penalty", PENALTY).input("reference", reference).build();
+    }
+
+    /** The kernel with its reference in bytes: every backend but the GPU model keeps it a byte a cell. */
+    public static LibraryKernel byteEntry() {
+        return new LibraryKernel(definition(Storage.BYTE), "needleman-wunsch with its reference declared Storage.BYTE",
+                "The same alignment as needleman-wunsch, its BLOSUM62 reference (-4 to 11) declared to fit a byte: the jvm and"
+                        + " cuda backends keep it a byte a cell, so a cell moves 5 bytes (the reference read, the score written)"
+                        + " where ints move 8; the GPU model keeps it a word a cell, as its ISA loads whole words.",
+                Sample02NeedlemanWunsch::inputs, List.of(new int[] {64, 64}, new int[] {256, 256}, new int[] {512, 512}));
     }
 
     public static LibraryKernel entry() {

@@ -13,6 +13,7 @@ public final class SampleLibrary implements KernelLibrary {
         return List.of(
                 Sample01Chain.entry(),
                 Sample02NeedlemanWunsch.entry(),
+                Sample02NeedlemanWunsch.byteEntry(),
                 Sample03SmithWaterman.entry(),
                 Sample04LongestCommonSubsequence.entry(),
                 Sample05EfficiencyLoop.entry(),

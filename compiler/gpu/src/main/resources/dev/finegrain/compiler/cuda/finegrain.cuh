@@ -293,7 +293,7 @@ __device__ __forceinline__ void ring_arrive(unsigned* ring, unsigned tiles, unsi
 // ---- what the host harness knows of a variant --------------------------------------------------------------------
 struct FgField {
     const char* name;
-    int element_bytes;      // 4 for int and bool, 8 for long and double
+    int element_bytes;      // 1 for a byte input (Storage.BYTE), 4 for int and bool, 8 for long and double
     int is_state;           // state fields are written; inputs only read
     int rank;
     long long extent[3];    // of the padded copy, per dimension

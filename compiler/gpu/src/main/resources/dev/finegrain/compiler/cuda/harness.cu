@@ -153,7 +153,9 @@ int main(int argc, char** argv) {
         const bool folded = field.folded != 0;
         size_t bytes = (size_t) ((folded ? field.frame_elements : padded(field)) * field.element_bytes);
         host[k] = read_file(inputs + "/" + field.name + (folded ? ".frame.bin" : ".bin"), bytes, true);
-        check(cudaMalloc(&buffers[k], bytes), "cudaMalloc");
+        // rounded up to whole 16-byte words: a band copies a byte input's rows in whole aligned words, the last of
+        // which may reach past the array's last byte
+        check(cudaMalloc(&buffers[k], (bytes + 15) / 16 * 16), "cudaMalloc");
     }
     std::vector<char> param_bytes = read_file(inputs + "/params.bin", (size_t) info->param_count * 8, true);
     std::vector<long long> params(info->param_count + 1);

@@ -64,15 +64,56 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
      * A ring of rows of one field, the band's columns each, in a warp's shared memory; row r sits at r mod rows.
      *
      * @param stride      elements from one row to the next: the band's width, plus one when lanes own several columns,
-     *                    so that 32 lanes, each on its own row, hit 32 different banks
+     *                    so that 32 lanes, each on its own row, hit 32 different banks; for a ring of bytes, the band's
+     *                    width plus a word ({@link #byteRingStride})
      * @param offsetBytes where it starts in the warp's part of dynamic shared memory
      * @param lowestRowBack the smallest row offset back the reads take (negative for rows below), for inputs
      * @param highestRowBack the largest
+     * @param elementBytes the bytes of one element: the field's in device memory ({@link DeviceStorage})
      */
-    public record Ring(IrField field, int rows, int stride, int offsetBytes, int lowestRowBack, int highestRowBack) {
+    public record Ring(IrField field, int rows, int stride, int offsetBytes, int lowestRowBack, int highestRowBack, int elementBytes) {
         public int bytes() {
-            return rows * stride * GpuTarget.elementBytes(field.type());
+            return rows * stride * elementBytes;
         }
+
+        /**
+         * Whether the ring holds a byte input as bytes. A copy to shared memory moves 4, 8 or 16 aligned bytes, and a
+         * band's first column lies anywhere in a word of a padded row, so the warp copies each row's band in whole words
+         * from the word holding its first column, and column e of row r sits at {@link #byteShift} of r plus e.
+         */
+        public boolean packsBytes() {
+            return elementBytes == 1;
+        }
+    }
+
+    /**
+     * Bytes per row of a byte ring: the band's width and the word its first column may be shifted into, and one word
+     * more where that keeps the lanes, each on its own row, off one bank. Lane l reads byte {@code l * laneColumns} of
+     * row s - l, so with 4 or more columns the step from lane to lane is {@code laneColumns / 4} words less a row's words,
+     * which must be odd for 32 lanes to meet 32 banks (4 columns in 33 words would put all 32 on one); with one column
+     * four lanes share a word and 10 words a row leave at most two lanes on a bank where 9 leave three. Over every
+     * row shift, this is the least worst-case conflict of the strides up to 8 words longer.
+     */
+    public static int byteRingStride(int laneColumns) {
+        int words = GpuTarget.WARP * laneColumns / 4 + 1;
+        if (laneColumns == 1 || (laneColumns >= 4 && (laneColumns / 4 - words) % 2 == 0)) {
+            words++;
+        }
+        return 4 * words;
+    }
+
+    /**
+     * Where, in its word, the first column of band b's row {@code r} lies in a byte field's padded array of rows of
+     * {@code extent} elements whose domain starts {@code haloRows} rows down and {@code haloColumns} columns in: the
+     * band's first column is a multiple of 4 (its width is), so only the row decides it, and only through the
+     * extent mod 4. An expression of {@code row}.
+     */
+    public static String byteShift(String row, int haloRows, long extent, int haloColumns) {
+        long step = extent & 3;
+        if (step == 0) {
+            return String.valueOf(haloColumns & 3);
+        }
+        return "(((" + row + ") + " + haloRows + ")" + (step == 1 ? "" : " * " + step) + " + " + haloColumns + ") & 3";
     }
 
     /** Columns in a band: a warp's lanes, each with its {@link #laneColumns}. */
@@ -341,7 +382,9 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("edge:       ").append(edgeText()).append('\n');
         for (Ring ring : inputRings) {
             text.append("input:      ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
-                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied a chunk ahead (cp.async)\n");
+                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied a chunk ahead (cp.async)")
+                    .append(ring.packsBytes() ? ", a byte each, in whole words from the word holding the band's first column" : "")
+                    .append('\n');
         }
         for (Ring ring : outputRings) {
             text.append("output:     ").append(ring.field().name()).append(": a ring of ").append(ring.rows())

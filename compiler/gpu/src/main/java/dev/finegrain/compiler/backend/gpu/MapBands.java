@@ -62,7 +62,7 @@ final class MapBands {
         int bands = Math.ceilDiv(sizes[1], WARP * laneColumns);
         List<BandMapping.Ring> inputRings = new ArrayList<>();
         List<BandMapping.Ring> outputRings = new ArrayList<>();
-        int ringBytes = rings(graph, target, BandMapping.ringStride(laneColumns), inputRings, outputRings, BandFolding.foldedFields(graph));
+        int ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph));
         List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
         int warpBytes = profiles.isEmpty() ? ringBytes : profiles.getLast().offsetBytes() + profiles.getLast().bytes();
         int[] history = new int[graph.fields().size()];
@@ -194,8 +194,9 @@ final class MapBands {
      * the bodies read only in the lane's own column, within the ring's reach, where the machine copies asynchronously;
      * an output ring for every state field an actor writes and the band does not fold.
      */
-    private static int rings(KernelGraph graph, GpuTarget target, int stride, List<BandMapping.Ring> inputRings,
+    private static int rings(KernelGraph graph, GpuTarget target, int laneColumns, List<BandMapping.Ring> inputRings,
                              List<BandMapping.Ring> outputRings, List<IrField> folded) {
+        int stride = BandMapping.ringStride(laneColumns);
         int offset = 0;
         if (target.asyncCopy()) {
             for (IrField field : graph.fields()) {
@@ -218,7 +219,10 @@ final class MapBands {
                 }
                 // the ring holds the 63 rows a chunk spans, their reach and the next chunk's 32
                 if (read[0] && ownColumn[0] && 63 + (highest[0] - lowest[0]) + 32 <= BandMapping.INPUT_RING_ROWS) {
-                    BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.INPUT_RING_ROWS, stride, offset, lowest[0], highest[0]);
+                    boolean bytes = DeviceStorage.packsBytes(graph, field, target);
+                    BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.INPUT_RING_ROWS,
+                            bytes ? BandMapping.byteRingStride(laneColumns) : stride, offset, lowest[0], highest[0],
+                            DeviceStorage.elementBytes(graph, field, target));
                     inputRings.add(ring);
                     offset += ring.bytes();
                 }
@@ -227,7 +231,8 @@ final class MapBands {
         for (int actorId : graph.actorOrder()) {
             IrField field = graph.field(graph.actor(actorId).writes());
             if (!folded.contains(field) && outputRings.stream().noneMatch(ring -> ring.field().equals(field))) {
-                BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.OUTPUT_RING_ROWS, stride, offset, 0, 0);
+                BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.OUTPUT_RING_ROWS, stride, offset, 0, 0,
+                        GpuTarget.elementBytes(field.type()));
                 outputRings.add(ring);
                 offset += ring.bytes();
             }

@@ -44,10 +44,14 @@ public final class GpuGoldenCatalog {
 
     /** Needleman-Wunsch as the pass goldens define it, under another name. */
     private static Kernel.Builder nw(String name) {
+        return nw(name, dev.finegrain.dsl.Storage.NATURAL);
+    }
+
+    private static Kernel.Builder nw(String name, dev.finegrain.dsl.Storage referenceStorage) {
         return kernel(name)
                 .domain(dim("i", "rows"), dim("j", "cols"))
                 .param("penalty", INT)
-                .input("reference", INT)
+                .input("reference", INT, referenceStorage)
                 .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
                 .actor("cell", "score", a -> max(
                         a.read("score", -1, -1).plus(a.read("reference", 0, 0)),
@@ -163,6 +167,7 @@ public final class GpuGoldenCatalog {
             entry(nwSequences()),
             entry(GoldenKernels.needlemanWunsch()),
             entry(nw("nw-private").channelPolicy(ChannelPolicy.PRIVATE).build()),
+            entry(nw("nw-byte", dev.finegrain.dsl.Storage.BYTE).build()),
             entry(chain("chain").build()),
             entry(chain("chain-warp-shared").warpShared(32).build()),
             entry(smooth()),

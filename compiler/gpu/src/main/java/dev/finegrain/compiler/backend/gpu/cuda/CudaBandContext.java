@@ -191,8 +191,14 @@ final class CudaBandContext {
 
     /** Where row {@code row} (an expression) of a ring holds my column {@code c}. */
     String ringSlot(BandMapping.Ring ring, String row, int c) {
-        String at = "(" + row + " & " + (ring.rows() - 1) + ") * " + ring.stride() + " + ";
+        String at = "(" + row + " & " + (ring.rows() - 1) + ") * " + ring.stride() + " + "
+                + (ring.packsBytes() ? "(" + byteShift(row) + ") + " : "");
         return mapping.laneColumns() == 1 ? at + "lane" : at + "lane * " + mapping.laneColumns() + " + " + c;
+    }
+
+    /** Where the band's first column of row {@code row} lies in the first word a byte ring copied of it. */
+    String byteShift(String row) {
+        return BandMapping.byteShift(row, fields.halo().low()[0], fields.extent(1), fields.halo().low()[1]);
     }
 
     /** A warp's ring of a field: {@code in} for an input, {@code out} for a state field. */

@@ -142,10 +142,10 @@ final class CudaBands {
         }
         out.open("for (int base = 0; base < " + mapping.stepsPerBand() + "; base += 32)");
         if (!mapping.inputRings().isEmpty()) {
-            out.line("fg::cp_async_wait_all();   // this chunk's input rows have landed" + (lanes == 1
+            out.line("fg::cp_async_wait_all();   // this chunk's input rows have landed" + (!sharesCopies()
                     ? " (each lane copies and reads its own column)" : ", those this lane copied"));
         }
-        if (lanes > 1) {
+        if (sharesCopies()) {
             out.line("__syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows");
         }
         if (!mapping.inputRings().isEmpty()) {
@@ -280,8 +280,10 @@ final class CudaBands {
         out.line("extern __shared__ __align__(16) unsigned char fg_smem[];");
         out.line("unsigned char* const my_smem = fg_smem + warp * " + mapping.warpSharedBytes() + ";");
         for (BandMapping.Ring ring : mapping.inputRings()) {
-            out.line(cx.type(ring.field()) + "* const " + CudaBandContext.ring(ring.field(), "in") + " = (" + cx.type(ring.field()) + "*) (my_smem + "
-                    + ring.offsetBytes() + ");   // [" + ring.rows() + "][" + ring.stride() + "] input '" + ring.field().name() + "', my band's columns");
+            String type = ring.packsBytes() ? "signed char" : cx.type(ring.field());
+            out.line(type + "* const " + CudaBandContext.ring(ring.field(), "in") + " = (" + type + "*) (my_smem + "
+                    + ring.offsetBytes() + ");   // [" + ring.rows() + "][" + ring.stride() + "] input '" + ring.field().name() + "', my band's columns"
+                    + (ring.packsBytes() ? ", a byte each, row r's first column " + cx.byteShift("r") + " bytes in" : ""));
         }
         for (BandMapping.Ring ring : mapping.outputRings()) {
             out.line(cx.type(ring.field()) + "* const " + CudaBandContext.ring(ring.field(), "out") + " = (" + cx.type(ring.field()) + "*) (my_smem + "
@@ -316,10 +318,22 @@ final class CudaBands {
         }
     }
 
+    /**
+     * Whether a lane reads values another lane wrote into shared memory (columns of several lanes, or a ring of bytes
+     * copied in words), so that the warp meets after its copies land and before a chunk's copies overwrite a row.
+     */
+    private boolean sharesCopies() {
+        return lanes > 1 || mapping.inputRings().stream().anyMatch(BandMapping.Ring::packsBytes);
+    }
+
     /** Starts the copies of rows {@code from} to {@code to} (clamped to the padded field) of an input ring. */
     private void stage(BandMapping.Ring ring, String from, String to) {
         int low = -fields.halo().low()[0];
         int high = mapping.rows() - 1 + fields.halo().high()[0];
+        if (ring.packsBytes()) {
+            stageBytes(ring, from, to, low, high);
+            return;
+        }
         String bytes = GpuTarget.elementBytes(ring.field().type()) + ");";
         if (lanes == 1) {
             out.open("if (j < " + mapping.columns() + ")");
@@ -338,6 +352,27 @@ final class CudaBands {
         out.open("if (band * " + width + " + e < " + mapping.columns() + ")");
         out.line("fg::cp_async(&" + CudaBandContext.ring(ring.field(), "in") + "[(r & " + (ring.rows() - 1) + ") * " + ring.stride() + " + e], &f."
                 + CudaNames.member(ring.field().name()) + "[" + fields.index(new String[] {"r", "band * " + width + " + e"}) + "], " + bytes);
+        out.close();
+        out.close();
+        out.close();
+    }
+
+    /**
+     * A byte ring's rows: the lanes copy each row's band together in whole aligned words (a copy moves 4, 8 or 16 bytes),
+     * from the word holding the band's first column, one word past its width so that the last column is in; a word
+     * that starts past the array's end is not copied (the harness rounds every array up to 16 bytes).
+     */
+    private void stageBytes(BandMapping.Ring ring, String from, String to, int low, int high) {
+        int words = width / 4 + 1;
+        String field = "f." + CudaNames.member(ring.field().name());
+        out.line(UNROLL_COPIES);
+        out.open("for (int r = max(" + from + ", " + low + "); r <= min(" + to + ", " + high + "); r++)");
+        out.line("const long long first = (" + fields.index(new String[] {"r", "band * " + width}) + ") & ~3ll;   // the word holding the band's first column");
+        out.line("#pragma unroll");
+        out.open("for (int e = lane; e < " + words + "; e += 32)");
+        out.open("if (first + 4 * e < " + fields.paddedLength() + "ll)");
+        out.line("fg::cp_async(&" + CudaBandContext.ring(ring.field(), "in") + "[(r & " + (ring.rows() - 1) + ") * " + ring.stride()
+                + " + 4 * e], &" + field + "[first + 4 * e], 4);");
         out.close();
         out.close();
         out.close();

@@ -1,6 +1,8 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.gpu.CommonHalo;
+import dev.finegrain.compiler.backend.gpu.DeviceStorage;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.TableSpec;
@@ -67,6 +69,24 @@ record CudaFields(KernelGraph graph, int[] sizes, CommonHalo halo) {
         return linear;
     }
 
+    /**
+     * Whether {@code field} lies in device memory a byte an element ({@link DeviceStorage}): a byte input, on every CUDA
+     * target (each loads bytes, {@link CudaLowering#target}), so one bundle's inputs serve every architecture.
+     */
+    static boolean packsBytes(KernelGraph graph, IrField field) {
+        return DeviceStorage.declaredBytes(graph, field);
+    }
+
+    /** The C type of one element of {@code field} in device memory. */
+    static String elementType(KernelGraph graph, IrField field) {
+        return packsBytes(graph, field) ? "signed char" : CudaExpressions.type(field.type());
+    }
+
+    /** The bytes of one element of {@code field} in device memory. */
+    static int elementBytes(KernelGraph graph, IrField field) {
+        return packsBytes(graph, field) ? 1 : GpuTarget.elementBytes(field.type());
+    }
+
     /** The {@code Fields} struct: one device pointer per field, inputs const, then one per lookup table. */
     void emitStruct(CudaWriter out) {
         out.comment("one device array per field, the domain padded by the common halo, row-major"
@@ -74,8 +94,9 @@ record CudaFields(KernelGraph graph, int[] sizes, CommonHalo halo) {
                         ? " (a sequence as given, along its own dimensions); then each lookup table" : ""));
         out.open("struct Fields");
         for (IrField field : graph.fields()) {
-            out.line((field.isInput() ? "const " : "") + CudaExpressions.type(field.type()) + "* " + CudaNames.member(field.name())
-                    + ";   // " + (field.isSequence() ? "sequence input" : field.isInput() ? "input" : "state") + " field '" + field.name() + "'");
+            out.line((field.isInput() ? "const " : "") + elementType(graph, field) + "* " + CudaNames.member(field.name())
+                    + ";   // " + (field.isSequence() ? "sequence input" : field.isInput() ? "input" : "state") + " field '" + field.name() + "'"
+                    + (packsBytes(graph, field) ? ", a byte an element" : ""));
         }
         for (TableSpec table : graph.kernel().tables()) {
             out.line("const " + CudaExpressions.type(table.type()) + "* " + CudaNames.member(table.name()) + ";   // lookup table '"

@@ -23,7 +23,7 @@ import java.util.Map;
 
 /**
  * The files the host harness reads and writes, little endian: {@code <field>.bin} each field's padded array (inputs,
- * and state fields with their halos filled), {@code params.bin} one 8-byte slot per param (integers sign-extended,
+ * a byte input a byte an element, and state fields with their halos filled), {@code params.bin} one 8-byte slot per param (integers sign-extended,
  * doubles as their bits, bools 0 or 1), and each state field's domain (the oracle's expected values, or the GPU's).
  */
 final class CudaFiles {
@@ -38,10 +38,12 @@ final class CudaFiles {
      */
     static void writeInputs(Path folder, KernelGraph graph, Invocation invocation, boolean stateWhole) throws IOException {
         Files.createDirectories(folder);
+        invocation.checkStorage();   // a byte input's values are narrowed below: one that no longer fits is refused, not wrapped
         Object[] padded = CommonHaloArrays.of(graph, invocation, stateWhole);
         for (IrField field : graph.fields()) {
             if (stateWhole || !field.isState()) {
-                write(folder.resolve(field.name() + ".bin"), padded[field.id()]);
+                write(folder.resolve(field.name() + ".bin"), CudaFields.packsBytes(graph, field)
+                        ? narrowed((int[]) padded[field.id()]) : padded[field.id()]);
             }
         }
         if (graph.rank() == 2) {
@@ -64,6 +66,15 @@ final class CudaFiles {
             };
         }
         write(folder.resolve("params.bin"), slots);
+    }
+
+    /** A byte input's padded values (each checked to fit) as the bytes the device holds. */
+    private static byte[] narrowed(int[] values) {
+        byte[] bytes = new byte[values.length];
+        for (int k = 0; k < values.length; k++) {
+            bytes[k] = (byte) values[k];
+        }
+        return bytes;
     }
 
     /**
@@ -186,12 +197,17 @@ final class CudaFiles {
                 int end = Math.min(length, start + CHUNK);
                 buffer.clear();
                 switch (array) {
+                    case byte[] bytes -> buffer.put(bytes, start, end - start);
                     case int[] ints -> buffer.asIntBuffer().put(ints, start, end - start);
                     case long[] longs -> buffer.asLongBuffer().put(longs, start, end - start);
                     case double[] doubles -> buffer.asDoubleBuffer().put(doubles, start, end - start);
                     default -> throw new IllegalArgumentException("not a field array: " + array.getClass());
                 }
-                int bytes = (end - start) * (array instanceof int[] ? 4 : 8);
+                int bytes = (end - start) * switch (array) {
+                    case byte[] b -> 1;
+                    case int[] i -> 4;
+                    default -> 8;
+                };
                 out.write(buffer.array(), 0, bytes);
             }
         }

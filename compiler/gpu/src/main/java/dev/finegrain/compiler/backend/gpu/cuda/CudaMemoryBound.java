@@ -1,14 +1,13 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.MemoryBound;
-import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.KernelGraph;
 
 import java.util.Map;
 
 /**
  * A CUDA row's memory bound ({@link MemoryBound}): the least bytes a point moves in the GPU targets' storage (4 bytes,
- * 8 for long and double; none for a field the row's mapping folds) against the copy bandwidth the harness timed in the same run ({@code copy_gbps}). For rows
+ * 8 for long and double, 1 for a byte input; none for a field the row's mapping folds) against the copy bandwidth the harness timed in the same run ({@code copy_gbps}). For rows
  * run here and for rows an exported bundle's harness wrote, which the merge annotates.
  */
 public final class CudaMemoryBound {
@@ -19,12 +18,12 @@ public final class CudaMemoryBound {
     private CudaMemoryBound() {}
 
     public static long bytesPerPoint(KernelGraph graph) {
-        return MemoryBound.bytesPerPoint(graph, field -> GpuTarget.elementBytes(field.type()));
+        return MemoryBound.bytesPerPoint(graph, field -> CudaFields.elementBytes(graph, field));
     }
 
     /** The same where the fields named {@code folded} are folded: they move no bytes per point. */
     public static long bytesPerPoint(KernelGraph graph, java.util.Collection<String> folded) {
-        return MemoryBound.bytesPerPoint(graph, field -> folded.contains(field.name()) ? 0 : GpuTarget.elementBytes(field.type()));
+        return MemoryBound.bytesPerPoint(graph, field -> folded.contains(field.name()) ? 0 : CudaFields.elementBytes(graph, field));
     }
 
     /**

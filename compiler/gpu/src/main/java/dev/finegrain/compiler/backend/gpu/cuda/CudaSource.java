@@ -96,7 +96,7 @@ public record CudaSource(String id, String text) {
                 halo[d] = !spanned || field.isSequence() ? 0 : fields.halo().low()[d];
                 size[d] = !spanned ? 1 : fields.sizes()[d];
             }
-            out.line("{\"" + field.name() + "\", " + (field.type() == Type.LONG || field.type() == Type.DOUBLE ? 8 : 4) + ", "
+            out.line("{\"" + field.name() + "\", " + CudaFields.elementBytes(graph, field) + ", "
                     + (field.isState() ? 1 : 0) + ", " + fields.rank() + ", " + triple(extent) + ", " + triple(halo) + ", "
                     + triple(size) + (folding.folds(field) ? ", " + fields.frameElements() + ", 1" : "") + "},");
         }
@@ -154,7 +154,7 @@ public record CudaSource(String id, String text) {
         for (int k = 0; k < fieldList.size(); k++) {
             IrField field = fieldList.get(k);
             init.append(k == 0 ? "" : ", ").append("(").append(field.isInput() ? "const " : "")
-                    .append(CudaExpressions.type(field.type())).append("*) buffers[").append(k).append("]");
+                    .append(CudaFields.elementType(graph, field)).append("*) buffers[").append(k).append("]");
         }
         for (int t = 0; t < graph.kernel().tables().size(); t++) {
             init.append(", (const ").append(CudaExpressions.type(graph.kernel().tables().get(t).type())).append("*) buffers[")

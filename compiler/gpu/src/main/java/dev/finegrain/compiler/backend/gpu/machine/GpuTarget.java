@@ -47,6 +47,9 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * @param defaultMutexSource          where that choice comes from, for {@code show --gpu-plan}
  * @param dpx                         Hopper's DPX instructions: an int max of a sum in one instruction
  *                                    ({@link dev.finegrain.compiler.backend.gpu.DpxForms})
+ * @param byteLoads                   loads of one byte, sign-extended: an input declared {@link dev.finegrain.dsl.Storage#BYTE}
+ *                                    lies in device memory a byte an element ({@link dev.finegrain.compiler.backend.gpu.DeviceStorage});
+ *                                    every real GPU has them, the model's ISA loads whole words only
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
@@ -54,7 +57,7 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                         boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy,
                         boolean lockBox, boolean cooperativeLaunch, GridBarrier defaultGridBarrier,
                         String defaultGridBarrierSource, boolean nanosleep, dev.finegrain.dsl.Mutex defaultMutex,
-                        String defaultMutexSource, boolean dpx) {
+                        String defaultMutexSource, boolean dpx, boolean byteLoads) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -75,6 +78,6 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                 GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
                 "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine",
                 profile.hasNanosleep(), dev.finegrain.dsl.Mutex.fromCliName(profile.defaultMutex()).orElseThrow(),
-                "profile " + profile.name() + "'s default.mutex", profile.hasDpx());
+                "profile " + profile.name() + "'s default.mutex", profile.hasDpx(), false);
     }
 }

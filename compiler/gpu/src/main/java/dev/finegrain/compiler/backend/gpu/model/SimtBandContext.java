@@ -100,7 +100,7 @@ final class SimtBandContext {
     String ringSlot(BandMapping.Ring ring, String row) {
         String at = asm.register();
         asm.emit("LOP.AND " + at + ", " + row + ", " + SimtAssembler.immediate(ring.rows() - 1));
-        asm.emit("IMAD " + at + ", " + at + ", " + SimtAssembler.immediate((long) ring.stride() * GpuTarget.elementBytes(ring.field().type()))
+        asm.emit("IMAD " + at + ", " + at + ", " + SimtAssembler.immediate((long) ring.stride() * ring.elementBytes())
                 + ", " + ringColumns.get(ring.field()));
         return at;
     }
