@@ -19,8 +19,7 @@ import java.util.Optional;
 /**
  * The entry to the GPU mapping: checks what every GPU mapping needs of a kernel (1D, 2D or 3D domains, dependences
  * that point backwards in every dimension for the tiles, or in 2D that a wavefront's diagonals order), then maps the plan with its
- * schedule's mapping. Lock-dataflow takes 1D and 2D domains only ({@link #unmappableLockDataflow}). Emitters take
- * the result and only spell it.
+ * schedule's mapping. Emitters take the result and only spell it.
  */
 public final class GpuMapper {
 
@@ -100,21 +99,6 @@ public final class GpuMapper {
         return GpuWaits.unsupported(policy, target);
     }
 
-    /**
-     * Why lock-dataflow (per-point tokens, or persistent bands) cannot take this kernel's domain, whatever the
-     * mechanism, if it cannot. Its tiles give each thread one word of a 2D tile whose rows are a warp wide, and every
-     * mechanism's token addressing, warp distances and lock-bit budget are built on that shape; a 3D form (tokens on
-     * a tile's three incoming faces) would redo each of them, while wavefront and data-parallel already cover 3D.
-     */
-    public static Optional<String> unmappableLockDataflow(KernelGraph graph) {
-        if (graph.rank() == 3) {
-            return Optional.of("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose"
-                    + " rows are a warp wide); " + graph.name() + " has 3 dimensions: use wavefront or dataParallel(tile),"
-                    + " which the GPU targets take in 3D");
-        }
-        return Optional.empty();
-    }
-
     /** Which schedule takes a dependence the tiles cannot: the wavefront along the hyperplane the analysis found, if any. */
     private static String skewedWavefront(KernelGraph graph) {
         return graph.hyperplaneIfFound().map(hyperplane -> ", which the wavefront along hyperplane "
@@ -147,9 +131,8 @@ public final class GpuMapper {
                     .or(() -> MapWavefront.unsupportedBarrier(wavefront, target));
             case DataParallelPlan dataParallel -> Optional.empty();
             case DynamicDataflowPlan dynamic -> MapDynamicDataflow.unsupported(dynamic, target);
-            case DataflowPlan dataflow when dataflow.persistent() -> unmappableLockDataflow(graph)
-                    .or(() -> MapBands.unsupported(dataflow, mechanism, target));
-            case DataflowPlan dataflow -> unmappableLockDataflow(graph).or(() -> mechanism.isEmpty()
+            case DataflowPlan dataflow when dataflow.persistent() -> MapBands.unsupported(dataflow, mechanism, target);
+            case DataflowPlan dataflow -> (mechanism.isEmpty()
                     ? Optional.of("lock-dataflow on the GPU model needs a lock mechanism")
                     : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target)
                             .or(() -> GpuMutexes.unsupported(dataflow, mechanism.get(), target)));
@@ -172,7 +155,6 @@ public final class GpuMapper {
     public static GpuMapping map(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target, int[] sizes) {
         KernelGraph graph = plan.graph();
         (plan instanceof WavefrontPlan ? unmappableKernel(graph) : unmappableTiles(graph))
-                .or(() -> plan instanceof DataflowPlan ? unmappableLockDataflow(graph) : Optional.empty())
                 .ifPresent(reason -> {
                     throw new GpuLoweringException(reason);
                 });

@@ -15,12 +15,13 @@ import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Maps a lock-dataflow plan onto a GPU as seed 001 §6 does (one thread per word of a tile, one launch per
- * block-diagonal), choosing the tile, the token layout, the wait form and the shared memory, and checking them
+ * block-diagonal; in 3D the tile is planes of such rows, and a block-diagonal is I + J + K = d), choosing the tile, the token layout, the wait form and the shared memory, and checking them
  * against the machine; throws {@link GpuLoweringException} with the reason when the mechanism or the kernel does not fit.
  */
 final class MapLockDataflow {
@@ -68,7 +69,9 @@ final class MapLockDataflow {
         try {
             MapLockDataflow mapper = new MapLockDataflow(graph, plan, requested, target, new int[graph.rank()]);
             mapper.checkMechanism();
-            mapper.checkWarpDistances(mapper.waits.stream().map(c -> new SyncChannel(c, mapper.threadDistance(c), -1, -1))
+            // before the tile is chosen: a 3D tile's rows per plane change how many warps a channel spans, never whether
+            // it links threads a whole number of warps apart (a row is a warp wide)
+            mapper.checkWarpDistances(mapper.waits.stream().map(c -> new SyncChannel(c, mapper.threadDistance(c, 1), -1, -1))
                     .toList());
             return Optional.empty();
         } catch (GpuLoweringException reason) {
@@ -101,7 +104,7 @@ final class MapLockDataflow {
         List<SyncChannel> channels = new ArrayList<>();
         for (int c = 0; c < waits.size(); c++) {
             IrChannel channel = waits.get(c);
-            channels.add(new SyncChannel(channel, threadDistance(channel), tokenArray(c, channel),
+            channels.add(new SyncChannel(channel, threadDistance(channel, tile.rows()), tokenArray(c, channel),
                     graph.actor(channel.producer()).writes()));
         }
         checkWarpDistances(channels);
@@ -210,8 +213,22 @@ final class MapLockDataflow {
             }
             return new TileGeometry(1, new int[] {interior}, low, high, sizes);
         }
-        int columns = WARP - low[1] - high[1];
-        int rows = Math.min(WARP, threadLimit / WARP) - low[0] - high[0];
+        int last = graph.rank() - 1;
+        int columns = WARP - low[last] - high[last];
+        int copyRows = Math.min(WARP, threadLimit / WARP);
+        if (graph.rank() == 3) {
+            // rows of a warp each, split into planes and rows per plane, as square as powers of two make them (32 rows:
+            // 4 planes of 8), so that a block-diagonal of tiles is short along every dimension
+            int planes = Integer.highestOneBit(Math.max(1, (int) Math.sqrt(copyRows)));
+            int rowsPerPlane = copyRows / planes;
+            int[] interior = {planes - low[0] - high[0], rowsPerPlane - low[1] - high[1], columns};
+            if (Arrays.stream(interior).anyMatch(extent -> extent < 1)) {
+                throw new GpuLoweringException("the halo of " + graph.name() + " leaves no room for a tile in a block of "
+                        + threadLimit + " threads (" + planes + " planes of " + rowsPerPlane + " rows of 32)");
+            }
+            return new TileGeometry(3, interior, low, high, sizes);
+        }
+        int rows = copyRows - low[0] - high[0];
         if (columns < 1 || rows < 1) {
             throw new GpuLoweringException("the halo of " + graph.name() + " leaves no room for a tile in a block of "
                     + threadLimit + " threads (32 per row)");
@@ -235,10 +252,17 @@ final class MapLockDataflow {
         return graph.rank() == 1 ? waits.stream().mapToInt(c -> c.vector()[0] / WARP).min().orElse(1) : 1;
     }
 
-    /** Threads between a consumer and its producer: a 2D block is the tile with its halo, one warp of 32 per row. */
-    private int threadDistance(IrChannel channel) {
+    /**
+     * Threads between a consumer and its producer: a 2D block is the tile with its halo, one warp of 32 per row; a 3D
+     * block its planes of {@code rowsPerPlane} such rows.
+     */
+    private int threadDistance(IrChannel channel, int rowsPerPlane) {
         int[] v = channel.vector();
-        return graph.rank() == 1 ? v[0] : v[0] * WARP + v[1];
+        return switch (graph.rank()) {
+            case 1 -> v[0];
+            case 2 -> v[0] * WARP + v[1];
+            default -> (v[0] * rowsPerPlane + v[1]) * WARP + v[2];
+        };
     }
 
     private void checkWarpDistances(List<SyncChannel> channels) {

@@ -11,6 +11,8 @@ import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.gpu.runtime.SimtProfile;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 import static dev.finegrain.dsl.Finegrain.INT;
@@ -163,12 +165,19 @@ class GpuMappingTest {
                 shared.getMessage());
     }
 
+    /**
+     * Lock-dataflow on a cube: a block is 4 planes of 8 rows of a warp (1024 threads on Hopper), so a channel a plane
+     * back links threads 256 apart, a row back 32, a word back 1; Fermi's lock bits give tiny-lock 1024 words too.
+     */
     @Test
-    void lockDataflowOnACubeNamesTheSchedulesThatTakeIt() {
-        GpuLoweringException refused = assertThrows(GpuLoweringException.class,
-                () -> map(CUBE, lockDataflow(), LockMechanism.TINY_LOCK, HOPPER, 8, 8, 8));
-        assertEquals("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose rows are a warp"
-                + " wide); cube has 3 dimensions: use wavefront or dataParallel(tile), which the GPU targets take in 3D",
-                refused.getMessage());
+    void lockDataflowOnACubeTilesPlanesOfWarpWideRows() {
+        LockDataflowMapping hopper = (LockDataflowMapping) map(CUBE, lockDataflow(), LockMechanism.TINY_LOCK, HOPPER, 20, 20, 70);
+        assertEquals(List.of(3, 7, 31), Arrays.stream(hopper.tile().interior()).boxed().toList());
+        assertEquals(1024, hopper.threadsPerBlock());
+        assertEquals(List.of(256, 32, 1), hopper.channels().stream().map(SyncChannel::threadDistance).toList());
+        assertEquals(7 + 3 + 3 - 2, hopper.blocksPerLaunch().size(), "a launch per block-diagonal I + J + K");
+        GpuLoweringException bands = assertThrows(GpuLoweringException.class,
+                () -> map(CUBE, lockDataflow().persistent(), LockMechanism.TINY_LOCK, HOPPER, 8, 8, 8));
+        assertTrue(bands.getMessage().endsWith("use lock-dataflow"), bands.getMessage());
     }
 }

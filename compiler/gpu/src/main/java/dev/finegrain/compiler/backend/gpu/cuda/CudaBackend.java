@@ -131,7 +131,7 @@ public final class CudaBackend implements Backend {
     @Override
     public Optional<String> unsupportedKernel(ExecutionPlan plan) {
         return plan instanceof DataflowPlan
-                ? GpuMapper.unmappableTiles(plan.graph()).or(() -> GpuMapper.unmappableLockDataflow(plan.graph()))
+                ? GpuMapper.unmappableTiles(plan.graph())
                         .or(() -> GpuMapper.unmappableLockChoices(plan, target))
                 : CudaLowering.unsupported(plan, Optional.empty(), target);
     }

@@ -11,7 +11,8 @@ final class CudaTiles {
 
     /**
      * Declares the tile a block computes (launch = block-diagonal {@code diagonal}, block b its b-th tile), the point
-     * {@code i}, {@code j} of thread {@code t}'s word in the tile with its halo (32 words per row in 2D), whether it
+     * {@code i}, {@code j} ({@code k}) of thread {@code t}'s word in the tile with its halo (32 words per row in 2D and
+     * 3D, planes of rows in 3D), whether it
      * lies in the padded fields ({@code inside}) and its padded index {@code g}; returns the point's coordinates.
      */
     static String[] emitPointOfWord(CudaWriter out, TileGeometry tile, CudaFields fields) {
@@ -23,6 +24,19 @@ final class CudaTiles {
             out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + ";");
             out.line("const long long g = " + fields.index(new String[] {"i"}) + ";");
             return new String[] {"i"};
+        }
+        if (tile.rank() == 3) {
+            emitTileOrigin3d(out, tile);
+            out.line("const int plane = t / " + tile.rows() * tile.width() + ";");
+            out.line("const int row = t / " + tile.width() + " % " + tile.rows() + ";");
+            out.line("const int column = t % " + tile.width() + ";");
+            out.line("const int i = i0 + plane - " + low[0] + ";");
+            out.line("const int j = j0 + row - " + low[1] + ";");
+            out.line("const int k = k0 + column - " + low[2] + ";");
+            out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + " && j < "
+                    + (fields.sizes()[1] + tile.haloHigh()[1]) + " && k < " + (fields.sizes()[2] + tile.haloHigh()[2]) + ";");
+            out.line("const long long g = " + fields.index(new String[] {"i", "j", "k"}) + ";");
+            return new String[] {"i", "j", "k"};
         }
         out.line("const int row = t / " + tile.width() + ";");
         out.line("const int column = t % " + tile.width() + ";");
@@ -42,6 +56,11 @@ final class CudaTiles {
         int[] interior = tile.interior();
         if (tile.rank() == 1) {
             return "t >= " + low[0] + " && t < " + (low[0] + interior[0]) + " && i < " + sizes[0];
+        }
+        if (tile.rank() == 3) {
+            return "plane >= " + low[0] + " && plane < " + (low[0] + interior[0]) + " && row >= " + low[1] + " && row < "
+                    + (low[1] + interior[1]) + " && column >= " + low[2] + " && column < " + (low[2] + interior[2])
+                    + " && i < " + sizes[0] + " && j < " + sizes[1] + " && k < " + sizes[2];
         }
         return "row >= " + low[0] + " && row < " + (low[0] + interior[0]) + " && column >= " + low[1] + " && column < "
                 + (low[1] + interior[1]) + " && i < " + sizes[0] + " && j < " + sizes[1];

@@ -119,11 +119,19 @@ final class SimtLockDataflow {
         }
         String row = "RZ";
         String column = cx.tid;
-        if (graph.rank() == 2) {
+        String plane = null;
+        if (graph.rank() >= 2) {
             row = asm.register();
             column = asm.register();
             asm.emit("SHR " + row + ", " + cx.tid + ", 0x5");
             asm.emit("LOP.AND " + column + ", " + cx.tid + ", 0x1f");
+        }
+        if (graph.rank() == 3) {
+            asm.comment("my plane and my row in it: " + mapping.tile().rows() + " rows of 32 words a plane");
+            plane = asm.register();
+            String rowsPerPlane = asm.constant(mapping.tile().rows());
+            asm.emit("IDIV " + plane + ", " + row + ", " + rowsPerPlane);
+            asm.emit("IREM " + row + ", " + row + ", " + rowsPerPlane);
         }
         String[] origin = SimtTiles.emitOrigin(asm, mapping.tile());
         int[] low = layout.haloLow();
@@ -133,6 +141,19 @@ final class SimtLockDataflow {
             point[0] = asm.register();
             asm.emit("IADD " + globalOffset + ", " + origin[0] + ", " + cx.tid);
             asm.emit("IADD " + point[0] + ", " + globalOffset + ", " + SimtAssembler.immediate(-low[0]));
+        } else if (graph.rank() == 3) {
+            for (int d = 0; d < 3; d++) {
+                point[d] = asm.register();
+            }
+            asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + plane);
+            asm.emit("IADD " + point[1] + ", " + origin[1] + ", " + row);
+            asm.emit("IMAD " + globalOffset + ", " + point[0] + ", " + SimtAssembler.immediate(layout.extent(1)) + ", " + point[1]);
+            asm.emit("IMAD " + globalOffset + ", " + globalOffset + ", " + SimtAssembler.immediate(layout.extent(2)) + ", " + origin[2]);
+            asm.emit("IADD " + globalOffset + ", " + globalOffset + ", " + column);
+            asm.emit("IADD " + point[2] + ", " + origin[2] + ", " + column);
+            for (int d = 0; d < 3; d++) {
+                asm.emit("IADD " + point[d] + ", " + point[d] + ", " + SimtAssembler.immediate(-low[d]));
+            }
         } else {
             point[0] = asm.register();
             point[1] = asm.register();
@@ -168,9 +189,14 @@ final class SimtLockDataflow {
         asm.comment("P6: I compute a point (inside the tile's interior and the domain)");
         emitInside(new int[graph.rank()]);
         int[] interior = mapping.tile().interior();
-        if (graph.rank() == 2) {
-            asm.emit("ISETP.GE.AND P6, PT, " + row + ", " + SimtAssembler.immediate(low[0]) + ", P6");
-            asm.emit("ISETP.LT.AND P6, PT, " + row + ", " + SimtAssembler.immediate(low[0] + interior[0]) + ", P6");
+        if (graph.rank() == 3) {
+            asm.emit("ISETP.GE.AND P6, PT, " + plane + ", " + SimtAssembler.immediate(low[0]) + ", P6");
+            asm.emit("ISETP.LT.AND P6, PT, " + plane + ", " + SimtAssembler.immediate(low[0] + interior[0]) + ", P6");
+        }
+        if (graph.rank() >= 2) {
+            int r = graph.rank() - 2;
+            asm.emit("ISETP.GE.AND P6, PT, " + row + ", " + SimtAssembler.immediate(low[r]) + ", P6");
+            asm.emit("ISETP.LT.AND P6, PT, " + row + ", " + SimtAssembler.immediate(low[r] + interior[r]) + ", P6");
         }
         int last = graph.rank() - 1;
         asm.emit("ISETP.GE.AND P6, PT, " + column + ", " + SimtAssembler.immediate(low[last]) + ", P6");

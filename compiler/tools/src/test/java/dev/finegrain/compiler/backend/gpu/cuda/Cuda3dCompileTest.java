@@ -6,6 +6,7 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Kernel;
+import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,8 +33,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The CUDA of 3D domains compiles with {@code nvcc -arch=sm_90}: wavefront planes (one block, and persistent blocks
  * with the inter-block barrier), a plane that leaves a dimension free, and data-parallel 3D tiles at sizes of whole
- * and partial tiles, in ints, longs and doubles, as one translation unit. Lock-dataflow in 3D is refused with the
- * schedules that take it. Skipped where nvcc is missing (except the refusal).
+ * and partial tiles, in ints, longs and doubles, and lock-dataflow's 3D tiles under three mechanisms, as one
+ * translation unit. Skipped where nvcc is missing (except the schedules' verdicts).
  */
 class Cuda3dCompileTest {
 
@@ -47,7 +48,20 @@ class Cuda3dCompileTest {
                 .build();
     }
 
-    private record Case(Kernel kernel, Schedule schedule, int[] sizes) {}
+    /** A sum along every dimension: a channel a plane, a row and a word back. */
+    private static Kernel cube() {
+        return kernel("cube-3d")
+                .domain(dim("i", "ni"), dim("j", "nj"), dim("k", "nk"))
+                .state("x", dev.finegrain.dsl.Type.INT, boundary(index("i").minus(index("k"))))
+                .actor("sum", "x", a -> a.read("x", -1, 0, 0).plus(a.read("x", 0, -1, 0)).minus(a.read("x", 0, 0, -1)))
+                .build();
+    }
+
+    private record Case(Kernel kernel, Schedule schedule, int[] sizes, Optional<LockMechanism> mechanism) {
+        Case(Kernel kernel, Schedule schedule, int[] sizes) {
+            this(kernel, schedule, sizes, Optional.empty());
+        }
+    }
 
     @Test
     void threeDimensionalVariantsCompileWithNvcc(@TempDir Path folder) throws IOException {
@@ -58,12 +72,16 @@ class Cuda3dCompileTest {
                 new Case(GpuGoldenCatalog.box3d(), dataParallel(4, 5, 3), new int[] {12, 10, 9}),
                 new Case(GpuGoldenCatalog.box3d(), dataParallel(8), new int[] {20, 9, 17}),
                 new Case(planes(), wavefront(), new int[] {9, 7, 40}),
-                new Case(planes(), dataParallel(3, 7, 8), new int[] {9, 7, 40}));
+                new Case(planes(), dataParallel(3, 7, 8), new int[] {9, 7, 40}),
+                new Case(cube(), lockDataflow(), new int[] {9, 7, 40}, Optional.of(LockMechanism.TINY_LOCK)),
+                new Case(cube(), lockDataflow(), new int[] {9, 7, 40}, Optional.of(LockMechanism.ACQUIRE_RELEASE_FLAG)),
+                new Case(cube(), lockDataflow(), new int[] {9, 7, 40}, Optional.of(LockMechanism.ATOMIC_SPIN_LOCK)),
+                new Case(planes(), lockDataflow(), new int[] {9, 7, 40}, Optional.of(LockMechanism.TINY_LOCK)));
         CudaBackend backend = new CudaBackend(CudaBackend.DEFAULT_ARCH);
         List<String> includes = new ArrayList<>();
         for (Case c : cases) {
             KernelGraph graph = Pipeline.compile(c.kernel());
-            CudaSource source = backend.source(new Variant(graph, SchedulePlanner.plan(graph, c.schedule()), Optional.empty()),
+            CudaSource source = backend.source(new Variant(graph, SchedulePlanner.plan(graph, c.schedule()), c.mechanism()),
                     c.sizes());
             Files.writeString(folder.resolve(source.id() + ".cu"), source.text());
             includes.add("#include \"" + source.id() + ".cu\"");
@@ -75,11 +93,13 @@ class Cuda3dCompileTest {
     }
 
     @Test
-    void lockDataflowIn3dIsRefusedNamingTheSchedulesThatTakeIt() {
-        KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.box3d());
-        assertEquals(Optional.of("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose rows"
-                        + " are a warp wide); box-3d has 3 dimensions: use wavefront or dataParallel(tile), which the GPU"
-                        + " targets take in 3D"),
-                new CudaBackend(CudaBackend.DEFAULT_ARCH).unsupportedKernel(SchedulePlanner.plan(graph, lockDataflow())));
+    void lockDataflowTakes3dTilesAndItsBandsNeed2d() {
+        KernelGraph graph = Pipeline.compile(cube());
+        CudaBackend backend = new CudaBackend(CudaBackend.DEFAULT_ARCH);
+        assertEquals(Optional.empty(), backend.unsupportedKernel(SchedulePlanner.plan(graph, lockDataflow())));
+        assertEquals(Optional.empty(), backend.unsupported(SchedulePlanner.plan(graph, lockDataflow()), LockMechanism.TINY_LOCK));
+        assertEquals(Optional.of("lock-dataflow:persistent deals bands of columns to warps, which needs a 2D domain; kernel"
+                        + " 'cube-3d' has 3 dimension(s); use lock-dataflow"),
+                backend.unsupported(SchedulePlanner.plan(graph, lockDataflow().persistent()), LockMechanism.TINY_LOCK));
     }
 }

@@ -542,26 +542,57 @@ class GpuModelBackendTest {
     /**
      * A 3D recurrence along i: the plane (1,0,0) leaves j and k free, 15625 candidates a step, more than Fermi's 15
      * persistent blocks of 1024 threads, so threads step on to a second candidate and blocks meet at the inter-block
-     * barrier; 3D tiles of 2 x 3 x 7 points run many blocks per launch on Hopper; lock-dataflow is refused.
+     * barrier; 3D tiles of 2 x 3 x 7 points run many blocks per launch on Hopper, and lock-dataflow's tiles of planes
+     * of warp-wide rows run on both, every mechanism.
      */
     @Test
-    void threeDimensionalDomainsRunWavefrontAndDataParallelAndRefuseLockDataflow() {
+    void threeDimensionalDomainsRunWavefrontDataParallelAndLockDataflow() {
         Kernel cube = kernel("cube")
                 .domain(dim("i", "n"), dim("j", "m"), dim("k", "p"))
                 .state("x", DOUBLE, boundary(index("j").minus(index("k")).castTo(Type.DOUBLE)))
                 .actor("halve", "x", a -> a.read("x", -1, 0, 0).times(0.5).plus(a.index("k").castTo(Type.DOUBLE)))
                 .build();
         KernelGraph graph = Pipeline.compile(cube);
-        assertEquals(Optional.of("lock-dataflow on the GPU tiles 1D and 2D domains (one thread per word of a tile whose"
-                        + " rows are a warp wide); cube has 3 dimensions: use wavefront or dataParallel(tile), which the"
-                        + " GPU targets take in 3D"), FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.LockDataflow())));
+        assertEquals(Optional.empty(), FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.LockDataflow())));
         assertAllVerified(FERMI, cube, new int[] {3, 125, 125}, List.of(new Schedule.Wavefront()));
+        assertAllVerified(FERMI, cube, new int[] {5, 9, 40}, List.of(new Schedule.LockDataflow()));
+        assertAllVerified(HOPPER, cube, new int[] {7, 10, 33}, List.of(new Schedule.LockDataflow()));
         SimtKernel wavefront = FERMI.lower(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.Wavefront()),
                 Optional.empty()), new int[] {3, 125, 125});
         assertEquals(List.of(15), wavefront.blocksPerLaunch(), "15625 candidates a step fill Fermi's 15 SMs");
         assertTrue(wavefront.program().contains("XF inter-block barrier"), "fermi-gtx570's default barrier, XF:\n" + wavefront.program());
         assertAllVerified(HOPPER, cube, new int[] {6, 9, 14}, List.of(new Schedule.Wavefront(),
                 new Schedule.DataParallel(List.of(2, 3, 7))));
+    }
+
+    /**
+     * Lock-dataflow in 3D with a channel along every dimension and two actors, one reading the other at its own point
+     * (four channels, the most the model's lowering holds):
+     * a tile of 4 planes of 8 rows of 32 words waits a row back, a plane back and a word back; every mechanism and both
+     * channel policies verify at sizes the tiles do not divide, on Hopper and on Fermi's lock bits.
+     */
+    @Test
+    void threeDimensionalLockDataflowWaitsAlongEveryDimension() {
+        Kernel box = kernel("box")
+                .domain(dim("i", "ni"), dim("j", "nj"), dim("k", "nk"))
+                .state("c", INT, boundary(index("i").times(3).plus(index("k"))))
+                .state("u", DOUBLE, boundary(index("i").minus(index("k")).castTo(Type.DOUBLE).times(0.5)))
+                .actor("count", "c", a -> a.read("c", -1, 0, 0).plus(a.read("c", 0, -1, 0)).minus(a.read("c", 0, 0, -1))
+                        .xor(a.index("j")))
+                .actor("average", "u", a -> a.read("u", -1, 0, 0).times(0.25).plus(a.read("c", 0, 0, 0).castTo(Type.DOUBLE)))
+                .build();
+        dev.finegrain.compiler.backend.gpu.LockDataflowMapping mapping = (dev.finegrain.compiler.backend.gpu.LockDataflowMapping) GpuMapper.map(
+                SchedulePlanner.plan(Pipeline.compile(box), new Schedule.LockDataflow()), Optional.of(LockMechanism.TINY_LOCK),
+                GpuTarget.of(dev.finegrain.gpu.runtime.SimtProfile.load("hopper-h200")), new int[] {6, 20, 70});
+        assertEquals(List.of(3, 7, 31), java.util.Arrays.stream(mapping.tile().interior()).boxed().toList());
+        assertEquals(List.of(256, 32, 1), mapping.channels().stream().map(c -> c.threadDistance()).sorted(java.util.Comparator.reverseOrder())
+                .distinct().toList());
+        for (Kernel kernel : List.of(box, box.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build())) {
+            for (int[] sizes : List.of(new int[] {6, 20, 70}, new int[] {4, 8, 31})) {
+                assertAllVerified(HOPPER, kernel, sizes, List.of(new Schedule.LockDataflow()));
+            }
+        }
+        assertAllVerified(FERMI, box, new int[] {5, 9, 40}, List.of(new Schedule.LockDataflow()));
     }
 
     /**
