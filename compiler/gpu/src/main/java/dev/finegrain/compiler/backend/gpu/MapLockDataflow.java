@@ -15,7 +15,6 @@ import dev.finegrain.dsl.internal.DependenceMath;
 import dev.finegrain.dsl.LockMechanism;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -69,6 +68,9 @@ final class MapLockDataflow {
         try {
             MapLockDataflow mapper = new MapLockDataflow(graph, plan, requested, target, new int[graph.rank()]);
             mapper.checkMechanism();
+            if (graph.rank() > 1) {
+                mapper.chooseTile(mapper.tokenArrays());   // in 2D and 3D the tile's shape does not depend on the sizes
+            }
             // before the tile is chosen: a 3D tile's rows per plane change how many warps a channel spans, never whether
             // it links threads a whole number of warps apart (a row is a warp wide)
             mapper.checkWarpDistances(mapper.waits.stream().map(c -> new SyncChannel(c, mapper.threadDistance(c, 1), -1, -1))
@@ -217,16 +219,7 @@ final class MapLockDataflow {
         int columns = WARP - low[last] - high[last];
         int copyRows = Math.min(WARP, threadLimit / WARP);
         if (graph.rank() == 3) {
-            // rows of a warp each, split into planes and rows per plane, as square as powers of two make them (32 rows:
-            // 4 planes of 8), so that a block-diagonal of tiles is short along every dimension
-            int planes = Integer.highestOneBit(Math.max(1, (int) Math.sqrt(copyRows)));
-            int rowsPerPlane = copyRows / planes;
-            int[] interior = {planes - low[0] - high[0], rowsPerPlane - low[1] - high[1], columns};
-            if (Arrays.stream(interior).anyMatch(extent -> extent < 1)) {
-                throw new GpuLoweringException("the halo of " + graph.name() + " leaves no room for a tile in a block of "
-                        + threadLimit + " threads (" + planes + " planes of " + rowsPerPlane + " rows of 32)");
-            }
-            return new TileGeometry(3, interior, low, high, sizes);
+            return cubeTile(copyRows, columns, low, high, threadLimit);
         }
         int rows = copyRows - low[0] - high[0];
         if (columns < 1 || rows < 1) {
@@ -234,6 +227,31 @@ final class MapLockDataflow {
                     + threadLimit + " threads (32 per row)");
         }
         return new TileGeometry(2, new int[] {rows, columns}, low, high, sizes);
+    }
+
+    /**
+     * A 3D tile: the block's {@code copyRows} rows of a warp split into planes and rows per plane so that the interior
+     * holds the most points once the halos are taken off (32 rows and a halo of one: 4 planes of 8, a 3 x 7 interior),
+     * which keeps a block-diagonal of tiles short along both outer dimensions; ties go to fewer planes.
+     */
+    private TileGeometry cubeTile(int copyRows, int columns, int[] low, int[] high, int threadLimit) {
+        int best = 0;
+        int bestPlanes = 0;
+        for (int planes = 1; planes <= copyRows; planes++) {
+            int interiorPlanes = planes - low[0] - high[0];
+            int interiorRows = copyRows / planes - low[1] - high[1];
+            if (interiorPlanes >= 1 && interiorRows >= 1 && interiorPlanes * interiorRows > best) {
+                best = interiorPlanes * interiorRows;
+                bestPlanes = planes;
+            }
+        }
+        if (best == 0 || columns < 1) {
+            throw new GpuLoweringException("the halo of " + graph.name() + " (" + (low[0] + high[0]) + " planes, " + (low[1] + high[1])
+                    + " rows, " + (low[2] + high[2]) + " columns) leaves no room for a tile in a block of " + threadLimit
+                    + " threads (planes of rows of 32); use wavefront or dataParallel(tile)");
+        }
+        int rowsPerPlane = copyRows / bestPlanes;
+        return new TileGeometry(3, new int[] {bestPlanes - low[0] - high[0], rowsPerPlane - low[1] - high[1], columns}, low, high, sizes);
     }
 
     /**
