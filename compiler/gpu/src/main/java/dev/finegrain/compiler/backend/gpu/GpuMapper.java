@@ -67,7 +67,16 @@ public final class GpuMapper {
     public static Optional<String> unmappableTiles(KernelGraph graph) {
         return unmappableKernel(graph).or(() -> forwardDependence(graph).map(channel -> tilesNeedBackwards(graph, channel)
                 + "; wavefront takes it on every target, along hyperplane " + DependenceMath.format(
-                WavefrontDiagonals.stepping(graph).orElseThrow()) + " on the GPU targets"));
+                WavefrontDiagonals.stepping(graph).orElseThrow()) + " on the GPU targets, and lock-dataflow's tiles there,"
+                + " skewed (j + " + TileSkew.of(graph).orElseThrow().factor() + "i)"));
+    }
+
+    /**
+     * Why lock-dataflow's tiles cannot take this kernel, if they cannot: as {@link #unmappableTiles}, but a 2D
+     * dependence forward in j that some skew orders is taken by skewed tiles ({@link TileSkew}).
+     */
+    public static Optional<String> unmappableLockDataflowTiles(KernelGraph graph) {
+        return TileSkew.of(graph).isPresent() ? unmappableKernel(graph) : unmappableTiles(graph);
     }
 
     private static Optional<IrChannel> forwardDependence(KernelGraph graph) {
@@ -126,7 +135,7 @@ public final class GpuMapper {
             return Optional.of("capacity " + dataflow.lockChoices().capacity().get() + " sizes spsc-ring's rings on threads;"
                     + " a GPU keeps a token per instance (its rows would repeat the ones without a capacity)");
         }
-        return (plan instanceof WavefrontPlan ? unmappableKernel(graph) : unmappableTiles(graph)).or(() -> switch (plan) {
+        return unmappable(plan).or(() -> switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.unsupported(graph, wavefront)
                     .or(() -> MapWavefront.unsupportedBarrier(wavefront, target));
             case DataParallelPlan dataParallel -> Optional.empty();
@@ -137,6 +146,19 @@ public final class GpuMapper {
                     : MapLockDataflow.unsupported(graph, dataflow, mechanism.get(), target)
                             .or(() -> GpuMutexes.unsupported(dataflow, mechanism.get(), target)));
         });
+    }
+
+    /**
+     * Why no mapping of this plan's schedule takes its kernel, whatever the mechanism and sizes, if none does: the
+     * wavefront's planes, lock-dataflow's (possibly skewed) tiles, or the rectangular tiles of the others.
+     */
+    public static Optional<String> unmappable(ExecutionPlan plan) {
+        KernelGraph graph = plan.graph();
+        return switch (plan) {
+            case WavefrontPlan wavefront -> unmappableKernel(graph);
+            case DataflowPlan dataflow when !dataflow.persistent() -> unmappableLockDataflowTiles(graph);
+            default -> unmappableTiles(graph);
+        };
     }
 
     /** The mechanism a lock-dataflow program runs: the requested one, or its warp-shared form for warp-shared locks. */
@@ -154,8 +176,7 @@ public final class GpuMapper {
      */
     public static GpuMapping map(ExecutionPlan plan, Optional<LockMechanism> mechanism, GpuTarget target, int[] sizes) {
         KernelGraph graph = plan.graph();
-        (plan instanceof WavefrontPlan ? unmappableKernel(graph) : unmappableTiles(graph))
-                .ifPresent(reason -> {
+        unmappable(plan).ifPresent(reason -> {
                     throw new GpuLoweringException(reason);
                 });
         return switch (plan) {

@@ -30,6 +30,7 @@ final class MapLockDataflow {
     private final KernelGraph graph;
     private final GpuTarget target;
     private final int[] sizes;
+    private final TileSkew skew;
     private final CommonHalo halo;
     private final LockMechanism requested;
     private final GpuMechanism mechanism;
@@ -42,7 +43,9 @@ final class MapLockDataflow {
         this.graph = graph;
         this.target = target;
         this.sizes = sizes.clone();
-        this.halo = CommonHalo.of(graph);
+        // a 2D dependence forward in j is ordered by skewed tiles; GpuMapper refuses a kernel no skew orders
+        this.skew = TileSkew.of(graph).orElse(TileSkew.NONE);
+        this.halo = skew.halo(graph);
         this.requested = requested;
         this.choices = plan.lockChoices();
         this.mechanism = effectiveMechanism(choices, requested);
@@ -226,7 +229,7 @@ final class MapLockDataflow {
             throw new GpuLoweringException("the halo of " + graph.name() + " leaves no room for a tile in a block of "
                     + threadLimit + " threads (32 per row)");
         }
-        return new TileGeometry(2, new int[] {rows, columns}, low, high, sizes);
+        return new TileGeometry(2, new int[] {rows, columns}, low, high, skew.iterationSizes(sizes), skew);
     }
 
     /**
@@ -275,7 +278,7 @@ final class MapLockDataflow {
      * block its planes of {@code rowsPerPlane} such rows.
      */
     private int threadDistance(IrChannel channel, int rowsPerPlane) {
-        int[] v = channel.vector();
+        int[] v = graph.rank() == 2 ? skew.apply(channel.vector()) : channel.vector();
         return switch (graph.rank()) {
             case 1 -> v[0];
             case 2 -> v[0] * WARP + v[1];

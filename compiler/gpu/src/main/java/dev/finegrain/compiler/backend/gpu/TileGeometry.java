@@ -8,9 +8,15 @@ import java.util.List;
  * points [I*T0, I*T0+T0) x [J*T1, J*T1+T1) (and [K*T2, K*T2+T2) in 3D); its shared copy adds the common halo around
  * it, {@code planes x rows x width} words per field (one plane below 3D, one row in 1D). Tiles on one block-diagonal
  * (I + J (+ K) = d) are independent when every dependence vector is non-negative, so launch d runs them as blocks; in
- * 1D each launch runs one tile.
+ * 1D each launch runs one tile. Lock-dataflow's 2D tiles may be skewed ({@link TileSkew}): then {@code sizes} are the
+ * skewed domain's bounding box, the halos are the skewed reads', and offsets are skewed before they become words.
  */
-public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHigh, int[] sizes) {
+public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHigh, int[] sizes, TileSkew skew) {
+
+    /** Rectangular tiles over {@code sizes}. */
+    public TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHigh, int[] sizes) {
+        this(rank, interior, haloLow, haloHigh, sizes, TileSkew.NONE);
+    }
 
     /** The copy's extent in dimension {@code d}: the interior and the halo on both sides. */
     public int copyExtent(int d) {
@@ -34,8 +40,12 @@ public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHi
         return planes() * rows() * width();
     }
 
-    /** How many words the point {@code offset} away lies from a point of the tile (with its halo, row-major). */
-    public long wordOffset(int[] offset) {
+    /**
+     * How many words the point {@code point} away (an offset in the domain's coordinates) lies from a point of the tile
+     * (with its halo, row-major), the skew applied.
+     */
+    public long wordOffset(int[] point) {
+        int[] offset = skew.apply(point);
         return switch (rank) {
             case 1 -> offset[0];
             case 2 -> (long) offset[0] * width() + offset[1];
@@ -105,7 +115,8 @@ public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHi
             case 1 -> "tiles of " + interior[0] + " points (shared copy with halo: " + width() + " words per field), "
                     + tiles(0) + " tiles";
             case 2 -> "tiles of " + interior[0] + "x" + interior[1] + " points (shared copy with halo: " + rows() + "x"
-                    + width() + " words per field), " + tiles(0) + "x" + tiles(1) + " tiles";
+                    + width() + " words per field), " + tiles(0) + "x" + tiles(1) + " tiles"
+                    + (skew.skews() ? "; " + skew.describe() : "");
             default -> "tiles of " + interior[0] + "x" + interior[1] + "x" + interior[2] + " points (shared copy with halo: "
                     + planes() + "x" + rows() + "x" + width() + " words per field), " + tiles(0) + "x" + tiles(1) + "x"
                     + tiles(2) + " tiles";

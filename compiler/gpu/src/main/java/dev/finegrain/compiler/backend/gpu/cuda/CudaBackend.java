@@ -131,7 +131,7 @@ public final class CudaBackend implements Backend {
     @Override
     public Optional<String> unsupportedKernel(ExecutionPlan plan) {
         return plan instanceof DataflowPlan
-                ? GpuMapper.unmappableTiles(plan.graph())
+                ? GpuMapper.unmappable(plan)
                         .or(() -> GpuMapper.unmappableLockChoices(plan, target))
                 : CudaLowering.unsupported(plan, Optional.empty(), target);
     }

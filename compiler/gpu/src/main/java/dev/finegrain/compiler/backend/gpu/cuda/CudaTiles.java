@@ -43,9 +43,17 @@ final class CudaTiles {
         out.line("const int tileRow = max(0, diagonal - " + (tile.tiles(1) - 1) + ") + (int) blockIdx.x;");
         out.line("const int tileColumn = diagonal - tileRow;");
         out.line("const int i = tileRow * " + interior[0] + " + row - " + low[0] + ";");
-        out.line("const int j = tileColumn * " + interior[1] + " + column - " + low[1] + ";");
-        out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + " && j < "
-                + (fields.sizes()[1] + tile.haloHigh()[1]) + ";");
+        if (tile.skew().skews()) {
+            int factor = tile.skew().factor();
+            out.line("const int j = tileColumn * " + interior[1] + " + column - " + low[1] + " - " + factor + " * i;   // the skewed"
+                    + " tile column holds j + " + factor + "i");
+            out.line("const bool inside = i < " + (fields.sizes()[0] + fields.halo().high()[0]) + " && j >= " + -fields.halo().low()[1]
+                    + " && j < " + (fields.sizes()[1] + fields.halo().high()[1]) + ";");
+        } else {
+            out.line("const int j = tileColumn * " + interior[1] + " + column - " + low[1] + ";");
+            out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + " && j < "
+                    + (fields.sizes()[1] + tile.haloHigh()[1]) + ";");
+        }
         out.line("const long long g = " + fields.index(new String[] {"i", "j"}) + ";");
         return new String[] {"i", "j"};
     }
@@ -63,7 +71,7 @@ final class CudaTiles {
                     + " && i < " + sizes[0] + " && j < " + sizes[1] + " && k < " + sizes[2];
         }
         return "row >= " + low[0] + " && row < " + (low[0] + interior[0]) + " && column >= " + low[1] + " && column < "
-                + (low[1] + interior[1]) + " && i < " + sizes[0] + " && j < " + sizes[1];
+                + (low[1] + interior[1]) + " && i < " + sizes[0] + (tile.skew().skews() ? " && j >= 0" : "") + " && j < " + sizes[1];
     }
 
     /**

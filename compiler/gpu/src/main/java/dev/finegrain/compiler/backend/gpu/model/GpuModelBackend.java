@@ -71,7 +71,7 @@ public final class GpuModelBackend implements Backend {
     public Optional<String> unsupportedKernel(ExecutionPlan plan) {
         // lock-dataflow is judged per mechanism (unsupported below); the others here
         return plan instanceof DataflowPlan
-                ? GpuMapper.unmappableTiles(plan.graph())
+                ? GpuMapper.unmappable(plan)
                         .or(() -> GpuMapper.unmappableLockChoices(plan, GpuTarget.of(profile)))
                 : SimtLowering.unsupported(plan, Optional.empty(), profile);
     }

@@ -154,6 +154,18 @@ final class SimtLockDataflow {
             for (int d = 0; d < 3; d++) {
                 asm.emit("IADD " + point[d] + ", " + point[d] + ", " + SimtAssembler.immediate(-low[d]));
             }
+        } else if (mapping.tile().skew().skews()) {
+            int[] tileLow = mapping.tile().haloLow();
+            point[0] = asm.register();
+            point[1] = asm.register();
+            asm.comment("the skewed tile column holds j + " + mapping.tile().skew().factor() + "i");
+            asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + row);
+            asm.emit("IADD " + point[0] + ", " + point[0] + ", " + SimtAssembler.immediate(-tileLow[0]));
+            asm.emit("IADD " + point[1] + ", " + origin[1] + ", " + column);
+            asm.emit("IADD " + point[1] + ", " + point[1] + ", " + SimtAssembler.immediate(-tileLow[1]));
+            asm.emit("IMAD " + point[1] + ", " + point[0] + ", " + SimtAssembler.immediate(-mapping.tile().skew().factor())
+                    + ", " + point[1]);
+            layout.emitPaddedIndex(asm, globalOffset, point);
         } else {
             point[0] = asm.register();
             point[1] = asm.register();
@@ -173,6 +185,7 @@ final class SimtLockDataflow {
         }
         asm.comment("P6: my word lies in the padded fields");
         emitInside(layout.haloHigh());
+        emitSkewedColumnAtLeast(graph.rank() == 2 ? -low[1] : 0);
         Map<IrField, String> packedWords = new LinkedHashMap<>();
         for (IrField field : GlobalReads.stagedFields(graph)) {
             String width = SimtAssembler.width(field.type());
@@ -188,7 +201,9 @@ final class SimtLockDataflow {
         }
         asm.comment("P6: I compute a point (inside the tile's interior and the domain)");
         emitInside(new int[graph.rank()]);
+        emitSkewedColumnAtLeast(0);
         int[] interior = mapping.tile().interior();
+        low = mapping.tile().haloLow();   // the tile's own halo: the common one, or the skewed reads'
         if (graph.rank() == 3) {
             asm.emit("ISETP.GE.AND P6, PT, " + plane + ", " + SimtAssembler.immediate(low[0]) + ", P6");
             asm.emit("ISETP.LT.AND P6, PT, " + plane + ", " + SimtAssembler.immediate(low[0] + interior[0]) + ", P6");
@@ -216,6 +231,13 @@ final class SimtLockDataflow {
         if (mapping.blockBarrierAfterCopy()) {
             asm.comment("every word and token is in place");
             asm.emit("BAR.RED.POPC RZ, RZ");
+        }
+    }
+
+    /** With skewed tiles, P6 also needs my column at least {@code lowest}: a skewed tile's words reach left of the halo. */
+    private void emitSkewedColumnAtLeast(int lowest) {
+        if (mapping.tile().skew().skews()) {
+            asm.emit("ISETP.GE.AND P6, PT, " + point[1] + ", " + SimtAssembler.immediate(lowest) + ", P6");
         }
     }
 

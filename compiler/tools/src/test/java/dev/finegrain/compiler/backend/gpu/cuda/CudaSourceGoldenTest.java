@@ -89,6 +89,8 @@ class CudaSourceGoldenTest {
                 Arguments.of("box-3d-wavefront", List.of("box-3d", "--schedule", "wavefront", "--sizes", "40x40x40")),
                 Arguments.of("box-3d-data-parallel-4x5x3", List.of("box-3d", "--schedule", "data-parallel:4x5x3")),
                 Arguments.of("box-3d-dynamic-dataflow-4x5x3", List.of("box-3d", "--schedule", "dynamic-dataflow:4x5x3")),
+                Arguments.of("north-east-lock-dataflow-tiny-lock", List.of("north-east", "--schedule", "lock-dataflow", "--mechanism",
+                        "tiny-lock", "--sizes", "40x70")),
                 Arguments.of("box-3d-lock-dataflow-tiny-lock", List.of("box-3d", "--schedule", "lock-dataflow", "--mechanism",
                         "tiny-lock", "--sizes", "6x20x40")),
                 Arguments.of("nw-seq-data-parallel-16", List.of("nw-seq", "--schedule", "data-parallel:16", "--sizes", "64")),

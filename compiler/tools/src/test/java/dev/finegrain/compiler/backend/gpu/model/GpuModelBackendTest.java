@@ -596,8 +596,9 @@ class GpuModelBackendTest {
     }
 
     /**
-     * A dependence with a negative component: the tiles refuse it naming the wavefront, whose steps follow a plane that
-     * orders it, rows (1,0) for a read of north-east alone, and verify on both divergence modes.
+     * A dependence with a negative component: the bands refuse it naming the wavefront, whose steps follow a plane that
+     * orders it, rows (1,0) for a read of north-east alone, and lock-dataflow's skewed tiles; both verify on both
+     * divergence modes.
      */
     @Test
     void aDependenceTheTilesCannotFollowRunsOnTheWavefrontAlongAPlaneThatOrdersIt() {
@@ -608,10 +609,14 @@ class GpuModelBackendTest {
                 .build();
         KernelGraph graph = Pipeline.compile(anti);
         assertEquals(Optional.empty(), FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.Wavefront())));
-        String reason = FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.LockDataflow())).orElseThrow();
+        String reason = FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.LockDataflow().persistent())).orElseThrow();
         assertTrue(reason.startsWith("the GPU model's tiles need dependences that point backwards in every dimension;"
                 + " anti has (1,-1)"), reason);
-        assertTrue(reason.endsWith("; wavefront takes it on every target, along hyperplane (1,0) on the GPU targets"), reason);
+        assertTrue(reason.endsWith("; wavefront takes it on every target, along hyperplane (1,0) on the GPU targets, and"
+                + " lock-dataflow's tiles there, skewed (j + 1i)"), reason);
+        assertEquals(Optional.empty(), FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.LockDataflow())));
+        assertAllVerified(FERMI, anti, new int[] {9, 7}, List.of(new Schedule.LockDataflow()));
+        assertAllVerified(HOPPER, anti, new int[] {40, 70}, List.of(new Schedule.LockDataflow()));
         assertAllVerified(FERMI, anti, new int[] {9, 7}, List.of(new Schedule.Wavefront()));
         assertAllVerified(HOPPER, anti, new int[] {40, 70}, List.of(new Schedule.Wavefront()));
         SimtKernel rows = HOPPER.lower(new Variant(graph, SchedulePlanner.plan(graph, new Schedule.Wavefront()),
@@ -641,6 +646,29 @@ class GpuModelBackendTest {
         assertArrayEquals(new int[] {3, 1}, hopperWavefront(further, new int[] {9, 13}).hyperplane());
         assertAllVerified(FERMI, further, new int[] {11, 6}, List.of(new Schedule.Wavefront()));
         assertAllVerified(HOPPER, further, new int[] {70, 33}, List.of(new Schedule.Wavefront()));
+    }
+
+    /**
+     * Lock-dataflow takes the same kernels on skewed tiles: (1,-1) and (0,1) become (1,0) and (0,1) in (i, j + i),
+     * (1,-2) and (0,1) become (1,0) and (0,1) in (i, j + 2i); a skewed tile's words that fall left of the halo or
+     * right of the domain compute nothing. Every mechanism verifies, on Hopper and on Fermi's lock bits, at sizes
+     * with one tile column, several, and a single column.
+     */
+    @Test
+    void dependencesForwardInOneDimensionRunOnSkewedLockDataflowTiles() {
+        Kernel eastward = eastAndWest("eastward", 1);
+        dev.finegrain.compiler.backend.gpu.LockDataflowMapping mapping = (dev.finegrain.compiler.backend.gpu.LockDataflowMapping)
+                GpuMapper.map(SchedulePlanner.plan(Pipeline.compile(eastward), new Schedule.LockDataflow()),
+                        Optional.of(LockMechanism.TINY_LOCK), GpuTarget.of(SimtProfile.load("hopper-h200")), new int[] {40, 70});
+        assertEquals(1, mapping.tile().skew().factor());
+        assertEquals(List.of(40, 70 + 39), java.util.Arrays.stream(mapping.tile().sizes()).boxed().toList());
+        assertTrue(mapping.describe().contains("skewed tiles: tile column J holds j + 1i"), mapping.describe());
+        assertEquals(List.of(32, 1), mapping.channels().stream().map(c -> c.threadDistance()).toList());
+        for (Kernel kernel : List.of(eastward, eastAndWest("further", 2))) {
+            assertAllVerified(FERMI, kernel, new int[] {11, 6}, List.of(new Schedule.LockDataflow()));
+            assertAllVerified(HOPPER, kernel, new int[] {40, 70}, List.of(new Schedule.LockDataflow()));
+            assertAllVerified(HOPPER, kernel, new int[] {33, 1}, List.of(new Schedule.LockDataflow()));
+        }
     }
 
     /** s[i, j] = (s[i-1, j+east] + s[i, j-1]) % 1000 + i: a dependence forward in j, and one west. */

@@ -1,4 +1,4 @@
-package com.example.cubes;
+package com.example.bench;
 
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.KernelLibrary;
@@ -12,18 +12,20 @@ import static dev.finegrain.dsl.Finegrain.along;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dim;
+import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Finegrain.select;
 
 /**
- * 3D kernels for the GPU benches, as a user's class folder: the longest common subsequence of three sequences
- * ({@code L[i,j,k] = a[i] == b[j] == c[k] ? L[i-1,j-1,k-1] + 1 : max of the three faces}), a channel along every
- * dimension. Compile it beside a checkout ({@code javac -cp 'samples/target/lib/*' -d DIR
- * bench/cuda/kernels/com/example/cubes/CubeKernels.java}, then copy {@code META-INF} into DIR) and pass DIR with
+ * Kernels for the GPU benches that the samples do not cover, as a user's class folder: the longest common subsequence
+ * of three sequences ({@code L[i,j,k] = a[i] == b[j] == c[k] ? L[i-1,j-1,k-1] + 1 : max of the three faces}, a channel
+ * along every dimension), and a 2D recurrence reading north-east and west (a dependence forward in j, which tiles take
+ * only skewed). Compile it beside a checkout ({@code javac -cp 'samples/target/lib/*' -d DIR
+ * bench/cuda/kernels/com/example/bench/BenchKernels.java}, then copy {@code META-INF} into DIR) and pass DIR with
  * {@code finegrain --classpath DIR}.
  */
-public final class CubeKernels implements KernelLibrary {
+public final class BenchKernels implements KernelLibrary {
 
     static Kernel lcs3() {
         return kernel("lcs-3")
@@ -39,9 +41,25 @@ public final class CubeKernels implements KernelLibrary {
                 .build();
     }
 
+    /** s[i, j] = (s[i-1, j+1] + s[i, j-1]) % 1000 + i: north-east and west, (1,-1) and (0,1). */
+    static Kernel northEastWest() {
+        return kernel("north-east-west")
+                .domain(dim("i", "n"), dim("j", "m"))
+                .input("w", INT)
+                .state("s", INT, boundary(index("i").minus(index("j"))))
+                .actor("cell", "s", x -> x.read("s", -1, 1).plus(x.read("s", 0, -1)).remainder(1000).plus(x.read("w", 0, 0)))
+                .build();
+    }
+
     @Override
     public List<LibraryKernel> kernels() {
-        return List.of(new LibraryKernel(lcs3(), "longest common subsequence of three sequences (4 letters)",
+        return List.of(new LibraryKernel(northEastWest(), "a recurrence reading north-east and west",
+                "Each point adds its north-east and west neighbours (mod 1000) and its input: a dependence forward in j,"
+                        + " which the wavefront takes along 2i + j and lock-dataflow's tiles take skewed (j + i).",
+                (kernel, sizes, seed) -> kernel.invocation().sizes(sizes)
+                        .input("w", new SplittableRandom(seed).ints((long) sizes[0] * sizes[1], 0, 100).toArray())
+                        .build(), List.of(new int[] {64, 64})),
+                new LibraryKernel(lcs3(), "longest common subsequence of three sequences (4 letters)",
                 "Each point takes the diagonal predecessor plus one where the three residues agree, else the best of its"
                         + " three faces: a 3D wavefront with a channel along every dimension.",
                 (kernel, sizes, seed) -> {
