@@ -4,7 +4,6 @@ import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 import dev.finegrain.compiler.backend.gpu.LaneProfile;
-import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.ReductionSpec;
@@ -28,7 +27,7 @@ final class CudaBands {
      * faster on an H200 than rolled in an earlier invocation; one-column lanes, which copy a value per row, ran 14 %
      * slower, and are left rolled.
      */
-    private static final String UNROLL_COPIES = "#pragma unroll 8   // several rows' copies in flight at once";
+    static final String UNROLL_COPIES = "#pragma unroll 8   // several rows' copies in flight at once";
 
     private final BandMapping mapping;
     private final KernelGraph graph;
@@ -40,6 +39,7 @@ final class CudaBands {
     private final CudaBandStep step;
     private final CudaRowAhead rowAhead;
     private final CudaBandEdge chunkEdge;
+    private final CudaInputRings inputs;
     /** Columns per lane; at 1 the names and indices are the one-column forms. */
     private final int lanes;
     private final int width;
@@ -57,6 +57,7 @@ final class CudaBands {
         this.rowAhead = new CudaRowAhead(cx);
         this.step = new CudaBandStep(cx, fields, sync, rowAhead);
         this.chunkEdge = new CudaBandEdge(cx, fields, sync);
+        this.inputs = new CudaInputRings(cx, fields);
     }
 
     /**
@@ -136,22 +137,22 @@ final class CudaBands {
         if (!mapping.inputRings().isEmpty()) {
             out.comment("the first chunk's input rows");
             for (BandMapping.Ring ring : mapping.inputRings()) {
-                stage(ring, "-31 - " + ring.highestRowBack(), "31 - " + ring.lowestRowBack());
+                inputs.stage(ring, "-31 - " + ring.highestRowBack(), "31 - " + ring.lowestRowBack());
             }
             out.line("fg::cp_async_commit();");
         }
         out.open("for (int base = 0; base < " + mapping.stepsPerBand() + "; base += 32)");
         if (!mapping.inputRings().isEmpty()) {
-            out.line("fg::cp_async_wait_all();   // this chunk's input rows have landed" + (!sharesCopies()
+            out.line("fg::cp_async_wait_all();   // this chunk's input rows have landed" + (!inputs.sharesCopies()
                     ? " (each lane copies and reads its own column)" : ", those this lane copied"));
         }
-        if (sharesCopies()) {
+        if (inputs.sharesCopies()) {
             out.line("__syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows");
         }
         if (!mapping.inputRings().isEmpty()) {
             out.comment("the next chunk's new input rows, copied while this chunk computes");
             for (BandMapping.Ring ring : mapping.inputRings()) {
-                stage(ring, "base + 32 - " + ring.lowestRowBack(), "base + 63 - " + ring.lowestRowBack());
+                inputs.stage(ring, "base + 32 - " + ring.lowestRowBack(), "base + 63 - " + ring.lowestRowBack());
             }
             out.line("fg::cp_async_commit();");
         }
@@ -316,66 +317,6 @@ final class CudaBands {
                 out.close();
             }
         }
-    }
-
-    /**
-     * Whether a lane reads values another lane wrote into shared memory (columns of several lanes, or a ring of bytes
-     * copied in words), so that the warp meets after its copies land and before a chunk's copies overwrite a row.
-     */
-    private boolean sharesCopies() {
-        return lanes > 1 || mapping.inputRings().stream().anyMatch(BandMapping.Ring::packsBytes);
-    }
-
-    /** Starts the copies of rows {@code from} to {@code to} (clamped to the padded field) of an input ring. */
-    private void stage(BandMapping.Ring ring, String from, String to) {
-        int low = -fields.halo().low()[0];
-        int high = mapping.rows() - 1 + fields.halo().high()[0];
-        if (ring.packsBytes()) {
-            stageBytes(ring, from, to, low, high);
-            return;
-        }
-        String bytes = GpuTarget.elementBytes(ring.field().type()) + ");";
-        if (lanes == 1) {
-            out.open("if (j < " + mapping.columns() + ")");
-            out.open("for (int r = max(" + from + ", " + low + "); r <= min(" + to + ", " + high + "); r++)");
-            out.line("fg::cp_async(&" + CudaBandContext.ring(ring.field(), "in") + "[" + cx.ringSlot(ring, "r", 0) + "], &f."
-                    + CudaNames.member(ring.field().name()) + "[" + fields.index(new String[] {"r", "j"}) + "], " + bytes);
-            out.close();
-            out.close();
-            return;
-        }
-        // the lanes copy each row together, 32 consecutive columns at a time, so that every copy is coalesced
-        out.line(UNROLL_COPIES);
-        out.open("for (int r = max(" + from + ", " + low + "); r <= min(" + to + ", " + high + "); r++)");
-        out.line("#pragma unroll");
-        out.open("for (int e = lane; e < " + width + "; e += 32)");
-        out.open("if (band * " + width + " + e < " + mapping.columns() + ")");
-        out.line("fg::cp_async(&" + CudaBandContext.ring(ring.field(), "in") + "[(r & " + (ring.rows() - 1) + ") * " + ring.stride() + " + e], &f."
-                + CudaNames.member(ring.field().name()) + "[" + fields.index(new String[] {"r", "band * " + width + " + e"}) + "], " + bytes);
-        out.close();
-        out.close();
-        out.close();
-    }
-
-    /**
-     * A byte ring's rows: the lanes copy each row's band together in whole aligned words (a copy moves 4, 8 or 16 bytes),
-     * from the word holding the band's first column, one word past its width so that the last column is in; a word
-     * that starts past the array's end is not copied (the harness rounds every array up to 16 bytes).
-     */
-    private void stageBytes(BandMapping.Ring ring, String from, String to, int low, int high) {
-        int words = width / 4 + 1;
-        String field = "f." + CudaNames.member(ring.field().name());
-        out.line(UNROLL_COPIES);
-        out.open("for (int r = max(" + from + ", " + low + "); r <= min(" + to + ", " + high + "); r++)");
-        out.line("const long long first = (" + fields.index(new String[] {"r", "band * " + width}) + ") & ~3ll;   // the word holding the band's first column");
-        out.line("#pragma unroll");
-        out.open("for (int e = lane; e < " + words + "; e += 32)");
-        out.open("if (first + 4 * e < " + fields.paddedLength() + "ll)");
-        out.line("fg::cp_async(&" + CudaBandContext.ring(ring.field(), "in") + "[(r & " + (ring.rows() - 1) + ") * " + ring.stride()
-                + " + 4 * e], &" + field + "[first + 4 * e], 4);");
-        out.close();
-        out.close();
-        out.close();
     }
 
     /**
