@@ -74,8 +74,8 @@ final class MapLockDataflow {
             if (graph.rank() > 1) {
                 mapper.chooseTile(mapper.tokenArrays());   // in 2D and 3D the tile's shape does not depend on the sizes
             }
-            // before the tile is chosen: a 3D tile's rows per plane change how many warps a channel spans, never whether
-            // it links threads a whole number of warps apart (a row is a warp wide)
+            // a 3D tile's rows per plane change how many warps a channel spans, never whether it links threads a whole
+            // number of warps apart (a row is a warp wide), so one row per plane serves the check
             mapper.checkWarpDistances(mapper.waits.stream().map(c -> new SyncChannel(c, mapper.threadDistance(c, 1), -1, -1))
                     .toList());
             return Optional.empty();
@@ -227,7 +227,9 @@ final class MapLockDataflow {
         int rows = copyRows - low[0] - high[0];
         if (columns < 1 || rows < 1) {
             throw new GpuLoweringException("the halo of " + graph.name() + " leaves no room for a tile in a block of "
-                    + threadLimit + " threads (32 per row)");
+                    + threadLimit + " threads (32 per row)" + (skew.skews() ? ": its tiles are skewed (j + " + skew.factor()
+                    + "i) for a dependence forward in j, which widens the halo to " + (low[1] + high[1]) + " columns; use"
+                    + " wavefront" : ""));
         }
         return new TileGeometry(2, new int[] {rows, columns}, low, high, skew.iterationSizes(sizes), skew);
     }

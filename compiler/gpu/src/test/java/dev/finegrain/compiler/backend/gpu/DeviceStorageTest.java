@@ -83,8 +83,9 @@ class DeviceStorageTest {
     }
 
     /**
-     * The stride keeps the lanes (each on its own row, at its own shift in a word) within two to a bank wherever no
-     * stride of up to 8 more words does better, and holds the band with the word its first column may be shifted into.
+     * The stride keeps the lanes (each on its own row, at its own shift in a word) within three to a bank (two for 1, 4,
+     * 8 and 16 columns; no stride of up to 8 more words does better for any), and holds the band with the word its first
+     * column may be shifted into.
      */
     @Test
     void aByteRingsStrideSpreadsTheLanesRowsOverTheBanks() {
