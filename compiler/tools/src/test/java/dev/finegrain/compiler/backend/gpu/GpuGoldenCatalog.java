@@ -163,6 +163,15 @@ public final class GpuGoldenCatalog {
                 .build();
     }
 
+    /** A sum along every dimension of a cube: three channels, lock-dataflow's 3D tiles on the model. */
+    public static Kernel cube3d() {
+        return kernel("cube-3d")
+                .domain(dim("i", "ni"), dim("j", "nj"), dim("k", "nk"))
+                .state("x", INT, boundary(index("i").minus(index("k"))))
+                .actor("sum", "x", a -> a.read("x", -1, 0, 0).plus(a.read("x", 0, -1, 0)).minus(a.read("x", 0, 0, -1)))
+                .build();
+    }
+
     public static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
             entry(nwSequences()),
             entry(GoldenKernels.needlemanWunsch()),
@@ -173,6 +182,7 @@ public final class GpuGoldenCatalog {
             entry(smooth()),
             entry(longHash()),
             entry(box3d()),
+            entry(cube3d()),
             entry(northEast()),
             entry(foldMix()),
             entry(foldLastRow())));

@@ -117,66 +117,13 @@ final class SimtLockDataflow {
             cx.wideSharedOffset = asm.register();
             asm.emit("IADD " + cx.wideSharedOffset + ", " + cx.sharedOffset + ", " + cx.sharedOffset);
         }
-        String row = "RZ";
-        String column = cx.tid;
-        String plane = null;
-        if (graph.rank() >= 2) {
-            row = asm.register();
-            column = asm.register();
-            asm.emit("SHR " + row + ", " + cx.tid + ", 0x5");
-            asm.emit("LOP.AND " + column + ", " + cx.tid + ", 0x1f");
-        }
-        if (graph.rank() == 3) {
-            asm.comment("my plane and my row in it: " + mapping.tile().rows() + " rows of 32 words a plane");
-            plane = asm.register();
-            String rowsPerPlane = asm.constant(mapping.tile().rows());
-            asm.emit("IDIV " + plane + ", " + row + ", " + rowsPerPlane);
-            asm.emit("IREM " + row + ", " + row + ", " + rowsPerPlane);
-        }
-        String[] origin = SimtTiles.emitOrigin(asm, mapping.tile());
+        SimtTileWord mine = SimtTileWord.of(asm, mapping.tile(), layout, cx.tid);
+        String row = mine.row();
+        String column = mine.column();
+        String plane = mine.plane();
         int[] low = layout.haloLow();
-        point = new String[graph.rank()];
-        globalOffset = asm.register();
-        if (graph.rank() == 1) {
-            point[0] = asm.register();
-            asm.emit("IADD " + globalOffset + ", " + origin[0] + ", " + cx.tid);
-            asm.emit("IADD " + point[0] + ", " + globalOffset + ", " + SimtAssembler.immediate(-low[0]));
-        } else if (graph.rank() == 3) {
-            for (int d = 0; d < 3; d++) {
-                point[d] = asm.register();
-            }
-            asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + plane);
-            asm.emit("IADD " + point[1] + ", " + origin[1] + ", " + row);
-            asm.emit("IMAD " + globalOffset + ", " + point[0] + ", " + SimtAssembler.immediate(layout.extent(1)) + ", " + point[1]);
-            asm.emit("IMAD " + globalOffset + ", " + globalOffset + ", " + SimtAssembler.immediate(layout.extent(2)) + ", " + origin[2]);
-            asm.emit("IADD " + globalOffset + ", " + globalOffset + ", " + column);
-            asm.emit("IADD " + point[2] + ", " + origin[2] + ", " + column);
-            for (int d = 0; d < 3; d++) {
-                asm.emit("IADD " + point[d] + ", " + point[d] + ", " + SimtAssembler.immediate(-low[d]));
-            }
-        } else if (mapping.tile().skew().skews()) {
-            int[] tileLow = mapping.tile().haloLow();
-            point[0] = asm.register();
-            point[1] = asm.register();
-            asm.comment("the skewed tile column holds j + " + mapping.tile().skew().factor() + "i");
-            asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + row);
-            asm.emit("IADD " + point[0] + ", " + point[0] + ", " + SimtAssembler.immediate(-tileLow[0]));
-            asm.emit("IADD " + point[1] + ", " + origin[1] + ", " + column);
-            asm.emit("IADD " + point[1] + ", " + point[1] + ", " + SimtAssembler.immediate(-tileLow[1]));
-            asm.emit("IMAD " + point[1] + ", " + point[0] + ", " + SimtAssembler.immediate(-mapping.tile().skew().factor())
-                    + ", " + point[1]);
-            layout.emitPaddedIndex(asm, globalOffset, point);
-        } else {
-            point[0] = asm.register();
-            point[1] = asm.register();
-            asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + row);
-            asm.emit("IMAD " + globalOffset + ", " + point[0] + ", " + SimtAssembler.immediate(layout.extent(1))
-                    + ", " + origin[1]);
-            asm.emit("IADD " + globalOffset + ", " + globalOffset + ", " + column);
-            asm.emit("IADD " + point[0] + ", " + point[0] + ", " + SimtAssembler.immediate(-low[0]));
-            asm.emit("IADD " + point[1] + ", " + origin[1] + ", " + column);
-            asm.emit("IADD " + point[1] + ", " + point[1] + ", " + SimtAssembler.immediate(-low[1]));
-        }
+        point = mine.point();
+        globalOffset = mine.globalOffset();
         asm.emit("SHL " + globalOffset + ", " + globalOffset + ", 0x2");
         global = new SimtFieldAddress(layout, globalOffset, layout.hasWideFields() ? asm.register() : null);
         shared = new SimtFieldAddress(layout, cx.sharedOffset, cx.wideSharedOffset);
