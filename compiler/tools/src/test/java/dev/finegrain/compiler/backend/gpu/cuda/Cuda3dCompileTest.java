@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,17 +77,12 @@ class Cuda3dCompileTest {
                 new Case(cube(), lockDataflow(), new int[] {9, 7, 40}, Optional.of(LockMechanism.ATOMIC_SPIN_LOCK)),
                 new Case(planes(), lockDataflow(), new int[] {9, 7, 40}, Optional.of(LockMechanism.TINY_LOCK)));
         CudaBackend backend = new CudaBackend(CudaBackend.DEFAULT_ARCH);
-        List<String> includes = new ArrayList<>();
+        List<CudaSource> sources = new ArrayList<>();
         for (Case c : cases) {
             KernelGraph graph = Pipeline.compile(c.kernel());
-            CudaSource source = backend.source(new Variant(graph, SchedulePlanner.plan(graph, c.schedule()), c.mechanism()),
-                    c.sizes());
-            Files.writeString(folder.resolve(source.id() + ".cu"), source.text());
-            includes.add("#include \"" + source.id() + ".cu\"");
+            sources.add(backend.source(new Variant(graph, SchedulePlanner.plan(graph, c.schedule()), c.mechanism()), c.sizes()));
         }
-        Files.writeString(folder.resolve(CudaSource.PRELUDE), CudaToolchain.prelude());
-        Files.writeString(folder.resolve("all.cu"), String.join("\n", includes) + "\n");
-        String log = CudaToolchain.compileObject(folder, "all.cu", CudaBackend.DEFAULT_ARCH);
+        String log = NvccTogether.compile(folder, sources);
         assertTrue(!log.contains("warning"), "nvcc warned:\n" + log);
     }
 

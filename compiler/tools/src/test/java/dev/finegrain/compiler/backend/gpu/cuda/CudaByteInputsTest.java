@@ -65,20 +65,17 @@ class CudaByteInputsTest {
                 "nvcc is not on the PATH: the CUDA compile test is skipped");
         KernelGraph graph = nwByte();
         CudaBackend backend = new CudaBackend(CudaBackend.DEFAULT_ARCH);
-        List<String> includes = new java.util.ArrayList<>();
+        List<CudaSource> sources = new java.util.ArrayList<>();
         for (int columns : new int[] {1, 2, 4, 8}) {
             for (int[] sizes : List.of(new int[] {300, 301}, new int[] {100, 66})) {
                 CudaSource source = backend.source(new dev.finegrain.compiler.backend.Variant(graph,
                         dev.finegrain.compiler.plan.SchedulePlanner.plan(graph, dev.finegrain.dsl.Finegrain.lockDataflow()
                                 .persistent().columnsPerLane(columns)), java.util.Optional.of(dev.finegrain.dsl.LockMechanism.TINY_LOCK)), sizes);
                 assertTrue(source.text().contains("a byte each, row r's first column"), source.text());
-                Files.writeString(folder.resolve(source.id() + ".cu"), source.text());
-                includes.add("#include \"" + source.id() + ".cu\"");
+                sources.add(source);
             }
         }
-        Files.writeString(folder.resolve(CudaSource.PRELUDE), CudaToolchain.prelude());
-        Files.writeString(folder.resolve("all.cu"), String.join("\n", includes) + "\n");
-        String log = CudaToolchain.compileObject(folder, "all.cu", CudaBackend.DEFAULT_ARCH);
+        String log = NvccTogether.compile(folder, sources);
         assertTrue(!log.contains("error"), "nvcc failed:\n" + log);
     }
 

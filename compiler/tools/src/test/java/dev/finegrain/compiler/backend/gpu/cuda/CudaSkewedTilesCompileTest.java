@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,20 +32,17 @@ class CudaSkewedTilesCompileTest {
         assumeTrue(CudaToolchain.nvccProblem().isEmpty(), "nvcc is not on the PATH: the CUDA compile test is skipped");
         KernelGraph graph = Pipeline.compile(GpuGoldenCatalog.northEast());
         CudaBackend backend = new CudaBackend(CudaBackend.DEFAULT_ARCH);
-        List<String> includes = new ArrayList<>();
+        List<CudaSource> sources = new ArrayList<>();
         for (LockMechanism mechanism : List.of(LockMechanism.TINY_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG,
                 LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.MBARRIER)) {
             for (int[] sizes : List.of(new int[] {300, 200}, new int[] {40, 1})) {
                 CudaSource source = backend.source(new Variant(graph, SchedulePlanner.plan(graph, lockDataflow()),
                         Optional.of(mechanism)), sizes);
                 assertTrue(source.text().contains("// the skewed tile column holds j + 1i"), source.text());
-                Files.writeString(folder.resolve(source.id() + ".cu"), source.text());
-                includes.add("#include \"" + source.id() + ".cu\"");
+                sources.add(source);
             }
         }
-        Files.writeString(folder.resolve(CudaSource.PRELUDE), CudaToolchain.prelude());
-        Files.writeString(folder.resolve("all.cu"), String.join("\n", includes) + "\n");
-        String log = CudaToolchain.compileObject(folder, "all.cu", CudaBackend.DEFAULT_ARCH);
+        String log = NvccTogether.compile(folder, sources);
         assertTrue(!log.contains("warning"), "nvcc warned:\n" + log);
     }
 
