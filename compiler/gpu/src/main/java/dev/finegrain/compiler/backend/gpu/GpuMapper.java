@@ -68,7 +68,7 @@ public final class GpuMapper {
         return unmappableKernel(graph).or(() -> forwardDependence(graph).map(channel -> tilesNeedBackwards(graph, channel)
                 + "; wavefront takes it on every target, along hyperplane " + DependenceMath.format(
                 WavefrontDiagonals.stepping(graph).orElseThrow()) + " on the GPU targets, and lock-dataflow's tiles there,"
-                + " skewed (j + " + TileSkew.of(graph).orElseThrow().factor() + "i)"));
+                + " skewed (" + TileSkew.of(graph).orElseThrow().column() + ")"));
     }
 
     /**

@@ -227,8 +227,8 @@ final class MapLockDataflow {
         int rows = copyRows - low[0] - high[0];
         if (columns < 1 || rows < 1) {
             throw new GpuLoweringException("the halo of " + graph.name() + " leaves no room for a tile in a block of "
-                    + threadLimit + " threads (32 per row)" + (skew.skews() ? ": its tiles are skewed (j + " + skew.factor()
-                    + "i) for a dependence forward in j, which widens the halo to " + (low[1] + high[1]) + " columns; use"
+                    + threadLimit + " threads (32 per row)" + (skew.skews() ? ": its tiles are skewed (" + skew.column()
+                    + ") for a dependence forward in j, which widens the halo to " + (low[1] + high[1]) + " columns; use"
                     + " wavefront" : ""));
         }
         return new TileGeometry(2, new int[] {rows, columns}, low, high, skew.iterationSizes(sizes), skew);
@@ -253,7 +253,7 @@ final class MapLockDataflow {
         if (best == 0 || columns < 1) {
             throw new GpuLoweringException("the halo of " + graph.name() + " (" + (low[0] + high[0]) + " planes, " + (low[1] + high[1])
                     + " rows, " + (low[2] + high[2]) + " columns) leaves no room for a tile in a block of " + threadLimit
-                    + " threads (planes of rows of 32); use wavefront or dataParallel(tile)");
+                    + " threads (planes of rows of 32); use wavefront or data-parallel");
         }
         int rowsPerPlane = copyRows / bestPlanes;
         return new TileGeometry(3, new int[] {bestPlanes - low[0] - high[0], rowsPerPlane - low[1] - high[1], columns}, low, high, sizes);

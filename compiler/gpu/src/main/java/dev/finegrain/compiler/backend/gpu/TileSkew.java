@@ -83,9 +83,14 @@ public record TileSkew(int factor) {
         return new CommonHalo(low, high);
     }
 
-    /** How the skew reads in a plan, e.g. "tiles of (i, j + 1i)". */
+    /** The skewed column, as a formula of j and i: {@code j + i}, {@code j + 2i}. */
+    public String column() {
+        return "j + " + (factor == 1 ? "" : factor) + "i";
+    }
+
+    /** How the skew reads in a plan. */
     public String describe() {
-        return "skewed tiles: tile column J holds j + " + factor + "i in [J * T1, (J + 1) * T1), so every dependence points"
+        return "skewed tiles: tile column J holds " + column() + " in [J * T1, (J + 1) * T1), so every dependence points"
                 + " backwards";
     }
 }

@@ -16,9 +16,6 @@ import java.util.Optional;
  */
 public record WavefrontDiagonals(int[] sizes, int[] hyperplane) {
 
-    /** The steepest slope tried for a kernel whose dependences the anti-diagonals do not order. */
-    private static final int MAX_SLOPE = 8;
-
     public WavefrontDiagonals {
         sizes = sizes.clone();
         hyperplane = hyperplane.clone();
@@ -30,24 +27,51 @@ public record WavefrontDiagonals(int[] sizes, int[] hyperplane) {
 
     /**
      * The hyperplane a GPU's 2D steps follow for this kernel: the anti-diagonals (1,1) where they order every
-     * dependence (no component negative), else the gentlest (c,1) or (1,c), c from 0 to {@value #MAX_SLOPE}, that
-     * orders them all (c = 0 first: rows or columns), else the planner's hyperplane where it has that form; empty when
-     * none does.
+     * dependence (no component negative), else the gentlest (c,1) or (1,c) that orders them all (the smaller c, (c,1) on
+     * a tie; c = 0: rows or columns), computed from the bounds each dependence puts on c, else the planner's hyperplane
+     * where it has that form; empty when none does.
      */
     public static Optional<int[]> stepping(KernelGraph graph) {
         if (orders(graph, new int[] {1, 1})) {
             return Optional.of(new int[] {1, 1});
         }
-        for (int slope = 0; slope <= MAX_SLOPE; slope++) {
-            for (int[] candidate : new int[][] {{slope, 1}, {1, slope}}) {
-                if (orders(graph, candidate)) {
-                    return Optional.of(candidate);
-                }
-            }
+        int rows = gentlestSlope(graph, 0);     // (c, 1)
+        int columns = gentlestSlope(graph, 1);  // (1, c)
+        if (rows >= 0 && (columns < 0 || rows <= columns)) {
+            return Optional.of(new int[] {rows, 1});
         }
-        // steeper still: the planner's own hyperplane, where it has the form a 2D step takes
+        if (columns >= 0) {
+            return Optional.of(new int[] {1, columns});
+        }
+        // no plane of either form: the planner's own hyperplane, where it has the form a 2D step takes
         return graph.hyperplaneIfFound().filter(h -> h.length == 2 && (h[0] == 1 || h[1] == 1) && h[0] >= 0 && h[1] >= 0
                 && orders(graph, h)).map(int[]::clone);
+    }
+
+    /**
+     * The least c >= 0 for which the plane with c at dimension {@code steep} and 1 at the other orders every dependence
+     * (c · d[steep] + d[other] >= 1), or -1 when none does: each dependence bounds c below (d[steep] > 0) or above
+     * (d[steep] < 0), or needs d[other] >= 1 (d[steep] = 0).
+     */
+    private static int gentlestSlope(KernelGraph graph, int steep) {
+        int other = 1 - steep;
+        long lowest = 0;
+        long highest = Long.MAX_VALUE;
+        for (IrChannel channel : graph.channels()) {
+            int[] d = channel.vector();
+            if (Arrays.stream(d).allMatch(component -> component == 0)) {
+                continue;
+            }
+            long need = 1L - d[other];   // c · d[steep] >= need
+            if (d[steep] > 0) {
+                lowest = Math.max(lowest, Math.ceilDiv(need, d[steep]));
+            } else if (d[steep] < 0) {
+                highest = Math.min(highest, Math.floorDiv(-need, -d[steep]));
+            } else if (need > 0) {
+                return -1;
+            }
+        }
+        return lowest <= highest && lowest <= Integer.MAX_VALUE ? (int) lowest : -1;
     }
 
     /** Whether every dependence of the kernel crosses at least one step of {@code h} forward: h.d >= 1. */

@@ -46,7 +46,7 @@ final class CudaTiles {
         if (tile.skew().skews()) {
             int factor = tile.skew().factor();
             out.line("const int j = tileColumn * " + interior[1] + " + column - " + low[1] + " - " + factor + " * i;   // the skewed"
-                    + " tile column holds j + " + factor + "i");
+                    + " tile column holds " + tile.skew().column());
             out.line("const bool inside = i < " + (fields.sizes()[0] + fields.halo().high()[0]) + " && j >= " + -fields.halo().low()[1]
                     + " && j < " + (fields.sizes()[1] + fields.halo().high()[1]) + ";");
         } else {

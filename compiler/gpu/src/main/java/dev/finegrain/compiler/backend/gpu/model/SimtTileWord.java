@@ -57,7 +57,7 @@ record SimtTileWord(String plane, String row, String column, String[] point, Str
             int[] tileLow = tile.haloLow();
             point[0] = asm.register();
             point[1] = asm.register();
-            asm.comment("the skewed tile column holds j + " + tile.skew().factor() + "i");
+            asm.comment("the skewed tile column holds " + tile.skew().column());
             asm.emit("IADD " + point[0] + ", " + origin[0] + ", " + row);
             asm.emit("IADD " + point[0] + ", " + point[0] + ", " + SimtAssembler.immediate(-tileLow[0]));
             asm.emit("IADD " + point[1] + ", " + origin[1] + ", " + column);

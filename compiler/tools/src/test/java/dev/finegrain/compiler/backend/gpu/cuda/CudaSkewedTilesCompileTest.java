@@ -38,7 +38,7 @@ class CudaSkewedTilesCompileTest {
             for (int[] sizes : List.of(new int[] {300, 200}, new int[] {40, 1})) {
                 CudaSource source = backend.source(new Variant(graph, SchedulePlanner.plan(graph, lockDataflow()),
                         Optional.of(mechanism)), sizes);
-                assertTrue(source.text().contains("// the skewed tile column holds j + 1i"), source.text());
+                assertTrue(source.text().contains("// the skewed tile column holds j + i"), source.text());
                 sources.add(source);
             }
         }
@@ -53,6 +53,6 @@ class CudaSkewedTilesCompileTest {
         assertEquals(Optional.empty(), backend.unsupportedKernel(SchedulePlanner.plan(graph, lockDataflow())));
         String bands = backend.unsupportedKernel(SchedulePlanner.plan(graph, lockDataflow().persistent())).orElseThrow();
         assertTrue(bands.endsWith("wavefront takes it on every target, along hyperplane (2,1) on the GPU targets, and"
-                + " lock-dataflow's tiles there, skewed (j + 1i)"), bands);
+                + " lock-dataflow's tiles there, skewed (j + i)"), bands);
     }
 }

@@ -613,7 +613,7 @@ class GpuModelBackendTest {
         assertTrue(reason.startsWith("the GPU model's tiles need dependences that point backwards in every dimension;"
                 + " anti has (1,-1)"), reason);
         assertTrue(reason.endsWith("; wavefront takes it on every target, along hyperplane (1,0) on the GPU targets, and"
-                + " lock-dataflow's tiles there, skewed (j + 1i)"), reason);
+                + " lock-dataflow's tiles there, skewed (j + i)"), reason);
         assertEquals(Optional.empty(), FERMI.unsupportedKernel(SchedulePlanner.plan(graph, new Schedule.LockDataflow())));
         assertAllVerified(FERMI, anti, new int[] {9, 7}, List.of(new Schedule.LockDataflow()));
         assertAllVerified(HOPPER, anti, new int[] {40, 70}, List.of(new Schedule.LockDataflow()));
@@ -646,6 +646,12 @@ class GpuModelBackendTest {
         assertArrayEquals(new int[] {3, 1}, hopperWavefront(further, new int[] {9, 13}).hyperplane());
         assertAllVerified(FERMI, further, new int[] {11, 6}, List.of(new Schedule.Wavefront()));
         assertAllVerified(HOPPER, further, new int[] {70, 33}, List.of(new Schedule.Wavefront()));
+        // far east: (1,-40) and (0,1) take 41i + j = s, the gentlest plane, however steep
+        Kernel far = eastAndWest("far", 40);
+        WavefrontMapping farPlanes = hopperWavefront(far, new int[] {12, 60});
+        assertArrayEquals(new int[] {41, 1}, farPlanes.hyperplane());
+        assertEquals(41 * 11 + 60, farPlanes.steps());
+        assertAllVerified(HOPPER, far, new int[] {12, 60}, List.of(new Schedule.Wavefront()));
     }
 
     /**
@@ -662,7 +668,7 @@ class GpuModelBackendTest {
                         Optional.of(LockMechanism.TINY_LOCK), GpuTarget.of(SimtProfile.load("hopper-h200")), new int[] {40, 70});
         assertEquals(1, mapping.tile().skew().factor());
         assertEquals(List.of(40, 70 + 39), java.util.Arrays.stream(mapping.tile().sizes()).boxed().toList());
-        assertTrue(mapping.describe().contains("skewed tiles: tile column J holds j + 1i"), mapping.describe());
+        assertTrue(mapping.describe().contains("skewed tiles: tile column J holds j + i"), mapping.describe());
         assertEquals(List.of(32, 1), mapping.channels().stream().map(c -> c.threadDistance()).toList());
         for (Kernel kernel : List.of(eastward, eastAndWest("further", 2))) {
             assertAllVerified(FERMI, kernel, new int[] {11, 6}, List.of(new Schedule.LockDataflow()));
