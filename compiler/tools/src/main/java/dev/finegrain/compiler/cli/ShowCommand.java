@@ -161,13 +161,16 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             throw new UsageException(view + " folds one size into the program; give one size, not " + sizes);
         }
         int[] extents = given.isEmpty() ? kernel.defaultSizes().getFirst() : given.getFirst();
+        // the default profile is Fermi's, which lacks what Hopper's have (warp shuffles for the bands, mbarriers): say so
+        String defaulted = !real && profile == null ? " (" + view + " used profile " + DEFAULT_PROFILE + ", the default;"
+                + " choose another with --profile P, e.g. hopper-h200, or a real GPU with --arch sm_90)" : "";
         Variant variant = new VariantResolver().resolve(request(kernel, parsed, backend), extents).orElseThrow(skip ->
                 new UsageException(switch (skip.reason()) {
-                    case TARGET_NEVER_RUNS_SCHEDULE -> what + " never runs " + parsed.cliName() + ": " + skip.detail();
+                    case TARGET_NEVER_RUNS_SCHEDULE -> what + " never runs " + parsed.cliName() + ": " + skip.detail() + defaulted;
                     case TARGET_CANNOT_RUN_KERNEL -> what + " cannot run " + parsed.cliName() + " of kernel '"
-                            + kernel.kernel().name() + "': " + skip.detail();
+                            + kernel.kernel().name() + "': " + skip.detail() + defaulted;
                     case NO_MECHANISM_FITS -> what + " cannot run " + parsed.cliName() + " of kernel '"
-                            + kernel.kernel().name() + "' with any lock mechanism: " + skip.detail();
+                            + kernel.kernel().name() + "' with any lock mechanism: " + skip.detail() + defaulted;
                     case MECHANISM_DOES_NOT_FIT -> "backend '" + backend.name() + "' cannot use mechanism '"
                             + skip.mechanism().orElseThrow() + "' here: " + skip.detail()
                             + (mechanism == null ? " (the default; choose one with --mechanism M)" : "");

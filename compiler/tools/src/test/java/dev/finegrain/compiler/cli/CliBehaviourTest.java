@@ -402,6 +402,11 @@ class CliBehaviourTest {
                         "--schedule", "lock-dataflow:persistent", "--profile", "fermi-gtx570"),
                         "the GPU model never runs lock-dataflow:persistent: lock-dataflow:persistent carries values along a"
                                 + " band by warp shuffle, which profile fermi-gtx570 does not have (feature.warpShuffle)"),
+                Arguments.of("a schedule the default profile never runs", List.of("show", "nw", "--gpu-plan",
+                        "--schedule", "lock-dataflow:persistent", "--mechanism", "tiny-lock"),
+                        "band by warp shuffle, which profile fermi-gtx570 does not have (feature.warpShuffle) (--gpu-plan used"
+                                + " profile fermi-gtx570, the default; choose another with --profile P, e.g. hopper-h200, or a"
+                                + " real GPU with --arch sm_90)"),
                 Arguments.of("an architecture nvcc no longer builds", List.of("show", "nw", "--cuda", "--schedule", "wavefront",
                         "--arch", "sm_12"), "'sm_12' is older than nvcc 13 builds for; use sm_75 or newer"));
     }
