@@ -34,7 +34,7 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
         const int warp = threadIdx.x / 32;
         extern __shared__ __align__(16) unsigned char fg_smem[];
         unsigned char* const my_smem = fg_smem + warp * 50432;
-        signed char* const in_reference = (signed char*) (my_smem + 0);   // [128][136] input 'reference', my band's columns, a byte each, row r's first column (((r) + 1) + 1) & 3 bytes in
+        signed char* const in_reference = (signed char*) (my_smem + 0);   // [128][136] input 'reference', my band's columns, a byte each, row r's first column ((r) + 2) & 3 bytes in
         int* const out_score = (int*) (my_smem + 17408);   // [64][129] my band's values of 'score'
         for (int band = blockIdx.x * 1 + warp; band < 3; band += gridDim.x * 1) {
             const int j = band * 128 + lane * 4;   // my first column; I own 4 side by side
@@ -118,10 +118,10 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                         const int r11 = h_score_c2_0;   // score[i-1, j-0]
                         const int r12 = h_score_c2_0;   // score[i-1, j-1]: my column 2
                         const int r13 = h_score_c3_0;   // score[i-1, j-0]
-                        const int in14 = in_reference[((i - 0) & 127) * 136 + (((((i - 0)) + 1) + 1) & 3) + lane * 4 + 0];   // reference[i-0, j]
-                        const int in15 = in_reference[((i - 0) & 127) * 136 + (((((i - 0)) + 1) + 1) & 3) + lane * 4 + 1];   // reference[i-0, j+1]
-                        const int in16 = in_reference[((i - 0) & 127) * 136 + (((((i - 0)) + 1) + 1) & 3) + lane * 4 + 2];   // reference[i-0, j+2]
-                        const int in17 = in_reference[((i - 0) & 127) * 136 + (((((i - 0)) + 1) + 1) & 3) + lane * 4 + 3];   // reference[i-0, j+3]
+                        const int in14 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 0];   // reference[i-0, j]
+                        const int in15 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 1];   // reference[i-0, j+1]
+                        const int in16 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 2];   // reference[i-0, j+2]
+                        const int in17 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 3];   // reference[i-0, j+3]
                         int o_score_c0 = 0;   // my value of score in this step, column 0
                         int o_score_c1 = 0;   // my value of score in this step, column 1
                         int o_score_c2 = 0;   // my value of score in this step, column 2
@@ -200,10 +200,10 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                         const int r40 = h_score_c2_0;   // score[i-1, j-0]
                         const int r41 = h_score_c2_0;   // score[i-1, j-1]: my column 2
                         const int r42 = h_score_c3_0;   // score[i-1, j-0]
-                        const int in43 = in_reference[((i - 0) & 127) * 136 + (((((i - 0)) + 1) + 1) & 3) + lane * 4 + 0];   // reference[i-0, j]
-                        const int in44 = in_reference[((i - 0) & 127) * 136 + (((((i - 0)) + 1) + 1) & 3) + lane * 4 + 1];   // reference[i-0, j+1]
-                        const int in45 = in_reference[((i - 0) & 127) * 136 + (((((i - 0)) + 1) + 1) & 3) + lane * 4 + 2];   // reference[i-0, j+2]
-                        const int in46 = in_reference[((i - 0) & 127) * 136 + (((((i - 0)) + 1) + 1) & 3) + lane * 4 + 3];   // reference[i-0, j+3]
+                        const int in43 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 0];   // reference[i-0, j]
+                        const int in44 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 1];   // reference[i-0, j+1]
+                        const int in45 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 2];   // reference[i-0, j+2]
+                        const int in46 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 3];   // reference[i-0, j+3]
                         int o_score_c0 = 0;   // my value of score in this step, column 0
                         int o_score_c1 = 0;   // my value of score in this step, column 1
                         int o_score_c2 = 0;   // my value of score in this step, column 2

@@ -34,7 +34,7 @@ namespace nw_byte__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x7
         const int warp = threadIdx.x / 32;
         extern __shared__ __align__(16) unsigned char fg_smem[];
         unsigned char* const my_smem = fg_smem + warp * 13312;
-        signed char* const in_reference = (signed char*) (my_smem + 0);   // [128][40] input 'reference', my band's columns, a byte each, row r's first column (((r) + 1) * 3 + 1) & 3 bytes in
+        signed char* const in_reference = (signed char*) (my_smem + 0);   // [128][40] input 'reference', my band's columns, a byte each, row r's first column ((r) * 3) & 3 bytes in
         int* const out_score = (int*) (my_smem + 5120);   // [64][32] my band's values of 'score'
         for (int band = blockIdx.x * 1 + warp; band < 3; band += gridDim.x * 1) {
             const int j = band * 32 + lane;   // my column
@@ -103,7 +103,7 @@ namespace nw_byte__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x7
                         const int r5 = h_score_0;   // score[i-1, j-0]
                         const int e7 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
                         const int r6 = lane < 1 ? e7 : u2;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int in8 = in_reference[((i - 0) & 127) * 40 + (((((i - 0)) + 1) * 3 + 1) & 3) + lane];   // reference[i-0, j]
+                        const int in8 = in_reference[((i - 0) & 127) * 40 + ((((i - 0)) * 3) & 3) + lane];   // reference[i-0, j]
                         int o_score = 0;   // my value of score in this step
                         [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                         // actor cell
@@ -130,7 +130,7 @@ namespace nw_byte__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x7
                         const int r16 = h_score_0;   // score[i-1, j-0]
                         const int e18 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
                         const int r17 = lane < 1 ? e18 : u13;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int in19 = in_reference[((i - 0) & 127) * 40 + (((((i - 0)) + 1) * 3 + 1) & 3) + lane];   // reference[i-0, j]
+                        const int in19 = in_reference[((i - 0) & 127) * 40 + ((((i - 0)) * 3) & 3) + lane];   // reference[i-0, j]
                         int o_score = 0;   // my value of score in this step
                         if (computes) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field

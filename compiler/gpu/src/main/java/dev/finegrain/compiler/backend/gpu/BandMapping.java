@@ -79,7 +79,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         /**
          * Whether the ring holds a byte input as bytes. A copy to shared memory moves 4, 8 or 16 aligned bytes, and a
          * band's first column lies anywhere in a word of a padded row, so the warp copies each row's band in whole words
-         * from the word holding its first column, and column e of row r sits at {@link #byteShift} of r plus e.
+         * from the word holding its first column, and column e of row r sits at its {@link ByteShift} plus e.
          */
         public boolean packsBytes() {
             return elementBytes == 1;
@@ -103,17 +103,32 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     }
 
     /**
-     * Where, in its word, the first column of band b's row {@code r} lies in a byte field's padded array of rows of
-     * {@code extent} elements whose domain starts {@code haloRows} rows down and {@code haloColumns} columns in: the
-     * band's first column is a multiple of 4 (its width is), so only the row decides it, and only through the
-     * extent mod 4. An expression of {@code row}.
+     * Where, in its word, the first column of a band's row r lies in a byte field's padded array: {@code (r * step +
+     * constant) & 3}. The padded index of (r, band * width) is {@code (r + haloRows) * extent + band * width +
+     * haloColumns}, and the band's width is a multiple of 4, so only the row decides the place, through the extent mod 4.
+     *
+     * @param step     the extent mod 4
+     * @param constant what the halos add, mod 4
      */
-    public static String byteShift(String row, int haloRows, long extent, int haloColumns) {
-        long step = extent & 3;
-        if (step == 0) {
-            return String.valueOf(haloColumns & 3);
+    public record ByteShift(int step, int constant) {
+
+        public static ByteShift of(int haloRows, long extent, int haloColumns) {
+            int step = (int) (extent & 3);
+            return new ByteShift(step, (haloRows * step + haloColumns) & 3);
         }
-        return "(((" + row + ") + " + haloRows + ")" + (step == 1 ? "" : " * " + step) + " + " + haloColumns + ") & 3";
+
+        /** The place of row {@code row} (any int, negative rows of the halo included). */
+        public int at(int row) {
+            return (row * step + constant) & 3;
+        }
+
+        /** The same as an expression of {@code row}, with the same coefficients. */
+        public String spell(String row) {
+            if (step == 0) {
+                return String.valueOf(constant);
+            }
+            return "((" + row + ")" + (step == 1 ? "" : " * " + step) + (constant == 0 ? "" : " + " + constant) + ") & 3";
+        }
     }
 
     /** Columns in a band: a warp's lanes, each with its {@link #laneColumns}. */

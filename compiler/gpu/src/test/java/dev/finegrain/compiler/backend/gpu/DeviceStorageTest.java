@@ -122,19 +122,28 @@ class DeviceStorageTest {
         return worst;
     }
 
-    /** The shift is the band's first column's place in its word: only the row and the extent mod 4 decide it. */
+    /**
+     * The shift is the band's first column's place in its word: for every extent mod 4, halo and band, the shift of a row
+     * (the halo's negative rows included) is the padded index's low two bits, and the spelling uses the same terms.
+     */
     @Test
     void theShiftOfARowIsItsFirstColumnsPlaceInAWord() {
-        assertEquals("1", BandMapping.byteShift("r", 1, 64, 1));
-        assertEquals("(((r) + 1) + 1) & 3", BandMapping.byteShift("r", 1, 16385, 1));
-        assertEquals("(((r) + 1) * 3 + 1) & 3", BandMapping.byteShift("r", 1, 71, 1));
         for (long extent : new long[] {64, 65, 66, 67, 16385}) {
-            for (int band = 0; band < 4; band++) {
-                for (int row = -1; row < 40; row++) {
-                    long first = (row + 1) * extent + band * 128L + 1;
-                    assertEquals(first & 3, ((row + 1) * (extent & 3) + 1) & 3, "extent " + extent + ", row " + row);
+            for (int haloRows = 0; haloRows <= 2; haloRows++) {
+                for (int haloColumns = 0; haloColumns <= 5; haloColumns++) {
+                    BandMapping.ByteShift shift = BandMapping.ByteShift.of(haloRows, extent, haloColumns);
+                    for (int band = 0; band < 4; band++) {
+                        for (int row = -haloRows; row < 40; row++) {
+                            long first = (row + haloRows) * extent + band * 128L + haloColumns;
+                            assertEquals(first & 3, shift.at(row), "extent " + extent + ", halos " + haloRows + "/" + haloColumns
+                                    + ", row " + row);
+                        }
+                    }
                 }
             }
         }
+        assertEquals("1", BandMapping.ByteShift.of(1, 64, 1).spell("r"));
+        assertEquals("((r) + 2) & 3", BandMapping.ByteShift.of(1, 16385, 1).spell("r"));
+        assertEquals("((r) * 3) & 3", BandMapping.ByteShift.of(1, 71, 1).spell("r"));
     }
 }

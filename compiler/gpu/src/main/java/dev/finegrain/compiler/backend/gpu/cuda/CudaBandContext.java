@@ -198,7 +198,7 @@ final class CudaBandContext {
 
     /** Where the band's first column of row {@code row} lies in the first word a byte ring copied of it. */
     String byteShift(String row) {
-        return BandMapping.byteShift(row, fields.halo().low()[0], fields.extent(1), fields.halo().low()[1]);
+        return BandMapping.ByteShift.of(fields.halo().low()[0], fields.extent(1), fields.halo().low()[1]).spell(row);
     }
 
     /** A warp's ring of a field: {@code in} for an input, {@code out} for a state field. */
