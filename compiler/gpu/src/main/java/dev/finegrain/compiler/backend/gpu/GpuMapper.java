@@ -71,14 +71,6 @@ public final class GpuMapper {
                 + " skewed (" + TileSkew.of(graph).orElseThrow().column() + ")"));
     }
 
-    /**
-     * Why lock-dataflow's tiles cannot take this kernel, if they cannot: as {@link #unmappableTiles}, but a 2D
-     * dependence forward in j that some skew orders is taken by skewed tiles ({@link TileSkew}).
-     */
-    public static Optional<String> unmappableLockDataflowTiles(KernelGraph graph) {
-        return TileSkew.of(graph).isPresent() ? unmappableKernel(graph) : unmappableTiles(graph);
-    }
-
     private static Optional<IrChannel> forwardDependence(KernelGraph graph) {
         return graph.channels().stream().filter(channel -> Arrays.stream(channel.vector()).anyMatch(component -> component < 0))
                 .findFirst();
@@ -155,8 +147,9 @@ public final class GpuMapper {
     public static Optional<String> unmappable(ExecutionPlan plan) {
         KernelGraph graph = plan.graph();
         return switch (plan) {
+            // lock-dataflow's tiles take a 2D dependence forward in j skewed (TileSkew), so they need what the wavefront needs
             case WavefrontPlan wavefront -> unmappableKernel(graph);
-            case DataflowPlan dataflow when !dataflow.persistent() -> unmappableLockDataflowTiles(graph);
+            case DataflowPlan dataflow when !dataflow.persistent() -> unmappableKernel(graph);
             default -> unmappableTiles(graph);
         };
     }

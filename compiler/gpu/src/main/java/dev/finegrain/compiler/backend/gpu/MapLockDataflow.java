@@ -71,13 +71,10 @@ final class MapLockDataflow {
         try {
             MapLockDataflow mapper = new MapLockDataflow(graph, plan, requested, target, new int[graph.rank()]);
             mapper.checkMechanism();
-            if (graph.rank() > 1) {
-                mapper.chooseTile(mapper.tokenArrays());   // in 2D and 3D the tile's shape does not depend on the sizes
-            }
-            // a 3D tile's rows per plane change how many warps a channel spans, never whether it links threads a whole
-            // number of warps apart (a row is a warp wide), so one row per plane serves the check
-            mapper.checkWarpDistances(mapper.waits.stream().map(c -> new SyncChannel(c, mapper.threadDistance(c, 1), -1, -1))
-                    .toList());
+            // in 2D and 3D the tile's shape does not depend on the sizes (in 1D its width does, and a channel's distance not)
+            TileGeometry tile = graph.rank() > 1 ? mapper.chooseTile(mapper.tokenArrays()) : null;
+            mapper.checkWarpDistances(mapper.waits.stream().map(c -> new SyncChannel(c,
+                    tile == null ? c.vector()[0] : threadDistance(tile, c), -1, -1)).toList());
             return Optional.empty();
         } catch (GpuLoweringException reason) {
             return Optional.of(reason.getMessage());
@@ -109,7 +106,7 @@ final class MapLockDataflow {
         List<SyncChannel> channels = new ArrayList<>();
         for (int c = 0; c < waits.size(); c++) {
             IrChannel channel = waits.get(c);
-            channels.add(new SyncChannel(channel, threadDistance(channel, tile.rows()), tokenArray(c, channel),
+            channels.add(new SyncChannel(channel, threadDistance(tile, channel), tokenArray(c, channel),
                     graph.actor(channel.producer()).writes()));
         }
         checkWarpDistances(channels);
@@ -276,16 +273,11 @@ final class MapLockDataflow {
     }
 
     /**
-     * Threads between a consumer and its producer: a 2D block is the tile with its halo, one warp of 32 per row; a 3D
-     * block its planes of {@code rowsPerPlane} such rows.
+     * Threads between a consumer and its producer: one thread per word of the tile's copy, so the words between them
+     * (rows a warp wide, planes of rows in 3D, the skew applied).
      */
-    private int threadDistance(IrChannel channel, int rowsPerPlane) {
-        int[] v = graph.rank() == 2 ? skew.apply(channel.vector()) : channel.vector();
-        return switch (graph.rank()) {
-            case 1 -> v[0];
-            case 2 -> v[0] * WARP + v[1];
-            default -> (v[0] * rowsPerPlane + v[1]) * WARP + v[2];
-        };
+    private static int threadDistance(TileGeometry tile, IrChannel channel) {
+        return Math.toIntExact(tile.wordOffset(channel.vector()));
     }
 
     private void checkWarpDistances(List<SyncChannel> channels) {

@@ -28,8 +28,8 @@ public record WavefrontDiagonals(int[] sizes, int[] hyperplane) {
     /**
      * The hyperplane a GPU's 2D steps follow for this kernel: the anti-diagonals (1,1) where they order every
      * dependence (no component negative), else the gentlest (c,1) or (1,c) that orders them all (the smaller c, (c,1) on
-     * a tie; c = 0: rows or columns), computed from the bounds each dependence puts on c, else the planner's hyperplane
-     * where it has that form; empty when none does.
+     * a tie; c = 0: rows or columns), computed from the bounds each dependence puts on c; empty when none does (a
+     * dependence forward in i, which the DSL refuses, or forward in j within a row).
      */
     public static Optional<int[]> stepping(KernelGraph graph) {
         if (orders(graph, new int[] {1, 1})) {
@@ -40,12 +40,7 @@ public record WavefrontDiagonals(int[] sizes, int[] hyperplane) {
         if (rows >= 0 && (columns < 0 || rows <= columns)) {
             return Optional.of(new int[] {rows, 1});
         }
-        if (columns >= 0) {
-            return Optional.of(new int[] {1, columns});
-        }
-        // no plane of either form: the planner's own hyperplane, where it has the form a 2D step takes
-        return graph.hyperplaneIfFound().filter(h -> h.length == 2 && (h[0] == 1 || h[1] == 1) && h[0] >= 0 && h[1] >= 0
-                && orders(graph, h)).map(int[]::clone);
+        return columns >= 0 ? Optional.of(new int[] {1, columns}) : Optional.empty();
     }
 
     /**

@@ -43,17 +43,12 @@ final class CudaTiles {
         out.line("const int tileRow = max(0, diagonal - " + (tile.tiles(1) - 1) + ") + (int) blockIdx.x;");
         out.line("const int tileColumn = diagonal - tileRow;");
         out.line("const int i = tileRow * " + interior[0] + " + row - " + low[0] + ";");
-        if (tile.skew().skews()) {
-            int factor = tile.skew().factor();
-            out.line("const int j = tileColumn * " + interior[1] + " + column - " + low[1] + " - " + factor + " * i;   // the skewed"
-                    + " tile column holds " + tile.skew().column());
-            out.line("const bool inside = i < " + (fields.sizes()[0] + fields.halo().high()[0]) + " && j >= " + -fields.halo().low()[1]
-                    + " && j < " + (fields.sizes()[1] + fields.halo().high()[1]) + ";");
-        } else {
-            out.line("const int j = tileColumn * " + interior[1] + " + column - " + low[1] + ";");
-            out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + " && j < "
-                    + (fields.sizes()[1] + tile.haloHigh()[1]) + ";");
-        }
+        // a skewed tile column holds j + f i, and its words reach left of the fields' halo; the fields' layout is unskewed
+        boolean skewed = tile.skew().skews();
+        out.line("const int j = tileColumn * " + interior[1] + " + column - " + low[1] + (skewed ? " - " + tile.skew().factor()
+                + " * i;   // the skewed tile column holds " + tile.skew().column() : ";"));
+        out.line("const bool inside = i < " + (fields.sizes()[0] + fields.halo().high()[0])
+                + (skewed ? " && j >= " + -fields.halo().low()[1] : "") + " && j < " + (fields.sizes()[1] + fields.halo().high()[1]) + ";");
         out.line("const long long g = " + fields.index(new String[] {"i", "j"}) + ";");
         return new String[] {"i", "j"};
     }
