@@ -50,6 +50,21 @@ public record KernelGraph(Kernel kernel, List<IrField> fields, List<IrActor> act
                 .orElseThrow(() -> new IllegalArgumentException(kernel.name() + " has no field '" + name + "'"));
     }
 
+    /** Whether the kernel declares {@code field} an input whose values fit a byte ({@link dev.finegrain.dsl.Storage#BYTE}). */
+    public boolean declaresBytes(IrField field) {
+        return field.isInput() && kernel.field(field.name()).map(dev.finegrain.dsl.FieldSpec::storage)
+                .orElse(dev.finegrain.dsl.Storage.NATURAL) == dev.finegrain.dsl.Storage.BYTE;
+    }
+
+    /** {@code values} narrowed to bytes, an input {@link #declaresBytes} whose values have been checked to fit. */
+    public static byte[] narrowed(int[] values) {
+        byte[] bytes = new byte[values.length];
+        for (int i = 0; i < values.length; i++) {
+            bytes[i] = (byte) values[i];
+        }
+        return bytes;
+    }
+
     public IrActor actor(int id) {
         return actors.get(id);
     }

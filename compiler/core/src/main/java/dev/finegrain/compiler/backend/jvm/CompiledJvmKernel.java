@@ -117,12 +117,7 @@ public final class CompiledJvmKernel {
         Object[] out = template.clone();
         for (int f = 0; f < bytes.length; f++) {
             if (bytes[f]) {
-                int[] values = (int[]) template[f];
-                byte[] narrow = new byte[values.length];
-                for (int i = 0; i < values.length; i++) {
-                    narrow[i] = (byte) values[i];
-                }
-                out[f] = narrow;
+                out[f] = dev.finegrain.compiler.ir.KernelGraph.narrowed((int[]) template[f]);
             }
         }
         return out;

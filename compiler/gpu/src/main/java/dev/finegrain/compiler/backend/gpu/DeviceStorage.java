@@ -3,7 +3,6 @@ package dev.finegrain.compiler.backend.gpu;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.FieldSpec;
 import dev.finegrain.dsl.Storage;
 
 /**
@@ -19,16 +18,11 @@ public final class DeviceStorage {
 
     /** Whether {@code field} lies in {@code target}'s memory a byte an element. */
     public static boolean packsBytes(KernelGraph graph, IrField field, GpuTarget target) {
-        return target.byteLoads() && declaredBytes(graph, field);
+        return target.byteLoads() && graph.declaresBytes(field);
     }
 
     /** The bytes one element of {@code field} takes in {@code target}'s memory. */
     public static int elementBytes(KernelGraph graph, IrField field, GpuTarget target) {
         return packsBytes(graph, field, target) ? 1 : GpuTarget.elementBytes(field.type());
-    }
-
-    /** Whether the kernel declares {@code field} an input of {@link Storage#BYTE}. */
-    public static boolean declaredBytes(KernelGraph graph, IrField field) {
-        return field.isInput() && graph.kernel().field(field.name()).map(FieldSpec::storage).orElse(Storage.NATURAL) == Storage.BYTE;
     }
 }

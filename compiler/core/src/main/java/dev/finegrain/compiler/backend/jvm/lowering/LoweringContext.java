@@ -13,8 +13,6 @@ import dev.finegrain.compiler.ir.IrChannel;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.FieldSpec;
-import dev.finegrain.dsl.Storage;
 import dev.finegrain.dsl.TableSpec;
 import dev.finegrain.dsl.Type;
 
@@ -255,8 +253,7 @@ public final class LoweringContext {
      * least 8 ints, so that a byte vector of as many lanes exists to widen (ByteVector's species start at 8 lanes).
      */
     private boolean keptInBytes(IrField field) {
-        return field.isInput() && graph.kernel().field(field.name()).map(FieldSpec::storage).orElse(Storage.NATURAL) == Storage.BYTE
-                && (width.bits() == 0 || width.lanes(JType.INT) >= 8);
+        return graph.declaresBytes(field) && (width.bits() == 0 || width.lanes(JType.INT) >= 8);
     }
 
     boolean packed(int field) {

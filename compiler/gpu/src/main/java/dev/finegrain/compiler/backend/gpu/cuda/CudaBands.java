@@ -281,7 +281,7 @@ final class CudaBands {
         out.line("extern __shared__ __align__(16) unsigned char fg_smem[];");
         out.line("unsigned char* const my_smem = fg_smem + warp * " + mapping.warpSharedBytes() + ";");
         for (BandMapping.Ring ring : mapping.inputRings()) {
-            String type = ring.packsBytes() ? "signed char" : cx.type(ring.field());
+            String type = CudaFields.elementType(graph, ring.field());
             out.line(type + "* const " + CudaBandContext.ring(ring.field(), "in") + " = (" + type + "*) (my_smem + "
                     + ring.offsetBytes() + ");   // [" + ring.rows() + "][" + ring.stride() + "] input '" + ring.field().name() + "', my band's columns"
                     + (ring.packsBytes() ? ", a byte each, row r's first column " + cx.byteShift("r") + " bytes in" : ""));

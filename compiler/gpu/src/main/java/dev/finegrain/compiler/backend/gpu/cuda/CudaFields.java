@@ -74,7 +74,7 @@ record CudaFields(KernelGraph graph, int[] sizes, CommonHalo halo) {
      * target (each loads bytes, {@link CudaLowering#target}), so one bundle's inputs serve every architecture.
      */
     static boolean packsBytes(KernelGraph graph, IrField field) {
-        return DeviceStorage.declaredBytes(graph, field);
+        return graph.declaresBytes(field);
     }
 
     /** The C type of one element of {@code field} in device memory. */

@@ -43,7 +43,7 @@ final class CudaFiles {
         for (IrField field : graph.fields()) {
             if (stateWhole || !field.isState()) {
                 write(folder.resolve(field.name() + ".bin"), CudaFields.packsBytes(graph, field)
-                        ? narrowed((int[]) padded[field.id()]) : padded[field.id()]);
+                        ? KernelGraph.narrowed((int[]) padded[field.id()]) : padded[field.id()]);
             }
         }
         if (graph.rank() == 2) {
@@ -66,15 +66,6 @@ final class CudaFiles {
             };
         }
         write(folder.resolve("params.bin"), slots);
-    }
-
-    /** A byte input's padded values (each checked to fit) as the bytes the device holds. */
-    private static byte[] narrowed(int[] values) {
-        byte[] bytes = new byte[values.length];
-        for (int k = 0; k < values.length; k++) {
-            bytes[k] = (byte) values[k];
-        }
-        return bytes;
     }
 
     /**
