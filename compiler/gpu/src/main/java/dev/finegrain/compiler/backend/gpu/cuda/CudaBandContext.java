@@ -1,6 +1,5 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
-import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.LaneProfile;
 import dev.finegrain.compiler.ir.IrField;
@@ -167,16 +166,6 @@ final class CudaBandContext {
     String profile(LaneProfile profile) {
         return "p_" + CudaNames.member(mapping.graph().kernel().tables().get(profile.table()).name()) + "_"
                 + CudaNames.member(profile.sequence().name()) + (profile.laneAxis() == 0 ? "_first" : "");
-    }
-
-    /** The box of the domain a folded field keeps ({@link BandMapping#keptBox}). */
-    KeptBox keptBox(IrField field) {
-        return mapping.keptBox(field);
-    }
-
-    /** Whether a steady chunk's steps store a folded field's kept values ({@link BandMapping#steadyStoresKept}). */
-    boolean steadyStoresKept(IrField field) {
-        return mapping.steadyStoresKept(field);
     }
 
     /** A sequence input along the columns at my column {@code column}, read once per band. */

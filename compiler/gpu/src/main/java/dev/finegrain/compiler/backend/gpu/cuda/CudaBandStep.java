@@ -271,8 +271,8 @@ final class CudaBandStep {
                     + ";   // the edge, which the band to the right reads after the token");
         }
         String column = cx.column(c);
-        if (!steady || cx.steadyStoresKept(field)) {
-            storeKept(field, cx.keptBox(field), column, value);
+        if (!steady || mapping.steadyStoresKept(field)) {
+            storeKept(field, mapping.keptBox(field), column, value);
         }
         for (ReductionSpec reduction : folding.reductions()) {
             if (reduction.field().equals(field.name())) {

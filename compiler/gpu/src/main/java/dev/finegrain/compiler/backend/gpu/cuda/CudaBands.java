@@ -190,8 +190,8 @@ final class CudaBands {
     private List<String> steadyChunk() {
         List<String> tests = new ArrayList<>(List.of("base >= 32", "base + 31 < " + mapping.rows(), "band < " + (mapping.columns() / width)));
         for (IrField field : mapping.folding().fields()) {
-            if (!cx.steadyStoresKept(field)) {
-                tests.add("base + 31 < " + cx.keptBox(field).first()[0]);
+            if (!mapping.steadyStoresKept(field)) {
+                tests.add("base + 31 < " + mapping.keptBox(field).first()[0]);
             }
         }
         return tests.stream().distinct().toList();

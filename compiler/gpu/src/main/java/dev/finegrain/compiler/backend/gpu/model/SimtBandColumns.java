@@ -152,7 +152,7 @@ final class SimtBandColumns {
      * is not steady (the lane's row may lie outside; the clamped row is one every band checks anyway).
      */
     private void checkRowsOnce(String i, Map<dev.finegrain.compiler.ir.IrExpr.Lookup, String> checkedRows) {
-        List<dev.finegrain.compiler.ir.IrExpr.Lookup> lookups = inputs.rowLookups();
+        List<dev.finegrain.compiler.ir.IrExpr.Lookup> lookups = mapping.rowLookups();
         if (lookups.isEmpty()) {
             return;
         }

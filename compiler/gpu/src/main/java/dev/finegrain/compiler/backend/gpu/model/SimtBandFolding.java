@@ -51,19 +51,11 @@ final class SimtBandFolding {
         return folding.folds(field);
     }
 
-    private KeptBox keptBox(IrField field) {
-        return mapping.keptBox(field);
-    }
-
-    private boolean steadyStoresKept(IrField field) {
-        return mapping.steadyStoresKept(field);
-    }
-
     /** ANDs into P0 what a steady chunk needs of the folded fields: it lies above every kept box that starts below row 0. */
     void steadyTests(String base) {
         for (IrField field : folding.fields()) {
-            if (!steadyStoresKept(field)) {
-                asm.emit("ISETP.LT.AND P0, PT, " + base + ", " + SimtAssembler.immediate(keptBox(field).first()[0] - 31L)
+            if (!mapping.steadyStoresKept(field)) {
+                asm.emit("ISETP.LT.AND P0, PT, " + base + ", " + SimtAssembler.immediate(mapping.keptBox(field).first()[0] - 31L)
                         + ", P0   // above " + field.name() + "'s kept rows");
             }
         }
@@ -75,8 +67,8 @@ final class SimtBandFolding {
      * running reductions of the field.
      */
     void store(IrField field, String i, String j, String value, String point, boolean steady) {
-        if (!steady || steadyStoresKept(field)) {
-            KeptBox kept = keptBox(field);
+        if (!steady || mapping.steadyStoresKept(field)) {
+            KeptBox kept = mapping.keptBox(field);
             String in = "PT";
             if (kept.first()[0] > 0 || kept.first()[1] > 0) {
                 asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(kept.first()[0]) + ", PT");

@@ -8,7 +8,6 @@ import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.TableSpec;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
@@ -169,14 +168,6 @@ final class SimtBandInputs {
         asm.release(mark);
     }
 
-    /**
-     * The profiled lookups whose other index is the same in all of a lane's columns (a sequence along the rows), which
-     * every cell evaluates, in the actors' order: a step of lanes of several columns checks each once ({@link #operands}).
-     */
-    List<IrExpr.Lookup> rowLookups() {
-        return mapping.rowLookups();
-    }
-
     /** The axis of a profiled lookup that the step indexes. */
     int otherAxis(IrExpr.Lookup lookup) {
         return LaneProfile.of(mapping.profiles(), graph, mapping.laneSequences(), lookup).orElseThrow().otherAxis();
@@ -185,7 +176,7 @@ final class SimtBandInputs {
     /**
      * The step's operands for my column {@code c}: {@code point}'s, with the lane sequences, the sequences along the rows a
      * steady step holds already ({@code rowAhead}, by field), the staged tables and the query profiles. A profiled
-     * lookup's other index that the step checked once for all my columns is in {@code checkedRows} ({@link #rowLookups}:
+     * lookup's other index that the step checked once for all my columns is in {@code checkedRows} ({@link BandMapping#rowLookups}:
      * the lookups every cell evaluates), as CUDA's step checks it once; any other is checked where it is evaluated.
      */
     SimtExpressions.Operands operands(int c, Map<IrField, String> rowAhead, Map<IrExpr.Lookup, String> checkedRows, PointOperands point) {
