@@ -3,14 +3,15 @@
 //   schedule:   lock-dataflow:persistent:columns=4 with tiny-lock
 //   bands:      3 bands of 128 columns over 100 rows; 131 steps per band
 //   launches:   1 persistent launch of 3 blocks x 1 warps, all resident; warp w walks bands w, w + 3, ...
+//   helpers:    2 more warps per block: warp 1 copies input rows three chunks ahead and waits for the left band's edge into a second window, warp 2 writes each chunk's finished rows back while warp 0 steps the next; named barriers 1 and 2 hand the chunks over
 //   ownership:  a warp per band, lane l owns columns 4l to 4l + 3 of it and computes row s - l in step s
 //   read:       score[i-1, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   read:       score[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       score[i-0, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 2400 bytes of device memory
-//   input:      reference: a ring of 128 rows x 128 columns per warp, copied a chunk ahead (cp.async), a byte each, in whole words from the word holding the band's first column
-//   output:     score: a ring of 64 rows x 128 columns per warp, finished rows written whole after each chunk
-//   shared:     50564 bytes per block: 50432 of rings (50432 per warp), an edge window of 33 rows x 1 columns per field and warp
+//   input:      reference: a ring of 256 rows x 128 columns per warp, copied three chunks ahead (cp.async), a byte each, in whole words from the word holding the band's first column
+//   output:     score: a ring of 128 rows x 128 columns per warp, finished rows written whole after each chunk (by warp 2, while the next is computed)
+//   shared:     101128 bytes per block: 100864 of rings (100864 per warp), two edge windows of 33 rows x 1 columns per field and warp
 #include "finegrain.cuh"
 
 namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__100x300 {
@@ -25,267 +26,340 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
         int penalty;
     };
 
-    // lock-dataflow:persistent: lock-dataflow:persistent:columns=4 with tiny-lock: 3 bands of 128 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 3 resident blocks of 32 threads
-    __global__ void __launch_bounds__(32) lock_dataflow_bands(const Fields f, const Params p, char* const scratch, int* const error) {
+    // lock-dataflow:persistent: lock-dataflow:persistent:columns=4 with tiny-lock: 3 bands of 128 columns, a warp each, lanes one row apart, with 2 helper warps that move its rows and wait for its edge; a ready word per edge value on each band edge; 1 launch of 3 resident blocks of 96 threads
+    __global__ void __launch_bounds__(96) lock_dataflow_bands(const Fields f, const Params p, char* const scratch, int* const error) {
         // per warp: the left band's edge columns for the rows one chunk of steps reads
-        __shared__ int s_edge_score[1][1][33];
+        __shared__ int s_edge_score[2][1][33];
         fg::u64* const tokens = (fg::u64*) (scratch + 256);
         const int lane = threadIdx.x % 32;
-        const int warp = threadIdx.x / 32;
+        const int role = threadIdx.x / 32;   // warp 0 steps, warp 1 copies rows in and waits for the edge, warp 2 writes rows back
+        const int warp = 0;   // the block's one band: its rings and windows
         extern __shared__ __align__(16) unsigned char fg_smem[];
-        unsigned char* const my_smem = fg_smem + warp * 50432;
-        signed char* const in_reference = (signed char*) (my_smem + 0);   // [128][136] input 'reference', my band's columns, a byte each, row r's first column ((r) + 2) & 3 bytes in
-        int* const out_score = (int*) (my_smem + 17408);   // [64][129] my band's values of 'score'
+        unsigned char* const my_smem = fg_smem + warp * 100864;
+        signed char* const in_reference = (signed char*) (my_smem + 0);   // [256][136] input 'reference', my band's columns, a byte each, row r's first column ((r) + 2) & 3 bytes in
+        int* const out_score = (int*) (my_smem + 34816);   // [128][129] my band's values of 'score'
         for (int band = blockIdx.x * 1 + warp; band < 3; band += gridDim.x * 1) {
             const int j = band * 128 + lane * 4;   // my first column; I own 4 side by side
-            // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
-            int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + (j + 1)] : 0;
-            int h_score_c0_1 = -2 - lane >= -1 && j < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + (j + 1)] : 0;
-            int h_score_c1_0 = -1 - lane >= -1 && (j + 1) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 1) + 1)] : 0;
-            int h_score_c1_1 = -2 - lane >= -1 && (j + 1) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 1) + 1)] : 0;
-            int h_score_c2_0 = -1 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;
-            int h_score_c2_1 = -2 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;
-            int h_score_c3_0 = -1 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
-            int h_score_c3_1 = -2 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
-            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
-            const int a_score_c0_0 = j < 300 ? f.score[((long long) (-1 + 1)) * 301 + (j + 1)] : 0;
-            const int a_score_c1_0 = (j + 1) < 300 ? f.score[((long long) (-1 + 1)) * 301 + ((j + 1) + 1)] : 0;
-            const int a_score_c2_0 = (j + 2) < 300 ? f.score[((long long) (-1 + 1)) * 301 + ((j + 2) + 1)] : 0;
-            const int a_score_c3_0 = (j + 3) < 300 ? f.score[((long long) (-1 + 1)) * 301 + ((j + 3) + 1)] : 0;
-            // the first chunk's input rows
-            #pragma unroll 8   // several rows' copies in flight at once
-            for (int r = max(-31 - 0, -1); r <= min(31 - 0, 99); r++) {
-                const long long first = (((long long) (r + 1)) * 301 + (band * 128 + 1)) & ~3ll;   // the word holding the band's first column
-                #pragma unroll
-                for (int e = lane; e < 33; e += 32) {
-                    if (first + 4 * e < 30401ll) {
-                        fg::cp_async(&in_reference[(r & 127) * 136 + 4 * e], &f.reference[first + 4 * e], 4);
+            if (role == 0) {
+                // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
+                int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + (j + 1)] : 0;
+                int h_score_c0_1 = -2 - lane >= -1 && j < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + (j + 1)] : 0;
+                int h_score_c1_0 = -1 - lane >= -1 && (j + 1) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 1) + 1)] : 0;
+                int h_score_c1_1 = -2 - lane >= -1 && (j + 1) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 1) + 1)] : 0;
+                int h_score_c2_0 = -1 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;
+                int h_score_c2_1 = -2 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;
+                int h_score_c3_0 = -1 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
+                int h_score_c3_1 = -2 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
+                // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+                const int a_score_c0_0 = j < 300 ? f.score[((long long) (-1 + 1)) * 301 + (j + 1)] : 0;
+                const int a_score_c1_0 = (j + 1) < 300 ? f.score[((long long) (-1 + 1)) * 301 + ((j + 1) + 1)] : 0;
+                const int a_score_c2_0 = (j + 2) < 300 ? f.score[((long long) (-1 + 1)) * 301 + ((j + 2) + 1)] : 0;
+                const int a_score_c3_0 = (j + 3) < 300 ? f.score[((long long) (-1 + 1)) * 301 + ((j + 3) + 1)] : 0;
+                for (int base = 0, c = 0; base < 131; base += 32, c++) {
+                    fg::bar_sync(1, 64);   // warp 1 has this chunk's input rows and edge window in shared memory
+                    const int cb = c & 1;   // the window of the two that warp 1 filled for this chunk
+                    const int wb = base - 1;   // the window's first row
+                    if (base >= 32 && base + 31 < 100 && band < 2) {
+                        #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
+                        for (int k = 0; k < 32; k++) {
+                            const int s = base + k;
+                            const int i = s - lane;   // my row in this step
+                            const int u0 = __shfl_up_sync(0xffffffffu, h_score_c3_1, 1);   // score[i-1, j-1] from lane l-1's column 3
+                            const int u1 = __shfl_up_sync(0xffffffffu, h_score_c3_0, 1);   // score[i-0, j-1] from lane l-1's column 3
+                            const int e3 = s_edge_score[cb][min(lane * 4 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                            const int r2 = lane < 1 ? e3 : u0;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                            const int r4 = h_score_c0_0;   // score[i-1, j-0]
+                            const int e6 = s_edge_score[cb][min(lane * 4 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                            const int r5 = lane < 1 ? e6 : u1;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                            const int r7 = h_score_c0_0;   // score[i-1, j-1]: my column 0
+                            const int r8 = h_score_c1_0;   // score[i-1, j-0]
+                            const int r9 = h_score_c1_0;   // score[i-1, j-1]: my column 1
+                            const int r10 = h_score_c2_0;   // score[i-1, j-0]
+                            const int r11 = h_score_c2_0;   // score[i-1, j-1]: my column 2
+                            const int r12 = h_score_c3_0;   // score[i-1, j-0]
+                            const int in13 = in_reference[((i - 0) & 255) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 0];   // reference[i-0, j]
+                            const int in14 = in_reference[((i - 0) & 255) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 1];   // reference[i-0, j+1]
+                            const int in15 = in_reference[((i - 0) & 255) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 2];   // reference[i-0, j+2]
+                            const int in16 = in_reference[((i - 0) & 255) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 3];   // reference[i-0, j+3]
+                            int o_score_c0 = 0;   // my value of score in this step, column 0
+                            int o_score_c1 = 0;   // my value of score in this step, column 1
+                            int o_score_c2 = 0;   // my value of score in this step, column 2
+                            int o_score_c3 = 0;   // my value of score in this step, column 3
+                            /* column 0 */ {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
+                                // actor cell
+                                const int v17 = fg::sub(r4, p.penalty);
+                                const int v18 = __viaddmax_s32(r2, in13, v17);
+                                const int v19 = __viaddmax_s32(r5, fg::neg(p.penalty), v18);
+                                out_score[(i & 127) * 129 + lane * 4 + 0] = v19;
+                                o_score_c0 = v19;
+                                if (lane * 4 + 0 >= 127 && band < 2) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v19);   // value and ready bit in one store
+                                }
+                            }
+                            /* column 1 */ {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
+                                // actor cell
+                                const int v20 = fg::sub(r8, p.penalty);
+                                const int v21 = __viaddmax_s32(r7, in14, v20);
+                                const int v22 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v21);
+                                out_score[(i & 127) * 129 + lane * 4 + 1] = v22;
+                                o_score_c1 = v22;
+                                if (lane * 4 + 1 >= 127 && band < 2) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v22);   // value and ready bit in one store
+                                }
+                            }
+                            /* column 2 */ {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
+                                // actor cell
+                                const int v23 = fg::sub(r10, p.penalty);
+                                const int v24 = __viaddmax_s32(r9, in15, v23);
+                                const int v25 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v24);
+                                out_score[(i & 127) * 129 + lane * 4 + 2] = v25;
+                                o_score_c2 = v25;
+                                if (lane * 4 + 2 >= 127 && band < 2) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v25);   // value and ready bit in one store
+                                }
+                            }
+                            /* column 3 */ {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
+                                // actor cell
+                                const int v26 = fg::sub(r12, p.penalty);
+                                const int v27 = __viaddmax_s32(r11, in16, v26);
+                                const int v28 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v27);
+                                out_score[(i & 127) * 129 + lane * 4 + 3] = v28;
+                                o_score_c3 = v28;
+                                if (lane * 4 + 3 >= 127 && band < 2) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v28);   // value and ready bit in one store
+                                }
+                            }
+                            h_score_c0_1 = h_score_c0_0;
+                            h_score_c0_0 = o_score_c0;
+                            h_score_c1_1 = h_score_c1_0;
+                            h_score_c1_0 = o_score_c1;
+                            h_score_c2_1 = h_score_c2_0;
+                            h_score_c2_0 = o_score_c2;
+                            h_score_c3_1 = h_score_c3_0;
+                            h_score_c3_0 = o_score_c3;
+                        }
+                    } else {
+                        for (int k = 0; k < 32; k++) {
+                            const int s = base + k;
+                            const int i = s - lane;   // my row in this step
+                            const int u29 = __shfl_up_sync(0xffffffffu, h_score_c3_1, 1);   // score[i-1, j-1] from lane l-1's column 3
+                            const int u30 = __shfl_up_sync(0xffffffffu, h_score_c3_0, 1);   // score[i-0, j-1] from lane l-1's column 3
+                            const int e32 = s_edge_score[cb][min(lane * 4 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                            const int r31 = lane < 1 ? e32 : u29;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                            const int r33 = h_score_c0_0;   // score[i-1, j-0]
+                            const int e35 = s_edge_score[cb][min(lane * 4 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                            const int r34 = lane < 1 ? e35 : u30;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                            const int r36 = h_score_c0_0;   // score[i-1, j-1]: my column 0
+                            const int r37 = h_score_c1_0;   // score[i-1, j-0]
+                            const int r38 = h_score_c1_0;   // score[i-1, j-1]: my column 1
+                            const int r39 = h_score_c2_0;   // score[i-1, j-0]
+                            const int r40 = h_score_c2_0;   // score[i-1, j-1]: my column 2
+                            const int r41 = h_score_c3_0;   // score[i-1, j-0]
+                            const int in42 = in_reference[((i - 0) & 255) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 0];   // reference[i-0, j]
+                            const int in43 = in_reference[((i - 0) & 255) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 1];   // reference[i-0, j+1]
+                            const int in44 = in_reference[((i - 0) & 255) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 2];   // reference[i-0, j+2]
+                            const int in45 = in_reference[((i - 0) & 255) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 3];   // reference[i-0, j+3]
+                            int o_score_c0 = 0;   // my value of score in this step, column 0
+                            int o_score_c1 = 0;   // my value of score in this step, column 1
+                            int o_score_c2 = 0;   // my value of score in this step, column 2
+                            int o_score_c3 = 0;   // my value of score in this step, column 3
+                            if (i >= 0 && i < 100) {
+                                // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
+                                if (j < 300) {
+                                    [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
+                                    // actor cell
+                                    const int v46 = fg::sub(r33, p.penalty);
+                                    const int v47 = __viaddmax_s32(r31, in42, v46);
+                                    const int v48 = __viaddmax_s32(r34, fg::neg(p.penalty), v47);
+                                    out_score[(i & 127) * 129 + lane * 4 + 0] = v48;
+                                    o_score_c0 = v48;
+                                    if (lane * 4 + 0 >= 127 && band < 2) {
+                                        fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v48);   // value and ready bit in one store
+                                    }
+                                }
+                                if ((j + 1) < 300) {
+                                    [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
+                                    // actor cell
+                                    const int v49 = fg::sub(r37, p.penalty);
+                                    const int v50 = __viaddmax_s32(r36, in43, v49);
+                                    const int v51 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v50);
+                                    out_score[(i & 127) * 129 + lane * 4 + 1] = v51;
+                                    o_score_c1 = v51;
+                                    if (lane * 4 + 1 >= 127 && band < 2) {
+                                        fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
+                                    }
+                                }
+                                if ((j + 2) < 300) {
+                                    [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
+                                    // actor cell
+                                    const int v52 = fg::sub(r39, p.penalty);
+                                    const int v53 = __viaddmax_s32(r38, in44, v52);
+                                    const int v54 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v53);
+                                    out_score[(i & 127) * 129 + lane * 4 + 2] = v54;
+                                    o_score_c2 = v54;
+                                    if (lane * 4 + 2 >= 127 && band < 2) {
+                                        fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v54);   // value and ready bit in one store
+                                    }
+                                }
+                                if ((j + 3) < 300) {
+                                    [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
+                                    // actor cell
+                                    const int v55 = fg::sub(r41, p.penalty);
+                                    const int v56 = __viaddmax_s32(r40, in45, v55);
+                                    const int v57 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v56);
+                                    out_score[(i & 127) * 129 + lane * 4 + 3] = v57;
+                                    o_score_c3 = v57;
+                                    if (lane * 4 + 3 >= 127 && band < 2) {
+                                        fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v57);   // value and ready bit in one store
+                                    }
+                                }
+                            } else if (i < 0 && i >= -1) {
+                                // above the domain: the halo row, which the lanes below and to the right read as my history
+                                if (j < 300) o_score_c0 = a_score_c0_0;
+                                if ((j + 1) < 300) o_score_c1 = a_score_c1_0;
+                                if ((j + 2) < 300) o_score_c2 = a_score_c2_0;
+                                if ((j + 3) < 300) o_score_c3 = a_score_c3_0;
+                            }
+                            h_score_c0_1 = h_score_c0_0;
+                            h_score_c0_0 = o_score_c0;
+                            h_score_c1_1 = h_score_c1_0;
+                            h_score_c1_0 = o_score_c1;
+                            h_score_c2_1 = h_score_c2_0;
+                            h_score_c2_0 = o_score_c2;
+                            h_score_c3_1 = h_score_c3_0;
+                            h_score_c3_0 = o_score_c3;
+                        }
                     }
+                    __syncwarp();   // every lane's values of this chunk are in the ring
+                    fg::bar_arrive(2, 96);   // warp 2 may write the chunk's rows back, warp 1 fill its window again
                 }
-            }
-            fg::cp_async_commit();
-            for (int base = 0; base < 131; base += 32) {
-                fg::cp_async_wait_all();   // this chunk's input rows have landed, those this lane copied
-                __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
-                // the next chunk's new input rows, copied while this chunk computes
+            } else if (role == 1) {
+                // the first three chunks' input rows, a group of copies each
                 #pragma unroll 8   // several rows' copies in flight at once
-                for (int r = max(base + 32 - 0, -1); r <= min(base + 63 - 0, 99); r++) {
+                for (int r = max(-31 - 0, -1); r <= min(31 - 0, 99); r++) {
                     const long long first = (((long long) (r + 1)) * 301 + (band * 128 + 1)) & ~3ll;   // the word holding the band's first column
                     #pragma unroll
                     for (int e = lane; e < 33; e += 32) {
                         if (first + 4 * e < 30401ll) {
-                            fg::cp_async(&in_reference[(r & 127) * 136 + 4 * e], &f.reference[first + 4 * e], 4);
+                            fg::cp_async(&in_reference[(r & 255) * 136 + 4 * e], &f.reference[first + 4 * e], 4);
                         }
                     }
                 }
                 fg::cp_async_commit();
-                const int wb = base - 1;   // the window's first row
-                const int carried_score = s_edge_score[warp][0][32];   // the last window's last row, this one's first
-                __syncwarp();   // every lane has read the last chunk's window before it is overwritten
-                const int last = min(base + 31, 99);   // the last row this chunk reads
-                if (base > 0 && lane == 0) s_edge_score[warp][0][0] = carried_score;
-                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
-                for (int x = lane; x < fresh; x += 32) {
-                    const int slot = x / fresh;
-                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
-                    const int row = wb + at;
-                    if (row >= -1 && row <= last) {
-                        if (band == 0 || row < 0) {
-                            s_edge_score[warp][slot][at] = f.score[((long long) (row + 1)) * 301 + (128 * band - 1 + slot + 1)];   // the halo
-                        } else {
-                            fg::u64 word0;
-                            do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 100 + row]); } while ((word0 >> 32) == 0);   // the value's own ready bit
-                            s_edge_score[warp][slot][at] = (int) (unsigned) word0;
-                        }
-                    }
-                }
-                __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 100 && band < 2) {
-                    #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
-                    for (int k = 0; k < 32; k++) {
-                        const int s = base + k;
-                        const int i = s - lane;   // my row in this step
-                        const int u1 = __shfl_up_sync(0xffffffffu, h_score_c3_1, 1);   // score[i-1, j-1] from lane l-1's column 3
-                        const int u2 = __shfl_up_sync(0xffffffffu, h_score_c3_0, 1);   // score[i-0, j-1] from lane l-1's column 3
-                        const int e4 = s_edge_score[warp][min(lane * 4 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r3 = lane < 1 ? e4 : u1;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r5 = h_score_c0_0;   // score[i-1, j-0]
-                        const int e7 = s_edge_score[warp][min(lane * 4 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r6 = lane < 1 ? e7 : u2;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int r8 = h_score_c0_0;   // score[i-1, j-1]: my column 0
-                        const int r9 = h_score_c1_0;   // score[i-1, j-0]
-                        const int r10 = h_score_c1_0;   // score[i-1, j-1]: my column 1
-                        const int r11 = h_score_c2_0;   // score[i-1, j-0]
-                        const int r12 = h_score_c2_0;   // score[i-1, j-1]: my column 2
-                        const int r13 = h_score_c3_0;   // score[i-1, j-0]
-                        const int in14 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 0];   // reference[i-0, j]
-                        const int in15 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 1];   // reference[i-0, j+1]
-                        const int in16 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 2];   // reference[i-0, j+2]
-                        const int in17 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 3];   // reference[i-0, j+3]
-                        int o_score_c0 = 0;   // my value of score in this step, column 0
-                        int o_score_c1 = 0;   // my value of score in this step, column 1
-                        int o_score_c2 = 0;   // my value of score in this step, column 2
-                        int o_score_c3 = 0;   // my value of score in this step, column 3
-                        /* column 0 */ {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
-                            // actor cell
-                            const int v18 = fg::sub(r5, p.penalty);
-                            const int v19 = __viaddmax_s32(r3, in14, v18);
-                            const int v20 = __viaddmax_s32(r6, fg::neg(p.penalty), v19);
-                            out_score[(i & 63) * 129 + lane * 4 + 0] = v20;
-                            o_score_c0 = v20;
-                            if (lane * 4 + 0 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v20);   // value and ready bit in one store
-                            }
-                        }
-                        /* column 1 */ {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
-                            // actor cell
-                            const int v21 = fg::sub(r9, p.penalty);
-                            const int v22 = __viaddmax_s32(r8, in15, v21);
-                            const int v23 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v22);
-                            out_score[(i & 63) * 129 + lane * 4 + 1] = v23;
-                            o_score_c1 = v23;
-                            if (lane * 4 + 1 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v23);   // value and ready bit in one store
-                            }
-                        }
-                        /* column 2 */ {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
-                            // actor cell
-                            const int v24 = fg::sub(r11, p.penalty);
-                            const int v25 = __viaddmax_s32(r10, in16, v24);
-                            const int v26 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v25);
-                            out_score[(i & 63) * 129 + lane * 4 + 2] = v26;
-                            o_score_c2 = v26;
-                            if (lane * 4 + 2 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v26);   // value and ready bit in one store
-                            }
-                        }
-                        /* column 3 */ {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
-                            // actor cell
-                            const int v27 = fg::sub(r13, p.penalty);
-                            const int v28 = __viaddmax_s32(r12, in17, v27);
-                            const int v29 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v28);
-                            out_score[(i & 63) * 129 + lane * 4 + 3] = v29;
-                            o_score_c3 = v29;
-                            if (lane * 4 + 3 >= 127 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v29);   // value and ready bit in one store
-                            }
-                        }
-                        h_score_c0_1 = h_score_c0_0;
-                        h_score_c0_0 = o_score_c0;
-                        h_score_c1_1 = h_score_c1_0;
-                        h_score_c1_0 = o_score_c1;
-                        h_score_c2_1 = h_score_c2_0;
-                        h_score_c2_0 = o_score_c2;
-                        h_score_c3_1 = h_score_c3_0;
-                        h_score_c3_0 = o_score_c3;
-                    }
-                } else {
-                    for (int k = 0; k < 32; k++) {
-                        const int s = base + k;
-                        const int i = s - lane;   // my row in this step
-                        const int u30 = __shfl_up_sync(0xffffffffu, h_score_c3_1, 1);   // score[i-1, j-1] from lane l-1's column 3
-                        const int u31 = __shfl_up_sync(0xffffffffu, h_score_c3_0, 1);   // score[i-0, j-1] from lane l-1's column 3
-                        const int e33 = s_edge_score[warp][min(lane * 4 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r32 = lane < 1 ? e33 : u30;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r34 = h_score_c0_0;   // score[i-1, j-0]
-                        const int e36 = s_edge_score[warp][min(lane * 4 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r35 = lane < 1 ? e36 : u31;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int r37 = h_score_c0_0;   // score[i-1, j-1]: my column 0
-                        const int r38 = h_score_c1_0;   // score[i-1, j-0]
-                        const int r39 = h_score_c1_0;   // score[i-1, j-1]: my column 1
-                        const int r40 = h_score_c2_0;   // score[i-1, j-0]
-                        const int r41 = h_score_c2_0;   // score[i-1, j-1]: my column 2
-                        const int r42 = h_score_c3_0;   // score[i-1, j-0]
-                        const int in43 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 0];   // reference[i-0, j]
-                        const int in44 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 1];   // reference[i-0, j+1]
-                        const int in45 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 2];   // reference[i-0, j+2]
-                        const int in46 = in_reference[((i - 0) & 127) * 136 + ((((i - 0)) + 2) & 3) + lane * 4 + 3];   // reference[i-0, j+3]
-                        int o_score_c0 = 0;   // my value of score in this step, column 0
-                        int o_score_c1 = 0;   // my value of score in this step, column 1
-                        int o_score_c2 = 0;   // my value of score in this step, column 2
-                        int o_score_c3 = 0;   // my value of score in this step, column 3
-                        if (i >= 0 && i < 100) {
-                            // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
-                            if (j < 300) {
-                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
-                                // actor cell
-                                const int v47 = fg::sub(r34, p.penalty);
-                                const int v48 = __viaddmax_s32(r32, in43, v47);
-                                const int v49 = __viaddmax_s32(r35, fg::neg(p.penalty), v48);
-                                out_score[(i & 63) * 129 + lane * 4 + 0] = v49;
-                                o_score_c0 = v49;
-                                if (lane * 4 + 0 >= 127 && band < 2) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v49);   // value and ready bit in one store
-                                }
-                            }
-                            if ((j + 1) < 300) {
-                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
-                                // actor cell
-                                const int v50 = fg::sub(r38, p.penalty);
-                                const int v51 = __viaddmax_s32(r37, in44, v50);
-                                const int v52 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v51);
-                                out_score[(i & 63) * 129 + lane * 4 + 1] = v52;
-                                o_score_c1 = v52;
-                                if (lane * 4 + 1 >= 127 && band < 2) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v52);   // value and ready bit in one store
-                                }
-                            }
-                            if ((j + 2) < 300) {
-                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
-                                // actor cell
-                                const int v53 = fg::sub(r40, p.penalty);
-                                const int v54 = __viaddmax_s32(r39, in45, v53);
-                                const int v55 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v54);
-                                out_score[(i & 63) * 129 + lane * 4 + 2] = v55;
-                                o_score_c2 = v55;
-                                if (lane * 4 + 2 >= 127 && band < 2) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one store
-                                }
-                            }
-                            if ((j + 3) < 300) {
-                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
-                                // actor cell
-                                const int v56 = fg::sub(r42, p.penalty);
-                                const int v57 = __viaddmax_s32(r41, in46, v56);
-                                const int v58 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v57);
-                                out_score[(i & 63) * 129 + lane * 4 + 3] = v58;
-                                o_score_c3 = v58;
-                                if (lane * 4 + 3 >= 127 && band < 2) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v58);   // value and ready bit in one store
-                                }
-                            }
-                        } else if (i < 0 && i >= -1) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            if (j < 300) o_score_c0 = a_score_c0_0;
-                            if ((j + 1) < 300) o_score_c1 = a_score_c1_0;
-                            if ((j + 2) < 300) o_score_c2 = a_score_c2_0;
-                            if ((j + 3) < 300) o_score_c3 = a_score_c3_0;
-                        }
-                        h_score_c0_1 = h_score_c0_0;
-                        h_score_c0_0 = o_score_c0;
-                        h_score_c1_1 = h_score_c1_0;
-                        h_score_c1_0 = o_score_c1;
-                        h_score_c2_1 = h_score_c2_0;
-                        h_score_c2_0 = o_score_c2;
-                        h_score_c3_1 = h_score_c3_0;
-                        h_score_c3_0 = o_score_c3;
-                    }
-                }
-                __syncwarp();   // every lane's values of this chunk are in the ring
                 #pragma unroll 8   // several rows' copies in flight at once
-                for (int r = max(base - 31, 0); r <= min(base, 99); r++) {
+                for (int r = max(32 - 0, -1); r <= min(63 - 0, 99); r++) {
+                    const long long first = (((long long) (r + 1)) * 301 + (band * 128 + 1)) & ~3ll;   // the word holding the band's first column
                     #pragma unroll
-                    for (int e = lane; e < 128; e += 32) {
-                        if (band * 128 + e < 300) {
-                            f.score[((long long) (r + 1)) * 301 + (band * 128 + e + 1)] = out_score[(r & 63) * 129 + e];
+                    for (int e = lane; e < 33; e += 32) {
+                        if (first + 4 * e < 30401ll) {
+                            fg::cp_async(&in_reference[(r & 255) * 136 + 4 * e], &f.reference[first + 4 * e], 4);
+                        }
+                    }
+                }
+                fg::cp_async_commit();
+                #pragma unroll 8   // several rows' copies in flight at once
+                for (int r = max(64 - 0, -1); r <= min(95 - 0, 99); r++) {
+                    const long long first = (((long long) (r + 1)) * 301 + (band * 128 + 1)) & ~3ll;   // the word holding the band's first column
+                    #pragma unroll
+                    for (int e = lane; e < 33; e += 32) {
+                        if (first + 4 * e < 30401ll) {
+                            fg::cp_async(&in_reference[(r & 255) * 136 + 4 * e], &f.reference[first + 4 * e], 4);
+                        }
+                    }
+                }
+                fg::cp_async_commit();
+                fg::cp_async_wait_group<2>();   // the first chunk's rows have landed
+                /* the first chunk's edge window */ {
+                    const int base = 0;
+                    const int wb = base - 1;   // the window's first row
+                    const int carried_score = s_edge_score[0][0][32];   // the last window's last row, this one's first
+                    __syncwarp();   // every lane has read the last chunk's window before it is overwritten
+                    const int last = min(base + 31, 99);   // the last row this chunk reads
+                    if (base > 0 && lane == 0) s_edge_score[0][0][0] = carried_score;
+                    const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                    for (int x = lane; x < fresh; x += 32) {
+                        const int slot = x / fresh;
+                        const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                        const int row = wb + at;
+                        if (row >= -1 && row <= last) {
+                            if (band == 0 || row < 0) {
+                                s_edge_score[0][slot][at] = f.score[((long long) (row + 1)) * 301 + (128 * band - 1 + slot + 1)];   // the halo
+                            } else {
+                                fg::u64 word58;
+                                do { word58 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 100 + row]); } while ((word58 >> 32) == 0);   // the value's own ready bit
+                                s_edge_score[0][slot][at] = (int) (unsigned) word58;
+                            }
+                        }
+                    }
+                    __syncwarp();   // the window is complete before any lane reads it
+                }
+                __syncwarp();   // every lane's copies and window rows are in
+                fg::bar_arrive(1, 64);
+                for (int base = 0, c = 0; base < 131; base += 32, c++) {
+                    const int next = base + 32;
+                    if (next < 131) {
+                        fg::cp_async_wait_group<1>();   // the next chunk's rows have landed (the newest group is the chunk after it)
+                        /* the next chunk's edge window */ {
+                            const int base = next;
+                            const int wb = base - 1;   // the window's first row
+                            const int carried_score = s_edge_score[c & 1][0][32];   // the last window's last row, this one's first
+                            __syncwarp();   // every lane has read the last chunk's window before it is overwritten
+                            const int last = min(base + 31, 99);   // the last row this chunk reads
+                            if (base > 0 && lane == 0) s_edge_score[(c + 1) & 1][0][0] = carried_score;
+                            const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                            for (int x = lane; x < fresh; x += 32) {
+                                const int slot = x / fresh;
+                                const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                                const int row = wb + at;
+                                if (row >= -1 && row <= last) {
+                                    if (band == 0 || row < 0) {
+                                        s_edge_score[(c + 1) & 1][slot][at] = f.score[((long long) (row + 1)) * 301 + (128 * band - 1 + slot + 1)];   // the halo
+                                    } else {
+                                        fg::u64 word59;
+                                        do { word59 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 100 + row]); } while ((word59 >> 32) == 0);   // the value's own ready bit
+                                        s_edge_score[(c + 1) & 1][slot][at] = (int) (unsigned) word59;
+                                    }
+                                }
+                            }
+                            __syncwarp();   // the window is complete before any lane reads it
+                        }
+                        __syncwarp();
+                    }
+                    fg::bar_sync(2, 96);   // warp 0 is done with chunk c and its window
+                    if (next < 131) fg::bar_arrive(1, 64);
+                    // the rows new in chunk c + 3, which land while warp 0 steps through c + 1 and c + 2
+                    #pragma unroll 8   // several rows' copies in flight at once
+                    for (int r = max(base + 96 - 0, -1); r <= min(base + 127 - 0, 99); r++) {
+                        const long long first = (((long long) (r + 1)) * 301 + (band * 128 + 1)) & ~3ll;   // the word holding the band's first column
+                        #pragma unroll
+                        for (int e = lane; e < 33; e += 32) {
+                            if (first + 4 * e < 30401ll) {
+                                fg::cp_async(&in_reference[(r & 255) * 136 + 4 * e], &f.reference[first + 4 * e], 4);
+                            }
+                        }
+                    }
+                    fg::cp_async_commit();
+                }
+            } else {
+                for (int base = 0; base < 131; base += 32) {
+                    fg::bar_sync(2, 96);   // warp 0's values of this chunk are in the ring
+                    __syncwarp();   // every lane's values of this chunk are in the ring
+                    #pragma unroll 8   // several rows' copies in flight at once
+                    for (int r = max(base - 31, 0); r <= min(base, 99); r++) {
+                        #pragma unroll
+                        for (int e = lane; e < 128; e += 32) {
+                            if (band * 128 + e < 300) {
+                                f.score[((long long) (r + 1)) * 301 + (band * 128 + e + 1)] = out_score[(r & 127) * 129 + e];
+                            }
                         }
                     }
                 }
             }
+            __syncthreads();   // the three warps are done with the band's rings before the next band's rows go in
         }
     }
 }  // namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__100x300
@@ -295,7 +369,7 @@ extern "C" const FgInfo* fg_info_nw_byte__lock_dataflow_persistent_columns_4__ti
         {"reference", 1, 0, 2, {101, 301, 1}, {1, 1, 0}, {100, 300, 1}},
         {"score", 4, 1, 2, {101, 301, 1}, {1, 1, 0}, {100, 300, 1}},
     };
-    static const FgInfo info = {"kernel 'nw-byte', lock-dataflow:persistent:columns=4 with tiny-lock, per-thread locks, shared channels, size 100x300", "lock-dataflow:persistent:columns=4 with tiny-lock: 3 bands of 128 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 3 resident blocks of 32 threads", 2, fields, 1, 2656, 1, 32};
+    static const FgInfo info = {"kernel 'nw-byte', lock-dataflow:persistent:columns=4 with tiny-lock, per-thread locks, shared channels, size 100x300", "lock-dataflow:persistent:columns=4 with tiny-lock: 3 bands of 128 columns, a warp each, lanes one row apart, with 2 helper warps that move its rows and wait for its edge; a ready word per edge value on each band edge; 1 launch of 3 resident blocks of 96 threads", 2, fields, 1, 2656, 1, 96};
     return &info;
 }
 
@@ -307,12 +381,12 @@ extern "C" cudaError_t fg_run_nw_byte__lock_dataflow_persistent_columns_4__tiny_
     int* const error = (int*) scratch;
     unsigned* const barrier = (unsigned*) scratch + 1;
     (void) barrier;
-    // one persistent launch; its rings take 50432 bytes of dynamic shared memory per block
-    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 50432);
+    // one persistent launch; its rings take 100864 bytes of dynamic shared memory per block
+    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 100864);
     if (status != cudaSuccess) return status;
     char* scratch_bytes = (char*) scratch;
     void* arguments[] = {(void*) &f, (void*) &p, (void*) &scratch_bytes, (void*) &error};
-    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(3), dim3(32), arguments, 50432, stream);
+    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(3), dim3(96), arguments, 100864, stream);
     if (status != cudaSuccess) return status;
     return cudaGetLastError();
 }

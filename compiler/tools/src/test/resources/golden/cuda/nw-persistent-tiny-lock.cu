@@ -3,14 +3,15 @@
 //   schedule:   lock-dataflow:persistent with tiny-lock
 //   bands:      3 bands of 32 columns over 100 rows; 131 steps per band
 //   launches:   1 persistent launch of 3 blocks x 1 warps, all resident; warp w walks bands w, w + 3, ...
+//   helpers:    2 more warps per block: warp 1 copies input rows three chunks ahead and waits for the left band's edge into a second window, warp 2 writes each chunk's finished rows back while warp 0 steps the next; named barriers 1 and 2 hand the chunks over
 //   ownership:  a warp per band, lane l owns column l of it and computes row s - l in step s
 //   read:       score[i-1, j-1]: shuffled from lane l-1's value 2 step(s) back; lanes below 1 read the edge window
 //   read:       score[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       score[i-0, j-1]: shuffled from lane l-1's value 1 step(s) back; lanes below 1 read the edge window
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 2400 bytes of device memory
-//   input:      reference: a ring of 128 rows x 32 columns per warp, copied a chunk ahead (cp.async)
-//   output:     score: a ring of 64 rows x 32 columns per warp, finished rows written whole after each chunk
-//   shared:     24708 bytes per block: 24576 of rings (24576 per warp), an edge window of 33 rows x 1 columns per field and warp
+//   input:      reference: a ring of 256 rows x 32 columns per warp, copied three chunks ahead (cp.async)
+//   output:     score: a ring of 128 rows x 32 columns per warp, finished rows written whole after each chunk (by warp 2, while the next is computed)
+//   shared:     49416 bytes per block: 49152 of rings (49152 per warp), two edge windows of 33 rows x 1 columns per field and warp
 #include "finegrain.cuh"
 
 namespace nw__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70 {
@@ -25,127 +26,191 @@ namespace nw__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70 {
         int penalty;
     };
 
-    // lock-dataflow:persistent: lock-dataflow:persistent with tiny-lock: 3 bands of 32 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 3 resident blocks of 32 threads
-    __global__ void __launch_bounds__(32) lock_dataflow_bands(const Fields f, const Params p, char* const scratch, int* const error) {
+    // lock-dataflow:persistent: lock-dataflow:persistent with tiny-lock: 3 bands of 32 columns, a warp each, lanes one row apart, with 2 helper warps that move its rows and wait for its edge; a ready word per edge value on each band edge; 1 launch of 3 resident blocks of 96 threads
+    __global__ void __launch_bounds__(96) lock_dataflow_bands(const Fields f, const Params p, char* const scratch, int* const error) {
         // per warp: the left band's edge columns for the rows one chunk of steps reads
-        __shared__ int s_edge_score[1][1][33];
+        __shared__ int s_edge_score[2][1][33];
         fg::u64* const tokens = (fg::u64*) (scratch + 256);
         const int lane = threadIdx.x % 32;
-        const int warp = threadIdx.x / 32;
+        const int role = threadIdx.x / 32;   // warp 0 steps, warp 1 copies rows in and waits for the edge, warp 2 writes rows back
+        const int warp = 0;   // the block's one band: its rings and windows
         extern __shared__ __align__(16) unsigned char fg_smem[];
-        unsigned char* const my_smem = fg_smem + warp * 24576;
-        int* const in_reference = (int*) (my_smem + 0);   // [128][32] input 'reference', my band's columns
-        int* const out_score = (int*) (my_smem + 16384);   // [64][32] my band's values of 'score'
+        unsigned char* const my_smem = fg_smem + warp * 49152;
+        int* const in_reference = (int*) (my_smem + 0);   // [256][32] input 'reference', my band's columns
+        int* const out_score = (int*) (my_smem + 32768);   // [128][32] my band's values of 'score'
         for (int band = blockIdx.x * 1 + warp; band < 3; band += gridDim.x * 1) {
             const int j = band * 32 + lane;   // my column
-            // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
-            int h_score_0 = -1 - lane >= -1 && j < 70 ? f.score[((long long) (-1 - lane + 1)) * 71 + (j + 1)] : 0;
-            int h_score_1 = -2 - lane >= -1 && j < 70 ? f.score[((long long) (-2 - lane + 1)) * 71 + (j + 1)] : 0;
-            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
-            const int a_score_0 = j < 70 ? f.score[((long long) (-1 + 1)) * 71 + (j + 1)] : 0;
-            // the first chunk's input rows
-            if (j < 70) {
-                for (int r = max(-31 - 0, -1); r <= min(31 - 0, 99); r++) {
-                    fg::cp_async(&in_reference[(r & 127) * 32 + lane], &f.reference[((long long) (r + 1)) * 71 + (j + 1)], 4);
+            if (role == 0) {
+                // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
+                int h_score_0 = -1 - lane >= -1 && j < 70 ? f.score[((long long) (-1 - lane + 1)) * 71 + (j + 1)] : 0;
+                int h_score_1 = -2 - lane >= -1 && j < 70 ? f.score[((long long) (-2 - lane + 1)) * 71 + (j + 1)] : 0;
+                // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+                const int a_score_0 = j < 70 ? f.score[((long long) (-1 + 1)) * 71 + (j + 1)] : 0;
+                for (int base = 0, c = 0; base < 131; base += 32, c++) {
+                    fg::bar_sync(1, 64);   // warp 1 has this chunk's input rows and edge window in shared memory
+                    const int cb = c & 1;   // the window of the two that warp 1 filled for this chunk
+                    const int wb = base - 1;   // the window's first row
+                    if (base >= 32 && base + 31 < 100 && band < 2) {
+                        #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
+                        for (int k = 0; k < 32; k++) {
+                            const int s = base + k;
+                            const int i = s - lane;   // my row in this step
+                            const int u0 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
+                            const int u1 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
+                            const int e3 = s_edge_score[cb][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                            const int r2 = lane < 1 ? e3 : u0;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                            const int r4 = h_score_0;   // score[i-1, j-0]
+                            const int e6 = s_edge_score[cb][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                            const int r5 = lane < 1 ? e6 : u1;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                            const int in7 = in_reference[((i - 0) & 255) * 32 + lane];   // reference[i-0, j]
+                            int o_score = 0;   // my value of score in this step
+                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
+                            // actor cell
+                            const int v8 = fg::sub(r4, p.penalty);
+                            const int v9 = __viaddmax_s32(r2, in7, v8);
+                            const int v10 = __viaddmax_s32(r5, fg::neg(p.penalty), v9);
+                            out_score[(i & 127) * 32 + lane] = v10;
+                            o_score = v10;
+                            if (lane >= 31 && band < 2) {
+                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v10);   // value and ready bit in one store
+                            }
+                            h_score_1 = h_score_0;
+                            h_score_0 = o_score;
+                        }
+                    } else {
+                        for (int k = 0; k < 32; k++) {
+                            const int s = base + k;
+                            const int i = s - lane;   // my row in this step
+                            const bool computes = i >= 0 && i < 100 && j < 70;
+                            const int u11 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
+                            const int u12 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
+                            const int e14 = s_edge_score[cb][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                            const int r13 = lane < 1 ? e14 : u11;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                            const int r15 = h_score_0;   // score[i-1, j-0]
+                            const int e17 = s_edge_score[cb][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                            const int r16 = lane < 1 ? e17 : u12;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                            const int in18 = in_reference[((i - 0) & 255) * 32 + lane];   // reference[i-0, j]
+                            int o_score = 0;   // my value of score in this step
+                            if (computes) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
+                                // actor cell
+                                const int v19 = fg::sub(r15, p.penalty);
+                                const int v20 = __viaddmax_s32(r13, in18, v19);
+                                const int v21 = __viaddmax_s32(r16, fg::neg(p.penalty), v20);
+                                out_score[(i & 127) * 32 + lane] = v21;
+                                o_score = v21;
+                                if (lane >= 31 && band < 2) {
+                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v21);   // value and ready bit in one store
+                                }
+                            } else if (i < 0 && i >= -1 && j < 70) {
+                                // above the domain: the halo row, which the lanes below and to the right read as my history
+                                o_score = a_score_0;
+                            }
+                            h_score_1 = h_score_0;
+                            h_score_0 = o_score;
+                        }
+                    }
+                    __syncwarp();   // every lane's values of this chunk are in the ring
+                    fg::bar_arrive(2, 96);   // warp 2 may write the chunk's rows back, warp 1 fill its window again
                 }
-            }
-            fg::cp_async_commit();
-            for (int base = 0; base < 131; base += 32) {
-                fg::cp_async_wait_all();   // this chunk's input rows have landed (each lane copies and reads its own column)
-                // the next chunk's new input rows, copied while this chunk computes
+            } else if (role == 1) {
+                // the first three chunks' input rows, a group of copies each
                 if (j < 70) {
-                    for (int r = max(base + 32 - 0, -1); r <= min(base + 63 - 0, 99); r++) {
-                        fg::cp_async(&in_reference[(r & 127) * 32 + lane], &f.reference[((long long) (r + 1)) * 71 + (j + 1)], 4);
+                    for (int r = max(-31 - 0, -1); r <= min(31 - 0, 99); r++) {
+                        fg::cp_async(&in_reference[(r & 255) * 32 + lane], &f.reference[((long long) (r + 1)) * 71 + (j + 1)], 4);
                     }
                 }
                 fg::cp_async_commit();
-                const int wb = base - 1;   // the window's first row
-                const int carried_score = s_edge_score[warp][0][32];   // the last window's last row, this one's first
-                __syncwarp();   // every lane has read the last chunk's window before it is overwritten
-                const int last = min(base + 31, 99);   // the last row this chunk reads
-                if (base > 0 && lane == 0) s_edge_score[warp][0][0] = carried_score;
-                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
-                for (int x = lane; x < fresh; x += 32) {
-                    const int slot = x / fresh;
-                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
-                    const int row = wb + at;
-                    if (row >= -1 && row <= last) {
-                        if (band == 0 || row < 0) {
-                            s_edge_score[warp][slot][at] = f.score[((long long) (row + 1)) * 71 + (32 * band - 1 + slot + 1)];   // the halo
-                        } else {
-                            fg::u64 word0;
-                            do { word0 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 100 + row]); } while ((word0 >> 32) == 0);   // the value's own ready bit
-                            s_edge_score[warp][slot][at] = (int) (unsigned) word0;
-                        }
-                    }
-                }
-                __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 100 && band < 2) {
-                    #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
-                    for (int k = 0; k < 32; k++) {
-                        const int s = base + k;
-                        const int i = s - lane;   // my row in this step
-                        const int u1 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
-                        const int u2 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
-                        const int e4 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r3 = lane < 1 ? e4 : u1;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r5 = h_score_0;   // score[i-1, j-0]
-                        const int e7 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r6 = lane < 1 ? e7 : u2;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int in8 = in_reference[((i - 0) & 127) * 32 + lane];   // reference[i-0, j]
-                        int o_score = 0;   // my value of score in this step
-                        [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
-                        // actor cell
-                        const int v9 = fg::sub(r5, p.penalty);
-                        const int v10 = __viaddmax_s32(r3, in8, v9);
-                        const int v11 = __viaddmax_s32(r6, fg::neg(p.penalty), v10);
-                        out_score[(i & 63) * 32 + lane] = v11;
-                        o_score = v11;
-                        if (lane >= 31 && band < 2) {
-                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v11);   // value and ready bit in one store
-                        }
-                        h_score_1 = h_score_0;
-                        h_score_0 = o_score;
-                    }
-                } else {
-                    for (int k = 0; k < 32; k++) {
-                        const int s = base + k;
-                        const int i = s - lane;   // my row in this step
-                        const bool computes = i >= 0 && i < 100 && j < 70;
-                        const int u12 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
-                        const int u13 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
-                        const int e15 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r14 = lane < 1 ? e15 : u12;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r16 = h_score_0;   // score[i-1, j-0]
-                        const int e18 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r17 = lane < 1 ? e18 : u13;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int in19 = in_reference[((i - 0) & 127) * 32 + lane];   // reference[i-0, j]
-                        int o_score = 0;   // my value of score in this step
-                        if (computes) {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
-                            // actor cell
-                            const int v20 = fg::sub(r16, p.penalty);
-                            const int v21 = __viaddmax_s32(r14, in19, v20);
-                            const int v22 = __viaddmax_s32(r17, fg::neg(p.penalty), v21);
-                            out_score[(i & 63) * 32 + lane] = v22;
-                            o_score = v22;
-                            if (lane >= 31 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v22);   // value and ready bit in one store
-                            }
-                        } else if (i < 0 && i >= -1 && j < 70) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_score = a_score_0;
-                        }
-                        h_score_1 = h_score_0;
-                        h_score_0 = o_score;
-                    }
-                }
                 if (j < 70) {
-                    for (int r = max(base - 31, 0); r <= min(base, 99); r++) {
-                        f.score[((long long) (r + 1)) * 71 + (j + 1)] = out_score[(r & 63) * 32 + lane];
+                    for (int r = max(32 - 0, -1); r <= min(63 - 0, 99); r++) {
+                        fg::cp_async(&in_reference[(r & 255) * 32 + lane], &f.reference[((long long) (r + 1)) * 71 + (j + 1)], 4);
+                    }
+                }
+                fg::cp_async_commit();
+                if (j < 70) {
+                    for (int r = max(64 - 0, -1); r <= min(95 - 0, 99); r++) {
+                        fg::cp_async(&in_reference[(r & 255) * 32 + lane], &f.reference[((long long) (r + 1)) * 71 + (j + 1)], 4);
+                    }
+                }
+                fg::cp_async_commit();
+                fg::cp_async_wait_group<2>();   // the first chunk's rows have landed
+                /* the first chunk's edge window */ {
+                    const int base = 0;
+                    const int wb = base - 1;   // the window's first row
+                    const int carried_score = s_edge_score[0][0][32];   // the last window's last row, this one's first
+                    __syncwarp();   // every lane has read the last chunk's window before it is overwritten
+                    const int last = min(base + 31, 99);   // the last row this chunk reads
+                    if (base > 0 && lane == 0) s_edge_score[0][0][0] = carried_score;
+                    const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                    for (int x = lane; x < fresh; x += 32) {
+                        const int slot = x / fresh;
+                        const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                        const int row = wb + at;
+                        if (row >= -1 && row <= last) {
+                            if (band == 0 || row < 0) {
+                                s_edge_score[0][slot][at] = f.score[((long long) (row + 1)) * 71 + (32 * band - 1 + slot + 1)];   // the halo
+                            } else {
+                                fg::u64 word22;
+                                do { word22 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 100 + row]); } while ((word22 >> 32) == 0);   // the value's own ready bit
+                                s_edge_score[0][slot][at] = (int) (unsigned) word22;
+                            }
+                        }
+                    }
+                    __syncwarp();   // the window is complete before any lane reads it
+                }
+                __syncwarp();   // every lane's copies and window rows are in
+                fg::bar_arrive(1, 64);
+                for (int base = 0, c = 0; base < 131; base += 32, c++) {
+                    const int next = base + 32;
+                    if (next < 131) {
+                        fg::cp_async_wait_group<1>();   // the next chunk's rows have landed (the newest group is the chunk after it)
+                        /* the next chunk's edge window */ {
+                            const int base = next;
+                            const int wb = base - 1;   // the window's first row
+                            const int carried_score = s_edge_score[c & 1][0][32];   // the last window's last row, this one's first
+                            __syncwarp();   // every lane has read the last chunk's window before it is overwritten
+                            const int last = min(base + 31, 99);   // the last row this chunk reads
+                            if (base > 0 && lane == 0) s_edge_score[(c + 1) & 1][0][0] = carried_score;
+                            const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                            for (int x = lane; x < fresh; x += 32) {
+                                const int slot = x / fresh;
+                                const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                                const int row = wb + at;
+                                if (row >= -1 && row <= last) {
+                                    if (band == 0 || row < 0) {
+                                        s_edge_score[(c + 1) & 1][slot][at] = f.score[((long long) (row + 1)) * 71 + (32 * band - 1 + slot + 1)];   // the halo
+                                    } else {
+                                        fg::u64 word23;
+                                        do { word23 = fg::load_relaxed_gpu(&tokens[((long long) (0 * 3 + band - 1) * 1 + slot) * 100 + row]); } while ((word23 >> 32) == 0);   // the value's own ready bit
+                                        s_edge_score[(c + 1) & 1][slot][at] = (int) (unsigned) word23;
+                                    }
+                                }
+                            }
+                            __syncwarp();   // the window is complete before any lane reads it
+                        }
+                        __syncwarp();
+                    }
+                    fg::bar_sync(2, 96);   // warp 0 is done with chunk c and its window
+                    if (next < 131) fg::bar_arrive(1, 64);
+                    // the rows new in chunk c + 3, which land while warp 0 steps through c + 1 and c + 2
+                    if (j < 70) {
+                        for (int r = max(base + 96 - 0, -1); r <= min(base + 127 - 0, 99); r++) {
+                            fg::cp_async(&in_reference[(r & 255) * 32 + lane], &f.reference[((long long) (r + 1)) * 71 + (j + 1)], 4);
+                        }
+                    }
+                    fg::cp_async_commit();
+                }
+            } else {
+                for (int base = 0; base < 131; base += 32) {
+                    fg::bar_sync(2, 96);   // warp 0's values of this chunk are in the ring
+                    if (j < 70) {
+                        for (int r = max(base - 31, 0); r <= min(base, 99); r++) {
+                            f.score[((long long) (r + 1)) * 71 + (j + 1)] = out_score[(r & 127) * 32 + lane];
+                        }
                     }
                 }
             }
+            __syncthreads();   // the three warps are done with the band's rings before the next band's rows go in
         }
     }
 }  // namespace nw__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
@@ -155,7 +220,7 @@ extern "C" const FgInfo* fg_info_nw__lock_dataflow_persistent__tiny_lock__per_th
         {"reference", 4, 0, 2, {101, 71, 1}, {1, 1, 0}, {100, 70, 1}},
         {"score", 4, 1, 2, {101, 71, 1}, {1, 1, 0}, {100, 70, 1}},
     };
-    static const FgInfo info = {"kernel 'nw', lock-dataflow:persistent with tiny-lock, per-thread locks, shared channels, size 100x70", "lock-dataflow:persistent with tiny-lock: 3 bands of 32 columns, a warp each, lanes one row apart; a ready word per edge value on each band edge; 1 launch of 3 resident blocks of 32 threads", 2, fields, 1, 2656, 1, 32};
+    static const FgInfo info = {"kernel 'nw', lock-dataflow:persistent with tiny-lock, per-thread locks, shared channels, size 100x70", "lock-dataflow:persistent with tiny-lock: 3 bands of 32 columns, a warp each, lanes one row apart, with 2 helper warps that move its rows and wait for its edge; a ready word per edge value on each band edge; 1 launch of 3 resident blocks of 96 threads", 2, fields, 1, 2656, 1, 96};
     return &info;
 }
 
@@ -167,12 +232,12 @@ extern "C" cudaError_t fg_run_nw__lock_dataflow_persistent__tiny_lock__per_threa
     int* const error = (int*) scratch;
     unsigned* const barrier = (unsigned*) scratch + 1;
     (void) barrier;
-    // one persistent launch; its rings take 24576 bytes of dynamic shared memory per block
-    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 24576);
+    // one persistent launch; its rings take 49152 bytes of dynamic shared memory per block
+    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 49152);
     if (status != cudaSuccess) return status;
     char* scratch_bytes = (char*) scratch;
     void* arguments[] = {(void*) &f, (void*) &p, (void*) &scratch_bytes, (void*) &error};
-    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(3), dim3(32), arguments, 24576, stream);
+    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(3), dim3(96), arguments, 49152, stream);
     if (status != cudaSuccess) return status;
     return cudaGetLastError();
 }

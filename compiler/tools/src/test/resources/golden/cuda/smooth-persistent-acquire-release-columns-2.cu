@@ -3,13 +3,14 @@
 //   schedule:   lock-dataflow:persistent:columns=2 with acquire-release
 //   bands:      4 bands of 64 columns over 40 rows; 71 steps per band
 //   launches:   1 persistent launch of 4 blocks x 1 warps, all resident; warp w walks bands w, w + 4, ...
+//   helpers:    2 more warps per block: warp 1 copies input rows three chunks ahead and waits for the left band's edge into a second window, warp 2 writes each chunk's finished rows back while warp 0 steps the next; named barriers 1 and 2 hand the chunks over
 //   ownership:  a warp per band, lane l owns columns 2l to 2l + 1 of it and computes row s - l in step s
 //   read:       u[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       u[i-0, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   read:       u[i-1, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   edge:       1 column(s) of u, rows up to 1 back; a token word per row (acquire-release, device scope), the values read from the field after it; waited for 32 rows at a time; 640 bytes of device memory
-//   output:     u: a ring of 64 rows x 64 columns per warp, finished rows written whole after each chunk
-//   shared:     33544 bytes per block: 33280 of rings (33280 per warp), an edge window of 33 rows x 1 columns per field and warp
+//   output:     u: a ring of 128 rows x 64 columns per warp, finished rows written whole after each chunk (by warp 2, while the next is computed)
+//   shared:     67088 bytes per block: 66560 of rings (66560 per warp), two edge windows of 33 rows x 1 columns per field and warp
 #include "finegrain.cuh"
 
 namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_thread_shared__40x200 {
@@ -23,173 +24,228 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
         int none;   // the kernel takes no params
     };
 
-    // lock-dataflow:persistent: lock-dataflow:persistent:columns=2 with acquire-release: 4 bands of 64 columns, a warp each, lanes one row apart; a token per row on each band edge; 1 launch of 4 resident blocks of 32 threads
-    __global__ void __launch_bounds__(32) lock_dataflow_bands(const Fields f, const Params p, char* const scratch, int* const error) {
+    // lock-dataflow:persistent: lock-dataflow:persistent:columns=2 with acquire-release: 4 bands of 64 columns, a warp each, lanes one row apart, with 2 helper warps that move its rows and wait for its edge; a token per row on each band edge; 1 launch of 4 resident blocks of 96 threads
+    __global__ void __launch_bounds__(96) lock_dataflow_bands(const Fields f, const Params p, char* const scratch, int* const error) {
         // per warp: the left band's edge columns for the rows one chunk of steps reads
-        __shared__ double s_edge_u[1][1][33];
+        __shared__ double s_edge_u[2][1][33];
         int* const tokens = (int*) (scratch + 256);
         const int lane = threadIdx.x % 32;
-        const int warp = threadIdx.x / 32;
+        const int role = threadIdx.x / 32;   // warp 0 steps, warp 1 copies rows in and waits for the edge, warp 2 writes rows back
+        const int warp = 0;   // the block's one band: its rings and windows
         extern __shared__ __align__(16) unsigned char fg_smem[];
-        unsigned char* const my_smem = fg_smem + warp * 33280;
-        double* const out_u = (double*) (my_smem + 0);   // [64][65] my band's values of 'u'
+        unsigned char* const my_smem = fg_smem + warp * 66560;
+        double* const out_u = (double*) (my_smem + 0);   // [128][65] my band's values of 'u'
         for (int band = blockIdx.x * 1 + warp; band < 4; band += gridDim.x * 1) {
             const int j = band * 64 + lane * 2;   // my first column; I own 2 side by side
-            // my values of u 1 to 2 step(s) back; before the first step, the halo rows above
-            double h_u_c0_0 = -1 - lane >= -1 && j < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + (j + 1)] : 0;
-            double h_u_c0_1 = -2 - lane >= -1 && j < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + (j + 1)] : 0;
-            double h_u_c1_0 = -1 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;
-            double h_u_c1_1 = -2 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;
-            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
-            const double a_u_c0_0 = j < 200 ? f.u[((long long) (-1 + 1)) * 201 + (j + 1)] : 0;
-            const double a_u_c1_0 = (j + 1) < 200 ? f.u[((long long) (-1 + 1)) * 201 + ((j + 1) + 1)] : 0;
-            int seen = 0;   // tokens of the band to the left already waited for
-            for (int base = 0; base < 71; base += 32) {
-                __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
-                const int wb = base - 1;   // the window's first row
-                const double carried_u = s_edge_u[warp][0][32];   // the last window's last row, this one's first
-                __syncwarp();   // every lane has read the last chunk's window before it is overwritten
-                const int last = min(base + 31, 39);   // the last row this chunk reads
-                if (band > 0) {
-                    for (int t = seen + lane; t <= last; t += 32) {
-                        while (fg::load_acquire_gpu(&tokens[(band - 1) * 40 + t]) == 0) { }   // acquire
-                    }
-                    seen = last + 1;
-                    __syncwarp();   // every lane's acquire before any lane reads the edge
-                }
-                if (base > 0 && lane == 0) s_edge_u[warp][0][0] = carried_u;
-                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
-                for (int x = lane; x < fresh; x += 32) {
-                    const int slot = x / fresh;
-                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
-                    const int row = wb + at;
-                    if (row >= -1 && row <= last) {
-                        if (band == 0 || row < 0) {
-                            s_edge_u[warp][slot][at] = f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)];   // the halo
-                        } else {
-                            s_edge_u[warp][slot][at] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)]);
-                        }
-                    }
-                }
-                __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 40 && band < 3) {
-                    #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
-                    for (int k = 0; k < 32; k++) {
-                        const int s = base + k;
-                        const int i = s - lane;   // my row in this step
-                        const double u0 = __shfl_up_sync(0xffffffffu, h_u_c1_0, 1);   // u[i-0, j-1] from lane l-1's column 1
-                        const double u1 = __shfl_up_sync(0xffffffffu, h_u_c1_1, 1);   // u[i-1, j-1] from lane l-1's column 1
-                        const double r2 = h_u_c0_0;   // u[i-1, j-0]
-                        const double e4 = s_edge_u[warp][min(lane * 2 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const double r3 = lane < 1 ? e4 : u0;   // u[i-0, j-1]: the left band's edge, or lane l-1
-                        const double e6 = s_edge_u[warp][min(lane * 2 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const double r5 = lane < 1 ? e6 : u1;   // u[i-1, j-1]: the left band's edge, or lane l-1
-                        const double r7 = h_u_c1_0;   // u[i-1, j-0]
-                        const double r8 = h_u_c0_0;   // u[i-1, j-1]: my column 0
-                        double o_u_c0 = 0;   // my value of u in this step, column 0
-                        double o_u_c1 = 0;   // my value of u in this step, column 1
-                        /* column 0 */ {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + (j + 1);   // my point in every field
-                            // actor average
-                            const double v9 = fg::add(r2, r3);
-                            const double v10 = fg::mul(v9, (0x1.0p-1));
-                            const double v11 = fg::mul(r5, (0x1.0p-2));
-                            const double v12 = fg::add(v10, v11);
-                            out_u[(i & 63) * 65 + lane * 2 + 0] = v12;
-                            if (lane * 2 + 0 >= 63) f.u[g] = v12;   // the edge, which the band to the right reads after the token
-                            o_u_c0 = v12;
-                        }
-                        /* column 1 */ {
-                            [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + ((j + 1) + 1);   // my point in every field
-                            // actor average
-                            const double v13 = fg::add(r7, o_u_c0);
-                            const double v14 = fg::mul(v13, (0x1.0p-1));
-                            const double v15 = fg::mul(r8, (0x1.0p-2));
-                            const double v16 = fg::add(v14, v15);
-                            out_u[(i & 63) * 65 + lane * 2 + 1] = v16;
-                            if (lane * 2 + 1 >= 63) f.u[g] = v16;   // the edge, which the band to the right reads after the token
-                            o_u_c1 = v16;
-                        }
-                        h_u_c0_1 = h_u_c0_0;
-                        h_u_c0_0 = o_u_c0;
-                        h_u_c1_1 = h_u_c1_0;
-                        h_u_c1_0 = o_u_c1;
-                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 3 && lastLaneRow >= 0 && lastLaneRow < 40) {
-                            __syncwarp();   // every lane's stores before the token
-                            if (lane == 31) {
-                                fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
-                            }
-                        }
-                    }
-                } else {
-                    for (int k = 0; k < 32; k++) {
-                        const int s = base + k;
-                        const int i = s - lane;   // my row in this step
-                        const double u17 = __shfl_up_sync(0xffffffffu, h_u_c1_0, 1);   // u[i-0, j-1] from lane l-1's column 1
-                        const double u18 = __shfl_up_sync(0xffffffffu, h_u_c1_1, 1);   // u[i-1, j-1] from lane l-1's column 1
-                        const double r19 = h_u_c0_0;   // u[i-1, j-0]
-                        const double e21 = s_edge_u[warp][min(lane * 2 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const double r20 = lane < 1 ? e21 : u17;   // u[i-0, j-1]: the left band's edge, or lane l-1
-                        const double e23 = s_edge_u[warp][min(lane * 2 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const double r22 = lane < 1 ? e23 : u18;   // u[i-1, j-1]: the left band's edge, or lane l-1
-                        const double r24 = h_u_c1_0;   // u[i-1, j-0]
-                        const double r25 = h_u_c0_0;   // u[i-1, j-1]: my column 0
-                        double o_u_c0 = 0;   // my value of u in this step, column 0
-                        double o_u_c1 = 0;   // my value of u in this step, column 1
-                        if (i >= 0 && i < 40) {
-                            // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
-                            if (j < 200) {
+            if (role == 0) {
+                // my values of u 1 to 2 step(s) back; before the first step, the halo rows above
+                double h_u_c0_0 = -1 - lane >= -1 && j < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + (j + 1)] : 0;
+                double h_u_c0_1 = -2 - lane >= -1 && j < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + (j + 1)] : 0;
+                double h_u_c1_0 = -1 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;
+                double h_u_c1_1 = -2 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;
+                // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+                const double a_u_c0_0 = j < 200 ? f.u[((long long) (-1 + 1)) * 201 + (j + 1)] : 0;
+                const double a_u_c1_0 = (j + 1) < 200 ? f.u[((long long) (-1 + 1)) * 201 + ((j + 1) + 1)] : 0;
+                for (int base = 0, c = 0; base < 71; base += 32, c++) {
+                    fg::bar_sync(1, 64);   // warp 1 has this chunk's input rows and edge window in shared memory
+                    const int cb = c & 1;   // the window of the two that warp 1 filled for this chunk
+                    const int wb = base - 1;   // the window's first row
+                    if (base >= 32 && base + 31 < 40 && band < 3) {
+                        #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
+                        for (int k = 0; k < 32; k++) {
+                            const int s = base + k;
+                            const int i = s - lane;   // my row in this step
+                            const double u0 = __shfl_up_sync(0xffffffffu, h_u_c1_0, 1);   // u[i-0, j-1] from lane l-1's column 1
+                            const double u1 = __shfl_up_sync(0xffffffffu, h_u_c1_1, 1);   // u[i-1, j-1] from lane l-1's column 1
+                            const double r2 = h_u_c0_0;   // u[i-1, j-0]
+                            const double e4 = s_edge_u[cb][min(lane * 2 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                            const double r3 = lane < 1 ? e4 : u0;   // u[i-0, j-1]: the left band's edge, or lane l-1
+                            const double e6 = s_edge_u[cb][min(lane * 2 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                            const double r5 = lane < 1 ? e6 : u1;   // u[i-1, j-1]: the left band's edge, or lane l-1
+                            const double r7 = h_u_c1_0;   // u[i-1, j-0]
+                            const double r8 = h_u_c0_0;   // u[i-1, j-1]: my column 0
+                            double o_u_c0 = 0;   // my value of u in this step, column 0
+                            double o_u_c1 = 0;   // my value of u in this step, column 1
+                            /* column 0 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + (j + 1);   // my point in every field
                                 // actor average
-                                const double v26 = fg::add(r19, r20);
-                                const double v27 = fg::mul(v26, (0x1.0p-1));
-                                const double v28 = fg::mul(r22, (0x1.0p-2));
-                                const double v29 = fg::add(v27, v28);
-                                out_u[(i & 63) * 65 + lane * 2 + 0] = v29;
-                                if (lane * 2 + 0 >= 63) f.u[g] = v29;   // the edge, which the band to the right reads after the token
-                                o_u_c0 = v29;
+                                const double v9 = fg::add(r2, r3);
+                                const double v10 = fg::mul(v9, (0x1.0p-1));
+                                const double v11 = fg::mul(r5, (0x1.0p-2));
+                                const double v12 = fg::add(v10, v11);
+                                out_u[(i & 127) * 65 + lane * 2 + 0] = v12;
+                                if (lane * 2 + 0 >= 63) f.u[g] = v12;   // the edge, which the band to the right reads after the token
+                                o_u_c0 = v12;
                             }
-                            if ((j + 1) < 200) {
+                            /* column 1 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + ((j + 1) + 1);   // my point in every field
                                 // actor average
-                                const double v30 = fg::add(r24, o_u_c0);
-                                const double v31 = fg::mul(v30, (0x1.0p-1));
-                                const double v32 = fg::mul(r25, (0x1.0p-2));
-                                const double v33 = fg::add(v31, v32);
-                                out_u[(i & 63) * 65 + lane * 2 + 1] = v33;
-                                if (lane * 2 + 1 >= 63) f.u[g] = v33;   // the edge, which the band to the right reads after the token
-                                o_u_c1 = v33;
+                                const double v13 = fg::add(r7, o_u_c0);
+                                const double v14 = fg::mul(v13, (0x1.0p-1));
+                                const double v15 = fg::mul(r8, (0x1.0p-2));
+                                const double v16 = fg::add(v14, v15);
+                                out_u[(i & 127) * 65 + lane * 2 + 1] = v16;
+                                if (lane * 2 + 1 >= 63) f.u[g] = v16;   // the edge, which the band to the right reads after the token
+                                o_u_c1 = v16;
                             }
-                        } else if (i < 0 && i >= -1) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            if (j < 200) o_u_c0 = a_u_c0_0;
-                            if ((j + 1) < 200) o_u_c1 = a_u_c1_0;
+                            h_u_c0_1 = h_u_c0_0;
+                            h_u_c0_0 = o_u_c0;
+                            h_u_c1_1 = h_u_c1_0;
+                            h_u_c1_0 = o_u_c1;
+                            const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                            if (band < 3 && lastLaneRow >= 0 && lastLaneRow < 40) {
+                                __syncwarp();   // every lane's stores before the token
+                                if (lane == 31) {
+                                    fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
+                                }
+                            }
                         }
-                        h_u_c0_1 = h_u_c0_0;
-                        h_u_c0_0 = o_u_c0;
-                        h_u_c1_1 = h_u_c1_0;
-                        h_u_c1_0 = o_u_c1;
-                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 3 && lastLaneRow >= 0 && lastLaneRow < 40) {
-                            __syncwarp();   // every lane's stores before the token
-                            if (lane == 31) {
-                                fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
+                    } else {
+                        for (int k = 0; k < 32; k++) {
+                            const int s = base + k;
+                            const int i = s - lane;   // my row in this step
+                            const double u17 = __shfl_up_sync(0xffffffffu, h_u_c1_0, 1);   // u[i-0, j-1] from lane l-1's column 1
+                            const double u18 = __shfl_up_sync(0xffffffffu, h_u_c1_1, 1);   // u[i-1, j-1] from lane l-1's column 1
+                            const double r19 = h_u_c0_0;   // u[i-1, j-0]
+                            const double e21 = s_edge_u[cb][min(lane * 2 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                            const double r20 = lane < 1 ? e21 : u17;   // u[i-0, j-1]: the left band's edge, or lane l-1
+                            const double e23 = s_edge_u[cb][min(lane * 2 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                            const double r22 = lane < 1 ? e23 : u18;   // u[i-1, j-1]: the left band's edge, or lane l-1
+                            const double r24 = h_u_c1_0;   // u[i-1, j-0]
+                            const double r25 = h_u_c0_0;   // u[i-1, j-1]: my column 0
+                            double o_u_c0 = 0;   // my value of u in this step, column 0
+                            double o_u_c1 = 0;   // my value of u in this step, column 1
+                            if (i >= 0 && i < 40) {
+                                // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
+                                if (j < 200) {
+                                    [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + (j + 1);   // my point in every field
+                                    // actor average
+                                    const double v26 = fg::add(r19, r20);
+                                    const double v27 = fg::mul(v26, (0x1.0p-1));
+                                    const double v28 = fg::mul(r22, (0x1.0p-2));
+                                    const double v29 = fg::add(v27, v28);
+                                    out_u[(i & 127) * 65 + lane * 2 + 0] = v29;
+                                    if (lane * 2 + 0 >= 63) f.u[g] = v29;   // the edge, which the band to the right reads after the token
+                                    o_u_c0 = v29;
+                                }
+                                if ((j + 1) < 200) {
+                                    [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + ((j + 1) + 1);   // my point in every field
+                                    // actor average
+                                    const double v30 = fg::add(r24, o_u_c0);
+                                    const double v31 = fg::mul(v30, (0x1.0p-1));
+                                    const double v32 = fg::mul(r25, (0x1.0p-2));
+                                    const double v33 = fg::add(v31, v32);
+                                    out_u[(i & 127) * 65 + lane * 2 + 1] = v33;
+                                    if (lane * 2 + 1 >= 63) f.u[g] = v33;   // the edge, which the band to the right reads after the token
+                                    o_u_c1 = v33;
+                                }
+                            } else if (i < 0 && i >= -1) {
+                                // above the domain: the halo row, which the lanes below and to the right read as my history
+                                if (j < 200) o_u_c0 = a_u_c0_0;
+                                if ((j + 1) < 200) o_u_c1 = a_u_c1_0;
+                            }
+                            h_u_c0_1 = h_u_c0_0;
+                            h_u_c0_0 = o_u_c0;
+                            h_u_c1_1 = h_u_c1_0;
+                            h_u_c1_0 = o_u_c1;
+                            const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                            if (band < 3 && lastLaneRow >= 0 && lastLaneRow < 40) {
+                                __syncwarp();   // every lane's stores before the token
+                                if (lane == 31) {
+                                    fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
+                                }
                             }
                         }
                     }
+                    __syncwarp();   // every lane's values of this chunk are in the ring
+                    fg::bar_arrive(2, 96);   // warp 2 may write the chunk's rows back, warp 1 fill its window again
                 }
-                __syncwarp();   // every lane's values of this chunk are in the ring
-                #pragma unroll 8   // several rows' copies in flight at once
-                for (int r = max(base - 31, 0); r <= min(base, 39); r++) {
-                    #pragma unroll
-                    for (int e = lane; e < 64; e += 32) {
-                        if (band * 64 + e < 200) {
-                            f.u[((long long) (r + 1)) * 201 + (band * 64 + e + 1)] = out_u[(r & 63) * 65 + e];
+            } else if (role == 1) {
+                int seen = 0;   // tokens of the band to the left already waited for
+                /* the first chunk's edge window */ {
+                    const int base = 0;
+                    const int wb = base - 1;   // the window's first row
+                    const double carried_u = s_edge_u[0][0][32];   // the last window's last row, this one's first
+                    __syncwarp();   // every lane has read the last chunk's window before it is overwritten
+                    const int last = min(base + 31, 39);   // the last row this chunk reads
+                    if (band > 0) {
+                        for (int t = seen + lane; t <= last; t += 32) {
+                            while (fg::load_acquire_gpu(&tokens[(band - 1) * 40 + t]) == 0) { }   // acquire
+                        }
+                        seen = last + 1;
+                        __syncwarp();   // every lane's acquire before any lane reads the edge
+                    }
+                    if (base > 0 && lane == 0) s_edge_u[0][0][0] = carried_u;
+                    const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                    for (int x = lane; x < fresh; x += 32) {
+                        const int slot = x / fresh;
+                        const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                        const int row = wb + at;
+                        if (row >= -1 && row <= last) {
+                            if (band == 0 || row < 0) {
+                                s_edge_u[0][slot][at] = f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)];   // the halo
+                            } else {
+                                s_edge_u[0][slot][at] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)]);
+                            }
+                        }
+                    }
+                    __syncwarp();   // the window is complete before any lane reads it
+                }
+                __syncwarp();   // every lane's copies and window rows are in
+                fg::bar_arrive(1, 64);
+                for (int base = 0, c = 0; base < 71; base += 32, c++) {
+                    const int next = base + 32;
+                    if (next < 71) {
+                        /* the next chunk's edge window */ {
+                            const int base = next;
+                            const int wb = base - 1;   // the window's first row
+                            const double carried_u = s_edge_u[c & 1][0][32];   // the last window's last row, this one's first
+                            __syncwarp();   // every lane has read the last chunk's window before it is overwritten
+                            const int last = min(base + 31, 39);   // the last row this chunk reads
+                            if (band > 0) {
+                                for (int t = seen + lane; t <= last; t += 32) {
+                                    while (fg::load_acquire_gpu(&tokens[(band - 1) * 40 + t]) == 0) { }   // acquire
+                                }
+                                seen = last + 1;
+                                __syncwarp();   // every lane's acquire before any lane reads the edge
+                            }
+                            if (base > 0 && lane == 0) s_edge_u[(c + 1) & 1][0][0] = carried_u;
+                            const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                            for (int x = lane; x < fresh; x += 32) {
+                                const int slot = x / fresh;
+                                const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                                const int row = wb + at;
+                                if (row >= -1 && row <= last) {
+                                    if (band == 0 || row < 0) {
+                                        s_edge_u[(c + 1) & 1][slot][at] = f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)];   // the halo
+                                    } else {
+                                        s_edge_u[(c + 1) & 1][slot][at] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (64 * band - 1 + slot + 1)]);
+                                    }
+                                }
+                            }
+                            __syncwarp();   // the window is complete before any lane reads it
+                        }
+                        __syncwarp();
+                    }
+                    fg::bar_sync(2, 96);   // warp 0 is done with chunk c and its window
+                    if (next < 71) fg::bar_arrive(1, 64);
+                }
+            } else {
+                for (int base = 0; base < 71; base += 32) {
+                    fg::bar_sync(2, 96);   // warp 0's values of this chunk are in the ring
+                    __syncwarp();   // every lane's values of this chunk are in the ring
+                    #pragma unroll 8   // several rows' copies in flight at once
+                    for (int r = max(base - 31, 0); r <= min(base, 39); r++) {
+                        #pragma unroll
+                        for (int e = lane; e < 64; e += 32) {
+                            if (band * 64 + e < 200) {
+                                f.u[((long long) (r + 1)) * 201 + (band * 64 + e + 1)] = out_u[(r & 127) * 65 + e];
+                            }
                         }
                     }
                 }
             }
+            __syncthreads();   // the three warps are done with the band's rings before the next band's rows go in
         }
     }
 }  // namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_thread_shared__40x200
@@ -198,7 +254,7 @@ extern "C" const FgInfo* fg_info_smooth__lock_dataflow_persistent_columns_2__acq
     static const FgField fields[] = {
         {"u", 8, 1, 2, {41, 201, 1}, {1, 1, 0}, {40, 200, 1}},
     };
-    static const FgInfo info = {"kernel 'smooth', lock-dataflow:persistent:columns=2 with acquire-release, per-thread locks, shared channels, size 40x200", "lock-dataflow:persistent:columns=2 with acquire-release: 4 bands of 64 columns, a warp each, lanes one row apart; a token per row on each band edge; 1 launch of 4 resident blocks of 32 threads", 1, fields, 0, 896, 1, 32};
+    static const FgInfo info = {"kernel 'smooth', lock-dataflow:persistent:columns=2 with acquire-release, per-thread locks, shared channels, size 40x200", "lock-dataflow:persistent:columns=2 with acquire-release: 4 bands of 64 columns, a warp each, lanes one row apart, with 2 helper warps that move its rows and wait for its edge; a token per row on each band edge; 1 launch of 4 resident blocks of 96 threads", 1, fields, 0, 896, 1, 96};
     return &info;
 }
 
@@ -209,12 +265,12 @@ extern "C" cudaError_t fg_run_smooth__lock_dataflow_persistent_columns_2__acquir
     int* const error = (int*) scratch;
     unsigned* const barrier = (unsigned*) scratch + 1;
     (void) barrier;
-    // one persistent launch; its rings take 33280 bytes of dynamic shared memory per block
-    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 33280);
+    // one persistent launch; its rings take 66560 bytes of dynamic shared memory per block
+    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 66560);
     if (status != cudaSuccess) return status;
     char* scratch_bytes = (char*) scratch;
     void* arguments[] = {(void*) &f, (void*) &p, (void*) &scratch_bytes, (void*) &error};
-    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(4), dim3(32), arguments, 33280, stream);
+    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(4), dim3(96), arguments, 66560, stream);
     if (status != cudaSuccess) return status;
     return cudaGetLastError();
 }

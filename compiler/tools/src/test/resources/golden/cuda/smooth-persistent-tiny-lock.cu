@@ -3,13 +3,14 @@
 //   schedule:   lock-dataflow:persistent with tiny-lock
 //   bands:      7 bands of 32 columns over 40 rows; 71 steps per band
 //   launches:   1 persistent launch of 7 blocks x 1 warps, all resident; warp w walks bands w, w + 7, ...
+//   helpers:    2 more warps per block: warp 1 copies input rows three chunks ahead and waits for the left band's edge into a second window, warp 2 writes each chunk's finished rows back while warp 0 steps the next; named barriers 1 and 2 hand the chunks over
 //   ownership:  a warp per band, lane l owns column l of it and computes row s - l in step s
 //   read:       u[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       u[i-0, j-1]: shuffled from lane l-1's value 1 step(s) back; lanes below 1 read the edge window
 //   read:       u[i-1, j-1]: shuffled from lane l-1's value 2 step(s) back; lanes below 1 read the edge window
 //   edge:       1 column(s) of u, rows up to 1 back; a token word per row (tiny-lock, device scope), the values read from the field after it; waited for 32 rows at a time; 1120 bytes of device memory
-//   output:     u: a ring of 64 rows x 32 columns per warp, finished rows written whole after each chunk
-//   shared:     16648 bytes per block: 16384 of rings (16384 per warp), an edge window of 33 rows x 1 columns per field and warp
+//   output:     u: a ring of 128 rows x 32 columns per warp, finished rows written whole after each chunk (by warp 2, while the next is computed)
+//   shared:     33296 bytes per block: 32768 of rings (32768 per warp), two edge windows of 33 rows x 1 columns per field and warp
 #include "finegrain.cuh"
 
 namespace smooth__lock_dataflow_persistent__tiny_lock__per_thread_shared__40x200 {
@@ -23,127 +24,183 @@ namespace smooth__lock_dataflow_persistent__tiny_lock__per_thread_shared__40x200
         int none;   // the kernel takes no params
     };
 
-    // lock-dataflow:persistent: lock-dataflow:persistent with tiny-lock: 7 bands of 32 columns, a warp each, lanes one row apart; a token per row on each band edge; 1 launch of 7 resident blocks of 32 threads
-    __global__ void __launch_bounds__(32) lock_dataflow_bands(const Fields f, const Params p, char* const scratch, int* const error) {
+    // lock-dataflow:persistent: lock-dataflow:persistent with tiny-lock: 7 bands of 32 columns, a warp each, lanes one row apart, with 2 helper warps that move its rows and wait for its edge; a token per row on each band edge; 1 launch of 7 resident blocks of 96 threads
+    __global__ void __launch_bounds__(96) lock_dataflow_bands(const Fields f, const Params p, char* const scratch, int* const error) {
         // per warp: the left band's edge columns for the rows one chunk of steps reads
-        __shared__ double s_edge_u[1][1][33];
+        __shared__ double s_edge_u[2][1][33];
         int* const tokens = (int*) (scratch + 256);
         const int lane = threadIdx.x % 32;
-        const int warp = threadIdx.x / 32;
+        const int role = threadIdx.x / 32;   // warp 0 steps, warp 1 copies rows in and waits for the edge, warp 2 writes rows back
+        const int warp = 0;   // the block's one band: its rings and windows
         extern __shared__ __align__(16) unsigned char fg_smem[];
-        unsigned char* const my_smem = fg_smem + warp * 16384;
-        double* const out_u = (double*) (my_smem + 0);   // [64][32] my band's values of 'u'
+        unsigned char* const my_smem = fg_smem + warp * 32768;
+        double* const out_u = (double*) (my_smem + 0);   // [128][32] my band's values of 'u'
         for (int band = blockIdx.x * 1 + warp; band < 7; band += gridDim.x * 1) {
             const int j = band * 32 + lane;   // my column
-            // my values of u 1 to 2 step(s) back; before the first step, the halo rows above
-            double h_u_0 = -1 - lane >= -1 && j < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + (j + 1)] : 0;
-            double h_u_1 = -2 - lane >= -1 && j < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + (j + 1)] : 0;
-            // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
-            const double a_u_0 = j < 200 ? f.u[((long long) (-1 + 1)) * 201 + (j + 1)] : 0;
-            int seen = 0;   // tokens of the band to the left already waited for
-            for (int base = 0; base < 71; base += 32) {
-                const int wb = base - 1;   // the window's first row
-                const double carried_u = s_edge_u[warp][0][32];   // the last window's last row, this one's first
-                __syncwarp();   // every lane has read the last chunk's window before it is overwritten
-                const int last = min(base + 31, 39);   // the last row this chunk reads
-                if (band > 0) {
-                    for (int t = seen + lane; t <= last; t += 32) {
-                        while (fg::load_acquire_gpu(&tokens[(band - 1) * 40 + t]) == 0) { }   // acquire
-                    }
-                    seen = last + 1;
-                    __syncwarp();   // every lane's acquire before any lane reads the edge
-                }
-                if (base > 0 && lane == 0) s_edge_u[warp][0][0] = carried_u;
-                const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
-                for (int x = lane; x < fresh; x += 32) {
-                    const int slot = x / fresh;
-                    const int at = 33 - fresh + x % fresh;   // the row's place in the window
-                    const int row = wb + at;
-                    if (row >= -1 && row <= last) {
-                        if (band == 0 || row < 0) {
-                            s_edge_u[warp][slot][at] = f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)];   // the halo
-                        } else {
-                            s_edge_u[warp][slot][at] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)]);
-                        }
-                    }
-                }
-                __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 40 && band < 6) {
-                    #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
-                    for (int k = 0; k < 32; k++) {
-                        const int s = base + k;
-                        const int i = s - lane;   // my row in this step
-                        const double u0 = __shfl_up_sync(0xffffffffu, h_u_0, 1);   // u[i-0, j-1] from lane l-1
-                        const double u1 = __shfl_up_sync(0xffffffffu, h_u_1, 1);   // u[i-1, j-1] from lane l-1
-                        const double r2 = h_u_0;   // u[i-1, j-0]
-                        const double e4 = s_edge_u[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const double r3 = lane < 1 ? e4 : u0;   // u[i-0, j-1]: the left band's edge, or lane l-1
-                        const double e6 = s_edge_u[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const double r5 = lane < 1 ? e6 : u1;   // u[i-1, j-1]: the left band's edge, or lane l-1
-                        double o_u = 0;   // my value of u in this step
-                        [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + (j + 1);   // my point in every field
-                        // actor average
-                        const double v7 = fg::add(r2, r3);
-                        const double v8 = fg::mul(v7, (0x1.0p-1));
-                        const double v9 = fg::mul(r5, (0x1.0p-2));
-                        const double v10 = fg::add(v8, v9);
-                        out_u[(i & 63) * 32 + lane] = v10;
-                        if (lane >= 31) f.u[g] = v10;   // the edge, which the band to the right reads after the token
-                        o_u = v10;
-                        h_u_1 = h_u_0;
-                        h_u_0 = o_u;
-                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 6 && lastLaneRow >= 0 && lastLaneRow < 40) {
-                            __syncwarp();   // every lane's stores before the token
-                            if (lane == 31) {
-                                fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
-                            }
-                        }
-                    }
-                } else {
-                    for (int k = 0; k < 32; k++) {
-                        const int s = base + k;
-                        const int i = s - lane;   // my row in this step
-                        const bool computes = i >= 0 && i < 40 && j < 200;
-                        const double u11 = __shfl_up_sync(0xffffffffu, h_u_0, 1);   // u[i-0, j-1] from lane l-1
-                        const double u12 = __shfl_up_sync(0xffffffffu, h_u_1, 1);   // u[i-1, j-1] from lane l-1
-                        const double r13 = h_u_0;   // u[i-1, j-0]
-                        const double e15 = s_edge_u[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const double r14 = lane < 1 ? e15 : u11;   // u[i-0, j-1]: the left band's edge, or lane l-1
-                        const double e17 = s_edge_u[warp][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const double r16 = lane < 1 ? e17 : u12;   // u[i-1, j-1]: the left band's edge, or lane l-1
-                        double o_u = 0;   // my value of u in this step
-                        if (computes) {
+            if (role == 0) {
+                // my values of u 1 to 2 step(s) back; before the first step, the halo rows above
+                double h_u_0 = -1 - lane >= -1 && j < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + (j + 1)] : 0;
+                double h_u_1 = -2 - lane >= -1 && j < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + (j + 1)] : 0;
+                // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
+                const double a_u_0 = j < 200 ? f.u[((long long) (-1 + 1)) * 201 + (j + 1)] : 0;
+                for (int base = 0, c = 0; base < 71; base += 32, c++) {
+                    fg::bar_sync(1, 64);   // warp 1 has this chunk's input rows and edge window in shared memory
+                    const int cb = c & 1;   // the window of the two that warp 1 filled for this chunk
+                    const int wb = base - 1;   // the window's first row
+                    if (base >= 32 && base + 31 < 40 && band < 6) {
+                        #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
+                        for (int k = 0; k < 32; k++) {
+                            const int s = base + k;
+                            const int i = s - lane;   // my row in this step
+                            const double u0 = __shfl_up_sync(0xffffffffu, h_u_0, 1);   // u[i-0, j-1] from lane l-1
+                            const double u1 = __shfl_up_sync(0xffffffffu, h_u_1, 1);   // u[i-1, j-1] from lane l-1
+                            const double r2 = h_u_0;   // u[i-1, j-0]
+                            const double e4 = s_edge_u[cb][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                            const double r3 = lane < 1 ? e4 : u0;   // u[i-0, j-1]: the left band's edge, or lane l-1
+                            const double e6 = s_edge_u[cb][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                            const double r5 = lane < 1 ? e6 : u1;   // u[i-1, j-1]: the left band's edge, or lane l-1
+                            double o_u = 0;   // my value of u in this step
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + (j + 1);   // my point in every field
                             // actor average
-                            const double v18 = fg::add(r13, r14);
-                            const double v19 = fg::mul(v18, (0x1.0p-1));
-                            const double v20 = fg::mul(r16, (0x1.0p-2));
-                            const double v21 = fg::add(v19, v20);
-                            out_u[(i & 63) * 32 + lane] = v21;
-                            if (lane >= 31) f.u[g] = v21;   // the edge, which the band to the right reads after the token
-                            o_u = v21;
-                        } else if (i < 0 && i >= -1 && j < 200) {
-                            // above the domain: the halo row, which the lanes below and to the right read as my history
-                            o_u = a_u_0;
+                            const double v7 = fg::add(r2, r3);
+                            const double v8 = fg::mul(v7, (0x1.0p-1));
+                            const double v9 = fg::mul(r5, (0x1.0p-2));
+                            const double v10 = fg::add(v8, v9);
+                            out_u[(i & 127) * 32 + lane] = v10;
+                            if (lane >= 31) f.u[g] = v10;   // the edge, which the band to the right reads after the token
+                            o_u = v10;
+                            h_u_1 = h_u_0;
+                            h_u_0 = o_u;
+                            const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                            if (band < 6 && lastLaneRow >= 0 && lastLaneRow < 40) {
+                                __syncwarp();   // every lane's stores before the token
+                                if (lane == 31) {
+                                    fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
+                                }
+                            }
                         }
-                        h_u_1 = h_u_0;
-                        h_u_0 = o_u;
-                        const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
-                        if (band < 6 && lastLaneRow >= 0 && lastLaneRow < 40) {
-                            __syncwarp();   // every lane's stores before the token
-                            if (lane == 31) {
-                                fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
+                    } else {
+                        for (int k = 0; k < 32; k++) {
+                            const int s = base + k;
+                            const int i = s - lane;   // my row in this step
+                            const bool computes = i >= 0 && i < 40 && j < 200;
+                            const double u11 = __shfl_up_sync(0xffffffffu, h_u_0, 1);   // u[i-0, j-1] from lane l-1
+                            const double u12 = __shfl_up_sync(0xffffffffu, h_u_1, 1);   // u[i-1, j-1] from lane l-1
+                            const double r13 = h_u_0;   // u[i-1, j-0]
+                            const double e15 = s_edge_u[cb][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                            const double r14 = lane < 1 ? e15 : u11;   // u[i-0, j-1]: the left band's edge, or lane l-1
+                            const double e17 = s_edge_u[cb][min(lane + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                            const double r16 = lane < 1 ? e17 : u12;   // u[i-1, j-1]: the left band's edge, or lane l-1
+                            double o_u = 0;   // my value of u in this step
+                            if (computes) {
+                                [[maybe_unused]] const long long g = ((long long) (i + 1)) * 201 + (j + 1);   // my point in every field
+                                // actor average
+                                const double v18 = fg::add(r13, r14);
+                                const double v19 = fg::mul(v18, (0x1.0p-1));
+                                const double v20 = fg::mul(r16, (0x1.0p-2));
+                                const double v21 = fg::add(v19, v20);
+                                out_u[(i & 127) * 32 + lane] = v21;
+                                if (lane >= 31) f.u[g] = v21;   // the edge, which the band to the right reads after the token
+                                o_u = v21;
+                            } else if (i < 0 && i >= -1 && j < 200) {
+                                // above the domain: the halo row, which the lanes below and to the right read as my history
+                                o_u = a_u_0;
+                            }
+                            h_u_1 = h_u_0;
+                            h_u_0 = o_u;
+                            const int lastLaneRow = s - 31;   // the row lane 31, the band's last column, finished in this step
+                            if (band < 6 && lastLaneRow >= 0 && lastLaneRow < 40) {
+                                __syncwarp();   // every lane's stores before the token
+                                if (lane == 31) {
+                                    fg::store_release_gpu(&tokens[(band) * 40 + lastLaneRow], 1);   // release the rows before it
+                                }
                             }
                         }
                     }
+                    __syncwarp();   // every lane's values of this chunk are in the ring
+                    fg::bar_arrive(2, 96);   // warp 2 may write the chunk's rows back, warp 1 fill its window again
                 }
-                if (j < 200) {
-                    for (int r = max(base - 31, 0); r <= min(base, 39); r++) {
-                        f.u[((long long) (r + 1)) * 201 + (j + 1)] = out_u[(r & 63) * 32 + lane];
+            } else if (role == 1) {
+                int seen = 0;   // tokens of the band to the left already waited for
+                /* the first chunk's edge window */ {
+                    const int base = 0;
+                    const int wb = base - 1;   // the window's first row
+                    const double carried_u = s_edge_u[0][0][32];   // the last window's last row, this one's first
+                    __syncwarp();   // every lane has read the last chunk's window before it is overwritten
+                    const int last = min(base + 31, 39);   // the last row this chunk reads
+                    if (band > 0) {
+                        for (int t = seen + lane; t <= last; t += 32) {
+                            while (fg::load_acquire_gpu(&tokens[(band - 1) * 40 + t]) == 0) { }   // acquire
+                        }
+                        seen = last + 1;
+                        __syncwarp();   // every lane's acquire before any lane reads the edge
+                    }
+                    if (base > 0 && lane == 0) s_edge_u[0][0][0] = carried_u;
+                    const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                    for (int x = lane; x < fresh; x += 32) {
+                        const int slot = x / fresh;
+                        const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                        const int row = wb + at;
+                        if (row >= -1 && row <= last) {
+                            if (band == 0 || row < 0) {
+                                s_edge_u[0][slot][at] = f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)];   // the halo
+                            } else {
+                                s_edge_u[0][slot][at] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)]);
+                            }
+                        }
+                    }
+                    __syncwarp();   // the window is complete before any lane reads it
+                }
+                __syncwarp();   // every lane's copies and window rows are in
+                fg::bar_arrive(1, 64);
+                for (int base = 0, c = 0; base < 71; base += 32, c++) {
+                    const int next = base + 32;
+                    if (next < 71) {
+                        /* the next chunk's edge window */ {
+                            const int base = next;
+                            const int wb = base - 1;   // the window's first row
+                            const double carried_u = s_edge_u[c & 1][0][32];   // the last window's last row, this one's first
+                            __syncwarp();   // every lane has read the last chunk's window before it is overwritten
+                            const int last = min(base + 31, 39);   // the last row this chunk reads
+                            if (band > 0) {
+                                for (int t = seen + lane; t <= last; t += 32) {
+                                    while (fg::load_acquire_gpu(&tokens[(band - 1) * 40 + t]) == 0) { }   // acquire
+                                }
+                                seen = last + 1;
+                                __syncwarp();   // every lane's acquire before any lane reads the edge
+                            }
+                            if (base > 0 && lane == 0) s_edge_u[(c + 1) & 1][0][0] = carried_u;
+                            const int fresh = base > 0 ? 32 : 33;   // the rows to load: every row at a band's start, else those the last window did not hold
+                            for (int x = lane; x < fresh; x += 32) {
+                                const int slot = x / fresh;
+                                const int at = 33 - fresh + x % fresh;   // the row's place in the window
+                                const int row = wb + at;
+                                if (row >= -1 && row <= last) {
+                                    if (band == 0 || row < 0) {
+                                        s_edge_u[(c + 1) & 1][slot][at] = f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)];   // the halo
+                                    } else {
+                                        s_edge_u[(c + 1) & 1][slot][at] = fg::load_relaxed_gpu(&f.u[((long long) (row + 1)) * 201 + (32 * band - 1 + slot + 1)]);
+                                    }
+                                }
+                            }
+                            __syncwarp();   // the window is complete before any lane reads it
+                        }
+                        __syncwarp();
+                    }
+                    fg::bar_sync(2, 96);   // warp 0 is done with chunk c and its window
+                    if (next < 71) fg::bar_arrive(1, 64);
+                }
+            } else {
+                for (int base = 0; base < 71; base += 32) {
+                    fg::bar_sync(2, 96);   // warp 0's values of this chunk are in the ring
+                    if (j < 200) {
+                        for (int r = max(base - 31, 0); r <= min(base, 39); r++) {
+                            f.u[((long long) (r + 1)) * 201 + (j + 1)] = out_u[(r & 127) * 32 + lane];
+                        }
                     }
                 }
             }
+            __syncthreads();   // the three warps are done with the band's rings before the next band's rows go in
         }
     }
 }  // namespace smooth__lock_dataflow_persistent__tiny_lock__per_thread_shared__40x200
@@ -152,7 +209,7 @@ extern "C" const FgInfo* fg_info_smooth__lock_dataflow_persistent__tiny_lock__pe
     static const FgField fields[] = {
         {"u", 8, 1, 2, {41, 201, 1}, {1, 1, 0}, {40, 200, 1}},
     };
-    static const FgInfo info = {"kernel 'smooth', lock-dataflow:persistent with tiny-lock, per-thread locks, shared channels, size 40x200", "lock-dataflow:persistent with tiny-lock: 7 bands of 32 columns, a warp each, lanes one row apart; a token per row on each band edge; 1 launch of 7 resident blocks of 32 threads", 1, fields, 0, 1376, 1, 32};
+    static const FgInfo info = {"kernel 'smooth', lock-dataflow:persistent with tiny-lock, per-thread locks, shared channels, size 40x200", "lock-dataflow:persistent with tiny-lock: 7 bands of 32 columns, a warp each, lanes one row apart, with 2 helper warps that move its rows and wait for its edge; a token per row on each band edge; 1 launch of 7 resident blocks of 96 threads", 1, fields, 0, 1376, 1, 96};
     return &info;
 }
 
@@ -163,12 +220,12 @@ extern "C" cudaError_t fg_run_smooth__lock_dataflow_persistent__tiny_lock__per_t
     int* const error = (int*) scratch;
     unsigned* const barrier = (unsigned*) scratch + 1;
     (void) barrier;
-    // one persistent launch; its rings take 16384 bytes of dynamic shared memory per block
-    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 16384);
+    // one persistent launch; its rings take 32768 bytes of dynamic shared memory per block
+    cudaError_t status = cudaFuncSetAttribute(lock_dataflow_bands, cudaFuncAttributeMaxDynamicSharedMemorySize, 32768);
     if (status != cudaSuccess) return status;
     char* scratch_bytes = (char*) scratch;
     void* arguments[] = {(void*) &f, (void*) &p, (void*) &scratch_bytes, (void*) &error};
-    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(7), dim3(32), arguments, 16384, stream);
+    status = cudaLaunchCooperativeKernel((const void*) lock_dataflow_bands, dim3(7), dim3(96), arguments, 32768, stream);
     if (status != cudaSuccess) return status;
     return cudaGetLastError();
 }

@@ -185,6 +185,11 @@ __device__ __forceinline__ void cp_async_commit() {
 __device__ __forceinline__ void cp_async_wait_all() {
     asm volatile("cp.async.wait_all;" ::: "memory");
 }
+// Waits until at most `pending` of this thread's newest copy groups are still in flight.
+template <int pending>
+__device__ __forceinline__ void cp_async_wait_group() {
+    asm volatile("cp.async.wait_group %0;" :: "n"(pending) : "memory");
+}
 // Named barrier `id` for `threads` threads: a producer warp arrives, a consumer warp waits (seed 001 Listing 12).
 __device__ __forceinline__ void bar_sync(int id, int threads) {
     asm volatile("bar.sync %0, %1;" :: "r"(id), "r"(threads) : "memory");

@@ -41,11 +41,17 @@ import java.util.stream.Collectors;
  * @param warpSharedBytes the rings and profiles of one warp, in dynamic shared memory
  * @param resources     per block: the rings and the edge window
  * @param folding       the state fields kept in part, which have no array over the domain ({@link BandFolding})
+ * @param helpers       whether each band's warp, alone in its block, takes two helper warps: warp 1 copies the input
+ *                      rows three chunks ahead and waits for the left band's edge into a second window, warp 2 writes
+ *                      the finished rows back a chunk behind, and warp 0 only steps. A warp alone on its scheduler
+ *                      spent two thirds of each chunk copying rows, writing them back and waiting for its window; on
+ *                      an H200 the helpers ran needleman-wunsch 1.66 to 1.71 times as fast at 4096^2 to 16384^2
+ *                      ({@link #HELPER_WARPS})
  */
 public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested, GpuMechanism mechanism,
                           int bands, int laneColumns, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
                           List<Ring> inputRings, List<Ring> outputRings, List<LaneProfile> profiles, int warpSharedBytes, Resources resources,
-                          BandFolding folding)
+                          BandFolding folding, boolean helpers)
         implements GpuMapping {
 
     public BandMapping {
@@ -59,6 +65,18 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     public static final int INPUT_RING_ROWS = 128;
     /** Rows of an output ring: the 63 rows a chunk's lanes have in flight, rounded up. */
     public static final int OUTPUT_RING_ROWS = 64;
+    /**
+     * With {@link #helpers}: an input ring holds the 63 rows the next chunk's lanes span, their reach, and the two
+     * chunks after it (the one landed and the one being copied); an output ring holds a chunk being written back while
+     * the next one is computed.
+     */
+    public static final int HELPER_INPUT_RING_ROWS = 256;
+    public static final int HELPER_OUTPUT_RING_ROWS = 128;
+    /** The helper warps of a band ({@link #helpers}): one copies rows in and waits for the edge, one writes rows back. */
+    public static final int HELPER_WARPS = 2;
+    /** The named barriers the helpers meet warp 0 at: a chunk handed to it (64 threads), a chunk handed back (96). */
+    public static final int CHUNK_READY_BARRIER = 1;
+    public static final int CHUNK_DONE_BARRIER = 2;
 
     /**
      * A ring of rows of one field, the band's columns each, in a warp's shared memory; row r sits at r mod rows.
@@ -340,7 +358,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
 
     @Override
     public int threadsPerBlock() {
-        return warpsPerBlock * GpuTarget.WARP;
+        return (helpers ? 1 + HELPER_WARPS : warpsPerBlock) * GpuTarget.WARP;
     }
 
     /** The persistent launch, then, when reductions of folded fields stream, one warp that combines the bands' partials. */
@@ -372,7 +390,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     @Override
     public String launchPlan() {
         return scheduleName() + " with " + requested + ": " + bands + " bands of " + bandWidth() + " columns, a warp"
-                + " each, lanes one row apart; " + (edge.crossed() ? (edge.readyWords() ? "a ready word per edge value"
+                + " each, lanes one row apart" + (helpers ? ", with 2 helper warps that move its rows and wait for its edge" : "") + "; " + (edge.crossed() ? (edge.readyWords() ? "a ready word per edge value"
                 : "a token per " + (edge.groupRows() == 1 ? "row" : edge.groupRows() + " rows")) + " on each band edge"
                 : "no channel crosses a band edge") + "; 1 launch of " + blocks + " resident blocks of " + threadsPerBlock()
                 + " threads" + (folding.reductions().isEmpty() ? "" : ", then 1 launch of 1 block combining the bands' reductions");
@@ -388,6 +406,11 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
                 .append(" warps, all resident; warp w walks bands w, w + ").append(blocks * warpsPerBlock).append(", ...")
                 .append(folding.reductions().isEmpty() ? "" : "; then 1 block of one warp that combines the bands' reductions")
                 .append('\n');
+        if (helpers) {
+            text.append("helpers:    2 more warps per block: warp 1 copies input rows three chunks ahead and waits for the left band's"
+                    + " edge into a second window, warp 2 writes each chunk's finished rows back while warp 0 steps the next;"
+                    + " named barriers " + CHUNK_READY_BARRIER + " and " + CHUNK_DONE_BARRIER + " hand the chunks over\n");
+        }
         text.append("ownership:  a warp per band, lane l owns ").append(laneColumns == 1 ? "column l"
                 : "columns " + laneColumns + "l to " + laneColumns + "l + " + (laneColumns - 1)).append(" of it and computes row s - l in step s\n");
         for (BandRead read : reads) {
@@ -397,17 +420,20 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("edge:       ").append(edgeText()).append('\n');
         for (Ring ring : inputRings) {
             text.append("input:      ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
-                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied a chunk ahead (cp.async)")
+                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied ").append(helpers ? "three chunks" : "a chunk")
+                    .append(" ahead (cp.async)")
                     .append(ring.packsBytes() ? ", a byte each, in whole words from the word holding the band's first column" : "")
                     .append('\n');
         }
         for (Ring ring : outputRings) {
             text.append("output:     ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
-                    .append(" rows x ").append(bandWidth()).append(" columns per warp, finished rows written whole after each chunk\n");
+                    .append(" rows x ").append(bandWidth()).append(" columns per warp, finished rows written whole after each chunk")
+                    .append(helpers ? " (by warp 2, while the next is computed)" : "").append('\n');
         }
         text.append("shared:     ").append(resources.sharedBytes()).append(" bytes per block: ").append(dynamicSharedBytes())
                 .append(profiles.isEmpty() ? " of rings (" : " of rings and profiles (").append(warpSharedBytes).append(" per warp), ")
-                .append(edge.crossed() ? "an edge window of " + edge.windowRows() + " rows x " + edge.columns() + " columns per field and warp"
+                .append(edge.crossed() ? (helpers ? "two edge windows of " : "an edge window of ") + edge.windowRows() + " rows x "
+                        + edge.columns() + " columns per field and warp"
                         : "no edge window")
                 .append(stagesTables() ? ", " + stagedTableBytes(graph) + " of lookup tables" : "").append('\n');
         for (String line : folding.describe(graph, sizes, bands, edge.columns(), edge.heldRows(rows()))) {

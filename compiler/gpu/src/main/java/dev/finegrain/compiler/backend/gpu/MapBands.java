@@ -62,7 +62,17 @@ final class MapBands {
         int bands = Math.ceilDiv(sizes[1], WARP * laneColumns);
         List<BandMapping.Ring> inputRings = new ArrayList<>();
         List<BandMapping.Ring> outputRings = new ArrayList<>();
-        int ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph));
+        // a band alone in its block (few bands) that moves rows through shared memory hands that to helper warps,
+        // whose rings are longer; where those would not fit a block, the band moves its rows itself
+        boolean helpers = target.bandHelpers() && BandFolding.foldedFields(graph).isEmpty() && warpsPerBlock(bands, target.smCount()) == 1;
+        int ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), helpers);
+        if (helpers && !helpersFit(target, bands, ringBytes + 2 * windowBytes(graph, edgeFields, reads) + BandMapping.stagedTableBytes(graph),
+                inputRings.isEmpty() && outputRings.isEmpty())) {
+            helpers = false;
+            inputRings.clear();
+            outputRings.clear();
+            ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), false);
+        }
         List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
         int warpBytes = profiles.isEmpty() ? ringBytes : profiles.getLast().offsetBytes() + profiles.getLast().bytes();
         int[] history = new int[graph.fields().size()];
@@ -78,18 +88,13 @@ final class MapBands {
         boolean readyWords = readyWords(mechanism, target, edgeFields);
         int groupRows = choices.warpShared() ? choices.groupSize() : 1;
         BandEdge everyRow = BandEdge.of(edgeFields, columns, rowsBack, readyWords, groupRows, 0, rows, bands);
-        int windowPerWarp = 0;   // the edge window, in static shared memory
-        if (everyRow.crossed()) {
-            for (IrField field : edgeFields) {
-                windowPerWarp += columns * everyRow.windowRows() * GpuTarget.elementBytes(field.type());
-            }
-        }
+        int windowPerWarp = (helpers ? 2 : 1) * windowBytes(graph, edgeFields, reads);   // the edge window(s), in static shared memory
         int tableBytes = BandMapping.stagedTableBytes(graph);
         if (!profiles.isEmpty() && warpBytes + windowPerWarp + tableBytes > target.sharedBytesPerBlockOptIn()) {
             profiles = List.of();   // one warp with its profiles would not fit a block: its lookups read the tables as they are
             warpBytes = ringBytes;
         }
-        int warpsPerBlock = warpsPerBlock(bands, target.smCount());
+        int warpsPerBlock = helpers ? 1 : warpsPerBlock(bands, target.smCount());
         while (warpsPerBlock > 1 && warpsPerBlock * (warpBytes + windowPerWarp) + tableBytes > target.sharedBytesPerBlockOptIn()) {
             warpsPerBlock /= 2;
         }
@@ -102,7 +107,8 @@ final class MapBands {
         }
         // every block must be resident at once, since band b waits for band b - 1 (the launch is cooperative, which
         // checks it): no more blocks than the SMs hold by threads, blocks and shared memory
-        int perSm = Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / (warpsPerBlock * WARP),
+        int threads = (helpers ? 1 + BandMapping.HELPER_WARPS : warpsPerBlock) * WARP;
+        int perSm = Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / threads,
                 blockBytes == 0 ? Integer.MAX_VALUE : target.sharedBytesPerSm() / blockBytes));
         int blocks = Math.min(Math.ceilDiv(bands, warpsPerBlock), target.smCount() * Math.max(1, perSm));
         // a kernel that folds holds its edge as a ring, whose length the resident warps decide
@@ -112,9 +118,9 @@ final class MapBands {
         BandFolding folding = BandFolding.of(graph, sizes, bands, columns, edge.heldRows(rows), edgeFields, !readyWords,
                 BandMapping.TOKEN_BASE_BYTES + edge.tokenBytes());
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
-        StaticChecks.check(graph, target, warpsPerBlock * WARP, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
+        StaticChecks.check(graph, target, threads, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,
-                inputRings, outputRings, profiles, warpBytes, resources, folding);
+                inputRings, outputRings, profiles, warpBytes, resources, folding, helpers);
     }
 
     /**
@@ -190,12 +196,49 @@ final class MapBands {
     }
 
     /**
+     * Whether a band with helper warps may have them: it moves rows, its block fits, and every band still gets a
+     * resident block of its own (a block's bands would otherwise run one after the other, as the longer rings leave
+     * fewer blocks an SM).
+     */
+    private static boolean helpersFit(GpuTarget target, int bands, int blockBytes, boolean movesNoRows) {
+        if (movesNoRows || blockBytes > target.sharedBytesPerBlockOptIn()) {
+            return false;
+        }
+        int perSm = Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / ((1 + BandMapping.HELPER_WARPS) * WARP),
+                target.sharedBytesPerSm() / blockBytes));
+        return (long) perSm * target.smCount() >= bands;
+    }
+
+    /** The bytes of one edge window: each edge field's columns of the rows a chunk reads. */
+    private static int windowBytes(KernelGraph graph, List<IrField> edgeFields, List<BandRead> reads) {
+        int columns = 0;
+        int rowsBack = 0;
+        for (BandRead read : reads) {
+            if (read.columnsBack() > 0) {
+                columns = Math.max(columns, read.columnsBack());
+                rowsBack = Math.max(rowsBack, read.rowsBack());
+            }
+        }
+        BandEdge edge = BandEdge.of(edgeFields, columns, rowsBack, false, 1, 0, 1, 1);
+        int bytes = 0;
+        if (edge.crossed()) {
+            for (IrField field : edgeFields) {
+                bytes += columns * edge.windowRows() * GpuTarget.elementBytes(field.type());
+            }
+        }
+        return bytes;
+    }
+
+    /**
      * Chooses the rings of one warp (adding them to the lists) and returns their bytes: an input ring for every input
      * the bodies read only in the lane's own column, within the ring's reach, where the machine copies asynchronously;
-     * an output ring for every state field an actor writes and the band does not fold.
+     * an output ring for every state field an actor writes and the band does not fold. With helper warps the rings are
+     * longer ({@link BandMapping#HELPER_INPUT_RING_ROWS}): the input rows are copied three chunks ahead, not one.
      */
     private static int rings(KernelGraph graph, GpuTarget target, int laneColumns, List<BandMapping.Ring> inputRings,
-                             List<BandMapping.Ring> outputRings, List<IrField> folded) {
+                             List<BandMapping.Ring> outputRings, List<IrField> folded, boolean helpers) {
+        int inputRows = helpers ? BandMapping.HELPER_INPUT_RING_ROWS : BandMapping.INPUT_RING_ROWS;
+        int ahead = helpers ? 64 : 32;   // rows beyond the chunk's span that are landed or landing
         int stride = BandMapping.ringStride(laneColumns);
         int offset = 0;
         if (target.asyncCopy()) {
@@ -217,10 +260,10 @@ final class MapBands {
                         }
                     });
                 }
-                // the ring holds the 63 rows a chunk spans, their reach and the next chunk's 32
-                if (read[0] && ownColumn[0] && 63 + (highest[0] - lowest[0]) + 32 <= BandMapping.INPUT_RING_ROWS) {
+                // the ring holds the 63 rows a chunk spans, their reach and the rows copied ahead of it
+                if (read[0] && ownColumn[0] && 63 + (highest[0] - lowest[0]) + ahead <= inputRows) {
                     boolean bytes = DeviceStorage.packsBytes(graph, field, target);
-                    BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.INPUT_RING_ROWS,
+                    BandMapping.Ring ring = new BandMapping.Ring(field, inputRows,
                             bytes ? BandMapping.byteRingStride(laneColumns) : stride, offset, lowest[0], highest[0],
                             DeviceStorage.elementBytes(graph, field, target));
                     inputRings.add(ring);
@@ -231,7 +274,8 @@ final class MapBands {
         for (int actorId : graph.actorOrder()) {
             IrField field = graph.field(graph.actor(actorId).writes());
             if (!folded.contains(field) && outputRings.stream().noneMatch(ring -> ring.field().equals(field))) {
-                BandMapping.Ring ring = new BandMapping.Ring(field, BandMapping.OUTPUT_RING_ROWS, stride, offset, 0, 0,
+                BandMapping.Ring ring = new BandMapping.Ring(field, helpers ? BandMapping.HELPER_OUTPUT_RING_ROWS : BandMapping.OUTPUT_RING_ROWS,
+                        stride, offset, 0, 0,
                         GpuTarget.elementBytes(field.type()));
                 outputRings.add(ring);
                 offset += ring.bytes();

@@ -72,9 +72,35 @@ class BandMappingTest {
         assertEquals(8L * 128 * 4096, nw.edge().tokenBytes(), "a 64-bit word per row of every band's last column");
         assertEquals(1, nw.inputRings().size(), "the reference is read in the lane's own column: staged");
         assertEquals(1, nw.outputRings().size());
-        assertEquals(24576, nw.warpSharedBytes(), "128 rows of the input and 64 of the output, 32 ints each");
+        assertTrue(nw.helpers(), "a band alone in its block hands its rows and its edge to two helper warps");
+        assertEquals(96, nw.threadsPerBlock());
+        assertEquals(49152, nw.warpSharedBytes(), "256 rows of the input and 128 of the output, 32 ints each");
         assertTrue(nw.describe().contains("read:       score[i-1, j-1]: shuffled from lane l-1's value 2 step(s) back"),
                 nw.describe());
+    }
+
+    @Test
+    void helperWarpsTakeABandsRowsWhereItIsAloneInItsBlockAndTheirRingsFit() {
+        BandMapping nw = map(NW, PERSISTENT.columnsPerLane(4), LockMechanism.TINY_LOCK, 16384, 16384);
+        assertTrue(nw.helpers());
+        assertEquals(BandMapping.HELPER_INPUT_RING_ROWS, nw.inputRings().getFirst().rows());
+        assertEquals(BandMapping.HELPER_OUTPUT_RING_ROWS, nw.outputRings().getFirst().rows());
+        assertEquals(128, nw.blocks(), "a block of three warps per band, every band resident");
+        assertTrue(nw.describe().contains("helpers:    2 more warps per block"), nw.describe());
+        assertTrue(nw.describe().contains("two edge windows of 33 rows"), nw.describe());
+        assertTrue(nw.resources().sharedBytes() <= H100.sharedBytesPerBlockOptIn());
+        BandMapping eight = map(NW, PERSISTENT.columnsPerLane(8), LockMechanism.TINY_LOCK, 16384, 16384);
+        assertFalse(eight.helpers(), "rings of 256 and 128 rows of 257 ints would not fit a block");
+        assertEquals(BandMapping.INPUT_RING_ROWS, eight.inputRings().getFirst().rows());
+        assertEquals(32, eight.threadsPerBlock());
+        BandMapping twoWaves = map(NW, PERSISTENT.columnsPerLane(4), LockMechanism.TINY_LOCK, 32768, 32768);
+        assertFalse(twoWaves.helpers(), "256 bands: a block of helpers an SM would run them in two waves");
+        assertEquals(256, twoWaves.blocks(), "two one-warp blocks an SM, every band resident");
+        KernelGraph graph = Pipeline.compile(NW);
+        BandMapping model = (BandMapping) GpuMapper.map(SchedulePlanner.plan(graph, PERSISTENT.columnsPerLane(4)),
+                Optional.of(LockMechanism.TINY_LOCK), GpuTarget.of(SimtProfile.load("hopper-h200")), new int[] {16384, 16384});
+        assertFalse(model.helpers(), "the model's band is one warp that moves its own rows");
+        assertEquals(BandMapping.INPUT_RING_ROWS, model.inputRings().getFirst().rows());
     }
 
     @Test
@@ -85,11 +111,13 @@ class BandMappingTest {
         assertEquals(32, four.bands());
         assertEquals(129, four.inputRings().getFirst().stride(), "a row one element longer than the band: lane l's column"
                 + " 4l + c of row s - l falls in bank (s + 3l + c) mod 32, a different bank for every lane");
-        assertEquals((128 + 64) * 129 * 4, four.warpSharedBytes());
+        assertEquals((256 + 128) * 129 * 4, four.warpSharedBytes(), "the helpers' rings");
         assertEquals(1, four.warpsPerBlock(), "32 bands: one per block, so one per SM");
         assertEquals(32, four.blocks());
         BandMapping wide = map(NW, PERSISTENT.columnsPerLane(4), LockMechanism.TINY_LOCK, 4096, 65536);
         assertEquals(512, wide.bands());
+        assertFalse(wide.helpers(), "512 bands: several a block, each warp moving its own rows");
+        assertEquals((128 + 64) * 129 * 4, wide.warpSharedBytes());
         assertEquals(2, wide.warpsPerBlock(), "two warps' rings fit the H100's 227 KiB of a block, four do not");
         assertEquals(132, wide.blocks(), "one such block fits an SM: 264 warps walk the 512 bands, two each");
         assertEquals(8L * 32 * 4096, four.edge().tokenBytes(), "a ready word per row of each band's last column");

@@ -75,7 +75,7 @@ class DeviceStorageTest {
         BandMapping.Ring ring = cuda.inputRings().getFirst();
         assertTrue(ring.packsBytes());
         assertEquals(BandMapping.byteRingStride(4), ring.stride());
-        assertEquals(BandMapping.INPUT_RING_ROWS * 136, ring.bytes());
+        assertEquals(BandMapping.HELPER_INPUT_RING_ROWS * 136, ring.bytes(), "the helper warps' ring of bytes");
         assertTrue(cuda.describe().contains("a byte each, in whole words"), cuda.describe());
         BandMapping model = bands(nw(Storage.BYTE), H200_MODEL, 4, 300, 301);
         assertFalse(model.inputRings().getFirst().packsBytes());

@@ -24,6 +24,7 @@ import static dev.finegrain.dsl.Finegrain.lockDataflow;
 import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Finegrain.param;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A folded band edge is a ring, so that a score-only alignment's device memory grows with its sequences. */
@@ -65,6 +66,8 @@ class EdgeRingTest {
                 assertTrue(bands.describe().contains("a ring of 512 rows"), bands.describe());
             }
         }
+        assertFalse(map(scoreOnly(Keep.FINAL), 4, LockMechanism.TINY_LOCK, 16384, 16384).helpers(),
+                "a band that folds moves no rows: it waits for its own edge, with no helper warps");
         // tiny-lock's ready words, one column per lane: 2048 bands x 512 rows x 8 bytes, and the free counters
         BandMapping tiny = map(scoreOnly(Keep.FINAL), 1, LockMechanism.TINY_LOCK, 65536, 65536);
         assertEquals(8L * 2048 * 512 + 4 * 2048, tiny.edge().tokenBytes());

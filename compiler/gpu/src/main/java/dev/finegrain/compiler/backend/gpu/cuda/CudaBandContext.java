@@ -200,6 +200,14 @@ final class CudaBandContext {
         return "s_edge_" + CudaNames.member(field.name());
     }
 
+    /**
+     * Which window a chunk's steps read: the warp's, or, where helper warps fill the next chunk's window while this
+     * one steps ({@link BandMapping#helpers}), the chunk's of the two.
+     */
+    String windowBuffer() {
+        return mapping.helpers() ? "cb" : "warp";
+    }
+
     /** My value of {@code field} in my column {@code c}, {@code back} + 1 steps back. */
     String history(IrField field, int c, int back) {
         return "h_" + CudaNames.member(field.name()) + (mapping.laneColumns() == 1 ? "" : "_c" + c) + "_" + back;

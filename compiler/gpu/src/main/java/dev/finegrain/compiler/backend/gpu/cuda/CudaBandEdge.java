@@ -38,6 +38,14 @@ final class CudaBandEdge {
      * before the warp meets, written after.
      */
     void copyEdge() {
+        copyEdge("warp", "warp");
+    }
+
+    /**
+     * The window for the chunk at {@code base} into window buffer {@code into}, the rows it shares with the last
+     * chunk's taken from buffer {@code from}: the band's own warp's window, or the helper warp's two.
+     */
+    void copyEdge(String into, String from) {
         int haloRows = fields.halo().low()[0];
         int rows = edge.windowRows();
         int shared = edge.carriedRows();
@@ -46,9 +54,9 @@ final class CudaBandEdge {
         if (shared > 0) {
             for (IrField field : edge.fields()) {
                 String cell = "min(lane, " + (cells - 1) + ")";
-                String from = cells == 1 ? "[0][" + GpuTarget.WARP + "]"
+                String lastRows = cells == 1 ? "[0][" + GpuTarget.WARP + "]"
                         : "[" + cell + " / " + shared + "][" + GpuTarget.WARP + " + " + cell + " % " + shared + "]";
-                out.line("const " + cx.type(field) + " " + carried(field) + " = " + CudaBandContext.window(field) + "[warp]" + from
+                out.line("const " + cx.type(field) + " " + carried(field) + " = " + CudaBandContext.window(field) + "[" + from + "]" + lastRows
                         + ";   // the last window's last row" + (cells == 1 ? "" : "s") + ", this one's first");
             }
         }
@@ -62,8 +70,8 @@ final class CudaBandEdge {
         String fresh = String.valueOf(rows);
         if (shared > 0) {
             for (IrField field : edge.fields()) {
-                out.line(cells == 1 ? "if (base > 0 && lane == 0) " + CudaBandContext.window(field) + "[warp][0][0] = " + carried(field) + ";"
-                        : "if (base > 0 && lane < " + cells + ") " + CudaBandContext.window(field) + "[warp][lane / " + shared + "][lane % "
+                out.line(cells == 1 ? "if (base > 0 && lane == 0) " + CudaBandContext.window(field) + "[" + into + "][0][0] = " + carried(field) + ";"
+                        : "if (base > 0 && lane < " + cells + ") " + CudaBandContext.window(field) + "[" + into + "][lane / " + shared + "][lane % "
                         + shared + "] = " + carried(field) + ";");
             }
             fresh = "fresh";
@@ -75,7 +83,7 @@ final class CudaBandEdge {
         out.line("const int row = wb + at;");
         out.open("if (row >= " + (-haloRows) + " && row <= last)");
         for (IrField field : edge.fields()) {
-            String target = CudaBandContext.window(field) + "[warp][slot][at]";
+            String target = CudaBandContext.window(field) + "[" + into + "][slot][at]";
             out.open("if (band == 0 || row < 0)");
             out.line(target + " = " + cx.haloElement(field, "row", width + " * band - " + edge.columns() + " + slot") + ";   // the halo");
             out.reopen("else");

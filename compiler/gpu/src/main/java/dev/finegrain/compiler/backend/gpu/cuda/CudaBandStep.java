@@ -337,7 +337,7 @@ final class CudaBandStep {
                 : "min(lane * " + lanes + " + " + (c - read.columnsBack() + edge.columns()) + ", " + (edge.columns() - 1) + ")";
         String row = "min(max(i - " + read.rowsBack() + " - wb, 0), " + (edge.windowRows() - 1) + ")";
         String fromEdge = out.temporary("e");
-        out.line("const " + type + " " + fromEdge + " = " + CudaBandContext.window(read.field()) + "[warp][" + slot + "][" + row + "];");
+        out.line("const " + type + " " + fromEdge + " = " + CudaBandContext.window(read.field()) + "[" + cx.windowBuffer() + "][" + slot + "][" + row + "];");
         out.line("const " + type + " " + name + " = lane < " + from.lanesBack() + " ? " + fromEdge + " : " + shuffledName
                 + ";   // " + text(read) + ": the left band's edge, or lane l-" + from.lanesBack());
         return name;

@@ -40,6 +40,7 @@ final class CudaBands {
     private final CudaRowAhead rowAhead;
     private final CudaBandEdge chunkEdge;
     private final CudaInputRings inputs;
+    private final CudaBandHelpers helpers;
     /** Columns per lane; at 1 the names and indices are the one-column forms. */
     private final int lanes;
     private final int width;
@@ -58,6 +59,7 @@ final class CudaBands {
         this.step = new CudaBandStep(cx, fields, sync, rowAhead);
         this.chunkEdge = new CudaBandEdge(cx, fields, sync);
         this.inputs = new CudaInputRings(cx, fields);
+        this.helpers = new CudaBandHelpers(cx, chunkEdge, inputs);
     }
 
     /**
@@ -95,7 +97,8 @@ final class CudaBands {
         if (edge.crossed()) {
             out.comment("per warp: the left band's edge columns for the rows one chunk of steps reads");
             for (IrField field : edge.fields()) {
-                out.line("__shared__ " + cx.type(field) + " " + CudaBandContext.window(field) + "[" + mapping.warpsPerBlock() + "][" + edge.columns()
+                out.line("__shared__ " + cx.type(field) + " " + CudaBandContext.window(field) + "[" + (mapping.helpers() ? 2 : mapping.warpsPerBlock())
+                        + "][" + edge.columns()
                         + "][" + edge.windowRows() + "];");
             }
             out.line(sync.bandTokenType(cx) + "* const " + CudaBandContext.TOKENS + " = (" + sync.bandTokenType(cx) + "*) (scratch + "
@@ -108,7 +111,12 @@ final class CudaBands {
         declareFolded();
         stageTables();
         out.line("const int lane = threadIdx.x % 32;");
-        out.line("const int warp = threadIdx.x / 32;");
+        if (mapping.helpers()) {
+            out.line("const int role = threadIdx.x / 32;   // warp 0 steps, warp 1 copies rows in and waits for the edge, warp 2 writes rows back");
+            out.line("const int warp = 0;   // the block's one band: its rings and windows");
+        } else {
+            out.line("const int warp = threadIdx.x / 32;");
+        }
         declareRings();
         out.open("for (int band = blockIdx.x * " + mapping.warpsPerBlock() + " + warp; band < " + mapping.bands()
                 + "; band += gridDim.x * " + mapping.warpsPerBlock() + ")");
@@ -116,6 +124,9 @@ final class CudaBands {
             out.line("const int j = band * 32 + lane;   // my column");
         } else {
             out.line("const int j = band * " + width + " + lane * " + lanes + ";   // my first column; I own " + lanes + " side by side");
+        }
+        if (mapping.helpers()) {
+            out.open("if (role == 0)");
         }
         for (IrField field : mapping.laneSequences()) {
             for (int c = 0; c < lanes; c++) {
@@ -128,12 +139,40 @@ final class CudaBands {
         declareHistory();
         List<CudaReductions> reductions = reductions(CudaReductions.LANE);
         reductions.forEach(reduction -> reduction.declare(out));
-        if (edge.crossed() && !edge.readyWords()) {
+        if (edge.crossed() && !edge.readyWords() && !mapping.helpers()) {
             out.line("int seen = 0;   // tokens of the band to the left already waited for");
         }
         if (edge.ring()) {
             out.line("int room = 0;   // the band to the right's free counter, as last read");
         }
+        if (mapping.helpers()) {
+            out.open("for (int base = 0, c = 0; base < " + mapping.stepsPerBand() + "; base += 32, c++)");
+            helpers.stepperWaits();
+        } else {
+            chunkStart();
+        }
+        steps();
+        if (mapping.helpers()) {
+            helpers.stepperHandsBack();
+        } else {
+            writeFinishedRows();
+        }
+        out.close();
+        writePartials(reductions);
+        if (mapping.helpers()) {
+            out.reopen("else if (role == 1)");
+            helpers.copier();
+            out.reopen("else");
+            helpers.writer(this::writeFinishedRows);
+            out.close();
+            out.line("__syncthreads();   // the three warps are done with the band's rings before the next band's rows go in");
+        }
+        out.close();
+        out.close();
+    }
+
+    /** A band's own warp, before a chunk's steps: the first rows, the copies a chunk ahead, the edge window. */
+    private void chunkStart() {
         if (!mapping.inputRings().isEmpty()) {
             out.comment("the first chunk's input rows");
             for (BandMapping.Ring ring : mapping.inputRings()) {
@@ -162,6 +201,10 @@ final class CudaBands {
         if (edge.ring()) {
             chunkEdge.waitForRoom();
         }
+    }
+
+    /** A chunk's 32 steps: the steady form, or the checked one. */
+    private void steps() {
         // a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks
         out.open("if (" + String.join(" && ", steadyChunk()) + ")");
         rowAhead.beforeSteps();
@@ -172,11 +215,6 @@ final class CudaBands {
         out.reopen("else");
         out.open("for (int k = 0; k < 32; k++)");
         step.step(false);
-        out.close();
-        out.close();
-        writeFinishedRows();
-        out.close();
-        writePartials(reductions);
         out.close();
         out.close();
     }

@@ -31,7 +31,7 @@ public final class CudaLowering {
                 GridBarrier.ATOMIC, hopper ? "the best measured on an H200 by finegrain primitives, docs/primitives.md"
                         : "not measured on this architecture; the atomic barrier, as on Hopper", version >= 70,
                 dev.finegrain.dsl.Mutex.TEST_AND_SET, hopper ? "the best measured on an H200, docs/gpu.md"
-                        : "not measured on this architecture; test-and-set, as on Hopper", hopper, true);
+                        : "not measured on this architecture; test-and-set, as on Hopper", hopper, true, true);
     }
 
     /** Why no size of this variant can run on the target, if none can. */

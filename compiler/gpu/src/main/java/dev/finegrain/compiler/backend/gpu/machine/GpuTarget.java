@@ -50,6 +50,9 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * @param byteLoads                   loads of one byte, sign-extended: an input declared {@link dev.finegrain.dsl.Storage#BYTE}
  *                                    lies in device memory a byte an element ({@link dev.finegrain.compiler.backend.gpu.DeviceStorage});
  *                                    every real GPU has them, the model's ISA loads whole words only
+ * @param bandHelpers                 a persistent band that moves rows through shared memory may take two helper warps
+ *                                    ({@link dev.finegrain.compiler.backend.gpu.BandMapping#helpers}): the CUDA backend's
+ *                                    bands; the model's band runs as one warp
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
@@ -57,7 +60,7 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                         boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy,
                         boolean lockBox, boolean cooperativeLaunch, GridBarrier defaultGridBarrier,
                         String defaultGridBarrierSource, boolean nanosleep, dev.finegrain.dsl.Mutex defaultMutex,
-                        String defaultMutexSource, boolean dpx, boolean byteLoads) {
+                        String defaultMutexSource, boolean dpx, boolean byteLoads, boolean bandHelpers) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -78,6 +81,6 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                 GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
                 "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine",
                 profile.hasNanosleep(), dev.finegrain.dsl.Mutex.fromCliName(profile.defaultMutex()).orElseThrow(),
-                "profile " + profile.name() + "'s default.mutex", profile.hasDpx(), false);
+                "profile " + profile.name() + "'s default.mutex", profile.hasDpx(), false, false);
     }
 }
