@@ -78,17 +78,29 @@ public final class Invocation {
     public void checkStorage() {
         for (FieldSpec input : kernel.fields()) {
             if (input.isInput() && input.storage() == Storage.BYTE) {
-                checkFitsByte(kernel.name(), input, (int[]) inputs.get(input.name()), site);
+                checkFitsByte(kernel.name(), input, (int[]) inputs.get(input.name()), spannedSizes(kernel, input, sizes), site);
             }
         }
     }
 
-    private static void checkFitsByte(String kernel, FieldSpec input, int[] values, CallSite site) {
+    private static void checkFitsByte(String kernel, FieldSpec input, int[] values, int[] spanned, CallSite site) {
         for (int i = 0; i < values.length; i++) {
             if (values[i] != (byte) values[i]) {
-                throw Diagnostics.inputNotByte(kernel, input, i, values[i], site);
+                throw Diagnostics.inputNotByte(kernel, input, i, pointOf(i, spanned, input.halo()), values[i], site);
             }
         }
+    }
+
+    /** The point of element {@code element} of an array padded by {@code halo} on every side: halo points lie below 0 or at the size and beyond. */
+    static int[] pointOf(int element, int[] sizes, int halo) {
+        int[] point = new int[sizes.length];
+        int rest = element;
+        for (int d = sizes.length - 1; d >= 0; d--) {
+            int extent = sizes[d] + 2 * halo;
+            point[d] = rest % extent - halo;
+            rest /= extent;
+        }
+        return point;
     }
 
     /** The sizes of the dimensions {@code field} spans, in domain order: all of {@code sizes} but for a sequence input. */
@@ -193,7 +205,7 @@ public final class Invocation {
                     throw Diagnostics.inputWrongLength(name, input, expected, actual, shape, site);
                 }
                 if (input.storage() == Storage.BYTE) {
-                    checkFitsByte(name, input, (int[]) array, site);
+                    checkFitsByte(name, input, (int[]) array, spanned, site);
                 }
             }
             for (TableSpec table : kernel.tables()) {

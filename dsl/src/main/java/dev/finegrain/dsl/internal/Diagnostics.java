@@ -75,9 +75,11 @@ public final class Diagnostics {
                 "declare byte storage only for INT inputs whose values fit in -128 to 127", site);
     }
 
-    public static KernelDefinitionException inputNotByte(String kernel, FieldSpec input, int index, int value, CallSite site) {
-        return error(inKernel(kernel), "input '" + input.name() + "' holds " + value + " at element " + index
-                + ", outside the byte it is declared to fit (Storage.BYTE: -128 to 127)",
+    public static KernelDefinitionException inputNotByte(String kernel, FieldSpec input, int index, int[] point, int value,
+                                                         CallSite site) {
+        return error(inKernel(kernel), "input '" + input.name() + "' holds " + value + " at element " + index + " ("
+                + (input.halo() > 0 ? "padded by " + input.halo() + ", " : "") + "point " + java.util.Arrays.toString(point)
+                + "), outside the byte it is declared to fit (Storage.BYTE: -128 to 127)",
                 "pass values that fit, or declare the input without Storage.BYTE", site);
     }
 

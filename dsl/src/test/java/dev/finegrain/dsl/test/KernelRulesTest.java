@@ -470,9 +470,26 @@ class KernelRulesTest {
 
     @Test
     void rejectsAByteInputThatDoesNotFitAtBuild() {
-        assertRejected("kernel 'k': input 'g' holds 1000 at element 2, outside the byte it is declared to fit (Storage.BYTE:"
+        assertRejected("kernel 'k': input 'g' holds 1000 at element 2 (point [2]), outside the byte it is declared to fit (Storage.BYTE:"
                         + " -128 to 127); pass values that fit, or declare the input without Storage.BYTE",
                 () -> byteInput().invocation().sizes(4).input("g", new int[] {1, -128, 1000, 127}).build());
+    }
+
+    /** A padded input's element is named by its point too: of the domain, or of the halo (below 0, or at the size). */
+    @Test
+    void aByteValueThatDoesNotFitIsNamedByItsPointInThePaddedArray() {
+        Kernel padded = kernel("k").domain(dim("i", "n"), dim("j", "m")).input("g", INT, 1, dev.finegrain.dsl.Storage.BYTE)
+                .state("x", INT).actor("a", "x", c -> c.read("g", 1, 1)).build();
+        int[] values = new int[5 * 6];   // 3 x 4 padded by 1 on every side
+        values[2 * 6 + 3] = 300;
+        assertRejected("kernel 'k': input 'g' holds 300 at element 15 (padded by 1, point [1, 2]), outside the byte it is"
+                        + " declared to fit (Storage.BYTE: -128 to 127); pass values that fit, or declare the input without Storage.BYTE",
+                () -> padded.invocation().sizes(3, 4).input("g", values).build());
+        values[15] = 0;
+        values[5] = -200;
+        assertRejected("kernel 'k': input 'g' holds -200 at element 5 (padded by 1, point [-1, 4]), outside the byte it is"
+                        + " declared to fit (Storage.BYTE: -128 to 127); pass values that fit, or declare the input without Storage.BYTE",
+                () -> padded.invocation().sizes(3, 4).input("g", values).build());
     }
 
     /** The arrays are shared: a write after build() is refused when checked again, with build()'s own message and site. */
@@ -482,7 +499,7 @@ class KernelRulesTest {
         Invocation invocation = byteInput().invocation().sizes(4).input("g", values).build();
         invocation.checkStorage();
         values[3] = 1000;
-        assertRejected("kernel 'k': input 'g' holds 1000 at element 3, outside the byte it is declared to fit (Storage.BYTE:"
+        assertRejected("kernel 'k': input 'g' holds 1000 at element 3 (point [3]), outside the byte it is declared to fit (Storage.BYTE:"
                         + " -128 to 127); pass values that fit, or declare the input without Storage.BYTE",
                 invocation::checkStorage);
         KernelDefinitionException again = assertThrows(KernelDefinitionException.class, invocation::checkStorage);

@@ -69,12 +69,12 @@ class InvocationChecksTest {
             w[37] = 1000;
             KernelDefinitionException refused = assertThrows(KernelDefinitionException.class, () -> compiled.run(invocation, 2),
                     schedule.cliName());
-            assertEquals("kernel 'byte-scores': input 'w' holds 1000 at element 37, outside the byte it is declared to fit"
+            assertEquals("kernel 'byte-scores': input 'w' holds 1000 at element 37 (point [1, 17]), outside the byte it is declared to fit"
                     + " (Storage.BYTE: -128 to 127); pass values that fit, or declare the input without Storage.BYTE"
                     + " (at InvocationChecksTest.java:" + line + ")", refused.getMessage(), schedule.cliName());
             w[37] = -129;
             assertTrue(assertThrows(KernelDefinitionException.class, () -> compiled.run(invocation)).getMessage()
-                    .contains("holds -129 at element 37"), schedule.cliName());
+                    .contains("holds -129 at element 37 (point [1, 17])"), schedule.cliName());
             w[37] = 5;
         }
     }

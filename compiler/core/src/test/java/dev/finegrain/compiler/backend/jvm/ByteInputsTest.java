@@ -186,7 +186,7 @@ class ByteInputsTest {
         w[5] = 128;
         KernelDefinitionException notByte = assertThrows(KernelDefinitionException.class,
                 () -> scores().invocation().sizes(4, 4).input("w", w).build());
-        assertTrue(notByte.getMessage().contains("input 'w' holds 128 at element 5, outside the byte it is declared to fit"),
+        assertTrue(notByte.getMessage().contains("input 'w' holds 128 at element 5 (point [1, 1]), outside the byte it is declared to fit"),
                 notByte.getMessage());
         KernelDefinitionException notInt = assertThrows(KernelDefinitionException.class,
                 () -> kernel("long-bytes").domain(dim("i", "n")).input("w", LONG, Storage.BYTE));
