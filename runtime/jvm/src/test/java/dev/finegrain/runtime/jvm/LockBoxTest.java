@@ -196,10 +196,14 @@ class LockBoxTest {
         Thread waiter = start(() -> box.take(0, Concurrently.watchdog(), 0, 1, 0));
         awaitTrue(() -> box.waiters(0) == 1 && parked(waiter), "waiter parked");
         long before = threads.getThreadCpuTime(waiter.threadId());
+        // park may return spuriously (its contract), and the waiter then re-checks its word and parks again: a sample
+        // may catch it runnable, so the test asks for most samples parked and bounds the CPU it used
+        int parkedSamples = 0;
         for (int i = 0; i < 20; i++) {
             sleepMillis(10);
-            assertTrue(parked(waiter), "waiter state " + waiter.getState());
+            parkedSamples += parked(waiter) ? 1 : 0;
         }
+        assertTrue(parkedSamples >= 15, "waiter parked in " + parkedSamples + " of 20 samples");
         long used = threads.getThreadCpuTime(waiter.threadId()) - before;
         assertTrue(used < TimeUnit.MILLISECONDS.toNanos(20), "waiter used " + used / 1000 + " us of CPU in 200 ms");
         box.release(0);
