@@ -42,7 +42,7 @@ import java.util.stream.Collectors;
  * @param resources     per block: the rings and the edge window
  * @param folding       the state fields kept in part, which have no array over the domain ({@link BandFolding})
  * @param helpers       whether each band's warp, alone in its block, takes two helper warps: warp 1 copies the input
- *                      rows three chunks ahead and waits for the left band's edge into a second window, warp 2 writes
+ *                      rows two chunks ahead of the steps and waits for the left band's edge into a second window, warp 2 writes
  *                      the finished rows back a chunk behind, and warp 0 only steps. A warp alone on its scheduler
  *                      spent two thirds of each chunk copying rows, writing them back and waiting for its window; on
  *                      an H200 the helpers ran needleman-wunsch 1.66 to 1.71 times as fast at 4096^2 to 16384^2
@@ -403,11 +403,12 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("bands:      ").append(bands).append(" bands of ").append(bandWidth()).append(" columns over ")
                 .append(rows()).append(" rows; ").append(stepsPerBand()).append(" steps per band\n");
         text.append("launches:   1 persistent launch of ").append(blocks).append(" blocks x ").append(warpsPerBlock)
-                .append(" warps, all resident; warp w walks bands w, w + ").append(blocks * warpsPerBlock).append(", ...")
+                .append(helpers ? " warp and 2 helpers" : " warps").append(", all resident; warp w walks bands w, w + ")
+                .append(blocks * warpsPerBlock).append(", ...")
                 .append(folding.reductions().isEmpty() ? "" : "; then 1 block of one warp that combines the bands' reductions")
                 .append('\n');
         if (helpers) {
-            text.append("helpers:    2 more warps per block: warp 1 copies input rows three chunks ahead and waits for the left band's"
+            text.append("helpers:    2 more warps per block: warp 1 copies input rows two chunks ahead of the steps and waits for the left band's"
                     + " edge into a second window, warp 2 writes each chunk's finished rows back while warp 0 steps the next;"
                     + " named barriers " + CHUNK_READY_BARRIER + " and " + CHUNK_DONE_BARRIER + " hand the chunks over\n");
         }
@@ -420,8 +421,8 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("edge:       ").append(edgeText()).append('\n');
         for (Ring ring : inputRings) {
             text.append("input:      ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
-                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied ").append(helpers ? "three chunks" : "a chunk")
-                    .append(" ahead (cp.async)")
+                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied ").append(helpers ? "two chunks ahead of the steps by warp 1"
+                    : "a chunk ahead").append(" (cp.async)")
                     .append(ring.packsBytes() ? ", a byte each, in whole words from the word holding the band's first column" : "")
                     .append('\n');
         }

@@ -66,15 +66,16 @@ final class MapBands {
         // whose rings are longer; where those would not fit a block, the band moves its rows itself
         boolean helpers = target.bandHelpers() && BandFolding.foldedFields(graph).isEmpty() && warpsPerBlock(bands, target.smCount()) == 1;
         int ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), helpers);
-        if (helpers && !helpersFit(target, bands, ringBytes + 2 * windowBytes(graph, edgeFields, reads) + BandMapping.stagedTableBytes(graph),
-                inputRings.isEmpty() && outputRings.isEmpty())) {
+        List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
+        if (helpers && !helpersFit(target, bands, warpBytes(ringBytes, profiles) + 2 * windowBytes(graph, edgeFields, reads)
+                + BandMapping.stagedTableBytes(graph), inputRings.isEmpty() && outputRings.isEmpty())) {
             helpers = false;
             inputRings.clear();
             outputRings.clear();
             ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), false);
+            profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
         }
-        List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
-        int warpBytes = profiles.isEmpty() ? ringBytes : profiles.getLast().offsetBytes() + profiles.getLast().bytes();
+        int warpBytes = warpBytes(ringBytes, profiles);
         int[] history = new int[graph.fields().size()];
         int columns = 0;
         int rowsBack = 0;
@@ -195,6 +196,11 @@ final class MapBands {
                 && edgeFields.stream().allMatch(field -> GpuTarget.elementBytes(field.type()) <= 4);
     }
 
+    /** A warp's dynamic shared memory: its rings, then its query profiles. */
+    private static int warpBytes(int ringBytes, List<LaneProfile> profiles) {
+        return profiles.isEmpty() ? ringBytes : profiles.getLast().offsetBytes() + profiles.getLast().bytes();
+    }
+
     /**
      * Whether a band with helper warps may have them: it moves rows, its block fits, and every band still gets a
      * resident block of its own (a block's bands would otherwise run one after the other, as the longer rings leave
@@ -233,7 +239,7 @@ final class MapBands {
      * Chooses the rings of one warp (adding them to the lists) and returns their bytes: an input ring for every input
      * the bodies read only in the lane's own column, within the ring's reach, where the machine copies asynchronously;
      * an output ring for every state field an actor writes and the band does not fold. With helper warps the rings are
-     * longer ({@link BandMapping#HELPER_INPUT_RING_ROWS}): the input rows are copied three chunks ahead, not one.
+     * longer ({@link BandMapping#HELPER_INPUT_RING_ROWS}): the input rows are copied two chunks ahead of the steps, not one.
      */
     private static int rings(KernelGraph graph, GpuTarget target, int laneColumns, List<BandMapping.Ring> inputRings,
                              List<BandMapping.Ring> outputRings, List<IrField> folded, boolean helpers) {

@@ -232,6 +232,28 @@ class BandMappingTest {
         }
     }
 
+    /**
+     * Found in review: the helpers' residency check left out the query profile, so 157 bands of a kernel with a
+     * profile, a staged table and a matrix input took helpers while only 132 of their blocks could be resident.
+     */
+    @Test
+    void helperWarpsCountTheProfileAndTheTablesInTheirBlock() {
+        Kernel profiled = kernel("profiled").domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i")).input("b", INT, along("j")).input("w", INT).table("sub", INT, 40, 40)
+                .state("score", INT, boundary(index("i").plus(index("j")).negate()))
+                .actor("cell", "score", c -> max(c.read("score", -1, -1).plus(c.lookup("sub", c.read("a", 0), c.read("b", 0)))
+                        .plus(c.read("w", 0, 0)), c.read("score", -1, 0).minus(1), c.read("score", 0, -1).minus(1)))
+                .build();
+        BandMapping many = map(profiled, PERSISTENT.columnsPerLane(2), LockMechanism.TINY_LOCK, 1000, 10000);
+        assertEquals(157, many.bands());
+        assertFalse(many.helpers(), "116744 bytes a block leave one an SM: 132 blocks for 157 bands");
+        assertTrue((long) many.blocks() * many.warpsPerBlock() >= many.bands(), "every band resident");
+        assertEquals(1, many.profiles().size());
+        BandMapping few = map(profiled, PERSISTENT.columnsPerLane(2), LockMechanism.TINY_LOCK, 1000, 1000);
+        assertTrue(few.helpers(), "16 bands: a block each, with helpers");
+        assertEquals(1, few.profiles().size());
+    }
+
     @Test
     void aSequenceAlongTheRowsIsLoadedAStepAhead() {
         BandMapping aligned = map(aligned("align", 24, "a", "b"), PERSISTENT, LockMechanism.TINY_LOCK, 512, 512);

@@ -4,8 +4,8 @@ import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 
 /**
- * Spells a band's two helper warps ({@link BandMapping#helpers}). Warp 1 copies the input rows three chunks ahead of
- * warp 0 (a cp.async group a chunk) and, while warp 0 steps through chunk c, waits for the left band's edge of chunk
+ * Spells a band's two helper warps ({@link BandMapping#helpers}). Warp 1 copies the input rows two chunks ahead of
+ * warp 0's steps (a cp.async group a chunk) and, while warp 0 steps through chunk c, waits for the left band's edge of chunk
  * c + 1 into the other of two windows; warp 2 writes the rows warp 0 finished in chunk c back to global memory while
  * warp 0 steps through chunk c + 1. Two named barriers hand the chunks over: warp 1 arrives at
  * {@link BandMapping#CHUNK_READY_BARRIER} when a chunk's rows and window are in shared memory and warp 0 waits there;
@@ -55,7 +55,7 @@ final class CudaBandHelpers {
         out.line("fg::bar_arrive(" + DONE + ", " + ALL + ");   // warp 2 may write the chunk's rows back, warp 1 fill its window again");
     }
 
-    /** Warp 1: the input rows three chunks ahead and each next chunk's edge window. */
+    /** Warp 1: the input rows two chunks ahead of the steps and each next chunk's edge window. */
     void copier() {
         boolean copies = !mapping.inputRings().isEmpty();
         if (edge.crossed() && !edge.readyWords()) {
@@ -104,6 +104,11 @@ final class CudaBandHelpers {
             out.line("fg::cp_async_commit();");
         }
         out.close();
+        if (copies) {
+            // the last chunks' copies reach past the domain's rows into the halo and may still be landing: the next
+            // band's first rows go into the same slots
+            out.line("fg::cp_async_wait_all();   // no copy of this band lands after the next band's");
+        }
     }
 
     /** Warp 2: after each chunk, its finished rows, written whole. */

@@ -158,6 +158,11 @@ final class CudaBands {
             writeFinishedRows();
         }
         out.close();
+        if (!mapping.helpers() && !mapping.inputRings().isEmpty()) {
+            // the last chunks copied rows past the domain's (into the halo, or none): they may still be landing in
+            // slots the next band's first rows go into
+            out.line("fg::cp_async_wait_all();   // no copy of this band lands after the next band's");
+        }
         writePartials(reductions);
         if (mapping.helpers()) {
             out.reopen("else if (role == 1)");
@@ -358,8 +363,9 @@ final class CudaBands {
     }
 
     /**
-     * After a chunk: the rows whose last lane finished in it go to global memory whole, one coalesced row at a time;
-     * each lane writes its own column, which only it wrote into the ring, so no lane waits for another.
+     * After a chunk: the rows whose last lane finished in it go to global memory whole, one coalesced row at a time. A
+     * lane of one column writes its own column (with helpers, warp 2's lane l writes what warp 0's lane l left, ordered
+     * by the barrier they meet at); lanes of several columns write each row together after the warp meets.
      */
     private void writeFinishedRows() {
         if (mapping.outputRings().isEmpty()) {
