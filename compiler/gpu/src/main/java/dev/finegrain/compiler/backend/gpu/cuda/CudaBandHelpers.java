@@ -72,12 +72,7 @@ final class CudaBandHelpers {
             }
             out.line("fg::cp_async_wait_group<2>();   // the first chunk's rows have landed");
         }
-        if (edge.crossed()) {
-            out.open("/* the first chunk's edge window */");
-            out.line("const int base = 0;");
-            chunkEdge.copyEdge("0", "0");
-            out.close();
-        }
+        edgeWindow("first", "0", "0", "0");
         out.line("__syncwarp();   // every lane's copies and window rows are in");
         out.line("fg::bar_arrive(" + READY + ", " + PAIR + ");");
         out.open("for (int base = 0, c = 0; base < " + mapping.stepsPerBand() + "; base += 32, c++)");
@@ -86,12 +81,7 @@ final class CudaBandHelpers {
         if (copies) {
             out.line("fg::cp_async_wait_group<1>();   // the next chunk's rows have landed (the newest group is the chunk after it)");
         }
-        if (edge.crossed()) {
-            out.open("/* the next chunk's edge window */");
-            out.line("const int base = next;");
-            chunkEdge.copyEdge("(c + 1) & 1", "c & 1");
-            out.close();
-        }
+        edgeWindow("next", "next", "(c + 1) & 1", "c & 1");
         out.line("__syncwarp();");
         out.close();
         out.line("fg::bar_sync(" + DONE + ", " + ALL + ");   // warp 0 is done with chunk c and its window");
@@ -109,6 +99,17 @@ final class CudaBandHelpers {
             // band's first rows go into the same slots
             out.line("fg::cp_async_wait_all();   // no copy of this band lands after the next band's");
         }
+    }
+
+    /** Warp 1: the edge window of the {@code which} chunk, at {@code base}, into window {@code into} (its shared rows from {@code from}). */
+    private void edgeWindow(String which, String base, String into, String from) {
+        if (!edge.crossed()) {
+            return;
+        }
+        out.open("/* the " + which + " chunk's edge window */");
+        out.line("const int base = " + base + ";");
+        chunkEdge.copyEdge(into, from);
+        out.close();
     }
 
     /** Warp 2: after each chunk, its finished rows, written whole. */
