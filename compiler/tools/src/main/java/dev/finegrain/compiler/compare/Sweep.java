@@ -73,10 +73,26 @@ public final class Sweep {
     private final List<Planned> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     /** Per backend, schedule and reason, the mechanisms the sweep left out for it, in the order met. */
-    private final Map<LeftOut, java.util.Set<String>> leftOut = new java.util.LinkedHashMap<>();
+    private final Map<LeftOut, Map<String, String>> leftOut = new java.util.LinkedHashMap<>();
 
     /** Why a backend cannot use some mechanisms under a schedule: one entry of the sweep's left-out note. */
+    /** A reason mechanisms are left out for, without the mechanism's own name at its head ({@link #shared}). */
     private record LeftOut(String backend, String schedule, String reason) {}
+
+    /**
+     * A reason as several mechanisms can share it: "mbarrier keeps its tokens ..." and "named-barrier keeps its tokens
+     * ..." are one reason, "keeps its tokens ...", said once for both.
+     */
+    private static String shared(String mechanism, String reason) {
+        return reason.startsWith(mechanism + " ") ? reason.substring(mechanism.length() + 1) : reason;
+    }
+
+    /** One entry of the note: the mechanisms, and the reason as the one gives it or, shared by several, said of each. */
+    private static String entry(LeftOut key, Map<String, String> reasons) {
+        String first = reasons.keySet().iterator().next();
+        String reason = reasons.size() == 1 || reasons.get(first).equals(key.reason()) ? reasons.get(first) : "each " + key.reason();
+        return key.backend() + " " + key.schedule() + " " + String.join(", ", reasons.keySet()) + " (" + reason + ")";
+    }
     private final List<String> leftOutSchedules = new ArrayList<>();
 
     private Sweep(ComparisonRequest request) {
@@ -185,9 +201,7 @@ public final class Sweep {
         if (!leftOut.isEmpty()) {
             // one entry per reason, naming every mechanism it leaves out, so a reason shared by many is read once
             notes.add("left out of the mechanism sweep (the backend cannot use them for kernel '" + kernel.name() + "'): "
-                    + leftOut.entrySet().stream().map(e -> e.getKey().backend() + " " + e.getKey().schedule() + " "
-                            + String.join(", ", e.getValue()) + " (" + e.getKey().reason() + ")")
-                            .collect(Collectors.joining("; ")));
+                    + leftOut.entrySet().stream().map(e -> entry(e.getKey(), e.getValue())).collect(Collectors.joining("; ")));
         }
         if (request.threadsRequested() && backends.stream().noneMatch(Backend::usesThreads)) {
             notes.add("--threads applies to backends that run on threads (jvm); "
@@ -242,8 +256,9 @@ public final class Sweep {
                 if (fit.getValue().isEmpty()) {
                     wanted.add(fit.getKey());
                 } else {
-                    leftOut.computeIfAbsent(new LeftOut(backend.name(), schedule.cliName(), fit.getValue().get()),
-                            unused -> new java.util.LinkedHashSet<>()).add(fit.getKey().toString());
+                    String mechanism = fit.getKey().toString();
+                    leftOut.computeIfAbsent(new LeftOut(backend.name(), schedule.cliName(), shared(mechanism, fit.getValue().get())),
+                            unused -> new java.util.LinkedHashMap<>()).put(mechanism, fit.getValue().get());
                 }
             }
             if (wanted.isEmpty()) {

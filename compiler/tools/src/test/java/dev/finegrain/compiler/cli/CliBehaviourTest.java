@@ -521,6 +521,23 @@ class CliBehaviourTest {
         assertEquals(1, note.split("needs a 2D domain", -1).length - 1, "the reason once: " + note);
     }
 
+    /**
+     * Mechanisms left out for the same cause, each named at the head of its reason ("mbarrier keeps its tokens ...",
+     * "named-barrier keeps its tokens ..."), are one entry: the reason once, said of each.
+     */
+    @Test
+    void aCauseSharedByMechanismsOfDifferentNamesIsOneEntryOfTheNote() {
+        Outcome compare = finegrain("compare", "nw", "--sizes", "64", "--backends", "gpu-model:hopper-h200",
+                "--schedules", "lock-dataflow:persistent", "--quick");
+        String note = compare.err().lines().filter(line -> line.startsWith("note: left out of the mechanism sweep")).findFirst()
+                .orElseThrow(() -> new AssertionError(compare.err()));
+        assertTrue(note.contains("lock-dataflow:persistent named-barrier, mbarrier (each keeps its tokens in one block's shared memory"),
+                note);
+        assertEquals(1, note.split("keeps its tokens in one block's shared memory", -1).length - 1, "the cause once: " + note);
+        assertTrue(note.contains("shared-spin-lock, warp-vote (each publishes a warp's token"), note);
+        assertTrue(note.contains("lock-box (lock-box needs a lock-box unit"), "a cause of one mechanism is said as it gives it: " + note);
+    }
+
     /** A profile file of one's own starts as a copy of a built-in one, every key with its source, and loads as it. */
     @Test
     void profilesPrintsAProfileFileToStartOneFrom(@TempDir Path temp) throws IOException {
