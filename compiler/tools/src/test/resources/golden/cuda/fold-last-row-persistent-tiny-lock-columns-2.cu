@@ -3,6 +3,7 @@
 //   schedule:   lock-dataflow:persistent:columns=2 with tiny-lock
 //   bands:      2 bands of 64 columns over 100 rows; 131 steps per band
 //   launches:   1 persistent launch of 2 blocks x 1 warps, all resident; warp w walks bands w, w + 2, ...; then 1 block of one warp that combines the bands' reductions
+//   helpers:    none, the band's warp moves its own rows: the band folds its state, so it moves no rows
 //   ownership:  a warp per band, lane l owns columns 2l to 2l + 1 of it and computes row s - l in step s
 //   read:       s[i-1, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   read:       s[i-1, j-0]: the lane's own value 1 step(s) back

@@ -3,6 +3,7 @@
 //   schedule:   lock-dataflow:persistent with atomic-spin-lock
 //   bands:      3 bands of 32 columns over 2000 rows; 2031 steps per band
 //   launches:   1 persistent launch of 3 blocks x 1 warps, all resident; warp w walks bands w, w + 3, ...; then 1 block of one warp that combines the bands' reductions
+//   helpers:    none, the band's warp moves its own rows: the band folds its state, so it moves no rows
 //   ownership:  a warp per band, lane l owns column l of it and computes row s - l in step s
 //   read:       t[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       t[i-0, j-1]: shuffled from lane l-1's value 1 step(s) back; lanes below 1 read the edge window

@@ -3,6 +3,7 @@
 //   schedule:   lock-dataflow:persistent:columns=8 with tiny-lock
 //   bands:      2 bands of 256 columns over 100 rows; 131 steps per band
 //   launches:   1 persistent launch of 2 blocks x 1 warps, all resident; warp w walks bands w, w + 2, ...
+//   helpers:    none, the band's warp moves its own rows: the band folds its state, so it moves no rows
 //   ownership:  a warp per band, lane l owns columns 8l to 8l + 7 of it and computes row s - l in step s
 //   read:       score[i-1, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   read:       score[i-1, j-0]: the lane's own value 1 step(s) back

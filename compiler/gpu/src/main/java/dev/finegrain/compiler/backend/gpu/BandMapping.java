@@ -47,11 +47,13 @@ import java.util.stream.Collectors;
  *                      spent two thirds of each chunk copying rows, writing them back and waiting for its window; on
  *                      an H200 the helpers ran needleman-wunsch 1.66 to 1.71 times as fast at 4096^2 to 16384^2
  *                      ({@link #HELPER_WARPS})
+ * @param oneWarpBecause why a band on a target that takes helper warps has none ("" where it has them, or where the
+ *                      target never takes them)
  */
 public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested, GpuMechanism mechanism,
                           int bands, int laneColumns, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
                           List<Ring> inputRings, List<Ring> outputRings, List<LaneProfile> profiles, int warpSharedBytes, Resources resources,
-                          BandFolding folding, boolean helpers)
+                          BandFolding folding, boolean helpers, String oneWarpBecause)
         implements GpuMapping {
 
     public BandMapping {
@@ -407,6 +409,9 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
                 .append(blocks * warpsPerBlock).append(", ...")
                 .append(folding.reductions().isEmpty() ? "" : "; then 1 block of one warp that combines the bands' reductions")
                 .append('\n');
+        if (!oneWarpBecause.isEmpty()) {
+            text.append("helpers:    none, the band's warp moves its own rows: ").append(oneWarpBecause).append('\n');
+        }
         if (helpers) {
             text.append("helpers:    2 more warps per block: warp 1 copies input rows two chunks ahead of the steps and waits for the left band's"
                     + " edge into a second window, warp 2 writes each chunk's finished rows back while warp 0 steps the next;"

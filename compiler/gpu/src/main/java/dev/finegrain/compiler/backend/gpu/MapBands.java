@@ -64,11 +64,17 @@ final class MapBands {
         List<BandMapping.Ring> outputRings = new ArrayList<>();
         // a band alone in its block (few bands) that moves rows through shared memory hands that to helper warps,
         // whose rings are longer; where those would not fit a block, the band moves its rows itself
-        boolean helpers = target.bandHelpers() && BandFolding.foldedFields(graph).isEmpty() && warpsPerBlock(bands, target.smCount()) == 1;
+        String oneWarpBecause = !target.bandHelpers() ? ""
+                : !BandFolding.foldedFields(graph).isEmpty() ? "the band folds its state, so it moves no rows"
+                : warpsPerBlock(bands, target.smCount()) > 1 ? bands + " bands share blocks" : "";
+        boolean helpers = target.bandHelpers() && oneWarpBecause.isEmpty();
         int ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), helpers);
         List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
-        if (helpers && !helpersFit(target, bands, warpBytes(ringBytes, profiles) + 2 * windowBytes(graph, edgeFields, reads)
-                + BandMapping.stagedTableBytes(graph), inputRings.isEmpty() && outputRings.isEmpty())) {
+        if (helpers) {
+            oneWarpBecause = whyNoHelpers(target, bands, warpBytes(ringBytes, profiles) + 2 * windowBytes(graph, edgeFields, reads)
+                    + BandMapping.stagedTableBytes(graph), inputRings.isEmpty() && outputRings.isEmpty()).orElse("");
+        }
+        if (helpers && !oneWarpBecause.isEmpty()) {
             helpers = false;
             inputRings.clear();
             outputRings.clear();
@@ -121,7 +127,7 @@ final class MapBands {
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, threads, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,
-                inputRings, outputRings, profiles, warpBytes, resources, folding, helpers);
+                inputRings, outputRings, profiles, warpBytes, resources, folding, helpers, oneWarpBecause);
     }
 
     /**
@@ -202,17 +208,23 @@ final class MapBands {
     }
 
     /**
-     * Whether a band with helper warps may have them: it moves rows, its block fits, and every band still gets a
-     * resident block of its own (a block's bands would otherwise run one after the other, as the longer rings leave
+     * Why a band may not have helper warps, if it may not: it moves no rows, its block would not fit, or not every band
+     * would get a resident block of its own (a block's bands would run one after the other, as the longer rings leave
      * fewer blocks an SM).
      */
-    private static boolean helpersFit(GpuTarget target, int bands, int blockBytes, boolean movesNoRows) {
-        if (movesNoRows || blockBytes > target.sharedBytesPerBlockOptIn()) {
-            return false;
+    private static Optional<String> whyNoHelpers(GpuTarget target, int bands, int blockBytes, boolean movesNoRows) {
+        if (movesNoRows) {
+            return Optional.of("the band moves no rows through shared memory");
+        }
+        if (blockBytes > target.sharedBytesPerBlockOptIn()) {
+            return Optional.of("their rings would take " + blockBytes + " bytes a block, over the " + target.sharedBytesPerBlockOptIn()
+                    + " of " + target.called());
         }
         int perSm = Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / ((1 + BandMapping.HELPER_WARPS) * WARP),
                 target.sharedBytesPerSm() / blockBytes));
-        return (long) perSm * target.smCount() >= bands;
+        return (long) perSm * target.smCount() >= bands ? Optional.empty()
+                : Optional.of("only " + perSm * target.smCount() + " blocks of " + blockBytes + " bytes are resident at once, for "
+                        + bands + " bands");
     }
 
     /** The bytes of one edge window: each edge field's columns of the rows a chunk reads. */

@@ -95,11 +95,16 @@ class BandMappingTest {
         assertEquals(32, eight.threadsPerBlock());
         BandMapping twoWaves = map(NW, PERSISTENT.columnsPerLane(4), LockMechanism.TINY_LOCK, 32768, 32768);
         assertFalse(twoWaves.helpers(), "256 bands: a block of helpers an SM would run them in two waves");
+        assertTrue(twoWaves.describe().contains("helpers:    none, the band's warp moves its own rows: only 132 blocks of 198408"
+                + " bytes are resident at once, for 256 bands"), twoWaves.describe());
+        assertTrue(eight.describe().contains("helpers:    none, the band's warp moves its own rows: their rings would take"),
+                eight.describe());
         assertEquals(256, twoWaves.blocks(), "two one-warp blocks an SM, every band resident");
         KernelGraph graph = Pipeline.compile(NW);
         BandMapping model = (BandMapping) GpuMapper.map(SchedulePlanner.plan(graph, PERSISTENT.columnsPerLane(4)),
                 Optional.of(LockMechanism.TINY_LOCK), GpuTarget.of(SimtProfile.load("hopper-h200")), new int[] {16384, 16384});
         assertFalse(model.helpers(), "the model's band is one warp that moves its own rows");
+        assertFalse(model.describe().contains("helpers:"), "a target that never takes helpers says nothing of them");
         assertEquals(BandMapping.INPUT_RING_ROWS, model.inputRings().getFirst().rows());
     }
 
