@@ -50,7 +50,8 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--java", description = "print the Java source of the jvm backend's class for --schedule (and --mechanism)")
     boolean java;
 
-    @Option(names = "--mechanism", paramLabel = "M", description = "the lock mechanism for --java or --simt with lock-dataflow (default: acquire-release for --java, tiny-lock for --simt)")
+    @Option(names = "--mechanism", paramLabel = "M", description = "the lock mechanism for --java, --simt, --gpu-plan or --cuda with lock-dataflow (default: acquire-release"
+            + " for --java, tiny-lock for the GPU views)")
     String mechanism;
 
     @Option(names = "--wait-policy", paramLabel = "P", description = "how lock-dataflow's token waits pass the time: adaptive"
@@ -78,9 +79,9 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
             + " a model profile (default for --cuda: sm_90)")
     String arch;
 
-    @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain size for --simt and --gpu-plan, which fold it into"
-            + " the program (default: the kernel's first size); for --java, the size whose class is shown (one whose tiles"
-            + " do not divide it has a class of its own)")
+    @Option(names = "--sizes", paramLabel = "N[xM]", description = "the domain size for --simt, --gpu-plan and --cuda, which fold it into"
+            + " the program and its mapping (default: the kernel's first size); for --java, the size whose class is shown (one"
+            + " whose tiles do not divide it has a class of its own)")
     String sizes;
 
 
