@@ -510,15 +510,24 @@ class CliBehaviourTest {
         assertTrue(unknown.err().startsWith("finegrain: unknown profile 'volta-v100'"), unknown.err());
     }
 
-    /** A reason that leaves several mechanisms out of a sweep is given once, with the schedule and every one it leaves out. */
+    /**
+     * A schedule that takes the kernel under no mechanism (bands need a 2D domain) is one skipped row that names the
+     * schedule, not a mechanism, and gives the reason once; no mechanism is said to be left out for it.
+     */
     @Test
-    void aReasonSharedByManyMechanismsIsOneEntryOfTheNote() {
+    void aScheduleThatTakesTheKernelUnderNoMechanismIsOneSkippedRowNamingTheSchedule() {
         Outcome compare = finegrain("compare", "prefix-sum", "--sizes", "64", "--backends", "gpu-model:hopper-h200",
                 "--schedules", "lock-dataflow:persistent", "--quick");
-        String note = compare.err().lines().filter(line -> line.startsWith("note: left out of the mechanism sweep")).findFirst()
-                .orElseThrow(() -> new AssertionError(compare.err()));
-        assertTrue(note.contains("gpu-model:hopper-h200 lock-dataflow:persistent atomic-spin-lock, "), note);
-        assertEquals(1, note.split("needs a 2D domain", -1).length - 1, "the reason once: " + note);
+        assertTrue(compare.out().contains("cannot run lock-dataflow:persistent of kernel 'prefix-sum': lock-dataflow:persistent"
+                + " deals bands of columns to warps, which needs a 2D domain"), compare.out());
+        assertEquals(1, compare.out().split("needs a 2D domain", -1).length - 1, "the reason once: " + compare.out());
+        assertTrue(compare.err().lines().noneMatch(line -> line.startsWith("note: left out of the mechanism sweep")
+                && line.contains("2D domain")), compare.err());
+        Outcome show = finegrain("show", "prefix-sum", "--gpu-plan", "--arch", "sm_90", "--schedule", "lock-dataflow:persistent",
+                "--mechanism", "tiny-lock");
+        assertEquals(2, show.exit());
+        assertTrue(show.err().startsWith("finegrain: backend 'cuda:sm_90' cannot run lock-dataflow:persistent of kernel"
+                + " 'prefix-sum': lock-dataflow:persistent deals bands"), show.err());
     }
 
     /**

@@ -71,7 +71,7 @@ class ValidateCommandTest {
         String page = Files.readString(folder.resolve("validation.md"));
         assertTrue(page.contains("| warp-chain | 128 | wavefront | - | 9.0 |"), page);
         assertTrue(page.contains("| warp-chain | 128 | lock-dataflow:persistent tiny-lock (4.0) | model row skipped: backend"
-                + " 'gpu-model:hopper-h100' cannot use mechanism 'tiny-lock' for kernel 'warp-chain': lock-dataflow:persistent deals"
+                + " 'gpu-model:hopper-h100' cannot run lock-dataflow:persistent of kernel 'warp-chain': lock-dataflow:persistent deals"
                 + " bands of columns to warps, which needs a 2D domain"), page);
         assertTrue(page.contains("| winner agreement, (kernel, size) pairs, near ties as ties |"), page);
         assertTrue(Files.readString(folder.resolve("validation.json")).contains("\"profile\": \"gpu-model:hopper-h100\""));

@@ -82,6 +82,16 @@ public final class GpuMapper {
     }
 
     /**
+     * Why lock-dataflow's persistent bands take the kernel under no mechanism on the target, if they take it under none:
+     * a domain other than 2D, no warp shuffles, reads beyond a band or a lane's registers. Said of the schedule, not of
+     * whichever mechanism a request names.
+     */
+    public static Optional<String> unmappableBands(ExecutionPlan plan, GpuTarget target) {
+        return plan instanceof DataflowPlan dataflow && dataflow.persistent()
+                ? MapBands.unsupported(dataflow, Optional.empty(), target) : Optional.empty();
+    }
+
+    /**
      * Why the GPU target cannot honour a plan's wait policy or mutex, if it cannot: the napping waits
      * ({@link GpuWaits}) need nanosleep and apply to tiles, not to a persistent band's edge, and so does a mutex other
      * than the default ({@link GpuMutexes}).

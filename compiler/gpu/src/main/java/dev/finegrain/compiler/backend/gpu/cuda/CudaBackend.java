@@ -133,6 +133,7 @@ public final class CudaBackend implements Backend {
         return plan instanceof DataflowPlan
                 ? GpuMapper.unmappable(plan)
                         .or(() -> GpuMapper.unmappableLockChoices(plan, target))
+                        .or(() -> GpuMapper.unmappableBands(plan, target))
                 : CudaLowering.unsupported(plan, Optional.empty(), target);
     }
 

@@ -73,6 +73,7 @@ public final class GpuModelBackend implements Backend {
         return plan instanceof DataflowPlan
                 ? GpuMapper.unmappable(plan)
                         .or(() -> GpuMapper.unmappableLockChoices(plan, GpuTarget.of(profile)))
+                        .or(() -> GpuMapper.unmappableBands(plan, GpuTarget.of(profile)))
                 : SimtLowering.unsupported(plan, Optional.empty(), profile);
     }
 
