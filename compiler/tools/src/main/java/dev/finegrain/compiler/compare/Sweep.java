@@ -75,9 +75,13 @@ public final class Sweep {
     /** Per backend, schedule and reason, the mechanisms the sweep left out for it, in the order met. */
     private final Map<LeftOut, Map<String, String>> leftOut = new java.util.LinkedHashMap<>();
 
-    /** Why a backend cannot use some mechanisms under a schedule: one entry of the sweep's left-out note. */
-    /** A reason mechanisms are left out for, without the mechanism's own name at its head ({@link #shared}). */
+    /**
+     * Why a backend cannot use some mechanisms under a schedule, without the mechanism's own name at the reason's head
+     * ({@link #shared}): one entry of the sweep's left-out note.
+     */
     private record LeftOut(String backend, String schedule, String reason) {}
+
+    private final List<String> leftOutSchedules = new ArrayList<>();
 
     /**
      * A reason as several mechanisms can share it: "mbarrier keeps its tokens ..." and "named-barrier keeps its tokens
@@ -93,7 +97,6 @@ public final class Sweep {
         String reason = reasons.size() == 1 || reasons.get(first).equals(key.reason()) ? reasons.get(first) : "each " + key.reason();
         return key.backend() + " " + key.schedule() + " " + String.join(", ", reasons.keySet()) + " (" + reason + ")";
     }
-    private final List<String> leftOutSchedules = new ArrayList<>();
 
     private Sweep(ComparisonRequest request) {
         this.request = request;

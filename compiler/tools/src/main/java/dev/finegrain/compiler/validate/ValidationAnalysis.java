@@ -44,15 +44,16 @@ public record ValidationAnalysis(List<ValidationPair> pairs, List<ValidationGrou
                                         Map<String, String> notModelled) {
         Map<String, ResultRow> model = new LinkedHashMap<>();
         modelRows.forEach(row -> model.put(key(row.kernel(), row.size(), row.schedule(), row.mechanism()), row));
+        // a schedule the model takes the kernel under with no mechanism is one skipped row, which stands for every mechanism
+        Map<String, ResultRow> skippedSchedules = new LinkedHashMap<>();
+        modelRows.stream().filter(row -> !row.verified() && (row.mechanism().equals("-") || row.mechanism().isEmpty()))
+                .forEach(row -> skippedSchedules.putIfAbsent(key(row.kernel(), row.size(), row.schedule(), "-"), row));
         List<ValidationPair> pairs = new ArrayList<>();
         for (ResultRow real : realRows) {
             String key = key(real.kernel(), real.size(), real.schedule(), real.mechanism());
             double realUs = micros(real);
             double spread = spread(real);
-            // a schedule the model takes the kernel under with no mechanism is one skipped row, which stands for every mechanism
-            ResultRow modelled = model.getOrDefault(key, model.values().stream().filter(row -> !row.verified()
-                    && row.kernel().equals(real.kernel()) && row.size().equals(real.size()) && row.schedule().equals(real.schedule())
-                    && (row.mechanism().equals("-") || row.mechanism().isEmpty())).findFirst().orElse(null));
+            ResultRow modelled = model.getOrDefault(key, skippedSchedules.get(key(real.kernel(), real.size(), real.schedule(), "-")));
             String note;
             double modelUs = Double.NaN;
             if (!real.verified() || Double.isNaN(realUs)) {

@@ -41,19 +41,13 @@ import java.util.stream.Collectors;
  * @param warpSharedBytes the rings and profiles of one warp, in dynamic shared memory
  * @param resources     per block: the rings and the edge window
  * @param folding       the state fields kept in part, which have no array over the domain ({@link BandFolding})
- * @param helpers       whether each band's warp, alone in its block, takes two helper warps: warp 1 copies the input
- *                      rows two chunks ahead of the steps and waits for the left band's edge into a second window, warp 2 writes
- *                      the finished rows back a chunk behind, and warp 0 only steps. A warp alone on its scheduler
- *                      spent two thirds of each chunk copying rows, writing them back and waiting for its window; on
- *                      an H200 the helpers ran needleman-wunsch 1.66 to 1.71 times as fast at 4096^2 to 16384^2
- *                      ({@link #HELPER_WARPS})
- * @param oneWarpBecause why a band on a target that takes helper warps has none ("" where it has them, or where the
- *                      target never takes them)
+ * @param oneWarpBecause why a band on a target that takes helper warps ({@link #helpers}) has none ("" where it has
+ *                      them, or where the target never takes them)
  */
 public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested, GpuMechanism mechanism,
                           int bands, int laneColumns, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
                           List<Ring> inputRings, List<Ring> outputRings, List<LaneProfile> profiles, int warpSharedBytes, Resources resources,
-                          BandFolding folding, boolean helpers, String oneWarpBecause)
+                          BandFolding folding, String oneWarpBecause)
         implements GpuMapping {
 
     public BandMapping {
@@ -316,6 +310,11 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
             return GpuTarget.WARP + columns - 1 + rowsBack;
         }
 
+        /** The bytes of one window: each edge field's columns of its rows (none where no read crosses the edge). */
+        public int windowBytes() {
+            return crossed() ? fields.stream().mapToInt(field -> columns * windowRows() * GpuTarget.elementBytes(field.type())).sum() : 0;
+        }
+
         /**
          * Rows a chunk's window shares with the last chunk's (the rows above the chunk's first step), which a warp keeps
          * from that window instead of loading them again, where one lane holds each of them over the copy: then each lane
@@ -358,8 +357,24 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return rows() + GpuTarget.WARP - 1;
     }
 
+    /**
+     * Whether each band's warp, alone in its block, takes two helper warps ({@link #HELPER_WARPS}): the target takes
+     * them and nothing kept this band from them. Warp 1 copies the input rows two chunks ahead of the steps and waits for
+     * the left band's edge into a second window, warp 2 writes the finished rows back a chunk behind, and warp 0 only
+     * steps. A warp alone on its scheduler spent two thirds of each chunk copying rows, writing them back and waiting for
+     * its window; on an H200 the helpers ran needleman-wunsch 1.66 to 1.71 times as fast at 4096^2 to 16384^2.
+     */
+    public boolean helpers() {
+        return target.bandHelpers() && oneWarpBecause.isEmpty();
+    }
+
     @Override
     public int threadsPerBlock() {
+        return threadsPerBlock(helpers(), warpsPerBlock);
+    }
+
+    /** A block's threads: a band's warp and its helpers, or the bands' warps. */
+    public static int threadsPerBlock(boolean helpers, int warpsPerBlock) {
         return (helpers ? 1 + HELPER_WARPS : warpsPerBlock) * GpuTarget.WARP;
     }
 
@@ -392,7 +407,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     @Override
     public String launchPlan() {
         return scheduleName() + " with " + requested + ": " + bands + " bands of " + bandWidth() + " columns, a warp"
-                + " each, lanes one row apart" + (helpers ? ", with 2 helper warps that move its rows and wait for its edge" : "") + "; " + (edge.crossed() ? (edge.readyWords() ? "a ready word per edge value"
+                + " each, lanes one row apart" + (helpers() ? ", with 2 helper warps that move its rows and wait for its edge" : "") + "; " + (edge.crossed() ? (edge.readyWords() ? "a ready word per edge value"
                 : "a token per " + (edge.groupRows() == 1 ? "row" : edge.groupRows() + " rows")) + " on each band edge"
                 : "no channel crosses a band edge") + "; 1 launch of " + blocks + " resident blocks of " + threadsPerBlock()
                 + " threads" + (folding.reductions().isEmpty() ? "" : ", then 1 launch of 1 block combining the bands' reductions");
@@ -405,14 +420,14 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("bands:      ").append(bands).append(" bands of ").append(bandWidth()).append(" columns over ")
                 .append(rows()).append(" rows; ").append(stepsPerBand()).append(" steps per band\n");
         text.append("launches:   1 persistent launch of ").append(blocks).append(" blocks x ").append(warpsPerBlock)
-                .append(helpers ? " warp and 2 helpers" : " warps").append(", all resident; warp w walks bands w, w + ")
+                .append(helpers() ? " warp and 2 helpers" : " warps").append(", all resident; warp w walks bands w, w + ")
                 .append(blocks * warpsPerBlock).append(", ...")
                 .append(folding.reductions().isEmpty() ? "" : "; then 1 block of one warp that combines the bands' reductions")
                 .append('\n');
         if (!oneWarpBecause.isEmpty()) {
             text.append("helpers:    none, the band's warp moves its own rows: ").append(oneWarpBecause).append('\n');
         }
-        if (helpers) {
+        if (helpers()) {
             text.append("helpers:    2 more warps per block: warp 1 copies input rows two chunks ahead of the steps and waits for the left band's"
                     + " edge into a second window, warp 2 writes each chunk's finished rows back while warp 0 steps the next;"
                     + " named barriers " + CHUNK_READY_BARRIER + " and " + CHUNK_DONE_BARRIER + " hand the chunks over\n");
@@ -426,7 +441,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("edge:       ").append(edgeText()).append('\n');
         for (Ring ring : inputRings) {
             text.append("input:      ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
-                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied ").append(helpers ? "two chunks ahead of the steps by warp 1"
+                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied ").append(helpers() ? "two chunks ahead of the steps by warp 1"
                     : "a chunk ahead").append(" (cp.async)")
                     .append(ring.packsBytes() ? ", a byte each, in whole words from the word holding the band's first column" : "")
                     .append('\n');
@@ -434,11 +449,11 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         for (Ring ring : outputRings) {
             text.append("output:     ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
                     .append(" rows x ").append(bandWidth()).append(" columns per warp, finished rows written whole after each chunk")
-                    .append(helpers ? " (by warp 2, while the next is computed)" : "").append('\n');
+                    .append(helpers() ? " (by warp 2, while the next is computed)" : "").append('\n');
         }
         text.append("shared:     ").append(resources.sharedBytes()).append(" bytes per block: ").append(dynamicSharedBytes())
                 .append(profiles.isEmpty() ? " of rings (" : " of rings and profiles (").append(warpSharedBytes).append(" per warp), ")
-                .append(edge.crossed() ? (helpers ? "two edge windows of " : "an edge window of ") + edge.windowRows() + " rows x "
+                .append(edge.crossed() ? (helpers() ? "two edge windows of " : "an edge window of ") + edge.windowRows() + " rows x "
                         + edge.columns() + " columns per field and warp"
                         : "no edge window")
                 .append(stagesTables() ? ", " + stagedTableBytes(graph) + " of lookup tables" : "").append('\n');

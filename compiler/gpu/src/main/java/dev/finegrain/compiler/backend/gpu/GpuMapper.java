@@ -86,9 +86,17 @@ public final class GpuMapper {
      * a domain other than 2D, no warp shuffles, reads beyond a band or a lane's registers. Said of the schedule, not of
      * whichever mechanism a request names.
      */
-    public static Optional<String> unmappableBands(ExecutionPlan plan, GpuTarget target) {
+    private static Optional<String> unmappableBands(ExecutionPlan plan, GpuTarget target) {
         return plan instanceof DataflowPlan dataflow && dataflow.persistent()
                 ? MapBands.unsupported(dataflow, Optional.empty(), target) : Optional.empty();
+    }
+
+    /**
+     * Why a lock-dataflow plan runs on the target under no mechanism, if it runs under none: its tiles or bands cannot
+     * take the kernel, or the target cannot honour its lock choices. Each mechanism's own fit is judged apart.
+     */
+    public static Optional<String> unmappableDataflow(ExecutionPlan plan, GpuTarget target) {
+        return unmappable(plan).or(() -> unmappableLockChoices(plan, target)).or(() -> unmappableBands(plan, target));
     }
 
     /**

@@ -60,28 +60,6 @@ final class MapBands {
         int rows = sizes[0];
         int laneColumns = choices.laneColumns().orElse(1);
         int bands = Math.ceilDiv(sizes[1], WARP * laneColumns);
-        List<BandMapping.Ring> inputRings = new ArrayList<>();
-        List<BandMapping.Ring> outputRings = new ArrayList<>();
-        // a band alone in its block (few bands) that moves rows through shared memory hands that to helper warps,
-        // whose rings are longer; where those would not fit a block, the band moves its rows itself
-        String oneWarpBecause = !target.bandHelpers() ? ""
-                : !BandFolding.foldedFields(graph).isEmpty() ? "the band folds its state, so it moves no rows"
-                : warpsPerBlock(bands, target.smCount()) > 1 ? bands + " bands share blocks" : "";
-        boolean helpers = target.bandHelpers() && oneWarpBecause.isEmpty();
-        int ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), helpers);
-        List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
-        if (helpers) {
-            oneWarpBecause = whyNoHelpers(target, bands, warpBytes(ringBytes, profiles) + 2 * windowBytes(graph, edgeFields, reads)
-                    + BandMapping.stagedTableBytes(graph), inputRings.isEmpty() && outputRings.isEmpty()).orElse("");
-        }
-        if (helpers && !oneWarpBecause.isEmpty()) {
-            helpers = false;
-            inputRings.clear();
-            outputRings.clear();
-            ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), false);
-            profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
-        }
-        int warpBytes = warpBytes(ringBytes, profiles);
         int[] history = new int[graph.fields().size()];
         int columns = 0;
         int rowsBack = 0;
@@ -95,7 +73,29 @@ final class MapBands {
         boolean readyWords = readyWords(mechanism, target, edgeFields);
         int groupRows = choices.warpShared() ? choices.groupSize() : 1;
         BandEdge everyRow = BandEdge.of(edgeFields, columns, rowsBack, readyWords, groupRows, 0, rows, bands);
-        int windowPerWarp = (helpers ? 2 : 1) * windowBytes(graph, edgeFields, reads);   // the edge window(s), in static shared memory
+        List<BandMapping.Ring> inputRings = new ArrayList<>();
+        List<BandMapping.Ring> outputRings = new ArrayList<>();
+        // a band alone in its block (few bands) that moves rows through shared memory hands that to helper warps,
+        // whose rings are longer; where those would not fit a block, the band moves its rows itself
+        String oneWarpBecause = !target.bandHelpers() ? ""
+                : !BandFolding.foldedFields(graph).isEmpty() ? "the band folds its state, so it moves no rows"
+                : warpsPerBlock(bands, target.smCount()) > 1 ? bands + " bands share blocks" : "";
+        boolean helpers = target.bandHelpers() && oneWarpBecause.isEmpty();
+        int ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), helpers);
+        List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
+        if (helpers) {
+            oneWarpBecause = whyNoHelpers(target, bands, warpBytes(ringBytes, profiles) + 2 * everyRow.windowBytes()
+                    + BandMapping.stagedTableBytes(graph), inputRings.isEmpty() && outputRings.isEmpty()).orElse("");
+        }
+        if (helpers && !oneWarpBecause.isEmpty()) {
+            helpers = false;
+            inputRings.clear();
+            outputRings.clear();
+            ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), false);
+            profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
+        }
+        int warpBytes = warpBytes(ringBytes, profiles);
+        int windowPerWarp = (helpers ? 2 : 1) * everyRow.windowBytes();   // the edge window(s), in static shared memory
         int tableBytes = BandMapping.stagedTableBytes(graph);
         if (!profiles.isEmpty() && warpBytes + windowPerWarp + tableBytes > target.sharedBytesPerBlockOptIn()) {
             profiles = List.of();   // one warp with its profiles would not fit a block: its lookups read the tables as they are
@@ -114,9 +114,8 @@ final class MapBands {
         }
         // every block must be resident at once, since band b waits for band b - 1 (the launch is cooperative, which
         // checks it): no more blocks than the SMs hold by threads, blocks and shared memory
-        int threads = (helpers ? 1 + BandMapping.HELPER_WARPS : warpsPerBlock) * WARP;
-        int perSm = Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / threads,
-                blockBytes == 0 ? Integer.MAX_VALUE : target.sharedBytesPerSm() / blockBytes));
+        int threads = BandMapping.threadsPerBlock(helpers, warpsPerBlock);
+        int perSm = residentPerSm(target, threads, blockBytes);
         int blocks = Math.min(Math.ceilDiv(bands, warpsPerBlock), target.smCount() * Math.max(1, perSm));
         // a kernel that folds holds its edge as a ring, whose length the resident warps decide
         BandEdge edge = !everyRow.crossed() || BandFolding.foldedFields(graph).isEmpty() ? everyRow
@@ -127,7 +126,7 @@ final class MapBands {
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, threads, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,
-                inputRings, outputRings, profiles, warpBytes, resources, folding, helpers, oneWarpBecause);
+                inputRings, outputRings, profiles, warpBytes, resources, folding, oneWarpBecause);
     }
 
     /**
@@ -202,6 +201,12 @@ final class MapBands {
                 && edgeFields.stream().allMatch(field -> GpuTarget.elementBytes(field.type()) <= 4);
     }
 
+    /** Blocks of {@code threads} threads and {@code blockBytes} bytes of shared memory an SM holds at once. */
+    private static int residentPerSm(GpuTarget target, int threads, int blockBytes) {
+        return Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / threads,
+                blockBytes == 0 ? Integer.MAX_VALUE : target.sharedBytesPerSm() / blockBytes));
+    }
+
     /** A warp's dynamic shared memory: its rings, then its query profiles. */
     private static int warpBytes(int ringBytes, List<LaneProfile> profiles) {
         return profiles.isEmpty() ? ringBytes : profiles.getLast().offsetBytes() + profiles.getLast().bytes();
@@ -220,31 +225,10 @@ final class MapBands {
             return Optional.of("their rings would take " + blockBytes + " bytes a block, over the " + target.sharedBytesPerBlockOptIn()
                     + " of " + target.called());
         }
-        int perSm = Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / ((1 + BandMapping.HELPER_WARPS) * WARP),
-                target.sharedBytesPerSm() / blockBytes));
+        int perSm = residentPerSm(target, BandMapping.threadsPerBlock(true, 1), blockBytes);
         return (long) perSm * target.smCount() >= bands ? Optional.empty()
                 : Optional.of("only " + perSm * target.smCount() + " blocks of " + blockBytes + " bytes are resident at once, for "
                         + bands + " bands");
-    }
-
-    /** The bytes of one edge window: each edge field's columns of the rows a chunk reads. */
-    private static int windowBytes(KernelGraph graph, List<IrField> edgeFields, List<BandRead> reads) {
-        int columns = 0;
-        int rowsBack = 0;
-        for (BandRead read : reads) {
-            if (read.columnsBack() > 0) {
-                columns = Math.max(columns, read.columnsBack());
-                rowsBack = Math.max(rowsBack, read.rowsBack());
-            }
-        }
-        BandEdge edge = BandEdge.of(edgeFields, columns, rowsBack, false, 1, 0, 1, 1);
-        int bytes = 0;
-        if (edge.crossed()) {
-            for (IrField field : edgeFields) {
-                bytes += columns * edge.windowRows() * GpuTarget.elementBytes(field.type());
-            }
-        }
-        return bytes;
     }
 
     /**

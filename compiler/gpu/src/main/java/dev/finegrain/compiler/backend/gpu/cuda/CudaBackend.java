@@ -131,9 +131,7 @@ public final class CudaBackend implements Backend {
     @Override
     public Optional<String> unsupportedKernel(ExecutionPlan plan) {
         return plan instanceof DataflowPlan
-                ? GpuMapper.unmappable(plan)
-                        .or(() -> GpuMapper.unmappableLockChoices(plan, target))
-                        .or(() -> GpuMapper.unmappableBands(plan, target))
+                ? GpuMapper.unmappableDataflow(plan, target)
                 : CudaLowering.unsupported(plan, Optional.empty(), target);
     }
 

@@ -71,9 +71,7 @@ public final class GpuModelBackend implements Backend {
     public Optional<String> unsupportedKernel(ExecutionPlan plan) {
         // lock-dataflow is judged per mechanism (unsupported below); the others here
         return plan instanceof DataflowPlan
-                ? GpuMapper.unmappable(plan)
-                        .or(() -> GpuMapper.unmappableLockChoices(plan, GpuTarget.of(profile)))
-                        .or(() -> GpuMapper.unmappableBands(plan, GpuTarget.of(profile)))
+                ? GpuMapper.unmappableDataflow(plan, GpuTarget.of(profile))
                 : SimtLowering.unsupported(plan, Optional.empty(), profile);
     }
 
