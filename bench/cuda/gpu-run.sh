@@ -34,13 +34,19 @@
 #               padded rows start at each byte of a word
 #   bundles     every bundle under BUNDLES (default target/bundles), each exported elsewhere with finegrain export and
 #               carried here; merge its rows where Java is with finegrain compare KERNEL --results bundle-results.json
+#   speed       the speed rows of docs/performance.md in one go (tiny-lock): needleman-wunsch at 4096, 8192 and 16384
+#               under data-parallel:16 (Rodinia's structure), per-tile lock-dataflow and the persistent bands with 2 and
+#               4 columns per lane; smith-waterman at 16384 with 2 and 4 columns; needleman-wunsch-byte at 16384 with 4
+#               and 8 columns and data-parallel:16 (run it with rodinia for the baseline of the same run); SPEED_KERNELS
+#               picks some of the three
 #   baseline    needleman-wunsch at 16384² as Rodinia structures it (data-parallel:16), per-tile lock-dataflow and the
 #               persistent bands (1 and 4 columns per lane), tiny-lock: the rows to set beside the rodinia step's
 # Everything goes under RESULTS (default: target/cuda-results), one folder per step and kernel.
 #   bench/cuda/gpu-run.sh [samples] [validation] [validation-more] [validation-persistent] [nw] [rodinia] [barriers] [barrier-waits] [mutexes] [dynamic] [ragged] [wide]
-#                         [sequences] [lanes] [folded] [folded-speed] [baseline] [byte] [bundles]
+#                         [sequences] [lanes] [folded] [folded-speed] [speed] [baseline] [byte] [bundles]
 #                                                                     (default: the first four)
 #   SCHEDULES=S,...   only these schedules
+#   MERGE=0           leave the merge (finegrain compare --results) to a machine with time to spare
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 kit="$root/target/cuda-kit"
@@ -65,7 +71,7 @@ run_set() {
   FG_TIMEOUT=120 bash "/tmp/fg-bundle-$step-$kernel/run.sh" 2>"$dir/run.log"
   cp "/tmp/fg-bundle-$step-$kernel/results.json" "$dir/bundle-results.json"
   # with --results and no --backends, compare runs nothing here and only merges
-  fg compare "$kernel" --results "$dir/bundle-results.json" --out "$dir" >"$dir/table.txt" 2>"$dir/compare.log"
+  [[ "${MERGE:-1}" == 1 ]] && fg compare "$kernel" --results "$dir/bundle-results.json" --out "$dir" >"$dir/table.txt" 2>"$dir/compare.log"
   echo "$step $kernel: $(tail -n 1 "$dir/run.log")"
   rm -rf "/tmp/fg-bundle-$step-$kernel"
 }
@@ -145,6 +151,16 @@ if [[ " $steps " == *" folded-speed "* ]]; then
   SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed smith-waterman-seq 16384
   SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed-32768 needleman-wunsch-seq 32768
   SCHEDULES=$lanes MECHANISMS=tiny-lock run_set folded-speed-32768 smith-waterman-seq 32768
+fi
+if [[ " $steps " == *" speed "* ]]; then
+  bands=lock-dataflow:persistent:columns=2,lock-dataflow:persistent:columns=4
+  speed="${SPEED_KERNELS:-needleman-wunsch smith-waterman needleman-wunsch-byte}"
+  [[ " $speed " == *" needleman-wunsch "* ]] && \
+    SCHEDULES=data-parallel:16,lock-dataflow,$bands MECHANISMS=tiny-lock run_set speed needleman-wunsch 4096,8192,16384
+  [[ " $speed " == *" smith-waterman "* ]] && SCHEDULES=$bands MECHANISMS=tiny-lock run_set speed smith-waterman 16384
+  [[ " $speed " == *" needleman-wunsch-byte "* ]] && \
+    SCHEDULES=data-parallel:16,lock-dataflow:persistent:columns=4,lock-dataflow:persistent:columns=8 MECHANISMS=tiny-lock \
+      run_set speed needleman-wunsch-byte 16384
 fi
 if [[ " $steps " == *" baseline "* ]]; then
   SCHEDULES=data-parallel:16,lock-dataflow,lock-dataflow:persistent,lock-dataflow:persistent:columns=4 MECHANISMS=tiny-lock \

@@ -7,7 +7,16 @@ to measure what a part of a chunk costs or what a change would buy. The probes t
   nopoll  the window reads each edge word once, without waiting for its ready bit (a probe: no band waits for another)
   steps   all three: what the steps alone take
   plain   the DPX forms spelled as max and add (nvcc picks the instructions)
-  pstore  the steps' edge stores as one predicated st.relaxed.gpu each, with no compiler memory barrier"""
+  pstore  the steps' edge stores as one predicated st.relaxed.gpu each, with no compiler memory barrier
+  fastfirst  a band's first chunk runs the steady steps (no per-step row test), its lanes above the domain handing on
+          the halo row and storing no edge word: what the first chunk, on the chain of bands, costs
+  guarded the same in the steady loop itself (one loop, a row test a step for the halo and the edge store), where
+          fastfirst has a loop of its own for the first chunk
+  onespin the window's wait spins on one lane (the window's last row, the left band's latest) before every lane reads
+          its row with its own ready bit, where every lane spins on its own row
+  gdspin  guarded and onespin
+  backoff the window's wait sleeps (__nanosleep, FG_BACKOFF_NS, default 100) after each poll that finds no ready bit
+  gdback  guarded and backoff"""
 import re
 import sys
 
@@ -62,8 +71,57 @@ def pstore(t):
     return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + helper, 1) if n else t
 
 
+def fastfirst(t):
+    m = re.search(r'\n( *)if \(base >= 32 && (base \+ \d+ < \d+ && band < \d+)\) \{\n', t)
+    if not m:
+        return t
+    indent = m.group(1)
+    end = t.index('\n' + indent + '} else {\n', m.end())
+    steady = t[m.start() + 1:end + len(indent) + 2]
+    first = steady.replace('if (base >= 32 && ', 'if (base == 0 && ', 1)
+    first = re.sub(r'if \((lane \* \d+ \+ \d+ >= \d+ && band < \d+)\) \{\n( *fg::store_relaxed_gpu)', r'if (\1 && i >= 0) {\n\2', first)
+    halo = re.findall(r'const int (a_(\w+)_0) = ', t)
+    keep = ' '.join(f'o_{name} = {a};' for a, name in halo)
+    first = re.sub(r'\n( *)(h_\w+_1 = h_\w+_0;)', lambda g: f'\n{g.group(1)}if (i < 0) {{ {keep} }}   // the halo row\n{g.group(1)}{g.group(2)}', first, count=1)
+    return t[:m.start() + 1] + first + ' else ' + t[m.start() + 1 + len(indent):]
+
+
+def guarded(t):
+    m = re.search(r'\n( *)if \(base >= 32 && (base \+ \d+ < \d+ && band < \d+)\) \{\n', t)
+    if not m:
+        return t
+    indent = m.group(1)
+    end = t.index('\n' + indent + '} else {\n', m.end())
+    steady = t[m.start() + 1:end]
+    steady = steady.replace('if (base >= 32 && ', 'if (', 1)
+    steady = re.sub(r'if \((lane \* \d+ \+ \d+ >= \d+ && band < \d+)\) \{\n( *fg::store_relaxed_gpu)', r'if (\1 && i >= 0) {\n\2', steady)
+    halo = re.findall(r'const int (a_(\w+)_0) = ', t)
+    keep = ' '.join(f'o_{name} = {a};' for a, name in halo)
+    steady = re.sub(r'\n( *)(h_\w+_1 = h_\w+_0;)', lambda g: f'\n{g.group(1)}if (i < 0) {{ {keep} }}   // the halo row\n{g.group(1)}{g.group(2)}', steady, count=1)
+    return t[:m.start() + 1] + steady + t[end:]
+
+
+def onespin(t):
+    polls = re.findall(r'do \{ word\d+ = fg::load_relaxed_gpu\((&tokens\[[^\n]*?\])\); \}', t)
+    if not polls:
+        return t
+    address = polls[0].replace('+ slot)', '+ 0)').replace('+ row]', '+ last]')
+
+    def spin(g):
+        return (g.group(0) + f'\n{g.group(1)}if (lane == 31 && band > 0) {{ fg::u64 w; do {{ w = fg::load_relaxed_gpu({address}); }}'
+                f' while ((w >> 32) == 0); }}   // one lane waits for the newest row\n{g.group(1)}__syncwarp();')
+    return re.sub(r'\n( *)const int fresh = base > 0 \? \d+ : \d+;[^\n]*', spin, t)
+
+
+def backoff(t):
+    return re.sub(r'do \{ (word\d+) = (fg::load_relaxed_gpu\(&tokens\[[^\n]*?\]\)); \} while \(\(word\d+ >> 32\) == 0\);',
+                  r'while (((\1 = \2) >> 32) == 0) __nanosleep(FG_BACKOFF_NS);', t).replace(
+        '#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n#ifndef FG_BACKOFF_NS\n#define FG_BACKOFF_NS 100\n#endif\n', 1)
+
+
 KINDS = {'nowb': [nowb], 'nocopy': [nocopy], 'nopoll': [nopoll], 'steps': [nowb, nocopy, nopoll], 'plain': [plain],
-         'pstore': [pstore]}
+         'pstore': [pstore], 'fastfirst': [fastfirst], 'guarded': [guarded], 'onespin': [onespin], 'gdspin': [guarded, onespin], 'backoff': [backoff],
+         'gdback': [guarded, backoff]}
 
 if __name__ == '__main__':
     source, kind, target = sys.argv[1:4]
