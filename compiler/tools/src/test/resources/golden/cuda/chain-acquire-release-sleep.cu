@@ -4,7 +4,7 @@
 //   tiles:      tiles of 512 points (shared copy with halo: 544 words per field), 1 tiles
 //   launches:   1, one per block-diagonal; blocks per launch 1
 //   ownership:  544 threads per block, one per word of the tile and its halo, row-major; halo threads copy and stop
-//   channel:    a[i-32] (32): producer 32 threads back (1 warps), token array 0
+//   channel:    a[i-32] (32): producer 32 threads back (1 warp), token array 0
 //   tokens:     1 array of 544 token words, words of their own at shared bytes [0], shared channels
 //   wait:       each lane waits for its tokens in turn
 //   waiting:    sleep: nanosleep 1024 ns between looks

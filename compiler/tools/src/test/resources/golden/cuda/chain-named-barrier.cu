@@ -4,7 +4,7 @@
 //   tiles:      tiles of 512 points (shared copy with halo: 544 words per field), 1 tiles
 //   launches:   1, one per block-diagonal; blocks per launch 1
 //   ownership:  544 threads per block, one per word of the tile and its halo, row-major; halo threads copy and stop
-//   channel:    a[i-32] (32): producer 32 threads back (1 warps)
+//   channel:    a[i-32] (32): producer 32 threads back (1 warp)
 //   tokens:     0 arrays of 17 token words, no words: the warps meet at named barriers, shared channels
 //   wait:       one token per warp, published by the warp's representative after the lanes reconverge
 //   copy-in:    no block barrier: the named barriers order every word read

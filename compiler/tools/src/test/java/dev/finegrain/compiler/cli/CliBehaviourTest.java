@@ -408,7 +408,10 @@ class CliBehaviourTest {
                                 + " profile fermi-gtx570, the default; choose another with --profile P, e.g. hopper-h200, or a"
                                 + " real GPU with --arch sm_90)"),
                 Arguments.of("an architecture nvcc no longer builds", List.of("show", "nw", "--cuda", "--schedule", "wavefront",
-                        "--arch", "sm_12"), "'sm_12' is older than nvcc 13 builds for; use sm_75 or newer"));
+                        "--arch", "sm_12"), "'sm_12' is older than nvcc 13 builds for; use sm_75 or newer"),
+                Arguments.of("an architecture whose limits are not known", List.of("show", "nw", "--cuda", "--schedule",
+                        "wavefront", "--arch", "sm_91"), "'sm_91' is an architecture whose SM limits Finegrain does not know;"
+                        + " use one of sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_120"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -420,7 +420,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("bands:      ").append(bands).append(" bands of ").append(bandWidth()).append(" columns over ")
                 .append(rows()).append(" rows; ").append(stepsPerBand()).append(" steps per band\n");
         text.append("launches:   1 persistent launch of ").append(blocks).append(" blocks x ").append(warpsPerBlock)
-                .append(helpers() ? " warp and 2 helpers" : " warps").append(", all resident; warp w walks bands w, w + ")
+                .append(helpers() ? " warp and 2 helpers" : warpsPerBlock == 1 ? " warp" : " warps").append(", all resident; warp w walks bands w, w + ")
                 .append(blocks * warpsPerBlock).append(", ...")
                 .append(folding.reductions().isEmpty() ? "" : "; then 1 block of one warp that combines the bands' reductions")
                 .append('\n');

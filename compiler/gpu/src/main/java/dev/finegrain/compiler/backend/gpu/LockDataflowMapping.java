@@ -85,7 +85,7 @@ public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] siz
         for (SyncChannel sync : channels) {
             text.append("channel:    ").append(sync.channel().via()).append(' ').append(DependenceMath.format(sync.channel().vector()))
                     .append(": producer ").append(sync.threadDistance()).append(" threads back (").append(sync.warpDistance())
-                    .append(" warps)").append(sync.tokenArray() < 0 ? "" : ", token array " + sync.tokenArray()).append('\n');
+                    .append(sync.warpDistance() == 1 ? " warp)" : " warps)").append(sync.tokenArray() < 0 ? "" : ", token array " + sync.tokenArray()).append('\n');
         }
         text.append("tokens:     ").append(tokens).append(", ").append(tokens.privateChannels() ? "private" : "shared")
                 .append(" channels\n");

@@ -115,7 +115,7 @@ final class MapBands {
         // every block must be resident at once, since band b waits for band b - 1 (the launch is cooperative, which
         // checks it): no more blocks than the SMs hold by threads, blocks and shared memory
         int threads = BandMapping.threadsPerBlock(helpers, warpsPerBlock);
-        int perSm = residentPerSm(target, threads, blockBytes);
+        int perSm = target.residentBlocksPerSm(threads, blockBytes);
         int blocks = Math.min(Math.ceilDiv(bands, warpsPerBlock), target.smCount() * Math.max(1, perSm));
         // a kernel that folds holds its edge as a ring, whose length the resident warps decide
         BandEdge edge = !everyRow.crossed() || BandFolding.foldedFields(graph).isEmpty() ? everyRow
@@ -201,12 +201,6 @@ final class MapBands {
                 && edgeFields.stream().allMatch(field -> GpuTarget.elementBytes(field.type()) <= 4);
     }
 
-    /** Blocks of {@code threads} threads and {@code blockBytes} bytes of shared memory an SM holds at once. */
-    private static int residentPerSm(GpuTarget target, int threads, int blockBytes) {
-        return Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / threads,
-                blockBytes == 0 ? Integer.MAX_VALUE : target.sharedBytesPerSm() / blockBytes));
-    }
-
     /** A warp's dynamic shared memory: its rings, then its query profiles. */
     private static int warpBytes(int ringBytes, List<LaneProfile> profiles) {
         return profiles.isEmpty() ? ringBytes : profiles.getLast().offsetBytes() + profiles.getLast().bytes();
@@ -225,7 +219,7 @@ final class MapBands {
             return Optional.of("their rings would take " + blockBytes + " bytes a block, over the " + target.sharedBytesPerBlockOptIn()
                     + " of " + target.called());
         }
-        int perSm = residentPerSm(target, BandMapping.threadsPerBlock(true, 1), blockBytes);
+        int perSm = target.residentBlocksPerSm(BandMapping.threadsPerBlock(true, 1), blockBytes);
         return (long) perSm * target.smCount() >= bands ? Optional.empty()
                 : Optional.of("only " + perSm * target.smCount() + " blocks of " + blockBytes + " bytes are resident at once, for "
                         + bands + " bands");

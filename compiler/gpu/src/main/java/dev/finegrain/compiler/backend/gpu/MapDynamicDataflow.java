@@ -36,8 +36,7 @@ final class MapDynamicDataflow {
         });
         DataParallelMapping tiles = MapDataParallel.map(graph, plan.tiles(), target, sizes);
         int threads = tiles.lanes();
-        int perSm = Math.max(1, Math.min(target.maxBlocksPerSm(), Math.min(target.maxThreadsPerSm() / threads,
-                target.sharedBytesPerSm() / Math.max(1, tiles.resources().sharedBytes() + 4))));
+        int perSm = Math.max(1, target.residentBlocksPerSm(threads, tiles.resources().sharedBytes() + 4));
         int blocks = (int) Math.min(tiles.tile().tileCount(), (long) target.smCount() * perSm);
         DynamicDataflowMapping mapping = new DynamicDataflowMapping(tiles, blocks, perSm,
                 plan.named().isPresent() ? "named by the schedule" : "the GPU targets' default",

@@ -57,7 +57,7 @@ class DeviceStorageTest {
     @Test
     void everyCudaTargetPacksAByteInputAndTheModelKeepsItAWord() {
         KernelGraph graph = Pipeline.compile(nw(Storage.BYTE));
-        for (String arch : new String[] {"sm_70", "sm_80", "sm_90"}) {
+        for (String arch : new String[] {"sm_75", "sm_80", "sm_90", "sm_120"}) {
             GpuTarget cuda = CudaLowering.target(arch);
             assertTrue(DeviceStorage.packsBytes(graph, graph.field("reference"), cuda), arch);
             assertEquals(1, DeviceStorage.elementBytes(graph, graph.field("reference"), cuda), arch);

@@ -19,19 +19,26 @@ public final class CudaLowering {
 
     private CudaLowering() {}
 
-    /** The machine behind {@code cuda:<arch>}: an sm_90 GPU (H100, H200) by default. */
+    /**
+     * The machine behind {@code cuda:<arch>}: the limits of its compute capability ({@link CudaArchitecture}) and the
+     * features of its generation.
+     *
+     * @throws IllegalArgumentException naming the architectures the backend knows when it does not know this one
+     */
     public static GpuTarget target(String arch) {
         int version = Integer.parseInt(arch.substring("sm_".length()));
+        CudaArchitecture limits = CudaArchitecture.of(version).orElseThrow(() -> new IllegalArgumentException("'" + arch
+                + "' is an architecture whose SM limits Finegrain does not know; use one of " + CudaArchitecture.names()));
         // Volta and later schedule threads independently; __syncwarp gives the warp mechanisms their reconvergence.
-        // Hopper (H100 SXM): 132 SMs, 228 KiB of shared memory per SM, 227 KiB for one block that asks; Ampere (A100):
-        // 108 SMs, 164 and 163 KiB; older chips are taken as Ampere without cp.async.
         boolean hopper = version >= 90;
-        return new GpuTarget(arch, arch, 1024, 48 * 1024, 0, true, hopper, false, hopper ? 132 : 108, 2048, 32, true, 8, true,
-                (hopper ? 228 : 164) * 1024, (hopper ? 227 : 163) * 1024, version >= 80, false, version >= 60,
+        return new GpuTarget(arch, arch, 1024, 48 * 1024, 0, true, hopper, false, limits.smCount(), limits.maxThreadsPerSm(),
+                limits.maxBlocksPerSm(), true, 8, true, limits.sharedBytesPerSm(), limits.sharedBytesPerBlockOptIn(),
+                version >= 80, false, version >= 60,
                 GridBarrier.ATOMIC, hopper ? "the best measured on an H200 by finegrain primitives, docs/primitives.md"
                         : "not measured on this architecture; the atomic barrier, as on Hopper", version >= 70,
                 dev.finegrain.dsl.Mutex.TEST_AND_SET, hopper ? "the best measured on an H200, docs/gpu.md"
-                        : "not measured on this architecture; test-and-set, as on Hopper", hopper, true, true);
+                        : "not measured on this architecture; test-and-set, as on Hopper", hopper, true, true,
+                limits.reservedSharedBytesPerBlock());
     }
 
     /** Why no size of this variant can run on the target, if none can. */

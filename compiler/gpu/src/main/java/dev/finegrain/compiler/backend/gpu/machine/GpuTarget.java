@@ -53,6 +53,8 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  * @param bandHelpers                 a persistent band that moves rows through shared memory may take two helper warps
  *                                    ({@link dev.finegrain.compiler.backend.gpu.BandMapping#helpers}): the CUDA backend's
  *                                    bands; the model's band runs as one warp
+ * @param reservedSharedBytesPerBlock shared memory the hardware keeps in every resident block beside what the block
+ *                                    claims (1 KB from compute capability 8.0 on; none in the model's profiles)
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
@@ -60,7 +62,8 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                         boolean warpShuffle, int sharedBytesPerSm, int sharedBytesPerBlockOptIn, boolean asyncCopy,
                         boolean lockBox, boolean cooperativeLaunch, GridBarrier defaultGridBarrier,
                         String defaultGridBarrierSource, boolean nanosleep, dev.finegrain.dsl.Mutex defaultMutex,
-                        String defaultMutexSource, boolean dpx, boolean byteLoads, boolean bandHelpers) {
+                        String defaultMutexSource, boolean dpx, boolean byteLoads, boolean bandHelpers,
+                        int reservedSharedBytesPerBlock) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -81,6 +84,15 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                 GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
                 "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine",
                 profile.hasNanosleep(), dev.finegrain.dsl.Mutex.fromCliName(profile.defaultMutex()).orElseThrow(),
-                "profile " + profile.name() + "'s default.mutex", profile.hasDpx(), false, false);
+                "profile " + profile.name() + "'s default.mutex", profile.hasDpx(), false, false, 0);
+    }
+
+    /**
+     * Blocks of {@code threads} threads, each claiming {@code sharedBytes} of shared memory, that one SM holds at once:
+     * the least of the block limit, the thread limit and the shared memory (with what the hardware keeps per block).
+     */
+    public int residentBlocksPerSm(int threads, int sharedBytes) {
+        int byShared = sharedBytes == 0 ? Integer.MAX_VALUE : sharedBytesPerSm / (sharedBytes + reservedSharedBytesPerBlock);
+        return Math.min(maxBlocksPerSm, Math.min(maxThreadsPerSm / threads, byShared));
     }
 }
