@@ -171,7 +171,24 @@ public final class CudaBackend implements Backend {
         String described = "kernel '" + kernel + "', " + variant.plan().schedule().cliName()
                 + variant.mechanism().map(m -> " with " + m + ", " + lockChoices.granularity() + " locks, "
                         + lockChoices.channelPolicy() + " channels").orElse("") + ", size " + size;
-        return CudaLowering.lower(id, described, variant.plan(), variant.mechanism(), target, sizes);
+        return CudaLowering.lower(id, described, showCommand(variant, size), variant.plan(), variant.mechanism(), target, sizes);
+    }
+
+    /**
+     * The {@code finegrain show} command that prints the unit again, for its header; {@code show} takes the per-thread,
+     * shared-channel form, so a variant of other lock choices says they come from a sweep's axes.
+     */
+    private String showCommand(Variant variant, String size) {
+        LockChoices lockChoices = variant.plan().lockChoices();
+        String command = "finegrain show " + variant.graph().name() + " --cuda --schedule " + variant.plan().schedule().cliName()
+                + variant.mechanism().map(m -> " --mechanism " + m.cliName()).orElse("")
+                + (lockChoices.waitPolicy() == dev.finegrain.dsl.WaitPolicy.ADAPTIVE ? "" : " --wait-policy " + lockChoices.waitPolicy().cliName())
+                + lockChoices.mutex().map(m -> " --mutex " + m.cliName()).orElse("")
+                + " --sizes " + size + " --arch " + arch;
+        boolean defaultLocks = lockChoices.granularity() == dev.finegrain.dsl.LockGranularity.PER_THREAD
+                && lockChoices.channelPolicy() == dev.finegrain.dsl.ChannelPolicy.SHARED;
+        return variant.mechanism().isEmpty() || defaultLocks ? command
+                : command + " prints its per-thread, shared-channel form; these lock choices come from compare's --granularity and --channels";
     }
 
     @Override

@@ -46,10 +46,13 @@ public final class CudaLowering {
         return GpuMapper.unsupported(plan, mechanism, target);
     }
 
-    /** @throws GpuLoweringException naming the reason when the variant cannot run on the target */
-    public static CudaSource lower(String id, String describedAs, ExecutionPlan plan, Optional<LockMechanism> mechanism,
-                                   GpuTarget target, int[] sizes) {
+    /**
+     * @param showCommand the command that prints the unit again, for its header
+     * @throws GpuLoweringException naming the reason when the variant cannot run on the target
+     */
+    public static CudaSource lower(String id, String describedAs, String showCommand, ExecutionPlan plan,
+                                   Optional<LockMechanism> mechanism, GpuTarget target, int[] sizes) {
         GpuMapping mapping = GpuMapper.map(plan, mechanism, target, sizes);
-        return CudaSource.of(id, describedAs, mapping);
+        return CudaSource.of(id, describedAs, showCommand, mapping);
     }
 }

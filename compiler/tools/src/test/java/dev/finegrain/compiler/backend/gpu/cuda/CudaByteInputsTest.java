@@ -82,7 +82,7 @@ class CudaByteInputsTest {
     @Test
     void theHarnessAndTheRooflineCountAByteAnElement() {
         KernelGraph graph = nwByte();
-        CudaSource source = CudaLowering.lower("v", "nw-byte", dev.finegrain.compiler.plan.SchedulePlanner.plan(graph,
+        CudaSource source = CudaLowering.lower("v", "nw-byte", "finegrain show nw-byte --cuda", dev.finegrain.compiler.plan.SchedulePlanner.plan(graph,
                 dev.finegrain.dsl.Finegrain.dataParallel(16)), java.util.Optional.empty(), CudaLowering.target("sm_90"), new int[] {64, 64});
         assertTrue(source.text().contains("{\"reference\", 1, 0, 2,"), source.text());
         assertTrue(source.text().contains("const signed char* reference;"), source.text());
