@@ -37,7 +37,6 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
             const int j = band * 64 + lane * 2;   // my first column; I own 2 side by side
             // my values of s 1 to 2 step(s) back; before the first step, the halo rows above
             int h_s_c0_0 = -1 - lane >= -1 && j < 70 ? f.s[(long long) (-1 - lane + 1) * 72 + (j + 2)] : 0;
-            int h_s_c0_1 = -2 - lane >= -1 && j < 70 ? f.s[(long long) (-2 - lane + 1) * 72 + (j + 2)] : 0;
             int h_s_c1_0 = -1 - lane >= -1 && (j + 1) < 70 ? f.s[(long long) (-1 - lane + 1) * 72 + ((j + 1) + 2)] : 0;
             int h_s_c1_1 = -2 - lane >= -1 && (j + 1) < 70 ? f.s[(long long) (-2 - lane + 1) * 72 + ((j + 1) + 2)] : 0;
             // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
@@ -110,7 +109,6 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 1 - 62) * 100 + i], (1ull << 32) | (unsigned) v18);   // value and ready bit in one store
                             }
                         }
-                        h_s_c0_1 = h_s_c0_0;
                         h_s_c0_0 = o_s_c0;
                         h_s_c1_1 = h_s_c1_0;
                         h_s_c1_0 = o_s_c1;
@@ -166,7 +164,6 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                             if (j < 70) o_s_c0 = a_s_c0_0;
                             if ((j + 1) < 70) o_s_c1 = a_s_c1_0;
                         }
-                        h_s_c0_1 = h_s_c0_0;
                         h_s_c0_0 = o_s_c0;
                         h_s_c1_1 = h_s_c1_0;
                         h_s_c1_0 = o_s_c1;

@@ -43,11 +43,8 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
             if (role == 0) {
                 // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
                 int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + (j + 1)] : 0;
-                int h_score_c0_1 = -2 - lane >= -1 && j < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + (j + 1)] : 0;
                 int h_score_c1_0 = -1 - lane >= -1 && (j + 1) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 1) + 1)] : 0;
-                int h_score_c1_1 = -2 - lane >= -1 && (j + 1) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 1) + 1)] : 0;
                 int h_score_c2_0 = -1 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;
-                int h_score_c2_1 = -2 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;
                 int h_score_c3_0 = -1 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
                 int h_score_c3_1 = -2 - lane >= -1 && (j + 3) < 300 ? f.score[((long long) (-2 - lane + 1)) * 301 + ((j + 3) + 1)] : 0;
                 // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
@@ -133,11 +130,8 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                                     fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v28);   // value and ready bit in one store
                                 }
                             }
-                            h_score_c0_1 = h_score_c0_0;
                             h_score_c0_0 = o_score_c0;
-                            h_score_c1_1 = h_score_c1_0;
                             h_score_c1_0 = o_score_c1;
-                            h_score_c2_1 = h_score_c2_0;
                             h_score_c2_0 = o_score_c2;
                             h_score_c3_1 = h_score_c3_0;
                             h_score_c3_0 = o_score_c3;
@@ -224,11 +218,8 @@ namespace nw__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shared__
                                 if ((j + 2) < 300) o_score_c2 = a_score_c2_0;
                                 if ((j + 3) < 300) o_score_c3 = a_score_c3_0;
                             }
-                            h_score_c0_1 = h_score_c0_0;
                             h_score_c0_0 = o_score_c0;
-                            h_score_c1_1 = h_score_c1_0;
                             h_score_c1_0 = o_score_c1;
-                            h_score_c2_1 = h_score_c2_0;
                             h_score_c2_0 = o_score_c2;
                             h_score_c3_1 = h_score_c3_0;
                             h_score_c3_0 = o_score_c3;

@@ -91,19 +91,12 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
             }
             // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
             int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + (j + 1)] : 0;
-            int h_score_c0_1 = -2 - lane >= -1 && j < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + (j + 1)] : 0;
             int h_score_c1_0 = -1 - lane >= -1 && (j + 1) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 1) + 1)] : 0;
-            int h_score_c1_1 = -2 - lane >= -1 && (j + 1) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 1) + 1)] : 0;
             int h_score_c2_0 = -1 - lane >= -1 && (j + 2) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 2) + 1)] : 0;
-            int h_score_c2_1 = -2 - lane >= -1 && (j + 2) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 2) + 1)] : 0;
             int h_score_c3_0 = -1 - lane >= -1 && (j + 3) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 3) + 1)] : 0;
-            int h_score_c3_1 = -2 - lane >= -1 && (j + 3) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 3) + 1)] : 0;
             int h_score_c4_0 = -1 - lane >= -1 && (j + 4) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 4) + 1)] : 0;
-            int h_score_c4_1 = -2 - lane >= -1 && (j + 4) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 4) + 1)] : 0;
             int h_score_c5_0 = -1 - lane >= -1 && (j + 5) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 5) + 1)] : 0;
-            int h_score_c5_1 = -2 - lane >= -1 && (j + 5) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 5) + 1)] : 0;
             int h_score_c6_0 = -1 - lane >= -1 && (j + 6) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 6) + 1)] : 0;
-            int h_score_c6_1 = -2 - lane >= -1 && (j + 6) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 6) + 1)] : 0;
             int h_score_c7_0 = -1 - lane >= -1 && (j + 7) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 7) + 1)] : 0;
             int h_score_c7_1 = -2 - lane >= -1 && (j + 7) < 300 ? f.score[(long long) (-2 - lane + 1) * 301 + ((j + 7) + 1)] : 0;
             // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
@@ -272,19 +265,12 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                                 fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one store
                             }
                         }
-                        h_score_c0_1 = h_score_c0_0;
                         h_score_c0_0 = o_score_c0;
-                        h_score_c1_1 = h_score_c1_0;
                         h_score_c1_0 = o_score_c1;
-                        h_score_c2_1 = h_score_c2_0;
                         h_score_c2_0 = o_score_c2;
-                        h_score_c3_1 = h_score_c3_0;
                         h_score_c3_0 = o_score_c3;
-                        h_score_c4_1 = h_score_c4_0;
                         h_score_c4_0 = o_score_c4;
-                        h_score_c5_1 = h_score_c5_0;
                         h_score_c5_0 = o_score_c5;
-                        h_score_c6_1 = h_score_c6_0;
                         h_score_c6_0 = o_score_c6;
                         h_score_c7_1 = h_score_c7_0;
                         h_score_c7_0 = o_score_c7;
@@ -443,19 +429,12 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             if ((j + 6) < 300) o_score_c6 = a_score_c6_0;
                             if ((j + 7) < 300) o_score_c7 = a_score_c7_0;
                         }
-                        h_score_c0_1 = h_score_c0_0;
                         h_score_c0_0 = o_score_c0;
-                        h_score_c1_1 = h_score_c1_0;
                         h_score_c1_0 = o_score_c1;
-                        h_score_c2_1 = h_score_c2_0;
                         h_score_c2_0 = o_score_c2;
-                        h_score_c3_1 = h_score_c3_0;
                         h_score_c3_0 = o_score_c3;
-                        h_score_c4_1 = h_score_c4_0;
                         h_score_c4_0 = o_score_c4;
-                        h_score_c5_1 = h_score_c5_0;
                         h_score_c5_0 = o_score_c5;
-                        h_score_c6_1 = h_score_c6_0;
                         h_score_c6_0 = o_score_c6;
                         h_score_c7_1 = h_score_c7_0;
                         h_score_c7_0 = o_score_c7;

@@ -40,7 +40,6 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
             if (role == 0) {
                 // my values of u 1 to 2 step(s) back; before the first step, the halo rows above
                 double h_u_c0_0 = -1 - lane >= -1 && j < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + (j + 1)] : 0;
-                double h_u_c0_1 = -2 - lane >= -1 && j < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + (j + 1)] : 0;
                 double h_u_c1_0 = -1 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;
                 double h_u_c1_1 = -2 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;
                 // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
@@ -88,7 +87,6 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
                                 if (lane * 2 + 1 >= 63) f.u[g] = v16;   // the edge, which the band to the right reads after the token
                                 o_u_c1 = v16;
                             }
-                            h_u_c0_1 = h_u_c0_0;
                             h_u_c0_0 = o_u_c0;
                             h_u_c1_1 = h_u_c1_0;
                             h_u_c1_0 = o_u_c1;
@@ -144,7 +142,6 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
                                 if (j < 200) o_u_c0 = a_u_c0_0;
                                 if ((j + 1) < 200) o_u_c1 = a_u_c1_0;
                             }
-                            h_u_c0_1 = h_u_c0_0;
                             h_u_c0_0 = o_u_c0;
                             h_u_c1_1 = h_u_c1_0;
                             h_u_c1_0 = o_u_c1;

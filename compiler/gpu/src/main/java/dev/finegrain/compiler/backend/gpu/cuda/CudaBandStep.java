@@ -300,6 +300,29 @@ final class CudaBandStep {
      * l - lanesBack's column {@code column}, which that lane computed stepsBack steps ago (lanes one row apart); reads
      * with the same source share one shuffle.
      */
+    /**
+     * How many of a lane's last values of a field its column keeps: as far back as a read of this lane's columns to
+     * its right, or of a lane to its right through a shuffle, reaches into it (0: the column keeps none).
+     */
+    static int historyDepth(BandMapping mapping, IrField field, int column) {
+        int lanes = mapping.laneColumns();
+        int depth = 0;
+        for (BandRead read : mapping.reads()) {
+            if (!read.field().equals(field) || read.samePoint()) {
+                continue;
+            }
+            for (int c = 0; c < lanes; c++) {
+                if (read.columnsBack() <= c) {
+                    depth = c - read.columnsBack() == column ? Math.max(depth, read.rowsBack()) : depth;
+                } else {
+                    Source from = Source.of(read, c, lanes);
+                    depth = from.column() == column ? Math.max(depth, from.stepsBack()) : depth;
+                }
+            }
+        }
+        return depth;
+    }
+
     private record Source(IrField field, int lanesBack, int column, int stepsBack) {
         static Source of(BandRead read, int c, int lanes) {
             int lanesBack = Math.ceilDiv(read.columnsBack() - c, lanes);
@@ -389,8 +412,11 @@ final class CudaBandStep {
 
     private void shiftHistory() {
         for (IrField field : cx.stateFieldsWithHistory()) {
-            int depth = mapping.history()[field.id()];
             for (int c = 0; c < lanes; c++) {
+                int depth = historyDepth(mapping, field, c);
+                if (depth == 0) {
+                    continue;
+                }
                 for (int back = depth - 1; back > 0; back--) {
                     out.line(cx.history(field, c, back) + " = " + cx.history(field, c, back - 1) + ";");
                 }

@@ -412,7 +412,8 @@ final class CudaBands {
             }
             out.comment("my values of " + field.name() + " 1 to " + depth + " step(s) back; before the first step, the halo rows above");
             for (int c = 0; c < lanes; c++) {
-                for (int back = 0; back < depth; back++) {
+                // a column keeps only as many values as some read reaches back into it (nvcc warns of the others)
+                for (int back = 0; back < CudaBandStep.historyDepth(mapping, field, c); back++) {
                     String row = "-" + (back + 1) + " - lane";
                     out.line(cx.type(field) + " " + cx.history(field, c, back) + " = " + row + " >= " + (-haloRows) + " && "
                             + cx.column(c) + " < " + mapping.columns() + " ? " + cx.aboveElement(field, row, cx.column(c)) + " : 0;");
