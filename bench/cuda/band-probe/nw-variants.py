@@ -71,34 +71,38 @@ def pstore(t):
     return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + helper, 1) if n else t
 
 
-def fastfirst(t):
+def _steady_block(t):
+    """The steady chunk's loop: (where its `if` starts, its indent, where its `} else {` starts), or None."""
     m = re.search(r'\n( *)if \(base >= 32 && (base \+ \d+ < \d+ && band < \d+)\) \{\n', t)
     if not m:
-        return t
-    indent = m.group(1)
-    end = t.index('\n' + indent + '} else {\n', m.end())
-    steady = t[m.start() + 1:end + len(indent) + 2]
-    first = steady.replace('if (base >= 32 && ', 'if (base == 0 && ', 1)
-    first = re.sub(r'if \((lane \* \d+ \+ \d+ >= \d+ && band < \d+)\) \{\n( *fg::store_relaxed_gpu)', r'if (\1 && i >= 0) {\n\2', first)
+        return None
+    return m.start() + 1, m.group(1), t.index('\n' + m.group(1) + '} else {\n', m.end())
+
+
+def _guarded_steps(block, t):
+    """The steady steps made safe for a first chunk: no edge word stored above the domain, the halo row handed on."""
+    block = re.sub(r'if \((lane \* \d+ \+ \d+ >= \d+ && band < \d+)\) \{\n( *fg::store_relaxed_gpu)', r'if (\1 && i >= 0) {\n\2', block)
     halo = re.findall(r'const int (a_(\w+)_0) = ', t)
     keep = ' '.join(f'o_{name} = {a};' for a, name in halo)
-    first = re.sub(r'\n( *)(h_\w+_1 = h_\w+_0;)', lambda g: f'\n{g.group(1)}if (i < 0) {{ {keep} }}   // the halo row\n{g.group(1)}{g.group(2)}', first, count=1)
-    return t[:m.start() + 1] + first + ' else ' + t[m.start() + 1 + len(indent):]
+    # before the first history update of the step, whichever column's it is
+    return re.sub(r'\n( *)(h_\w+ = )', lambda g: f'\n{g.group(1)}if (i < 0) {{ {keep} }}   // the halo row\n{g.group(1)}{g.group(2)}', block, count=1)
+
+
+def fastfirst(t):
+    found = _steady_block(t)
+    if not found:
+        return t
+    start, indent, end = found
+    first = _guarded_steps(t[start:end + len(indent) + 2].replace('if (base >= 32 && ', 'if (base == 0 && ', 1), t)
+    return t[:start] + first + ' else ' + t[start + len(indent):]
 
 
 def guarded(t):
-    m = re.search(r'\n( *)if \(base >= 32 && (base \+ \d+ < \d+ && band < \d+)\) \{\n', t)
-    if not m:
+    found = _steady_block(t)
+    if not found:
         return t
-    indent = m.group(1)
-    end = t.index('\n' + indent + '} else {\n', m.end())
-    steady = t[m.start() + 1:end]
-    steady = steady.replace('if (base >= 32 && ', 'if (', 1)
-    steady = re.sub(r'if \((lane \* \d+ \+ \d+ >= \d+ && band < \d+)\) \{\n( *fg::store_relaxed_gpu)', r'if (\1 && i >= 0) {\n\2', steady)
-    halo = re.findall(r'const int (a_(\w+)_0) = ', t)
-    keep = ' '.join(f'o_{name} = {a};' for a, name in halo)
-    steady = re.sub(r'\n( *)(h_\w+_1 = h_\w+_0;)', lambda g: f'\n{g.group(1)}if (i < 0) {{ {keep} }}   // the halo row\n{g.group(1)}{g.group(2)}', steady, count=1)
-    return t[:m.start() + 1] + steady + t[end:]
+    start, indent, end = found
+    return t[:start] + _guarded_steps(t[start:end].replace('if (base >= 32 && ', 'if (', 1), t) + t[end:]
 
 
 def onespin(t):

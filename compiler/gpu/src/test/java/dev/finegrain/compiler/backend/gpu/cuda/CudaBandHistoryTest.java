@@ -3,22 +3,15 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.ir.KernelGraph;
+import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
-import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;
 
-import static dev.finegrain.dsl.Finegrain.INT;
-import static dev.finegrain.dsl.Finegrain.boundary;
-import static dev.finegrain.dsl.Finegrain.dim;
-import static dev.finegrain.dsl.Finegrain.index;
-import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
-import static dev.finegrain.dsl.Finegrain.max;
-import static dev.finegrain.dsl.Finegrain.param;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,19 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A lane's columns keep as many past values as some read reaches back into each, no more (nvcc warns of the rest). */
 class CudaBandHistoryTest {
 
-    private static final Kernel NW = kernel("nw")
-            .domain(dim("i", "rows"), dim("j", "cols"))
-            .param("penalty", INT)
-            .input("reference", INT)
-            .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
-            .actor("cell", "score", a -> max(
-                    a.read("score", -1, -1).plus(a.read("reference", 0, 0)),
-                    a.read("score", -1, 0).minus(a.param("penalty")),
-                    a.read("score", 0, -1).minus(a.param("penalty"))))
-            .build();
-
     private static BandMapping bands(int columns) {
-        KernelGraph graph = Pipeline.compile(NW);
+        KernelGraph graph = Pipeline.compile(GoldenKernels.needlemanWunsch());
         return (BandMapping) GpuMapper.map(SchedulePlanner.plan(graph, lockDataflow().persistent().columnsPerLane(columns)),
                 Optional.of(LockMechanism.TINY_LOCK), CudaLowering.target("sm_90"), new int[] {256, 256});
     }
