@@ -45,8 +45,6 @@ public final class CudaBackend implements Backend {
 
     public static final String PREFIX = "cuda";
     public static final String DEFAULT_ARCH = "sm_90";
-    /** The oldest compute capability nvcc 13 builds for (Turing). */
-    public static final int OLDEST_ARCH = 75;
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ACQUIRE_RELEASE_FLAG, LockMechanism.TINY_LOCK,
             LockMechanism.ATOMIC_SPIN_LOCK, LockMechanism.SHARED_SPIN_LOCK, LockMechanism.WARP_VOTE,
             LockMechanism.NAMED_BARRIER, LockMechanism.MBARRIER);
@@ -57,16 +55,8 @@ public final class CudaBackend implements Backend {
 
     /** @param arch {@code sm_XX}, the compute capability nvcc builds for */
     public CudaBackend(String arch) {
-        if (!arch.matches("sm_[1-9][0-9]{1,2}a?")) {
-            throw new IllegalArgumentException("'" + arch + "' is not a CUDA architecture; use sm_90 (Hopper), sm_80, ...");
-        }
-        // nvcc 13 builds for Turing (sm_75) and newer only; older numbers would be emitted and then fail to build
-        if (Integer.parseInt(arch.substring(3).replace("a", "")) < OLDEST_ARCH) {
-            throw new IllegalArgumentException("'" + arch + "' is older than nvcc 13 builds for; use sm_" + OLDEST_ARCH
-                    + " or newer (sm_90 for Hopper)");
-        }
         this.arch = arch;
-        this.target = CudaLowering.target(arch.replace("a", ""));
+        this.target = CudaLowering.target(arch);   // refuses, in one line, an architecture it cannot plan for
     }
 
     public GpuTarget target() {
@@ -175,8 +165,9 @@ public final class CudaBackend implements Backend {
     }
 
     /**
-     * The {@code finegrain show} command that prints the unit again, for its header; {@code show} takes the per-thread,
-     * shared-channel form, so a variant of other lock choices says they come from a sweep's axes.
+     * The {@code finegrain show} command that prints the unit again, for its header ({@code -cp} aside, for a library's
+     * kernels); {@code show} takes the locks and channels the kernel declares, so a variant of others says they come
+     * from a sweep's axes.
      */
     private String showCommand(Variant variant, String size) {
         LockChoices lockChoices = variant.plan().lockChoices();
@@ -185,10 +176,12 @@ public final class CudaBackend implements Backend {
                 + (lockChoices.waitPolicy() == dev.finegrain.dsl.WaitPolicy.ADAPTIVE ? "" : " --wait-policy " + lockChoices.waitPolicy().cliName())
                 + lockChoices.mutex().map(m -> " --mutex " + m.cliName()).orElse("")
                 + " --sizes " + size + " --arch " + arch;
-        boolean defaultLocks = lockChoices.granularity() == dev.finegrain.dsl.LockGranularity.PER_THREAD
-                && lockChoices.channelPolicy() == dev.finegrain.dsl.ChannelPolicy.SHARED;
-        return variant.mechanism().isEmpty() || defaultLocks ? command
-                : command + " prints its per-thread, shared-channel form; these lock choices come from compare's --granularity and --channels";
+        // show takes the granularity and channels the kernel declares; a sweep's --granularity and --channels others
+        dev.finegrain.dsl.Kernel kernel = variant.graph().kernel();
+        boolean declaredLocks = lockChoices.granularity() == kernel.granularity() && lockChoices.groupSize() == kernel.groupSize()
+                && lockChoices.channelPolicy() == kernel.channelPolicy();
+        return variant.mechanism().isEmpty() || declaredLocks ? command
+                : command + " prints it with the kernel's declared locks and channels; these come from compare's --granularity and --channels";
     }
 
     @Override

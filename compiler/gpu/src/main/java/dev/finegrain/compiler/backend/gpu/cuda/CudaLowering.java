@@ -23,12 +23,11 @@ public final class CudaLowering {
      * The machine behind {@code cuda:<arch>}: the limits of its compute capability ({@link CudaArchitecture}) and the
      * features of its generation.
      *
-     * @throws IllegalArgumentException naming the architectures the backend knows when it does not know this one
+     * @throws IllegalArgumentException in one line, where the backend cannot plan for the architecture
      */
     public static GpuTarget target(String arch) {
-        int version = Integer.parseInt(arch.substring("sm_".length()));
-        CudaArchitecture limits = CudaArchitecture.of(version).orElseThrow(() -> new IllegalArgumentException("'" + arch
-                + "' is an architecture whose SM limits Finegrain does not know; use one of " + CudaArchitecture.names()));
+        CudaArchitecture limits = CudaArchitecture.of(arch);
+        int version = limits.version();
         // Volta and later schedule threads independently; __syncwarp gives the warp mechanisms their reconvergence.
         boolean hopper = version >= 90;
         return new GpuTarget(arch, arch, 1024, 48 * 1024, 0, true, hopper, false, limits.smCount(), limits.maxThreadsPerSm(),

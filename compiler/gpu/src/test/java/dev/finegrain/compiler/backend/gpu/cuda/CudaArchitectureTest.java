@@ -42,5 +42,11 @@ class CudaArchitectureTest {
         assertEquals("'sm_91' is an architecture whose SM limits Finegrain does not know; use one of sm_75, sm_80, sm_86,"
                 + " sm_87, sm_89, sm_90, sm_100, sm_120", refused.getMessage());
         assertTrue(new CudaBackend("sm_90a").target().dpx());
+        assertEquals("sm_90a", new CudaBackend("sm_90a").target().name(), "the header's first line names what nvcc builds");
+        IllegalArgumentException noAForm = assertThrows(IllegalArgumentException.class, () -> new CudaBackend("sm_80a"));
+        assertEquals("'sm_80a' is not an architecture nvcc builds (only sm_90a, sm_100a and sm_120a have an a form); use sm_80",
+                noAForm.getMessage());
+        assertEquals("'sm_70' is older than nvcc 13 builds for; use sm_75 or newer (sm_90 for Hopper)",
+                assertThrows(IllegalArgumentException.class, () -> new CudaBackend("sm_70")).getMessage());
     }
 }
