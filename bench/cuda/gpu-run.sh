@@ -155,6 +155,10 @@ fi
 if [[ " $steps " == *" speed "* ]]; then
   bands=lock-dataflow:persistent:columns=2,lock-dataflow:persistent:columns=4
   speed="${SPEED_KERNELS:-needleman-wunsch smith-waterman needleman-wunsch-byte}"
+  for kernel in $speed; do
+    case "$kernel" in needleman-wunsch|smith-waterman|needleman-wunsch-byte) ;;
+      *) echo "speed: SPEED_KERNELS names '$kernel'; use needleman-wunsch, smith-waterman or needleman-wunsch-byte" >&2 ;; esac
+  done
   [[ " $speed " == *" needleman-wunsch "* ]] && \
     SCHEDULES=data-parallel:16,lock-dataflow,$bands MECHANISMS=tiny-lock run_set speed needleman-wunsch 4096,8192,16384
   [[ " $speed " == *" smith-waterman "* ]] && SCHEDULES=$bands MECHANISMS=tiny-lock run_set speed smith-waterman 16384

@@ -35,7 +35,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
         const int warp = threadIdx.x / 32;
         for (int band = blockIdx.x * 1 + warp; band < 2; band += gridDim.x * 1) {
             const int j = band * 64 + lane * 2;   // my first column; I own 2 side by side
-            // my values of s 1 to 2 step(s) back; before the first step, the halo rows above
+            // my values of s 1 to 2 step(s) back, each column as far as a read reaches into it; before the first step, the halo rows above
             int h_s_c0_0 = -1 - lane >= -1 && j < 70 ? f.s[(long long) (-1 - lane + 1) * 72 + (j + 2)] : 0;
             int h_s_c1_0 = -1 - lane >= -1 && (j + 1) < 70 ? f.s[(long long) (-1 - lane + 1) * 72 + ((j + 1) + 2)] : 0;
             int h_s_c1_1 = -2 - lane >= -1 && (j + 1) < 70 ? f.s[(long long) (-2 - lane + 1) * 72 + ((j + 1) + 2)] : 0;

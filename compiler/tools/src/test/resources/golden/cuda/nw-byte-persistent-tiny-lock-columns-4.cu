@@ -41,7 +41,7 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
         for (int band = blockIdx.x * 1 + warp; band < 3; band += gridDim.x * 1) {
             const int j = band * 128 + lane * 4;   // my first column; I own 4 side by side
             if (role == 0) {
-                // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
+                // my values of score 1 to 2 step(s) back, each column as far as a read reaches into it; before the first step, the halo rows above
                 int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + (j + 1)] : 0;
                 int h_score_c1_0 = -1 - lane >= -1 && (j + 1) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 1) + 1)] : 0;
                 int h_score_c2_0 = -1 - lane >= -1 && (j + 2) < 300 ? f.score[((long long) (-1 - lane + 1)) * 301 + ((j + 2) + 1)] : 0;

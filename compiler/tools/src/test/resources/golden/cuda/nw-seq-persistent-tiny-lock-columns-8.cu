@@ -89,7 +89,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                 const int t = fg::table_index(q_b_c7, 24, 3, 1, error);
                 for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 7) * 32 + lane] = s_table_blosum62[x * 24 + t];
             }
-            // my values of score 1 to 2 step(s) back; before the first step, the halo rows above
+            // my values of score 1 to 2 step(s) back, each column as far as a read reaches into it; before the first step, the halo rows above
             int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + (j + 1)] : 0;
             int h_score_c1_0 = -1 - lane >= -1 && (j + 1) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 1) + 1)] : 0;
             int h_score_c2_0 = -1 - lane >= -1 && (j + 2) < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + ((j + 2) + 1)] : 0;

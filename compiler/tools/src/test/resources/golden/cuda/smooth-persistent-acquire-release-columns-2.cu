@@ -38,7 +38,7 @@ namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_threa
         for (int band = blockIdx.x * 1 + warp; band < 4; band += gridDim.x * 1) {
             const int j = band * 64 + lane * 2;   // my first column; I own 2 side by side
             if (role == 0) {
-                // my values of u 1 to 2 step(s) back; before the first step, the halo rows above
+                // my values of u 1 to 2 step(s) back, each column as far as a read reaches into it; before the first step, the halo rows above
                 double h_u_c0_0 = -1 - lane >= -1 && j < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + (j + 1)] : 0;
                 double h_u_c1_0 = -1 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-1 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;
                 double h_u_c1_1 = -2 - lane >= -1 && (j + 1) < 200 ? f.u[((long long) (-2 - lane + 1)) * 201 + ((j + 1) + 1)] : 0;

@@ -296,13 +296,10 @@ final class CudaBandStep {
     }
 
     /**
-     * Where a read of {@code field} at my column c finds its value when it reaches left of my first column: lane
-     * l - lanesBack's column {@code column}, which that lane computed stepsBack steps ago (lanes one row apart); reads
-     * with the same source share one shuffle.
-     */
-    /**
-     * How many of a lane's last values of a field its column keeps: as far back as a read of this lane's columns to
-     * its right, or of a lane to its right through a shuffle, reaches into it (0: the column keeps none).
+     * How many of a lane's last values of a field its column keeps in the CUDA spelling: as far back as a read of this
+     * lane's columns to its right, or of a lane to its right through a shuffle, reaches into it (0: the column keeps
+     * none). The mapping's {@link BandMapping#history()} is the most over the columns; declaring only these spares
+     * nvcc's warnings of values set and never read.
      */
     static int historyDepth(BandMapping mapping, IrField field, int column) {
         int lanes = mapping.laneColumns();
@@ -323,6 +320,11 @@ final class CudaBandStep {
         return depth;
     }
 
+    /**
+     * Where a read of {@code field} at my column c finds its value when it reaches left of my first column: lane
+     * l - lanesBack's column {@code column}, which that lane computed stepsBack steps ago (lanes one row apart); reads
+     * with the same source share one shuffle.
+     */
     private record Source(IrField field, int lanesBack, int column, int stepsBack) {
         static Source of(BandRead read, int c, int lanes) {
             int lanesBack = Math.ceilDiv(read.columnsBack() - c, lanes);

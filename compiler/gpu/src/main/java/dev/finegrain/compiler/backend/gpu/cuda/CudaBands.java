@@ -410,10 +410,12 @@ final class CudaBands {
             if (depth == 0) {
                 continue;
             }
-            out.comment("my values of " + field.name() + " 1 to " + depth + " step(s) back; before the first step, the halo rows above");
+            int[] kept = java.util.stream.IntStream.range(0, lanes).map(c -> CudaBandStep.historyDepth(mapping, field, c)).toArray();
+            boolean even = java.util.Arrays.stream(kept).allMatch(k -> k == depth);
+            out.comment("my values of " + field.name() + " 1 to " + depth + " step(s) back" + (even ? "" : ", each column as far as a read"
+                    + " reaches into it") + "; before the first step, the halo rows above");
             for (int c = 0; c < lanes; c++) {
-                // a column keeps only as many values as some read reaches back into it (nvcc warns of the others)
-                for (int back = 0; back < CudaBandStep.historyDepth(mapping, field, c); back++) {
+                for (int back = 0; back < kept[c]; back++) {
                     String row = "-" + (back + 1) + " - lane";
                     out.line(cx.type(field) + " " + cx.history(field, c, back) + " = " + row + " >= " + (-haloRows) + " && "
                             + cx.column(c) + " < " + mapping.columns() + " ? " + cx.aboveElement(field, row, cx.column(c)) + " : 0;");
