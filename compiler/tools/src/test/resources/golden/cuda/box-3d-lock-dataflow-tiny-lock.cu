@@ -6,10 +6,10 @@
 //   ownership:  1024 threads per block, one per word of the tile and its halo, row-major; halo threads copy and stop
 //   channel:    c[i-1, j, k] (1,0,0): producer 256 threads back (8 warps), token array 0
 //   channel:    c[i, j-1, k] (0,1,0): producer 32 threads back (1 warp), token array 0
-//   channel:    c[i, j, k-1] (0,0,1): producer 1 threads back (0 warps), token array 0
+//   channel:    c[i, j, k-1] (0,0,1): producer 1 thread back (0 warps), token array 0
 //   channel:    u[i-1, j, k] (1,0,0): producer 256 threads back (8 warps), token array 1
 //   channel:    u[i, j-1, k] (0,1,0): producer 32 threads back (1 warp), token array 1
-//   channel:    u[i, j, k-1] (0,0,1): producer 1 threads back (0 warps), token array 1
+//   channel:    u[i, j, k-1] (0,0,1): producer 1 thread back (0 warps), token array 1
 //   tokens:     2 arrays of 1024 token words, words of their own at shared bytes [0, 4096], shared channels
 //   wait:       critical-section loop: a lane fires inside the loop once it holds every token
 //   copy-in:    a block barrier after every thread copied its words

@@ -16,7 +16,7 @@
 //   read:       w[i-0, j-1]: shuffled from lane l-1's value 1 step(s) back; lanes below 1 read the edge window
 //   edge:       1 column(s) of t, u, w, rows up to 1 back; a token word per row (atomic-spin-lock, device scope), the values read from the field (a folded field's from its edge array) after it; waited for 32 rows at a time; a ring of 1024 rows (row r at r mod 1024, tagged with its lap): a band writes a row once the band to its right has copied the one a lap before, as that band's free counter says (acquire-release); 12304 bytes of device memory
 //   output:     u: a ring of 64 rows x 32 columns per warp, finished rows written whole after each chunk
-//   shared:     8720 bytes per block: 8192 of rings (8192 per warp), an edge window of 33 rows x 1 columns per field and warp
+//   shared:     8720 bytes per block: 8192 of rings (8192 per warp), an edge window of 33 rows x 1 column per field and warp
 //   folded:     t: no array over the domain; the halo frame above and left of it; an edge array of 1 column(s) x 1024 rows per band (a ring); 2000 kept value(s) (last-column) written where computed; min(t) with its point streamed by each lane, combined per band (3 partials) and then by one warp; sum(t) streamed by each lane, combined per band (3 partials) and then by one warp
 //   folded:     w: no array over the domain; the halo frame above and left of it; an edge array of 1 column(s) x 1024 rows per band (a ring); 1 kept value(s) (final) written where computed; max(w) with its point streamed by each lane, combined per band (3 partials) and then by one warp; sum(w) streamed by each lane, combined per band (3 partials) and then by one warp
 #include "finegrain.cuh"

@@ -20,7 +20,7 @@ namespace north_east__wavefront_relaunch__none__per_thread_shared__40x50 {
         int none;   // the kernel takes no params
     };
 
-    // wavefront: wavefront: 128 steps of at most 25 points over global memory; a launch per step of up to 1 blocks of 32 threads; 128 launches
+    // wavefront: wavefront: 128 steps of at most 25 points over global memory; a launch per step of up to 1 block of 32 threads; 128 launches
     __global__ void __launch_bounds__(32) wavefront(const Fields f, const Params p, int* const error, unsigned* const barrier, const int step) {
         const int first = (int) (blockIdx.x * blockDim.x + threadIdx.x);
         // a launch per step, the host's loop passing it: the kernel boundary is the barrier
@@ -47,7 +47,7 @@ extern "C" const FgInfo* fg_info_north_east__wavefront_relaunch__none__per_threa
     static const FgField fields[] = {
         {"s", 4, 1, 2, {41, 52, 1}, {1, 1, 0}, {40, 50, 1}},
     };
-    static const FgInfo info = {"kernel 'north-east', wavefront:relaunch, size 40x50", "wavefront: 128 steps of at most 25 points over global memory; a launch per step of up to 1 blocks of 32 threads; 128 launches", 1, fields, 0, 8, 128, 32};
+    static const FgInfo info = {"kernel 'north-east', wavefront:relaunch, size 40x50", "wavefront: 128 steps of at most 25 points over global memory; a launch per step of up to 1 block of 32 threads; 128 launches", 1, fields, 0, 8, 128, 32};
     return &info;
 }
 

@@ -5,7 +5,7 @@
 //   launches:   3, one per block-diagonal; blocks per launch 1 2 1
 //   ownership:  1024 threads per block, one per word of the tile and its halo, row-major; halo threads copy and stop
 //   channel:    score[i-1, j] (1,0): producer 32 threads back (1 warp), token array 0
-//   channel:    score[i, j-1] (0,1): producer 1 threads back (0 warps), token array 0
+//   channel:    score[i, j-1] (0,1): producer 1 thread back (0 warps), token array 0
 //   tokens:     1 array of 1024 token words, words of their own at shared bytes [0], shared channels
 //   wait:       critical-section loop: a lane fires inside the loop once it holds every token
 //   mutex:      test-and-set: an atomic exchange at every look (the target's default: the best measured on an H200, docs/gpu.md)

@@ -11,7 +11,7 @@
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 2400 bytes of device memory
 //   input:      reference: a ring of 256 rows x 32 columns per warp, copied two chunks ahead of the steps by warp 1 (cp.async)
 //   output:     score: a ring of 128 rows x 32 columns per warp, finished rows written whole after each chunk (by warp 2, while the next is computed)
-//   shared:     49416 bytes per block: 49152 of rings (49152 per warp), two edge windows of 33 rows x 1 columns per field and warp
+//   shared:     49416 bytes per block: 49152 of rings (49152 per warp), two edge windows of 33 rows x 1 column per field and warp
 #include "finegrain.cuh"
 
 namespace nw__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70 {

@@ -9,7 +9,7 @@
 //   read:       score[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       score[i-0, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 1600 bytes of device memory
-//   shared:     27012 bytes per block: 24576 of rings and profiles (24576 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
+//   shared:     27012 bytes per block: 24576 of rings and profiles (24576 per warp), an edge window of 33 rows x 1 column per field and warp, 2304 of lookup tables
 //   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
 //   profile:    blosum62: indexed by sequence 'b' at my column, a query profile per warp of 24 x 8 x 32 elements (24576 bytes), one conflict-free load a cell
 //   sequence:   b: one value per lane (its column), read once before the band's first step

@@ -9,7 +9,7 @@
 //   read:       score[i-1, j-0]: the lane's own value 1 step(s) back
 //   read:       score[i-0, j-1]: shuffled from lane l-1's value 1 step(s) back; lanes below 1 read the edge window
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 2400 bytes of device memory
-//   shared:     5508 bytes per block: 3072 of rings and profiles (3072 per warp), an edge window of 33 rows x 1 columns per field and warp, 2304 of lookup tables
+//   shared:     5508 bytes per block: 3072 of rings and profiles (3072 per warp), an edge window of 33 rows x 1 column per field and warp, 2304 of lookup tables
 //   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
 //   profile:    blosum62: indexed by sequence 'b' at my column, a query profile per warp of 24 x 1 x 32 elements (3072 bytes), one conflict-free load a cell
 //   sequence:   b: one value per lane (its column), read once before the band's first step

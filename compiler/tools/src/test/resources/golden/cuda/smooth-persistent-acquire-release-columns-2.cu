@@ -10,7 +10,7 @@
 //   read:       u[i-1, j-1]: the lane's own column 1 to its left where it has one, else shuffled from the lanes to its left; the lanes at the band's start read the edge window
 //   edge:       1 column(s) of u, rows up to 1 back; a token word per row (acquire-release, device scope), the values read from the field after it; waited for 32 rows at a time; 640 bytes of device memory
 //   output:     u: a ring of 128 rows x 64 columns per warp, finished rows written whole after each chunk (by warp 2, while the next is computed)
-//   shared:     67088 bytes per block: 66560 of rings (66560 per warp), two edge windows of 33 rows x 1 columns per field and warp
+//   shared:     67088 bytes per block: 66560 of rings (66560 per warp), two edge windows of 33 rows x 1 column per field and warp
 #include "finegrain.cuh"
 
 namespace smooth__lock_dataflow_persistent_columns_2__acquire_release__per_thread_shared__40x200 {

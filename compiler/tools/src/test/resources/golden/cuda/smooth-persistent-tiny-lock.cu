@@ -10,7 +10,7 @@
 //   read:       u[i-1, j-1]: shuffled from lane l-1's value 2 step(s) back; lanes below 1 read the edge window
 //   edge:       1 column(s) of u, rows up to 1 back; a token word per row (tiny-lock, device scope), the values read from the field after it; waited for 32 rows at a time; 1120 bytes of device memory
 //   output:     u: a ring of 128 rows x 32 columns per warp, finished rows written whole after each chunk (by warp 2, while the next is computed)
-//   shared:     33296 bytes per block: 32768 of rings (32768 per warp), two edge windows of 33 rows x 1 columns per field and warp
+//   shared:     33296 bytes per block: 32768 of rings (32768 per warp), two edge windows of 33 rows x 1 column per field and warp
 #include "finegrain.cuh"
 
 namespace smooth__lock_dataflow_persistent__tiny_lock__per_thread_shared__40x200 {

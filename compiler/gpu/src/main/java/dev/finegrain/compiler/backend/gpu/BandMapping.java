@@ -454,7 +454,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         text.append("shared:     ").append(resources.sharedBytes()).append(" bytes per block: ").append(dynamicSharedBytes())
                 .append(profiles.isEmpty() ? " of rings (" : " of rings and profiles (").append(warpSharedBytes).append(" per warp), ")
                 .append(edge.crossed() ? (helpers() ? "two edge windows of " : "an edge window of ") + edge.windowRows() + " rows x "
-                        + edge.columns() + " columns per field and warp"
+                        + Plural.of(edge.columns(), "column") + " per field and warp"
                         : "no edge window")
                 .append(stagesTables() ? ", " + stagedTableBytes(graph) + " of lookup tables" : "").append('\n');
         for (String line : folding.describe(graph, sizes, bands, edge.columns(), edge.heldRows(rows()))) {

@@ -41,7 +41,7 @@ public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] siz
                     case 2 -> "row";
                     default -> "line along k";
                 } + ") sweeping the tile with a block barrier per step; "
-                + tile.blocksPerLaunch().size() + " launches, one per block-diagonal";
+                + Plural.of(tile.blocksPerLaunch().size(), "launch") + ", one per block-diagonal";
     }
 
     @Override

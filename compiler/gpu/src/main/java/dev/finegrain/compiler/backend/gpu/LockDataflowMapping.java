@@ -69,7 +69,7 @@ public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] siz
                 + mechanism.id() : "") + " (" + (tokens.privateChannels() ? "private" : "shared")
                 + " channels, " + (oneTokenPerWarp() ? "one token per warp" : "one token per thread") + "): "
                 + tile.describe() + "; blocks of " + threadsPerBlock() + " threads, one thread per word of the tile; "
-                + launches() + " launches, one per block-diagonal";
+                + Plural.of(launches(), "launch") + ", one per block-diagonal";
     }
 
     @Override
@@ -84,7 +84,7 @@ public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] siz
                 + " row-major; halo threads copy and stop\n");
         for (SyncChannel sync : channels) {
             text.append("channel:    ").append(sync.channel().via()).append(' ').append(DependenceMath.format(sync.channel().vector()))
-                    .append(": producer ").append(sync.threadDistance()).append(" threads back (").append(sync.warpDistance())
+                    .append(": producer ").append(Plural.of(sync.threadDistance(), "thread")).append(" back (").append(sync.warpDistance())
                     .append(sync.warpDistance() == 1 ? " warp)" : " warps)").append(sync.tokenArray() < 0 ? "" : ", token array " + sync.tokenArray()).append('\n');
         }
         text.append("tokens:     ").append(tokens).append(", ").append(tokens.privateChannels() ? "private" : "shared")

@@ -113,7 +113,7 @@ public record TileGeometry(int rank, int[] interior, int[] haloLow, int[] haloHi
     public String describe() {
         return switch (rank) {
             case 1 -> "tiles of " + interior[0] + " points (shared copy with halo: " + width() + " words per field), "
-                    + tiles(0) + " tiles";
+                    + Plural.of(tiles(0), "tile");
             case 2 -> "tiles of " + interior[0] + "x" + interior[1] + " points (shared copy with halo: " + rows() + "x"
                     + width() + " words per field), " + tiles(0) + "x" + tiles(1) + " tiles"
                     + (skew.skews() ? "; " + skew.describe() : "");
