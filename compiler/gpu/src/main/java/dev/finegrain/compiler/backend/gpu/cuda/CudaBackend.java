@@ -177,9 +177,9 @@ public final class CudaBackend implements Backend {
                 + lockChoices.mutex().map(m -> " --mutex " + m.cliName()).orElse("")
                 + " --sizes " + size + " --arch " + arch;
         // show takes the granularity and channels the kernel declares; a sweep's --granularity and --channels others
-        dev.finegrain.dsl.Kernel kernel = variant.graph().kernel();
-        boolean declaredLocks = lockChoices.granularity() == kernel.granularity() && lockChoices.groupSize() == kernel.groupSize()
-                && lockChoices.channelPolicy() == kernel.channelPolicy();
+        LockChoices declared = LockChoices.of(variant.graph().kernel());
+        boolean declaredLocks = lockChoices.granularity() == declared.granularity() && lockChoices.groupSize() == declared.groupSize()
+                && lockChoices.channelPolicy() == declared.channelPolicy();
         return variant.mechanism().isEmpty() || declaredLocks ? command
                 : command + " prints it with the kernel's declared locks and channels; these come from compare's --granularity and --channels";
     }
