@@ -438,7 +438,7 @@ public final class ComparisonRunner {
             if (bar != null) {
                 bar.started(label(row));
             } else if (progress != null && total > 1) {
-                say(String.format("[%d/%d] %s", number, total, label(row)));
+                say(String.format("[%d/%d started] %s", number, total, label(row)));   // the n-th to start, not to finish
             }
         }
 
