@@ -409,7 +409,6 @@ public final class ComparisonRunner {
             if (stopped()) {
                 return row;   // the run is being interrupted: what settles now is neither journaled nor written
             }
-            int number = done.incrementAndGet();
             try {
                 listener.finished(position.applyAsInt(planned), row);
             } catch (RuntimeException cannotJournal) {
@@ -419,7 +418,11 @@ public final class ComparisonRunner {
                             + " would lose rows");
                 }
             }
-            if (progress != null && total > 1) {
+            synchronized (this) {   // counted and said together, so that the lines come out in their numbers' order
+                int number = done.incrementAndGet();
+                if (progress == null || total <= 1) {
+                    return row;
+                }
                 String axes = SweepAxes.axesText(row.details());
                 String line = String.format("[%d/%d done] %s %s %s %s%s%s: %s%s", number, total, row.kernel(), row.size(),
                         row.schedule(), row.backend(), row.mechanism().equals("-") ? "" : " " + row.mechanism(),
@@ -433,7 +436,7 @@ public final class ComparisonRunner {
             return row;
         }
 
-        void started(Sweep.Planned row) {
+        synchronized void started(Sweep.Planned row) {   // counted and said together, as done's lines
             int number = next.incrementAndGet();
             if (bar != null) {
                 bar.started(label(row));
