@@ -151,7 +151,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     }
 
     /** The schedule as the command line spells it, with the columns per lane where they are more than one. */
-    private String scheduleName() {
+    String scheduleName() {
         return "lock-dataflow:persistent" + (laneColumns > 1 ? ":columns=" + laneColumns : "");
     }
 
@@ -415,94 +415,6 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
 
     @Override
     public String describe() {
-        StringBuilder text = new StringBuilder();
-        text.append("schedule:   ").append(scheduleName()).append(" with ").append(requested).append('\n');
-        text.append("bands:      ").append(bands).append(" bands of ").append(bandWidth()).append(" columns over ")
-                .append(rows()).append(" rows; ").append(stepsPerBand()).append(" steps per band\n");
-        text.append("launches:   1 persistent launch of ").append(blocks).append(" blocks x ").append(warpsPerBlock)
-                .append(helpers() ? " warp and 2 helpers" : warpsPerBlock == 1 ? " warp" : " warps").append(", all resident; warp w walks bands w, w + ")
-                .append(blocks * warpsPerBlock).append(", ...")
-                .append(folding.reductions().isEmpty() ? "" : "; then 1 block of one warp that combines the bands' reductions")
-                .append('\n');
-        if (!oneWarpBecause.isEmpty()) {
-            text.append("helpers:    none, the band's warp moves its own rows: ").append(oneWarpBecause).append('\n');
-        }
-        if (helpers()) {
-            text.append("helpers:    2 more warps per block: warp 1 copies input rows two chunks ahead of the steps and waits for the left band's"
-                    + " edge into a second window, warp 2 writes each chunk's finished rows back while warp 0 steps the next;"
-                    + " named barriers " + CHUNK_READY_BARRIER + " and " + CHUNK_DONE_BARRIER + " hand the chunks over\n");
-        }
-        text.append("ownership:  a warp per band, lane l owns ").append(laneColumns == 1 ? "column l"
-                : "columns " + laneColumns + "l to " + laneColumns + "l + " + (laneColumns - 1)).append(" of it and computes row s - l in step s\n");
-        for (BandRead read : reads) {
-            text.append("read:       ").append(read.field().name()).append("[i-").append(read.rowsBack()).append(", j-")
-                    .append(read.columnsBack()).append("]: ").append(source(read)).append('\n');
-        }
-        text.append("edge:       ").append(edgeText()).append('\n');
-        for (Ring ring : inputRings) {
-            text.append("input:      ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
-                    .append(" rows x ").append(bandWidth()).append(" columns per warp, copied ").append(helpers() ? "two chunks ahead of the steps by warp 1"
-                    : "a chunk ahead").append(" (cp.async)")
-                    .append(ring.packsBytes() ? ", a byte each, in whole words from the word holding the band's first column" : "")
-                    .append('\n');
-        }
-        for (Ring ring : outputRings) {
-            text.append("output:     ").append(ring.field().name()).append(": a ring of ").append(ring.rows())
-                    .append(" rows x ").append(bandWidth()).append(" columns per warp, finished rows written whole after each chunk")
-                    .append(helpers() ? " (by warp 2, while the next is computed)" : "").append('\n');
-        }
-        text.append("shared:     ").append(resources.sharedBytes()).append(" bytes per block: ").append(dynamicSharedBytes())
-                .append(profiles.isEmpty() ? " of rings (" : " of rings and profiles (").append(warpSharedBytes).append(" per warp), ")
-                .append(edge.crossed() ? (helpers() ? "two edge windows of " : "an edge window of ") + edge.windowRows() + " rows x "
-                        + Plural.of(edge.columns(), "column") + " per field and warp"
-                        : "no edge window")
-                .append(stagesTables() ? ", " + stagedTableBytes(graph) + " of lookup tables" : "").append('\n');
-        for (String line : folding.describe(graph, sizes, bands, edge.columns(), edge.heldRows(rows()))) {
-            text.append("folded:     ").append(line).append('\n');
-        }
-        for (LaneProfile profile : profiles) {
-            TableSpec table = graph.kernel().tables().get(profile.table());
-            text.append("profile:    ").append(table.name()).append(": indexed by sequence '").append(profile.sequence().name())
-                    .append("' at my column, a query profile per warp of ").append(profile.otherExtent()).append(" x ").append(laneColumns)
-                    .append(" x 32 elements (").append(profile.bytes()).append(" bytes), one conflict-free load a cell\n");
-        }
-        for (IrField field : laneSequences()) {
-            text.append("sequence:   ").append(field.name()).append(": one value per lane (its column), read once before the band's first step\n");
-        }
-        for (IrField field : rowSequences()) {
-            text.append("sequence:   ").append(field.name()).append(": one value per lane and step (its row), loaded a step ahead in steady chunks\n");
-        }
-        return text.toString();
-    }
-
-    private String source(BandRead read) {
-        if (read.samePoint()) {
-            return "computed earlier in the step, by an earlier actor";
-        }
-        if (read.columnsBack() == 0) {
-            return "the lane's own value " + read.rowsBack() + " step(s) back";
-        }
-        if (laneColumns > 1) {
-            return "the lane's own column " + read.columnsBack() + " to its left where it has one, else shuffled from the"
-                    + " lanes to its left; the lanes at the band's start read the edge window";
-        }
-        return "shuffled from lane l-" + read.columnsBack() + "'s value " + read.stepsBack() + " step(s) back; lanes below "
-                + read.columnsBack() + " read the edge window";
-    }
-
-    private String edgeText() {
-        if (!edge.crossed()) {
-            return "no read crosses a band's left edge: no tokens";
-        }
-        String what = edge.columns() + " column(s) of " + edge.fields().stream().map(IrField::name).collect(Collectors.joining(", "))
-                + ", rows up to " + edge.rowsBack() + " back; ";
-        String tokens = edge.readyWords() ? "each value a 64-bit word with a ready bit beside it (" + requested + "), no fence"
-                : "a token word per " + (edge.groupRows() == 1 ? "row" : "group of " + edge.groupRows() + " rows") + " ("
-                + requested + ", device scope), the values read from the field" + (edge.fields().stream().anyMatch(folding::hasEdgeArray)
-                ? " (a folded field's from its edge array)" : "") + " after it";
-        String held = edge.ring() ? "; a ring of " + edge.ringRows() + " rows (row r at r mod " + edge.ringRows() + ", tagged with"
-                + " its lap): a band writes a row once the band to its right has copied the one a lap before, as that band's"
-                + " free counter says (acquire-release)" : "";
-        return what + tokens + "; waited for 32 rows at a time" + held + "; " + edge.tokenBytes() + " bytes of device memory";
+        return BandPlanText.describe(this);
     }
 }
