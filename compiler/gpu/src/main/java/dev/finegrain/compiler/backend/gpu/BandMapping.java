@@ -373,6 +373,11 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return threadsPerBlock(helpers(), warpsPerBlock);
     }
 
+    /** Edge windows a band keeps: with helpers, the chunk being stepped and the next one being filled. */
+    public static int windowsPerBand(boolean helpers) {
+        return helpers ? 2 : 1;
+    }
+
     /** A block's threads: a band's warp and its helpers, or the bands' warps. */
     public static int threadsPerBlock(boolean helpers, int warpsPerBlock) {
         return (helpers ? 1 + HELPER_WARPS : warpsPerBlock) * GpuTarget.WARP;

@@ -84,7 +84,7 @@ final class MapBands {
         int ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), helpers);
         List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
         if (helpers) {
-            oneWarpBecause = whyNoHelpers(target, bands, warpBytes(ringBytes, profiles) + 2 * everyRow.windowBytes()
+            oneWarpBecause = whyNoHelpers(target, bands, warpBytes(ringBytes, profiles) + BandMapping.windowsPerBand(true) * everyRow.windowBytes()
                     + BandMapping.stagedTableBytes(graph), inputRings.isEmpty() && outputRings.isEmpty()).orElse("");
         }
         if (helpers && !oneWarpBecause.isEmpty()) {
@@ -95,7 +95,7 @@ final class MapBands {
             profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
         }
         int warpBytes = warpBytes(ringBytes, profiles);
-        int windowPerWarp = (helpers ? 2 : 1) * everyRow.windowBytes();   // the edge window(s), in static shared memory
+        int windowPerWarp = BandMapping.windowsPerBand(helpers) * everyRow.windowBytes();   // the edge window(s), in static shared memory
         int tableBytes = BandMapping.stagedTableBytes(graph);
         if (!profiles.isEmpty() && warpBytes + windowPerWarp + tableBytes > target.sharedBytesPerBlockOptIn()) {
             profiles = List.of();   // one warp with its profiles would not fit a block: its lookups read the tables as they are

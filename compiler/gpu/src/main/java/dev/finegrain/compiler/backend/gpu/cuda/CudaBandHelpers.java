@@ -2,6 +2,7 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 
 /**
  * Spells a band's two helper warps ({@link BandMapping#helpers}). Warp 1 copies the input rows two chunks ahead of
@@ -21,8 +22,8 @@ final class CudaBandHelpers {
     private static final String READY = String.valueOf(BandMapping.CHUNK_READY_BARRIER);
     private static final String DONE = String.valueOf(BandMapping.CHUNK_DONE_BARRIER);
     /** Warp 0 and warp 1 meet at the ready barrier; all three at the done barrier. */
-    private static final int PAIR = 2 * 32;
-    private static final int ALL = (1 + BandMapping.HELPER_WARPS) * 32;
+    private static final int PAIR = 2 * GpuTarget.WARP;
+    private static final int ALL = BandMapping.threadsPerBlock(true, 1);
 
     private final CudaBandContext cx;
     private final BandMapping mapping;
@@ -95,9 +96,7 @@ final class CudaBandHelpers {
         }
         out.close();
         if (copies) {
-            // the last chunks' copies reach past the domain's rows into the halo and may still be landing: the next
-            // band's first rows go into the same slots
-            out.line("fg::cp_async_wait_all();   // no copy of this band lands after the next band's");
+            inputs.waitForLastCopies();
         }
     }
 

@@ -97,7 +97,7 @@ final class CudaBands {
         if (edge.crossed()) {
             out.comment("per warp: the left band's edge columns for the rows one chunk of steps reads");
             for (IrField field : edge.fields()) {
-                out.line("__shared__ " + cx.type(field) + " " + CudaBandContext.window(field) + "[" + (mapping.helpers() ? 2 : mapping.warpsPerBlock())
+                out.line("__shared__ " + cx.type(field) + " " + CudaBandContext.window(field) + "[" + mapping.warpsPerBlock() * BandMapping.windowsPerBand(mapping.helpers())
                         + "][" + edge.columns()
                         + "][" + edge.windowRows() + "];");
             }
@@ -159,9 +159,7 @@ final class CudaBands {
         }
         out.close();
         if (!mapping.helpers() && !mapping.inputRings().isEmpty()) {
-            // the last chunks copied rows past the domain's (into the halo, or none): they may still be landing in
-            // slots the next band's first rows go into
-            out.line("fg::cp_async_wait_all();   // no copy of this band lands after the next band's");
+            inputs.waitForLastCopies();
         }
         writePartials(reductions);
         if (mapping.helpers()) {

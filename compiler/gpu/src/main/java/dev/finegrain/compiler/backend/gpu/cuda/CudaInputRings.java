@@ -35,6 +35,14 @@ final class CudaInputRings {
     }
 
     /** Starts the copies of rows {@code from} to {@code to} (clamped to the padded field) of an input ring. */
+    /**
+     * At a band's end, for the warp that copied: its last chunks' copies reach past the domain's rows (into the halo,
+     * or none) and may still be landing in the slots the next band's first rows go into.
+     */
+    void waitForLastCopies() {
+        out.line("fg::cp_async_wait_all();   // no copy of this band lands after the next band's");
+    }
+
     void stage(BandMapping.Ring ring, String from, String to) {
         int low = -fields.halo().low()[0];
         int high = mapping.rows() - 1 + fields.halo().high()[0];
