@@ -8,6 +8,10 @@ to measure what a part of a chunk costs or what a change would buy. The probes t
   steps   all three: what the steps alone take
   plain   the DPX forms spelled as max and add (nvcc picks the instructions)
   pstore  the steps' edge stores as one predicated st.relaxed.gpu each, with no compiler memory barrier
+  pstore1 the same, only for the columns where some lane holds an edge column (no store whose test no lane passes)
+  chunkstore  a one-column edge's words stored once a chunk: the step puts its edge value in shared memory (a slot a
+          step), and after the chunk's steps each lane stores one row's word, 32 rows in one coalesced store (units with
+          no helper warps)
   fastfirst  a band's first chunk runs the steady steps (no per-step row test), its lanes above the domain handing on
           the halo row and storing no edge word: what the first chunk, on the chain of bands, costs
   guarded the same in the steady loop itself (one loop, a row test a step for the halo and the edge store), where
@@ -62,13 +66,50 @@ def plain(t):
         k = j
 
 
-def pstore(t):
+def pstore(t, only_reachable=False):
+    def spell(m):
+        test = re.match(r'lane \* (\d+) \+ (\d+) >= (\d+)', m.group(1))
+        if only_reachable and test and 31 * int(test.group(1)) + int(test.group(2)) < int(test.group(3)):
+            return '/* no lane holds an edge column here */'
+        return f'fg_store_relaxed_gpu_if({m.group(1)}, {m.group(2)}, {m.group(3)});'
     t, n = re.subn(r'if \(([^{}\n]*)\) \{\n *fg::store_relaxed_gpu\((&tokens\[[^\n]*?\]), ([^\n]*?)\);(   // [^\n]*)?\n *\}',
-                   r'fg_store_relaxed_gpu_if(\1, \2, \3);', t)
+                   spell, t)
     helper = ('__device__ __forceinline__ void fg_store_relaxed_gpu_if(bool p, fg::u64* word, fg::u64 value) {\n'
               '    asm volatile("{ .reg .pred q; setp.ne.b32 q, %0, 0; @q st.relaxed.gpu.global.b64 [%1], %2; }"'
               ' :: "r"((int) p), "l"(word), "l"(value));\n}\n')
     return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + helper, 1) if n else t
+
+
+STORE = re.compile(r'if \(([^{}\n]*)\) \{\n *fg::store_relaxed_gpu\((&tokens\[[^\n]*?\]), ([^\n]*?)\);(   // [^\n]*)?\n *\}')
+
+
+def chunkstore(t):
+    stores = list(STORE.finditer(t))
+    if not stores:
+        return t
+    lane_test = re.compile(r'lane \* (\d+) \+ (\d+) >= (\d+) && ')
+    first = next(m for m in stores if (lambda g: 31 * int(g.group(1)) + int(g.group(2)) >= int(g.group(3)))(lane_test.match(m.group(1))))
+    rows = re.search(r'const int last = min\(base \+ 31, (\d+)\);', t).group(1)
+    def spell(m):
+        g = lane_test.match(m.group(1))
+        if 31 * int(g.group(1)) + int(g.group(2)) < int(g.group(3)):
+            return '/* no lane holds an edge column here */'
+        value = re.search(r'\(unsigned\) (\w+)$', m.group(3)).group(1)
+        return f'if ({m.group(1)}) s_edge_out[warp][k] = {value};   // stored with the chunk\'s other rows after its steps'
+    t = STORE.sub(spell, t)
+    address = re.sub(r'lane \* \d+ \+ \d+ - \d+', '0', first.group(2))
+    word = re.sub(r'\(unsigned\) \w+$', '(unsigned) s_edge_out[warp][lane]', first.group(3))
+    test = lane_test.sub('', first.group(1))
+    lines = t.split('\n')
+    i_base = next(i for i, l in enumerate(lines) if 'for (int base = 0; base <' in l)
+    indent = lines[i_base][:len(lines[i_base]) - len(lines[i_base].lstrip())]
+    i_end = next(i for i in range(i_base + 1, len(lines)) if lines[i] == indent + '}')
+    lines[i_end:i_end] = [indent + '    __syncwarp();   // the chunk\'s edge values are in shared memory',
+                          indent + f'    {{ const int i = base - 31 + lane;   // the row lane 31 computed in step base + lane',
+                          indent + f'      if ({test} && i >= 0 && i <= {rows}) fg::store_relaxed_gpu({address}, {word}); }}']
+    warps = re.search(r'__shared__ \w+ s_edge_\w+\[(\d+)\]', t).group(1)
+    lines.insert(i_base, indent + f'__shared__ int s_edge_out[{warps}][32];   // lane 31\'s edge values of a chunk, a step each')
+    return '\n'.join(lines)
 
 
 def _steady_block(t):
@@ -124,7 +165,7 @@ def backoff(t):
 
 
 KINDS = {'nowb': [nowb], 'nocopy': [nocopy], 'nopoll': [nopoll], 'steps': [nowb, nocopy, nopoll], 'plain': [plain],
-         'pstore': [pstore], 'fastfirst': [fastfirst], 'guarded': [guarded], 'onespin': [onespin], 'gdspin': [guarded, onespin], 'backoff': [backoff],
+         'pstore': [pstore], 'pstore1': [lambda t: pstore(t, only_reachable=True)], 'chunkstore': [chunkstore], 'fastfirst': [fastfirst], 'guarded': [guarded], 'onespin': [onespin], 'gdspin': [guarded, onespin], 'backoff': [backoff],
          'gdback': [guarded, backoff]}
 
 if __name__ == '__main__':

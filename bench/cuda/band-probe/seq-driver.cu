@@ -1,8 +1,9 @@
-// seq-driver.cu: times one needleman-wunsch-seq translation unit of `finegrain show needleman-wunsch-seq --cuda ...`
-// without a bundle: random sequences over 20 symbols, a random symmetric 24 x 24 table in [-4, 11], gap 4, the halo
-// -4(k + 1) along the top row and the left column; the kernel timed by CUDA events (median of 9 runs after 3). It
-// prints the kept final score and the error word; `seq-driver REF` runs the CPU recurrence on the same inputs and prints
-// its final score, so that a script can check every variant against it. Built with
+// seq-driver.cu: times one needleman-wunsch-seq or smith-waterman-seq translation unit of `finegrain show KERNEL --cuda
+// ...` without a bundle: random sequences over the table's symbols (at most 20), a random symmetric table in [-4, 11]
+// (24 x 24 for the first, 4 x 4 for the second), gap 4, the halo -4(k + 1) along the top row and the left column; the
+// kernel timed by CUDA events (median of 9 runs after 3). It prints the kept final score (Smith-Waterman: the best
+// score and its cell, row-major) and the error word; `seq-driver REF` runs the CPU recurrence on the same inputs and
+// prints the same, so that a script can check every variant against it. Built with
 //   nvcc -O3 -arch=sm_90 -I DIR_OF_finegrain.cuh -DFG_VARIANT=<id> seq-driver.cu <id>.cu -o driver
 // (add -DPROF for a unit instrumented by instrument-seq.py: cycles per chunk by phase, and each band's start and end).
 #include "finegrain.cuh"
@@ -24,35 +25,43 @@ int main(int argc, char** argv) {
     const FgInfo* info = FG_CAT(fg_info_, FG_VARIANT)();
     const long long R = info->fields[0].size[0], C = info->fields[1].size[1];
     const int penalty = 4;
-    std::vector<int> a(R), b(C), table(576), frame(C + 1 + R);
+    const int extent = (int) info->fields[3].size[0], symbols = std::min(20, extent);
+    const bool local = strcmp(info->fields[2].name, "h") == 0;   // smith-waterman-seq: max(0, ...), its best cell
+    std::vector<int> a(R), b(C), table(extent * extent), frame(C + 1 + R);
     unsigned seed = 12345;
     auto next = [&]() { seed = seed * 1664525u + 1013904223u; return seed >> 8; };
-    for (auto& x : a) x = (int) (next() % 20);
-    for (auto& x : b) x = (int) (next() % 20);
-    for (int x = 0; x < 24; x++) for (int y = 0; y <= x; y++) table[x * 24 + y] = table[y * 24 + x] = (int) (next() % 16) - 4;
+    for (auto& x : a) x = (int) (next() % symbols);
+    for (auto& x : b) x = (int) (next() % symbols);
+    for (int x = 0; x < extent; x++) for (int y = 0; y <= x; y++) table[x * extent + y] = table[y * extent + x] = (int) (next() % 16) - 4;
     for (long long j = -1; j < C; j++) frame[j + 1] = (int) (-(j + 1) * penalty);
     for (long long i = 0; i < R; i++) frame[C + 1 + i] = (int) (-(i + 1) * penalty);
     if (strcmp(name, "REF") == 0) {
         std::vector<int> row(frame.begin(), frame.begin() + C + 1);   // row -1, from column -1
+        long long best = 0, best_at = -1;
         for (long long i = 0; i < R; i++) {
             int diag = row[0], left = frame[C + 1 + i];
             row[0] = left;
-            const int* t = &table[a[i] * 24];
+            const int* t = &table[a[i] * extent];
             for (long long j = 0; j < C; j++) {
                 const int up = row[j + 1];
-                const int v = std::max(std::max(diag + t[b[j]], up - penalty), left - penalty);
+                int v = std::max(std::max(diag + t[b[j]], up - penalty), left - penalty);
+                if (local) {
+                    v = std::max(v, 0);
+                    if (best_at < 0 || v > best) { best = v; best_at = i * C + j; }
+                }
                 diag = up; row[j + 1] = v; left = v;
             }
         }
-        printf("REF %lldx%lld score %d\n", R, C, row[C]);
+        if (local) printf("REF %lldx%lld best %lld at %lld\n", R, C, best, best_at);
+        else printf("REF %lldx%lld score %d\n", R, C, row[C]);
         return 0;
     }
     int *da, *db, *dframe, *dtable; char* scratch;
     CK(cudaMalloc(&da, R * 4)); CK(cudaMalloc(&db, C * 4)); CK(cudaMalloc(&dframe, frame.size() * 4));
-    CK(cudaMalloc(&dtable, 576 * 4)); CK(cudaMalloc(&scratch, info->scratch_bytes));
+    CK(cudaMalloc(&dtable, table.size() * 4)); CK(cudaMalloc(&scratch, info->scratch_bytes));
     CK(cudaMemcpy(da, a.data(), R * 4, cudaMemcpyHostToDevice)); CK(cudaMemcpy(db, b.data(), C * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dframe, frame.data(), frame.size() * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dtable, table.data(), 576 * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dtable, table.data(), table.size() * 4, cudaMemcpyHostToDevice));
     void* buffers[4] = {da, db, dframe, dtable};
     long long params[1] = {penalty};
     cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
@@ -72,10 +81,14 @@ int main(int argc, char** argv) {
     int error = 0, score = 0;
     CK(cudaMemcpy(&error, scratch, 4, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(&score, scratch + info->outputs[0].scratch_offset, 4, cudaMemcpyDeviceToHost));
+    long long best[2] = {0, -1};
+    if (local) CK(cudaMemcpy(best, scratch + info->outputs[1].scratch_offset, 16, cudaMemcpyDeviceToHost));
     std::sort(times.begin(), times.end());
     const double med = times[times.size() / 2];
-    printf("%-24s %lldx%lld median %8.3f ms  min %8.3f  %7.1f G cells/s  score %d  error %d\n", name, R, C, med, times[0],
-           R * (double) C / med / 1e6, score, error);
+    printf("%-24s %lldx%lld median %8.3f ms  min %8.3f  %7.1f G cells/s  score %d", name, R, C, med, times[0],
+           R * (double) C / med / 1e6, score);
+    if (local) printf("  best %lld at %lld", best[0], best[1]);
+    printf("  error %d\n", error);
 #ifdef PROF
     fg_prof_print();
 #endif

@@ -24,6 +24,12 @@ measure what a change to the generator would buy before making it. KIND:
             column waits for the shuffle from the lane to the left (a probe: exact where no sum wraps, as here)
   rowahead  the steady steps load the sequence value of the lane's next row one step ahead (a register carried from
             step to step), so that its latency hides under a step instead of stalling the table's row check
+  stepmax   a reduction with its position (Smith-Waterman's best cell) tested once a step in the steady steps: the
+            step's maximum over the lane's columns first, and only where it beats the lane's best so far, the first
+            column that holds it (the same point as a test a cell: the lane visits its cells row by row)
+  pstore    the steps' edge stores as one predicated st.relaxed.gpu each, with no branch and no compiler barrier
+  pstore1   the same, only for the columns where some lane holds an edge column (nw-variants.py's two kinds)
+  chunkstore  the edge words stored once a chunk, 32 rows in one coalesced store (nw-variants.py's kind)
   prefetch  the next chunk's edge words loaded right after this chunk's window, before its steps, and taken at the next
             window when their ready tags match (tiny-lock, one edge column)"""
 import re
@@ -129,6 +135,48 @@ def steady_steps(lines):
     i_fast = next(i for i, l in enumerate(lines) if '#pragma unroll 8' in l)
     return i_fast, next(i for i in range(i_fast, len(lines)) if '} else {' in lines[i])
 
+REDUCE = re.compile(r'^( *)if \((red_\w+_at) < 0 \|\| (v\d+) > (red_\w+)\) \{ \4 = \3; \2 = (.*?); \}   // the first point keeps a tie$')
+
+def stepmax(text):
+    lines = text.split('\n')
+    i_fast, i_slow = steady_steps(lines)
+    found = [(i, REDUCE.match(lines[i])) for i in range(i_fast, i_slow) if REDUCE.match(lines[i])]
+    assert found, 'no reduction with a position in the steady steps'
+    at, best = found[0][1].group(2), found[0][1].group(4)
+    def step_name(i, v):   # the column's value as the step keeps it, outside the column's block
+        return next(re.match(r'\s*(o_\w+) = ', lines[k]).group(1) for k in range(i, i_slow)
+                    if re.match(r'\s*o_\w+ = ' + v + ';', lines[k]))
+    values = [(step_name(i, m.group(3)), m.group(5)) for i, m in found]
+    i_shift = next(i for i in range(found[-1][0], i_slow) if re.match(r'\s*h_\w+_c0_0 = ', lines[i]))
+    indent = lines[i_shift][:len(lines[i_shift]) - len(lines[i_shift].lstrip())]
+    level = [v for v, _ in values]
+    while len(level) > 1:   # a tree of maxima
+        level = [f'max({level[k]}, {level[k + 1]})' if k + 1 < len(level) else level[k] for k in range(0, len(level), 2)]
+    first = ' : '.join(f'{v} == step_best ? {pos}' for v, pos in values[:-1]) + f' : {values[-1][1]}'
+    block = [indent + f'{{ const int step_best = {level[0]};   // the step\'s best, then its first column only where it beats mine',
+             indent + f'  if ({at} < 0 || step_best > {best}) {{ {best} = step_best; {at} = {first}; }} }}']
+    drop = {i for i, _ in found}
+    out = [l for i, l in enumerate(lines[:i_shift]) if i not in drop] + block + lines[i_shift:]
+    return '\n'.join(out)
+
+def nw_variants():
+    """nw-variants.py's rewrites, which apply to these units too."""
+    import importlib.util
+    import os
+    spec = importlib.util.spec_from_file_location('nw_variants', os.path.join(os.path.dirname(__file__), 'nw-variants.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+def pstore(text):
+    return nw_variants().pstore(text)
+
+def pstore1(text):
+    return nw_variants().pstore(text, only_reachable=True)
+
+def chunkstore(text):
+    return nw_variants().chunkstore(text)
+
 def main(src, kind, dst):
     text = open(src).read()
     if kind == 'profile':
@@ -225,7 +273,7 @@ def main(src, kind, dst):
         i_decl = next(i for i in range(i_fast, i_slow) if re.search(r'int o_score_c0 = 0;', lines[i]))
         lines.insert(i_decl, lines[i_decl][:len(lines[i_decl]) - len(lines[i_decl].lstrip())] + 'int ' + ', '.join(f'pf{k}' for k in range(c)) + ';')
         text = '\n'.join(lines)
-    elif all(k in ('rowbranch', 'carry', 'haloprefetch') for k in kind.split('+')):
+    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore') for k in kind.split('+')):
         for k in kind.split('+'):
             text = globals()[k](text)
     elif kind == 'prefetch':
