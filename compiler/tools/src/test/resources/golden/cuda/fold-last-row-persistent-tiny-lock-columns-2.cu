@@ -93,9 +93,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                             const int v15 = __viaddmax_s32(r7, fg::neg(1), v14);
                             red_s_min = min(red_s_min, v15);
                             o_s_c0 = v15;
-                            if (lane * 2 + 0 >= 62 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 0 - 62) * 100 + i], (1ull << 32) | (unsigned) v15);   // value and ready bit in one store
-                            }
+                            fg::store_relaxed_gpu_if(lane * 2 + 0 >= 62 && band < 1, &tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 0 - 62) * 100 + i], (1ull << 32) | (unsigned) v15);   // value and ready bit in one predicated store
                         }
                         /* column 1 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 72 + ((j + 1) + 2);   // my point in every field
@@ -105,9 +103,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                             const int v18 = __viaddmax_s32(r11, fg::neg(1), v17);
                             red_s_min = min(red_s_min, v18);
                             o_s_c1 = v18;
-                            if (lane * 2 + 1 >= 62 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 1 - 62) * 100 + i], (1ull << 32) | (unsigned) v18);   // value and ready bit in one store
-                            }
+                            fg::store_relaxed_gpu_if(lane * 2 + 1 >= 62 && band < 1, &tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 1 - 62) * 100 + i], (1ull << 32) | (unsigned) v18);   // value and ready bit in one predicated store
                         }
                         h_s_c0_0 = o_s_c0;
                         h_s_c1_1 = h_s_c1_0;
@@ -142,9 +138,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                                 if (i >= 99) kept_s[(long long) (i - 99) * 70 + (j - 0)] = v33;   // kept (last-row)
                                 red_s_min = min(red_s_min, v33);
                                 o_s_c0 = v33;
-                                if (lane * 2 + 0 >= 62 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 0 - 62) * 100 + i], (1ull << 32) | (unsigned) v33);   // value and ready bit in one store
-                                }
+                                fg::store_relaxed_gpu_if(lane * 2 + 0 >= 62 && band < 1, &tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 0 - 62) * 100 + i], (1ull << 32) | (unsigned) v33);   // value and ready bit in one predicated store
                             }
                             if ((j + 1) < 70) {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 72 + ((j + 1) + 2);   // my point in every field
@@ -155,9 +149,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                                 if (i >= 99) kept_s[(long long) (i - 99) * 70 + ((j + 1) - 0)] = v36;   // kept (last-row)
                                 red_s_min = min(red_s_min, v36);
                                 o_s_c1 = v36;
-                                if (lane * 2 + 1 >= 62 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 1 - 62) * 100 + i], (1ull << 32) | (unsigned) v36);   // value and ready bit in one store
-                                }
+                                fg::store_relaxed_gpu_if(lane * 2 + 1 >= 62 && band < 1, &tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 1 - 62) * 100 + i], (1ull << 32) | (unsigned) v36);   // value and ready bit in one predicated store
                             }
                         } else if (i < 0 && i >= -1) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

@@ -90,9 +90,6 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                                 const int v19 = __viaddmax_s32(r5, fg::neg(p.penalty), v18);
                                 out_score[(i & 127) * 129 + lane * 4 + 0] = v19;
                                 o_score_c0 = v19;
-                                if (lane * 4 + 0 >= 127 && band < 2) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v19);   // value and ready bit in one store
-                                }
                             }
                             /* column 1 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
@@ -102,9 +99,6 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                                 const int v22 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v21);
                                 out_score[(i & 127) * 129 + lane * 4 + 1] = v22;
                                 o_score_c1 = v22;
-                                if (lane * 4 + 1 >= 127 && band < 2) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v22);   // value and ready bit in one store
-                                }
                             }
                             /* column 2 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
@@ -114,9 +108,6 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                                 const int v25 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v24);
                                 out_score[(i & 127) * 129 + lane * 4 + 2] = v25;
                                 o_score_c2 = v25;
-                                if (lane * 4 + 2 >= 127 && band < 2) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v25);   // value and ready bit in one store
-                                }
                             }
                             /* column 3 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
@@ -126,9 +117,7 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                                 const int v28 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v27);
                                 out_score[(i & 127) * 129 + lane * 4 + 3] = v28;
                                 o_score_c3 = v28;
-                                if (lane * 4 + 3 >= 127 && band < 2) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v28);   // value and ready bit in one store
-                                }
+                                fg::store_relaxed_gpu_if(lane * 4 + 3 >= 127 && band < 2, &tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v28);   // value and ready bit in one predicated store
                             }
                             h_score_c0_0 = o_score_c0;
                             h_score_c1_0 = o_score_c1;
@@ -171,9 +160,6 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                                     const int v48 = __viaddmax_s32(r34, fg::neg(p.penalty), v47);
                                     out_score[(i & 127) * 129 + lane * 4 + 0] = v48;
                                     o_score_c0 = v48;
-                                    if (lane * 4 + 0 >= 127 && band < 2) {
-                                        fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 0 - 127) * 100 + i], (1ull << 32) | (unsigned) v48);   // value and ready bit in one store
-                                    }
                                 }
                                 if ((j + 1) < 300) {
                                     [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
@@ -183,9 +169,6 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                                     const int v51 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v50);
                                     out_score[(i & 127) * 129 + lane * 4 + 1] = v51;
                                     o_score_c1 = v51;
-                                    if (lane * 4 + 1 >= 127 && band < 2) {
-                                        fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 1 - 127) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
-                                    }
                                 }
                                 if ((j + 2) < 300) {
                                     [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
@@ -195,9 +178,6 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                                     const int v54 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v53);
                                     out_score[(i & 127) * 129 + lane * 4 + 2] = v54;
                                     o_score_c2 = v54;
-                                    if (lane * 4 + 2 >= 127 && band < 2) {
-                                        fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 2 - 127) * 100 + i], (1ull << 32) | (unsigned) v54);   // value and ready bit in one store
-                                    }
                                 }
                                 if ((j + 3) < 300) {
                                     [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
@@ -207,9 +187,7 @@ namespace nw_byte__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_sha
                                     const int v57 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v56);
                                     out_score[(i & 127) * 129 + lane * 4 + 3] = v57;
                                     o_score_c3 = v57;
-                                    if (lane * 4 + 3 >= 127 && band < 2) {
-                                        fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v57);   // value and ready bit in one store
-                                    }
+                                    fg::store_relaxed_gpu_if(lane * 4 + 3 >= 127 && band < 2, &tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v57);   // value and ready bit in one predicated store
                                 }
                             } else if (i < 0 && i >= -1) {
                                 // above the domain: the halo row, which the lanes below and to the right read as my history

@@ -71,9 +71,7 @@ namespace nw_byte__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x7
                             const int v10 = __viaddmax_s32(r5, fg::neg(p.penalty), v9);
                             out_score[(i & 127) * 32 + lane] = v10;
                             o_score = v10;
-                            if (lane >= 31 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v10);   // value and ready bit in one store
-                            }
+                            fg::store_relaxed_gpu_if(lane >= 31 && band < 2, &tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v10);   // value and ready bit in one predicated store
                             h_score_1 = h_score_0;
                             h_score_0 = o_score;
                         }
@@ -99,9 +97,7 @@ namespace nw_byte__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x7
                                 const int v21 = __viaddmax_s32(r16, fg::neg(p.penalty), v20);
                                 out_score[(i & 127) * 32 + lane] = v21;
                                 o_score = v21;
-                                if (lane >= 31 && band < 2) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v21);   // value and ready bit in one store
-                                }
+                                fg::store_relaxed_gpu_if(lane >= 31 && band < 2, &tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 100 + i], (1ull << 32) | (unsigned) v21);   // value and ready bit in one predicated store
                             } else if (i < 0 && i >= -1 && j < 70) {
                                 // above the domain: the halo row, which the lanes below and to the right read as my history
                                 o_score = a_score_0;

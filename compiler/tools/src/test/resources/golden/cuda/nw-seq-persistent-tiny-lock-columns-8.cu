@@ -177,9 +177,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v26 = __viaddmax_s32(r3, v24, v25);
                             const int v27 = __viaddmax_s32(r6, fg::neg(p.penalty), v26);
                             o_score_c0 = v27;
-                            if (lane * 8 + 0 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v27);   // value and ready bit in one store
-                            }
                         }
                         /* column 1 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
@@ -189,9 +186,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v30 = __viaddmax_s32(r8, v28, v29);
                             const int v31 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v30);
                             o_score_c1 = v31;
-                            if (lane * 8 + 1 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v31);   // value and ready bit in one store
-                            }
                         }
                         /* column 2 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
@@ -201,9 +195,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v34 = __viaddmax_s32(r10, v32, v33);
                             const int v35 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v34);
                             o_score_c2 = v35;
-                            if (lane * 8 + 2 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v35);   // value and ready bit in one store
-                            }
                         }
                         /* column 3 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
@@ -213,9 +204,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v38 = __viaddmax_s32(r12, v36, v37);
                             const int v39 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v38);
                             o_score_c3 = v39;
-                            if (lane * 8 + 3 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v39);   // value and ready bit in one store
-                            }
                         }
                         /* column 4 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
@@ -225,9 +213,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v42 = __viaddmax_s32(r14, v40, v41);
                             const int v43 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v42);
                             o_score_c4 = v43;
-                            if (lane * 8 + 4 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v43);   // value and ready bit in one store
-                            }
                         }
                         /* column 5 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
@@ -237,9 +222,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v46 = __viaddmax_s32(r16, v44, v45);
                             const int v47 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v46);
                             o_score_c5 = v47;
-                            if (lane * 8 + 5 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v47);   // value and ready bit in one store
-                            }
                         }
                         /* column 6 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
@@ -249,9 +231,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v50 = __viaddmax_s32(r18, v48, v49);
                             const int v51 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v50);
                             o_score_c6 = v51;
-                            if (lane * 8 + 6 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v51);   // value and ready bit in one store
-                            }
                         }
                         /* column 7 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
@@ -261,9 +240,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                             const int v54 = __viaddmax_s32(r20, v52, v53);
                             const int v55 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v54);
                             o_score_c7 = v55;
-                            if (lane * 8 + 7 >= 255 && band < 1) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one store
-                            }
+                            fg::store_relaxed_gpu_if(lane * 8 + 7 >= 255 && band < 1, &tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one predicated store
                         }
                         h_score_c0_0 = o_score_c0;
                         h_score_c1_0 = o_score_c1;
@@ -323,9 +300,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                                 const int v82 = __viaddmax_s32(r61, fg::neg(p.penalty), v81);
                                 if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v82;   // kept (final)
                                 o_score_c0 = v82;
-                                if (lane * 8 + 0 >= 255 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 0 - 255) * 100 + i], (1ull << 32) | (unsigned) v82);   // value and ready bit in one store
-                                }
                             }
                             if ((j + 1) < 300) {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
@@ -336,9 +310,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                                 const int v86 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v85);
                                 if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v86;   // kept (final)
                                 o_score_c1 = v86;
-                                if (lane * 8 + 1 >= 255 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 1 - 255) * 100 + i], (1ull << 32) | (unsigned) v86);   // value and ready bit in one store
-                                }
                             }
                             if ((j + 2) < 300) {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
@@ -349,9 +320,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                                 const int v90 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v89);
                                 if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v90;   // kept (final)
                                 o_score_c2 = v90;
-                                if (lane * 8 + 2 >= 255 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 2 - 255) * 100 + i], (1ull << 32) | (unsigned) v90);   // value and ready bit in one store
-                                }
                             }
                             if ((j + 3) < 300) {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
@@ -362,9 +330,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                                 const int v94 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v93);
                                 if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v94;   // kept (final)
                                 o_score_c3 = v94;
-                                if (lane * 8 + 3 >= 255 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 3 - 255) * 100 + i], (1ull << 32) | (unsigned) v94);   // value and ready bit in one store
-                                }
                             }
                             if ((j + 4) < 300) {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
@@ -375,9 +340,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                                 const int v98 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v97);
                                 if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v98;   // kept (final)
                                 o_score_c4 = v98;
-                                if (lane * 8 + 4 >= 255 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 4 - 255) * 100 + i], (1ull << 32) | (unsigned) v98);   // value and ready bit in one store
-                                }
                             }
                             if ((j + 5) < 300) {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
@@ -388,9 +350,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                                 const int v102 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v101);
                                 if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v102;   // kept (final)
                                 o_score_c5 = v102;
-                                if (lane * 8 + 5 >= 255 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 5 - 255) * 100 + i], (1ull << 32) | (unsigned) v102);   // value and ready bit in one store
-                                }
                             }
                             if ((j + 6) < 300) {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
@@ -401,9 +360,6 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                                 const int v106 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v105);
                                 if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v106;   // kept (final)
                                 o_score_c6 = v106;
-                                if (lane * 8 + 6 >= 255 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 6 - 255) * 100 + i], (1ull << 32) | (unsigned) v106);   // value and ready bit in one store
-                                }
                             }
                             if ((j + 7) < 300) {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
@@ -414,9 +370,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                                 const int v110 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v109);
                                 if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v110;   // kept (final)
                                 o_score_c7 = v110;
-                                if (lane * 8 + 7 >= 255 && band < 1) {
-                                    fg::store_relaxed_gpu(&tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v110);   // value and ready bit in one store
-                                }
+                                fg::store_relaxed_gpu_if(lane * 8 + 7 >= 255 && band < 1, &tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v110);   // value and ready bit in one predicated store
                             }
                         } else if (i < 0 && i >= -1) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

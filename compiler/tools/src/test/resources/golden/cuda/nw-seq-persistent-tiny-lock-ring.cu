@@ -113,9 +113,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__2000x7
                         const int v12 = __viaddmax_s32(r3, v10, v11);
                         const int v13 = __viaddmax_s32(r6, fg::neg(p.penalty), v12);
                         o_score = v13;
-                        if (lane >= 31 && band < 2) {
-                            fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 1024 + ((i) & 1023)], ((fg::u64) ((int) ((unsigned) (i) / 1024u) + 1) << 32) | (unsigned) v13);   // value and ready bit in one store
-                        }
+                        fg::store_relaxed_gpu_if(lane >= 31 && band < 2, &tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 1024 + ((i) & 1023)], ((fg::u64) ((int) ((unsigned) (i) / 1024u) + 1) << 32) | (unsigned) v13);   // value and ready bit in one predicated store
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
                         row_a = row_a_next;
@@ -145,9 +143,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__2000x7
                             const int v26 = __viaddmax_s32(r19, fg::neg(p.penalty), v25);
                             if (i >= 1999 && j >= 69) kept_score[(long long) (i - 1999) * 1 + (j - 69)] = v26;   // kept (final)
                             o_score = v26;
-                            if (lane >= 31 && band < 2) {
-                                fg::store_relaxed_gpu(&tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 1024 + ((i) & 1023)], ((fg::u64) ((int) ((unsigned) (i) / 1024u) + 1) << 32) | (unsigned) v26);   // value and ready bit in one store
-                            }
+                            fg::store_relaxed_gpu_if(lane >= 31 && band < 2, &tokens[((long long) (0 * 3 + band) * 1 + lane - 31) * 1024 + ((i) & 1023)], ((fg::u64) ((int) ((unsigned) (i) / 1024u) + 1) << 32) | (unsigned) v26);   // value and ready bit in one predicated store
                         } else if (i < 0 && i >= -1 && j < 70) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
                             o_score = a_score_0;

@@ -167,8 +167,12 @@ __device__ __forceinline__ long long load_relaxed_gpu(const long long* word) {
 __device__ __forceinline__ double load_relaxed_gpu(const double* word) {
     return __longlong_as_double((long long) load_relaxed_gpu((const u64*) word));
 }
-__device__ __forceinline__ void store_relaxed_gpu(u64* word, u64 value) {
-    asm volatile("st.relaxed.gpu.b64 [%0], %1;" :: "l"(word), "l"(value) : "memory");
+// A band's edge word, stored only where `store` holds, as one predicated instruction: no branch around it and no
+// compiler barrier, so that the compiler may schedule a step's loads and arithmetic across it (the word carries its own
+// ready bit, so no other access needs ordering against it; the inline asm keeps it after the acquire that made room).
+__device__ __forceinline__ void store_relaxed_gpu_if(bool store, u64* word, u64 value) {
+    asm volatile("{ .reg .pred q; setp.ne.b32 q, %0, 0; @q st.relaxed.gpu.global.b64 [%1], %2; }"
+                 :: "r"((int) store), "l"(word), "l"(value));
 }
 // Asynchronous copies from global to shared memory (sm_80 and later): the warp computes while they land.
 __device__ __forceinline__ void cp_async(void* shared, const void* global, int bytes) {

@@ -32,6 +32,8 @@ final class MapBands {
     /** A lane keeps its last values in registers; reads reaching further back than this would spill them. */
     static final int MAX_STEPS_BACK = 16;
     private static final int WARPS_PER_BLOCK = 4;
+    /** Helper warps are taken up to two bands an SM, as far as they were measured (256 bands on the H200's 132 SMs). */
+    private static final int HELPED_BANDS_PER_SM = 2;
 
     private MapBands() {}
 
@@ -79,7 +81,7 @@ final class MapBands {
         // whose rings are longer; where those would not fit a block, the band moves its rows itself
         String oneWarpBecause = !target.bandHelpers() ? ""
                 : !BandFolding.foldedFields(graph).isEmpty() ? "the band folds its state, so it moves no rows"
-                : warpsPerBlock(bands, target.smCount()) > 1 ? bands + " bands share blocks" : "";
+                : bands > HELPED_BANDS_PER_SM * target.smCount() ? bands + " bands, more than " + HELPED_BANDS_PER_SM + " an SM" : "";
         boolean helpers = target.bandHelpers() && oneWarpBecause.isEmpty();
         int ringBytes = rings(graph, target, laneColumns, inputRings, outputRings, BandFolding.foldedFields(graph), helpers);
         List<LaneProfile> profiles = LaneProfile.of(graph, BandMapping.laneSequences(graph), laneColumns, ringBytes);
@@ -101,10 +103,7 @@ final class MapBands {
             profiles = List.of();   // one warp with its profiles would not fit a block: its lookups read the tables as they are
             warpBytes = ringBytes;
         }
-        int warpsPerBlock = helpers ? 1 : warpsPerBlock(bands, target.smCount());
-        while (warpsPerBlock > 1 && warpsPerBlock * (warpBytes + windowPerWarp) + tableBytes > target.sharedBytesPerBlockOptIn()) {
-            warpsPerBlock /= 2;
-        }
+        int warpsPerBlock = helpers ? 1 : warpsPerBlock(bands, target, warpBytes + windowPerWarp, tableBytes);
         int blockBytes = warpsPerBlock * (warpBytes + windowPerWarp) + tableBytes;
         if (blockBytes > target.sharedBytesPerBlockOptIn()) {
             throw new GpuLoweringException("lock-dataflow:persistent of kernel '" + graph.name() + "' needs " + blockBytes
@@ -130,22 +129,32 @@ final class MapBands {
     }
 
     /**
-     * Warps per block. A band's warp is alone on its chain of steps, so where four warps a block leave SMs idle the
-     * bands should spread: four while their blocks cover three quarters of the SMs or more, else the most that still give
-     * every SM a block. Measured on an H200 (132 SMs, needleman-wunsch-seq, tiny-lock, one invocation): 128 bands, four
-     * columns per lane at 16384², ran 5.69 ms as 128 blocks of one warp against 6.44 as 32 blocks of four; 256 bands
-     * (32768²) 11.38 against 12.79 ms as 64 blocks of four; 512 bands (one column, 16384²) 6.41 ms as 128 blocks of four
-     * against 6.57 as 256 blocks of two.
+     * Warps per block: one, each band a block of its own, wherever that keeps every band resident; else the fewest that
+     * do (two, four); where none does, the one that keeps the most warps resident (they then walk bands). Bands in one
+     * block run side by side on one SM, neighbours on the chain; spread one a block, they ran faster on an H200 (132 SMs,
+     * tiny-lock, 2026-11-30): needleman-wunsch-seq 65536² with four columns a lane (512 bands) 9.90 ms as 512 blocks of
+     * one warp against 13.19 as 128 blocks of four, smith-waterman-seq 12.08 against 13.65 (`bench/cuda/band-probe`, the
+     * generated units with the edge's predicated stores); the hand-written `rows-probe.cu` 9.75 ms against 12.42 as 256
+     * blocks of two and 12.35 as 128 blocks of four.
      */
-    static int warpsPerBlock(int bands, int smCount) {
-        if (4L * Math.ceilDiv(bands, WARPS_PER_BLOCK) >= 3L * smCount) {
-            return WARPS_PER_BLOCK;
+    static int warpsPerBlock(int bands, GpuTarget target, int bytesPerWarp, int tableBytes) {
+        int most = 1;
+        long mostResident = -1;
+        for (int warps = 1; warps <= WARPS_PER_BLOCK; warps *= 2) {
+            int blockBytes = warps * bytesPerWarp + tableBytes;
+            if (blockBytes > target.sharedBytesPerBlockOptIn()) {
+                break;
+            }
+            long resident = (long) warps * target.smCount() * target.residentBlocksPerSm(warps * WARP, blockBytes);
+            if (resident >= bands) {
+                return warps;
+            }
+            if (resident > mostResident) {
+                most = warps;
+                mostResident = resident;
+            }
         }
-        int warps = WARPS_PER_BLOCK / 2;
-        while (warps > 1 && Math.ceilDiv(bands, warps) < smCount) {
-            warps /= 2;
-        }
-        return warps;
+        return most;
     }
 
     private static GpuMechanism gpuForm(LockMechanism requested) {

@@ -123,8 +123,8 @@ class BandMappingTest {
         assertEquals(512, wide.bands());
         assertFalse(wide.helpers(), "512 bands: several a block, each warp moving its own rows");
         assertEquals((128 + 64) * 129 * 4, wide.warpSharedBytes());
-        assertEquals(2, wide.warpsPerBlock(), "two warps' rings fit the H100's 227 KiB of a block, four do not");
-        assertEquals(132, wide.blocks(), "one such block fits an SM: 264 warps walk the 512 bands, two each");
+        assertEquals(1, wide.warpsPerBlock(), "a warp's rings a block, two blocks an SM: as many warps as one block of two");
+        assertEquals(264, wide.blocks(), "264 warps walk the 512 bands, two each");
         assertEquals(8L * 32 * 4096, four.edge().tokenBytes(), "a ready word per row of each band's last column");
         assertTrue(four.describe().contains("ownership:  a warp per band, lane l owns columns 4l to 4l + 3 of it"), four.describe());
         assertTrue(four.launchPlan().startsWith("lock-dataflow:persistent:columns=4 with tiny-lock: 32 bands of 128 columns"),
@@ -135,13 +135,15 @@ class BandMappingTest {
     }
 
     @Test
-    void theBandsSpreadOverEverySmBeforeTheyShareOne() {
-        assertEquals(1, MapBands.warpsPerBlock(3, 132));
-        assertEquals(1, MapBands.warpsPerBlock(256, 132), "256 blocks of one warp: about two per SM");
-        assertEquals(2, MapBands.warpsPerBlock(264, 132));
-        assertEquals(4, MapBands.warpsPerBlock(512, 132), "128 blocks of four cover three quarters of the SMs and more");
-        assertEquals(4, MapBands.warpsPerBlock(1024, 132), "256 blocks of four warps");
-        assertEquals(4, MapBands.warpsPerBlock(2048, 132));
+    void eachBandTakesABlockOfItsOwnWhileEveryBandStaysResident() {
+        // sm_90: 132 SMs, 32 blocks and 227 KiB of shared memory an SM (1 KiB of each block reserved)
+        assertEquals(1, MapBands.warpsPerBlock(3, H100, 1024, 0));
+        assertEquals(1, MapBands.warpsPerBlock(512, H100, 12 * 1024, 2304), "512 blocks of one warp: four an SM");
+        assertEquals(1, MapBands.warpsPerBlock(4224, H100, 1024, 0), "32 blocks an SM, the most an SM holds");
+        assertEquals(2, MapBands.warpsPerBlock(4225, H100, 1024, 0), "one more band: two warps a block");
+        assertEquals(2, MapBands.warpsPerBlock(100_000, H100, 1024, 0),
+                "none keeps every band resident: 32 blocks of two warps an SM hold as many as 16 of four, the most");
+        assertEquals(1, MapBands.warpsPerBlock(500, H100, 60 * 1024, 0), "three blocks of one 60 KiB warp an SM, one of two: one keeps more");
     }
 
     @Test

@@ -77,8 +77,11 @@ public interface CudaSync {
         throw new IllegalStateException(getClass().getSimpleName() + " keeps no device-memory tokens");
     }
 
-    /** A lane of the edge columns publishes its {@code value} of {@code field} at its row (ready words). */
-    default void bandPublishValue(CudaBandContext cx, IrField field, String slot, String value) {
+    /**
+     * The lanes where {@code when} holds (those of the edge columns) publish their {@code value} of {@code field} at
+     * their row (ready words), every lane executing the same code: a store, not a branch, in the step.
+     */
+    default void bandPublishValue(CudaBandContext cx, IrField field, String when, String slot, String value) {
     }
 
     /** Lane 31, after the warp met at {@code __syncwarp}, publishes token {@code token} of its band (token words). */

@@ -126,9 +126,9 @@ public final class TinyLockCuda implements CudaSync {
     }
 
     @Override
-    public void bandPublishValue(CudaBandContext cx, IrField field, String slot, String value) {
-        cx.out.line("fg::store_relaxed_gpu(&" + cx.readyWord(field, "band", slot, "i") + ", " + cx.readyTag("i") + " | (unsigned) " + value
-                + ");   // value and ready bit in one store");
+    public void bandPublishValue(CudaBandContext cx, IrField field, String when, String slot, String value) {
+        cx.out.line("fg::store_relaxed_gpu_if(" + when + ", &" + cx.readyWord(field, "band", slot, "i") + ", " + cx.readyTag("i")
+                + " | (unsigned) " + value + ");   // value and ready bit in one predicated store");
     }
 
     @Override

@@ -148,8 +148,8 @@ class CudaToolchainTest {
 
     /**
      * A lookup table indexed by the lane's own sequence value builds as a query profile in each warp's dynamic shared
-     * memory, at one, four and eight columns per lane (four columns at 256 x 65536: 512 bands, four warps a block, 48 KiB
-     * of profiles, past the 48 KiB a block gets without opting in), with a ragged last band; and a kernel that indexes
+     * memory, at one, four and eight columns per lane (four columns at 256 x 65536: 512 bands, each a block of one warp
+     * with its 12 KiB profile), with a ragged last band; and a kernel that indexes
      * one table by its lane's value on either axis, two profiles side by side.
      */
     @Test
@@ -164,7 +164,7 @@ class CudaToolchainTest {
             assertTrue(source.text().contains("p_blosum62_b[(x * " + columns + " + 0) * 32 + lane] = s_table_blosum62[x * 24 + t]"),
                     source.text());
             if (columns == 4) {
-                assertTrue(source.text().contains("dim3(128), dim3(128), arguments, 49152, stream"), source.text());
+                assertTrue(source.text().contains("dim3(512), dim3(32), arguments, 12288, stream"), source.text());
             }
             sources.put("nw-seq " + columns, source);
         }
