@@ -8,37 +8,21 @@
 //   WARPS    bands a block (band = block x WARPS + warp): neighbouring bands on one SM or spread
 // Every configuration's final score is checked against a CPU run of the same recurrence; the time is the median of 9
 // launches after 3 (CUDA events). Built with
-//   nvcc -O3 -arch=sm_90 rows-probe.cu -o rows && ./rows 65536 65536
+//   nvcc -O3 -arch=sm_90 -I DIR_OF_finegrain.cuh rows-probe.cu -o rows && ./rows 65536 65536
 // and run with the sizes (rows, columns; columns a multiple of 32 C, rows of R).
+#include "finegrain.cuh"
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
-typedef unsigned long long u64;
+using fg::u64;
 
 constexpr int RING = 2048;              // rows of the edge ring per band
 constexpr long long SPIN_LIMIT = 1LL << 28;   // a poll that never succeeds ends the run with an error, not a hang
 
-__device__ __forceinline__ u64 load_relaxed(const u64* word) {
-    u64 v;
-    asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(v) : "l"(word) : "memory");
-    return v;
-}
-__device__ __forceinline__ void store_relaxed(u64* word, u64 value) {
+// The generated form before the predicated store: a store whose inline assembly is a compiler memory barrier.
+__device__ __forceinline__ void store_relaxed_barrier(u64* word, u64 value) {
     asm volatile("st.relaxed.gpu.b64 [%0], %1;" :: "l"(word), "l"(value) : "memory");
-}
-// One predicated store, no branch and no compiler barrier (what nw-variants.py's pstore makes of the generated stores).
-__device__ __forceinline__ void store_relaxed_if(bool p, u64* word, u64 value) {
-    asm volatile("{ .reg .pred q; setp.ne.b32 q, %0, 0; @q st.relaxed.gpu.global.b64 [%1], %2; }"
-                 :: "r"((int) p), "l"(word), "l"(value));
-}
-__device__ __forceinline__ int load_acquire(const int* word) {
-    int v;
-    asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(v) : "l"(word) : "memory");
-    return v;
-}
-__device__ __forceinline__ void store_release(int* word, int value) {
-    asm volatile("st.release.gpu.b32 [%0], %1;" :: "l"(word), "r"(value) : "memory");
 }
 
 // One step of lane l: rows i0 .. i0 + R - 1 of its C columns. H: its columns' values in the row above; cur: its last
@@ -101,13 +85,13 @@ __device__ __forceinline__ void step(int s, int lane, int band, int bands, int n
         if (lane == 31 && band < bands - 1) {
             for (int r = 0; r < R; r++) {
                 const int i = i0 + r;
-                store_relaxed(&tokens[(long long) band * RING + (i & (RING - 1))], ((u64) (i / RING + 1) << 32) | (unsigned) last[r]);
+                store_relaxed_barrier(&tokens[(long long) band * RING + (i & (RING - 1))], ((u64) (i / RING + 1) << 32) | (unsigned) last[r]);
             }
         }
     } else {
         for (int r = 0; r < R; r++) {
             const int i = i0 + r;
-            store_relaxed_if(lane == 31 && band < bands - 1, &tokens[(long long) band * RING + (i & (RING - 1))],
+            fg::store_relaxed_gpu_if(lane == 31 && band < bands - 1, &tokens[(long long) band * RING + (i & (RING - 1))],
                              ((u64) (i / RING + 1) << 32) | (unsigned) last[r]);
         }
     }
@@ -153,7 +137,7 @@ __global__ void __launch_bounds__(32 * WARPS) bands_kernel(const int* a, const i
             else {
                 u64 w;
                 long long spins = 0;
-                do { w = load_relaxed(&tokens[(long long) (band - 1) * RING + (row & (RING - 1))]); }
+                do { w = fg::load_relaxed_gpu(&tokens[(long long) (band - 1) * RING + (row & (RING - 1))]); }
                 while ((w >> 32) != (u64) (row / RING + 1) && ++spins < SPIN_LIMIT);
                 if (spins >= SPIN_LIMIT) *error = 2;
                 v = (int) (unsigned) w;
@@ -162,12 +146,12 @@ __global__ void __launch_bounds__(32 * WARPS) bands_kernel(const int* a, const i
         }
         __syncwarp();   // the window is complete
         const int chunk = base / 32;
-        if (lane == 0 && band > 0 && (chunk % 4 == 3 || base + 32 >= steps)) store_release(&freed[band], last_row);
+        if (lane == 0 && band > 0 && (chunk % 4 == 3 || base + 32 >= steps)) fg::store_release_gpu(&freed[band], last_row);
         const int writes_to = R * base + R - 1;   // the last row lane 31 stores in this chunk
         if (band < bands - 1 && writes_to - RING > room) {
             if (lane == 0) {
                 long long spins = 0;
-                while ((room = load_acquire(&freed[band + 1])) < writes_to - RING && ++spins < SPIN_LIMIT) { }
+                while ((room = fg::load_acquire_gpu(&freed[band + 1])) < writes_to - RING && ++spins < SPIN_LIMIT) { }
                 if (spins >= SPIN_LIMIT) *error = 3;
             }
             room = __shfl_sync(0xffffffffu, room, 0);

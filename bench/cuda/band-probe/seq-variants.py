@@ -27,6 +27,8 @@ measure what a change to the generator would buy before making it. KIND:
   stepmax   a reduction with its position (Smith-Waterman's best cell) tested once a step in the steady steps: the
             step's maximum over the lane's columns first, and only where it beats the lane's best so far, the first
             column that holds it (the same point as a test a cell: the lane visits its cells row by row)
+  seen      the steady steps' reduction with a position tests no "none yet" (every lane has met a point of the domain
+            in the band's first chunk, so in the steady chunks the test is always false)
   pstore    the steps' edge stores as one predicated st.relaxed.gpu each, with no branch and no compiler barrier
   pstore1   the same, only for the columns where some lane holds an edge column (nw-variants.py's two kinds)
   chunkstore  the edge words stored once a chunk, 32 rows in one coalesced store (nw-variants.py's kind)
@@ -177,6 +179,16 @@ def pstore1(text):
 def chunkstore(text):
     return nw_variants().chunkstore(text)
 
+def seen(text):
+    lines = text.split('\n')
+    i_fast, i_slow = steady_steps(lines)
+    count = 0
+    for k in range(i_fast, i_slow):
+        lines[k], n = re.subn(r'if \(red_\w+_at < 0 \|\| ', 'if (', lines[k])
+        count += n
+    assert count > 0, 'no reduction with a position in the steady steps'
+    return '\n'.join(lines)
+
 def main(src, kind, dst):
     text = open(src).read()
     if kind == 'profile':
@@ -273,7 +285,7 @@ def main(src, kind, dst):
         i_decl = next(i for i in range(i_fast, i_slow) if re.search(r'int o_score_c0 = 0;', lines[i]))
         lines.insert(i_decl, lines[i_decl][:len(lines[i_decl]) - len(lines[i_decl].lstrip())] + 'int ' + ', '.join(f'pf{k}' for k in range(c)) + ';')
         text = '\n'.join(lines)
-    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore') for k in kind.split('+')):
+    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen') for k in kind.split('+')):
         for k in kind.split('+'):
             text = globals()[k](text)
     elif kind == 'prefetch':
