@@ -30,7 +30,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 /**
@@ -376,8 +375,8 @@ public final class ComparisonRunner {
         private final java.util.function.BooleanSupplier stopped;
         private final java.util.function.ToIntFunction<Sweep.Planned> position;
         private final java.util.function.BiFunction<Sweep.Planned, ResultRow, ResultRow> tag;
-        private final AtomicInteger next = new AtomicInteger();
-        private final AtomicInteger done = new AtomicInteger();
+        private int startedCount;   // both counted under this object's lock, where their lines are said
+        private int doneCount;
         private final java.util.concurrent.atomic.AtomicBoolean journalFailed = new java.util.concurrent.atomic.AtomicBoolean();
 
         /** @param tag what the row carries of its place in the sweep (a shard's row its position), before anyone sees it */
@@ -419,7 +418,7 @@ public final class ComparisonRunner {
                 }
             }
             synchronized (this) {   // counted and said together, so that the lines come out in their numbers' order
-                int number = done.incrementAndGet();
+                int number = ++doneCount;
                 if (progress == null || total <= 1) {
                     return row;
                 }
@@ -437,7 +436,7 @@ public final class ComparisonRunner {
         }
 
         synchronized void started(Sweep.Planned row) {   // counted and said together, as done's lines
-            int number = next.incrementAndGet();
+            int number = ++startedCount;
             if (bar != null) {
                 bar.started(label(row));
             } else if (progress != null && total > 1) {

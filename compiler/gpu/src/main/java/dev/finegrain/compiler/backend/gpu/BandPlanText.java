@@ -15,8 +15,8 @@ final class BandPlanText {
         text.append("schedule:   ").append(m.scheduleName()).append(" with ").append(m.requested()).append('\n');
         text.append("bands:      ").append(m.bands()).append(" bands of ").append(m.bandWidth()).append(" columns over ")
                 .append(m.rows()).append(" rows; ").append(m.stepsPerBand()).append(" steps per band\n");
-        text.append("launches:   1 persistent launch of ").append(m.blocks()).append(" blocks x ").append(m.warpsPerBlock())
-                .append(m.helpers() ? " warp and 2 helpers" : m.warpsPerBlock() == 1 ? " warp" : " warps").append(", all resident; warp w walks bands w, w + ")
+        text.append("launches:   1 persistent launch of ").append(m.blocks()).append(" blocks x ").append(Plural.of(m.warpsPerBlock(), "warp"))
+                .append(m.helpers() ? " and 2 helpers" : "").append(", all resident; warp w walks bands w, w + ")
                 .append(m.blocks() * m.warpsPerBlock()).append(", ...")
                 .append(m.folding().reductions().isEmpty() ? "" : "; then 1 block of one warp that combines the bands' reductions")
                 .append('\n');

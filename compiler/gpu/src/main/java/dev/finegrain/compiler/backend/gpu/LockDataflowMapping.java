@@ -84,8 +84,8 @@ public record LockDataflowMapping(KernelGraph graph, GpuTarget target, int[] siz
                 + " row-major; halo threads copy and stop\n");
         for (SyncChannel sync : channels) {
             text.append("channel:    ").append(sync.channel().via()).append(' ').append(DependenceMath.format(sync.channel().vector()))
-                    .append(": producer ").append(Plural.of(sync.threadDistance(), "thread")).append(" back (").append(sync.warpDistance())
-                    .append(sync.warpDistance() == 1 ? " warp)" : " warps)").append(sync.tokenArray() < 0 ? "" : ", token array " + sync.tokenArray()).append('\n');
+                    .append(": producer ").append(Plural.of(sync.threadDistance(), "thread")).append(" back (").append(Plural.of(sync.warpDistance(), "warp"))
+                    .append(")").append(sync.tokenArray() < 0 ? "" : ", token array " + sync.tokenArray()).append('\n');
         }
         text.append("tokens:     ").append(tokens).append(", ").append(tokens.privateChannels() ? "private" : "shared")
                 .append(" channels\n");

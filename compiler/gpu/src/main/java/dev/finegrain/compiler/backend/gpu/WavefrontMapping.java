@@ -110,7 +110,7 @@ public record WavefrontMapping(KernelGraph graph, GpuTarget target, int[] sizes,
     public String launchPlan() {
         if (relaunch()) {
             return "wavefront: " + steps + " steps of at most " + widest + unit() + " over global memory; a launch per"
-                    + " step of up to " + Plural.of(blocks, "block") + " of " + threadsPerBlock + " threads; " + steps + " launches";
+                    + " step of up to " + Plural.of(blocks, "block") + " of " + threadsPerBlock + " threads; " + Plural.of(steps, "launch");
         }
         return "wavefront: " + steps + " steps of at most " + widest + unit() + " over global memory; "
                 + (blocks == 1 ? "one block of " + threadsPerBlock + " threads, a block barrier per step"

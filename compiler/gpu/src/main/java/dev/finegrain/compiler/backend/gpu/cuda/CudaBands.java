@@ -10,7 +10,9 @@ import dev.finegrain.dsl.ReductionSpec;
 import dev.finegrain.dsl.TableSpec;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Spells a {@link BandMapping} as one persistent CUDA kernel: each warp walks its bands chunk by chunk (32 steps),
@@ -408,8 +410,8 @@ final class CudaBands {
             if (depth == 0) {
                 continue;
             }
-            int[] kept = java.util.stream.IntStream.range(0, lanes).map(c -> CudaBandStep.historyDepth(mapping, field, c)).toArray();
-            boolean even = java.util.Arrays.stream(kept).allMatch(k -> k == depth);
+            int[] kept = IntStream.range(0, lanes).map(c -> CudaBandStep.historyDepth(mapping, field, c)).toArray();
+            boolean even = Arrays.stream(kept).allMatch(k -> k == depth);
             out.comment("my values of " + field.name() + " 1 to " + depth + " step(s) back" + (even ? "" : ", each column as far as a read"
                     + " reaches into it") + "; before the first step, the halo rows above");
             for (int c = 0; c < lanes; c++) {

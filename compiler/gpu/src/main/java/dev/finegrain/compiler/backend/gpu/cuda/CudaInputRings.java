@@ -34,7 +34,6 @@ final class CudaInputRings {
         return lanes > 1 || mapping.inputRings().stream().anyMatch(BandMapping.Ring::packsBytes);
     }
 
-    /** Starts the copies of rows {@code from} to {@code to} (clamped to the padded field) of an input ring. */
     /**
      * At a band's end, for the warp that copied: its last chunks' copies reach past the domain's rows (into the halo,
      * or none) and may still be landing in the slots the next band's first rows go into.
@@ -43,6 +42,7 @@ final class CudaInputRings {
         out.line("fg::cp_async_wait_all();   // no copy of this band lands after the next band's");
     }
 
+    /** Starts the copies of rows {@code from} to {@code to} (clamped to the padded field) of an input ring. */
     void stage(BandMapping.Ring ring, String from, String to) {
         int low = -fields.halo().low()[0];
         int high = mapping.rows() - 1 + fields.halo().high()[0];
