@@ -13,7 +13,7 @@
 //   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
 //   profile:    blosum62: indexed by sequence 'b' at my column, a query profile per warp of 24 x 8 x 32 elements (24576 bytes), one conflict-free load a cell
 //   sequence:   b: one value per lane (its column), read once before the band's first step
-//   sequence:   a: one value per lane and step (its row), loaded a step ahead in steady chunks
+//   sequence:   a: one value per lane and step (its row), loaded a step ahead
 #include "finegrain.cuh"
 
 namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shared__100x300 {
@@ -254,9 +254,11 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         row_a = row_a_next;
                     }
                 } else {
+                    int row_a = __ldg(&f.a[min(max(base - lane, 0), 99)]);   // sequence 'a' at my row, loaded a step ahead from here on
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
+                        const int row_a_next = __ldg(&f.a[min(max(i + 1, 0), 99)]);   // for my next row, loaded while this step computes
                         const int u56 = __shfl_up_sync(0xffffffffu, h_score_c7_1, 1);   // score[i-1, j-1] from lane l-1's column 7
                         const int u57 = __shfl_up_sync(0xffffffffu, h_score_c7_0, 1);   // score[i-0, j-1] from lane l-1's column 7
                         const int e59 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
@@ -286,8 +288,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         int o_score_c5 = 0;   // my value of score in this step, column 5
                         int o_score_c6 = 0;   // my value of score in this step, column 6
                         int o_score_c7 = 0;   // my value of score in this step, column 7
-                        const int ic = min(max(i, 0), 99);   // my row, clamped into the domain
-                        const int v77 = __ldg(&f.a[(ic)]);
+                        const int v77 = row_a;
                         const int k78 = fg::table_index(v77, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
                         if (i >= 0 && i < 100) {
                             // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
@@ -392,6 +393,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         h_score_c6_0 = o_score_c6;
                         h_score_c7_1 = h_score_c7_0;
                         h_score_c7_0 = o_score_c7;
+                        row_a = row_a_next;
                     }
                 }
             }

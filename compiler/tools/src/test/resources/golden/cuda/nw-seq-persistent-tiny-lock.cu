@@ -13,7 +13,7 @@
 //   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
 //   profile:    blosum62: indexed by sequence 'b' at my column, a query profile per warp of 24 x 1 x 32 elements (3072 bytes), one conflict-free load a cell
 //   sequence:   b: one value per lane (its column), read once before the band's first step
-//   sequence:   a: one value per lane and step (its row), loaded a step ahead in steady chunks
+//   sequence:   a: one value per lane and step (its row), loaded a step ahead
 #include "finegrain.cuh"
 
 namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70 {
@@ -111,9 +111,11 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         row_a = row_a_next;
                     }
                 } else {
+                    int row_a = __ldg(&f.a[min(max(base - lane, 0), 99)]);   // sequence 'a' at my row, loaded a step ahead from here on
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
+                        const int row_a_next = __ldg(&f.a[min(max(i + 1, 0), 99)]);   // for my next row, loaded while this step computes
                         const bool computes = i >= 0 && i < 100 && j < 70;
                         const int u14 = __shfl_up_sync(0xffffffffu, h_score_1, 1);   // score[i-1, j-1] from lane l-1
                         const int u15 = __shfl_up_sync(0xffffffffu, h_score_0, 1);   // score[i-0, j-1] from lane l-1
@@ -123,8 +125,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         const int e20 = s_edge_score[warp][min(lane + 0, 0)][min(max(i - 0 - wb, 0), 32)];
                         const int r19 = lane < 1 ? e20 : u15;   // score[i-0, j-1]: the left band's edge, or lane l-1
                         int o_score = 0;   // my value of score in this step
-                        const int ic = min(max(i, 0), 99);   // my row, clamped into the domain
-                        const int v21 = __ldg(&f.a[(ic)]);
+                        const int v21 = row_a;
                         const int k22 = fg::table_index(v21, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
                         if (computes) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
@@ -142,6 +143,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                         }
                         h_score_1 = h_score_0;
                         h_score_0 = o_score;
+                        row_a = row_a_next;
                     }
                 }
             }

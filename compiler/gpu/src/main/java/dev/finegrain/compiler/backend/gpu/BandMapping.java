@@ -191,11 +191,13 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     }
 
     /**
-     * The sequence inputs along the rows, which a steady step reads a step ahead: a sequence is read at the point's
-     * own index (it has no halo), so each steady step loads the value for the lane's next row into a register for the
-     * step after it, and the load's latency passes under a step instead of stalling the step that uses it
-     * (needleman-wunsch-seq 65536² on an H200: 9.95 against 10.66 ms with eight columns a lane, 11.75 against 13.00
-     * with four).
+     * The sequence inputs along the rows, which every step reads a step ahead: a sequence is read at the point's own
+     * index (it has no halo), so each step loads the value for the lane's next row into a register for the step after
+     * it, and the load's latency passes under a step instead of stalling the step that uses it (needleman-wunsch-seq
+     * 65536² on an H200: 9.95 against 10.66 ms with eight columns a lane, 11.75 against 13.00 with four, when only the
+     * steady steps did so). A checked step (a band's first and last chunks) loads at its rows clamped into the domain;
+     * a band's first chunk lies on the chain every band to its right waits along, and loading ahead there too ran 8.11
+     * against 8.39 ms with eight columns, 8.89 against 9.90 with four, smith-waterman-seq 11.50 against 12.10 with four.
      */
     public List<IrField> rowSequences() {
         return rowSequences(graph);
@@ -238,6 +240,25 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
             }
         }
         return lookups;
+    }
+
+    /**
+     * Whether some {@link #rowLookups row lookup}'s index reads the lane's row itself (the row index, or an input other
+     * than a {@link #rowSequences sequence along the rows}, which a step holds already): a checked step then computes
+     * the index at its row clamped into the domain.
+     */
+    public boolean rowLookupsReadTheRow() {
+        List<IrField> held = rowSequences();
+        return rowLookups().stream().anyMatch(lookup -> readsTheRow(lookup.indices().get(
+                LaneProfile.of(profiles, graph, laneSequences(), lookup).orElseThrow().otherAxis()), held));
+    }
+
+    private boolean readsTheRow(dev.finegrain.compiler.ir.IrExpr expr, List<IrField> held) {
+        return switch (expr) {
+            case dev.finegrain.compiler.ir.IrExpr.IndexVar v -> v.dimension() == 0;
+            case dev.finegrain.compiler.ir.IrExpr.Load load -> !held.contains(graph.field(load.field()));
+            default -> dev.finegrain.compiler.ir.Subexpressions.of(expr).stream().anyMatch(child -> readsTheRow(child, held));
+        };
     }
 
     /** Whether an input read comes from its ring rather than from global memory. */

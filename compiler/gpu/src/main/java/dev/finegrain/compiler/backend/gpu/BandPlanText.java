@@ -66,7 +66,7 @@ final class BandPlanText {
             text.append("sequence:   ").append(field.name()).append(": one value per lane (its column), read once before the band's first step\n");
         }
         for (IrField field : m.rowSequences()) {
-            text.append("sequence:   ").append(field.name()).append(": one value per lane and step (its row), loaded a step ahead in steady chunks\n");
+            text.append("sequence:   ").append(field.name()).append(": one value per lane and step (its row), loaded a step ahead\n");
         }
         return text.toString();
     }

@@ -265,9 +265,27 @@ class BandMappingTest {
     void aSequenceAlongTheRowsIsLoadedAStepAhead() {
         BandMapping aligned = map(aligned("align", 24, "a", "b"), PERSISTENT, LockMechanism.TINY_LOCK, 512, 512);
         assertEquals(List.of("a"), aligned.rowSequences().stream().map(f -> f.name()).toList());
-        assertTrue(aligned.describe().contains("sequence:   a: one value per lane and step (its row), loaded a step ahead in steady chunks"),
+        assertTrue(aligned.describe().contains("sequence:   a: one value per lane and step (its row), loaded a step ahead\n"),
                 aligned.describe());
         assertEquals(List.of("b"), aligned.laneSequences().stream().map(f -> f.name()).toList(), "the columns' sequence is read once a band");
+        assertFalse(aligned.rowLookupsReadTheRow(), "the row's table index reads only the sequence, which every step holds a step ahead");
+    }
+
+    @Test
+    void aRowLookupWhoseIndexReadsTheRowItselfIsCheckedAtTheClampedRow() {
+        Kernel rowIndexed = kernel("row-indexed").domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i"))
+                .input("b", INT, along("j"))
+                .table("sub", INT, 24, 24)
+                .state("score", INT, boundary(index("i").plus(index("j")).negate()))
+                .actor("cell", "score", c -> max(
+                        c.read("score", -1, -1).plus(c.lookup("sub", c.read("a", 0).plus(index("i")).minus(index("i")), c.read("b", 0))),
+                        c.read("score", -1, 0).minus(1),
+                        c.read("score", 0, -1).minus(1)))
+                .build();
+        BandMapping mapping = map(rowIndexed, lockDataflow().persistent().columnsPerLane(4), LockMechanism.TINY_LOCK, 512, 512);
+        assertEquals(1, mapping.rowLookups().size(), mapping.describe());
+        assertTrue(mapping.rowLookupsReadTheRow());
     }
 
     @Test

@@ -67,9 +67,7 @@ final class CudaBandStep {
     void step(boolean steady) {
         out.line("const int s = base + k;");
         out.line("const int i = s - lane;   // my row in this step");
-        if (steady) {
-            rowAhead.loadNext();
-        }
+        rowAhead.loadNext(steady);
         if (!steady && lanes == 1) {
             out.line("const bool computes = i >= 0 && i < " + mapping.rows() + " && j < " + mapping.columns() + ";");
         }
@@ -137,9 +135,7 @@ final class CudaBandStep {
             out.close();
         }
         shiftHistory();
-        if (steady) {
-            rowAhead.advance();
-        }
+        rowAhead.advance();
         if (edge.crossed() && !edge.readyWords()) {
             publishToken();
         }
@@ -148,8 +144,9 @@ final class CudaBandStep {
     /**
      * The row of each query profile the lane's columns read, when its index is the same in all of them (a sequence along
      * the rows): loaded and checked once a step, before the columns, instead of once a column inside its test. In a step
-     * that is not steady the lane's row may lie outside the domain, so the index is taken at the row clamped into it: a
-     * row every band computes in its first column, whose check the run makes there anyway. (Loading a chunk's rows once,
+     * that is not steady the lane's row may lie outside the domain, so the index is taken at the row clamped into it (the
+     * sequences' registers hold them so; an index that reads the row itself clamps it here): a row every band computes
+     * in its first column, whose check the run makes there anyway. (Loading a chunk's rows once,
      * lane x taking row base + x, and handing each step's row over by two shuffles measured 7 % slower on an H200:
      * needleman-wunsch-seq 65536², four columns a lane, 14.75 against 13.79 ms.)
      */
@@ -159,7 +156,7 @@ final class CudaBandStep {
             return rows;
         }
         String row = "i";
-        if (!steady) {
+        if (!steady && mapping.rowLookupsReadTheRow()) {
             row = "ic";
             out.line("const int ic = min(max(i, 0), " + (mapping.rows() - 1) + ");   // my row, clamped into the domain");
         }
@@ -393,7 +390,7 @@ final class CudaBandStep {
             @Override
             public java.util.Optional<String> laneSequence(IrExpr.Load load) {
                 IrField field = graph.field(load.field());
-                if (steady && rowAhead.holds(field)) {
+                if (rowAhead.holds(field)) {
                     return java.util.Optional.of(rowAhead.current(field));
                 }
                 return mapping.laneSequences().contains(field) && load.offset()[1] == 0

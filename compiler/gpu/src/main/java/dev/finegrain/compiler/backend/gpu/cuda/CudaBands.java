@@ -212,12 +212,13 @@ final class CudaBands {
     private void steps() {
         // a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks
         out.open("if (" + String.join(" && ", steadyChunk()) + ")");
-        rowAhead.beforeSteps();
+        rowAhead.beforeSteps(true);
         out.line("#pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles");
         out.open("for (int k = 0; k < 32; k++)");
         step.step(true);
         out.close();
         out.reopen("else");
+        rowAhead.beforeSteps(false);
         out.open("for (int k = 0; k < 32; k++)");
         step.step(false);
         out.close();

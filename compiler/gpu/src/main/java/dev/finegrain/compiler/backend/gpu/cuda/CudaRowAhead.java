@@ -6,10 +6,11 @@ import dev.finegrain.compiler.ir.IrField;
 import java.util.List;
 
 /**
- * The sequences along the rows that a band's steady steps read a step ahead ({@link BandMapping#rowSequences}): a
- * register per sequence holds the value at the lane's row, loaded in the step before; each steady step loads the value
- * for its next row and hands it on at its end. Steady chunks lie wholly inside the domain, so the only index to clamp
- * is the next row of a chunk's last step.
+ * The sequences along the rows that a band's steps read a step ahead ({@link BandMapping#rowSequences}): a register per
+ * sequence holds the value at the lane's row, loaded in the step before; each step loads the value for its next row and
+ * hands it on at its end. Steady chunks lie wholly inside the domain, so there the only index to clamp is the next row
+ * of a chunk's last step; a checked chunk clamps every row into the domain (a lane above or below it computes nothing,
+ * and the clamped row is a valid one to load).
  */
 final class CudaRowAhead {
 
@@ -25,35 +26,40 @@ final class CudaRowAhead {
         this.lastRow = cx.mapping.rows() - 1;
     }
 
-    /** Before a steady chunk's steps: each sequence at the lane's row in the first step. */
-    void beforeSteps() {
+    /** Before a chunk's steps: each sequence at the lane's row in the first step (clamped into the domain unless {@code steady}). */
+    void beforeSteps(boolean steady) {
         for (IrField field : fields) {
-            out.line(cx.type(field) + " " + current(field) + " = __ldg(&f." + CudaNames.member(field.name())
-                    + "[base - lane]);   // sequence '" + field.name() + "' at my row, loaded a step ahead from here on");
+            out.line(cx.type(field) + " " + current(field) + " = __ldg(&f." + CudaNames.member(field.name()) + "["
+                    + (steady ? "base - lane" : clamped("base - lane")) + "]);   // sequence '" + field.name()
+                    + "' at my row, loaded a step ahead from here on");
         }
     }
 
-    /** At a steady step's start: each sequence at the lane's next row, for the step after this one. */
-    void loadNext() {
+    /** At a step's start: each sequence at the lane's next row, for the step after this one. */
+    void loadNext(boolean steady) {
         for (IrField field : fields) {
-            out.line("const " + cx.type(field) + " " + next(field) + " = __ldg(&f." + CudaNames.member(field.name()) + "[min(i + 1, "
-                    + lastRow + ")]);   // for my next row, loaded while this step computes");
+            out.line("const " + cx.type(field) + " " + next(field) + " = __ldg(&f." + CudaNames.member(field.name()) + "["
+                    + (steady ? "min(i + 1, " + lastRow + ")" : clamped("i + 1")) + "]);   // for my next row, loaded while this step computes");
         }
     }
 
-    /** At a steady step's end: the next row's values become the current ones. */
+    private String clamped(String row) {
+        return "min(max(" + row + ", 0), " + lastRow + ")";
+    }
+
+    /** At a step's end: the next row's values become the current ones. */
     void advance() {
         for (IrField field : fields) {
             out.line(current(field) + " = " + next(field) + ";");
         }
     }
 
-    /** Whether a steady step reads {@code field} from its register. */
+    /** Whether a step reads {@code field} from its register. */
     boolean holds(IrField field) {
         return fields.contains(field);
     }
 
-    /** The register that holds {@code field} at the lane's row in a steady step. */
+    /** The register that holds {@code field} at the lane's row in a step. */
     String current(IrField field) {
         return "row_" + CudaNames.member(field.name());
     }

@@ -149,7 +149,8 @@ final class SimtBandColumns {
     /**
      * Where a lane owns several columns: each profiled lookup's other index that is the same in all of them, lowered and
      * checked once a step before the columns, as CUDA's step checks it, at the row clamped into the domain in a step that
-     * is not steady (the lane's row may lie outside; the clamped row is one every band checks anyway).
+     * is not steady (the lane's row may lie outside; the clamped row is one every band checks anyway; the sequences'
+     * registers hold theirs at it, and an index that reads the row itself clamps it here).
      */
     private void checkRowsOnce(String i, Map<dev.finegrain.compiler.ir.IrExpr.Lookup, String> checkedRows) {
         List<dev.finegrain.compiler.ir.IrExpr.Lookup> lookups = mapping.rowLookups();
@@ -157,7 +158,7 @@ final class SimtBandColumns {
             return;
         }
         String row = i;
-        if (!steady) {
+        if (!steady && mapping.rowLookupsReadTheRow()) {
             row = asm.register();
             asm.emit("ISETP.LT.AND P0, PT, " + i + ", RZ, PT");
             asm.emit("SEL " + row + ", RZ, " + i + ", P0");

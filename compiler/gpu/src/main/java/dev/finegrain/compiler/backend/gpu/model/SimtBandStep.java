@@ -39,8 +39,8 @@ final class SimtBandStep {
     private final SimtBandInputs inputs;
     private final SimtBandFolding folding;
     /**
-     * In a steady chunk: per sequence along the rows ({@link BandMapping#rowSequences}), the register that holds its value
-     * at my row, loaded a step ahead as CUDA's steady steps load it; empty in a checked chunk, which reads it in its step.
+     * Per sequence along the rows ({@link BandMapping#rowSequences}), the register that holds its value at my row (clamped
+     * into the domain in a checked chunk), loaded a step ahead as CUDA's steps load it.
      */
     private final Map<IrField, String> rowAhead = new LinkedHashMap<>();
     /** My point's byte offset in 4-byte fields, moved on a row every step. */
@@ -81,8 +81,8 @@ final class SimtBandStep {
         asm.emit("SHL " + point + ", " + point + ", 0x2   // my point in every field at step 0; a step adds a row");
         if (steady) {
             hoistLaneTests();
-            loadFirstRowsAhead();
         }
+        loadFirstRowsAhead();
         String k = asm.register();
         String loop = asm.label(stem + "_step");
         asm.emit("MOV " + k + ", RZ");
@@ -281,12 +281,16 @@ final class SimtBandStep {
         return staged;
     }
 
-    /** Before a steady chunk's steps: each sequence along the rows at my row in the first step (row base - lane). */
+    /**
+     * Before a chunk's steps: each sequence along the rows at my row in the first step (row base - lane, clamped into the
+     * domain in a checked chunk).
+     */
     private void loadFirstRowsAhead() {
         for (IrField field : mapping.rowSequences()) {
             String current = asm.register(field.type());
             String address = asm.register();
             asm.emit("IADD " + address + ", " + cx.base + ", -" + cx.lane);
+            clampUnlessSteady(address);
             asm.emit("SHL " + address + ", " + address + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
             asm.emit(SimtTableReads.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + current + ", " + SimtAssembler.address(address, layout.fieldByte(field.id()))
                     + "   // sequence '" + field.name() + "' at my row, loaded a step ahead from here on");
@@ -294,14 +298,17 @@ final class SimtBandStep {
         }
     }
 
-    /** At a steady step's start: each sequence along the rows at my next row (clamped to the last), for the step after. */
+    /** At a step's start: each sequence along the rows at my next row (clamped into the domain), for the step after. */
     private Map<IrField, String> loadNextRowsAhead(String i) {
         Map<IrField, String> next = new LinkedHashMap<>();
-        for (IrField field : steady ? mapping.rowSequences() : List.<IrField>of()) {
+        for (IrField field : mapping.rowSequences()) {
             String row = asm.register();
             asm.emit("IADD " + row + ", " + i + ", 0x1");
-            asm.emit("ISETP.GT.AND P0, PT, " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
-            asm.emit("P0", "MOV32I " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1));
+            clampUnlessSteady(row);
+            if (steady) {
+                asm.emit("ISETP.GT.AND P0, PT, " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
+                asm.emit("P0", "MOV32I " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1));
+            }
             asm.emit("SHL " + row + ", " + row + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
             String value = asm.register(field.type());
             asm.emit(SimtTableReads.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(row, layout.fieldByte(field.id()))
@@ -309,6 +316,16 @@ final class SimtBandStep {
             next.put(field, value);
         }
         return next;
+    }
+
+    /** In a checked chunk: {@code row} clamped into the domain, in place (a steady chunk's rows lie in it). */
+    private void clampUnlessSteady(String row) {
+        if (!steady) {
+            asm.emit("ISETP.LT.AND P0, PT, " + row + ", RZ, PT");
+            asm.emit("SEL " + row + ", RZ, " + row + ", P0");
+            asm.emit("ISETP.GT.AND P0, PT, " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
+            asm.emit("P0", "MOV32I " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + "   // my row, clamped into the domain");
+        }
     }
 
     /** Whether the steady loop's lane tests were made before it (so this is a steady chunk). */
