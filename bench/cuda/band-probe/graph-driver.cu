@@ -6,6 +6,7 @@
 //   nvcc -O3 -fmad=false -arch=sm_90 -I DIR_OF_finegrain.cuh -DFG_VARIANT=<id> graph-driver.cu <id>.cu -o driver
 // and run as `driver NAME TILE` (TILE: the schedule's tile side, 16 for data-parallel:16).
 #include "finegrain.cuh"
+#include "nw-inputs.h"
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -25,12 +26,9 @@ int main(int argc, char** argv) {
     const int tile = argc > 2 ? atoi(argv[2]) : 16;
     const FgInfo* info = FG_CAT(fg_info_, FG_VARIANT)();
     const long long R = info->fields[1].extent[0], C = info->fields[1].extent[1];
-    const int penalty = 10;
-    std::vector<int> ref(R * C), score(R * C, 0);
-    unsigned seed = 12345;
-    for (long long k = 0; k < R * C; k++) { seed = seed * 1664525u + 1013904223u; ref[k] = (int) ((seed >> 16) % 21) - 10; }
-    for (long long i = 0; i < R; i++) score[i * C] = (int) (-i * penalty);
-    for (long long j = 0; j < C; j++) score[j] = (int) (-j * penalty);
+    const int penalty = NW_PENALTY;
+    std::vector<int> ref, score;
+    nw_inputs(R, C, ref, score);
     std::vector<int> expect(score);
     for (long long i = 1; i < R; i++)
         for (long long j = 1; j < C; j++)

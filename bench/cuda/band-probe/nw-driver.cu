@@ -4,6 +4,7 @@
 //   nvcc -O3 -fmad=false -arch=sm_90 -I DIR_OF_finegrain.cuh -DFG_VARIANT=<id> nw-driver.cu <id>.cu -o driver
 // where <id> is the name on the unit's first line; add -DPROF for a unit instrumented by instrument.py.
 #include "finegrain.cuh"
+#include "nw-inputs.h"
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -19,12 +20,9 @@ int main(int argc, char** argv) {
     const char* name = argc > 1 ? argv[1] : "?";
     const FgInfo* info = FG_CAT(fg_info_, FG_VARIANT)();
     const long long R = info->fields[1].extent[0], C = info->fields[1].extent[1];
-    const int penalty = 10;
-    std::vector<int> ref(R * C), score(R * C, 0);
-    unsigned seed = 12345;
-    for (long long k = 0; k < R * C; k++) { seed = seed * 1664525u + 1013904223u; ref[k] = (int) ((seed >> 16) % 21) - 10; }
-    for (long long i = 0; i < R; i++) score[i * C] = (int) (-i * penalty);
-    for (long long j = 0; j < C; j++) score[j] = (int) (-j * penalty);
+    const int penalty = NW_PENALTY;
+    std::vector<int> ref, score;
+    nw_inputs(R, C, ref, score);
     int *dref, *dscore; void* scratch;
     CK(cudaMalloc(&dref, R * C * 4)); CK(cudaMalloc(&dscore, R * C * 4)); CK(cudaMalloc(&scratch, info->scratch_bytes));
     CK(cudaMemcpy(dref, ref.data(), R * C * 4, cudaMemcpyHostToDevice));

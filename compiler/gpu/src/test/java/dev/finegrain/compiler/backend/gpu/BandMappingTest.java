@@ -211,13 +211,19 @@ class BandMappingTest {
 
     /** A sequence alignment: a substitution table indexed by {@code first} and {@code second}, sequences along i ("a") or j ("b"). */
     private static Kernel aligned(String name, int symbols, String first, String second) {
+        return aligned(name, symbols, c -> c.read(first, 0), c -> c.read(second, 0));
+    }
+
+    /** An alignment of sequences a (along i) and b (along j) whose table is indexed by {@code first} and {@code second}. */
+    private static Kernel aligned(String name, int symbols, java.util.function.Function<dev.finegrain.dsl.ActorContext, dev.finegrain.dsl.Expr> first,
+                                  java.util.function.Function<dev.finegrain.dsl.ActorContext, dev.finegrain.dsl.Expr> second) {
         return kernel(name).domain(dim("i", "rows"), dim("j", "cols"))
                 .input("a", INT, along("i"))
                 .input("b", INT, along("j"))
                 .table("sub", INT, symbols, symbols)
                 .state("score", INT, boundary(index("i").plus(index("j")).negate()))
                 .actor("cell", "score", c -> max(
-                        c.read("score", -1, -1).plus(c.lookup("sub", c.read(first, 0), c.read(second, 0))),
+                        c.read("score", -1, -1).plus(c.lookup("sub", first.apply(c), second.apply(c))),
                         c.read("score", -1, 0).minus(1),
                         c.read("score", 0, -1).minus(1)))
                 .build();
@@ -273,16 +279,8 @@ class BandMappingTest {
 
     @Test
     void aRowLookupWhoseIndexReadsTheRowItselfIsCheckedAtTheClampedRow() {
-        Kernel rowIndexed = kernel("row-indexed").domain(dim("i", "rows"), dim("j", "cols"))
-                .input("a", INT, along("i"))
-                .input("b", INT, along("j"))
-                .table("sub", INT, 24, 24)
-                .state("score", INT, boundary(index("i").plus(index("j")).negate()))
-                .actor("cell", "score", c -> max(
-                        c.read("score", -1, -1).plus(c.lookup("sub", c.read("a", 0).plus(index("i")).minus(index("i")), c.read("b", 0))),
-                        c.read("score", -1, 0).minus(1),
-                        c.read("score", 0, -1).minus(1)))
-                .build();
+        // the table's row index names the row and takes it away again: the same value, but it reads i
+        Kernel rowIndexed = aligned("row-indexed", 24, c -> c.read("a", 0).plus(index("i")).minus(index("i")), c -> c.read("b", 0));
         BandMapping mapping = map(rowIndexed, lockDataflow().persistent().columnsPerLane(4), LockMechanism.TINY_LOCK, 512, 512);
         assertEquals(1, mapping.rowLookups().size(), mapping.describe());
         assertTrue(mapping.rowLookupsReadTheRow());

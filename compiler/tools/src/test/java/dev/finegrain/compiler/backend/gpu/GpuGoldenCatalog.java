@@ -100,7 +100,12 @@ public final class GpuGoldenCatalog {
      * global memory, never staged.
      */
     public static Kernel nwSequences() {
-        return kernel("nw-seq")
+        return nwSequences("nw-seq", c -> c.read("a", 0));
+    }
+
+    /** {@link #nwSequences} with the table's row indexed by {@code rowSymbol}. */
+    public static Kernel nwSequences(String name, java.util.function.Function<dev.finegrain.dsl.ActorContext, dev.finegrain.dsl.Expr> rowSymbol) {
+        return kernel(name)
                 .domain(dim("i", "rows"), dim("j", "cols"))
                 .param("penalty", INT)
                 .input("a", INT, along("i"))
@@ -108,7 +113,7 @@ public final class GpuGoldenCatalog {
                 .table("blosum62", INT, 24, 24)
                 .state("score", INT, boundary(index("i").plus(index("j")).plus(2).times(param("penalty")).negate()))
                 .actor("cell", "score", c -> max(
-                        c.read("score", -1, -1).plus(c.lookup("blosum62", c.read("a", 0), c.read("b", 0))),
+                        c.read("score", -1, -1).plus(c.lookup("blosum62", rowSymbol.apply(c), c.read("b", 0))),
                         c.read("score", -1, 0).minus(c.param("penalty")),
                         c.read("score", 0, -1).minus(c.param("penalty"))))
                 .keep("score", Keep.FINAL)
