@@ -243,22 +243,18 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     }
 
     /**
-     * Whether some {@link #rowLookups row lookup}'s index reads the lane's row itself (the row index, or an input other
-     * than a {@link #rowSequences sequence along the rows}, which a step holds already): a checked step then computes
-     * the index at its row clamped into the domain.
+     * Whether some {@link #rowLookups row lookup}'s index reads the row index itself: a checked step then computes that
+     * index at its row clamped into the domain. The other reads such an index may make are constants, params, sizes and
+     * {@link #rowSequences sequences along the rows}, which a step holds already, loaded at the clamped row.
      */
     public boolean rowLookupsReadTheRow() {
-        List<IrField> held = rowSequences();
         return rowLookups().stream().anyMatch(lookup -> readsTheRow(lookup.indices().get(
-                LaneProfile.of(profiles, graph, laneSequences(), lookup).orElseThrow().otherAxis()), held));
+                LaneProfile.of(profiles, graph, laneSequences(), lookup).orElseThrow().otherAxis())));
     }
 
-    private boolean readsTheRow(dev.finegrain.compiler.ir.IrExpr expr, List<IrField> held) {
-        return switch (expr) {
-            case dev.finegrain.compiler.ir.IrExpr.IndexVar v -> v.dimension() == 0;
-            case dev.finegrain.compiler.ir.IrExpr.Load load -> !held.contains(graph.field(load.field()));
-            default -> dev.finegrain.compiler.ir.Subexpressions.of(expr).stream().anyMatch(child -> readsTheRow(child, held));
-        };
+    private static boolean readsTheRow(dev.finegrain.compiler.ir.IrExpr expr) {
+        return expr instanceof dev.finegrain.compiler.ir.IrExpr.IndexVar v ? v.dimension() == 0
+                : dev.finegrain.compiler.ir.Subexpressions.of(expr).stream().anyMatch(BandMapping::readsTheRow);
     }
 
     /** Whether an input read comes from its ring rather than from global memory. */

@@ -6,6 +6,8 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
+import dev.finegrain.dsl.ActorContext;
+import dev.finegrain.dsl.Expr;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import static dev.finegrain.dsl.Finegrain.DOUBLE;
 import static dev.finegrain.dsl.Finegrain.INT;
@@ -215,8 +218,7 @@ class BandMappingTest {
     }
 
     /** An alignment of sequences a (along i) and b (along j) whose table is indexed by {@code first} and {@code second}. */
-    private static Kernel aligned(String name, int symbols, java.util.function.Function<dev.finegrain.dsl.ActorContext, dev.finegrain.dsl.Expr> first,
-                                  java.util.function.Function<dev.finegrain.dsl.ActorContext, dev.finegrain.dsl.Expr> second) {
+    private static Kernel aligned(String name, int symbols, Function<ActorContext, Expr> first, Function<ActorContext, Expr> second) {
         return kernel(name).domain(dim("i", "rows"), dim("j", "cols"))
                 .input("a", INT, along("i"))
                 .input("b", INT, along("j"))

@@ -2,7 +2,9 @@ package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.compare.KernelCatalog;
 import dev.finegrain.compiler.pass.GoldenKernels;
+import dev.finegrain.dsl.ActorContext;
 import dev.finegrain.dsl.ChannelPolicy;
+import dev.finegrain.dsl.Expr;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.LibraryKernel;
@@ -10,6 +12,7 @@ import dev.finegrain.dsl.Reduction;
 import dev.finegrain.dsl.Type;
 
 import java.util.List;
+import java.util.function.Function;
 
 import static dev.finegrain.dsl.Finegrain.DOUBLE;
 import static dev.finegrain.dsl.Finegrain.LONG;
@@ -104,7 +107,7 @@ public final class GpuGoldenCatalog {
     }
 
     /** {@link #nwSequences} with the table's row indexed by {@code rowSymbol}. */
-    public static Kernel nwSequences(String name, java.util.function.Function<dev.finegrain.dsl.ActorContext, dev.finegrain.dsl.Expr> rowSymbol) {
+    public static Kernel nwSequences(String name, Function<ActorContext, Expr> rowSymbol) {
         return kernel(name)
                 .domain(dim("i", "rows"), dim("j", "cols"))
                 .param("penalty", INT)
