@@ -7,11 +7,12 @@ to measure what a part of a chunk costs or what a change would buy. The probes t
   nopoll  the window reads each edge word once, without waiting for its ready bit (a probe: no band waits for another)
   steps   all three: what the steps alone take
   plain   the DPX forms spelled as max and add (nvcc picks the instructions)
-  pstore  the steps' edge stores as one predicated st.relaxed.gpu each, with no compiler memory barrier
+  pstore  the steps' edge stores as one predicated st.relaxed.gpu each, with no compiler memory barrier (units of the
+          generator before it emitted that form itself, 2026-11-30)
   pstore1 the same, only for the columns where some lane holds an edge column (no store whose test no lane passes)
   chunkstore  a one-column edge's words stored once a chunk: the step puts its edge value in shared memory (a slot a
           step), and after the chunk's steps each lane stores one row's word, 32 rows in one coalesced store (units with
-          no helper warps)
+          no helper warps, of the generator before predicated stores)
   fastfirst  a band's first chunk runs the steady steps (no per-step row test), its lanes above the domain handing on
           the halo row and storing no edge word: what the first chunk, on the chain of bands, costs
   guarded the same in the steady loop itself (one loop, a row test a step for the halo and the edge store), where
@@ -19,8 +20,10 @@ to measure what a part of a chunk costs or what a change would buy. The probes t
   onespin the window's wait spins on one lane (the window's last row, the left band's latest) before every lane reads
           its row with its own ready bit, where every lane spins on its own row
   gdspin  guarded and onespin
-  backoff the window's wait sleeps (__nanosleep, FG_BACKOFF_NS, default 100) after each poll that finds no ready bit
-  gdback  guarded and backoff"""
+  backoff every wait for a ready word (and, in a unit that folds, for the right band's room) sleeps (__nanosleep,
+          FG_BACKOFF_NS, default 100) after each poll that finds it not ready
+  gdback  guarded and backoff
+  unroll4, unroll16, unroll32  the steady steps unrolled 4, 16 or 32 times a pass instead of 8"""
 import re
 import sys
 
@@ -66,21 +69,22 @@ def plain(t):
         k = j
 
 
+STORE = re.compile(r'if \(([^{}\n]*)\) \{\n *fg::store_relaxed_gpu\((&tokens\[[^\n]*?\]), ([^\n]*?)\);(   // [^\n]*)?\n *\}')
+
+
 def pstore(t, only_reachable=False):
     def spell(m):
         test = re.match(r'lane \* (\d+) \+ (\d+) >= (\d+)', m.group(1))
         if only_reachable and test and 31 * int(test.group(1)) + int(test.group(2)) < int(test.group(3)):
             return '/* no lane holds an edge column here */'
         return f'fg_store_relaxed_gpu_if({m.group(1)}, {m.group(2)}, {m.group(3)});'
-    t, n = re.subn(r'if \(([^{}\n]*)\) \{\n *fg::store_relaxed_gpu\((&tokens\[[^\n]*?\]), ([^\n]*?)\);(   // [^\n]*)?\n *\}',
-                   spell, t)
+    t, n = STORE.subn(spell, t)
     helper = ('__device__ __forceinline__ void fg_store_relaxed_gpu_if(bool p, fg::u64* word, fg::u64 value) {\n'
               '    asm volatile("{ .reg .pred q; setp.ne.b32 q, %0, 0; @q st.relaxed.gpu.global.b64 [%1], %2; }"'
               ' :: "r"((int) p), "l"(word), "l"(value));\n}\n')
     return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + helper, 1) if n else t
 
 
-STORE = re.compile(r'if \(([^{}\n]*)\) \{\n *fg::store_relaxed_gpu\((&tokens\[[^\n]*?\]), ([^\n]*?)\);(   // [^\n]*)?\n *\}')
 
 
 def chunkstore(t):
@@ -159,14 +163,22 @@ def onespin(t):
 
 
 def backoff(t):
-    return re.sub(r'do \{ (word\d+) = (fg::load_relaxed_gpu\(&tokens\[[^\n]*?\]\)); \} while \(\(word\d+ >> 32\) == 0\);',
-                  r'while (((\1 = \2) >> 32) == 0) __nanosleep(FG_BACKOFF_NS);', t).replace(
-        '#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n#ifndef FG_BACKOFF_NS\n#define FG_BACKOFF_NS 100\n#endif\n', 1)
+    def sleepy(m):   # the poll's test with the load in it: while ((word = load) ... ) sleep
+        return f'while ({m.group(3).replace(m.group(1), f"({m.group(1)} = {m.group(2)})", 1)}) __nanosleep(FG_BACKOFF_NS);'
+    t = re.sub(r'do \{ (word\d+) = (fg::load_relaxed_gpu\(&tokens\[[^\n]*?\]\)); \} while \((.*?)\);(?=   // )', sleepy, t)
+    t = re.sub(r'(while \(\(room = fg::load_acquire_gpu\([^)]*\)\) < [^)]*\)) \{ \}', r'\1 __nanosleep(FG_BACKOFF_NS);', t)
+    return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n#ifndef FG_BACKOFF_NS\n#define FG_BACKOFF_NS 100\n#endif\n', 1)
+
+
+def unroll(t, steps):
+    """The steady loop's unroll factor."""
+    return t.replace('#pragma unroll 8   //', f'#pragma unroll {steps}   //', 1)
 
 
 KINDS = {'nowb': [nowb], 'nocopy': [nocopy], 'nopoll': [nopoll], 'steps': [nowb, nocopy, nopoll], 'plain': [plain],
          'pstore': [pstore], 'pstore1': [lambda t: pstore(t, only_reachable=True)], 'chunkstore': [chunkstore], 'fastfirst': [fastfirst], 'guarded': [guarded], 'onespin': [onespin], 'gdspin': [guarded, onespin], 'backoff': [backoff],
-         'gdback': [guarded, backoff]}
+         'gdback': [guarded, backoff], 'unroll4': [lambda t: unroll(t, 4)], 'unroll16': [lambda t: unroll(t, 16)],
+         'unroll32': [lambda t: unroll(t, 32)]}
 
 if __name__ == '__main__':
     source, kind, target = sys.argv[1:4]

@@ -27,11 +27,16 @@ measure what a change to the generator would buy before making it. KIND:
   stepmax   a reduction with its position (Smith-Waterman's best cell) tested once a step in the steady steps: the
             step's maximum over the lane's columns first, and only where it beats the lane's best so far, the first
             column that holds it (the same point as a test a cell: the lane visits its cells row by row)
+  stepsel   the same reduction once a step with selects and no branch: the step's maximum over the lane's columns (a
+            chain of max), the first column that holds it, one compare with the lane's best so far; stepsel3 takes the
+            maximum of four columns with __vimax3_s32
   seen      the steady steps' reduction with a position tests no "none yet" (every lane has met a point of the domain
             in the band's first chunk, so in the steady chunks the test is always false)
   pstore    the steps' edge stores as one predicated st.relaxed.gpu each, with no branch and no compiler barrier
   pstore1   the same, only for the columns where some lane holds an edge column (nw-variants.py's two kinds)
   chunkstore  the edge words stored once a chunk, 32 rows in one coalesced store (nw-variants.py's kind)
+  backoff, unroll4, unroll16, unroll32  nw-variants.py's kinds: a sleep after each failed poll of a ready word or of
+            the room counter; the steady steps unrolled 4, 16 or 32 times
   prefetch  the next chunk's edge words loaded right after this chunk's window, before its steps, and taken at the next
             window when their ready tags match (tiny-lock, one edge column)"""
 import re
@@ -161,6 +166,34 @@ def stepmax(text):
     out = [l for i, l in enumerate(lines[:i_shift]) if i not in drop] + block + lines[i_shift:]
     return '\n'.join(out)
 
+def stepsel(text, vimax3=False):
+    lines = text.split('\n')
+    i_fast, i_slow = steady_steps(lines)
+    found = [(i, REDUCE.match(lines[i])) for i in range(i_fast, i_slow) if REDUCE.match(lines[i])]
+    assert found, 'no reduction with a position in the steady steps'
+    at, best = found[0][1].group(2), found[0][1].group(4)
+    width = re.match(r'\(long long\) i \* (\d+) \+ ', found[0][1].group(5)).group(1)
+    values = [next(re.match(r'\s*(o_\w+) = ', lines[k]).group(1) for k in range(i, i_slow)
+                   if re.match(r'\s*o_\w+ = ' + m.group(3) + ';', lines[k])) for i, m in found]
+    if vimax3 and len(values) == 4:
+        step_max = f'__vimax3_s32({values[0]}, {values[1]}, max({values[2]}, {values[3]}))'
+    else:
+        step_max = values[0]
+        for v in values[1:]:
+            step_max = f'max({step_max}, {v})'
+    first = str(len(values) - 1)
+    for c in range(len(values) - 2, -1, -1):
+        first = f'{values[c]} == step_max ? {c} : {first}'
+    i_shift = next(i for i in range(found[-1][0], i_slow) if re.match(r'\s*h_\w+_c0_0 = ', lines[i]))
+    indent = lines[i_shift][:len(lines[i_shift]) - len(lines[i_shift].lstrip())]
+    block = [indent + f'const int step_max = {step_max};   // my columns\' maximum in this step',
+             indent + f'const int step_col = {first};   // the first of my columns that holds it',
+             indent + f'const bool better = {at} < 0 || step_max > {best};',
+             indent + f'{best} = better ? step_max : {best};',
+             indent + f'{at} = better ? (long long) i * {width} + j + step_col : {at};   // the first point keeps a tie']
+    drop = {i for i, _ in found}
+    return '\n'.join([l for i, l in enumerate(lines[:i_shift]) if i not in drop] + block + lines[i_shift:])
+
 def nw_variants():
     """nw-variants.py's rewrites, which apply to these units too."""
     import importlib.util
@@ -285,6 +318,11 @@ def main(src, kind, dst):
         i_decl = next(i for i in range(i_fast, i_slow) if re.search(r'int o_score_c0 = 0;', lines[i]))
         lines.insert(i_decl, lines[i_decl][:len(lines[i_decl]) - len(lines[i_decl].lstrip())] + 'int ' + ', '.join(f'pf{k}' for k in range(c)) + ';')
         text = '\n'.join(lines)
+    elif kind in ('stepsel', 'stepsel3'):
+        text = stepsel(text, vimax3=kind == 'stepsel3')
+    elif kind in ('backoff', 'unroll4', 'unroll16', 'unroll32'):
+        for rewrite in nw_variants().KINDS[kind]:
+            text = rewrite(text)
     elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen') for k in kind.split('+')):
         for k in kind.split('+'):
             text = globals()[k](text)
