@@ -38,7 +38,16 @@ measure what a change to the generator would buy before making it. KIND:
   backoff, unroll4, unroll16, unroll32  nw-variants.py's kinds: a sleep after each failed poll of a ready word or of
             the room counter; the steady steps unrolled 4, 16 or 32 times
   prefetch  the next chunk's edge words loaded right after this chunk's window, before its steps, and taken at the next
-            window when their ready tags match (tiny-lock, one edge column)"""
+            window when their ready tags match (tiny-lock, one edge column)
+  firstfast a band's first chunk in the steady form, a loop of its own (lanes above the domain take the halo row by a
+            select); carryrow  the row's sequence value carried from chunk to chunk; midwindow  the next window's edge
+            words loaded after 16 of a steady chunk's steps and taken where their tags match
+  edgerow   the steady steps read the edge window at lane 0's row (a constant offset); noclamp  the steady steps'
+            sequence load without its clamp; ringshift  ring slot (r + 31) mod 512, so a steady chunk stores its edge
+            words at a pointer and a lap tag set once a chunk
+  profile128  the query profile laid out four columns a lane side by side, loaded 16 bytes at a time
+  bias      needleman-wunsch's score held as H + penalty (i + j): a cell is max(diag + s + 2 penalty, up, west)
+  Kinds join with '+' (applied left to right) where the dispatch lists them."""
 import re
 import sys
 
@@ -222,6 +231,154 @@ def seen(text):
     assert count > 0, 'no reduction with a position in the steady steps'
     return '\n'.join(lines)
 
+STEADY_IF = re.compile(r'^( *)(?:\} else )?if \(base >= 32 && (base \+ 31 < \d+ && band < \d+ && base \+ 31 < \d+)\) \{$', re.M)
+
+def firstfast(text):
+    """A band's first chunk in the steady form, a loop of its own: every lane computes every step, a lane above the
+    domain takes the halo row as its value (a select, no branch), its edge store and its reduction held by i >= 0."""
+    m = STEADY_IF.search(text)
+    indent = m.group(1)
+    start = m.end() + 1
+    stop = text.index('\n' + indent + '} else {\n', start) + 1
+    body = text[start:stop]
+    first = body.replace('__ldg(&f.a[base - lane])', '__ldg(&f.a[max(base - lane, 0)])')
+    first = re.sub(r'__ldg\(&f\.a\[min\(i \+ 1, (\d+)\)\]\)', r'__ldg(&f.a[min(max(i + 1, 0), \1)])', first)
+    first, n = re.subn(r'(o_(\w+)_c(\d+)) = (v\d+);', r'\1 = i < 0 ? a_\2_c\3_0 : \4;', first)
+    assert n > 0
+    first, n = re.subn(r'fg::store_relaxed_gpu_if\(', 'fg::store_relaxed_gpu_if(i >= 0 && ', first)
+    assert n > 0
+    first = re.sub(r'if \((red_\w+_at < 0 \|\| v\d+ > red_\w+)\)', r'if (i >= 0 && (\1))', first)
+    block = indent + 'if (base == 0 && ' + m.group(2).replace('base + ', '') + ') {   // the first chunk, steady form\n' + first
+    return text[:m.start()] + block + indent + '} else ' + text[m.start() + len(indent):]
+
+def carryrow(text):
+    """The row's sequence value carried from a chunk's last step into the next chunk's first (the same clamped row),
+    instead of loaded again at the chunk's start."""
+    text, n = re.subn(r'\n *int row_a = __ldg\(&f\.a\[[^\n]*\n', '\n', text)
+    assert n >= 2
+    text, n = re.subn(r'(\n( *)int room = 0;[^\n]*\n)', r'\1\2int row_a = __ldg(&f.a[0]);   // my first row (every lane starts above or at row 0)\n', text)
+    assert n == 1
+    return text
+
+def midwindow(text):
+    """The next window's edge words loaded after 16 of a steady chunk's 32 steps, into a register a lane, and taken at
+    the next window where their ready tags match (else the poll as before)."""
+    m = re.search(r'do \{ (word\d+) = fg::load_relaxed_gpu\(&tokens\[(.*?)\]\); \} while \(\(\1 >> 32\) != (.*?)\);   // the value', text)
+    word, address, tag = m.group(1), m.group(2), m.group(3)
+    text = text.replace(f'fg::u64 {word};\n', f'fg::u64 {word} = row == pre_row ? pre : 0;\n', 1)
+    text = text.replace(m.group(0), f'while (({word} >> 32) != {tag}) {{ {word} = fg::load_relaxed_gpu(&tokens[{address}]); }}   // the value', 1)
+    text, n = re.subn(r'(\n( *)int room = 0;[^\n]*\n)', r'\1\2fg::u64 pre = 0; int pre_row = -2;   // the next window\'s word of my row, loaded ahead\n', text)
+    assert n == 1
+    last = re.search(r'const int last = min\(base \+ 31, (\d+)\);', text).group(1)
+    addr = address.replace('((row) & ', '((nr) & ').replace('+ slot)', '+ 0)')
+    m = STEADY_IF.search(text)
+    loop_at = text.index('#pragma unroll 8', m.end())
+    indent = text[text.rindex('\n', 0, loop_at) + 1:loop_at]
+    head = 'for (int k = 0; k < 32; k++) {'
+    start = text.index(head, loop_at)
+    close = '\n' + indent + '}\n'
+    end = text.index(close, start)
+    body = text[start + len(head):end]
+    pre = (indent + 'if (band > 0) {   // the next window\'s row of mine, asked for while the second half computes\n'
+           + indent + f'    const int nr = base + 32 + lane;\n'
+           + indent + f'    if (nr <= {last}) {{ pre = fg::load_relaxed_gpu(&tokens[{addr}]); pre_row = nr; }}\n'
+           + indent + '}\n')
+    new = ('for (int k = 0; k < 16; k++) {' + body + close + pre + indent + '#pragma unroll 8\n'
+           + indent + 'for (int k = 16; k < 32; k++) {' + body + close)
+    return text[:start] + new + text[end + len(close):]
+
+def steady_block(text):
+    """The steady chunk's branch: (start, stop) of its body."""
+    m = STEADY_IF.search(text)
+    start = m.end() + 1
+    return start, text.index('\n' + m.group(1) + '} else {\n', start) + 1
+
+def edgerow(text):
+    """The steady steps read the left band's edge at lane 0's row (k + 1 into the window), the only lane that uses it:
+    a constant offset a step, no clamp of each lane's own row."""
+    start, stop = steady_block(text)
+    body, n = re.subn(r's_edge_(\w+)\[warp\]\[min\(lane \* \d+ \+ 0, 0\)\]\[min\(max\(i - (\d) - wb, 0\), 32\)\]',
+                      lambda m: f's_edge_{m.group(1)}[warp][0][k + 1 - {m.group(2)}]', text[start:stop])
+    assert n > 0
+    return text[:start] + body + text[stop:]
+
+def noclamp(text):
+    """The steady steps load the next row's sequence value without a clamp (a steady chunk's rows lie in the domain)."""
+    start, stop = steady_block(text)
+    body, n = re.subn(r'__ldg\(&f\.a\[min\(i \+ 1, \d+\)\]\)', '__ldg(&f.a[i + 1])', text[start:stop])
+    assert n == 1
+    return text[:start] + body + text[stop:]
+
+def ringshift(text):
+    """The edge ring's slot of row r is (r + 31) mod 512 (31: the lane that stores the edge), so that a steady chunk's
+    32 edge words lie in one run of slots with one lap tag: the steps store at a pointer and tag set once a chunk."""
+    text, n = re.subn(r'\(\(row\) & 511\)', '((row + 31) & 511)', text)
+    assert n >= 1
+    text = text.replace('(unsigned) (row) / 512u', '(unsigned) (row + 31) / 512u')
+    start, stop = steady_block(text)
+    body = text[start:stop]
+    store = re.search(r'&tokens\[(.*?) \* 512 \+ \(\(i\) & 511\)\], \(\(fg::u64\) \(\(int\) \(\(unsigned\) \(i\) / 512u\) \+ 1\) << 32\) \| ', body)
+    prefix = store.group(1)
+    body = body.replace(store.group(0), '&tok_chunk[k], tag_chunk | ')
+    at = body.index('#pragma unroll 8')
+    indent = body[body.rindex('\n', 0, at) + 1:at]
+    decl = (f'fg::u64* const tok_chunk = &tokens[{prefix} * 512 + ((base - lane + 31) & 511)];   // this chunk\'s edge words, one run of slots\n'
+            + indent + 'const fg::u64 tag_chunk = (fg::u64) ((int) ((unsigned) (base - lane + 31) / 512u) + 1) << 32;   // and their lap\n' + indent)
+    body = body[:at] + decl + body[at:]
+    text = text[:start] + body + text[stop:]
+    text, n = re.subn(r'\(\(i\) & 511\)\], \(\(fg::u64\) \(\(int\) \(\(unsigned\) \(i\) / 512u\)',
+                      '((i + 31) & 511)], ((fg::u64) ((int) ((unsigned) (i + 31) / 512u)', text)
+    assert n >= 1
+    return text
+
+def profile128(text):
+    """The query profile laid out [row][column / 4][lane][4], so that a step loads a lane's columns four at a time
+    (one 16-byte shared load for four columns, conflict-free: eight lanes cover 128 bytes)."""
+    w = columns(text)
+    assert w % 4 == 0
+    q = w // 4
+    text, n = re.subn(r'(p_\w+)\[\(x \* %d \+ (\d+)\) \* 32 \+ lane\] = ' % w,
+                      lambda m: f'{m.group(1)}[((x * {q} + {int(m.group(2)) // 4}) * 32 + lane) * 4 + {int(m.group(2)) % 4}] = ', text)
+    assert n == w
+    load = re.compile(r'(p_\w+)\[\((k\d+) \* %d \+ (\d+)\) \* 32 \+ lane\]' % w)
+    lines = text.split('\n')
+    out = []
+    for line in lines:
+        m = re.match(r'( *)const int (k\d+) = fg::table_index\(', line)
+        out.append(line)
+        if m:
+            k = m.group(2)
+            table = next(load.search(l).group(1) for l in lines if load.search(l) and load.search(l).group(2) == k)
+            for g in range(q):
+                out.append(m.group(1) + f'const int4 pq_{k}_{g} = *(const int4*) &{table}[(({k} * {q} + {g}) * 32 + lane) * 4];   // my columns {4 * g} to {4 * g + 3}')
+    text = '\n'.join(out)
+    text = load.sub(lambda m: f'pq_{m.group(2)}_{int(m.group(3)) // 4}.{"xyzw"[int(m.group(3)) % 4]}', text)
+    return text
+
+def bias(text):
+    """needleman-wunsch's score held as G = H + penalty (i + j): its gap terms become 0 (a cell is max(diag + s + 2
+    penalty, up, west): two operations and no subtraction), the profile holds s + 2 penalty, the halo reads add the
+    bias and the kept value takes it off."""
+    text, n = re.subn(r'(p_\w+\[[^\n]*\] = s_table_\w+\[x \* \d+ \+ t\]);', r'\1 + 2 * p.penalty;', text)
+    assert n > 0
+    text, n = re.subn(r'const int (v\d+) = fg::sub\((r\d+), p\.penalty\);', r'const int \1 = \2;', text)
+    assert n > 0
+    text, n = re.subn(r'__viaddmax_s32\((\w+), fg::neg\(p\.penalty\), (v\d+)\)', r'max(\1, \2)', text)
+    assert n > 0
+    # halo reads: f.score[(row + 1) * W + (col + 1)] for row -1 and above, f.score[W + row + (col + 1)] for the column
+    def hrow(m):
+        row, col = m.group(1), m.group(2)
+        return f'(f.score[(long long) ({row} + 1) * 65537 + ({col} + 1)] + p.penalty * ({row} + {col}))'
+    text, n1 = re.subn(r'f\.score\[\(long long\) \(([^\[\]]*?) \+ 1\) \* 65537 \+ \(([^\[\]]*?) \+ 1\)\]', hrow, text)
+    m = re.search(r'f\.score\[row < 0 \? \(long long\) \(row \+ 1\) \* 65537 \+ \((.*?) \+ 1\) : 65537 \+ \(long long\) \(row\) \* 1 \+ \((.*?) \+ 1\)\]', text)
+    assert m, 'no halo window read'
+    text = text.replace(m.group(0), m.group(0) + f' + p.penalty * (row + {m.group(1)})')
+    def kept(m):
+        return f'if (i >= 65535 && {m.group(1)} >= 65535) kept_score[{m.group(2)}] = {m.group(3)} - p.penalty * (i + {m.group(1)});'
+    text, n = re.subn(r'if \(i >= 65535 && (\(?j(?: \+ \d+)?\)?) >= 65535\) kept_score\[(.*?)\] = (v\d+);', kept, text)
+    assert n > 0 and n1 > 0, (n, n1)
+    return text
+
 def main(src, kind, dst):
     text = open(src).read()
     if kind == 'profile':
@@ -323,7 +480,7 @@ def main(src, kind, dst):
     elif kind in ('backoff', 'unroll4', 'unroll16', 'unroll32'):
         for rewrite in nw_variants().KINDS[kind]:
             text = rewrite(text)
-    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen') for k in kind.split('+')):
+    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen', 'firstfast', 'carryrow', 'midwindow', 'edgerow', 'noclamp', 'ringshift', 'profile128', 'bias') for k in kind.split('+')):
         for k in kind.split('+'):
             text = globals()[k](text)
     elif kind == 'prefetch':
