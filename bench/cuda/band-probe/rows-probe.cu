@@ -6,10 +6,13 @@
 //   BRANCHY  lane 0's edge read, the edge store and the table's bounds check as branches (the error word written in the
 //            step), or as selects, one predicated store and a flag written at the band's end
 //   WARPS    bands a block (band = block x WARPS + warp): neighbouring bands on one SM or spread
+//   SPREAD   with WARPS > 1, band = warp x blocks + block: a block's bands far apart on the chain
+//   SLEEP    nanoseconds a waiting lane sleeps after each failed poll (0: it spins)
 // Every configuration's final score is checked against a CPU run of the same recurrence; the time is the median of 9
 // launches after 3 (CUDA events). Built with
 //   nvcc -O3 -arch=sm_90 -I DIR_OF_finegrain.cuh rows-probe.cu -o rows && ./rows 65536 65536
-// and run with the sizes (rows, columns; columns a multiple of 32 C, rows of R).
+// and run with the sizes (rows, columns; columns a multiple of 32 C, rows of R); a third argument 2 runs the set on
+// block placement and sleeping polls instead of the first set.
 #include "finegrain.cuh"
 #include <algorithm>
 #include <cstdio>
@@ -99,7 +102,7 @@ __device__ __forceinline__ void step(int s, int lane, int band, int bands, int n
 }
 
 // WARPS: bands a block, a warp each (band = block x WARPS + warp), so that neighbouring bands share an SM or not.
-template <int R, int C, bool BRANCHY, int WARPS>
+template <int R, int C, bool BRANCHY, int WARPS, bool SPREAD, int SLEEP>
 __global__ void __launch_bounds__(32 * WARPS) bands_kernel(const int* a, const int* b, const int* table, int n, int m, int g,
                                                    u64* tokens, int* freed, int* out, int* error) {
     extern __shared__ int smem[];
@@ -107,7 +110,7 @@ __global__ void __launch_bounds__(32 * WARPS) bands_kernel(const int* a, const i
     int* const prof = smem + warp * (24 * C * 32 + 32 * R + 1);   // [24][C][32]: my band's query profile
     int* const edge = prof + 24 * C * 32;    // [32 R + 1]: the left band's edge for a chunk's rows
     const int bands = m / (32 * C);
-    const int band = blockIdx.x * WARPS + warp;
+    const int band = SPREAD ? warp * gridDim.x + blockIdx.x : blockIdx.x * WARPS + warp;
     const int j = band * 32 * C + lane * C;
     for (int c = 0; c < C; c++) {
         const int t = b[j + c];
@@ -137,8 +140,11 @@ __global__ void __launch_bounds__(32 * WARPS) bands_kernel(const int* a, const i
             else {
                 u64 w;
                 long long spins = 0;
-                do { w = fg::load_relaxed_gpu(&tokens[(long long) (band - 1) * RING + (row & (RING - 1))]); }
-                while ((w >> 32) != (u64) (row / RING + 1) && ++spins < SPIN_LIMIT);
+                while (true) {
+                    w = fg::load_relaxed_gpu(&tokens[(long long) (band - 1) * RING + (row & (RING - 1))]);
+                    if ((w >> 32) == (u64) (row / RING + 1) || ++spins >= SPIN_LIMIT) break;
+                    if (SLEEP) __nanosleep(SLEEP);
+                }
                 if (spins >= SPIN_LIMIT) *error = 2;
                 v = (int) (unsigned) w;
             }
@@ -174,14 +180,14 @@ __global__ void __launch_bounds__(32 * WARPS) bands_kernel(const int* a, const i
 
 struct Inputs { int *a, *b, *table; int n, m, g; };
 
-template <int R, int C, bool BRANCHY, int WARPS = 1>
+template <int R, int C, bool BRANCHY, int WARPS = 1, bool SPREAD = false, int SLEEP = 0>
 void run(const Inputs& in, int expected) {
     const int bands = in.m / (32 * C);
     if (in.m % (32 * C) != 0 || in.n % R != 0) { printf("R=%d C=%d: sizes not a multiple, skipped\n", R, C); return; }
     const size_t smem = WARPS * (24 * C * 32 + 32 * R + 1) * sizeof(int);
-    CK(cudaFuncSetAttribute(bands_kernel<R, C, BRANCHY, WARPS>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    CK(cudaFuncSetAttribute(bands_kernel<R, C, BRANCHY, WARPS, SPREAD, SLEEP>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
     int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bands_kernel<R, C, BRANCHY, WARPS>, 32 * WARPS, smem));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bands_kernel<R, C, BRANCHY, WARPS, SPREAD, SLEEP>, 32 * WARPS, smem));
     int sms = 0;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     if ((long long) per_sm * sms * WARPS < bands) { printf("R=%d C=%d: %d bands not all resident, skipped\n", R, C, bands); return; }
@@ -200,7 +206,7 @@ void run(const Inputs& in, int expected) {
         CK(cudaMemset(out, 0, sizeof(int)));
         CK(cudaMemset(error, 0, sizeof(int)));
         cudaEventRecord(e0);
-        bands_kernel<R, C, BRANCHY, WARPS><<<bands / WARPS, 32 * WARPS, smem>>>(in.a, in.b, in.table, in.n, in.m, in.g, tokens, freed, out, error);
+        bands_kernel<R, C, BRANCHY, WARPS, SPREAD, SLEEP><<<bands / WARPS, 32 * WARPS, smem>>>(in.a, in.b, in.table, in.n, in.m, in.g, tokens, freed, out, error);
         cudaEventRecord(e1);
         CK(cudaEventSynchronize(e1));
         float ms;
@@ -212,8 +218,8 @@ void run(const Inputs& in, int expected) {
     }
     std::sort(times.begin(), times.end());
     const double med = times.empty() ? 0 : times[times.size() / 2];
-    printf("R=%d C=%-2d %d warp(s) a block %s %4d bands  median %8.3f ms  min %8.3f  %7.1f G cells/s  score %d %s  error %d\n", R, C, WARPS,
-           BRANCHY ? "branches" : "selects ", bands, med, times.empty() ? 0 : times[0],
+    printf("R=%d C=%-2d %d warp(s) a block%s sleep %3d %s %4d bands  median %8.3f ms  min %8.3f  %7.1f G cells/s  score %d %s  error %d\n", R, C, WARPS,
+           SPREAD ? " (spread)" : "", SLEEP, BRANCHY ? "branches" : "selects ", bands, med, times.empty() ? 0 : times[0],
            (double) in.n * in.m / med / 1e6, score, score == expected ? "verified" : "WRONG", err);
     cudaFree(tokens); cudaFree(freed); cudaFree(out); cudaFree(error);
 }
@@ -245,6 +251,18 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(in.a, a.data(), n * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(in.b, b.data(), m * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(in.table, table.data(), 576 * 4, cudaMemcpyHostToDevice));
+    if (argc > 3 && atoi(argv[3]) == 2) {   // where a block's bands sit on the chain, and polls that sleep
+        run<1, 8, false>(in, expected);
+        run<1, 8, false, 2>(in, expected);
+        run<1, 8, false, 2, true>(in, expected);
+        run<1, 8, false, 1, false, 100>(in, expected);
+        run<1, 8, false, 2, false, 100>(in, expected);
+        run<1, 4, false>(in, expected);
+        run<1, 4, false, 4>(in, expected);
+        run<1, 4, false, 4, true>(in, expected);
+        run<1, 4, false, 4, false, 100>(in, expected);
+        return 0;
+    }
     run<1, 8, true>(in, expected);
     run<1, 8, false>(in, expected);
     run<2, 8, true>(in, expected);

@@ -47,6 +47,8 @@ measure what a change to the generator would buy before making it. KIND:
             words at a pointer and a lap tag set once a chunk
   profile128  the query profile laid out four columns a lane side by side, loaded 16 bytes at a time
   bias      needleman-wunsch's score held as H + penalty (i + j): a cell is max(diag + s + 2 penalty, up, west)
+  colbest   a reduction with its position kept per column of a lane in the steady steps (best and first row: a compare
+            and two selects a cell), merged into the lane's best at the band's end
   Kinds join with '+' (applied left to right) where the dispatch lists them."""
 import re
 import sys
@@ -379,6 +381,29 @@ def bias(text):
     assert n > 0 and n1 > 0, (n, n1)
     return text
 
+def colbest(text):
+    """A reduction with its position kept per column of a lane in the steady steps: the column's best value and the
+    row that first held it (a compare and two selects a cell, no branch and no 64-bit position), merged into the lane's
+    best at the band's end with the first-point rule (row, then column)."""
+    start, stop = steady_block(text)
+    body = text[start:stop]
+    red = re.compile(r'if \((red_\w+)_at < 0 \|\| (v\d+) > \1\) \{ \1 = \2; \1_at = \(long long\) i \* (\d+) \+ (\(?j(?: \+ (\d+))?\)?); \}')
+    found = list(red.finditer(body))
+    assert found
+    name, width = found[0].group(1), found[0].group(3)
+    cols = []
+    def sub(m):
+        c = int(m.group(5) or 0)
+        cols.append((c, m.group(4)))
+        return f'{{ const bool better = {m.group(2)} > cb{c}; cb{c} = better ? {m.group(2)} : cb{c}; cr{c} = better ? i : cr{c}; }}'
+    body = red.sub(sub, body)
+    text = text[:start] + body + text[stop:]
+    decl = re.search(r'\n( *)long long ' + name + r'_at = -1;[^\n]*\n', text)
+    text = text[:decl.end()] + ''.join(f'{decl.group(1)}int cb{c} = INT_MIN, cr{c} = -1;   // column {c}: its best in the steady steps and the row that first held it\n' for c, _ in cols) + text[decl.end():]
+    end = re.search(r'\n( *)// the band\'s [^\n]*\n', text)
+    merge = ''.join(f'{end.group(1)}if (cr{c} >= 0) {{ const long long at = (long long) cr{c} * {width} + {col}; if ({name}_at < 0 || cb{c} > {name} || (cb{c} == {name} && at < {name}_at)) {{ {name} = cb{c}; {name}_at = at; }} }}\n' for c, col in cols)
+    return text[:end.start() + 1] + merge + text[end.start() + 1:]
+
 def main(src, kind, dst):
     text = open(src).read()
     if kind == 'profile':
@@ -480,7 +505,7 @@ def main(src, kind, dst):
     elif kind in ('backoff', 'unroll4', 'unroll16', 'unroll32'):
         for rewrite in nw_variants().KINDS[kind]:
             text = rewrite(text)
-    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen', 'firstfast', 'carryrow', 'midwindow', 'edgerow', 'noclamp', 'ringshift', 'profile128', 'bias') for k in kind.split('+')):
+    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen', 'firstfast', 'carryrow', 'midwindow', 'edgerow', 'noclamp', 'ringshift', 'profile128', 'bias', 'colbest') for k in kind.split('+')):
         for k in kind.split('+'):
             text = globals()[k](text)
     elif kind == 'prefetch':
