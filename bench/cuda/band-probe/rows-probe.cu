@@ -8,6 +8,7 @@
 //   WARPS    bands a block (band = block x WARPS + warp): neighbouring bands on one SM or spread
 //   SPREAD   with WARPS > 1, band = warp x blocks + block: a block's bands far apart on the chain
 //   SLEEP    nanoseconds a waiting lane sleeps after each failed poll (0: it spins)
+//   BOUND    the kernel's __launch_bounds__ (32 WARPS unless given)
 // Every configuration's final score is checked against a CPU run of the same recurrence; the time is the median of 9
 // launches after 3 (CUDA events). Built with
 //   nvcc -O3 -arch=sm_90 -I DIR_OF_finegrain.cuh rows-probe.cu -o rows && ./rows 65536 65536
@@ -102,8 +103,8 @@ __device__ __forceinline__ void step(int s, int lane, int band, int bands, int n
 }
 
 // WARPS: bands a block, a warp each (band = block x WARPS + warp), so that neighbouring bands share an SM or not.
-template <int R, int C, bool BRANCHY, int WARPS, bool SPREAD, int SLEEP>
-__global__ void __launch_bounds__(32 * WARPS) bands_kernel(const int* a, const int* b, const int* table, int n, int m, int g,
+template <int R, int C, bool BRANCHY, int WARPS, bool SPREAD, int SLEEP, int BOUND>
+__global__ void __launch_bounds__(BOUND) bands_kernel(const int* a, const int* b, const int* table, int n, int m, int g,
                                                    u64* tokens, int* freed, int* out, int* error) {
     extern __shared__ int smem[];
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -180,14 +181,14 @@ __global__ void __launch_bounds__(32 * WARPS) bands_kernel(const int* a, const i
 
 struct Inputs { int *a, *b, *table; int n, m, g; };
 
-template <int R, int C, bool BRANCHY, int WARPS = 1, bool SPREAD = false, int SLEEP = 0>
+template <int R, int C, bool BRANCHY, int WARPS = 1, bool SPREAD = false, int SLEEP = 0, int BOUND = 32 * WARPS>
 void run(const Inputs& in, int expected) {
     const int bands = in.m / (32 * C);
     if (in.m % (32 * C) != 0 || in.n % R != 0) { printf("R=%d C=%d: sizes not a multiple, skipped\n", R, C); return; }
     const size_t smem = WARPS * (24 * C * 32 + 32 * R + 1) * sizeof(int);
-    CK(cudaFuncSetAttribute(bands_kernel<R, C, BRANCHY, WARPS, SPREAD, SLEEP>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    CK(cudaFuncSetAttribute(bands_kernel<R, C, BRANCHY, WARPS, SPREAD, SLEEP, BOUND>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
     int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bands_kernel<R, C, BRANCHY, WARPS, SPREAD, SLEEP>, 32 * WARPS, smem));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bands_kernel<R, C, BRANCHY, WARPS, SPREAD, SLEEP, BOUND>, 32 * WARPS, smem));
     int sms = 0;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     if ((long long) per_sm * sms * WARPS < bands) { printf("R=%d C=%d: %d bands not all resident, skipped\n", R, C, bands); return; }
@@ -206,7 +207,7 @@ void run(const Inputs& in, int expected) {
         CK(cudaMemset(out, 0, sizeof(int)));
         CK(cudaMemset(error, 0, sizeof(int)));
         cudaEventRecord(e0);
-        bands_kernel<R, C, BRANCHY, WARPS, SPREAD, SLEEP><<<bands / WARPS, 32 * WARPS, smem>>>(in.a, in.b, in.table, in.n, in.m, in.g, tokens, freed, out, error);
+        bands_kernel<R, C, BRANCHY, WARPS, SPREAD, SLEEP, BOUND><<<bands / WARPS, 32 * WARPS, smem>>>(in.a, in.b, in.table, in.n, in.m, in.g, tokens, freed, out, error);
         cudaEventRecord(e1);
         CK(cudaEventSynchronize(e1));
         float ms;
@@ -218,8 +219,8 @@ void run(const Inputs& in, int expected) {
     }
     std::sort(times.begin(), times.end());
     const double med = times.empty() ? 0 : times[times.size() / 2];
-    printf("R=%d C=%-2d %d warp(s) a block%s sleep %3d %s %4d bands  median %8.3f ms  min %8.3f  %7.1f G cells/s  score %d %s  error %d\n", R, C, WARPS,
-           SPREAD ? " (spread)" : "", SLEEP, BRANCHY ? "branches" : "selects ", bands, med, times.empty() ? 0 : times[0],
+    printf("R=%d C=%-2d %d warp(s) a block%s bound %3d sleep %3d %s %4d bands  median %8.3f ms  min %8.3f  %7.1f G cells/s  score %d %s  error %d\n", R, C, WARPS,
+           SPREAD ? " (spread)" : "", BOUND, SLEEP, BRANCHY ? "branches" : "selects ", bands, med, times.empty() ? 0 : times[0],
            (double) in.n * in.m / med / 1e6, score, score == expected ? "verified" : "WRONG", err);
     cudaFree(tokens); cudaFree(freed); cudaFree(out); cudaFree(error);
 }
@@ -261,6 +262,7 @@ int main(int argc, char** argv) {
         run<1, 4, false, 4>(in, expected);
         run<1, 4, false, 4, true>(in, expected);
         run<1, 4, false, 4, false, 100>(in, expected);
+        run<1, 8, false, 1, false, 0, 64>(in, expected);   // one warp a block, compiled for blocks of two
         return 0;
     }
     run<1, 8, true>(in, expected);
