@@ -107,7 +107,7 @@ template <int R, int C, bool BRANCHY, int WARPS, bool SPREAD, int SLEEP, int BOU
 __global__ void __launch_bounds__(BOUND) bands_kernel(const int* a, const int* b, const int* table, int n, int m, int g,
                                                    u64* tokens, int* freed, int* out, int* error) {
     extern __shared__ int smem[];
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int lane = threadIdx.x % 32, warp = WARPS == 1 ? 0 : threadIdx.x / 32;
     int* const prof = smem + warp * (24 * C * 32 + 32 * R + 1);   // [24][C][32]: my band's query profile
     int* const edge = prof + 24 * C * 32;    // [32 R + 1]: the left band's edge for a chunk's rows
     const int bands = m / (32 * C);
@@ -263,6 +263,7 @@ int main(int argc, char** argv) {
         run<1, 4, false, 4, true>(in, expected);
         run<1, 4, false, 4, false, 100>(in, expected);
         run<1, 8, false, 1, false, 0, 64>(in, expected);   // one warp a block, compiled for blocks of two
+        run<1, 8, false, 1, false, 0, 1024>(in, expected);
         return 0;
     }
     run<1, 8, true>(in, expected);
