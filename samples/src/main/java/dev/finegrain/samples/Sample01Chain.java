@@ -47,10 +47,10 @@ public final class Sample01Chain {
     }
 
     public static LibraryKernel entry() {
-        return new LibraryKernel(definition(), "seed 001's validation chain A[i+32] = A[i] + f(i) over 16 warps",
+        return new LibraryKernel(definition(), "Li et al.'s tiny-lock validation chain A[i+32] = A[i] + f(i) over 16 warps",
                 "The validation kernel of the tiny-lock paper (Listing 10): element i waits for element i-32, one warp "
                         + "earlier, then adds an independent computation of i (work rounds of a hash; work = 0 gives the "
-                        + "paper's f(i) = i). At n = 512 it is 16 warps in a chain, the setting of seed 001 Tables 1 and 2, "
+                        + "paper's f(i) = i). At n = 512 it is 16 warps in a chain, the setting of Li et al.'s Tables 1 and 2, "
                         + "where each mechanism's cost per synchronisation shows directly.",
                 Sample01Chain::inputs, List.of(new int[] {512}, new int[] {4096}));
     }

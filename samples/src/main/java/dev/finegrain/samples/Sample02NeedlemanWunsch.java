@@ -84,7 +84,7 @@ public final class Sample02NeedlemanWunsch {
         return new LibraryKernel(definition(), "global sequence alignment, Rodinia's needle (BLOSUM62, penalty 10)",
                 "Needleman-Wunsch fills a score matrix where each cell takes the best of its north-west neighbour plus "
                         + "the BLOSUM62 score of the residue pair, or its north or west neighbour minus a gap penalty of 10. "
-                        + "It is the 2D wavefront of seed 001 §6 and Table 3: three reads per cell, of which the north-west "
+                        + "It is the 2D wavefront of Li et al.'s §6 and Table 3: three reads per cell, of which the north-west "
                         + "one is implied by the other two, so dataflow needs two channels per cell.",
                 Sample02NeedlemanWunsch::inputs, List.of(new int[] {64, 64}, new int[] {256, 256}, new int[] {512, 512}));
     }

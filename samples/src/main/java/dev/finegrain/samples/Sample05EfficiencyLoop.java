@@ -54,8 +54,8 @@ public final class Sample05EfficiencyLoop {
     }
 
     public static LibraryKernel entry() {
-        return new LibraryKernel(definition(), "seed 003's efficiency loop: a serial chain plus 'work' rounds of independent work",
-                "Each link adds to its predecessor a value computed independently: work rounds (1 to 128 in seed 003) of a "
+        return new LibraryKernel(definition(), "Tullsen et al.'s efficiency loop: a serial chain plus 'work' rounds of independent work",
+                "Each link adds to its predecessor a value computed independently: work rounds (1 to 128 in Tullsen et al.) of a "
                         + "load, a floating-point multiply and an add. The serial part is one add per link; the parallel "
                         + "part grows with work, which sets the break-even point where synchronising threads pays off.",
                 Sample05EfficiencyLoop::inputs, List.of(new int[] {1024}, new int[] {4096}));

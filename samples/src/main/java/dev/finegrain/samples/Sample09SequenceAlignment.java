@@ -105,7 +105,7 @@ public final class Sample09SequenceAlignment {
 
     public static LibraryKernel needlemanWunschEntry() {
         return new LibraryKernel(needlemanWunsch(), "Needleman-Wunsch over two residue sequences and the BLOSUM62 table",
-                "Sample 2's global alignment as a user holds it: residue a[i] of one sequence and b[j] of the other, "
+                "needleman-wunsch's global alignment as a user holds it: residue a[i] of one sequence and b[j] of the other, "
                         + "scored by a lookup in BLOSUM62 (24 x 24), so the inputs are n + m values instead of an n x m "
                         + "matrix. It keeps the global score alone (the last cell), sample 2's for the same draws.",
                 Sample09SequenceAlignment::needlemanWunschInputs, List.of(new int[] {64, 64}, new int[] {256, 256}, new int[] {512, 512}));
@@ -113,7 +113,7 @@ public final class Sample09SequenceAlignment {
 
     public static LibraryKernel smithWatermanEntry() {
         return new LibraryKernel(smithWaterman(), "Smith-Waterman over two DNA strands and a 4 x 4 similarity table",
-                "Sample 3's local alignment as a user holds it: bases a[i] and b[j], scored by a lookup in a 4 x 4 table "
+                "smith-waterman's local alignment as a user holds it: bases a[i] and b[j], scored by a lookup in a 4 x 4 table "
                         + "(match 3, mismatch -3). It keeps the last row and gives the best score with the cell where it is "
                         + "reached, sample 3's for the same draws.",
                 Sample09SequenceAlignment::smithWatermanInputs, List.of(new int[] {64, 64}, new int[] {256, 256}));

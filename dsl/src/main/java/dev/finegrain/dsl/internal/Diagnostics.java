@@ -155,10 +155,15 @@ public final class Diagnostics {
                 "use the accumulator only inside the body it was passed to", site);
     }
 
+    /** A count and its noun, singular for one: "1 offset", "2 dimensions". */
+    static String count(int count, String noun) {
+        return count + " " + noun + (count == 1 ? "" : "s");
+    }
+
     // ---- reads and boundaries ----------------------------------------------------------------------------
 
     public static KernelDefinitionException offsetRank(String where, String read, int given, int rank, CallSite site) {
-        return error(where, "read " + read + " gives " + given + " offsets but the domain has " + rank + " dimensions",
+        return error(where, "read " + read + " gives " + count(given, "offset") + " but the domain has " + count(rank, "dimension"),
                 "give one offset per dimension", site);
     }
 
@@ -225,8 +230,8 @@ public final class Diagnostics {
     }
 
     public static KernelDefinitionException channelRank(String kernel, String producer, String consumer, int given, int rank, CallSite site) {
-        return error(inKernel(kernel), "channel " + producer + " -> " + consumer + " has a distance of " + given
-                + " components but the domain has " + rank + " dimensions", "give one component per dimension", site);
+        return error(inKernel(kernel), "channel " + producer + " -> " + consumer + " has a distance of " + count(given, "component")
+                + " but the domain has " + count(rank, "dimension"), "give one component per dimension", site);
     }
 
     public static KernelDefinitionException overrideMatchesNoRead(String kernel, ChannelOverride override) {

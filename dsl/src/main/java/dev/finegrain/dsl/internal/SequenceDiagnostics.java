@@ -38,7 +38,7 @@ public final class SequenceDiagnostics {
 
     public static KernelDefinitionException sequenceOffsetCount(String where, String read, int given, String field, List<String> along,
                                                                 CallSite site) {
-        return error(where, "read " + read + " gives " + given + " offsets but input '" + field + "' is a sequence along "
+        return error(where, "read " + read + " gives " + Diagnostics.count(given, "offset") + " but input '" + field + "' is a sequence along "
                 + String.join(", ", along), "give one offset per dimension it spans (" + along.size() + ")", site);
     }
 

@@ -353,7 +353,7 @@ class KernelRulesTest {
 
     @Test
     void rejectsAReadWithTheWrongNumberOfOffsets() {
-        assertRejected("kernel 'nw', actor 'cell': read score@(-1) gives 1 offsets but the domain has 2 dimensions; give one offset per dimension",
+        assertRejected("kernel 'nw', actor 'cell': read score@(-1) gives 1 offset but the domain has 2 dimensions; give one offset per dimension",
                 () -> nw().actor("cell", "score", a -> a.read("score", -1)).build());
     }
 
@@ -395,7 +395,7 @@ class KernelRulesTest {
 
     @Test
     void rejectsAnExplicitChannelOfTheWrongRank() {
-        assertRejected("kernel 'nw': channel cell -> cell has a distance of 1 components but the domain has 2 dimensions; give one component per dimension",
+        assertRejected("kernel 'nw': channel cell -> cell has a distance of 1 component but the domain has 2 dimensions; give one component per dimension",
                 () -> nwWithCell().channel("cell", "cell", 1).build());
     }
 

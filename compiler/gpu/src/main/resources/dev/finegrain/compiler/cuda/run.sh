@@ -65,5 +65,6 @@ verified="$(grep -c '"status": "verified"' results.jsonl)"
 no_gpu="$(grep -c 'no CUDA GPU' results.jsonl)"
 echo "run.sh: wrote results.json, $verified of $(wc -l <results.jsonl) rows verified" >&2
 if [[ "$no_gpu" -gt 0 ]]; then
-  echo "run.sh: $no_gpu rows were built but not run: this machine has no CUDA GPU; run the bundle where one is" >&2
+  if [[ "$no_gpu" -eq 1 ]]; then were="1 row was"; else were="$no_gpu rows were"; fi
+  echo "run.sh: $were built but not run: this machine has no CUDA GPU; run the bundle where one is" >&2
 fi

@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
  * worker's independent work beside the others') and {@code lock-dataflow} on one thread (the serial loop: one worker
  * awaits no token). With {@code --doc FILE} it writes the points beside the seed's as a Markdown page.
  */
-@Command(name = "breakeven", description = "Seed 003's metric: the least work per synchronisation (a param) at which the"
+@Command(name = "breakeven", description = "Tullsen et al.'s break-even metric: the least work per synchronisation (a param) at which the"
         + " threaded variant beats the single-thread one, per mechanism, every probe verified.")
 final class BreakevenCommand extends CatalogCommand implements Callable<Integer> {
 
@@ -121,7 +121,7 @@ final class BreakevenCommand extends CatalogCommand implements Callable<Integer>
             throw new UsageException("--repeats " + repeats + " is out of range; use 1 to 100");
         }
         if (kernel.kernel().rank() != 1) {
-            throw new UsageException("kernel '" + kernelName + "' has " + kernel.kernel().rank() + " dimensions; seed 003's"
+            throw new UsageException("kernel '" + kernelName + "' has " + kernel.kernel().rank() + " dimensions; Tullsen et al.'s"
                     + " efficiency loop is a chain of one dimension (an interleaved lock-dataflow changes where a chain runs)");
         }
         int[] sizes = size == null ? kernel.defaultSizes().getFirst() : CliValues.size(size, kernel.kernel());

@@ -67,7 +67,8 @@ final class CliValues {
         }
         if (extents.length != rank) {
             throw new UsageException("size '" + text + "' has " + extents.length + " extents but kernel '" + kernel
-                    + "' has " + rank + " dimensions; give N or " + rank + " extents joined by 'x'");
+                    + "' has " + dev.finegrain.compiler.backend.gpu.Plural.of(rank, "dimension")
+                    + (rank == 1 ? "; give one extent N" : "; give N or " + rank + " extents joined by 'x'"));
         }
         // arrays are int-indexed (2^30 points, with room for halos), but a kernel that keeps its state fields in part and
         // reads sequences holds none over the domain where a run folds them: its size is refused only for what it holds
@@ -194,6 +195,12 @@ final class CliValues {
         }
         return line.toString();
     }
+
+    /** The schedules compare and export run when none are asked for, as the help spells them ({@link #allSchedules}). */
+    static final String DEFAULT_SCHEDULES = "wavefront,lock-dataflow,lock-dataflow:persistent,data-parallel,dynamic-dataflow";
+
+    /** The backends compare runs when none are asked for, as the help spells them ({@code Backends.available()}). */
+    static final String DEFAULT_BACKENDS = "reference,jvm";
 
     static List<Schedule> allSchedules() {
         return List.of(new Schedule.Wavefront(), new Schedule.LockDataflow(), new Schedule.LockDataflow().persistent(),

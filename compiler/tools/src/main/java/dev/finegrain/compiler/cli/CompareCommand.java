@@ -10,6 +10,7 @@ import dev.finegrain.compiler.compare.MechanismChoice;
 import dev.finegrain.compiler.compare.OutputFolder;
 import dev.finegrain.compiler.compare.ReportCharts;
 import dev.finegrain.compiler.compare.ReportWriter;
+import dev.finegrain.compiler.compare.ReportVerdicts;
 import dev.finegrain.compiler.compare.ResultFormat;
 import dev.finegrain.compiler.compare.ResultRow;
 import dev.finegrain.compiler.compare.Shard;
@@ -39,10 +40,10 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--sizes", paramLabel = "N,...", description = "sizes, each N or NxM, separated by commas (default: the kernel's)")
     String sizes;
 
-    @Option(names = "--schedules", paramLabel = "S,...", description = "default: wavefront,lock-dataflow,lock-dataflow:persistent,data-parallel")
+    @Option(names = "--schedules", paramLabel = "S,...", description = "default: " + CliValues.DEFAULT_SCHEDULES)
     String schedules;
 
-    @Option(names = "--backends", paramLabel = "B,...", description = "default: every available backend")
+    @Option(names = "--backends", paramLabel = "B,...", description = "default: " + CliValues.DEFAULT_BACKENDS + " (the GPU model and CUDA are asked for by name)")
     String backends;
 
     @Option(names = "--mechanisms", paramLabel = "M,...|all",
@@ -128,6 +129,9 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
                 // the runner printed its own notes as it went; what the merge adds is said here
                 comparison.notes().stream().skip(local.notes().size()).forEach(note -> err().println("note: " + note));
                 out().print(resultFormat.render(comparison.rows()));
+                if (resultFormat == ResultFormat.TABLE) {
+                    printFastest(comparison.rows());
+                }
                 ShortRuns.warning(comparison.rows()).ifPresent(warning -> err().println("warning: " + warning));
                 if (report != null) {
                     Path page = report.write(comparison, commandLine, ZonedDateTime.now());
@@ -138,6 +142,24 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
             } finally {
                 run.written();
             }
+        }
+    }
+
+    /**
+     * Under the table, the report's first answer in text: per backend and point where two or more variants verified,
+     * the fastest, its speed-up over the baseline and the variants tied with it (their runs overlap its runs).
+     */
+    private void printFastest(List<ResultRow> rows) {
+        List<ReportVerdicts.Verdict> verdicts = ReportVerdicts.verdicts(rows).stream().filter(verdict -> verdict.variants() > 1).toList();
+        if (verdicts.isEmpty()) {
+            return;
+        }
+        out().println("fastest of the verified rows (tied: their runs overlap the fastest's):");
+        for (ReportVerdicts.Verdict verdict : verdicts) {
+            String speedup = verdict.winnerIsBaseline() ? "" : String.format(java.util.Locale.ROOT, ", %.2f x faster than %s", verdict.speedup(),
+                    verdict.baseline());
+            out().println("  " + verdict.kernel() + " " + verdict.point() + " " + verdict.backend() + ": " + verdict.winner() + ", "
+                    + verdict.cost().text() + speedup + (verdict.ties().isEmpty() ? "" : "; tied: " + String.join(", ", verdict.ties())));
         }
     }
 

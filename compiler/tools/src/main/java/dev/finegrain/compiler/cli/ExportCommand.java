@@ -30,7 +30,7 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
     @Option(names = "--sizes", paramLabel = "N,...", description = "sizes, each N or NxM, separated by commas (default: the kernel's)")
     String sizes;
 
-    @Option(names = "--schedules", paramLabel = "S,...", description = "default: wavefront,lock-dataflow,lock-dataflow:persistent,data-parallel")
+    @Option(names = "--schedules", paramLabel = "S,...", description = "default: " + CliValues.DEFAULT_SCHEDULES)
     String schedules;
 
     @Option(names = "--backends", paramLabel = "B,...", defaultValue = "cuda", description = "cuda or cuda:sm_XX (default: ${DEFAULT-VALUE})")
@@ -98,7 +98,7 @@ final class ExportCommand extends CatalogCommand implements Callable<Integer> {
         Files.move(partial, folder, StandardCopyOption.ATOMIC_MOVE);
         exported.notes().forEach(note -> err().println("note: " + note));
         exported.skipped().forEach(row -> err().println("skipped: " + row));
-        out().println("wrote " + exported.rows() + " rows to " + out + "; run " + out.resolve("run.sh") + " where nvcc and a GPU are, then"
+        out().println("wrote " + dev.finegrain.compiler.backend.gpu.Plural.of(exported.rows(), "row") + " to " + out + "; run " + out.resolve("run.sh") + " where nvcc and a GPU are, then"
                 + " merge with finegrain compare " + classpathOption() + kernelName + " --results " + out.resolve("results.json"));
         return 0;
     }

@@ -36,7 +36,7 @@ import java.util.stream.Stream;
  * then runs seed 001's two experiments on the GPU model (the validation chain of Tables 1 and 2, Needleman-Wunsch of
  * Table 3) and writes docs/fidelity.md with the paper's numbers beside the model's.
  */
-@Command(name = "fidelity", description = "Reproduce seed 001's Tables 1-3 on the GPU model and write docs/fidelity.md.")
+@Command(name = "fidelity", description = "Reproduce Tables 1-3 of Li et al., \"Fine-grained synchronizations and dataflow programming on GPUs\" (tiny-lock), on the GPU model and write docs/fidelity.md.")
 final class FidelityCommand extends CatalogCommand implements Callable<Integer> {
 
     private static final String PROFILE_NAME = "fermi-gtx570";

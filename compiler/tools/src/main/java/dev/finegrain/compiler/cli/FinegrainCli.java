@@ -80,6 +80,53 @@ public final class FinegrainCli {
                 new PrintWriter(System.err, true), args));
     }
 
+    /**
+     * What a command line's mistake says: an unknown command (a word where the top level expects one) lists the commands,
+     * an extra word after a command's options says that lists are comma-separated (the usual cause: {@code --sizes 64
+     * 128}), and a suggestion is offered only where it is a likely misspelling of what was typed.
+     */
+    static String parameterProblem(CommandLine.ParameterException problem) {
+        if (!(problem instanceof CommandLine.UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()) {
+            return problem.getMessage();
+        }
+        String word = unmatched.getUnmatched().get(0);
+        List<String> close = unmatched.getSuggestions().stream().filter(suggestion -> likelyMisspelling(word, suggestion)).toList();
+        String suggestion = close.isEmpty() ? "" : "; did you mean " + String.join(" or ", close) + "?";
+        if (word.startsWith("-")) {
+            return problem.getMessage() + suggestion;
+        }
+        CommandLine.Model.CommandSpec spec = problem.getCommandLine().getCommandSpec();
+        if (spec.parent() == null) {
+            List<String> commands = spec.subcommands().keySet().stream().filter(name -> !name.equals("help")).toList();
+            return "unknown command '" + word + "'" + suggestion + "; the commands are " + String.join(", ", commands);
+        }
+        return "unexpected argument '" + word + "'" + suggestion + ": an option takes one value, and a list is written"
+                + " with commas (for example --sizes 64,128)";
+    }
+
+    /** Whether a suggestion is within a couple of edits of the word typed (picocli also offers unrelated names). */
+    private static boolean likelyMisspelling(String typed, String suggestion) {
+        String a = typed.replaceFirst("^-+", "").toLowerCase(java.util.Locale.ROOT);
+        String b = suggestion.replaceFirst("^-+", "").toLowerCase(java.util.Locale.ROOT);
+        if (a.length() >= 3 && (b.startsWith(a) || a.startsWith(b))) {
+            return true;
+        }
+        int[] previous = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int[] current = new int[b.length() + 1];
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            previous = current;
+        }
+        return previous[b.length()] <= Math.max(2, a.length() / 4);
+    }
+
     /** Runs the command line with a fixed catalog (tests); {@code --classpath} then adds nothing. */
     public static int execute(KernelCatalog catalog, PrintWriter out, PrintWriter err, String... args) {
         return execute(extra -> catalog, Map.of(), out, err, args);
@@ -94,10 +141,7 @@ public final class FinegrainCli {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((problem, arguments) -> {
-            String suggestion = problem instanceof CommandLine.UnmatchedArgumentException unmatched
-                    && !unmatched.getSuggestions().isEmpty()
-                    ? "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?" : "";
-            err.println("finegrain: " + problem.getMessage() + suggestion + " (see '"
+            err.println("finegrain: " + parameterProblem(problem) + " (see '"
                     + problem.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
             return EXIT_USAGE;
         });

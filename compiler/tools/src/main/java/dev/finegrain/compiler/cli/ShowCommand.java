@@ -4,6 +4,7 @@ import dev.finegrain.compiler.backend.Backend;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.GpuMapping;
 import dev.finegrain.compiler.backend.gpu.cuda.CudaBackend;
+import dev.finegrain.compiler.backend.gpu.cuda.CudaSource;
 import dev.finegrain.compiler.backend.gpu.model.GpuModelBackend;
 import dev.finegrain.compiler.backend.gpu.model.SimtKernel;
 import dev.finegrain.compiler.backend.jvm.JvmBackend;
@@ -185,6 +186,8 @@ final class ShowCommand extends CatalogCommand implements Callable<Integer> {
         }
         if (cuda) {
             out().print(((CudaBackend) backend).source(variant, extents).text());
+            err().println("note: the unit includes " + CudaSource.PRELUDE + ": 'finegrain export' writes it beside its units,"
+                    + " and the finegrain-gpu jar holds it as dev/finegrain/compiler/cuda/" + CudaSource.PRELUDE);
             return 0;
         }
         SimtKernel lowered = ((GpuModelBackend) backend).lower(variant, extents);

@@ -377,6 +377,8 @@ public final class ComparisonRunner {
         private final java.util.function.BiFunction<Sweep.Planned, ResultRow, ResultRow> tag;
         private int startedCount;   // both counted under this object's lock, where their lines are said
         private int doneCount;
+        /** Each row's number, the order it started in: its started and done lines carry the same. */
+        private final Map<Sweep.Planned, Integer> numbers = new IdentityHashMap<>();
         private final java.util.concurrent.atomic.AtomicBoolean journalFailed = new java.util.concurrent.atomic.AtomicBoolean();
 
         /** @param tag what the row carries of its place in the sweep (a shard's row its position), before anyone sees it */
@@ -417,15 +419,18 @@ public final class ComparisonRunner {
                             + " would lose rows");
                 }
             }
-            synchronized (this) {   // counted and said together, so that the lines come out in their numbers' order
-                int number = ++doneCount;
+            synchronized (this) {   // counted and said together, so that the finished counts come out in order
+                int finished = ++doneCount;
+                Integer started = numbers.remove(planned);
+                int number = started != null ? started : ++startedCount;   // a row settled without starting takes the next number
                 if (progress == null || total <= 1) {
                     return row;
                 }
                 String axes = SweepAxes.axesText(row.details());
-                String line = String.format("[%d/%d done] %s %s %s %s%s%s: %s%s", number, total, row.kernel(), row.size(),
-                        row.schedule(), row.backend(), row.mechanism().equals("-") ? "" : " " + row.mechanism(),
-                        axes.isEmpty() ? "" : " " + axes, row.status().label(), row.verified() ? " " + ResultFormat.number(row.value()) + " " + row.unit() : "");
+                String line = String.format("[%d/%d done] %s %s %s %s%s%s: %s%s (%d of %d finished)", number, total, row.kernel(),
+                        row.size(), row.schedule(), row.backend(), row.mechanism().equals("-") ? "" : " " + row.mechanism(),
+                        axes.isEmpty() ? "" : " " + axes, row.status().label(),
+                        row.verified() ? " " + ResultFormat.number(row.value()) + " " + row.unit() : "", finished, total);
                 if (bar != null) {
                     bar.finished(label(planned), row.status().isProblem() ? line + ": " + row.problem() : null);
                 } else {
@@ -437,10 +442,11 @@ public final class ComparisonRunner {
 
         synchronized void started(Sweep.Planned row) {   // counted and said together, as done's lines
             int number = ++startedCount;
+            numbers.put(row, number);
             if (bar != null) {
                 bar.started(label(row));
             } else if (progress != null && total > 1) {
-                say(String.format("[%d/%d started] %s", number, total, label(row)));   // the n-th to start, not to finish
+                say(String.format("[%d/%d started] %s", number, total, label(row)));   // the n-th to start; its done line says n too
             }
         }
 

@@ -2,6 +2,7 @@ package dev.finegrain.compiler.compare;
 
 import dev.finegrain.compiler.json.Json;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -125,14 +126,30 @@ public enum ResultFormat {
             }
             out.append(text.toString().stripTrailing()).append('\n');
         }
+        // each row that did not verify, named; rows that share a status and a reason under that reason once
+        Map<String, List<ResultRow>> byReason = new LinkedHashMap<>();
         for (ResultRow row : rows) {
             if (!row.verified()) {
-                out.append(row.status().label().toUpperCase(java.util.Locale.ROOT)).append(": ").append(row.kernel()).append(' ')
-                        .append(row.size()).append(' ').append(row.schedule()).append(' ').append(row.backend())
-                        .append(row.mechanism().equals("-") ? "" : " " + row.mechanism()).append(": ").append(row.problem()).append('\n');
+                byReason.computeIfAbsent(row.status().label().toUpperCase(java.util.Locale.ROOT) + "\u0000" + row.problem(),
+                        reason -> new ArrayList<>()).add(row);
             }
         }
+        for (List<ResultRow> group : byReason.values()) {
+            String status = group.getFirst().status().label().toUpperCase(java.util.Locale.ROOT);
+            if (group.size() == 1) {
+                out.append(status).append(": ").append(rowName(group.getFirst())).append(": ").append(group.getFirst().problem()).append('\n');
+                continue;
+            }
+            out.append(status).append(", ").append(group.size()).append(" rows: ").append(group.getFirst().problem()).append('\n');
+            group.forEach(row -> out.append("  ").append(rowName(row)).append('\n'));
+        }
         return out.toString();
+    }
+
+    /** A row as the lines under the table name it: kernel, size, schedule, backend and mechanism. */
+    private static String rowName(ResultRow row) {
+        return row.kernel() + " " + row.size() + " " + row.schedule() + " " + row.backend()
+                + (row.mechanism().equals("-") ? "" : " " + row.mechanism());
     }
 
     private static String json(List<ResultRow> rows) {

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static dev.finegrain.dsl.Finegrain.INT;
@@ -372,7 +373,11 @@ class CliBehaviourTest {
                                 + " built-in profile: finegrain profiles hopper-h200 --properties > mine.properties)"),
                 Arguments.of("missing --size", List.of("run", "nw"), "Missing required option: '--size"),
                 Arguments.of("seed that is not a number", List.of("run", "nw", "--size", "8", "--seed", "many"), "'many'"),
-                Arguments.of("unknown subcommand", List.of("frobnicate"), "'frobnicate'"),
+                Arguments.of("unknown subcommand", List.of("frobnicate"), "unknown command 'frobnicate'; the commands are list, show,"),
+                Arguments.of("a misspelled subcommand", List.of("comapre", "nw"), "unknown command 'comapre'; did you mean compare?"),
+                Arguments.of("sizes separated by a space", List.of("compare", "nw", "--sizes", "64", "128"),
+                        "unexpected argument '128': an option takes one value, and a list is written with commas (for example"
+                                + " --sizes 64,128)"),
                 Arguments.of("a mechanism for a schedule that takes none",
                         List.of("run", "nw", "--size", "8", "--backend", "jvm", "--schedule", "wavefront", "--mechanism", "tiny-lock"),
                         "wavefront synchronises with barriers only and takes no lock mechanism; drop the mechanism option"),
@@ -592,6 +597,67 @@ class CliBehaviourTest {
         Outcome partial = finegrain("profiles", mine.toString());
         assertEquals(2, partial.exit());
         assertTrue(partial.err().contains("missing sm.lockBits (a profile file sets every key a built-in one does"), partial.err());
+    }
+
+    /** Found by a new user: compare's help named defaults that were no longer what ran. */
+    @Test
+    void theHelpsDefaultsAreWhatRunsWithoutTheOption() {
+        assertEquals(CliValues.allSchedules(), CliValues.schedules(CliValues.DEFAULT_SCHEDULES));
+        assertEquals(CliValues.DEFAULT_BACKENDS, String.join(",", dev.finegrain.compiler.compare.Backends.available().stream()
+                .map(dev.finegrain.compiler.backend.Backend::name).toList()));
+        Outcome help = finegrain("compare", "--help");
+        assertTrue(help.out().replaceAll("\\s+", "").contains("default:" + CliValues.DEFAULT_SCHEDULES), help.out());   // as wrapped
+    }
+
+    /** Found by a new user: ten rows skipped for one reason printed the reason ten times. */
+    @Test
+    void rowsSkippedForOneReasonShareOneLineAndEachIsStillNamed() {
+        Outcome skipped = finegrain("compare", "pascal", "--sizes", "8,16", "--backends", "gpu-model:fermi-gtx570", "--schedules",
+                "lock-dataflow", "--mechanisms", "warp-vote");
+        assertTrue(skipped.out().contains("SKIPPED, 2 rows: backend 'gpu-model:fermi-gtx570' cannot use mechanism 'warp-vote' for"
+                + " kernel 'pascal'"), skipped.out());
+        assertTrue(skipped.out().contains("\n  pascal 8x8 lock-dataflow gpu-model:fermi-gtx570 warp-vote\n"
+                + "  pascal 16x16 lock-dataflow gpu-model:fermi-gtx570 warp-vote\n"), skipped.out());
+    }
+
+    /** Found by a new user: the table named no winner; the report's first answer is now under it. */
+    @Test
+    void theTableIsFollowedByTheFastestVariantPerBackendAndSize() {
+        Outcome compare = finegrain("compare", "prefix-sum", "--backends", "gpu-model:fermi-gtx570", "--sizes", "96");
+        assertEquals(0, compare.exit(), compare.err());
+        List<String> lines = compare.out().lines().toList();
+        int heading = lines.indexOf("fastest of the verified rows (tied: their runs overlap the fastest's):");
+        assertTrue(heading > 0, compare.out());
+        assertTrue(lines.get(heading + 1).startsWith("  prefix-sum 96 gpu-model:fermi-gtx570: "), compare.out());
+        assertTrue(lines.get(heading + 1).contains(" ms (modelled), ") && lines.get(heading + 1).contains(" x faster than data-parallel:16"),
+                compare.out());
+    }
+
+    /** Found by a new user: "[1/42 started] A" was followed by "[1/42 done] B"; a row's two lines now carry one number. */
+    @Test
+    void aRowsStartedAndDoneLinesCarryTheSameNumber() {
+        Outcome compare = finegrain("compare", "prefix-sum", "--backends", "gpu-model:fermi-gtx570", "--sizes", "96,128", "--jobs", "2");
+        assertEquals(0, compare.exit(), compare.err());
+        java.util.regex.Pattern started = java.util.regex.Pattern.compile("^\\[(\\d+)/(\\d+) started\\] (.*)$");
+        java.util.regex.Pattern done = java.util.regex.Pattern.compile("^\\[(\\d+)/(\\d+) done\\] .* \\((\\d+) of \\2 finished\\)$");
+        java.util.Set<String> startedNumbers = new java.util.HashSet<>();
+        java.util.Set<String> doneNumbers = new java.util.HashSet<>();
+        List<Integer> finished = new java.util.ArrayList<>();
+        for (String line : compare.err().lines().toList()) {
+            java.util.regex.Matcher m = started.matcher(line);
+            if (m.matches()) {
+                startedNumbers.add(m.group(1));
+            }
+            m = done.matcher(line);
+            if (m.matches()) {
+                assertTrue(startedNumbers.contains(m.group(1)), "done before started: " + line + "\n" + compare.err());
+                doneNumbers.add(m.group(1));
+                finished.add(Integer.parseInt(m.group(3)));
+            }
+        }
+        assertFalse(doneNumbers.isEmpty(), compare.err());
+        assertEquals(startedNumbers, doneNumbers, compare.err());
+        assertEquals(IntStream.rangeClosed(1, finished.size()).boxed().toList(), finished, compare.err());
     }
 
     @Test
