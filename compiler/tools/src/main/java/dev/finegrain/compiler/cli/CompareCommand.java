@@ -158,8 +158,10 @@ final class CompareCommand extends CatalogCommand implements Callable<Integer> {
         for (ReportVerdicts.Verdict verdict : verdicts) {
             String speedup = verdict.winnerIsBaseline() ? "" : String.format(java.util.Locale.ROOT, ", %.2f x faster than %s", verdict.speedup(),
                     verdict.baseline());
+            boolean noise = ShortRuns.tooShort(verdict.backend(), verdict.cost());
             out().println("  " + verdict.kernel() + " " + verdict.point() + " " + verdict.backend() + ": " + verdict.winner() + ", "
-                    + verdict.cost().text() + speedup + (verdict.ties().isEmpty() ? "" : "; tied: " + String.join(", ", verdict.ties())));
+                    + verdict.cost().text() + speedup + (verdict.ties().isEmpty() ? "" : "; tied: " + String.join(", ", verdict.ties()))
+                    + (noise ? " (" + ShortRuns.tooShortNote() + ")" : ""));
         }
     }
 

@@ -18,6 +18,16 @@ public final class ShortRuns {
 
     private ShortRuns() {}
 
+    /** Whether a verdict's winner on a backend ran too short to time: a JVM row whose median is under {@link #RELIABLE_MS}. */
+    public static boolean tooShort(String backend, RowCost cost) {
+        return backend.equals("jvm") && cost.unit().equals("ms") && cost.value() < RELIABLE_MS;
+    }
+
+    /** What a line about such a winner adds. */
+    public static String tooShortNote() {
+        return "runs under " + ResultFormat.number(RELIABLE_MS) + " ms: mostly noise";
+    }
+
     /** One line naming the sizes whose JVM rows ran too short and what to do; none when every row ran long enough. */
     public static Optional<String> warning(List<ResultRow> rows) {
         List<String> sizes = new ArrayList<>();
