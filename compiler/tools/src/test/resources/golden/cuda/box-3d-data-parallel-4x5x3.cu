@@ -4,7 +4,7 @@
 //   launches:   6, one per block-diagonal; blocks per launch 1 3 5 5 3 1
 //   ownership:  20 threads per block, thread t takes the tile's line a = t / 5, b = t % 5, point c = s - a - b of it at step s (the planes a + b + c = s in turn)
 //   steps:      10 per tile, a block barrier after each
-//   shared:     1920 bytes: each field's tile copy at [0, 640], copied 4 words per thread and round
+//   shared:     1920 bytes: each field's tile copy at [0, 640], copied by asynchronous copies (cp.async), every word of a thread in flight at once
 #include "finegrain.cuh"
 
 namespace box_3d__data_parallel_4x5x3__none__per_thread_shared__12x10x9 {
@@ -41,16 +41,17 @@ namespace box_3d__data_parallel_4x5x3__none__per_thread_shared__12x10x9 {
         const int i0 = tileRow * 4;
         const int j0 = tileColumn * 5;
         const int k0 = (rest - tileColumn) * 3;
-        // copy the tile and its halo of every field into shared memory
+        // copy the tile and its halo of every field into shared memory, by asynchronous copies: every word of a thread in flight at once
         for (int w = t; w < 120; w += 20) {
             const int i = i0 + w / 24 - 1;
             const int j = j0 + w / 4 % 6 - 1;
             const int k = k0 + w % 4 - 1;
             const bool inside = i < 12 && j < 10 && k < 9;
             const long long g = (((long long) (i + 1)) * 11 + (j + 1)) * 10 + (k + 1);
-            s_c[w] = inside ? f.c[g] : 0;
-            s_u[w] = inside ? f.u[g] : 0.0;
+            fg::cp_async_or_zero(&s_c[w], &f.c[inside ? g : 0], inside);
+            fg::cp_async_or_zero(&s_u[w], &f.u[inside ? g : 0], inside);
         }
+        fg::cp_async_wait_all();   // every copy of this thread has landed; the barrier makes them every thread's
         __syncthreads();
         // sweep: 10 steps, a block barrier after each
         for (int s = 0; s < 10; s++) {

@@ -4,7 +4,7 @@
 //   launches:   7, one per block-diagonal; blocks per launch 1 2 3 4 3 2 1
 //   ownership:  16 threads per block, thread t takes row t of the tile, column s - t at step s
 //   steps:      31 per tile, a block barrier after each
-//   shared:     1280 bytes: each field's tile copy at [0, 0, 0], copied 4 words per thread and round
+//   shared:     1280 bytes: each field's tile copy at [0, 0, 0], copied by asynchronous copies (cp.async), every word of a thread in flight at once
 #include "finegrain.cuh"
 
 namespace nw_seq__data_parallel_16x16__none__per_thread_shared__64x64 {
@@ -28,14 +28,15 @@ namespace nw_seq__data_parallel_16x16__none__per_thread_shared__64x64 {
         const int tileRow = max(0, diagonal - 3) + (int) blockIdx.x;
         const int i0 = tileRow * 16;
         const int j0 = (diagonal - tileRow) * 16;
-        // copy the tile and its halo of every field into shared memory
+        // copy the tile and its halo of every field into shared memory, by asynchronous copies: every word of a thread in flight at once
         for (int w = t; w < 289; w += 16) {
             const int i = i0 + w / 17 - 1;
             const int j = j0 + w % 17 - 1;
             const bool inside = i < 64 && j < 64;
             const long long g = ((long long) (i + 1)) * 65 + (j + 1);
-            s_score[w] = inside ? f.score[g] : 0;
+            fg::cp_async_or_zero(&s_score[w], &f.score[inside ? g : 0], inside);
         }
+        fg::cp_async_wait_all();   // every copy of this thread has landed; the barrier makes them every thread's
         __syncthreads();
         // sweep: 31 steps, a block barrier after each
         for (int s = 0; s < 31; s++) {

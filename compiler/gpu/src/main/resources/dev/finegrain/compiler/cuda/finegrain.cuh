@@ -183,6 +183,15 @@ __device__ __forceinline__ void cp_async(void* shared, const void* global, int b
         asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(address), "l"(global) : "memory");
     }
 }
+// One word copied asynchronously where `copy` holds, else filled with 0 by the same instruction (a source size of 0):
+// a tile's copy with its halo past the domain, every word of a thread in flight at once (sm_80 and later).
+template <typename T>
+__device__ __forceinline__ void cp_async_or_zero(T* shared, const T* global, bool copy) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "cp.async moves words of 4 or 8 bytes");
+    const unsigned address = (unsigned) __cvta_generic_to_shared(shared);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;"
+                 :: "r"(address), "l"(global), "n"((int) sizeof(T)), "r"(copy ? (int) sizeof(T) : 0) : "memory");
+}
 __device__ __forceinline__ void cp_async_commit() {
     asm volatile("cp.async.commit_group;" ::: "memory");
 }

@@ -13,10 +13,14 @@ import java.util.stream.Collectors;
  * tile and its halo of every field into shared memory ({@code copyUnroll} words per lane and round), sweeps the
  * tile in {@code steps} steps with a block barrier after each, and stores each point to global memory as it computes it.
  *
- * @param dataBase shared byte offset of each field's tile copy, by field id
+ * @param dataBase  shared byte offset of each field's tile copy, by field id
+ * @param asyncCopy the copy is asynchronous copies (cp.async), every word a lane copies in flight at once and waited for
+ *                  once before the barrier, a word outside the padded fields filled with 0; else loads and stores,
+ *                  {@code copyUnroll} words a round (where a lane copies one round at most, all its words are in flight
+ *                  anyway)
  */
 public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] sizes, TileGeometry tile, int lanes,
-                                  int steps, int copyUnroll, int[] dataBase, int sharedBytes) implements GpuMapping {
+                                  int steps, int copyUnroll, int[] dataBase, int sharedBytes, boolean asyncCopy) implements GpuMapping {
 
     @Override
     public int threadsPerBlock() {
@@ -57,6 +61,7 @@ public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] siz
                 } + "\n"
                 + "steps:      " + steps + " per tile, a block barrier after each\n"
                 + "shared:     " + sharedBytes + " bytes: each field's tile copy at " + Arrays.toString(dataBase) + ", copied "
-                + copyUnroll + " words per thread and round\n";
+                + (asyncCopy ? "by asynchronous copies (cp.async), every word of a thread in flight at once"
+                        : copyUnroll + " words per thread and round") + "\n";
     }
 }

@@ -192,7 +192,7 @@ public final class GpuMapper {
                 });
         return switch (plan) {
             case WavefrontPlan wavefront -> MapWavefront.map(graph, wavefront, target, sizes);
-            case DataParallelPlan dataParallel -> MapDataParallel.map(graph, dataParallel, target, sizes);
+            case DataParallelPlan dataParallel -> MapDataParallel.map(graph, dataParallel, target, sizes, true);
             case DynamicDataflowPlan dynamic -> MapDynamicDataflow.map(graph, dynamic, target, sizes);
             case DataflowPlan dataflow when dataflow.persistent() -> MapBands.map(dataflow, mechanism.orElseThrow(() ->
                     new GpuLoweringException("lock-dataflow:persistent needs a lock mechanism")), target, sizes);

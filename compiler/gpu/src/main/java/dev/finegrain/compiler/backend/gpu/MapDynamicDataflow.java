@@ -34,7 +34,7 @@ final class MapDynamicDataflow {
         unsupported(plan, target).ifPresent(reason -> {
             throw new GpuLoweringException(reason);
         });
-        DataParallelMapping tiles = MapDataParallel.map(graph, plan.tiles(), target, sizes);
+        DataParallelMapping tiles = MapDataParallel.map(graph, plan.tiles(), target, sizes, false);
         int threads = tiles.lanes();
         int perSm = Math.max(1, target.residentBlocksPerSm(threads, tiles.resources().sharedBytes() + 4));
         int blocks = (int) Math.min(tiles.tile().tileCount(), (long) target.smCount() * perSm);

@@ -92,6 +92,37 @@ class GpuMappingTest {
         assertEquals(4095, wide.steps());
     }
 
+    /**
+     * A relaunched 2D or 3D tile's copy is asynchronous copies where the target has them, a lane copies more than one
+     * round and every word is 4 or 8 bytes: not on Fermi, not for an input held a byte an element, not for 1D tiles, not
+     * for dynamic dataflow's persistent blocks (they read state past L1, which cp.async of single words cannot).
+     */
+    @Test
+    void aRelaunchedTileIsCopiedAsynchronouslyWhereTheTargetAndTheWordsAllowIt() {
+        assertTrue(((DataParallelMapping) map(NW, dataParallel(16), null, HOPPER, 64, 64)).asyncCopy());
+        assertTrue(((DataParallelMapping) map(NW, dataParallel(16), null, dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_80"), 64, 64)).asyncCopy());
+        assertEquals(false, ((DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64)).asyncCopy());
+        assertEquals(false, ((DataParallelMapping) map(NW, dataParallel(16), null, dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_75"), 64, 64)).asyncCopy());
+        Kernel bytes = kernel("nw-bytes").domain(dim("i", "rows"), dim("j", "cols")).param("penalty", INT)
+                .input("reference", INT, dev.finegrain.dsl.Storage.BYTE)
+                .state("score", INT, boundary(constant(0)))
+                .actor("cell", "score", a -> a.read("score", -1, -1).plus(a.read("reference", 0, 0))).build();
+        assertEquals(false, ((DataParallelMapping) map(bytes, dataParallel(16), null, HOPPER, 64, 64)).asyncCopy());
+        DynamicDataflowMapping dynamic = (DynamicDataflowMapping) map(NW, dev.finegrain.dsl.Finegrain.dynamicDataflow(), null, HOPPER, 64, 64);
+        assertEquals(false, dynamic.tiles().asyncCopy());
+        // 1D tiles keep their loads: a chain's tile of 16 points and 32 halo words, 16 lanes (three words a lane, one
+        // round), and one of a kernel whose 1D tile a single lane copies in five rounds
+        DataParallelMapping chain = (DataParallelMapping) map(WARP_CHAIN, dataParallel(16), null, HOPPER, 512);
+        assertEquals(48, chain.tile().words());
+        assertEquals(false, chain.asyncCopy());
+        Kernel loop = kernel("loop").domain(dim("i", "n")).state("a", INT, boundary(constant(0)))
+                .actor("add", "a", a -> a.read("a", -1).plus(1)).build();
+        DataParallelMapping oneLane = (DataParallelMapping) map(loop, dataParallel(16), null, HOPPER, 512);
+        assertEquals(1, oneLane.lanes());
+        assertTrue(Math.ceilDiv(oneLane.tile().words(), oneLane.lanes()) > oneLane.copyUnroll());
+        assertEquals(false, oneLane.asyncCopy());
+    }
+
     @Test
     void dataParallelCopiesInWholeRounds() {
         DataParallelMapping tiles = (DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64);

@@ -83,7 +83,8 @@ final class CudaDataParallel {
         int[] low = tile.haloLow();
         int[] interior = tile.interior();
         int lanes = mapping.lanes();
-        out.comment("copy the tile and its halo of every field into shared memory");
+        out.comment("copy the tile and its halo of every field into shared memory" + (mapping.asyncCopy()
+                ? ", by asynchronous copies: every word of a thread in flight at once" : ""));
         out.open("for (int w = t; w < " + tile.words() + "; w += " + lanes + ")");
         String[] point;
         int[] sizes = fields.sizes();
@@ -106,12 +107,21 @@ final class CudaDataParallel {
             point = new String[] {"i"};
         }
         out.line("const long long g = " + fields.index(point) + ";");
+        boolean async = mapping.asyncCopy();   // never where pastL1: dynamic dataflow's mapping copies with loads
         for (IrField field : GlobalReads.stagedFields(graph)) {
             String member = "f." + CudaNames.member(field.name()) + "[g]";
-            out.line(tileArray(field.id()) + "[w] = inside ? " + (pastL1 && field.isState() ? "__ldcg(&" + member + ")" : member) + " : "
-                    + (field.type() == dev.finegrain.dsl.Type.DOUBLE ? "0.0" : "0") + ";");
+            if (async) {
+                out.line("fg::cp_async_or_zero(&" + tileArray(field.id()) + "[w], &f." + CudaNames.member(field.name())
+                        + "[inside ? g : 0], inside);");
+            } else {
+                out.line(tileArray(field.id()) + "[w] = inside ? " + (pastL1 && field.isState() ? "__ldcg(&" + member + ")" : member)
+                        + " : " + (field.type() == dev.finegrain.dsl.Type.DOUBLE ? "0.0" : "0") + ";");
+            }
         }
         out.close();
+        if (async) {
+            out.line("fg::cp_async_wait_all();   // every copy of this thread has landed; the barrier makes them every thread's");
+        }
         out.line("__syncthreads();");
         out.comment("sweep: " + mapping.steps() + " steps, a block barrier after each");
         out.open("for (int s = 0; s < " + mapping.steps() + "; s++)");

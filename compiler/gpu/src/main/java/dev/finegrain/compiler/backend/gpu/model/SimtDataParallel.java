@@ -9,6 +9,7 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Type;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -93,12 +94,13 @@ final class SimtDataParallel {
     /**
      * Lanes copy the tile with its halo, word k = row * width + column for k = lane, lane + lanes, ...;
      * the mapping's copy unroll of words per lane and round, every load issued before the first store, so the loads
-     * overlap as a compiler's unrolled copy loop makes them. A round's last words may fall past the tile, into each
-     * array's padding.
+     * overlap as a compiler's unrolled copy loop makes them; or, where the mapping copies asynchronously, each word an
+     * LDGSTS (a 0 stored outside the padded fields), waited for once by DEPBAR. A round's last words may fall past the
+     * tile, into each array's padding.
      */
     private void emitCopyIn() {
         asm.section("copy the tile and its halo of every field into shared memory, " + mapping.copyUnroll()
-                + " words per lane and round");
+                + " words per lane and round" + (mapping.asyncCopy() ? ", by asynchronous copies (LDGSTS), waited for once" : ""));
         String row = asm.register();
         String column = asm.register();
         String word = asm.register();
@@ -126,8 +128,8 @@ final class SimtDataParallel {
         for (int u = 0; u < mapping.copyUnroll(); u++) {
             shared[u] = asm.register();
             global[u] = asm.register();
-            for (IrField field : GlobalReads.stagedFields(graph)) {
-                values[u][field.id()] = asm.register(field.type());
+            for (IrField field : mapping.asyncCopy() ? List.<IrField>of() : GlobalReads.stagedFields(graph)) {
+                values[u][field.id()] = asm.register(field.type());   // an asynchronous copy holds no word in a register
             }
             sharedAt[u] = new SimtFieldAddress(layout, shared[u], layout.hasWideFields() ? asm.register() : null);
             globalAt[u] = new SimtFieldAddress(layout, global[u], layout.hasWideFields() ? asm.register() : null);
@@ -158,8 +160,15 @@ final class SimtDataParallel {
             asm.emit("SHL " + shared[u] + ", " + word + ", 0x2");
             emitWideOffsets(sharedAt[u], globalAt[u]);
             for (IrField field : GlobalReads.stagedFields(graph)) {
-                String value = values[u][field.id()];
                 String width = SimtAssembler.width(field.type());
+                if (mapping.asyncCopy()) {
+                    // CUDA's cp.async with a source size of 0 outside: a copy in flight, or a 0 stored at once
+                    String sharedWord = sharedAt[u].at(field.id(), dataBase[field.id()]);
+                    asm.emit("P1", "LDGSTS" + width + " " + sharedWord + ", " + globalAt[u].at(field.id(), layout.fieldByte(field.id())));
+                    asm.emit("!P1", "STS" + width + " " + sharedWord + ", RZ");
+                    continue;
+                }
+                String value = values[u][field.id()];
                 asm.emit("MOV" + width + " " + value + ", RZ");
                 asm.emit("P1", "LDG" + width + " " + value + ", " + globalAt[u].at(field.id(), layout.fieldByte(field.id())));
             }
@@ -173,7 +182,7 @@ final class SimtDataParallel {
             asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
             asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
         }
-        for (int u = 0; u < mapping.copyUnroll(); u++) {
+        for (int u = 0; u < (mapping.asyncCopy() ? 0 : mapping.copyUnroll()); u++) {
             for (IrField field : GlobalReads.stagedFields(graph)) {
                 asm.emit("STS" + SimtAssembler.width(field.type()) + " " + sharedAt[u].at(field.id(), dataBase[field.id()])
                         + ", " + values[u][field.id()]);
@@ -181,6 +190,9 @@ final class SimtDataParallel {
         }
         asm.emit("BRA copy");
         asm.place("copied");
+        if (mapping.asyncCopy()) {
+            asm.emit("DEPBAR   // every copy of this lane has landed; the barrier makes them every lane's");
+        }
     }
 
     /** The padded index of copy word (plane, row, column) in {@code global}; P1 says it lies in the padded fields. */
