@@ -160,10 +160,7 @@ final class SimtBandColumns {
         String row = i;
         if (!steady && mapping.rowLookupsReadTheRow()) {
             row = asm.register();
-            asm.emit("ISETP.LT.AND P0, PT, " + i + ", RZ, PT");
-            asm.emit("SEL " + row + ", RZ, " + i + ", P0");
-            asm.emit("ISETP.GT.AND P0, PT, " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
-            asm.emit("P0", "MOV32I " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + "   // my row, clamped into the domain");
+            cx.clampRow(row, i, true);
         }
         SimtExpressions expressions = new SimtExpressions(asm, inputs.operands(0, rowAhead, checkedRows, new PointOperands(
                 new String[] {row, cx.column}, cx.params, new HashMap<>(), load -> {

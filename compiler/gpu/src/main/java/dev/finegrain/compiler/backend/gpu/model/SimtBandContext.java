@@ -76,6 +76,20 @@ final class SimtBandContext {
         this.columns = new String[lanes];
     }
 
+    /**
+     * {@code row} clamped into {@code into}: to the domain's last row and, where {@code fromBelow}, to its first ({@code
+     * into} is {@code row} itself unless {@code fromBelow}, whose select writes it). A steady chunk's rows may pass the last row (its last step's next row), never the
+     * first; a checked chunk's lanes may lie on either side.
+     */
+    void clampRow(String into, String row, boolean fromBelow) {
+        if (fromBelow) {
+            asm.emit("ISETP.LT.AND P0, PT, " + row + ", RZ, PT");
+            asm.emit("SEL " + into + ", RZ, " + row + ", P0");
+        }
+        asm.emit("ISETP.GT.AND P0, PT, " + into + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
+        asm.emit("P0", "MOV32I " + into + ", " + SimtAssembler.immediate(mapping.rows() - 1) + (fromBelow ? "   // my row, clamped into the domain" : ""));
+    }
+
     /** How many lanes back the lane is whose column a read of my column {@code c} reaches (0: one of my own columns). */
     int lanesBack(BandRead read, int c) {
         return read.columnsBack() <= c ? 0 : Math.ceilDiv(read.columnsBack() - c, lanes);

@@ -291,7 +291,7 @@ final class SimtBandStep {
             String address = asm.register();
             asm.emit("IADD " + address + ", " + cx.base + ", -" + cx.lane);
             if (!steady) {
-                clamp(address, true);
+                cx.clampRow(address, address, true);
             }
             asm.emit("SHL " + address + ", " + address + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
             asm.emit(SimtTableReads.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + current + ", " + SimtAssembler.address(address, layout.fieldByte(field.id()))
@@ -306,7 +306,7 @@ final class SimtBandStep {
         for (IrField field : mapping.rowSequences()) {
             String row = asm.register();
             asm.emit("IADD " + row + ", " + i + ", 0x1");
-            clamp(row, !steady);   // a steady chunk's next row lies above the domain's end, never before its start
+            cx.clampRow(row, row, !steady);
             asm.emit("SHL " + row + ", " + row + ", " + SimtAssembler.immediate(SimtAssembler.isWide(field.type()) ? 3 : 2));
             String value = asm.register(field.type());
             asm.emit(SimtTableReads.READ_ONLY_LOAD + SimtAssembler.width(field.type()) + " " + value + ", " + SimtAssembler.address(row, layout.fieldByte(field.id()))
@@ -314,16 +314,6 @@ final class SimtBandStep {
             next.put(field, value);
         }
         return next;
-    }
-
-    /** {@code row} clamped, in place, to the domain's last row and, where {@code fromBelow}, to its first. */
-    private void clamp(String row, boolean fromBelow) {
-        if (fromBelow) {
-            asm.emit("ISETP.LT.AND P0, PT, " + row + ", RZ, PT");
-            asm.emit("SEL " + row + ", RZ, " + row + ", P0");
-        }
-        asm.emit("ISETP.GT.AND P0, PT, " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + ", PT");
-        asm.emit("P0", "MOV32I " + row + ", " + SimtAssembler.immediate(mapping.rows() - 1) + (fromBelow ? "   // my row, clamped into the domain" : ""));
     }
 
     /** Whether the steady loop's lane tests were made before it (so this is a steady chunk). */
