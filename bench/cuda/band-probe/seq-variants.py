@@ -235,13 +235,17 @@ def seen(text):
 
 STEADY_IF = re.compile(r'^( *)(?:\} else )?if \(base >= 32 && (base \+ 31 < \d+ && band < \d+ && base \+ 31 < \d+)\) \{$', re.M)
 
+def steady_block(text):
+    """The steady chunk's branch: its test's match, and (start, stop) of its body."""
+    m = STEADY_IF.search(text)
+    start = m.end() + 1
+    return m, start, text.index('\n' + m.group(1) + '} else {\n', start) + 1
+
 def firstfast(text):
     """A band's first chunk in the steady form, a loop of its own: every lane computes every step, a lane above the
     domain takes the halo row as its value (a select, no branch), its edge store and its reduction held by i >= 0."""
-    m = STEADY_IF.search(text)
+    m, start, stop = steady_block(text)
     indent = m.group(1)
-    start = m.end() + 1
-    stop = text.index('\n' + indent + '} else {\n', start) + 1
     body = text[start:stop]
     first = body.replace('__ldg(&f.a[base - lane])', '__ldg(&f.a[max(base - lane, 0)])')
     first = re.sub(r'__ldg\(&f\.a\[min\(i \+ 1, (\d+)\)\]\)', r'__ldg(&f.a[min(max(i + 1, 0), \1)])', first)
@@ -258,7 +262,7 @@ def carryrow(text):
     instead of loaded again at the chunk's start."""
     text, n = re.subn(r'\n *int row_a = __ldg\(&f\.a\[[^\n]*\n', '\n', text)
     assert n >= 2
-    text, n = re.subn(r'(\n( *)int room = 0;[^\n]*\n)', r'\1\2int row_a = __ldg(&f.a[0]);   // my first row (every lane starts above or at row 0)\n', text)
+    text, n = re.subn(r'(\n( *)int room = 0;[^\n]*\n)', r'\1\2int row_a = __ldg(&f.a[0]);   // my first row, clamped into the domain (row 0 for every lane)\n', text)
     assert n == 1
     return text
 
@@ -273,8 +277,8 @@ def midwindow(text):
     assert n == 1
     last = re.search(r'const int last = min\(base \+ 31, (\d+)\);', text).group(1)
     addr = address.replace('((row) & ', '((nr) & ').replace('+ slot)', '+ 0)')
-    m = STEADY_IF.search(text)
-    loop_at = text.index('#pragma unroll 8', m.end())
+    _, steady_start, _ = steady_block(text)
+    loop_at = text.index('#pragma unroll 8', steady_start)
     indent = text[text.rindex('\n', 0, loop_at) + 1:loop_at]
     head = 'for (int k = 0; k < 32; k++) {'
     start = text.index(head, loop_at)
@@ -289,16 +293,10 @@ def midwindow(text):
            + indent + 'for (int k = 16; k < 32; k++) {' + body + close)
     return text[:start] + new + text[end + len(close):]
 
-def steady_block(text):
-    """The steady chunk's branch: (start, stop) of its body."""
-    m = STEADY_IF.search(text)
-    start = m.end() + 1
-    return start, text.index('\n' + m.group(1) + '} else {\n', start) + 1
-
 def edgerow(text):
     """The steady steps read the left band's edge at lane 0's row (k + 1 into the window), the only lane that uses it:
     a constant offset a step, no clamp of each lane's own row."""
-    start, stop = steady_block(text)
+    _, start, stop = steady_block(text)
     body, n = re.subn(r's_edge_(\w+)\[warp\]\[min\(lane \* \d+ \+ 0, 0\)\]\[min\(max\(i - (\d) - wb, 0\), 32\)\]',
                       lambda m: f's_edge_{m.group(1)}[warp][0][k + 1 - {m.group(2)}]', text[start:stop])
     assert n > 0
@@ -306,7 +304,7 @@ def edgerow(text):
 
 def noclamp(text):
     """The steady steps load the next row's sequence value without a clamp (a steady chunk's rows lie in the domain)."""
-    start, stop = steady_block(text)
+    _, start, stop = steady_block(text)
     body, n = re.subn(r'__ldg\(&f\.a\[min\(i \+ 1, \d+\)\]\)', '__ldg(&f.a[i + 1])', text[start:stop])
     assert n == 1
     return text[:start] + body + text[stop:]
@@ -317,7 +315,7 @@ def ringshift(text):
     text, n = re.subn(r'\(\(row\) & 511\)', '((row + 31) & 511)', text)
     assert n >= 1
     text = text.replace('(unsigned) (row) / 512u', '(unsigned) (row + 31) / 512u')
-    start, stop = steady_block(text)
+    _, start, stop = steady_block(text)
     body = text[start:stop]
     store = re.search(r'&tokens\[(.*?) \* 512 \+ \(\(i\) & 511\)\], \(\(fg::u64\) \(\(int\) \(\(unsigned\) \(i\) / 512u\) \+ 1\) << 32\) \| ', body)
     prefix = store.group(1)
@@ -385,7 +383,7 @@ def colbest(text):
     """A reduction with its position kept per column of a lane in the steady steps: the column's best value and the
     row that first held it (a compare and two selects a cell, no branch and no 64-bit position), merged into the lane's
     best at the band's end with the first-point rule (row, then column)."""
-    start, stop = steady_block(text)
+    _, start, stop = steady_block(text)
     body = text[start:stop]
     red = re.compile(r'if \((red_\w+)_at < 0 \|\| (v\d+) > \1\) \{ \1 = \2; \1_at = \(long long\) i \* (\d+) \+ (\(?j(?: \+ (\d+))?\)?); \}')
     found = list(red.finditer(body))

@@ -18,9 +18,14 @@ public final class ShortRuns {
 
     private ShortRuns() {}
 
-    /** Whether a verdict's winner on a backend ran too short to time: a JVM row whose median is under {@link #RELIABLE_MS}. */
+    /** Whether a verdict's winner ran too short to time (as {@link #tooShort(String, double)} says of its median). */
     public static boolean tooShort(String backend, RowCost cost) {
-        return backend.equals("jvm") && cost.unit().equals("ms") && cost.value() < RELIABLE_MS;
+        return cost.unit().equals("ms") && tooShort(backend, cost.value());
+    }
+
+    /** Whether a run of {@code medianMs} on {@code backend} is too short to time: a JVM run under {@link #RELIABLE_MS}. */
+    static boolean tooShort(String backend, double medianMs) {
+        return backend.equals("jvm") && medianMs < RELIABLE_MS;
     }
 
     /** What a line about such a winner adds. */
@@ -34,8 +39,8 @@ public final class ShortRuns {
         double shortest = Double.POSITIVE_INFINITY;
         double longest = 0;
         for (ResultRow row : rows) {
-            if (!row.backend().equals("jvm") || !row.verified() || !(row.details().get("median_ms") instanceof Number median)
-                    || median.doubleValue() >= RELIABLE_MS) {
+            if (!row.verified() || !(row.details().get("median_ms") instanceof Number median)
+                    || !tooShort(row.backend(), median.doubleValue())) {
                 continue;
             }
             if (!sizes.contains(row.size())) {

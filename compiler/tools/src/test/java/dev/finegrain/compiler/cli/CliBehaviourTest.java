@@ -640,23 +640,25 @@ class CliBehaviourTest {
         assertEquals(0, compare.exit(), compare.err());
         java.util.regex.Pattern started = java.util.regex.Pattern.compile("^\\[(\\d+)/(\\d+) started\\] (.*)$");
         java.util.regex.Pattern done = java.util.regex.Pattern.compile("^\\[(\\d+)/(\\d+) done\\] .* \\((\\d+) of \\2 finished\\)$");
-        java.util.Set<String> startedNumbers = new java.util.HashSet<>();
+        Map<String, String> startedRows = new java.util.HashMap<>();   // number -> the row its started line names
         java.util.Set<String> doneNumbers = new java.util.HashSet<>();
         List<Integer> finished = new java.util.ArrayList<>();
         for (String line : compare.err().lines().toList()) {
             java.util.regex.Matcher m = started.matcher(line);
             if (m.matches()) {
-                startedNumbers.add(m.group(1));
+                startedRows.put(m.group(1), m.group(3));
             }
             m = done.matcher(line);
             if (m.matches()) {
-                assertTrue(startedNumbers.contains(m.group(1)), "done before started: " + line + "\n" + compare.err());
+                String row = startedRows.get(m.group(1));
+                assertTrue(row != null && line.startsWith("[" + m.group(1) + "/" + m.group(2) + " done] " + row + ": "),
+                        "a done line whose number started another row, or none: " + line + "\n" + compare.err());
                 doneNumbers.add(m.group(1));
                 finished.add(Integer.parseInt(m.group(3)));
             }
         }
         assertFalse(doneNumbers.isEmpty(), compare.err());
-        assertEquals(startedNumbers, doneNumbers, compare.err());
+        assertEquals(startedRows.keySet(), doneNumbers, compare.err());
         assertEquals(IntStream.rangeClosed(1, finished.size()).boxed().toList(), finished, compare.err());
     }
 
