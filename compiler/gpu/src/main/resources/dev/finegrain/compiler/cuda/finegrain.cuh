@@ -203,6 +203,19 @@ template <int pending>
 __device__ __forceinline__ void cp_async_wait_group() {
     asm volatile("cp.async.wait_group %0;" :: "n"(pending) : "memory");
 }
+// Programmatic dependent launch (sm_90 on): a launch of a relaunching schedule lets the next one in once each of its
+// blocks has swept its tile, and the next one's blocks copy their inputs meanwhile and wait for this launch to end,
+// its stores visible, before they read its state. The wait returns at once in a launch without the attribute.
+__device__ __forceinline__ void wait_for_previous_launch() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void let_next_launch_in() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
 // Named barrier `id` for `threads` threads: a producer warp arrives, a consumer warp waits (seed 001 Listing 12).
 __device__ __forceinline__ void bar_sync(int id, int threads) {
     asm volatile("bar.sync %0, %1;" :: "r"(id), "r"(threads) : "memory");
@@ -304,6 +317,23 @@ __device__ __forceinline__ void ring_arrive(unsigned* ring, unsigned tiles, unsi
         const unsigned slot = atomicAdd(ring + 1, 1u) + 1u;
         *(volatile unsigned*) (ring + 2 + tiles + slot) = above + 1u;
     }
+}
+
+// The host side of programmatic dependent launch: `kernel` launched on `stream`, where `programmatic` holds so that it
+// may start before the kernel launched before it on the stream has ended (its blocks call wait_for_previous_launch
+// before they read what that kernel wrote), else after it, as <<<...>>> launches.
+template <typename... Params, typename... Args>
+cudaError_t launch(void (*kernel)(Params...), int blocks, int threads, cudaStream_t stream, bool programmatic, Args... args) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.stream = stream;
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute[0].val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = attribute;
+    config.numAttrs = programmatic ? 1 : 0;
+    return cudaLaunchKernelEx(&config, kernel, args...);
 }
 
 }  // namespace fg

@@ -124,6 +124,24 @@ class GpuMappingTest {
     }
 
     @Test
+    void relaunchedTilesOverlapTheirLaunchesOnlyWhereTheTargetHasProgrammaticLaunches() {
+        GpuTarget sm90 = dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_90");
+        DataParallelMapping hopper = (DataParallelMapping) map(NW, dataParallel(16), null, sm90, 64, 64);
+        assertTrue(hopper.overlapLaunches());
+        assertTrue(hopper.describe().contains("each after the first a programmatic dependent launch"), hopper.describe());
+        assertTrue(((DataParallelMapping) map(WARP_CHAIN, dataParallel(16), null, sm90, 512)).overlapLaunches());
+        assertEquals(false, ((DataParallelMapping) map(NW, dataParallel(16), null,
+                dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_80"), 64, 64)).overlapLaunches());
+        // the model's profiles time each launch after the one before it, so no mapping for them overlaps launches
+        DataParallelMapping model = (DataParallelMapping) map(NW, dataParallel(16), null, HOPPER, 64, 64);
+        assertEquals(false, model.overlapLaunches());
+        assertTrue(!model.describe().contains("programmatic"), model.describe());
+        // dynamic dataflow's persistent blocks are one launch
+        DynamicDataflowMapping dynamic = (DynamicDataflowMapping) map(NW, dev.finegrain.dsl.Finegrain.dynamicDataflow(), null, sm90, 64, 64);
+        assertEquals(false, dynamic.tiles().overlapLaunches());
+    }
+
+    @Test
     void dataParallelCopiesInWholeRounds() {
         DataParallelMapping tiles = (DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64);
         assertEquals(16, tiles.lanes());

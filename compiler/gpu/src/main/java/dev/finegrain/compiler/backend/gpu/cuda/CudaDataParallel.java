@@ -10,6 +10,7 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,7 +39,7 @@ final class CudaDataParallel {
     /** Writes the kernel {@code data_parallel} and returns how the host launches it. */
     static String emit(DataParallelMapping mapping, CudaFields fields, CudaWriter out) {
         new CudaDataParallel(mapping, fields, out).emitKernel();
-        return CudaTiles.launchPerDiagonal(mapping.tile(), "data_parallel", mapping.lanes());
+        return CudaTiles.launchPerDiagonal(mapping.tile(), "data_parallel", mapping.lanes(), mapping.overlapLaunches());
     }
 
     private String tileArray(int field) {
@@ -83,42 +84,25 @@ final class CudaDataParallel {
         int[] low = tile.haloLow();
         int[] interior = tile.interior();
         int lanes = mapping.lanes();
-        out.comment("copy the tile and its halo of every field into shared memory" + (mapping.asyncCopy()
-                ? ", by asynchronous copies: every word of a thread in flight at once" : ""));
-        out.open("for (int w = t; w < " + tile.words() + "; w += " + lanes + ")");
-        String[] point;
+        String[] point = point(tile.rank());
         int[] sizes = fields.sizes();
-        if (tile.rank() == 3) {
-            out.line("const int i = i0 + w / " + (tile.rows() * tile.width()) + " - " + low[0] + ";");
-            out.line("const int j = j0 + w / " + tile.width() + " % " + tile.rows() + " - " + low[1] + ";");
-            out.line("const int k = k0 + w % " + tile.width() + " - " + low[2] + ";");
-            out.line("const bool inside = i < " + (sizes[0] + tile.haloHigh()[0]) + " && j < " + (sizes[1] + tile.haloHigh()[1])
-                    + " && k < " + (sizes[2] + tile.haloHigh()[2]) + ";");
-            point = new String[] {"i", "j", "k"};
-        } else if (tile.rank() == 2) {
-            out.line("const int i = i0 + w / " + tile.width() + " - " + low[0] + ";");
-            out.line("const int j = j0 + w % " + tile.width() + " - " + low[1] + ";");
-            out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + " && j < "
-                    + (fields.sizes()[1] + tile.haloHigh()[1]) + ";");
-            point = new String[] {"i", "j"};
-        } else {
-            out.line("const int i = i0 + w - " + low[0] + ";");
-            out.line("const bool inside = i < " + (fields.sizes()[0] + tile.haloHigh()[0]) + ";");
-            point = new String[] {"i"};
-        }
-        out.line("const long long g = " + fields.index(point) + ";");
         boolean async = mapping.asyncCopy();   // never where pastL1: dynamic dataflow's mapping copies with loads
-        for (IrField field : GlobalReads.stagedFields(graph)) {
-            String member = "f." + CudaNames.member(field.name()) + "[g]";
-            if (async) {
-                out.line("fg::cp_async_or_zero(&" + tileArray(field.id()) + "[w], &f." + CudaNames.member(field.name())
-                        + "[inside ? g : 0], inside);");
-            } else {
-                out.line(tileArray(field.id()) + "[w] = inside ? " + (pastL1 && field.isState() ? "__ldcg(&" + member + ")" : member)
-                        + " : " + (field.type() == dev.finegrain.dsl.Type.DOUBLE ? "0.0" : "0") + ";");
+        List<IrField> staged = GlobalReads.stagedFields(graph);
+        if (mapping.overlapLaunches()) {
+            List<IrField> inputs = staged.stream().filter(field -> !field.isState()).toList();
+            if (!inputs.isEmpty()) {
+                out.comment("copy the inputs' tile and halo into shared memory while the launch before this one ends"
+                        + (async ? ", by asynchronous copies" : ""));
+                emitCopy(inputs, point, pastL1);
             }
+            out.line("fg::wait_for_previous_launch();   // the launch before this one has ended, its stores visible");
+            out.comment("copy the state's tile and halo into shared memory" + (async ? ", by asynchronous copies" : ""));
+            emitCopy(staged.stream().filter(IrField::isState).toList(), point, pastL1);
+        } else {
+            out.comment("copy the tile and its halo of every field into shared memory" + (async
+                    ? ", by asynchronous copies: every word of a thread in flight at once" : ""));
+            emitCopy(staged, point, pastL1);
         }
-        out.close();
         if (async) {
             out.line("fg::cp_async_wait_all();   // every copy of this thread has landed; the barrier makes them every thread's");
         }
@@ -175,6 +159,53 @@ final class CudaDataParallel {
         });
         out.close();
         out.line("__syncthreads();");
+        out.close();
+        if (mapping.overlapLaunches()) {
+            out.line("fg::let_next_launch_in();   // this block has swept its tile");
+        }
+    }
+
+    /** The names of a point's coordinates, for a rank. */
+    private static String[] point(int rank) {
+        return switch (rank) {
+            case 1 -> new String[] {"i"};
+            case 2 -> new String[] {"i", "j"};
+            default -> new String[] {"i", "j", "k"};
+        };
+    }
+
+    /** One loop over the tile copy's words, each lane copying every lanes-th word of each of {@code copied}. */
+    private void emitCopy(List<IrField> copied, String[] point, boolean pastL1) {
+        int[] low = tile.haloLow();
+        int lanes = mapping.lanes();
+        int[] sizes = fields.sizes();
+        out.open("for (int w = t; w < " + tile.words() + "; w += " + lanes + ")");
+        if (tile.rank() == 3) {
+            out.line("const int i = i0 + w / " + (tile.rows() * tile.width()) + " - " + low[0] + ";");
+            out.line("const int j = j0 + w / " + tile.width() + " % " + tile.rows() + " - " + low[1] + ";");
+            out.line("const int k = k0 + w % " + tile.width() + " - " + low[2] + ";");
+            out.line("const bool inside = i < " + (sizes[0] + tile.haloHigh()[0]) + " && j < " + (sizes[1] + tile.haloHigh()[1])
+                    + " && k < " + (sizes[2] + tile.haloHigh()[2]) + ";");
+        } else if (tile.rank() == 2) {
+            out.line("const int i = i0 + w / " + tile.width() + " - " + low[0] + ";");
+            out.line("const int j = j0 + w % " + tile.width() + " - " + low[1] + ";");
+            out.line("const bool inside = i < " + (sizes[0] + tile.haloHigh()[0]) + " && j < "
+                    + (sizes[1] + tile.haloHigh()[1]) + ";");
+        } else {
+            out.line("const int i = i0 + w - " + low[0] + ";");
+            out.line("const bool inside = i < " + (sizes[0] + tile.haloHigh()[0]) + ";");
+        }
+        out.line("const long long g = " + fields.index(point) + ";");
+        for (IrField field : copied) {
+            String member = "f." + CudaNames.member(field.name()) + "[g]";
+            if (mapping.asyncCopy()) {
+                out.line("fg::cp_async_or_zero(&" + tileArray(field.id()) + "[w], &f." + CudaNames.member(field.name())
+                        + "[inside ? g : 0], inside);");
+            } else {
+                out.line(tileArray(field.id()) + "[w] = inside ? " + (pastL1 && field.isState() ? "__ldcg(&" + member + ")" : member)
+                        + " : " + (field.type() == dev.finegrain.dsl.Type.DOUBLE ? "0.0" : "0") + ";");
+            }
+        }
         out.close();
     }
 }

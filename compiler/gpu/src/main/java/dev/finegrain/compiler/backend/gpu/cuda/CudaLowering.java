@@ -37,7 +37,7 @@ public final class CudaLowering {
                         : "not measured on this architecture; the atomic barrier, as on Hopper", version >= 70,
                 dev.finegrain.dsl.Mutex.TEST_AND_SET, hopper ? "the best measured on an H200, docs/gpu.md"
                         : "not measured on this architecture; test-and-set, as on Hopper", hopper, true, true,
-                limits.reservedSharedBytesPerBlock());
+                limits.reservedSharedBytesPerBlock(), hopper);
     }
 
     /** Why no size of this variant can run on the target, if none can. */

@@ -102,22 +102,38 @@ final class CudaTiles {
         return words == 0 ? "" : words < 0 ? " - " + -words : " + " + words;
     }
 
-    /** The host's launches: one per block-diagonal, as many blocks as tiles on it. */
-    static String launchPerDiagonal(TileGeometry tile, String kernel, int threads) {
+    /**
+     * The host's launches: one per block-diagonal, as many blocks as tiles on it; where {@code programmatic}, each after
+     * the first may start before the one before it ends (the first waits for whatever came before it on the stream,
+     * which may have written the inputs its blocks copy before their wait).
+     */
+    static String launchPerDiagonal(TileGeometry tile, String kernel, int threads, boolean programmatic) {
+        String prelude;
+        String diagonals;
+        String blocks;
         if (tile.rank() == 1) {
-            return "for (int d = 0; d < " + tile.tiles(0) + "; d++) {\n"
-                    + "        " + kernel + "<<<1, " + threads + ", 0, stream>>>(f, p, d, error);\n    }";
-        }
-        if (tile.rank() == 3) {
+            prelude = "";
+            diagonals = String.valueOf(tile.tiles(0));
+            blocks = "1";
+        } else if (tile.rank() == 3) {
             String counts = tile.blocksPerLaunch().stream().map(String::valueOf).collect(Collectors.joining(", "));
-            return "static const int blocks[] = {" + counts + "};   // tiles on each block-diagonal\n"
-                    + "    for (int d = 0; d < " + tile.blocksPerLaunch().size() + "; d++) {\n"
-                    + "        " + kernel + "<<<blocks[d], " + threads + ", 0, stream>>>(f, p, d, error);\n    }";
+            prelude = "static const int blocks[] = {" + counts + "};   // tiles on each block-diagonal\n    ";
+            diagonals = String.valueOf(tile.blocksPerLaunch().size());
+            blocks = "blocks[d]";
+        } else {
+            prelude = "";
+            diagonals = String.valueOf(tile.tiles(0) + tile.tiles(1) - 1);
+            blocks = "blocks";
         }
-        int rows = tile.tiles(0);
-        int columns = tile.tiles(1);
-        return "for (int d = 0; d < " + (rows + columns - 1) + "; d++) {\n"
-                + "        const int blocks = min(d, " + (rows - 1) + ") - max(0, d - " + (columns - 1) + ") + 1;\n"
-                + "        " + kernel + "<<<blocks, " + threads + ", 0, stream>>>(f, p, d, error);\n    }";
+        String body;
+        if (programmatic) {
+            body = "        const cudaError_t launched = fg::launch(" + kernel + ", " + blocks + ", " + threads + ", stream, d > 0, f, p, d, error);\n"
+                    + "        if (launched != cudaSuccess) return launched;\n";
+        } else {
+            body = "        " + kernel + "<<<" + blocks + ", " + threads + ", 0, stream>>>(f, p, d, error);\n";
+        }
+        String count = tile.rank() == 2
+                ? "        const int blocks = min(d, " + (tile.tiles(0) - 1) + ") - max(0, d - " + (tile.tiles(1) - 1) + ") + 1;\n" : "";
+        return prelude + "for (int d = 0; d < " + diagonals + "; d++) {\n" + count + body + "    }";
     }
 }

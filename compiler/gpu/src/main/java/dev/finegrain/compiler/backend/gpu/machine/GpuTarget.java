@@ -55,6 +55,10 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  *                                    bands; the model's band runs as one warp
  * @param reservedSharedBytesPerBlock shared memory the hardware keeps in every resident block beside what the block
  *                                    claims (1 KB from compute capability 8.0 on; none in the model's profiles)
+ * @param programmaticLaunch          a launch may start before the kernel before it on the stream has ended, its blocks
+ *                                    waiting for that kernel's end where they read what it wrote (programmatic
+ *                                    dependent launch, sm_90 on: {@code griddepcontrol}); the model's profiles time
+ *                                    each launch after the one before it
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
@@ -63,7 +67,7 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                         boolean lockBox, boolean cooperativeLaunch, GridBarrier defaultGridBarrier,
                         String defaultGridBarrierSource, boolean nanosleep, dev.finegrain.dsl.Mutex defaultMutex,
                         String defaultMutexSource, boolean dpx, boolean byteLoads, boolean bandHelpers,
-                        int reservedSharedBytesPerBlock) {
+                        int reservedSharedBytesPerBlock, boolean programmaticLaunch) {
 
     /** Threads per warp, on every NVIDIA GPU the project models. */
     public static final int WARP = 32;
@@ -84,7 +88,7 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                 GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
                 "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine",
                 profile.hasNanosleep(), dev.finegrain.dsl.Mutex.fromCliName(profile.defaultMutex()).orElseThrow(),
-                "profile " + profile.name() + "'s default.mutex", profile.hasDpx(), false, false, 0);
+                "profile " + profile.name() + "'s default.mutex", profile.hasDpx(), false, false, 0, false);
     }
 
     /**
