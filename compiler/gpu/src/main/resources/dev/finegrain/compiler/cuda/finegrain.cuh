@@ -204,8 +204,8 @@ __device__ __forceinline__ void cp_async_wait_group() {
     asm volatile("cp.async.wait_group %0;" :: "n"(pending) : "memory");
 }
 // Programmatic dependent launch (sm_90 on): a launch of a relaunching schedule lets the next one in once each of its
-// blocks has swept its tile, and the next one's blocks copy their inputs meanwhile and wait for this launch to end,
-// its stores visible, before they read its state. The wait returns at once in a launch without the attribute.
+// blocks has swept its tile, and the next one's blocks wait for this launch to end, its stores visible, before they
+// copy their tiles (SASS ACQBULK and PREEXIT). The wait returns at once in a launch without the attribute.
 __device__ __forceinline__ void wait_for_previous_launch() {
 #if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");

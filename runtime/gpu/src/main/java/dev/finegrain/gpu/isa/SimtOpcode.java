@@ -86,6 +86,13 @@ public enum SimtOpcode {
     MBARRIER_INIT("MBARRIER.INIT", "ab"),
     MBARRIER_ARRIVE("MBARRIER.ARRIVE", "da"),
     MBARRIER_TRY_WAIT("MBARRIER.TRY_WAIT", "par"),
+    /**
+     * Waits until the launch before this one on the stream has ended and its stores are visible (griddepcontrol.wait,
+     * SASS ACQBULK): a programmatic dependent launch's blocks may start before it has.
+     */
+    ACQBULK("ACQBULK", ""),
+    /** Lets the next launch on the stream start once every block of this one has passed here (griddepcontrol.launch_dependents). */
+    PREEXIT("PREEXIT", ""),
     LBACQ("LBACQ", "a"),
     LBREL("LBREL", "a");
 

@@ -33,6 +33,7 @@ import dev.finegrain.gpu.nodes.memory.SimtStsNode;
 import dev.finegrain.gpu.nodes.memory.SimtStsulNode;
 import dev.finegrain.gpu.nodes.sync.SimtBarArriveNode;
 import dev.finegrain.gpu.nodes.sync.SimtDepbarNode;
+import dev.finegrain.gpu.nodes.sync.SimtLaunchDependenceNode;
 import dev.finegrain.gpu.nodes.sync.SimtBarRedPopcNode;
 import dev.finegrain.gpu.nodes.sync.SimtBarSyncNode;
 import dev.finegrain.gpu.nodes.sync.SimtLockBoxNode;
@@ -130,6 +131,7 @@ public final class SimtNodeFactory {
             case LDG, LD -> new SimtGlobalLoadNode(in, register(in, 0), address(in, 1), false, profile);
             case LDGSTS -> new SimtAsyncCopyNode(in, address(in, 0), address(in, 1), in.has("64"), profile);
             case DEPBAR -> new SimtDepbarNode(in, profile);
+            case ACQBULK, PREEXIT -> new SimtLaunchDependenceNode(in, profile);
             case STG, ST -> new SimtGlobalStoreNode(in, address(in, 0), source(in, 1), null, profile);
             case ATOMS_CAS -> atomic(in, SimtAtomicOp.CAS, true, profile);
             case ATOMS_EXCH -> atomic(in, SimtAtomicOp.EXCH, true, profile);

@@ -9,7 +9,10 @@ package dev.finegrain.gpu.runtime;
  * after launch i-1 ended ({@code launch.gapCycles}); the run then costs the latency of a lone launch
  * ({@code launch.overheadCycles}) once, plus the time from the first kernel's start to the last one's end. So a
  * stream of kernels shorter than the interval costs the interval each, a stream of longer ones costs each kernel
- * plus the gap, and a single launch costs the lone latency.
+ * plus the gap, and a single launch costs the lone latency. A programmatic dependent launch (profiles with
+ * {@code feature.programmaticLaunch}) that the launch before it lets in once its blocks have done their work starts
+ * {@code launch.programmaticGapCycles} after that launch ended instead of the gap: on an H200 work a kernel does before
+ * its wait for the launch before it added its whole time, so the gain is the shorter gap, not an overlap.
  */
 public final class SimtLaunchStream {
     private final SimtProfile profile;
@@ -24,9 +27,21 @@ public final class SimtLaunchStream {
 
     /** The next launch on the stream, whose kernel ran {@code kernelCycles}. */
     public void add(long kernelCycles) {
+        add(kernelCycles, false);
+    }
+
+    /**
+     * The next launch on the stream, whose kernel ran {@code kernelCycles}; {@code programmatic}: a programmatic
+     * dependent launch, let in by the launch before it (the first launch on a stream waits as any launch does).
+     */
+    public void add(long kernelCycles, boolean programmatic) {
+        if (programmatic && !profile.hasProgrammaticLaunch()) {
+            throw new IllegalArgumentException("profile " + profile.name() + " has no programmatic dependent launch"
+                    + " (feature.programmaticLaunch)");
+        }
         serialTotal += profile.launchOverheadCycles() + kernelCycles;
-        long start = launches == 0 ? 0 : Math.max(lastStart + profile.launchIntervalCycles(),
-                lastEnd + profile.launchGapCycles());
+        long gap = programmatic && launches > 0 ? profile.launchProgrammaticGapCycles() : profile.launchGapCycles();
+        long start = launches == 0 ? 0 : Math.max(lastStart + profile.launchIntervalCycles(), lastEnd + gap);
         lastStart = start;
         lastEnd = start + kernelCycles;
         launches++;

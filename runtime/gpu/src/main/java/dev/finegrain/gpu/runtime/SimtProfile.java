@@ -39,7 +39,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                           boolean hasDpx, int dpxLatency, boolean hasWarpShuffle, int shuffleLatency,
                           int warpSyncLatency, boolean pipelinedIssue, int issueIntervalCycles,
                           int sharedIssueIntervalCycles, boolean hasAsyncCopy, int asyncCopyIssueCycles,
-                          int asyncCopyLatency, int sharedStrongLatency, int readOnlyCacheLines, int readOnlyHitLatency) {
+                          int asyncCopyLatency, int sharedStrongLatency, int readOnlyCacheLines, int readOnlyHitLatency,
+                          boolean hasProgrammaticLaunch, int launchProgrammaticGapCycles) {
 
     /** The inter-block barriers a profile may name as the best on its machine ({@code default.gridBarrier}). */
     public static final List<String> GRID_BARRIERS = List.of("atomic", "xf");
@@ -177,6 +178,12 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                     + " shared.pollCycles (a poll loop is found by the polls that port sees)");
         }
         int issueCycles = v.atLeast("issue.cycles", 1, 1);
+        boolean programmatic = v.bool("feature.programmaticLaunch", false);
+        if (programmatic && !pipelined) {
+            throw new SimUserException("profile " + source + ": feature.programmaticLaunch needs launch.pipelined (a"
+                    + " programmatic launch starts after the one before it by launch.programmaticGapCycles instead of"
+                    + " launch.gapCycles)");
+        }
         return new SimtProfile(v.text("profile.name"), v.text("profile.description"),
                 SimMode.parse(v.text("profile.defaultMode")), v.positiveDecimal("clock.mhz"),
                 v.atLeast("sm.count", 1), maxThreadsPerSm, v.atLeast("sm.maxBlocks", 1),
@@ -222,7 +229,8 @@ public record SimtProfile(String name, String description, SimMode defaultMode, 
                 v.bool("feature.asyncCopy", false), v.atLeast("asyncCopy.issueCycles", 1, issueCycles),
                 v.atLeast("latency.asyncCopy", 0, 0),
                 v.atLeast("latency.sharedStrong", v.integer("latency.shared"), v.integer("latency.shared")),
-                v.atLeast("cache.readOnlyLines", 0, 0), v.atLeast("latency.readOnlyHit", 1, v.integer("latency.global")));
+                v.atLeast("cache.readOnlyLines", 0, 0), v.atLeast("latency.readOnlyHit", 1, v.integer("latency.global")),
+                programmatic, programmatic ? v.atLeast("launch.programmaticGapCycles", 0) : 0);
     }
 
     /**

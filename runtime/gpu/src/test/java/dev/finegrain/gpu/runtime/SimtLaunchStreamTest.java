@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What a run of launches costs: serial overheads, or a pipelined stream of submissions. */
@@ -42,5 +43,31 @@ class SimtLaunchStreamTest {
         assertFalse(fermi.launchPipelined());
         assertEquals(3L * fermi.launchOverheadCycles() + 100 + 20000 + 5, total(fermi, 100, 20000, 5));
         assertEquals(0, total(fermi));
+    }
+
+    @Test
+    void programmaticLaunchesAfterTheFirstStartTheProgrammaticGapAfterTheOneBefore() {
+        SimtProfile h200 = SimtProfile.load("hopper-h200");
+        assertTrue(h200.hasProgrammaticLaunch());
+        assertTrue(h200.launchProgrammaticGapCycles() < h200.launchGapCycles());
+        long kernel = 4L * h200.launchIntervalCycles();
+        SimtLaunchStream stream = new SimtLaunchStream(h200);
+        for (int i = 0; i < 3; i++) {
+            stream.add(kernel, true);
+        }
+        assertEquals(h200.launchOverheadCycles() + 3 * kernel + 2L * h200.launchProgrammaticGapCycles(), stream.totalCycles());
+        // short kernels are still bound by the host's submissions
+        SimtLaunchStream short_ = new SimtLaunchStream(h200);
+        for (int i = 0; i < 3; i++) {
+            short_.add(100, true);
+        }
+        assertEquals(h200.launchOverheadCycles() + 2L * h200.launchIntervalCycles() + 100, short_.totalCycles());
+    }
+
+    @Test
+    void aProfileWithoutProgrammaticLaunchRefusesOne() {
+        assertFalse(H100.hasProgrammaticLaunch(), "not measured on the H100");
+        SimtLaunchStream stream = new SimtLaunchStream(H100);
+        assertThrows(IllegalArgumentException.class, () -> stream.add(100, true));
     }
 }

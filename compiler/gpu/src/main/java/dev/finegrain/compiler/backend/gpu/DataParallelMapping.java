@@ -18,14 +18,18 @@ import java.util.stream.Collectors;
  *                  once before the barrier, a word outside the padded fields filled with 0; else loads and stores,
  *                  {@code copyUnroll} words a round (where a lane copies one round at most, all its words are in flight
  *                  anyway)
- * @param overlapLaunches each launch after the first is a programmatic dependent launch: a block copies its inputs,
- *                  waits for the launch before it to end (its stores visible), copies its state, and lets the next launch
- *                  in once it has swept its tile, so one launch's start and input copy overlap the end of the one
- *                  before it
+ * @param overlapLaunches each launch after the first is a programmatic dependent launch: a block waits for the launch
+ *                  before it to end (its stores visible) before it copies its tile, and lets the next launch in once it
+ *                  has swept its tile, so the next launch starts sooner after this one ends
  */
 public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] sizes, TileGeometry tile, int lanes,
                                   int steps, int copyUnroll, int[] dataBase, int sharedBytes, boolean asyncCopy,
                                   boolean overlapLaunches) implements GpuMapping {
+
+    @Override
+    public boolean programmaticLaunches() {
+        return overlapLaunches;
+    }
 
     @Override
     public int threadsPerBlock() {
@@ -57,8 +61,8 @@ public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] siz
     public String describe() {
         return "schedule:   data-parallel, " + tile.describe() + "\n"
                 + "launches:   " + launches() + ", one per block-diagonal" + (overlapLaunches
-                        ? ", each after the first a programmatic dependent launch (its inputs copied while the one before"
-                        + " it ends)" : "") + "; blocks per launch "
+                        ? ", each after the first a programmatic dependent launch (let in by the one before it once that"
+                        + " one's blocks have swept their tiles)" : "") + "; blocks per launch "
                 + blocksPerLaunch().stream().map(String::valueOf).collect(Collectors.joining(" ")) + "\n"
                 + "ownership:  " + lanes + " threads per block, thread t " + switch (graph.rank()) {
                     case 1 -> "takes point s * " + lanes + " + t of the tile at step s";

@@ -48,6 +48,15 @@ public sealed interface GpuMapping permits WavefrontMapping, DataParallelMapping
     }
 
     /**
+     * Whether each launch after the first is a programmatic dependent launch: it may start before the one before it
+     * has ended, its blocks waiting for that launch where they read what it wrote. Only relaunched data-parallel tiles
+     * on a target that has it.
+     */
+    default boolean programmaticLaunches() {
+        return false;
+    }
+
+    /**
      * Global scratch memory the launches share, zeroed before the run: word 0 the error word, word 1 an inter-block
      * barrier's counter, then whatever else the mapping keeps there (a band mapping's edge tokens, XF's flags).
      */

@@ -67,10 +67,11 @@ final class MapDataParallel {
         boolean asyncCopy = relaunched && target.asyncCopy() && graph.rank() >= 2 && Math.ceilDiv(tile.words(), lanes) > COPY_UNROLL
                 && GlobalReads.stagedFields(graph).stream().noneMatch(graph::declaresBytes);
         // a relaunched tile's launch costs more than its sweep (data-parallel:16 at 16384² on an H200: 6.6 µs a launch,
-        // an empty launch 3.1); letting each launch start while the one before it ends, its blocks copying their inputs
-        // meanwhile and their state after the wait, ran Needleman-Wunsch 4096² to 16384² 1.14 to 1.17 x faster in one
-        // invocation. The next launch is let in once a block has swept its tile: let in at a block's start instead,
-        // 16384² ran 2 x slower (why was not isolated).
+        // an empty launch 3.1); a programmatic dependent launch, let in by the launch before it once that one's blocks
+        // have swept their tiles, starts 0.75 µs sooner after it ends (launch.cu): Needleman-Wunsch 4096² to 16384² ran
+        // 1.22 to 1.30 x faster, 1.25 to 1.27 x Rodinia. Let in at a block's start instead, 16384² ran 2 x slower (why
+        // was not isolated); the inputs copied before the wait ran slower than one copy after it (work before the wait
+        // does not overlap the launch before).
         boolean overlapLaunches = relaunched && target.programmaticLaunch();
         DataParallelMapping mapping = new DataParallelMapping(graph, target, sizes.clone(), tile, lanes, steps, COPY_UNROLL,
                 dataBase, next, asyncCopy, overlapLaunches);

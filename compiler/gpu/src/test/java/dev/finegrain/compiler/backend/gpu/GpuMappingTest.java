@@ -124,7 +124,7 @@ class GpuMappingTest {
     }
 
     @Test
-    void relaunchedTilesOverlapTheirLaunchesOnlyWhereTheTargetHasProgrammaticLaunches() {
+    void relaunchedTilesOverlapTheirLaunchesOnlyWhereTheTargetHasProgrammaticLaunch() {
         GpuTarget sm90 = dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_90");
         DataParallelMapping hopper = (DataParallelMapping) map(NW, dataParallel(16), null, sm90, 64, 64);
         assertTrue(hopper.overlapLaunches());
@@ -132,10 +132,15 @@ class GpuMappingTest {
         assertTrue(((DataParallelMapping) map(WARP_CHAIN, dataParallel(16), null, sm90, 512)).overlapLaunches());
         assertEquals(false, ((DataParallelMapping) map(NW, dataParallel(16), null,
                 dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_80"), 64, 64)).overlapLaunches());
-        // the model's profiles time each launch after the one before it, so no mapping for them overlaps launches
-        DataParallelMapping model = (DataParallelMapping) map(NW, dataParallel(16), null, HOPPER, 64, 64);
-        assertEquals(false, model.overlapLaunches());
-        assertTrue(!model.describe().contains("programmatic"), model.describe());
+        // the model's profiles say whether they have it: hopper-h200's was measured, hopper-h100's was not
+        DataParallelMapping h200 = (DataParallelMapping) map(NW, dataParallel(16), null, HOPPER, 64, 64);
+        assertTrue(h200.overlapLaunches());
+        assertTrue(h200.programmaticLaunches());
+        DataParallelMapping h100 = (DataParallelMapping) map(NW, dataParallel(16), null,
+                GpuTarget.of(SimtProfile.load("hopper-h100")), 64, 64);
+        assertEquals(false, h100.overlapLaunches());
+        assertTrue(!h100.describe().contains("programmatic"), h100.describe());
+        assertEquals(false, ((DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64)).overlapLaunches());
         // dynamic dataflow's persistent blocks are one launch
         DynamicDataflowMapping dynamic = (DynamicDataflowMapping) map(NW, dev.finegrain.dsl.Finegrain.dynamicDataflow(), null, sm90, 64, 64);
         assertEquals(false, dynamic.tiles().overlapLaunches());

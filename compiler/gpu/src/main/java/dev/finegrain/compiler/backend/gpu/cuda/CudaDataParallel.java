@@ -87,22 +87,12 @@ final class CudaDataParallel {
         String[] point = point(tile.rank());
         int[] sizes = fields.sizes();
         boolean async = mapping.asyncCopy();   // never where pastL1: dynamic dataflow's mapping copies with loads
-        List<IrField> staged = GlobalReads.stagedFields(graph);
         if (mapping.overlapLaunches()) {
-            List<IrField> inputs = staged.stream().filter(field -> !field.isState()).toList();
-            if (!inputs.isEmpty()) {
-                out.comment("copy the inputs' tile and halo into shared memory while the launch before this one ends"
-                        + (async ? ", by asynchronous copies" : ""));
-                emitCopy(inputs, point, pastL1);
-            }
             out.line("fg::wait_for_previous_launch();   // the launch before this one has ended, its stores visible");
-            out.comment("copy the state's tile and halo into shared memory" + (async ? ", by asynchronous copies" : ""));
-            emitCopy(staged.stream().filter(IrField::isState).toList(), point, pastL1);
-        } else {
-            out.comment("copy the tile and its halo of every field into shared memory" + (async
-                    ? ", by asynchronous copies: every word of a thread in flight at once" : ""));
-            emitCopy(staged, point, pastL1);
         }
+        out.comment("copy the tile and its halo of every field into shared memory" + (async
+                ? ", by asynchronous copies: every word of a thread in flight at once" : ""));
+        emitCopy(GlobalReads.stagedFields(graph), point, pastL1);
         if (async) {
             out.line("fg::cp_async_wait_all();   // every copy of this thread has landed; the barrier makes them every thread's");
         }
@@ -174,7 +164,7 @@ final class CudaDataParallel {
         };
     }
 
-    /** One loop over the tile copy's words, each lane copying every lanes-th word of each of {@code copied}. */
+    /** The loop over the tile copy's words, each lane copying every lanes-th word of each of {@code copied}. */
     private void emitCopy(List<IrField> copied, String[] point, boolean pastL1) {
         int[] low = tile.haloLow();
         int lanes = mapping.lanes();

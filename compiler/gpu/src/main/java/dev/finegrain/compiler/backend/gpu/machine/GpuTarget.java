@@ -57,8 +57,8 @@ import dev.finegrain.gpu.runtime.SimtProfile;
  *                                    claims (1 KB from compute capability 8.0 on; none in the model's profiles)
  * @param programmaticLaunch          a launch may start before the kernel before it on the stream has ended, its blocks
  *                                    waiting for that kernel's end where they read what it wrote (programmatic
- *                                    dependent launch, sm_90 on: {@code griddepcontrol}); the model's profiles time
- *                                    each launch after the one before it
+ *                                    dependent launch, sm_90 on: {@code griddepcontrol}; a model profile's
+ *                                    {@code feature.programmaticLaunch})
  */
 public record GpuTarget(String name, String called, int maxThreadsPerBlock, int sharedBytesPerBlock, int lockBits,
                         boolean reconvergesWarps, boolean hasMbarrier, boolean sharedAtomicsAsLockLoops, int smCount,
@@ -88,7 +88,7 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
                 GridBarrier.fromCliName(profile.defaultGridBarrier()).orElseThrow(),
                 "profile " + profile.name() + "'s default.gridBarrier, the best measured on its machine",
                 profile.hasNanosleep(), dev.finegrain.dsl.Mutex.fromCliName(profile.defaultMutex()).orElseThrow(),
-                "profile " + profile.name() + "'s default.mutex", profile.hasDpx(), false, false, 0, false);
+                "profile " + profile.name() + "'s default.mutex", profile.hasDpx(), false, false, 0, profile.hasProgrammaticLaunch());
     }
 
     /**

@@ -205,7 +205,7 @@ public final class GpuModelBackend implements Backend {
                         + " LDSLK attempt(s) found their lock bit held by another block's thread; a lowering bug, please"
                         + " report it)");
             }
-            stream.add(result.kernelCycles());
+            stream.add(result.kernelCycles(), mapping.programmaticLaunches() && launch > 0);
             longestLaunch = Math.max(longestLaunch, result.totalCycles());
             kernelCycles += result.kernelCycles();
             result.counters().forEach((name, value) -> counters.merge(name, value, Long::sum));

@@ -78,12 +78,23 @@ final class SimtDataParallel {
         params.putAll(SimtParams.load(asm, graph, layout));
     }
 
-    /** One tile whose first interior point is {@code tileOrigin}: the copy in, a block barrier, and the sweep. */
+    /**
+     * One tile whose first interior point is {@code tileOrigin}: the copy in, a block barrier, and the sweep; where the
+     * mapping overlaps launches, after the wait for the launch before it and before letting the next one in.
+     */
     void emitTile(String[] tileOrigin) {
         origin = tileOrigin;
+        if (mapping.overlapLaunches()) {
+            asm.comment("wait for the launch before this one to end, its stores visible (a programmatic dependent launch)");
+            asm.emit("ACQBULK");
+        }
         emitCopyIn();
         asm.emit("BAR.RED.POPC RZ, RZ");
         emitSweep();
+        if (mapping.overlapLaunches()) {
+            asm.comment("this block has swept its tile: let the next launch in");
+            asm.emit("PREEXIT");
+        }
     }
 
     /** The constant 1's register (after {@link #emitLane}). */
