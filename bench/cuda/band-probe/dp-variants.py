@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """dp-variants.py IN.cu KIND OUT.cu: rewrites a data-parallel unit of `finegrain show needleman-wunsch --cuda
---schedule data-parallel:16` by hand, to measure what a change to the generator would buy before making it. KINDs join
-with '+':
+--schedule data-parallel:16 --arch sm_80` by hand, to measure what a change to the generator would buy before making it
+(the probes of 2026-12-01 started from the unit as generated before programmatic launches; for sm_90 the generator now
+makes them itself, so a unit for sm_80, built with -arch=sm_90, is that baseline). KINDs join with '+':
 
   pdl     each launch is a programmatic dependent launch (Hopper): launch d + 1 is let in as soon as every block of
           launch d has started (griddepcontrol.launch_dependents first thing), and its blocks wait for launch d to
@@ -23,6 +24,9 @@ import re
 import sys
 
 src, kinds, out = open(sys.argv[1]).read(), sys.argv[2].split('+'), sys.argv[3]
+if 'fg::wait_for_previous_launch' in src:
+    sys.exit('dp-variants: ' + sys.argv[1] + ' launches programmatically already (generated for sm_90); generate the'
+             ' baseline with --arch sm_80 and build it with -arch=sm_90')
 
 
 def sub(pattern, repl, text, count=1):

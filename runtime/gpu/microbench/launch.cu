@@ -1,13 +1,14 @@
 // Finegrain GPU-model microbenchmarks: what programmatic dependent launch (sm_90 on) does to a stream of dependent
-// launches, for the model's launch.programmaticStartCycles and launch.programmaticGapCycles. A relaunching schedule's
-// launch (data-parallel on Hopper) copies its inputs, waits for the launch before it (griddepcontrol.wait), then works,
-// and lets the next launch in when it is done (griddepcontrol.launch_dependents). Our own code. Build and run:
-// SUITES=launch bash runtime/gpu/microbench/run.sh
+// launches, for the model's launch.programmaticGapCycles. A relaunching schedule's launch (data-parallel on Hopper)
+// waits for the launch before it (griddepcontrol.wait), then works, and lets the next launch in when it is done
+// (griddepcontrol.launch_dependents). Our own code. Build and run: SUITES=launch bash runtime/gpu/microbench/run.sh
 //
 // Each kernel here: thread 0 spins BEFORE cycles, every thread waits for the launch before it, thread 0 spins AFTER
-// cycles, and the block lets the next launch in. 200 launches of it back to back on one stream between two events, the
-// median of 7 such runs, per launch: once with the programmatic attribute on every launch after the first, once without
-// (the wait then returns at once, as after an ordinary launch). Result lines: R,<name>,<median>,us,7,<note>.
+// cycles, and the block lets the next launch in (the SASS, launch.sass, reconverges the warp, BSYNC, before ACQBULK and
+// before PREEXIT, so the first thread to let the next launch in does so after thread 0's spin). 200 launches of it back
+// to back on one stream between two events, the median of 7 such runs, per launch: once with the programmatic
+// attribute on every launch after the first, once without (the wait then returns at once, as after an ordinary
+// launch). Result lines: R,<name>,<median>,us,7,<note>.
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdio>

@@ -19,6 +19,9 @@ namespace box_3d__data_parallel_4x5x3__none__per_thread_shared__12x10x9 {
         int none;   // the kernel takes no params
     };
 
+    #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    #error "this unit's launches are programmatic dependent launches (sm_90 on); generate it with --arch for the GPU it is built for"
+    #endif
     // data-parallel: data-parallel: tiles of 4x5x3 points (shared copy with halo: 5x6x4 words per field), 3x2x3 tiles; blocks of 20 threads (one per tile line along k) sweeping the tile with a block barrier per step; 6 launches, one per block-diagonal
     __global__ void __launch_bounds__(20) data_parallel(const Fields f, const Params p, const int diagonal, int* const error) {
         __shared__ int s_c[120];

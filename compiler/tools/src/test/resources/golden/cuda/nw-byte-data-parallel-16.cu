@@ -19,6 +19,9 @@ namespace nw_byte__data_parallel_16x16__none__per_thread_shared__64x64 {
         int penalty;
     };
 
+    #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    #error "this unit's launches are programmatic dependent launches (sm_90 on); generate it with --arch for the GPU it is built for"
+    #endif
     // data-parallel: data-parallel: tiles of 16x16 points (shared copy with halo: 17x17 words per field), 4x4 tiles; blocks of 16 threads (one per tile row) sweeping the tile with a block barrier per step; 7 launches, one per block-diagonal
     __global__ void __launch_bounds__(16) data_parallel(const Fields f, const Params p, const int diagonal, int* const error) {
         __shared__ int s_reference[289];

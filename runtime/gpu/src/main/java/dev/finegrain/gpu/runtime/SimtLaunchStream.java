@@ -11,8 +11,9 @@ package dev.finegrain.gpu.runtime;
  * stream of kernels shorter than the interval costs the interval each, a stream of longer ones costs each kernel
  * plus the gap, and a single launch costs the lone latency. A programmatic dependent launch (profiles with
  * {@code feature.programmaticLaunch}) that the launch before it lets in once its blocks have done their work starts
- * {@code launch.programmaticGapCycles} after that launch ended instead of the gap: on an H200 work a kernel does before
- * its wait for the launch before it added its whole time, so the gain is the shorter gap, not an overlap.
+ * {@code launch.programmaticGapCycles} after that launch ended instead of the gap: on an H200, with the next launch let
+ * in at the end of the one before, work a kernel did before its wait added its whole time, so the gain is the shorter
+ * gap, not an overlap.
  */
 public final class SimtLaunchStream {
     private final SimtProfile profile;
@@ -25,11 +26,6 @@ public final class SimtLaunchStream {
         this.profile = profile;
     }
 
-    /** The next launch on the stream, whose kernel ran {@code kernelCycles}. */
-    public void add(long kernelCycles) {
-        add(kernelCycles, false);
-    }
-
     /**
      * The next launch on the stream, whose kernel ran {@code kernelCycles}; {@code programmatic}: a programmatic
      * dependent launch, let in by the launch before it (the first launch on a stream waits as any launch does).
@@ -40,7 +36,7 @@ public final class SimtLaunchStream {
                     + " (feature.programmaticLaunch)");
         }
         serialTotal += profile.launchOverheadCycles() + kernelCycles;
-        long gap = programmatic && launches > 0 ? profile.launchProgrammaticGapCycles() : profile.launchGapCycles();
+        long gap = programmatic ? profile.launchProgrammaticGapCycles() : profile.launchGapCycles();
         long start = launches == 0 ? 0 : Math.max(lastStart + profile.launchIntervalCycles(), lastEnd + gap);
         lastStart = start;
         lastEnd = start + kernelCycles;

@@ -14,7 +14,7 @@ class SimtLaunchStreamTest {
     private static long total(SimtProfile profile, long... kernels) {
         SimtLaunchStream stream = new SimtLaunchStream(profile);
         for (long kernel : kernels) {
-            stream.add(kernel);
+            stream.add(kernel, false);
         }
         return stream.totalCycles();
     }
@@ -69,5 +69,17 @@ class SimtLaunchStreamTest {
         assertFalse(H100.hasProgrammaticLaunch(), "not measured on the H100");
         SimtLaunchStream stream = new SimtLaunchStream(H100);
         assertThrows(IllegalArgumentException.class, () -> stream.add(100, true));
+    }
+
+    @Test
+    void onlyTheProgrammaticLaunchesTakeTheShorterGap() {
+        SimtProfile h200 = SimtProfile.load("hopper-h200");
+        long kernel = 4L * h200.launchIntervalCycles();
+        SimtLaunchStream stream = new SimtLaunchStream(h200);
+        stream.add(kernel, false);
+        stream.add(kernel, true);
+        stream.add(kernel, false);
+        assertEquals(h200.launchOverheadCycles() + 3 * kernel + h200.launchProgrammaticGapCycles() + h200.launchGapCycles(),
+                stream.totalCycles());
     }
 }

@@ -126,4 +126,21 @@ class SimtProfileTest {
                         + " port (every access queues, or polls queue); set one of them",
                 assertThrows(SimUserException.class, () -> SimtProfile.load(both.toString())).getMessage());
     }
+
+    @Test
+    void programmaticLaunchNeedsAPipelinedLaunchStreamAndItsGap(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        String fermi = Files.readString(Path.of("src/main/resources/dev/finegrain/gpu/profiles/fermi-gtx570.properties"));
+        Path serial = dir.resolve("serial.properties");
+        Files.writeString(serial, fermi + "\nfeature.programmaticLaunch=true\nlaunch.programmaticGapCycles=100\n");
+        assertEquals("profile " + serial + ": feature.programmaticLaunch needs launch.pipelined (a programmatic launch starts"
+                        + " after the one before it by launch.programmaticGapCycles instead of launch.gapCycles)",
+                assertThrows(SimUserException.class, () -> SimtProfile.load(serial.toString())).getMessage());
+        String h200 = Files.readString(Path.of("src/main/resources/dev/finegrain/gpu/profiles/hopper-h200.properties"));
+        assertTrue(h200.contains("\nlaunch.programmaticGapCycles=1311\n"), "hopper-h200 sets launch.programmaticGapCycles");
+        Path noGap = dir.resolve("no-gap.properties");
+        Files.writeString(noGap, h200.replace("\nlaunch.programmaticGapCycles=1311\n", "\n"));
+        assertTrue(assertThrows(SimUserException.class, () -> SimtProfile.load(noGap.toString())).getMessage()
+                .contains("launch.programmaticGapCycles"));
+        assertEquals(1311, SimtProfile.load("hopper-h200").launchProgrammaticGapCycles());
+    }
 }

@@ -18,18 +18,13 @@ import java.util.stream.Collectors;
  *                  once before the barrier, a word outside the padded fields filled with 0; else loads and stores,
  *                  {@code copyUnroll} words a round (where a lane copies one round at most, all its words are in flight
  *                  anyway)
- * @param overlapLaunches each launch after the first is a programmatic dependent launch: a block waits for the launch
+ * @param programmaticLaunches each launch after the first is a programmatic dependent launch: a block waits for the launch
  *                  before it to end (its stores visible) before it copies its tile, and lets the next launch in once it
  *                  has swept its tile, so the next launch starts sooner after this one ends
  */
 public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] sizes, TileGeometry tile, int lanes,
                                   int steps, int copyUnroll, int[] dataBase, int sharedBytes, boolean asyncCopy,
-                                  boolean overlapLaunches) implements GpuMapping {
-
-    @Override
-    public boolean programmaticLaunches() {
-        return overlapLaunches;
-    }
+                                  boolean programmaticLaunches) implements GpuMapping {
 
     @Override
     public int threadsPerBlock() {
@@ -60,7 +55,7 @@ public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] siz
     @Override
     public String describe() {
         return "schedule:   data-parallel, " + tile.describe() + "\n"
-                + "launches:   " + launches() + ", one per block-diagonal" + (overlapLaunches
+                + "launches:   " + launches() + ", one per block-diagonal" + (programmaticLaunches
                         ? ", each after the first a programmatic dependent launch (let in by the one before it once that"
                         + " one's blocks have swept their tiles)" : "") + "; blocks per launch "
                 + blocksPerLaunch().stream().map(String::valueOf).collect(Collectors.joining(" ")) + "\n"

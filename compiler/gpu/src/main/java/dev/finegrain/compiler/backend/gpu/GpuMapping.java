@@ -49,8 +49,8 @@ public sealed interface GpuMapping permits WavefrontMapping, DataParallelMapping
 
     /**
      * Whether each launch after the first is a programmatic dependent launch: it may start before the one before it
-     * has ended, its blocks waiting for that launch where they read what it wrote. Only relaunched data-parallel tiles
-     * on a target that has it.
+     * has ended, its blocks waiting for that launch before they read what it wrote. Only relaunched data-parallel tiles
+     * on a target that has it ({@link DataParallelMapping#programmaticLaunches}).
      */
     default boolean programmaticLaunches() {
         return false;

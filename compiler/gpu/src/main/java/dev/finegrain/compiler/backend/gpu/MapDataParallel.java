@@ -20,7 +20,8 @@ final class MapDataParallel {
 
     /**
      * @param relaunched the tiles run in launches of their own, so a block's copy may be served by its SM's L1 and run as
-     *                   asynchronous copies (a persistent block's, dynamic dataflow's, must read state past L1)
+     *                   asynchronous copies (a persistent block's, dynamic dataflow's, must read state past L1), and the
+     *                   launches may be programmatic dependent launches
      */
     static DataParallelMapping map(KernelGraph graph, DataParallelPlan plan, GpuTarget target, int[] sizes, boolean relaunched) {
         int rank = graph.rank();
@@ -66,15 +67,16 @@ final class MapDataParallel {
         // a field held a byte an element is copied as loads.
         boolean asyncCopy = relaunched && target.asyncCopy() && graph.rank() >= 2 && Math.ceilDiv(tile.words(), lanes) > COPY_UNROLL
                 && GlobalReads.stagedFields(graph).stream().noneMatch(graph::declaresBytes);
-        // a relaunched tile's launch costs more than its sweep (data-parallel:16 at 16384² on an H200: 6.6 µs a launch,
+        // a relaunched tile's launch costs more than its sweep (data-parallel:16 at 16384² on an H200: 6.7 µs a launch,
         // an empty launch 3.1); a programmatic dependent launch, let in by the launch before it once that one's blocks
-        // have swept their tiles, starts 0.75 µs sooner after it ends (launch.cu): Needleman-Wunsch 4096² to 16384² ran
-        // 1.22 to 1.30 x faster, 1.25 to 1.27 x Rodinia. Let in at a block's start instead, 16384² ran 2 x slower (why
-        // was not isolated); the inputs copied before the wait ran slower than one copy after it (work before the wait
-        // does not overlap the launch before).
-        boolean overlapLaunches = relaunched && target.programmaticLaunch();
+        // have swept their tiles, starts sooner after it ends (0.66 µs after a spinning kernel instead of 1.42,
+        // launch.cu): Needleman-Wunsch 4096² to 16384² ran 1.22 to 1.30 x faster, 1.25 to 1.27 x Rodinia (5.4 µs a
+        // launch). Let in at a block's start instead, 16384² ran 2 x slower (why was not isolated). The inputs copied
+        // before the wait ran slower than one copy after it: with the next launch let in at the end of the one before,
+        // work before the wait does not overlap that launch.
+        boolean programmaticLaunches = relaunched && target.programmaticLaunch();
         DataParallelMapping mapping = new DataParallelMapping(graph, target, sizes.clone(), tile, lanes, steps, COPY_UNROLL,
-                dataBase, next, asyncCopy, overlapLaunches);
+                dataBase, next, asyncCopy, programmaticLaunches);
         StaticChecks.check(graph, target, lanes, mapping.resources(), null);
         return mapping;
     }

@@ -127,23 +127,22 @@ class GpuMappingTest {
     void relaunchedTilesOverlapTheirLaunchesOnlyWhereTheTargetHasProgrammaticLaunch() {
         GpuTarget sm90 = dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_90");
         DataParallelMapping hopper = (DataParallelMapping) map(NW, dataParallel(16), null, sm90, 64, 64);
-        assertTrue(hopper.overlapLaunches());
+        assertTrue(hopper.programmaticLaunches());
         assertTrue(hopper.describe().contains("each after the first a programmatic dependent launch"), hopper.describe());
-        assertTrue(((DataParallelMapping) map(WARP_CHAIN, dataParallel(16), null, sm90, 512)).overlapLaunches());
+        assertTrue(((DataParallelMapping) map(WARP_CHAIN, dataParallel(16), null, sm90, 512)).programmaticLaunches());
         assertEquals(false, ((DataParallelMapping) map(NW, dataParallel(16), null,
-                dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_80"), 64, 64)).overlapLaunches());
+                dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_80"), 64, 64)).programmaticLaunches());
         // the model's profiles say whether they have it: hopper-h200's was measured, hopper-h100's was not
         DataParallelMapping h200 = (DataParallelMapping) map(NW, dataParallel(16), null, HOPPER, 64, 64);
-        assertTrue(h200.overlapLaunches());
         assertTrue(h200.programmaticLaunches());
         DataParallelMapping h100 = (DataParallelMapping) map(NW, dataParallel(16), null,
                 GpuTarget.of(SimtProfile.load("hopper-h100")), 64, 64);
-        assertEquals(false, h100.overlapLaunches());
+        assertEquals(false, h100.programmaticLaunches());
         assertTrue(!h100.describe().contains("programmatic"), h100.describe());
-        assertEquals(false, ((DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64)).overlapLaunches());
+        assertEquals(false, ((DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64)).programmaticLaunches());
         // dynamic dataflow's persistent blocks are one launch
         DynamicDataflowMapping dynamic = (DynamicDataflowMapping) map(NW, dev.finegrain.dsl.Finegrain.dynamicDataflow(), null, sm90, 64, 64);
-        assertEquals(false, dynamic.tiles().overlapLaunches());
+        assertEquals(false, dynamic.tiles().programmaticLaunches());
     }
 
     @Test

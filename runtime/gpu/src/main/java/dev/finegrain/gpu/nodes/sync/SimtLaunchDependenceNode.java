@@ -14,7 +14,7 @@ import dev.finegrain.gpu.runtime.SimtWarp;
  * and both cost an issue slot; what overlapping the launches buys is the stream's
  * ({@code launch.programmaticGapCycles}, {@link dev.finegrain.gpu.runtime.SimtLaunchStream}).
  */
-@NodeInfo(shortName = "ACQBULK")
+@NodeInfo(shortName = "ACQBULK|PREEXIT")
 public final class SimtLaunchDependenceNode extends SimtInstructionNode {
     private final boolean available;
     private final int issueCycles;

@@ -10,7 +10,6 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -39,7 +38,7 @@ final class CudaDataParallel {
     /** Writes the kernel {@code data_parallel} and returns how the host launches it. */
     static String emit(DataParallelMapping mapping, CudaFields fields, CudaWriter out) {
         new CudaDataParallel(mapping, fields, out).emitKernel();
-        return CudaTiles.launchPerDiagonal(mapping.tile(), "data_parallel", mapping.lanes(), mapping.overlapLaunches());
+        return CudaTiles.launchPerDiagonal(mapping.tile(), "data_parallel", mapping.lanes(), mapping.programmaticLaunches());
     }
 
     private String tileArray(int field) {
@@ -48,6 +47,14 @@ final class CudaDataParallel {
 
     private void emitKernel() {
         int[] interior = tile.interior();
+        if (mapping.programmaticLaunches()) {
+            // griddepcontrol exists from sm_90 on: built for an older GPU, the unit would drop its waits but keep the
+            // host's programmatic launches
+            out.line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900");
+            out.line("#error \"this unit's launches are programmatic dependent launches (sm_90 on); generate it with --arch for"
+                    + " the GPU it is built for\"");
+            out.line("#endif");
+        }
         out.comment("data-parallel: " + mapping.launchPlan());
         out.open("__global__ void __launch_bounds__(" + mapping.lanes() + ") data_parallel(const Fields f, const Params p,"
                 + " const int diagonal, int* const error)");
@@ -87,12 +94,14 @@ final class CudaDataParallel {
         String[] point = point(tile.rank());
         int[] sizes = fields.sizes();
         boolean async = mapping.asyncCopy();   // never where pastL1: dynamic dataflow's mapping copies with loads
-        if (mapping.overlapLaunches()) {
+        if (mapping.programmaticLaunches()) {
+            // every thread of every block waits before its first global access: so a launch also comes after every
+            // launch before the one it waits for (that one's blocks waited before they exited)
             out.line("fg::wait_for_previous_launch();   // the launch before this one has ended, its stores visible");
         }
         out.comment("copy the tile and its halo of every field into shared memory" + (async
                 ? ", by asynchronous copies: every word of a thread in flight at once" : ""));
-        emitCopy(GlobalReads.stagedFields(graph), point, pastL1);
+        emitCopy(point, pastL1);
         if (async) {
             out.line("fg::cp_async_wait_all();   // every copy of this thread has landed; the barrier makes them every thread's");
         }
@@ -150,7 +159,7 @@ final class CudaDataParallel {
         out.close();
         out.line("__syncthreads();");
         out.close();
-        if (mapping.overlapLaunches()) {
+        if (mapping.programmaticLaunches()) {
             out.line("fg::let_next_launch_in();   // this block has swept its tile");
         }
     }
@@ -164,8 +173,8 @@ final class CudaDataParallel {
         };
     }
 
-    /** The loop over the tile copy's words, each lane copying every lanes-th word of each of {@code copied}. */
-    private void emitCopy(List<IrField> copied, String[] point, boolean pastL1) {
+    /** The loop over the tile copy's words, each lane copying every lanes-th word of each staged field. */
+    private void emitCopy(String[] point, boolean pastL1) {
         int[] low = tile.haloLow();
         int lanes = mapping.lanes();
         int[] sizes = fields.sizes();
@@ -186,7 +195,7 @@ final class CudaDataParallel {
             out.line("const bool inside = i < " + (sizes[0] + tile.haloHigh()[0]) + ";");
         }
         out.line("const long long g = " + fields.index(point) + ";");
-        for (IrField field : copied) {
+        for (IrField field : GlobalReads.stagedFields(graph)) {
             String member = "f." + CudaNames.member(field.name()) + "[g]";
             if (mapping.asyncCopy()) {
                 out.line("fg::cp_async_or_zero(&" + tileArray(field.id()) + "[w], &f." + CudaNames.member(field.name())

@@ -49,7 +49,7 @@ final class CudaLockDataflow {
     static String emit(LockDataflowMapping mapping, CudaFields fields, CudaWriter out) {
         new CudaLockDataflow(mapping, fields, out).emitKernel();
         TileGeometry tile = mapping.tile();
-        return CudaTiles.launchPerDiagonal(tile, "lock_dataflow", mapping.threadsPerBlock(), false);
+        return CudaTiles.launchPerDiagonal(tile, "lock_dataflow", mapping.threadsPerBlock(), mapping.programmaticLaunches());
     }
 
     private void emitKernel() {

@@ -104,8 +104,8 @@ final class CudaTiles {
 
     /**
      * The host's launches: one per block-diagonal, as many blocks as tiles on it; where {@code programmatic}, each after
-     * the first may start before the one before it ends (the first waits for whatever came before it on the stream,
-     * which may have written the inputs its blocks copy before their wait).
+     * the first may start before the one before it ends (the first is an ordinary launch: what came before it on the
+     * stream need not be a launch whose blocks let it in).
      */
     static String launchPerDiagonal(TileGeometry tile, String kernel, int threads, boolean programmatic) {
         String prelude;

@@ -96,7 +96,9 @@ public record GpuTarget(String name, String called, int maxThreadsPerBlock, int 
      * the least of the block limit, the thread limit and the shared memory (with what the hardware keeps per block).
      */
     public int residentBlocksPerSm(int threads, int sharedBytes) {
-        int byShared = sharedBytes == 0 ? Integer.MAX_VALUE : sharedBytesPerSm / (sharedBytes + reservedSharedBytesPerBlock);
+        // the hardware keeps its reserve in every resident block, one that claims nothing included
+        int perBlock = sharedBytes + reservedSharedBytesPerBlock;
+        int byShared = perBlock == 0 ? Integer.MAX_VALUE : sharedBytesPerSm / perBlock;
         return Math.min(maxBlocksPerSm, Math.min(maxThreadsPerSm / threads, byShared));
     }
 }

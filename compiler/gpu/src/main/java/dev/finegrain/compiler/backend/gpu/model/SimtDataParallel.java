@@ -84,14 +84,14 @@ final class SimtDataParallel {
      */
     void emitTile(String[] tileOrigin) {
         origin = tileOrigin;
-        if (mapping.overlapLaunches()) {
+        if (mapping.programmaticLaunches()) {
             asm.comment("wait for the launch before this one to end, its stores visible (a programmatic dependent launch)");
             asm.emit("ACQBULK");
         }
         emitCopyIn();
         asm.emit("BAR.RED.POPC RZ, RZ");
         emitSweep();
-        if (mapping.overlapLaunches()) {
+        if (mapping.programmaticLaunches()) {
             asm.comment("this block has swept its tile: let the next launch in");
             asm.emit("PREEXIT");
         }

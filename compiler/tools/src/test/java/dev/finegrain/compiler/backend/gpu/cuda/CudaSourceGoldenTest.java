@@ -31,6 +31,9 @@ class CudaSourceGoldenTest {
         return Stream.of(
                 Arguments.of("nw-wavefront", List.of("nw", "--schedule", "wavefront")),
                 Arguments.of("nw-data-parallel-16", List.of("nw", "--schedule", "data-parallel:16", "--sizes", "64")),
+                Arguments.of("nw-data-parallel-16-sm80", List.of("nw", "--schedule", "data-parallel:16", "--sizes", "64",
+                        "--arch", "sm_80")),
+                Arguments.of("chain-data-parallel-16", List.of("chain", "--schedule", "data-parallel:16", "--sizes", "100")),
                 Arguments.of("nw-dynamic-dataflow-16", List.of("nw", "--schedule", "dynamic-dataflow:16", "--sizes", "64")),
                 Arguments.of("nw-tiny-lock", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock")),
                 Arguments.of("nw-acquire-release", List.of("nw", "--schedule", "lock-dataflow", "--mechanism", "acquire-release")),

@@ -218,6 +218,31 @@ class GpuModelBackendTest {
                 + " does not have (feature.warpShuffle)"), FERMI.neverRuns(bands));
     }
 
+    /**
+     * On a profile with programmatic launch, data-parallel's launches after the first start the shorter gap after the one
+     * before them: the run is that much faster than the same launches on the profile with the feature off, less the
+     * issue slots of ACQBULK and PREEXIT, and it computes what the oracle computes.
+     */
+    @Test
+    void dataParallelsLaunchesAfterTheFirstTakeTheProgrammaticGap() {
+        KernelGraph graph = Pipeline.compile(NW);
+        Variant tiles = new Variant(graph, SchedulePlanner.plan(graph, new Schedule.DataParallel(List.of(16, 16))), Optional.empty());
+        Invocation invocation = inputs(NW, new int[] {64, 64});
+        GpuModelBackend off = new GpuModelBackend("hopper-h200@feature.programmaticLaunch=false");
+        String overlapped = HOPPER.lower(tiles, new int[] {64, 64}).program();
+        assertTrue(overlapped.contains("ACQBULK") && overlapped.contains("PREEXIT"), overlapped);
+        assertFalse(off.lower(tiles, new int[] {64, 64}).program().contains("ACQBULK"));
+        BackendRun on = HOPPER.run(tiles, invocation, RunSettings.once(1, 1));
+        BackendRun plain = off.run(tiles, invocation, RunSettings.once(1, 1));
+        assertEquals(Optional.empty(), SequentialOracle.run(graph, invocation).firstDifference(graph, new int[] {64, 64},
+                on.outputs()));
+        SimtProfile h200 = SimtProfile.load("hopper-h200");
+        long gaps = 6L * (h200.launchGapCycles() - h200.launchProgrammaticGapCycles());   // 7 launches, one per block-diagonal
+        double saved = plain.value() - on.value();
+        assertTrue(saved <= gaps && saved >= gaps - 7 * 2 * 4 * h200.issueSlotCycles(),
+                "the programmatic launches saved " + saved + " cycles; the gaps differ by " + gaps);
+    }
+
     @Test
     void privateChannelsMatchTheOracle() {
         Kernel privateNw = NW.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build();
