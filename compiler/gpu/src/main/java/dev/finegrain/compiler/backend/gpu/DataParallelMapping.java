@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
+import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 
 import java.util.Arrays;
@@ -18,13 +19,22 @@ import java.util.stream.Collectors;
  *                  once before the barrier, a word outside the padded fields filled with 0; else loads and stores,
  *                  {@code copyUnroll} words a round (where a lane copies one round at most, all its words are in flight
  *                  anyway)
+ * @param copies    the boxes of each staged field's copy a block fetches from global memory, by field id (empty for a field
+ *                  not staged): the whole copy, or, where the copy is asynchronous and the launches programmatic, the
+ *                  words the tile's reads reach less those the tile computes before it reads them ({@link TileCopies})
  * @param programmaticLaunches each launch after the first is a programmatic dependent launch: a block waits for the launch
  *                  before it to end (its stores visible) before it copies its tile, and lets the next launch in once it
  *                  has swept its tile, so the next launch starts sooner after this one ends
  */
 public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] sizes, TileGeometry tile, int lanes,
                                   int steps, int copyUnroll, int[] dataBase, int sharedBytes, boolean asyncCopy,
-                                  boolean programmaticLaunches) implements GpuMapping {
+                                  List<List<CopyBox>> copies, boolean programmaticLaunches) implements GpuMapping {
+
+    /** Whether a block fetches {@code field}'s whole copy, the interior and its halo. */
+    public boolean copiesWhole(IrField field) {
+        List<CopyBox> boxes = copies.get(field.id());
+        return boxes.size() == 1 && boxes.getFirst().isWhole(tile);
+    }
 
     @Override
     public int threadsPerBlock() {
@@ -68,6 +78,18 @@ public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] siz
                 + "steps:      " + steps + " per tile, a block barrier after each\n"
                 + "shared:     " + sharedBytes + " bytes: each field's tile copy at " + Arrays.toString(dataBase) + ", copied "
                 + (asyncCopy ? "by asynchronous copies (cp.async), every word of a thread in flight at once"
-                        : copyUnroll + " words per thread and round") + "\n";
+                        : copyUnroll + " words per thread and round") + copiedParts() + "\n";
+    }
+
+    /** The fields whose copy a block fetches only in part, and the boxes it fetches. */
+    private String copiedParts() {
+        StringBuilder text = new StringBuilder();
+        for (IrField field : GlobalReads.stagedFields(graph)) {
+            if (!copiesWhole(field)) {
+                text.append("; of '").append(field.name()).append("' only ").append(copies.get(field.id()).stream()
+                        .map(box -> box + " (" + box.words() + " words)").collect(Collectors.joining(" and ")));
+            }
+        }
+        return text.toString();
     }
 }

@@ -146,6 +146,37 @@ class GpuMappingTest {
     }
 
     @Test
+    void anAsynchronousCopyFetchesOnlyTheWordsTheTileReadsBeforeItWritesThem() {
+        GpuTarget sm90 = dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_90");
+        DataParallelMapping nw = (DataParallelMapping) map(NW, dataParallel(16), null, sm90, 64, 64);
+        KernelGraph graph = nw.graph();
+        // the reference is read at the point only: its interior; the score behind the point only: its halo row and column
+        assertEquals(List.of(new CopyBox(new int[] {1, 1}, new int[] {16, 16})), nw.copies().get(graph.field("reference").id()));
+        assertEquals(List.of(new CopyBox(new int[] {0, 0}, new int[] {1, 17}), new CopyBox(new int[] {1, 0}, new int[] {16, 1})),
+                nw.copies().get(graph.field("score").id()));
+        assertTrue(nw.describe().contains("of 'score' only [0, 1) x [0, 17) (17 words) and [1, 17) x [0, 1) (16 words)"),
+                nw.describe());
+        // a field read at the point itself (another actor's output, or an input) is fetched where its reads reach
+        Kernel twoActors = kernel("two-actors").domain(dim("i", "n"), dim("j", "m")).input("w", INT, 1)
+                .state("y", INT, boundary(constant(0))).state("x", INT, boundary(constant(1)))
+                .actor("first", "y", a -> a.read("x", -1, 0).plus(a.read("w", 0, 0)).plus(a.read("w", -1, 0)))
+                .actor("second", "x", a -> a.read("y", 0, 0).plus(a.read("x", 0, -1))).build();
+        DataParallelMapping atPoint = (DataParallelMapping) map(twoActors, dataParallel(16), null, sm90, 64, 64);
+        KernelGraph two = atPoint.graph();
+        assertEquals(List.of(new CopyBox(new int[] {0, 1}, new int[] {17, 16})), atPoint.copies().get(two.field("w").id()));
+        assertEquals(List.of(new CopyBox(new int[] {1, 1}, new int[] {16, 16})), atPoint.copies().get(two.field("y").id()));
+        assertEquals(List.of(new CopyBox(new int[] {0, 0}, new int[] {1, 17}), new CopyBox(new int[] {1, 0}, new int[] {16, 1})),
+                atPoint.copies().get(two.field("x").id()));
+        // copies by loads keep the whole tile, and so do asynchronous copies without programmatic launches (sm_80)
+        DataParallelMapping fermi = (DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64);
+        assertTrue(GlobalReads.stagedFields(fermi.graph()).stream().allMatch(fermi::copiesWhole));
+        DataParallelMapping sm80 = (DataParallelMapping) map(NW, dataParallel(16), null,
+                dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_80"), 64, 64);
+        assertTrue(sm80.asyncCopy());
+        assertTrue(GlobalReads.stagedFields(sm80.graph()).stream().allMatch(sm80::copiesWhole));
+    }
+
+    @Test
     void dataParallelCopiesInWholeRounds() {
         DataParallelMapping tiles = (DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64);
         assertEquals(16, tiles.lanes());

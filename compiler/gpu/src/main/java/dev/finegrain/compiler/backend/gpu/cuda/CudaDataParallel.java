@@ -1,8 +1,8 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
-import dev.finegrain.compiler.backend.gpu.GlobalReads;
-
+import dev.finegrain.compiler.backend.gpu.CopyBox;
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
+import dev.finegrain.compiler.backend.gpu.GlobalReads;
 import dev.finegrain.compiler.backend.gpu.TileGeometry;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
@@ -10,6 +10,7 @@ import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.internal.DependenceMath;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -99,8 +100,10 @@ final class CudaDataParallel {
             // launch before the one it waits for (that one's blocks waited before they exited)
             out.line("fg::wait_for_previous_launch();   // the launch before this one has ended, its stores visible");
         }
-        out.comment("copy the tile and its halo of every field into shared memory" + (async
-                ? ", by asynchronous copies: every word of a thread in flight at once" : ""));
+        boolean whole = GlobalReads.stagedFields(graph).stream().allMatch(mapping::copiesWhole);
+        out.comment((whole ? "copy the tile and its halo of every field" : "copy the words of each field the tile reads before"
+                + " it writes them") + " into shared memory" + (async ? ", by asynchronous copies: every word of a thread in"
+                + " flight at once" : ""));
         emitCopy(point, pastL1);
         if (async) {
             out.line("fg::cp_async_wait_all();   // every copy of this thread has landed; the barrier makes them every thread's");
@@ -173,12 +176,57 @@ final class CudaDataParallel {
         };
     }
 
-    /** The loop over the tile copy's words, each lane copying every lanes-th word of each staged field. */
+    /**
+     * The copy of each staged field: the fields a block fetches whole in one loop over the copy's words, each lane
+     * copying every lanes-th word; a field fetched in part in a loop over each of its boxes.
+     */
     private void emitCopy(String[] point, boolean pastL1) {
+        List<IrField> whole = GlobalReads.stagedFields(graph).stream().filter(mapping::copiesWhole).toList();
+        if (!whole.isEmpty()) {
+            out.open("for (int w = t; w < " + tile.words() + "; w += " + mapping.lanes() + ")");
+            emitWordCopy(point, pastL1, whole);
+            out.close();
+        }
+        for (IrField field : GlobalReads.stagedFields(graph)) {
+            if (mapping.copiesWhole(field)) {
+                continue;
+            }
+            for (CopyBox box : mapping.copies().get(field.id())) {
+                out.open("for (int m = t; m < " + box.words() + "; m += " + mapping.lanes() + ")");
+                out.comment("'" + field.name() + "': words " + box + " of the copy");
+                out.line("const int w = " + wordOfBox(box) + ";");
+                emitWordCopy(point, pastL1, List.of(field));
+                out.close();
+            }
+        }
+    }
+
+    /** The copy word of the box's m-th word (row-major in the box), terms that are 0 left out. */
+    private String wordOfBox(CopyBox box) {
+        int rank = tile.rank();
+        String word = "";
+        int inner = box.words();
+        for (int d = 0; d < rank; d++) {
+            int extent = box.extent()[d];
+            inner /= extent;
+            String quotient = inner == 1 ? "m" : "m / " + inner;
+            String at = extent == 1 ? "" : d == 0 || extent == box.words() ? quotient : inner == 1 ? "m % " + extent : "(" + quotient + ") % " + extent;
+            String coordinate = sum(at, box.start()[d]);
+            String above = word.isEmpty() ? "" : "(" + word + ") * " + tile.copyExtent(d);
+            word = above.isEmpty() ? coordinate : coordinate.isEmpty() ? above : above + " + " + coordinate;
+        }
+        return word.isEmpty() ? "0" : word;
+    }
+
+    /** {@code term + constant}, either left out where it is empty or 0. */
+    private static String sum(String term, int constant) {
+        return constant == 0 ? term : term.isEmpty() ? String.valueOf(constant) : term + " + " + constant;
+    }
+
+    /** One copy word {@code w}: its point in the padded fields, and each of {@code copied}'s words fetched or zeroed. */
+    private void emitWordCopy(String[] point, boolean pastL1, List<IrField> copied) {
         int[] low = tile.haloLow();
-        int lanes = mapping.lanes();
         int[] sizes = fields.sizes();
-        out.open("for (int w = t; w < " + tile.words() + "; w += " + lanes + ")");
         if (tile.rank() == 3) {
             out.line("const int i = i0 + w / " + (tile.rows() * tile.width()) + " - " + low[0] + ";");
             out.line("const int j = j0 + w / " + tile.width() + " % " + tile.rows() + " - " + low[1] + ";");
@@ -195,7 +243,7 @@ final class CudaDataParallel {
             out.line("const bool inside = i < " + (sizes[0] + tile.haloHigh()[0]) + ";");
         }
         out.line("const long long g = " + fields.index(point) + ";");
-        for (IrField field : GlobalReads.stagedFields(graph)) {
+        for (IrField field : copied) {
             String member = "f." + CudaNames.member(field.name()) + "[g]";
             if (mapping.asyncCopy()) {
                 out.line("fg::cp_async_or_zero(&" + tileArray(field.id()) + "[w], &f." + CudaNames.member(field.name())
@@ -205,6 +253,5 @@ final class CudaDataParallel {
                         + " : " + (field.type() == dev.finegrain.dsl.Type.DOUBLE ? "0.0" : "0") + ";");
             }
         }
-        out.close();
     }
 }

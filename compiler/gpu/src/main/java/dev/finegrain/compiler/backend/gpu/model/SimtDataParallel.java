@@ -1,15 +1,12 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
-import dev.finegrain.compiler.backend.gpu.GlobalReads;
 import dev.finegrain.compiler.backend.gpu.DataParallelMapping;
 import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.backend.gpu.TileGeometry;
-import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
 import dev.finegrain.dsl.Type;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -88,7 +85,7 @@ final class SimtDataParallel {
             asm.comment("wait for the launch before this one to end, its stores visible (a programmatic dependent launch)");
             asm.emit("ACQBULK");
         }
-        emitCopyIn();
+        new SimtTileCopy(mapping, layout, asm, lane, origin).emit();
         asm.emit("BAR.RED.POPC RZ, RZ");
         emitSweep();
         if (mapping.programmaticLaunches()) {
@@ -100,135 +97,6 @@ final class SimtDataParallel {
     /** The constant 1's register (after {@link #emitLane}). */
     String one() {
         return one;
-    }
-
-    /**
-     * Lanes copy the tile with its halo, word k = row * width + column for k = lane, lane + lanes, ...;
-     * the mapping's copy unroll of words per lane and round, every load issued before the first store, so the loads
-     * overlap as a compiler's unrolled copy loop makes them; or, where the mapping copies asynchronously, each word an
-     * LDGSTS (a 0 stored outside the padded fields), waited for once by DEPBAR. A round's last words may fall past the
-     * tile, into each array's padding.
-     */
-    private void emitCopyIn() {
-        asm.section("copy the tile and its halo of every field into shared memory, " + mapping.copyUnroll()
-                + " words per lane and round" + (mapping.asyncCopy() ? ", by asynchronous copies (LDGSTS), waited for once" : ""));
-        String row = asm.register();
-        String column = asm.register();
-        String word = asm.register();
-        String plane = graph.rank() == 3 ? asm.register() : null;
-        if (plane != null) {
-            asm.comment("word = lane: plane, row and column of the copy (" + tile.rows() + " rows of " + tile.width()
-                    + " words a plane)");
-            String divisor = asm.constant(tile.width());
-            asm.emit("IREM " + column + ", " + lane + ", " + divisor);
-            asm.emit("IDIV " + row + ", " + lane + ", " + divisor);
-            asm.emit("MOV32I " + divisor + ", " + SimtAssembler.immediate(tile.rows()));
-            asm.emit("IDIV " + plane + ", " + row + ", " + divisor);
-            asm.emit("IREM " + row + ", " + row + ", " + divisor);
-        } else {
-            asm.emit("MOV " + row + ", RZ");
-            asm.emit("MOV " + column + ", " + lane);
-        }
-        asm.emit("MOV " + word + ", " + lane);
-        String coordinate = asm.register();
-        String[] shared = new String[mapping.copyUnroll()];
-        String[][] values = new String[mapping.copyUnroll()][graph.fields().size()];
-        String[] global = new String[mapping.copyUnroll()];
-        SimtFieldAddress[] sharedAt = new SimtFieldAddress[mapping.copyUnroll()];
-        SimtFieldAddress[] globalAt = new SimtFieldAddress[mapping.copyUnroll()];
-        for (int u = 0; u < mapping.copyUnroll(); u++) {
-            shared[u] = asm.register();
-            global[u] = asm.register();
-            for (IrField field : mapping.asyncCopy() ? List.<IrField>of() : GlobalReads.stagedFields(graph)) {
-                values[u][field.id()] = asm.register(field.type());   // an asynchronous copy holds no word in a register
-            }
-            sharedAt[u] = new SimtFieldAddress(layout, shared[u], layout.hasWideFields() ? asm.register() : null);
-            globalAt[u] = new SimtFieldAddress(layout, global[u], layout.hasWideFields() ? asm.register() : null);
-        }
-        asm.place("copy");
-        asm.emit("ISETP.GE.AND P0, PT, " + word + ", " + SimtAssembler.immediate(tile.words()) + ", PT");
-        asm.emit("P0", "BRA copied");
-        int last = graph.rank() - 1;
-        for (int u = 0; u < mapping.copyUnroll(); u++) {
-            asm.comment("word " + u + " of the round: P1 says it lies in the padded fields");
-            if (graph.rank() == 3) {
-                emitCopyAddress3d(global[u], coordinate, plane, row, column);
-            } else if (graph.rank() == 2) {
-                asm.emit("IADD " + global[u] + ", " + origin[0] + ", " + row);
-                asm.emit("ISETP.LT.AND P1, PT, " + global[u] + ", "
-                        + SimtAssembler.immediate(layout.extent(0)) + ", PT");
-                asm.emit("IMAD " + global[u] + ", " + global[u] + ", " + SimtAssembler.immediate(layout.extent(1)) + ", "
-                        + origin[1]);
-                asm.emit("IADD " + global[u] + ", " + global[u] + ", " + column);
-            } else {
-                asm.emit("IADD " + global[u] + ", " + origin[0] + ", " + column);
-            }
-            asm.emit("IADD " + coordinate + ", " + origin[last] + ", " + column);
-            asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", "
-                    + SimtAssembler.immediate(layout.extent(last))
-                    + ", " + (graph.rank() >= 2 ? "P1" : "PT"));
-            asm.emit("SHL " + global[u] + ", " + global[u] + ", 0x2");
-            asm.emit("SHL " + shared[u] + ", " + word + ", 0x2");
-            emitWideOffsets(sharedAt[u], globalAt[u]);
-            for (IrField field : GlobalReads.stagedFields(graph)) {
-                String width = SimtAssembler.width(field.type());
-                if (mapping.asyncCopy()) {
-                    // CUDA's cp.async with a source size of 0 outside: a copy in flight, or a 0 stored at once
-                    String sharedWord = sharedAt[u].at(field.id(), dataBase[field.id()]);
-                    asm.emit("P1", "LDGSTS" + width + " " + sharedWord + ", " + globalAt[u].at(field.id(), layout.fieldByte(field.id())));
-                    asm.emit("!P1", "STS" + width + " " + sharedWord + ", RZ");
-                    continue;
-                }
-                String value = values[u][field.id()];
-                asm.emit("MOV" + width + " " + value + ", RZ");
-                asm.emit("P1", "LDG" + width + " " + value + ", " + globalAt[u].at(field.id(), layout.fieldByte(field.id())));
-            }
-            asm.emit("IADD " + word + ", " + word + ", " + SimtAssembler.immediate(lanes));
-            if (plane != null) {
-                emitNextWord3d(plane, row, column);
-                continue;
-            }
-            asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes));
-            asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
-            asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
-            asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
-        }
-        for (int u = 0; u < (mapping.asyncCopy() ? 0 : mapping.copyUnroll()); u++) {
-            for (IrField field : GlobalReads.stagedFields(graph)) {
-                asm.emit("STS" + SimtAssembler.width(field.type()) + " " + sharedAt[u].at(field.id(), dataBase[field.id()])
-                        + ", " + values[u][field.id()]);
-            }
-        }
-        asm.emit("BRA copy");
-        asm.place("copied");
-        if (mapping.asyncCopy()) {
-            asm.emit("DEPBAR   // every copy of this lane has landed; the barrier makes them every lane's");
-        }
-    }
-
-    /** The padded index of copy word (plane, row, column) in {@code global}; P1 says it lies in the padded fields. */
-    private void emitCopyAddress3d(String global, String coordinate, String plane, String row, String column) {
-        asm.emit("IADD " + global + ", " + origin[0] + ", " + plane);
-        asm.emit("ISETP.LT.AND P1, PT, " + global + ", " + SimtAssembler.immediate(layout.extent(0)) + ", PT");
-        asm.emit("IADD " + coordinate + ", " + origin[1] + ", " + row);
-        asm.emit("ISETP.LT.AND P1, PT, " + coordinate + ", " + SimtAssembler.immediate(layout.extent(1)) + ", P1");
-        asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", " + coordinate);
-        asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(2)) + ", " + origin[2]);
-        asm.emit("IADD " + global + ", " + global + ", " + column);
-    }
-
-    /** Moves (plane, row, column) on by {@code lanes} words: the lanes split into planes, rows and columns, carried. */
-    private void emitNextWord3d(String plane, String row, String column) {
-        int perPlane = tile.rows() * tile.width();
-        asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes % tile.width()));
-        asm.emit("IADD " + row + ", " + row + ", " + SimtAssembler.immediate(lanes % perPlane / tile.width()));
-        asm.emit("IADD " + plane + ", " + plane + ", " + SimtAssembler.immediate(lanes / perPlane));
-        asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
-        asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
-        asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
-        asm.emit("ISETP.GE.AND P0, PT, " + row + ", " + SimtAssembler.immediate(tile.rows()) + ", PT");
-        asm.emit("P0", "IADD " + row + ", " + row + ", " + SimtAssembler.immediate(-tile.rows()));
-        asm.emit("P0", "IADD " + plane + ", " + plane + ", 0x1");
     }
 
     private void emitSweep() {
@@ -275,7 +143,7 @@ final class SimtDataParallel {
         }
         asm.emit("SHL " + shared + ", " + shared + ", 0x2");
         asm.emit("SHL " + global + ", " + global + ", 0x2");
-        emitWideOffsets(sharedAt, globalAt);
+        SimtTileCopy.emitWideOffsets(asm, sharedAt, globalAt);
         asm.emit("!P1", "BRA computed");
         emitPoint(point, sharedAt, globalAt);
         asm.place("computed");
@@ -315,15 +183,6 @@ final class SimtDataParallel {
         asm.emit("IMAD " + shared + ", " + shared + ", " + SimtAssembler.immediate(tile.width()) + ", " + depth);
         asm.emit("IADD " + shared + ", " + shared + ", " + SimtAssembler.immediate(low[2]));
         layout.emitPaddedIndex(asm, global, point);
-    }
-
-    /** The 8-byte fields' offsets, twice the 4-byte ones, when the kernel has such fields. */
-    private void emitWideOffsets(SimtFieldAddress shared, SimtFieldAddress global) {
-        for (SimtFieldAddress offsets : new SimtFieldAddress[] {shared, global}) {
-            if (offsets.wide() != null) {
-                asm.emit("IADD " + offsets.wide() + ", " + offsets.narrow() + ", " + offsets.narrow());
-            }
-        }
     }
 
     private void emitPoint(String[] point, SimtFieldAddress shared, SimtFieldAddress global) {
