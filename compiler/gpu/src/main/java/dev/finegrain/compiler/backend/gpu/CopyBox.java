@@ -30,14 +30,14 @@ public record CopyBox(int[] start, int[] extent) {
         return equals(whole(tile));
     }
 
-    /** Words along the innermost dimension. */
-    public int width() {
-        return extent[extent.length - 1];
+    @Override
+    public int[] start() {
+        return start.clone();
     }
 
-    /** Rows of a plane: the extent of the dimension before the innermost, 1 in 1D. */
-    public int rows() {
-        return extent.length == 1 ? 1 : extent[extent.length - 2];
+    @Override
+    public int[] extent() {
+        return extent.clone();
     }
 
     @Override

@@ -86,8 +86,9 @@ public record DataParallelMapping(KernelGraph graph, GpuTarget target, int[] siz
         StringBuilder text = new StringBuilder();
         for (IrField field : GlobalReads.stagedFields(graph)) {
             if (!copiesWhole(field)) {
-                text.append("; of '").append(field.name()).append("' only ").append(copies.get(field.id()).stream()
-                        .map(box -> box + " (" + box.words() + " words)").collect(Collectors.joining(" and ")));
+                List<CopyBox> boxes = copies.get(field.id());
+                text.append("; of '").append(field.name()).append("' ").append(boxes.isEmpty() ? "nothing (nothing reads it)"
+                        : "only " + boxes.stream().map(box -> box + " (" + box.words() + " words)").collect(Collectors.joining(" and ")));
             }
         }
         return text.toString();

@@ -80,10 +80,12 @@ final class MapDataParallel {
         boolean programmaticLaunches = relaunched && target.programmaticLaunch();
         // beside programmatic launches, an asynchronous copy fetches only the words the tile reads before it writes them
         // (TileCopies: Needleman-Wunsch's reference as its interior, its score as the halo row and column, 289 words of
-        // each becoming 256 and 33). Hand rewrites of data-parallel:16 on an H200 (dp-variants.py need, 4096² to
-        // 16384²) ran 4.5 to 8.5 % faster with it beside programmatic launches and moved -1.5 to +2.5 % without them,
-        // so without them the copy stays one loop over the whole tile. Copies by loads keep the whole tile too: their
-        // rounds of loads were not measured in parts.
+        // each becoming 256 and 33). Hand rewrites of data-parallel:16 on an H200 (dp-variants.py need, 4096² to 16384²)
+        // ran 4.5 to 8.5 % faster with it where the next launch was let in at a block's start, and 5 to 8 % where it was
+        // let in after the sweep with the inputs copied before the wait; the generated form (let in after the sweep,
+        // every copy after the wait) was not timed with it. Without programmatic launches it moved -1.5 to +2.5 %, so
+        // there the copy stays one loop over the whole tile. Copies by loads keep the whole tile too: their rounds of
+        // loads were not measured in parts.
         boolean copiesInPart = asyncCopy && programmaticLaunches;
         List<List<CopyBox>> copies = new ArrayList<>();
         for (IrField field : graph.fields()) {

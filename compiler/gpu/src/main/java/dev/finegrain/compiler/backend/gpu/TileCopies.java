@@ -13,8 +13,10 @@ import java.util.List;
  * reach, less the interior where the tile computes every interior value before reading it. A field read only at offsets
  * with no positive component and never at the point itself, and written by an actor, is such a field: every interior
  * word it reads lies behind the reading point in the sweep, so the tile wrote it first (Needleman-Wunsch's score: its
- * halo row and column, 33 words of 289 at 16 x 16). A field read at the point itself, ahead, or by no actor keeps the
- * box its reads reach, or the whole copy if nothing reads it. The boxes are disjoint; a box never leaves the copy.
+ * halo row and column, 33 words of 289 at 16 x 16). A field written by no actor, or read at the point itself or ahead,
+ * keeps the box its reads reach (a read at the point of a value the point produced first is served from a register,
+ * but is counted here as a read of the copy); a field nothing reads is not fetched. The boxes are disjoint; a box never
+ * leaves the copy. Tiles are not skewed here (data-parallel's never are).
  */
 final class TileCopies {
 
@@ -22,6 +24,9 @@ final class TileCopies {
 
     /** The boxes of {@code field}'s copy a block fetches. */
     static List<CopyBox> of(KernelGraph graph, TileGeometry tile, IrField field) {
+        if (tile.skew().skews()) {
+            throw new IllegalArgumentException("a skewed tile's copy is not cut into boxes: " + tile.describe());
+        }
         int rank = tile.rank();
         int[] low = new int[rank];    // the reads' reach, relative to the interior's first word
         int[] high = new int[rank];
@@ -44,7 +49,7 @@ final class TileCopies {
             });
         }
         if (!read[0]) {
-            return List.of(CopyBox.whole(tile));
+            return List.of();
         }
         int[] start = new int[rank];
         int[] end = new int[rank];

@@ -160,13 +160,17 @@ class GpuMappingTest {
         Kernel twoActors = kernel("two-actors").domain(dim("i", "n"), dim("j", "m")).input("w", INT, 1)
                 .state("y", INT, boundary(constant(0))).state("x", INT, boundary(constant(1)))
                 .actor("first", "y", a -> a.read("x", -1, 0).plus(a.read("w", 0, 0)).plus(a.read("w", -1, 0)))
-                .actor("second", "x", a -> a.read("y", 0, 0).plus(a.read("x", 0, -1))).build();
+                .actor("second", "x", a -> a.read("y", 0, 0).plus(a.read("x", 0, -1)))
+                .state("z", INT, boundary(constant(0))).actor("third", "z", a -> a.read("w", 0, 0).plus(1)).build();
         DataParallelMapping atPoint = (DataParallelMapping) map(twoActors, dataParallel(16), null, sm90, 64, 64);
         KernelGraph two = atPoint.graph();
         assertEquals(List.of(new CopyBox(new int[] {0, 1}, new int[] {17, 16})), atPoint.copies().get(two.field("w").id()));
         assertEquals(List.of(new CopyBox(new int[] {1, 1}, new int[] {16, 16})), atPoint.copies().get(two.field("y").id()));
         assertEquals(List.of(new CopyBox(new int[] {0, 0}, new int[] {1, 17}), new CopyBox(new int[] {1, 0}, new int[] {16, 1})),
                 atPoint.copies().get(two.field("x").id()));
+        // a field nothing reads is not fetched
+        assertEquals(List.of(), atPoint.copies().get(two.field("z").id()));
+        assertTrue(atPoint.describe().contains("of 'z' nothing (nothing reads it)"), atPoint.describe());
         // copies by loads keep the whole tile, and so do asynchronous copies without programmatic launches (sm_80)
         DataParallelMapping fermi = (DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64);
         assertTrue(GlobalReads.stagedFields(fermi.graph()).stream().allMatch(fermi::copiesWhole));

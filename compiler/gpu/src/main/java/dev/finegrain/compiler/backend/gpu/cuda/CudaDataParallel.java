@@ -15,7 +15,8 @@ import java.util.Map;
 
 /**
  * Spells a {@link DataParallelMapping} as a CUDA kernel, the way Rodinia's needle is written: one block per tile, one
- * launch per block-diagonal; the block copies the tile and its halo of every field into shared memory, then sweeps
+ * launch per block-diagonal; the block copies the tile and its halo of every field into shared memory (beside
+ * programmatic launches only the words the tile reads before it writes them, a loop per box), then sweeps
  * the tile's anti-diagonals with {@code __syncthreads} after each (thread t computes row t), storing every point to
  * shared and global memory as it computes it. In 1D a block sweeps its tile in steps of {@code lanes} points; in 3D
  * thread t owns a line (a, b) of the tile and the block sweeps the planes a + b + c = s.

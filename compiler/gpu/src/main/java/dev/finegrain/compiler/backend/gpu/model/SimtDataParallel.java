@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * Spells a {@link DataParallelMapping} in the model ISA, the way Rodinia's needle kernel is written: the block copies
- * the tile and its halo of every field into shared memory, then sweeps the tile's anti-diagonals with a block barrier
+ * the tile and its halo of every field into shared memory ({@link SimtTileCopy}; beside programmatic launches only the
+ * words the tile reads before it writes them), then sweeps the tile's anti-diagonals with a block barrier
  * after each (lane t computes row t); every point is written back to global memory as it is computed. In 1D a block
  * sweeps its tile in steps of {@code lanes} independent points; in 3D lane t owns a line (a, b) of the tile and the
  * block sweeps the planes a + b + c = s.

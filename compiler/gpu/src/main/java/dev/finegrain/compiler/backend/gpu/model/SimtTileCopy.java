@@ -50,8 +50,8 @@ final class SimtTileCopy {
         List<IrField> whole = GlobalReads.stagedFields(graph).stream().filter(mapping::copiesWhole).toList();
         asm.section((whole.size() == GlobalReads.stagedFields(graph).size() ? "copy the tile and its halo of every field"
                 : "copy the words of each field the tile reads before it writes them") + " into shared memory, "
-                + mapping.copyUnroll() + " words per lane and round" + (mapping.asyncCopy()
-                        ? ", by asynchronous copies (LDGSTS), waited for once" : ""));
+                + (whole.isEmpty() ? "a word per lane and round" : mapping.copyUnroll() + " words per lane and round")
+                + (mapping.asyncCopy() ? ", by asynchronous copies (LDGSTS), waited for once" : ""));
         if (!whole.isEmpty()) {
             emitWholeCopy(whole);
         }
@@ -169,7 +169,6 @@ final class SimtTileCopy {
      */
     private void emitBoxCopy(IrField field, CopyBox box) {
         int rank = graph.rank();
-        int[] low = layout.haloLow();
         asm.comment("'" + field.name() + "': words " + box + " of the copy, one a lane and round");
         String[] at = new String[rank];        // the word's coordinates in the box, the last dimension fastest
         String[] base = new String[rank];      // the box's first word in the padded fields, per dimension

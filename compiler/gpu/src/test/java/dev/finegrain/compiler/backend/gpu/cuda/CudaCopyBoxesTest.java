@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The CUDA copy loops of a tile fetched in part: each box's loop, its index expression evaluated as C evaluates it for
  * every word m of the loop, writes exactly the copy words of the mapping's box, no word twice. (The GPU model's spelling
- * of the same boxes runs against the oracle in the random-kernel properties; this pins the CUDA spelling's arithmetic.)
+ * of the same boxes runs against the oracle on the samples and in the random-kernel properties, where a dropped fetch of
+ * a word that is not 0 fails the run; this pins the CUDA spelling's arithmetic.)
  */
 class CudaCopyBoxesTest {
 
