@@ -16,6 +16,8 @@ import dev.finegrain.dsl.Invocation;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
 import dev.finegrain.gpu.GlobalMemory;
+import dev.finegrain.gpu.MemoryInit;
+import dev.finegrain.gpu.MemorySpace;
 import dev.finegrain.gpu.SimRequest;
 import dev.finegrain.gpu.SimResult;
 import dev.finegrain.gpu.SimStatus;
@@ -37,6 +39,18 @@ import java.util.Optional;
  * (seed 001 Table 2 times the reduction phase alone), counters and seed 001 Table 1's resources.
  */
 public final class GpuModelBackend implements Backend {
+
+    /**
+     * What a block's shared memory holds before the block writes it: on a GPU, whatever an earlier block left there, so
+     * a program must write a word before it reads it. The model fills every block's shared memory with a word no kernel
+     * computes by chance, so that a lowering that reads a word it never wrote computes garbage and fails its check
+     * against the oracle instead of reading the 0 a fresh memory would hold.
+     */
+    private static final java.util.function.IntFunction<int[]> UNWRITTEN_SHARED = bytes -> {
+        int[] words = new int[bytes / 4];
+        java.util.Arrays.fill(words, 0x7f3a5c11);
+        return words;
+    };
 
     public static final String PREFIX = "gpu-model:";
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ATOMIC_SPIN_LOCK,
@@ -173,9 +187,11 @@ public final class GpuModelBackend implements Backend {
             }
             SimResult result;
             try {
+                int sharedBytes = Math.max(4, kernel.sharedBytes());
                 result = SimtSimulator.run(SimRequest.builder(graph.name() + ".sass", kernel.program())
                         .profile(profile).blocks(kernel.blocksPerLaunch().get(launch))
-                        .threads(kernel.threadsPerBlock()).sharedBytesPerBlock(Math.max(4, kernel.sharedBytes()))
+                        .threads(kernel.threadsPerBlock()).sharedBytesPerBlock(sharedBytes)
+                        .init(new MemoryInit(MemorySpace.SHARED, 0, UNWRITTEN_SHARED.apply(sharedBytes)))
                         .lockBitsPerBlock(lockBitsClaimed(kernel, profile)).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
                         .build());
             } catch (SimUserException fault) {

@@ -251,6 +251,21 @@ class GpuModelBackendTest {
                 "the programmatic launches saved " + saved + " cycles; the gaps differ by " + gaps);
     }
 
+    /**
+     * A block's shared memory starts with a word no kernel computes (a GPU's holds what an earlier block left there): a
+     * tile whose halo is all 0, Smith-Waterman's single 16 x 16 tile, verifies only if its copy fetched every halo word it
+     * reads, which the partial copies beside programmatic launches must do.
+     */
+    @Test
+    void sharedMemoryStartsUnwrittenSoATileMustFetchEveryWordItReads() {
+        Kernel zeroHalo = kernel("zero-halo").domain(dim("i", "n"), dim("j", "m"))
+                .state("h", INT, boundary(constant(0)))
+                .actor("cell", "h", c -> max(c.read("h", -1, -1).plus(1), c.read("h", -1, 0), c.read("h", 0, -1)))
+                .build();
+        assertAllVerified(HOPPER, zeroHalo, new int[] {16, 16}, List.of(new Schedule.DataParallel(List.of(16, 16))));
+        assertAllVerified(HOPPER, zeroHalo, new int[] {40, 24}, List.of(new Schedule.DataParallel(List.of(16, 16))));
+    }
+
     @Test
     void privateChannelsMatchTheOracle() {
         Kernel privateNw = NW.toBuilder().channelPolicy(ChannelPolicy.PRIVATE).build();
