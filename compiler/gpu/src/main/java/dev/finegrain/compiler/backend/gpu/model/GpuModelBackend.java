@@ -46,11 +46,11 @@ public final class GpuModelBackend implements Backend {
      * computes by chance, so that a lowering that reads a word it never wrote computes garbage and fails its check
      * against the oracle instead of reading the 0 a fresh memory would hold.
      */
-    private static final java.util.function.IntFunction<int[]> UNWRITTEN_SHARED = bytes -> {
+    private static MemoryInit unwrittenShared(int bytes) {
         int[] words = new int[bytes / 4];
         java.util.Arrays.fill(words, 0x7f3a5c11);
-        return words;
-    };
+        return new MemoryInit(MemorySpace.SHARED, 0, words);
+    }
 
     public static final String PREFIX = "gpu-model:";
     private static final List<LockMechanism> SWEEP = List.of(LockMechanism.ATOMIC_SPIN_LOCK,
@@ -180,6 +180,8 @@ public final class GpuModelBackend implements Backend {
         long phaseCycles = 0;
         long longestLaunch = 0;
         Map<String, Long> counters = new LinkedHashMap<>();
+        int sharedBytes = Math.max(4, kernel.sharedBytes());
+        MemoryInit unwritten = unwrittenShared(sharedBytes);
         for (int launch = 0; launch < kernel.launches(); launch++) {
             memory.writeWord(GlobalLayout.LAUNCH_INDEX_BYTE, launch);
             if (clockBytes > 0) {
@@ -187,11 +189,10 @@ public final class GpuModelBackend implements Backend {
             }
             SimResult result;
             try {
-                int sharedBytes = Math.max(4, kernel.sharedBytes());
                 result = SimtSimulator.run(SimRequest.builder(graph.name() + ".sass", kernel.program())
                         .profile(profile).blocks(kernel.blocksPerLaunch().get(launch))
                         .threads(kernel.threadsPerBlock()).sharedBytesPerBlock(sharedBytes)
-                        .init(new MemoryInit(MemorySpace.SHARED, 0, UNWRITTEN_SHARED.apply(sharedBytes)))
+                        .init(unwritten)
                         .lockBitsPerBlock(lockBitsClaimed(kernel, profile)).maxCycles(MAX_CYCLES_PER_LAUNCH).globalMemory(memory)
                         .build());
             } catch (SimUserException fault) {

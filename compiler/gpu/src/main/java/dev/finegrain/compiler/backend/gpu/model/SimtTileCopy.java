@@ -40,11 +40,8 @@ final class SimtTileCopy {
     }
 
     /**
-     * Lanes copy the tile with its halo, word k = row * width + column for k = lane, lane + lanes, ...;
-     * the mapping's copy unroll of words per lane and round, every load issued before the first store, so the loads
-     * overlap as a compiler's unrolled copy loop makes them; or, where the mapping copies asynchronously, each word an
-     * LDGSTS (a 0 stored outside the padded fields), waited for once by DEPBAR. A round's last words may fall past the
-     * tile, into each array's padding.
+     * The copy: the fields a block fetches whole in rounds over the tile, then each box of a field it fetches in part;
+     * where the copy is asynchronous, every lane waits for its copies once at the end (DEPBAR).
      */
     void emit() {
         List<IrField> whole = GlobalReads.stagedFields(graph).stream().filter(mapping::copiesWhole).toList();
@@ -69,7 +66,12 @@ final class SimtTileCopy {
         }
     }
 
-    /** The copy of the fields a block fetches whole: {@link #emit}'s rounds over every word of the tile. */
+    /**
+     * The fields a block fetches whole: word k = row * width + column for k = lane, lane + lanes, ...; the mapping's
+     * copy unroll of words per lane and round, every load issued before the first store, so the loads overlap as a
+     * compiler's unrolled copy loop makes them; or, where the mapping copies asynchronously, each word an LDGSTS (a 0
+     * stored outside the padded fields). A round's last words may fall past the tile, into each array's padding.
+     */
     private void emitWholeCopy(List<IrField> copied) {
         String row = asm.register();
         String column = asm.register();
@@ -89,6 +91,9 @@ final class SimtTileCopy {
             asm.emit("MOV " + column + ", " + lane);
         }
         asm.emit("MOV " + word + ", " + lane);
+        // the copy as a box of planes (3D), rows and columns; a 1D copy is one row
+        String[] coordinates = plane != null ? new String[] {plane, row, column} : new String[] {row, column};
+        CopyBox copy = plane != null ? CopyBox.whole(tile) : new CopyBox(new int[2], new int[] {tile.rows(), tile.width()});
         String coordinate = asm.register();
         String[] shared = new String[mapping.copyUnroll()];
         String[][] values = new String[mapping.copyUnroll()][graph.fields().size()];
@@ -143,14 +148,7 @@ final class SimtTileCopy {
                 asm.emit("P1", "LDG" + width + " " + value + ", " + globalAt[u].at(field.id(), layout.fieldByte(field.id())));
             }
             asm.emit("IADD " + word + ", " + word + ", " + SimtAssembler.immediate(lanes));
-            if (plane != null) {
-                emitNextWord3d(plane, row, column);
-                continue;
-            }
-            asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes));
-            asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
-            asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
-            asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
+            emitNextInBox(coordinates, copy);
         }
         for (int u = 0; u < (mapping.asyncCopy() ? 0 : mapping.copyUnroll()); u++) {
             for (IrField field : copied) {
@@ -248,7 +246,10 @@ final class SimtTileCopy {
         }
     }
 
-    /** Moves the box coordinates on by {@code lanes} words, carrying from the last dimension outwards. */
+    /**
+     * Moves the coordinates of a word in {@code box} (the last dimension fastest) on by {@code lanes} words: the lanes
+     * split by the box's extents, added where not 0, and one carry a dimension from the last outwards.
+     */
     private void emitNextInBox(String[] at, CopyBox box) {
         int rank = at.length;
         int[] step = new int[rank];
@@ -278,20 +279,6 @@ final class SimtTileCopy {
         asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", " + coordinate);
         asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(2)) + ", " + origin[2]);
         asm.emit("IADD " + global + ", " + global + ", " + column);
-    }
-
-    /** Moves (plane, row, column) on by {@code lanes} words: the lanes split into planes, rows and columns, carried. */
-    private void emitNextWord3d(String plane, String row, String column) {
-        int perPlane = tile.rows() * tile.width();
-        asm.emit("IADD " + column + ", " + column + ", " + SimtAssembler.immediate(lanes % tile.width()));
-        asm.emit("IADD " + row + ", " + row + ", " + SimtAssembler.immediate(lanes % perPlane / tile.width()));
-        asm.emit("IADD " + plane + ", " + plane + ", " + SimtAssembler.immediate(lanes / perPlane));
-        asm.emit("ISETP.GE.AND P0, PT, " + column + ", " + SimtAssembler.immediate(tile.width()) + ", PT");
-        asm.emit("P0", "IADD " + column + ", " + column + ", " + SimtAssembler.immediate(-tile.width()));
-        asm.emit("P0", "IADD " + row + ", " + row + ", 0x1");
-        asm.emit("ISETP.GE.AND P0, PT, " + row + ", " + SimtAssembler.immediate(tile.rows()) + ", PT");
-        asm.emit("P0", "IADD " + row + ", " + row + ", " + SimtAssembler.immediate(-tile.rows()));
-        asm.emit("P0", "IADD " + plane + ", " + plane + ", 0x1");
     }
 
     /** The 8-byte fields' offsets, twice the 4-byte ones, when the kernel has such fields. */

@@ -253,7 +253,7 @@ class GpuModelBackendTest {
 
     /**
      * A block's shared memory starts with a word no kernel computes (a GPU's holds what an earlier block left there): a
-     * tile whose halo is all 0, Smith-Waterman's single 16 x 16 tile, verifies only if its copy fetched every halo word it
+     * tile whose halo is all 0 (a single 16 x 16 tile, and ragged ones at 40 x 24) verifies only if its copy fetched every halo word it
      * reads, which the partial copies beside programmatic launches must do.
      */
     @Test
