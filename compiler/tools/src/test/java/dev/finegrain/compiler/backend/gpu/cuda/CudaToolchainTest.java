@@ -42,12 +42,44 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class CudaToolchainTest {
 
     /**
-     * Builds every source in parallel, on the common pool and this thread (two at a time on a 2-core machine: nvcc runs
-     * on one core), and checks that each gave an executable; {@code sources} maps what a failure names to the source.
+     * Builds the first source into an executable with the host harness, as {@code compare --backends cuda} does, and
+     * compiles the others together, two translation units beside it (nvcc runs on one core; this machine has two), so
+     * that nvcc's start-up and the harness's host code, half of a variant's build, are paid once a unit instead of once
+     * a variant. Every unit exports the same two functions, so the one link shows the harness takes them all; a unit
+     * is never twice in one translation unit. {@code sources} maps what a failure names to the source.
      */
     private static void buildAll(java.util.Map<String, CudaSource> sources, Path cache) {
-        sources.entrySet().parallelStream().forEach(entry -> assertTrue(Files.isExecutable(
-                CudaToolchain.build(entry.getValue(), CudaBackend.DEFAULT_ARCH, cache)), entry.getKey()));
+        List<java.util.Map.Entry<String, CudaSource>> entries = List.copyOf(sources.entrySet());
+        List<java.util.Map<String, CudaSource>> together = new java.util.ArrayList<>(List.of(
+                new java.util.LinkedHashMap<>(), new java.util.LinkedHashMap<>()));
+        for (int n = 1; n < entries.size(); n++) {
+            CudaSource source = entries.get(n).getValue();
+            java.util.Map<String, CudaSource> unit = together.get(n % 2).containsKey(source.id())
+                    ? together.stream().filter(u -> !u.containsKey(source.id())).findFirst().orElseGet(() -> {
+                        together.add(new java.util.LinkedHashMap<>());
+                        return together.getLast();
+                    })
+                    : together.get(n % 2);
+            unit.put(source.id(), source);
+        }
+        List<Runnable> builds = new java.util.ArrayList<>();
+        builds.add(() -> assertTrue(Files.isExecutable(CudaToolchain.build(entries.getFirst().getValue(),
+                CudaBackend.DEFAULT_ARCH, cache)), entries.getFirst().getKey()));
+        for (int u = 0; u < together.size(); u++) {
+            Path folder = cache.resolve("together-" + u);
+            List<CudaSource> unit = List.copyOf(together.get(u).values());
+            if (!unit.isEmpty()) {
+                builds.add(() -> {
+                    try {
+                        Files.createDirectories(folder);
+                        NvccTogether.compile(folder, unit);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+            }
+        }
+        builds.parallelStream().forEach(Runnable::run);
     }
 
     @Test
