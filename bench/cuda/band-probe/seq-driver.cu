@@ -1,14 +1,16 @@
 // seq-driver.cu: times one needleman-wunsch-seq or smith-waterman-seq translation unit of `finegrain show KERNEL --cuda
 // ...` without a bundle: random sequences over the table's symbols (at most 20), a random symmetric table in [-4, 11]
 // (24 x 24 for the first, 4 x 4 for the second), gap 4, the halo -4(k + 1) along the top row and the left column; the
-// kernel timed by CUDA events (median of 9 runs after 3). It prints the kept final score (Smith-Waterman: the best
-// score and its cell, row-major) and the error word; `seq-driver REF` runs the CPU recurrence on the same inputs and
-// prints the same, so that a script can check every variant against it. Built with
+// kernel timed by CUDA events (median of 9 runs after 3); FG_TABLE=match scores 3 a match and -3 a mismatch instead.
+// It prints the kept final score (Smith-Waterman: the best score and its cell, row-major) and the error word;
+// `seq-driver REF` runs the CPU recurrence on the same inputs and prints the same, so that a script can check every
+// variant against it. Built with
 //   nvcc -O3 -arch=sm_90 -I DIR_OF_finegrain.cuh -DFG_VARIANT=<id> seq-driver.cu <id>.cu -o driver
 // (add -DPROF for a unit instrumented by instrument-seq.py: cycles per chunk by phase, and each band's start and end).
 #include "finegrain.cuh"
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 #define FG_CAT2(a, b) a##b
@@ -33,6 +35,15 @@ int main(int argc, char** argv) {
     for (auto& x : a) x = (int) (next() % symbols);
     for (auto& x : b) x = (int) (next() % symbols);
     for (int x = 0; x < extent; x++) for (int y = 0; y <= x; y++) table[x * extent + y] = table[y * extent + x] = (int) (next() % 16) - 4;
+    // FG_TABLE=match: the smith-waterman-seq sample's own table instead (3 on the diagonal, -3 off it), under which
+    // a lane's best grows rarely, as for random strands (the random table above averages +3.5 a pair: a best that grows
+    // at almost every step); its strands are drawn from the generator's high bits, as the low bits the draws above take
+    // repeat every 1024 draws and give two equal strands for sizes that are multiples of 1024
+    if (const char* kind = getenv("FG_TABLE"); kind != nullptr && strcmp(kind, "match") == 0) {
+        for (int x = 0; x < extent; x++) for (int y = 0; y < extent; y++) table[x * extent + y] = x == y ? 3 : -3;
+        for (auto& x : a) x = (int) ((next() >> 12) % symbols);
+        for (auto& x : b) x = (int) ((next() >> 12) % symbols);
+    }
     for (long long j = -1; j < C; j++) frame[j + 1] = (int) (-(j + 1) * penalty);
     for (long long i = 0; i < R; i++) frame[C + 1 + i] = (int) (-(i + 1) * penalty);
     if (strcmp(name, "REF") == 0) {
