@@ -4,7 +4,7 @@
 //   launches:   6, one per block-diagonal, each after the first a programmatic dependent launch (let in by the one before it once that one's blocks have swept their tiles); blocks per launch 1 3 5 5 3 1
 //   ownership:  20 threads per block, thread t takes the tile's line a = t / 5, b = t % 5, point c = s - a - b of it at step s (the planes a + b + c = s in turn)
 //   steps:      10 per tile, a block barrier after each
-//   shared:     1920 bytes: each field's tile copy at [0, 640], copied by asynchronous copies (cp.async), every word of a thread in flight at once; of 'u' only [0, 1) x [0, 6) x [0, 4) (24 words) and [1, 5) x [0, 1) x [0, 4) (16 words) and [1, 5) x [1, 6) x [0, 1) (20 words)
+//   shared:     1920 bytes: each field's tile copy at [0, 640], copied by asynchronous copies (cp.async), every word of a thread in flight at once
 #include "finegrain.cuh"
 
 namespace box_3d__data_parallel_4x5x3__none__per_thread_shared__12x10x9 {
@@ -45,7 +45,7 @@ namespace box_3d__data_parallel_4x5x3__none__per_thread_shared__12x10x9 {
         const int j0 = tileColumn * 5;
         const int k0 = (rest - tileColumn) * 3;
         fg::wait_for_previous_launch();   // the launch before this one has ended, its stores visible
-        // copy the words of each field the tile reads before it writes them into shared memory, by asynchronous copies: every word of a thread in flight at once
+        // copy the tile and its halo of every field into shared memory, by asynchronous copies: every word of a thread in flight at once
         for (int w = t; w < 120; w += 20) {
             const int i = i0 + w / 24 - 1;
             const int j = j0 + w / 4 % 6 - 1;
@@ -53,35 +53,6 @@ namespace box_3d__data_parallel_4x5x3__none__per_thread_shared__12x10x9 {
             const bool inside = i < 12 && j < 10 && k < 9;
             const long long g = (((long long) (i + 1)) * 11 + (j + 1)) * 10 + (k + 1);
             fg::cp_async_or_zero(&s_c[w], &f.c[inside ? g : 0], inside);
-        }
-        for (int m = t; m < 24; m += 20) {
-            // 'u': words [0, 1) x [0, 6) x [0, 4) of the copy
-            const int w = ((m / 4) % 6) * 4 + m % 4;
-            const int i = i0 + w / 24 - 1;
-            const int j = j0 + w / 4 % 6 - 1;
-            const int k = k0 + w % 4 - 1;
-            const bool inside = i < 12 && j < 10 && k < 9;
-            const long long g = (((long long) (i + 1)) * 11 + (j + 1)) * 10 + (k + 1);
-            fg::cp_async_or_zero(&s_u[w], &f.u[inside ? g : 0], inside);
-        }
-        for (int m = t; m < 16; m += 20) {
-            // 'u': words [1, 5) x [0, 1) x [0, 4) of the copy
-            const int w = ((m / 4 + 1) * 6) * 4 + m % 4;
-            const int i = i0 + w / 24 - 1;
-            const int j = j0 + w / 4 % 6 - 1;
-            const int k = k0 + w % 4 - 1;
-            const bool inside = i < 12 && j < 10 && k < 9;
-            const long long g = (((long long) (i + 1)) * 11 + (j + 1)) * 10 + (k + 1);
-            fg::cp_async_or_zero(&s_u[w], &f.u[inside ? g : 0], inside);
-        }
-        for (int m = t; m < 20; m += 20) {
-            // 'u': words [1, 5) x [1, 6) x [0, 1) of the copy
-            const int w = ((m / 5 + 1) * 6 + m % 5 + 1) * 4;
-            const int i = i0 + w / 24 - 1;
-            const int j = j0 + w / 4 % 6 - 1;
-            const int k = k0 + w % 4 - 1;
-            const bool inside = i < 12 && j < 10 && k < 9;
-            const long long g = (((long long) (i + 1)) * 11 + (j + 1)) * 10 + (k + 1);
             fg::cp_async_or_zero(&s_u[w], &f.u[inside ? g : 0], inside);
         }
         fg::cp_async_wait_all();   // every copy of this thread has landed; the barrier makes them every thread's

@@ -4,7 +4,7 @@
 //   launches:   7, one per block-diagonal, each after the first a programmatic dependent launch (let in by the one before it once that one's blocks have swept their tiles); blocks per launch 1 2 3 4 3 2 1
 //   ownership:  16 threads per block, thread t takes row t of the tile, column s - t at step s
 //   steps:      31 per tile, a block barrier after each
-//   shared:     2560 bytes: each field's tile copy at [0, 1280], copied by asynchronous copies (cp.async), every word of a thread in flight at once; of 'reference' only [1, 17) x [1, 17) (256 words); of 'score' only [0, 1) x [0, 17) (17 words) and [1, 17) x [0, 1) (16 words)
+//   shared:     2560 bytes: each field's tile copy at [0, 1280], copied by asynchronous copies (cp.async), every word of a thread in flight at once
 #include "finegrain.cuh"
 
 namespace nw__data_parallel_16x16__none__per_thread_shared__64x64 {
@@ -31,32 +31,13 @@ namespace nw__data_parallel_16x16__none__per_thread_shared__64x64 {
         const int i0 = tileRow * 16;
         const int j0 = (diagonal - tileRow) * 16;
         fg::wait_for_previous_launch();   // the launch before this one has ended, its stores visible
-        // copy the words of each field the tile reads before it writes them into shared memory, by asynchronous copies: every word of a thread in flight at once
-        for (int m = t; m < 256; m += 16) {
-            // 'reference': words [1, 17) x [1, 17) of the copy
-            const int w = (m / 16 + 1) * 17 + m % 16 + 1;
+        // copy the tile and its halo of every field into shared memory, by asynchronous copies: every word of a thread in flight at once
+        for (int w = t; w < 289; w += 16) {
             const int i = i0 + w / 17 - 1;
             const int j = j0 + w % 17 - 1;
             const bool inside = i < 64 && j < 64;
             const long long g = ((long long) (i + 1)) * 65 + (j + 1);
             fg::cp_async_or_zero(&s_reference[w], &f.reference[inside ? g : 0], inside);
-        }
-        for (int m = t; m < 17; m += 16) {
-            // 'score': words [0, 1) x [0, 17) of the copy
-            const int w = m;
-            const int i = i0 + w / 17 - 1;
-            const int j = j0 + w % 17 - 1;
-            const bool inside = i < 64 && j < 64;
-            const long long g = ((long long) (i + 1)) * 65 + (j + 1);
-            fg::cp_async_or_zero(&s_score[w], &f.score[inside ? g : 0], inside);
-        }
-        for (int m = t; m < 16; m += 16) {
-            // 'score': words [1, 17) x [0, 1) of the copy
-            const int w = (m + 1) * 17;
-            const int i = i0 + w / 17 - 1;
-            const int j = j0 + w % 17 - 1;
-            const bool inside = i < 64 && j < 64;
-            const long long g = ((long long) (i + 1)) * 65 + (j + 1);
             fg::cp_async_or_zero(&s_score[w], &f.score[inside ? g : 0], inside);
         }
         fg::cp_async_wait_all();   // every copy of this thread has landed; the barrier makes them every thread's

@@ -78,23 +78,34 @@ final class MapDataParallel {
         // before the wait ran slower than one copy after it: with the next launch let in at the end of the one before,
         // work before the wait does not overlap that launch.
         boolean programmaticLaunches = relaunched && target.programmaticLaunch();
-        // beside programmatic launches, an asynchronous copy fetches only the words the tile reads before it writes them
-        // (TileCopies: Needleman-Wunsch's reference as its interior, its score as the halo row and column, 289 words of
-        // each becoming 256 and 33). Hand rewrites of data-parallel:16 on an H200 (dp-variants.py need, 4096² to 16384²)
-        // ran 4.5 to 8.5 % faster with it where the next launch was let in at a block's start, and 5 to 8 % where it was
-        // let in after the sweep with the inputs copied before the wait; the generated form (let in after the sweep,
-        // every copy after the wait) was not timed with it. Without programmatic launches it moved -1.5 to +2.5 %, so
-        // there the copy stays one loop over the whole tile. Copies by loads keep the whole tile too: their rounds of
-        // loads were not measured in parts.
-        boolean copiesInPart = asyncCopy && programmaticLaunches;
+        // beside programmatic launches, an asynchronous copy can fetch only the words the tile reads before it writes
+        // them (TileCopies), a loop per box. A lane issues its copies back to back and waits once, so what the parts save
+        // is a lane's rounds, not words. On an H200 (data-parallel:16, programmatic launches, 2026-12-01) Needleman-Wunsch's
+        // parts (the reference's interior and the score's halo row and column: half the words, but 16 + 2 + 1 rounds a
+        // lane against 19 for the whole tile) took 0.3 to 2.7 % longer at 4096² to 16384², and the sequence samples' whole
+        // copies 3.3 to 5.6 % longer than their parts (one field's halo: 2 + 1 rounds against 19) at 256² to 1024². So
+        // a block fetches the parts where they take a lane fewer rounds than the whole copy, and the whole tile
+        // otherwise: once one field is copied whole, the whole loop's rounds are spent, and each box only adds to
+        // them, so the parts pay for every field or for none. Without programmatic launches the parts moved -1.5 to
+        // +2.5 % (hand rewrites), and copies by loads were not measured in parts: both keep the whole tile.
         List<List<CopyBox>> copies = new ArrayList<>();
+        List<List<CopyBox>> parts = new ArrayList<>();
         for (IrField field : graph.fields()) {
-            copies.add(!GlobalReads.staged(field) ? List.of()
-                    : copiesInPart ? TileCopies.of(graph, tile, field) : List.of(CopyBox.whole(tile)));
+            boolean staged = GlobalReads.staged(field);
+            copies.add(staged ? List.of(CopyBox.whole(tile)) : List.of());
+            parts.add(staged && asyncCopy && programmaticLaunches ? TileCopies.of(graph, tile, field) : List.of());
+        }
+        if (asyncCopy && programmaticLaunches && rounds(parts, lanes) < Math.ceilDiv(tile.words(), lanes)) {
+            copies = parts;
         }
         DataParallelMapping mapping = new DataParallelMapping(graph, target, sizes.clone(), tile, lanes, steps, COPY_UNROLL,
                 dataBase, next, asyncCopy, List.copyOf(copies), programmaticLaunches);
         StaticChecks.check(graph, target, lanes, mapping.resources(), null);
         return mapping;
+    }
+
+    /** The rounds a lane of {@code lanes} takes to copy {@code boxes}, a loop per box. */
+    private static int rounds(List<List<CopyBox>> boxes, int lanes) {
+        return boxes.stream().flatMap(List::stream).mapToInt(box -> Math.ceilDiv(box.words(), lanes)).sum();
     }
 }

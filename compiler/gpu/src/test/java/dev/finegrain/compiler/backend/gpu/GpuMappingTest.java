@@ -16,12 +16,14 @@ import java.util.List;
 import java.util.Optional;
 
 import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.along;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dataParallel;
 import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.lockDataflow;
+import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Finegrain.wavefront;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -146,38 +148,62 @@ class GpuMappingTest {
     }
 
     @Test
-    void anAsynchronousCopyFetchesOnlyTheWordsTheTileReadsBeforeItWritesThem() {
-        GpuTarget sm90 = dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_90");
-        DataParallelMapping nw = (DataParallelMapping) map(NW, dataParallel(16), null, sm90, 64, 64);
-        KernelGraph graph = nw.graph();
+    void theWordsATileReadsBeforeItWritesThemAreItsReachLessWhatItComputesFirst() {
+        KernelGraph graph = Pipeline.compile(NW);
+        TileGeometry tile = tileOf(NW);
         // the reference is read at the point only: its interior; the score behind the point only: its halo row and column
-        assertEquals(List.of(new CopyBox(new int[] {1, 1}, new int[] {16, 16})), nw.copies().get(graph.field("reference").id()));
+        assertEquals(List.of(new CopyBox(new int[] {1, 1}, new int[] {16, 16})), TileCopies.of(graph, tile, graph.field("reference")));
         assertEquals(List.of(new CopyBox(new int[] {0, 0}, new int[] {1, 17}), new CopyBox(new int[] {1, 0}, new int[] {16, 1})),
-                nw.copies().get(graph.field("score").id()));
-        assertTrue(nw.describe().contains("of 'score' only [0, 1) x [0, 17) (17 words) and [1, 17) x [0, 1) (16 words)"),
-                nw.describe());
+                TileCopies.of(graph, tile, graph.field("score")));
         // a field read at the point itself (another actor's output, or an input) is fetched where its reads reach
         Kernel twoActors = kernel("two-actors").domain(dim("i", "n"), dim("j", "m")).input("w", INT, 1)
                 .state("y", INT, boundary(constant(0))).state("x", INT, boundary(constant(1)))
                 .actor("first", "y", a -> a.read("x", -1, 0).plus(a.read("w", 0, 0)).plus(a.read("w", -1, 0)))
                 .actor("second", "x", a -> a.read("y", 0, 0).plus(a.read("x", 0, -1)))
                 .state("z", INT, boundary(constant(0))).actor("third", "z", a -> a.read("w", 0, 0).plus(1)).build();
-        DataParallelMapping atPoint = (DataParallelMapping) map(twoActors, dataParallel(16), null, sm90, 64, 64);
-        KernelGraph two = atPoint.graph();
-        assertEquals(List.of(new CopyBox(new int[] {0, 1}, new int[] {17, 16})), atPoint.copies().get(two.field("w").id()));
-        assertEquals(List.of(new CopyBox(new int[] {1, 1}, new int[] {16, 16})), atPoint.copies().get(two.field("y").id()));
+        KernelGraph two = Pipeline.compile(twoActors);
+        TileGeometry twoTile = tileOf(twoActors);
+        assertEquals(List.of(new CopyBox(new int[] {0, 1}, new int[] {17, 16})), TileCopies.of(two, twoTile, two.field("w")));
+        assertEquals(List.of(new CopyBox(new int[] {1, 1}, new int[] {16, 16})), TileCopies.of(two, twoTile, two.field("y")));
         assertEquals(List.of(new CopyBox(new int[] {0, 0}, new int[] {1, 17}), new CopyBox(new int[] {1, 0}, new int[] {16, 1})),
-                atPoint.copies().get(two.field("x").id()));
+                TileCopies.of(two, twoTile, two.field("x")));
         // a field nothing reads is not fetched
-        assertEquals(List.of(), atPoint.copies().get(two.field("z").id()));
-        assertTrue(atPoint.describe().contains("of 'z' nothing (nothing reads it)"), atPoint.describe());
+        assertEquals(List.of(), TileCopies.of(two, twoTile, two.field("z")));
+    }
+
+    @Test
+    void aBlockFetchesTheTilesPartsWhereTheyTakeALaneFewerRoundsThanTheWholeCopy() {
+        GpuTarget sm90 = dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_90");
+        // Needleman-Wunsch's parts are 16 + 2 + 1 rounds of 16 lanes, the whole 17 x 17 copy 19: it copies the whole tile
+        DataParallelMapping nw = (DataParallelMapping) map(NW, dataParallel(16), null, sm90, 64, 64);
+        assertTrue(GlobalReads.stagedFields(nw.graph()).stream().allMatch(nw::copiesWhole));
+        assertTrue(!nw.describe().contains(" only "), nw.describe());
+        // a score read only behind the point, its inputs along the dimensions (the sequence samples): its halo, 2 + 1 rounds
+        Kernel alignment = kernel("alignment").domain(dim("i", "n"), dim("j", "m"))
+                .input("a", INT, along("i")).input("b", INT, along("j")).param("penalty", INT)
+                .state("score", INT, boundary(constant(0)))
+                .actor("cell", "score", c -> max(c.read("score", -1, -1).plus(c.read("a", 0)).minus(c.read("b", 0)),
+                        c.read("score", -1, 0).minus(c.param("penalty")), c.read("score", 0, -1).minus(c.param("penalty"))))
+                .build();
+        DataParallelMapping parts = (DataParallelMapping) map(alignment, dataParallel(16), null, sm90, 64, 64);
+        KernelGraph graph = parts.graph();
+        assertEquals(List.of(new CopyBox(new int[] {0, 0}, new int[] {1, 17}), new CopyBox(new int[] {1, 0}, new int[] {16, 1})),
+                parts.copies().get(graph.field("score").id()));
+        assertTrue(parts.describe().contains("of 'score' only [0, 1) x [0, 17) (17 words) and [1, 17) x [0, 1) (16 words)"),
+                parts.describe());
         // copies by loads keep the whole tile, and so do asynchronous copies without programmatic launches (sm_80)
-        DataParallelMapping fermi = (DataParallelMapping) map(NW, dataParallel(16), null, FERMI, 64, 64);
+        DataParallelMapping fermi = (DataParallelMapping) map(alignment, dataParallel(16), null, FERMI, 64, 64);
         assertTrue(GlobalReads.stagedFields(fermi.graph()).stream().allMatch(fermi::copiesWhole));
-        DataParallelMapping sm80 = (DataParallelMapping) map(NW, dataParallel(16), null,
+        DataParallelMapping sm80 = (DataParallelMapping) map(alignment, dataParallel(16), null,
                 dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_80"), 64, 64);
         assertTrue(sm80.asyncCopy());
         assertTrue(GlobalReads.stagedFields(sm80.graph()).stream().allMatch(sm80::copiesWhole));
+    }
+
+    /** The tile of {@code kernel}'s data-parallel:16 mapping at 64 x 64 on sm_90. */
+    private static TileGeometry tileOf(Kernel kernel) {
+        return ((DataParallelMapping) map(kernel, dataParallel(16), null,
+                dev.finegrain.compiler.backend.gpu.cuda.CudaLowering.target("sm_90"), 64, 64)).tile();
     }
 
     @Test

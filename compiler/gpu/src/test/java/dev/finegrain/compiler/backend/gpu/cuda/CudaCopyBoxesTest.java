@@ -6,7 +6,6 @@ import dev.finegrain.compiler.backend.gpu.GpuMapper;
 import dev.finegrain.compiler.backend.gpu.TileGeometry;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.pass.GoldenKernels;
 import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.Kernel;
@@ -19,11 +18,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static dev.finegrain.dsl.Finegrain.INT;
+import static dev.finegrain.dsl.Finegrain.along;
 import static dev.finegrain.dsl.Finegrain.boundary;
 import static dev.finegrain.dsl.Finegrain.constant;
 import static dev.finegrain.dsl.Finegrain.dataParallel;
 import static dev.finegrain.dsl.Finegrain.dim;
 import static dev.finegrain.dsl.Finegrain.kernel;
+import static dev.finegrain.dsl.Finegrain.max;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,9 +40,17 @@ class CudaCopyBoxesTest {
             "for \\(int m = t; m < (\\d+); m \\+= (\\d+)\\) \\{\\n\\s*// '([^']+)': words [^\\n]*\\n\\s*const int w = ([^;]+);");
 
     @Test
-    void needlemanWunschFetchesTheReferenceInteriorAndTheScoreHalo() {
-        checkBoxLoops(GoldenKernels.needlemanWunsch(), new int[] {16, 16}, 64, 64);
-        checkBoxLoops(GoldenKernels.needlemanWunsch(), new int[] {16, 16}, 100, 70);
+    void anAlignmentOverSequencesFetchesItsStatesHalos() {
+        // two states read only behind the point, the inputs along one dimension each: the halo row and column of both
+        Kernel alignment = kernel("alignment").domain(dim("i", "n"), dim("j", "m"))
+                .input("a", INT, along("i")).input("b", INT, along("j"))
+                .state("gap", INT, boundary(constant(0))).state("score", INT, boundary(constant(0)))
+                .actor("open", "gap", c -> max(c.read("gap", 0, -1), c.read("score", 0, -1)).minus(c.read("b", 0)))
+                .actor("cell", "score", c -> max(c.read("score", -1, -1).plus(c.read("a", 0)), c.read("gap", 0, -1),
+                        c.read("score", -1, 0).minus(1)))
+                .build();
+        checkBoxLoops(alignment, new int[] {16, 16}, 64, 64);
+        checkBoxLoops(alignment, new int[] {16, 16}, 100, 70);
     }
 
     @Test

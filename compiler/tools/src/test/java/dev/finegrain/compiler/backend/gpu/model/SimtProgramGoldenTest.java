@@ -43,6 +43,8 @@ class SimtProgramGoldenTest {
                 Arguments.of("nw-data-parallel-16-fermi", List.of("nw", "--schedule", "data-parallel:16", "--sizes", "64")),
                 Arguments.of("nw-data-parallel-16-hopper", List.of("nw", "--schedule", "data-parallel:16", "--sizes", "64",
                         "--profile", "hopper-h200")),
+                Arguments.of("nw-seq-data-parallel-16-hopper", List.of("nw-seq", "--schedule", "data-parallel:16", "--sizes", "64",
+                        "--profile", "hopper-h200")),
                 Arguments.of("nw-dynamic-dataflow-16-fermi", List.of("nw", "--schedule", "dynamic-dataflow:16", "--sizes", "64")),
                 Arguments.of("nw-wavefront-hopper-persistent", List.of("nw", "--schedule", "wavefront", "--profile", "hopper-h200",
                         "--sizes", "2048")),
