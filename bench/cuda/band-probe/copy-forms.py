@@ -3,7 +3,7 @@
 the copy's spellings on a GPU (the measurements of 2026-12-01 in docs/results/cuda-h200-2026-12-01/copy-rounds).
 
 IN.cu fetched in parts (a loop per box, `for (int m = t; ...)`), as `finegrain show --cuda --schedule data-parallel:16
---arch sm_90` spells the sequence samples today, and as it spelled Needleman-Wunsch at 579d5d44:
+--arch sm_90` spells the sequence samples (and spelled Needleman-Wunsch at 579d5d44):
 
   whole      one loop over the whole 17 x 17 copy with every field's cp.async in it (the form before parts)
   halofirst  the state fields' boxes first, then the inputs' (every box still a loop of its own)

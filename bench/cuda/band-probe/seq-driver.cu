@@ -1,7 +1,8 @@
 // seq-driver.cu: times one needleman-wunsch-seq or smith-waterman-seq translation unit of `finegrain show KERNEL --cuda
 // ...` without a bundle: random sequences over the table's symbols (at most 20), a random symmetric table in [-4, 11]
 // (24 x 24 for the first, 4 x 4 for the second), gap 4, the halo -4(k + 1) along the top row and the left column; the
-// kernel timed by CUDA events (median of 9 runs after 3); FG_TABLE=match scores 3 a match and -3 a mismatch instead.
+// kernel timed by CUDA events (median of 9 runs after 3); FG_TABLE=match scores 3 a match and -3 a mismatch instead,
+// on two strands drawn independently (below).
 // It prints the kept final score (Smith-Waterman: the best score and its cell, row-major) and the error word;
 // `seq-driver REF` runs the CPU recurrence on the same inputs and prints the same, so that a script can check every
 // variant against it. Built with
@@ -35,10 +36,9 @@ int main(int argc, char** argv) {
     for (auto& x : a) x = (int) (next() % symbols);
     for (auto& x : b) x = (int) (next() % symbols);
     for (int x = 0; x < extent; x++) for (int y = 0; y <= x; y++) table[x * extent + y] = table[y * extent + x] = (int) (next() % 16) - 4;
-    // FG_TABLE=match: the smith-waterman-seq sample's own table instead (3 on the diagonal, -3 off it), under which
-    // a lane's best grows rarely, as for random strands (the random table above averages +3.5 a pair: a best that grows
-    // at almost every step); its strands are drawn from the generator's high bits, as the low bits the draws above take
-    // repeat every 1024 draws and give two equal strands for sizes that are multiples of 1024
+    // FG_TABLE=match: the smith-waterman-seq sample's own table instead (3 on the diagonal, -3 off it; the random table
+    // above averages +3.5 a pair), and two strands drawn from the generator's high bits: the low bits the draws above
+    // take repeat every 1024 draws, which with four symbols gives two equal strands at sizes that are multiples of 1024
     if (const char* kind = getenv("FG_TABLE"); kind != nullptr && strcmp(kind, "match") == 0) {
         for (int x = 0; x < extent; x++) for (int y = 0; y < extent; y++) table[x * extent + y] = x == y ? 3 : -3;
         for (auto& x : a) x = (int) ((next() >> 12) % symbols);

@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * @param copies    the boxes of each staged field's copy a block fetches from global memory, by field id (empty for a field
  *                  not staged): the whole copy, or, where the copy is asynchronous, the launches programmatic and a lane
  *                  takes fewer rounds for them, the words the tile's reads reach less those the tile computes before it
- *                  reads them ({@link TileCopies}; the sequence samples' score halo, not Needleman-Wunsch's two fields)
+ *                  reads them ({@link TileCopies}; the sequence samples' score halo, not Needleman-Wunsch's two fields).
+ *                  MapDataParallel fetches every field whole or every field in parts; the emitters spell either per field
  * @param programmaticLaunches each launch after the first is a programmatic dependent launch: a block waits for the launch
  *                  before it to end (its stores visible) before it copies its tile, and lets the next launch in once it
  *                  has swept its tile, so the next launch starts sooner after this one ends

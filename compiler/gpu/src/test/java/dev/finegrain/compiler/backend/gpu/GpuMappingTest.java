@@ -184,6 +184,7 @@ class GpuMappingTest {
                 .state("score", INT, boundary(constant(0)))
                 .actor("cell", "score", c -> max(c.read("score", -1, -1).plus(c.read("a", 0)).minus(c.read("b", 0)),
                         c.read("score", -1, 0).minus(c.param("penalty")), c.read("score", 0, -1).minus(c.param("penalty"))))
+                .state("z", INT, boundary(constant(0))).actor("third", "z", c -> c.read("a", 0).plus(1))
                 .build();
         DataParallelMapping parts = (DataParallelMapping) map(alignment, dataParallel(16), null, sm90, 64, 64);
         KernelGraph graph = parts.graph();
@@ -191,6 +192,9 @@ class GpuMappingTest {
                 parts.copies().get(graph.field("score").id()));
         assertTrue(parts.describe().contains("of 'score' only [0, 1) x [0, 17) (17 words) and [1, 17) x [0, 1) (16 words)"),
                 parts.describe());
+        // a field nothing reads is not fetched
+        assertEquals(List.of(), parts.copies().get(graph.field("z").id()));
+        assertTrue(parts.describe().contains("of 'z' nothing (nothing reads it)"), parts.describe());
         // copies by loads keep the whole tile, and so do asynchronous copies without programmatic launches (sm_80)
         DataParallelMapping fermi = (DataParallelMapping) map(alignment, dataParallel(16), null, FERMI, 64, 64);
         assertTrue(GlobalReads.stagedFields(fermi.graph()).stream().allMatch(fermi::copiesWhole));

@@ -43,10 +43,11 @@ class CudaToolchainTest {
 
     /**
      * Builds the first source into an executable with the host harness, as {@code compare --backends cuda} does, and
-     * compiles the others together, two translation units beside it (nvcc runs on one core; this machine has two), so
-     * that nvcc's start-up and the harness's host code, half of a variant's build, are paid once a unit instead of once
-     * a variant. Every unit exports the same two functions, so the one link shows the harness takes them all; a unit
-     * is never twice in one translation unit. {@code sources} maps what a failure names to the source.
+     * compiles the others together, two translation units beside it (nvcc runs on one core; the build machines have
+     * two), so that nvcc's start-up and the harness's host code, half of a variant's build, are paid once a unit
+     * instead of once a variant. Every unit exports the same two functions, so the one link shows the harness takes
+     * them all; a unit is never twice in one translation unit. {@code sources} maps what a failure names to the source
+     * (in order: the first is linked); a unit that fails names every source in it.
      */
     private static void buildAll(java.util.Map<String, CudaSource> sources, Path cache) {
         List<java.util.Map.Entry<String, CudaSource>> entries = List.copyOf(sources.entrySet());
@@ -68,13 +69,14 @@ class CudaToolchainTest {
         for (int u = 0; u < together.size(); u++) {
             Path folder = cache.resolve("together-" + u);
             List<CudaSource> unit = List.copyOf(together.get(u).values());
+            List<String> names = entries.stream().filter(entry -> unit.contains(entry.getValue())).map(java.util.Map.Entry::getKey).toList();
             if (!unit.isEmpty()) {
                 builds.add(() -> {
                     try {
                         Files.createDirectories(folder);
                         NvccTogether.compile(folder, unit);
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
+                    } catch (java.io.IOException | CudaToolchain.CompileException e) {
+                        throw new AssertionError("one of " + names + ": " + e.getMessage(), e);
                     }
                 });
             }
@@ -115,7 +117,10 @@ class CudaToolchainTest {
                 lockDataflow().persistent()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {70, 50});
         assertTrue(bands.text().contains("fg::store_release_gpu(&tokens[") && bands.text().contains("fg::load_acquire_gpu(&tokens["),
                 bands.text());
-        buildAll(java.util.Map.of("tiles", source, "bands", bands), cache);
+        java.util.Map<String, CudaSource> sources = new java.util.LinkedHashMap<>();
+        sources.put("tiles", source);
+        sources.put("bands", bands);
+        buildAll(sources, cache);
     }
 
     /**

@@ -87,6 +87,8 @@ class SimtProgramGoldenTest {
                         "--profile", "hopper-h200")),
                 Arguments.of("box-3d-dynamic-dataflow-4x5x3-hopper", List.of("box-3d", "--schedule", "dynamic-dataflow:4x5x3",
                         "--profile", "hopper-h200")),
+                Arguments.of("cube-3d-data-parallel-4x5x3-hopper", List.of("cube-3d", "--schedule", "data-parallel:4x5x3",
+                        "--sizes", "12x10x9", "--profile", "hopper-h200")),
                 Arguments.of("cube-3d-tiny-lock-hopper", List.of("cube-3d", "--schedule", "lock-dataflow", "--mechanism", "tiny-lock",
                         "--sizes", "6x20x40", "--profile", "hopper-h200")),
                 Arguments.of("north-east-tiny-lock-hopper", List.of("north-east", "--schedule", "lock-dataflow", "--mechanism",
