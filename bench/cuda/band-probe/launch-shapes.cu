@@ -1,6 +1,6 @@
 // launch-shapes.cu: what a stream of empty dependent launches costs per launch as the same threads come in fewer,
 // larger blocks: data-parallel:16 at 16384² launches up to 1024 blocks of 16 threads (a tile each) per block-diagonal,
-// and a stream of such empty programmatic launches costs more a launch than the 3.5 µs that 2 x Rodinia's NW needs.
+// and a stream of such empty programmatic launches costs about the 3.5 µs a launch that 2 x Rodinia's NW needs in all.
 // If the floor follows the blocks, not the threads, a block holding several tiles lowers it. Each kernel: every thread
 // waits for the launch before it (griddepcontrol.wait) and lets the next launch in (griddepcontrol.launch_dependents);
 // 200 launches back to back on one stream between two events, the median of 7 such runs after one, per launch, with

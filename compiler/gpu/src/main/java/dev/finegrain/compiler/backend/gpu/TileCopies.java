@@ -27,29 +27,30 @@ final class TileCopies {
         if (tile.skew().skews()) {
             throw new IllegalArgumentException("a skewed tile's copy is not cut into boxes: " + tile.describe());
         }
+        List<int[]> offsets = new ArrayList<>();   // the offsets the actors read the field at
+        for (IrActor actor : graph.actors()) {
+            Loads.forEach(actor.body(), load -> {
+                if (load.field() == field.id()) {
+                    offsets.add(load.offset());
+                }
+            });
+        }
+        if (offsets.isEmpty()) {
+            return List.of();
+        }
         int rank = tile.rank();
         int[] low = new int[rank];    // the reads' reach, relative to the interior's first word
         int[] high = new int[rank];
-        boolean[] read = {false};
-        boolean[] readsAtOrAhead = {false};
-        for (IrActor actor : graph.actors()) {
-            Loads.forEach(actor.body(), load -> {
-                if (load.field() != field.id()) {
-                    return;
-                }
-                read[0] = true;
-                boolean behind = false;
-                for (int d = 0; d < rank; d++) {
-                    low[d] = Math.min(low[d], load.offset()[d]);
-                    high[d] = Math.max(high[d], load.offset()[d]);
-                    readsAtOrAhead[0] |= load.offset()[d] > 0;
-                    behind |= load.offset()[d] < 0;
-                }
-                readsAtOrAhead[0] |= !behind;
-            });
-        }
-        if (!read[0]) {
-            return List.of();
+        boolean readsAtOrAhead = false;
+        for (int[] offset : offsets) {
+            boolean behind = false;
+            for (int d = 0; d < rank; d++) {
+                low[d] = Math.min(low[d], offset[d]);
+                high[d] = Math.max(high[d], offset[d]);
+                readsAtOrAhead |= offset[d] > 0;
+                behind |= offset[d] < 0;
+            }
+            readsAtOrAhead |= !behind;
         }
         int[] start = new int[rank];
         int[] end = new int[rank];
@@ -58,7 +59,7 @@ final class TileCopies {
             end[d] = Math.min(tile.copyExtent(d), tile.haloLow()[d] + tile.interior()[d] + high[d]);
         }
         boolean written = graph.actors().stream().anyMatch(actor -> actor.writes() == field.id());
-        if (!written || readsAtOrAhead[0]) {
+        if (!written || readsAtOrAhead) {
             return List.of(box(start, end));
         }
         // the box less the interior, as slabs: slab d spans the interior along the dimensions before d, the halo below

@@ -210,13 +210,27 @@ final class CudaDataParallel {
         for (int d = 0; d < rank; d++) {
             int extent = box.extent()[d];
             inner /= extent;
-            String quotient = inner == 1 ? "m" : "m / " + inner;
-            String at = extent == 1 ? "" : d == 0 || extent == box.words() ? quotient : inner == 1 ? "m % " + extent : "(" + quotient + ") % " + extent;
-            String coordinate = sum(at, box.start()[d]);
+            String coordinate = sum(coordinateInBox(d, extent, inner, box.words()), box.start()[d]);
             String above = word.isEmpty() ? "" : "(" + word + ") * " + tile.copyExtent(d);
             word = above.isEmpty() ? coordinate : coordinate.isEmpty() ? above : above + " + " + coordinate;
         }
         return word.isEmpty() ? "0" : word;
+    }
+
+    /**
+     * The coordinate along d of the box's m-th word, whose dimensions after d span {@code inner} words: m / inner, taken
+     * modulo the extent unless d is the outermost dimension or the only one longer than a word; empty where the box is
+     * one word thick along d.
+     */
+    private static String coordinateInBox(int d, int extent, int inner, int words) {
+        if (extent == 1) {
+            return "";
+        }
+        String quotient = inner == 1 ? "m" : "m / " + inner;
+        if (d == 0 || extent == words) {
+            return quotient;
+        }
+        return inner == 1 ? "m % " + extent : "(" + quotient + ") % " + extent;
     }
 
     /** {@code term + constant}, either left out where it is empty or 0. */

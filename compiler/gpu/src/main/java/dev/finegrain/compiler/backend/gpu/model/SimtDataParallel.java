@@ -144,7 +144,8 @@ final class SimtDataParallel {
         }
         asm.emit("SHL " + shared + ", " + shared + ", 0x2");
         asm.emit("SHL " + global + ", " + global + ", 0x2");
-        SimtTileCopy.emitWideOffsets(asm, sharedAt, globalAt);
+        sharedAt.emitWide(asm);
+        globalAt.emitWide(asm);
         asm.emit("!P1", "BRA computed");
         emitPoint(point, sharedAt, globalAt);
         asm.place("computed");

@@ -18,6 +18,13 @@ record SimtFieldAddress(GlobalLayout layout, String narrow, String wide, int col
         return new SimtFieldAddress(layout, narrow, wide, columns);
     }
 
+    /** Sets the wide offset, twice the narrow one, where the layout has 8-byte fields (and so a wide register). */
+    void emitWide(SimtAssembler asm) {
+        if (wide != null) {
+            asm.emit("IADD " + wide + ", " + narrow + ", " + narrow);
+        }
+    }
+
     /** The address {@code [offset register + bytes]} of a word of {@code field}. */
     String at(int field, long bytes) {
         int elementBytes = GpuTarget.elementBytes(layout.fieldType(field));

@@ -127,9 +127,7 @@ final class SimtLockDataflow {
         asm.emit("SHL " + globalOffset + ", " + globalOffset + ", 0x2");
         global = new SimtFieldAddress(layout, globalOffset, layout.hasWideFields() ? asm.register() : null);
         shared = new SimtFieldAddress(layout, cx.sharedOffset, cx.wideSharedOffset);
-        if (global.wide() != null) {
-            asm.emit("IADD " + global.wide() + ", " + globalOffset + ", " + globalOffset);
-        }
+        global.emitWide(asm);
         asm.comment("P6: my word lies in the padded fields");
         emitInside(layout.haloHigh());
         emitSkewedColumnAtLeast(graph.rank() == 2 ? -low[1] : 0);

@@ -133,7 +133,8 @@ final class SimtTileCopy {
                     + ", " + (graph.rank() >= 2 ? "P1" : "PT"));
             asm.emit("SHL " + global[u] + ", " + global[u] + ", 0x2");
             asm.emit("SHL " + shared[u] + ", " + word + ", 0x2");
-            emitWideOffsets(asm, sharedAt[u], globalAt[u]);
+            sharedAt[u].emitWide(asm);
+            globalAt[u].emitWide(asm);
             for (IrField field : copied) {
                 String width = SimtAssembler.width(field.type());
                 if (mapping.asyncCopy()) {
@@ -208,7 +209,8 @@ final class SimtTileCopy {
         }
         asm.emit("SHL " + global + ", " + global + ", 0x2");
         asm.emit("SHL " + shared + ", " + shared + ", 0x2");
-        emitWideOffsets(asm, sharedAt, globalAt);
+        sharedAt.emitWide(asm);
+        globalAt.emitWide(asm);
         String width = SimtAssembler.width(field.type());
         String sharedWord = sharedAt.at(field.id(), dataBase[field.id()]);
         asm.emit("P1", "LDGSTS" + width + " " + sharedWord + ", " + globalAt.at(field.id(), layout.fieldByte(field.id())));
@@ -279,14 +281,5 @@ final class SimtTileCopy {
         asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(1)) + ", " + coordinate);
         asm.emit("IMAD " + global + ", " + global + ", " + SimtAssembler.immediate(layout.extent(2)) + ", " + origin[2]);
         asm.emit("IADD " + global + ", " + global + ", " + column);
-    }
-
-    /** The 8-byte fields' offsets, twice the 4-byte ones, when the kernel has such fields. */
-    static void emitWideOffsets(SimtAssembler asm, SimtFieldAddress shared, SimtFieldAddress global) {
-        for (SimtFieldAddress offsets : new SimtFieldAddress[] {shared, global}) {
-            if (offsets.wide() != null) {
-                asm.emit("IADD " + offsets.wide() + ", " + offsets.narrow() + ", " + offsets.narrow());
-            }
-        }
     }
 }

@@ -222,7 +222,7 @@ class GpuModelBackendTest {
      * On a profile with programmatic launch, data-parallel's launches after the first start the shorter gap after the one
      * before them and compute what the oracle computes. Where that is all that changes (a 1D tile, copied whole by loads
      * either way), the run is that much faster than the same launches on the profile with the feature off, less the
-     * issue slots of ACQBULK and PREEXIT. (A 2D tile also changes its copy beside programmatic launches: TileCopies.)
+     * issue slots of ACQBULK and PREEXIT. (A 2D tile can change its copy beside programmatic launches too: TileCopies.)
      */
     @Test
     void dataParallelsLaunchesAfterTheFirstTakeTheProgrammaticGap() {
