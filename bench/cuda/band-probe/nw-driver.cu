@@ -12,6 +12,9 @@
 #define FG_CAT(a, b) FG_CAT2(a, b)
 extern "C" const FgInfo* FG_CAT(fg_info_, FG_VARIANT)();
 extern "C" cudaError_t FG_CAT(fg_run_, FG_VARIANT)(void* const* buffers, const long long* params, void* scratch, cudaStream_t stream);
+#ifdef STREAM_COUNT
+extern "C" unsigned long long fg_stream_misses();   // units rewritten by the stream kinds
+#endif
 #ifdef PROF
 extern "C" void fg_prof_print();
 #endif
@@ -53,6 +56,9 @@ int main(int argc, char** argv) {
     printf("%-28s %6lldx%-6lld median %8.3f ms  min %8.3f  %7.2f G cells/s  %s\n", name, R - 1, C - 1, med, times[0],
            (R - 1) * (double) (C - 1) / med / 1e6, bad == 0 ? "verified" : "MISMATCH");
     if (bad) printf("  %lld cells differ\n", bad);
+#ifdef STREAM_COUNT
+    printf("  groups not ready: %llu over the 12 runs\n", fg_stream_misses());
+#endif
 #ifdef PROF
     fg_prof_print();
 #endif

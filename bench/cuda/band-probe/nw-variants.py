@@ -23,7 +23,11 @@ to measure what a part of a chunk costs or what a change would buy. The probes t
   backoff every wait for a ready word (and, in a unit that folds, for the right band's room) sleeps (__nanosleep,
           FG_BACKOFF_NS, default 100) after each poll that finds it not ready
   gdback  guarded and backoff
-  unroll4, unroll16, unroll32  the steady steps unrolled 4, 16 or 32 times a pass instead of 8"""
+  unroll4, unroll16, unroll32  the steady steps unrolled 4, 16 or 32 times a pass instead of 8
+  stream  the left band's edge streamed to the stepping warp in the steady chunks, groups of 8 rows two groups
+          ahead, instead of a window a chunk filled by warp 1 (units with helper warps)
+  streamasync  the same with the words copied into shared memory by cp.async
+  streamall  streamasync in every chunk, a band's first and last too: no window at all"""
 import re
 import sys
 
@@ -175,10 +179,236 @@ def unroll(t, steps):
     return t.replace('#pragma unroll 8   //', f'#pragma unroll {steps}   //', 1)
 
 
+def stream_loop(inner, indent, edge, ready, last, prev):
+    """A steady chunk's 32 steps with the left band's edge streamed in groups of 8 rows, two groups ahead: at a group's
+    start the warp checks the group's words (lanes 0 to 7 hold rows 0 to 7 of it, the other lanes copies) with one vote,
+    takes them out of their register and loads the words of the group two ahead into it; a step takes its row's value
+    from lane u of the group by a shuffle. Two registers alternate, a pass of two groups each: no word is copied from
+    register to register, which would wait for a load just issued, and two loads are in flight at a time (a warp has few
+    scoreboards). A group not yet ready polls its rows again until they are and loads the next group again (that load was
+    issued as early, so it likely found its rows not ready too). `edge(r)`: the word of row r; `ready(w, r)`: whether
+    word w holds row r; `prev`: the last window's last row, the first streamed step's diagonal."""
+    i2 = indent + '    '
+    i3 = i2 + '    '
+    lane_row = lambda g: f'{g} + (lane & 7)'
+
+    def group(mine, other, offset):
+        g0 = f'base + k16 + {offset}'
+        row = lane_row('g0')
+        return (i2 + '{\n'
+                + i3 + f'const int g0 = {g0};   // the group\'s first row\n'
+                + i3 + f'if (STREAM_CHECK && !__all_sync(0xffffffffu, {ready(mine, row)})) {{   // not all ready: poll them, and load the next group again\n'
+                + i3 + '    STREAM_MISS();\n'
+                + i3 + f'    do {{ {mine} = {edge(row)}; }} while (!__all_sync(0xffffffffu, {ready(mine, row)}));\n'
+                + i3 + f'    {other} = {edge(f"min({row} + 8, {last})")};\n'
+                + i3 + '}\n'
+                + i3 + f'const fg::u64 sg = {mine};\n'
+                + i3 + f'{mine} = {edge(f"min({row} + 16, {last})")};   // two groups ahead\n'
+                + i3 + '#pragma unroll\n' + i3 + 'for (int u = 0; u < 8; u++) {\n'
+                + i3 + f'    const int k = k16 + {offset} + u;\n'
+                + i3 + '    const int sq_west = __shfl_sync(0xffffffffu, (int) (unsigned) sg, u);   // lane 0\'s row\'s edge value\n'
+                + i3 + '    const int sq_diag = sq_prev;\n'
+                + i3 + '    sq_prev = sq_west;\n'
+                + inner.replace('\n', '\n        ') + '\n' + i3 + '}\n'
+                + i2 + '}\n')
+    first = lane_row('base')
+    return (f'if (!sq_primed) {{   // the band\'s first chunk that streams: two groups in flight, the last window\'s last row carried\n'
+            + indent + f'    sgA = {edge(first)};\n'
+            + indent + f'    sgB = {edge(f"min({first} + 8, {last})")};\n'
+            + indent + f'    sq_prev = {prev};\n'
+            + indent + '    sq_primed = true;\n'
+            + indent + '}\n'
+            + indent + '#pragma unroll 1\n' + indent + 'for (int k16 = 0; k16 < 32; k16 += 16) {\n'
+            + group('sgA', 'sgB', 0) + group('sgB', 'sgA', 8)
+            + indent + '}\n')
+
+
+def stream_async_loop(inner, indent, token, halo, ready, last, prev, prime=True, unroll='#pragma unroll'):
+    """stream_loop with the words copied into shared memory by cp.async instead of loaded into registers: a group's
+    copy (lanes 0 to 3, 16 bytes each, two rows; band 0's halo column 4 bytes a lane) is issued two groups ahead, waited
+    for by cp.async.wait_group, checked with one vote, and a step reads its row's value from shared memory as it read
+    the window. No register waits on a load in flight. `token(r)`, `halo(r)`: the addresses of row r's word and halo
+    value."""
+    i2 = indent + '    '
+    i3 = i2 + '    '
+
+    def issue(g):
+        return (f'if (band > 0) {{ if (lane < 4) {{ const int r = min({g} + 2 * lane, {last} - 1); fg_cp_async16(&s_stream[(({g}) >> 3) & 3][2 * lane], {token("r")}); }} }}'
+                f' else if (lane < 8) {{ const int r = min({g} + lane, {last}); fg_cp_async4(&s_stream[(({g}) >> 3) & 3][lane], {halo("r")}); }}\n')
+
+    def group(offset):
+        row = 'g0 + (lane & 7)'
+        return (i2 + '{\n'
+                + i3 + f'const int g0 = base + k16 + {offset};   // the group\'s first row\n'
+                + i3 + 'const int slot = (g0 >> 3) & 3;\n'
+                + i3 + issue('g0 + 16') + i3 + 'fg_cp_async_commit();\n'
+                + i3 + 'fg_cp_async_wait2();   // this group\'s copy, issued two groups ago, has landed\n'
+                + i3 + '__syncwarp();\n'
+                + i3 + 'const fg::u64 mine = s_stream[slot][lane & 7];\n'
+                + i3 + f'if (STREAM_CHECK && !__all_sync(0xffffffffu, band == 0 || {ready("mine", row)})) {{   // not all ready: lanes 0 to 7 poll their rows\n'
+                + i3 + '    STREAM_MISS();\n'
+                + i3 + f'    if (lane < 8) {{ const int r = min(g0 + lane, {last}); fg::u64 w; do {{ w = fg::load_relaxed_gpu_nb({token("r")}); }} while (!({ready("w", "r")})); s_stream[slot][lane] = w; }}\n'
+                + i3 + '    __syncwarp();\n'
+                + i3 + '}\n'
+                + i3 + unroll + '\n' + i3 + 'for (int u = 0; u < 8; u++) {\n'
+                + i3 + f'    const int k = k16 + {offset} + u;\n'
+                + i3 + '    const int sq_west = ((const int*) &s_stream[slot][0])[2 * u];   // lane 0\'s row\'s edge value\n'
+                + i3 + '    const int sq_diag = sq_prev;\n'
+                + i3 + '    sq_prev = sq_west;\n'
+                + inner.replace('\n', '\n        ') + '\n' + i3 + '}\n'
+                + i2 + '}\n')
+    head = ''
+    if prime:
+        head = (f'if (!sq_primed) {{   // the band\'s first chunk that streams: two groups in flight, the last window\'s last row carried\n'
+                + indent + '    ' + issue('base') + indent + '    fg_cp_async_commit();\n'
+                + indent + '    ' + issue('base + 8') + indent + '    fg_cp_async_commit();\n'
+                + indent + f'    sq_prev = {prev};\n'
+                + indent + '    sq_primed = true;\n'
+                + indent + '}\n' + indent)
+    return (head + '#pragma unroll 1\n' + indent + 'for (int k16 = 0; k16 < 32; k16 += 16) {\n'
+            + group(0) + group(8)
+            + indent + '}\n')
+
+
+def stream_prime(token, halo, last, prev, indent):
+    """A band's first two groups of edge words asked for, at its first chunk, and the row above the domain as the first
+    step's diagonal (streamall: every chunk streams)."""
+    def issue(g):
+        return (f'if (band > 0) {{ if (lane < 4) {{ const int r = min({g} + 2 * lane, {last} - 1); fg_cp_async16(&s_stream[(({g}) >> 3) & 3][2 * lane], {token("r")}); }} }}'
+                f' else if (lane < 8) {{ const int r = min({g} + lane, {last}); fg_cp_async4(&s_stream[(({g}) >> 3) & 3][lane], {halo("r")}); }}\n')
+    return (indent + 'if (base == 0) {   // the band\'s first two groups of edge words, and the halo row above the domain as the first diagonal\n'
+            + indent + '    ' + issue('0') + indent + '    fg_cp_async_commit();\n'
+            + indent + '    ' + issue('8') + indent + '    fg_cp_async_commit();\n'
+            + indent + f'    sq_prev = {prev};\n'
+            + indent + '}\n')
+
+
+ASYNC_HELPERS = ('__device__ __forceinline__ void fg_cp_async16(void* shared, const void* global) {   // L2 only: the words change\n'
+                 '    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((unsigned) __cvta_generic_to_shared(shared)), "l"(global));\n}\n'
+                 '__device__ __forceinline__ void fg_cp_async4(void* shared, const void* global) {\n'
+                 '    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"((unsigned) __cvta_generic_to_shared(shared)), "l"(global));\n}\n'
+                 '__device__ __forceinline__ void fg_cp_async_commit() { asm volatile("cp.async.commit_group;"); }\n'
+                 '__device__ __forceinline__ void fg_cp_async_wait2() { asm volatile("cp.async.wait_group 2;" ::: "memory"); }\n')
+
+
+def loop32(text, start=0, pragma=True):
+    """The first loop of a chunk's 32 steps from `start` (pragma: the unrolled steady one, with its pragma): (where its
+    pragma or head starts, its indent, where its body starts, where its body ends, where the loop ends)."""
+    loop_at = text.index('#pragma unroll 8' if pragma else 'for (int k = 0; k < 32; k++) {', start)
+    indent = text[text.rindex('\n', 0, loop_at) + 1:loop_at]
+    head = 'for (int k = 0; k < 32; k++) {'
+    hs = text.index(head, loop_at) + len(head)
+    close = '\n' + indent + '}\n'
+    he = text.index(close, hs)
+    return loop_at, indent, hs, he, he + len(close)
+
+
+def stream_inner(body, window, index, pragma=True):
+    """The steady loop of a steady branch's body (or, pragma=False, the first 32-step loop of a checked branch): (where
+    its pragma or head starts, its indent, its body with the window's two reads named sq_diag and sq_west, where the
+    loop ends)."""
+    loop_at, indent, hs, he, after = loop32(body, pragma=pragma)
+    inner = body[hs:he]
+    inner, n = re.subn(window + r'\[' + index + r'\]\[min\(lane \* \d+ \+ 0, 0\)\]\[min\(max\(i - 1 - wb, 0\), 32\)\]', 'sq_diag', inner)
+    assert n == 1, n
+    inner, n = re.subn(window + r'\[' + index + r'\]\[min\(lane \* \d+ \+ 0, 0\)\]\[min\(max\(i - 0 - wb, 0\), 32\)\]', 'sq_west', inner)
+    assert n == 1, n
+    return loop_at, indent, inner, after
+
+
+NO_BARRIER_LOAD = ('#ifdef STREAM_COUNT   // -DSTREAM_COUNT: the groups that found their rows not ready, for the driver to print\n'
+                   '__device__ unsigned long long fg_stream_miss_count;\n'
+                   'extern "C" unsigned long long fg_stream_misses() { unsigned long long v = 0; cudaMemcpyFromSymbol(&v, fg_stream_miss_count, 8); return v; }\n'
+                   '#define STREAM_MISS() do { if (threadIdx.x % 32 == 0) atomicAdd(&fg_stream_miss_count, 1ull); } while (0)\n'
+                   '#else\n#define STREAM_MISS() do { } while (0)\n#endif\n'
+                   '#ifndef STREAM_CHECK\n#define STREAM_CHECK 1   // 0: a probe of the steps alone, which take every word unchecked (wrong scores)\n#endif\n'
+                   'namespace fg {\n__device__ __forceinline__ u64 load_relaxed_gpu_nb(const u64* word) {   // no compiler barrier\n'
+                   '    u64 value;\n    asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(value) : "l"(word));\n    return value;\n}\n}\n')
+
+
+def _edge_words(t):
+    """What the window code of a full-matrix unit reads, for a rewrite that streams it: (the window's name, the field,
+    the last row, the index of row r's word in `tokens`, the index of row r's halo value in the field)."""
+    m = re.search(r'do \{ (word\d+) = fg::load_relaxed_gpu\(&tokens\[(.*?)\]\); \} while \(\(\1 >> 32\) == 0\);', t)
+    address = m.group(2)
+    assert address.endswith(' + row')
+    h = re.search(r'(s_edge_(\w+))\[(?:\(c \+ 1\) & 1|0)\]\[slot\]\[at\] = f\.(\w+)\[(.*?)\];   // the halo', t)
+    window, field, halo = h.group(1), h.group(3), h.group(4)
+    last = re.search(r'const int last = min\(base \+ 31, (\d+)\);', t).group(1)
+    at = lambda r: address.replace('+ slot)', '+ 0)')[:-len('row')] + f'({r})'
+    halo_at = lambda r: halo.replace('(row + 1)', f'(({r}) + 1)').replace('+ slot + 1', '+ 1')
+    return window, field, last, at, halo_at
+
+
+def stream(t, copies=False):
+    """The left band's edge streamed to the stepping warp in the steady chunks (units with helper warps; see
+    stream_loop). Warp 1 then fills a window only for the chunks that do not stream (a band's first and last), every
+    row of it fresh, and the stepping warp waits at a chunk's start for its input rows alone."""
+    window, field, last, at, halo_at = _edge_words(t)
+    edge = lambda r: f'(band > 0 ? fg::load_relaxed_gpu_nb(&tokens[{at(r)}]) : (1ull << 32) | (unsigned) f.{field}[{halo_at(r)}])'
+    ready = lambda w, r: f'({w} >> 32) != 0'
+    start, indent, end = _steady_block(t)
+    cond = re.search(r'if \((base >= 32 && base \+ \d+ < \d+ && band < \d+)\) \{', t[start:]).group(1)
+    end += 1   # the steady branch's last line with its newline
+    body = t[start:end]
+    loop_at, lindent, inner, after = stream_inner(body, window, 'cb')
+    if copies:
+        token = lambda r: f'&tokens[{at(r)}]'
+        halo_addr = lambda r: f'&f.{field}[{halo_at(r)}]'
+        loop = f'__shared__ __align__(16) fg::u64 s_stream[4][8];   // the streamed groups of edge words\n{lindent}' + stream_async_loop(inner, lindent, token, halo_addr, ready, last, f'{window}[cb ^ 1][0][32]')
+    else:
+        loop = stream_loop(inner, lindent, edge, ready, last, f'{window}[cb ^ 1][0][32]')
+    body = body[:loop_at] + loop + body[after:]
+    t = t[:start] + body + t[end:]
+    # the stepping warp's words in flight, before its chunks; a chunk that does not stream fills them again
+    t, n = re.subn(r'(\n( *)for \(int base = 0, c = 0; base < \d+; base \+= 32, c\+\+\) \{\n\s*fg::bar_sync\(1, 64\);[^\n]*\n)',
+                   lambda g: f'\n{g.group(2)}fg::u64 sgA = 0, sgB = 0; int sq_prev = 0; bool sq_primed = false;   // the left band\'s edge words of the next two groups of rows lane 0 reads\n' + g.group(1)[1:]
+                   + f'{g.group(2)}    if (!({cond})) sq_primed = false;\n', t, count=1)
+    assert n == 1
+    # warp 1: no window for a chunk that streams; every row of a window fresh (the stream keeps no last row for it)
+    t, n = re.subn(r'const int fresh = base > 0 \? 32 : 33;', 'const int fresh = 33;', t)
+    assert n == 2, n
+    t, n = re.subn(r'(\n( *)/\* the next chunk\'s edge window \*/ \{\n)', lambda g: f'\n{g.group(2)}if (!({cond.replace("base", "next")}))' + g.group(1)[len(g.group(2)) + 1:], t)
+    assert n == 1, n
+    return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + NO_BARRIER_LOAD + ASYNC_HELPERS, 1)
+
+def streamall(t):
+    """streamasync in every chunk: a band's first and last chunks stream too (their checked steps, a loop not unrolled),
+    so that no band waits for a window of its left neighbour's rows at its start, and warp 1 fills no window at all.
+    With a window at a band's start, the lag the first chunk sets stays for the whole band (every band runs at one pace)."""
+    window, field, last, at, halo_at = _edge_words(t)
+    token = lambda r: f'&tokens[{at(r)}]'
+    halo_addr = lambda r: f'&f.{field}[{halo_at(r)}]'
+    ready = lambda w, r: f'({w} >> 32) != 0'
+    start, indent, end = _steady_block(t)
+    end += 1
+    body = t[start:end]
+    loop_at, lindent, inner, after = stream_inner(body, window, 'cb')
+    body = body[:loop_at] + stream_async_loop(inner, lindent, token, halo_addr, ready, last, None, prime=False) + body[after:]
+    t = t[:start] + body + t[end:]
+    # the checked branch, right after the steady one
+    els = t.index('\n' + indent + '} else {\n', start) + 1
+    stop = t.index('\n' + indent + '}\n', els + 1) + 1
+    body = t[els:stop]
+    loop_at, lindent, inner, after = stream_inner(body, window, 'cb', pragma=False)
+    body = body[:loop_at] + stream_async_loop(inner, lindent, token, halo_addr, ready, last, None, prime=False, unroll='#pragma unroll 1') + body[after:]
+    t = t[:els] + body + t[stop:]
+    # priming at the band's first chunk, before its branch
+    t = t[:start] + stream_prime(token, halo_addr, last, f'f.{field}[{halo_at("-1")}]', indent) + t[start:]
+    t, n = re.subn(r'(\n( *)for \(int base = 0, c = 0; base < \d+; base \+= 32, c\+\+\) \{\n\s*fg::bar_sync\(1, 64\);[^\n]*\n)',
+                   lambda g: f'\n{g.group(2)}int sq_prev = 0;   // the last edge value streamed\n' + g.group(1)[1:], t, count=1)
+    assert n == 1
+    # warp 1 fills no window
+    t, n = re.subn(r"/\* the (first|next) chunk's edge window \*/ \{", r"if (false) /* no window: the edge streams */ {", t)
+    assert n == 2, n
+    t = t.replace(f'__shared__ int {window}[', '__shared__ __align__(16) fg::u64 s_stream[4][8];   // the streamed groups of edge words\n        __shared__ int ' + f'{window}[', 1)
+    return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + NO_BARRIER_LOAD + ASYNC_HELPERS, 1)
+
+
 KINDS = {'nowb': [nowb], 'nocopy': [nocopy], 'nopoll': [nopoll], 'steps': [nowb, nocopy, nopoll], 'plain': [plain],
          'pstore': [pstore], 'pstore1': [lambda t: pstore(t, only_reachable=True)], 'chunkstore': [chunkstore], 'fastfirst': [fastfirst], 'guarded': [guarded], 'onespin': [onespin], 'gdspin': [guarded, onespin], 'backoff': [backoff],
          'gdback': [guarded, backoff], 'unroll4': [lambda t: unroll(t, 4)], 'unroll16': [lambda t: unroll(t, 16)],
-         'unroll32': [lambda t: unroll(t, 32)]}
+         'unroll32': [lambda t: unroll(t, 32)], 'stream': [stream], 'streamasync': [lambda t: stream(t, copies=True)], 'streamall': [streamall]}
 
 if __name__ == '__main__':
     source, kind, target = sys.argv[1:4]

@@ -18,6 +18,9 @@
 #define FG_CAT(a, b) FG_CAT2(a, b)
 extern "C" const FgInfo* FG_CAT(fg_info_, FG_VARIANT)();
 extern "C" cudaError_t FG_CAT(fg_run_, FG_VARIANT)(void* const* buffers, const long long* params, void* scratch, cudaStream_t stream);
+#ifdef STREAM_COUNT
+extern "C" unsigned long long fg_stream_misses();   // units rewritten by the stream kinds
+#endif
 #ifdef PROF
 extern "C" void fg_prof_reset();
 extern "C" void fg_prof_print();
@@ -100,6 +103,9 @@ int main(int argc, char** argv) {
            R * (double) C / med / 1e6, score);
     if (local) printf("  best %lld at %lld", best[0], best[1]);
     printf("  error %d\n", error);
+#ifdef STREAM_COUNT
+    printf("  groups not ready: %llu over the 12 runs\n", fg_stream_misses());
+#endif
 #ifdef PROF
     fg_prof_print();
 #endif

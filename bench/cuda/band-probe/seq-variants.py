@@ -49,6 +49,7 @@ measure what a change to the generator would buy before making it. KIND:
   bias      needleman-wunsch's score held as H + penalty (i + j): a cell is max(diag + s + 2 penalty, up, west)
   colbest   a reduction with its position kept per column of a lane in the steady steps (best and first row: a compare
             and two selects a cell), merged into the lane's best at the band's end
+  stream, streamasync, streamall  the left band's edge streamed (nw-variants.py's kinds of the same names)
   Kinds join with '+' (applied left to right) where the dispatch lists them."""
 import re
 import sys
@@ -278,13 +279,11 @@ def midwindow(text):
     last = re.search(r'const int last = min\(base \+ 31, (\d+)\);', text).group(1)
     addr = address.replace('((row) & ', '((nr) & ').replace('+ slot)', '+ 0)')
     _, steady_start, _ = steady_block(text)
-    loop_at = text.index('#pragma unroll 8', steady_start)
-    indent = text[text.rindex('\n', 0, loop_at) + 1:loop_at]
+    _, indent, body_at, end, after = nw_variants().loop32(text, steady_start)
     head = 'for (int k = 0; k < 32; k++) {'
-    start = text.index(head, loop_at)
+    start = body_at - len(head)
     close = '\n' + indent + '}\n'
-    end = text.index(close, start)
-    body = text[start + len(head):end]
+    body = text[body_at:end]
     pre = (indent + 'if (band > 0) {   // the next window\'s row of mine, asked for while the second half computes\n'
            + indent + f'    const int nr = base + 32 + lane;\n'
            + indent + f'    if (nr <= {last}) {{ pre = fg::load_relaxed_gpu(&tokens[{addr}]); pre_row = nr; }}\n'
@@ -401,6 +400,90 @@ def colbest(text):
     end = re.search(r'\n( *)// the band\'s [^\n]*\n', text)
     merge = ''.join(f'{end.group(1)}if (cr{c} >= 0) {{ const long long at = (long long) cr{c} * {width} + {col}; if ({name}_at < 0 || cb{c} > {name} || (cb{c} == {name} && at < {name}_at)) {{ {name} = cb{c}; {name}_at = at; }} }}\n' for c, col in cols)
     return text[:end.start() + 1] + merge + text[end.start() + 1:]
+
+def edge_words(text):
+    """What the window code of a unit that folds reads, for a rewrite that streams it: (the window's name, the field,
+    the last row, the index of row r's word in `tokens`, row r's lap tag, the index of row r's halo value, the index of
+    the halo value above the domain)."""
+    m = re.search(r'do \{ (word\d+) = fg::load_relaxed_gpu\(&tokens\[(.*?)\]\); \} while \(\(\1 >> 32\) != (.*?)\);   // the value', text)
+    address, tag = m.group(2), m.group(3)
+    h = re.search(r'(s_edge_(\w+))\[warp\]\[slot\]\[at\] = f\.(\w+)\[row < 0 \? (.*?) : (.*?)\];   // the halo', text)
+    window, field, above, left = h.group(1), h.group(3), h.group(4), h.group(5)
+    last = re.search(r'const int last = min\(base \+ 31, (\d+)\);', text).group(1)
+    at = lambda r: address.replace('((row) & ', f'(({r}) & ').replace('+ slot)', '+ 0)')
+    tag_at = lambda r: tag.replace('(row)', f'({r})')
+    halo_at = lambda r: left.replace('(row)', f'({r})').replace('+ slot + 1', '+ 1')
+    corner = above.replace('(row + 1)', '(-1 + 1)').replace('+ slot + 1', '+ 1')
+    return window, field, last, at, tag_at, halo_at, corner
+
+
+def stream(text, copies=False):
+    """The left band's edge streamed to the steady steps instead of a window a chunk (nw-variants.py's stream_loop:
+    groups of 8 rows two groups ahead, a vote a group, a shuffle a step). A steady chunk then neither waits for the left
+    band's 32 rows at its start nor a round trip for them, and frees the rows before it; other chunks keep the window
+    (every row of it fresh after a chunk that streamed: the stream leaves its last row where the window carries it)."""
+    nw = nw_variants()
+    window, field, last, at, tag_at, halo_at, _ = edge_words(text)
+    edge = lambda r: f'(band > 0 ? fg::load_relaxed_gpu_nb(&tokens[{at(r)}]) : ({tag_at(r)} << 32) | (unsigned) f.{field}[{halo_at(r)}])'
+    ready = lambda w, r: f'({w} >> 32) == {tag_at(r)}'
+    steady, start, stop = steady_block(text)
+    cond = 'base >= 32 && ' + steady.group(2)
+    text, n = re.subn(r'(\n( *)int room = 0;[^\n]*\n)',
+                      r'\1\2fg::u64 sgA = 0, sgB = 0; int sq_prev = 0; bool sq_primed = false;   // the left band edge words of the next two groups of rows lane 0 reads\n', text)
+    assert n == 1
+    # the window only for chunks that do not stream, every row of it fresh
+    a = text.index('                const int fresh = ')
+    b = text.index('                __syncwarp();   // the window is complete before any lane reads it\n')
+    text = text[:a] + f'                if (!({cond})) {{\n                    sq_primed = false;\n' + text[a:b] + '                }\n' + text[b:]
+    text, n = re.subn(r'const int fresh = base > 0 \? 32 : 33;', 'const int fresh = 33;', text)
+    assert n == 1
+    text, n = re.subn(r'fg::store_release_gpu\(&freed\[band\], base \+ 31\)', f'fg::store_release_gpu(&freed[band], ({cond}) ? base - 1 : base + 31)', text)
+    assert n == 1
+    steady, start, stop = steady_block(text)
+    body = text[start:stop]
+    loop_at, indent, inner, after = nw.stream_inner(body, window, 'warp')
+    if copies:
+        token = lambda r: f'&tokens[{at(r)}]'
+        halo_addr = lambda r: f'&f.{field}[{halo_at(r)}]'
+        loop = f'__shared__ __align__(16) fg::u64 s_stream[4][8];   // the streamed groups of edge words\n{indent}' + nw.stream_async_loop(inner, indent, token, halo_addr, ready, last, f'{window}[warp][0][32]')
+    else:
+        loop = nw.stream_loop(inner, indent, edge, ready, last, f'{window}[warp][0][32]')
+    body = body[:loop_at] + loop + body[after:]
+    text = text[:start] + body + text[stop:]
+    inc = '#include "finegrain.cuh"\n'
+    return text.replace(inc, inc + nw.NO_BARRIER_LOAD + nw.ASYNC_HELPERS, 1)
+
+def streamall(text):
+    """nw-variants.py's streamall for a band that folds: every chunk streams its edge (the first and last chunks' checked
+    steps in a loop not unrolled), no window is filled, and a chunk frees the rows before it."""
+    nw = nw_variants()
+    window, field, last, at, tag_at, halo_at, corner = edge_words(text)
+    token = lambda r: f'&tokens[{at(r)}]'
+    halo_addr = lambda r: f'&f.{field}[{halo_at(r)}]'
+    ready = lambda w, r: f'({w} >> 32) == {tag_at(r)}'
+    text, n = re.subn(r'(\n( *)int room = 0;[^\n]*\n)', r'\1\2int sq_prev = 0;   // the last edge value streamed\n', text)
+    assert n == 1
+    a = text.index('                const int fresh = ')
+    b = text.index('                __syncwarp();   // the window is complete before any lane reads it\n')
+    text = text[:a] + '                if (false) {   // no window: the edge streams\n' + text[a:b] + '                }\n' + text[b:]
+    text, n = re.subn(r'fg::store_release_gpu\(&freed\[band\], base \+ 31\)', 'fg::store_release_gpu(&freed[band], base - 1)', text)
+    assert n == 1
+    steady, start, stop = steady_block(text)
+    body = text[start:stop]
+    loop_at, indent, inner, after = nw.stream_inner(body, window, 'warp')
+    body = body[:loop_at] + nw.stream_async_loop(inner, indent, token, halo_addr, ready, last, None, prime=False) + body[after:]
+    text = text[:start] + body + text[stop:]
+    steady, start, stop = steady_block(text)
+    outer = steady.group(1)
+    end = text.index('\n' + outer + '}\n', stop + len(outer) + 10) + 1
+    body = text[stop:end]
+    loop_at, indent, inner, after = nw.stream_inner(body, window, 'warp', pragma=False)
+    body = body[:loop_at] + nw.stream_async_loop(inner, indent, token, halo_addr, ready, last, None, prime=False, unroll='#pragma unroll 1') + body[after:]
+    text = text[:stop] + body + text[end:]
+    text = text[:steady.start()] + nw.stream_prime(token, halo_addr, last, f'f.{field}[{corner}]', outer) + text[steady.start():]
+    text = text.replace(f'__shared__ int {window}[', '__shared__ __align__(16) fg::u64 s_stream[4][8];   // the streamed groups of edge words\n        __shared__ int ' + f'{window}[', 1)
+    inc = '#include "finegrain.cuh"\n'
+    return text.replace(inc, inc + nw.NO_BARRIER_LOAD + nw.ASYNC_HELPERS, 1)
 
 def main(src, kind, dst):
     text = open(src).read()
@@ -532,6 +615,10 @@ def main(src, kind, dst):
         anchor = '                __syncwarp();   // the window is complete before any lane reads it\n'
         assert anchor in text
         text = text.replace(anchor, anchor + prefetch, 1)
+    elif kind == 'streamall':
+        text = streamall(text)
+    elif kind in ('stream', 'streamasync'):
+        text = stream(text, copies=kind == 'streamasync')
     elif kind == 'noa':
         text = text.replace('__ldg(&f.a[(i)])', '((i) & 15)')
     else:
