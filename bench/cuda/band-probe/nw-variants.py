@@ -27,7 +27,7 @@ to measure what a part of a chunk costs or what a change would buy. The probes t
   stream  the left band's edge streamed to the stepping warp in the steady chunks, groups of 8 rows two groups
           ahead, instead of a window a chunk filled by warp 1 (units with helper warps)
   streamasync  the same with the words copied into shared memory by cp.async
-  streamall  streamasync in every chunk, a band's first and last too: no window at all"""
+  streamall  streamasync in every chunk, a band's first and last too: no window at all; streamall16 in groups of 16 (the steady steps unrolled 8 as generated)"""
 import re
 import sys
 
@@ -223,35 +223,32 @@ def stream_loop(inner, indent, edge, ready, last, prev):
             + indent + '}\n')
 
 
-def stream_async_loop(inner, indent, token, halo, ready, last, prev, prime=True, unroll='#pragma unroll'):
+def stream_async_loop(inner, indent, token, halo, ready, last, prev, prime=True, unroll='#pragma unroll', group=8):
     """stream_loop with the words copied into shared memory by cp.async instead of loaded into registers: a group's
-    copy (lanes 0 to 3, 16 bytes each, two rows; band 0's halo column 4 bytes a lane) is issued two groups ahead, waited
-    for by cp.async.wait_group, checked with one vote, and a step reads its row's value from shared memory as it read
-    the window. No register waits on a load in flight. `token(r)`, `halo(r)`: the addresses of row r's word and halo
-    value."""
+    copy (16 bytes a lane, two rows; band 0's halo column 4 bytes a lane) is issued two groups ahead, waited for by
+    cp.async.wait_group, checked with one vote, and a step reads its row's value from shared memory as it read the
+    window. No register waits on a load in flight. `token(r)`, `halo(r)`: the addresses of row r's word and halo value;
+    `group`: rows a group (8 or 16; a chunk is two groups or more)."""
     i2 = indent + '    '
     i3 = i2 + '    '
+    shift = group.bit_length() - 1
 
-    def issue(g):
-        return (f'if (band > 0) {{ if (lane < 4) {{ const int r = min({g} + 2 * lane, {last} - 1); fg_cp_async16(&s_stream[(({g}) >> 3) & 3][2 * lane], {token("r")}); }} }}'
-                f' else if (lane < 8) {{ const int r = min({g} + lane, {last}); fg_cp_async4(&s_stream[(({g}) >> 3) & 3][lane], {halo("r")}); }}\n')
-
-    def group(offset):
-        row = 'g0 + (lane & 7)'
+    def group_at(offset):
+        row = f'g0 + (lane & {group - 1})'
         return (i2 + '{\n'
-                + i3 + f'const int g0 = base + k16 + {offset};   // the group\'s first row\n'
-                + i3 + 'const int slot = (g0 >> 3) & 3;\n'
-                + i3 + issue('g0 + 16') + i3 + 'fg_cp_async_commit();\n'
+                + i3 + f'const int g0 = base + kk + {offset};   // the group\'s first row\n'
+                + i3 + f'const int slot = (g0 >> {shift}) & 3;\n'
+                + i3 + stream_issue(f'g0 + {2 * group}', token, halo, last, group) + i3 + 'fg_cp_async_commit();\n'
                 + i3 + 'fg_cp_async_wait2();   // this group\'s copy, issued two groups ago, has landed\n'
                 + i3 + '__syncwarp();\n'
-                + i3 + 'const fg::u64 mine = s_stream[slot][lane & 7];\n'
-                + i3 + f'if (STREAM_CHECK && !__all_sync(0xffffffffu, band == 0 || {ready("mine", row)})) {{   // not all ready: lanes 0 to 7 poll their rows\n'
+                + i3 + f'const fg::u64 mine = s_stream[slot][lane & {group - 1}];\n'
+                + i3 + f'if (STREAM_CHECK && !__all_sync(0xffffffffu, band == 0 || {ready("mine", row)})) {{   // not all ready: their lanes poll them\n'
                 + i3 + '    STREAM_MISS();\n'
-                + i3 + f'    if (lane < 8) {{ const int r = min(g0 + lane, {last}); fg::u64 w; do {{ w = fg::load_relaxed_gpu_nb({token("r")}); }} while (!({ready("w", "r")})); s_stream[slot][lane] = w; }}\n'
+                + i3 + f'    if (lane < {group}) {{ const int r = min(g0 + lane, {last}); fg::u64 w; do {{ w = fg::load_relaxed_gpu_nb({token("r")}); }} while (!({ready("w", "r")})); s_stream[slot][lane] = w; }}\n'
                 + i3 + '    __syncwarp();\n'
                 + i3 + '}\n'
-                + i3 + unroll + '\n' + i3 + 'for (int u = 0; u < 8; u++) {\n'
-                + i3 + f'    const int k = k16 + {offset} + u;\n'
+                + i3 + unroll + '\n' + i3 + f'for (int u = 0; u < {group}; u++) {{\n'
+                + i3 + f'    const int k = kk + {offset} + u;\n'
                 + i3 + '    const int sq_west = ((const int*) &s_stream[slot][0])[2 * u];   // lane 0\'s row\'s edge value\n'
                 + i3 + '    const int sq_diag = sq_prev;\n'
                 + i3 + '    sq_prev = sq_west;\n'
@@ -260,25 +257,29 @@ def stream_async_loop(inner, indent, token, halo, ready, last, prev, prime=True,
     head = ''
     if prime:
         head = (f'if (!sq_primed) {{   // the band\'s first chunk that streams: two groups in flight, the last window\'s last row carried\n'
-                + indent + '    ' + issue('base') + indent + '    fg_cp_async_commit();\n'
-                + indent + '    ' + issue('base + 8') + indent + '    fg_cp_async_commit();\n'
+                + indent + '    ' + stream_issue('base', token, halo, last, group) + indent + '    fg_cp_async_commit();\n'
+                + indent + '    ' + stream_issue(f'base + {group}', token, halo, last, group) + indent + '    fg_cp_async_commit();\n'
                 + indent + f'    sq_prev = {prev};\n'
                 + indent + '    sq_primed = true;\n'
                 + indent + '}\n' + indent)
-    return (head + '#pragma unroll 1\n' + indent + 'for (int k16 = 0; k16 < 32; k16 += 16) {\n'
-            + group(0) + group(8)
+    return (head + '#pragma unroll 1\n' + indent + f'for (int kk = 0; kk < 32; kk += {2 * group}) {{\n'
+            + group_at(0) + group_at(group)
             + indent + '}\n')
 
 
-def stream_prime(token, halo, last, prev, indent):
+def stream_issue(g, token, halo, last, group):
+    """The copies of the group of rows from g into its slot: 16 bytes (two words) a lane, or band 0's halo values."""
+    slot = f'(({g}) >> {group.bit_length() - 1}) & 3'
+    return (f'if (band > 0) {{ if (lane < {group // 2}) {{ const int r = min({g} + 2 * lane, {last} - 1); fg_cp_async16(&s_stream[{slot}][2 * lane], {token("r")}); }} }}'
+            f' else if (lane < {group}) {{ const int r = min({g} + lane, {last}); fg_cp_async4(&s_stream[{slot}][lane], {halo("r")}); }}\n')
+
+
+def stream_prime(token, halo, last, prev, indent, group=8):
     """A band's first two groups of edge words asked for, at its first chunk, and the row above the domain as the first
     step's diagonal (streamall: every chunk streams)."""
-    def issue(g):
-        return (f'if (band > 0) {{ if (lane < 4) {{ const int r = min({g} + 2 * lane, {last} - 1); fg_cp_async16(&s_stream[(({g}) >> 3) & 3][2 * lane], {token("r")}); }} }}'
-                f' else if (lane < 8) {{ const int r = min({g} + lane, {last}); fg_cp_async4(&s_stream[(({g}) >> 3) & 3][lane], {halo("r")}); }}\n')
     return (indent + 'if (base == 0) {   // the band\'s first two groups of edge words, and the halo row above the domain as the first diagonal\n'
-            + indent + '    ' + issue('0') + indent + '    fg_cp_async_commit();\n'
-            + indent + '    ' + issue('8') + indent + '    fg_cp_async_commit();\n'
+            + indent + '    ' + stream_issue('0', token, halo, last, group) + indent + '    fg_cp_async_commit();\n'
+            + indent + '    ' + stream_issue(str(group), token, halo, last, group) + indent + '    fg_cp_async_commit();\n'
             + indent + f'    sq_prev = {prev};\n'
             + indent + '}\n')
 
@@ -372,7 +373,7 @@ def stream(t, copies=False):
     assert n == 1, n
     return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + NO_BARRIER_LOAD + ASYNC_HELPERS, 1)
 
-def streamall(t):
+def streamall(t, group=8):
     """streamasync in every chunk: a band's first and last chunks stream too (their checked steps, a loop not unrolled),
     so that no band waits for a window of its left neighbour's rows at its start, and warp 1 fills no window at all.
     With a window at a band's start, the lag the first chunk sets stays for the whole band (every band runs at one pace)."""
@@ -384,31 +385,31 @@ def streamall(t):
     end += 1
     body = t[start:end]
     loop_at, lindent, inner, after = stream_inner(body, window, 'cb')
-    body = body[:loop_at] + stream_async_loop(inner, lindent, token, halo_addr, ready, last, None, prime=False) + body[after:]
+    body = body[:loop_at] + stream_async_loop(inner, lindent, token, halo_addr, ready, last, None, prime=False, group=group, unroll='#pragma unroll 8' if group > 8 else '#pragma unroll') + body[after:]
     t = t[:start] + body + t[end:]
     # the checked branch, right after the steady one
     els = t.index('\n' + indent + '} else {\n', start) + 1
     stop = t.index('\n' + indent + '}\n', els + 1) + 1
     body = t[els:stop]
     loop_at, lindent, inner, after = stream_inner(body, window, 'cb', pragma=False)
-    body = body[:loop_at] + stream_async_loop(inner, lindent, token, halo_addr, ready, last, None, prime=False, unroll='#pragma unroll 1') + body[after:]
+    body = body[:loop_at] + stream_async_loop(inner, lindent, token, halo_addr, ready, last, None, prime=False, unroll='#pragma unroll 1', group=group) + body[after:]
     t = t[:els] + body + t[stop:]
     # priming at the band's first chunk, before its branch
-    t = t[:start] + stream_prime(token, halo_addr, last, f'f.{field}[{halo_at("-1")}]', indent) + t[start:]
+    t = t[:start] + stream_prime(token, halo_addr, last, f'f.{field}[{halo_at("-1")}]', indent, group) + t[start:]
     t, n = re.subn(r'(\n( *)for \(int base = 0, c = 0; base < \d+; base \+= 32, c\+\+\) \{\n\s*fg::bar_sync\(1, 64\);[^\n]*\n)',
                    lambda g: f'\n{g.group(2)}int sq_prev = 0;   // the last edge value streamed\n' + g.group(1)[1:], t, count=1)
     assert n == 1
     # warp 1 fills no window
     t, n = re.subn(r"/\* the (first|next) chunk's edge window \*/ \{", r"if (false) /* no window: the edge streams */ {", t)
     assert n == 2, n
-    t = t.replace(f'__shared__ int {window}[', '__shared__ __align__(16) fg::u64 s_stream[4][8];   // the streamed groups of edge words\n        __shared__ int ' + f'{window}[', 1)
+    t = t.replace(f'__shared__ int {window}[', '__shared__ __align__(16) fg::u64 s_stream[4][' + str(group) + '];   // the streamed groups of edge words\n        __shared__ int ' + f'{window}[', 1)
     return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + NO_BARRIER_LOAD + ASYNC_HELPERS, 1)
 
 
 KINDS = {'nowb': [nowb], 'nocopy': [nocopy], 'nopoll': [nopoll], 'steps': [nowb, nocopy, nopoll], 'plain': [plain],
          'pstore': [pstore], 'pstore1': [lambda t: pstore(t, only_reachable=True)], 'chunkstore': [chunkstore], 'fastfirst': [fastfirst], 'guarded': [guarded], 'onespin': [onespin], 'gdspin': [guarded, onespin], 'backoff': [backoff],
          'gdback': [guarded, backoff], 'unroll4': [lambda t: unroll(t, 4)], 'unroll16': [lambda t: unroll(t, 16)],
-         'unroll32': [lambda t: unroll(t, 32)], 'stream': [stream], 'streamasync': [lambda t: stream(t, copies=True)], 'streamall': [streamall]}
+         'unroll32': [lambda t: unroll(t, 32)], 'stream': [stream], 'streamasync': [lambda t: stream(t, copies=True)], 'streamall': [streamall], 'streamall16': [lambda t: streamall(t, 16)]}
 
 if __name__ == '__main__':
     source, kind, target = sys.argv[1:4]

@@ -453,7 +453,7 @@ def stream(text, copies=False):
     inc = '#include "finegrain.cuh"\n'
     return text.replace(inc, inc + nw.NO_BARRIER_LOAD + nw.ASYNC_HELPERS, 1)
 
-def streamall(text):
+def streamall(text, group=8):
     """nw-variants.py's streamall for a band that folds: every chunk streams its edge (the first and last chunks' checked
     steps in a loop not unrolled), no window is filled, and a chunk frees the rows before it."""
     nw = nw_variants()
@@ -471,17 +471,17 @@ def streamall(text):
     steady, start, stop = steady_block(text)
     body = text[start:stop]
     loop_at, indent, inner, after = nw.stream_inner(body, window, 'warp')
-    body = body[:loop_at] + nw.stream_async_loop(inner, indent, token, halo_addr, ready, last, None, prime=False) + body[after:]
+    body = body[:loop_at] + nw.stream_async_loop(inner, indent, token, halo_addr, ready, last, None, prime=False, group=group, unroll='#pragma unroll 8' if group > 8 else '#pragma unroll') + body[after:]
     text = text[:start] + body + text[stop:]
     steady, start, stop = steady_block(text)
     outer = steady.group(1)
     end = text.index('\n' + outer + '}\n', stop + len(outer) + 10) + 1
     body = text[stop:end]
     loop_at, indent, inner, after = nw.stream_inner(body, window, 'warp', pragma=False)
-    body = body[:loop_at] + nw.stream_async_loop(inner, indent, token, halo_addr, ready, last, None, prime=False, unroll='#pragma unroll 1') + body[after:]
+    body = body[:loop_at] + nw.stream_async_loop(inner, indent, token, halo_addr, ready, last, None, prime=False, unroll='#pragma unroll 1', group=group) + body[after:]
     text = text[:stop] + body + text[end:]
-    text = text[:steady.start()] + nw.stream_prime(token, halo_addr, last, f'f.{field}[{corner}]', outer) + text[steady.start():]
-    text = text.replace(f'__shared__ int {window}[', '__shared__ __align__(16) fg::u64 s_stream[4][8];   // the streamed groups of edge words\n        __shared__ int ' + f'{window}[', 1)
+    text = text[:steady.start()] + nw.stream_prime(token, halo_addr, last, f'f.{field}[{corner}]', outer, group) + text[steady.start():]
+    text = text.replace(f'__shared__ int {window}[', '__shared__ __align__(16) fg::u64 s_stream[4][' + str(group) + '];   // the streamed groups of edge words\n        __shared__ int ' + f'{window}[', 1)
     inc = '#include "finegrain.cuh"\n'
     return text.replace(inc, inc + nw.NO_BARRIER_LOAD + nw.ASYNC_HELPERS, 1)
 
@@ -615,8 +615,8 @@ def main(src, kind, dst):
         anchor = '                __syncwarp();   // the window is complete before any lane reads it\n'
         assert anchor in text
         text = text.replace(anchor, anchor + prefetch, 1)
-    elif kind == 'streamall':
-        text = streamall(text)
+    elif kind in ('streamall', 'streamall16'):
+        text = streamall(text, 16 if kind == 'streamall16' else 8)
     elif kind in ('stream', 'streamasync'):
         text = stream(text, copies=kind == 'streamasync')
     elif kind == 'noa':
