@@ -10,12 +10,11 @@
 // attribute on every launch after the first, once without (the wait then returns at once, as after an ordinary
 // launch). Result lines: R,<name>,<median>,us,7,<note>.
 #include <cuda_runtime.h>
-#include <algorithm>
 #include <cstdio>
 #include <string>
-#include <vector>
 
 #include "cuda_check.h"
+#include "launch_stream.h"
 
 __device__ __forceinline__ long long clk() {
     long long c;
@@ -36,38 +35,10 @@ __global__ void k_dependent(long long before, long long after) {
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
-static cudaError_t launch(int blocks, int threads, bool programmatic, long long before, long long after) {
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(threads);
-    config.stream = 0;
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute[0].val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = attribute;
-    config.numAttrs = programmatic ? 1 : 0;
-    return cudaLaunchKernelEx(&config, k_dependent, before, after);
-}
-
 static double per_launch_us(int blocks, int threads, bool programmatic, long long before, long long after) {
-    const int LAUNCHES = 200, REPS = 7;
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
-    std::vector<double> t;
-    for (int r = 0; r < REPS + 1; r++) {
-        CHECK(cudaEventRecord(e0));
-        for (int i = 0; i < LAUNCHES; i++) CHECK(launch(blocks, threads, programmatic && i > 0, before, after));
-        CHECK(cudaEventRecord(e1));
-        CHECK(cudaEventSynchronize(e1));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        if (r > 0) t.push_back(ms * 1000.0 / LAUNCHES);   // the first run warms up
-    }
-    CHECK(cudaEventDestroy(e0));
-    CHECK(cudaEventDestroy(e1));
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    return median_us_per_launch([&](bool first) {
+        return launch_dependent(k_dependent, blocks, threads, programmatic && !first, before, after);
+    });
 }
 
 int main() {
