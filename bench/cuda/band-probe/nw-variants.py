@@ -257,8 +257,7 @@ def stream_async_loop(inner, indent, token, halo, ready, last, prev, prime=True,
     head = ''
     if prime:
         head = (f'if (!sq_primed) {{   // the band\'s first chunk that streams: two groups in flight, the last window\'s last row carried\n'
-                + indent + '    ' + stream_issue('base', token, halo, last, group) + indent + '    fg_cp_async_commit();\n'
-                + indent + '    ' + stream_issue(f'base + {group}', token, halo, last, group) + indent + '    fg_cp_async_commit();\n'
+                + stream_first_two('base', token, halo, last, group, indent + '    ')
                 + indent + f'    sq_prev = {prev};\n'
                 + indent + '    sq_primed = true;\n'
                 + indent + '}\n' + indent)
@@ -274,22 +273,19 @@ def stream_issue(g, token, halo, last, group):
             f' else if (lane < {group}) {{ const int r = min({g} + lane, {last}); fg_cp_async4(&s_stream[{slot}][lane], {halo("r")}); }}\n')
 
 
+def stream_first_two(first, token, halo, last, group, indent):
+    """The copies of the two groups of rows from `first`, each committed as a group of its own."""
+    return ''.join(indent + stream_issue(g, token, halo, last, group) + indent + 'fg_cp_async_commit();\n'
+                   for g in (first, str(int(first) + group) if first.isdigit() else f'{first} + {group}'))
+
+
 def stream_prime(token, halo, last, prev, indent, group=8):
     """A band's first two groups of edge words asked for, at its first chunk, and the row above the domain as the first
     step's diagonal (streamall: every chunk streams)."""
     return (indent + 'if (base == 0) {   // the band\'s first two groups of edge words, and the halo row above the domain as the first diagonal\n'
-            + indent + '    ' + stream_issue('0', token, halo, last, group) + indent + '    fg_cp_async_commit();\n'
-            + indent + '    ' + stream_issue(str(group), token, halo, last, group) + indent + '    fg_cp_async_commit();\n'
+            + stream_first_two('0', token, halo, last, group, indent + '    ')
             + indent + f'    sq_prev = {prev};\n'
             + indent + '}\n')
-
-
-ASYNC_HELPERS = ('__device__ __forceinline__ void fg_cp_async16(void* shared, const void* global) {   // L2 only: the words change\n'
-                 '    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((unsigned) __cvta_generic_to_shared(shared)), "l"(global));\n}\n'
-                 '__device__ __forceinline__ void fg_cp_async4(void* shared, const void* global) {\n'
-                 '    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"((unsigned) __cvta_generic_to_shared(shared)), "l"(global));\n}\n'
-                 '__device__ __forceinline__ void fg_cp_async_commit() { asm volatile("cp.async.commit_group;"); }\n'
-                 '__device__ __forceinline__ void fg_cp_async_wait2() { asm volatile("cp.async.wait_group 2;" ::: "memory"); }\n')
 
 
 def loop32(text, start=0, pragma=True):
@@ -317,14 +313,20 @@ def stream_inner(body, window, index, pragma=True):
     return loop_at, indent, inner, after
 
 
-NO_BARRIER_LOAD = ('#ifdef STREAM_COUNT   // -DSTREAM_COUNT: the groups that found their rows not ready, for the driver to print\n'
+STREAM_PRELUDE = ('#ifdef STREAM_COUNT   // -DSTREAM_COUNT: the groups that found their rows not ready, for the driver to print\n'
                    '__device__ unsigned long long fg_stream_miss_count;\n'
                    'extern "C" unsigned long long fg_stream_misses() { unsigned long long v = 0; cudaMemcpyFromSymbol(&v, fg_stream_miss_count, 8); return v; }\n'
                    '#define STREAM_MISS() do { if (threadIdx.x % 32 == 0) atomicAdd(&fg_stream_miss_count, 1ull); } while (0)\n'
                    '#else\n#define STREAM_MISS() do { } while (0)\n#endif\n'
                    '#ifndef STREAM_CHECK\n#define STREAM_CHECK 1   // 0: a probe of the steps alone, which take every word unchecked (wrong scores)\n#endif\n'
                    'namespace fg {\n__device__ __forceinline__ u64 load_relaxed_gpu_nb(const u64* word) {   // no compiler barrier\n'
-                   '    u64 value;\n    asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(value) : "l"(word));\n    return value;\n}\n}\n')
+                   '    u64 value;\n    asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(value) : "l"(word));\n    return value;\n}\n}\n'
+                   '__device__ __forceinline__ void fg_cp_async16(void* shared, const void* global) {   // L2 only: the words change\n'
+                   '    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((unsigned) __cvta_generic_to_shared(shared)), "l"(global));\n}\n'
+                   '__device__ __forceinline__ void fg_cp_async4(void* shared, const void* global) {\n'
+                   '    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"((unsigned) __cvta_generic_to_shared(shared)), "l"(global));\n}\n'
+                   '__device__ __forceinline__ void fg_cp_async_commit() { asm volatile("cp.async.commit_group;"); }\n'
+                   '__device__ __forceinline__ void fg_cp_async_wait2() { asm volatile("cp.async.wait_group 2;" ::: "memory"); }\n')
 
 
 def _edge_words(t):
@@ -346,7 +348,6 @@ def stream(t, copies=False):
     stream_loop). Warp 1 then fills a window only for the chunks that do not stream (a band's first and last), every
     row of it fresh, and the stepping warp waits at a chunk's start for its input rows alone."""
     window, field, last, at, halo_at = _edge_words(t)
-    edge = lambda r: f'(band > 0 ? fg::load_relaxed_gpu_nb(&tokens[{at(r)}]) : (1ull << 32) | (unsigned) f.{field}[{halo_at(r)}])'
     ready = lambda w, r: f'({w} >> 32) != 0'
     start, indent, end = _steady_block(t)
     cond = re.search(r'if \((base >= 32 && base \+ \d+ < \d+ && band < \d+)\) \{', t[start:]).group(1)
@@ -358,12 +359,13 @@ def stream(t, copies=False):
         halo_addr = lambda r: f'&f.{field}[{halo_at(r)}]'
         loop = f'__shared__ __align__(16) fg::u64 s_stream[4][8];   // the streamed groups of edge words\n{lindent}' + stream_async_loop(inner, lindent, token, halo_addr, ready, last, f'{window}[cb ^ 1][0][32]')
     else:
+        edge = lambda r: f'(band > 0 ? fg::load_relaxed_gpu_nb(&tokens[{at(r)}]) : (1ull << 32) | (unsigned) f.{field}[{halo_at(r)}])'
         loop = stream_loop(inner, lindent, edge, ready, last, f'{window}[cb ^ 1][0][32]')
     body = body[:loop_at] + loop + body[after:]
     t = t[:start] + body + t[end:]
     # the stepping warp's words in flight, before its chunks; a chunk that does not stream fills them again
     t, n = re.subn(r'(\n( *)for \(int base = 0, c = 0; base < \d+; base \+= 32, c\+\+\) \{\n\s*fg::bar_sync\(1, 64\);[^\n]*\n)',
-                   lambda g: f'\n{g.group(2)}fg::u64 sgA = 0, sgB = 0; int sq_prev = 0; bool sq_primed = false;   // the left band\'s edge words of the next two groups of rows lane 0 reads\n' + g.group(1)[1:]
+                   lambda g: f'\n{g.group(2)}{"" if copies else "fg::u64 sgA = 0, sgB = 0; "}int sq_prev = 0; bool sq_primed = false;   // the last edge value streamed; whether the next groups are in flight\n' + g.group(1)[1:]
                    + f'{g.group(2)}    if (!({cond})) sq_primed = false;\n', t, count=1)
     assert n == 1
     # warp 1: no window for a chunk that streams; every row of a window fresh (the stream keeps no last row for it)
@@ -371,7 +373,8 @@ def stream(t, copies=False):
     assert n == 2, n
     t, n = re.subn(r'(\n( *)/\* the next chunk\'s edge window \*/ \{\n)', lambda g: f'\n{g.group(2)}if (!({cond.replace("base", "next")}))' + g.group(1)[len(g.group(2)) + 1:], t)
     assert n == 1, n
-    return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + NO_BARRIER_LOAD + ASYNC_HELPERS, 1)
+    return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + STREAM_PRELUDE, 1)
+
 
 def streamall(t, group=8):
     """streamasync in every chunk: a band's first and last chunks stream too (their checked steps, a loop not unrolled),
@@ -403,7 +406,7 @@ def streamall(t, group=8):
     t, n = re.subn(r"/\* the (first|next) chunk's edge window \*/ \{", r"if (false) /* no window: the edge streams */ {", t)
     assert n == 2, n
     t = t.replace(f'__shared__ int {window}[', '__shared__ __align__(16) fg::u64 s_stream[4][' + str(group) + '];   // the streamed groups of edge words\n        __shared__ int ' + f'{window}[', 1)
-    return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + NO_BARRIER_LOAD + ASYNC_HELPERS, 1)
+    return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + STREAM_PRELUDE, 1)
 
 
 KINDS = {'nowb': [nowb], 'nocopy': [nocopy], 'nopoll': [nopoll], 'steps': [nowb, nocopy, nopoll], 'plain': [plain],

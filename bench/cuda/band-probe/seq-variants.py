@@ -49,7 +49,7 @@ measure what a change to the generator would buy before making it. KIND:
   bias      needleman-wunsch's score held as H + penalty (i + j): a cell is max(diag + s + 2 penalty, up, west)
   colbest   a reduction with its position kept per column of a lane in the steady steps (best and first row: a compare
             and two selects a cell), merged into the lane's best at the band's end
-  stream, streamasync, streamall  the left band's edge streamed (nw-variants.py's kinds of the same names)
+  stream, streamasync, streamall, streamall16  the left band's edge streamed (nw-variants.py's kinds of the same names)
   Kinds join with '+' (applied left to right) where the dispatch lists them."""
 import re
 import sys
@@ -280,8 +280,7 @@ def midwindow(text):
     addr = address.replace('((row) & ', '((nr) & ').replace('+ slot)', '+ 0)')
     _, steady_start, _ = steady_block(text)
     _, indent, body_at, end, after = nw_variants().loop32(text, steady_start)
-    head = 'for (int k = 0; k < 32; k++) {'
-    start = body_at - len(head)
+    start = body_at - len('for (int k = 0; k < 32; k++) {')
     close = '\n' + indent + '}\n'
     body = text[body_at:end]
     pre = (indent + 'if (band > 0) {   // the next window\'s row of mine, asked for while the second half computes\n'
@@ -290,7 +289,7 @@ def midwindow(text):
            + indent + '}\n')
     new = ('for (int k = 0; k < 16; k++) {' + body + close + pre + indent + '#pragma unroll 8\n'
            + indent + 'for (int k = 16; k < 32; k++) {' + body + close)
-    return text[:start] + new + text[end + len(close):]
+    return text[:start] + new + text[after:]
 
 def edgerow(text):
     """The steady steps read the left band's edge at lane 0's row (k + 1 into the window), the only lane that uses it:
@@ -420,16 +419,15 @@ def edge_words(text):
 def stream(text, copies=False):
     """The left band's edge streamed to the steady steps instead of a window a chunk (nw-variants.py's stream_loop:
     groups of 8 rows two groups ahead, a vote a group, a shuffle a step). A steady chunk then neither waits for the left
-    band's 32 rows at its start nor a round trip for them, and frees the rows before it; other chunks keep the window
-    (every row of it fresh after a chunk that streamed: the stream leaves its last row where the window carries it)."""
+    band's 32 rows at its start nor a round trip for them, and frees the rows before it; other chunks keep the window,
+    every row of it fresh (the stream keeps no last row for it to carry)."""
     nw = nw_variants()
     window, field, last, at, tag_at, halo_at, _ = edge_words(text)
-    edge = lambda r: f'(band > 0 ? fg::load_relaxed_gpu_nb(&tokens[{at(r)}]) : ({tag_at(r)} << 32) | (unsigned) f.{field}[{halo_at(r)}])'
     ready = lambda w, r: f'({w} >> 32) == {tag_at(r)}'
-    steady, start, stop = steady_block(text)
-    cond = 'base >= 32 && ' + steady.group(2)
+    cond = 'base >= 32 && ' + steady_block(text)[0].group(2)
+    registers = '' if copies else 'fg::u64 sgA = 0, sgB = 0; '
     text, n = re.subn(r'(\n( *)int room = 0;[^\n]*\n)',
-                      r'\1\2fg::u64 sgA = 0, sgB = 0; int sq_prev = 0; bool sq_primed = false;   // the left band edge words of the next two groups of rows lane 0 reads\n', text)
+                      r'\1\2' + registers + 'int sq_prev = 0; bool sq_primed = false;   // the last edge value streamed; whether the next groups are in flight\n', text)
     assert n == 1
     # the window only for chunks that do not stream, every row of it fresh
     a = text.index('                const int fresh = ')
@@ -447,11 +445,13 @@ def stream(text, copies=False):
         halo_addr = lambda r: f'&f.{field}[{halo_at(r)}]'
         loop = f'__shared__ __align__(16) fg::u64 s_stream[4][8];   // the streamed groups of edge words\n{indent}' + nw.stream_async_loop(inner, indent, token, halo_addr, ready, last, f'{window}[warp][0][32]')
     else:
+        edge = lambda r: f'(band > 0 ? fg::load_relaxed_gpu_nb(&tokens[{at(r)}]) : ({tag_at(r)} << 32) | (unsigned) f.{field}[{halo_at(r)}])'
         loop = nw.stream_loop(inner, indent, edge, ready, last, f'{window}[warp][0][32]')
     body = body[:loop_at] + loop + body[after:]
     text = text[:start] + body + text[stop:]
     inc = '#include "finegrain.cuh"\n'
-    return text.replace(inc, inc + nw.NO_BARRIER_LOAD + nw.ASYNC_HELPERS, 1)
+    return text.replace(inc, inc + nw.STREAM_PRELUDE, 1)
+
 
 def streamall(text, group=8):
     """nw-variants.py's streamall for a band that folds: every chunk streams its edge (the first and last chunks' checked
@@ -475,7 +475,7 @@ def streamall(text, group=8):
     text = text[:start] + body + text[stop:]
     steady, start, stop = steady_block(text)
     outer = steady.group(1)
-    end = text.index('\n' + outer + '}\n', stop + len(outer) + 10) + 1
+    end = text.index('\n' + outer + '}\n', stop) + 1   # the checked branch's end (stop is its '} else {' line)
     body = text[stop:end]
     loop_at, indent, inner, after = nw.stream_inner(body, window, 'warp', pragma=False)
     body = body[:loop_at] + nw.stream_async_loop(inner, indent, token, halo_addr, ready, last, None, prime=False, unroll='#pragma unroll 1', group=group) + body[after:]
@@ -483,7 +483,7 @@ def streamall(text, group=8):
     text = text[:steady.start()] + nw.stream_prime(token, halo_addr, last, f'f.{field}[{corner}]', outer, group) + text[steady.start():]
     text = text.replace(f'__shared__ int {window}[', '__shared__ __align__(16) fg::u64 s_stream[4][' + str(group) + '];   // the streamed groups of edge words\n        __shared__ int ' + f'{window}[', 1)
     inc = '#include "finegrain.cuh"\n'
-    return text.replace(inc, inc + nw.NO_BARRIER_LOAD + nw.ASYNC_HELPERS, 1)
+    return text.replace(inc, inc + nw.STREAM_PRELUDE, 1)
 
 def main(src, kind, dst):
     text = open(src).read()
