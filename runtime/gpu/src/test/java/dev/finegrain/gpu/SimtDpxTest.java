@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Hopper's DPX add-then-max, VIADDMNMX d, a, b, c = max(a + b, c): Java's result on every lane (the add wrapping,
- * edge values first, then random ones), the negated-register form, its latency from the profile's {@code latency.dpx},
+ * edge values first, then random ones), the negated-register form, the form clamped at zero (.RELU), its latency from the profile's {@code latency.dpx},
  * and one clear line on a profile without DPX.
  */
 class SimtDpxTest {
@@ -39,7 +39,7 @@ class SimtDpxTest {
                 operands[k][lane] = lane < EDGES.length ? EDGES[(lane + k) % EDGES.length] : random.nextInt();
             }
         }
-        for (String instruction : new String[] {"VIADDMNMX R5, R2, R3, R4", "VIADDMNMX R5, R2, -R3, R4"}) {
+        for (String instruction : new String[] {"VIADDMNMX R5, R2, R3, R4", "VIADDMNMX R5, R2, -R3, R4", "VIADDMNMX.RELU R5, R2, -R3, R4"}) {
             GlobalMemory memory = new GlobalMemory(0x200);
             for (int k = 0; k < 3; k++) {
                 memory.write(0x80 * k, operands[k]);
@@ -50,7 +50,8 @@ class SimtDpxTest {
             boolean negated = instruction.contains("-R3");
             for (int lane = 0; lane < 32; lane++) {
                 int b = negated ? -operands[1][lane] : operands[1][lane];
-                assertEquals(Math.max(operands[0][lane] + b, operands[2][lane]), out[lane], instruction + " lane " + lane);
+                int expected = Math.max(operands[0][lane] + b, operands[2][lane]);
+                assertEquals(instruction.contains(".RELU") ? Math.max(expected, 0) : expected, out[lane], instruction + " lane " + lane);
             }
         }
     }

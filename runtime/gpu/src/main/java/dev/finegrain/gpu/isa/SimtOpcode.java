@@ -25,8 +25,11 @@ public enum SimtOpcode {
     LOP_XOR("LOP.XOR", "drb", "64"),
     SEL("SEL", "drbq", "64"),
     ISETP("ISETP", "pprbq", "EQ", "NE", "LT", "LE", "GT", "GE", "U32", "S32", "AND", "OR", "XOR", "64"),
-    /** Hopper's DPX add-then-max, max(a + b, c) on signed 32-bit integers, the add wrapping (SASS VIADDMNMX). */
-    VIADDMNMX("VIADDMNMX", "drbr"),
+    /**
+     * Hopper's DPX add-then-max, max(a + b, c) on signed 32-bit integers, the add wrapping (SASS VIADDMNMX); with
+     * {@code .RELU} clamped at zero, max(a + b, c, 0).
+     */
+    VIADDMNMX("VIADDMNMX", "drbr", "RELU"),
     IDIV("IDIV", "drr", "64"),
     IREM("IREM", "drr", "64"),
     FADD("FADD", "drr"),

@@ -109,7 +109,7 @@ public final class SimtNodeFactory {
                     throw new SimUserException(in.position() + ": VIADDMNMX is a DPX instruction, which profile "
                             + profile.name() + " does not have (feature.dpx=false)");
                 }
-                yield alu(in, SimtIntegerOp.ADD_MAX, profile.dpxLatency(), 1, 2, 3);
+                yield alu(in, in.has("RELU") ? SimtIntegerOp.ADD_MAX_RELU : SimtIntegerOp.ADD_MAX, profile.dpxLatency(), 1, 2, 3);
             }
             case IMUL -> alu(in, SimtIntegerOp.IMUL, profile.multiplyLatency(), 1, 2);
             case IMAD -> alu(in, SimtIntegerOp.IMAD, profile.multiplyLatency(), 1, 2, 3);

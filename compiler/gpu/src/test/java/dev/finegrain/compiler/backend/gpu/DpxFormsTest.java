@@ -42,6 +42,26 @@ class DpxFormsTest {
     }
 
     @Test
+    void aZeroAmongTheOtherTermsBecomesTheClamp() {
+        IrExpr zero = new IrExpr.Const(Type.INT, 0, 0);
+        IrExpr.Binary sum = op(BinaryOperator.ADD, A, B, Type.INT);
+        IrExpr.Binary difference = op(BinaryOperator.SUB, C, B, Type.INT);
+        // Smith-Waterman's shape: max(max(max(0, a + b), c - b), a - b)
+        IrExpr.Binary inner = op(BinaryOperator.MAX, op(BinaryOperator.MAX, zero, sum, Type.INT), difference, Type.INT);
+        IrExpr.Binary cell = op(BinaryOperator.MAX, inner, op(BinaryOperator.SUB, A, B, Type.INT), Type.INT);
+        assertEquals(Optional.of(new DpxForms.AddMax(A, B, true, op(BinaryOperator.MAX, sum, difference, Type.INT), true)),
+                DpxForms.addMax(cell, SM90, e -> false), "the zero leaves the rest's max and clamps the outer sum");
+        assertEquals(Optional.of(new DpxForms.AddMax(A, B, false, C, true)),
+                DpxForms.addMax(op(BinaryOperator.MAX, sum, op(BinaryOperator.MAX, C, zero, Type.INT), Type.INT), SM90, e -> false));
+        assertEquals(Optional.of(new DpxForms.AddMax(A, B, false, zero)),
+                DpxForms.addMax(op(BinaryOperator.MAX, zero, sum, Type.INT), SM90, e -> false), "a zero alone is the plain floor");
+        IrExpr.Binary computedMax = op(BinaryOperator.MAX, C, zero, Type.INT);
+        assertEquals(Optional.of(new DpxForms.AddMax(A, B, false, computedMax)),
+                DpxForms.addMax(op(BinaryOperator.MAX, sum, computedMax, Type.INT), SM90, e -> e == computedMax),
+                "a max computed already keeps its register");
+    }
+
+    @Test
     void otherMachinesTypesAndShapesKeepThePlainMax() {
         IrExpr.Binary max = op(BinaryOperator.MAX, op(BinaryOperator.ADD, A, B, Type.INT), C, Type.INT);
         assertTrue(DpxForms.addMax(max, SM80, e -> false).isEmpty(), "Ampere has no DPX");

@@ -172,6 +172,28 @@ public final class GpuGoldenCatalog {
     }
 
     /** A sum along every dimension of a cube: three channels, lock-dataflow's 3D tiles on the model. */
+    /**
+     * Smith-Waterman over two sequences and a 4 x 4 table, as sample 9 defines it: a max with a zero among its terms
+     * (DPX's clamped add-then-max on Hopper), the last row kept and the best cell reduced with its position.
+     */
+    public static Kernel swSequences() {
+        return kernel("sw-seq")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .param("gap", INT)
+                .input("a", INT, along("i"))
+                .input("b", INT, along("j"))
+                .table("dna", INT, 4, 4)
+                .state("h", INT, boundary(constant(0)))
+                .actor("cell", "h", c -> max(
+                        constant(0),
+                        c.read("h", -1, -1).plus(c.lookup("dna", c.read("a", 0), c.read("b", 0))),
+                        c.read("h", -1, 0).minus(c.param("gap")),
+                        c.read("h", 0, -1).minus(c.param("gap"))))
+                .keep("h", Keep.LAST_ROW)
+                .reduceWithPosition("h", Reduction.MAX)
+                .build();
+    }
+
     public static Kernel cube3d() {
         return kernel("cube-3d")
                 .domain(dim("i", "ni"), dim("j", "nj"), dim("k", "nk"))
@@ -182,6 +204,7 @@ public final class GpuGoldenCatalog {
 
     public static final KernelCatalog CATALOG = KernelCatalog.of(List.of(
             entry(nwSequences()),
+            entry(swSequences()),
             entry(GoldenKernels.needlemanWunsch()),
             entry(nw("nw-private").channelPolicy(ChannelPolicy.PRIVATE).build()),
             entry(nw("nw-byte", dev.finegrain.dsl.Storage.BYTE).build()),

@@ -25,6 +25,13 @@ public enum SimtIntegerOp {
             return Math.max(a + b, c);
         }
     },
+    /** The same clamped at zero (VIADDMNMX.RELU): max(a + b, c, 0). */
+    ADD_MAX_RELU {
+        @Override
+        public int apply(int a, int b, int c) {
+            return Math.max(Math.max(a + b, c), 0);
+        }
+    },
     IMUL {
         @Override
         public int apply(int a, int b, int c) {

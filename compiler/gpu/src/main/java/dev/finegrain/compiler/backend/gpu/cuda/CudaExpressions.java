@@ -225,12 +225,12 @@ final class CudaExpressions {
                 + (graph.fields().size() + table) + ", " + axis + ", " + error + ")";
     }
 
-    /** DPX's add-then-max, {@code max(a + b, c)} in one instruction. */
+    /** DPX's add-then-max, {@code max(a + b, c)} (or {@code max(a + b, c, 0)}) in one instruction. */
     private String addMax(DpxForms.AddMax form) {
         String augend = lower(form.augend());
         String addend = lower(form.addend());
         String floor = lower(form.floor());
-        return define(Type.INT, "__viaddmax_s32(" + augend + ", " + (form.negateAddend() ? "fg::neg(" + addend + ")" : addend)
+        return define(Type.INT, (form.relu() ? "__viaddmax_s32_relu(" : "__viaddmax_s32(") + augend + ", " + (form.negateAddend() ? "fg::neg(" + addend + ")" : addend)
                 + ", " + floor + ")");
     }
 

@@ -287,13 +287,13 @@ final class SimtExpressions {
         return result;
     }
 
-    /** DPX's add-then-max ({@link DpxForms}): VIADDMNMX, max(a + b, c) in one instruction. */
+    /** DPX's add-then-max ({@link DpxForms}): VIADDMNMX, max(a + b, c) in one instruction (.RELU: max(a + b, c, 0)). */
     private String addMax(DpxForms.AddMax form) {
         String augend = inRegister(lower(form.augend()));
         String addend = lower(form.addend());
         String floor = lower(form.floor());
         String result = asm.register();
-        asm.emit("VIADDMNMX " + result + ", " + augend + ", " + (form.negateAddend() ? negated(addend) : addend) + ", "
+        asm.emit((form.relu() ? "VIADDMNMX.RELU " : "VIADDMNMX ") + result + ", " + augend + ", " + (form.negateAddend() ? negated(addend) : addend) + ", "
                 + inRegister(floor));
         return result;
     }

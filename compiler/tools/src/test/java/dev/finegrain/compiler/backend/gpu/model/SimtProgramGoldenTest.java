@@ -108,6 +108,8 @@ class SimtProgramGoldenTest {
                 // lanes of four columns: coalesced ring copies and writes, a profile per column, the columns' loads first
                 Arguments.of("nw-seq-persistent-columns-4-tiny-lock-hopper", List.of("nw-seq", "--schedule",
                         "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "256x300", "--profile", "hopper-h200")),
+                Arguments.of("sw-seq-persistent-columns-4-tiny-lock-hopper", List.of("sw-seq", "--schedule",
+                        "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "256x300", "--profile", "hopper-h200")),
                 Arguments.of("nw-persistent-columns-2-acquire-release-hopper", List.of("nw", "--schedule",
                         "lock-dataflow:persistent:columns=2", "--mechanism", "acquire-release", "--sizes", "256", "--profile", "hopper-h200")));
     }
