@@ -74,6 +74,8 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
             int red_w_max = INT_MIN;   // max(w) of the points met so far
             long long red_w_max_at = -1;   // the first point that holds it, row-major (-1: none yet)
             int red_w_sum = 0;   // sum(w) of the points met so far
+            int red_w_max_row = -1;   // the row where my best first stood (-1: none yet)
+            int red_w_max_c0 = 0;   // that row's values of my columns
             int seen = 0;   // tokens of the band to the left already waited for
             for (int base = 0; base < 131; base += 32) {
                 const int wb = base - 1;   // the window's first row
@@ -142,6 +144,7 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                         long long o_t = 0;   // my value of t in this step
                         int o_u = 0;   // my value of u in this step
                         int o_w = 0;   // my value of w in this step
+                        int red_w_max_s0 = INT_MIN;   // my columns' values of w in this step, for max(w)
                         [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                         // actor t
                         const long long v18 = fg::mul(r5, 31ll);
@@ -166,9 +169,16 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                         const int v27 = fg::add(r15, r16);
                         const int v28 = fg::rem(v27, 5, error);
                         if (lane >= 31) edge_w[((long long) (band) * 1 + lane - 31) * 100 + i] = v28;   // the edge, which the band to the right reads after the token
-                        if (red_w_max_at < 0 || v28 > red_w_max) { red_w_max = v28; red_w_max_at = (long long) i * 70 + j; }   // the first point keeps a tie
+                        red_w_max_s0 = v28;
                         red_w_sum = (int) ((unsigned) red_w_sum + (unsigned) v28);
                         o_w = v28;
+                        /* max(w), once a step */ {
+                            const int e = max(red_w_max, red_w_max_s0);   // my best with this step's values
+                            const int beats = -(int) min((unsigned) e - (unsigned) red_w_max, 1u);   // all ones where this step beats my best
+                            red_w_max = e;
+                            red_w_max_row = (i & beats) | (red_w_max_row & ~beats);
+                            red_w_max_c0 = (red_w_max_s0 & beats) | (red_w_max_c0 & ~beats);
+                        }
                         h_t_1 = h_t_0;
                         h_t_0 = o_t;
                         h_u_1 = h_u_0;
@@ -208,6 +218,7 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                         long long o_t = 0;   // my value of t in this step
                         int o_u = 0;   // my value of u in this step
                         int o_w = 0;   // my value of w in this step
+                        int red_w_max_s0 = INT_MIN;   // my columns' values of w in this step, for max(w)
                         if (computes) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                             // actor t
@@ -234,7 +245,7 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                             const int v57 = fg::rem(v56, 5, error);
                             if (lane >= 31) edge_w[((long long) (band) * 1 + lane - 31) * 100 + i] = v57;   // the edge, which the band to the right reads after the token
                             if (i >= 99 && j >= 69) kept_w[(long long) (i - 99) * 1 + (j - 69)] = v57;   // kept (final)
-                            if (red_w_max_at < 0 || v57 > red_w_max) { red_w_max = v57; red_w_max_at = (long long) i * 70 + j; }   // the first point keeps a tie
+                            red_w_max_s0 = v57;
                             red_w_sum = (int) ((unsigned) red_w_sum + (unsigned) v57);
                             o_w = v57;
                         } else if (i < 0 && i >= -1 && j < 70) {
@@ -242,6 +253,13 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                             o_t = a_t_0;
                             o_u = a_u_0;
                             o_w = a_w_0;
+                        }
+                        /* max(w), once a step */ {
+                            const int e = max(red_w_max, red_w_max_s0);   // my best with this step's values
+                            const int beats = -(int) min((unsigned) e - (unsigned) red_w_max, 1u) | (computes ? red_w_max_row >> 31 : 0);   // all ones where this step beats my best or gives my first point
+                            red_w_max = e;
+                            red_w_max_row = (i & beats) | (red_w_max_row & ~beats);
+                            red_w_max_c0 = (red_w_max_s0 & beats) | (red_w_max_c0 & ~beats);
                         }
                         h_t_1 = h_t_0;
                         h_t_0 = o_t;
@@ -282,6 +300,7 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                 ((long long*) (scratch + 5936))[2 * band] = red_t_sum;
                 ((long long*) (scratch + 5936))[2 * band + 1] = -1;
             }
+            if (red_w_max_row >= 0) red_w_max_at = (long long) red_w_max_row * 70 + (j);   // my point: the first of my columns that holds my best, in its row
             // the band's max(w), from its lanes'
             for (int d = 16; d > 0; d /= 2) {
                 const int other = __shfl_xor_sync(0xffffffffu, red_w_max, d);

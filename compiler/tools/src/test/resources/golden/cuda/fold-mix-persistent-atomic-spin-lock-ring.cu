@@ -75,6 +75,8 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
             int red_w_max = INT_MIN;   // max(w) of the points met so far
             long long red_w_max_at = -1;   // the first point that holds it, row-major (-1: none yet)
             int red_w_sum = 0;   // sum(w) of the points met so far
+            int red_w_max_row = -1;   // the row where my best first stood (-1: none yet)
+            int red_w_max_c0 = 0;   // that row's values of my columns
             int seen = 0;   // tokens of the band to the left already waited for
             int room = 0;   // the band to the right's free counter, as last read
             for (int base = 0; base < 2031; base += 32) {
@@ -152,6 +154,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                         long long o_t = 0;   // my value of t in this step
                         int o_u = 0;   // my value of u in this step
                         int o_w = 0;   // my value of w in this step
+                        int red_w_max_s0 = INT_MIN;   // my columns' values of w in this step, for max(w)
                         [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                         // actor t
                         const long long v18 = fg::mul(r5, 31ll);
@@ -176,9 +179,16 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                         const int v27 = fg::add(r15, r16);
                         const int v28 = fg::rem(v27, 5, error);
                         if (lane >= 31) edge_w[((long long) (band) * 1 + lane - 31) * 1024 + ((i) & 1023)] = v28;   // the edge, which the band to the right reads after the token
-                        if (red_w_max_at < 0 || v28 > red_w_max) { red_w_max = v28; red_w_max_at = (long long) i * 70 + j; }   // the first point keeps a tie
+                        red_w_max_s0 = v28;
                         red_w_sum = (int) ((unsigned) red_w_sum + (unsigned) v28);
                         o_w = v28;
+                        /* max(w), once a step */ {
+                            const int e = max(red_w_max, red_w_max_s0);   // my best with this step's values
+                            const int beats = -(int) min((unsigned) e - (unsigned) red_w_max, 1u);   // all ones where this step beats my best
+                            red_w_max = e;
+                            red_w_max_row = (i & beats) | (red_w_max_row & ~beats);
+                            red_w_max_c0 = (red_w_max_s0 & beats) | (red_w_max_c0 & ~beats);
+                        }
                         h_t_1 = h_t_0;
                         h_t_0 = o_t;
                         h_u_1 = h_u_0;
@@ -219,6 +229,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                         long long o_t = 0;   // my value of t in this step
                         int o_u = 0;   // my value of u in this step
                         int o_w = 0;   // my value of w in this step
+                        int red_w_max_s0 = INT_MIN;   // my columns' values of w in this step, for max(w)
                         if (computes) {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 71 + (j + 1);   // my point in every field
                             // actor t
@@ -245,7 +256,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                             const int v57 = fg::rem(v56, 5, error);
                             if (lane >= 31) edge_w[((long long) (band) * 1 + lane - 31) * 1024 + ((i) & 1023)] = v57;   // the edge, which the band to the right reads after the token
                             if (i >= 1999 && j >= 69) kept_w[(long long) (i - 1999) * 1 + (j - 69)] = v57;   // kept (final)
-                            if (red_w_max_at < 0 || v57 > red_w_max) { red_w_max = v57; red_w_max_at = (long long) i * 70 + j; }   // the first point keeps a tie
+                            red_w_max_s0 = v57;
                             red_w_sum = (int) ((unsigned) red_w_sum + (unsigned) v57);
                             o_w = v57;
                         } else if (i < 0 && i >= -1 && j < 70) {
@@ -253,6 +264,13 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                             o_t = a_t_0;
                             o_u = a_u_0;
                             o_w = a_w_0;
+                        }
+                        /* max(w), once a step */ {
+                            const int e = max(red_w_max, red_w_max_s0);   // my best with this step's values
+                            const int beats = -(int) min((unsigned) e - (unsigned) red_w_max, 1u) | (computes ? red_w_max_row >> 31 : 0);   // all ones where this step beats my best or gives my first point
+                            red_w_max = e;
+                            red_w_max_row = (i & beats) | (red_w_max_row & ~beats);
+                            red_w_max_c0 = (red_w_max_s0 & beats) | (red_w_max_c0 & ~beats);
                         }
                         h_t_1 = h_t_0;
                         h_t_0 = o_t;
@@ -294,6 +312,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 ((long long*) (scratch + 65504))[2 * band] = red_t_sum;
                 ((long long*) (scratch + 65504))[2 * band + 1] = -1;
             }
+            if (red_w_max_row >= 0) red_w_max_at = (long long) red_w_max_row * 70 + (j);   // my point: the first of my columns that holds my best, in its row
             // the band's max(w), from its lanes'
             for (int d = 16; d > 0; d /= 2) {
                 const int other = __shfl_xor_sync(0xffffffffu, red_w_max, d);

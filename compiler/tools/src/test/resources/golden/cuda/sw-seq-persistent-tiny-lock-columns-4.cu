@@ -82,6 +82,8 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
             const int a_h_c3_0 = (j + 3) < 300 ? f.h[(long long) (-1 + 1) * 301 + ((j + 3) + 1)] : 0;
             int red_h_max = INT_MIN;   // max(h) of the points met so far
             long long red_h_max_at = -1;   // the first point that holds it, row-major (-1: none yet)
+            int red_h_max_row = -1;   // the row where my best first stood (-1: none yet)
+            int red_h_max_c0 = 0; int red_h_max_c1 = 0; int red_h_max_c2 = 0; int red_h_max_c3 = 0;   // that row's values of my columns
             for (int base = 0; base < 131; base += 32) {
                 __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
                 const int wb = base - 1;   // the window's first row
@@ -129,6 +131,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                         int o_h_c1 = 0;   // my value of h in this step, column 1
                         int o_h_c2 = 0;   // my value of h in this step, column 2
                         int o_h_c3 = 0;   // my value of h in this step, column 3
+                        int red_h_max_s0 = INT_MIN; int red_h_max_s1 = INT_MIN; int red_h_max_s2 = INT_MIN; int red_h_max_s3 = INT_MIN;   // my columns' values of h in this step, for max(h)
                         const int v14 = row_a;
                         const int k15 = fg::table_index(v14, 4, 3, 0, error);   // the row of 'dna' every column of mine reads in this step
                         /* column 0 */ {
@@ -138,7 +141,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                             const int v17 = fg::sub(r5, p.gap);
                             const int v18 = __viaddmax_s32(r3, v16, v17);
                             const int v19 = __viaddmax_s32_relu(r6, fg::neg(p.gap), v18);
-                            if (red_h_max_at < 0 || v19 > red_h_max) { red_h_max = v19; red_h_max_at = (long long) i * 300 + j; }   // the first point keeps a tie
+                            red_h_max_s0 = v19;
                             o_h_c0 = v19;
                         }
                         /* column 1 */ {
@@ -148,7 +151,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                             const int v21 = fg::sub(r9, p.gap);
                             const int v22 = __viaddmax_s32(r8, v20, v21);
                             const int v23 = __viaddmax_s32_relu(o_h_c0, fg::neg(p.gap), v22);
-                            if (red_h_max_at < 0 || v23 > red_h_max) { red_h_max = v23; red_h_max_at = (long long) i * 300 + (j + 1); }   // the first point keeps a tie
+                            red_h_max_s1 = v23;
                             o_h_c1 = v23;
                         }
                         /* column 2 */ {
@@ -158,7 +161,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                             const int v25 = fg::sub(r11, p.gap);
                             const int v26 = __viaddmax_s32(r10, v24, v25);
                             const int v27 = __viaddmax_s32_relu(o_h_c1, fg::neg(p.gap), v26);
-                            if (red_h_max_at < 0 || v27 > red_h_max) { red_h_max = v27; red_h_max_at = (long long) i * 300 + (j + 2); }   // the first point keeps a tie
+                            red_h_max_s2 = v27;
                             o_h_c2 = v27;
                         }
                         /* column 3 */ {
@@ -168,9 +171,19 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                             const int v29 = fg::sub(r13, p.gap);
                             const int v30 = __viaddmax_s32(r12, v28, v29);
                             const int v31 = __viaddmax_s32_relu(o_h_c2, fg::neg(p.gap), v30);
-                            if (red_h_max_at < 0 || v31 > red_h_max) { red_h_max = v31; red_h_max_at = (long long) i * 300 + (j + 3); }   // the first point keeps a tie
+                            red_h_max_s3 = v31;
                             o_h_c3 = v31;
                             fg::store_relaxed_gpu_if(lane * 4 + 3 >= 127 && band < 2, &tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v31);   // value and ready bit in one predicated store
+                        }
+                        /* max(h), once a step */ {
+                            const int e = max(red_h_max, max(max(max(red_h_max_s0, red_h_max_s1), red_h_max_s2), red_h_max_s3));   // my best with this step's values
+                            const int beats = -(int) min((unsigned) e - (unsigned) red_h_max, 1u);   // all ones where this step beats my best
+                            red_h_max = e;
+                            red_h_max_row = (i & beats) | (red_h_max_row & ~beats);
+                            red_h_max_c0 = (red_h_max_s0 & beats) | (red_h_max_c0 & ~beats);
+                            red_h_max_c1 = (red_h_max_s1 & beats) | (red_h_max_c1 & ~beats);
+                            red_h_max_c2 = (red_h_max_s2 & beats) | (red_h_max_c2 & ~beats);
+                            red_h_max_c3 = (red_h_max_s3 & beats) | (red_h_max_c3 & ~beats);
                         }
                         h_h_c0_0 = o_h_c0;
                         h_h_c1_0 = o_h_c1;
@@ -202,6 +215,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                         int o_h_c1 = 0;   // my value of h in this step, column 1
                         int o_h_c2 = 0;   // my value of h in this step, column 2
                         int o_h_c3 = 0;   // my value of h in this step, column 3
+                        int red_h_max_s0 = INT_MIN; int red_h_max_s1 = INT_MIN; int red_h_max_s2 = INT_MIN; int red_h_max_s3 = INT_MIN;   // my columns' values of h in this step, for max(h)
                         const int v45 = row_a;
                         const int k46 = fg::table_index(v45, 4, 3, 0, error);   // the row of 'dna' every column of mine reads in this step
                         if (i >= 0 && i < 100) {
@@ -214,7 +228,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                                 const int v49 = __viaddmax_s32(r34, v47, v48);
                                 const int v50 = __viaddmax_s32_relu(r37, fg::neg(p.gap), v49);
                                 if (i >= 99) kept_h[(long long) (i - 99) * 300 + (j - 0)] = v50;   // kept (last-row)
-                                if (red_h_max_at < 0 || v50 > red_h_max) { red_h_max = v50; red_h_max_at = (long long) i * 300 + j; }   // the first point keeps a tie
+                                red_h_max_s0 = v50;
                                 o_h_c0 = v50;
                             }
                             if ((j + 1) < 300) {
@@ -225,7 +239,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                                 const int v53 = __viaddmax_s32(r39, v51, v52);
                                 const int v54 = __viaddmax_s32_relu(o_h_c0, fg::neg(p.gap), v53);
                                 if (i >= 99) kept_h[(long long) (i - 99) * 300 + ((j + 1) - 0)] = v54;   // kept (last-row)
-                                if (red_h_max_at < 0 || v54 > red_h_max) { red_h_max = v54; red_h_max_at = (long long) i * 300 + (j + 1); }   // the first point keeps a tie
+                                red_h_max_s1 = v54;
                                 o_h_c1 = v54;
                             }
                             if ((j + 2) < 300) {
@@ -236,7 +250,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                                 const int v57 = __viaddmax_s32(r41, v55, v56);
                                 const int v58 = __viaddmax_s32_relu(o_h_c1, fg::neg(p.gap), v57);
                                 if (i >= 99) kept_h[(long long) (i - 99) * 300 + ((j + 2) - 0)] = v58;   // kept (last-row)
-                                if (red_h_max_at < 0 || v58 > red_h_max) { red_h_max = v58; red_h_max_at = (long long) i * 300 + (j + 2); }   // the first point keeps a tie
+                                red_h_max_s2 = v58;
                                 o_h_c2 = v58;
                             }
                             if ((j + 3) < 300) {
@@ -247,9 +261,19 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                                 const int v61 = __viaddmax_s32(r43, v59, v60);
                                 const int v62 = __viaddmax_s32_relu(o_h_c2, fg::neg(p.gap), v61);
                                 if (i >= 99) kept_h[(long long) (i - 99) * 300 + ((j + 3) - 0)] = v62;   // kept (last-row)
-                                if (red_h_max_at < 0 || v62 > red_h_max) { red_h_max = v62; red_h_max_at = (long long) i * 300 + (j + 3); }   // the first point keeps a tie
+                                red_h_max_s3 = v62;
                                 o_h_c3 = v62;
                                 fg::store_relaxed_gpu_if(lane * 4 + 3 >= 127 && band < 2, &tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v62);   // value and ready bit in one predicated store
+                            }
+                            /* max(h), once a step */ {
+                                const int e = max(red_h_max, max(max(max(red_h_max_s0, red_h_max_s1), red_h_max_s2), red_h_max_s3));   // my best with this step's values
+                                const int beats = -(int) min((unsigned) e - (unsigned) red_h_max, 1u) | (j < 300 ? red_h_max_row >> 31 : 0);   // all ones where this step beats my best or gives my first point
+                                red_h_max = e;
+                                red_h_max_row = (i & beats) | (red_h_max_row & ~beats);
+                                red_h_max_c0 = (red_h_max_s0 & beats) | (red_h_max_c0 & ~beats);
+                                red_h_max_c1 = (red_h_max_s1 & beats) | (red_h_max_c1 & ~beats);
+                                red_h_max_c2 = (red_h_max_s2 & beats) | (red_h_max_c2 & ~beats);
+                                red_h_max_c3 = (red_h_max_s3 & beats) | (red_h_max_c3 & ~beats);
                             }
                         } else if (i < 0 && i >= -1) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history
@@ -267,6 +291,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                     }
                 }
             }
+            if (red_h_max_row >= 0) red_h_max_at = (long long) red_h_max_row * 300 + (red_h_max_c0 == red_h_max ? j : red_h_max_c1 == red_h_max ? (j + 1) : red_h_max_c2 == red_h_max ? (j + 2) : (j + 3));   // my point: the first of my columns that holds my best, in its row
             // the band's max(h), from its lanes'
             for (int d = 16; d > 0; d /= 2) {
                 const int other = __shfl_xor_sync(0xffffffffu, red_h_max, d);

@@ -121,6 +121,8 @@ final class CudaBandStep {
                         + (lanes == 1 ? "" : ", column " + c));
             }
         }
+        List<CudaReductions> onceAStep = stepReductions();
+        onceAStep.forEach(reduction -> reduction.stepStart(out, lanes));
         Map<IrExpr.Lookup, String> profileRows = profileRows(steady, resolved.getFirst(), stagedInputs.getFirst());
         boolean rowTest = !steady && lanes > 1;
         if (rowTest) {
@@ -130,6 +132,11 @@ final class CudaBandStep {
         for (int c = 0; c < lanes; c++) {
             column(c, steady, resolved.get(c), stagedInputs.get(c), profileRows);
         }
+        // a lane meets a point in a step that is not steady where its row is in the domain and its first column is; in
+        // a steady one it has met one already: the band is full and its first chunk, which is never steady, gave every
+        // lane row 0
+        String seen = steady ? null : lanes == 1 ? "computes" : partialBand() ? cx.column(0) + " < " + mapping.columns() : "true";
+        onceAStep.forEach(reduction -> reduction.stepEnd(out, lanes, seen));
         if (rowTest) {
             aboveTheDomain();
             out.close();
@@ -274,9 +281,21 @@ final class CudaBandStep {
         }
         for (ReductionSpec reduction : folding.reductions()) {
             if (reduction.field().equals(field.name())) {
-                new CudaReductions(reduction, field.type(), CudaReductions.LANE).update(out, value, "(long long) i * " + mapping.columns() + " + " + column);
+                CudaReductions running = new CudaReductions(reduction, field.type(), CudaReductions.LANE);
+                if (running.onceAStep()) {
+                    running.take(out, c, value);
+                } else {
+                    running.update(out, value, "(long long) i * " + mapping.columns() + " + " + column);
+                }
             }
         }
+    }
+
+    /** The lane's reductions taken once a step ({@link BandFolding#takenOnceAStep}). */
+    private List<CudaReductions> stepReductions() {
+        return mapping.folding().reductions().stream()
+                .map(reduction -> new CudaReductions(reduction, graph.field(reduction.field()).type(), CudaReductions.LANE))
+                .filter(CudaReductions::onceAStep).toList();
     }
 
     /** A folded field's value into its kept values, where the kept box holds the point. */

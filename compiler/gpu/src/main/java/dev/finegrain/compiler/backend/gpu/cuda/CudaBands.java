@@ -141,6 +141,7 @@ final class CudaBands {
         declareHistory();
         List<CudaReductions> reductions = reductions(CudaReductions.LANE);
         reductions.forEach(reduction -> reduction.declare(out));
+        reductions.stream().filter(CudaReductions::onceAStep).forEach(reduction -> reduction.declareStepState(out, mapping.laneColumns()));
         if (edge.crossed() && !edge.readyWords() && !mapping.helpers()) {
             out.line("int seen = 0;   // tokens of the band to the left already waited for");
         }
@@ -265,6 +266,13 @@ final class CudaBands {
     private void writePartials(List<CudaReductions> reductions) {
         for (int r = 0; r < reductions.size(); r++) {
             ReductionSpec spec = mapping.folding().reductions().get(r);
+            if (reductions.get(r).onceAStep()) {
+                List<String> columns = new ArrayList<>();
+                for (int c = 0; c < mapping.laneColumns(); c++) {
+                    columns.add(cx.column(c));
+                }
+                reductions.get(r).resolvePoint(out, columns, mapping.columns());
+            }
             out.comment("the band's " + spec.name() + ", from its lanes'");
             reductions.get(r).combineWarp(out);
             out.open("if (lane == 0)");

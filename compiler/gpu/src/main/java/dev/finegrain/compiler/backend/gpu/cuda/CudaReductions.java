@@ -1,14 +1,21 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
+import dev.finegrain.compiler.backend.gpu.BandFolding;
+import dev.finegrain.dsl.Reduction;
 import dev.finegrain.dsl.ReductionSpec;
 import dev.finegrain.dsl.Type;
+
+import java.util.List;
 
 /**
  * Spells a streamed reduction of a folded field ({@link dev.finegrain.compiler.backend.gpu.BandFolding}) in CUDA: a
  * running value and, for an extreme asked with its point, the point's row-major index (-1 until a point is seen). A
  * lane meets its points in row-major order, so it replaces its extreme only with a strictly better value; two running
  * reductions combine keeping the better value and, on a tie, the earlier point, so every order of combining gives
- * the oracle's answer: the first point in row-major order. A sum wraps as the field's type does.
+ * the oracle's answer: the first point in row-major order. A sum wraps as the field's type does. An extreme of an int
+ * field asked with its point is taken once a step ({@link BandFolding#takenOnceAStep}): the step's values of the
+ * lane's columns, then one mask that keeps the row and those values where the step beats the lane's best; the column
+ * is found at the band's end ({@link #resolvePoint}).
  */
 final class CudaReductions {
 
@@ -54,6 +61,89 @@ final class CudaReductions {
         if (positioned()) {
             out.line("long long " + at + " = -1;   // the first point that holds it, row-major (-1: none yet)");
         }
+    }
+
+    /** Whether a lane takes it once a step: {@link BandFolding#takenOnceAStep}. */
+    boolean onceAStep() {
+        return BandFolding.takenOnceAStep(reduction, type);
+    }
+
+    private String row() {
+        return value + "_row";
+    }
+
+    private String keptValue(int column) {
+        return value + "_c" + column;
+    }
+
+    private String stepValue(int column) {
+        return value + "_s" + column;
+    }
+
+    /** Taken once a step: declares the row where the lane's best first stood and that row's values, before any step. */
+    void declareStepState(CudaWriter out, int lanes) {
+        out.line("int " + row() + " = -1;   // the row where my best first stood (-1: none yet)");
+        StringBuilder values = new StringBuilder();
+        for (int c = 0; c < lanes; c++) {
+            values.append(c == 0 ? "" : " ").append("int ").append(keptValue(c)).append(" = 0;");
+        }
+        out.line(values + "   // that row's values of my columns");
+    }
+
+    /** Taken once a step: this step's value of each of the lane's columns, none (the extreme's identity) until computed. */
+    void stepStart(CudaWriter out, int lanes) {
+        String none = reduction.reduction() == Reduction.MAX ? "INT_MIN" : "INT_MAX";
+        StringBuilder values = new StringBuilder();
+        for (int c = 0; c < lanes; c++) {
+            values.append(c == 0 ? "" : " ").append("int ").append(stepValue(c)).append(" = ").append(none).append(";");
+        }
+        out.line(values + "   // my columns' values of " + reduction.field() + " in this step, for " + reduction.name());
+    }
+
+    /** Taken once a step: column {@code column}'s value in this step. */
+    void take(CudaWriter out, int column, String point) {
+        out.line(stepValue(column) + " = " + point + ";");
+    }
+
+    /**
+     * Taken once a step: the step's extreme over the lane's columns, and a mask, all ones where it beats the lane's
+     * best, that keeps the row and the step's values. {@code seen} is null where every lane has met a point before
+     * this step (a steady step), else a condition under which the lane meets one in it: then a lane with none yet
+     * keeps the step even when it does not beat the start value.
+     */
+    void stepEnd(CudaWriter out, int lanes, String seen) {
+        String op = reduction.reduction() == Reduction.MAX ? "max" : "min";
+        // the step's values first, the running best last: the chain a step waits on from the last is one operation
+        String extreme = stepValue(0);
+        for (int c = 1; c < lanes; c++) {
+            extreme = op + "(" + extreme + ", " + stepValue(c) + ")";
+        }
+        extreme = op + "(" + value + ", " + extreme + ")";
+        out.open("/* " + reduction.name() + ", once a step */");
+        out.line("const int e = " + extreme + ";   // my best with this step's values");
+        String gain = reduction.reduction() == Reduction.MAX ? "(unsigned) e - (unsigned) " + value : "(unsigned) " + value + " - (unsigned) e";
+        String noneYet = seen == null ? "" : " | (" + (seen.equals("true") ? "" : seen + " ? ") + row() + " >> 31" + (seen.equals("true") ? "" : " : 0") + ")";
+        out.line("const int beats = -(int) min(" + gain + ", 1u)" + noneYet + ";   // all ones where this step beats my best"
+                + (seen == null ? "" : " or gives my first point"));
+        out.line(value + " = e;");
+        out.line(row() + " = (i & beats) | (" + row() + " & ~beats);");
+        for (int c = 0; c < lanes; c++) {
+            out.line(keptValue(c) + " = (" + stepValue(c) + " & beats) | (" + keptValue(c) + " & ~beats);");
+        }
+        out.close();
+    }
+
+    /**
+     * Taken once a step, at the band's end: the lane's point, the first of its columns (expressions {@code columns},
+     * left to right) whose value in the kept row is its best, in a domain {@code width} columns wide.
+     */
+    void resolvePoint(CudaWriter out, List<String> columns, long width) {
+        String column = columns.getLast();
+        for (int c = columns.size() - 2; c >= 0; c--) {
+            column = keptValue(c) + " == " + value + " ? " + columns.get(c) + " : " + column;
+        }
+        out.line("if (" + row() + " >= 0) " + at + " = (long long) " + row() + " * " + width + " + (" + column
+                + ");   // my point: the first of my columns that holds my best, in its row");
     }
 
     /** Takes in the next point's {@code point} value, whose row-major index is {@code index} (expressions). */

@@ -233,7 +233,7 @@ final class SimtBandColumns {
             IrField field = graph.field(actor.writes());
             String width = SimtAssembler.width(field.type());
             if (folding.folds(field)) {
-                folding.store(field, i, j, value, global.at(field.id(), layout.fieldByte(field.id())), steady);
+                folding.store(field, c, i, j, value, global.at(field.id(), layout.fieldByte(field.id())), steady);
             } else {
                 BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
                 String slot = addresses.ringSlots.computeIfAbsent(field, unused -> cx.ringSlot(ring, i));

@@ -38,7 +38,7 @@ final class SimtBandFolding {
     /** In the prologue: the lanes' running reductions. */
     void declare() {
         for (ReductionSpec reduction : folding.reductions()) {
-            reductions.add(new SimtReductions(asm, reduction, mapping.graph().field(reduction.field()).type()));
+            reductions.add(new SimtReductions(asm, reduction, mapping.graph().field(reduction.field()).type(), mapping.laneColumns()));
         }
     }
 
@@ -66,7 +66,7 @@ final class SimtBandFolding {
      * the kept box holds the point (a steady step stores only a box that spans every row), and taken into the lane's
      * running reductions of the field.
      */
-    void store(IrField field, String i, String j, String value, String point, boolean steady) {
+    void store(IrField field, int c, String i, String j, String value, String point, boolean steady) {
         if (!steady || mapping.steadyStoresKept(field)) {
             KeptBox kept = mapping.keptBox(field);
             String in = "PT";
@@ -85,9 +85,33 @@ final class SimtBandFolding {
         }
         for (int r = 0; r < reductions.size(); r++) {
             if (folding.reductions().get(r).field().equals(field.name())) {
-                reductions.get(r).update(value, i, j, mapping.columns());
+                if (reductions.get(r).onceAStep()) {
+                    reductions.get(r).take(c, value);
+                } else {
+                    reductions.get(r).update(value, i, j, mapping.columns());
+                }
             }
         }
+    }
+
+    /** Before a step's columns, in a step that is not steady: the reductions taken once a step have none yet. */
+    void stepStart(boolean steady) {
+        if (!steady) {
+            reductions.stream().filter(SimtReductions::onceAStep).forEach(SimtReductions::stepStart);
+        }
+    }
+
+    /**
+     * After a step's columns: the reductions taken once a step take the step at row {@code i}; {@code seen} as
+     * {@link SimtReductions#stepEnd}.
+     */
+    void stepEnd(String i, String seen) {
+        reductions.stream().filter(SimtReductions::onceAStep).forEach(reduction -> reduction.stepEnd(i, seen));
+    }
+
+    /** Whether some reduction is taken once a step. */
+    boolean takesSteps() {
+        return reductions.stream().anyMatch(SimtReductions::onceAStep);
     }
 
     /** At a band's end: the warp combines its lanes' reductions, and lane 0 writes the band's partial. */
@@ -96,6 +120,11 @@ final class SimtBandFolding {
             return;
         }
         asm.section("a band's end: its reductions, from its lanes', written by lane 0");
+        for (SimtReductions reduction : reductions) {
+            if (reduction.onceAStep()) {
+                reduction.resolvePoint(cx.columns, mapping.columns());
+            }
+        }
         for (int r = 0; r < reductions.size(); r++) {
             reductions.get(r).combineWarp(cx.lane);
         }

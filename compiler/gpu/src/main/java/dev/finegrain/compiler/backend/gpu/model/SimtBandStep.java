@@ -225,6 +225,7 @@ final class SimtBandStep {
                 asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + cx.own.get(field)[c] + ", RZ");
             }
         }
+        folding.stepStart(steady);
         String outside = asm.label("outside");
         String joined = asm.label("joined");
         if (!steady) {
@@ -237,6 +238,20 @@ final class SimtBandStep {
             asm.place(outside);
             aboveTheDomain(i, j);
             asm.place(joined);
+        }
+        if (folding.takesSteps()) {
+            // a lane meets a point in a step that is not steady where it computes (P6; a lane of several columns: its row
+            // is in the domain and so is its first column); in a steady one it has met one already: the band is full and
+            // its first chunk, which is never steady, gave every lane row 0. Lanes outside took nothing: none beats.
+            String seen = null;
+            if (!steady) {
+                seen = "P6";
+                if (lanes > 1 && mapping.columns() % mapping.bandWidth() != 0) {
+                    asm.emit("ISETP.LT.AND P1, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P6   // my first column is in the domain");
+                    seen = "P1";
+                }
+            }
+            folding.stepEnd(i, seen);
         }
         shiftHistory(values);
         nextRows.forEach((field, next) -> asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + rowAhead.get(field) + ", " + next));

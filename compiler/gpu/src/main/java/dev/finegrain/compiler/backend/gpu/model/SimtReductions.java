@@ -1,5 +1,6 @@
 package dev.finegrain.compiler.backend.gpu.model;
 
+import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.dsl.Reduction;
 import dev.finegrain.dsl.ReductionSpec;
 import dev.finegrain.dsl.Type;
@@ -10,7 +11,10 @@ import dev.finegrain.dsl.Type;
  * extreme asked with its point, the point's row-major index in a pair (-1 until a point is seen). A lane meets its
  * points in row-major order, so it replaces its extreme only with a strictly better value; two running reductions
  * combine keeping the better value and, on a tie, the earlier point, so every order of combining gives the oracle's
- * answer. A sum wraps as the field's type does. The running registers are the caller's, handed out once.
+ * answer. A sum wraps as the field's type does. The running registers are the caller's, handed out once. An
+ * extreme of an int field asked with its point is taken once a step ({@link BandFolding#takenOnceAStep}), as in CUDA:
+ * the step's values of the lane's columns, then where their extreme beats the lane's best (a predicate here, a mask
+ * there) the row and those values; the column is found at the band's end ({@link #resolvePoint}).
  */
 final class SimtReductions {
 
@@ -19,9 +23,18 @@ final class SimtReductions {
     private final Type type;
     private final String value;
     private final String at;
+    /** Taken once a step: the row where the lane's best first stood, that row's values, this step's values; else null. */
+    private final String row;
+    private final String[] keptValues;
+    private final String[] stepValues;
 
     /** Takes the running registers now: the value's, and the point's pair where the extreme keeps its point. */
     SimtReductions(SimtAssembler asm, ReductionSpec reduction, Type type) {
+        this(asm, reduction, type, 1);
+    }
+
+    /** The same, for lanes of {@code lanes} columns (the registers of a reduction taken once a step). */
+    SimtReductions(SimtAssembler asm, ReductionSpec reduction, Type type, int lanes) {
         if (type != Type.INT && type != Type.LONG) {
             throw new IllegalArgumentException("a reduction is of an INT or LONG field, not " + type);
         }
@@ -30,6 +43,87 @@ final class SimtReductions {
         this.type = type;
         this.value = asm.register(type);
         this.at = positioned() ? asm.pair() : null;
+        boolean onceAStep = BandFolding.takenOnceAStep(reduction, type);
+        this.row = onceAStep ? asm.register() : null;
+        this.keptValues = new String[onceAStep ? lanes : 0];
+        this.stepValues = new String[onceAStep ? lanes : 0];
+        for (int c = 0; c < keptValues.length; c++) {
+            keptValues[c] = asm.register();
+            stepValues[c] = asm.register();
+        }
+    }
+
+    /** Whether a lane takes it once a step: {@link BandFolding#takenOnceAStep}. */
+    boolean onceAStep() {
+        return row != null;
+    }
+
+    /** Taken once a step, in a step that is not steady: each column's value none (the extreme's identity) until computed. */
+    void stepStart() {
+        String none = SimtAssembler.immediate(reduction.reduction() == Reduction.MAX ? Integer.MIN_VALUE : Integer.MAX_VALUE);
+        for (String value : stepValues) {
+            asm.emit("MOV32I " + value + ", " + none + "   // none yet in this step");
+        }
+    }
+
+    /** Taken once a step: column {@code column}'s value in this step. */
+    void take(int column, String point) {
+        asm.emit("MOV " + stepValues[column] + ", " + point);
+    }
+
+    /**
+     * Taken once a step: the extreme of the step's values, then of it and the lane's best, and where that beats the best
+     * the step's row {@code i} and values kept. {@code seen} is null in a steady step (every lane has met a point),
+     * else the predicate under which the lane meets one in this step: a lane with none yet keeps the step then.
+     * Takes P0 and P1.
+     */
+    void stepEnd(String i, String seen) {
+        int mark = asm.mark();
+        String extreme = asm.register();
+        extreme(extreme, stepValues[0], stepValues.length > 1 ? stepValues[1] : stepValues[0]);
+        for (int c = 2; c < stepValues.length; c++) {
+            extreme(extreme, extreme, stepValues[c]);
+        }
+        extreme(extreme, value, extreme);
+        asm.emit("ISETP.NE.AND P0, PT, " + extreme + ", " + value + ", PT   // this step beats my best");
+        if (seen != null) {
+            asm.emit("ISETP.LT.AND P1, PT, " + row + ", RZ, " + seen + "   // or gives my first point");
+            asm.emit("PSETP.OR.AND P0, PT, P0, P1, PT");
+        }
+        asm.emit("MOV " + value + ", " + extreme);
+        asm.emit("P0", "MOV " + row + ", " + i);
+        for (int c = 0; c < stepValues.length; c++) {
+            asm.emit("P0", "MOV " + keptValues[c] + ", " + stepValues[c]);
+        }
+        asm.release(mark);
+    }
+
+    /** {@code target} = the extreme of registers a and b: max as DPX's add-then-max with nothing added, min as a select. */
+    private void extreme(String target, String a, String b) {
+        if (reduction.reduction() == Reduction.MAX) {
+            asm.emit("VIADDMNMX " + target + ", " + a + ", RZ, " + b);
+        } else {
+            asm.emit("ISETP.LT.AND P0, PT, " + a + ", " + b + ", PT");
+            asm.emit("SEL " + target + ", " + a + ", " + b + ", P0");
+        }
+    }
+
+    /**
+     * Taken once a step, at the band's end: the lane's point, the first of its columns (registers {@code columns}, left
+     * to right) whose value in the kept row is its best, in a domain {@code width} columns wide. Takes P0 and P1.
+     */
+    void resolvePoint(String[] columns, int width) {
+        int mark = asm.mark();
+        String column = asm.register();
+        asm.emit("MOV " + column + ", " + columns[columns.length - 1]);
+        for (int c = columns.length - 2; c >= 0; c--) {
+            asm.emit("ISETP.EQ.AND P1, PT, " + keptValues[c] + ", " + value + ", PT");
+            asm.emit("P1", "MOV " + column + ", " + columns[c] + "   // the first of my columns that holds my best");
+        }
+        asm.emit("ISETP.GE.AND P0, PT, " + row + ", RZ, PT");
+        asm.emit("P0", "IMAD " + at + ", " + row + ", " + SimtAssembler.immediate(width) + ", " + column + "   // my point, row-major");
+        asm.emit("P0", "MOV " + SimtAssembler.high(at) + ", RZ");
+        asm.release(mark);
     }
 
     /** Whether it tracks the point of its extreme: an extreme asked with its position. */
@@ -55,6 +149,9 @@ final class SimtReductions {
         if (at != null) {
             asm.emit("MOV32I " + at + ", -0x1   // the first point that holds it, row-major (-1: none yet)");
             asm.emit("MOV32I " + SimtAssembler.high(at) + ", -0x1");
+        }
+        if (row != null) {
+            asm.emit("MOV32I " + row + ", -0x1   // the row where my best first stood (-1: none yet)");
         }
     }
 
