@@ -9,6 +9,7 @@ KIND:
   maxrow         max3 and the row where the lane's best rose; the column is left unknown (the point is off by it)
   sel, br        once a step: the row and the step's values kept by selects, or under a branch
   sts            once a step: the row by a select, the values by a predicated 16-byte shared store per four columns
+  lopsteady      lop in the steady steps, the checked steps reducing nothing (timing only: what the checked steps' cost)
   vote           as lop, but the steady steps keep the row and values only when some lane's best rose (__any_sync)
   lop            once a step: a mask, -(int) min((unsigned) e - (unsigned) best, 1u), and and-or selects (the form the
                  generator emits since)
@@ -60,7 +61,9 @@ def step_block(indent, checked=False):
         out[0] = f'{indent}{{ ' + ' '.join(f'red_row ^= o_h_c{c};' for c in range(C))
         out.append(f'{indent}}}')
         return out
-    if kind == 'lop' or (kind == 'vote' and checked):
+    if kind == 'lopsteady' and checked:
+        return []
+    if kind in ('lop', 'lopsteady') or (kind == 'vote' and checked):
         out[0] = vimax3_start(indent)
         out.append(f'{indent}  const int mask = -(int) min((unsigned) nb - (unsigned) red_h_max, 1u)' + (' | (red_row >> 31)' if checked else '') + ';   // -1 where the step beats my best')
         out.append(f'{indent}  red_h_max = nb; red_row = (i & mask) | (red_row & ~mask);')

@@ -204,6 +204,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                         }
                     }
                 } else {
+                    #pragma unroll 8   // a step's reduction overlaps the next step: a band's first chunk is on the chain
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step

@@ -194,6 +194,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                     }
                 } else {
                     int row_a = __ldg(&f.a[min(max(base - lane, 0), 99)]);   // sequence 'a' at my row, loaded a step ahead from here on
+                    #pragma unroll 8   // a step's reduction overlaps the next step: a band's first chunk is on the chain
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step

@@ -220,6 +220,10 @@ final class CudaBands {
         out.close();
         out.reopen("else");
         rowAhead.beforeSteps(false);
+        int checkedUnroll = mapping.folding().checkedUnroll(graph);
+        if (checkedUnroll > 1) {
+            out.line("#pragma unroll " + checkedUnroll + "   // a step's reduction overlaps the next step: a band's first chunk is on the chain");
+        }
         out.open("for (int k = 0; k < 32; k++)");
         step.step(false);
         out.close();

@@ -68,7 +68,10 @@ final class SimtBandStep {
         this.lanes = mapping.laneColumns();
     }
 
-    /** Steps a pass of a steady chunk's loop, as CUDA's {@code #pragma unroll 8}; the checked loop has one a pass. */
+    /**
+     * Steps a pass of a steady chunk's loop, as CUDA's {@code #pragma unroll 8}; the checked loop has one a pass, or
+     * {@link dev.finegrain.compiler.backend.gpu.BandFolding#checkedUnroll}.
+     */
     static final int STEADY_UNROLL = 8;
 
     /** The chunk's 32 steps, as a loop whose labels start with {@code stem}. */
@@ -87,7 +90,8 @@ final class SimtBandStep {
         String loop = asm.label(stem + "_step");
         asm.emit("MOV " + k + ", RZ");
         asm.place(loop);
-        for (int unrolled = 0; unrolled < (steady ? STEADY_UNROLL : 1); unrolled++) {
+        int passes = steady ? STEADY_UNROLL : mapping.folding().checkedUnroll(graph);
+        for (int unrolled = 0; unrolled < passes; unrolled++) {
             int stepRegisters = asm.mark();
             step(k);
             asm.release(stepRegisters);   // a step's values die with it; the next step reuses their registers
