@@ -28,12 +28,10 @@ final class SimtReductions {
     private final String[] keptValues;
     private final String[] stepValues;
 
-    /** Takes the running registers now: the value's, and the point's pair where the extreme keeps its point. */
-    SimtReductions(SimtAssembler asm, ReductionSpec reduction, Type type) {
-        this(asm, reduction, type, 1);
-    }
-
-    /** The same, for lanes of {@code lanes} columns (the registers of a reduction taken once a step). */
+    /**
+     * Takes the running registers now: the value's, the point's pair where the extreme keeps its point, and for one
+     * taken once a step the row's and, per column of a lane of {@code lanes}, the kept and the step's value.
+     */
     SimtReductions(SimtAssembler asm, ReductionSpec reduction, Type type, int lanes) {
         if (type != Type.INT && type != Type.LONG) {
             throw new IllegalArgumentException("a reduction is of an INT or LONG field, not " + type);
@@ -80,11 +78,12 @@ final class SimtReductions {
     void stepEnd(String i, String seen) {
         int mark = asm.mark();
         String extreme = asm.register();
-        extreme(extreme, stepValues[0], stepValues.length > 1 ? stepValues[1] : stepValues[0]);
-        for (int c = 2; c < stepValues.length; c++) {
-            extreme(extreme, extreme, stepValues[c]);
+        String steps = stepValues[0];   // the step's values first, the running best last, as CUDA's chain
+        for (int c = 1; c < stepValues.length; c++) {
+            extreme(extreme, steps, stepValues[c]);
+            steps = extreme;
         }
-        extreme(extreme, value, extreme);
+        extreme(extreme, value, steps);
         asm.emit("ISETP.NE.AND P0, PT, " + extreme + ", " + value + ", PT   // this step beats my best");
         if (seen != null) {
             asm.emit("ISETP.LT.AND P1, PT, " + row + ", RZ, " + seen + "   // or gives my first point");

@@ -94,6 +94,22 @@ class FoldedBandsModelTest {
         }
     }
 
+    /**
+     * An extreme with its point taken once a step in lanes of several columns: fold-mix's max of w (values 0 to 4, so
+     * most steps tie the best and the first column holding it decides) in bands narrower than the domain's last
+     * (a lane whose columns lie right of it meets no point), and in full bands with steady chunks.
+     */
+    @Test
+    void extremesTakenOnceAStepKeepTheFirstPointInLanesOfSeveralColumns() {
+        Kernel mix = GpuGoldenCatalog.foldMix();
+        List<Schedule> lanes = List.of(new Schedule.LockDataflow().persistent().columnsPerLane(2),
+                new Schedule.LockDataflow().persistent().columnsPerLane(4));
+        assertAllVerified(HOPPER, mix, new int[] {70, 45}, lanes);
+        assertAllVerified(HOPPER, mix, new int[] {130, 100}, lanes);
+        assertAllVerified(HOPPER, mix, new int[] {130, 256}, lanes);
+        assertTrue(program(mix, new int[] {130, 256}).contains("this step beats my best"));
+    }
+
     @Test
     void tablesAndSequencesMatchTheOracle() {
         assertAllVerified(HOPPER, SW, new int[] {150, 90}, List.of(BANDS));
