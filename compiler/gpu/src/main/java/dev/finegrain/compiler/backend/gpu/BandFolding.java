@@ -54,9 +54,12 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
      * @param edgeRows     rows of edge values each band holds: every row, or a ring's ({@link EdgeRing})
      * @param edgeFields   the fields that cross a band edge
      * @param tokenWords   whether the edge values are read from memory after a token (not ready words, which hold them)
+     * @param keptSlack    elements after each field's kept values that take the stores of a last band's columns right
+     *                     of the domain, which compute untested ({@link RaggedBand}): a band's width where the last band
+     *                     is narrower, else 0
      */
     static BandFolding of(KernelGraph graph, int[] sizes, int bands, int edgeColumns, int edgeRows, List<IrField> edgeFields,
-                          boolean tokenWords, long start) {
+                          boolean tokenWords, int keptSlack, long start) {
         List<IrField> folded = foldedFields(graph);
         List<ReductionSpec> reductions = foldedReductions(graph);
         Map<String, Long> offsets = new LinkedHashMap<>();
@@ -67,7 +70,7 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
                 at = align(at + (long) bands * edgeColumns * edgeRows * GpuTarget.elementBytes(field.type()));
             }
             offsets.put(keptKey(field), at);
-            at = align(at + KeptBox.of(graph.kernel().keep(field.name()), sizes).points() * (long) GpuTarget.elementBytes(field.type()));
+            at = align(at + (KeptBox.of(graph.kernel().keep(field.name()), sizes).points() + (long) keptSlack) * GpuTarget.elementBytes(field.type()));
         }
         for (ReductionSpec reduction : reductions) {
             offsets.put(partialsKey(reduction), at);

@@ -212,6 +212,11 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return graph.fields().stream().filter(f -> f.isSequence() && f.spans()[d] && !f.spans()[1 - d]).toList();
     }
 
+    /** How the last band, where it is narrower than the others, runs its steady chunks ({@link RaggedBand}). */
+    public RaggedBand raggedBand() {
+        return RaggedBand.of(this);
+    }
+
     /** The box of the domain a folded field keeps. */
     public dev.finegrain.compiler.backend.KeptBox keptBox(IrField field) {
         return dev.finegrain.compiler.backend.KeptBox.of(graph.kernel().keep(field.name()), sizes);

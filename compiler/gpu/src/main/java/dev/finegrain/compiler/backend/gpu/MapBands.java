@@ -120,8 +120,9 @@ final class MapBands {
         BandEdge edge = !everyRow.crossed() || BandFolding.foldedFields(graph).isEmpty() ? everyRow
                 : BandEdge.of(edgeFields, columns, rowsBack, readyWords, groupRows,
                         EdgeRing.rows(rows, groupRows, everyRow.lookbackRows(), blocks * warpsPerBlock), rows, bands);
+        int width = WARP * laneColumns;
         BandFolding folding = BandFolding.of(graph, sizes, bands, columns, edge.heldRows(rows), edgeFields, !readyWords,
-                BandMapping.TOKEN_BASE_BYTES + edge.tokenBytes());
+                sizes[1] % width == 0 ? 0 : width, BandMapping.TOKEN_BASE_BYTES + edge.tokenBytes());
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, threads, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,

@@ -3,6 +3,7 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.RaggedBand;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
 import dev.finegrain.compiler.backend.gpu.LaneProfile;
@@ -184,7 +185,7 @@ final class CudaBandStep {
                         Map<IrExpr.Lookup, String> profileRows) {
         if (!steady && lanes == 1) {
             out.open("if (computes)");
-        } else if (!steady && partialBand()) {
+        } else if (!steady && testsEachColumn()) {
             out.open("if (" + cx.column(c) + " < " + mapping.columns() + ")");
         } else if (lanes > 1) {
             out.open("/* column " + c + " */");
@@ -236,6 +237,24 @@ final class CudaBandStep {
         return mapping.columns() % width != 0;
     }
 
+    /**
+     * Whether a checked step of a lane of several columns tests each column against the domain's right edge: the last
+     * band is narrower, and a column right of the edge is not harmless ({@link RaggedBand}). Where it is, the columns
+     * compute untested, as in a full band (per-column branches slowed every band's steps, steady ones too: on an H200,
+     * needleman-wunsch-seq 65536 x 65000 with eight columns a lane ran 12.41 ms with them, 8.19 without).
+     */
+    private boolean testsEachColumn() {
+        return partialBand() && !mapping.raggedBand().runsAsFull();
+    }
+
+    /**
+     * Whether my column's kept values and reductions are tested against the domain's right edge here: the last band's
+     * columns right of it compute untested (a steady step, or a checked one of a lane of several columns).
+     */
+    private boolean masksColumns(boolean steady) {
+        return mapping.raggedBand().runsAsFull() && (steady || lanes > 1);
+    }
+
     /** In a step that is not steady, a lane of several columns whose row is above the domain: each column's halo value. */
     private void aboveTheDomain() {
         List<IrField> withHistory = cx.stateFieldsWithHistory();
@@ -245,7 +264,7 @@ final class CudaBandStep {
         out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + ")");
         out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
         for (int c = 0; c < lanes; c++) {
-            String prefix = partialBand() ? "if (" + cx.column(c) + " < " + mapping.columns() + ") " : "";
+            String prefix = testsEachColumn() ? "if (" + cx.column(c) + " < " + mapping.columns() + ") " : "";
             for (IrField field : withHistory) {
                 out.line(prefix + cx.own(field, c) + " = " + aboveRow(field, c) + ";");
             }
@@ -272,20 +291,26 @@ final class CudaBandStep {
     private void storeFolded(IrField field, int c, boolean steady, String value, String onEdge, String edgeSlot) {
         BandFolding folding = mapping.folding();
         if (folding.hasEdgeArray(field)) {
-            out.line("if (" + onEdge + ") " + CudaBandContext.edgeArray(field) + "[" + cx.edgeIndex("band", edgeSlot, "i") + "] = " + value
+            // no band reads the last band's edge; where it runs as a full one, its edge columns may lie right of the domain
+            String publishes = mapping.raggedBand().runsAsFull() ? onEdge + " && band < " + (mapping.bands() - 1) : onEdge;
+            out.line("if (" + publishes + ") " + CudaBandContext.edgeArray(field) + "[" + cx.edgeIndex("band", edgeSlot, "i") + "] = " + value
                     + ";   // the edge, which the band to the right reads after the token");
         }
         String column = cx.column(c);
+        RaggedBand ragged = mapping.raggedBand();
+        boolean masked = masksColumns(steady);
         if (!steady || mapping.steadyStoresKept(field)) {
-            storeKept(field, mapping.keptBox(field), column, value);
+            storeKept(field, mapping.keptBox(field), column, value, masked && ragged.testsKeptColumns(mapping.keptBox(field)));
         }
         for (ReductionSpec reduction : folding.reductions()) {
             if (reduction.field().equals(field.name())) {
                 CudaReductions running = new CudaReductions(reduction, field.type(), CudaReductions.LANE);
+                // in the last band, a lane that straddles the domain's right edge holds this column outside it
+                String point = masked && ragged.testsReductionColumn(c) ? running.orIdentity(value, c) : value;
                 if (running.onceAStep()) {
-                    running.take(out, c, value);
+                    running.take(out, c, point);
                 } else {
-                    running.update(out, value, "(long long) i * " + mapping.columns() + " + " + column);
+                    running.update(out, point, "(long long) i * " + mapping.columns() + " + " + column);
                 }
             }
         }
@@ -298,14 +323,20 @@ final class CudaBandStep {
                 .filter(CudaReductions::onceAStep).toList();
     }
 
-    /** A folded field's value into its kept values, where the kept box holds the point. */
-    private void storeKept(IrField field, KeptBox kept, String column, String value) {
+    /**
+     * A folded field's value into its kept values, where the kept box holds the point; {@code testColumn}: the column may
+     * lie right of the domain (the last band's untested columns, {@link RaggedBand}).
+     */
+    private void storeKept(IrField field, KeptBox kept, String column, String value, boolean testColumn) {
         List<String> inBox = new ArrayList<>();
         if (kept.first()[0] > 0) {
             inBox.add("i >= " + kept.first()[0]);
         }
         if (kept.first()[1] > 0) {
             inBox.add(column + " >= " + kept.first()[1]);
+        }
+        if (testColumn) {
+            inBox.add(column + " < " + mapping.columns());
         }
         String index = "(long long) (i - " + kept.first()[0] + ") * " + kept.extents()[1] + " + (" + column + " - " + kept.first()[1] + ")";
         out.line((inBox.isEmpty() ? "" : "if (" + String.join(" && ", inBox) + ") ") + CudaBandContext.keptArray(field) + "[" + index + "] = "

@@ -142,6 +142,12 @@ final class CudaBands {
         List<CudaReductions> reductions = reductions(CudaReductions.LANE);
         reductions.forEach(reduction -> reduction.declare(out));
         reductions.stream().filter(CudaReductions::onceAStep).forEach(reduction -> reduction.declareStepState(out, mapping.laneColumns()));
+        for (int c = 0; c < mapping.laneColumns(); c++) {
+            if (mapping.raggedBand().testsReductionColumn(c)) {
+                int column = c;
+                reductions.forEach(reduction -> reduction.declareLimit(out, column, cx.column(column), mapping.columns()));
+            }
+        }
         if (edge.crossed() && !edge.readyWords() && !mapping.helpers()) {
             out.line("int seen = 0;   // tokens of the band to the left already waited for");
         }
@@ -211,7 +217,8 @@ final class CudaBands {
 
     /** A chunk's 32 steps: the steady form, or the checked one. */
     private void steps() {
-        // a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks
+        // a chunk whose every lane has a row of the domain in every step, in a band of full width (or the last band, where
+        // its columns right of the domain are harmless: RaggedBand), needs no checks
         out.open("if (" + String.join(" && ", steadyChunk()) + ")");
         rowAhead.beforeSteps(true);
         out.line("#pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles");
@@ -231,13 +238,17 @@ final class CudaBands {
     }
 
     /**
-     * When a chunk is steady: every lane has a row of the domain in every step, in a band of full width, and, for each
+     * When a chunk is steady: every lane has a row of the domain in every step, in a band of full width (or in the last
+     * band, where {@link dev.finegrain.compiler.backend.gpu.RaggedBand} lets it take the steady steps), and, for each
      * folded field whose kept box starts below row 0 (its last row, its final point), the chunk lies above the box, so
      * that its steps store no kept value of it; the last chunks, where such boxes lie, take the checked steps. A box that
      * spans every row (the last column) is stored behind its test in the steady steps too, so that its band keeps pace.
      */
     private List<String> steadyChunk() {
-        List<String> tests = new ArrayList<>(List.of("base >= 32", "base + 31 < " + mapping.rows(), "band < " + (mapping.columns() / width)));
+        List<String> tests = new ArrayList<>(List.of("base >= 32", "base + 31 < " + mapping.rows()));
+        if (!mapping.raggedBand().runsAsFull()) {
+            tests.add("band < " + (mapping.columns() / width));
+        }
         for (IrField field : mapping.folding().fields()) {
             if (!mapping.steadyStoresKept(field)) {
                 tests.add("base + 31 < " + mapping.keptBox(field).first()[0]);
@@ -270,6 +281,9 @@ final class CudaBands {
     private void writePartials(List<CudaReductions> reductions) {
         for (int r = 0; r < reductions.size(); r++) {
             ReductionSpec spec = mapping.folding().reductions().get(r);
+            if (mapping.raggedBand().dropsLanesOutside()) {
+                reductions.get(r).dropWhere(out, cx.column(0) + " >= " + mapping.columns());
+            }
             if (reductions.get(r).onceAStep()) {
                 List<String> columns = new ArrayList<>();
                 for (int c = 0; c < mapping.laneColumns(); c++) {

@@ -116,7 +116,7 @@ final class SimtBandColumns {
             }
         }
         for (int c = 0; c < lanes; c++) {
-            if (!steady && lanes > 1 && mapping.columns() % width != 0) {
+            if (!steady && lanes > 1 && mapping.columns() % width != 0 && !mapping.raggedBand().runsAsFull()) {
                 asm.emit("ISETP.GE.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
                 asm.emit("P0", "BRA " + joined + "   // this column and those right of it lie outside the domain");
             }
@@ -277,6 +277,10 @@ final class SimtBandColumns {
         }
         asm.emit("ISETP.GE.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(firstEdgeLane) + ", PT   // on the edge");
         if (!edge.readyWords()) {
+            if (mapping.raggedBand().runsAsFull()) {
+                // the last band's edge columns may lie right of the domain, and no band reads its edge
+                asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1) + ", P0");
+            }
             asm.emit("P0", store);
             return;
         }

@@ -3,6 +3,7 @@ package dev.finegrain.compiler.backend.gpu.model;
 import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.RaggedBand;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.dsl.ReductionSpec;
 
@@ -67,12 +68,20 @@ final class SimtBandFolding {
      * running reductions of the field.
      */
     void store(IrField field, int c, String i, String j, String value, String point, boolean steady) {
+        RaggedBand ragged = mapping.raggedBand();
         if (!steady || mapping.steadyStoresKept(field)) {
             KeptBox kept = mapping.keptBox(field);
             String in = "PT";
             if (kept.first()[0] > 0 || kept.first()[1] > 0) {
                 asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(kept.first()[0]) + ", PT");
                 asm.emit("ISETP.GE.AND P0, PT, " + j + ", " + SimtAssembler.immediate(kept.first()[1]) + ", P0");
+                in = "P0";
+            }
+            // CUDA's kept values of one row take a column right of the domain in slack after them; the model's kept points
+            // lie in the field's padded array, where such a column is another point, so the model tests every column
+            if (masksColumns(steady) && ragged.runsAsFull()) {
+                asm.emit("ISETP.LT.AND P0, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", " + in
+                        + "   // my column may lie right of the domain");
                 in = "P0";
             }
             String store = "STG" + SimtAssembler.width(field.type()) + " " + point + ", " + value + "   // kept ("
@@ -85,13 +94,29 @@ final class SimtBandFolding {
         }
         for (int r = 0; r < reductions.size(); r++) {
             if (folding.reductions().get(r).field().equals(field.name())) {
-                if (reductions.get(r).onceAStep()) {
-                    reductions.get(r).take(c, value);
+                SimtReductions reduction = reductions.get(r);
+                // in the last band, a lane that straddles the domain's right edge holds this column outside it
+                boolean masked = masksColumns(steady) && ragged.testsReductionColumn(c);
+                int mark = asm.mark();
+                String taken = masked ? reduction.orIdentity(value, j, mapping.columns()) : value;
+                if (reduction.onceAStep()) {
+                    reduction.take(c, taken);
                 } else {
-                    reductions.get(r).update(value, i, j, mapping.columns());
+                    reduction.update(taken, i, j, mapping.columns());
+                }
+                if (masked) {
+                    asm.release(mark);
                 }
             }
         }
+    }
+
+    /**
+     * Whether a column's kept values and reductions are tested against the domain's right edge here: the last band's
+     * columns right of it compute untested (a steady step, or a checked one of a lane of several columns), as CUDA's do.
+     */
+    private boolean masksColumns(boolean steady) {
+        return mapping.raggedBand().runsAsFull() && (steady || mapping.laneColumns() > 1);
     }
 
     /** Before a step's columns, in a step that is not steady: the reductions taken once a step have none yet. */
@@ -120,6 +145,11 @@ final class SimtBandFolding {
             return;
         }
         asm.section("a band's end: its reductions, from its lanes', written by lane 0");
+        if (mapping.raggedBand().dropsLanesOutside()) {
+            asm.emit("ISETP.GE.AND P0, PT, " + cx.columns[0] + ", " + SimtAssembler.immediate(mapping.columns())
+                    + ", PT   // my columns lie right of the domain: I add nothing");
+            reductions.forEach(reduction -> reduction.reset("P0"));
+        }
         for (SimtReductions reduction : reductions) {
             if (reduction.onceAStep()) {
                 reduction.resolvePoint(cx.columns, mapping.columns());

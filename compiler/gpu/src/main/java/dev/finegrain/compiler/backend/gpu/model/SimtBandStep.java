@@ -136,7 +136,8 @@ final class SimtBandStep {
         for (int first : edgeLanes) {
             String predicate = free.removeFirst();
             asm.emit("ISETP.GE.AND " + predicate + ", PT, " + cx.lane + ", " + SimtAssembler.immediate(first) + ", PT   // on the edge");
-            if (edge.readyWords()) {
+            if (edge.readyWords() || mapping.raggedBand().runsAsFull()) {
+                // no band reads the last band's edge (and where it runs as a full one, its edge columns may lie right of the domain)
                 asm.emit("ISETP.LT.AND " + predicate + ", PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.bands() - 1)
                         + ", " + predicate);
             }

@@ -89,10 +89,14 @@ final class SimtBands {
         rings.stageNextChunk();
         edgeCopy.copy();
         edgeCopy.waitForRoom();
-        asm.comment("a chunk whose every lane has a row of the domain in every step, in a band of full width, needs no checks");
+        asm.comment("a chunk whose every lane has a row of the domain in every step, in a band of full width"
+                + (mapping.raggedBand().runsAsFull() ? " (or the last band, where its columns right of the domain are harmless)" : "")
+                + ", needs no checks");
         asm.emit("ISETP.GE.AND P0, PT, " + cx.base + ", 0x20, PT");
         asm.emit("ISETP.LT.AND P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 31) + ", P0");
-        asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.columns() / mapping.bandWidth()) + ", P0");
+        if (!mapping.raggedBand().runsAsFull()) {
+            asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.columns() / mapping.bandWidth()) + ", P0");
+        }
         folding.steadyTests(cx.base);
         asm.emit("!P0", "BRA checked_steps");
         new SimtBandStep(cx, true, inputs, folding).emitLoop("steady");

@@ -134,23 +134,59 @@ final class SimtReductions {
         return SimtAssembler.width(type);
     }
 
-    /** Sets the running reduction to its start, before any point. */
-    void reset() {
-        long start = switch (reduction.reduction()) {
+    /**
+     * {@code point} (a register) where column {@code j} (a register) lies in a domain {@code columns} wide, else the
+     * reduction's identity, which changes no running value: a register the caller releases. Takes P0. CUDA spells it
+     * as one min, max or and with a limit made once a band ({@code CudaReductions.declareLimit}); the model tests the
+     * column each time (two instructions more a column and step) rather than hold a register per reduction and column
+     * for the band's run, which a kernel of several reductions and columns would not have.
+     */
+    String orIdentity(String point, String j, int columns) {
+        String taken = asm.register(type);
+        asm.emit("ISETP.LT.AND P0, PT, " + j + ", " + SimtAssembler.immediate(columns) + ", PT   // my column lies in the domain");
+        asm.emit("MOV" + w() + " " + taken + ", " + point);
+        asm.emit("!P0", "MOV32I " + taken + ", " + SimtAssembler.immediate(start()) + "   // else the identity");
+        if (type == Type.LONG) {
+            asm.emit("!P0", "MOV32I " + SimtAssembler.high(taken) + ", " + SimtAssembler.immediate(start() >>> 32));
+        }
+        return taken;
+    }
+
+    /** The running value before any point: the reduction's identity. */
+    private long start() {
+        return switch (reduction.reduction()) {
             case MAX -> type == Type.INT ? Integer.MIN_VALUE : Long.MIN_VALUE;
             case MIN -> type == Type.INT ? Integer.MAX_VALUE : Long.MAX_VALUE;
             case SUM -> 0;
         };
-        asm.emit("MOV32I " + value + ", " + SimtAssembler.immediate(start) + "   // " + reduction.name() + " of the points met so far");
+    }
+
+    /** Sets the running reduction to its start, before any point. */
+    void reset() {
+        reset("PT");
+    }
+
+    /** Sets the running reduction to its start where {@code predicate} holds. */
+    void reset(String predicate) {
+        long start = start();
+        emitWhere(predicate, "MOV32I " + value + ", " + SimtAssembler.immediate(start) + "   // " + reduction.name() + " of the points met so far");
         if (type == Type.LONG) {
-            asm.emit("MOV32I " + SimtAssembler.high(value) + ", " + SimtAssembler.immediate(start >>> 32));
+            emitWhere(predicate, "MOV32I " + SimtAssembler.high(value) + ", " + SimtAssembler.immediate(start >>> 32));
         }
         if (at != null) {
-            asm.emit("MOV32I " + at + ", -0x1   // the first point that holds it, row-major (-1: none yet)");
-            asm.emit("MOV32I " + SimtAssembler.high(at) + ", -0x1");
+            emitWhere(predicate, "MOV32I " + at + ", -0x1   // the first point that holds it, row-major (-1: none yet)");
+            emitWhere(predicate, "MOV32I " + SimtAssembler.high(at) + ", -0x1");
         }
         if (row != null) {
-            asm.emit("MOV32I " + row + ", -0x1   // the row where my best first stood (-1: none yet)");
+            emitWhere(predicate, "MOV32I " + row + ", -0x1   // the row where my best first stood (-1: none yet)");
+        }
+    }
+
+    private void emitWhere(String predicate, String instruction) {
+        if (predicate.equals("PT")) {
+            asm.emit(instruction);
+        } else {
+            asm.emit(predicate, instruction);
         }
     }
 

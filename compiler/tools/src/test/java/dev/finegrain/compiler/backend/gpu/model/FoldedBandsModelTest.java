@@ -6,6 +6,7 @@ import dev.finegrain.compiler.backend.RunSettings;
 import dev.finegrain.compiler.backend.Variant;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.GpuGoldenCatalog;
+import dev.finegrain.compiler.backend.gpu.RaggedBand;
 import dev.finegrain.compiler.backend.reference.SequentialOracle;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelExecutionException;
@@ -18,6 +19,7 @@ import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Reduction;
 import dev.finegrain.dsl.Schedule;
+import dev.finegrain.dsl.Type;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -32,6 +34,7 @@ import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Type.INT;
+import static dev.finegrain.dsl.Type.LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -86,6 +89,26 @@ class FoldedBandsModelTest {
             .reduce("h", Reduction.SUM)
             .build();
 
+    /** Fold-mix with every field folded (u kept as its last row, not whole). */
+    private static final Kernel MIX_FOLDED = kernel("fold-mix-folded")
+            .domain(dim("i", "rows"), dim("j", "cols"))
+            .state("t", LONG, boundary(index("i").times(3).minus(index("j")).castTo(Type.LONG)))
+            .state("u", INT, boundary(index("i").minus(index("j"))))
+            .state("w", INT, boundary(index("i").plus(index("j")).remainder(5)))
+            .actor("t", "t", a -> a.read("t", -1, 0).times(31).plus(a.read("t", 0, -1)).xor(a.read("t", -1, -1).shiftRight(3)))
+            .actor("u", "u", a -> max(a.read("u", -1, -1).plus(a.read("t", 0, 0).castTo(Type.INT).and(7)),
+                    a.read("u", 0, -1).minus(1), a.read("u", -1, 0).minus(2)))
+            .actor("w", "w", a -> a.read("w", -1, 0).plus(a.read("w", 0, -1)).remainder(5))
+            .keep("t", Keep.LAST_COLUMN)
+            .reduceWithPosition("t", Reduction.MIN)
+            .reduce("t", Reduction.SUM)
+            .keep("u", Keep.LAST_ROW)
+            .reduce("u", Reduction.MAX)
+            .keep("w", Keep.FINAL)
+            .reduceWithPosition("w", Reduction.MAX)
+            .reduce("w", Reduction.SUM)
+            .build();
+
     @Test
     void foldedKeepsAndReductionsMatchTheOracle() {
         for (Kernel kernel : List.of(GpuGoldenCatalog.foldMix(), GpuGoldenCatalog.foldLastRow())) {
@@ -108,6 +131,41 @@ class FoldedBandsModelTest {
         assertAllVerified(HOPPER, mix, new int[] {130, 100}, lanes);
         assertAllVerified(HOPPER, mix, new int[] {130, 256}, lanes);
         assertTrue(program(mix, new int[] {130, 256}).contains("this step beats my best"));
+    }
+
+    /**
+     * The last band, narrower than the others, runs as a full band (steady chunks, and no test a column in its checked
+     * ones) where its columns right of the domain are harmless ({@code RaggedBand}): lanes wholly right of the domain (100 columns: the last band's
+     * lanes 25 to 31 with four columns a lane), a lane straddling its edge (102 and 45 columns: one or two of four
+     * columns inside), with fold-mix's kept last column and final point, its sums, its minimum with its point taken a
+     * point at a time and its maximum with its point taken once a step (every field folded), and Smith-Waterman's best
+     * cell. A kernel that keeps a field whole (fold-mix itself) keeps the checked steps there: its columns right of the
+     * domain would store.
+     */
+    @Test
+    void aNarrowLastBandRunsAsAFullOneWhereItsColumnsOutsideAreHarmless() {
+        Kernel mix = MIX_FOLDED;
+        List<Schedule> widths = List.of(BANDS, new Schedule.LockDataflow().persistent().columnsPerLane(2),
+                new Schedule.LockDataflow().persistent().columnsPerLane(4));
+        for (int[] sizes : new int[][] {{130, 100}, {130, 102}, {130, 45}}) {
+            assertAllVerified(HOPPER, mix, sizes, widths);
+            assertAllVerified(HOPPER, SW, sizes, widths);
+        }
+        Schedule four = new Schedule.LockDataflow().persistent().columnsPerLane(4);
+        assertEquals(new RaggedBand(true, 2, ""), mapping(mix, new int[] {130, 102}, four).raggedBand());
+        assertEquals(new RaggedBand(true, 1, ""), mapping(SW, new int[] {130, 45}, four).raggedBand());
+        assertEquals(new RaggedBand(true, 0, ""), mapping(SW, new int[] {130, 100}, four).raggedBand());
+        assertEquals(RaggedBand.FULL, mapping(SW, new int[] {130, 128}, four).raggedBand());
+        BandMapping whole = mapping(GpuGoldenCatalog.foldMix(), new int[] {130, 100}, BANDS);
+        assertEquals(new RaggedBand(false, 0, "a field kept whole would be stored right of the domain"), whole.raggedBand());
+        assertTrue(whole.describe().contains("the last 4 columns wide, checked in every chunk, a test a column: a field kept whole"), whole.describe());
+        assertTrue(mapping(mix, new int[] {130, 102}, four).describe().contains("the last 102 columns wide, run as a full band"
+                + " (its columns right of the domain compute what nothing reads; a lane holds 2 of its columns inside)"));
+    }
+
+    private static BandMapping mapping(Kernel kernel, int[] sizes, Schedule schedule) {
+        KernelGraph graph = Pipeline.compile(kernel);
+        return (BandMapping) HOPPER.map(new Variant(graph, SchedulePlanner.plan(graph, schedule), Optional.of(LockMechanism.TINY_LOCK)), sizes);
     }
 
     @Test
