@@ -141,7 +141,19 @@ public final class GpuGoldenCatalog {
      * point whose values tie often (the first point that holds the maximum is the answer).
      */
     public static Kernel foldMix() {
-        return kernel("fold-mix")
+        return mix("fold-mix", Keep.ALL);
+    }
+
+    /**
+     * Fold-mix with every field folded (its int field with a maximum kept as its last row, not whole): a narrower last
+     * band runs as a full one, its columns right of the domain untested ({@code RaggedBand}).
+     */
+    public static Kernel foldAll() {
+        return mix("fold-all", Keep.LAST_ROW);
+    }
+
+    private static Kernel mix(String name, Keep keepU) {
+        return kernel(name)
                 .domain(dim("i", "rows"), dim("j", "cols"))
                 .state("t", LONG, boundary(index("i").times(3).minus(index("j")).castTo(Type.LONG)))
                 .state("u", INT, boundary(index("i").minus(index("j"))))
@@ -153,6 +165,7 @@ public final class GpuGoldenCatalog {
                 .keep("t", Keep.LAST_COLUMN)
                 .reduceWithPosition("t", Reduction.MIN)
                 .reduce("t", Reduction.SUM)
+                .keep("u", keepU)
                 .reduce("u", Reduction.MAX)
                 .keep("w", Keep.FINAL)
                 .reduceWithPosition("w", Reduction.MAX)
@@ -216,6 +229,7 @@ public final class GpuGoldenCatalog {
             entry(cube3d()),
             entry(northEast()),
             entry(foldMix()),
+            entry(foldAll()),
             entry(foldLastRow())));
 
     private static LibraryKernel entry(Kernel kernel) {

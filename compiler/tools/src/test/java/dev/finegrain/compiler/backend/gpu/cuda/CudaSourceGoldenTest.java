@@ -107,6 +107,8 @@ class CudaSourceGoldenTest {
                         "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "100x300")),
                 Arguments.of("sw-seq-persistent-tiny-lock-columns-4-straddling", List.of("sw-seq", "--schedule",
                         "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "100x90")),
+                Arguments.of("fold-all-persistent-tiny-lock-columns-4-straddling", List.of("fold-all", "--schedule",
+                        "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "130x102")),
                 Arguments.of("nw-seq-persistent-tiny-lock-ring", List.of("nw-seq", "--schedule", "lock-dataflow:persistent",
                         "--mechanism", "tiny-lock", "--sizes", "2000x70")),
                 Arguments.of("fold-mix-persistent-atomic-spin-lock-ring", List.of("fold-mix", "--schedule",

@@ -19,7 +19,6 @@ import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Reduction;
 import dev.finegrain.dsl.Schedule;
-import dev.finegrain.dsl.Type;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -34,7 +33,6 @@ import static dev.finegrain.dsl.Finegrain.index;
 import static dev.finegrain.dsl.Finegrain.kernel;
 import static dev.finegrain.dsl.Finegrain.max;
 import static dev.finegrain.dsl.Type.INT;
-import static dev.finegrain.dsl.Type.LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,26 +87,6 @@ class FoldedBandsModelTest {
             .reduce("h", Reduction.SUM)
             .build();
 
-    /** Fold-mix with every field folded (u kept as its last row, not whole). */
-    private static final Kernel MIX_FOLDED = kernel("fold-mix-folded")
-            .domain(dim("i", "rows"), dim("j", "cols"))
-            .state("t", LONG, boundary(index("i").times(3).minus(index("j")).castTo(Type.LONG)))
-            .state("u", INT, boundary(index("i").minus(index("j"))))
-            .state("w", INT, boundary(index("i").plus(index("j")).remainder(5)))
-            .actor("t", "t", a -> a.read("t", -1, 0).times(31).plus(a.read("t", 0, -1)).xor(a.read("t", -1, -1).shiftRight(3)))
-            .actor("u", "u", a -> max(a.read("u", -1, -1).plus(a.read("t", 0, 0).castTo(Type.INT).and(7)),
-                    a.read("u", 0, -1).minus(1), a.read("u", -1, 0).minus(2)))
-            .actor("w", "w", a -> a.read("w", -1, 0).plus(a.read("w", 0, -1)).remainder(5))
-            .keep("t", Keep.LAST_COLUMN)
-            .reduceWithPosition("t", Reduction.MIN)
-            .reduce("t", Reduction.SUM)
-            .keep("u", Keep.LAST_ROW)
-            .reduce("u", Reduction.MAX)
-            .keep("w", Keep.FINAL)
-            .reduceWithPosition("w", Reduction.MAX)
-            .reduce("w", Reduction.SUM)
-            .build();
-
     @Test
     void foldedKeepsAndReductionsMatchTheOracle() {
         for (Kernel kernel : List.of(GpuGoldenCatalog.foldMix(), GpuGoldenCatalog.foldLastRow())) {
@@ -144,7 +122,7 @@ class FoldedBandsModelTest {
      */
     @Test
     void aNarrowLastBandRunsAsAFullOneWhereItsColumnsOutsideAreHarmless() {
-        Kernel mix = MIX_FOLDED;
+        Kernel mix = GpuGoldenCatalog.foldAll();
         List<Schedule> widths = List.of(BANDS, new Schedule.LockDataflow().persistent().columnsPerLane(2),
                 new Schedule.LockDataflow().persistent().columnsPerLane(4));
         for (int[] sizes : new int[][] {{130, 100}, {130, 102}, {130, 45}}) {
