@@ -3,7 +3,8 @@
 `finegrain show needleman-wunsch-seq --cuda` (a folded kernel over sequences): clock64() cycles per chunk of 32 steps in
 three phases (the edge window with its wait for the band to the left, the wait for room in the ring, the steps), and
 each band's start, first window and end on the global timer (ns), which give how long after its left neighbour a
-band starts and how long it then runs. seq-driver.cu built with -DPROF prints them."""
+band starts and how long it then runs, and each band's own cycles per chunk by phase (printed for bands 0, 1, 2, the middle one
+and the last four). seq-driver.cu built with -DPROF prints them."""
 import re
 import sys
 
@@ -30,7 +31,7 @@ def instrument(src, dst):
     inserts_before = {
         block_end(lines, i_base): 't_steps += clock64() - c2; chunks++;'
                                   ' if (lane == 0 && band < 8 && base < 16 * 32) fg_chunk[(band * 16 + base / 32) * 2 + 1] = fg_gtime();',
-        block_end(lines, i_band): 'if (lane == 0) { fg_band[band * 3] = g_start; fg_band[band * 3 + 1] = g_first; fg_band[band * 3 + 2] = fg_gtime();'
+        block_end(lines, i_band): 'if (lane == 0) { fg_band[band * 3] = g_start; fg_band[band * 3 + 1] = g_first; fg_band[band * 3 + 2] = fg_gtime(); fg_phase[band * 4] = t_win; fg_phase[band * 4 + 1] = t_room; fg_phase[band * 4 + 2] = t_steps; fg_phase[band * 4 + 3] = chunks;'
                                   ' atomicAdd(&fg_prof[0], (unsigned long long) t_win); atomicAdd(&fg_prof[1], (unsigned long long) t_room);'
                                   ' atomicAdd(&fg_prof[2], (unsigned long long) t_steps); atomicAdd(&fg_prof[3], (unsigned long long) chunks); }',
     }
@@ -43,7 +44,7 @@ def instrument(src, dst):
             out.append(inserts_after[i])
     header = ('#include "finegrain.cuh"\n#include <cstdio>\n#include <vector>\n#include <algorithm>\n'
               '__device__ unsigned long long fg_prof[4];\n__device__ unsigned long long fg_chunk[8 * 16 * 2];\n'
-              f'__device__ unsigned long long fg_band[{bands} * 3];\n'
+              f'__device__ unsigned long long fg_band[{bands} * 3];\n__device__ long long fg_phase[{bands} * 4];\n'
               '__device__ __forceinline__ unsigned long long fg_gtime() { unsigned long long t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }\n'
               'extern "C" void fg_prof_reset() { unsigned long long z[4] = {0, 0, 0, 0}; cudaMemcpyToSymbol(fg_prof, z, sizeof z); }\n'
               'extern "C" void fg_prof_print() {\n'
@@ -56,6 +57,9 @@ def instrument(src, dst):
               '        n, (g[1] - t0) / 1e3, n - 1, (g[(n - 1) * 3 + 1] - t0) / 1e3, (double) (g[(n - 1) * 3 + 1] - g[1]) / 1e3 / (n > 1 ? n - 1 : 1), run / n / 1e3, (g[(n - 1) * 3 + 2] - t0) / 1e3);\n'
               '    printf("  first window at band:"); for (int b = 0; b < n; b += std::max(1, n / 8)) printf(" %d:%.1f", b, (g[b * 3 + 1] - t0) / 1e3); printf(" us\\n");\n'
               '    printf("  end at band:"); for (int b = 0; b < n; b += std::max(1, n / 8)) printf(" %d:%.1f", b, (g[b * 3 + 2] - t0) / 1e3); printf(" us\\n");\n'
+              '    std::vector<long long> ph(n * 4); cudaMemcpyFromSymbol(ph.data(), fg_phase, n * 4 * 8);\n'
+              '    int picks[] = {0, 1, 2, n / 2, n - 4, n - 3, n - 2, n - 1};\n'
+              '    for (int b : picks) printf("  band %d: first window %.1f us, end %.1f us, cycles per chunk: window %.0f room %.0f steps %.0f\\n", b, (g[b * 3 + 1] - t0) / 1e3, (g[b * 3 + 2] - t0) / 1e3, (double) ph[b * 4] / ph[b * 4 + 3], (double) ph[b * 4 + 1] / ph[b * 4 + 3], (double) ph[b * 4 + 2] / ph[b * 4 + 3]);\n'
               '    std::vector<unsigned long long> ch(256); cudaMemcpyFromSymbol(ch.data(), fg_chunk, 256 * 8);\n'
               '    printf("  window done / steps done (us from band 0\'s first window), bands 0-7, chunks 0-15:\\n");\n'
               '    for (int b = 0; b < std::min(n, 8); b++) { printf("   band %d:", b); for (int c = 0; c < 16; c++) printf(" %.1f/%.1f", (ch[(b * 16 + c) * 2] - (double) ch[0]) / 1e3, (ch[(b * 16 + c) * 2 + 1] - (double) ch[0]) / 1e3); printf("\\n"); }\n'
