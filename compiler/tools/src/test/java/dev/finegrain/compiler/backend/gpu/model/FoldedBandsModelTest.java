@@ -117,8 +117,8 @@ class FoldedBandsModelTest {
      * lanes 25 to 31 with four columns a lane), a lane straddling its edge (102 and 45 columns: one or two of four
      * columns inside), with fold-mix's kept last column and final point, its sums, its minimum with its point taken a
      * point at a time and its maximum with its point taken once a step (every field folded), and Smith-Waterman's best
-     * cell. A kernel that keeps a field whole (fold-mix itself) keeps the checked steps there: its columns right of the
-     * domain would store.
+     * cell. A kernel that keeps a field whole (fold-mix itself), reads an input over the domain or divides by what it
+     * computes keeps the checked steps there, each with its reason; one that divides by a constant does not.
      */
     @Test
     void aNarrowLastBandRunsAsAFullOneWhereItsColumnsOutsideAreHarmless() {
@@ -137,6 +137,29 @@ class FoldedBandsModelTest {
         BandMapping whole = mapping(GpuGoldenCatalog.foldMix(), new int[] {130, 100}, BANDS);
         assertEquals(new RaggedBand(false, 0, "a field kept whole would be stored right of the domain"), whole.raggedBand());
         assertTrue(whole.describe().contains("the last 4 columns wide, checked in every chunk, a test a column: a field kept whole"), whole.describe());
+        Kernel overInput = kernel("over-input")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .input("r", INT)
+                .state("h", INT, boundary(constant(0)))
+                .actor("cell", "h", c -> max(c.read("h", -1, -1).plus(c.read("r", 0, 0)), c.read("h", -1, 0).minus(1), c.read("h", 0, -1).minus(1)))
+                .keep("h", Keep.FINAL)
+                .build();
+        assertEquals("input 'r' would be read right of the domain", mapping(overInput, new int[] {130, 100}, BANDS).raggedBand().checkedBecause());
+        Kernel dividing = kernel("dividing")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("h", INT, boundary(constant(1)))
+                .actor("cell", "h", c -> c.read("h", -1, 0).plus(c.read("h", 0, -1)).dividedBy(c.read("h", -1, -1).plus(3)))
+                .keep("h", Keep.FINAL)
+                .build();
+        assertEquals("actor 'cell' could fault on a value computed right of the domain",
+                mapping(dividing, new int[] {130, 100}, BANDS).raggedBand().checkedBecause());
+        Kernel halving = kernel("halving")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("h", INT, boundary(constant(1)))
+                .actor("cell", "h", c -> c.read("h", -1, 0).plus(c.read("h", 0, -1)).dividedBy(2))
+                .keep("h", Keep.FINAL)
+                .build();
+        assertTrue(mapping(halving, new int[] {130, 100}, BANDS).raggedBand().runsAsFull(), "a division by a constant cannot fault");
         assertTrue(mapping(mix, new int[] {130, 102}, four).describe().contains("the last 102 columns wide, run as a full band"
                 + " (its columns right of the domain compute what nothing reads; a lane holds 2 of its columns inside)"));
     }
