@@ -45,8 +45,8 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
         long long* const edge_t = (long long*) (scratch + 1456);   // [band][edge column][row]
         long long* const kept_t = (long long*) (scratch + 3856);   // the values the run keeps, row-major
         // 'w' is folded: no array over the domain (its buffer holds the halo frame)
-        int* const edge_w = (int*) (scratch + 4912);   // [band][edge column][row]
-        int* const kept_w = (int*) (scratch + 6112);   // the values the run keeps, row-major
+        int* const edge_w = (int*) (scratch + 4656);   // [band][edge column][row]
+        int* const kept_w = (int*) (scratch + 5856);   // the values the run keeps, row-major
         const int lane = threadIdx.x % 32;
         const int warp = threadIdx.x / 32;
         extern __shared__ __align__(16) unsigned char fg_smem[];
@@ -289,8 +289,8 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                 if (other_at >= 0 && (red_t_min_at < 0 || other < red_t_min || (other == red_t_min && other_at < red_t_min_at))) { red_t_min = other; red_t_min_at = other_at; }
             }
             if (lane == 0) {
-                ((long long*) (scratch + 6256))[2 * band] = red_t_min;
-                ((long long*) (scratch + 6256))[2 * band + 1] = red_t_min_at;
+                ((long long*) (scratch + 5872))[2 * band] = red_t_min;
+                ((long long*) (scratch + 5872))[2 * band + 1] = red_t_min_at;
             }
             // the band's sum(t), from its lanes'
             for (int d = 16; d > 0; d /= 2) {
@@ -298,8 +298,8 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                 red_t_sum = (long long) ((unsigned long long) red_t_sum + (unsigned long long) other);
             }
             if (lane == 0) {
-                ((long long*) (scratch + 6320))[2 * band] = red_t_sum;
-                ((long long*) (scratch + 6320))[2 * band + 1] = -1;
+                ((long long*) (scratch + 5936))[2 * band] = red_t_sum;
+                ((long long*) (scratch + 5936))[2 * band + 1] = -1;
             }
             if (red_w_max_row >= 0) red_w_max_at = (long long) red_w_max_row * 70 + (j);   // my point: the first of my columns that holds my best, in its row
             // the band's max(w), from its lanes'
@@ -309,8 +309,8 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                 if (other_at >= 0 && (red_w_max_at < 0 || other > red_w_max || (other == red_w_max && other_at < red_w_max_at))) { red_w_max = other; red_w_max_at = other_at; }
             }
             if (lane == 0) {
-                ((long long*) (scratch + 6384))[2 * band] = red_w_max;
-                ((long long*) (scratch + 6384))[2 * band + 1] = red_w_max_at;
+                ((long long*) (scratch + 6000))[2 * band] = red_w_max;
+                ((long long*) (scratch + 6000))[2 * band + 1] = red_w_max_at;
             }
             // the band's sum(w), from its lanes'
             for (int d = 16; d > 0; d /= 2) {
@@ -318,8 +318,8 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                 red_w_sum = (int) ((unsigned) red_w_sum + (unsigned) other);
             }
             if (lane == 0) {
-                ((long long*) (scratch + 6448))[2 * band] = red_w_sum;
-                ((long long*) (scratch + 6448))[2 * band + 1] = -1;
+                ((long long*) (scratch + 6064))[2 * band] = red_w_sum;
+                ((long long*) (scratch + 6064))[2 * band + 1] = -1;
             }
         }
     }
@@ -327,7 +327,7 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
     __global__ void __launch_bounds__(32) combine_reductions(char* const scratch) {
         const int lane = threadIdx.x;
         /* min(t) */ {
-            const long long* const partials = (const long long*) (scratch + 6256);
+            const long long* const partials = (const long long*) (scratch + 5872);
             long long all_t_min = LLONG_MAX;   // min(t) of the points met so far
             long long all_t_min_at = -1;   // the first point that holds it, row-major (-1: none yet)
             // each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter
@@ -342,12 +342,12 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                 if (other_at >= 0 && (all_t_min_at < 0 || other < all_t_min || (other == all_t_min && other_at < all_t_min_at))) { all_t_min = other; all_t_min_at = other_at; }
             }
             if (lane == 0) {
-                ((long long*) (scratch + 6304))[0] = all_t_min;
-                ((long long*) (scratch + 6304))[1] = all_t_min_at;
+                ((long long*) (scratch + 5920))[0] = all_t_min;
+                ((long long*) (scratch + 5920))[1] = all_t_min_at;
             }
         }
         /* sum(t) */ {
-            const long long* const partials = (const long long*) (scratch + 6320);
+            const long long* const partials = (const long long*) (scratch + 5936);
             long long all_t_sum = 0;   // sum(t) of the points met so far
             // each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter
             for (int b = lane; b < 3; b += 32) {
@@ -359,12 +359,12 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                 all_t_sum = (long long) ((unsigned long long) all_t_sum + (unsigned long long) other);
             }
             if (lane == 0) {
-                ((long long*) (scratch + 6368))[0] = all_t_sum;
-                ((long long*) (scratch + 6368))[1] = -1;
+                ((long long*) (scratch + 5984))[0] = all_t_sum;
+                ((long long*) (scratch + 5984))[1] = -1;
             }
         }
         /* max(w) */ {
-            const long long* const partials = (const long long*) (scratch + 6384);
+            const long long* const partials = (const long long*) (scratch + 6000);
             int all_w_max = INT_MIN;   // max(w) of the points met so far
             long long all_w_max_at = -1;   // the first point that holds it, row-major (-1: none yet)
             // each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter
@@ -379,12 +379,12 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                 if (other_at >= 0 && (all_w_max_at < 0 || other > all_w_max || (other == all_w_max && other_at < all_w_max_at))) { all_w_max = other; all_w_max_at = other_at; }
             }
             if (lane == 0) {
-                ((long long*) (scratch + 6432))[0] = all_w_max;
-                ((long long*) (scratch + 6432))[1] = all_w_max_at;
+                ((long long*) (scratch + 6048))[0] = all_w_max;
+                ((long long*) (scratch + 6048))[1] = all_w_max_at;
             }
         }
         /* sum(w) */ {
-            const long long* const partials = (const long long*) (scratch + 6448);
+            const long long* const partials = (const long long*) (scratch + 6064);
             int all_w_sum = 0;   // sum(w) of the points met so far
             // each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter
             for (int b = lane; b < 3; b += 32) {
@@ -396,8 +396,8 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                 all_w_sum = (int) ((unsigned) all_w_sum + (unsigned) other);
             }
             if (lane == 0) {
-                ((long long*) (scratch + 6496))[0] = all_w_sum;
-                ((long long*) (scratch + 6496))[1] = -1;
+                ((long long*) (scratch + 6112))[0] = all_w_sum;
+                ((long long*) (scratch + 6112))[1] = -1;
             }
         }
     }
@@ -406,18 +406,18 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
 extern "C" const FgInfo* fg_info_fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared__100x70() {
     static const FgOutput outputs[] = {
         {"t.kept", 8, 0, 100, 3856},
-        {"w.kept", 4, 0, 1, 6112},
-        {"t.min", 8, 0, 2, 6304},
-        {"t.sum", 8, 0, 2, 6368},
-        {"w.max", 8, 0, 2, 6432},
-        {"w.sum", 8, 0, 2, 6496},
+        {"w.kept", 4, 0, 1, 5856},
+        {"t.min", 8, 0, 2, 5920},
+        {"t.sum", 8, 0, 2, 5984},
+        {"w.max", 8, 0, 2, 6048},
+        {"w.sum", 8, 0, 2, 6112},
     };
     static const FgField fields[] = {
         {"t", 8, 1, 2, {101, 71, 1}, {1, 1, 0}, {100, 70, 1}, 171, 1},
         {"u", 4, 1, 2, {101, 71, 1}, {1, 1, 0}, {100, 70, 1}},
         {"w", 4, 1, 2, {101, 71, 1}, {1, 1, 0}, {100, 70, 1}, 171, 1},
     };
-    static const FgInfo info = {"kernel 'fold-mix', lock-dataflow:persistent with acquire-release, per-thread locks, shared channels, size 100x70", "lock-dataflow:persistent with acquire-release: 3 bands of 32 columns, a warp each, lanes one row apart; a token per row on each band edge; 1 launch of 3 resident blocks of 32 threads, then 1 launch of 1 block combining the bands' reductions", 3, fields, 0, 6512, 2, 32, 6, outputs};
+    static const FgInfo info = {"kernel 'fold-mix', lock-dataflow:persistent with acquire-release, per-thread locks, shared channels, size 100x70", "lock-dataflow:persistent with acquire-release: 3 bands of 32 columns, a warp each, lanes one row apart; a token per row on each band edge; 1 launch of 3 resident blocks of 32 threads, then 1 launch of 1 block combining the bands' reductions", 3, fields, 0, 6128, 2, 32, 6, outputs};
     return &info;
 }
 

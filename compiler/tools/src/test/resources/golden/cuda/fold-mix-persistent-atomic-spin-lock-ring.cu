@@ -46,8 +46,8 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
         long long* const edge_t = (long long*) (scratch + 12560);   // [band][edge column][row mod 1024]
         long long* const kept_t = (long long*) (scratch + 37136);   // the values the run keeps, row-major
         // 'w' is folded: no array over the domain (its buffer holds the halo frame)
-        int* const edge_w = (int*) (scratch + 53392);   // [band][edge column][row mod 1024]
-        int* const kept_w = (int*) (scratch + 65680);   // the values the run keeps, row-major
+        int* const edge_w = (int*) (scratch + 53136);   // [band][edge column][row mod 1024]
+        int* const kept_w = (int*) (scratch + 65424);   // the values the run keeps, row-major
         const int lane = threadIdx.x % 32;
         const int warp = threadIdx.x / 32;
         extern __shared__ __align__(16) unsigned char fg_smem[];
@@ -301,8 +301,8 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 if (other_at >= 0 && (red_t_min_at < 0 || other < red_t_min || (other == red_t_min && other_at < red_t_min_at))) { red_t_min = other; red_t_min_at = other_at; }
             }
             if (lane == 0) {
-                ((long long*) (scratch + 65824))[2 * band] = red_t_min;
-                ((long long*) (scratch + 65824))[2 * band + 1] = red_t_min_at;
+                ((long long*) (scratch + 65440))[2 * band] = red_t_min;
+                ((long long*) (scratch + 65440))[2 * band + 1] = red_t_min_at;
             }
             // the band's sum(t), from its lanes'
             for (int d = 16; d > 0; d /= 2) {
@@ -310,8 +310,8 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 red_t_sum = (long long) ((unsigned long long) red_t_sum + (unsigned long long) other);
             }
             if (lane == 0) {
-                ((long long*) (scratch + 65888))[2 * band] = red_t_sum;
-                ((long long*) (scratch + 65888))[2 * band + 1] = -1;
+                ((long long*) (scratch + 65504))[2 * band] = red_t_sum;
+                ((long long*) (scratch + 65504))[2 * band + 1] = -1;
             }
             if (red_w_max_row >= 0) red_w_max_at = (long long) red_w_max_row * 70 + (j);   // my point: the first of my columns that holds my best, in its row
             // the band's max(w), from its lanes'
@@ -321,8 +321,8 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 if (other_at >= 0 && (red_w_max_at < 0 || other > red_w_max || (other == red_w_max && other_at < red_w_max_at))) { red_w_max = other; red_w_max_at = other_at; }
             }
             if (lane == 0) {
-                ((long long*) (scratch + 65952))[2 * band] = red_w_max;
-                ((long long*) (scratch + 65952))[2 * band + 1] = red_w_max_at;
+                ((long long*) (scratch + 65568))[2 * band] = red_w_max;
+                ((long long*) (scratch + 65568))[2 * band + 1] = red_w_max_at;
             }
             // the band's sum(w), from its lanes'
             for (int d = 16; d > 0; d /= 2) {
@@ -330,8 +330,8 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 red_w_sum = (int) ((unsigned) red_w_sum + (unsigned) other);
             }
             if (lane == 0) {
-                ((long long*) (scratch + 66016))[2 * band] = red_w_sum;
-                ((long long*) (scratch + 66016))[2 * band + 1] = -1;
+                ((long long*) (scratch + 65632))[2 * band] = red_w_sum;
+                ((long long*) (scratch + 65632))[2 * band + 1] = -1;
             }
         }
     }
@@ -339,7 +339,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
     __global__ void __launch_bounds__(32) combine_reductions(char* const scratch) {
         const int lane = threadIdx.x;
         /* min(t) */ {
-            const long long* const partials = (const long long*) (scratch + 65824);
+            const long long* const partials = (const long long*) (scratch + 65440);
             long long all_t_min = LLONG_MAX;   // min(t) of the points met so far
             long long all_t_min_at = -1;   // the first point that holds it, row-major (-1: none yet)
             // each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter
@@ -354,12 +354,12 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 if (other_at >= 0 && (all_t_min_at < 0 || other < all_t_min || (other == all_t_min && other_at < all_t_min_at))) { all_t_min = other; all_t_min_at = other_at; }
             }
             if (lane == 0) {
-                ((long long*) (scratch + 65872))[0] = all_t_min;
-                ((long long*) (scratch + 65872))[1] = all_t_min_at;
+                ((long long*) (scratch + 65488))[0] = all_t_min;
+                ((long long*) (scratch + 65488))[1] = all_t_min_at;
             }
         }
         /* sum(t) */ {
-            const long long* const partials = (const long long*) (scratch + 65888);
+            const long long* const partials = (const long long*) (scratch + 65504);
             long long all_t_sum = 0;   // sum(t) of the points met so far
             // each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter
             for (int b = lane; b < 3; b += 32) {
@@ -371,12 +371,12 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 all_t_sum = (long long) ((unsigned long long) all_t_sum + (unsigned long long) other);
             }
             if (lane == 0) {
-                ((long long*) (scratch + 65936))[0] = all_t_sum;
-                ((long long*) (scratch + 65936))[1] = -1;
+                ((long long*) (scratch + 65552))[0] = all_t_sum;
+                ((long long*) (scratch + 65552))[1] = -1;
             }
         }
         /* max(w) */ {
-            const long long* const partials = (const long long*) (scratch + 65952);
+            const long long* const partials = (const long long*) (scratch + 65568);
             int all_w_max = INT_MIN;   // max(w) of the points met so far
             long long all_w_max_at = -1;   // the first point that holds it, row-major (-1: none yet)
             // each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter
@@ -391,12 +391,12 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 if (other_at >= 0 && (all_w_max_at < 0 || other > all_w_max || (other == all_w_max && other_at < all_w_max_at))) { all_w_max = other; all_w_max_at = other_at; }
             }
             if (lane == 0) {
-                ((long long*) (scratch + 66000))[0] = all_w_max;
-                ((long long*) (scratch + 66000))[1] = all_w_max_at;
+                ((long long*) (scratch + 65616))[0] = all_w_max;
+                ((long long*) (scratch + 65616))[1] = all_w_max_at;
             }
         }
         /* sum(w) */ {
-            const long long* const partials = (const long long*) (scratch + 66016);
+            const long long* const partials = (const long long*) (scratch + 65632);
             int all_w_sum = 0;   // sum(w) of the points met so far
             // each lane takes every 32nd band's partial; a tie keeps the earlier point, so the order does not matter
             for (int b = lane; b < 3; b += 32) {
@@ -408,8 +408,8 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                 all_w_sum = (int) ((unsigned) all_w_sum + (unsigned) other);
             }
             if (lane == 0) {
-                ((long long*) (scratch + 66064))[0] = all_w_sum;
-                ((long long*) (scratch + 66064))[1] = -1;
+                ((long long*) (scratch + 65680))[0] = all_w_sum;
+                ((long long*) (scratch + 65680))[1] = -1;
             }
         }
     }
@@ -418,18 +418,18 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
 extern "C" const FgInfo* fg_info_fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_shared__2000x70() {
     static const FgOutput outputs[] = {
         {"t.kept", 8, 0, 2000, 37136},
-        {"w.kept", 4, 0, 1, 65680},
-        {"t.min", 8, 0, 2, 65872},
-        {"t.sum", 8, 0, 2, 65936},
-        {"w.max", 8, 0, 2, 66000},
-        {"w.sum", 8, 0, 2, 66064},
+        {"w.kept", 4, 0, 1, 65424},
+        {"t.min", 8, 0, 2, 65488},
+        {"t.sum", 8, 0, 2, 65552},
+        {"w.max", 8, 0, 2, 65616},
+        {"w.sum", 8, 0, 2, 65680},
     };
     static const FgField fields[] = {
         {"t", 8, 1, 2, {2001, 71, 1}, {1, 1, 0}, {2000, 70, 1}, 2071, 1},
         {"u", 4, 1, 2, {2001, 71, 1}, {1, 1, 0}, {2000, 70, 1}},
         {"w", 4, 1, 2, {2001, 71, 1}, {1, 1, 0}, {2000, 70, 1}, 2071, 1},
     };
-    static const FgInfo info = {"kernel 'fold-mix', lock-dataflow:persistent with atomic-spin-lock, per-thread locks, shared channels, size 2000x70", "lock-dataflow:persistent with atomic-spin-lock: 3 bands of 32 columns, a warp each, lanes one row apart; a token per row on each band edge; 1 launch of 3 resident blocks of 32 threads, then 1 launch of 1 block combining the bands' reductions", 3, fields, 0, 66080, 2, 32, 6, outputs};
+    static const FgInfo info = {"kernel 'fold-mix', lock-dataflow:persistent with atomic-spin-lock, per-thread locks, shared channels, size 2000x70", "lock-dataflow:persistent with atomic-spin-lock: 3 bands of 32 columns, a warp each, lanes one row apart; a token per row on each band edge; 1 launch of 3 resident blocks of 32 threads, then 1 launch of 1 block combining the bands' reductions", 3, fields, 0, 65696, 2, 32, 6, outputs};
     return &info;
 }
 

@@ -56,7 +56,7 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
      * @param tokenWords   whether the edge values are read from memory after a token (not ready words, which hold them)
      * @param keptSlack    elements after each field's kept values that take the stores of a last band's columns right
      *                     of the domain, which compute untested ({@link RaggedBand}): a band's width where the last band
-     *                     is narrower, else 0
+     *                     runs as a full one, else 0
      */
     static BandFolding of(KernelGraph graph, int[] sizes, int bands, int edgeColumns, int edgeRows, List<IrField> edgeFields,
                           boolean tokenWords, int keptSlack, long start) {

@@ -41,13 +41,14 @@ import java.util.stream.Collectors;
  * @param warpSharedBytes the rings and profiles of one warp, in dynamic shared memory
  * @param resources     per block: the rings and the edge window
  * @param folding       the state fields kept in part, which have no array over the domain ({@link BandFolding})
+ * @param raggedBand    how the last band runs where it is narrower than the others ({@link RaggedBand})
  * @param oneWarpBecause why a band on a target that takes helper warps ({@link #helpers}) has none ("" where it has
  *                      them, or where the target never takes them)
  */
 public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested, GpuMechanism mechanism,
                           int bands, int laneColumns, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
                           List<Ring> inputRings, List<Ring> outputRings, List<LaneProfile> profiles, int warpSharedBytes, Resources resources,
-                          BandFolding folding, String oneWarpBecause)
+                          BandFolding folding, RaggedBand raggedBand, String oneWarpBecause)
         implements GpuMapping {
 
     public BandMapping {
@@ -212,11 +213,6 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         return graph.fields().stream().filter(f -> f.isSequence() && f.spans()[d] && !f.spans()[1 - d]).toList();
     }
 
-    /** How the last band, where it is narrower than the others, runs its steady chunks ({@link RaggedBand}). */
-    public RaggedBand raggedBand() {
-        return RaggedBand.of(this);
-    }
-
     /** The box of the domain a folded field keeps. */
     public dev.finegrain.compiler.backend.KeptBox keptBox(IrField field) {
         return dev.finegrain.compiler.backend.KeptBox.of(graph.kernel().keep(field.name()), sizes);
@@ -236,10 +232,14 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
      * every cell evaluates, in the actors' order: a step checks each index once, before its columns.
      */
     public List<dev.finegrain.compiler.ir.IrExpr.Lookup> rowLookups() {
+        return rowLookups(graph, profiles);
+    }
+
+    static List<dev.finegrain.compiler.ir.IrExpr.Lookup> rowLookups(KernelGraph graph, List<LaneProfile> profiles) {
         List<dev.finegrain.compiler.ir.IrExpr.Lookup> lookups = new java.util.ArrayList<>();
         for (var actor : graph.actors()) {
             for (var lookup : LaneProfile.unconditionalLookups(actor.body())) {
-                LaneProfile.of(profiles, graph, laneSequences(), lookup)
+                LaneProfile.of(profiles, graph, laneSequences(graph), lookup)
                         .filter(profile -> LaneProfile.columnInvariant(graph, lookup.indices().get(profile.otherAxis())))
                         .ifPresent(profile -> lookups.add(lookup));
             }

@@ -120,13 +120,13 @@ final class MapBands {
         BandEdge edge = !everyRow.crossed() || BandFolding.foldedFields(graph).isEmpty() ? everyRow
                 : BandEdge.of(edgeFields, columns, rowsBack, readyWords, groupRows,
                         EdgeRing.rows(rows, groupRows, everyRow.lookbackRows(), blocks * warpsPerBlock), rows, bands);
-        int width = WARP * laneColumns;
+        RaggedBand ragged = RaggedBand.of(graph, sizes[1], laneColumns, outputRings, profiles);
         BandFolding folding = BandFolding.of(graph, sizes, bands, columns, edge.heldRows(rows), edgeFields, !readyWords,
-                sizes[1] % width == 0 ? 0 : width, BandMapping.TOKEN_BASE_BYTES + edge.tokenBytes());
+                ragged.runsAsFull() ? WARP * laneColumns : 0, BandMapping.TOKEN_BASE_BYTES + edge.tokenBytes());
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, threads, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,
-                inputRings, outputRings, profiles, warpBytes, resources, folding, oneWarpBecause);
+                inputRings, outputRings, profiles, warpBytes, resources, folding, ragged, oneWarpBecause);
     }
 
     /**

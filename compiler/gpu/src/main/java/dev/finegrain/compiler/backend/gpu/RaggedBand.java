@@ -1,6 +1,7 @@
 package dev.finegrain.compiler.backend.gpu;
 
 import dev.finegrain.compiler.backend.KeptBox;
+import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrActor;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
@@ -18,11 +19,10 @@ import java.util.Set;
  * sequences have any length): whether it runs as a full band does, its lanes' columns right of the domain computing
  * values nothing reads, or with its steady chunks taken as checked ones and a test a column in every checked step.
  *
- * <p>A test a column cost far more than the last band's own steps: nvcc's code for the whole band slowed, steady
- * steps included. On an H200, needleman-wunsch-seq at 65536 rows with eight columns a lane ran 12.41 ms at 65000
- * columns with the last band checked and every band's checked steps tested a column at a time, 8.19 ms running the
- * last band as a full one, 8.12 ms at 65536 columns; smith-waterman-seq at 65000², four columns, 26.88 against 14.64
- * ms with the last band's steady chunks in the steady steps alone.
+ * <p>Checking cost far more than the last band's own steps: on an H200, smith-waterman-seq at 65000², four columns a
+ * lane, ran 26.88 ms with the last band checked in every chunk and 14.64 with its steady chunks in the steady steps,
+ * where every checked step still tested a column at a time; nvcc's code for those tests slowed every band's steady
+ * steps too ({@link #checksEachColumn}).
  *
  * <p>A column right of the domain is harmless where nothing it computes leaves the lane but through what this class
  * tests: every state field folded (no array over the domain, no rings), every input a sequence (read once per lane,
@@ -45,12 +45,16 @@ public record RaggedBand(boolean runsAsFull, int columnsInside, String checkedBe
     /** Every band full. */
     public static final RaggedBand FULL = new RaggedBand(false, 0, "");
 
-    static RaggedBand of(BandMapping mapping) {
-        if (mapping.columns() % mapping.bandWidth() == 0) {
+    /**
+     * The decision for a domain {@code columns} wide in bands of lanes of {@code laneColumns} columns, whose rings and
+     * query profiles are {@code outputRings} and {@code profiles}.
+     */
+    static RaggedBand of(KernelGraph graph, int columns, int laneColumns, List<BandMapping.Ring> outputRings, List<LaneProfile> profiles) {
+        if (columns % (GpuTarget.WARP * laneColumns) == 0) {
             return FULL;
         }
-        String because = whyNotHarmless(mapping);
-        return because.isEmpty() ? new RaggedBand(true, mapping.columns() % mapping.laneColumns(), "") : new RaggedBand(false, 0, because);
+        String because = whyNotHarmless(graph, outputRings, profiles);
+        return because.isEmpty() ? new RaggedBand(true, columns % laneColumns, "") : new RaggedBand(false, 0, because);
     }
 
     /** The last band's width and how it runs, for the plan's "bands:" line; "" where every band is full. */
@@ -84,24 +88,46 @@ public record RaggedBand(boolean runsAsFull, int columnsInside, String checkedBe
         return runsAsFull && box.extents()[0] > 1;
     }
 
+    /**
+     * Whether a checked step of a lane of several columns tests each column against the domain's right edge: the last
+     * band is narrower and does not run as a full one. Where it does, the columns compute untested, as in a full band:
+     * per-column branches slowed every band's steps, steady ones too (on an H200, needleman-wunsch-seq 65536 x 65000,
+     * eight columns a lane, 12.41 ms with them, 8.19 without).
+     */
+    public boolean checksEachColumn() {
+        return !checkedBecause.isEmpty();
+    }
+
+    /**
+     * Whether, in a step ({@code steady} or not) of lanes of {@code laneColumns} columns, what a column feeds its kept
+     * values and reductions is tested against the domain's right edge: the last band runs as a full one, and its
+     * columns compute untested (every steady step; a checked step of a lane of several columns, whose one column a
+     * lane of one tests anyway).
+     */
+    public boolean masksColumns(boolean steady, int laneColumns) {
+        return runsAsFull && (steady || laneColumns > 1);
+    }
+
     /** Whether a lane wholly right of the domain drops its reductions at the band's end. */
     public boolean dropsLanesOutside() {
         return runsAsFull;
     }
 
     /** Why a column right of the domain would not be harmless computed untested; "" where it is. */
-    private static String whyNotHarmless(BandMapping mapping) {
-        KernelGraph graph = mapping.graph();
-        if (!mapping.folding().foldsEveryStateField() || !mapping.outputRings().isEmpty()) {
+    private static String whyNotHarmless(KernelGraph graph, List<BandMapping.Ring> outputRings, List<LaneProfile> profiles) {
+        long stateFields = graph.fields().stream().filter(IrField::isState).count();
+        if (BandFolding.foldedFields(graph).size() != stateFields || !outputRings.isEmpty()) {
             return "a field kept whole would be stored right of the domain";
         }
+        List<IrField> sequences = new java.util.ArrayList<>(BandMapping.laneSequences(graph));
+        sequences.addAll(BandMapping.rowSequences(graph));
         for (IrField field : graph.fields()) {
-            if (!field.isState() && !mapping.laneSequences().contains(field) && !mapping.rowSequences().contains(field)) {
+            if (!field.isState() && !sequences.contains(field)) {
                 return "input '" + field.name() + "' would be read right of the domain";
             }
         }
         Set<IrExpr.Lookup> checkedOnceAStep = Collections.newSetFromMap(new IdentityHashMap<>());
-        checkedOnceAStep.addAll(mapping.rowLookups());
+        checkedOnceAStep.addAll(BandMapping.rowLookups(graph, profiles));
         for (IrActor actor : graph.actors()) {
             if (!cannotFault(graph, actor.body(), checkedOnceAStep)) {
                 return "actor '" + actor.name() + "' could fault on a value computed right of the domain";

@@ -185,7 +185,7 @@ final class CudaBandStep {
                         Map<IrExpr.Lookup, String> profileRows) {
         if (!steady && lanes == 1) {
             out.open("if (computes)");
-        } else if (!steady && testsEachColumn()) {
+        } else if (!steady && mapping.raggedBand().checksEachColumn()) {
             out.open("if (" + cx.column(c) + " < " + mapping.columns() + ")");
         } else if (lanes > 1) {
             out.open("/* column " + c + " */");
@@ -237,24 +237,6 @@ final class CudaBandStep {
         return mapping.columns() % width != 0;
     }
 
-    /**
-     * Whether a checked step of a lane of several columns tests each column against the domain's right edge: the last
-     * band is narrower, and a column right of the edge is not harmless ({@link RaggedBand}). Where it is, the columns
-     * compute untested, as in a full band (per-column branches slowed every band's steps, steady ones too: on an H200,
-     * needleman-wunsch-seq 65536 x 65000 with eight columns a lane ran 12.41 ms with them, 8.19 without).
-     */
-    private boolean testsEachColumn() {
-        return partialBand() && !mapping.raggedBand().runsAsFull();
-    }
-
-    /**
-     * Whether my column's kept values and reductions are tested against the domain's right edge here: the last band's
-     * columns right of it compute untested (a steady step, or a checked one of a lane of several columns).
-     */
-    private boolean masksColumns(boolean steady) {
-        return mapping.raggedBand().runsAsFull() && (steady || lanes > 1);
-    }
-
     /** In a step that is not steady, a lane of several columns whose row is above the domain: each column's halo value. */
     private void aboveTheDomain() {
         List<IrField> withHistory = cx.stateFieldsWithHistory();
@@ -264,7 +246,7 @@ final class CudaBandStep {
         out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + ")");
         out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
         for (int c = 0; c < lanes; c++) {
-            String prefix = testsEachColumn() ? "if (" + cx.column(c) + " < " + mapping.columns() + ") " : "";
+            String prefix = mapping.raggedBand().checksEachColumn() ? "if (" + cx.column(c) + " < " + mapping.columns() + ") " : "";
             for (IrField field : withHistory) {
                 out.line(prefix + cx.own(field, c) + " = " + aboveRow(field, c) + ";");
             }
@@ -298,7 +280,7 @@ final class CudaBandStep {
         }
         String column = cx.column(c);
         RaggedBand ragged = mapping.raggedBand();
-        boolean masked = masksColumns(steady);
+        boolean masked = ragged.masksColumns(steady, lanes);
         if (!steady || mapping.steadyStoresKept(field)) {
             storeKept(field, mapping.keptBox(field), column, value, masked && ragged.testsKeptColumns(mapping.keptBox(field)));
         }

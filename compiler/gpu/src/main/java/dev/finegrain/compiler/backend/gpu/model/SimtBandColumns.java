@@ -34,7 +34,6 @@ final class SimtBandColumns {
     private final SimtBandInputs inputs;
     private final SimtBandFolding folding;
     private final int lanes;
-    private final int width;
     /** The step's sequences along the rows held a step ahead ({@link SimtBandStep}), by field. */
     private final Map<IrField, String> rowAhead;
     /** My point's byte offset in 4-byte fields at this step. */
@@ -56,7 +55,6 @@ final class SimtBandColumns {
         this.inputs = inputs;
         this.folding = folding;
         this.lanes = mapping.laneColumns();
-        this.width = mapping.bandWidth();
         this.rowAhead = rowAhead;
         this.point = point;
         this.publishesEdge = publishesEdge;
@@ -116,7 +114,7 @@ final class SimtBandColumns {
             }
         }
         for (int c = 0; c < lanes; c++) {
-            if (!steady && lanes > 1 && mapping.columns() % width != 0 && !mapping.raggedBand().runsAsFull()) {
+            if (!steady && lanes > 1 && mapping.raggedBand().checksEachColumn()) {
                 asm.emit("ISETP.GE.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(mapping.columns()) + ", PT");
                 asm.emit("P0", "BRA " + joined + "   // this column and those right of it lie outside the domain");
             }

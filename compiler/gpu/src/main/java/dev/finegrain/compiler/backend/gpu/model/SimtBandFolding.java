@@ -79,7 +79,7 @@ final class SimtBandFolding {
             }
             // CUDA's kept values of one row take a column right of the domain in slack after them; the model's kept points
             // lie in the field's padded array, where such a column is another point, so the model tests every column
-            if (masksColumns(steady) && ragged.runsAsFull()) {
+            if (ragged.masksColumns(steady, mapping.laneColumns())) {
                 asm.emit("ISETP.LT.AND P0, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", " + in
                         + "   // my column may lie right of the domain");
                 in = "P0";
@@ -96,7 +96,7 @@ final class SimtBandFolding {
             if (folding.reductions().get(r).field().equals(field.name())) {
                 SimtReductions reduction = reductions.get(r);
                 // in the last band, a lane that straddles the domain's right edge holds this column outside it
-                boolean masked = masksColumns(steady) && ragged.testsReductionColumn(c);
+                boolean masked = ragged.masksColumns(steady, mapping.laneColumns()) && ragged.testsReductionColumn(c);
                 int mark = asm.mark();
                 String taken = masked ? reduction.orIdentity(value, j, mapping.columns()) : value;
                 if (reduction.onceAStep()) {
@@ -109,14 +109,6 @@ final class SimtBandFolding {
                 }
             }
         }
-    }
-
-    /**
-     * Whether a column's kept values and reductions are tested against the domain's right edge here: the last band's
-     * columns right of it compute untested (a steady step, or a checked one of a lane of several columns), as CUDA's do.
-     */
-    private boolean masksColumns(boolean steady) {
-        return mapping.raggedBand().runsAsFull() && (steady || mapping.laneColumns() > 1);
     }
 
     /** Before a step's columns, in a step that is not steady: the reductions taken once a step have none yet. */
