@@ -20,7 +20,7 @@ class EdgeRingProtocolTest {
     /**
      * Runs every band's chunks, warp w taking bands w, w + W, ... in turn, until none can move; true when all finished.
      * A chunk at step {@code base} first waits for the left band's edge up to row min(base + 31, rows - 1) (published
-     * per group of rows, the last group when its last row is done), then, in every fourth chunk and its last, frees the rows before its
+     * per group of rows, the last group when its last row is done), then, in every FREE_EVERY_CHUNKS-th chunk and its last, frees the rows before its
      * next window ({@code base + 32 - lookback}), then waits for room: the right band's free counter at least base + 32 - ring.
      * After the chunk the band's last lane has finished row base, and every whole group up to it is published.
      * Waits only ever see counters grow, so the order in which warps move does not change where they stop.
@@ -108,12 +108,12 @@ class EdgeRingProtocolTest {
     }
 
     /**
-     * The slack on its own, without the rule's 512-row floor and power-of-two rounding, which hide it: rings of exactly
-     * the rows over the warps plus the slack (in whole token groups) finish, and the same rings without the three chunks
-     * a counter published every fourth chunk may lag close a cycle in some machines.
+     * The slack on its own, without the rule's floor and power-of-two rounding, which hide it: rings of exactly the rows
+     * over the warps plus the slack (in whole token groups) finish, and the same rings without the chunks a counter
+     * published every {@link EdgeRing#FREE_EVERY_CHUNKS} chunks may lag close a cycle in some machines.
      */
     @Test
-    void theSlackForACounterPublishedEveryFourthChunkIsNeeded() {
+    void theSlackForACounterPublishedEveryFewChunksIsNeeded() {
         SplittableRandom random = new SplittableRandom(41);
         int shortFailed = 0;
         for (int trial = 0; trial < 400; trial++) {

@@ -110,9 +110,9 @@ class CudaSourceGoldenTest {
                 Arguments.of("fold-all-persistent-tiny-lock-columns-4-straddling", List.of("fold-all", "--schedule",
                         "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "130x102")),
                 Arguments.of("nw-seq-persistent-tiny-lock-ring", List.of("nw-seq", "--schedule", "lock-dataflow:persistent",
-                        "--mechanism", "tiny-lock", "--sizes", "2000x70")),
+                        "--mechanism", "tiny-lock", "--sizes", "4200x70")),
                 Arguments.of("fold-mix-persistent-atomic-spin-lock-ring", List.of("fold-mix", "--schedule",
-                        "lock-dataflow:persistent", "--mechanism", "atomic-spin-lock", "--sizes", "2000x70")));
+                        "lock-dataflow:persistent", "--mechanism", "atomic-spin-lock", "--sizes", "4200x70")));
     }
 
     @ParameterizedTest(name = "{0}")

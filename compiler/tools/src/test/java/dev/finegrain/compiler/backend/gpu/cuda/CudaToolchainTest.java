@@ -169,14 +169,14 @@ class CudaToolchainTest {
                         source.text());
                 sources.put("fold-mix " + mechanism + " " + columns, source);
             }
-            // 2000 rows: the edge is a ring of 1024, its tokens tagged with their lap, and the free counters go back
+            // 4200 rows: the edge is a ring of 2048, its tokens tagged with their lap, and the free counters go back
             CudaSource ring = new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(mix, SchedulePlanner.plan(mix,
-                    lockDataflow().persistent()), Optional.of(mechanism)), new int[] {2000, 70});
+                    lockDataflow().persistent()), Optional.of(mechanism)), new int[] {4200, 70});
             assertTrue(ring.text().contains("freed[band + 1]"), ring.text());
             sources.put("fold-mix " + mechanism + " ring", ring);
         }
         KernelGraph lastRow = Pipeline.compile(GpuGoldenCatalog.foldLastRow());
-        for (int rows : new int[] {100, 2000}) {
+        for (int rows : new int[] {100, 4200}) {
             sources.put("fold-last-row " + rows, new CudaBackend(CudaBackend.DEFAULT_ARCH).source(new Variant(lastRow,
                     SchedulePlanner.plan(lastRow, lockDataflow().persistent()), Optional.of(LockMechanism.TINY_LOCK)), new int[] {rows, 70}));
         }

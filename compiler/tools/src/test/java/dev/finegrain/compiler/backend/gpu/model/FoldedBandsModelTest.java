@@ -185,21 +185,21 @@ class FoldedBandsModelTest {
     }
 
     /**
-     * Past 512 rows a folding kernel holds each edge as a ring: tagged laps, free counters, and (one SM) bands walked in
+     * Past 2048 rows a folding kernel holds each edge as a ring: tagged laps, free counters, and (one SM) bands walked in
      * rounds of the resident warps; token groups of 8 rows (a shift) and of 6 (a division) too.
      */
     @Test
     void ringEdgesMatchTheOracle() {
         Kernel mix = GpuGoldenCatalog.foldMix();
-        assertAllVerified(HOPPER, GpuGoldenCatalog.foldLastRow(), new int[] {1100, 70}, List.of(BANDS));
+        assertAllVerified(HOPPER, GpuGoldenCatalog.foldLastRow(), new int[] {4200, 70}, List.of(BANDS));
         assertAllVerified(new GpuModelBackend("hopper-h200@sm.count=1@sm.maxBlocks=1"), SW, new int[] {2048, 256}, List.of(BANDS));
-        assertAllVerified(HOPPER, mix, new int[] {1100, 70}, List.of(new Schedule.LockDataflow().persistent().warpShared(8),
+        assertAllVerified(HOPPER, mix, new int[] {4200, 70}, List.of(new Schedule.LockDataflow().persistent().warpShared(8),
                 new Schedule.LockDataflow().persistent().warpShared(6)));
         KernelGraph graph = Pipeline.compile(SW);
         BandMapping mapping = (BandMapping) HOPPER.map(new Variant(graph, SchedulePlanner.plan(graph, BANDS),
-                Optional.of(LockMechanism.TINY_LOCK)), new int[] {2048, 256});
+                Optional.of(LockMechanism.TINY_LOCK)), new int[] {2100, 256});
         assertTrue(mapping.edge().ring(), mapping.describe());
-        String program = program(SW, new int[] {2048, 256});
+        String program = program(SW, new int[] {2100, 256});
         assertTrue(program.contains("not this lap's value yet") && program.contains("my free counter")
                 && program.contains("the right band's free counter"), program);
     }

@@ -102,7 +102,7 @@ class SimtProgramGoldenTest {
                 Arguments.of("nw-seq-persistent-tiny-lock-hopper", List.of("nw-seq", "--schedule", "lock-dataflow:persistent",
                         "--mechanism", "tiny-lock", "--sizes", "256", "--profile", "hopper-h200")),
                 Arguments.of("fold-mix-persistent-acquire-release-ring-hopper", List.of("fold-mix", "--schedule",
-                        "lock-dataflow:persistent", "--mechanism", "acquire-release", "--sizes", "1024", "--profile", "hopper-h200")),
+                        "lock-dataflow:persistent", "--mechanism", "acquire-release", "--sizes", "4200x70", "--profile", "hopper-h200")),
                 Arguments.of("fold-last-row-persistent-atomic-spin-lock-hopper", List.of("fold-last-row", "--schedule",
                         "lock-dataflow:persistent", "--mechanism", "atomic-spin-lock", "--sizes", "256", "--profile", "hopper-h200")),
                 // lanes of four columns: coalesced ring copies and writes, a profile per column, the columns' loads first
