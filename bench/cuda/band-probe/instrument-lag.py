@@ -14,12 +14,14 @@ def instrument(src, dst):
     text = open(src).read()
     bands = int(re.search(r'//   bands:      (\d+) bands', text).group(1))
     lines = text.split('\n')
-    at = next((i for i, l in enumerate(lines) if 'fg::bar_sync(1, 64);   // warp 1 has this chunk' in l), None)
-    if at is None:
+    # every hand-over to the stepping warp: in its chunk loop, and before it where the first chunk is peeled out of it
+    ats = [i for i, l in enumerate(lines) if 'fg::bar_sync(1, 64);   // warp 1 has this chunk' in l]
+    if not ats:
         sys.exit(f'instrument-lag.py: {src} has no helper warps (its header says why under helpers:); it times their hand-over')
-    indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
-    lines.insert(at + 1, indent + 'if (lane == 0 && c < %d) { unsigned long long t; asm volatile("mov.u64 %%0, %%%%globaltimer;" : "=l"(t));'
-                 ' fg_lag[band * %d + c] = t; }' % (MAX_CHUNKS, MAX_CHUNKS))
+    for at in reversed(ats):
+        indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+        lines.insert(at + 1, indent + 'if (lane == 0 && c < %d) { unsigned long long t; asm volatile("mov.u64 %%0, %%%%globaltimer;" : "=l"(t));'
+                     ' fg_lag[band * %d + c] = t; }' % (MAX_CHUNKS, MAX_CHUNKS))
     text = '\n'.join(lines)
     header = ('#include "finegrain.cuh"\n#include <cstdio>\n#include <vector>\n#include <algorithm>\n'
               '__device__ unsigned long long fg_lag[%d * %d];\n' % (bands, MAX_CHUNKS) +

@@ -146,6 +146,32 @@ def fastfirst(t):
     return t[:start] + first + ' else ' + t[start + len(indent):]
 
 
+def firstpeel(t):
+    """fastfirst's steady-form first chunk, peeled out of the stepping warp's chunk loop instead of a branch inside it,
+    so that the loop holds no third copy of the steps."""
+    found = _steady_block(t)
+    if not found:
+        return t
+    start, indent, else_at = found
+    close = t.index('\n' + indent + '}\n', else_at + 1)
+    steady_open = t.index('{\n', start) + 2
+    first = _guarded_steps(t[steady_open:else_at + 1], t).replace('fg::store_relaxed_gpu_if(', 'fg::store_relaxed_gpu_if(i >= 0 && ')
+    loop = re.compile(r'\n( *)for \(int base = 0, c = 0; (base < \d+); base \+= 32, c\+\+\) \{\n')
+    m = None
+    for m in loop.finditer(t, 0, start):
+        pass
+    loop_indent = m.group(1)
+    loop_end = t.index('\n' + loop_indent + '}\n', start) + 1
+    body = t[m.end():loop_end]
+    rel = start - m.end()
+    rel_close = close + 1 + len(indent) + 2 - m.end()
+    body_first = body[:rel] + indent + '{   // the first chunk, peeled, in the steady form\n' + first + indent + '}\n' + body[rel_close:]
+    peeled = (loop_indent + '{   // chunk 0\n' + loop_indent + '    const int base = 0, c = 0;\n' + body_first
+              + loop_indent + '}\n')
+    head = loop_indent + f'for (int base = 32, c = 1; {m.group(2)}; base += 32, c++) {{\n'
+    return t[:m.start() + 1] + peeled + head + body + t[loop_end:]
+
+
 def guarded(t):
     found = _steady_block(t)
     if not found:
@@ -410,7 +436,7 @@ def streamall(t, group=8):
 
 
 KINDS = {'nowb': [nowb], 'nocopy': [nocopy], 'nopoll': [nopoll], 'steps': [nowb, nocopy, nopoll], 'plain': [plain],
-         'pstore': [pstore], 'pstore1': [lambda t: pstore(t, only_reachable=True)], 'chunkstore': [chunkstore], 'fastfirst': [fastfirst], 'guarded': [guarded], 'onespin': [onespin], 'gdspin': [guarded, onespin], 'backoff': [backoff],
+         'pstore': [pstore], 'pstore1': [lambda t: pstore(t, only_reachable=True)], 'chunkstore': [chunkstore], 'fastfirst': [fastfirst], 'firstpeel': [firstpeel], 'guarded': [guarded], 'onespin': [onespin], 'gdspin': [guarded, onespin], 'backoff': [backoff],
          'gdback': [guarded, backoff], 'unroll4': [lambda t: unroll(t, 4)], 'unroll16': [lambda t: unroll(t, 16)],
          'unroll32': [lambda t: unroll(t, 32)], 'stream': [stream], 'streamasync': [lambda t: stream(t, copies=True)], 'streamall': [streamall], 'streamall16': [lambda t: streamall(t, 16)]}
 

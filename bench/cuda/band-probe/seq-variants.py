@@ -41,7 +41,9 @@ measure what a change to the generator would buy before making it. KIND:
             window when their ready tags match (tiny-lock, one edge column)
   firstfast a band's first chunk in the steady form, a loop of its own (lanes above the domain take the halo row by a
             select); carryrow  the row's sequence value carried from chunk to chunk; midwindow  the next window's edge
-            words loaded after 16 of a steady chunk's steps and taken where their tags match
+            words loaded after 16 of a steady chunk's steps and taken where their tags match; startwindow  the same
+            loaded at a steady chunk's start; firstpeel  a band's first chunk in the steady form, peeled out of the
+            chunk loop
   edgerow   the steady steps read the edge window at lane 0's row (a constant offset); noclamp  the steady steps'
             sequence load without its clamp; ringshift  ring slot (r + 31) mod 512, so a steady chunk stores its edge
             words at a pointer and a lap tag set once a chunk
@@ -258,6 +260,33 @@ def firstfast(text):
     block = indent + 'if (base == 0 && ' + m.group(2).replace('base + ', '') + ') {   // the first chunk, steady form\n' + first
     return text[:m.start()] + block + indent + '} else ' + text[m.start() + len(indent):]
 
+def firstpeel(text):
+    """A band's first chunk peeled out of the chunk loop and run in the steady form (firstfast's selects: a lane above
+    the domain takes the halo row as its value, its edge store held by i >= 0), so that the loop's code holds no third
+    copy of the steps and keeps nothing of the first chunk live. A maximum's candidates above the domain are INT_MIN."""
+    m, start, stop = steady_block(text)
+    first = re.sub(r'(red_\w+_max_s\d+) = (v\d+);', r'\1 = i < 0 ? INT_MIN : \2;', text[start:stop])   # rows above: no candidate
+    assert not re.search(r'red_\w+_(min|sum)', first), 'firstpeel: only maxima are kept from the rows above the domain'
+    first = first.replace('__ldg(&f.a[base - lane])', '__ldg(&f.a[max(base - lane, 0)])')
+    first = re.sub(r'__ldg\(&f\.a\[min\(i \+ 1, (\d+)\)\]\)', r'__ldg(&f.a[min(max(i + 1, 0), \1)])', first)
+    first, n = re.subn(r'(o_(\w+)_c(\d+)) = (v\d+);', r'\1 = i < 0 ? a_\2_c\3_0 : \4;', first)
+    assert n > 0
+    first, n = re.subn(r'fg::store_relaxed_gpu_if\(', 'fg::store_relaxed_gpu_if(i >= 0 && ', first)
+    assert n > 0
+    lines = text.split('\n')
+    i_loop = next(i for i, l in enumerate(lines) if re.match(r' *for \(int base = 0; base < \d+; base \+= 32\) \{$', l))
+    indent = lines[i_loop][:len(lines[i_loop]) - len(lines[i_loop].lstrip())]
+    i_end = next(i for i in range(i_loop + 1, len(lines)) if lines[i] == indent + '}')
+    body = '\n'.join(lines[i_loop + 1:i_end]) + '\n'
+    b = STEADY_IF.search(body)
+    inner = b.group(1)
+    i_else = body.index('\n' + inner + '} else {\n', b.end())
+    i_close = body.index('\n' + inner + '}\n', i_else + 1)
+    body_first = body[:b.start()] + inner + '{   // the first chunk, peeled, in the steady form\n' + first + inner + '}\n' + body[i_close + len(inner) + 3:]
+    peeled = indent + '{   // chunk 0\n' + indent + '    const int base = 0;\n' + body_first + indent + '}\n'
+    loop = lines[i_loop].replace('int base = 0;', 'int base = 32;')
+    return '\n'.join(lines[:i_loop]) + '\n' + peeled + loop + '\n' + '\n'.join(lines[i_loop + 1:])
+
 def carryrow(text):
     """The row's sequence value carried from a chunk's last step into the next chunk's first (the same clamped row),
     instead of loaded again at the chunk's start."""
@@ -267,9 +296,9 @@ def carryrow(text):
     assert n == 1
     return text
 
-def midwindow(text):
-    """The next window's edge words loaded after 16 of a steady chunk's 32 steps, into a register a lane, and taken at
-    the next window where their ready tags match (else the poll as before)."""
+def window_ahead(text, when):
+    """The poll of a window rewritten to take the word a lane loaded ahead where its ready tag matches (else it polls
+    as before): returns the text and the load of the next window's word of the lane's row, asked for `when`."""
     m = re.search(r'do \{ (word\d+) = fg::load_relaxed_gpu\(&tokens\[(.*?)\]\); \} while \(\(\1 >> 32\) != (.*?)\);   // the value', text)
     word, address, tag = m.group(1), m.group(2), m.group(3)
     text = text.replace(f'fg::u64 {word};\n', f'fg::u64 {word} = row == pre_row ? pre : 0;\n', 1)
@@ -278,18 +307,32 @@ def midwindow(text):
     assert n == 1
     last = re.search(r'const int last = min\(base \+ 31, (\d+)\);', text).group(1)
     addr = address.replace('((row) & ', '((nr) & ').replace('+ slot)', '+ 0)')
+    def load(indent):
+        return (indent + f'if (band > 0) {{   // the next window\'s row of mine, asked for {when}\n'
+                + indent + '    const int nr = base + 32 + lane;\n'
+                + indent + f'    if (nr <= {last}) {{ pre = fg::load_relaxed_gpu(&tokens[{addr}]); pre_row = nr; }}\n'
+                + indent + '}\n')
+    return text, load
+
+def midwindow(text):
+    """The next window's edge words loaded after 16 of a steady chunk's 32 steps, into a register a lane, and taken at
+    the next window where their ready tags match (else the poll as before)."""
+    text, load = window_ahead(text, 'while the second half computes')
     _, steady_start, _ = steady_block(text)
     _, indent, body_at, end, after = nw_variants().loop32(text, steady_start)
     start = body_at - len('for (int k = 0; k < 32; k++) {')
     close = '\n' + indent + '}\n'
     body = text[body_at:end]
-    pre = (indent + 'if (band > 0) {   // the next window\'s row of mine, asked for while the second half computes\n'
-           + indent + f'    const int nr = base + 32 + lane;\n'
-           + indent + f'    if (nr <= {last}) {{ pre = fg::load_relaxed_gpu(&tokens[{addr}]); pre_row = nr; }}\n'
-           + indent + '}\n')
-    new = ('for (int k = 0; k < 16; k++) {' + body + close + pre + indent + '#pragma unroll 8\n'
+    new = ('for (int k = 0; k < 16; k++) {' + body + close + load(indent) + indent + '#pragma unroll 8\n'
            + indent + 'for (int k = 16; k < 32; k++) {' + body + close)
     return text[:start] + new + text[after:]
+
+def startwindow(text):
+    """As midwindow, the next window's words loaded at a steady chunk's start, before its steps: the load's latency
+    hides under the chunk's steps where the left band is far enough ahead."""
+    text, load = window_ahead(text, "before this chunk's steps")
+    m2, start, _ = steady_block(text)
+    return text[:start] + load(m2.group(1) + '    ') + text[start:]
 
 def edgerow(text):
     """The steady steps read the left band's edge at lane 0's row (k + 1 into the window), the only lane that uses it:
@@ -586,7 +629,7 @@ def main(src, kind, dst):
     elif kind in ('backoff', 'unroll4', 'unroll16', 'unroll32'):
         for rewrite in nw_variants().KINDS[kind]:
             text = rewrite(text)
-    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen', 'firstfast', 'carryrow', 'midwindow', 'edgerow', 'noclamp', 'ringshift', 'profile128', 'bias', 'colbest') for k in kind.split('+')):
+    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen', 'firstfast', 'firstpeel', 'startwindow', 'carryrow', 'midwindow', 'edgerow', 'noclamp', 'ringshift', 'profile128', 'bias', 'colbest') for k in kind.split('+')):
         for k in kind.split('+'):
             text = globals()[k](text)
     elif kind == 'prefetch':

@@ -42,13 +42,14 @@ import java.util.stream.Collectors;
  * @param resources     per block: the rings and the edge window
  * @param folding       the state fields kept in part, which have no array over the domain ({@link BandFolding})
  * @param raggedBand    how the last band runs where it is narrower than the others ({@link RaggedBand})
+ * @param firstChunk    how a band runs its first chunk, checked in the chunk loop or peeled and steady ({@link FirstChunk})
  * @param oneWarpBecause why a band on a target that takes helper warps ({@link #helpers}) has none ("" where it has
  *                      them, or where the target never takes them)
  */
 public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, LockMechanism requested, GpuMechanism mechanism,
                           int bands, int laneColumns, int warpsPerBlock, int blocks, List<BandRead> reads, int[] history, BandEdge edge,
                           List<Ring> inputRings, List<Ring> outputRings, List<LaneProfile> profiles, int warpSharedBytes, Resources resources,
-                          BandFolding folding, RaggedBand raggedBand, String oneWarpBecause)
+                          BandFolding folding, RaggedBand raggedBand, FirstChunk firstChunk, String oneWarpBecause)
         implements GpuMapping {
 
     public BandMapping {

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * How the persistent bands treat the last band when the domain's columns are not a multiple of a band's width (real
@@ -128,8 +129,12 @@ public record RaggedBand(boolean runsAsFull, int columnsInside, String checkedBe
         }
         Set<IrExpr.Lookup> checkedOnceAStep = Collections.newSetFromMap(new IdentityHashMap<>());
         checkedOnceAStep.addAll(BandMapping.rowLookups(graph, profiles));
+        // a lookup is safe where it is a query profile's row, checked once a step at the lane's row, or its indices are
+        // the same in every column (the row's)
+        Predicate<IrExpr.Lookup> safe = lookup -> checkedOnceAStep.contains(lookup)
+                || lookup.indices().stream().allMatch(index -> LaneProfile.columnInvariant(graph, index));
         for (IrActor actor : graph.actors()) {
-            if (!cannotFault(graph, actor.body(), checkedOnceAStep)) {
+            if (!cannotFault(graph, actor.body(), safe)) {
                 return "actor '" + actor.name() + "' could fault on a value computed right of the domain";
             }
         }
@@ -137,23 +142,21 @@ public record RaggedBand(boolean runsAsFull, int columnsInside, String checkedBe
     }
 
     /**
-     * Whether nothing in {@code expr} can fault on a value a column right of the domain computes: a division only by a
-     * constant other than zero, no loop (its count could be anything), and a lookup either a query profile's row,
-     * checked once a step at the lane's row, or one whose indices are the same in every column (the row's).
+     * Whether nothing in {@code expr} can fault on a value computed outside the domain: a division only by a constant
+     * other than zero, no loop (its count could be anything), and every lookup one that {@code safeLookup} accepts.
      */
-    private static boolean cannotFault(KernelGraph graph, IrExpr expr, Set<IrExpr.Lookup> checkedOnceAStep) {
+    static boolean cannotFault(KernelGraph graph, IrExpr expr, Predicate<IrExpr.Lookup> safeLookup) {
         boolean faults = switch (expr) {
             case IrExpr.Binary b -> (b.operator() == BinaryOperator.DIV || b.operator() == BinaryOperator.REM)
                     && !(b.right() instanceof IrExpr.Const divisor && (divisor.integral() != 0 || divisor.real() != 0));
             case IrExpr.Iterate it -> true;
-            case IrExpr.Lookup lookup -> !checkedOnceAStep.contains(lookup)
-                    && !lookup.indices().stream().allMatch(index -> LaneProfile.columnInvariant(graph, index));
+            case IrExpr.Lookup lookup -> !safeLookup.test(lookup);
             default -> false;
         };
         if (faults) {
             return false;
         }
         List<IrExpr> children = Subexpressions.of(expr);
-        return children.stream().allMatch(child -> cannotFault(graph, child, checkedOnceAStep));
+        return children.stream().allMatch(child -> cannotFault(graph, child, safeLookup));
     }
 }

@@ -66,6 +66,19 @@ final class CudaBandStep {
      * computes them left to right, every actor of a column before the next column.
      */
     void step(boolean steady) {
+        step(steady, false);
+    }
+
+    /**
+     * One step of a band's first chunk peeled in the steady form ({@link dev.finegrain.compiler.backend.gpu.FirstChunk}):
+     * every lane computes its columns, publishes nothing above the domain, and there takes the halo row as its values.
+     */
+    void firstStep() {
+        step(true, true);
+    }
+
+    /** {@code rowsAbove}: a peeled first chunk's step, where a lane's row may lie above the domain. */
+    private void step(boolean steady, boolean rowsAbove) {
         out.line("const int s = base + k;");
         out.line("const int i = s - lane;   // my row in this step");
         rowAhead.loadNext(steady);
@@ -131,7 +144,7 @@ final class CudaBandStep {
             out.comment("my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)");
         }
         for (int c = 0; c < lanes; c++) {
-            column(c, steady, resolved.get(c), stagedInputs.get(c), profileRows);
+            column(c, steady, rowsAbove, resolved.get(c), stagedInputs.get(c), profileRows);
         }
         // a lane meets a point in a step that is not steady where its row is in the domain and its first column is; in
         // a steady one it has met one already: the band is full and its first chunk, which is never steady, gave every
@@ -141,6 +154,9 @@ final class CudaBandStep {
         if (rowTest) {
             aboveTheDomain();
             out.close();
+        }
+        if (rowsAbove) {
+            takeTheHaloAbove();
         }
         shiftHistory();
         rowAhead.advance();
@@ -181,7 +197,7 @@ final class CudaBandStep {
     }
 
     /** My column {@code c} in one step: its actors, its stores, and what it publishes to the band on the right. */
-    private void column(int c, boolean steady, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs,
+    private void column(int c, boolean steady, boolean rowsAbove, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs,
                         Map<IrExpr.Lookup, String> profileRows) {
         if (!steady && lanes == 1) {
             out.open("if (computes)");
@@ -205,7 +221,7 @@ final class CudaBandStep {
                 BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
                 out.line(CudaBandContext.ring(field, "out") + "[" + cx.ringSlot(ring, "i", c) + "] = " + value + ";");
                 if (edge.crossed() && !edge.readyWords() && edge.fields().contains(field)) {
-                    out.line("if (" + onEdge + ") f." + CudaNames.member(field.name()) + "[g] = " + value
+                    out.line("if (" + onEdge + (rowsAbove ? " && i >= 0" : "") + ") f." + CudaNames.member(field.name()) + "[g] = " + value
                             + ";   // the edge, which the band to the right reads after the token");
                 }
             }
@@ -216,7 +232,7 @@ final class CudaBandStep {
             // compiler barrier cost a band 15 % (needleman-wunsch-seq 65536², eight columns: 9.85 against 8.38 ms on an
             // H200) to 23 % (smith-waterman-seq, four columns: 15.68 against 12.08 ms)
             if (edge.readyWords() && edge.fields().contains(field) && (WARP - 1) * lanes + c >= width - edge.columns()) {
-                sync.bandPublishValue(cx, field, onEdge + " && band < " + (mapping.bands() - 1), edgeSlot, value);
+                sync.bandPublishValue(cx, field, onEdge + " && band < " + (mapping.bands() - 1) + (rowsAbove ? " && i >= 0" : ""), edgeSlot, value);
             }
         });
         List<IrField> withHistory = cx.stateFieldsWithHistory();
@@ -230,6 +246,22 @@ final class CudaBandStep {
         if (!steady || lanes > 1) {
             out.close();
         }
+    }
+
+    /** In a peeled first chunk, a lane whose row is above the domain: each column's halo value instead of what it computed. */
+    private void takeTheHaloAbove() {
+        List<IrField> withHistory = cx.stateFieldsWithHistory();
+        if (withHistory.isEmpty()) {
+            return;
+        }
+        out.open("if (i < 0)");
+        out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
+        for (int c = 0; c < lanes; c++) {
+            for (IrField field : withHistory) {
+                out.line(cx.own(field, c) + " = " + aboveRow(field, c) + ";");
+            }
+        }
+        out.close();
     }
 
     /** Whether the last band is narrower than the others, so that a lane's columns may lie right of the domain. */

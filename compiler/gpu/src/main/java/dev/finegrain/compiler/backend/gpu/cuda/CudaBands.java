@@ -155,7 +155,11 @@ final class CudaBands {
             out.line("int room = 0;   // the band to the right's free counter, as last read");
         }
         if (mapping.helpers()) {
-            out.open("for (int base = 0, c = 0; base < " + mapping.stepsPerBand() + "; base += 32, c++)");
+            if (mapping.firstChunk().steady()) {
+                peeledFirstChunk();
+            }
+            int first = mapping.firstChunk().steady() ? 1 : 0;
+            out.open("for (int base = " + 32 * first + ", c = " + first + "; base < " + mapping.stepsPerBand() + "; base += 32, c++)");
             helpers.stepperWaits();
         } else {
             chunkStart();
@@ -213,6 +217,22 @@ final class CudaBands {
         if (edge.ring()) {
             chunkEdge.waitForRoom();
         }
+    }
+
+    /**
+     * The stepping warp's first chunk, out of the chunk loop, in the steady steps: lanes above the domain compute values
+     * nothing reads and then take the halo row ({@link dev.finegrain.compiler.backend.gpu.FirstChunk}).
+     */
+    private void peeledFirstChunk() {
+        out.block("the first chunk, peeled out of the loop: the steady steps, lanes above the domain taking the halo row");
+        out.line("const int base = 0, c = 0;");
+        helpers.stepperWaits();
+        out.line("#pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles");
+        out.open("for (int k = 0; k < 32; k++)");
+        step.firstStep();
+        out.close();
+        helpers.stepperHandsBack();
+        out.close();
     }
 
     /** A chunk's 32 steps: the steady form, or the checked one. */

@@ -38,6 +38,13 @@ final class CudaWriter {
         return this;
     }
 
+    /** A bare block, its opening brace followed by why it is there; what follows is indented until {@link #close}. */
+    CudaWriter block(String why) {
+        line("{   // " + why);
+        depth++;
+        return this;
+    }
+
     CudaWriter close() {
         return close("}");
     }
