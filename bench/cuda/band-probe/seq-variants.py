@@ -244,18 +244,23 @@ def steady_block(text):
     start = m.end() + 1
     return m, start, text.index('\n' + m.group(1) + '} else {\n', start) + 1
 
-def firstfast(text):
-    """A band's first chunk in the steady form, a loop of its own: every lane computes every step, a lane above the
-    domain takes the halo row as its value (a select, no branch), its edge store and its reduction held by i >= 0."""
-    m, start, stop = steady_block(text)
-    indent = m.group(1)
-    body = text[start:stop]
+def steady_first(body):
+    """A steady chunk's steps made safe for a band's first chunk: the row's sequence clamped at 0, a lane above the
+    domain taking the halo row as its value (a select), its edge store held by i >= 0."""
     first = body.replace('__ldg(&f.a[base - lane])', '__ldg(&f.a[max(base - lane, 0)])')
     first = re.sub(r'__ldg\(&f\.a\[min\(i \+ 1, (\d+)\)\]\)', r'__ldg(&f.a[min(max(i + 1, 0), \1)])', first)
     first, n = re.subn(r'(o_(\w+)_c(\d+)) = (v\d+);', r'\1 = i < 0 ? a_\2_c\3_0 : \4;', first)
     assert n > 0
     first, n = re.subn(r'fg::store_relaxed_gpu_if\(', 'fg::store_relaxed_gpu_if(i >= 0 && ', first)
     assert n > 0
+    return first
+
+def firstfast(text):
+    """A band's first chunk in the steady form, a loop of its own: every lane computes every step, a lane above the
+    domain takes the halo row as its value (a select, no branch), its edge store and its reduction held by i >= 0."""
+    m, start, stop = steady_block(text)
+    indent = m.group(1)
+    first = steady_first(text[start:stop])
     first = re.sub(r'if \((red_\w+_at < 0 \|\| v\d+ > red_\w+)\)', r'if (i >= 0 && (\1))', first)
     block = indent + 'if (base == 0 && ' + m.group(2).replace('base + ', '') + ') {   // the first chunk, steady form\n' + first
     return text[:m.start()] + block + indent + '} else ' + text[m.start() + len(indent):]
@@ -267,12 +272,7 @@ def firstpeel(text):
     m, start, stop = steady_block(text)
     first = re.sub(r'(red_\w+_max_s\d+) = (v\d+);', r'\1 = i < 0 ? INT_MIN : \2;', text[start:stop])   # rows above: no candidate
     assert not re.search(r'red_\w+_(min|sum)', first), 'firstpeel: only maxima are kept from the rows above the domain'
-    first = first.replace('__ldg(&f.a[base - lane])', '__ldg(&f.a[max(base - lane, 0)])')
-    first = re.sub(r'__ldg\(&f\.a\[min\(i \+ 1, (\d+)\)\]\)', r'__ldg(&f.a[min(max(i + 1, 0), \1)])', first)
-    first, n = re.subn(r'(o_(\w+)_c(\d+)) = (v\d+);', r'\1 = i < 0 ? a_\2_c\3_0 : \4;', first)
-    assert n > 0
-    first, n = re.subn(r'fg::store_relaxed_gpu_if\(', 'fg::store_relaxed_gpu_if(i >= 0 && ', first)
-    assert n > 0
+    first = steady_first(first)
     lines = text.split('\n')
     i_loop = next(i for i, l in enumerate(lines) if re.match(r' *for \(int base = 0; base < \d+; base \+= 32\) \{$', l))
     indent = lines[i_loop][:len(lines[i_loop]) - len(lines[i_loop].lstrip())]
