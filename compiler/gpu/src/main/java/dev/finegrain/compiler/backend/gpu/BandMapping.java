@@ -53,6 +53,9 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         implements GpuMapping {
 
     public BandMapping {
+        if (firstChunk.peeled() && !(target.bandHelpers() && oneWarpBecause.isEmpty())) {
+            throw new IllegalArgumentException("a first chunk is peeled only in a band with helper warps, whose chunk loop spells it");
+        }
         reads = List.copyOf(reads);
         inputRings = List.copyOf(inputRings);
         outputRings = List.copyOf(outputRings);

@@ -123,8 +123,7 @@ final class MapBands {
         RaggedBand ragged = RaggedBand.of(graph, sizes[1], laneColumns, outputRings, profiles);
         BandFolding folding = BandFolding.of(graph, sizes, bands, columns, edge.heldRows(rows), edgeFields, !readyWords,
                 ragged.runsAsFull() ? WARP * laneColumns : 0, BandMapping.TOKEN_BASE_BYTES + edge.tokenBytes());
-        FirstChunk first = FirstChunk.of(graph, helpers, rows, sizes[1] % (WARP * laneColumns) == 0 || ragged.runsAsFull(), inputRings,
-                BandMapping.laneSequences(graph), folding);
+        FirstChunk first = FirstChunk.of(graph, helpers, rows, ragged, inputRings, BandMapping.laneSequences(graph), folding);
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, threads, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,

@@ -57,7 +57,7 @@ class FirstChunkTest {
         for (LockMechanism mechanism : new LockMechanism[] {LockMechanism.TINY_LOCK, LockMechanism.ACQUIRE_RELEASE_FLAG}) {
             BandMapping bands = map(GoldenKernels.needlemanWunsch(), H200, 4, mechanism, 16384, 16384);
             assertTrue(bands.helpers(), bands.describe());
-            assertTrue(bands.firstChunk().steady(), mechanism + ": " + bands.firstChunk().checkedBecause());
+            assertTrue(bands.firstChunk().peeled(), mechanism + ": " + bands.firstChunk().checkedBecause());
             assertTrue(bands.describe().contains("the first chunk peeled out of the chunk loop"), bands.describe());
         }
     }
@@ -65,13 +65,13 @@ class FirstChunkTest {
     @Test
     void elsewhereTheFirstChunkStaysCheckedAndThePlanSaysNothingNew() {
         BandMapping ownRows = map(EdgeRingTest.scoreOnly(Keep.FINAL), H200, 8, LockMechanism.TINY_LOCK, 65536, 65536);
-        assertFalse(ownRows.firstChunk().steady());
+        assertFalse(ownRows.firstChunk().peeled());
         assertTrue(ownRows.firstChunk().checkedBecause().contains("moves its own rows"), ownRows.firstChunk().checkedBecause());
         assertFalse(ownRows.describe().contains("first chunk"), "the plan of a band left as it was reads as before");
 
         BandMapping model = map(GoldenKernels.needlemanWunsch(), H200_MODEL, 4, LockMechanism.TINY_LOCK, 4096, 4096);
         assertFalse(model.helpers(), "the model's bands are one warp");
-        assertFalse(model.firstChunk().steady(), "so the model never peels, and spells no such form");
+        assertFalse(model.firstChunk().peeled(), "so the model never peels, and spells no such form");
 
         BandMapping shallow = map(GoldenKernels.needlemanWunsch(), H200, 1, LockMechanism.TINY_LOCK, 31, 64);
         assertEquals("fewer than 32 rows: the first chunk is also the last", shallow.firstChunk().checkedBecause());

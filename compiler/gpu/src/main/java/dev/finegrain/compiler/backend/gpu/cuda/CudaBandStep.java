@@ -147,8 +147,8 @@ final class CudaBandStep {
             column(c, steady, rowsAbove, resolved.get(c), stagedInputs.get(c), profileRows);
         }
         // a lane meets a point in a step that is not steady where its row is in the domain and its first column is; in
-        // a steady one it has met one already: the band is full and its first chunk, which is never steady, gave every
-        // lane row 0
+        // a steady one it has met one already: the band is full and its first chunk, checked (or peeled, where no
+        // reduction is: FirstChunk), gave every lane row 0
         String seen = steady ? null : lanes == 1 ? "computes" : partialBand() ? cx.column(0) + " < " + mapping.columns() : "true";
         onceAStep.forEach(reduction -> reduction.stepEnd(out, lanes, seen));
         if (rowTest) {

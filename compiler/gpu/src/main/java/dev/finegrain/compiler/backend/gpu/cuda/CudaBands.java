@@ -155,10 +155,10 @@ final class CudaBands {
             out.line("int room = 0;   // the band to the right's free counter, as last read");
         }
         if (mapping.helpers()) {
-            if (mapping.firstChunk().steady()) {
+            if (mapping.firstChunk().peeled()) {
                 peeledFirstChunk();
             }
-            int first = mapping.firstChunk().steady() ? 1 : 0;
+            int first = mapping.firstChunk().peeled() ? 1 : 0;
             out.open("for (int base = " + 32 * first + ", c = " + first + "; base < " + mapping.stepsPerBand() + "; base += 32, c++)");
             helpers.stepperWaits();
         } else {

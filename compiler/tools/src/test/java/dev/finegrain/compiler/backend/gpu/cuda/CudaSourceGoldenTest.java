@@ -66,6 +66,9 @@ class CudaSourceGoldenTest {
                         "tiny-lock", "--sizes", "100x70")),
                 Arguments.of("nw-persistent-tiny-lock-columns-4", List.of("nw", "--schedule", "lock-dataflow:persistent:columns=4",
                         "--mechanism", "tiny-lock", "--sizes", "100x300")),
+                // every band full: the first chunk peeled into the steady steps (FirstChunk), tiny-lock's ready words held by i >= 0
+                Arguments.of("nw-persistent-tiny-lock-columns-4-peeled", List.of("nw", "--schedule", "lock-dataflow:persistent:columns=4",
+                        "--mechanism", "tiny-lock", "--sizes", "128x256")),
                 Arguments.of("nw-byte-persistent-tiny-lock", List.of("nw-byte", "--schedule", "lock-dataflow:persistent",
                         "--mechanism", "tiny-lock", "--sizes", "100x70")),
                 Arguments.of("nw-byte-persistent-tiny-lock-columns-4", List.of("nw-byte", "--schedule",

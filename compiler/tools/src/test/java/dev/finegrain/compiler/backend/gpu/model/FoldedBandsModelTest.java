@@ -192,7 +192,7 @@ class FoldedBandsModelTest {
     void ringEdgesMatchTheOracle() {
         Kernel mix = GpuGoldenCatalog.foldMix();
         assertAllVerified(HOPPER, GpuGoldenCatalog.foldLastRow(), new int[] {4200, 70}, List.of(BANDS));
-        assertAllVerified(new GpuModelBackend("hopper-h200@sm.count=1@sm.maxBlocks=1"), SW, new int[] {2048, 256}, List.of(BANDS));
+        assertAllVerified(new GpuModelBackend("hopper-h200@sm.count=1@sm.maxBlocks=1"), SW, new int[] {4200, 256}, List.of(BANDS));
         assertAllVerified(HOPPER, mix, new int[] {4200, 70}, List.of(new Schedule.LockDataflow().persistent().warpShared(8),
                 new Schedule.LockDataflow().persistent().warpShared(6)));
         KernelGraph graph = Pipeline.compile(SW);
