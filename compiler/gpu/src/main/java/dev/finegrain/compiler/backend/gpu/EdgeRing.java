@@ -32,7 +32,7 @@ public final class EdgeRing {
      * cost the warp a wait on memory. On an H200 (folded sequence bands at 65536², every row verified) a ring of 2048
      * rows with the counter published every 16 chunks ran needleman-wunsch-seq with eight columns a lane in 7.95 ms
      * against 8.11 with 512 rows and every 4 chunks, and smith-waterman-seq with four in 9.04 against 9.44 (2048 rows
-     * every 4 chunks: 8.03 and 9.15; 4096 every 32: 8.05 and 9.27).
+     * every 4 chunks: 8.03 and 9.15; 4096 every 32: 8.05 and 9.28).
      */
     static final int MIN_ROWS = 2048;
 
