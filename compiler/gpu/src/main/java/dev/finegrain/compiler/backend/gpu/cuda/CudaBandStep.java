@@ -1,9 +1,7 @@
 package dev.finegrain.compiler.backend.gpu.cuda;
 
-import dev.finegrain.compiler.backend.KeptBox;
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
-import dev.finegrain.compiler.backend.gpu.RaggedBand;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandRead;
 import dev.finegrain.compiler.backend.gpu.LaneProfile;
@@ -11,7 +9,6 @@ import dev.finegrain.compiler.backend.gpu.machine.GpuTarget;
 import dev.finegrain.compiler.ir.IrExpr;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.dsl.ReductionSpec;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,6 +39,8 @@ final class CudaBandStep {
     private final int width;
     /** The profiled lookups whose row is the same in all of a lane's columns, in the actors' order ({@link #profileRows}). */
     private final List<IrExpr.Lookup> rowLookups;
+    private final CudaBandHaloRow haloRow;
+    private final CudaBandFoldedStores foldedStores;
 
     CudaBandStep(CudaBandContext cx, CudaFields fields, CudaSync sync, CudaRowAhead rowAhead) {
         this.cx = cx;
@@ -55,6 +54,8 @@ final class CudaBandStep {
         this.lanes = mapping.laneColumns();
         this.width = mapping.bandWidth();
         this.rowLookups = mapping.rowLookups();
+        this.haloRow = new CudaBandHaloRow(cx, fields);
+        this.foldedStores = new CudaBandFoldedStores(cx);
     }
 
     private java.util.Optional<LaneProfile> profileOf(IrExpr.Lookup lookup) {
@@ -152,11 +153,11 @@ final class CudaBandStep {
         String seen = steady ? null : lanes == 1 ? "computes" : partialBand() ? cx.column(0) + " < " + mapping.columns() : "true";
         onceAStep.forEach(reduction -> reduction.stepEnd(out, lanes, seen));
         if (rowTest) {
-            aboveTheDomain();
+            haloRow.elseForRow();
             out.close();
         }
         if (rowsAbove) {
-            takeTheHaloAbove();
+            haloRow.overwriteAbove();
         }
         shiftHistory();
         rowAhead.advance();
@@ -216,7 +217,7 @@ final class CudaBandStep {
         expressions.lowerActors(produced, (actor, value) -> {
             IrField field = graph.field(actor.writes());
             if (mapping.folding().folds(field)) {
-                storeFolded(field, c, steady, value, onEdge, edgeSlot);
+                foldedStores.store(field, c, steady, value, onEdge, edgeSlot);
             } else {
                 BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
                 out.line(CudaBandContext.ring(field, "out") + "[" + cx.ringSlot(ring, "i", c) + "] = " + value + ";");
@@ -235,33 +236,12 @@ final class CudaBandStep {
                 sync.bandPublishValue(cx, field, onEdge + " && band < " + (mapping.bands() - 1) + (rowsAbove ? " && i >= 0" : ""), edgeSlot, value);
             }
         });
-        List<IrField> withHistory = cx.stateFieldsWithHistory();
-        if (!steady && lanes == 1 && !withHistory.isEmpty()) {
-            out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + " && " + cx.column(c) + " < " + mapping.columns() + ")");
-            out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
-            for (IrField field : withHistory) {
-                out.line(cx.own(field, c) + " = " + aboveRow(field, c) + ";");
-            }
+        if (!steady && lanes == 1) {
+            haloRow.elseForColumn(c);
         }
         if (!steady || lanes > 1) {
             out.close();
         }
-    }
-
-    /** In a peeled first chunk, a lane whose row is above the domain: each column's halo value instead of what it computed. */
-    private void takeTheHaloAbove() {
-        List<IrField> withHistory = cx.stateFieldsWithHistory();
-        if (withHistory.isEmpty()) {
-            return;
-        }
-        out.open("if (i < 0)");
-        out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
-        for (int c = 0; c < lanes; c++) {
-            for (IrField field : withHistory) {
-                out.line(cx.own(field, c) + " = " + aboveRow(field, c) + ";");
-            }
-        }
-        out.close();
     }
 
     /** Whether the last band is narrower than the others, so that a lane's columns may lie right of the domain. */
@@ -269,92 +249,11 @@ final class CudaBandStep {
         return mapping.columns() % width != 0;
     }
 
-    /** In a step that is not steady, a lane of several columns whose row is above the domain: each column's halo value. */
-    private void aboveTheDomain() {
-        List<IrField> withHistory = cx.stateFieldsWithHistory();
-        if (withHistory.isEmpty()) {
-            return;
-        }
-        out.reopen("else if (i < 0 && i >= " + (-fields.halo().low()[0]) + ")");
-        out.comment("above the domain: the halo row, which the lanes below and to the right read as my history");
-        for (int c = 0; c < lanes; c++) {
-            String prefix = mapping.raggedBand().checksEachColumn() ? "if (" + cx.column(c) + " < " + mapping.columns() + ") " : "";
-            for (IrField field : withHistory) {
-                out.line(prefix + cx.own(field, c) + " = " + aboveRow(field, c) + ";");
-            }
-        }
-    }
-
-    /** My column's halo value in row i above the domain, from the registers the band loaded at its start. */
-    private String aboveRow(IrField field, int c) {
-        int haloRows = fields.halo().low()[0];
-        if (haloRows == 0) {
-            return "0";   // no row above the domain: the branch that asks is never taken
-        }
-        String value = cx.above(field, c, haloRows - 1);
-        for (int up = haloRows - 2; up >= 0; up--) {
-            value = "i == " + (-1 - up) + " ? " + cx.above(field, c, up) + " : " + value;
-        }
-        return value;
-    }
-
-    /**
-     * A folded field's value, which has no array over the domain: into its edge array where the band to the right reads
-     * it after a token, into its kept values where the kept box holds the point, and into the lane's running reductions.
-     */
-    private void storeFolded(IrField field, int c, boolean steady, String value, String onEdge, String edgeSlot) {
-        BandFolding folding = mapping.folding();
-        if (folding.hasEdgeArray(field)) {
-            // no band reads the last band's edge; where it runs as a full one, its edge columns may lie right of the domain
-            String publishes = mapping.raggedBand().runsAsFull() ? onEdge + " && band < " + (mapping.bands() - 1) : onEdge;
-            out.line("if (" + publishes + ") " + CudaBandContext.edgeArray(field) + "[" + cx.edgeIndex("band", edgeSlot, "i") + "] = " + value
-                    + ";   // the edge, which the band to the right reads after the token");
-        }
-        String column = cx.column(c);
-        RaggedBand ragged = mapping.raggedBand();
-        boolean masked = ragged.masksColumns(steady, lanes);
-        if (!steady || mapping.steadyStoresKept(field)) {
-            storeKept(field, mapping.keptBox(field), column, value, masked && ragged.testsKeptColumns(mapping.keptBox(field)));
-        }
-        for (ReductionSpec reduction : folding.reductions()) {
-            if (reduction.field().equals(field.name())) {
-                CudaReductions running = new CudaReductions(reduction, field.type(), CudaReductions.LANE);
-                // in the last band, a lane that straddles the domain's right edge holds this column outside it
-                String point = masked && ragged.testsReductionColumn(c) ? running.orIdentity(value, c) : value;
-                if (running.onceAStep()) {
-                    running.take(out, c, point);
-                } else {
-                    running.update(out, point, "(long long) i * " + mapping.columns() + " + " + column);
-                }
-            }
-        }
-    }
-
     /** The lane's reductions taken once a step ({@link BandFolding#takenOnceAStep}). */
     private List<CudaReductions> stepReductions() {
         return mapping.folding().reductions().stream()
                 .map(reduction -> new CudaReductions(reduction, graph.field(reduction.field()).type(), CudaReductions.LANE))
                 .filter(CudaReductions::onceAStep).toList();
-    }
-
-    /**
-     * A folded field's value into its kept values, where the kept box holds the point; {@code testColumn}: the column may
-     * lie right of the domain (the last band's untested columns, {@link RaggedBand}).
-     */
-    private void storeKept(IrField field, KeptBox kept, String column, String value, boolean testColumn) {
-        List<String> inBox = new ArrayList<>();
-        if (kept.first()[0] > 0) {
-            inBox.add("i >= " + kept.first()[0]);
-        }
-        if (kept.first()[1] > 0) {
-            inBox.add(column + " >= " + kept.first()[1]);
-        }
-        if (testColumn) {
-            inBox.add(column + " < " + mapping.columns());
-        }
-        String index = "(long long) (i - " + kept.first()[0] + ") * " + kept.extents()[1] + " + (" + column + " - " + kept.first()[1] + ")";
-        out.line((inBox.isEmpty() ? "" : "if (" + String.join(" && ", inBox) + ") ") + CudaBandContext.keptArray(field) + "[" + index + "] = "
-                + value + ";   // kept (" + graph.kernel().keep(field.name()).cliName() + ")");
     }
 
     /**

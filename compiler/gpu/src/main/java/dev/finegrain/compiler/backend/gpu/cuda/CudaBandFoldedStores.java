@@ -1,0 +1,82 @@
+package dev.finegrain.compiler.backend.gpu.cuda;
+
+import dev.finegrain.compiler.backend.KeptBox;
+import dev.finegrain.compiler.backend.gpu.BandFolding;
+import dev.finegrain.compiler.backend.gpu.BandMapping;
+import dev.finegrain.compiler.backend.gpu.RaggedBand;
+import dev.finegrain.compiler.ir.IrField;
+import dev.finegrain.dsl.ReductionSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Spells where a persistent band's step ({@link CudaBandStep}) puts a folded field's value, which has no array over the
+ * domain ({@link BandFolding}): into its edge array where the band to the right reads it after a token, into its kept
+ * values where the kept box holds the point, and into the lane's running reductions; in a last band run as a full one
+ * ({@link RaggedBand}), what a column right of the domain would add to them is tested or masked.
+ */
+final class CudaBandFoldedStores {
+
+    private final BandMapping mapping;
+    private final CudaWriter out;
+    private final CudaBandContext cx;
+
+    CudaBandFoldedStores(CudaBandContext cx) {
+        this.cx = cx;
+        this.mapping = cx.mapping;
+        this.out = cx.out;
+    }
+
+    /**
+     * Column {@code c}'s {@code value} of {@code field} in a step ({@code steady} or not); {@code onEdge} and
+     * {@code edgeSlot}: whether and where the column lies on the band's edge.
+     */
+    void store(IrField field, int c, boolean steady, String value, String onEdge, String edgeSlot) {
+        BandFolding folding = mapping.folding();
+        RaggedBand ragged = mapping.raggedBand();
+        if (folding.hasEdgeArray(field)) {
+            // no band reads the last band's edge; where it runs as a full one, its edge columns may lie right of the domain
+            String publishes = ragged.runsAsFull() ? onEdge + " && band < " + (mapping.bands() - 1) : onEdge;
+            out.line("if (" + publishes + ") " + CudaBandContext.edgeArray(field) + "[" + cx.edgeIndex("band", edgeSlot, "i") + "] = " + value
+                    + ";   // the edge, which the band to the right reads after the token");
+        }
+        String column = cx.column(c);
+        boolean masked = ragged.masksColumns(steady, mapping.laneColumns());
+        if (!steady || mapping.steadyStoresKept(field)) {
+            storeKept(field, mapping.keptBox(field), column, value, masked && ragged.testsKeptColumns(mapping.keptBox(field)));
+        }
+        for (ReductionSpec reduction : folding.reductions()) {
+            if (reduction.field().equals(field.name())) {
+                CudaReductions running = new CudaReductions(reduction, field.type(), CudaReductions.LANE);
+                // in the last band, a lane that straddles the domain's right edge holds this column outside it
+                String point = masked && ragged.testsReductionColumn(c) ? running.orIdentity(value, c) : value;
+                if (running.onceAStep()) {
+                    running.take(out, c, point);
+                } else {
+                    running.update(out, point, "(long long) i * " + mapping.columns() + " + " + column);
+                }
+            }
+        }
+    }
+
+    /**
+     * A folded field's value into its kept values, where the kept box holds the point; {@code testColumn}: the column may
+     * lie right of the domain (the last band's untested columns, {@link RaggedBand}).
+     */
+    private void storeKept(IrField field, KeptBox kept, String column, String value, boolean testColumn) {
+        List<String> inBox = new ArrayList<>();
+        if (kept.first()[0] > 0) {
+            inBox.add("i >= " + kept.first()[0]);
+        }
+        if (kept.first()[1] > 0) {
+            inBox.add(column + " >= " + kept.first()[1]);
+        }
+        if (testColumn) {
+            inBox.add(column + " < " + mapping.columns());
+        }
+        String index = "(long long) (i - " + kept.first()[0] + ") * " + kept.extents()[1] + " + (" + column + " - " + kept.first()[1] + ")";
+        out.line((inBox.isEmpty() ? "" : "if (" + String.join(" && ", inBox) + ") ") + CudaBandContext.keptArray(field) + "[" + index + "] = "
+                + value + ";   // kept (" + mapping.graph().kernel().keep(field.name()).cliName() + ")");
+    }
+}
