@@ -435,10 +435,18 @@ def streamall(t, group=8):
     return t.replace('#include "finegrain.cuh"\n', '#include "finegrain.cuh"\n' + STREAM_PRELUDE, 1)
 
 
+def peeled_unroll(text, times):
+    """A unit whose generator peeled the first chunk (FirstChunk): the peeled chunk's steps unrolled `times` times
+    instead of 8, so that less of its code sits beside the chunk loop."""
+    at = text.index('// the first chunk, peeled out of the loop')
+    i = text.index('#pragma unroll 8', at)
+    return text[:i] + f'#pragma unroll {times}' + text[i + len('#pragma unroll 8'):]
+
 KINDS = {'nowb': [nowb], 'nocopy': [nocopy], 'nopoll': [nopoll], 'steps': [nowb, nocopy, nopoll], 'plain': [plain],
          'pstore': [pstore], 'pstore1': [lambda t: pstore(t, only_reachable=True)], 'chunkstore': [chunkstore], 'fastfirst': [fastfirst], 'firstpeel': [firstpeel], 'guarded': [guarded], 'onespin': [onespin], 'gdspin': [guarded, onespin], 'backoff': [backoff],
          'gdback': [guarded, backoff], 'unroll4': [lambda t: unroll(t, 4)], 'unroll16': [lambda t: unroll(t, 16)],
-         'unroll32': [lambda t: unroll(t, 32)], 'stream': [stream], 'streamasync': [lambda t: stream(t, copies=True)], 'streamall': [streamall], 'streamall16': [lambda t: streamall(t, 16)]}
+         'unroll32': [lambda t: unroll(t, 32)], 'stream': [stream], 'streamasync': [lambda t: stream(t, copies=True)], 'streamall': [streamall], 'streamall16': [lambda t: streamall(t, 16)],
+         'peel1': [lambda t: peeled_unroll(t, 1)], 'peel2': [lambda t: peeled_unroll(t, 2)], 'peel4': [lambda t: peeled_unroll(t, 4)]}
 
 if __name__ == '__main__':
     source, kind, target = sys.argv[1:4]

@@ -43,7 +43,7 @@ measure what a change to the generator would buy before making it. KIND:
             select); carryrow  the row's sequence value carried from chunk to chunk; midwindow  the next window's edge
             words loaded after 16 of a steady chunk's steps and taken where their tags match; startwindow  the same
             loaded at a steady chunk's start; firstpeel  a band's first chunk in the steady form, peeled out of the
-            chunk loop
+            chunk loop; firstpeel1, firstpeel2, firstpeel4  the same with the peeled chunk's steps unrolled 1, 2 or 4 times
   edgerow   the steady steps read the edge window at lane 0's row (a constant offset); noclamp  the steady steps'
             sequence load without its clamp; ringshift  ring slot (r + 31) mod 512, so a steady chunk stores its edge
             words at a pointer and a lap tag set once a chunk
@@ -286,6 +286,19 @@ def firstpeel(text):
     peeled = indent + '{   // chunk 0\n' + indent + '    const int base = 0;\n' + body_first + indent + '}\n'
     loop = lines[i_loop].replace('int base = 0;', 'int base = 32;')
     return '\n'.join(lines[:i_loop]) + '\n' + peeled + loop + '\n' + '\n'.join(lines[i_loop + 1:])
+
+def firstpeel_unrolled(times):
+    """firstpeel with the peeled chunk's 32 steps unrolled only `times` times (1: a loop of single steps), so that the
+    peeled copy adds less code beside the steady loop's eight unrolled steps."""
+    def rewrite(text):
+        peeled = firstpeel(text)
+        at = peeled.index('// the first chunk, peeled, in the steady form')
+        pragma = '#pragma unroll 8   // lets the compiler'
+        i = peeled.index(pragma, at)
+        return peeled[:i] + f'#pragma unroll {times}   // (peeled)' + peeled[i + len('#pragma unroll 8'):]
+    return rewrite
+
+firstpeel1, firstpeel2, firstpeel4 = firstpeel_unrolled(1), firstpeel_unrolled(2), firstpeel_unrolled(4)
 
 def carryrow(text):
     """The row's sequence value carried from a chunk's last step into the next chunk's first (the same clamped row),
@@ -629,7 +642,7 @@ def main(src, kind, dst):
     elif kind in ('backoff', 'unroll4', 'unroll16', 'unroll32'):
         for rewrite in nw_variants().KINDS[kind]:
             text = rewrite(text)
-    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen', 'firstfast', 'firstpeel', 'startwindow', 'carryrow', 'midwindow', 'edgerow', 'noclamp', 'ringshift', 'profile128', 'bias', 'colbest') for k in kind.split('+')):
+    elif all(k in ('rowbranch', 'carry', 'haloprefetch', 'stepmax', 'pstore', 'pstore1', 'chunkstore', 'seen', 'firstfast', 'firstpeel', 'firstpeel1', 'firstpeel2', 'firstpeel4', 'startwindow', 'carryrow', 'midwindow', 'edgerow', 'noclamp', 'ringshift', 'profile128', 'bias', 'colbest') for k in kind.split('+')):
         for k in kind.split('+'):
             text = globals()[k](text)
     elif kind == 'prefetch':
