@@ -11,7 +11,7 @@
 //   edge:       1 column(s) of score, rows up to 1 back; each value a 64-bit word with a ready bit beside it (tiny-lock), no fence; waited for 32 rows at a time; 1600 bytes of device memory
 //   shared:     27012 bytes per block: 24576 of rings and profiles (24576 per warp), an edge window of 33 rows x 1 column per field and warp, 2304 of lookup tables
 //   folded:     score: no array over the domain; the halo frame above and left of it; 1 kept value(s) (final) written where computed
-//   profile:    blosum62: indexed by sequence 'b' at my column, a query profile per warp of 24 x 8 x 32 elements (24576 bytes), one conflict-free load a cell
+//   profile:    blosum62: indexed by sequence 'b' at my column, a query profile per warp of 24 x 8 x 32 elements (24576 bytes), four columns side by side, one conflict-free 16-byte load for four cells
 //   sequence:   b: one value per lane (its column), read once before the band's first step
 //   sequence:   a: one value per lane and step (its row), loaded a step ahead
 #include "finegrain.cuh"
@@ -45,7 +45,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
         const int warp = threadIdx.x / 32;
         extern __shared__ __align__(16) unsigned char fg_smem[];
         unsigned char* const my_smem = fg_smem + warp * 24576;
-        int* const p_blosum62_b = (int*) (my_smem + 0);   // [24][8][32] my band's query profile
+        int* const p_blosum62_b = (int*) (my_smem + 0);   // [24][2][32][4] my band's query profile
         for (int band = blockIdx.x * 1 + warp; band < 2; band += gridDim.x * 1) {
             const int j = band * 256 + lane * 8;   // my first column; I own 8 side by side
             const int q_b_c0 = j < 300 ? __ldg(&f.b[j]) : 0;   // sequence 'b' at my column, for every step
@@ -59,35 +59,35 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
             // my columns of table 'blosum62' at sequence 'b', for every step
             /* column 0 */ {
                 const int t = fg::table_index(q_b_c0, 24, 3, 1, error);
-                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 0) * 32 + lane] = s_table_blosum62[x * 24 + t];
+                for (int x = 0; x < 24; x++) p_blosum62_b[((x * 2 + 0) * 32 + lane) * 4 + 0] = s_table_blosum62[x * 24 + t];
             }
             /* column 1 */ {
                 const int t = fg::table_index(q_b_c1, 24, 3, 1, error);
-                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 1) * 32 + lane] = s_table_blosum62[x * 24 + t];
+                for (int x = 0; x < 24; x++) p_blosum62_b[((x * 2 + 0) * 32 + lane) * 4 + 1] = s_table_blosum62[x * 24 + t];
             }
             /* column 2 */ {
                 const int t = fg::table_index(q_b_c2, 24, 3, 1, error);
-                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 2) * 32 + lane] = s_table_blosum62[x * 24 + t];
+                for (int x = 0; x < 24; x++) p_blosum62_b[((x * 2 + 0) * 32 + lane) * 4 + 2] = s_table_blosum62[x * 24 + t];
             }
             /* column 3 */ {
                 const int t = fg::table_index(q_b_c3, 24, 3, 1, error);
-                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 3) * 32 + lane] = s_table_blosum62[x * 24 + t];
+                for (int x = 0; x < 24; x++) p_blosum62_b[((x * 2 + 0) * 32 + lane) * 4 + 3] = s_table_blosum62[x * 24 + t];
             }
             /* column 4 */ {
                 const int t = fg::table_index(q_b_c4, 24, 3, 1, error);
-                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 4) * 32 + lane] = s_table_blosum62[x * 24 + t];
+                for (int x = 0; x < 24; x++) p_blosum62_b[((x * 2 + 1) * 32 + lane) * 4 + 0] = s_table_blosum62[x * 24 + t];
             }
             /* column 5 */ {
                 const int t = fg::table_index(q_b_c5, 24, 3, 1, error);
-                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 5) * 32 + lane] = s_table_blosum62[x * 24 + t];
+                for (int x = 0; x < 24; x++) p_blosum62_b[((x * 2 + 1) * 32 + lane) * 4 + 1] = s_table_blosum62[x * 24 + t];
             }
             /* column 6 */ {
                 const int t = fg::table_index(q_b_c6, 24, 3, 1, error);
-                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 6) * 32 + lane] = s_table_blosum62[x * 24 + t];
+                for (int x = 0; x < 24; x++) p_blosum62_b[((x * 2 + 1) * 32 + lane) * 4 + 2] = s_table_blosum62[x * 24 + t];
             }
             /* column 7 */ {
                 const int t = fg::table_index(q_b_c7, 24, 3, 1, error);
-                for (int x = 0; x < 24; x++) p_blosum62_b[(x * 8 + 7) * 32 + lane] = s_table_blosum62[x * 24 + t];
+                for (int x = 0; x < 24; x++) p_blosum62_b[((x * 2 + 1) * 32 + lane) * 4 + 3] = s_table_blosum62[x * 24 + t];
             }
             // my values of score 1 to 2 step(s) back, each column as far as a read reaches into it; before the first step, the halo rows above
             int h_score_c0_0 = -1 - lane >= -1 && j < 300 ? f.score[(long long) (-1 - lane + 1) * 301 + (j + 1)] : 0;
@@ -169,78 +169,80 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         int o_score_c7 = 0;   // my value of score in this step, column 7
                         const int v22 = row_a;
                         const int k23 = fg::table_index(v22, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
+                        const int4 pq24 = reinterpret_cast<const int4*>(p_blosum62_b)[(k23 * 2 + 0) * 32 + lane];   // my columns 0 to 3
+                        const int4 pq25 = reinterpret_cast<const int4*>(p_blosum62_b)[(k23 * 2 + 1) * 32 + lane];   // my columns 4 to 7
                         /* column 0 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                             // actor cell
-                            const int v24 = p_blosum62_b[(k23 * 8 + 0) * 32 + lane];
-                            const int v25 = fg::sub(r5, p.penalty);
-                            const int v26 = __viaddmax_s32(r3, v24, v25);
-                            const int v27 = __viaddmax_s32(r6, fg::neg(p.penalty), v26);
-                            o_score_c0 = v27;
+                            const int v26 = pq24.x;
+                            const int v27 = fg::sub(r5, p.penalty);
+                            const int v28 = __viaddmax_s32(r3, v26, v27);
+                            const int v29 = __viaddmax_s32(r6, fg::neg(p.penalty), v28);
+                            o_score_c0 = v29;
                         }
                         /* column 1 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                             // actor cell
-                            const int v28 = p_blosum62_b[(k23 * 8 + 1) * 32 + lane];
-                            const int v29 = fg::sub(r9, p.penalty);
-                            const int v30 = __viaddmax_s32(r8, v28, v29);
-                            const int v31 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v30);
-                            o_score_c1 = v31;
+                            const int v30 = pq24.y;
+                            const int v31 = fg::sub(r9, p.penalty);
+                            const int v32 = __viaddmax_s32(r8, v30, v31);
+                            const int v33 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v32);
+                            o_score_c1 = v33;
                         }
                         /* column 2 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                             // actor cell
-                            const int v32 = p_blosum62_b[(k23 * 8 + 2) * 32 + lane];
-                            const int v33 = fg::sub(r11, p.penalty);
-                            const int v34 = __viaddmax_s32(r10, v32, v33);
-                            const int v35 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v34);
-                            o_score_c2 = v35;
+                            const int v34 = pq24.z;
+                            const int v35 = fg::sub(r11, p.penalty);
+                            const int v36 = __viaddmax_s32(r10, v34, v35);
+                            const int v37 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v36);
+                            o_score_c2 = v37;
                         }
                         /* column 3 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                             // actor cell
-                            const int v36 = p_blosum62_b[(k23 * 8 + 3) * 32 + lane];
-                            const int v37 = fg::sub(r13, p.penalty);
-                            const int v38 = __viaddmax_s32(r12, v36, v37);
-                            const int v39 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v38);
-                            o_score_c3 = v39;
+                            const int v38 = pq24.w;
+                            const int v39 = fg::sub(r13, p.penalty);
+                            const int v40 = __viaddmax_s32(r12, v38, v39);
+                            const int v41 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v40);
+                            o_score_c3 = v41;
                         }
                         /* column 4 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
                             // actor cell
-                            const int v40 = p_blosum62_b[(k23 * 8 + 4) * 32 + lane];
-                            const int v41 = fg::sub(r15, p.penalty);
-                            const int v42 = __viaddmax_s32(r14, v40, v41);
-                            const int v43 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v42);
-                            o_score_c4 = v43;
+                            const int v42 = pq25.x;
+                            const int v43 = fg::sub(r15, p.penalty);
+                            const int v44 = __viaddmax_s32(r14, v42, v43);
+                            const int v45 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v44);
+                            o_score_c4 = v45;
                         }
                         /* column 5 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
                             // actor cell
-                            const int v44 = p_blosum62_b[(k23 * 8 + 5) * 32 + lane];
-                            const int v45 = fg::sub(r17, p.penalty);
-                            const int v46 = __viaddmax_s32(r16, v44, v45);
-                            const int v47 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v46);
-                            o_score_c5 = v47;
+                            const int v46 = pq25.y;
+                            const int v47 = fg::sub(r17, p.penalty);
+                            const int v48 = __viaddmax_s32(r16, v46, v47);
+                            const int v49 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v48);
+                            o_score_c5 = v49;
                         }
                         /* column 6 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
                             // actor cell
-                            const int v48 = p_blosum62_b[(k23 * 8 + 6) * 32 + lane];
-                            const int v49 = fg::sub(r19, p.penalty);
-                            const int v50 = __viaddmax_s32(r18, v48, v49);
-                            const int v51 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v50);
-                            o_score_c6 = v51;
+                            const int v50 = pq25.z;
+                            const int v51 = fg::sub(r19, p.penalty);
+                            const int v52 = __viaddmax_s32(r18, v50, v51);
+                            const int v53 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v52);
+                            o_score_c6 = v53;
                         }
                         /* column 7 */ {
                             [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
                             // actor cell
-                            const int v52 = p_blosum62_b[(k23 * 8 + 7) * 32 + lane];
-                            const int v53 = fg::sub(r21, p.penalty);
-                            const int v54 = __viaddmax_s32(r20, v52, v53);
-                            const int v55 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v54);
-                            o_score_c7 = v55;
-                            fg::store_relaxed_gpu_if(lane * 8 + 7 >= 255 && band < 1, &tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v55);   // value and ready bit in one predicated store
+                            const int v54 = pq25.w;
+                            const int v55 = fg::sub(r21, p.penalty);
+                            const int v56 = __viaddmax_s32(r20, v54, v55);
+                            const int v57 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v56);
+                            o_score_c7 = v57;
+                            fg::store_relaxed_gpu_if(lane * 8 + 7 >= 255 && band < 1, &tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v57);   // value and ready bit in one predicated store
                         }
                         h_score_c0_0 = o_score_c0;
                         h_score_c1_0 = o_score_c1;
@@ -259,27 +261,27 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         const int s = base + k;
                         const int i = s - lane;   // my row in this step
                         const int row_a_next = __ldg(&f.a[min(max(i + 1, 0), 99)]);   // for my next row, loaded while this step computes
-                        const int u56 = __shfl_up_sync(0xffffffffu, h_score_c7_1, 1);   // score[i-1, j-1] from lane l-1's column 7
-                        const int u57 = __shfl_up_sync(0xffffffffu, h_score_c7_0, 1);   // score[i-0, j-1] from lane l-1's column 7
-                        const int e59 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
-                        const int r58 = lane < 1 ? e59 : u56;   // score[i-1, j-1]: the left band's edge, or lane l-1
-                        const int r60 = h_score_c0_0;   // score[i-1, j-0]
-                        const int e62 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
-                        const int r61 = lane < 1 ? e62 : u57;   // score[i-0, j-1]: the left band's edge, or lane l-1
-                        const int r63 = h_score_c0_0;   // score[i-1, j-1]: my column 0
-                        const int r64 = h_score_c1_0;   // score[i-1, j-0]
-                        const int r65 = h_score_c1_0;   // score[i-1, j-1]: my column 1
-                        const int r66 = h_score_c2_0;   // score[i-1, j-0]
-                        const int r67 = h_score_c2_0;   // score[i-1, j-1]: my column 2
-                        const int r68 = h_score_c3_0;   // score[i-1, j-0]
-                        const int r69 = h_score_c3_0;   // score[i-1, j-1]: my column 3
-                        const int r70 = h_score_c4_0;   // score[i-1, j-0]
-                        const int r71 = h_score_c4_0;   // score[i-1, j-1]: my column 4
-                        const int r72 = h_score_c5_0;   // score[i-1, j-0]
-                        const int r73 = h_score_c5_0;   // score[i-1, j-1]: my column 5
-                        const int r74 = h_score_c6_0;   // score[i-1, j-0]
-                        const int r75 = h_score_c6_0;   // score[i-1, j-1]: my column 6
-                        const int r76 = h_score_c7_0;   // score[i-1, j-0]
+                        const int u58 = __shfl_up_sync(0xffffffffu, h_score_c7_1, 1);   // score[i-1, j-1] from lane l-1's column 7
+                        const int u59 = __shfl_up_sync(0xffffffffu, h_score_c7_0, 1);   // score[i-0, j-1] from lane l-1's column 7
+                        const int e61 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 1 - wb, 0), 32)];
+                        const int r60 = lane < 1 ? e61 : u58;   // score[i-1, j-1]: the left band's edge, or lane l-1
+                        const int r62 = h_score_c0_0;   // score[i-1, j-0]
+                        const int e64 = s_edge_score[warp][min(lane * 8 + 0, 0)][min(max(i - 0 - wb, 0), 32)];
+                        const int r63 = lane < 1 ? e64 : u59;   // score[i-0, j-1]: the left band's edge, or lane l-1
+                        const int r65 = h_score_c0_0;   // score[i-1, j-1]: my column 0
+                        const int r66 = h_score_c1_0;   // score[i-1, j-0]
+                        const int r67 = h_score_c1_0;   // score[i-1, j-1]: my column 1
+                        const int r68 = h_score_c2_0;   // score[i-1, j-0]
+                        const int r69 = h_score_c2_0;   // score[i-1, j-1]: my column 2
+                        const int r70 = h_score_c3_0;   // score[i-1, j-0]
+                        const int r71 = h_score_c3_0;   // score[i-1, j-1]: my column 3
+                        const int r72 = h_score_c4_0;   // score[i-1, j-0]
+                        const int r73 = h_score_c4_0;   // score[i-1, j-1]: my column 4
+                        const int r74 = h_score_c5_0;   // score[i-1, j-0]
+                        const int r75 = h_score_c5_0;   // score[i-1, j-1]: my column 5
+                        const int r76 = h_score_c6_0;   // score[i-1, j-0]
+                        const int r77 = h_score_c6_0;   // score[i-1, j-1]: my column 6
+                        const int r78 = h_score_c7_0;   // score[i-1, j-0]
                         int o_score_c0 = 0;   // my value of score in this step, column 0
                         int o_score_c1 = 0;   // my value of score in this step, column 1
                         int o_score_c2 = 0;   // my value of score in this step, column 2
@@ -288,90 +290,92 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                         int o_score_c5 = 0;   // my value of score in this step, column 5
                         int o_score_c6 = 0;   // my value of score in this step, column 6
                         int o_score_c7 = 0;   // my value of score in this step, column 7
-                        const int v77 = row_a;
-                        const int k78 = fg::table_index(v77, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
+                        const int v79 = row_a;
+                        const int k80 = fg::table_index(v79, 24, 3, 0, error);   // the row of 'blosum62' every column of mine reads in this step
+                        const int4 pq81 = reinterpret_cast<const int4*>(p_blosum62_b)[(k80 * 2 + 0) * 32 + lane];   // my columns 0 to 3
+                        const int4 pq82 = reinterpret_cast<const int4*>(p_blosum62_b)[(k80 * 2 + 1) * 32 + lane];   // my columns 4 to 7
                         if (i >= 0 && i < 100) {
                             // my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)
                             /* column 0 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + (j + 1);   // my point in every field
                                 // actor cell
-                                const int v79 = p_blosum62_b[(k78 * 8 + 0) * 32 + lane];
-                                const int v80 = fg::sub(r60, p.penalty);
-                                const int v81 = __viaddmax_s32(r58, v79, v80);
-                                const int v82 = __viaddmax_s32(r61, fg::neg(p.penalty), v81);
-                                if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v82;   // kept (final)
-                                o_score_c0 = v82;
+                                const int v83 = pq81.x;
+                                const int v84 = fg::sub(r62, p.penalty);
+                                const int v85 = __viaddmax_s32(r60, v83, v84);
+                                const int v86 = __viaddmax_s32(r63, fg::neg(p.penalty), v85);
+                                if (i >= 99 && j >= 299) kept_score[(long long) (i - 99) * 1 + (j - 299)] = v86;   // kept (final)
+                                o_score_c0 = v86;
                             }
                             /* column 1 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 1) + 1);   // my point in every field
                                 // actor cell
-                                const int v83 = p_blosum62_b[(k78 * 8 + 1) * 32 + lane];
-                                const int v84 = fg::sub(r64, p.penalty);
-                                const int v85 = __viaddmax_s32(r63, v83, v84);
-                                const int v86 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v85);
-                                if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v86;   // kept (final)
-                                o_score_c1 = v86;
+                                const int v87 = pq81.y;
+                                const int v88 = fg::sub(r66, p.penalty);
+                                const int v89 = __viaddmax_s32(r65, v87, v88);
+                                const int v90 = __viaddmax_s32(o_score_c0, fg::neg(p.penalty), v89);
+                                if (i >= 99 && (j + 1) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 1) - 299)] = v90;   // kept (final)
+                                o_score_c1 = v90;
                             }
                             /* column 2 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 2) + 1);   // my point in every field
                                 // actor cell
-                                const int v87 = p_blosum62_b[(k78 * 8 + 2) * 32 + lane];
-                                const int v88 = fg::sub(r66, p.penalty);
-                                const int v89 = __viaddmax_s32(r65, v87, v88);
-                                const int v90 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v89);
-                                if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v90;   // kept (final)
-                                o_score_c2 = v90;
+                                const int v91 = pq81.z;
+                                const int v92 = fg::sub(r68, p.penalty);
+                                const int v93 = __viaddmax_s32(r67, v91, v92);
+                                const int v94 = __viaddmax_s32(o_score_c1, fg::neg(p.penalty), v93);
+                                if (i >= 99 && (j + 2) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 2) - 299)] = v94;   // kept (final)
+                                o_score_c2 = v94;
                             }
                             /* column 3 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 3) + 1);   // my point in every field
                                 // actor cell
-                                const int v91 = p_blosum62_b[(k78 * 8 + 3) * 32 + lane];
-                                const int v92 = fg::sub(r68, p.penalty);
-                                const int v93 = __viaddmax_s32(r67, v91, v92);
-                                const int v94 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v93);
-                                if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v94;   // kept (final)
-                                o_score_c3 = v94;
+                                const int v95 = pq81.w;
+                                const int v96 = fg::sub(r70, p.penalty);
+                                const int v97 = __viaddmax_s32(r69, v95, v96);
+                                const int v98 = __viaddmax_s32(o_score_c2, fg::neg(p.penalty), v97);
+                                if (i >= 99 && (j + 3) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 3) - 299)] = v98;   // kept (final)
+                                o_score_c3 = v98;
                             }
                             /* column 4 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 4) + 1);   // my point in every field
                                 // actor cell
-                                const int v95 = p_blosum62_b[(k78 * 8 + 4) * 32 + lane];
-                                const int v96 = fg::sub(r70, p.penalty);
-                                const int v97 = __viaddmax_s32(r69, v95, v96);
-                                const int v98 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v97);
-                                if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v98;   // kept (final)
-                                o_score_c4 = v98;
+                                const int v99 = pq82.x;
+                                const int v100 = fg::sub(r72, p.penalty);
+                                const int v101 = __viaddmax_s32(r71, v99, v100);
+                                const int v102 = __viaddmax_s32(o_score_c3, fg::neg(p.penalty), v101);
+                                if (i >= 99 && (j + 4) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 4) - 299)] = v102;   // kept (final)
+                                o_score_c4 = v102;
                             }
                             /* column 5 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 5) + 1);   // my point in every field
                                 // actor cell
-                                const int v99 = p_blosum62_b[(k78 * 8 + 5) * 32 + lane];
-                                const int v100 = fg::sub(r72, p.penalty);
-                                const int v101 = __viaddmax_s32(r71, v99, v100);
-                                const int v102 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v101);
-                                if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v102;   // kept (final)
-                                o_score_c5 = v102;
+                                const int v103 = pq82.y;
+                                const int v104 = fg::sub(r74, p.penalty);
+                                const int v105 = __viaddmax_s32(r73, v103, v104);
+                                const int v106 = __viaddmax_s32(o_score_c4, fg::neg(p.penalty), v105);
+                                if (i >= 99 && (j + 5) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 5) - 299)] = v106;   // kept (final)
+                                o_score_c5 = v106;
                             }
                             /* column 6 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 6) + 1);   // my point in every field
                                 // actor cell
-                                const int v103 = p_blosum62_b[(k78 * 8 + 6) * 32 + lane];
-                                const int v104 = fg::sub(r74, p.penalty);
-                                const int v105 = __viaddmax_s32(r73, v103, v104);
-                                const int v106 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v105);
-                                if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v106;   // kept (final)
-                                o_score_c6 = v106;
+                                const int v107 = pq82.z;
+                                const int v108 = fg::sub(r76, p.penalty);
+                                const int v109 = __viaddmax_s32(r75, v107, v108);
+                                const int v110 = __viaddmax_s32(o_score_c5, fg::neg(p.penalty), v109);
+                                if (i >= 99 && (j + 6) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 6) - 299)] = v110;   // kept (final)
+                                o_score_c6 = v110;
                             }
                             /* column 7 */ {
                                 [[maybe_unused]] const long long g = ((long long) (i + 1)) * 301 + ((j + 7) + 1);   // my point in every field
                                 // actor cell
-                                const int v107 = p_blosum62_b[(k78 * 8 + 7) * 32 + lane];
-                                const int v108 = fg::sub(r76, p.penalty);
-                                const int v109 = __viaddmax_s32(r75, v107, v108);
-                                const int v110 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v109);
-                                if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v110;   // kept (final)
-                                o_score_c7 = v110;
-                                fg::store_relaxed_gpu_if(lane * 8 + 7 >= 255 && band < 1, &tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v110);   // value and ready bit in one predicated store
+                                const int v111 = pq82.w;
+                                const int v112 = fg::sub(r78, p.penalty);
+                                const int v113 = __viaddmax_s32(r77, v111, v112);
+                                const int v114 = __viaddmax_s32(o_score_c6, fg::neg(p.penalty), v113);
+                                if (i >= 99 && (j + 7) >= 299) kept_score[(long long) (i - 99) * 1 + ((j + 7) - 299)] = v114;   // kept (final)
+                                o_score_c7 = v114;
+                                fg::store_relaxed_gpu_if(lane * 8 + 7 >= 255 && band < 1, &tokens[((long long) (0 * 2 + band) * 1 + lane * 8 + 7 - 255) * 100 + i], (1ull << 32) | (unsigned) v114);   // value and ready bit in one predicated store
                             }
                         } else if (i < 0 && i >= -1) {
                             // above the domain: the halo row, which the lanes below and to the right read as my history

@@ -60,7 +60,8 @@ final class BandPlanText {
             TableSpec table = m.graph().kernel().tables().get(profile.table());
             text.append("profile:    ").append(table.name()).append(": indexed by sequence '").append(profile.sequence().name())
                     .append("' at my column, a query profile per warp of ").append(profile.otherExtent()).append(" x ").append(m.laneColumns())
-                    .append(" x 32 elements (").append(profile.bytes()).append(" bytes), one conflict-free load a cell\n");
+                    .append(" x 32 elements (").append(profile.bytes()).append(" bytes), ").append(profile.columnsALoad() == 1
+                            ? "one conflict-free load a cell" : "four columns side by side, one conflict-free 16-byte load for four cells").append('\n');
         }
         for (IrField field : m.laneSequences()) {
             text.append("sequence:   ").append(field.name()).append(": one value per lane (its column), read once before the band's first step\n");

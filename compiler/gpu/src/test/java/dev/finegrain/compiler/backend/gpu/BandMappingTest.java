@@ -244,7 +244,26 @@ class BandMappingTest {
             assertEquals(24 * columns * 32 * 4, profile.bytes());
             assertEquals(profile.offsetBytes() + profile.bytes(), mapping.warpSharedBytes(), "the profile is the warp's dynamic shared memory");
             assertTrue(mapping.describe().contains("profile:    sub: indexed by sequence 'b'"), mapping.describe());
+            // eight columns of 4-byte entries load four at a time; fewer columns ran slower so (LaneProfile)
+            assertEquals(columns == 8 ? 4 : 1, profile.columnsALoad(), mapping.describe());
+            assertEquals(columns == 8, mapping.describe().contains("one conflict-free 16-byte load for four cells"), mapping.describe());
         }
+    }
+
+    @Test
+    void aWideProfileLaysFourColumnsSideBySide() {
+        LaneProfile wide = map(aligned("align", 24, "a", "b"), lockDataflow().persistent().columnsPerLane(8), LockMechanism.TINY_LOCK,
+                4096, 4096).profiles().getFirst();
+        // lane 0's entry of column c at other index 0: columns 0 to 3 in the first 16 bytes, 4 to 7 past all 32 lanes' first 16
+        for (int c = 0; c < 8; c++) {
+            assertEquals((c / 4) * 32 * 16 + (c % 4) * 4, wide.columnByte(c, 4), "column " + c);
+        }
+        assertEquals("((x * 2 + 1) * 32 + lane) * 4 + 3", wide.element("x", 8, 7));
+        assertEquals("(x * 2 + 1) * 32 + lane", wide.load("x", 8, 1), "the int4 that holds columns 4 to 7");
+        LaneProfile narrow = map(aligned("align", 24, "a", "b"), lockDataflow().persistent().columnsPerLane(4), LockMechanism.TINY_LOCK,
+                4096, 4096).profiles().getFirst();
+        assertEquals(3 * 32 * 4, narrow.columnByte(3, 4));
+        assertEquals("(x * 4 + 3) * 32 + lane", narrow.element("x", 4, 3));
     }
 
     /**

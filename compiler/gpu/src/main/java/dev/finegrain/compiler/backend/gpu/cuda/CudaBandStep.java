@@ -39,6 +39,8 @@ final class CudaBandStep {
     private final int width;
     /** The profiled lookups whose row is the same in all of a lane's columns, in the actors' order ({@link #profileRows}). */
     private final List<IrExpr.Lookup> rowLookups;
+    /** A wide profile's loads in the step being written, per row lookup: one per {@link LaneProfile#WIDE_LOAD} columns. */
+    private final Map<IrExpr.Lookup, List<String>> wideRows = new java.util.IdentityHashMap<>();
     private final CudaBandHaloRow haloRow;
     private final CudaBandFoldedStores foldedStores;
 
@@ -177,6 +179,7 @@ final class CudaBandStep {
      */
     private Map<IrExpr.Lookup, String> profileRows(boolean steady, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs) {
         Map<IrExpr.Lookup, String> rows = new java.util.IdentityHashMap<>();
+        wideRows.clear();
         if (rowLookups.isEmpty()) {
             return rows;
         }
@@ -188,13 +191,32 @@ final class CudaBandStep {
         CudaExpressions expressions = new CudaExpressions(out, graph, operands(0, steady, row, resolved, new HashMap<>(), stagedInputs, Map.of()),
                 fields.sizes(), "error", cx.mapping.target());
         for (IrExpr.Lookup lookup : rowLookups) {
-            String checked = expressions.checkedIndex(lookup, profileOf(lookup).orElseThrow().otherAxis());
+            LaneProfile profile = profileOf(lookup).orElseThrow();
+            String checked = expressions.checkedIndex(lookup, profile.otherAxis());
             String name = out.temporary("k");
             out.line("const int " + name + " = " + checked + ";   // the row of '"
                     + graph.kernel().tables().get(lookup.table()).name() + "' every column of mine reads in this step");
             rows.put(lookup, name);
+            if (profile.columnsALoad() > 1) {
+                wideLoads(profile, lookup, name);
+            }
         }
         return rows;
+    }
+
+    /**
+     * A wide profile's entries of all my columns in this step, {@link LaneProfile#WIDE_LOAD} columns a 16-byte load, at
+     * the row {@code row} (the profile's 4-byte elements: an int4 holds four columns).
+     */
+    private void wideLoads(LaneProfile profile, IrExpr.Lookup lookup, String row) {
+        List<String> names = new ArrayList<>();
+        for (int group = 0; group < lanes / profile.columnsALoad(); group++) {
+            String name = out.temporary("pq");
+            out.line("const int4 " + name + " = reinterpret_cast<const int4*>(" + cx.profile(profile) + ")[" + profile.load(row, lanes, group)
+                    + "];   // my columns " + group * profile.columnsALoad() + " to " + ((group + 1) * profile.columnsALoad() - 1));
+            names.add(name);
+        }
+        wideRows.put(lookup, names);
     }
 
     /** My column {@code c} in one step: its actors, its stores, and what it publishes to the band on the right. */
@@ -367,7 +389,11 @@ final class CudaBandStep {
 
             @Override
             public java.util.Optional<String> profiled(IrExpr.Lookup lookup, java.util.function.IntFunction<String> checkedHere) {
-                return profileOf(lookup).map(profile -> cx.profile(profile) + "[" + LaneProfile.element(profileRows.containsKey(lookup)
+                if (profileRows.containsKey(lookup) && wideRows.containsKey(lookup)) {
+                    LaneProfile profile = profileOf(lookup).orElseThrow();
+                    return java.util.Optional.of(wideRows.get(lookup).get(c / profile.columnsALoad()) + "." + "xyzw".charAt(c % profile.columnsALoad()));
+                }
+                return profileOf(lookup).map(profile -> cx.profile(profile) + "[" + profile.element(profileRows.containsKey(lookup)
                         ? profileRows.get(lookup) : checkedHere.apply(profile.otherAxis()), lanes, c) + "]");
             }
         };

@@ -383,7 +383,8 @@ final class CudaBands {
         for (LaneProfile profile : mapping.profiles()) {
             String type = CudaExpressions.type(graph.kernel().tables().get(profile.table()).type());
             out.line(type + "* const " + cx.profile(profile) + " = (" + type + "*) (my_smem + " + profile.offsetBytes() + ");   // ["
-                    + profile.otherExtent() + "][" + lanes + "][32] my band's query profile");
+                    + profile.otherExtent() + "][" + (profile.columnsALoad() == 1 ? lanes + "][32]"
+                    : lanes / profile.columnsALoad() + "][32][" + profile.columnsALoad() + "]") + " my band's query profile");
         }
     }
 
@@ -403,7 +404,7 @@ final class CudaBands {
                 String element = mapping.stagesTables() ? cx.stagedTable(profile.table()) + "[" + flat + "]"
                         : "__ldg(&f." + CudaNames.member(table.name()) + "[" + flat + "])";
                 out.line("for (int x = 0; x < " + profile.otherExtent() + "; x++) " + cx.profile(profile) + "["
-                        + LaneProfile.element("x", lanes, c) + "] = " + element + ";");
+                        + profile.element("x", lanes, c) + "] = " + element + ";");
                 out.close();
             }
         }

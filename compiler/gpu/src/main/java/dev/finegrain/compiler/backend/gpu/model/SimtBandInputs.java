@@ -77,7 +77,8 @@ final class SimtBandInputs {
 
     /**
      * In the prologue: the registers of my lane sequences, and each profile's entry of my lane at index 0, per column of
-     * mine ([other index][column][lane]: a column is 32 entries on).
+     * mine ([other index][column][lane]: a column is 32 entries on; a wide profile, [other index][column / 4][lane][column
+     * % 4], which the model reads a word at a time where CUDA loads four columns in one 16-byte load).
      */
     void declare(String warpRings) {
         for (IrField field : mapping.laneSequences()) {
@@ -91,13 +92,13 @@ final class SimtBandInputs {
             int bytes = GpuTarget.elementBytes(graph.kernel().tables().get(profile.table()).type());
             String[] entries = new String[cx.lanes];
             String at = asm.register();
-            asm.emit("IMAD " + at + ", " + cx.lane + ", " + SimtAssembler.immediate(bytes) + ", " + warpRings);
+            asm.emit("IMAD " + at + ", " + cx.lane + ", " + SimtAssembler.immediate((long) profile.columnsALoad() * bytes) + ", " + warpRings);
             asm.emit("IADD " + at + ", " + at + ", " + SimtAssembler.immediate(profile.offsetBytes()) + "   // my lane's entry of the"
                     + " query profile of " + graph.kernel().tables().get(profile.table()).name() + ", other index 0");
             entries[0] = at;
             for (int c = 1; c < cx.lanes; c++) {
                 entries[c] = asm.register();
-                asm.emit("IADD " + entries[c] + ", " + at + ", " + SimtAssembler.immediate((long) c * GpuTarget.WARP * bytes) + "   // column " + c);
+                asm.emit("IADD " + entries[c] + ", " + at + ", " + SimtAssembler.immediate(profile.columnByte(c, bytes)) + "   // column " + c);
             }
             cx.profileLanes.put(profile, entries);
         }

@@ -112,6 +112,19 @@ class FoldedBandsModelTest {
     }
 
     /**
+     * Lanes of eight columns read a wide query profile (four columns side by side, LaneProfile): Smith-Waterman over
+     * sequences in full bands and in a last band whose lanes straddle the domain's edge (300 columns: 44 in the last
+     * band of 256).
+     */
+    @Test
+    void lanesOfEightColumnsReadAWideProfile() {
+        List<Schedule> eight = List.of(new Schedule.LockDataflow().persistent().columnsPerLane(8));
+        assertAllVerified(HOPPER, SW, new int[] {130, 256}, eight);
+        assertAllVerified(HOPPER, SW, new int[] {130, 300}, eight);
+        assertEquals(4, mapping(SW, new int[] {130, 300}, eight.getFirst()).profiles().getFirst().columnsALoad());
+    }
+
+    /**
      * The last band, narrower than the others, runs as a full band (steady chunks, and no test a column in its checked
      * ones) where its columns right of the domain are harmless ({@code RaggedBand}): lanes wholly right of the domain (100 columns: the last band's
      * lanes 25 to 31 with four columns a lane), a lane straddling its edge (102 and 45 columns: one or two of four

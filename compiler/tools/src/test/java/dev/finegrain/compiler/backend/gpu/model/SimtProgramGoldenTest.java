@@ -110,6 +110,9 @@ class SimtProgramGoldenTest {
                         "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "256x300", "--profile", "hopper-h200")),
                 Arguments.of("sw-seq-persistent-columns-4-tiny-lock-hopper", List.of("sw-seq", "--schedule",
                         "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "256x300", "--profile", "hopper-h200")),
+                // lanes of eight columns: a wide profile, four columns side by side (read a word at a time on the model)
+                Arguments.of("nw-seq-persistent-columns-8-tiny-lock-hopper", List.of("nw-seq", "--schedule",
+                        "lock-dataflow:persistent:columns=8", "--mechanism", "tiny-lock", "--sizes", "512x300", "--profile", "hopper-h200")),
                 Arguments.of("nw-persistent-columns-2-acquire-release-hopper", List.of("nw", "--schedule",
                         "lock-dataflow:persistent:columns=2", "--mechanism", "acquire-release", "--sizes", "256", "--profile", "hopper-h200")));
     }
