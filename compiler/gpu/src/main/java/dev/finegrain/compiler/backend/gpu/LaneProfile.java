@@ -19,7 +19,9 @@ import java.util.List;
  * lane fills and reads only its own entries, so the profile needs no barrier. Measured on an H200
  * (needleman-wunsch-seq 65536², BLOSUM62, four columns a lane, tiny-lock): 21.2 ms against 25.5 ms with the table.
  *
- * <p>Where a lane owns eight columns of a table of 4-byte elements, its profile lies four columns side by side,
+ * <p>Where a lane owns eight columns of a table of 4-byte elements, and every lookup of the profile indexes it by a
+ * value the same in all of a lane's columns (a sequence along the rows, so that a step loads the row once), its profile
+ * lies four columns side by side,
  * [other index][column / 4][lane][column % 4], so that a step loads four of its columns' entries in one 16-byte load
  * (eight lanes cover 128 bytes: still conflict-free). On an H200 (CUDA 13.0, every score checked against the CPU
  * recurrence, median of 9) needleman-wunsch-seq 65536² with eight columns ran 7.64 ms against 7.95, smith-waterman-seq
@@ -73,7 +75,9 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
                     int extent = spec.extents().get(1 - axis);
                     int elementBytes = GpuTarget.elementBytes(spec.type());
                     int bytes = extent * laneColumns * GpuTarget.WARP * elementBytes;
-                    int columnsALoad = laneColumns == WIDE_LANE_COLUMNS && elementBytes * WIDE_LOAD == 16 ? WIDE_LOAD : 1;
+                    // a lookup whose row differs between columns would read single words 16 bytes apart: bank conflicts
+                    int columnsALoad = laneColumns == WIDE_LANE_COLUMNS && elementBytes * WIDE_LOAD == 16
+                            && rowsSameInEveryColumn(graph, laneSequences, lookup.table(), axis, sequence) ? WIDE_LOAD : 1;
                     profiles.add(new LaneProfile(lookup.table(), axis, sequence, extent, offset, bytes, columnsALoad));
                     offset += aligned(bytes);
                     break;
@@ -82,6 +86,31 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
         }
         int total = profiles.stream().mapToInt(p -> aligned(p.bytes)).sum();
         return total <= MAX_BYTES_PER_WARP ? List.copyOf(profiles) : List.of();
+    }
+
+    /**
+     * Whether every lookup of {@code table} whose index on {@code laneAxis} is {@code sequence} at the lane's column (any
+     * lookup of the actors, taken or not) indexes the other axis by a value the same in all of a lane's columns.
+     */
+    private static boolean rowsSameInEveryColumn(KernelGraph graph, List<IrField> laneSequences, int table, int laneAxis, IrField sequence) {
+        for (IrActor actor : graph.actors()) {
+            for (IrExpr.Lookup lookup : allLookups(actor.body(), new ArrayList<>())) {
+                if (lookup.table() == table && lookup.indices().size() == 2
+                        && sequence.equals(laneSequence(graph, laneSequences, lookup.indices().get(laneAxis)))
+                        && !columnInvariant(graph, lookup.indices().get(1 - laneAxis))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static List<IrExpr.Lookup> allLookups(IrExpr expr, List<IrExpr.Lookup> found) {
+        if (expr instanceof IrExpr.Lookup lookup) {
+            found.add(lookup);
+        }
+        Subexpressions.of(expr).forEach(child -> allLookups(child, found));
+        return found;
     }
 
     private static int aligned(int bytes) {

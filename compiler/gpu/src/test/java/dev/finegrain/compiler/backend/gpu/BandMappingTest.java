@@ -264,6 +264,11 @@ class BandMappingTest {
                 4096, 4096).profiles().getFirst();
         assertEquals(3 * 32 * 4, narrow.columnByte(3, 4));
         assertEquals("(x * 4 + 3) * 32 + lane", narrow.element("x", 4, 3));
+        // a row index that differs between a lane's columns reads a word a cell: side by side, lanes would share banks
+        Kernel shifted = aligned("shifted", 24, c -> c.read("a", 0).plus(index("j")).and(15), c -> c.read("b", 0));
+        LaneProfile perColumn = map(shifted, lockDataflow().persistent().columnsPerLane(8), LockMechanism.TINY_LOCK, 4096, 4096)
+                .profiles().getFirst();
+        assertEquals(1, perColumn.columnsALoad());
     }
 
     /**

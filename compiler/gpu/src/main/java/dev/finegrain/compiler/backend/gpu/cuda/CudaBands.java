@@ -389,7 +389,8 @@ final class CudaBands {
     }
 
     /**
-     * Each query profile's elements for my columns, [other index][column][lane]: the lane's sequence value checked once,
+     * Each query profile's elements for my columns, [other index][column][lane] (a wide profile: [other index][column /
+     * 4][lane][column % 4], {@link LaneProfile}): the lane's sequence value checked once,
      * here, instead of in every step. A lane fills and reads only its own entries, so no barrier is needed.
      */
     private void fillProfiles() {

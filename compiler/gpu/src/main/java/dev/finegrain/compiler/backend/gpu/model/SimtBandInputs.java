@@ -133,7 +133,10 @@ final class SimtBandInputs {
         }
     }
 
-    /** My lane's entries of one query profile, [other index][lane], from the staged table or global memory. */
+    /**
+     * My lane's entries of one query profile in one of my columns, every other index, from the staged table or global
+     * memory, at the column's entry {@link #declare} set (a row of the profile is all my columns' entries further on).
+     */
     private void fillProfile(LaneProfile profile, int c) {
         TableSpec table = graph.kernel().tables().get(profile.table());
         int bytes = GpuTarget.elementBytes(table.type());
