@@ -2,7 +2,8 @@
 // ...` without a bundle: random sequences over the table's symbols (at most 20), a random symmetric table in [-4, 11]
 // (24 x 24 for the first, 4 x 4 for the second), gap 4, the halo -4(k + 1) along the top row and the left column; the
 // kernel timed by CUDA events (median of 9 runs after 3); FG_TABLE=match scores 3 a match and -3 a mismatch instead,
-// on two strands drawn independently (below); FG_SEED=N draws other inputs.
+// on two strands drawn independently (below); FG_SEED=N draws other inputs; FG_PAD=BYTES allocates that much before
+// the scratch memory (the edge ring elsewhere in the address space).
 // It prints the kept final score (Smith-Waterman: the best score and its cell, row-major) and the error word;
 // `seq-driver REF` runs the CPU recurrence on the same inputs and prints the same, so that a script can check every
 // variant against it. Built with
@@ -73,7 +74,11 @@ int main(int argc, char** argv) {
     }
     int *da, *db, *dframe, *dtable; char* scratch;
     CK(cudaMalloc(&da, R * 4)); CK(cudaMalloc(&db, C * 4)); CK(cudaMalloc(&dframe, frame.size() * 4));
-    CK(cudaMalloc(&dtable, table.size() * 4)); CK(cudaMalloc(&scratch, info->scratch_bytes));
+    CK(cudaMalloc(&dtable, table.size() * 4));
+    // FG_PAD=BYTES: a buffer allocated before the scratch memory, which moves the edge ring's addresses
+    if (const char* pad = getenv("FG_PAD"); pad != nullptr && atoll(pad) > 0) { char* unused; CK(cudaMalloc(&unused, atoll(pad))); }
+    CK(cudaMalloc(&scratch, info->scratch_bytes));
+    if (getenv("FG_PAD") != nullptr) printf("scratch at %p (pad %s)\n", (void*) scratch, getenv("FG_PAD"));
     CK(cudaMemcpy(da, a.data(), R * 4, cudaMemcpyHostToDevice)); CK(cudaMemcpy(db, b.data(), C * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dframe, frame.data(), frame.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dtable, table.data(), table.size() * 4, cudaMemcpyHostToDevice));
