@@ -19,10 +19,10 @@ import java.util.List;
  * lane fills and reads only its own entries, so the profile needs no barrier. Measured on an H200
  * (needleman-wunsch-seq 65536², BLOSUM62, four columns a lane, tiny-lock): 21.2 ms against 25.5 ms with the table.
  *
- * <p>Where a lane owns eight columns of a table of 4-byte elements, and every lookup of the profile indexes it by a
- * value the same in all of a lane's columns (a sequence along the rows, so that a step loads the row once), its profile
- * lies four columns side by side,
- * [other index][column / 4][lane][column % 4], so that a step loads four of its columns' entries in one 16-byte load
+ * <p>Where a lane owns eight columns of a table of 4-byte elements, and every lookup that reads the profile is a row
+ * lookup ({@link BandMapping#rowLookups}: taken in every cell, its row the same in all of a lane's columns, loaded once a
+ * step), its profile lies four columns side by side, [other index][column / 4][lane][column % 4], so that a step loads
+ * four of its columns' entries in one 16-byte load
  * (eight lanes cover 128 bytes: still conflict-free). On an H200 (CUDA 13.0, every score checked against the CPU
  * recurrence, median of 9) needleman-wunsch-seq 65536² with eight columns ran 7.64 ms against 7.95, smith-waterman-seq
  * 13.48 against 15.50; with four columns the same layout ran slower (needleman-wunsch-seq 9.42 against 8.88,
@@ -73,31 +73,43 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
                     }
                     TableSpec spec = graph.kernel().tables().get(lookup.table());
                     int extent = spec.extents().get(1 - axis);
-                    int elementBytes = GpuTarget.elementBytes(spec.type());
-                    int bytes = extent * laneColumns * GpuTarget.WARP * elementBytes;
-                    // a lookup whose row differs between columns would read single words 16 bytes apart: bank conflicts
-                    int columnsALoad = laneColumns == WIDE_LANE_COLUMNS && elementBytes * WIDE_LOAD == 16
-                            && rowsSameInEveryColumn(graph, laneSequences, lookup.table(), axis, sequence) ? WIDE_LOAD : 1;
-                    profiles.add(new LaneProfile(lookup.table(), axis, sequence, extent, offset, bytes, columnsALoad));
+                    int bytes = extent * laneColumns * GpuTarget.WARP * GpuTarget.elementBytes(spec.type());
+                    profiles.add(new LaneProfile(lookup.table(), axis, sequence, extent, offset, bytes, 1));
                     offset += aligned(bytes);
                     break;
                 }
             }
         }
         int total = profiles.stream().mapToInt(p -> aligned(p.bytes)).sum();
-        return total <= MAX_BYTES_PER_WARP ? List.copyOf(profiles) : List.of();
+        if (total > MAX_BYTES_PER_WARP) {
+            return List.of();
+        }
+        if (laneColumns != WIDE_LANE_COLUMNS) {
+            return List.copyOf(profiles);
+        }
+        List<IrExpr.Lookup> rowLookups = BandMapping.rowLookups(graph, profiles);
+        return profiles.stream().map(profile -> {
+            boolean fourBytes = GpuTarget.elementBytes(graph.kernel().tables().get(profile.table).type()) * WIDE_LOAD == 16;
+            return fourBytes && readOnlyByRowLookups(profile, graph, laneSequences, rowLookups, profiles) ? profile.wide() : profile;
+        }).toList();
+    }
+
+    /** This profile laid out {@link #WIDE_LOAD} columns side by side: the same bytes at the same offset. */
+    private LaneProfile wide() {
+        return new LaneProfile(table, laneAxis, sequence, otherExtent, offsetBytes, bytes, WIDE_LOAD);
     }
 
     /**
-     * Whether every lookup of {@code table} whose index on {@code laneAxis} is {@code sequence} at the lane's column (any
-     * lookup of the actors, taken or not) indexes the other axis by a value the same in all of a lane's columns.
+     * Whether every lookup that reads {@code profile} (any lookup of the actors, taken or not) is one of the
+     * {@link BandMapping#rowLookups row lookups}, whose step loads the row once for all its columns: a wide profile read
+     * a column at a time would read single words 16 bytes apart across the lanes, with bank conflicts.
      */
-    private static boolean rowsSameInEveryColumn(KernelGraph graph, List<IrField> laneSequences, int table, int laneAxis, IrField sequence) {
+    private static boolean readOnlyByRowLookups(LaneProfile profile, KernelGraph graph, List<IrField> laneSequences,
+                                                List<IrExpr.Lookup> rowLookups, List<LaneProfile> profiles) {
         for (IrActor actor : graph.actors()) {
             for (IrExpr.Lookup lookup : allLookups(actor.body(), new ArrayList<>())) {
-                if (lookup.table() == table && lookup.indices().size() == 2
-                        && sequence.equals(laneSequence(graph, laneSequences, lookup.indices().get(laneAxis)))
-                        && !columnInvariant(graph, lookup.indices().get(1 - laneAxis))) {
+                boolean reads = of(profiles, graph, laneSequences, lookup).filter(profile::equals).isPresent();
+                if (reads && rowLookups.stream().noneMatch(row -> row == lookup)) {
                     return false;
                 }
             }
@@ -119,15 +131,12 @@ public record LaneProfile(int table, int laneAxis, IrField sequence, int otherEx
 
     /** The element of lane {@code lane}'s column {@code column} at the other axis's index {@code index}, in this profile. */
     public String element(String index, int laneColumns, int column) {
-        if (columnsALoad == 1) {
-            return "(" + index + " * " + laneColumns + " + " + column + ") * 32 + lane";
-        }
-        return "((" + index + " * " + laneColumns / columnsALoad + " + " + column / columnsALoad + ") * 32 + lane) * " + columnsALoad
-                + " + " + column % columnsALoad;
+        String load = load(index, laneColumns, column / columnsALoad);
+        return columnsALoad == 1 ? load : "(" + load + ") * " + columnsALoad + " + " + column % columnsALoad;
     }
 
     /**
-     * In a profile of several columns a load, the load (counted in {@link #columnsALoad} elements) that holds lane
+     * The load (counted in {@link #columnsALoad} elements: one element, or an int4 of a wide profile) that holds lane
      * {@code lane}'s columns {@code group * columnsALoad} on at the other axis's index {@code index}.
      */
     public String load(String index, int laneColumns, int group) {

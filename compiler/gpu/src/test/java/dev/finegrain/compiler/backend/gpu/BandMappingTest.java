@@ -269,6 +269,18 @@ class BandMappingTest {
         LaneProfile perColumn = map(shifted, lockDataflow().persistent().columnsPerLane(8), LockMechanism.TINY_LOCK, 4096, 4096)
                 .profiles().getFirst();
         assertEquals(1, perColumn.columnsALoad());
+        // a lookup in a select's branch is not a row lookup (not every cell takes it): it too reads a column at a time
+        Kernel branch = kernel("branch").domain(dim("i", "rows"), dim("j", "cols"))
+                .input("a", INT, along("i")).input("b", INT, along("j")).table("sub", INT, 24, 24)
+                .state("score", INT, boundary(index("i").plus(index("j")).negate()))
+                .actor("cell", "score", c -> max(
+                        c.read("score", -1, -1).plus(c.lookup("sub", c.read("a", 0), c.read("b", 0))),
+                        c.read("score", -1, 0).minus(select(c.read("a", 0).greaterThan(3), c.lookup("sub", c.read("a", 0), c.read("b", 0)), constant(1))),
+                        c.read("score", 0, -1).minus(1)))
+                .build();
+        BandMapping branched = map(branch, lockDataflow().persistent().columnsPerLane(8), LockMechanism.TINY_LOCK, 4096, 4096);
+        assertEquals(1, branched.rowLookups().size(), branched.describe());
+        assertEquals(1, branched.profiles().getFirst().columnsALoad());
     }
 
     /**

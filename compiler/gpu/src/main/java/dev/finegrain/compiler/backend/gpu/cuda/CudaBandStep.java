@@ -39,8 +39,6 @@ final class CudaBandStep {
     private final int width;
     /** The profiled lookups whose row is the same in all of a lane's columns, in the actors' order ({@link #profileRows}). */
     private final List<IrExpr.Lookup> rowLookups;
-    /** A wide profile's loads in the step being written, per row lookup: one per {@link LaneProfile#WIDE_LOAD} columns. */
-    private final Map<IrExpr.Lookup, List<String>> wideRows = new java.util.IdentityHashMap<>();
     private final CudaBandHaloRow haloRow;
     private final CudaBandFoldedStores foldedStores;
 
@@ -140,7 +138,7 @@ final class CudaBandStep {
         }
         List<CudaReductions> onceAStep = stepReductions();
         onceAStep.forEach(reduction -> reduction.stepStart(out, lanes));
-        Map<IrExpr.Lookup, String> profileRows = profileRows(steady, resolved.getFirst(), stagedInputs.getFirst());
+        Map<IrExpr.Lookup, CudaProfileRow> profileRows = profileRows(steady, resolved.getFirst(), stagedInputs.getFirst());
         boolean rowTest = !steady && lanes > 1;
         if (rowTest) {
             out.open("if (i >= 0 && i < " + mapping.rows() + ")");
@@ -177,9 +175,8 @@ final class CudaBandStep {
      * lane x taking row base + x, and handing each step's row over by two shuffles measured 7 % slower on an H200:
      * needleman-wunsch-seq 65536², four columns a lane, 14.75 against 13.79 ms.)
      */
-    private Map<IrExpr.Lookup, String> profileRows(boolean steady, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs) {
-        Map<IrExpr.Lookup, String> rows = new java.util.IdentityHashMap<>();
-        wideRows.clear();
+    private Map<IrExpr.Lookup, CudaProfileRow> profileRows(boolean steady, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs) {
+        Map<IrExpr.Lookup, CudaProfileRow> rows = new java.util.IdentityHashMap<>();
         if (rowLookups.isEmpty()) {
             return rows;
         }
@@ -196,32 +193,14 @@ final class CudaBandStep {
             String name = out.temporary("k");
             out.line("const int " + name + " = " + checked + ";   // the row of '"
                     + graph.kernel().tables().get(lookup.table()).name() + "' every column of mine reads in this step");
-            rows.put(lookup, name);
-            if (profile.columnsALoad() > 1) {
-                wideLoads(profile, lookup, name);
-            }
+            rows.put(lookup, CudaProfileRow.load(cx, profile, name));
         }
         return rows;
     }
 
-    /**
-     * A wide profile's entries of all my columns in this step, {@link LaneProfile#WIDE_LOAD} columns a 16-byte load, at
-     * the row {@code row} (the profile's 4-byte elements: an int4 holds four columns).
-     */
-    private void wideLoads(LaneProfile profile, IrExpr.Lookup lookup, String row) {
-        List<String> names = new ArrayList<>();
-        for (int group = 0; group < lanes / profile.columnsALoad(); group++) {
-            String name = out.temporary("pq");
-            out.line("const int4 " + name + " = reinterpret_cast<const int4*>(" + cx.profile(profile) + ")[" + profile.load(row, lanes, group)
-                    + "];   // my columns " + group * profile.columnsALoad() + " to " + ((group + 1) * profile.columnsALoad() - 1));
-            names.add(name);
-        }
-        wideRows.put(lookup, names);
-    }
-
     /** My column {@code c} in one step: its actors, its stores, and what it publishes to the band on the right. */
     private void column(int c, boolean steady, boolean rowsAbove, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs,
-                        Map<IrExpr.Lookup, String> profileRows) {
+                        Map<IrExpr.Lookup, CudaProfileRow> profileRows) {
         if (!steady && lanes == 1) {
             out.open("if (computes)");
         } else if (!steady && mapping.raggedBand().checksEachColumn()) {
@@ -352,7 +331,7 @@ final class CudaBandStep {
     }
 
     private CudaExpressions.Operands operands(int c, boolean steady, String row, Map<BandRead, String> resolved, Map<Integer, String> produced,
-                                              Map<StagedRead, String> stagedInputs, Map<IrExpr.Lookup, String> profileRows) {
+                                              Map<StagedRead, String> stagedInputs, Map<IrExpr.Lookup, CudaProfileRow> profileRows) {
         return new CudaExpressions.Operands() {
             @Override
             public String index(int dimension) {
@@ -389,12 +368,9 @@ final class CudaBandStep {
 
             @Override
             public java.util.Optional<String> profiled(IrExpr.Lookup lookup, java.util.function.IntFunction<String> checkedHere) {
-                if (profileRows.containsKey(lookup) && wideRows.containsKey(lookup)) {
-                    LaneProfile profile = profileOf(lookup).orElseThrow();
-                    return java.util.Optional.of(wideRows.get(lookup).get(c / profile.columnsALoad()) + "." + "xyzw".charAt(c % profile.columnsALoad()));
-                }
-                return profileOf(lookup).map(profile -> cx.profile(profile) + "[" + profile.element(profileRows.containsKey(lookup)
-                        ? profileRows.get(lookup) : checkedHere.apply(profile.otherAxis()), lanes, c) + "]");
+                CudaProfileRow row = profileRows.get(lookup);
+                return profileOf(lookup).map(profile -> row != null ? row.entry(c)
+                        : cx.profile(profile) + "[" + profile.element(checkedHere.apply(profile.otherAxis()), lanes, c) + "]");
             }
         };
     }
