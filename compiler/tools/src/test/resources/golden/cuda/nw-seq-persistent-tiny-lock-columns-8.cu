@@ -131,7 +131,7 @@ namespace nw_seq__lock_dataflow_persistent_columns_8__tiny_lock__per_thread_shar
                     }
                 }
                 __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 100 && base + 31 < 99) {
+                if (base >= 32 && base + 31 < 100 && (base + 31 < 99 || band < 1)) {
                     int row_a = __ldg(&f.a[base - lane]);   // sequence 'a' at my row, loaded a step ahead from here on
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {

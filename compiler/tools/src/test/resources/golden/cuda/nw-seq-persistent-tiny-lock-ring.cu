@@ -89,7 +89,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__4200x7
                     __syncwarp();   // every lane's stores after the read
                     room = __shfl_sync(0xffffffffu, room, 0);
                 }
-                if (base >= 32 && base + 31 < 4200 && base + 31 < 4199) {
+                if (base >= 32 && base + 31 < 4200 && (base + 31 < 4199 || band < 2)) {
                     int row_a = __ldg(&f.a[base - lane]);   // sequence 'a' at my row, loaded a step ahead from here on
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {

@@ -81,7 +81,7 @@ namespace nw_seq__lock_dataflow_persistent__tiny_lock__per_thread_shared__100x70
                     }
                 }
                 __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 100 && base + 31 < 99) {
+                if (base >= 32 && base + 31 < 100 && (base + 31 < 99 || band < 2)) {
                     int row_a = __ldg(&f.a[base - lane]);   // sequence 'a' at my row, loaded a step ahead from here on
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {

@@ -8,6 +8,7 @@ import dev.finegrain.compiler.pass.Pipeline;
 import dev.finegrain.compiler.plan.SchedulePlanner;
 import dev.finegrain.dsl.ActorContext;
 import dev.finegrain.dsl.Expr;
+import dev.finegrain.dsl.Keep;
 import dev.finegrain.dsl.Kernel;
 import dev.finegrain.dsl.LockMechanism;
 import dev.finegrain.dsl.Schedule;
@@ -281,6 +282,30 @@ class BandMappingTest {
         BandMapping branched = map(branch, lockDataflow().persistent().columnsPerLane(8), LockMechanism.TINY_LOCK, 4096, 4096);
         assertEquals(1, branched.rowLookups().size(), branched.describe());
         assertEquals(1, branched.profiles().getFirst().columnsALoad());
+    }
+
+    /**
+     * A band left of a kept box stores none of it, so its chunk beside the box's rows runs steady: a run waits for the
+     * chain of bands' ends, where a checked chunk cost three steady ones (results/cuda-h200-2026-12-02/band-ends).
+     */
+    @Test
+    void theBandsLeftOfAKeptBoxStepSteadilyBesideItsRows() {
+        for (Keep keep : new Keep[] {Keep.FINAL, Keep.LAST_ROW}) {
+            Kernel kept = kernel("kept").domain(dim("i", "rows"), dim("j", "cols"))
+                    .input("a", INT, along("i")).input("b", INT, along("j")).table("sub", INT, 24, 24)
+                    .state("score", INT, boundary(index("i").plus(index("j")).negate()))
+                    .actor("cell", "score", c -> max(
+                            c.read("score", -1, -1).plus(c.lookup("sub", c.read("a", 0), c.read("b", 0))),
+                            c.read("score", -1, 0).minus(1),
+                            c.read("score", 0, -1).minus(1)))
+                    .keep("score", keep)
+                    .build();
+            BandMapping mapping = map(kept, lockDataflow().persistent().columnsPerLane(8), LockMechanism.TINY_LOCK, 4096, 4096);
+            var score = mapping.graph().field("score");
+            assertTrue(mapping.folding().folds(score), mapping.describe());
+            // 16 bands of 256 columns: the final point lies in the last; the last row spans them all
+            assertEquals(keep == Keep.FINAL ? 15 : 0, mapping.bandsLeftOfKept(score), keep.toString());
+        }
     }
 
     /**

@@ -260,8 +260,9 @@ final class CudaBands {
     /**
      * When a chunk is steady: every lane has a row of the domain in every step, in a band of full width (or in the last
      * band, where {@link dev.finegrain.compiler.backend.gpu.RaggedBand} lets it take the steady steps), and, for each
-     * folded field whose kept box starts below row 0 (its last row, its final point), the chunk lies above the box, so
-     * that its steps store no kept value of it; the last chunks, where such boxes lie, take the checked steps. A box that
+     * folded field whose kept box starts below row 0 (its last row, its final point), the chunk lies above the box or its
+     * band left of it ({@link BandMapping#bandsLeftOfKept}), so that its steps store no kept value of it; the last chunks
+     * of the bands over such a box take the checked steps. A box that
      * spans every row (the last column) is stored behind its test in the steady steps too, so that its band keeps pace.
      */
     private List<String> steadyChunk() {
@@ -271,7 +272,9 @@ final class CudaBands {
         }
         for (IrField field : mapping.folding().fields()) {
             if (!mapping.steadyStoresKept(field)) {
-                tests.add("base + 31 < " + mapping.keptBox(field).first()[0]);
+                String above = "base + 31 < " + mapping.keptBox(field).first()[0];
+                int left = mapping.bandsLeftOfKept(field);
+                tests.add(left == 0 ? above : "(" + above + " || band < " + left + ")");
             }
         }
         return tests.stream().distinct().toList();

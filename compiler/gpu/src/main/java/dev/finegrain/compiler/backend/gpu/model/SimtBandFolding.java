@@ -52,12 +52,22 @@ final class SimtBandFolding {
         return folding.folds(field);
     }
 
-    /** ANDs into P0 what a steady chunk needs of the folded fields: it lies above every kept box that starts below row 0. */
-    void steadyTests(String base) {
+    /**
+     * ANDs into P0 what a steady chunk needs of the folded fields: it lies above every kept box that starts below row 0,
+     * or its band left of the box ({@link BandMapping#bandsLeftOfKept}).
+     */
+    void steadyTests(String base, String band) {
         for (IrField field : folding.fields()) {
             if (!mapping.steadyStoresKept(field)) {
-                asm.emit("ISETP.LT.AND P0, PT, " + base + ", " + SimtAssembler.immediate(mapping.keptBox(field).first()[0] - 31L)
-                        + ", P0   // above " + field.name() + "'s kept rows");
+                String above = SimtAssembler.immediate(mapping.keptBox(field).first()[0] - 31L);
+                int left = mapping.bandsLeftOfKept(field);
+                if (left == 0) {
+                    asm.emit("ISETP.LT.AND P0, PT, " + base + ", " + above + ", P0   // above " + field.name() + "'s kept rows");
+                } else {
+                    asm.emit("ISETP.LT.AND P1, PT, " + base + ", " + above + ", PT   // above " + field.name() + "'s kept rows");
+                    asm.emit("ISETP.LT.OR P1, PT, " + band + ", " + SimtAssembler.immediate(left) + ", P1   // or left of its columns");
+                    asm.emit("PSETP.AND.AND P0, PT, P0, P1, PT");
+                }
             }
         }
     }

@@ -97,7 +97,7 @@ final class SimtBands {
         if (!mapping.raggedBand().runsAsFull()) {
             asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.columns() / mapping.bandWidth()) + ", P0");
         }
-        folding.steadyTests(cx.base);
+        folding.steadyTests(cx.base, cx.band);
         asm.emit("!P0", "BRA checked_steps");
         new SimtBandStep(cx, true, inputs, folding).emitLoop("steady");
         asm.emit("BRA steps_done");
