@@ -2,8 +2,10 @@
 // ...` without a bundle: random sequences over the table's symbols (at most 20), a random symmetric table in [-4, 11]
 // (24 x 24 for the first, 4 x 4 for the second), gap 4, the halo -4(k + 1) along the top row and the left column; the
 // kernel timed by CUDA events (median of 9 runs after 3); FG_TABLE=match scores 3 a match and -3 a mismatch instead,
-// on two strands drawn independently (below); FG_SEED=N draws other inputs; FG_PAD=BYTES allocates that much before
-// the scratch memory (the edge ring elsewhere in the address space).
+// on two strands drawn independently (below); FG_SEED=N draws other inputs; FG_RNG=mix draws the sequences from another
+// generator (below); FG_PAD=BYTES allocates that much before
+// the scratch memory (the edge ring elsewhere in the address space); FG_EXTRA=BYTES allocates (and clears before each
+// run) that much beyond the unit's scratch memory, for a rewritten unit that places its edge ring there.
 // It prints the kept final score (Smith-Waterman: the best score and its cell, row-major) and the error word;
 // `seq-driver REF` runs the CPU recurrence on the same inputs and prints the same, so that a script can check every
 // variant against it. Built with
@@ -41,6 +43,16 @@ int main(int argc, char** argv) {
     for (auto& x : a) x = (int) (next() % symbols);
     for (auto& x : b) x = (int) (next() % symbols);
     for (int x = 0; x < extent; x++) for (int y = 0; y <= x; y++) table[x * extent + y] = table[y * extent + x] = (int) (next() % 16) - 4;
+    // FG_RNG=mix: the sequences drawn again from splitmix64 (the table as above). The draws above take the generator's
+    // low bits, whose residues mod 4 repeat every 1024 draws, so that a[i] and b[j] agree mod 4 wherever
+    // i - j = rows (mod 1024): with rows a multiple of 1024 along the main diagonal
+    if (const char* rng = getenv("FG_RNG"); rng != nullptr && strcmp(rng, "mix") == 0) {
+        unsigned long long z = seed;
+        auto mix = [&]() { z += 0x9e3779b97f4a7c15ull; unsigned long long x = z; x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+                           x = (x ^ (x >> 27)) * 0x94d049bb133111ebull; return x ^ (x >> 31); };
+        for (auto& x : a) x = (int) (mix() % symbols);
+        for (auto& x : b) x = (int) (mix() % symbols);
+    }
     // FG_TABLE=match: the smith-waterman-seq sample's own table instead (3 on the diagonal, -3 off it; the random table
     // above averages +3.5 a pair), and two strands drawn from the generator's high bits: the low bits the draws above
     // take repeat every 1024 draws, which with four symbols gives two equal strands at sizes that are multiples of 1024
@@ -77,7 +89,9 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&dtable, table.size() * 4));
     // FG_PAD=BYTES: a buffer allocated before the scratch memory, which moves the edge ring's addresses
     if (const char* pad = getenv("FG_PAD"); pad != nullptr && atoll(pad) > 0) { char* unused; CK(cudaMalloc(&unused, atoll(pad))); }
-    CK(cudaMalloc(&scratch, info->scratch_bytes));
+    const long long extra = getenv("FG_EXTRA") != nullptr ? atoll(getenv("FG_EXTRA")) : 0;
+    const size_t scratch_bytes = info->scratch_bytes + (size_t) std::max(0LL, extra);
+    CK(cudaMalloc(&scratch, scratch_bytes));
     if (getenv("FG_PAD") != nullptr) printf("scratch at %p (pad %s)\n", (void*) scratch, getenv("FG_PAD"));
     CK(cudaMemcpy(da, a.data(), R * 4, cudaMemcpyHostToDevice)); CK(cudaMemcpy(db, b.data(), C * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dframe, frame.data(), frame.size() * 4, cudaMemcpyHostToDevice));
@@ -87,7 +101,7 @@ int main(int argc, char** argv) {
     cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
     std::vector<float> times;
     for (int run = 0; run < 12; run++) {
-        CK(cudaMemset(scratch, 0, info->scratch_bytes));
+        CK(cudaMemset(scratch, 0, scratch_bytes));
 #ifdef PROF
         fg_prof_reset();
 #endif

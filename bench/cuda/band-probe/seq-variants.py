@@ -37,6 +37,8 @@ measure what a change to the generator would buy before making it. KIND:
   chunkstore  the edge words stored once a chunk, 32 rows in one coalesced store (nw-variants.py's kind)
   backoff, unroll4, unroll16, unroll32  nw-variants.py's kinds: a sleep after each failed poll of a ready word or of
             the room counter; the steady steps unrolled 4, 16 or 32 times
+  ringaway  the edge ring placed beyond the unit's scratch memory (FG_EXTRA=BYTES for the driver); ringpadN the same
+            with each band's ring N words longer, so that the bands' rings do not lie a power of two apart
   prefetch  the next chunk's edge words loaded right after this chunk's window, before its steps, and taken at the next
             window when their ready tags match (tiny-lock, one edge column)
   firstfast a band's first chunk in the steady form, a loop of its own (lanes above the domain take the halo row by a
@@ -385,6 +387,19 @@ def ringshift(text):
     assert n >= 1
     return text
 
+def ringmove(text, pad_slots):
+    """The edge ring placed beyond the unit's scratch memory (run the driver with FG_EXTRA of at least the ring's
+    bytes with the padding), each band's ring pad_slots words longer than its rows, so that the bands' rings no longer
+    lie a power of two apart (a probe of where the ring lies in the address space and in the L2)."""
+    scratch = int(re.search(r'fields, \d+, (\d+), ', text).group(1))
+    at = (scratch + 4095) // 4096 * 4096
+    text, n = re.subn(r'\(fg::u64\*\) \(scratch \+ 256\)', f'(fg::u64*) (scratch + {at})', text)
+    assert n == 1
+    ring = int(re.search(r'\(\(row\) & (\d+)\)', text).group(1)) + 1
+    text, n = re.subn(rf'\) \* {ring} \+ \(\((row|i)\) & {ring - 1}\)', lambda m: f') * {ring + pad_slots} + (({m.group(1)}) & {ring - 1})', text)
+    assert n >= 2
+    return text
+
 def profile128(text):
     """The query profile laid out [row][column / 4][lane][4], so that a step loads a lane's columns four at a time
     (one 16-byte shared load for four columns, conflict-free: eight lanes cover 128 bytes)."""
@@ -675,6 +690,8 @@ def main(src, kind, dst):
         text = streamall(text, 16 if kind == 'streamall16' else 8)
     elif kind in ('stream', 'streamasync'):
         text = stream(text, copies=kind == 'streamasync')
+    elif kind.startswith('ringpad') or kind == 'ringaway':
+        text = ringmove(text, 0 if kind == 'ringaway' else int(kind[len('ringpad'):]))
     elif kind == 'noa':
         text = text.replace('__ldg(&f.a[(i)])', '((i) & 15)')
     else:
