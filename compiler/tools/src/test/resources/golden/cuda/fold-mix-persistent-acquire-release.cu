@@ -118,7 +118,7 @@ namespace fold_mix__lock_dataflow_persistent__acquire_release__per_thread_shared
                     }
                 }
                 __syncwarp();   // the window is complete before any lane reads it
-                if (base >= 32 && base + 31 < 100 && band < 2 && (base + 31 < 99 || band < 2)) {
+                if (base >= 32 && base + 31 < 100 && band < 2) {
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;

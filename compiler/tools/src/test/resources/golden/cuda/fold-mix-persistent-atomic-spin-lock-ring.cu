@@ -128,7 +128,7 @@ namespace fold_mix__lock_dataflow_persistent__atomic_spin_lock__per_thread_share
                     __syncwarp();   // every lane's stores after the read
                     room = __shfl_sync(0xffffffffu, room, 0);
                 }
-                if (base >= 32 && base + 31 < 4200 && band < 2 && (base + 31 < 4199 || band < 2)) {
+                if (base >= 32 && base + 31 < 4200 && band < 2) {
                     #pragma unroll 8   // lets the compiler start a step's shared loads under the last step's shuffles
                     for (int k = 0; k < 32; k++) {
                         const int s = base + k;

@@ -245,6 +245,22 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     }
 
     /**
+     * The bands that may take the steady steps: every band, or, where the last band is narrower and checked in every
+     * chunk ({@link RaggedBand}), the full ones before it.
+     */
+    public int steadyBands() {
+        return raggedBand().runsAsFull() ? bands : columns() / bandWidth();
+    }
+
+    /**
+     * Whether a chunk beside a folded field's kept rows must test for them to take the steady steps: the box starts
+     * below row 0 (a steady step stores no value of it), and some band that may step steadily is not left of it.
+     */
+    public boolean keptRowsCheckChunks(IrField field) {
+        return !steadyStoresKept(field) && bandsLeftOfKept(field) < steadyBands();
+    }
+
+    /**
      * The profiled lookups whose other index is the same in all of a lane's columns (a sequence along the rows), which
      * every cell evaluates, in the actors' order: a step checks each index once, before its columns.
      */

@@ -305,6 +305,7 @@ class BandMappingTest {
             assertTrue(mapping.folding().folds(score), mapping.describe());
             // 16 bands of 256 columns: the final point lies in the last; the last row spans them all
             assertEquals(keep == Keep.FINAL ? 15 : 0, mapping.bandsLeftOfKept(score), keep.toString());
+            assertTrue(mapping.keptRowsCheckChunks(score), "the band over the box checks its chunks beside the box's rows");
         }
     }
 

@@ -268,10 +268,10 @@ final class CudaBands {
     private List<String> steadyChunk() {
         List<String> tests = new ArrayList<>(List.of("base >= 32", "base + 31 < " + mapping.rows()));
         if (!mapping.raggedBand().runsAsFull()) {
-            tests.add("band < " + (mapping.columns() / width));
+            tests.add("band < " + mapping.steadyBands());
         }
         for (IrField field : mapping.folding().fields()) {
-            if (!mapping.steadyStoresKept(field)) {
+            if (mapping.keptRowsCheckChunks(field)) {
                 String above = "base + 31 < " + mapping.keptBox(field).first()[0];
                 int left = mapping.bandsLeftOfKept(field);
                 tests.add(left == 0 ? above : "(" + above + " || band < " + left + ")");

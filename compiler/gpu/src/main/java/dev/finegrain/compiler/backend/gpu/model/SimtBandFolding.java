@@ -58,7 +58,7 @@ final class SimtBandFolding {
      */
     void steadyTests(String base, String band) {
         for (IrField field : folding.fields()) {
-            if (!mapping.steadyStoresKept(field)) {
+            if (mapping.keptRowsCheckChunks(field)) {
                 String above = SimtAssembler.immediate(mapping.keptBox(field).first()[0] - 31L);
                 int left = mapping.bandsLeftOfKept(field);
                 if (left == 0) {

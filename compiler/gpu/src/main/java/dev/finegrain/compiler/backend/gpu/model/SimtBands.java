@@ -95,7 +95,7 @@ final class SimtBands {
         asm.emit("ISETP.GE.AND P0, PT, " + cx.base + ", 0x20, PT");
         asm.emit("ISETP.LT.AND P0, PT, " + cx.base + ", " + SimtAssembler.immediate(mapping.rows() - 31) + ", P0");
         if (!mapping.raggedBand().runsAsFull()) {
-            asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.columns() / mapping.bandWidth()) + ", P0");
+            asm.emit("ISETP.LT.AND P0, PT, " + cx.band + ", " + SimtAssembler.immediate(mapping.steadyBands()) + ", P0");
         }
         folding.steadyTests(cx.base, cx.band);
         asm.emit("!P0", "BRA checked_steps");
