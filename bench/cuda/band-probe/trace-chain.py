@@ -24,7 +24,8 @@ extern "C" void fg_prof_print() {
         const int header[2] = {B, K};
         fwrite(header, sizeof(header), 1, out); fwrite(sm, sizeof(sm), 1, out); fwrite(t, sizeof(t), 1, out); fclose(out);
     }
-    auto at = [&](int b, int k) { return (double) (t[(long long) b * K + k] - t[0]) / 1000.0; };   // us after band 0's first chunk
+    // us after band 0's first chunk (signed: a band may start its first chunk before band 0 does)
+    auto at = [&](int b, int k) { return (double) ((long long) t[(long long) b * K + k] - (long long) t[0]) / 1000.0; };
     const int ks[] = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 768, 1024, 1280, 1536, 1792, K - 64, K - 16, K - 4, K - 1};
     printf("  chunk start, us after band 0's first: the chain (band %%d - band 0) and the mean lag a band (over bands 1..%%d)\n", B - 1, B - 1);
     for (int k : ks) {
