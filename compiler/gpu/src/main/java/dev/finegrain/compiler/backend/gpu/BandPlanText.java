@@ -14,7 +14,8 @@ final class BandPlanText {
         StringBuilder text = new StringBuilder();
         text.append("schedule:   ").append(m.scheduleName()).append(" with ").append(m.requested()).append('\n');
         text.append("bands:      ").append(m.bands()).append(" bands of ").append(m.bandWidth()).append(" columns over ")
-                .append(m.rows()).append(" rows; ").append(m.stepsPerBand()).append(" steps per band").append(m.raggedBand().describe(m)).append(m.firstChunk().describe()).append('\n');
+                .append(m.rows()).append(" rows; ").append(m.stepsPerBand()).append(" steps per band").append(m.raggedBand().describe(m)).append(m.firstChunk().describe())
+                .append(m.guardedSteps().describe()).append('\n');
         text.append("launches:   1 persistent launch of ").append(m.blocks()).append(" blocks x ").append(Plural.of(m.warpsPerBlock(), "warp"))
                 .append(m.helpers() ? " and 2 helpers" : "").append(", all resident; warp w walks bands w, w + ")
                 .append(m.blocks() * m.warpsPerBlock()).append(", ...")

@@ -124,10 +124,11 @@ final class MapBands {
         BandFolding folding = BandFolding.of(graph, sizes, bands, columns, edge.heldRows(rows), edgeFields, !readyWords,
                 ragged.runsAsFull() ? WARP * laneColumns : 0, BandMapping.TOKEN_BASE_BYTES + edge.tokenBytes());
         FirstChunk first = FirstChunk.of(graph, helpers, rows, ragged, inputRings, BandMapping.laneSequences(graph), folding);
+        GuardedSteps guarded = GuardedSteps.of(graph, helpers, outputRings, profiles, folding);
         GpuMapping.Resources resources = new GpuMapping.Resources(0, blockBytes, 0, 0, 0, 0);
         StaticChecks.check(graph, target, threads, new GpuMapping.Resources(0, 0, 0, 0, 0, 0), requested);
         return new BandMapping(graph, target, sizes, requested, mechanism, bands, laneColumns, warpsPerBlock, blocks, reads, history, edge,
-                inputRings, outputRings, profiles, warpBytes, resources, folding, ragged, first, oneWarpBecause);
+                inputRings, outputRings, profiles, warpBytes, resources, folding, ragged, first, guarded, oneWarpBecause);
     }
 
     /**

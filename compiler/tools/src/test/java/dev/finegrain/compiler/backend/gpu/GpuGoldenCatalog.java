@@ -173,6 +173,26 @@ public final class GpuGoldenCatalog {
                 .build();
     }
 
+    /**
+     * Int fields only, every one folded, every reduction one a guarded step masks: a field kept as its last column with
+     * its maximum and its point (taken once a step) and its sum, and one kept as its final point with its minimum and its
+     * point; the bands' first and last chunks take the guarded steps ({@code GuardedSteps}).
+     */
+    public static Kernel foldGuarded() {
+        return kernel("fold-guarded")
+                .domain(dim("i", "rows"), dim("j", "cols"))
+                .state("u", INT, boundary(index("i").minus(index("j"))))
+                .state("w", INT, boundary(index("i").plus(index("j")).remainder(5)))
+                .actor("u", "u", a -> max(a.read("u", -1, -1).plus(3), a.read("u", 0, -1).minus(1), a.read("u", -1, 0).minus(2)))
+                .actor("w", "w", a -> a.read("w", -1, 0).plus(a.read("w", 0, -1)).plus(a.read("u", 0, 0)).remainder(5))
+                .keep("u", Keep.LAST_COLUMN)
+                .reduceWithPosition("u", Reduction.MAX)
+                .reduce("u", Reduction.SUM)
+                .keep("w", Keep.FINAL)
+                .reduceWithPosition("w", Reduction.MIN)
+                .build();
+    }
+
     /** A field kept as its last row with its minimum, reading two columns back: a band edge two columns wide. */
     public static Kernel foldLastRow() {
         return kernel("fold-last-row")

@@ -29,22 +29,29 @@ final class CudaBandFoldedStores {
     }
 
     /**
-     * Column {@code c}'s {@code value} of {@code field} in a step ({@code steady} or not); {@code onEdge} and
-     * {@code edgeSlot}: whether and where the column lies on the band's edge.
+     * Column {@code c}'s {@code value} of {@code field} in a step ({@code steady} or not: a guarded step is untested, as a
+     * steady one); {@code inside}: in a guarded step ({@link dev.finegrain.compiler.backend.gpu.GuardedSteps}), the test
+     * that the lane's row is in the domain, which holds every store and reduction candidate; else null. {@code onEdge}
+     * and {@code edgeSlot}: whether and where the column lies on the band's edge.
      */
-    void store(IrField field, int c, boolean steady, String value, String onEdge, String edgeSlot) {
+    void store(IrField field, int c, boolean steady, String inside, String value, String onEdge, String edgeSlot) {
         BandFolding folding = mapping.folding();
         RaggedBand ragged = mapping.raggedBand();
         if (folding.hasEdgeArray(field)) {
             // no band reads the last band's edge; where it runs as a full one, its edge columns may lie right of the domain
-            String publishes = ragged.runsAsFull() ? onEdge + " && band < " + (mapping.bands() - 1) : onEdge;
+            String publishes = (ragged.runsAsFull() ? onEdge + " && band < " + (mapping.bands() - 1) : onEdge) + (inside == null ? "" : " && " + inside);
             out.line("if (" + publishes + ") " + CudaBandContext.edgeArray(field) + "[" + cx.edgeIndex("band", edgeSlot, "i") + "] = " + value
                     + ";   // the edge, which the band to the right reads after the token");
         }
         String column = cx.column(c);
         boolean masked = ragged.masksColumns(steady, mapping.laneColumns());
-        if (!steady || mapping.steadyStoresKept(field)) {
-            storeKept(field, mapping.keptBox(field), column, value, masked && ragged.testsKeptColumns(mapping.keptBox(field)));
+        if (mapping.keepsInRegisters(field)) {
+            if (!steady || inside != null) {
+                out.line(keptRegister(field, c) + " = i == " + mapping.keptBox(field).first()[0] + " ? " + value + " : " + keptRegister(field, c)
+                        + ";   // kept (" + mapping.graph().kernel().keep(field.name()).cliName() + "), stored at the band's end");
+            }
+        } else if (!steady || inside != null || mapping.steadyStoresKept(field)) {
+            storeKept(field, mapping.keptBox(field), column, value, masked && ragged.testsKeptColumns(mapping.keptBox(field)), inside);
         }
         for (ReductionSpec reduction : folding.reductions()) {
             if (reduction.field().equals(field.name())) {
@@ -52,21 +59,65 @@ final class CudaBandFoldedStores {
                 // in the last band, a lane that straddles the domain's right edge holds this column outside it
                 String point = masked && ragged.testsReductionColumn(c) ? running.orIdentity(value, c) : value;
                 if (running.onceAStep()) {
-                    running.take(out, c, point);
+                    running.take(out, c, point);   // a guarded step masks the step's extreme: CudaReductions.stepEnd
                 } else {
-                    running.update(out, point, "(long long) i * " + mapping.columns() + " + " + column);
+                    running.update(out, inside == null ? point : running.orStartUnless(inside, point), "(long long) i * " + mapping.columns() + " + " + column);
                 }
             }
         }
     }
 
+    /** Before a band's first step: the registers of each box a lane keeps in registers ({@link BandMapping#keepsInRegisters}). */
+    void declareKeptRegisters() {
+        for (IrField field : mapping.folding().fields()) {
+            if (mapping.keepsInRegisters(field)) {
+                StringBuilder line = new StringBuilder();
+                for (int c = 0; c < mapping.laneColumns(); c++) {
+                    line.append(c == 0 ? "" : " ").append(cx.type(field)).append(" ").append(keptRegister(field, c)).append(" = 0;");
+                }
+                out.line(line + "   // my columns' values in the row '" + field.name() + "' keeps, stored at the band's end");
+            }
+        }
+    }
+
+    /** At a band's end: each register-held kept value into the kept values, where its column lies in the box. */
+    void storeKeptRegisters() {
+        for (IrField field : mapping.folding().fields()) {
+            if (!mapping.keepsInRegisters(field)) {
+                continue;
+            }
+            KeptBox kept = mapping.keptBox(field);
+            for (int c = 0; c < mapping.laneColumns(); c++) {
+                String column = cx.column(c);
+                List<String> inBox = new ArrayList<>();
+                if (kept.first()[1] > 0) {
+                    inBox.add(column + " >= " + kept.first()[1]);
+                }
+                if (mapping.columns() % mapping.bandWidth() != 0) {
+                    inBox.add(column + " < " + mapping.columns());
+                }
+                out.line((inBox.isEmpty() ? "" : "if (" + String.join(" && ", inBox) + ") ") + CudaBandContext.keptArray(field) + "[" + column
+                        + (kept.first()[1] == 0 ? "" : " - " + kept.first()[1]) + "] = " + keptRegister(field, c) + ";   // kept ("
+                        + mapping.graph().kernel().keep(field.name()).cliName() + ")");
+            }
+        }
+    }
+
+    private String keptRegister(IrField field, int c) {
+        return "keep_" + CudaNames.member(field.name()) + "_c" + c;
+    }
+
     /**
      * A folded field's value into its kept values, where the kept box holds the point; {@code testColumn}: the column may
-     * lie right of the domain (the last band's untested columns, {@link RaggedBand}).
+     * lie right of the domain (the last band's untested columns, {@link RaggedBand}); {@code inside}: a guarded step's
+     * test of its row, or null.
      */
-    private void storeKept(IrField field, KeptBox kept, String column, String value, boolean testColumn) {
+    private void storeKept(IrField field, KeptBox kept, String column, String value, boolean testColumn, String inside) {
         List<String> inBox = new ArrayList<>();
-        if (kept.first()[0] > 0) {
+        if (inside != null) {
+            // a guarded step's row may lie above or below the domain: one unsigned compare tests both ends of the box's rows
+            inBox.add(kept.first()[0] == 0 ? inside : "(unsigned) (i - " + kept.first()[0] + ") < " + kept.extents()[0] + "u");
+        } else if (kept.first()[0] > 0) {
             inBox.add("i >= " + kept.first()[0]);
         }
         if (kept.first()[1] > 0) {

@@ -24,6 +24,8 @@ import java.util.Map;
 final class CudaBandStep {
 
     private static final String FULL = "0xffffffffu";
+    /** A guarded step's test of the lane's row, made once a step. */
+    private static final String INSIDE = "inside";
     private static final int WARP = GpuTarget.WARP;
 
     private final BandMapping mapping;
@@ -63,11 +65,36 @@ final class CudaBandStep {
     }
 
     /**
+     * The forms of a step. Every form but the checked one computes every column of every lane without a test of its
+     * row; those whose lanes may lie outside the domain guard what leaves a lane.
+     */
+    enum Form {
+        /** Every lane computes a point of the domain. */
+        STEADY,
+        /** A test of the lane's row (and column) around what it computes. */
+        CHECKED,
+        /** A peeled first chunk's step ({@link dev.finegrain.compiler.backend.gpu.FirstChunk}): rows may lie above the domain. */
+        PEELED_FIRST,
+        /** A guarded step ({@link dev.finegrain.compiler.backend.gpu.GuardedSteps}): rows may lie above or below the domain. */
+        GUARDED;
+
+        /** Whether every lane computes every column, untested. */
+        boolean untested() {
+            return this != CHECKED;
+        }
+
+        /** Whether a lane's row may lie above the domain, where it takes the halo row after computing. */
+        boolean rowsAbove() {
+            return this == PEELED_FIRST || this == GUARDED;
+        }
+    }
+
+    /**
      * One step; a steady one knows that every lane computes a point of the domain. A lane that owns several columns
      * computes them left to right, every actor of a column before the next column.
      */
     void step(boolean steady) {
-        step(steady, false);
+        step(steady ? Form.STEADY : Form.CHECKED);
     }
 
     /**
@@ -75,14 +102,29 @@ final class CudaBandStep {
      * every lane computes its columns, publishes nothing above the domain, and there takes the halo row as its values.
      */
     void firstStep() {
-        step(true, true);
+        step(Form.PEELED_FIRST);
     }
 
-    /** {@code rowsAbove}: a peeled first chunk's step, where a lane's row may lie above the domain. */
-    private void step(boolean steady, boolean rowsAbove) {
+    /**
+     * One guarded step ({@link dev.finegrain.compiler.backend.gpu.GuardedSteps}): every lane computes its columns; its
+     * edge values, kept values and reduction candidates leave it only where its row is in the domain, and above it the
+     * lane takes the halo row as its values.
+     */
+    void guardedStep() {
+        step(Form.GUARDED);
+    }
+
+    private void step(Form form) {
+        boolean steady = form.untested();
+        boolean rowsAbove = form.rowsAbove();
+        boolean guarded = form == Form.GUARDED;
         out.line("const int s = base + k;");
         out.line("const int i = s - lane;   // my row in this step");
-        rowAhead.loadNext(steady);
+        rowAhead.loadNext(form == Form.STEADY || form == Form.PEELED_FIRST);
+        if (guarded) {
+            out.line("const bool " + INSIDE + " = (unsigned) i < " + mapping.rows() + "u;   // my row is in the domain: only then does what I"
+                    + " compute leave me");
+        }
         if (!steady && lanes == 1) {
             out.line("const bool computes = i >= 0 && i < " + mapping.rows() + " && j < " + mapping.columns() + ";");
         }
@@ -138,20 +180,22 @@ final class CudaBandStep {
         }
         List<CudaReductions> onceAStep = stepReductions();
         onceAStep.forEach(reduction -> reduction.stepStart(out, lanes));
-        Map<IrExpr.Lookup, CudaProfileRow> profileRows = profileRows(steady, resolved.getFirst(), stagedInputs.getFirst());
+        Map<IrExpr.Lookup, CudaProfileRow> profileRows = profileRows(form == Form.STEADY || form == Form.PEELED_FIRST, resolved.getFirst(),
+                stagedInputs.getFirst());
         boolean rowTest = !steady && lanes > 1;
         if (rowTest) {
             out.open("if (i >= 0 && i < " + mapping.rows() + ")");
             out.comment("my row is in the domain: every column of mine (one test a step, so that the columns' loads are scheduled together)");
         }
         for (int c = 0; c < lanes; c++) {
-            column(c, steady, rowsAbove, resolved.get(c), stagedInputs.get(c), profileRows);
+            column(c, form, resolved.get(c), stagedInputs.get(c), profileRows);
         }
         // a lane meets a point in a step that is not steady where its row is in the domain and its first column is; in
         // a steady one it has met one already: the band is full and its first chunk, checked (or peeled, where no
         // reduction is: FirstChunk), gave every lane row 0
-        String seen = steady ? null : lanes == 1 ? "computes" : partialBand() ? cx.column(0) + " < " + mapping.columns() : "true";
-        onceAStep.forEach(reduction -> reduction.stepEnd(out, lanes, seen));
+        String seen = guarded ? INSIDE + (partialBand() ? " && " + cx.column(0) + " < " + mapping.columns() : "")
+                : steady ? null : lanes == 1 ? "computes" : partialBand() ? cx.column(0) + " < " + mapping.columns() : "true";
+        onceAStep.forEach(reduction -> reduction.stepEnd(out, lanes, seen, guarded ? INSIDE : null));
         if (rowTest) {
             haloRow.elseForRow();
             out.close();
@@ -199,8 +243,11 @@ final class CudaBandStep {
     }
 
     /** My column {@code c} in one step: its actors, its stores, and what it publishes to the band on the right. */
-    private void column(int c, boolean steady, boolean rowsAbove, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs,
+    private void column(int c, Form form, Map<BandRead, String> resolved, Map<StagedRead, String> stagedInputs,
                         Map<IrExpr.Lookup, CudaProfileRow> profileRows) {
+        boolean steady = form.untested();
+        // what leaves the lane where its row may lie outside the domain: held by a test of the row
+        String rowGuard = form == Form.GUARDED ? " && " + INSIDE : form == Form.PEELED_FIRST ? " && i >= 0" : "";
         if (!steady && lanes == 1) {
             out.open("if (computes)");
         } else if (!steady && mapping.raggedBand().checksEachColumn()) {
@@ -218,12 +265,12 @@ final class CudaBandStep {
         expressions.lowerActors(produced, (actor, value) -> {
             IrField field = graph.field(actor.writes());
             if (mapping.folding().folds(field)) {
-                foldedStores.store(field, c, steady, value, onEdge, edgeSlot);
+                foldedStores.store(field, c, steady, form == Form.GUARDED ? INSIDE : null, value, onEdge, edgeSlot);
             } else {
                 BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
                 out.line(CudaBandContext.ring(field, "out") + "[" + cx.ringSlot(ring, "i", c) + "] = " + value + ";");
                 if (edge.crossed() && !edge.readyWords() && edge.fields().contains(field)) {
-                    out.line("if (" + onEdge + (rowsAbove ? " && i >= 0" : "") + ") f." + CudaNames.member(field.name()) + "[g] = " + value
+                    out.line("if (" + onEdge + rowGuard + ") f." + CudaNames.member(field.name()) + "[g] = " + value
                             + ";   // the edge, which the band to the right reads after the token");
                 }
             }
@@ -234,7 +281,7 @@ final class CudaBandStep {
             // compiler barrier cost a band 15 % (needleman-wunsch-seq 65536², eight columns: 9.85 against 8.38 ms on an
             // H200) to 23 % (smith-waterman-seq, four columns: 15.68 against 12.08 ms)
             if (edge.readyWords() && edge.fields().contains(field) && (WARP - 1) * lanes + c >= width - edge.columns()) {
-                sync.bandPublishValue(cx, field, onEdge + " && band < " + (mapping.bands() - 1) + (rowsAbove ? " && i >= 0" : ""), edgeSlot, value);
+                sync.bandPublishValue(cx, field, onEdge + " && band < " + (mapping.bands() - 1) + rowGuard, edgeSlot, value);
             }
         });
         if (!steady && lanes == 1) {

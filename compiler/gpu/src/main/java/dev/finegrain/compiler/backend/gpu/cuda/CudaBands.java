@@ -3,6 +3,7 @@ package dev.finegrain.compiler.backend.gpu.cuda;
 import dev.finegrain.compiler.backend.gpu.BandFolding;
 import dev.finegrain.compiler.backend.gpu.BandMapping;
 import dev.finegrain.compiler.backend.gpu.BandMapping.BandEdge;
+import dev.finegrain.compiler.backend.gpu.GuardedSteps;
 import dev.finegrain.compiler.backend.gpu.LaneProfile;
 import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
@@ -43,6 +44,7 @@ final class CudaBands {
     private final CudaBandEdge chunkEdge;
     private final CudaInputRings inputs;
     private final CudaBandHelpers helpers;
+    private final CudaBandFoldedStores foldedStores;
     /** Columns per lane; at 1 the names and indices are the one-column forms. */
     private final int lanes;
     private final int width;
@@ -62,6 +64,7 @@ final class CudaBands {
         this.chunkEdge = new CudaBandEdge(cx, fields, sync);
         this.inputs = new CudaInputRings(cx, fields);
         this.helpers = new CudaBandHelpers(cx, chunkEdge, inputs);
+        this.foldedStores = new CudaBandFoldedStores(cx);
     }
 
     /**
@@ -139,6 +142,7 @@ final class CudaBands {
         }
         fillProfiles();
         declareHistory();
+        foldedStores.declareKeptRegisters();
         List<CudaReductions> reductions = reductions(CudaReductions.LANE);
         reductions.forEach(reduction -> reduction.declare(out));
         reductions.stream().filter(CudaReductions::onceAStep).forEach(reduction -> reduction.declareStepState(out, mapping.laneColumns()));
@@ -174,6 +178,7 @@ final class CudaBands {
         if (!mapping.helpers() && !mapping.inputRings().isEmpty()) {
             inputs.waitForLastCopies();
         }
+        foldedStores.storeKeptRegisters();
         writePartials(reductions);
         if (mapping.helpers()) {
             out.reopen("else if (role == 1)");
@@ -247,6 +252,14 @@ final class CudaBands {
         out.close();
         out.reopen("else");
         rowAhead.beforeSteps(false);
+        if (mapping.guardedSteps().guarded()) {
+            out.line("#pragma unroll " + GuardedSteps.UNROLL + "   // the first and last chunks lie on the chains of bands' starts and ends");
+            out.open("for (int k = 0; k < 32; k++)");
+            step.guardedStep();
+            out.close();
+            out.close();
+            return;
+        }
         int checkedUnroll = mapping.folding().checkedUnroll(graph);
         if (checkedUnroll > 1) {
             out.line("#pragma unroll " + checkedUnroll + "   // a step's reduction overlaps the next step: a band's first chunk is on the chain");

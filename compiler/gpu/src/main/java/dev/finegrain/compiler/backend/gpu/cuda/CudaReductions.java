@@ -144,6 +144,14 @@ final class CudaReductions {
                 + (onceAStep() ? " " + row() + " = -1;" : "") + " }   // my columns lie right of the domain: I add nothing");
     }
 
+    /**
+     * A point that counts only where {@code inside} holds (a guarded step's row in the domain), else the reduction's
+     * identity: for a reduction taken a point at a time that keeps no point ({@link dev.finegrain.compiler.backend.gpu.GuardedSteps}).
+     */
+    String orStartUnless(String inside, String point) {
+        return "(" + inside + " ? " + point + " : " + start() + ")";
+    }
+
     /** Taken once a step: column {@code column}'s value in this step. */
     void take(CudaWriter out, int column, String point) {
         out.line(stepValue(column) + " = " + point + ";");
@@ -156,13 +164,21 @@ final class CudaReductions {
      * keeps the step even when it does not beat the start value.
      */
     void stepEnd(CudaWriter out, int lanes, String seen) {
+        stepEnd(out, lanes, seen, null);
+    }
+
+    /**
+     * As {@link #stepEnd(CudaWriter, int, String)}, in a guarded step: the step's values count only where {@code inside}
+     * holds (the lane's row is in the domain), one select a step rather than one a column.
+     */
+    void stepEnd(CudaWriter out, int lanes, String seen, String inside) {
         String op = reduction.reduction() == Reduction.MAX ? "max" : "min";
         // the step's values first, the running best last: the chain a step waits on from the last is one operation
         String extreme = stepValue(0);
         for (int c = 1; c < lanes; c++) {
             extreme = op + "(" + extreme + ", " + stepValue(c) + ")";
         }
-        extreme = op + "(" + value + ", " + extreme + ")";
+        extreme = inside == null ? op + "(" + value + ", " + extreme + ")" : inside + " ? " + op + "(" + value + ", " + extreme + ") : " + value;
         out.open("/* " + reduction.name() + ", once a step */");
         out.line("const int e = " + extreme + ";   // my best with this step's values");
         String gain = reduction.reduction() == Reduction.MAX ? "(unsigned) e - (unsigned) " + value : "(unsigned) " + value + " - (unsigned) e";

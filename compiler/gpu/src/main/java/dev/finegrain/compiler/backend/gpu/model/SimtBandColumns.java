@@ -31,6 +31,8 @@ final class SimtBandColumns {
     private final GlobalLayout layout;
     private final BandEdge edge;
     private final boolean steady;
+    /** A guarded step: every column computes, as in a steady one, and P6 ("my row is in the domain") holds what leaves the lane. */
+    private final boolean guarded;
     private final SimtBandInputs inputs;
     private final SimtBandFolding folding;
     private final int lanes;
@@ -43,8 +45,9 @@ final class SimtBandColumns {
     /** Whether the steady loop's lane tests were made before it. */
     private final boolean hoisted;
 
-    SimtBandColumns(SimtBandContext cx, boolean steady, SimtBandInputs inputs, SimtBandFolding folding, Map<IrField, String> rowAhead,
+    SimtBandColumns(SimtBandContext cx, boolean steady, boolean guarded, SimtBandInputs inputs, SimtBandFolding folding, Map<IrField, String> rowAhead,
                     String point, Map<Integer, String> publishesEdge, boolean hoisted) {
+        this.guarded = guarded;
         this.cx = cx;
         this.asm = cx.asm;
         this.mapping = cx.mapping;
@@ -93,7 +96,7 @@ final class SimtBandColumns {
         // issued for every column before any column computes, as nvcc schedules the columns' loads together; one column
         // at a time would wait for each column's loads in turn
         List<ColumnExpressions> early = new ArrayList<>();
-        if (lanes > 1 && steady) {
+        if (lanes > 1 && (steady || guarded)) {
             for (int c = 0; c < lanes; c++) {
                 early.add(columnExpressions(c, i, addresses, resolved.get(c), staged, checkedRows));
             }
@@ -231,7 +234,7 @@ final class SimtBandColumns {
             IrField field = graph.field(actor.writes());
             String width = SimtAssembler.width(field.type());
             if (folding.folds(field)) {
-                folding.store(field, c, i, j, value, global.at(field.id(), layout.fieldByte(field.id())), steady);
+                folding.store(field, c, i, j, value, global.at(field.id(), layout.fieldByte(field.id())), steady || guarded, guarded ? "P6" : null);
             } else {
                 BandMapping.Ring ring = mapping.outputRings().stream().filter(r -> r.field().equals(field)).findFirst().orElseThrow();
                 String slot = addresses.ringSlots.computeIfAbsent(field, unused -> cx.ringSlot(ring, i));
@@ -273,7 +276,8 @@ final class SimtBandColumns {
             }
             return;
         }
-        asm.emit("ISETP.GE.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(firstEdgeLane) + ", PT   // on the edge");
+        asm.emit("ISETP.GE.AND P0, PT, " + cx.lane + ", " + SimtAssembler.immediate(firstEdgeLane) + ", " + (guarded ? "P6" : "PT")
+                + "   // on the edge" + (guarded ? ", my row in the domain" : ""));
         if (!edge.readyWords()) {
             if (mapping.raggedBand().runsAsFull()) {
                 // the last band's edge columns may lie right of the domain, and no band reads its edge

@@ -28,6 +28,8 @@ final class SimtBandFolding {
     private final BandMapping mapping;
     private final BandFolding folding;
     private final List<SimtReductions> reductions = new ArrayList<>();
+    /** Per field kept in registers, my register of each column. */
+    private final java.util.Map<IrField, String[]> keptRegisters = new java.util.HashMap<>();
 
     SimtBandFolding(SimtBandContext cx) {
         this.cx = cx;
@@ -46,6 +48,48 @@ final class SimtBandFolding {
     /** At a band's start: every running reduction back to its start. */
     void bandStart() {
         reductions.forEach(SimtReductions::reset);
+    }
+
+    /** In the prologue: my registers of each kept box held in registers ({@link BandMapping#keepsInRegisters}), one a column. */
+    void declareKeptRegisters() {
+        for (IrField field : folding.fields()) {
+            if (mapping.keepsInRegisters(field)) {
+                String[] registers = new String[mapping.laneColumns()];
+                for (int c = 0; c < registers.length; c++) {
+                    registers[c] = asm.register(field.type());
+                }
+                keptRegisters.put(field, registers);
+            }
+        }
+    }
+
+    /**
+     * At a band's end, before its reductions: each kept value held in a register into the field (the model keeps a
+     * folded field's padded array, its kept points where a lane stores them), where its column lies in the box.
+     */
+    void storeKeptRegisters() {
+        for (IrField field : folding.fields()) {
+            if (!mapping.keepsInRegisters(field)) {
+                continue;
+            }
+            KeptBox kept = mapping.keptBox(field);
+            int mark = asm.mark();
+            String row = asm.register();
+            String offset = asm.register();
+            asm.emit("MOV32I " + row + ", " + SimtAssembler.immediate(kept.first()[0]) + "   // the kept row");
+            cx.layout.emitPaddedIndex(asm, offset, new String[] {row, cx.columns[0]});
+            int elementBytes = dev.finegrain.compiler.backend.gpu.machine.GpuTarget.elementBytes(field.type());
+            asm.emit("SHL " + offset + ", " + offset + ", " + SimtAssembler.immediate(Integer.numberOfTrailingZeros(elementBytes))
+                    + "   // my first column's point in the kept row");
+            for (int c = 0; c < mapping.laneColumns(); c++) {
+                asm.emit("ISETP.GE.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(kept.first()[1]) + ", PT");
+                asm.emit("ISETP.LT.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(mapping.columns()) + ", P0");
+                asm.emit("P0", "STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(offset, cx.layout.fieldByte(field.id())
+                        + (long) c * elementBytes) + ", " + keptRegisters.get(field)[c] + "   // kept ("
+                        + mapping.graph().kernel().keep(field.name()).cliName() + ")");
+            }
+            asm.release(mark);
+        }
     }
 
     boolean folds(IrField field) {
@@ -74,16 +118,25 @@ final class SimtBandFolding {
 
     /**
      * My computed value of a folded field at (i, j) (registers), at byte address {@code point} of the field: stored where
-     * the kept box holds the point (a steady step stores only a box that spans every row), and taken into the lane's
-     * running reductions of the field.
+     * the kept box holds the point (a steady step stores only a box that spans every row), or taken into my register of
+     * it ({@link BandMapping#keepsInRegisters}), and taken into the lane's running reductions of the field. {@code steady}:
+     * every lane computes every column untested (a steady or a guarded step); {@code inside}: a guarded step's predicate
+     * "my row is in the domain", which holds every store and reduction candidate, else null.
      */
-    void store(IrField field, int c, String i, String j, String value, String point, boolean steady) {
+    void store(IrField field, int c, String i, String j, String value, String point, boolean steady, String inside) {
         RaggedBand ragged = mapping.raggedBand();
-        if (!steady || mapping.steadyStoresKept(field)) {
+        if (mapping.keepsInRegisters(field)) {
+            if (!steady || inside != null) {
+                asm.emit("ISETP.EQ.AND P0, PT, " + i + ", " + SimtAssembler.immediate(mapping.keptBox(field).first()[0]) + ", PT   // the kept row");
+                asm.emit("SEL" + SimtAssembler.width(field.type()) + " " + keptRegisters.get(field)[c] + ", " + value + ", "
+                        + keptRegisters.get(field)[c] + ", P0   // kept (" + mapping.graph().kernel().keep(field.name()).cliName()
+                        + "), stored at the band's end");
+            }
+        } else if (!steady || inside != null || mapping.steadyStoresKept(field)) {
             KeptBox kept = mapping.keptBox(field);
-            String in = "PT";
+            String in = inside == null ? "PT" : inside;
             if (kept.first()[0] > 0 || kept.first()[1] > 0) {
-                asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(kept.first()[0]) + ", PT");
+                asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(kept.first()[0]) + ", " + in);
                 asm.emit("ISETP.GE.AND P0, PT, " + j + ", " + SimtAssembler.immediate(kept.first()[1]) + ", P0");
                 in = "P0";
             }
@@ -110,11 +163,11 @@ final class SimtBandFolding {
                 int mark = asm.mark();
                 String taken = masked ? reduction.orIdentity(value, j, mapping.columns()) : value;
                 if (reduction.onceAStep()) {
-                    reduction.take(c, taken);
+                    reduction.take(c, taken);   // a guarded step masks the step's extreme: SimtReductions.stepEnd
                 } else {
-                    reduction.update(taken, i, j, mapping.columns());
+                    reduction.update(inside == null ? taken : reduction.orIdentityUnless(inside, taken), i, j, mapping.columns());
                 }
-                if (masked) {
+                if (masked || (inside != null && !reduction.onceAStep())) {
                     asm.release(mark);
                 }
             }
@@ -132,8 +185,8 @@ final class SimtBandFolding {
      * After a step's columns: the reductions taken once a step take the step at row {@code i}; {@code seen} as
      * {@link SimtReductions#stepEnd}.
      */
-    void stepEnd(String i, String seen) {
-        reductions.stream().filter(SimtReductions::onceAStep).forEach(reduction -> reduction.stepEnd(i, seen));
+    void stepEnd(String i, String seen, String inside) {
+        reductions.stream().filter(SimtReductions::onceAStep).forEach(reduction -> reduction.stepEnd(i, seen, inside));
     }
 
     /** Whether some reduction is taken once a step. */

@@ -24,6 +24,9 @@ import java.util.TreeMap;
  * or "my row is in the domain" (several) through a step (the expressions take P0, the protocols P5).
  * <p>A steady chunk is spelled as nvcc compiles CUDA's (the H200's SASS of the band kernels): lane tests made once into
  * P1 to P4, the edge window loaded over the shuffled value (no select), the edge published predicated (no branch).
+ * <p>A guarded step ({@link dev.finegrain.compiler.backend.gpu.GuardedSteps}) computes every column of every lane as a
+ * steady one does, with P6 "my row is in the domain" holding what leaves the lane (its edge, kept values and reduction
+ * candidates); a lane above the domain then takes the halo row as its values.
  */
 final class SimtBandStep {
 
@@ -36,6 +39,8 @@ final class SimtBandStep {
     private final SimtBandContext cx;
     private final BandEdge edge;
     private final boolean steady;
+    /** A guarded step's chunk ({@link dev.finegrain.compiler.backend.gpu.GuardedSteps}); never a steady one. */
+    private final boolean guarded;
     private final SimtBandInputs inputs;
     private final SimtBandFolding folding;
     /**
@@ -55,7 +60,11 @@ final class SimtBandStep {
     /** Columns each lane owns. */
     private final int lanes;
 
-    SimtBandStep(SimtBandContext cx, boolean steady, SimtBandInputs inputs, SimtBandFolding folding) {
+    SimtBandStep(SimtBandContext cx, boolean steady, boolean guarded, SimtBandInputs inputs, SimtBandFolding folding) {
+        if (steady && guarded) {
+            throw new IllegalArgumentException("a chunk is steady or guarded, not both");
+        }
+        this.guarded = guarded;
         this.inputs = inputs;
         this.folding = folding;
         this.asm = cx.asm;
@@ -70,13 +79,15 @@ final class SimtBandStep {
 
     /**
      * Steps a pass of a steady chunk's loop, as CUDA's {@code #pragma unroll 8}; the checked loop has one a pass, or
-     * {@link dev.finegrain.compiler.backend.gpu.BandFolding#checkedUnroll}.
+     * {@link dev.finegrain.compiler.backend.gpu.BandFolding#checkedUnroll}; the guarded loop
+     * {@link dev.finegrain.compiler.backend.gpu.GuardedSteps#UNROLL}.
      */
     static final int STEADY_UNROLL = 8;
 
     /** The chunk's 32 steps, as a loop whose labels start with {@code stem}. */
     void emitLoop(String stem) {
-        asm.section(stem + " steps of a chunk" + (steady ? ": every lane computes a point of the domain" : ""));
+        asm.section(stem + " steps of a chunk" + (steady ? ": every lane computes a point of the domain"
+                : guarded ? ": every lane computes; what leaves it is tested against its row" : ""));
         String row = asm.register();
         point = asm.register();
         asm.emit("IADD " + row + ", " + cx.base + ", -" + cx.lane);
@@ -90,7 +101,8 @@ final class SimtBandStep {
         String loop = asm.label(stem + "_step");
         asm.emit("MOV " + k + ", RZ");
         asm.place(loop);
-        int passes = steady ? STEADY_UNROLL : mapping.folding().checkedUnroll(graph);
+        int passes = steady ? STEADY_UNROLL : guarded ? dev.finegrain.compiler.backend.gpu.GuardedSteps.UNROLL
+                : mapping.folding().checkedUnroll(graph);
         for (int unrolled = 0; unrolled < passes; unrolled++) {
             int stepRegisters = asm.mark();
             step(k);
@@ -154,7 +166,10 @@ final class SimtBandStep {
         asm.emit("IADD " + i + ", " + s + ", -" + lane + "   // my row in this step");
         if (!steady) {
             asm.emit("ISETP.GE.AND P6, PT, " + i + ", RZ, PT");
-            if (lanes == 1) {
+            if (guarded) {
+                asm.emit("ISETP.LT.AND P6, PT, " + i + ", " + SimtAssembler.immediate(mapping.rows()) + ", P6   // my row is in the domain:"
+                        + " only then does what I compute leave me");
+            } else if (lanes == 1) {
                 asm.emit("ISETP.LT.AND P6, PT, " + i + ", " + SimtAssembler.immediate(mapping.rows()) + ", P6");
                 asm.emit("ISETP.LT.AND P6, PT, " + j + ", " + SimtAssembler.immediate(mapping.columns()) + ", P6   // I compute");
             } else {
@@ -225,24 +240,27 @@ final class SimtBandStep {
                 }
             }
         }
-        for (IrField field : steady ? List.<IrField>of() : cx.fieldsWithHistory()) {
+        for (IrField field : steady || guarded ? List.<IrField>of() : cx.fieldsWithHistory()) {
             for (int c = 0; c < lanes; c++) {
                 asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + cx.own.get(field)[c] + ", RZ");
             }
         }
-        folding.stepStart(steady);
+        folding.stepStart(steady || guarded);
         String outside = asm.label("outside");
         String joined = asm.label("joined");
-        if (!steady) {
+        boolean checked = !steady && !guarded;
+        if (checked) {
             asm.emit("!P6", "BRA " + outside);
         }
-        List<Map<IrField, String>> values = new SimtBandColumns(cx, steady, inputs, folding, rowAhead, point, publishesEdge, hoisted())
+        List<Map<IrField, String>> values = new SimtBandColumns(cx, steady, guarded, inputs, folding, rowAhead, point, publishesEdge, hoisted())
                 .computeColumns(i, resolved, staged, joined);
-        if (!steady) {
+        if (checked) {
             asm.emit("BRA " + joined);
             asm.place(outside);
             aboveTheDomain(i, j);
             asm.place(joined);
+        } else if (guarded) {
+            aboveTheDomain(i, j);   // over what the lane computed there
         }
         if (folding.takesSteps()) {
             // a lane meets a point in a step that is not steady where it computes (P6; a lane of several columns: its row
@@ -256,7 +274,7 @@ final class SimtBandStep {
                     seen = "P1";
                 }
             }
-            folding.stepEnd(i, seen);
+            folding.stepEnd(i, seen, guarded ? "P6" : null);
         }
         shiftHistory(values);
         nextRows.forEach((field, next) -> asm.emit("MOV" + SimtAssembler.width(field.type()) + " " + rowAhead.get(field) + ", " + next));

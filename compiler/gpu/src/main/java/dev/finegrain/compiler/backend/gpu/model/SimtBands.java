@@ -99,15 +99,16 @@ final class SimtBands {
         }
         folding.steadyTests(cx.base, cx.band);
         asm.emit("!P0", "BRA checked_steps");
-        new SimtBandStep(cx, true, inputs, folding).emitLoop("steady");
+        new SimtBandStep(cx, true, false, inputs, folding).emitLoop("steady");
         asm.emit("BRA steps_done");
         asm.place("checked_steps");
-        new SimtBandStep(cx, false, inputs, folding).emitLoop("checked");
+        new SimtBandStep(cx, false, mapping.guardedSteps().guarded(), inputs, folding).emitLoop(mapping.guardedSteps().guarded() ? "guarded" : "checked");
         asm.place("steps_done");
         rings.writeFinishedRows();
         asm.emit("IADD " + cx.base + ", " + cx.base + ", 0x20");
         asm.emit("BRA chunk");
         asm.place("band_done");
+        folding.storeKeptRegisters();
         folding.bandEnd();
         asm.emit("IADD " + cx.band + ", " + cx.band + ", " + SimtAssembler.immediate((long) mapping.blocks() * mapping.warpsPerBlock()));
         asm.emit("BRA " + bandLoop);
@@ -156,6 +157,7 @@ final class SimtBands {
         }
         inputs.declare(warpRings);
         folding.declare();
+        folding.declareKeptRegisters();
         precomputeAddresses();
         for (IrField field : graph.fields()) {
             int depth = mapping.history()[field.id()];

@@ -73,9 +73,10 @@ final class SimtReductions {
      * Taken once a step: the extreme of the step's values, then of it and the lane's best, and where that beats the best
      * the step's row {@code i} and values kept. {@code seen} is null in a steady step (every lane has met a point),
      * else the predicate under which the lane meets one in this step: a lane with none yet keeps the step then.
-     * Takes P0 and P1.
+     * {@code inside}: in a guarded step, the predicate "my row is in the domain", without which the step counts nothing;
+     * else null. Takes P0 and P1.
      */
-    void stepEnd(String i, String seen) {
+    void stepEnd(String i, String seen, String inside) {
         int mark = asm.mark();
         String extreme = asm.register();
         String steps = stepValues[0];   // the step's values first, the running best last, as CUDA's chain
@@ -84,6 +85,9 @@ final class SimtReductions {
             steps = extreme;
         }
         extreme(extreme, value, steps);
+        if (inside != null) {
+            asm.emit("!" + inside, "MOV " + extreme + ", " + value + "   // my row lies outside: the step counts nothing");
+        }
         asm.emit("ISETP.NE.AND P0, PT, " + extreme + ", " + value + ", PT   // this step beats my best");
         if (seen != null) {
             asm.emit("ISETP.LT.AND P1, PT, " + row + ", RZ, " + seen + "   // or gives my first point");
@@ -148,6 +152,20 @@ final class SimtReductions {
         asm.emit("!P0", "MOV32I " + taken + ", " + SimtAssembler.immediate(start()) + "   // else the identity");
         if (type == Type.LONG) {
             asm.emit("!P0", "MOV32I " + SimtAssembler.high(taken) + ", " + SimtAssembler.immediate(start() >>> 32));
+        }
+        return taken;
+    }
+
+    /**
+     * A point that counts only where {@code predicate} holds (a guarded step's row in the domain), else the reduction's
+     * identity: a register the caller releases.
+     */
+    String orIdentityUnless(String predicate, String point) {
+        String taken = asm.register(type);
+        asm.emit("MOV" + w() + " " + taken + ", " + point);
+        asm.emit("!" + predicate, "MOV32I " + taken + ", " + SimtAssembler.immediate(start()) + "   // my row lies outside: the identity");
+        if (type == Type.LONG) {
+            asm.emit("!" + predicate, "MOV32I " + SimtAssembler.high(taken) + ", " + SimtAssembler.immediate(start() >>> 32));
         }
         return taken;
     }

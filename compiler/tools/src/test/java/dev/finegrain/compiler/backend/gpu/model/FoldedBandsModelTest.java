@@ -177,6 +177,31 @@ class FoldedBandsModelTest {
                 + " (its columns right of the domain compute what nothing reads; a lane holds 2 of its columns inside)"));
     }
 
+    /**
+     * The guarded steps (a band's first and last chunks: every lane computes, what leaves it is tested against its row)
+     * at rows that leave the lanes of the last chunk below the domain at several offsets, in lanes of one to four
+     * columns: kept last columns, final points and last rows (held in registers and stored at the band's end), a
+     * masked sum and minimum, extremes with their points taken once a step, and a table read at the row clamped into
+     * the domain; each run checked against the oracle.
+     */
+    @Test
+    void guardedStepsMatchTheOracle() {
+        Kernel guarded = GpuGoldenCatalog.foldGuarded();
+        Kernel rowIndexed = GpuGoldenCatalog.nwSequences("row-indexed", c -> c.read("a", 0).plus(index("i")).minus(index("i")));
+        List<Schedule> widths = List.of(BANDS, new Schedule.LockDataflow().persistent().columnsPerLane(2),
+                new Schedule.LockDataflow().persistent().columnsPerLane(4));
+        for (int[] sizes : new int[][] {{45, 70}, {161, 100}}) {
+            assertAllVerified(HOPPER, guarded, sizes, widths);
+            assertAllVerified(HOPPER, WIDE_TABLE, sizes, widths);
+            assertAllVerified(HOPPER, rowIndexed, sizes, List.of(BANDS));
+        }
+        for (Kernel kernel : List.of(guarded, WIDE_TABLE, rowIndexed, SW)) {
+            assertTrue(mapping(kernel, new int[] {161, 100}, BANDS).guardedSteps().guarded(), kernel.name());
+        }
+        String program = program(WIDE_TABLE, new int[] {161, 100});
+        assertTrue(program.contains("guarded steps of a chunk") && program.contains("stored at the band's end"), program);
+    }
+
     private static BandMapping mapping(Kernel kernel, int[] sizes, Schedule schedule) {
         KernelGraph graph = Pipeline.compile(kernel);
         return (BandMapping) HOPPER.map(new Variant(graph, SchedulePlanner.plan(graph, schedule), Optional.of(LockMechanism.TINY_LOCK)), sizes);
@@ -250,7 +275,7 @@ class FoldedBandsModelTest {
         assertFalse(runs == 0);
     }
 
-    /** Sequences of values in [low, high), tables of small random values, and nothing else the kernels here need. */
+    /** Sequences of values in [low, high), tables of small random values, every param 4, and nothing else the kernels here need. */
     private static Invocation inputs(Kernel kernel, int[] sizes, int low, int high) {
         Random random = new Random(11);
         Invocation.Builder builder = kernel.invocation().sizes(sizes);
@@ -262,6 +287,9 @@ class FoldedBandsModelTest {
         }
         for (var table : kernel.tables()) {
             builder.input(table.name(), random.ints(table.length(), -6, 9).toArray());
+        }
+        for (var param : kernel.params()) {
+            builder.param(param.name(), 4);
         }
         return builder.build();
     }
