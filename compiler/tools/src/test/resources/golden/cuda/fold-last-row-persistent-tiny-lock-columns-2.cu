@@ -42,7 +42,6 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
             // my columns' halo rows above the domain, which the first chunk's steps hand on as my values
             const int a_s_c0_0 = j < 70 ? f.s[(long long) (-1 + 1) * 72 + (j + 2)] : 0;
             const int a_s_c1_0 = (j + 1) < 70 ? f.s[(long long) (-1 + 1) * 72 + ((j + 1) + 2)] : 0;
-            int keep_s_c0 = 0; int keep_s_c1 = 0;   // my columns' values in the row 's' keeps, stored at the band's end
             int red_s_min = INT_MAX;   // min(s) of the points met so far
             for (int base = 0; base < 131; base += 32) {
                 __syncwarp();   // every lane's copies have landed, and every lane is done with the last chunk's ring rows
@@ -136,7 +135,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                             const int v31 = fg::sub(r24, 1);
                             const int v32 = __viaddmax_s32(r22, 3, v31);
                             const int v33 = __viaddmax_s32(r25, fg::neg(1), v32);
-                            keep_s_c0 = i == 99 ? v33 : keep_s_c0;   // kept (last-row), stored at the band's end
+                            if ((unsigned) (i - 99) < 1u) kept_s[(long long) (i - 99) * 70 + (j - 0)] = v33;   // kept (last-row)
                             red_s_min = min(red_s_min, (inside ? v33 : INT_MAX));
                             o_s_c0 = v33;
                             fg::store_relaxed_gpu_if(lane * 2 + 0 >= 62 && band < 1 && inside, &tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 0 - 62) * 100 + i], (1ull << 32) | (unsigned) v33);   // value and ready bit in one predicated store
@@ -147,7 +146,7 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                             const int v34 = fg::sub(r28, 1);
                             const int v35 = __viaddmax_s32(r27, 3, v34);
                             const int v36 = __viaddmax_s32(r29, fg::neg(1), v35);
-                            keep_s_c1 = i == 99 ? v36 : keep_s_c1;   // kept (last-row), stored at the band's end
+                            if ((unsigned) (i - 99) < 1u) kept_s[(long long) (i - 99) * 70 + ((j + 1) - 0)] = v36;   // kept (last-row)
                             red_s_min = min(red_s_min, (inside ? v36 : INT_MAX));
                             o_s_c1 = v36;
                             fg::store_relaxed_gpu_if(lane * 2 + 1 >= 62 && band < 1 && inside, &tokens[((long long) (0 * 2 + band) * 2 + lane * 2 + 1 - 62) * 100 + i], (1ull << 32) | (unsigned) v36);   // value and ready bit in one predicated store
@@ -163,8 +162,6 @@ namespace fold_last_row__lock_dataflow_persistent_columns_2__tiny_lock__per_thre
                     }
                 }
             }
-            if (j < 70) kept_s[j] = keep_s_c0;   // kept (last-row)
-            if ((j + 1) < 70) kept_s[(j + 1)] = keep_s_c1;   // kept (last-row)
             if (j >= 70) { red_s_min = INT_MAX; }   // my columns lie right of the domain: I add nothing
             // the band's min(s), from its lanes'
             for (int d = 16; d > 0; d /= 2) {

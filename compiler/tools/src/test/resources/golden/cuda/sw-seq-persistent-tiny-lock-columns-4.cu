@@ -80,7 +80,6 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
             const int a_h_c1_0 = (j + 1) < 300 ? f.h[(long long) (-1 + 1) * 301 + ((j + 1) + 1)] : 0;
             const int a_h_c2_0 = (j + 2) < 300 ? f.h[(long long) (-1 + 1) * 301 + ((j + 2) + 1)] : 0;
             const int a_h_c3_0 = (j + 3) < 300 ? f.h[(long long) (-1 + 1) * 301 + ((j + 3) + 1)] : 0;
-            int keep_h_c0 = 0; int keep_h_c1 = 0; int keep_h_c2 = 0; int keep_h_c3 = 0;   // my columns' values in the row 'h' keeps, stored at the band's end
             int red_h_max = INT_MIN;   // max(h) of the points met so far
             long long red_h_max_at = -1;   // the first point that holds it, row-major (-1: none yet)
             int red_h_max_row = -1;   // the row where my best first stood (-1: none yet)
@@ -228,7 +227,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                             const int v48 = fg::sub(r36, p.gap);
                             const int v49 = __viaddmax_s32(r34, v47, v48);
                             const int v50 = __viaddmax_s32_relu(r37, fg::neg(p.gap), v49);
-                            keep_h_c0 = i == 99 ? v50 : keep_h_c0;   // kept (last-row), stored at the band's end
+                            if ((unsigned) (i - 99) < 1u) kept_h[(long long) (i - 99) * 300 + (j - 0)] = v50;   // kept (last-row)
                             red_h_max_s0 = v50;
                             o_h_c0 = v50;
                         }
@@ -239,7 +238,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                             const int v52 = fg::sub(r40, p.gap);
                             const int v53 = __viaddmax_s32(r39, v51, v52);
                             const int v54 = __viaddmax_s32_relu(o_h_c0, fg::neg(p.gap), v53);
-                            keep_h_c1 = i == 99 ? v54 : keep_h_c1;   // kept (last-row), stored at the band's end
+                            if ((unsigned) (i - 99) < 1u) kept_h[(long long) (i - 99) * 300 + ((j + 1) - 0)] = v54;   // kept (last-row)
                             red_h_max_s1 = v54;
                             o_h_c1 = v54;
                         }
@@ -250,7 +249,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                             const int v56 = fg::sub(r42, p.gap);
                             const int v57 = __viaddmax_s32(r41, v55, v56);
                             const int v58 = __viaddmax_s32_relu(o_h_c1, fg::neg(p.gap), v57);
-                            keep_h_c2 = i == 99 ? v58 : keep_h_c2;   // kept (last-row), stored at the band's end
+                            if ((unsigned) (i - 99) < 1u) kept_h[(long long) (i - 99) * 300 + ((j + 2) - 0)] = v58;   // kept (last-row)
                             red_h_max_s2 = v58;
                             o_h_c2 = v58;
                         }
@@ -261,7 +260,7 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                             const int v60 = fg::sub(r44, p.gap);
                             const int v61 = __viaddmax_s32(r43, v59, v60);
                             const int v62 = __viaddmax_s32_relu(o_h_c2, fg::neg(p.gap), v61);
-                            keep_h_c3 = i == 99 ? v62 : keep_h_c3;   // kept (last-row), stored at the band's end
+                            if ((unsigned) (i - 99) < 1u) kept_h[(long long) (i - 99) * 300 + ((j + 3) - 0)] = v62;   // kept (last-row)
                             red_h_max_s3 = v62;
                             o_h_c3 = v62;
                             fg::store_relaxed_gpu_if(lane * 4 + 3 >= 127 && band < 2 && inside, &tokens[((long long) (0 * 3 + band) * 1 + lane * 4 + 3 - 127) * 100 + i], (1ull << 32) | (unsigned) v62);   // value and ready bit in one predicated store
@@ -292,10 +291,6 @@ namespace sw_seq__lock_dataflow_persistent_columns_4__tiny_lock__per_thread_shar
                     }
                 }
             }
-            if (j < 300) kept_h[j] = keep_h_c0;   // kept (last-row)
-            if ((j + 1) < 300) kept_h[(j + 1)] = keep_h_c1;   // kept (last-row)
-            if ((j + 2) < 300) kept_h[(j + 2)] = keep_h_c2;   // kept (last-row)
-            if ((j + 3) < 300) kept_h[(j + 3)] = keep_h_c3;   // kept (last-row)
             if (j >= 300) { red_h_max = INT_MIN; red_h_max_at = -1; red_h_max_row = -1; }   // my columns lie right of the domain: I add nothing
             if (red_h_max_row >= 0) red_h_max_at = (long long) red_h_max_row * 300 + (red_h_max_c0 == red_h_max ? j : red_h_max_c1 == red_h_max ? (j + 1) : red_h_max_c2 == red_h_max ? (j + 2) : (j + 3));   // my point: the first of my columns that holds my best, in its row
             // the band's max(h), from its lanes'

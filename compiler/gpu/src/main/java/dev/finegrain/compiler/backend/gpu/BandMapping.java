@@ -255,11 +255,14 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
      * steps unrolled twice; 8.02 unrolled eight times; 10.76 as predicated stores in inline PTX), and 8.27 with the
      * registers (unrolled four or eight times). A box of one point (the final point) keeps its store: one column of one
      * lane holds it, and registers for every column ran needleman-wunsch-seq, eight columns a lane, in 7.45 ms against
-     * 6.85 with the store (a steady chunk 7 % slower, traced: nvcc allocated the loop's registers otherwise).
+     * 6.85 with the store (a steady chunk 7 % slower, traced: nvcc allocated the loop's registers otherwise). So does a
+     * last band narrower than the others (run as a full one, {@link RaggedBand}): with the registers, smith-waterman-seq
+     * at 1000x600 and 3000x200, four columns a lane, ran 0.150 and 0.334 ms against 0.118 and 0.267 with the stores
+     * (a steady chunk 3.33 µs against 2.21 at 512², traced), where at 65536² the registers ran faster (above).
      */
     public boolean keepsInRegisters(IrField field) {
         int[] extents = keptBox(field).extents();
-        return guardedSteps.guarded() && !steadyStoresKept(field) && extents[0] == 1 && extents[1] > 1;
+        return guardedSteps.guarded() && !steadyStoresKept(field) && extents[0] == 1 && extents[1] > 1 && columns() % bandWidth() == 0;
     }
 
     /**

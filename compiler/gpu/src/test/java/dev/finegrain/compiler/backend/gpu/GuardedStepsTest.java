@@ -57,6 +57,9 @@ class GuardedStepsTest {
             BandMapping lastRow = map(EdgeRingTest.scoreOnly(Keep.LAST_ROW), target, 4, 65536, 65536);
             assertTrue(lastRow.guardedSteps().guarded(), lastRow.guardedSteps().checkedBecause());
             assertTrue(lastRow.keepsInRegisters(lastRow.graph().field("score")));
+            BandMapping raggedLastRow = map(EdgeRingTest.scoreOnly(Keep.LAST_ROW), target, 4, 1000, 600);
+            assertTrue(raggedLastRow.guardedSteps().guarded());
+            assertFalse(raggedLastRow.keepsInRegisters(raggedLastRow.graph().field("score")), "a narrower last band keeps the stores");
             assertTrue(lastRow.describe().contains("the first and last chunks in the guarded steps"), lastRow.describe());
 
             BandMapping finalPoint = map(EdgeRingTest.scoreOnly(Keep.FINAL), target, 8, 1000, 600);

@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * Spells what a lane of a persistent band ({@link CudaBandStep}) holds as its values in a step whose row lies above the
  * domain: the halo row, from the registers the band loaded at its start, which the lanes below and to the right read as
- * its history. Three steps ask for it: a checked step of a lane of one column (inside that column's test), a checked
- * step of a lane of several (after the test of its row), and a band's first chunk peeled into the steady steps
- * ({@link dev.finegrain.compiler.backend.gpu.FirstChunk}), where the lane overwrites what it computed.
+ * its history. Four steps ask for it: a checked step of a lane of one column (inside that column's test), a checked
+ * step of a lane of several (after the test of its row), a band's first chunk peeled into the steady steps
+ * ({@link dev.finegrain.compiler.backend.gpu.FirstChunk}) and a guarded step
+ * ({@link dev.finegrain.compiler.backend.gpu.GuardedSteps}), where the lane overwrites what it computed.
  */
 final class CudaBandHaloRow {
 
@@ -48,7 +49,7 @@ final class CudaBandHaloRow {
         }
     }
 
-    /** A peeled first chunk's step: every column's halo value in place of what a lane above the domain computed. */
+    /** A peeled first chunk's or a guarded step: every column's halo value in place of what a lane above the domain computed. */
     void overwriteAbove() {
         if (cx.stateFieldsWithHistory().isEmpty()) {
             return;

@@ -10,8 +10,8 @@ import java.util.List;
  * sequence holds the value at the lane's row, loaded in the step before; each step loads the value for its next row and
  * hands it on at its end. Steady chunks lie wholly inside the domain (a band whose first chunk is peeled into the steady
  * steps reads no sequence along the rows: {@link dev.finegrain.compiler.backend.gpu.FirstChunk}), so there the only
- * index to clamp is the next row of a chunk's last step; a checked chunk clamps every row into the domain (a lane above
- * or below it computes nothing, and the clamped row is a valid one to load).
+ * index to clamp is the next row of a chunk's last step; a checked or guarded chunk clamps every row into the domain (a
+ * lane above or below it computes nothing that leaves it, and the clamped row is a valid one to load).
  */
 final class CudaRowAhead {
 

@@ -108,6 +108,8 @@ class CudaSourceGoldenTest {
                         "lock-dataflow:persistent:columns=2", "--mechanism", "tiny-lock", "--sizes", "100x70")),
                 Arguments.of("sw-seq-persistent-tiny-lock-columns-4", List.of("sw-seq", "--schedule",
                         "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "100x300")),
+                Arguments.of("sw-seq-persistent-tiny-lock-columns-4-full", List.of("sw-seq", "--schedule",
+                        "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "100x256")),
                 Arguments.of("sw-seq-persistent-tiny-lock-columns-4-straddling", List.of("sw-seq", "--schedule",
                         "lock-dataflow:persistent:columns=4", "--mechanism", "tiny-lock", "--sizes", "100x90")),
                 Arguments.of("fold-all-persistent-tiny-lock-columns-4-straddling", List.of("fold-all", "--schedule",

@@ -190,7 +190,7 @@ class FoldedBandsModelTest {
         Kernel rowIndexed = GpuGoldenCatalog.nwSequences("row-indexed", c -> c.read("a", 0).plus(index("i")).minus(index("i")));
         List<Schedule> widths = List.of(BANDS, new Schedule.LockDataflow().persistent().columnsPerLane(2),
                 new Schedule.LockDataflow().persistent().columnsPerLane(4));
-        for (int[] sizes : new int[][] {{45, 70}, {161, 100}}) {
+        for (int[] sizes : new int[][] {{45, 70}, {161, 100}, {100, 128}}) {
             assertAllVerified(HOPPER, guarded, sizes, widths);
             assertAllVerified(HOPPER, WIDE_TABLE, sizes, widths);
             assertAllVerified(HOPPER, rowIndexed, sizes, List.of(BANDS));
@@ -198,8 +198,10 @@ class FoldedBandsModelTest {
         for (Kernel kernel : List.of(guarded, WIDE_TABLE, rowIndexed, SW)) {
             assertTrue(mapping(kernel, new int[] {161, 100}, BANDS).guardedSteps().guarded(), kernel.name());
         }
-        String program = program(WIDE_TABLE, new int[] {161, 100});
-        assertTrue(program.contains("guarded steps of a chunk") && program.contains("stored at the band's end"), program);
+        String full = program(WIDE_TABLE, new int[] {100, 128});
+        assertTrue(full.contains("guarded steps of a chunk") && full.contains("stored at the band's end"), full);
+        String ragged = program(WIDE_TABLE, new int[] {161, 100});
+        assertTrue(ragged.contains("guarded steps of a chunk") && !ragged.contains("stored at the band's end"), ragged);
     }
 
     private static BandMapping mapping(Kernel kernel, int[] sizes, Schedule schedule) {
