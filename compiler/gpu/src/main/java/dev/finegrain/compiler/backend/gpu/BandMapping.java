@@ -311,7 +311,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
                 LaneProfile.of(profiles, graph, laneSequences(), lookup).orElseThrow().otherAxis())));
     }
 
-    private static boolean readsTheRow(dev.finegrain.compiler.ir.IrExpr expr) {
+    static boolean readsTheRow(dev.finegrain.compiler.ir.IrExpr expr) {
         return expr instanceof dev.finegrain.compiler.ir.IrExpr.IndexVar v ? v.dimension() == 0
                 : dev.finegrain.compiler.ir.Subexpressions.of(expr).stream().anyMatch(BandMapping::readsTheRow);
     }

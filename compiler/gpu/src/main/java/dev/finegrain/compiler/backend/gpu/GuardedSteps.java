@@ -1,18 +1,9 @@
 package dev.finegrain.compiler.backend.gpu;
 
-import dev.finegrain.compiler.ir.IrActor;
-import dev.finegrain.compiler.ir.IrExpr;
-import dev.finegrain.compiler.ir.IrField;
 import dev.finegrain.compiler.ir.KernelGraph;
-import dev.finegrain.compiler.ir.Subexpressions;
 import dev.finegrain.dsl.ReductionSpec;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * How a band moving its own rows runs the chunks that are not steady (its first, in which lanes lie above the domain;
@@ -69,25 +60,9 @@ public record GuardedSteps(boolean guarded, String checkedBecause) {
         if (helpers) {
             return "the band has helper warps, which move rows kept whole";
         }
-        long stateFields = graph.fields().stream().filter(IrField::isState).count();
-        if (folding.fields().size() != stateFields || !outputRings.isEmpty()) {
-            return "a field kept whole would be stored outside the domain";
-        }
-        List<IrField> sequences = new ArrayList<>(BandMapping.laneSequences(graph));
-        sequences.addAll(BandMapping.rowSequences(graph));
-        for (IrField field : graph.fields()) {
-            if (!field.isState() && !sequences.contains(field)) {
-                return "input '" + field.name() + "' would be read outside the domain";
-            }
-        }
-        Set<IrExpr.Lookup> rowLookups = Collections.newSetFromMap(new IdentityHashMap<>());
-        rowLookups.addAll(BandMapping.rowLookups(graph, profiles));
-        Predicate<IrExpr.Lookup> safe = lookup -> rowLookups.contains(lookup)
-                || lookup.indices().stream().allMatch(index -> LaneProfile.columnInvariant(graph, index) && !readsTheRow(index));
-        for (IrActor actor : graph.actors()) {
-            if (!RaggedBand.cannotFault(graph, actor.body(), safe)) {
-                return "actor '" + actor.name() + "' could fault on a value computed outside the domain";
-            }
+        String harmful = RaggedBand.whyHarmful(graph, outputRings, profiles, "outside the domain", true);
+        if (!harmful.isEmpty()) {
+            return harmful;
         }
         for (ReductionSpec reduction : folding.reductions()) {
             if (reduction.withPosition() && reduction.reduction().hasPosition()
@@ -96,9 +71,5 @@ public record GuardedSteps(boolean guarded, String checkedBecause) {
             }
         }
         return "";
-    }
-
-    private static boolean readsTheRow(IrExpr expr) {
-        return expr instanceof IrExpr.IndexVar v ? v.dimension() == 0 : Subexpressions.of(expr).stream().anyMatch(GuardedSteps::readsTheRow);
     }
 }

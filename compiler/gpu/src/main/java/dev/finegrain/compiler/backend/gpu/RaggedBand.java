@@ -116,26 +116,37 @@ public record RaggedBand(boolean runsAsFull, int columnsInside, String checkedBe
 
     /** Why a column right of the domain would not be harmless computed untested; "" where it is. */
     private static String whyNotHarmless(KernelGraph graph, List<BandMapping.Ring> outputRings, List<LaneProfile> profiles) {
+        return whyHarmful(graph, outputRings, profiles, "right of the domain", false);
+    }
+
+    /**
+     * Why what a lane computes at points {@code where} (outside the domain) could leave it other than through the tests
+     * the bands make, or fault; "" where it cannot: every state field folded (no rings), every input a sequence, and
+     * nothing that can fault. A lookup is safe where it is a query profile's row, checked once a step at the lane's row
+     * (clamped into the domain), or its indices are the same in every column (the row's) and, where {@code rowsOutside}
+     * (the lane's row itself may lie outside: {@link GuardedSteps}), do not read the row. Shared by the last band's
+     * columns right of the domain and the guarded steps' rows above and below it.
+     */
+    static String whyHarmful(KernelGraph graph, List<BandMapping.Ring> outputRings, List<LaneProfile> profiles, String where,
+                             boolean rowsOutside) {
         long stateFields = graph.fields().stream().filter(IrField::isState).count();
         if (BandFolding.foldedFields(graph).size() != stateFields || !outputRings.isEmpty()) {
-            return "a field kept whole would be stored right of the domain";
+            return "a field kept whole would be stored " + where;
         }
         List<IrField> sequences = new java.util.ArrayList<>(BandMapping.laneSequences(graph));
         sequences.addAll(BandMapping.rowSequences(graph));
         for (IrField field : graph.fields()) {
             if (!field.isState() && !sequences.contains(field)) {
-                return "input '" + field.name() + "' would be read right of the domain";
+                return "input '" + field.name() + "' would be read " + where;
             }
         }
         Set<IrExpr.Lookup> checkedOnceAStep = Collections.newSetFromMap(new IdentityHashMap<>());
         checkedOnceAStep.addAll(BandMapping.rowLookups(graph, profiles));
-        // a lookup is safe where it is a query profile's row, checked once a step at the lane's row, or its indices are
-        // the same in every column (the row's)
-        Predicate<IrExpr.Lookup> safe = lookup -> checkedOnceAStep.contains(lookup)
-                || lookup.indices().stream().allMatch(index -> LaneProfile.columnInvariant(graph, index));
+        Predicate<IrExpr.Lookup> safe = lookup -> checkedOnceAStep.contains(lookup) || lookup.indices().stream()
+                .allMatch(index -> LaneProfile.columnInvariant(graph, index) && !(rowsOutside && BandMapping.readsTheRow(index)));
         for (IrActor actor : graph.actors()) {
             if (!cannotFault(graph, actor.body(), safe)) {
-                return "actor '" + actor.name() + "' could fault on a value computed right of the domain";
+                return "actor '" + actor.name() + "' could fault on a value computed " + where;
             }
         }
         return "";
