@@ -108,7 +108,8 @@ public record BandFolding(List<IrField> fields, List<ReductionSpec> reductions, 
     }
 
     /**
-     * How many steps a pass of a chunk's checked loop (a band's first and last chunk) takes: 8 where a lane takes a
+     * How many steps a pass of a chunk's checked loop (a band's first and last chunk, where they do not take the guarded
+     * steps: {@link GuardedSteps}) takes: 8 where a lane takes a
      * reduction once a step ({@link #takenOnceAStep}), so that a step's reduction overlaps the next step's work, else
      * 1. A band's first chunk lies on the chain every band to its right waits along: on an H200, smith-waterman-seq
      * 65536², four columns a lane, 10.16 ms rolled and 9.44 unrolled; needleman-wunsch-seq, which reduces nothing,

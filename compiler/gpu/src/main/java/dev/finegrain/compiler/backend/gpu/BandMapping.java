@@ -57,6 +57,9 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
         if (firstChunk.peeled() && !(target.bandHelpers() && oneWarpBecause.isEmpty())) {
             throw new IllegalArgumentException("a first chunk is peeled only in a band with helper warps, whose chunk loop spells it");
         }
+        if (guardedSteps.guarded() && raggedBand.checksEachColumn()) {
+            throw new IllegalArgumentException("guarded steps compute every column untested: the last band must run as a full one");
+        }
         reads = List.copyOf(reads);
         inputRings = List.copyOf(inputRings);
         outputRings = List.copyOf(outputRings);
@@ -263,6 +266,15 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
     public boolean keepsInRegisters(IrField field) {
         int[] extents = keptBox(field).extents();
         return guardedSteps.guarded() && !steadyStoresKept(field) && extents[0] == 1 && extents[1] > 1 && columns() % bandWidth() == 0;
+    }
+
+    /**
+     * Whether a step stores a folded field's kept values as it meets them (behind a test of the box): a checked or
+     * guarded step ({@code untested}: a steady or a guarded one; {@code guarded}: a guarded one), and a steady one only
+     * for a box that spans every row; never where the lane holds them in registers ({@link #keepsInRegisters}).
+     */
+    public boolean stepStoresKept(IrField field, boolean untested, boolean guarded) {
+        return !keepsInRegisters(field) && (!untested || guarded || steadyStoresKept(field));
     }
 
     /**

@@ -45,12 +45,10 @@ final class CudaBandFoldedStores {
         }
         String column = cx.column(c);
         boolean masked = ragged.masksColumns(steady, mapping.laneColumns());
-        if (mapping.keepsInRegisters(field)) {
-            if (!steady || inside != null) {
-                out.line(keptRegister(field, c) + " = i == " + mapping.keptBox(field).first()[0] + " ? " + value + " : " + keptRegister(field, c)
-                        + ";   // kept (" + mapping.graph().kernel().keep(field.name()).cliName() + "), stored at the band's end");
-            }
-        } else if (!steady || inside != null || mapping.steadyStoresKept(field)) {
+        if (mapping.keepsInRegisters(field) && inside != null) {
+            out.line(keptRegister(field, c) + " = i == " + mapping.keptBox(field).first()[0] + " ? " + value + " : " + keptRegister(field, c)
+                    + ";   // kept (" + mapping.graph().kernel().keep(field.name()).cliName() + "), stored at the band's end");
+        } else if (mapping.stepStoresKept(field, steady, inside != null)) {
             storeKept(field, mapping.keptBox(field), column, value, masked && ragged.testsKeptColumns(mapping.keptBox(field)), inside);
         }
         for (ReductionSpec reduction : folding.reductions()) {
@@ -80,7 +78,7 @@ final class CudaBandFoldedStores {
         }
     }
 
-    /** At a band's end: each register-held kept value into the kept values, where its column lies in the box. */
+    /** At a band's end: each register-held kept value into the kept values, where its column lies in the box (every band is full). */
     void storeKeptRegisters() {
         for (IrField field : mapping.folding().fields()) {
             if (!mapping.keepsInRegisters(field)) {
@@ -92,9 +90,6 @@ final class CudaBandFoldedStores {
                 List<String> inBox = new ArrayList<>();
                 if (kept.first()[1] > 0) {
                     inBox.add(column + " >= " + kept.first()[1]);
-                }
-                if (mapping.columns() % mapping.bandWidth() != 0) {
-                    inBox.add(column + " < " + mapping.columns());
                 }
                 out.line((inBox.isEmpty() ? "" : "if (" + String.join(" && ", inBox) + ") ") + CudaBandContext.keptArray(field) + "[" + column
                         + (kept.first()[1] == 0 ? "" : " - " + kept.first()[1]) + "] = " + keptRegister(field, c) + ";   // kept ("

@@ -81,6 +81,9 @@ final class SimtBandColumns {
         List<Map<IrField, String>> values = new ArrayList<>();
         StepAddresses addresses = new StepAddresses();
         Map<dev.finegrain.compiler.ir.IrExpr.Lookup, String> checkedRows = new java.util.IdentityHashMap<>();
+        if (lanes == 1 && guarded && mapping.rowLookupsReadTheRow()) {
+            checkRowsOnce(i, checkedRows);   // at my row clamped into the domain, which a guarded step's row may lie outside
+        }
         if (lanes > 1) {
             // what the columns share is made before them, as each column's own registers are freed after it
             checkRowsOnce(i, checkedRows);

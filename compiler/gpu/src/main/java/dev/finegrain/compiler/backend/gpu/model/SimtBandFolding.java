@@ -82,8 +82,7 @@ final class SimtBandFolding {
             asm.emit("SHL " + offset + ", " + offset + ", " + SimtAssembler.immediate(Integer.numberOfTrailingZeros(elementBytes))
                     + "   // my first column's point in the kept row");
             for (int c = 0; c < mapping.laneColumns(); c++) {
-                asm.emit("ISETP.GE.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(kept.first()[1]) + ", PT");
-                asm.emit("ISETP.LT.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(mapping.columns()) + ", P0");
+                asm.emit("ISETP.GE.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(kept.first()[1]) + ", PT   // every band is full");
                 asm.emit("P0", "STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(offset, cx.layout.fieldByte(field.id())
                         + (long) c * elementBytes) + ", " + keptRegisters.get(field)[c] + "   // kept ("
                         + mapping.graph().kernel().keep(field.name()).cliName() + ")");
@@ -125,14 +124,12 @@ final class SimtBandFolding {
      */
     void store(IrField field, int c, String i, String j, String value, String point, boolean steady, String inside) {
         RaggedBand ragged = mapping.raggedBand();
-        if (mapping.keepsInRegisters(field)) {
-            if (!steady || inside != null) {
-                asm.emit("ISETP.EQ.AND P0, PT, " + i + ", " + SimtAssembler.immediate(mapping.keptBox(field).first()[0]) + ", PT   // the kept row");
-                asm.emit("SEL" + SimtAssembler.width(field.type()) + " " + keptRegisters.get(field)[c] + ", " + value + ", "
-                        + keptRegisters.get(field)[c] + ", P0   // kept (" + mapping.graph().kernel().keep(field.name()).cliName()
-                        + "), stored at the band's end");
-            }
-        } else if (!steady || inside != null || mapping.steadyStoresKept(field)) {
+        if (mapping.keepsInRegisters(field) && inside != null) {
+            asm.emit("ISETP.EQ.AND P0, PT, " + i + ", " + SimtAssembler.immediate(mapping.keptBox(field).first()[0]) + ", PT   // the kept row");
+            asm.emit("SEL" + SimtAssembler.width(field.type()) + " " + keptRegisters.get(field)[c] + ", " + value + ", "
+                    + keptRegisters.get(field)[c] + ", P0   // kept (" + mapping.graph().kernel().keep(field.name()).cliName()
+                    + "), stored at the band's end");
+        } else if (mapping.stepStoresKept(field, steady, inside != null)) {
             KeptBox kept = mapping.keptBox(field);
             String in = inside == null ? "PT" : inside;
             if (kept.first()[0] > 0 || kept.first()[1] > 0) {

@@ -146,14 +146,8 @@ final class SimtReductions {
      * for the band's run, which a kernel of several reductions and columns would not have.
      */
     String orIdentity(String point, String j, int columns) {
-        String taken = asm.register(type);
         asm.emit("ISETP.LT.AND P0, PT, " + j + ", " + SimtAssembler.immediate(columns) + ", PT   // my column lies in the domain");
-        asm.emit("MOV" + w() + " " + taken + ", " + point);
-        asm.emit("!P0", "MOV32I " + taken + ", " + SimtAssembler.immediate(start()) + "   // else the identity");
-        if (type == Type.LONG) {
-            asm.emit("!P0", "MOV32I " + SimtAssembler.high(taken) + ", " + SimtAssembler.immediate(start() >>> 32));
-        }
-        return taken;
+        return pointOrIdentity("P0", point, "else the identity");
     }
 
     /**
@@ -161,9 +155,14 @@ final class SimtReductions {
      * identity: a register the caller releases.
      */
     String orIdentityUnless(String predicate, String point) {
+        return pointOrIdentity(predicate, point, "my row lies outside: the identity");
+    }
+
+    /** {@code point} where {@code predicate} holds, else the identity ({@code why} says which): a register the caller releases. */
+    private String pointOrIdentity(String predicate, String point, String why) {
         String taken = asm.register(type);
         asm.emit("MOV" + w() + " " + taken + ", " + point);
-        asm.emit("!" + predicate, "MOV32I " + taken + ", " + SimtAssembler.immediate(start()) + "   // my row lies outside: the identity");
+        asm.emit("!" + predicate, "MOV32I " + taken + ", " + SimtAssembler.immediate(start()) + "   // " + why);
         if (type == Type.LONG) {
             asm.emit("!" + predicate, "MOV32I " + SimtAssembler.high(taken) + ", " + SimtAssembler.immediate(start() >>> 32));
         }
