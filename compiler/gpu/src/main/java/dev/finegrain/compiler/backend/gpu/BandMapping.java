@@ -261,7 +261,7 @@ public record BandMapping(KernelGraph graph, GpuTarget target, int[] sizes, Lock
      * 6.85 with the store (a steady chunk 7 % slower, traced: nvcc allocated the loop's registers otherwise). So does a
      * last band narrower than the others (run as a full one, {@link RaggedBand}): with the registers, smith-waterman-seq
      * at 1000x600 and 3000x200, four columns a lane, ran 0.150 and 0.334 ms against 0.118 and 0.267 with the stores
-     * (a steady chunk 3.33 µs against 2.21 at 512², traced), where at 65536² the registers ran faster (above).
+     * (a band's median chunk 3.36 µs against 2.21 at 512², traced), where at 65536² the registers ran faster (above).
      */
     public boolean keepsInRegisters(IrField field) {
         int[] extents = keptBox(field).extents();
