@@ -304,8 +304,8 @@ class BandMappingTest {
             var score = mapping.graph().field("score");
             assertTrue(mapping.folding().folds(score), mapping.describe());
             // 16 bands of 256 columns: the final point lies in the last; the last row spans them all
-            assertEquals(keep == Keep.FINAL ? 15 : 0, mapping.bandsLeftOfKept(score), keep.toString());
-            assertTrue(mapping.keptRowsCheckChunks(score), "the band over the box checks its chunks beside the box's rows");
+            assertEquals(keep == Keep.FINAL ? 15 : 0, mapping.kept().bandsLeftOf(score), keep.toString());
+            assertTrue(mapping.kept().rowsCheckChunks(score), "the band over the box checks its chunks beside the box's rows");
         }
     }
 

@@ -56,19 +56,19 @@ class GuardedStepsTest {
         for (GpuTarget target : new GpuTarget[] {H200, H200_MODEL}) {
             BandMapping lastRow = map(EdgeRingTest.scoreOnly(Keep.LAST_ROW), target, 4, 65536, 65536);
             assertTrue(lastRow.guardedSteps().guarded(), lastRow.guardedSteps().checkedBecause());
-            assertTrue(lastRow.keepsInRegisters(lastRow.graph().field("score")));
+            assertTrue(lastRow.kept().inRegisters(lastRow.graph().field("score")));
             BandMapping raggedLastRow = map(EdgeRingTest.scoreOnly(Keep.LAST_ROW), target, 4, 1000, 600);
             assertTrue(raggedLastRow.guardedSteps().guarded());
-            assertFalse(raggedLastRow.keepsInRegisters(raggedLastRow.graph().field("score")), "a narrower last band keeps the stores");
+            assertFalse(raggedLastRow.kept().inRegisters(raggedLastRow.graph().field("score")), "a narrower last band keeps the stores");
             assertTrue(lastRow.describe().contains("the first and last chunks in the guarded steps"), lastRow.describe());
 
             BandMapping finalPoint = map(EdgeRingTest.scoreOnly(Keep.FINAL), target, 8, 1000, 600);
             assertTrue(finalPoint.guardedSteps().guarded(), finalPoint.guardedSteps().checkedBecause());
-            assertFalse(finalPoint.keepsInRegisters(finalPoint.graph().field("score")), "one point keeps its store: one lane holds it");
+            assertFalse(finalPoint.kept().inRegisters(finalPoint.graph().field("score")), "one point keeps its store: one lane holds it");
 
             BandMapping lastColumn = map(EdgeRingTest.scoreOnly(Keep.LAST_COLUMN), target, 2, 100, 70);
             assertTrue(lastColumn.guardedSteps().guarded());
-            assertFalse(lastColumn.keepsInRegisters(lastColumn.graph().field("score")), "a box of every row is stored as it is met");
+            assertFalse(lastColumn.kept().inRegisters(lastColumn.graph().field("score")), "a box of every row is stored as it is met");
         }
     }
 
@@ -86,7 +86,7 @@ class GuardedStepsTest {
         BandMapping longPoint = map(recurrence("long-point", LONG).keep("s", Keep.LAST_ROW).reduceWithPosition("s", Reduction.MIN).build(),
                 H200, 2, 100, 70);
         assertEquals("min(s) keeps its point a point at a time, which a masked candidate would take", longPoint.guardedSteps().checkedBecause());
-        assertFalse(longPoint.keepsInRegisters(longPoint.graph().field("s")), "the checked steps store the kept row inside their test");
+        assertFalse(longPoint.kept().inRegisters(longPoint.graph().field("s")), "the checked steps store the kept row inside their test");
 
         Kernel dividing = kernel("dividing")
                 .domain(dim("i", "rows"), dim("j", "cols"))

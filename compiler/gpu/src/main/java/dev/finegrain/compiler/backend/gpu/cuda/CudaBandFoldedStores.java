@@ -45,11 +45,11 @@ final class CudaBandFoldedStores {
         }
         String column = cx.column(c);
         boolean masked = ragged.masksColumns(steady, mapping.laneColumns());
-        if (mapping.keepsInRegisters(field) && inside != null) {
-            out.line(keptRegister(field, c) + " = i == " + mapping.keptBox(field).first()[0] + " ? " + value + " : " + keptRegister(field, c)
+        if (mapping.kept().inRegisters(field) && inside != null) {
+            out.line(keptRegister(field, c) + " = i == " + mapping.kept().box(field).first()[0] + " ? " + value + " : " + keptRegister(field, c)
                     + ";   // kept (" + mapping.graph().kernel().keep(field.name()).cliName() + "), stored at the band's end");
-        } else if (mapping.stepStoresKept(field, steady, inside != null)) {
-            storeKept(field, mapping.keptBox(field), column, value, masked && ragged.testsKeptColumns(mapping.keptBox(field)), inside);
+        } else if (mapping.kept().storedByStep(field, steady, inside != null)) {
+            storeKept(field, mapping.kept().box(field), column, value, masked && ragged.testsKeptColumns(mapping.kept().box(field)), inside);
         }
         for (ReductionSpec reduction : folding.reductions()) {
             if (reduction.field().equals(field.name())) {
@@ -65,10 +65,10 @@ final class CudaBandFoldedStores {
         }
     }
 
-    /** Before a band's first step: the registers of each box a lane keeps in registers ({@link BandMapping#keepsInRegisters}). */
+    /** Before a band's first step: the registers of each box a lane keeps in registers ({@link BandKeptValues#inRegisters}). */
     void declareKeptRegisters() {
         for (IrField field : mapping.folding().fields()) {
-            if (mapping.keepsInRegisters(field)) {
+            if (mapping.kept().inRegisters(field)) {
                 StringBuilder line = new StringBuilder();
                 for (int c = 0; c < mapping.laneColumns(); c++) {
                     line.append(c == 0 ? "" : " ").append(cx.type(field)).append(" ").append(keptRegister(field, c)).append(" = 0;");
@@ -81,10 +81,10 @@ final class CudaBandFoldedStores {
     /** At a band's end: each register-held kept value into the kept values, where its column lies in the box (every band is full). */
     void storeKeptRegisters() {
         for (IrField field : mapping.folding().fields()) {
-            if (!mapping.keepsInRegisters(field)) {
+            if (!mapping.kept().inRegisters(field)) {
                 continue;
             }
-            KeptBox kept = mapping.keptBox(field);
+            KeptBox kept = mapping.kept().box(field);
             for (int c = 0; c < mapping.laneColumns(); c++) {
                 String column = cx.column(c);
                 List<String> inBox = new ArrayList<>();

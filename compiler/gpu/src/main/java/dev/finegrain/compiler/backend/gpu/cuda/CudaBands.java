@@ -274,7 +274,7 @@ final class CudaBands {
      * When a chunk is steady: every lane has a row of the domain in every step, in a band of full width (or in the last
      * band, where {@link dev.finegrain.compiler.backend.gpu.RaggedBand} lets it take the steady steps), and, for each
      * folded field whose kept box starts below row 0 (its last row, its final point), the chunk lies above the box or its
-     * band left of it ({@link BandMapping#bandsLeftOfKept}), so that its steps store no kept value of it; the last chunks
+     * band left of it ({@link BandKeptValues#bandsLeftOf}), so that its steps store no kept value of it; the last chunks
      * of the bands over such a box take the checked steps. A box that
      * spans every row (the last column) is stored behind its test in the steady steps too, so that its band keeps pace.
      */
@@ -284,9 +284,9 @@ final class CudaBands {
             tests.add("band < " + mapping.steadyBands());
         }
         for (IrField field : mapping.folding().fields()) {
-            if (mapping.keptRowsCheckChunks(field)) {
-                String above = "base + 31 < " + mapping.keptBox(field).first()[0];
-                int left = mapping.bandsLeftOfKept(field);
+            if (mapping.kept().rowsCheckChunks(field)) {
+                String above = "base + 31 < " + mapping.kept().box(field).first()[0];
+                int left = mapping.kept().bandsLeftOf(field);
                 tests.add(left == 0 ? above : "(" + above + " || band < " + left + ")");
             }
         }

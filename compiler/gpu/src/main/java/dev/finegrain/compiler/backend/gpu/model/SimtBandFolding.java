@@ -50,10 +50,10 @@ final class SimtBandFolding {
         reductions.forEach(SimtReductions::reset);
     }
 
-    /** In the prologue: my registers of each kept box held in registers ({@link BandMapping#keepsInRegisters}), one a column. */
+    /** In the prologue: my registers of each kept box held in registers ({@link BandKeptValues#inRegisters}), one a column. */
     void declareKeptRegisters() {
         for (IrField field : folding.fields()) {
-            if (mapping.keepsInRegisters(field)) {
+            if (mapping.kept().inRegisters(field)) {
                 String[] registers = new String[mapping.laneColumns()];
                 for (int c = 0; c < registers.length; c++) {
                     registers[c] = asm.register(field.type());
@@ -69,10 +69,10 @@ final class SimtBandFolding {
      */
     void storeKeptRegisters() {
         for (IrField field : folding.fields()) {
-            if (!mapping.keepsInRegisters(field)) {
+            if (!mapping.kept().inRegisters(field)) {
                 continue;
             }
-            KeptBox kept = mapping.keptBox(field);
+            KeptBox kept = mapping.kept().box(field);
             int mark = asm.mark();
             String row = asm.register();
             String offset = asm.register();
@@ -97,13 +97,13 @@ final class SimtBandFolding {
 
     /**
      * ANDs into P0 what a steady chunk needs of the folded fields: it lies above every kept box that starts below row 0,
-     * or its band left of the box ({@link BandMapping#bandsLeftOfKept}).
+     * or its band left of the box ({@link BandKeptValues#bandsLeftOf}).
      */
     void steadyTests(String base, String band) {
         for (IrField field : folding.fields()) {
-            if (mapping.keptRowsCheckChunks(field)) {
-                String above = SimtAssembler.immediate(mapping.keptBox(field).first()[0] - 31L);
-                int left = mapping.bandsLeftOfKept(field);
+            if (mapping.kept().rowsCheckChunks(field)) {
+                String above = SimtAssembler.immediate(mapping.kept().box(field).first()[0] - 31L);
+                int left = mapping.kept().bandsLeftOf(field);
                 if (left == 0) {
                     asm.emit("ISETP.LT.AND P0, PT, " + base + ", " + above + ", P0   // above " + field.name() + "'s kept rows");
                 } else {
@@ -118,19 +118,19 @@ final class SimtBandFolding {
     /**
      * My computed value of a folded field at (i, j) (registers), at byte address {@code point} of the field: stored where
      * the kept box holds the point (a steady step stores only a box that spans every row), or taken into my register of
-     * it ({@link BandMapping#keepsInRegisters}), and taken into the lane's running reductions of the field. {@code steady}:
+     * it ({@link BandKeptValues#inRegisters}), and taken into the lane's running reductions of the field. {@code steady}:
      * every lane computes every column untested (a steady or a guarded step); {@code inside}: a guarded step's predicate
      * "my row is in the domain", which holds every store and reduction candidate, else null.
      */
     void store(IrField field, int c, String i, String j, String value, String point, boolean steady, String inside) {
         RaggedBand ragged = mapping.raggedBand();
-        if (mapping.keepsInRegisters(field) && inside != null) {
-            asm.emit("ISETP.EQ.AND P0, PT, " + i + ", " + SimtAssembler.immediate(mapping.keptBox(field).first()[0]) + ", PT   // the kept row");
+        if (mapping.kept().inRegisters(field) && inside != null) {
+            asm.emit("ISETP.EQ.AND P0, PT, " + i + ", " + SimtAssembler.immediate(mapping.kept().box(field).first()[0]) + ", PT   // the kept row");
             asm.emit("SEL" + SimtAssembler.width(field.type()) + " " + keptRegisters.get(field)[c] + ", " + value + ", "
                     + keptRegisters.get(field)[c] + ", P0   // kept (" + mapping.graph().kernel().keep(field.name()).cliName()
                     + "), stored at the band's end");
-        } else if (mapping.stepStoresKept(field, steady, inside != null)) {
-            KeptBox kept = mapping.keptBox(field);
+        } else if (mapping.kept().storedByStep(field, steady, inside != null)) {
+            KeptBox kept = mapping.kept().box(field);
             String in = inside == null ? "PT" : inside;
             if (kept.first()[0] > 0 || kept.first()[1] > 0) {
                 asm.emit("ISETP.GE.AND P0, PT, " + i + ", " + SimtAssembler.immediate(kept.first()[0]) + ", " + in);
