@@ -87,11 +87,7 @@ final class CudaBandFoldedStores {
             KeptBox kept = mapping.kept().box(field);
             for (int c = 0; c < mapping.laneColumns(); c++) {
                 String column = cx.column(c);
-                List<String> inBox = new ArrayList<>();
-                if (kept.first()[1] > 0) {
-                    inBox.add(column + " >= " + kept.first()[1]);
-                }
-                out.line((inBox.isEmpty() ? "" : "if (" + String.join(" && ", inBox) + ") ") + CudaBandContext.keptArray(field) + "[" + column
+                out.line((kept.first()[1] == 0 ? "" : "if (" + column + " >= " + kept.first()[1] + ") ") + CudaBandContext.keptArray(field) + "[" + column
                         + (kept.first()[1] == 0 ? "" : " - " + kept.first()[1]) + "] = " + keptRegister(field, c) + ";   // kept ("
                         + mapping.graph().kernel().keep(field.name()).cliName() + ")");
             }

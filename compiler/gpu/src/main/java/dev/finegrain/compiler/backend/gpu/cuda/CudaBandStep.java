@@ -83,6 +83,11 @@ final class CudaBandStep {
             return this != CHECKED;
         }
 
+        /** Whether a lane's row may lie outside the domain where it reads a row's sequence or table row: loaded at the row clamped into it. */
+        boolean clampsRows() {
+            return this == CHECKED || this == GUARDED;
+        }
+
         /** Whether a lane's row may lie above the domain, where it takes the halo row after computing. */
         boolean rowsAbove() {
             return this == PEELED_FIRST || this == GUARDED;
@@ -120,7 +125,7 @@ final class CudaBandStep {
         boolean guarded = form == Form.GUARDED;
         out.line("const int s = base + k;");
         out.line("const int i = s - lane;   // my row in this step");
-        rowAhead.loadNext(form == Form.STEADY || form == Form.PEELED_FIRST);
+        rowAhead.loadNext(!form.clampsRows());
         if (guarded) {
             out.line("const bool " + INSIDE + " = (unsigned) i < " + mapping.rows() + "u;   // my row is in the domain: only then does what I"
                     + " compute leave me");
@@ -180,8 +185,7 @@ final class CudaBandStep {
         }
         List<CudaReductions> onceAStep = stepReductions();
         onceAStep.forEach(reduction -> reduction.stepStart(out, lanes));
-        Map<IrExpr.Lookup, CudaProfileRow> profileRows = profileRows(form == Form.STEADY || form == Form.PEELED_FIRST, resolved.getFirst(),
-                stagedInputs.getFirst());
+        Map<IrExpr.Lookup, CudaProfileRow> profileRows = profileRows(!form.clampsRows(), resolved.getFirst(), stagedInputs.getFirst());
         boolean rowTest = !steady && lanes > 1;
         if (rowTest) {
             out.open("if (i >= 0 && i < " + mapping.rows() + ")");

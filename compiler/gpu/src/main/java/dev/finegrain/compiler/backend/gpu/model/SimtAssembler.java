@@ -126,6 +126,15 @@ final class SimtAssembler {
         emit("@" + guard + " " + instruction);
     }
 
+    /** {@link #emit(String, String)}, unguarded where {@code guard} is {@code PT} (always true). */
+    void emitWhere(String guard, String instruction) {
+        if (guard.equals("PT")) {
+            emit(instruction);
+        } else {
+            emit(guard, instruction);
+        }
+    }
+
     void comment(String line) {
         text.append("        // ").append(line).append('\n');
     }

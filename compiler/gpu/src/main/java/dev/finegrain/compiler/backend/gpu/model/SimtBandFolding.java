@@ -82,10 +82,16 @@ final class SimtBandFolding {
             asm.emit("SHL " + offset + ", " + offset + ", " + SimtAssembler.immediate(Integer.numberOfTrailingZeros(elementBytes))
                     + "   // my first column's point in the kept row");
             for (int c = 0; c < mapping.laneColumns(); c++) {
-                asm.emit("ISETP.GE.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(kept.first()[1]) + ", PT   // every band is full");
-                asm.emit("P0", "STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(offset, cx.layout.fieldByte(field.id())
+                // every band is full: a column lies in the box where it is not left of it
+                String in = "PT";
+                if (kept.first()[1] > 0) {
+                    asm.emit("ISETP.GE.AND P0, PT, " + cx.columns[c] + ", " + SimtAssembler.immediate(kept.first()[1]) + ", PT");
+                    in = "P0";
+                }
+                String store = "STG" + SimtAssembler.width(field.type()) + " " + SimtAssembler.address(offset, cx.layout.fieldByte(field.id())
                         + (long) c * elementBytes) + ", " + keptRegisters.get(field)[c] + "   // kept ("
-                        + mapping.graph().kernel().keep(field.name()).cliName() + ")");
+                        + mapping.graph().kernel().keep(field.name()).cliName() + ")";
+                asm.emitWhere(in, store);
             }
             asm.release(mark);
         }
@@ -146,11 +152,7 @@ final class SimtBandFolding {
             }
             String store = "STG" + SimtAssembler.width(field.type()) + " " + point + ", " + value + "   // kept ("
                     + mapping.graph().kernel().keep(field.name()).cliName() + ")";
-            if (in.equals("PT")) {
-                asm.emit(store);
-            } else {
-                asm.emit(in, store);
-            }
+            asm.emitWhere(in, store);
         }
         for (int r = 0; r < reductions.size(); r++) {
             if (folding.reductions().get(r).field().equals(field.name())) {

@@ -14,17 +14,9 @@ record SimtPollLoad(SimtAssembler asm, boolean strong) {
     void emit(String guard, String destination, String address, boolean wide, String why) {
         String load = "LDS" + (wide ? ".64" : "") + (strong ? ".STRONG" : "") + " " + destination + ", " + address
                 + (why.isEmpty() ? "" : "   // " + why);
-        emitGuarded(guard, load);
+        asm.emitWhere(guard, load);
         if (strong) {
-            emitGuarded(guard, "NOP   // after the strong load, as nvcc places one");
-        }
-    }
-
-    private void emitGuarded(String guard, String instruction) {
-        if (guard.equals("PT")) {
-            asm.emit(instruction);
-        } else {
-            asm.emit(guard, instruction);
+            asm.emitWhere(guard, "NOP   // after the strong load, as nvcc places one");
         }
     }
 }

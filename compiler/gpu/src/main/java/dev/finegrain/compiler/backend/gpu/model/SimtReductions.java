@@ -186,24 +186,16 @@ final class SimtReductions {
     /** Sets the running reduction to its start where {@code predicate} holds. */
     void reset(String predicate) {
         long start = start();
-        emitWhere(predicate, "MOV32I " + value + ", " + SimtAssembler.immediate(start) + "   // " + reduction.name() + " of the points met so far");
+        asm.emitWhere(predicate, "MOV32I " + value + ", " + SimtAssembler.immediate(start) + "   // " + reduction.name() + " of the points met so far");
         if (type == Type.LONG) {
-            emitWhere(predicate, "MOV32I " + SimtAssembler.high(value) + ", " + SimtAssembler.immediate(start >>> 32));
+            asm.emitWhere(predicate, "MOV32I " + SimtAssembler.high(value) + ", " + SimtAssembler.immediate(start >>> 32));
         }
         if (at != null) {
-            emitWhere(predicate, "MOV32I " + at + ", -0x1   // the first point that holds it, row-major (-1: none yet)");
-            emitWhere(predicate, "MOV32I " + SimtAssembler.high(at) + ", -0x1");
+            asm.emitWhere(predicate, "MOV32I " + at + ", -0x1   // the first point that holds it, row-major (-1: none yet)");
+            asm.emitWhere(predicate, "MOV32I " + SimtAssembler.high(at) + ", -0x1");
         }
         if (row != null) {
-            emitWhere(predicate, "MOV32I " + row + ", -0x1   // the row where my best first stood (-1: none yet)");
-        }
-    }
-
-    private void emitWhere(String predicate, String instruction) {
-        if (predicate.equals("PT")) {
-            asm.emit(instruction);
-        } else {
-            asm.emit(predicate, instruction);
+            asm.emitWhere(predicate, "MOV32I " + row + ", -0x1   // the row where my best first stood (-1: none yet)");
         }
     }
 
